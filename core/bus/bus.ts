@@ -1,0 +1,248 @@
+import { AsyncSeriesHook } from 'tapable'
+import { catalog, EVENT_NAMES, isEventName, specOf, type ChunkOf, type EventName, type PayloadOf, type ResultOf } from '../events/catalog.js'
+import { ModloopError } from '../errors.js'
+import type { ModApi } from '../mod/api.js'
+import { toHookStream } from './hook-stream.js'
+import { isolate } from './isolate.js'
+import { isolateStream } from './isolate-stream.js'
+import type { Below, Link, StreamBelow } from './link.js'
+import { compileMatcher, type Matcher } from './matcher.js'
+import type { DispatchContext, HandlerFailure, HandlerOptions, HookStream, Registration } from './types.js'
+
+type Tap = { name: string; stage?: number; before?: string[]; fn: (...args: any[]) => any; link: Link }
+type TapHook = Omit<AsyncSeriesHook<[unknown]>, 'taps'> & { taps: Tap[] }
+
+export interface TraceEntry {
+  mod: string
+  event: EventName
+  ms: number
+  outcome: 'returned' | 'threw'
+}
+
+export interface StackEntry {
+  mod: string
+  stage: number
+  matcher?: string
+  before: string[]
+  after: string[]
+  failClosed: boolean
+  hasCatch: boolean
+}
+
+const EMPTY_CTX: DispatchContext = {}
+const toList = (v: string | readonly string[] | undefined): string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : [...v])
+
+/**
+ * The event bus: one tapable hook per catalog event whose taps are mod handlers, tapped under
+ * the mod's name. Isolation and tracing are interceptors; a dispatch composes the chain from the
+ * ordered taps (cached until they change) with core's own behaviour beneath the last handler.
+ */
+export class Bus {
+  private readonly hooks = new Map<EventName, TapHook>()
+  private readonly chains = new Map<EventName, readonly Link[]>()
+  private failureListeners: ((f: HandlerFailure) => void)[] = []
+
+  constructor() {
+    const report = (f: HandlerFailure) => {
+      for (const listen of this.failureListeners) listen(f)
+    }
+    for (const name of EVENT_NAMES) {
+      const hook = new AsyncSeriesHook<[unknown]>(['e'], name) as unknown as TapHook
+      hook.intercept({
+        name: 'isolation',
+        register: (tap) => {
+          const { link } = tap as unknown as Tap
+          link.invoke = isolate(link, report)
+          link.stream = isolateStream(link, report)
+          return tap
+        },
+      })
+      this.hooks.set(name, hook)
+    }
+  }
+
+  /** Failures of handlers, each with {code, mod, event}; returns a disposer. */
+  onFailure(listener: (f: HandlerFailure) => void): () => void {
+    this.failureListeners = [...this.failureListeners, listener]
+    return () => {
+      this.failureListeners = this.failureListeners.filter((l) => l !== listener)
+    }
+  }
+
+  /** Records each handler's time and outcome; an interceptor, so it wraps handlers already tapped too. */
+  trace(listener: (entry: TraceEntry) => void): void {
+    for (const [event, hook] of this.hooks) {
+      hook.intercept({
+        name: 'trace',
+        register: (tap) => {
+          const { link } = tap as unknown as Tap
+          const invoke = link.invoke
+          const stream = link.stream
+          link.invoke = (e, below, ctx) => {
+            const start = performance.now()
+            const done = (outcome: TraceEntry['outcome']) => listener({ mod: link.mod, event, ms: performance.now() - start, outcome })
+            const p = invoke(e, below, ctx)
+            p.then(() => done('returned'), () => done('threw'))
+            return p
+          }
+          link.stream = (e, below, ctx) => {
+            listener({ mod: link.mod, event, ms: 0, outcome: 'returned' })
+            return stream(e, below, ctx)
+          }
+          return tap
+        },
+      })
+      this.chains.delete(event)
+    }
+  }
+
+  register<N extends EventName>(
+    mod: string,
+    $: ModApi,
+    event: N,
+    matcher: Matcher | undefined,
+    handler: (...args: any[]) => any,
+    options: HandlerOptions = {},
+  ): Registration<N> {
+    if (!isEventName(event)) {
+      throw new ModloopError('MODLOOP_ERR_UNKNOWN_EVENT', `${mod}: on("${String(event)}"): no such event. Events: ${EVENT_NAMES.join(', ')}`, { mod, event })
+    }
+    if (typeof handler !== 'function') {
+      throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: on("${event}") needs a handler function`, { mod, event })
+    }
+    const spec = specOf(event)
+    if (options.failClosed && spec.policy !== 'closable') {
+      throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: ${event} cannot fail closed; only gate events can (${closableEvents().join(', ')})`, { mod, event })
+    }
+    const hook = this.hooks.get(event)!
+    const link: Link = {
+      mod, event, spec, $, handler, options,
+      predicate: matcher ? compileMatcher(matcher, `${mod}: on("${event}") matcher`) : undefined,
+      matcherText: matcher ? describeMatcher(matcher) : undefined,
+      budgetMs: options.budgetMs ?? spec.budgetMs,
+      failClosed: options.failClosed ?? false,
+      disposed: false,
+      invoke: undefined as unknown as Link['invoke'],
+      stream: undefined as unknown as Link['stream'],
+    }
+    // `after: X` is X's `before`: collect every mod already tapped that wants to run after this one.
+    const before = new Set(toList(options.before))
+    for (const tap of hook.taps) if (toList(tap.link.options.after).includes(mod)) before.add(tap.name)
+    hook.tap({ name: mod, stage: options.stage ?? 0, before: [...before], link } as never, handler as never)
+    this.chains.delete(event)
+    const violation = orderViolation(hook.taps)
+    if (violation) {
+      this.remove(event, link)
+      throw new ModloopError('MODLOOP_ERR_ORDER', `${mod}: on("${event}"): ${violation}`, { mod, event })
+    }
+    const dispose = (() => this.remove(event, link)) as Registration<N>
+    dispose.catch = (catchHandler) => {
+      if (link.catchHandler) throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: on("${event}") already has a .catch handler`, { mod, event })
+      if (spec.stream) throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: .catch on the streaming event ${event} is not supported by modloop; a failing ${event} handler is dropped mid-stream instead`, { mod, event })
+      link.catchHandler = catchHandler as (...args: any[]) => any
+      return dispose
+    }
+    return dispose
+  }
+
+  /** Runs `e` through every matching handler, outermost first, with `core` beneath them all. */
+  emit<N extends EventName>(event: N, e: PayloadOf<N>, core?: (e: PayloadOf<N>) => ResultOf<N> | Promise<ResultOf<N>>, ctx: DispatchContext = EMPTY_CTX): Promise<ResultOf<N>> {
+    const chain = this.chainFor(event)
+    const bottom = core ?? specOf(event).echo
+    if (!bottom) return Promise.reject(new ModloopError('MODLOOP_ERR_NEXT', `${event}: nothing beneath the last handler answers this event`, { event }))
+    const n = chain.length
+    const step = (i: number): Below => (e) => {
+      while (i < n && chain[i]!.predicate && !chain[i]!.predicate!(e)) i++
+      if (i === n) {
+        try {
+          return Promise.resolve(bottom(e))
+        } catch (err) {
+          return Promise.reject(err)
+        }
+      }
+      return chain[i]!.invoke(e, step(i + 1), ctx)
+    }
+    return step(0)(e) as Promise<ResultOf<N>>
+  }
+
+  /** The streaming form, for events whose handlers are async generators (`turn.step`). */
+  stream<N extends EventName>(event: N, e: PayloadOf<N>, core: (e: PayloadOf<N>) => AsyncGenerator<ChunkOf<N>, ResultOf<N>, undefined>, ctx: DispatchContext = EMPTY_CTX): HookStream<ChunkOf<N>, ResultOf<N>> {
+    const chain = this.chainFor(event)
+    const n = chain.length
+    const step = (i: number): StreamBelow => (e) => {
+      while (i < n && chain[i]!.predicate && !chain[i]!.predicate!(e)) i++
+      if (i === n) return toHookStream(core(e))
+      return chain[i]!.stream(e, step(i + 1), ctx)
+    }
+    return step(0)(e) as HookStream<ChunkOf<N>, ResultOf<N>>
+  }
+
+  /** True when some live handler is registered for the event (lets core skip optional work). */
+  has(event: EventName): boolean {
+    return this.chainFor(event).length > 0
+  }
+
+  /** The resolved handler order for an event, outermost first. */
+  stack(event: EventName): StackEntry[] {
+    return this.chainFor(event).map((link) => ({
+      mod: link.mod,
+      stage: link.options.stage ?? 0,
+      matcher: link.matcherText,
+      before: toList(link.options.before),
+      after: toList(link.options.after),
+      failClosed: link.failClosed,
+      hasCatch: link.catchHandler !== undefined,
+    }))
+  }
+
+  /** Removes every handler of a mod; its in-flight handlers become no-ops. */
+  disposeMod(mod: string): void {
+    for (const [event, hook] of this.hooks) {
+      for (const tap of [...hook.taps]) if (tap.name === mod) this.remove(event, tap.link)
+    }
+  }
+
+  private remove(event: EventName, link: Link): void {
+    link.disposed = true
+    const hook = this.hooks.get(event)!
+    const i = hook.taps.findIndex((t) => t.link === link)
+    if (i >= 0) hook.taps.splice(i, 1)
+    this.chains.delete(event)
+  }
+
+  private chainFor(event: EventName): readonly Link[] {
+    let chain = this.chains.get(event)
+    if (!chain) {
+      const hook = this.hooks.get(event)
+      if (!hook) throw new ModloopError('MODLOOP_ERR_UNKNOWN_EVENT', `no such event: ${String(event)}`, { event })
+      const links = Object.freeze(hook.taps.map((t) => t.link))
+      this.chains.set(event, links)
+      return links
+    }
+    return chain
+  }
+}
+
+function closableEvents(): string[] {
+  return EVENT_NAMES.filter((n) => catalog[n].policy === 'closable')
+}
+
+function orderViolation(taps: readonly Tap[]): string | undefined {
+  const position = new Map<string, number[]>()
+  taps.forEach((t, i) => position.set(t.name, [...(position.get(t.name) ?? []), i]))
+  for (const [i, tap] of taps.entries()) {
+    for (const other of toList(tap.link.options.before)) {
+      if ((position.get(other) ?? []).some((j) => j < i)) return `"${tap.name}" must run before "${other}", but stages or other constraints put it after`
+    }
+    for (const other of toList(tap.link.options.after)) {
+      if ((position.get(other) ?? []).some((j) => j > i)) return `"${tap.name}" must run after "${other}", but stages or other constraints put it before`
+    }
+  }
+  return undefined
+}
+
+function describeMatcher(m: Matcher): string {
+  return Object.entries(m)
+    .map(([k, v]) => `${k}=${v instanceof RegExp ? String(v) : JSON.stringify(v)}`)
+    .join(',')
+}

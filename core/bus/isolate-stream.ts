@@ -1,0 +1,142 @@
+import { describeError } from '../errors.js'
+import { toHookStream } from './hook-stream.js'
+import { checkRewrite, type Report } from './isolate.js'
+import type { Link, StreamBelow } from './link.js'
+import type { DispatchContext, FailureKind, HookStream } from './types.js'
+import { watch, unwatch, type Watched } from './watchdog.js'
+
+const EXPIRED = Symbol('expired')
+
+/**
+ * Streaming handlers (`turn.step`) are async generators. Their budget counts only while their
+ * own code runs — never at a yield, never while they read what is beneath. A handler that fails
+ * mid-stream is dropped: the rest of the stream comes from beneath it, chunks already yielded stay.
+ */
+export function isolateStream(link: Link, report: Report): Link['stream'] {
+  return (e, below, ctx) => (link.disposed ? below(e) : toHookStream(run(link, e, below, ctx, report)))
+}
+
+async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext, report: Report): AsyncGenerator<unknown, unknown, undefined> {
+  const meter = new Meter(link.budgetMs)
+  let opened: HookStream<unknown, unknown> | undefined
+  let drained: { result: unknown } | undefined
+  /** The rest of what is beneath: a drained stream's result, else its remaining chunks. */
+  async function* rest(): AsyncGenerator<unknown, unknown, undefined> {
+    if (!opened) return yield* below(e)
+    if (drained) return drained.result
+    return yield* opened
+  }
+  const fallback = (kind: FailureKind, err: unknown) => {
+    report({
+      code: kind === 'timeout' ? 'MODLOOP_ERR_HANDLER_TIMEOUT' : kind === 'shape' ? 'MODLOOP_ERR_HANDLER_SHAPE' : 'MODLOOP_ERR_HANDLER_THROW',
+      kind, mod: link.mod, event: link.event, error: err, outcome: opened ? 'kept' : 'skipped',
+      message: `${link.mod}: ${link.event} handler ${kind === 'timeout' ? 'timed out' : 'failed'}: ${describeError(err)}`,
+    })
+    return rest()
+  }
+  const next = (e2: unknown) => {
+    const stream = meter.paused(below(checkRewrite(link, e, e2 ?? e)))
+    opened = stream
+    drained = undefined
+    stream.result.then((result) => {
+      if (opened === stream) drained = { result }
+    }, () => {})
+    return stream
+  }
+  Object.assign(next, { event: link.event, budget: { ms: link.budgetMs }, signal: ctx.signal ?? new AbortController().signal })
+
+  let gen: AsyncGenerator<unknown, unknown, undefined>
+  try {
+    gen = link.handler(link.$, e, next)
+    if (!gen || typeof gen[Symbol.asyncIterator] !== 'function') throw new Error(`${link.event} handlers must be async generators`)
+  } catch (err) {
+    return yield* fallback('throw', err)
+  }
+  meter.start()
+  try {
+    for (;;) {
+      let step: IteratorResult<unknown, unknown> | typeof EXPIRED
+      try {
+        step = await meter.race(gen.next())
+      } catch (err) {
+        return yield* fallback('throw', err)
+      }
+      if (step === EXPIRED) {
+        void gen.return(undefined).catch(() => {})
+        return yield* fallback('timeout', new Error(`ran past its ${link.budgetMs} ms budget`))
+      }
+      if (step.done) {
+        if (step.value !== undefined && link.spec.isResult(step.value)) return step.value
+        if (step.value === undefined && opened) return yield* rest()
+        return yield* fallback('shape', new Error('returned no result and never called next'))
+      }
+      meter.pause()
+      yield step.value
+      meter.resume()
+    }
+  } finally {
+    meter.stop()
+  }
+}
+
+/** Own-time meter of one streaming handler, watched by the shared watchdog. */
+class Meter implements Watched {
+  private own = 0
+  private resumedAt = 0
+  private stopped = 1
+  private onExpire: (() => void) | undefined
+
+  constructor(readonly budgetMs: number) {}
+
+  start(): void {
+    this.stopped = 0
+    this.resumedAt = performance.now()
+    watch(this, this.resumedAt)
+  }
+
+  stop(): void {
+    unwatch(this)
+  }
+
+  pause(): void {
+    if (this.stopped++ === 0) this.own += performance.now() - this.resumedAt
+  }
+
+  resume(): void {
+    if (--this.stopped === 0) this.resumedAt = performance.now()
+  }
+
+  ownMs(now: number): number {
+    return this.stopped > 0 ? -1 : this.own + (now - this.resumedAt)
+  }
+
+  expire(): void {
+    this.onExpire?.()
+  }
+
+  race<T>(p: Promise<T>): Promise<T | typeof EXPIRED> {
+    return new Promise((resolve, reject) => {
+      this.onExpire = () => resolve(EXPIRED)
+      p.then(resolve, reject)
+    })
+  }
+
+  /** Wraps what is beneath so the clock stops while the handler waits on it. */
+  paused<C, R>(inner: HookStream<C, R>): HookStream<C, R> {
+    const meter = this
+    async function* relay(): AsyncGenerator<C, R, undefined> {
+      for (;;) {
+        meter.pause()
+        let step: IteratorResult<C, R>
+        try {
+          step = await inner.next()
+        } finally {
+          meter.resume()
+        }
+        if (step.done) return step.value
+        yield step.value
+      }
+    }
+    return toHookStream(relay())
+  }
+}

@@ -1,0 +1,219 @@
+import { describeError, ModloopError, type ErrorCode } from '../errors.js'
+import type { Below, Link } from './link.js'
+import type { DispatchContext, FailureKind, HandlerFailure } from './types.js'
+import { watch, unwatch, type Watched } from './watchdog.js'
+
+export type Report = (failure: HandlerFailure) => void
+
+const CATCH_GRACE_MS = 1_000
+const NEVER = new AbortController().signal
+
+const CODES: Record<FailureKind, ErrorCode> = {
+  throw: 'MODLOOP_ERR_HANDLER_THROW',
+  timeout: 'MODLOOP_ERR_HANDLER_TIMEOUT',
+  shape: 'MODLOOP_ERR_HANDLER_SHAPE',
+  kind: 'MODLOOP_ERR_HANDLER_KIND',
+}
+
+/**
+ * The isolation interceptor: every handler runs through here, with its event's kind enforced,
+ * its own time metered, and its failure turned into the event's policy — skipped (what is
+ * beneath runs in its place), kept (the result of its `next` stands), closed, or caught.
+ */
+export function isolate(link: Link, report: Report): Link['invoke'] {
+  return (e, below, ctx) =>
+    link.disposed
+      ? below(e)
+      : new Promise((resolve) => new Call(link, e, below, ctx, resolve, report).start())
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function'
+}
+
+/** Checks a rewrite against the catalog's pinned fields; returns the copy to pass down. */
+export function checkRewrite(link: Link, e: any, e2: any): any {
+  if (e2 === e) return e
+  if (typeof e2 !== 'object' || e2 === null) {
+    throw new ModloopError('MODLOOP_ERR_NEXT', `${link.mod}: ${link.event} next() needs the event object`, { mod: link.mod, event: link.event })
+  }
+  if (link.spec.kind === 'observe') return e
+  const pinned = link.spec.pinned
+  if (!pinned) return e2
+  let copy = e2
+  for (const field of pinned) {
+    if (!(field in e2)) {
+      if (field in e) copy = copy === e2 ? { ...e2, [field]: e[field] } : Object.assign(copy, { [field]: e[field] })
+    } else if (e2[field] !== e[field]) {
+      throw new ModloopError('MODLOOP_ERR_HANDLER_KIND', `${link.mod}: ${link.event} may not rewrite the pinned field "${field}"`, {
+        mod: link.mod, event: link.event, field,
+      })
+    }
+  }
+  return copy
+}
+
+class Call implements Watched {
+  readonly budgetMs: number
+  private own = 0
+  private resumedAt = 0
+  private pending = 0
+  private called = false
+  private last: Promise<unknown> | undefined
+  private done = false
+  private controller: AbortController | undefined
+
+  constructor(
+    private readonly link: Link,
+    private readonly e: any,
+    private readonly below: Below,
+    private readonly ctx: DispatchContext,
+    private readonly resolve: (r: unknown) => void,
+    private readonly report: Report,
+  ) {
+    this.budgetMs = link.budgetMs
+  }
+
+  start(): void {
+    const now = performance.now()
+    this.resumedAt = now
+    watch(this, now)
+    let r: unknown
+    try {
+      r = this.link.handler(this.link.$, this.e, this.makeNext())
+    } catch (err) {
+      this.fail('throw', err)
+      return
+    }
+    if (isThenable(r)) r.then((v) => this.settle(v), (err) => this.fail('throw', err))
+    else this.settle(r)
+  }
+
+  ownMs(now: number): number {
+    return this.pending > 0 ? -1 : this.own + (now - this.resumedAt)
+  }
+
+  expire(): void {
+    this.fail('timeout', new Error(`ran past its ${this.budgetMs} ms budget`))
+  }
+
+  private makeNext() {
+    const next = (e2: unknown) => this.next(e2)
+    next.event = this.link.event
+    next.budget = { ms: this.budgetMs }
+    Object.defineProperty(next, 'signal', { get: () => this.signal() })
+    return next
+  }
+
+  private signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController()
+      const outer = this.ctx.signal
+      if (outer) {
+        if (outer.aborted) this.controller.abort(outer.reason)
+        else outer.addEventListener('abort', () => this.controller!.abort(outer.reason), { once: true })
+      }
+    }
+    return this.controller.signal ?? NEVER
+  }
+
+  private next(e2: unknown): Promise<unknown> {
+    if (e2 === undefined) {
+      return Promise.reject(new ModloopError('MODLOOP_ERR_NEXT', `${this.link.mod}: ${this.link.event} next() was called without the event`, {
+        mod: this.link.mod, event: this.link.event,
+      }))
+    }
+    let passed: unknown
+    try {
+      passed = checkRewrite(this.link, this.e, e2)
+    } catch (err) {
+      return Promise.reject(err)
+    }
+    this.called = true
+    if (this.pending++ === 0) this.own += performance.now() - this.resumedAt
+    const p = this.below(passed)
+    this.last = p
+    const resume = () => {
+      if (--this.pending === 0) this.resumedAt = performance.now()
+    }
+    p.then(resume, resume)
+    return p
+  }
+
+  private finish(): boolean {
+    if (this.done) return false
+    this.done = true
+    unwatch(this)
+    return true
+  }
+
+  private settle(r: unknown): void {
+    if (this.done) return
+    const { spec } = this.link
+    if (this.ownMs(performance.now()) > this.budgetMs) return this.expire()
+    if (spec.kind === 'observe') {
+      this.finish()
+      this.resolve(this.called ? this.last : this.below(this.e))
+      return
+    }
+    if (spec.kind === 'rewrite' && !this.called) {
+      return this.fail('kind', new Error(`${this.link.event} handlers may rewrite but not answer: call next(e)`))
+    }
+    if (r === undefined || !spec.isResult(r)) {
+      return this.fail('shape', new Error(r === undefined ? 'returned nothing' : `returned a result of the wrong shape for ${this.link.event}`))
+    }
+    this.finish()
+    this.resolve(r)
+  }
+
+  private fail(kind: FailureKind, err: unknown): void {
+    if (!this.finish()) return
+    this.controller?.abort(err)
+    const { link } = this
+    const message = `${link.mod}: ${link.event} handler ${kind === 'timeout' ? 'timed out' : 'failed'}: ${describeError(err)}`
+    const failure = (outcome: HandlerFailure['outcome']): HandlerFailure => ({
+      code: err instanceof ModloopError && kind === 'throw' ? err.code : CODES[kind],
+      kind, mod: link.mod, event: link.event, message, error: err, outcome,
+    })
+    if (link.catchHandler) {
+      this.report(failure('caught'))
+      this.resolve(this.runCatch(kind, describeError(err)))
+      return
+    }
+    if (this.called) {
+      this.report(failure('kept'))
+      this.resolve(this.last)
+    } else if (link.failClosed && link.spec.policy === 'closable' && link.spec.failClosed) {
+      this.report(failure('closed'))
+      this.resolve(link.spec.failClosed(this.e, message))
+    } else {
+      this.report(failure('skipped'))
+      this.resolve(this.below(this.e))
+    }
+  }
+
+  /** The catch handler runs afresh with a replay-safe next and a short grace; nothing returned means "absent". */
+  private async runCatch(kind: FailureKind, message: string): Promise<unknown> {
+    const { link, e } = this
+    let replay = this.last
+    const next = (e2: unknown) => {
+      if (!replay) replay = this.below(checkRewrite(link, e, e2 ?? e))
+      return replay
+    }
+    Object.assign(next, { event: link.event, budget: { ms: CATCH_GRACE_MS }, signal: this.ctx.signal ?? NEVER, error: { kind, message }, called: this.called })
+    const absent = () => (this.called ? this.last : replay ?? this.below(e))
+    let timer: NodeJS.Timeout | undefined
+    try {
+      const graceOver = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), CATCH_GRACE_MS)
+      })
+      const r = await Promise.race([Promise.resolve(link.catchHandler!(link.$, e, next)), graceOver])
+      if (r !== undefined && link.spec.isResult(r)) return r
+    } catch (err) {
+      this.report({ code: 'MODLOOP_ERR_HANDLER_THROW', kind: 'throw', mod: link.mod, event: link.event, message: `${link.mod}: ${link.event} catch handler failed: ${describeError(err)}`, error: err, outcome: 'skipped' })
+    } finally {
+      clearTimeout(timer)
+    }
+    return absent()
+  }
+}

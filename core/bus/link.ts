@@ -1,0 +1,26 @@
+import type { EventName, EventSpec } from '../events/catalog.js'
+import type { ModApi } from '../mod/api.js'
+import type { Predicate } from './matcher.js'
+import type { DispatchContext, HandlerOptions, HookStream } from './types.js'
+
+export type Below = (e: any) => Promise<any>
+export type StreamBelow = (e: any) => HookStream<any, any>
+
+/** One registered handler as the bus holds it: the tap's payload in its tapable hook. */
+export interface Link {
+  readonly mod: string
+  readonly event: EventName
+  readonly spec: EventSpec<any>
+  readonly $: ModApi
+  readonly handler: (...args: any[]) => any
+  readonly predicate?: Predicate
+  readonly matcherText?: string
+  readonly options: HandlerOptions
+  readonly budgetMs: number
+  readonly failClosed: boolean
+  catchHandler?: (...args: any[]) => any
+  disposed: boolean
+  /** Set by the isolation interceptor: run this handler with its failure policy and budget. */
+  invoke: (e: unknown, below: Below, ctx: DispatchContext) => Promise<unknown>
+  stream: (e: unknown, below: StreamBelow, ctx: DispatchContext) => HookStream<unknown, unknown>
+}

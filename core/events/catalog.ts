@@ -1,0 +1,169 @@
+import type * as T from './types.js'
+
+/**
+ * The one catalog of events, in lifecycle order (session → prompt → turn → tool → agent).
+ * Each entry says when the event fires, what a handler may do (kind), how a failure is treated
+ * (policy) and how much of its own time a handler gets (budget). Handler types derive from
+ * `EventMap`; the runtime table below must cover every key (`satisfies`).
+ */
+export interface EventMap {
+  'session.start': { e: T.SessionStartInput; r: T.SessionStartResult }
+  'prompt.submit': { e: T.PromptSubmitInput; r: T.PromptSubmitResult }
+  'prompt.mention': { e: T.PromptMentionInput; r: T.PromptMentionResult }
+  'prompt.attachment': { e: T.PromptAttachmentInput; r: T.PromptAttachmentResult }
+  'prompt.section': { e: T.PromptSectionInput; r: T.PromptSectionResult }
+  'prompt.compose': { e: T.PromptComposeInput; r: T.PromptComposeResult }
+  'command.run': { e: T.CommandRunInput; r: T.CommandRunResult }
+  'turn.start': { e: T.TurnStartInput; r: T.TurnStartResult }
+  'turn.step': { e: T.TurnStepInput; r: T.TurnStepResult; chunk: T.TurnStepChunk }
+  'turn.complete': { e: T.TurnCompleteInput; r: T.TurnCompleteResult }
+  'tool.describe': { e: T.ToolDescribeInput; r: T.ToolDescribeResult }
+  'tool.call': { e: T.ToolCallInput; r: T.ToolCallResult }
+  'tool.check': { e: T.ToolCheckInput; r: T.ToolCheckResult }
+  'agent.spawn': { e: T.AgentSpawnInput; r: T.AgentSpawnResult }
+  'session.compact': { e: T.SessionCompactInput; r: T.SessionCompactResult }
+  'session.end': { e: T.SessionEndInput; r: T.SessionEndResult }
+}
+
+export type EventName = keyof EventMap
+export type PayloadOf<N extends EventName> = EventMap[N]['e']
+export type ResultOf<N extends EventName> = EventMap[N]['r']
+export type StreamingEventName = { [N in EventName]: EventMap[N] extends { chunk: unknown } ? N : never }[EventName]
+export type ChunkOf<N extends EventName> = EventMap[N] extends { chunk: infer C } ? C : never
+
+/**
+ * observe: the result and any rewrite of `e` are ignored; what is beneath always runs.
+ * rewrite: a handler may pass a changed `e` to next and post-process the result, but must call next.
+ * answer:  a handler may also return its own result without calling next.
+ */
+export type EventKind = 'observe' | 'rewrite' | 'answer'
+
+/** open: a failed handler is skipped. closable: a handler may declare that its failure denies. */
+export type FailurePolicy = 'open' | 'closable'
+
+export interface EventSpec<N extends EventName = EventName> {
+  when: string
+  kind: EventKind
+  policy: FailurePolicy
+  budgetMs: number
+  stream?: true
+  /** Fields a rewrite may not change; a changed value fails the handler. */
+  pinned?: readonly string[]
+  /** The key a matcher usually narrows on (documentation and `mods stack`). */
+  key?: string
+  /** Cheap shape test of a handler's result; a false answer counts as a failure. */
+  isResult: (r: unknown) => boolean
+  /** The result beneath core when the caller passes no behaviour of its own. */
+  echo?: (e: PayloadOf<N>) => ResultOf<N>
+  /** The answer of a handler that failed closed. */
+  failClosed?: (e: PayloadOf<N>, reason: string) => ResultOf<N>
+}
+
+const DEFAULT_BUDGET_MS = 10_000
+
+const isObject = (r: unknown): r is Record<string, unknown> => typeof r === 'object' && r !== null
+const has = (key: string, type: string) => (r: unknown) => isObject(r) && typeof r[key] === type
+const textOrNull = (r: unknown) => isObject(r) && (typeof r.text === 'string' || r.text === null)
+const denyOr = (ok: (r: Record<string, unknown>) => boolean) => (r: unknown) =>
+  isObject(r) && (typeof r.deny === 'string' || ok(r))
+
+export const catalog = {
+  'session.start': {
+    when: 'once per session for each loaded mod, before the first prompt; the place for $.tool.register',
+    kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS,
+    isResult: has('cwd', 'string'), echo: (e) => ({ cwd: e.cwd }),
+  },
+  'prompt.submit': {
+    when: 'a prompt was submitted, before it enters the session',
+    kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['origin'],
+    isResult: (r) => isObject(r) && (typeof r.drop === 'string' || typeof r.text === 'string'),
+    failClosed: (_e, reason) => ({ drop: reason }),
+  },
+  'prompt.mention': {
+    when: 'once per @path a prompt names, before the file is read',
+    kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['mention', 'agentId'], key: 'path',
+    isResult: denyOr((r) => r.type === null || typeof r.type === 'string'),
+    failClosed: (_e, reason) => ({ deny: reason }),
+  },
+  'prompt.attachment': {
+    when: 'once per context message the runtime injects for the model',
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['type', 'origin', 'agentId'], key: 'type',
+    isResult: textOrNull, echo: (e) => ({ text: e.text }),
+  },
+  'prompt.section': {
+    when: 'once per named system-prompt section per session, as the prompt is assembled',
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['name'], key: 'name',
+    isResult: textOrNull, echo: (e) => ({ text: e.text }),
+  },
+  'prompt.compose': {
+    when: 'the system prompt is rendered from its ordered sections, before a request is built',
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['model'], key: 'model',
+    isResult: (r) => isObject(r) && Array.isArray(r.sections),
+    echo: (e) => ({ sections: [...e.sections] }),
+  },
+  'command.run': {
+    when: 'a slash command runs, typed or from $.command.run',
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['origin'], key: 'command',
+    isResult: denyOr(() => true),
+  },
+  'turn.start': {
+    when: 'a turn begins, after prompt.submit settled and before its first model request',
+    kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId'],
+    isResult: has('turnId', 'string'), echo: (e) => ({ turnId: e.turnId }),
+  },
+  'turn.step': {
+    when: 'one model request within a turn is about to be sent; handlers see and may rewrite its stream',
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, stream: true,
+    pinned: ['turnId', 'index', 'messageCount', 'agentId'],
+    isResult: (r) => isObject(r) && typeof r.answer === 'string' && Array.isArray(r.toolUses),
+  },
+  'turn.complete': {
+    when: 'a turn has ended (answered, aborted or failed), as its duration is reported',
+    kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'agentId'],
+    isResult: has('text', 'string'), echo: (e) => ({ text: e.answer, usage: e.usage }),
+  },
+  'tool.describe': {
+    when: "once per tool per session, when its schema is first rendered for the model",
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'provider'], key: 'tool',
+    isResult: has('description', 'string'), echo: (e) => ({ description: e.description }),
+  },
+  'tool.call': {
+    when: 'a tool call is about to run: beneath it run the permission check (tool.check) and the tool',
+    kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'tool_use_id', 'agentId'], key: 'tool',
+    isResult: denyOr((r) => 'result' in r),
+    failClosed: (e, reason) => ({ deny: `${e.tool} call refused: ${reason}` }),
+  },
+  'tool.check': {
+    when: 'the permission verdict for a tool call; with no permission mod every call is allowed',
+    kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'input', 'tool_use_id', 'agentId'], key: 'tool',
+    isResult: (r) => isObject(r) && (r.decision === 'allow' || r.decision === 'ask' || r.decision === 'deny'),
+    echo: () => ({ decision: 'allow' }),
+    failClosed: (_e, reason) => ({ decision: 'deny', reason }),
+  },
+  'agent.spawn': {
+    when: 'the Agent tool is about to start a subagent',
+    kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool_use_id', 'parentModel', 'parentAgentId'], key: 'subagentType',
+    isResult: denyOr((r) => typeof r.model === 'string'),
+    failClosed: (_e, reason) => ({ deny: reason }),
+  },
+  'session.compact': {
+    when: 'the conversation is about to be compacted (manual, auto or by a mod)',
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['trigger', 'agentId'], key: 'trigger',
+    isResult: (r) => isObject(r) && (typeof r.skip === 'string' || Array.isArray(r.messages)),
+  },
+  'session.end': {
+    when: 'once when the session ends; all handlers together share a short wall-clock bound',
+    kind: 'observe', policy: 'open', budgetMs: 1_500,
+    isResult: has('sessionId', 'string'), echo: (e) => ({ sessionId: e.sessionId }),
+  },
+} satisfies { [N in EventName]: EventSpec<N> }
+
+export const EVENT_NAMES = Object.keys(catalog) as EventName[]
+
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(catalog, name)
+}
+
+export function specOf<N extends EventName>(name: N): EventSpec<N> {
+  return catalog[name] as unknown as EventSpec<N>
+}

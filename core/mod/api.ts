@@ -1,0 +1,122 @@
+/**
+ * `$`: the capabilities a mod gets, named as spec/mods.md §4 names them so a mod written for
+ * that model reads the same here. Each method is served by a provider that some part of the
+ * host (the loop, a mod of the core set) installs; a method with no counterpart in a terminal
+ * runtime fails with MODLOOP_ERR_UNSUPPORTED naming it, never silently.
+ * Mods add typed capabilities by declaration merging on `ModApiExtensions`.
+ */
+
+export type Method<A extends unknown[] = any[], R = unknown> = (...args: A) => R
+
+export interface ModLog {
+  debug(text: string): void
+  info(text: string): void
+  warn(text: string): void
+  error(text: string): void
+}
+
+export interface StateRef { plugin: string; key: string; id?: string }
+
+export interface ToolSpec {
+  name: string
+  description: string
+  inputSchema?: Record<string, unknown>
+  isReadOnly?: boolean
+}
+
+/** Every namespace and method the mod model names, mapped to how modloop serves it. */
+export const API_METHODS = {
+  ui: ['log', 'ask', 'toast', 'status', 'notice', 'invalidate', 'resolve', 'open', 'close', 'panes', 'focus', 'scroll', 'copy', 'blit', 'selection'],
+  command: ['register', 'run', 'list'],
+  tool: ['register', 'call', 'check', 'list'],
+  agent: ['register', 'spawn', 'list'],
+  model: ['complete', 'fork', 'classify'],
+  prompt: ['submit', 'read', 'fill', 'suggest', 'compose'],
+  turn: ['abort'],
+  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'repo', 'surfaces', 'usage', 'version', 'compact', 'send', 'append', 'authorize'],
+  config: ['list', 'set'],
+  settings: ['read'],
+  env: ['get', 'set'],
+  fs: ['read', 'write', 'list', 'exists', 'stat', 'ancestors'],
+  store: ['get', 'set', 'delete', 'keys'],
+  state: ['get', 'set'],
+  clock: ['now', 'sleep', 'after', 'every'],
+  http: ['fetch'],
+  process: ['run', 'spawn'],
+  mcp: ['call', 'connect'],
+  audio: ['play', 'speak'],
+  telemetry: ['log', 'mark'],
+} as const
+
+/** Capabilities that exist only in a graphical or cloud host; modloop has no counterpart. */
+export const UNSUPPORTED = new Set<string>([
+  'ui.resolve', 'ui.open', 'ui.close', 'ui.panes', 'ui.focus', 'ui.scroll', 'ui.copy', 'ui.blit', 'ui.selection',
+  'session.surfaces', 'session.send', 'session.authorize', 'audio.play', 'audio.speak', 'telemetry.log', 'telemetry.mark',
+])
+
+export type Namespace = keyof typeof API_METHODS
+export type MethodName = { [N in Namespace]: `${N}.${(typeof API_METHODS)[N][number]}` }[Namespace]
+
+type Untyped<N extends Namespace> = { readonly [M in (typeof API_METHODS)[N][number]]: Method }
+
+export interface ModApiCore {
+  readonly plugin: { readonly name: string; readonly root?: string; readonly version?: string }
+  /** This mod's options, parsed by its schema. */
+  readonly options: Readonly<Record<string, unknown>>
+  /** Aborts when the mod is disposed or the host closes. */
+  readonly signal: AbortSignal
+  readonly log: ModLog
+  readonly ui: Untyped<'ui'> & {
+    log(text: string, options?: { to?: 'transcript' | 'debug' }): void
+    ask(question: string, options?: string[] | { options?: string[]; header?: string; multiSelect?: true }): Promise<string>
+  }
+  readonly tool: Untyped<'tool'> & {
+    register(spec: ToolSpec): Promise<{ tool: string }>
+    call(args: { tool: string; [arg: string]: unknown }): Promise<unknown>
+    check(args: { tool: string; input: unknown }): Promise<{ decision: 'allow' | 'ask' | 'deny'; reason?: string; rule?: string }>
+    list(): Promise<{ name: string; description: string }[]>
+  }
+  readonly prompt: Untyped<'prompt'> & {
+    submit(args: { text: string; asUser?: true }): Promise<unknown>
+  }
+  readonly session: Untyped<'session'> & {
+    id(): string
+    cwd(): string
+    root(): string
+    model(): string
+    turns(): number
+  }
+  readonly state: {
+    get(ref: StateRef): { value: unknown; version: number }
+    set(ref: StateRef, value: unknown, options?: { ifVersion?: number }): { isSet: boolean; version: number }
+  }
+  readonly env: {
+    get(name: string): string | undefined
+    set(name: string, value: string | undefined): void
+  }
+  readonly clock: {
+    now(): number
+    sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void>
+    after(ms: number, fn: () => void): { cancel(): void }
+    every(ms: number, fn: () => void): { cancel(): void }
+  }
+  readonly command: Untyped<'command'>
+  readonly agent: Untyped<'agent'>
+  readonly model: Untyped<'model'>
+  readonly turn: Untyped<'turn'>
+  readonly config: Untyped<'config'>
+  readonly settings: Untyped<'settings'>
+  readonly fs: Untyped<'fs'>
+  readonly store: Untyped<'store'>
+  readonly http: Untyped<'http'>
+  readonly process: Untyped<'process'>
+  readonly mcp: Untyped<'mcp'>
+  readonly audio: Untyped<'audio'>
+  readonly telemetry: Untyped<'telemetry'>
+}
+
+/** Augment this interface (declaration merging) to type capabilities a mod adds. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ModApiExtensions {}
+
+export type ModApi = ModApiCore & ModApiExtensions

@@ -1,0 +1,116 @@
+import { ModloopError } from '../errors.js'
+import { API_METHODS, UNSUPPORTED, type ModApi, type ModLog, type StateRef } from './api.js'
+
+export type Provider = (mod: string, ...args: any[]) => unknown
+export type LogLevel = keyof ModLog
+export type LogSink = (mod: string, level: LogLevel, text: string) => void
+
+export interface ApiContext {
+  mod: string
+  root?: string
+  version?: string
+  options: Readonly<Record<string, unknown>>
+  signal: AbortSignal
+  isBound: () => boolean
+  provider: (method: string) => Provider | undefined
+  log: LogSink
+  state: StateStore
+}
+
+/** Host-held values per session, readable by every mod, writable only by their owner. */
+export class StateStore {
+  private readonly values = new Map<string, { value: unknown; version: number }>()
+
+  get(ref: StateRef): { value: unknown; version: number } {
+    return this.values.get(keyOf(ref)) ?? { value: undefined, version: 0 }
+  }
+
+  set(owner: string, ref: StateRef, value: unknown, ifVersion?: number): { isSet: boolean; version: number } {
+    if (ref.plugin !== owner) {
+      throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${owner}: $.state.set may only write its own values, not "${ref.plugin}"`, { mod: owner })
+    }
+    const current = this.get(ref)
+    if (ifVersion !== undefined && ifVersion !== current.version) return { isSet: false, version: current.version }
+    const next = { value, version: current.version + 1 }
+    this.values.set(keyOf(ref), next)
+    return { isSet: true, version: next.version }
+  }
+
+  clear(): void {
+    this.values.clear()
+  }
+}
+
+const keyOf = (ref: StateRef) => `${ref.plugin}\u0000${ref.key}\u0000${ref.id ?? ''}`
+
+/** Builds one mod's frozen `$`: built-in capabilities here, the rest through the host's providers. */
+export function buildApi(ctx: ApiContext): ModApi {
+  const { mod } = ctx
+  const call = (method: string) => (...args: unknown[]) => {
+    if (UNSUPPORTED.has(method)) {
+      throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.${method} is not supported by modloop (a terminal and headless runtime has no counterpart)`, { mod })
+    }
+    if (!ctx.isBound()) {
+      throw new ModloopError('MODLOOP_ERR_NOT_BOUND', `${mod}: $.${method} was called during registration; call it from a handler (session.start is the place)`, { mod })
+    }
+    const provide = ctx.provider(method)
+    if (!provide) {
+      throw new ModloopError('MODLOOP_ERR_NO_PROVIDER', `${mod}: $.${method} has no provider in this host (it is served once the part of modloop that owns it is running)`, { mod })
+    }
+    return provide(mod, ...args)
+  }
+  const api: Record<string, unknown> = {}
+  for (const [ns, methods] of Object.entries(API_METHODS)) {
+    const table: Record<string, unknown> = {}
+    for (const m of methods) table[m] = call(`${ns}.${m}`)
+    api[ns] = table
+  }
+  const log = (level: LogLevel) => (text: string) => ctx.log(mod, level, String(text))
+  api.log = Object.freeze({ debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') })
+  ;(api.ui as Record<string, unknown>).log = (text: string, options?: { to?: 'transcript' | 'debug' }) =>
+    ctx.log(mod, options?.to === 'debug' ? 'debug' : 'info', String(text))
+  api.state = {
+    get: (ref: StateRef) => ctx.state.get(ref),
+    set: (ref: StateRef, value: unknown, options?: { ifVersion?: number }) => ctx.state.set(mod, ref, value, options?.ifVersion),
+  }
+  api.env = {
+    get: (name: string) => process.env[name],
+    set: (name: string, value: string | undefined) => {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    },
+  }
+  api.clock = clockFor(ctx.signal)
+  api.plugin = Object.freeze({ name: mod, root: ctx.root, version: ctx.version })
+  api.options = ctx.options
+  api.signal = ctx.signal
+  for (const ns of Object.keys(api)) if (typeof api[ns] === 'object' && api[ns] !== null) Object.freeze(api[ns])
+  return Object.freeze(api) as unknown as ModApi
+}
+
+/** Timers tied to the mod's signal, so disposing a mod cancels what it scheduled. */
+function clockFor(modSignal: AbortSignal) {
+  const timer = (ms: number, fn: () => void, repeat: boolean) => {
+    const handle = repeat ? setInterval(fn, Math.max(1, ms)) : setTimeout(fn, ms)
+    handle.unref()
+    const cancel = () => clearTimeout(handle)
+    modSignal.addEventListener('abort', cancel, { once: true })
+    return { cancel }
+  }
+  return {
+    now: () => Date.now(),
+    sleep: (ms: number, options?: { signal?: AbortSignal }) =>
+      new Promise<void>((resolve, reject) => {
+        const signals = [modSignal, options?.signal].filter((s): s is AbortSignal => s !== undefined)
+        const signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals)
+        if (signal.aborted) return reject(signal.reason)
+        const t = setTimeout(resolve, ms)
+        signal.addEventListener('abort', () => {
+          clearTimeout(t)
+          reject(signal.reason)
+        }, { once: true })
+      }),
+    after: (ms: number, fn: () => void) => timer(ms, fn, false),
+    every: (ms: number, fn: () => void) => timer(ms, fn, true),
+  }
+}

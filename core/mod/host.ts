@@ -1,0 +1,226 @@
+import { z } from 'zod'
+import { Bus } from '../bus/bus.js'
+import type { Matcher } from '../bus/matcher.js'
+import type { HandlerFailure, HandlerOptions, On } from '../bus/types.js'
+import { describeError, ModloopError } from '../errors.js'
+import type { ModApi } from './api.js'
+import { buildApi, StateStore, type LogSink, type Provider } from './build-api.js'
+import type { ModDefinition, Teardown } from './define.js'
+
+export type LoadStage = 'resolve' | 'import' | 'shape' | 'options' | 'register' | 'dependency'
+
+export interface LoadedMod {
+  name: string
+  version?: string
+  source?: string
+  root?: string
+  options: Readonly<Record<string, unknown>>
+  dependsOn: readonly string[]
+  status: 'loaded' | 'failed' | 'disposed'
+  $: ModApi
+  controller: AbortController
+  teardown?: Teardown
+}
+
+export interface AddOptions {
+  options?: unknown
+  /** The file or package the mod came from, for messages and `mods list`. */
+  source?: string
+  root?: string
+}
+
+export interface HostOptions {
+  log?: LogSink
+  /** Throw on the first load error instead of collecting it. */
+  strict?: boolean
+}
+
+/**
+ * Holds the loaded mods: registers them (phase one), binds them (phase two, when `$` starts to
+ * work), and tears them down in reverse load order. Load errors are collected with their stage
+ * so one bad mod never stops the others.
+ */
+export class ModHost {
+  readonly bus = new Bus()
+  readonly errors: ModloopError[] = []
+  readonly failures: HandlerFailure[] = []
+  readonly state = new StateStore()
+  private readonly mods = new Map<string, LoadedMod>()
+  private readonly providers = new Map<string, Provider>()
+  private bound = false
+  private readonly log: LogSink
+  private readonly strict: boolean
+
+  constructor(options: HostOptions = {}) {
+    this.log = options.log ?? (() => {})
+    this.strict = options.strict ?? false
+    this.bus.onFailure((f) => {
+      this.failures.push(f)
+      this.log(f.mod, 'warn', f.message)
+    })
+  }
+
+  /** Installs the functions behind `$` methods (e.g. 'tool.register'); later parts of core call this. */
+  provide(providers: Record<string, Provider>): void {
+    for (const [name, fn] of Object.entries(providers)) this.providers.set(name, fn)
+  }
+
+  get isBound(): boolean {
+    return this.bound
+  }
+
+  list(): readonly LoadedMod[] {
+    return [...this.mods.values()]
+  }
+
+  get(name: string): LoadedMod | undefined {
+    return this.mods.get(name)
+  }
+
+  /** Records a load error (or throws it when strict). */
+  fail(error: ModloopError): void {
+    if (this.strict) throw error
+    this.errors.push(error)
+  }
+
+  /** Phase one: validate options and run `register`. Returns false when the mod did not load. */
+  async add(def: ModDefinition, add: AddOptions = {}): Promise<boolean> {
+    const where = add.source ? ` (${add.source})` : ''
+    if (this.mods.has(def.name) && this.mods.get(def.name)!.status !== 'disposed') {
+      this.fail(new ModloopError('MODLOOP_ERR_MOD_DUPLICATE', `${def.name}: a mod of this name is already loaded from ${this.mods.get(def.name)!.source ?? 'the host'}${where}`, {
+        mod: def.name, file: add.source, stage: 'register',
+      }))
+      return false
+    }
+    const options = this.parseOptions(def, add)
+    if (!options) return false
+    const controller = new AbortController()
+    const loaded: LoadedMod = {
+      name: def.name, version: def.version, source: add.source, root: add.root, options,
+      dependsOn: def.dependsOn ?? [], status: 'loaded', controller,
+      $: buildApi({
+        mod: def.name, root: add.root, version: def.version, options, signal: controller.signal,
+        isBound: () => this.bound, provider: (m) => this.providers.get(m), log: this.log, state: this.state,
+      }),
+    }
+    this.mods.set(def.name, loaded)
+    try {
+      const teardown = await def.register(this.onFor(loaded), options as never, loaded.$)
+      if (typeof teardown === 'function') loaded.teardown = teardown
+      return true
+    } catch (err) {
+      this.bus.disposeMod(def.name)
+      this.mods.delete(def.name)
+      this.fail(new ModloopError('MODLOOP_ERR_MOD_REGISTER', `${def.name}: register failed${where}: ${describeError(err)}`, {
+        mod: def.name, file: add.source, stage: 'register', cause: err,
+      }))
+      return false
+    }
+  }
+
+  /** Phase two: check declared dependencies, then let `$` work. */
+  bind(): void {
+    this.checkDependencies()
+    this.bound = true
+  }
+
+  /** Removes one mod: its handlers become no-ops, its signal aborts, its teardown runs. */
+  async unload(name: string): Promise<void> {
+    const mod = this.mods.get(name)
+    if (!mod || mod.status === 'disposed') return
+    mod.status = 'disposed'
+    this.bus.disposeMod(name)
+    mod.controller.abort(new ModloopError('MODLOOP_ERR_DISPOSED', `${name} was disposed`, { mod: name }))
+    try {
+      await mod.teardown?.()
+    } catch (err) {
+      this.log(name, 'error', `${name}: teardown failed: ${describeError(err)}`)
+    }
+  }
+
+  /** Tears every mod down in reverse load order. */
+  async close(): Promise<void> {
+    for (const mod of [...this.mods.values()].reverse()) await this.unload(mod.name)
+    this.bound = false
+  }
+
+  private parseOptions(def: ModDefinition, add: AddOptions): Record<string, unknown> | undefined {
+    const raw = add.options ?? {}
+    if (!def.options) {
+      if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return Object.freeze({ ...(raw as Record<string, unknown>) })
+      this.fail(new ModloopError('MODLOOP_ERR_MOD_OPTIONS', `${def.name}: options must be an object`, { mod: def.name, file: add.source, stage: 'options' }))
+      return undefined
+    }
+    const parsed = def.options.safeParse(raw)
+    if (parsed.success) return Object.freeze(parsed.data as Record<string, unknown>)
+    const issue = parsed.error.issues[0]!
+    const field = issue.path.map(String).join('.')
+    this.fail(new ModloopError('MODLOOP_ERR_MOD_OPTIONS', `${def.name}: option ${field ? `"${field}"` : '(root)'}: ${issue.message}${add.source ? ` (${add.source})` : ''}\n${z.prettifyError(parsed.error)}`, {
+      mod: def.name, field, file: add.source, stage: 'options', cause: parsed.error,
+    }))
+    return undefined
+  }
+
+  private onFor(mod: LoadedMod): On {
+    return ((event: never, a: unknown, b?: unknown, c?: unknown) => {
+      if (mod.status === 'disposed') {
+        throw new ModloopError('MODLOOP_ERR_DISPOSED', `${mod.name}: on("${String(event)}") after the mod was disposed`, { mod: mod.name })
+      }
+      const hasMatcher = typeof a === 'object' && a !== null
+      const matcher = (hasMatcher ? a : undefined) as Matcher | undefined
+      const handler = (hasMatcher ? b : a) as (...args: any[]) => any
+      const options = (hasMatcher ? c : b) as HandlerOptions | undefined
+      return this.bus.register(mod.name, mod.$, event, matcher, handler, options)
+    }) as unknown as On
+  }
+
+  private checkDependencies(): void {
+    const live = new Map([...this.mods].filter(([, m]) => m.status === 'loaded'))
+    for (const mod of live.values()) {
+      const missing = mod.dependsOn.filter((d) => !live.has(d))
+      if (missing.length > 0) {
+        this.dropFor(mod, new ModloopError('MODLOOP_ERR_MOD_DEPENDENCY', `${mod.name}: depends on ${missing.map((m) => `"${m}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} not loaded`, {
+          mod: mod.name, file: mod.source, stage: 'dependency',
+        }))
+      }
+    }
+    const cycle = findCycle([...this.mods.values()].filter((m) => m.status === 'loaded'))
+    if (cycle) {
+      const error = new ModloopError('MODLOOP_ERR_MOD_CYCLE', `mods depend on each other in a cycle: ${cycle.join(' → ')}`, { mod: cycle[0], stage: 'dependency' })
+      for (const name of new Set(cycle)) this.dropFor(this.mods.get(name)!, error)
+    }
+  }
+
+  private dropFor(mod: LoadedMod, error: ModloopError): void {
+    if (mod.status !== 'loaded') return
+    mod.status = 'failed'
+    this.bus.disposeMod(mod.name)
+    mod.controller.abort(error)
+    this.fail(error)
+  }
+}
+
+function findCycle(mods: readonly LoadedMod[]): string[] | undefined {
+  const deps = new Map(mods.map((m) => [m.name, m.dependsOn]))
+  const state = new Map<string, 'visiting' | 'done'>()
+  const path: string[] = []
+  const visit = (name: string): string[] | undefined => {
+    if (state.get(name) === 'done') return undefined
+    if (state.get(name) === 'visiting') return [...path.slice(path.indexOf(name)), name]
+    state.set(name, 'visiting')
+    path.push(name)
+    for (const d of deps.get(name) ?? []) {
+      if (!deps.has(d)) continue
+      const found = visit(d)
+      if (found) return found
+    }
+    path.pop()
+    state.set(name, 'done')
+    return undefined
+  }
+  for (const m of mods) {
+    const found = visit(m.name)
+    if (found) return found
+  }
+  return undefined
+}

@@ -1,0 +1,66 @@
+import type { RawMessageStreamEvent, MessageParam } from '@anthropic-ai/sdk/resources/messages'
+
+export type { RawMessageStreamEvent, MessageParam }
+
+export interface ToolDefinition {
+  name: string
+  description: string
+  input_schema: Record<string, unknown>
+}
+
+/** One Messages API request, as the loop builds it (the adapter adds `stream: true`). */
+export interface ModelRequest {
+  model: string
+  max_tokens: number
+  system?: string | { type: 'text'; text: string }[]
+  messages: MessageParam[]
+  tools?: ToolDefinition[]
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' }
+  metadata?: { user_id?: string }
+}
+
+export type ModelErrorType =
+  | 'rate_limit' | 'overloaded' | 'server_error' | 'authentication_failed' | 'billing_error'
+  | 'invalid_request' | 'model_not_found' | 'connection' | 'stream' | 'aborted' | 'unknown'
+
+export interface RetryInfo {
+  attempt: number
+  maxRetries: number
+  delayMs: number
+  status: number | null
+  error: ModelErrorType
+  message: string
+}
+
+export interface StreamOptions {
+  signal?: AbortSignal
+  /** Called before each retry of a failed request (nothing has been streamed yet). */
+  onRetry?: (info: RetryInfo) => void
+}
+
+/**
+ * A model streams one response as raw Messages API stream events — the same sequence the
+ * Anthropic API sends — so the loop has one path for the real API and the scripted model.
+ * It throws a ModelApiError when the request fails after its retries.
+ */
+export interface Model {
+  readonly name: string
+  stream(request: ModelRequest, options?: StreamOptions): AsyncIterable<RawMessageStreamEvent>
+}
+
+export class ModelApiError extends Error {
+  constructor(
+    readonly type: ModelErrorType,
+    message: string,
+    readonly status: number | null = null,
+    /** True when an event had already been streamed when the failure happened. */
+    readonly midStream = false,
+  ) {
+    super(message)
+    this.name = 'ModelApiError'
+  }
+
+  get retryable(): boolean {
+    return !this.midStream && (this.type === 'rate_limit' || this.type === 'overloaded' || this.type === 'server_error' || this.type === 'connection')
+  }
+}
