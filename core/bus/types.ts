@@ -71,8 +71,8 @@ export interface Registration<N extends EventName> {
 export const STAGE = { guard: -200, early: -100, normal: 0, late: 100, last: 200 } as const
 
 export interface On {
-  <N extends EventName>(event: N, handler: Handler<N>, options?: HandlerOptions): Registration<N>
-  <N extends EventName>(event: N, matcher: Matcher, handler: Handler<N>, options?: HandlerOptions): Registration<N>
+  <N extends EventName>(event: N, handler: NoInfer<Handler<N>>, options?: HandlerOptions): Registration<N>
+  <N extends EventName>(event: N, matcher: Matcher, handler: NoInfer<Handler<N>>, options?: HandlerOptions): Registration<N>
 }
 
 export interface DispatchContext {

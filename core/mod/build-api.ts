@@ -81,10 +81,10 @@ export function buildApi(ctx: ApiContext): ModApi {
     },
   }
   api.clock = clockFor(ctx.signal)
+  for (const ns of Object.keys(api)) Object.freeze(api[ns])
   api.plugin = Object.freeze({ name: mod, root: ctx.root, version: ctx.version })
   api.options = ctx.options
   api.signal = ctx.signal
-  for (const ns of Object.keys(api)) if (typeof api[ns] === 'object' && api[ns] !== null) Object.freeze(api[ns])
   return Object.freeze(api) as unknown as ModApi
 }
 

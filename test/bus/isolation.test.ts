@@ -1,0 +1,183 @@
+import { describe, expect, it, vi } from 'vitest'
+import type { HandlerFailure } from '../../core/bus/types.js'
+import type { ToolCallInput, ToolCheckInput } from '../../core/events/types.js'
+import { hostWith } from '../helpers/host.js'
+
+const call = (tool = 'Bash'): ToolCallInput => ({ tool, tool_use_id: 'toolu_1' })
+const run = (e: ToolCallInput) => ({ result: `ran ${e.tool}` })
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function failuresOf(host: Awaited<ReturnType<typeof hostWith>>) {
+  const failures: HandlerFailure[] = []
+  host.bus.onFailure((f) => failures.push(f))
+  return failures
+}
+
+describe('isolation', () => {
+  it('skips a handler that throws before next: what is beneath runs in its place', async () => {
+    const after = vi.fn((_$: unknown, e: ToolCallInput, next: (e: ToolCallInput) => Promise<unknown>) => next(e) as never)
+    const host = await hostWith(
+      ['broken', (on) => on('tool.call', () => { throw new Error('boom') })],
+      ['fine', (on) => on('tool.call', after)],
+    )
+    const failures = await failuresOf(host)
+    expect(await host.bus.emit('tool.call', call(), run)).toEqual({ result: 'ran Bash' })
+    expect(after).toHaveBeenCalledOnce()
+    expect(failures).toMatchObject([{ code: 'MODLOOP_ERR_HANDLER_THROW', mod: 'broken', event: 'tool.call', outcome: 'skipped' }])
+    expect(failures[0]!.message).toContain('broken: tool.call handler failed: Error: boom')
+  })
+
+  it('keeps the result of next when a handler fails after it', async () => {
+    const core = vi.fn(run)
+    const host = await hostWith(['late-fail', (on) => on('tool.call', async (_$, e, next) => {
+      await next(e)
+      throw new Error('after')
+    })])
+    const failures = await failuresOf(host)
+    expect(await host.bus.emit('tool.call', call(), core)).toEqual({ result: 'ran Bash' })
+    expect(core).toHaveBeenCalledOnce()
+    expect(failures[0]).toMatchObject({ outcome: 'kept' })
+  })
+
+  it('treats a wrong-shaped or missing result as a failure', async () => {
+    const host = await hostWith(
+      ['shape', (on) => on('tool.call', () => ({ nonsense: true }) as never)],
+      ['forgot', (on) => on('tool.call', (async (_$: unknown, e: ToolCallInput, next: (e: ToolCallInput) => Promise<unknown>) => { await next(e) }) as never)],
+    )
+    const failures = await failuresOf(host)
+    expect(await host.bus.emit('tool.call', call(), run)).toEqual({ result: 'ran Bash' })
+    expect(failures.map((f) => [f.mod, f.code, f.outcome])).toEqual([
+      ['shape', 'MODLOOP_ERR_HANDLER_SHAPE', 'skipped'],
+      ['forgot', 'MODLOOP_ERR_HANDLER_SHAPE', 'kept'],
+    ])
+  })
+
+  it('times out a handler past its own-time budget and runs what is beneath', async () => {
+    const host = await hostWith(['slow', (on) => on('tool.call', async () => { await sleep(10_000); return { deny: 'late' } }, { budgetMs: 30 })])
+    const failures = await failuresOf(host)
+    const started = performance.now()
+    expect(await host.bus.emit('tool.call', call(), run)).toEqual({ result: 'ran Bash' })
+    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(failures[0]).toMatchObject({ code: 'MODLOOP_ERR_HANDLER_TIMEOUT', mod: 'slow', outcome: 'skipped' })
+  })
+
+  it('does not count time spent awaiting next against the budget', async () => {
+    const host = await hostWith(['patient', (on) => on('tool.call', async (_$, e, next) => next(e), { budgetMs: 30 })])
+    const failures = await failuresOf(host)
+    const r = await host.bus.emit('tool.call', call(), async (e) => { await sleep(120); return run(e) })
+    expect(r).toEqual({ result: 'ran Bash' })
+    expect(failures).toEqual([])
+  })
+
+  it('aborts next.signal when the budget runs out', async () => {
+    let signal: AbortSignal | undefined
+    const host = await hostWith(['slow', (on) => on('tool.call', async (_$, _e, next) => {
+      signal = next.signal
+      await sleep(500)
+      return { deny: 'late' }
+    }, { budgetMs: 20 })])
+    await host.bus.emit('tool.call', call(), run)
+    expect(signal?.aborted).toBe(true)
+  })
+
+  it('one failing mod never stops another', async () => {
+    const host = await hostWith(
+      ['a', (on) => on('tool.call', () => { throw new Error('a') })],
+      ['b', (on) => on('tool.call', () => { throw new Error('b') })],
+      ['c', (on) => on('tool.call', (_$, e, next) => next({ ...e, command: 'c' }))],
+    )
+    const failures = await failuresOf(host)
+    expect(await host.bus.emit('tool.call', call(), (e) => ({ result: e.command }))).toEqual({ result: 'c' })
+    expect(failures.map((f) => f.mod)).toEqual(['a', 'b'])
+  })
+})
+
+describe('fail closed and catch', () => {
+  const check: ToolCheckInput = { tool: 'Bash', input: { command: 'ls' } }
+
+  it('a gate handler declared failClosed denies when it fails', async () => {
+    const host = await hostWith(['guard', (on) => on('tool.check', () => { throw new Error('policy unreadable') }, { failClosed: true })])
+    const failures = await failuresOf(host)
+    const r = await host.bus.emit('tool.check', check)
+    expect(r).toMatchObject({ decision: 'deny' })
+    expect((r as { reason: string }).reason).toContain('policy unreadable')
+    expect(failures[0]).toMatchObject({ outcome: 'closed', mod: 'guard' })
+  })
+
+  it('refuses failClosed on an event that cannot fail closed', async () => {
+    await expect(hostWith(['x', (on) => on('turn.start', (_$, e, next) => next(e), { failClosed: true })])).rejects.toMatchObject({ code: 'MODLOOP_ERR_MOD_REGISTER' })
+  })
+
+  it('a .catch handler decides the outcome of its own failure', async () => {
+    const host = await hostWith(['guard', (on) => {
+      on('tool.call', { tool: 'Bash' }, () => { throw new Error('boom') })
+        .catch((_$, e, next) => (next.called ? next(e) : { deny: `guard failed: ${next.error.message}` }))
+    }])
+    expect(await host.bus.emit('tool.call', call(), run)).toEqual({ deny: 'guard failed: Error: boom' })
+  })
+
+  it('catch gets a replay-safe next when the handler had called it', async () => {
+    const core = vi.fn(run)
+    const host = await hostWith(['guard', (on) => {
+      on('tool.call', async (_$, e, next) => { await next(e); throw new Error('after') })
+        .catch(async (_$, e, next) => {
+          expect(next.called).toBe(true)
+          const r = await next(e)
+          return r
+        })
+    }])
+    expect(await host.bus.emit('tool.call', call(), core)).toEqual({ result: 'ran Bash' })
+    expect(core).toHaveBeenCalledOnce()
+  })
+
+  it('a catch that returns nothing means the handler is absent', async () => {
+    const host = await hostWith(['guard', (on) => {
+      on('tool.call', () => { throw new Error('x') }).catch(() => undefined)
+    }])
+    expect(await host.bus.emit('tool.call', call(), run)).toEqual({ result: 'ran Bash' })
+  })
+
+  it('refuses a second .catch', async () => {
+    await expect(hostWith(['g', (on) => {
+      on('tool.call', (_$, e, next) => next(e)).catch(() => undefined).catch(() => undefined)
+    }])).rejects.toMatchObject({ code: 'MODLOOP_ERR_MOD_REGISTER' })
+  })
+})
+
+describe('dispose', () => {
+  it('a disposed handler is gone from later dispatches', async () => {
+    let off: () => void = () => {}
+    const seen = vi.fn()
+    const host = await hostWith(['m', (on) => { off = on('tool.call', (_$, e, next) => { seen(); return next(e) }) }])
+    await host.bus.emit('tool.call', call(), run)
+    off()
+    await host.bus.emit('tool.call', call(), run)
+    expect(seen).toHaveBeenCalledOnce()
+    expect(host.bus.stack('tool.call')).toEqual([])
+  })
+
+  it('an in-flight dispatch keeps its handler set, and a disposed handler it reaches is a no-op', async () => {
+    const seen: string[] = []
+    let release!: () => void
+    const gate = new Promise<void>((r) => { release = r })
+    const host = await hostWith(
+      ['first', (on) => on('tool.call', async (_$, e, next) => { seen.push('first'); await gate; return next(e) })],
+      ['second', (on) => on('tool.call', (_$, e, next) => { seen.push('second'); return next(e) })],
+    )
+    const pending = host.bus.emit('tool.call', call(), (e) => { seen.push('core'); return run(e) })
+    await host.unload('second')
+    release()
+    await pending
+    expect(seen).toEqual(['first', 'core'])
+  })
+
+  it('tears mods down in reverse load order', async () => {
+    const order: string[] = []
+    const { ModHost } = await import('../../core/mod/host.js')
+    const host = new ModHost()
+    for (const name of ['a', 'b', 'c']) await host.add({ name, register: () => () => { order.push(name) } })
+    host.bind()
+    await host.close()
+    expect(order).toEqual(['c', 'b', 'a'])
+  })
+})
