@@ -4,6 +4,7 @@ import { checkRewrite, type Report } from './isolate.js'
 import type { Link, StreamBelow } from './link.js'
 import type { DispatchContext, FailureKind, HookStream } from './types.js'
 import { watch, unwatch, type Watched } from './watchdog.js'
+import { lazySignal, makeNext } from './next-fn.js'
 
 const EXPIRED = Symbol('expired')
 
@@ -34,7 +35,8 @@ async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext
     })
     return rest()
   }
-  const next = (e2: unknown) => {
+  const aborter = lazySignal(ctx.signal)
+  const next = makeNext({ event: link.event, budgetMs: link.budgetMs, signal: aborter.signal }, (e2: unknown) => {
     const stream = meter.paused(below(checkRewrite(link, e, e2 ?? e)))
     opened = stream
     drained = undefined
@@ -42,8 +44,7 @@ async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext
       if (opened === stream) drained = { result }
     }, () => {})
     return stream
-  }
-  Object.assign(next, { event: link.event, budget: { ms: link.budgetMs }, signal: ctx.signal ?? new AbortController().signal })
+  })
 
   let gen: AsyncGenerator<unknown, unknown, undefined>
   try {
@@ -62,6 +63,7 @@ async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext
         return yield* fallback('throw', err)
       }
       if (step === EXPIRED) {
+        aborter.abort(new Error(`${link.mod}: ${link.event} handler ran past its budget`))
         void gen.return(undefined).catch(() => {})
         return yield* fallback('timeout', new Error(`ran past its ${link.budgetMs} ms budget`))
       }

@@ -2,11 +2,11 @@ import { describeError, ModloopError, type ErrorCode } from '../errors.js'
 import type { Below, Link } from './link.js'
 import type { DispatchContext, FailureKind, HandlerFailure } from './types.js'
 import { watch, unwatch, type Watched } from './watchdog.js'
+import { lazySignal, makeNext, type NextSource } from './next-fn.js'
 
 export type Report = (failure: HandlerFailure) => void
 
 const CATCH_GRACE_MS = 1_000
-const NEVER = new AbortController().signal
 
 const CODES: Record<FailureKind, ErrorCode> = {
   throw: 'MODLOOP_ERR_HANDLER_THROW',
@@ -53,7 +53,7 @@ export function checkRewrite(link: Link, e: any, e2: any): any {
   return copy
 }
 
-class Call implements Watched {
+class Call implements Watched, NextSource {
   readonly budgetMs: number
   private own = 0
   private resumedAt = 0
@@ -61,7 +61,7 @@ class Call implements Watched {
   private called = false
   private last: Promise<unknown> | undefined
   private done = false
-  private controller: AbortController | undefined
+  private readonly aborter: ReturnType<typeof lazySignal>
 
   constructor(
     private readonly link: Link,
@@ -72,6 +72,15 @@ class Call implements Watched {
     private readonly report: Report,
   ) {
     this.budgetMs = link.budgetMs
+    this.aborter = lazySignal(ctx.signal)
+  }
+
+  get event(): string {
+    return this.link.event
+  }
+
+  signal(): AbortSignal {
+    return this.aborter.signal()
   }
 
   start(): void {
@@ -80,7 +89,7 @@ class Call implements Watched {
     watch(this, now)
     let r: unknown
     try {
-      r = this.link.handler(this.link.$, this.e, this.makeNext())
+      r = this.link.handler(this.link.$, this.e, makeNext(this, (e2: unknown) => this.next(e2)))
     } catch (err) {
       this.fail('throw', err)
       return
@@ -95,26 +104,6 @@ class Call implements Watched {
 
   expire(): void {
     this.fail('timeout', new Error(`ran past its ${this.budgetMs} ms budget`))
-  }
-
-  private makeNext() {
-    const next = (e2: unknown) => this.next(e2)
-    next.event = this.link.event
-    next.budget = { ms: this.budgetMs }
-    Object.defineProperty(next, 'signal', { get: () => this.signal() })
-    return next
-  }
-
-  private signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController()
-      const outer = this.ctx.signal
-      if (outer) {
-        if (outer.aborted) this.controller.abort(outer.reason)
-        else outer.addEventListener('abort', () => this.controller!.abort(outer.reason), { once: true })
-      }
-    }
-    return this.controller.signal ?? NEVER
   }
 
   private next(e2: unknown): Promise<unknown> {
@@ -168,7 +157,7 @@ class Call implements Watched {
 
   private fail(kind: FailureKind, err: unknown): void {
     if (!this.finish()) return
-    this.controller?.abort(err)
+    this.aborter.abort(err)
     const { link } = this
     const message = `${link.mod}: ${link.event} handler ${kind === 'timeout' ? 'timed out' : 'failed'}: ${describeError(err)}`
     const failure = (outcome: HandlerFailure['outcome']): HandlerFailure => ({
@@ -196,11 +185,11 @@ class Call implements Watched {
   private async runCatch(kind: FailureKind, message: string): Promise<unknown> {
     const { link, e } = this
     let replay = this.last
-    const next = (e2: unknown) => {
+    const next = makeNext({ event: link.event, budgetMs: CATCH_GRACE_MS, signal: () => this.signal() }, (e2: unknown) => {
       if (!replay) replay = this.below(checkRewrite(link, e, e2 ?? e))
       return replay
-    }
-    Object.assign(next, { event: link.event, budget: { ms: CATCH_GRACE_MS }, signal: this.ctx.signal ?? NEVER, error: { kind, message }, called: this.called })
+    })
+    Object.assign(next, { error: { kind, message }, called: this.called })
     const absent = () => (this.called ? this.last : replay ?? this.below(e))
     let timer: NodeJS.Timeout | undefined
     try {

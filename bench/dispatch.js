@@ -1,0 +1,23 @@
+// One event through 20 handlers that all call next: the per-handler cost of the bus.
+import { ModHost } from '../dist/core/mod/host.js'
+
+const HANDLERS = 20
+const host = new ModHost()
+for (let i = 0; i < HANDLERS; i++) {
+  await host.add({ name: `mod-${i}`, register: (on) => on('tool.call', (_$, e, next) => next(e)) })
+}
+host.bind()
+const e = { tool: 'Bash', tool_use_id: 'toolu_1', command: 'ls' }
+const core = () => ({ result: 'ok' })
+
+async function round(n) {
+  const start = performance.now()
+  for (let i = 0; i < n; i++) await host.bus.emit('tool.call', e, core)
+  return performance.now() - start
+}
+
+await round(20_000) // warm up the JIT
+const N = 100_000
+const ms = await round(N)
+const perHandlerUs = (ms * 1000) / (N * HANDLERS)
+console.log(`dispatch: ${perHandlerUs.toFixed(3)} µs per handler (${HANDLERS} handlers calling next, ${N} dispatches, ${((ms * 1000) / N).toFixed(2)} µs per dispatch)`)

@@ -1,0 +1,43 @@
+/** What a `next` function reads its properties from. */
+export interface NextSource {
+  readonly event: string
+  readonly budgetMs: number
+  signal(): AbortSignal
+}
+
+const SOURCE = Symbol('modloop.next')
+
+// Getters on a shared prototype: a per-call `defineProperty` costs more than the whole dispatch,
+// and the AbortSignal behind `next.signal` is only built when a handler reads it.
+const NEXT_PROTO: object = Object.create(Function.prototype, {
+  event: { get(this: { [SOURCE]: NextSource }) { return this[SOURCE].event } },
+  budget: { get(this: { [SOURCE]: NextSource }) { return { ms: this[SOURCE].budgetMs } } },
+  signal: { get(this: { [SOURCE]: NextSource }) { return this[SOURCE].signal() } },
+})
+
+export function makeNext<F extends (e: any) => any>(source: NextSource, fn: F): F {
+  ;(fn as unknown as { [SOURCE]: NextSource })[SOURCE] = source
+  Object.setPrototypeOf(fn, NEXT_PROTO)
+  return fn
+}
+
+/** A signal that aborts with `outer`, built on demand. */
+export function lazySignal(outer: AbortSignal | undefined): { signal(): AbortSignal; abort(reason: unknown): void } {
+  let controller: AbortController | undefined
+  let pending: { reason: unknown } | undefined
+  return {
+    signal() {
+      if (!controller) {
+        controller = new AbortController()
+        if (pending) controller.abort(pending.reason)
+        else if (outer?.aborted) controller.abort(outer.reason)
+        else outer?.addEventListener('abort', () => controller!.abort(outer.reason), { once: true })
+      }
+      return controller.signal
+    },
+    abort(reason) {
+      if (controller) controller.abort(reason)
+      else pending = { reason }
+    },
+  }
+}
