@@ -1,0 +1,138 @@
+import type Anthropic from '@anthropic-ai/sdk'
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import { describeError } from '../errors.js'
+import { modelErrorType } from './api-errors.js'
+import { abortedError, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
+import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from './types.js'
+
+export interface AnthropicModelOptions extends RetryOptions {
+  /** Defaults to ANTHROPIC_API_KEY (ANTHROPIC_AUTH_TOKEN is used when neither is set). */
+  apiKey?: string
+  /** Defaults to ANTHROPIC_BASE_URL, then the SDK's default host. */
+  baseURL?: string
+  /** Per-request timeout; 10 minutes by default. */
+  timeoutMs?: number
+  name?: string
+}
+
+export const DEFAULT_TIMEOUT_MS = 600_000
+
+type Sdk = typeof import('@anthropic-ai/sdk')
+let sdkImport: Promise<Sdk> | undefined
+
+/**
+ * The Messages API through @anthropic-ai/sdk, streaming. The SDK's own retries are off so every
+ * retry goes through streamWithRetries and is reported through `onRetry`. The SDK is imported on
+ * the first request, keeping it off the startup path.
+ */
+export function createAnthropicModel(options: AnthropicModelOptions = {}): Model {
+  const policy = retryPolicy(options)
+  let sdk: Sdk | undefined
+  let client: Anthropic | undefined
+
+  async function getClient(): Promise<Anthropic> {
+    if (client !== undefined) return client
+    const auth = credentials(options)
+    sdk = await (sdkImport ??= import('@anthropic-ai/sdk'))
+    client = new sdk.default({
+      ...auth,
+      baseURL: options.baseURL ?? process.env.ANTHROPIC_BASE_URL,
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      // Core prints nothing; ANTHROPIC_LOG still turns the SDK's own logging on for debugging.
+      logLevel: process.env.ANTHROPIC_LOG ? undefined : 'off',
+    })
+    return client
+  }
+
+  async function* attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<RawMessageStreamEvent> {
+    const api = await getClient()
+    const params = { ...request, stream: true } as MessageCreateParamsStreaming
+    const stream = await api.messages.create(params, { signal })
+    let stopped = false
+    for await (const event of stream) {
+      if (event.type === 'message_stop') stopped = true
+      yield event
+    }
+    // The SDK ends the iteration quietly when the signal aborts it.
+    if (signal?.aborted) throw abortedError()
+    if (!stopped) throw new IncompleteStream()
+  }
+
+  function toFailure(err: unknown, midStream: boolean): Failure {
+    if (err instanceof ModelApiError) {
+      return { error: midStream && !err.midStream ? new ModelApiError(err.type, err.message, err.status, true) : err }
+    }
+    if (sdk !== undefined && err instanceof sdk.APIUserAbortError) return { error: abortedError() }
+    if (sdk !== undefined && err instanceof sdk.APIConnectionTimeoutError) {
+      return { error: new ModelApiError('connection', `the request timed out: ${err.message}`, null, midStream) }
+    }
+    if (sdk !== undefined && err instanceof sdk.APIConnectionError) {
+      return { error: new ModelApiError(midStream ? 'stream' : 'connection', connectionMessage(err), null, midStream) }
+    }
+    if (sdk !== undefined && err instanceof sdk.APIError) {
+      const status = typeof err.status === 'number' ? err.status : null
+      const type = modelErrorType(status, err.type)
+      const error = new ModelApiError(type, err.apiMessage ?? err.message, status, midStream)
+      const shouldRetry = err.headers?.get('x-should-retry')
+      const retryable = shouldRetry === 'false' ? false : shouldRetry === 'true' ? true : undefined
+      return { error, retryable, retryAfterMs: retryAfter(err.headers) }
+    }
+    // A body cut off mid-read surfaces as a plain fetch error, or as IncompleteStream.
+    return { error: new ModelApiError(midStream ? 'stream' : 'connection', describeError(err), null, midStream) }
+  }
+
+  return {
+    name: options.name ?? 'anthropic',
+    stream(request: ModelRequest, streamOptions: StreamOptions = {}) {
+      return streamWithRetries(() => attempt(request, streamOptions.signal), toFailure, policy, streamOptions)
+    },
+  }
+}
+
+class IncompleteStream extends Error {
+  constructor() {
+    super('the response stream ended before message_stop')
+  }
+}
+
+/**
+ * Picks the SDK credential. A local stand-in server (ANTHROPIC_BASE_URL not on anthropic.com)
+ * needs no key, but the SDK insists on one, so it gets a placeholder.
+ */
+function credentials(options: AnthropicModelOptions): { apiKey: string } | { authToken: string } {
+  const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY
+  if (apiKey) return { apiKey }
+  const authToken = process.env.ANTHROPIC_AUTH_TOKEN
+  if (authToken) return { authToken }
+  const baseURL = options.baseURL ?? process.env.ANTHROPIC_BASE_URL
+  if (baseURL && !isAnthropicHost(baseURL)) return { apiKey: 'modloop-local-no-key' }
+  throw new ModelApiError(
+    'authentication_failed',
+    'ANTHROPIC_API_KEY is not set: export it, pass apiKey, or point ANTHROPIC_BASE_URL at a local Messages API server',
+  )
+}
+
+function isAnthropicHost(baseURL: string): boolean {
+  try {
+    const host = new URL(baseURL).hostname
+    return host === 'anthropic.com' || host.endsWith('.anthropic.com')
+  } catch {
+    return true
+  }
+}
+
+/** retry-after-ms, then retry-after (seconds or an HTTP date), in ms; null when absent. */
+function retryAfter(headers: Headers | undefined): number | null {
+  const ms = Number(headers?.get('retry-after-ms') ?? NaN)
+  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, RETRY_AFTER_CAP_MS)
+  const value = headers?.get('retry-after')
+  if (value == null) return null
+  const seconds = Number(value)
+  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now()
+  return Number.isFinite(wait) ? Math.min(Math.max(0, wait), RETRY_AFTER_CAP_MS) : null
+}
+
+function connectionMessage(err: Error): string {
+  return err.cause === undefined ? err.message : `${err.message} (${describeError(err.cause)})`
+}

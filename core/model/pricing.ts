@@ -1,0 +1,75 @@
+import type { Usage } from '../events/types.js'
+
+/** US dollars per million tokens. `cacheWrite` is the 5-minute cache write rate. */
+export interface ModelPricing {
+  input: number
+  output: number
+  cacheWrite: number
+  cacheRead: number
+}
+
+export interface ModelInfo {
+  /** The table row that matched, or 'default'. */
+  family: string
+  pricing: ModelPricing
+  contextWindow: number
+  maxOutputTokens: number
+}
+
+const OPUS_LEGACY: ModelPricing = { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 }
+const OPUS: ModelPricing = { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 }
+const SONNET: ModelPricing = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 }
+const HAIKU_4: ModelPricing = { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 }
+const HAIKU_3_5: ModelPricing = { input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08 }
+const HAIKU_3: ModelPricing = { input: 0.25, output: 1.25, cacheWrite: 0.3, cacheRead: 0.03 }
+
+const WINDOW = 200_000
+
+/**
+ * Known families, most specific first: a model id matches the first row one of whose strings
+ * it contains, so dated ids, aliases and cloud-prefixed ids (`anthropic.claude-…`) all resolve.
+ * Opus 4 and 4.1 kept the old Opus price; later Opus models are cheaper and write 64K.
+ */
+const TABLE: { family: string; match: string[]; pricing: ModelPricing; maxOutputTokens: number }[] = [
+  { family: 'claude-opus-4-1', match: ['claude-opus-4-1'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
+  { family: 'claude-opus-4', match: ['claude-opus-4-0', 'claude-opus-4-2025'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
+  { family: 'claude-3-opus', match: ['claude-3-opus'], pricing: OPUS_LEGACY, maxOutputTokens: 4_096 },
+  { family: 'claude-opus', match: ['claude-opus', 'opus'], pricing: OPUS, maxOutputTokens: 64_000 },
+  { family: 'claude-3-5-sonnet', match: ['claude-3-5-sonnet'], pricing: SONNET, maxOutputTokens: 8_192 },
+  { family: 'claude-3-7-sonnet', match: ['claude-3-7-sonnet'], pricing: SONNET, maxOutputTokens: 64_000 },
+  { family: 'claude-sonnet', match: ['claude-sonnet', 'sonnet'], pricing: SONNET, maxOutputTokens: 64_000 },
+  { family: 'claude-3-5-haiku', match: ['claude-3-5-haiku'], pricing: HAIKU_3_5, maxOutputTokens: 8_192 },
+  { family: 'claude-3-haiku', match: ['claude-3-haiku'], pricing: HAIKU_3, maxOutputTokens: 4_096 },
+  { family: 'claude-haiku', match: ['claude-haiku', 'haiku'], pricing: HAIKU_4, maxOutputTokens: 64_000 },
+]
+
+/**
+ * What an unknown id gets: Sonnet prices (the middle of the range, so a cost estimate is
+ * neither free nor alarming), a 200K window and a 32K output cap.
+ */
+export const DEFAULT_MODEL_INFO: ModelInfo = { family: 'default', pricing: SONNET, contextWindow: WINDOW, maxOutputTokens: 32_000 }
+
+export function modelInfo(model: string): ModelInfo {
+  const id = model.toLowerCase()
+  const row = TABLE.find((r) => r.match.some((m) => id.includes(m)))
+  if (row === undefined) return DEFAULT_MODEL_INFO
+  return { family: row.family, pricing: row.pricing, contextWindow: WINDOW, maxOutputTokens: row.maxOutputTokens }
+}
+
+/** The cost of one request's usage in US dollars; missing counts are zero. */
+export function costUsd(model: string, usage: Partial<Usage>): number {
+  const p = modelInfo(model).pricing
+  const cost = (usage.input_tokens ?? 0) * p.input
+    + (usage.output_tokens ?? 0) * p.output
+    + (usage.cache_creation_input_tokens ?? 0) * p.cacheWrite
+    + (usage.cache_read_input_tokens ?? 0) * p.cacheRead
+  return cost / 1_000_000
+}
+
+export function contextWindow(model: string): number {
+  return modelInfo(model).contextWindow
+}
+
+export function maxOutputTokens(model: string): number {
+  return modelInfo(model).maxOutputTokens
+}

@@ -1,0 +1,108 @@
+import { setTimeout as delay } from 'node:timers/promises'
+import { ModelApiError, type StreamOptions } from './types.js'
+
+export const DEFAULT_MAX_RETRIES = 10
+export const MAX_RETRIES_CAP = 15
+export const DEFAULT_RETRY_BASE_MS = 500
+/** A server asking for a longer pause than this is not waited on longer. */
+export const RETRY_AFTER_CAP_MS = 30_000
+const BACKOFF_CAP_MS = 32_000
+
+export interface RetryPolicy {
+  maxRetries: number
+  baseMs: number
+}
+
+export interface RetryOptions {
+  maxRetries?: number
+  retryBaseMs?: number
+}
+
+/**
+ * The retry budget: explicit options, then MODLOOP_MAX_RETRIES (CLAUDE_CODE_MAX_RETRIES is
+ * read as a compatible alias) and MODLOOP_RETRY_BASE_MS, then the defaults. Retries cap at 15.
+ */
+export function retryPolicy(options: RetryOptions = {}, env: NodeJS.ProcessEnv = process.env): RetryPolicy {
+  const maxRetries = options.maxRetries ?? envNumber(env.MODLOOP_MAX_RETRIES) ?? envNumber(env.CLAUDE_CODE_MAX_RETRIES) ?? DEFAULT_MAX_RETRIES
+  const baseMs = options.retryBaseMs ?? envNumber(env.MODLOOP_RETRY_BASE_MS) ?? DEFAULT_RETRY_BASE_MS
+  return {
+    maxRetries: Math.min(MAX_RETRIES_CAP, Math.max(0, Math.floor(maxRetries))),
+    baseMs: Math.max(0, baseMs),
+  }
+}
+
+/** Exponential backoff with up to 25% jitter, unless the server said how long to wait. */
+export function backoffMs(attempt: number, baseMs: number, retryAfterMs?: number | null): number {
+  if (retryAfterMs != null && retryAfterMs >= 0) return Math.min(retryAfterMs, RETRY_AFTER_CAP_MS)
+  const exp = Math.min(baseMs * 2 ** (attempt - 1), BACKOFF_CAP_MS)
+  return Math.round(exp + exp * 0.25 * Math.random())
+}
+
+/** A failed attempt as the retry loop sees it. */
+export interface Failure {
+  error: ModelApiError
+  /** Overrides `error.retryable`, e.g. when the server says `x-should-retry: false`. */
+  retryable?: boolean
+  retryAfterMs?: number | null
+}
+
+/**
+ * Streams one request, re-issuing it on a retryable failure while nothing has been yielded.
+ * Once an event is out, a failure is final — a retry would replay blocks the caller has seen.
+ * `toFailure` turns whatever an attempt threw into a ModelApiError; `midStream` says whether
+ * that attempt had yielded.
+ */
+export async function* streamWithRetries<T>(
+  attempt: () => AsyncIterable<T>,
+  toFailure: (err: unknown, midStream: boolean) => Failure,
+  policy: RetryPolicy,
+  options: StreamOptions = {},
+): AsyncGenerator<T, void, undefined> {
+  const { signal, onRetry } = options
+  for (let retry = 0; ; retry++) {
+    if (signal?.aborted) throw abortedError()
+    let yielded = false
+    try {
+      for await (const event of attempt()) {
+        yielded = true
+        yield event
+      }
+      return
+    } catch (err) {
+      if (signal?.aborted) throw abortedError()
+      const failure = toFailure(err, yielded)
+      const retryable = !yielded && (failure.retryable ?? failure.error.retryable)
+      if (!retryable || retry >= policy.maxRetries) throw finalError(failure.error, retry, retryable)
+      const delayMs = backoffMs(retry + 1, policy.baseMs, failure.retryAfterMs)
+      const { type, status, message } = failure.error
+      onRetry?.({ attempt: retry + 1, maxRetries: policy.maxRetries, delayMs, status, error: type, message })
+      await sleep(delayMs, signal)
+    }
+  }
+}
+
+/** Waits, turning an abort into ModelApiError('aborted'). */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal })
+  } catch (err) {
+    if (signal?.aborted) throw abortedError()
+    throw err
+  }
+}
+
+export function abortedError(): ModelApiError {
+  return new ModelApiError('aborted', 'the model request was aborted')
+}
+
+// Says how many retries were spent, so a report shows the budget ran out rather than a blip.
+function finalError(error: ModelApiError, retries: number, retryable: boolean): ModelApiError {
+  if (retries === 0 || !retryable) return error
+  return new ModelApiError(error.type, `${error.message} (gave up after ${retries} retries)`, error.status, error.midStream)
+}
+
+function envNumber(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined
+  const n = Number(value)
+  return Number.isFinite(n) ? n : undefined
+}

@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises'
+import { extname, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import { describeError, ModloopError } from '../errors.js'
+import { apiErrorTypeFor } from './api-errors.js'
+import { eventsForStep, type ScriptRequest } from './script-events.js'
+import { isErrorStep, parseScript, type ReplyStep, type Script, type StepExpect } from './script-schema.js'
+
+export { assembleMessage, estimateTokens, eventsForStep, type ScriptRequest } from './script-events.js'
+export {
+  isErrorStep, parseScript, type ErrorStep, type ReplyStep, type Script, type ScriptBlock, type Step, type StepExpect,
+} from './script-schema.js'
+
+/**
+ * Reads a script from a .json file or a module's default export (.js/.mjs/.cjs natively,
+ * .ts/.mts through jiti), or validates a script value given directly.
+ */
+export async function loadScript(pathOrValue: unknown): Promise<Script> {
+  if (typeof pathOrValue !== 'string') return parseScript(pathOrValue)
+  const file = resolve(pathOrValue)
+  let value: unknown
+  try {
+    const ext = extname(file)
+    if (ext === '.json') value = JSON.parse(await readFile(file, 'utf8'))
+    else if (ext === '.ts' || ext === '.mts' || ext === '.cts') {
+      const { createJiti } = await import('jiti')
+      value = await createJiti(import.meta.url).import(file, { default: true })
+    } else value = ((await import(pathToFileURL(file).href)) as { default?: unknown }).default
+  } catch (err) {
+    throw new ModloopError('MODLOOP_ERR_SCRIPT', `model script ${file} could not be read: ${describeError(err)}`, { file, cause: err })
+  }
+  return parseScript(value, file)
+}
+
+/** What a script answers to one request. */
+export type ScriptAnswer =
+  | { kind: 'reply'; stepIndex: number; step: ReplyStep; events: RawMessageStreamEvent[] }
+  | {
+    kind: 'error'
+    stepIndex: number
+    status: number
+    /** The Messages API error type (`rate_limit_error`, …). */
+    type: string
+    message: string
+    /** True when the script has no step left; such a failure is not worth retrying. */
+    exhausted: boolean
+  }
+
+export interface ScriptCursor {
+  /** Answers the next request and moves on; every request consumes a step (or one `times`). */
+  next(request: ScriptRequest): ScriptAnswer
+  /** How many requests have been answered. */
+  readonly requestCount: number
+}
+
+/** Walks a script one request at a time — the one place that decides which step answers. */
+export function createScriptCursor(script: Script): ScriptCursor {
+  let stepIndex = 0
+  let repeats = 0
+  let requestCount = 0
+  return {
+    get requestCount() { return requestCount },
+    next(request) {
+      requestCount++
+      const step = script.steps[stepIndex]
+      if (step === undefined) {
+        const message = `model script exhausted after ${script.steps.length} steps (request ${requestCount} has no step)`
+        return { kind: 'error', stepIndex, status: 500, type: 'api_error', message, exhausted: true }
+      }
+      const index = stepIndex
+      if (isErrorStep(step) && ++repeats < (step.times ?? 1)) {
+        // stay on this step for its next repeat
+      } else {
+        stepIndex++
+        repeats = 0
+      }
+      const mismatch = step.expect ? expectMismatch(step.expect, request) : null
+      if (mismatch !== null) {
+        const message = `model script step ${index}: the request did not match expect: ${mismatch}`
+        return { kind: 'error', stepIndex: index, status: 400, type: 'invalid_request_error', message, exhausted: false }
+      }
+      if (isErrorStep(step)) {
+        const { status } = step.error
+        const type = step.error.type ?? apiErrorTypeFor(status)
+        const message = step.error.message ?? `scripted ${type} (HTTP ${status}) at step ${index}`
+        return { kind: 'error', stepIndex: index, status, type, message, exhausted: false }
+      }
+      return { kind: 'reply', stepIndex: index, step, events: eventsForStep(step, request, index) }
+    },
+  }
+}
+
+/** Describes every way `request` differs from `expect`, or null when it fits. */
+export function expectMismatch(expect: StepExpect, request: ScriptRequest): string | null {
+  const problems: string[] = []
+  if (expect.model !== undefined && request.model !== expect.model) {
+    problems.push(`model is ${JSON.stringify(request.model)}, expected ${JSON.stringify(expect.model)}`)
+  }
+  const last = lastUserContent(request)
+  if (expect.lastUserText !== undefined) {
+    const text = last.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n')
+    if (!text.includes(expect.lastUserText)) {
+      problems.push(`last user text ${JSON.stringify(clip(text))} does not contain ${JSON.stringify(expect.lastUserText)}`)
+    }
+  }
+  if (expect.toolResults !== undefined) {
+    const count = last.filter((b) => b.type === 'tool_result').length
+    if (count !== expect.toolResults) problems.push(`last user message has ${count} tool results, expected ${expect.toolResults}`)
+  }
+  return problems.length > 0 ? problems.join('; ') : null
+}
+
+type LooseBlock = { type?: unknown; text?: unknown }
+
+function lastUserContent(request: ScriptRequest): LooseBlock[] {
+  const messages = Array.isArray(request.messages) ? (request.messages as { role?: unknown; content?: unknown }[]) : []
+  const last = messages.findLast((m) => m?.role === 'user')
+  if (last === undefined) return []
+  if (typeof last.content === 'string') return [{ type: 'text', text: last.content }]
+  return Array.isArray(last.content) ? (last.content as LooseBlock[]) : []
+}
+
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text
+}

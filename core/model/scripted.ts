@@ -1,0 +1,73 @@
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import { modelErrorType } from './api-errors.js'
+import { abortedError, retryPolicy, sleep, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
+import { createScriptCursor, parseScript, type Script } from './script.js'
+import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from './types.js'
+
+export interface ScriptedModelOptions extends RetryOptions {
+  name?: string
+}
+
+/** A model that answers from a script in-process, remembering what it was asked. */
+export interface ScriptedModel extends Model {
+  /** Every request received, retries included, as it was at the time of the call. */
+  readonly requests: ModelRequest[]
+}
+
+/**
+ * The scripted model streams the same events the fake Messages API server sends for the same
+ * script, and fails and retries the way the Anthropic adapter does, so the loop and mod tests
+ * run offline against realistic behaviour. `script` is a parsed Script or a raw script value.
+ */
+export function createScriptedModel(script: Script | unknown, options: ScriptedModelOptions = {}): ScriptedModel {
+  const cursor = createScriptCursor(parseScript(script))
+  const policy = retryPolicy(options)
+  const requests: ModelRequest[] = []
+
+  async function* attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<RawMessageStreamEvent> {
+    requests.push(structuredClone(request))
+    const answer = cursor.next(request)
+    if (answer.kind === 'error') {
+      // Like the fake server: 429/529 ask for an immediate retry, an exhausted script for none.
+      throw new ScriptedFailure({
+        error: new ModelApiError(modelErrorType(answer.status, answer.type), answer.message, answer.status),
+        retryAfterMs: answer.status === 429 || answer.status === 529 ? 0 : null,
+        retryable: answer.exhausted ? false : undefined,
+      })
+    }
+    const { step, events } = answer
+    if (step.delayMs) await sleep(step.delayMs, signal)
+    const cut = step.truncateAfter !== undefined && step.truncateAfter < events.length ? step.truncateAfter : events.length
+    for (let i = 0; i < cut; i++) {
+      if (i > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs, signal)
+      if (signal?.aborted) throw abortedError()
+      yield events[i]!
+    }
+    if (cut < events.length) {
+      const message = `the response stream was cut after ${cut} events (step ${answer.stepIndex})`
+      throw cut === 0 ? new ModelApiError('connection', message) : new ModelApiError('stream', message, null, true)
+    }
+  }
+
+  return {
+    name: options.name ?? 'scripted',
+    requests,
+    stream(request: ModelRequest, streamOptions: StreamOptions = {}) {
+      return streamWithRetries(() => attempt(request, streamOptions.signal), toFailure, policy, streamOptions)
+    },
+  }
+}
+
+/** A scripted error answer, carrying the retry hints an HTTP response would put in headers. */
+class ScriptedFailure extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.error.message)
+  }
+}
+
+function toFailure(err: unknown, midStream: boolean): Failure {
+  if (err instanceof ScriptedFailure) return err.failure
+  // Anything else is a bug in the caller or here, not a model failure: let it through as is.
+  if (!(err instanceof ModelApiError)) throw err
+  return { error: midStream && !err.midStream ? new ModelApiError(err.type, err.message, err.status, true) : err }
+}

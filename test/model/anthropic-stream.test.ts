@@ -1,0 +1,146 @@
+import Anthropic from '@anthropic-ai/sdk'
+import { describe, expect, it } from 'vitest'
+import { assembleMessage } from '../../core/model/script.js'
+import { ModelApiError } from '../../core/model/types.js'
+import { collect, failure, fakeModel, request } from './helpers.js'
+
+describe('the Anthropic adapter against the fake Messages API', () => {
+  it('streams a text reply in the API event order', async () => {
+    const text = 'The quick brown fox jumps over the lazy dog, twice over.'
+    const { model, server } = await fakeModel([{ reply: text }])
+    const events = await collect(model)
+    const types = events.map((e) => e.type)
+    expect(types[0]).toBe('message_start')
+    expect(types[1]).toBe('content_block_start')
+    expect(types.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop'])
+    const deltas = events.filter((e) => e.type === 'content_block_delta')
+    expect(deltas.length).toBeGreaterThan(1)
+    expect(deltas.map((e) => (e.delta.type === 'text_delta' ? e.delta.text : '')).join('')).toBe(text)
+    const message = assembleMessage(events)
+    expect(message.content).toEqual([{ type: 'text', text, citations: null }])
+    expect(message.stop_reason).toBe('end_turn')
+    expect(message.model).toBe('claude-sonnet-4-5')
+    expect(server.requests).toHaveLength(1)
+    expect(server.requests[0]!.path).toBe('/v1/messages')
+    expect(server.requests[0]!.body.stream).toBe(true)
+    const headers = server.requests[0]!.headers
+    expect(headers['x-api-key'] ?? headers.authorization).toContain('test')
+  })
+
+  it('streams tool input as input_json_delta pieces that reassemble to the input', async () => {
+    const input = { command: 'ls -la /tmp/some/long/directory/name', description: 'list files' }
+    const { model } = await fakeModel([{ reply: [{ text: 'Let me look.' }, { tool_use: { name: 'Bash', input } }] }])
+    const events = await collect(model)
+    const pieces = events.flatMap((e) => (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta' ? [e.delta.partial_json] : []))
+    expect(pieces.length).toBeGreaterThan(1)
+    expect(JSON.parse(pieces.join(''))).toEqual(input)
+    const start = events.find((e) => e.type === 'content_block_start' && e.index === 1)
+    expect(start).toMatchObject({ content_block: { type: 'tool_use', id: 'toolu_0_1', name: 'Bash', input: {} } })
+    const message = assembleMessage(events)
+    expect(message.stop_reason).toBe('tool_use')
+    expect(message.content[1]).toMatchObject({ type: 'tool_use', input })
+  })
+
+  it('streams thinking, then its signature', async () => {
+    const { model } = await fakeModel([{ reply: [{ thinking: 'Hmm, let me consider this carefully.', signature: 'sig-abc' }, { text: 'Done.' }] }])
+    const events = await collect(model)
+    const deltas = events.flatMap((e) => (e.type === 'content_block_delta' && e.index === 0 ? [e.delta.type] : []))
+    expect(deltas.at(-1)).toBe('signature_delta')
+    expect(deltas.slice(0, -1).every((t) => t === 'thinking_delta')).toBe(true)
+    expect(assembleMessage(events).content[0]).toEqual({ type: 'thinking', thinking: 'Hmm, let me consider this carefully.', signature: 'sig-abc' })
+  })
+
+  it('reports usage and stop reason from the script', async () => {
+    const usage = { input_tokens: 1200, output_tokens: 34, cache_read_input_tokens: 900, cache_creation_input_tokens: 10 }
+    const { model } = await fakeModel([{ reply: 'cut', stop_reason: 'max_tokens', usage, model: 'claude-opus-4-5' }])
+    const events = await collect(model)
+    const start = events[0]
+    expect(start?.type === 'message_start' && start.message.usage).toMatchObject({ input_tokens: 1200, cache_read_input_tokens: 900 })
+    const delta = events.find((e) => e.type === 'message_delta')
+    expect(delta).toMatchObject({ delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { output_tokens: 34 } })
+    expect(assembleMessage(events).model).toBe('claude-opus-4-5')
+  })
+
+  it('answers a non-streaming request with the assembled message', async () => {
+    const { server } = await fakeModel([{ reply: [{ text: 'short answer' }, { tool_use: { name: 'Read', input: { path: 'a.ts' } } }] }])
+    const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 })
+    const message = await client.messages.create({ model: request.model, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
+    expect(message.content).toMatchObject([{ type: 'text', text: 'short answer' }, { type: 'tool_use', name: 'Read', input: { path: 'a.ts' } }])
+    expect(message.stop_reason).toBe('tool_use')
+  })
+
+  it('fails mid-stream, unretried, when the connection is cut', async () => {
+    const { model, server } = await fakeModel([{ reply: 'a reply that will not finish streaming at all', truncateAfter: 3 }, { reply: 'unused' }])
+    const seen: string[] = []
+    const err = await failure(model, request, { onRetry: () => seen.push('retry') })
+    expect(err).toBeInstanceOf(ModelApiError)
+    expect(err).toMatchObject({ type: 'stream', midStream: true, retryable: false })
+    expect(seen).toEqual([])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('retries a connection cut before any event', async () => {
+    const { model } = await fakeModel([{ reply: 'lost', truncateAfter: 0 }, { reply: 'second try' }])
+    const retries: unknown[] = []
+    const events = await collect(model, request, { onRetry: (info) => retries.push(info) })
+    expect(retries).toMatchObject([{ attempt: 1, error: 'connection', status: null }])
+    expect(assembleMessage(events).content).toMatchObject([{ text: 'second try' }])
+  })
+
+  it('reports an expect mismatch as a 400 naming the difference', async () => {
+    const { model } = await fakeModel([{ reply: 'ok', expect: { lastUserText: 'goodbye', model: 'claude-haiku-4-5' } }])
+    const err = await failure(model)
+    expect(err).toMatchObject({ type: 'invalid_request', status: 400 })
+    const message = (err as Error).message
+    expect(message).toContain('step 0')
+    expect(message).toContain('"hello there" does not contain "goodbye"')
+    expect(message).toContain('model is "claude-sonnet-4-5", expected "claude-haiku-4-5"')
+  })
+
+  it('checks tool results in the last user message', async () => {
+    const { model } = await fakeModel([{ reply: 'ok', expect: { toolResults: 1, lastUserText: 'more' } }])
+    const req = {
+      ...request,
+      messages: [...request.messages, { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 't1', name: 'X', input: {} }] }, {
+        role: 'user' as const,
+        content: [{ type: 'tool_result' as const, tool_use_id: 't1', content: 'r' }, { type: 'text' as const, text: 'and more' }],
+      }],
+    }
+    expect(assembleMessage(await collect(model, req)).content).toMatchObject([{ text: 'ok' }])
+  })
+
+  it('says the script is exhausted, without retrying', async () => {
+    const { model } = await fakeModel([{ reply: 'one' }])
+    await collect(model)
+    const retries: unknown[] = []
+    const err = await failure(model, request, { onRetry: (i) => retries.push(i) })
+    expect(err).toMatchObject({ type: 'server_error', status: 500 })
+    expect((err as Error).message).toContain('model script exhausted after 1 steps')
+    expect(retries).toEqual([])
+  })
+
+  it('turns an abort before the response into aborted', async () => {
+    const { model } = await fakeModel([{ reply: 'slow', delayMs: 2_000 }])
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 20)
+    const err = await failure(model, request, { signal: controller.signal })
+    expect(err).toMatchObject({ type: 'aborted' })
+  })
+
+  it('turns an abort mid-stream into aborted', async () => {
+    const { model } = await fakeModel([{ reply: 'a long reply streamed slowly, piece by piece, to be cut', chunkDelayMs: 30 }])
+    const controller = new AbortController()
+    const events: string[] = []
+    let caught: unknown
+    try {
+      for await (const event of model.stream(request, { signal: controller.signal })) {
+        events.push(event.type)
+        if (events.length === 2) controller.abort()
+      }
+    } catch (err) {
+      caught = err
+    }
+    expect(caught).toMatchObject({ type: 'aborted' })
+    expect(events.length).toBeLessThan(6)
+  })
+})

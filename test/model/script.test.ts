@@ -1,0 +1,89 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isModloopError } from '../../core/errors.js'
+import { createScriptCursor, eventsForStep, loadScript, parseScript } from '../../core/model/script.js'
+
+function scriptError(value: unknown): { field?: string; message: string } {
+  try {
+    parseScript(value)
+  } catch (err) {
+    if (isModloopError(err, 'MODLOOP_ERR_SCRIPT')) return err
+    throw err
+  }
+  throw new Error('the script was accepted')
+}
+
+describe('model scripts', () => {
+  it('accepts { steps } and bare arrays, normalising string replies', () => {
+    expect(parseScript([{ reply: 'hi' }])).toEqual({ steps: [{ reply: [{ text: 'hi' }] }] })
+    expect(parseScript({ steps: [{ error: { status: 429 }, times: 2 }] }).steps[0]).toEqual({ error: { status: 429 }, times: 2 })
+  })
+
+  it('names the step and field of a malformed script', () => {
+    const err = scriptError({ steps: [{ reply: 'ok' }, { reply: [{ text: 'x' }, { tool_use: { input: {} } }] }] })
+    expect(err.field).toBe('steps[1].reply[1].tool_use.name')
+    expect(err.message).toContain('steps[1].reply[1].tool_use.name')
+  })
+
+  it.each([
+    [[{ reply: 'ok', stop_reason: 'done' }], 'steps[0].stop_reason'],
+    [[{ reply: 'ok', stop_reasn: 'end_turn' }], 'steps[0]'],
+    [[{ reply: 42 }], 'steps[0].reply'],
+    [[{ reply: [{ picture: 'x' }] }], 'steps[0].reply[0]'],
+    [[{ error: { status: 200 } }], 'steps[0].error.status'],
+    [[{ error: { status: 500 }, times: 0 }], 'steps[0].times'],
+    [[{ reply: 'ok', expect: { toolResults: -1 } }], 'steps[0].expect.toolResults'],
+    [[{}], 'steps[0]'],
+    [{ step: [] }, 'steps'],
+  ])('rejects %j at %s', (value, field) => {
+    expect(scriptError(value).field).toBe(field)
+  })
+
+  describe('files', () => {
+    let dir: string
+    beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'modloop-script-')) })
+    afterAll(async () => { await rm(dir, { recursive: true, force: true }) })
+
+    it('loads .json and .mjs scripts', async () => {
+      await writeFile(join(dir, 's.json'), JSON.stringify({ steps: [{ reply: 'from json' }] }))
+      await writeFile(join(dir, 's.mjs'), 'export default [{ reply: "from mjs" }]\n')
+      expect((await loadScript(join(dir, 's.json'))).steps[0]).toEqual({ reply: [{ text: 'from json' }] })
+      expect((await loadScript(join(dir, 's.mjs'))).steps[0]).toEqual({ reply: [{ text: 'from mjs' }] })
+    })
+
+    it('reports an unreadable or malformed file with its path', async () => {
+      await writeFile(join(dir, 'bad.json'), '{ nope')
+      await writeFile(join(dir, 'wrong.json'), JSON.stringify([{ reply: [{ text: 1 }] }]))
+      await expect(loadScript(join(dir, 'bad.json'))).rejects.toMatchObject({ code: 'MODLOOP_ERR_SCRIPT', file: join(dir, 'bad.json') })
+      await expect(loadScript(join(dir, 'missing.json'))).rejects.toMatchObject({ code: 'MODLOOP_ERR_SCRIPT' })
+      await expect(loadScript(join(dir, 'wrong.json'))).rejects.toMatchObject({ field: 'steps[0].reply[0].text' })
+    })
+  })
+
+  it('walks steps in order, repeating error steps, then reports exhaustion', () => {
+    const cursor = createScriptCursor(parseScript([{ error: { status: 529 }, times: 2 }, { reply: 'ok' }]))
+    const req = { model: 'm', messages: [] }
+    expect(cursor.next(req)).toMatchObject({ kind: 'error', stepIndex: 0, status: 529, type: 'overloaded_error' })
+    expect(cursor.next(req)).toMatchObject({ kind: 'error', stepIndex: 0 })
+    expect(cursor.next(req)).toMatchObject({ kind: 'reply', stepIndex: 1 })
+    expect(cursor.next(req)).toMatchObject({ kind: 'error', status: 500, exhausted: true, message: expect.stringContaining('exhausted after 2 steps') })
+  })
+
+  it('builds the Messages API event sequence for a step', () => {
+    const [step] = parseScript([{ reply: [{ thinking: 'hm' }, { text: 'hi' }, { tool_use_raw: { name: 'T', json: '{"a":' } }] }]).steps
+    const events = eventsForStep(step as never, { model: 'claude-haiku-4-5', messages: [] }, 3)
+    expect(events.map((e) => (e.type === 'content_block_delta' ? e.delta.type : e.type))).toEqual([
+      'message_start',
+      'content_block_start', 'thinking_delta', 'signature_delta', 'content_block_stop',
+      'content_block_start', 'text_delta', 'content_block_stop',
+      'content_block_start', 'input_json_delta', 'content_block_stop',
+      'message_delta', 'message_stop',
+    ])
+    expect(events[0]).toMatchObject({ message: { id: 'msg_step3', role: 'assistant', model: 'claude-haiku-4-5', content: [] } })
+    expect(events[8]).toMatchObject({ content_block: { type: 'tool_use', id: 'toolu_3_1', name: 'T' } })
+    expect(events[9]).toMatchObject({ delta: { partial_json: '{"a":' } })
+    expect(events[11]).toMatchObject({ delta: { stop_reason: 'tool_use' } })
+  })
+})

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { createScriptedModel } from '../../core/model/scripted.js'
+import { assembleMessage } from '../../core/model/script.js'
+import type { RetryInfo } from '../../core/model/types.js'
+import { collect, failure, fakeModel, request } from './helpers.js'
+
+const script = {
+  steps: [
+    { reply: [{ thinking: 'Think first, then act.', signature: 's1' }, { text: 'Reading the file now.' }, { tool_use: { name: 'Read', input: { path: 'src/index.ts' } } }] },
+    { reply: 'All done — the file exports two functions.', usage: { input_tokens: 50, output_tokens: 12 } },
+  ],
+}
+
+describe('the scripted model', () => {
+  it('streams exactly what the fake server streams for the same script', async () => {
+    const { model: http } = await fakeModel(script)
+    const local = createScriptedModel(script)
+    const second = { ...request, messages: [...request.messages, { role: 'user' as const, content: 'next' }] }
+    expect(await collect(local)).toEqual(await collect(http))
+    expect(await collect(local, second)).toEqual(await collect(http, second))
+  })
+
+  it('records the requests it received', async () => {
+    const model = createScriptedModel(script, { name: 'demo' })
+    await collect(model)
+    expect(model.name).toBe('demo')
+    expect(model.requests).toEqual([request])
+    expect(model.requests[0]).not.toBe(request)
+  })
+
+  it('fails and retries like the real adapter', async () => {
+    const model = createScriptedModel([{ error: { status: 529 }, times: 2 }, { error: { status: 500 } }, { reply: 'ok' }], { retryBaseMs: 1 })
+    const seen: RetryInfo[] = []
+    const events = await collect(model, request, { onRetry: (i) => seen.push(i) })
+    expect(seen.map((i) => [i.status, i.error])).toEqual([[529, 'overloaded'], [529, 'overloaded'], [500, 'server_error']])
+    expect(seen[0]!.delayMs).toBe(0)
+    expect(assembleMessage(events).content).toMatchObject([{ text: 'ok' }])
+    expect(model.requests).toHaveLength(4)
+  })
+
+  it('does not retry a 400 or an exhausted script', async () => {
+    const model = createScriptedModel([{ error: { status: 400 } }], { retryBaseMs: 1 })
+    expect(await failure(model)).toMatchObject({ type: 'invalid_request', status: 400 })
+    const err = await failure(model)
+    expect(err).toMatchObject({ type: 'server_error', status: 500 })
+    expect((err as Error).message).toContain('model script exhausted after 1 steps')
+    expect(model.requests).toHaveLength(2)
+  })
+
+  it('cuts a stream after truncateAfter events, mid-stream', async () => {
+    const model = createScriptedModel([{ reply: 'this is cut', truncateAfter: 2 }, { reply: 'unused' }], { retryBaseMs: 1 })
+    const seen: string[] = []
+    let caught: unknown
+    try {
+      for await (const event of model.stream(request)) seen.push(event.type)
+    } catch (err) {
+      caught = err
+    }
+    expect(seen).toEqual(['message_start', 'content_block_start'])
+    expect(caught).toMatchObject({ type: 'stream', midStream: true })
+  })
+
+  it('answers an expect mismatch with a 400', async () => {
+    const model = createScriptedModel([{ reply: 'ok', expect: { toolResults: 2 } }])
+    const err = await failure(model)
+    expect(err).toMatchObject({ type: 'invalid_request', status: 400 })
+    expect((err as Error).message).toContain('has 0 tool results, expected 2')
+  })
+
+  it('honours an abort during its delays', async () => {
+    const model = createScriptedModel([{ reply: 'slow', delayMs: 2_000 }])
+    const err = await failure(model, request, { signal: AbortSignal.timeout(20) })
+    expect(err).toMatchObject({ type: 'aborted' })
+  })
+
+  it('rejects a malformed script when created', () => {
+    expect(() => createScriptedModel([{ reply: 'ok' }, { error: {} }])).toThrow(expect.objectContaining({ code: 'MODLOOP_ERR_SCRIPT', field: 'steps[1].error.status' }))
+  })
+})
