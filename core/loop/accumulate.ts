@@ -1,0 +1,122 @@
+import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages'
+import type { StopReason, TurnStepChunk, Usage } from '../events/types.js'
+
+type Open =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; json: string }
+  | { type: 'other'; block: ContentBlock }
+
+/** A finished content block; a tool_use whose JSON does not parse carries `malformed`. */
+export interface Completed {
+  index: number
+  block: ContentBlock
+  malformed?: string
+}
+
+/**
+ * Builds content blocks from the chunks that leave the outermost `turn.step` handler — what
+ * leaves the chain is what is shown and recorded. A block completes at its `block_stop`.
+ */
+export class Accumulator {
+  private readonly open = new Map<number, Open>()
+  readonly completed: Completed[] = []
+  stopReason: StopReason = null
+  usage: Usage | undefined
+  model: string | undefined
+  messageId: string | undefined
+  sawStop = false
+
+  push(chunk: TurnStepChunk): Completed | undefined {
+    switch (chunk.kind) {
+      case 'text': {
+        const b = this.ensure(chunk.index, 'text') as Extract<Open, { type: 'text' }>
+        b.text += chunk.text
+        return undefined
+      }
+      case 'thinking': {
+        const b = this.ensure(chunk.index, 'thinking') as Extract<Open, { type: 'thinking' }>
+        b.text += chunk.text
+        if (chunk.signature) b.signature += chunk.signature
+        return undefined
+      }
+      case 'tool':
+        this.open.set(chunk.index, { type: 'tool_use', id: chunk.id, name: chunk.name, json: '' })
+        return undefined
+      case 'input': {
+        const b = this.open.get(chunk.index)
+        if (b?.type === 'tool_use') b.json += chunk.json
+        return undefined
+      }
+      case 'block_stop':
+        return this.close(chunk.index)
+      case 'stop':
+        this.stopReason = chunk.stopReason
+        this.usage = chunk.usage
+        this.sawStop = true
+        return undefined
+      case 'engine':
+        this.engine(chunk.ref)
+        return undefined
+    }
+  }
+
+  /** Blocks still open when the stream ended (a cut stream or a handler that never closed them). */
+  closeAll(): Completed[] {
+    return [...this.open.keys()].sort((a, b) => a - b).map((i) => this.close(i)).filter((c): c is Completed => c !== undefined)
+  }
+
+  /** Blocks left open, dropped: what a cut stream loses. */
+  discardOpen(): number {
+    const n = this.open.size
+    this.open.clear()
+    return n
+  }
+
+  private engine(ref: unknown): void {
+    const ev = ref as { type?: string; index?: number; content_block?: ContentBlock; message?: { id?: string; model?: string; usage?: Usage } }
+    if (ev.type === 'message_start') {
+      this.model = ev.message?.model
+      this.messageId = ev.message?.id
+    }
+    if (ev.type !== 'content_block_start' || ev.index === undefined || !ev.content_block) return
+    const cb = ev.content_block
+    if (cb.type === 'text') this.open.set(ev.index, { type: 'text', text: cb.text ?? '' })
+    else if (cb.type === 'thinking') this.open.set(ev.index, { type: 'thinking', text: cb.thinking ?? '', signature: cb.signature ?? '' })
+    else this.open.set(ev.index, { type: 'other', block: cb })
+  }
+
+  private ensure(index: number, type: 'text' | 'thinking'): Open {
+    let b = this.open.get(index)
+    if (!b) {
+      b = type === 'text' ? { type, text: '' } : { type, text: '', signature: '' }
+      this.open.set(index, b)
+    }
+    return b
+  }
+
+  private close(index: number): Completed | undefined {
+    const b = this.open.get(index)
+    if (!b) return undefined
+    this.open.delete(index)
+    let done: Completed
+    if (b.type === 'text') done = { index, block: { type: 'text', text: b.text, citations: null } as ContentBlock }
+    else if (b.type === 'thinking') done = { index, block: { type: 'thinking', thinking: b.text, signature: b.signature } as ContentBlock }
+    else if (b.type === 'other') done = { index, block: b.block }
+    else {
+      let input: unknown = {}
+      let malformed: string | undefined
+      if (b.json.trim() !== '') {
+        try {
+          input = JSON.parse(b.json)
+          if (typeof input !== 'object' || input === null || Array.isArray(input)) malformed = `tool input is not a JSON object: ${b.json.slice(0, 200)}`
+        } catch (err) {
+          malformed = `tool input is not valid JSON (${(err as Error).message}): ${b.json.slice(0, 200)}`
+        }
+      }
+      done = { index, block: { type: 'tool_use', id: b.id, name: b.name, input: malformed ? {} : input } as ContentBlock, malformed }
+    }
+    this.completed.push(done)
+    return done
+  }
+}

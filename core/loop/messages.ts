@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto'
+import type { ContentBlock, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { Usage } from '../events/types.js'
+
+/**
+ * The SDK-shaped messages `query()` yields and `-p --output-format stream-json` prints, one per
+ * line. Consumers must ignore unknown types and subtypes; we only add optional fields.
+ */
+
+export type ResultSubtype = 'success' | 'error_during_execution' | 'error_max_turns' | 'error_max_budget_usd' | 'error_max_structured_output_retries'
+
+export type TerminalReason =
+  | 'completed' | 'max_turns' | 'budget_exhausted' | 'aborted_streaming' | 'aborted_tools' | 'hook_stopped'
+  | 'stop_hook_prevented' | 'prompt_too_long' | 'rapid_refill_breaker' | 'model_error' | 'api_error'
+  | 'malformed_tool_use_exhausted' | 'turn_setup_failed' | 'structured_output_retry_exhausted'
+  | 'tool_deferred' | 'tool_deferred_unavailable'
+
+export interface ModelUsage {
+  inputTokens: number
+  outputTokens: number
+  cacheReadInputTokens: number
+  cacheCreationInputTokens: number
+  webSearchRequests: number
+  costUSD: number
+  contextWindow: number
+  maxOutputTokens: number
+}
+
+export interface SDKSystemInit {
+  type: 'system'
+  subtype: 'init'
+  cwd: string
+  session_id: string
+  tools: string[]
+  mcp_servers: { name: string; status: string }[]
+  model: string
+  permissionMode: string
+  slash_commands: string[]
+  apiKeySource: string
+  claude_code_version: string
+  modloop_version: string
+  output_style: string
+  skills: string[]
+  plugins: { name: string; path: string; version?: string }[]
+  mods: { name: string; source?: string; version?: string }[]
+  uuid: string
+}
+
+export interface SDKSystemMessage {
+  type: 'system'
+  subtype: string
+  session_id: string
+  uuid: string
+  [field: string]: unknown
+}
+
+export interface SDKAssistantMessage {
+  type: 'assistant'
+  message: {
+    id: string
+    type: 'message'
+    role: 'assistant'
+    model: string
+    content: ContentBlock[]
+    stop_reason: string | null
+    stop_sequence: string | null
+    usage: Usage
+  }
+  parent_tool_use_id: string | null
+  error?: string
+  supersedes?: string[]
+  uuid: string
+  session_id: string
+}
+
+export interface SDKUserMessage {
+  type: 'user'
+  message: MessageParam
+  parent_tool_use_id: string | null
+  tool_use_result?: unknown
+  isSynthetic?: boolean
+  priority?: 'now' | 'next' | 'later'
+  uuid?: string
+  session_id?: string
+}
+
+export interface SDKPartialMessage {
+  type: 'stream_event'
+  event: RawMessageStreamEvent
+  parent_tool_use_id: string | null
+  uuid: string
+  session_id: string
+}
+
+export interface SDKResultMessage {
+  type: 'result'
+  subtype: ResultSubtype
+  is_error: boolean
+  result?: string
+  errors?: string[]
+  num_turns: number
+  duration_ms: number
+  duration_api_ms: number
+  total_cost_usd: number
+  usage: Usage
+  modelUsage: Record<string, ModelUsage>
+  stop_reason: string | null
+  terminal_reason: TerminalReason
+  permission_denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[]
+  session_id: string
+  uuid: string
+}
+
+export type SDKMessage = SDKSystemInit | SDKSystemMessage | SDKAssistantMessage | SDKUserMessage | SDKPartialMessage | SDKResultMessage
+
+export const uuid = (): string => randomUUID()
+
+export const zeroUsage = (): Usage => ({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })
+
+export function addUsage(into: Usage, u: Partial<Usage> | null | undefined): void {
+  if (!u) return
+  into.input_tokens += u.input_tokens ?? 0
+  into.output_tokens += u.output_tokens ?? 0
+  into.cache_read_input_tokens += u.cache_read_input_tokens ?? 0
+  into.cache_creation_input_tokens += u.cache_creation_input_tokens ?? 0
+}

@@ -1,0 +1,78 @@
+import { resolve } from 'node:path'
+import { describeError, ModloopError } from '../errors.js'
+import type { ModDefinition } from '../mod/define.js'
+import { ModHost } from '../mod/host.js'
+import type { Model } from '../model/types.js'
+import { installProviders } from './providers.js'
+import { resolveModelName, type QueryOptions } from './options.js'
+import { Session } from './session.js'
+
+const SESSION_END_BOUND_MS = 1_500
+
+/**
+ * Opens a session: loads the distribution (or uses the given host), adds this query's mods,
+ * picks the model, installs the loop's `$` providers, binds the mods and raises session.start.
+ */
+export async function openSession(options: QueryOptions): Promise<Session> {
+  const cwd = resolve(options.cwd ?? process.cwd())
+  const log = options.log
+  const host = options.host ?? new ModHost({ strict: options.strictMods, log: log ? (mod, level, text) => { if (level !== 'debug') log(`${mod}: ${text}`) } : undefined })
+  let configModel: string | undefined
+  const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
+  if (!options.host && !options.bare) {
+    const { loadDistribution } = await import('../loader/index.js')
+    const dist = await loadDistribution({ cwd, configPath: options.config, extraMods: specs.map((s) => (typeof s === 'string' ? s : s[0])), strict: options.strictMods, host })
+    configModel = dist.config.model
+  }
+  for (const def of options.mods ?? []) {
+    if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
+  }
+  for (const err of host.errors) log?.(`${err.code}: ${err.message}`)
+  const session = new Session(host, await pickModel(options), { ...options, cwd }, resolveModelName(options, configModel))
+  installProviders(session)
+  if (!host.isBound) host.bind()
+  await host.bus.emit('session.start', { cwd, surface: null, isInteractive: false, sessionId: session.id })
+  session.started = true
+  return session
+}
+
+async function pickModel(options: QueryOptions): Promise<Model> {
+  if (options.modelProvider) return options.modelProvider
+  const env = options.env ?? process.env
+  const script = options.script ?? env.MODLOOP_SCRIPT
+  if (script !== undefined) {
+    const { loadScript } = await import('../model/script.js')
+    const { createScriptedModel } = await import('../model/scripted.js')
+    return createScriptedModel(await loadScript(script))
+  }
+  const { createAnthropicModel } = await import('../model/anthropic.js')
+  const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v))
+  return createAnthropicModel({
+    apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL,
+    retryBaseMs: num(env.MODLOOP_RETRY_BASE_MS), maxRetries: num(env.MODLOOP_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES),
+  })
+}
+
+/** Raises session.end (all handlers share one short wall-clock bound), then tears the mods down. */
+export async function closeSession(session: Session, reason: 'other' | 'prompt_input_exit' | 'clear' = 'other', closeHost = true): Promise<void> {
+  if (session.ended) return
+  session.ended = true
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([
+      session.host.bus.emit('session.end', { reason, sessionId: session.id }),
+      new Promise((r) => { timer = setTimeout(r, SESSION_END_BOUND_MS) }),
+    ])
+  } catch (err) {
+    session.options.log?.(`session.end failed: ${describeError(err)}`)
+  } finally {
+    clearTimeout(timer)
+  }
+  if (closeHost) await session.host.close()
+}
+
+export function assertPrompt(prompt: unknown): void {
+  if (typeof prompt !== 'string' && !(prompt && typeof (prompt as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')) {
+    throw new ModloopError('MODLOOP_ERR_USAGE', 'query(): prompt must be a string or an async iterable of user messages')
+  }
+}

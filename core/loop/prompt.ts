@@ -1,0 +1,51 @@
+import type { PromptSection } from '../events/types.js'
+import type { Session } from './session.js'
+
+const INTRO =
+  'You are an agent running in modloop. Use the tools you are given to do what the user asks, ' +
+  'then answer. When you call several tools that do not depend on each other, call them together.'
+
+const PRESET: [string, string][] = [
+  ['intro', 'You are an interactive coding agent running in modloop, helping the user with software engineering work in their project.'],
+  ['doing_tasks', 'Do what was asked: read the code before changing it, keep changes small and focused, and run the project\'s checks after changing code. Do not add features, refactors or files nobody asked for.'],
+  ['actions', 'Before an action that is hard to undo or reaches outside the project (deleting data, pushing, sending), make sure the user asked for it.'],
+  ['tools', 'Prefer the dedicated file tools over shell commands for reading, searching and editing files. Call independent tools in parallel.'],
+  ['tone', 'Be concise. Refer to code as file_path:line_number. Use no emojis unless asked.'],
+]
+
+/** The named sections core proposes; mods rewrite, drop or add to them through prompt.section and prompt.compose. */
+export function baseSections(session: Session): { name: string; text: string | null }[] {
+  const { systemPrompt, appendSystemPrompt } = session.options
+  let sections: { name: string; text: string | null }[]
+  if (typeof systemPrompt === 'string') sections = [{ name: 'custom', text: systemPrompt }]
+  else if (systemPrompt?.type === 'preset') {
+    sections = PRESET.map(([name, text]) => ({ name, text }))
+    if (systemPrompt.append) sections.push({ name: 'append', text: systemPrompt.append })
+  } else sections = [{ name: 'intro', text: INTRO }]
+  if (appendSystemPrompt) sections.push({ name: 'append_cli', text: appendSystemPrompt })
+  return sections
+}
+
+/**
+ * Renders the system prompt: each section once per session through `prompt.section` (answers
+ * are cached, so a stable prompt keeps the prompt cache warm), then the ordered list through
+ * `prompt.compose` for every request.
+ */
+export async function composeSystemPrompt(session: Session, model: string, tools: readonly string[], agentId?: string): Promise<string> {
+  const { bus } = session.host
+  const sections: PromptSection[] = []
+  for (const base of baseSections(session)) {
+    let text = session.sectionCache.get(base.name)
+    if (text === undefined) {
+      text = (await bus.emit('prompt.section', base)).text
+      session.sectionCache.set(base.name, text)
+    }
+    if (text !== null && text !== '') sections.push({ id: base.name, text, scope: 'session' })
+  }
+  const composed = bus.has('prompt.compose')
+    ? (await bus.emit('prompt.compose', { model, tools, sections, ...(agentId ? { agentId } : {}) })).sections
+    : sections
+  const shared = composed.filter((s) => s.scope === 'shared').map((s) => s.text)
+  const own = composed.filter((s) => s.scope !== 'shared').map((s) => s.text)
+  return [...shared, ...own].join('\n\n')
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod'
+import { ModloopError } from '../errors.js'
+import type { ToolOutput, Tool, ToolContext } from '../tools/tool.js'
+import { runToolCall } from '../tools/pipeline.js'
+import { uuid } from './messages.js'
+import type { Session } from './session.js'
+
+/** What `$.tool.register` takes: the mod-model shape, plus an implementation for tools that carry their own. */
+export interface ToolRegistration {
+  name: string
+  description: string
+  /** A zod schema for the input (converted to JSON Schema with zod's own converter). */
+  input?: z.ZodType
+  /** Or a JSON Schema, for tools described elsewhere. */
+  inputSchema?: Record<string, unknown>
+  isReadOnly?: boolean | ((input: any) => boolean)
+  /** A tool with its own implementation keeps its name; one without is `mcp__<mod>__<name>`, served by a tool.call handler. */
+  call?: (input: any, ctx: ToolContext) => Promise<ToolOutput> | ToolOutput
+}
+
+/** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
+export function installProviders(session: Session): void {
+  const { host } = session
+  host.provide({
+    'tool.register': (mod: string, spec: ToolRegistration) => {
+      if (!spec || typeof spec.name !== 'string' || typeof spec.description !== 'string') {
+        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.tool.register needs { name, description }`, { mod })
+      }
+      const name = spec.call ? spec.name : `mcp__${mod}__${spec.name}`
+      const readOnly = spec.isReadOnly
+      const tool: Tool = {
+        name, mod, description: spec.description, input: spec.input,
+        jsonSchema: spec.input ? undefined : spec.inputSchema ?? { type: 'object' },
+        isReadOnly: typeof readOnly === 'function' ? readOnly : () => readOnly === true,
+        call: spec.call ?? (() => ({ isError: true, result: `${name}: no tool.call handler of ${mod} answered this call` })),
+      }
+      session.tools.register(tool)
+      session.describeCache.delete(name)
+      return Promise.resolve({ tool: name })
+    },
+    'tool.list': () => Promise.resolve(session.tools.list().map((t) => ({ name: t.name, description: t.description }))),
+    'tool.call': async (_mod: string, args: { tool: string; [k: string]: unknown }) => {
+      const { tool, ...input } = args
+      if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `$.tool.call: no such tool "${tool}"`)
+      const signal = session.turnAbort?.signal ?? new AbortController().signal
+      const o = await runToolCall({ bus: host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal }, { id: `toolu_mod_${uuid()}`, name: tool, input })
+      return o.denied ? { deny: o.text } : o.isError ? { isError: true, result: o.result, text: o.text } : { result: o.result, text: o.text }
+    },
+    'tool.check': (_mod: string, args: { tool: string; input: unknown }) => host.bus.emit('tool.check', { tool: args.tool, input: args.input }),
+    'session.id': () => session.id,
+    'session.cwd': () => session.cwd,
+    'session.root': () => session.cwd,
+    'session.model': () => session.model,
+    'session.turns': () => session.userTurns,
+    'session.messages': () => structuredClone(session.messages.slice(-4096)),
+    'session.version': () => ({ version: session.version }),
+    'prompt.submit': (mod: string, args: { text: string; asUser?: true }) => {
+      const text = args.asUser ? args.text : `The ${mod} mod sent a message: ${args.text}`
+      session.queued.push(text)
+      return Promise.resolve({ text })
+    },
+    'turn.abort': () => {
+      session.turnAbort?.abort(new Error('a mod aborted the turn'))
+    },
+  })
+}

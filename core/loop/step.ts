@@ -1,0 +1,106 @@
+import type { TurnStepInput, Usage } from '../events/types.js'
+import { ModelApiError, type ModelRequest, type RetryInfo } from '../model/types.js'
+import type { ToolExecutor } from '../tools/executor.js'
+import { Accumulator, type Completed } from './accumulate.js'
+import { chunksFrom, eventOf } from './chunks.js'
+import { uuid, zeroUsage, type SDKAssistantMessage, type SDKMessage } from './messages.js'
+import type { Session } from './session.js'
+
+export interface StepOutcome {
+  completed: Completed[]
+  assistantUuids: string[]
+  stopReason: string | null
+  usage: Usage
+  model: string
+  /** Why a tool_use block could not be read, if one could not. */
+  malformed?: string
+  error?: ModelApiError
+  /** Blocks the stream was cut in the middle of. */
+  lostBlocks: number
+  apiMs: number
+}
+
+export interface StepRequest {
+  turnId: string
+  index: number
+  request: ModelRequest
+  signal: AbortSignal
+  executor: ToolExecutor
+  agentId?: string
+  parentToolUseId?: string | null
+}
+
+/**
+ * One model request inside a turn, raised as `turn.step`: the model's stream passes through every
+ * handler, and what leaves the outermost one is shown and recorded. Each completed block is
+ * yielded as an assistant message; a complete tool_use block goes to the executor at once.
+ */
+export async function* runStep(session: Session, step: StepRequest): AsyncGenerator<SDKMessage, StepOutcome, undefined> {
+  const { request, signal } = step
+  const retries: SDKMessage[] = []
+  const onRetry = (info: RetryInfo) => {
+    retries.push(session.stamp({
+      type: 'system', subtype: 'api_retry', attempt: info.attempt, max_retries: info.maxRetries,
+      retry_delay_ms: info.delayMs, error_status: info.status, error: info.error, message: info.message,
+    }))
+  }
+  const e: TurnStepInput = { turnId: step.turnId, index: step.index, model: request.model, messageCount: request.messages.length, ...(step.agentId ? { agentId: step.agentId } : {}) }
+  const core = (e2: TurnStepInput) => chunksFrom(session.llm.stream({ ...request, model: e2.model }, { signal, onRetry }), { turnId: e2.turnId, index: e2.index })
+  const started = performance.now()
+  const acc = new Accumulator()
+  const assistantUuids: string[] = []
+  const outcome = (error?: ModelApiError): StepOutcome => ({
+    completed: acc.completed,
+    assistantUuids,
+    stopReason: acc.stopReason,
+    usage: acc.usage ?? zeroUsage(),
+    model: acc.model ?? request.model,
+    malformed: acc.completed.find((c) => c.malformed)?.malformed,
+    error,
+    lostBlocks: error ? acc.discardOpen() : 0,
+    apiMs: performance.now() - started,
+  })
+  const assistant = (done: Completed): SDKAssistantMessage => {
+    const m = session.stamp({
+      type: 'assistant' as const,
+      message: {
+        id: acc.messageId ?? `msg_${uuid()}`, type: 'message' as const, role: 'assistant' as const, model: acc.model ?? request.model,
+        content: [done.block], stop_reason: null, stop_sequence: null, usage: acc.usage ?? zeroUsage(),
+      },
+      parent_tool_use_id: step.parentToolUseId ?? null,
+    })
+    assistantUuids.push(m.uuid)
+    return m
+  }
+  const stream = session.host.bus.stream('turn.step', e, core, { signal })
+  try {
+    for (;;) {
+      const s = await stream.next()
+      while (retries.length) yield retries.shift()!
+      if (s.done) break
+      if (session.options.includePartialMessages) {
+        const ev = eventOf(s.value)
+        if (ev) yield session.stamp({ type: 'stream_event' as const, event: ev, parent_tool_use_id: step.parentToolUseId ?? null })
+      }
+      const done = acc.push(s.value)
+      if (done) yield* finish(done)
+    }
+  } catch (err) {
+    while (retries.length) yield retries.shift()!
+    return outcome(asModelError(err, signal))
+  }
+  for (const done of acc.closeAll()) yield* finish(done)
+  return outcome()
+
+  function* finish(done: Completed): Generator<SDKMessage> {
+    if (done.malformed) return
+    yield assistant(done)
+    if (done.block.type === 'tool_use') step.executor.add({ id: done.block.id, name: done.block.name, input: done.block.input })
+  }
+}
+
+function asModelError(err: unknown, signal: AbortSignal): ModelApiError {
+  if (signal.aborted) return new ModelApiError('aborted', 'the request was aborted', null, true)
+  if (err instanceof ModelApiError) return err
+  return new ModelApiError('unknown', err instanceof Error ? err.message : String(err), null, true)
+}

@@ -1,0 +1,82 @@
+import type { Usage } from '../events/types.js'
+import { VERSION } from '../version.js'
+import { zeroUsage, type ResultSubtype, type SDKMessage, type SDKResultMessage, type SDKSystemInit, type TerminalReason } from './messages.js'
+import type { Session } from './session.js'
+
+export interface Ending {
+  subtype: ResultSubtype
+  terminal: TerminalReason
+  isError: boolean
+  /** The result text; defaults to the last response's text. */
+  text?: string
+  errors?: string[]
+}
+
+/** What a turn accumulates for its one result message, and how it ends. */
+export class TurnEnd {
+  readonly started = performance.now()
+  readonly usage: Usage = zeroUsage()
+  readonly denialsStart: number
+  apiMs = 0
+  num = 0
+  lastText = ''
+  stopReason: string | null = null
+
+  constructor(private readonly session: Session, private readonly turnId: string) {
+    this.denialsStart = session.denials.length
+  }
+
+  /** Raises turn.complete, then returns the result (yielding a line if a mod put text beneath the answer). */
+  async *finish(ending: Ending): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
+    const { session } = this
+    const durationMs = Math.round(performance.now() - this.started)
+    const aborted = ending.terminal === 'aborted_streaming' || ending.terminal === 'aborted_tools'
+    const text = ending.text ?? this.lastText
+    try {
+      const shown = await session.host.bus.emit('turn.complete', {
+        answer: this.lastText, durationMs, isAborted: aborted, turnId: this.turnId, usage: { ...this.usage },
+        reason: aborted ? 'aborted' : ending.isError ? 'error' : 'answer',
+      })
+      if (shown.text !== this.lastText && shown.text) {
+        yield session.stamp({ type: 'system', subtype: 'informational', level: 'info', content: shown.text })
+      }
+    } catch {
+      // turn.complete is observe-and-annotate: a failure there never changes how the turn ended
+    }
+    return session.stamp({
+      type: 'result' as const,
+      subtype: ending.subtype,
+      is_error: ending.isError,
+      ...(ending.subtype === 'success' ? { result: text } : { errors: ending.errors ?? (ending.text ? [ending.text] : []) }),
+      num_turns: this.num,
+      duration_ms: durationMs,
+      duration_api_ms: Math.round(this.apiMs),
+      total_cost_usd: session.totalCostUsd,
+      usage: { ...this.usage },
+      modelUsage: structuredClone(session.modelUsage),
+      stop_reason: this.stopReason,
+      terminal_reason: ending.terminal,
+      permission_denials: session.denials.slice(this.denialsStart),
+    })
+  }
+}
+
+export function initMessage(session: Session): SDKSystemInit {
+  return session.stamp({
+    type: 'system' as const,
+    subtype: 'init' as const,
+    cwd: session.cwd,
+    tools: session.tools.names(),
+    mcp_servers: [],
+    model: session.model,
+    permissionMode: session.permissionMode,
+    slash_commands: [],
+    apiKeySource: session.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
+    claude_code_version: VERSION,
+    modloop_version: VERSION,
+    output_style: 'default',
+    skills: [],
+    plugins: [],
+    mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
+  })
+}

@@ -1,0 +1,196 @@
+import type { ContentBlock, ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { PromptOrigin } from '../events/types.js'
+import { describeError } from '../errors.js'
+import { maxOutputTokens } from '../model/pricing.js'
+import type { ModelApiError } from '../model/types.js'
+import { ToolExecutor } from '../tools/executor.js'
+import { INTERRUPTED, type CallEnv, type CallOutcome } from '../tools/pipeline.js'
+import { addUsage, uuid, type SDKMessage, type SDKResultMessage } from './messages.js'
+import { composeSystemPrompt } from './prompt.js'
+import { initMessage, TurnEnd } from './turn-end.js'
+import type { Session } from './session.js'
+import { runStep } from './step.js'
+
+export interface TurnInput {
+  text: string
+  origin: PromptOrigin
+  /** Extra content for the user message (images, documents) from streaming input. */
+  content?: ContentBlockParam[]
+}
+
+const MAX_TOKENS_RECOVERIES = 3
+const CUT_STREAM_RECOVERIES = 3
+const NUDGE_MAX_TOKENS = 'Your response was cut off by the output token limit. Continue exactly where you stopped: no apology, no recap.'
+const NUDGE_THINKING = 'You finished thinking without answering. Give your answer now.'
+const NUDGE_MALFORMED = 'Your last tool call could not be read (its input was not valid JSON). Call the tool again with valid JSON input.'
+const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
+
+/**
+ * One user turn (spec loop-and-sdk §3.1): the prompt enters, then model requests and tool batches
+ * alternate until the model answers without tools or a limit or failure ends the turn. Exactly
+ * one result closes it, and no tool_use is ever left without its tool_result in the history.
+ */
+export async function* runTurn(session: Session, input: TurnInput): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
+  const { bus } = session.host
+  const turnId = uuid()
+  const abort = new AbortController()
+  const outer = session.options.abortController?.signal
+  const onOuterAbort = () => abort.abort(outer?.reason)
+  if (outer?.aborted) abort.abort(outer.reason)
+  outer?.addEventListener('abort', onOuterAbort, { once: true })
+  session.turnAbort = abort
+  const end = new TurnEnd(session, turnId)
+  try {
+    try {
+      const submitted = await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
+      if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: true })
+      session.userTurns++
+      const content: ContentBlockParam[] = [{ type: 'text', text: submitted.text }, ...(input.content ?? [])]
+      for (const c of submitted.context ?? []) content.push({ type: 'text', text: reminder(c) })
+      session.messages.push({ role: 'user', content })
+      yield initMessage(session)
+      await bus.emit('turn.start', { text: submitted.text, turnId })
+    } catch (err) {
+      return yield* end.finish({ subtype: 'error_during_execution', terminal: 'turn_setup_failed', text: `turn setup failed: ${describeError(err)}`, isError: true })
+    }
+    return yield* loop(session, turnId, abort.signal, end)
+  } finally {
+    outer?.removeEventListener('abort', onOuterAbort)
+    session.turnAbort = undefined
+  }
+}
+
+async function* loop(session: Session, turnId: string, signal: AbortSignal, end: TurnEnd): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
+  const { options } = session
+  let model = session.model
+  let maxTokensLeft = MAX_TOKENS_RECOVERIES
+  let cutLeft = CUT_STREAM_RECOVERIES
+  let malformedLeft = 1
+  let thinkingLeft = 1
+  let supersedes: string[] | undefined
+  const env: CallEnv = {
+    bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal,
+    canUseTool: options.canUseTool,
+    onDenied: (d) => session.denials.push(d),
+  }
+  for (let index = 0; ; index++) {
+    if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_streaming', isError: true })
+    const tools = await session.toolDefinitions()
+    const request = {
+      model,
+      max_tokens: options.maxTokens ?? maxOutputTokens(model),
+      system: await composeSystemPrompt(session, model, tools.map((t) => t.name)),
+      messages: [...session.messages],
+      tools,
+    }
+    const executor = new ToolExecutor(env)
+    const gen = runStep(session, { turnId, index, request, signal, executor })
+    let next = await gen.next()
+    while (!next.done) {
+      const m = next.value
+      if (supersedes && m.type === 'assistant') {
+        yield { ...m, supersedes }
+        supersedes = undefined
+      } else yield m
+      next = await gen.next()
+    }
+    const step = next.value
+    end.apiMs += step.apiMs
+    session.account(step.model, step.usage)
+    addUsage(end.usage, step.usage)
+    end.stopReason = step.stopReason
+
+    if (step.malformed && step.stopReason !== 'max_tokens' && !signal.aborted) {
+      await executor.finish()
+      if (malformedLeft-- > 0) {
+        supersedes = step.assistantUuids
+        continue
+      }
+      end.num++
+      return yield* end.finish({ subtype: 'error_during_execution', terminal: 'malformed_tool_use_exhausted', text: `the model sent a tool call that could not be read twice: ${step.malformed}`, isError: true })
+    }
+    const blocks: ContentBlock[] = step.completed.filter((c) => !c.malformed).map((c) => c.block)
+    const toolUses = blocks.filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use')
+    if (blocks.length > 0) {
+      session.messages.push({ role: 'assistant', content: blocks })
+      end.num++
+      end.lastText = blocks.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('')
+    }
+
+    if (step.error && !signal.aborted && (!step.error.midStream || blocks.length === 0)) {
+      const fallback = options.fallbackModel
+      if (fallback && model !== fallback && (step.error.type === 'overloaded' || step.error.type === 'server_error')) {
+        yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `${model} is unavailable (${step.error.message}); falling back to ${fallback} for this turn` })
+        model = fallback
+        continue
+      }
+      await executor.finish()
+      return yield* end.finish(apiFailure(step.error))
+    }
+
+    const over = options.maxBudgetUsd !== undefined && session.totalCostUsd >= options.maxBudgetUsd
+    if (signal.aborted || over) {
+      const outcomes = await executor.finish()
+      yield* answer(session, toolUses, outcomes, over ? 'Not run: the budget for this session is used up.' : INTERRUPTED)
+      if (over) return yield* end.finish({ subtype: 'error_max_budget_usd', terminal: 'budget_exhausted', isError: true, errors: [`Reached the maximum budget ($${options.maxBudgetUsd})`] })
+      return yield* end.finish({ subtype: 'error_during_execution', terminal: toolUses.length > 0 && step.error === undefined ? 'aborted_tools' : 'aborted_streaming', isError: true })
+    }
+
+    if (toolUses.length === 0) {
+      const nudge = recoveryNudge(step, blocks, { maxTokensLeft, cutLeft, thinkingLeft })
+      if (nudge === 'max_tokens') maxTokensLeft--
+      if (nudge === 'cut') cutLeft--
+      if (nudge === 'thinking') thinkingLeft--
+      if (nudge) {
+        session.messages.push({ role: 'user', content: [{ type: 'text', text: reminder(nudge === 'thinking' ? NUDGE_THINKING : nudge === 'cut' ? `The response stream was cut off (${step.error?.message}). Continue where you stopped.` : NUDGE_MAX_TOKENS) }] })
+        continue
+      }
+      if (step.stopReason === 'max_tokens') {
+        yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `The response exceeded the ${request.max_tokens} output token maximum ${MAX_TOKENS_RECOVERIES} times in a row.` })
+        return yield* end.finish({ subtype: 'error_during_execution', terminal: 'model_error', isError: true, errors: ['max_output_tokens'] })
+      }
+      if (step.error) return yield* end.finish(apiFailure(step.error))
+      return yield* end.finish({ subtype: 'success', terminal: 'completed', isError: false })
+    }
+
+    const outcomes = await executor.finish()
+    yield* answer(session, toolUses, outcomes)
+    if (step.malformed) session.messages.push({ role: 'user', content: [{ type: 'text', text: reminder(NUDGE_MALFORMED) }] })
+    if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true })
+    if (options.maxTurns !== undefined && end.num >= options.maxTurns) {
+      return yield* end.finish({ subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${options.maxTurns})`] })
+    }
+  }
+}
+
+function recoveryNudge(
+  step: { stopReason: string | null; error?: ModelApiError },
+  blocks: ContentBlock[],
+  left: { maxTokensLeft: number; cutLeft: number; thinkingLeft: number },
+): 'max_tokens' | 'cut' | 'thinking' | undefined {
+  if (step.stopReason === 'max_tokens') return left.maxTokensLeft > 0 ? 'max_tokens' : undefined
+  if (step.error?.midStream) return left.cutLeft > 0 ? 'cut' : undefined
+  const thinkingOnly = blocks.length > 0 && blocks.every((b) => b.type === 'thinking' || b.type === 'redacted_thinking')
+  return thinkingOnly && left.thinkingLeft > 0 ? 'thinking' : undefined
+}
+
+function apiFailure(error: ModelApiError) {
+  return { subtype: 'success' as const, terminal: 'api_error' as const, text: `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`, isError: true }
+}
+
+/** Answers every tool_use of the last response, in order: one user message per result, one history entry for all. */
+function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool_use' }>[], outcomes: CallOutcome[], missing = INTERRUPTED): Generator<SDKMessage> {
+  if (toolUses.length === 0) return
+  const byId = new Map(outcomes.map((o) => [o.toolUseId, o]))
+  const results: ToolResultBlockParam[] = []
+  const context: string[] = []
+  for (const use of toolUses) {
+    const o = byId.get(use.id)
+    const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: use.id, content: o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
+    results.push(block)
+    if (o?.context) context.push(...o.context)
+    yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: null, tool_use_result: o?.result ?? missing })
+  }
+  const content: ContentBlockParam[] = [...results, ...context.map((c) => ({ type: 'text' as const, text: reminder(c) }))]
+  session.messages.push({ role: 'user', content })
+}

@@ -1,0 +1,124 @@
+import type { Bus } from '../bus/bus.js'
+import type { ToolCallInput, ToolCallResult } from '../events/types.js'
+import { describeError } from '../errors.js'
+import type { ToolRegistry } from './registry.js'
+import { validateInput, type Tool } from './tool.js'
+
+export interface ToolUse {
+  id: string
+  name: string
+  input: unknown
+}
+
+export type PermissionResult =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
+  | { behavior: 'deny'; message: string; interrupt?: boolean }
+
+export type CanUseTool = (toolName: string, input: Record<string, unknown>, options: { signal: AbortSignal; toolUseID: string; agentID?: string; decisionReason?: string }) => Promise<PermissionResult>
+
+/** What one tool call runs against. */
+export interface CallEnv {
+  bus: Bus
+  tools: ToolRegistry
+  cwd: string
+  sessionId: string
+  signal: AbortSignal
+  agentId?: string
+  canUseTool?: CanUseTool
+  onDenied?(denial: { tool_name: string; tool_use_id: string; tool_input: unknown }): void
+  onProgress?(toolUseId: string, data: unknown): void
+}
+
+export interface CallOutcome {
+  toolUseId: string
+  name: string
+  input: unknown
+  /** The structured result (what hooks see as tool_response). */
+  result: unknown
+  /** What the model reads. */
+  text: string
+  isError: boolean
+  denied: boolean
+  interrupted: boolean
+  durationMs: number
+  context?: string[]
+}
+
+export const INTERRUPTED = '[Request interrupted by user for tool use]'
+const RESERVED = new Set(['tool', 'tool_use_id', 'agentId'])
+
+export function inputOf(e: ToolCallInput): Record<string, unknown> {
+  const input: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(e)) if (!RESERVED.has(k)) input[k] = v
+  return input
+}
+
+const textOf = (result: unknown): string => (typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result))
+
+/**
+ * One tool call: name and input are checked, then `tool.call` runs with — beneath every mod —
+ * the permission verdict (`tool.check`, then `canUseTool` for an ask) and the tool itself.
+ */
+export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutcome> {
+  const started = performance.now()
+  const outcome = (fields: Partial<CallOutcome> & { text: string }): CallOutcome => ({
+    toolUseId: use.id, name: use.name, input: use.input, result: fields.text, isError: false, denied: false,
+    interrupted: false, durationMs: performance.now() - started, ...fields,
+  })
+  if (env.signal.aborted) return outcome({ text: INTERRUPTED, isError: true, interrupted: true })
+  const tool = env.tools.get(use.name)
+  if (!tool) return outcome({ text: `Error: No such tool available: ${use.name}. Available tools: ${env.tools.names().join(', ')}`, isError: true })
+  const checked = validateInput(tool, use.input)
+  if (!checked.ok) return outcome({ text: checked.message, isError: true })
+
+  let finalInput: unknown = checked.input
+  const e: ToolCallInput = { ...(checked.input as Record<string, unknown>), tool: tool.name, tool_use_id: use.id, ...(env.agentId ? { agentId: env.agentId } : {}) }
+  const core = async (e2: ToolCallInput): Promise<ToolCallResult> => {
+    const valid = e2 === e ? checked : validateInput(tool, inputOf(e2))
+    if (!valid.ok) return { isError: true, result: valid.message }
+    const verdict = await permit(env, tool, use.id, valid.input as Record<string, unknown>)
+    if ('deny' in verdict) return verdict
+    finalInput = verdict.input
+    return runTool(env, tool, use.id, verdict.input)
+  }
+  let r: ToolCallResult
+  try {
+    r = await env.bus.emit('tool.call', e, core, { signal: env.signal })
+  } catch (err) {
+    r = { isError: true, result: `Error: ${describeError(err)}` }
+  }
+  if (env.signal.aborted) return outcome({ input: finalInput, text: INTERRUPTED, isError: true, interrupted: true })
+  if ('deny' in r) {
+    env.onDenied?.({ tool_name: tool.name, tool_use_id: use.id, tool_input: finalInput })
+    return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true })
+  }
+  return outcome({
+    input: finalInput, result: r.result, text: r.text ?? textOf(r.result), isError: r.isError === true,
+    context: r.context?.filter((c) => typeof c === 'string' && c.length > 0),
+  })
+}
+
+async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>): Promise<{ input: Record<string, unknown> } | { deny: string }> {
+  if (!env.bus.has('tool.check')) return { input }
+  const verdict = await env.bus.emit('tool.check', { tool: tool.name, input, tool_use_id: toolUseId, ...(env.agentId ? { agentId: env.agentId } : {}) }, undefined, { signal: env.signal })
+  if (verdict.decision === 'allow') return { input }
+  if (verdict.decision === 'deny') return { deny: verdict.reason ?? `Permission to use ${tool.name} has been denied${verdict.rule ? ` by the rule ${verdict.rule}` : ''}.` }
+  if (!env.canUseTool) {
+    return { deny: `Permission to use ${tool.name} requires approval${verdict.reason ? ` (${verdict.reason})` : ''}, and no one can approve it in this non-interactive session.` }
+  }
+  const answer = await env.canUseTool(tool.name, input, { signal: env.signal, toolUseID: toolUseId, agentID: env.agentId, decisionReason: verdict.reason })
+  if (answer.behavior === 'deny') return { deny: answer.message }
+  return { input: answer.updatedInput ?? input }
+}
+
+async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unknown): Promise<ToolCallResult> {
+  try {
+    const out = await tool.call(input, {
+      signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId,
+      progress: (data) => env.onProgress?.(toolUseId, data),
+    })
+    return out.isError ? { isError: true, result: out.result, text: out.text } : { result: out.result, text: out.text }
+  } catch (err) {
+    return { isError: true, result: `Error: ${tool.name} failed: ${describeError(err)}` }
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod'
+
+export interface ToolContext {
+  readonly signal: AbortSignal
+  readonly cwd: string
+  readonly sessionId: string
+  readonly toolUseId: string
+  readonly agentId?: string
+  /** Reports progress of a long call (shown by output mods). */
+  progress(data: unknown): void
+}
+
+/** What a tool returns: its structured result (hook scripts see it as tool_response) and the text the model reads. */
+export interface ToolOutput {
+  result: unknown
+  text?: string
+  isError?: boolean
+}
+
+/**
+ * The Tool contract. Input is described by a zod schema (turned into JSON Schema with zod's own
+ * converter) or, for tools defined elsewhere (MCP), by a JSON Schema plus a validator.
+ */
+export interface Tool<I = any> {
+  readonly name: string
+  readonly description: string
+  readonly input?: z.ZodType<I>
+  readonly jsonSchema?: Record<string, unknown>
+  /** True when this call only reads: it may run concurrently with other read-only calls. */
+  isReadOnly(input: I): boolean
+  call(input: I, ctx: ToolContext): Promise<ToolOutput> | ToolOutput
+  /** The mod that registered it. */
+  readonly mod?: string
+}
+
+export function defineTool<S extends z.ZodType>(tool: Omit<Tool<z.output<S>>, 'input'> & { input: S }): Tool<z.output<S>> {
+  return tool as unknown as Tool<z.output<S>>
+}
+
+/** The JSON Schema the model sees for a tool's input. */
+export function inputSchemaOf(tool: Tool): Record<string, unknown> {
+  if (tool.jsonSchema) return tool.jsonSchema
+  if (!tool.input) return { type: 'object' }
+  const { $schema: _, ...schema } = z.toJSONSchema(tool.input, { unrepresentable: 'any' }) as Record<string, unknown>
+  return schema
+}
+
+export type Validation<I> = { ok: true; input: I } | { ok: false; message: string }
+
+/** Validates model-written input, naming the tool and every failing field. */
+export function validateInput<I>(tool: Tool<I>, input: unknown): Validation<I> {
+  if (!tool.input) {
+    return typeof input === 'object' && input !== null && !Array.isArray(input)
+      ? { ok: true, input: input as I }
+      : { ok: false, message: `${tool.name}: input must be an object` }
+  }
+  const parsed = tool.input.safeParse(input)
+  if (parsed.success) return { ok: true, input: parsed.data }
+  const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
+  return { ok: false, message: `InputValidationError: ${tool.name} was called with invalid input:\n${problems.map((p) => `- ${p}`).join('\n')}` }
+}
