@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import { assertNoDanglingToolUse, runScript, toolsMod } from './helpers.js'
+
+const echo = (text: string) => ({ tool_use: { name: 'Echo', input: { text } } })
+
+describe('terminal reasons and recovery', () => {
+  it('max_tokens: continues with a nudge, then answers', async () => {
+    const run = await runScript([
+      { reply: 'Part one', stop_reason: 'max_tokens' },
+      { reply: 'part two', expect: { lastUserText: 'cut off by the output token limit' } },
+    ])
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'part two', terminal_reason: 'completed' })
+  })
+
+  it('max_tokens: gives up after 3 continuations', async () => {
+    const cut = { reply: 'more', stop_reason: 'max_tokens' }
+    const run = await runScript([cut, cut, cut, cut])
+    expect(run.result).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'model_error', is_error: true })
+    expect(run.requests).toHaveLength(4)
+  })
+
+  it('malformed tool JSON: asks once more, and the replacement supersedes the first attempt', async () => {
+    const run = await runScript([
+      { reply: [{ text: 'first try' }, { tool_use_raw: { name: 'Echo', json: '{"text": "oops' } }] },
+      { reply: [echo('ok')] },
+      { reply: 'done' },
+    ])
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'done' })
+    const assistants = run.messages.filter((m) => m.type === 'assistant') as any[]
+    const firstTry = assistants[0]
+    const replacement = assistants[1]
+    expect(replacement.supersedes).toEqual([firstTry.uuid])
+    expect(run.requests[1]!.body.messages).toHaveLength(1)
+    assertNoDanglingToolUse(run.requests)
+  })
+
+  it('malformed tool JSON twice: malformed_tool_use_exhausted', async () => {
+    const bad = { reply: [{ tool_use_raw: { name: 'Echo', json: '{nope' } }] }
+    const run = await runScript([bad, bad])
+    expect(run.result).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'malformed_tool_use_exhausted', is_error: true })
+  })
+
+  it('a thinking-only reply gets one nudge', async () => {
+    const run = await runScript([
+      { reply: [{ thinking: 'hmm', signature: 'sig' }] },
+      { reply: 'the answer', expect: { lastUserText: 'without answering' } },
+    ])
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'the answer' })
+  })
+
+  it('maxTurns: stops after the last allowed tool round with error_max_turns', async () => {
+    const run = await runScript([{ reply: [echo('1')] }, { reply: [echo('2')] }, { reply: 'never' }], 'go', { maxTurns: 2 })
+    expect(run.result).toMatchObject({ subtype: 'error_max_turns', terminal_reason: 'max_turns', num_turns: 2, is_error: true })
+    expect(run.requests).toHaveLength(2)
+    expect(String(run.error)).toContain('maximum number of turns')
+    assertNoDanglingToolUse(run.requests)
+  })
+
+  it('maxBudgetUsd: ends with error_max_budget_usd, answering the pending tool calls', async () => {
+    const run = await runScript([{ reply: [echo('1')], usage: { input_tokens: 1_000_000 } }, { reply: 'never' }], 'go', { maxBudgetUsd: 0.5 })
+    expect(run.result).toMatchObject({ subtype: 'error_max_budget_usd', terminal_reason: 'budget_exhausted' })
+    expect(run.requests).toHaveLength(1)
+  })
+
+  it('an API failure after retries: success subtype with is_error and api_error', async () => {
+    const run = await runScript([{ error: { status: 500 }, times: 4 }], 'go', { env: { MODLOOP_MAX_RETRIES: '3' } })
+    expect(run.result).toMatchObject({ subtype: 'success', is_error: true, terminal_reason: 'api_error' })
+    expect(run.result.result).toContain('500')
+    expect(run.messages.filter((m) => m.type === 'system' && m.subtype === 'api_retry')).toHaveLength(3)
+  })
+
+  it('429 then success: one api_retry message and the answer', async () => {
+    const run = await runScript([{ error: { status: 429 } }, { reply: 'ok' }])
+    const retries = run.messages.filter((m) => m.type === 'system' && m.subtype === 'api_retry') as any[]
+    expect(retries).toHaveLength(1)
+    expect(retries[0]).toMatchObject({ attempt: 1, error_status: 429, error: 'rate_limit' })
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'ok' })
+  })
+
+  it('fallbackModel takes over when the model stays overloaded', async () => {
+    const run = await runScript([{ error: { status: 529 }, times: 3 }, { reply: 'from fallback', expect: { model: 'claude-haiku-4-5' } }], 'go', {
+      model: 'claude-opus-4-5', fallbackModel: 'claude-haiku-4-5', env: { MODLOOP_MAX_RETRIES: '2' },
+    })
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'from fallback' })
+    expect(Object.keys(run.result.modelUsage)).toContain('claude-haiku-4-5')
+  })
+
+  it('a stream cut after a complete tool call keeps the call, runs it and goes on', async () => {
+    const run = await runScript([
+      { reply: [echo('kept'), { text: 'this text is cut in the middle of its block' }], truncateAfter: 8 },
+      { reply: 'recovered' },
+    ])
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'recovered' })
+    expect(run.requests[1]!.body.messages[2].content[0]).toMatchObject({ type: 'tool_result', content: 'kept' })
+    assertNoDanglingToolUse(run.requests)
+  })
+
+  it('a handler that throws inside turn.step is skipped and the turn completes', async () => {
+    const broken = defineMod({ name: 'broken-step', register: (on) => on('turn.step', async function* () { throw new Error('step handler bug') }) })
+    const run = await runScript([{ reply: 'fine' }], 'go', { mods: [toolsMod(), broken] })
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'fine' })
+  })
+
+  it('abort while tools run: aborted_tools, every tool_use answered', async () => {
+    const controller = new AbortController()
+    const log: string[] = []
+    const aborter = defineMod({ name: 'aborter', register: (on) => on('tool.call', (_$, e, next) => { setTimeout(() => controller.abort(), 50); return next(e) }) })
+    const run = await runScript([{ reply: [{ tool_use: { name: 'Wait', input: { ms: 5_000, label: 'a' } } }, echo('x')] }, { reply: 'never' }], 'go', {
+      abortController: controller, mods: [toolsMod(log), aborter],
+    })
+    expect(run.result).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'aborted_tools' })
+    const users = run.messages.filter((m) => m.type === 'user') as any[]
+    expect(users).toHaveLength(2)
+    expect(users[0].message.content[0]).toMatchObject({ is_error: true, content: '[Request interrupted by user for tool use]' })
+  })
+
+  it('abort while streaming: aborted_streaming', async () => {
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 100)
+    const run = await runScript([{ reply: 'slow slow slow slow slow slow slow slow slow slow', chunkDelayMs: 50 }], 'go', { abortController: controller })
+    expect(run.result).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'aborted_streaming' })
+  })
+})
