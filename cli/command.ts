@@ -1,0 +1,27 @@
+import type { ParseArgsConfig } from 'node:util'
+import type { Io } from './io.js'
+
+export type OptionSpecs = NonNullable<ParseArgsConfig['options']>
+export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>
+
+export interface CommandContext {
+  values: Values
+  positionals: string[]
+  io: Io
+}
+
+export type CommandRun = (ctx: CommandContext) => Promise<number>
+
+/**
+ * One entry of the command table. `path` is the words that select it (`['mods', 'list']`; an
+ * empty path is the default command). `load` imports the implementation only when the command
+ * runs, so a cheap command never pays for an expensive one's imports.
+ */
+export interface Command {
+  path: readonly string[]
+  summary: string
+  usage: string
+  options: OptionSpecs
+  positionals: { min: number; max: number }
+  load: () => Promise<CommandRun>
+}

@@ -1,0 +1,126 @@
+import type { QueryOptions } from '../core/loop/options.js'
+import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
+import type { CommandRun, OptionSpecs, Values } from './command.js'
+import { LOAD_OPTIONS } from './load-args.js'
+import { renderPretty } from './pretty.js'
+import { usageError } from './usage-error.js'
+
+export const HEADLESS_OPTIONS = {
+  ...LOAD_OPTIONS,
+  print: { type: 'boolean', short: 'p' },
+  'output-format': { type: 'string' },
+  verbose: { type: 'boolean' },
+  'include-partial-messages': { type: 'boolean' },
+  'max-turns': { type: 'string' },
+  'max-budget-usd': { type: 'string' },
+  model: { type: 'string' },
+  'fallback-model': { type: 'string' },
+  'system-prompt': { type: 'string' },
+  'append-system-prompt': { type: 'string' },
+  'permission-mode': { type: 'string' },
+  'dangerously-skip-permissions': { type: 'boolean' },
+  allowedTools: { type: 'string', multiple: true },
+  disallowedTools: { type: 'string', multiple: true },
+  script: { type: 'string' },
+  cwd: { type: 'string' },
+} as const satisfies OptionSpecs
+
+export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--model M] [--max-turns N] [--max-budget-usd X] [--config PATH] [--mod SPEC]...'
+
+const FORMATS = ['text', 'json', 'stream-json'] as const
+const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'auto']
+
+/**
+ * `modloop -p`: one turn, headless. text prints the answer, json the result object, stream-json
+ * every message as one JSON line (the shape consumers of `claude -p --output-format stream-json
+ * --verbose` read). Exit 0 on success, 1 on an error result, 2 on bad usage.
+ */
+export const headless: CommandRun = async ({ values, positionals, io }) => {
+  if (values.print !== true) throw usageError('interactive mode is not available yet: pass -p "<prompt>" to run headless')
+  const format = (values['output-format'] ?? 'text') as (typeof FORMATS)[number]
+  if (!FORMATS.includes(format)) throw usageError(`--output-format must be one of ${FORMATS.join(', ')}`)
+  const prompt = positionals.length > 0 ? positionals.join(' ') : await readStdin(io as { stdin?: NodeJS.ReadableStream })
+  if (!prompt.trim()) throw usageError('no prompt: give one after -p or on standard input')
+  const options = queryOptions(values, io)
+  const { query } = await import('../core/loop/query.js')
+  const abort = new AbortController()
+  options.abortController = abort
+  const onSigint = () => abort.abort(new Error('interrupted'))
+  process.once('SIGINT', onSigint)
+  let result: SDKResultMessage | undefined
+  try {
+    for await (const m of query({ prompt, options })) {
+      if (m.type === 'result') result = m
+      print(format, values.verbose === true, m, io)
+    }
+  } catch (err) {
+    if (!result) throw err
+  } finally {
+    process.off('SIGINT', onSigint)
+  }
+  if (!result) return 1
+  if (format === 'json') io.stdout.write(`${JSON.stringify(result)}\n`)
+  if (format === 'text') {
+    if (result.subtype === 'success') io.stdout.write(`${result.result ?? ''}\n`)
+    else io.stderr.write(`modloop: ${result.subtype}: ${(result.errors ?? []).join('; ') || result.terminal_reason}\n`)
+  }
+  return result.is_error ? 1 : 0
+}
+
+function print(format: string, verbose: boolean, m: SDKMessage, io: { stdout: { write(t: string): unknown }; stderr: { write(t: string): unknown } }): void {
+  if (format === 'stream-json') io.stdout.write(`${JSON.stringify(m)}\n`)
+  else if (format === 'text' && verbose) {
+    const line = renderPretty(m, { color: false })
+    if (line) io.stderr.write(line)
+  }
+}
+
+function num(values: Values, key: string): number | undefined {
+  const raw = values[key]
+  if (raw === undefined) return undefined
+  const n = Number(raw)
+  if (typeof raw !== 'string' || !Number.isFinite(n) || n < 0) throw usageError(`--${key} takes a non-negative number, not "${String(raw)}"`)
+  return n
+}
+
+function str(values: Values, key: string): string | undefined {
+  const v = values[key]
+  return typeof v === 'string' ? v : undefined
+}
+
+function list(values: Values, key: string): string[] | undefined {
+  const v = values[key]
+  return Array.isArray(v) ? v.flatMap((s) => String(s).split(/[ ,]+/)).filter(Boolean) : undefined
+}
+
+export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
+  const mode = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
+  if (mode !== undefined && !PERMISSION_MODES.includes(mode)) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}`)
+  return {
+    cwd: str(values, 'cwd') ?? io.cwd,
+    env: io.env,
+    config: str(values, 'config'),
+    mods: list(values, 'mod'),
+    strictMods: values['strict-mods'] === true,
+    model: str(values, 'model'),
+    fallbackModel: str(values, 'fallback-model'),
+    maxTurns: num(values, 'max-turns'),
+    maxBudgetUsd: num(values, 'max-budget-usd'),
+    systemPrompt: str(values, 'system-prompt'),
+    appendSystemPrompt: str(values, 'append-system-prompt'),
+    permissionMode: mode,
+    allowedTools: list(values, 'allowedTools'),
+    disallowedTools: list(values, 'disallowedTools'),
+    includePartialMessages: values['include-partial-messages'] === true,
+    script: str(values, 'script'),
+    log: (line) => io.stderr.write(`modloop: ${line}\n`),
+  }
+}
+
+async function readStdin(io: { stdin?: NodeJS.ReadableStream }): Promise<string> {
+  const stdin = io.stdin ?? process.stdin
+  if ((stdin as { isTTY?: boolean }).isTTY) return ''
+  let text = ''
+  for await (const chunk of stdin) text += chunk.toString()
+  return text
+}

@@ -1,0 +1,13 @@
+/** Where a command reads and writes; tests pass their own to run the CLI in-process. */
+export interface Io {
+  stdout: { write(text: string): unknown }
+  stderr: { write(text: string): unknown }
+  /** Read only by commands that take input on stdin (a headless prompt). */
+  stdin?: NodeJS.ReadableStream
+  cwd: string
+  env: Record<string, string | undefined>
+}
+
+export function processIo(): Io {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }
+}

@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util'
+import { describeError, isModloopError } from '../core/errors.js'
+import type { Command } from './command.js'
+import { COMMANDS, findCommand } from './commands.js'
+import { processIo, type Io } from './io.js'
+import { usageError } from './usage-error.js'
+import { VERSION } from '../core/version.js'
+
+/**
+ * The CLI: picks a command from the table, parses its options with node:util parseArgs, and runs
+ * it. Returns the exit code: 0 done, 1 a load or runtime error, 2 bad usage (message and usage on
+ * stderr). Only the chosen command's implementation is imported, so `--version` stays instant.
+ */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  let command: Command | undefined
+  try {
+    const first = argv[0]
+    if (first === '--version' || first === '-v') {
+      if (argv.length > 1) throw usageError(`${first} takes no arguments`)
+      io.stdout.write(`${VERSION}\n`)
+      return 0
+    }
+    if (first === '--help' || first === '-h') {
+      io.stdout.write(usage())
+      return 0
+    }
+    command = findCommand(argv)
+    if (!command) throw usageError(argv.length === 0 ? 'no command given' : `unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"`)
+    const { values, positionals } = parseCommandLine(command, argv.slice(command.path.length))
+    if (values.help === true) {
+      io.stdout.write(`usage: ${command.usage}\n  ${command.summary}\n`)
+      return 0
+    }
+    const run = await command.load()
+    return await run({ values, positionals, io })
+  } catch (err) {
+    if (isModloopError(err, 'MODLOOP_ERR_USAGE')) {
+      io.stderr.write(`modloop: ${err.message}\n${command ? `usage: ${command.usage}\n` : usage()}`)
+      return 2
+    }
+    io.stderr.write(`modloop: ${isModloopError(err) ? `${err.code}: ${err.message}` : describeError(err)}\n`)
+    return 1
+  }
+}
+
+function parseCommandLine(command: Command, args: string[]) {
+  let parsed
+  try {
+    parsed = parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
+  } catch (err) {
+    // parseArgs throws TypeErrors coded ERR_PARSE_ARGS_* for unknown options and missing values.
+    throw usageError(err instanceof Error ? err.message : String(err))
+  }
+  const { min, max } = command.positionals
+  const n = parsed.positionals.length
+  if (parsed.values.help !== true && (n < min || n > max)) {
+    throw usageError(n < min ? `missing argument: ${command.usage}` : `unexpected argument "${parsed.positionals[max]}"`)
+  }
+  return parsed
+}
+
+function usage(): string {
+  const rows = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`)
+  return ['usage:', '  modloop --version', ...rows, ''].join('\n')
+}

@@ -1,0 +1,55 @@
+import type { SDKMessage } from '../core/loop/messages.js'
+
+export interface PrettyOptions {
+  color: boolean
+}
+
+const paint = (on: boolean, code: string, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text)
+const oneLine = (text: string, max = 100) => {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/** One readable line (or a few) per message: tool calls with their key argument, results, the answer, cost and time. */
+export function renderPretty(m: SDKMessage, { color }: PrettyOptions): string {
+  switch (m.type) {
+    case 'assistant': {
+      const block = m.message.content[0]
+      if (!block) return ''
+      if (block.type === 'text') return `${block.text}\n`
+      if (block.type === 'thinking') return paint(color, '2', `∴ ${oneLine(block.thinking)}\n`)
+      if (block.type === 'tool_use') return paint(color, '36', `● ${block.name}(${keyArgument(block.input)})\n`)
+      return ''
+    }
+    case 'user': {
+      const content = m.message.content
+      const result = Array.isArray(content) ? content.find((b) => b.type === 'tool_result') : undefined
+      if (!result || result.type !== 'tool_result') return ''
+      const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content)
+      const lines = text.split('\n')
+      const shown = lines.slice(0, 6).map((l) => `  ⎿ ${l}`).join('\n')
+      const more = lines.length > 6 ? `\n  ⎿ … ${lines.length - 6} more lines` : ''
+      return paint(color, result.is_error ? '31' : '2', `${shown}${more}\n`)
+    }
+    case 'system':
+      if (m.subtype === 'api_retry') return paint(color, '33', `↻ retrying the request (attempt ${String(m.attempt)}): ${String(m.message)}\n`)
+      if (m.subtype === 'informational') return paint(color, '33', `${String(m.content)}\n`)
+      return ''
+    case 'result': {
+      const cost = `$${m.total_cost_usd.toFixed(4)}`
+      const time = `${(m.duration_ms / 1000).toFixed(2)}s (API ${(m.duration_api_ms / 1000).toFixed(2)}s)`
+      return paint(color, '2', `— ${m.subtype}${m.is_error ? ' (error)' : ''} · ${m.num_turns} model turns · ${cost} · ${time}\n`)
+    }
+    default:
+      return ''
+  }
+}
+
+function keyArgument(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return ''
+  const i = input as Record<string, unknown>
+  for (const key of ['command', 'file_path', 'pattern', 'url', 'path', 'description', 'text']) {
+    if (typeof i[key] === 'string') return oneLine(i[key] as string, 80)
+  }
+  return oneLine(JSON.stringify(input), 80)
+}

@@ -1,0 +1,6 @@
+import { ModloopError } from '../core/errors.js'
+
+/** Bad command-line usage: main prints the message and the usage, and exits 2. */
+export function usageError(message: string): ModloopError {
+  return new ModloopError('MODLOOP_ERR_USAGE', message, { stage: 'usage' })
+}

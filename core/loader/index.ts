@@ -1,0 +1,6 @@
+export { loadDistribution } from './load-distribution.js'
+export { SEARCH_PLACES, findConfig } from './find-config.js'
+export { parseConfig, configSchema } from './config-schema.js'
+export { DEFAULT_DISTRIBUTION } from './extends.js'
+export type { Builtins, Distribution, HookSource, LoadOptions, ResolvedConfig, ResolvedModEntry } from './types.js'
+export type { ConfigFile, ModEntry } from './config-schema.js'

@@ -1,0 +1,43 @@
+import type { Jiti } from 'jiti'
+import { hostPaths } from './host-paths.js'
+
+let shared: Promise<Jiti> | undefined
+
+/**
+ * The one jiti instance that imports every mod and TS/JS config file, so a module imported by two
+ * mods is evaluated once. Created on first use: `modloop --version` never loads jiti or babel.
+ */
+export function sharedJiti(): Promise<Jiti> {
+  shared ??= create()
+  return shared
+}
+
+async function create(): Promise<Jiti> {
+  const [{ createJiti }, host, zod] = await Promise.all([import('jiti'), import('../../index.js'), import('zod')])
+  const paths = hostPaths()
+  const alias: Record<string, string> = { modloop: paths.entry, zod: paths.zodDir }
+  if (paths.testing) alias['modloop/testing'] = paths.testing
+  return createJiti(import.meta.url, {
+    alias,
+    interopDefault: true,
+    moduleCache: true,
+    ...fsCacheOption(),
+    // The aliases alone would make jiti transpile a second copy of the host (and of zod) for mods;
+    // handing over the namespaces already loaded keeps one instance, so `instanceof` and the zod
+    // registries agree between host and mods, and nothing of ours goes through babel.
+    virtualModules: { modloop: host, zod },
+    // Subpaths such as 'zod/v4' still come through the alias: import them natively, not transpiled.
+    nativeModules: ['zod'],
+  })
+}
+
+/**
+ * MODLOOP_MOD_CACHE: unset → jiti's default transpile cache (tmpdir/jiti); `0`/`false` → no disk
+ * cache; anything else → that directory. Benchmarks use it to measure a cold cache.
+ */
+function fsCacheOption(): { fsCache?: boolean | string } {
+  const value = process.env.MODLOOP_MOD_CACHE
+  if (value === undefined || value === '') return { fsCache: true }
+  if (value === '0' || value === 'false') return { fsCache: false }
+  return { fsCache: value }
+}

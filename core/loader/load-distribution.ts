@@ -1,0 +1,83 @@
+import { join, resolve } from 'node:path'
+import type { ModloopError } from '../errors.js'
+import { ModHost } from '../mod/host.js'
+import { collectLayers, defaultLayer } from './extends.js'
+import { findConfig, loadConfigRef } from './find-config.js'
+import { mergeMods } from './merge-mods.js'
+import { mergeSettings } from './merge-config.js'
+import { MANIFEST, pluginOptions } from './plugin-dir.js'
+import type { Builtins, Distribution, HookSource, Layer, LoadOptions } from './types.js'
+
+/**
+ * Loads a distribution into a host: finds the config (or takes `configPath`), merges its extends
+ * chain, resolves and imports every enabled mod, and registers each in order with its options.
+ * With no config, the built-in default distribution loads. A config that cannot be read throws
+ * (MODLOOP_ERR_CONFIG, _CONFIG_KEY, _EXTENDS); a bad mod is recorded with its stage and file and
+ * the others still load — unless `strict`, where the first error throws. The caller binds the host.
+ */
+export async function loadDistribution(options: LoadOptions): Promise<Distribution> {
+  const cwd = resolve(options.cwd)
+  const strict = options.strict ?? false
+  const builtins = options.builtins ?? (await builtinSet())
+  const host = options.host ?? new ModHost({ strict })
+
+  const found = options.configPath !== undefined
+    ? await loadConfigRef(options.configPath, cwd, 'MODLOOP_ERR_CONFIG', '--config')
+    : await findConfig(cwd)
+  const layers: Layer[] = found ? await collectLayers(found, builtins) : [defaultLayer(builtins, cwd)]
+  if (options.extraMods?.length) layers.push({ origin: { dir: cwd, label: '--mod' }, config: { mods: [...options.extraMods] } })
+
+  const { hooks: configHooks, ...settings } = mergeSettings(layers)
+  const merged = await mergeMods(layers, builtins)
+  const errors: ModloopError[] = []
+  const report = (err: ModloopError) => {
+    errors.push(err)
+    if (strict) throw err
+    host.fail(err)
+  }
+
+  for (const err of merged.errors) report(err)
+  const hooks: HookSource[] = [...configHooks]
+  for (const slot of merged.slots) {
+    const { unit } = slot
+    for (const err of unit.errors) report(err)
+    let modOptions = slot.options
+    if (unit.plugin) {
+      try {
+        modOptions = pluginOptions(unit.plugin, modOptions, join(unit.plugin.root, MANIFEST))
+      } catch (err) {
+        report(err as ModloopError)
+        continue
+      }
+    }
+    if (unit.hooks) hooks.push(unit.hooks)
+    for (const mod of unit.mods) {
+      const before = host.errors.length
+      await host.add(mod.def, { options: modOptions, source: mod.source, root: mod.root })
+      // The host records options and register failures itself; surface them as this load's too.
+      for (const err of host.errors.slice(before)) {
+        errors.push(err)
+        if (strict) throw err
+      }
+    }
+  }
+
+  return {
+    host,
+    config: {
+      files: layers.flatMap((l) => (l.file ? [l.file] : [])),
+      mods: merged.slots.map((s) => ({ spec: s.spec, options: s.options, from: s.from.label })),
+      hooks,
+      ...settings,
+    },
+    configFile: found?.file,
+    hooks,
+    errors,
+  }
+}
+
+// The registry lives with the mods; core reaches it only here, lazily, and callers may inject their own.
+async function builtinSet(): Promise<Builtins> {
+  const { builtinMods, defaultDistribution } = await import('../../mods/index.js')
+  return { mods: builtinMods, defaultDistribution }
+}

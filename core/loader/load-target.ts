@@ -1,0 +1,89 @@
+import { describeError, isModloopError, ModloopError } from '../errors.js'
+import { modFromModule, type ModDefinition } from '../mod/define.js'
+import { importModule } from './import-module.js'
+import { pluginModName, readPluginDir, type PluginDir } from './plugin-dir.js'
+import type { Target } from './resolve-spec.js'
+import type { HookSource } from './types.js'
+
+export interface UnitMod {
+  def: ModDefinition
+  /** The module file, or `builtin:<name>`. */
+  source: string
+  root?: string
+}
+
+/** What one specifier loaded: its mods, a plugin's hooks and manifest, and the errors on the way. */
+export interface LoadedUnit {
+  mods: UnitMod[]
+  hooks?: HookSource
+  plugin?: PluginDir
+  errors: ModloopError[]
+}
+
+/** Imports what a target names and reads each module as a mod; never throws, errors are kept per unit. */
+export async function loadTarget(target: Target): Promise<LoadedUnit> {
+  if (target.kind === 'builtin') {
+    const source = `builtin:${target.name}`
+    try {
+      const ns = await target.load()
+      return single(asMod(ns, target.name, source), source)
+    } catch (err) {
+      return { mods: [], errors: [toError(err, source, `the built-in mod ${target.name} failed to import: ${describeError(err)}`)] }
+    }
+  }
+  if (target.kind === 'module') {
+    try {
+      const def = asMod(await importModule(target.file), target.name, target.file)
+      def.version ??= target.version
+      return single(def, target.file, target.root)
+    } catch (err) {
+      return { mods: [], errors: [toError(err, target.file)] }
+    }
+  }
+  return loadPlugin(target.root)
+}
+
+async function loadPlugin(root: string): Promise<LoadedUnit> {
+  let plugin: PluginDir
+  try {
+    plugin = await readPluginDir(root)
+  } catch (err) {
+    return { mods: [], errors: [toError(err, root)] }
+  }
+  const unit: LoadedUnit = { mods: [], hooks: plugin.hooks, plugin, errors: [] }
+  for (const [i, file] of plugin.modules.entries()) {
+    const name = pluginModName(plugin, i)
+    try {
+      const def = asMod(await importModule(file), name, file)
+      // The manifest is the plugin's identity: its name and version win over the module's.
+      def.name = name
+      def.version = plugin.manifest.version ?? def.version
+      def.description ??= plugin.manifest.description
+      unit.mods.push({ def, source: file, root })
+    } catch (err) {
+      unit.errors.push(toError(err, file))
+    }
+  }
+  return unit
+}
+
+function single(def: ModDefinition, source: string, root?: string): LoadedUnit {
+  return { mods: [{ def, source, root }], errors: [] }
+}
+
+function asMod(ns: unknown, fallbackName: string, file: string): ModDefinition {
+  const def = ns !== null && (typeof ns === 'object' || typeof ns === 'function')
+    ? modFromModule(ns as Record<string, unknown>, fallbackName)
+    : undefined
+  if (!def) {
+    throw new ModloopError('MODLOOP_ERR_MOD_SHAPE', `${file}: not a mod: export \`register(on, options)\` or \`export default defineMod({ name, register })\``, {
+      mod: fallbackName, file, stage: 'shape',
+    })
+  }
+  return def
+}
+
+function toError(err: unknown, file: string, message?: string): ModloopError {
+  if (isModloopError(err)) return err
+  return new ModloopError('MODLOOP_ERR_MOD_IMPORT', message ?? `${file}: ${describeError(err)}`, { file, stage: 'import', cause: err })
+}

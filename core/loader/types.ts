@@ -1,0 +1,75 @@
+import type { ModloopError } from '../errors.js'
+import type { ModHost } from '../mod/host.js'
+import type { ConfigFile } from './config-schema.js'
+
+/** The built-in set: mods by name (each a lazy import), and the distribution used when no config exists. */
+export interface Builtins {
+  mods: Readonly<Record<string, () => Promise<unknown>>>
+  defaultDistribution: readonly string[]
+}
+
+/** Where a specifier is resolved from: a directory, and what to call it in messages. */
+export interface Origin {
+  dir: string
+  /** The config file, `--mod`, or `the default distribution`. */
+  label: string
+  file?: string
+}
+
+/** Settings hooks (event → matcher groups) and the file they came from; a later stage runs them. */
+export interface HookSource {
+  source: string
+  hooks: Record<string, unknown[]>
+}
+
+/** One config of a distribution, in merge order (the furthest ancestor first). */
+export interface Layer {
+  /** The config file; undefined for the built-in default distribution and for `--mod`. */
+  file?: string
+  origin: Origin
+  config: ConfigFile
+}
+
+/** One mod entry after the whole extends chain was merged. */
+export interface ResolvedModEntry {
+  spec: string
+  options?: Record<string, unknown>
+  /** The config that last set this entry. */
+  from: string
+}
+
+/** A distribution with every extends merged in. */
+export interface ResolvedConfig {
+  /** The config files merged, the furthest ancestor first. */
+  files: string[]
+  mods: ResolvedModEntry[]
+  hooks: HookSource[]
+  model?: string
+  permissions?: Record<string, unknown> & { allow?: string[]; deny?: string[]; ask?: string[] }
+  mcpServers?: Record<string, unknown>
+  compaction?: Record<string, unknown>
+  env?: Record<string, string>
+}
+
+export interface LoadOptions {
+  cwd: string
+  /** `--config`: a config file, a directory holding one, or a package name. */
+  configPath?: string
+  /** `--mod` specifiers, resolved from cwd and loaded after the config's mods. */
+  extraMods?: readonly string[]
+  /** `--strict-mods`: the first load error throws. */
+  strict?: boolean
+  host?: ModHost
+  /** The built-in mods and default distribution; mods/index.ts when not given. */
+  builtins?: Builtins
+}
+
+export interface Distribution {
+  host: ModHost
+  config: ResolvedConfig
+  configFile?: string
+  /** The config's own hooks (every layer) and each loaded plugin's hooks, in load order. */
+  hooks: HookSource[]
+  /** Load errors of this call, each with its stage and file (also in host.errors). */
+  errors: ModloopError[]
+}

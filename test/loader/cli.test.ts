@@ -1,0 +1,133 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main } from '../../cli/main.js'
+import type { Io } from '../../cli/io.js'
+import { bareMod, project, typedMod, type Project } from './project.js'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const pkg = (await import('../../package.json', { with: { type: 'json' } })).default
+
+function capture(cwd: string): Io & { out: () => string; err: () => string } {
+  let out = ''
+  let err = ''
+  return {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    cwd,
+    env: {},
+    out: () => out,
+    err: () => err,
+  }
+}
+
+let p: Project
+beforeAll(async () => {
+  p = await project({
+    'modloop.config.json': {
+      mods: [['./guard.ts', { level: 2 }], './watch.mjs', './outer.mjs'],
+      hooks: { Stop: [] },
+    },
+    'guard.ts': typedMod('guard'),
+    'watch.mjs': `export function register(on) {
+  on('tool.call', { tool: 'Bash' }, ($, e, next) => next(e), { stage: 100 })
+  on('tool.check', ($, e, next) => next(e), { failClosed: true }).catch(() => undefined)
+}
+`,
+    'outer.mjs': `export function register(on) { on('tool.call', ($, e, next) => next(e), { stage: -100, before: 'guard' }) }\n`,
+    'broken/modloop.config.json': { mods: ['./missing.mjs', './ok.mjs'] },
+    'broken/ok.mjs': bareMod(),
+  })
+})
+afterAll(() => p.remove())
+
+describe('modloop CLI, in-process', () => {
+  it('--version prints the package version', async () => {
+    const io = capture(p.dir)
+    expect(await main(['--version'], io)).toBe(0)
+    expect(io.out()).toBe(`${pkg.version}\n`)
+  })
+
+  it('mods list --json: mods with source, version, options and status, and the hooks found', async () => {
+    const io = capture(p.dir)
+    expect(await main(['mods', 'list', '--json'], io)).toBe(0)
+    const out = JSON.parse(io.out())
+    expect(out.configFile).toBe(p.path('modloop.config.json'))
+    expect(out.mods).toEqual([
+      { name: 'guard', source: p.path('guard.ts'), version: '1.0.0', options: { level: 2 }, status: 'loaded' },
+      { name: 'watch', source: p.path('watch.mjs'), options: {}, status: 'loaded' },
+      { name: 'outer', source: p.path('outer.mjs'), options: {}, status: 'loaded' },
+    ])
+    expect(out.hooks).toEqual([{ source: p.path('modloop.config.json'), events: ['Stop'] }])
+    expect(out.errors).toEqual([])
+  })
+
+  it('mods list as a table, with --mod added from cwd', async () => {
+    const io = capture(p.path('broken'))
+    expect(await main(['mods', 'list', '--mod', '../watch.mjs'], io)).toBe(1)
+    expect(io.out()).toMatch(/NAME\s+SOURCE\s+VERSION\s+OPTIONS\s+STATUS/)
+    expect(io.out()).toMatch(/ok\s+ok\.mjs\s+\{\}\s+loaded/)
+    expect(io.out()).toMatch(/watch\s+\S*watch\.mjs/)
+    expect(io.out()).toMatch(/MODLOOP_ERR_MOD_RESOLVE \[resolve\] modloop\.config\.json/)
+  })
+
+  it('mods list --strict-mods fails on the first load error', async () => {
+    const io = capture(p.path('broken'))
+    expect(await main(['mods', 'list', '--strict-mods'], io)).toBe(1)
+    expect(io.err()).toContain('MODLOOP_ERR_MOD_RESOLVE')
+  })
+
+  it('mods stack tool.call prints the resolved order', async () => {
+    const io = capture(p.dir)
+    expect(await main(['mods', 'stack', 'tool.call', '--json'], io)).toBe(0)
+    const { event, stack } = JSON.parse(io.out())
+    expect(event).toBe('tool.call')
+    expect(stack.map((h: { position: number; mod: string; stage: number }) => [h.position, h.mod, h.stage])).toEqual([[1, 'outer', -100], [2, 'guard', 0], [3, 'watch', 100]])
+    expect(stack[2].matcher).toBe('tool="Bash"')
+
+    const text = capture(p.dir)
+    expect(await main(['mods', 'stack', 'tool.check'], text)).toBe(0)
+    expect(text.out()).toMatch(/1\s+watch\s+0\s+failClosed catch/)
+  })
+
+  it('mods stack with an unknown event exits 2 listing the events', async () => {
+    const io = capture(p.dir)
+    expect(await main(['mods', 'stack', 'tool.nope'], io)).toBe(2)
+    expect(io.err()).toContain('unknown event "tool.nope"')
+    expect(io.err()).toContain('tool.call')
+  })
+
+  it.each([
+    [[]],
+    [['mods']],
+    [['frobnicate']],
+    [['mods', 'list', '--bogus']],
+    [['mods', 'list', 'extra']],
+    [['mods', 'stack']],
+    [['mods', 'list', '--config']],
+    [['--version', 'x']],
+  ])('bad usage %j exits 2 with usage on stderr', async (argv) => {
+    const io = capture(p.dir)
+    expect(await main(argv, io)).toBe(2)
+    expect(io.err()).toMatch(/usage:/)
+    expect(io.out()).toBe('')
+  })
+})
+
+describe('the built CLI', () => {
+  it('node bin/modloop.js --version', async () => {
+    expect(existsSync(`${root}dist/cli/main.js`), 'run `npm run build` first').toBe(true)
+    const { stdout } = await promisify(execFile)(process.execPath, [`${root}bin/modloop.js`, '--version'])
+    expect(stdout).toBe(`${pkg.version}\n`)
+  })
+
+  it('--version imports neither cosmiconfig, jiti nor the SDK', async () => {
+    // A resolve hook that fails any import of the heavy packages.
+    const hook = `export async function resolve(s, c, next) { if (/cosmiconfig|jiti|@anthropic-ai|babel/.test(s)) throw new Error('imported ' + s); return next(s, c) }`
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)})`
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, `${root}bin/modloop.js`, '--version'])
+    expect(stdout).toBe(`${pkg.version}\n`)
+  })
+})
