@@ -55,7 +55,7 @@ async function makeProject() {
 
 async function runChild(dir, cacheDir) {
   const { stdout } = await promisify(execFile)(process.execPath, [join(dir, 'child.mjs'), dir], {
-    env: { ...process.env, MODLOOP_MOD_CACHE: cacheDir },
+    env: { ...process.env, MODLOOP_MOD_CACHE: process.env.BENCH_NO_CACHE ? "0" : cacheDir },
   })
   return JSON.parse(stdout)
 }

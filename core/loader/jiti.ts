@@ -1,5 +1,6 @@
 import type { Jiti } from 'jiti'
 import { hostPaths } from './host-paths.js'
+import { transform } from './transform.js'
 
 let shared: Promise<Jiti> | undefined
 
@@ -21,6 +22,7 @@ async function create(): Promise<Jiti> {
     alias,
     interopDefault: true,
     moduleCache: true,
+    transform,
     ...fsCacheOption(),
     // The aliases alone would make jiti transpile a second copy of the host (and of zod) for mods;
     // handing over the namespaces already loaded keeps one instance, so `instanceof` and the zod
