@@ -1,10 +1,27 @@
 import type { Command } from './command.js'
 import { LOAD_OPTIONS, LOAD_USAGE } from './load-args.js'
+import { HEADLESS_OPTIONS, HEADLESS_USAGE } from './headless-options.js'
 
 const json = { json: { type: 'boolean' } } as const
 
 /** Every command, by the words that select it. Later commands (headless `-p`, …) add rows here. */
 export const COMMANDS: readonly Command[] = [
+  {
+    path: [],
+    summary: 'run one prompt headless (-p) and print the answer, the result as JSON, or every message as JSON lines',
+    usage: HEADLESS_USAGE,
+    options: HEADLESS_OPTIONS,
+    positionals: { min: 0, max: Infinity },
+    load: async () => (await import('./headless.js')).headless,
+  },
+  {
+    path: ['demo'],
+    summary: 'the offline demo: fix a failing test in a bundled project, with a scripted model',
+    usage: 'modloop demo [--keep]',
+    options: { keep: { type: 'boolean' } },
+    positionals: { min: 0, max: 0 },
+    load: async () => (await import('./demo.js')).demo,
+  },
   {
     path: ['mods', 'list'],
     summary: 'list the mods of the distribution, their options and status, and load errors',

@@ -1,31 +1,8 @@
 import type { QueryOptions } from '../core/loop/options.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
-import type { CommandRun, OptionSpecs, Values } from './command.js'
-import { LOAD_OPTIONS } from './load-args.js'
+import type { CommandRun, Values } from './command.js'
 import { renderPretty } from './pretty.js'
 import { usageError } from './usage-error.js'
-
-export const HEADLESS_OPTIONS = {
-  ...LOAD_OPTIONS,
-  print: { type: 'boolean', short: 'p' },
-  'output-format': { type: 'string' },
-  verbose: { type: 'boolean' },
-  'include-partial-messages': { type: 'boolean' },
-  'max-turns': { type: 'string' },
-  'max-budget-usd': { type: 'string' },
-  model: { type: 'string' },
-  'fallback-model': { type: 'string' },
-  'system-prompt': { type: 'string' },
-  'append-system-prompt': { type: 'string' },
-  'permission-mode': { type: 'string' },
-  'dangerously-skip-permissions': { type: 'boolean' },
-  allowedTools: { type: 'string', multiple: true },
-  disallowedTools: { type: 'string', multiple: true },
-  script: { type: 'string' },
-  cwd: { type: 'string' },
-} as const satisfies OptionSpecs
-
-export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--model M] [--max-turns N] [--max-budget-usd X] [--config PATH] [--mod SPEC]...'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
 const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'auto']

@@ -1,17 +1,22 @@
-import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-/** modloop's version, read from package.json (one level above core/ in source, two in dist/). */
-function readVersion(): string {
-  const require = createRequire(import.meta.url)
-  for (const candidate of ['../package.json', '../../package.json']) {
+/** modloop's own package directory: one level above core/ in source, two in dist/. */
+function findRoot(): { root: string; version: string } {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (let i = 0; i < 4; i++) {
+    dir = dirname(dir)
     try {
-      const pkg = require(candidate) as { name?: string; version?: string }
-      if (pkg.name === 'modloop' && pkg.version) return pkg.version
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
+      if (pkg.name === 'modloop') return { root: dir, version: pkg.version ?? '0.0.0' }
     } catch {
       // not at this depth
     }
   }
-  return '0.0.0'
+  return { root: dirname(dirname(fileURLToPath(import.meta.url))), version: '0.0.0' }
 }
 
-export const VERSION = readVersion()
+const found = findRoot()
+export const VERSION = found.version
+export const PACKAGE_ROOT = found.root

@@ -1,0 +1,26 @@
+import type { OptionSpecs } from './command.js'
+import { LOAD_OPTIONS } from './load-args.js'
+
+/** The options of headless mode, kept apart so the command table does not import the loop. */
+export const HEADLESS_OPTIONS = {
+  ...LOAD_OPTIONS,
+  print: { type: 'boolean', short: 'p' },
+  'output-format': { type: 'string' },
+  verbose: { type: 'boolean' },
+  'include-partial-messages': { type: 'boolean' },
+  'max-turns': { type: 'string' },
+  'max-budget-usd': { type: 'string' },
+  model: { type: 'string' },
+  'fallback-model': { type: 'string' },
+  'system-prompt': { type: 'string' },
+  'append-system-prompt': { type: 'string' },
+  'permission-mode': { type: 'string' },
+  'dangerously-skip-permissions': { type: 'boolean' },
+  allowedTools: { type: 'string', multiple: true },
+  disallowedTools: { type: 'string', multiple: true },
+  script: { type: 'string' },
+  cwd: { type: 'string' },
+} as const satisfies OptionSpecs
+
+export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--model M] [--max-turns N] [--max-budget-usd X] [--config PATH] [--mod SPEC]...'
+
