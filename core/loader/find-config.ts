@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { describeError, isModloopError, ModloopError, type ErrorCode } from '../errors.js'
 import { describeImportFailure } from './import-module.js'
 import { sharedJiti } from './jiti.js'
@@ -53,11 +53,15 @@ async function explorer(): Promise<Explorer> {
 
 /** Searches `cwd` and each directory above it, up to the home directory or the filesystem root. */
 export async function findConfig(cwd: string): Promise<FoundConfig | undefined> {
-  const ex = await explorer()
   const stop = resolve(homedir())
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    const found = await attempt(() => ex.search(dir), dir)
-    if (found) return { file: found.filepath, raw: found.config }
+    // A directory with none of the candidate files needs no cosmiconfig: in a directory tree with
+    // no config at all, start-up then never imports it.
+    if (SEARCH_PLACES.some((place) => existsSync(join(dir, place)))) {
+      const ex = await explorer()
+      const found = await attempt(() => ex.search(dir), dir)
+      if (found) return { file: found.filepath, raw: found.config }
+    }
     if (dir === stop || dirname(dir) === dir) return undefined
   }
 }
