@@ -28,7 +28,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
   for (const err of host.errors) log?.(`${err.code}: ${err.message}`)
-  const session = new Session(host, await pickModel(options), { ...options, cwd }, resolveModelName(options, configModel))
+  const session = new Session(host, await pickModel(options, cwd), { ...options, cwd }, resolveModelName(options, configModel))
   installProviders(session)
   if (!host.isBound) host.bind()
   await host.bus.emit('session.start', { cwd, surface: null, isInteractive: false, sessionId: session.id })
@@ -36,14 +36,14 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   return session
 }
 
-async function pickModel(options: QueryOptions): Promise<Model> {
+async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
   if (options.modelProvider) return options.modelProvider
   const env = options.env ?? process.env
   const script = options.script ?? env.MODLOOP_SCRIPT
   if (script !== undefined) {
     const { loadScript } = await import('../model/script.js')
     const { createScriptedModel } = await import('../model/scripted.js')
-    return createScriptedModel(await loadScript(script))
+    return createScriptedModel(await loadScript(typeof script === 'string' ? resolve(cwd, script) : script))
   }
   const { createAnthropicModel } = await import('../model/anthropic.js')
   const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v))

@@ -111,6 +111,14 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     }
     const blocks: ContentBlock[] = step.completed.filter((c) => !c.malformed).map((c) => c.block)
     const toolUses = blocks.filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use')
+    if (step.stopReason === 'refusal' && options.fallbackModel && model !== options.fallbackModel && !signal.aborted) {
+      // The refused response is retracted: it never enters the history the retry sends.
+      await executor.finish()
+      supersedes = step.assistantUuids
+      yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `${model} refused; retrying on ${options.fallbackModel} for this turn` })
+      model = options.fallbackModel
+      continue
+    }
     if (blocks.length > 0) {
       session.messages.push({ role: 'assistant', content: blocks })
       end.num++
@@ -150,6 +158,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
         return yield* end.finish({ subtype: 'error_during_execution', terminal: 'model_error', isError: true, errors: ['max_output_tokens'] })
       }
       if (step.error) return yield* end.finish(apiFailure(step.error))
+      if (step.stopReason === 'refusal') return yield* end.finish({ subtype: 'success', terminal: 'model_error', isError: true })
       return yield* end.finish({ subtype: 'success', terminal: 'completed', isError: false })
     }
 

@@ -86,6 +86,19 @@ describe('terminal reasons and recovery', () => {
     expect(Object.keys(run.result.modelUsage)).toContain('claude-haiku-4-5')
   })
 
+  it('a refusal is retried once on the fallback model, the refused reply retracted', async () => {
+    const run = await runScript([{ reply: 'I cannot help with that', stop_reason: 'refusal' }, { reply: 'Here you go', expect: { model: 'claude-haiku-4-5' } }], 'go', { fallbackModel: 'claude-haiku-4-5' })
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'Here you go', is_error: false })
+    expect(run.requests[1]!.body.messages).toHaveLength(1)
+    const assistants = run.messages.filter((m) => m.type === 'assistant') as any[]
+    expect(assistants[1].supersedes).toEqual([assistants[0].uuid])
+  })
+
+  it('a refusal without a fallback ends the turn as an error', async () => {
+    const run = await runScript([{ reply: 'I cannot help with that', stop_reason: 'refusal' }])
+    expect(run.result).toMatchObject({ subtype: 'success', is_error: true, stop_reason: 'refusal' })
+  })
+
   it('a stream cut after a complete tool call keeps the call, runs it and goes on', async () => {
     const run = await runScript([
       { reply: [echo('kept'), { text: 'this text is cut in the middle of its block' }], truncateAfter: 8 },
