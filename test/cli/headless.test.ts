@@ -46,7 +46,7 @@ describe('modloop -p', () => {
   it('text: prints the answer, exit 0', async () => {
     const r = await cli(['-p', 'say', 'hello'], [{ reply: 'hello!' }])
     expect(r).toMatchObject({ code: 0, out: 'hello!\n' })
-    expect(r.requests[0]!.body.messages[0].content[0].text).toBe('say hello')
+    expect((r.requests[0]!.body as any).messages[0].content[0].text).toBe('say hello')
   })
 
   it('json: prints the result object', async () => {
@@ -98,7 +98,7 @@ describe('modloop -p', () => {
   it('--system-prompt, --append-system-prompt and --model shape the request', async () => {
     const r = await cli(['-p', 'go', '--system-prompt', 'Be terse.', '--append-system-prompt', 'Use British spelling.', '--model', 'claude-haiku-4-5'], [{ reply: 'ok', expect: { model: 'claude-haiku-4-5' } }])
     expect(r.code).toBe(0)
-    expect(r.requests[0]!.body.system).toBe('Be terse.\n\nUse British spelling.')
+    expect((r.requests[0]!.body as any).system).toBe('Be terse.\n\nUse British spelling.')
   })
 
   it('--mod adds a mod for this run', async () => {
