@@ -4,6 +4,7 @@ import type { ToolOutput, Tool, ToolContext } from '../tools/tool.js'
 import { runToolCall } from '../tools/pipeline.js'
 import { uuid } from './messages.js'
 import type { Session } from './session.js'
+import { spawnSubagent, type SpawnRequest } from './subagent.js'
 
 /** What `$.tool.register` takes: the mod-model shape, plus an implementation for tools that carry their own. */
 export interface ToolRegistration {
@@ -16,6 +17,8 @@ export interface ToolRegistration {
   isReadOnly?: boolean | ((input: any) => boolean)
   /** A tool with its own implementation keeps its name; one without is `mcp__<mod>__<name>`, served by a tool.call handler. */
   call?: (input: any, ctx: ToolContext) => Promise<ToolOutput> | ToolOutput
+  /** Other names the model may call it by (e.g. the legacy `Task` for `Agent`). */
+  aliases?: string[]
 }
 
 /** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
@@ -35,6 +38,7 @@ export function installProviders(session: Session): void {
         call: spec.call ?? (() => ({ isError: true, result: `${name}: no tool.call handler of ${mod} answered this call` })),
       }
       session.tools.register(tool)
+      for (const alias of spec.aliases ?? []) session.tools.alias(alias, name)
       session.describeCache.delete(name)
       return Promise.resolve({ tool: name })
     },
@@ -59,6 +63,8 @@ export function installProviders(session: Session): void {
       session.queued.push(text)
       return Promise.resolve({ text })
     },
+    // Resolves once the subagent started; `done` (a modloop addition) resolves to its final report.
+    'agent.spawn': (_mod: string, req: SpawnRequest) => spawnSubagent(session, req),
     'turn.abort': () => {
       session.turnAbort?.abort(new Error('a mod aborted the turn'))
     },

@@ -8,19 +8,34 @@ import { addUsage, uuid, zeroUsage, type ModelUsage, type SDKMessage } from './m
 import type { QueryOptions } from './options.js'
 import { VERSION } from '../version.js'
 
+/** A subagent's place: who spawned it, and how deep it runs. */
+export interface AgentScope {
+  agentId: string
+  parentToolUseId: string
+  depth: number
+  type: string
+}
+
 /**
  * One conversation: its history as the next request will send it, its tools, and its running
  * totals. Core keeps only what the loop needs; features keep their own state through `$.state`.
+ * A subagent runs in a child session: its own history and tools, the root's id, totals and outbox.
  */
 export class Session {
   readonly id: string
   readonly cwd: string
-  readonly tools = new ToolRegistry()
+  readonly tools: ToolRegistry
+  readonly root: Session
+  /** Messages produced off the main stream (subagents), yielded by the root's running turn. */
+  readonly outbox: SDKMessage[] = []
+  private wake: (() => void) | undefined
   readonly messages: MessageParam[] = []
   readonly sectionCache = new Map<string, string | null>()
   readonly describeCache = new Map<string, string>()
   readonly modelUsage: Record<string, ModelUsage> = {}
   readonly denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[] = []
+  /** Running and finished subagents of this root session, by id. */
+  readonly agents = new Map<string, AgentScope>()
   /** Prompts mods submitted with $.prompt.submit, run after the current turn. */
   readonly queued: string[] = []
   totalCostUsd = 0
@@ -37,11 +52,39 @@ export class Session {
     readonly llm: Model,
     readonly options: QueryOptions & { cwd: string },
     model: string,
+    parent?: { session: Session; agent: AgentScope; tools: ToolRegistry },
   ) {
-    this.id = options.sessionId ?? uuid()
+    this.root = parent?.session.root ?? this
+    this.agent = parent?.agent
+    this.tools = parent?.tools ?? new ToolRegistry()
+    this.id = parent ? this.root.id : options.sessionId ?? uuid()
     this.cwd = options.cwd
     this.model = model
     this.permissionMode = options.permissionMode ?? 'default'
+  }
+
+  readonly agent: AgentScope | undefined
+
+  /** Queues a message for the root's stream and wakes whoever waits on it. */
+  post(message: SDKMessage): void {
+    this.root.outbox.push(message)
+    this.root.wake?.()
+  }
+
+  /** Yields outbox messages while `work` runs, then returns its value. */
+  async *drainWhile<T>(work: Promise<T>): AsyncGenerator<SDKMessage, T, undefined> {
+    const root = this.root
+    let settled: { ok: true; value: T } | { ok: false; error: unknown } | undefined
+    work.then((value) => { settled = { ok: true, value } }, (error: unknown) => { settled = { ok: false, error } }).finally(() => root.wake?.())
+    for (;;) {
+      while (root.outbox.length > 0) yield root.outbox.shift()!
+      if (settled) {
+        if (settled.ok) return settled.value
+        throw settled.error
+      }
+      await new Promise<void>((resolve) => { root.wake = resolve })
+      root.wake = undefined
+    }
   }
 
   readonly version = VERSION
@@ -50,8 +93,9 @@ export class Session {
     return this.options.env ?? process.env
   }
 
-  /** Records one response's usage and cost; returns the cost. */
+  /** Records one response's usage and cost on the root session (subagents included); returns the cost. */
   account(model: string, usage: Usage): number {
+    if (this.root !== this) return this.root.account(model, usage)
     const cost = costUsd(model, usage)
     this.totalCostUsd += cost
     const m = (this.modelUsage[model] ??= {

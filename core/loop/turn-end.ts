@@ -23,7 +23,7 @@ export class TurnEnd {
   stopReason: string | null = null
 
   constructor(private readonly session: Session, private readonly turnId: string) {
-    this.denialsStart = session.denials.length
+    this.denialsStart = session.root.denials.length
   }
 
   /** Raises turn.complete, then returns the result (yielding a line if a mod put text beneath the answer). */
@@ -35,6 +35,7 @@ export class TurnEnd {
     try {
       const shown = await session.host.bus.emit('turn.complete', {
         answer: this.lastText, durationMs, isAborted: aborted, turnId: this.turnId, usage: { ...this.usage },
+        ...(session.agent ? { agentId: session.agent.agentId } : {}),
         reason: aborted ? 'aborted' : ending.isError ? 'error' : 'answer',
       })
       if (shown.text !== this.lastText && shown.text) {
@@ -51,12 +52,12 @@ export class TurnEnd {
       num_turns: this.num,
       duration_ms: durationMs,
       duration_api_ms: Math.round(this.apiMs),
-      total_cost_usd: session.totalCostUsd,
+      total_cost_usd: session.root.totalCostUsd,
       usage: { ...this.usage },
-      modelUsage: structuredClone(session.modelUsage),
+      modelUsage: structuredClone(session.root.modelUsage),
       stop_reason: this.stopReason,
       terminal_reason: ending.terminal,
-      permission_denials: session.denials.slice(this.denialsStart),
+      permission_denials: session.root.denials.slice(this.denialsStart),
     })
   }
 }

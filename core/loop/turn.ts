@@ -41,6 +41,11 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
   session.turnAbort = abort
   const end = new TurnEnd(session, turnId)
   try {
+    if (session.agent) {
+      // A subagent's run: its prompt was settled by agent.spawn; no prompt.submit, init or turn.start.
+      session.messages.push({ role: 'user', content: [{ type: 'text', text: input.text }] })
+      return yield* loop(session, turnId, abort.signal, end)
+    }
     try {
       const submitted = await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
       if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: true })
@@ -70,8 +75,9 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
   let supersedes: string[] | undefined
   const env: CallEnv = {
     bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal,
+    agentId: session.agent?.agentId,
     canUseTool: options.canUseTool,
-    onDenied: (d) => session.denials.push(d),
+    onDenied: (d) => session.root.denials.push(d),
   }
   for (let index = 0; ; index++) {
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_streaming', isError: true })
@@ -84,7 +90,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       tools,
     }
     const executor = new ToolExecutor(env)
-    const gen = runStep(session, { turnId, index, request, signal, executor })
+    const gen = runStep(session, { turnId, index, request, signal, executor, agentId: session.agent?.agentId, parentToolUseId: session.agent?.parentToolUseId })
     let next = await gen.next()
     while (!next.done) {
       const m = next.value
@@ -136,7 +142,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       return yield* end.finish(apiFailure(step.error))
     }
 
-    const over = options.maxBudgetUsd !== undefined && session.totalCostUsd >= options.maxBudgetUsd
+    const over = options.maxBudgetUsd !== undefined && session.root.totalCostUsd >= options.maxBudgetUsd
     if (signal.aborted || over) {
       const outcomes = await executor.finish()
       yield* answer(session, toolUses, outcomes, over ? 'Not run: the budget for this session is used up.' : INTERRUPTED)
@@ -162,7 +168,8 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       return yield* end.finish({ subtype: 'success', terminal: 'completed', isError: false })
     }
 
-    const outcomes = await executor.finish()
+    // Subagents' messages reach the root stream while its tools run; a subagent just waits on its own.
+    const outcomes = session.agent ? await executor.finish() : yield* session.drainWhile(executor.finish())
     yield* answer(session, toolUses, outcomes)
     if (step.malformed) session.messages.push({ role: 'user', content: [{ type: 'text', text: reminder(NUDGE_MALFORMED) }] })
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true })
@@ -198,7 +205,7 @@ function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool
     const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: use.id, content: o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
     results.push(block)
     if (o?.context) context.push(...o.context)
-    yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: null, tool_use_result: o?.result ?? missing })
+    yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o?.result ?? missing })
   }
   const content: ContentBlockParam[] = [...results, ...context.map((c) => ({ type: 'text' as const, text: reminder(c) }))]
   session.messages.push({ role: 'user', content })

@@ -31,6 +31,14 @@ export class ToolRegistry {
     this.schemas.delete(name)
   }
 
+  /** A copy holding only the tools `keep` accepts (a subagent's tool set). */
+  subset(keep: (tool: Tool) => boolean): ToolRegistry {
+    const copy = new ToolRegistry()
+    for (const tool of this.tools.values()) if (keep(tool)) copy.tools.set(tool.name, tool)
+    for (const [from, to] of this.aliases) if (copy.tools.has(to)) copy.aliases.set(from, to)
+    return copy
+  }
+
   get(name: string): Tool | undefined {
     return this.tools.get(name) ?? this.tools.get(this.aliases.get(name) ?? '')
   }

@@ -1,0 +1,92 @@
+import type { AgentSpawnInput } from '../events/types.js'
+import { uuid, type SDKResultMessage } from './messages.js'
+import { Session, type AgentScope } from './session.js'
+import { runTurn } from './turn.js'
+
+export interface SpawnRequest {
+  prompt: string
+  description: string
+  subagentType?: string
+  model?: string
+  /** Only these tools (names); all of the parent's when absent. */
+  tools?: readonly string[]
+  disallowedTools?: readonly string[]
+  systemPrompt?: string
+  maxTurns?: number
+  parentToolUseId: string
+  parentAgentId?: string
+  signal?: AbortSignal
+}
+
+export interface SubagentResult {
+  agentId: string
+  text: string
+  isError: boolean
+  subtype: SDKResultMessage['subtype']
+  terminalReason: SDKResultMessage['terminal_reason']
+  numTurns: number
+  durationMs: number
+  usage: SDKResultMessage['usage']
+}
+
+export type SpawnAnswer = { deny: string } | { model: string; agentId: string; done: Promise<SubagentResult> }
+
+const SUBAGENT_PROMPT =
+  'You are a subagent running in modloop. Do the task you are given with the tools you have, then reply with a concise report of what you found or did: it is all the agent that called you will see.'
+
+export function maxSubagentDepth(env: Record<string, string | undefined>): number {
+  const n = Number(env.MODLOOP_MAX_SUBAGENT_SPAWN_DEPTH ?? env.CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH ?? 3)
+  return Number.isFinite(n) && n >= 1 ? n : 3
+}
+
+/**
+ * Starts a subagent: `agent.spawn` may rewrite or refuse it, then a child session runs its own
+ * loop with its own context and a restricted tool set. Its messages reach the root stream with
+ * `parent_tool_use_id`; `done` resolves to its final report.
+ */
+export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<SpawnAnswer> {
+  const parent = req.parentAgentId ? root.agents.get(req.parentAgentId) : undefined
+  const depth = (parent?.depth ?? 0) + 1
+  const limit = maxSubagentDepth(root.env)
+  if (depth > limit) return { deny: `Subagents may nest at most ${limit} deep; this one would be at depth ${depth}.` }
+  const agentId = uuid()
+  const e: AgentSpawnInput = {
+    tool_use_id: req.parentToolUseId, prompt: req.prompt, description: req.description,
+    subagentType: req.subagentType ?? 'general-purpose', parentModel: root.model,
+    ...(req.model ? { model: req.model } : {}), ...(req.parentAgentId ? { parentAgentId: req.parentAgentId } : {}),
+  }
+  let spawned: AgentSpawnInput = e
+  const decided = await root.host.bus.emit('agent.spawn', e, (e2) => {
+    spawned = e2
+    return { model: !e2.model || e2.model === 'inherit' ? root.model : e2.model, agentId }
+  })
+  if ('deny' in decided) return decided
+  const scope: AgentScope = { agentId, parentToolUseId: req.parentToolUseId, depth, type: spawned.subagentType }
+  const allowed = req.tools ? new Set(req.tools) : undefined
+  const denied = new Set(req.disallowedTools ?? [])
+  const tools = root.tools.subset((t) =>
+    (!allowed || allowed.has(t.name)) && !denied.has(t.name) && !((t.name === 'Agent' || t.name === 'Task') && depth >= limit))
+  const abort = new AbortController()
+  if (req.signal?.aborted) abort.abort(req.signal.reason)
+  req.signal?.addEventListener('abort', () => abort.abort(req.signal?.reason), { once: true })
+  const child = new Session(root.host, root.llm, {
+    ...root.options, systemPrompt: req.systemPrompt ?? SUBAGENT_PROMPT, appendSystemPrompt: undefined,
+    maxTurns: req.maxTurns, abortController: abort, includePartialMessages: false,
+  }, decided.model, { session: root, agent: scope, tools })
+  root.agents.set(agentId, scope)
+  const done = (async (): Promise<SubagentResult> => {
+    const gen = runTurn(child, { text: spawned.prompt, origin: { kind: 'sdk' } })
+    for (;;) {
+      const next = await gen.next()
+      if (next.done) {
+        const r = next.value
+        return {
+          agentId, text: r.subtype === 'success' ? r.result ?? '' : (r.errors ?? []).join('; '), isError: r.is_error, subtype: r.subtype,
+          terminalReason: r.terminal_reason, numTurns: r.num_turns, durationMs: r.duration_ms, usage: r.usage,
+        }
+      }
+      root.post(next.value)
+    }
+  })()
+  return { model: decided.model, agentId, done }
+}

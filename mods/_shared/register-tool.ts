@@ -1,0 +1,28 @@
+import type { z } from 'zod'
+import type { ToolRegistration } from '../../core/loop/providers.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+
+/** A built-in tool: a zod input schema, and an implementation typed by it. */
+export interface BuiltinTool<S extends z.ZodType> {
+  name: string
+  description: string
+  input: S
+  isReadOnly: boolean | ((input: z.output<S>) => boolean)
+  aliases?: string[]
+  call(input: z.output<S>, ctx: ToolContext): Promise<ToolOutput> | ToolOutput
+}
+
+/**
+ * Registers a tool that carries its own `call`, so it keeps its plain name. `$.tool.register` is
+ * typed for the mod model's schema-only shape; the loop's provider also takes this richer one.
+ */
+export function registerTool<S extends z.ZodType>($: ModApi, tool: BuiltinTool<S>): Promise<{ tool: string }> {
+  const register = $.tool.register as unknown as (spec: ToolRegistration) => Promise<{ tool: string }>
+  return register(tool as unknown as ToolRegistration)
+}
+
+/** A failed call: the model reads `text`, and hooks see the same text as tool_response. */
+export function failure(text: string): ToolOutput {
+  return { result: text, text, isError: true }
+}

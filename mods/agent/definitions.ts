@@ -1,0 +1,91 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { parse as parseYaml } from 'yaml'
+import { z } from 'zod'
+
+/** An agent type the Agent tool can dispatch. */
+export interface AgentDefinition {
+  name: string
+  description: string
+  /** The subagent's whole system prompt. */
+  prompt?: string
+  tools?: string[]
+  disallowedTools?: string[]
+  model?: string
+  maxTurns?: number
+  source: string
+}
+
+export const agentConfig = z.object({
+  description: z.string(),
+  prompt: z.string().optional(),
+  tools: z.array(z.string()).optional(),
+  disallowedTools: z.array(z.string()).optional(),
+  model: z.string().optional(),
+  maxTurns: z.number().int().positive().optional(),
+})
+
+const frontmatter = z.object({
+  name: z.string().min(1),
+  description: z.string().min(1),
+  tools: z.union([z.string(), z.array(z.string())]).optional(),
+  disallowedTools: z.union([z.string(), z.array(z.string())]).optional(),
+  model: z.string().optional(),
+  maxTurns: z.number().int().positive().optional(),
+}).loose()
+
+export const GENERAL_PURPOSE: AgentDefinition = {
+  name: 'general-purpose',
+  description: 'A general agent for research and multi-step tasks: searching code, reading files, running commands.',
+  source: 'built-in',
+}
+
+const list = (v: string | string[] | undefined) => (v === undefined ? undefined : (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
+
+/** Reads `<dir>/*.md` agent files: YAML frontmatter, then the system prompt. Bad files are reported, not fatal. */
+export async function readAgentDir(dir: string, warn: (message: string) => void): Promise<AgentDefinition[]> {
+  let names: string[]
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort()
+  } catch {
+    return []
+  }
+  const out: AgentDefinition[] = []
+  for (const name of names) {
+    const file = join(dir, name)
+    const text = await readFile(file, 'utf8')
+    const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text)
+    if (!m) {
+      warn(`${file}: an agent file needs YAML frontmatter between --- lines`)
+      continue
+    }
+    let meta: unknown
+    try {
+      meta = parseYaml(m[1]!)
+    } catch (err) {
+      warn(`${file}: malformed frontmatter: ${(err as Error).message}`)
+      continue
+    }
+    const parsed = frontmatter.safeParse(meta)
+    if (!parsed.success) {
+      warn(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'frontmatter'}: ${i.message}`).join('; ')}`)
+      continue
+    }
+    const f = parsed.data
+    out.push({
+      name: f.name, description: f.description, prompt: m[2]!.trim() || undefined, tools: list(f.tools),
+      disallowedTools: list(f.disallowedTools), model: f.model, maxTurns: f.maxTurns, source: file,
+    })
+  }
+  return out
+}
+
+/** Every agent type: built-in, then user (~/.claude/agents), project (.claude/agents), config — later ones win by name. */
+export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir()): Promise<Map<string, AgentDefinition>> {
+  const all = new Map<string, AgentDefinition>([[GENERAL_PURPOSE.name, GENERAL_PURPOSE]])
+  for (const def of await readAgentDir(join(home, '.claude', 'agents'), warn)) all.set(def.name, def)
+  for (const def of await readAgentDir(join(cwd, '.claude', 'agents'), warn)) all.set(def.name, def)
+  for (const [name, def] of Object.entries(fromConfig)) all.set(name, { name, ...def, source: 'config' })
+  return all
+}

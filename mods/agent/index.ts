@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import type { SpawnAnswer, SpawnRequest } from '../../core/loop/subagent.js'
+import { defineMod } from '../../core/mod/define.js'
+import { failure, registerTool } from '../_shared/register-tool.js'
+import { agentConfig, loadAgents, type AgentDefinition } from './definitions.js'
+
+const input = z.object({
+  description: z.string().describe('A short (3–5 word) description of the task'),
+  prompt: z.string().describe('The task for the agent to perform'),
+  subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
+  model: z.string().optional().describe('A model for this agent; default: the agent type\'s, else the current model'),
+})
+
+const options = z.object({
+  /** Agent types defined in the distribution's config, by name. */
+  agents: z.record(z.string(), agentConfig).default({}),
+  /** Where ~/.claude/agents is looked for (tests). */
+  home: z.string().optional(),
+})
+
+function describe(agents: Map<string, AgentDefinition>): string {
+  const rows = [...agents.values()].map((a) => `- ${a.name}: ${a.description}${a.tools ? ` (tools: ${a.tools.join(', ')})` : ''}`)
+  return [
+    'Launch a subagent to handle a task on its own: it has a fresh context and its own tools, and replies with one report.',
+    'Use it for open-ended searches and for independent pieces of work; several Agent calls in one response run in parallel.',
+    'Available agent types:', ...rows,
+  ].join('\n')
+}
+
+/** Agent (alias Task): runs a subagent in a child loop and hands back its final report. */
+export default defineMod({
+  name: 'agent',
+  description: 'The Agent tool: subagents with their own context and tools',
+  options,
+  register(on, opts) {
+    on('session.start', async ($, e, next) => {
+      const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home)
+      const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
+      await registerTool($, {
+        name: 'Agent', aliases: ['Task'], description: describe(agents), input,
+        // A subagent's own calls are checked one by one; the Agent call itself runs beside other read-only calls.
+        isReadOnly: true,
+        call: async (i, ctx) => {
+          const def = agents.get(i.subagent_type ?? 'general-purpose')
+          if (!def) return failure(`Agent type "${i.subagent_type}" not found. Available agent types: ${[...agents.keys()].join(', ')}`)
+          const started = await spawn({
+            prompt: i.prompt, description: i.description, subagentType: def.name, model: i.model ?? def.model,
+            tools: def.tools, disallowedTools: def.disallowedTools, systemPrompt: def.prompt, maxTurns: def.maxTurns,
+            parentToolUseId: ctx.toolUseId, parentAgentId: ctx.agentId, signal: ctx.signal,
+          })
+          if ('deny' in started) return failure(started.deny)
+          const r = await started.done
+          const result = {
+            status: r.isError ? 'failed' : 'completed', agentId: r.agentId, content: [{ type: 'text', text: r.text }],
+            totalDurationMs: r.durationMs, totalToolUseCount: Math.max(0, r.numTurns - 1),
+            totalTokens: r.usage.input_tokens + r.usage.output_tokens, usage: r.usage,
+          }
+          return { result, text: r.text || `(the ${def.name} agent ended without a report: ${r.terminalReason})`, isError: r.isError }
+        },
+      })
+      return next(e)
+    })
+  },
+})
