@@ -5,6 +5,7 @@ import { runToolCall } from '../tools/pipeline.js'
 import { uuid } from './messages.js'
 import type { Session } from './session.js'
 import { spawnSubagent, type SpawnRequest } from './subagent.js'
+import { complete, type CompleteRequest } from './complete.js'
 
 /** What `$.tool.register` takes: the mod-model shape, plus an implementation for tools that carry their own. */
 export interface ToolRegistration {
@@ -63,6 +64,7 @@ export function installProviders(session: Session): void {
       session.queued.push(text)
       return Promise.resolve({ text })
     },
+    'model.complete': (_mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => complete(session, req, options?.signal),
     // Resolves once the subagent started; `done` (a modloop addition) resolves to its final report.
     'agent.spawn': (_mod: string, req: SpawnRequest) => spawnSubagent(session, req),
     'turn.abort': () => {

@@ -1,0 +1,48 @@
+import type { Usage } from '../events/types.js'
+import { ModelApiError } from '../model/types.js'
+import { addUsage, zeroUsage } from './messages.js'
+import type { Session } from './session.js'
+
+export interface CompleteRequest {
+  /** An alias (`haiku`, `sonnet`, `opus`) or a full id; default: the small fast model. */
+  model?: string
+  prompt: string
+  system?: string
+  maxTokens?: number
+}
+
+export type CompleteResult =
+  | { isAnswered: true; text: string; usage: Usage }
+  | { isAnswered: false; reason: 'api-error' | 'empty-reply' | 'aborted'; status?: number | null; error?: string; usage: Usage }
+
+const ALIASES: Record<string, string> = { haiku: 'claude-haiku-4-5', sonnet: 'claude-sonnet-4-5', opus: 'claude-opus-4-5' }
+
+export function smallFastModel(env: Record<string, string | undefined>): string {
+  return env.ANTHROPIC_SMALL_FAST_MODEL ?? env.ANTHROPIC_DEFAULT_HAIKU_MODEL ?? ALIASES.haiku!
+}
+
+/** `$.model.complete`: one tool-less completion through the session's model; its cost counts in the session's. */
+export async function complete(session: Session, req: CompleteRequest, signal?: AbortSignal): Promise<CompleteResult> {
+  const model = ALIASES[req.model ?? ''] ?? req.model ?? smallFastModel(session.env)
+  const usage = zeroUsage()
+  let text = ''
+  try {
+    const events = session.llm.stream({
+      model, max_tokens: Math.min(req.maxTokens ?? 1024, 64_000),
+      ...(req.system ? { system: req.system } : {}),
+      messages: [{ role: 'user', content: req.prompt }],
+    }, { signal })
+    for await (const ev of events) {
+      if (ev.type === 'message_start') addUsage(usage, ev.message.usage as Partial<Usage>)
+      else if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') text += ev.delta.text
+      else if (ev.type === 'message_delta' && ev.usage) usage.output_tokens = ev.usage.output_tokens ?? usage.output_tokens
+    }
+  } catch (err) {
+    if (signal?.aborted) return { isAnswered: false, reason: 'aborted', usage }
+    const e = err instanceof ModelApiError ? err : undefined
+    return { isAnswered: false, reason: 'api-error', status: e?.status ?? null, error: e?.type ?? 'unknown', usage }
+  } finally {
+    session.account(model, usage)
+  }
+  return text ? { isAnswered: true, text, usage } : { isAnswered: false, reason: 'empty-reply', usage }
+}

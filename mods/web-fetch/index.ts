@@ -1,0 +1,67 @@
+import { z } from 'zod'
+import type { CompleteRequest, CompleteResult } from '../../core/loop/complete.js'
+import { defineMod } from '../../core/mod/define.js'
+import { failure, registerTool } from '../_shared/register-tool.js'
+import { fetchPage, type Page } from './fetch-page.js'
+
+const input = z.object({
+  url: z.string().url().describe('The URL to fetch'),
+  prompt: z.string().describe('What to find out from the page'),
+})
+
+const options = z.object({
+  timeoutMs: z.number().int().positive().default(30_000),
+  maxBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  /** How much of the page the small model reads. */
+  maxContentChars: z.number().int().positive().default(100_000),
+  cacheTtlMs: z.number().int().nonnegative().default(15 * 60_000),
+  /** The model that answers the prompt over the page; default: the small fast model. */
+  model: z.string().optional(),
+})
+
+const DESCRIPTION = 'Fetch a URL and answer a prompt about its content. HTML is converted to markdown and read by a small, fast model; the answer comes back. http is upgraded to https; a redirect to another host is reported rather than followed.'
+
+/** WebFetch: fetch, HTML to markdown, then a small model call answers the prompt over the page. */
+export default defineMod({
+  name: 'web-fetch',
+  description: 'The WebFetch tool',
+  options,
+  register(on, opts) {
+    const cache = new Map<string, { at: number; page: Page }>()
+    on('session.start', async ($, e, next) => {
+      const completeFn = $.model.complete as unknown as (req: CompleteRequest, o?: { signal?: AbortSignal }) => Promise<CompleteResult>
+      await registerTool($, {
+        name: 'WebFetch', description: DESCRIPTION, input, isReadOnly: true,
+        call: async (i, ctx) => {
+          const started = performance.now()
+          let page: Page
+          try {
+            const hit = cache.get(i.url)
+            page = hit && Date.now() - hit.at < opts.cacheTtlMs ? hit.page : await fetchPage(i.url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, signal: ctx.signal })
+            cache.set(i.url, { at: Date.now(), page })
+          } catch (err) {
+            return failure(`WebFetch could not fetch ${i.url}: ${(err as Error).message}`)
+          }
+          if (page.redirect) {
+            const text = `${i.url} redirects to another host: ${page.redirect}\nTo read it, call WebFetch again with that URL.`
+            return { result: { ...summary(page, started), result: text }, text }
+          }
+          if (page.code >= 400) return failure(`WebFetch got HTTP ${page.code} ${page.codeText} from ${page.url}`)
+          const content = page.content.length > opts.maxContentChars ? `${page.content.slice(0, opts.maxContentChars)}\n[content truncated]` : page.content
+          const answer = await completeFn({
+            model: opts.model, maxTokens: 2048,
+            system: 'You answer a question about a web page using only its content. Be concise and quote exactly where it matters.',
+            prompt: `Web page content (${page.url}):\n---\n${content}\n---\n\n${i.prompt}`,
+          }, { signal: ctx.signal })
+          if (!answer.isAnswered) return failure(`WebFetch fetched ${page.url} but the model call failed (${answer.reason}${answer.error ? `: ${answer.error}` : ''})`)
+          return { result: { ...summary(page, started), result: answer.text }, text: answer.text }
+        },
+      })
+      return next(e)
+    })
+  },
+})
+
+function summary(page: Page, started: number) {
+  return { bytes: page.bytes, code: page.code, codeText: page.codeText, durationMs: Math.round(performance.now() - started), url: page.url }
+}
