@@ -21,6 +21,7 @@ export interface EventMap {
   'tool.call': { e: T.ToolCallInput; r: T.ToolCallResult }
   'tool.check': { e: T.ToolCheckInput; r: T.ToolCheckResult }
   'agent.spawn': { e: T.AgentSpawnInput; r: T.AgentSpawnResult }
+  'session.message': { e: T.SessionMessageInput; r: T.SessionMessageResult }
   'session.compact': { e: T.SessionCompactInput; r: T.SessionCompactResult }
   'session.end': { e: T.SessionEndInput; r: T.SessionEndResult }
 }
@@ -145,6 +146,11 @@ export const catalog = {
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool_use_id', 'parentModel', 'parentAgentId'], key: 'subagentType',
     isResult: denyOr((r) => typeof r.model === 'string'),
     failClosed: (_e, reason) => ({ deny: reason }),
+  },
+  'session.message': {
+    when: 'a message enters the conversation record (the prompt, each block, each tool result, the result), before the caller sees it',
+    kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, key: 'shown',
+    isResult: (r) => isObject(r) && isObject(r.message), echo: (e) => ({ message: e.message }),
   },
   'session.compact': {
     when: 'the conversation is about to be compacted (manual, auto or by a mod)',

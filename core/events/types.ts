@@ -3,6 +3,8 @@
  * spec/mods.md §3 so that a mod written for it reads the same here.
  */
 
+import type { SDKMessage } from '../loop/messages.js'
+
 export interface Usage {
   input_tokens: number
   output_tokens: number
@@ -122,3 +124,7 @@ export interface AgentSpawnInput {
   cwd?: string
 }
 export type AgentSpawnResult = { model: string; agentId?: string } | { deny: string }
+
+/** A message entering the conversation record; `shown` is false for ones the caller's stream does not carry (the prompt). */
+export interface SessionMessageInput { message: SDKMessage; shown: boolean; agentId?: string }
+export interface SessionMessageResult { message: SDKMessage }

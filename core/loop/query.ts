@@ -39,13 +39,12 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
   let failed: SDKResultMessage | undefined
   try {
     if (typeof prompt === 'string') {
-      const result = yield* runTurn(session, { text: prompt, origin: { kind: 'sdk' } })
-      yield result
+      const result = yield* recorded(session, runTurn(session, { text: prompt, origin: { kind: 'sdk' } }))
       if (result.subtype !== 'success') failed = result
       yield* drainQueued(session)
     } else {
       for await (const message of prompt) {
-        yield yield* runTurn(session, turnInput(message))
+        yield* recorded(session, runTurn(session, turnInput(message)))
         yield* drainQueued(session)
       }
     }
@@ -59,7 +58,18 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
 async function* drainQueued(session: Session): AsyncGenerator<SDKMessage, void, undefined> {
   while (session.queued.length > 0) {
     const text = session.queued.shift()!
-    yield yield* runTurn(session, { text, origin: { kind: 'plugin', name: 'mod' } })
+    yield* recorded(session, runTurn(session, { text, origin: { kind: 'plugin', name: 'mod' } }))
+  }
+}
+
+/** Relays a turn's messages, the result last, each through session.message before the caller sees it. */
+async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKResultMessage, undefined>): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
+  const record = session.host.bus.has('session.message')
+  for (;;) {
+    const next = await turn.next()
+    if (record) await session.host.bus.emit('session.message', { message: next.value, shown: true })
+    yield next.value
+    if (next.done) return next.value
   }
 }
 

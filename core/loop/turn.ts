@@ -53,6 +53,9 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       const content: ContentBlockParam[] = [{ type: 'text', text: submitted.text }, ...(input.content ?? [])]
       for (const c of submitted.context ?? []) content.push({ type: 'text', text: reminder(c) })
       session.messages.push({ role: 'user', content })
+      if (bus.has('session.message')) {
+        await bus.emit('session.message', { message: session.stamp({ type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: null }), shown: false })
+      }
       yield initMessage(session)
       await bus.emit('turn.start', { text: submitted.text, turnId })
     } catch (err) {
