@@ -64,6 +64,20 @@ export function installProviders(session: Session): void {
       session.queued.push(text)
       return Promise.resolve({ text })
     },
+    'command.register': (mod: string, spec: { name: string; description: string; argumentHint?: string }) => {
+      if (!spec || !/^[A-Za-z0-9_:.-]{1,64}$/.test(spec.name ?? '')) {
+        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.command.register needs a name of 1–64 of [A-Za-z0-9_:.-]`, { mod })
+      }
+      const taken = session.commands.get(spec.name)
+      if (taken && taken.mod !== mod) throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: "/${spec.name}" refused: ${taken.mod} registered it`, { mod })
+      session.commands.set(spec.name, { name: spec.name, description: spec.description ?? '', argumentHint: spec.argumentHint, mod })
+      return { command: spec.name }
+    },
+    'command.list': () => [...session.commands.values()].map((c) => ({ name: c.name, description: c.description, source: 'plugin', plugin: c.mod })),
+    'command.run': (_mod: string, args: { command: string; args?: string }) => {
+      session.queued.push(`/${args.command}${args.args ? ` ${args.args}` : ''}`)
+      return Promise.resolve({ queued: true })
+    },
     'model.complete': (_mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => complete(session, req, options?.signal),
     // Resolves once the subagent started; `done` (a modloop addition) resolves to its final report.
     'agent.spawn': (_mod: string, req: SpawnRequest) => spawnSubagent(session, req),

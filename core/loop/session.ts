@@ -7,6 +7,7 @@ import { ToolRegistry } from '../tools/registry.js'
 import { addUsage, uuid, zeroUsage, type ModelUsage, type SDKMessage } from './messages.js'
 import type { QueryOptions } from './options.js'
 import { VERSION } from '../version.js'
+import type { CommandInfo } from './command.js'
 
 /** A subagent's place: who spawned it, and how deep it runs. */
 export interface AgentScope {
@@ -34,6 +35,8 @@ export class Session {
   readonly describeCache = new Map<string, string>()
   readonly modelUsage: Record<string, ModelUsage> = {}
   readonly denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[] = []
+  /** Slash commands mods registered, by name. */
+  readonly commands = new Map<string, CommandInfo>()
   /** Running and finished subagents of this root session, by id. */
   readonly agents = new Map<string, AgentScope>()
   /** Prompts mods submitted with $.prompt.submit, run after the current turn. */

@@ -71,7 +71,7 @@ export function initMessage(session: Session): SDKSystemInit {
     mcp_servers: [],
     model: session.model,
     permissionMode: session.permissionMode,
-    slash_commands: [],
+    slash_commands: [...session.root.commands.keys()],
     apiKeySource: session.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
     claude_code_version: VERSION,
     modloop_version: VERSION,

@@ -10,6 +10,8 @@ import { composeSystemPrompt } from './prompt.js'
 import { initMessage, TurnEnd } from './turn-end.js'
 import type { Session } from './session.js'
 import { runStep } from './step.js'
+import { expandCommand } from './command.js'
+import { attachMentions } from './mentions.js'
 
 export interface TurnInput {
   text: string
@@ -50,14 +52,18 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       const submitted = await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
       if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: true })
       session.userTurns++
-      const content: ContentBlockParam[] = [{ type: 'text', text: submitted.text }, ...(input.content ?? [])]
-      for (const c of submitted.context ?? []) content.push({ type: 'text', text: reminder(c) })
+      const expansion = await expandCommand(session, submitted.text, input.origin)
+      if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false })
+      if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: true })
+      const text = expansion?.text ?? submitted.text
+      const content: ContentBlockParam[] = [{ type: 'text', text }, ...(input.content ?? [])]
+      for (const c of [...(submitted.context ?? []), ...(await attachMentions(session, text))]) content.push({ type: 'text', text: reminder(c) })
       session.messages.push({ role: 'user', content })
       if (bus.has('session.message')) {
         await bus.emit('session.message', { message: session.stamp({ type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: null }), shown: false })
       }
       yield initMessage(session)
-      await bus.emit('turn.start', { text: submitted.text, turnId })
+      await bus.emit('turn.start', { text, turnId })
     } catch (err) {
       return yield* end.finish({ subtype: 'error_during_execution', terminal: 'turn_setup_failed', text: `turn setup failed: ${describeError(err)}`, isError: true })
     }

@@ -175,3 +175,55 @@ describe('streaming input', () => {
     expect(new Set(messages.map((m: any) => m.session_id)).size).toBe(1)
   })
 })
+
+describe('slash commands', () => {
+  const commands = defineMod({ name: 'cmds', register: (on) => {
+    on('session.start', async ($, e, next) => {
+      await $.command.register({ name: 'greet', description: 'Say hello' })
+      await $.command.register({ name: 'review', description: 'Review a file', argumentHint: '<file>' })
+      return next(e)
+    })
+    on('command.run', { command: 'greet' }, () => ({ output: 'hello from /greet' }))
+    on('command.run', { command: 'review' }, (_$, e) => ({ prompt: `Review ${e.args} carefully.` }))
+  } })
+
+  it('a command can print output without a model call', async () => {
+    const run = await runScript([], '/greet', { mods: [commands] })
+    expect(run.requests).toHaveLength(0)
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'hello from /greet', is_error: false })
+  })
+
+  it('a command can expand into the prompt the model reads', async () => {
+    const run = await runScript([{ reply: 'reviewed' }], '/review src/a.ts', { mods: [commands] })
+    expect((run.requests[0]!.body as any).messages[0].content[0].text).toBe('Review src/a.ts carefully.')
+    expect(run.messages[0]).toMatchObject({ slash_commands: ['greet', 'review'] })
+  })
+
+  it('an unknown command says so and names close matches; a path is not a command', async () => {
+    const run = await runScript([], '/gret', { mods: [commands] })
+    expect(run.result).toMatchObject({ is_error: true, result: 'Unknown command: /gret. Did you mean /greet?' })
+    const path = await runScript([{ reply: 'ok' }], '/usr/bin/env fails', { mods: [commands] })
+    expect(path.requests).toHaveLength(1)
+  })
+})
+
+describe('@-mentions', () => {
+  it('raises prompt.mention per @path with its range; handlers attach context', async () => {
+    const seen: unknown[] = []
+    const reader = defineMod({ name: 'reader', register: (on) => on('prompt.mention', (_$, e) => {
+      seen.push(e)
+      return { type: 'file', context: [`contents of ${e.mention}`] }
+    }) })
+    const run = await runScript([{ reply: 'ok' }], 'look at @src/a.ts#L10-20 and @"my notes.md", mail me@example.com', { mods: [reader], cwd: '/proj' })
+    expect(seen).toEqual([
+      { mention: 'src/a.ts#L10-20', path: '/proj/src/a.ts', offset: 10, limit: 11 },
+      { mention: 'my notes.md', path: '/proj/my notes.md' },
+    ])
+    const content = (run.requests[0]!.body as any).messages[0].content
+    expect(content.map((b: any) => b.text)).toEqual([
+      'look at @src/a.ts#L10-20 and @"my notes.md", mail me@example.com',
+      '<system-reminder>\ncontents of src/a.ts#L10-20\n</system-reminder>',
+      '<system-reminder>\ncontents of my notes.md\n</system-reminder>',
+    ])
+  })
+})

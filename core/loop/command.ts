@@ -1,0 +1,51 @@
+import type { PromptOrigin } from '../events/types.js'
+import type { Session } from './session.js'
+
+export interface CommandInfo {
+  name: string
+  description: string
+  argumentHint?: string
+  mod: string
+}
+
+export type Expansion = { kind: 'prompt'; text: string } | { kind: 'output'; text: string } | { kind: 'deny'; text: string }
+
+// A slash command is `/name args`; a prompt that merely starts with a path (`/usr/bin/x fails`) is not one.
+const COMMAND = /^\/([A-Za-z0-9_:.-]+)(?:\s+([\s\S]*))?$/
+
+/**
+ * Raises `command.run` for a prompt that is a slash command. Mods serve commands: a handler
+ * answers `{prompt}` (the turn goes on with that text), `{output}` (printed, no model call) or
+ * `{deny}`. Nothing answering means the command is unknown: the answer names close matches.
+ */
+export async function expandCommand(session: Session, text: string, origin: PromptOrigin): Promise<Expansion | undefined> {
+  const m = COMMAND.exec(text.trim())
+  if (!m) return undefined
+  const [, command, args = ''] = m as unknown as [string, string, string?]
+  const r = await session.host.bus.emit('command.run', { command, args, origin }, () => ({ deny: unknownCommand(session, command) }))
+  if ('deny' in r) return { kind: 'deny', text: r.deny }
+  if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt }
+  return { kind: 'output', text: r.output ?? '' }
+}
+
+function unknownCommand(session: Session, name: string): string {
+  const known = [...session.commands.keys()]
+  const close = known.filter((k) => distance(k, name) <= Math.max(2, Math.floor(name.length / 3))).sort((a, b) => distance(a, name) - distance(b, name))
+  const hint = close.length > 0 ? ` Did you mean ${close.slice(0, 3).map((c) => `/${c}`).join(', ')}?` : known.length > 0 ? ` Known commands: ${known.map((c) => `/${c}`).join(', ')}.` : ''
+  return `Unknown command: /${name}.${hint}`
+}
+
+/** Levenshtein distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
+      prev = tmp
+    }
+  }
+  return row[b.length]!
+}

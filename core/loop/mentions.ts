@@ -1,0 +1,38 @@
+import { homedir } from 'node:os'
+import { isAbsolute, join, resolve } from 'node:path'
+import type { PromptMentionInput } from '../events/types.js'
+import type { Session } from './session.js'
+
+// `@path` or `@path#L10-20` at a word start; quoted form `@"path with spaces"`. An email (a@b.c) is not one.
+const MENTION = /(?<![\w@])@(?:"([^"]+)"|([^\s"'`]+))/g
+
+export function parseMentions(text: string, cwd: string): PromptMentionInput[] {
+  const out: PromptMentionInput[] = []
+  for (const m of text.matchAll(MENTION)) {
+    const raw = (m[1] ?? m[2] ?? '').replace(/[.,;:!?)]+$/, '')
+    if (!raw) continue
+    const [file, fragment] = raw.split('#') as [string, string?]
+    const range = /^L(\d+)(?:-(\d+))?$/.exec(fragment ?? '')
+    const path = file.startsWith('~/') ? join(homedir(), file.slice(2)) : isAbsolute(file) ? file : resolve(cwd, file)
+    const offset = range ? Number(range[1]) : undefined
+    const limit = range ? (range[2] ? Number(range[2]) - Number(range[1]) + 1 : 1) : undefined
+    out.push({ mention: raw, path, ...(offset !== undefined ? { offset, limit } : {}) })
+  }
+  return out
+}
+
+/**
+ * Raises `prompt.mention` once per @path of a prompt. Core only finds the mentions and attaches
+ * what handlers answer; reading files is a mod's work (the mentions mod), so with no such mod
+ * a mention attaches nothing.
+ */
+export async function attachMentions(session: Session, text: string): Promise<string[]> {
+  const { bus } = session.host
+  if (!bus.has('prompt.mention')) return []
+  const context: string[] = []
+  for (const e of parseMentions(text, session.cwd)) {
+    const r = await bus.emit('prompt.mention', e, () => ({ type: null }))
+    if ('context' in r && r.context) context.push(...r.context.filter((c) => typeof c === 'string' && c.length > 0))
+  }
+  return context
+}
