@@ -100,7 +100,8 @@ export interface TurnCompleteInput {
 export interface TurnCompleteResult { text: string; usage?: Usage }
 
 export interface ToolDescribeInput { tool: string; description: string; provider: string }
-export interface ToolDescribeResult { description: string }
+/** `isHidden` (a modloop addition) keeps the tool out of the request, e.g. for a bare-name deny rule. */
+export interface ToolDescribeResult { description: string; isHidden?: boolean }
 
 /** The tool's arguments are spread at the top level, beside the reserved fields. */
 export interface ToolCallInput { tool: string; tool_use_id: string; agentId?: string; [arg: string]: unknown }

@@ -31,6 +31,10 @@ export interface QueryOptions {
   permissionMode?: string
   allowedTools?: string[]
   disallowedTools?: string[]
+  /** Extra working directories (`--add-dir`). */
+  additionalDirectories?: string[]
+  /** Trust the workspace for this run (`--trust-workspace`). */
+  trustWorkspace?: boolean
   canUseTool?: CanUseTool
   sessionId?: string
   maxTokens?: number

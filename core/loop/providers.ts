@@ -78,6 +78,20 @@ export function installProviders(session: Session): void {
       session.queued.push(`/${args.command}${args.args ? ` ${args.args}` : ''}`)
       return Promise.resolve({ queued: true })
     },
+    // The launch flags as a settings layer (`source: 'flag'`); settings files are read by the mods that own them.
+    'settings.read': (_mod: string, args?: { source?: string }) => {
+      const o = session.options
+      if (args?.source !== undefined && args.source !== 'flag') return {}
+      return {
+        permissions: {
+          ...(o.allowedTools?.length ? { allow: [...o.allowedTools] } : {}),
+          ...(o.disallowedTools?.length ? { deny: [...o.disallowedTools] } : {}),
+          ...(o.permissionMode ? { defaultMode: o.permissionMode } : {}),
+          ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
+        },
+        ...(o.trustWorkspace ? { trustWorkspace: true } : {}),
+      }
+    },
     'model.complete': (_mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => complete(session, req, options?.signal),
     // Resolves once the subagent started; `done` (a modloop addition) resolves to its final report.
     'agent.spawn': (_mod: string, req: SpawnRequest) => spawnSubagent(session, req),

@@ -32,7 +32,7 @@ export class Session {
   private wake: (() => void) | undefined
   readonly messages: MessageParam[] = []
   readonly sectionCache = new Map<string, string | null>()
-  readonly describeCache = new Map<string, string>()
+  readonly describeCache = new Map<string, { description: string; isHidden: boolean }>()
   readonly modelUsage: Record<string, ModelUsage> = {}
   readonly denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[] = []
   /** Slash commands mods registered, by name. */
@@ -117,14 +117,15 @@ export class Session {
   async toolDefinitions(): Promise<ToolDefinition[]> {
     const defs: ToolDefinition[] = []
     for (const tool of this.tools.list()) {
-      let description = this.describeCache.get(tool.name)
-      if (description === undefined) {
-        description = this.host.bus.has('tool.describe')
-          ? (await this.host.bus.emit('tool.describe', { tool: tool.name, description: tool.description, provider: tool.mod ?? 'core' })).description
-          : tool.description
-        this.describeCache.set(tool.name, description)
+      let described = this.describeCache.get(tool.name)
+      if (described === undefined) {
+        const r = this.host.bus.has('tool.describe')
+          ? await this.host.bus.emit('tool.describe', { tool: tool.name, description: tool.description, provider: tool.mod ?? 'core' })
+          : { description: tool.description }
+        described = { description: r.description, isHidden: r.isHidden === true }
+        this.describeCache.set(tool.name, described)
       }
-      defs.push({ name: tool.name, description, input_schema: this.tools.schemaOf(tool) })
+      if (!described.isHidden) defs.push({ name: tool.name, description: described.description, input_schema: this.tools.schemaOf(tool) })
     }
     return defs
   }
