@@ -2,7 +2,17 @@
  * The built-in mods, by the name a config uses for them. Each entry imports its mod lazily, so a
  * distribution pays only for the mods it names.
  */
-export const builtinMods: Record<string, () => Promise<unknown /* module namespace */>> = {}
+export const builtinMods: Record<string, () => Promise<unknown /* module namespace */>> = {
+  read: () => import('./read/index.js'),
+  write: () => import('./write/index.js'),
+  edit: () => import('./edit/index.js'),
+  glob: () => import('./glob/index.js'),
+  grep: () => import('./grep/index.js'),
+  bash: () => import('./bash/index.js'),
+  todo: () => import('./todo/index.js'),
+  'web-fetch': () => import('./web-fetch/index.js'),
+  agent: () => import('./agent/index.js'),
+}
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = []
+export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'bash', 'todo', 'web-fetch', 'agent']

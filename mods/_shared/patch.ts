@@ -1,0 +1,28 @@
+import { structuredPatch, type StructuredPatchHunk } from 'diff'
+import { numberLine } from './numbered-lines.js'
+
+export type Hunk = StructuredPatchHunk
+
+// A rewrite of a large file can make the diff expensive; past this the result just has no hunks.
+const DIFF_TIMEOUT_MS = 1_000
+
+/** The hunks between two versions of a file, line endings normalised so CRLF files diff cleanly. */
+export function hunksOf(path: string, before: string, after: string): Hunk[] {
+  const lf = (s: string) => s.replace(/\r\n/g, '\n')
+  return structuredPatch(path, path, lf(before), lf(after), undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS })?.hunks ?? []
+}
+
+/** The changed regions as the file now reads them, numbered like `cat -n`, for the model. */
+export function snippetOf(hunks: readonly Hunk[], maxLines = 60): string {
+  const out: string[] = []
+  for (const hunk of hunks) {
+    if (out.length > 0) out.push('...')
+    let n = hunk.newStart
+    for (const line of hunk.lines) {
+      if (line.startsWith('-') || line.startsWith('\\')) continue
+      out.push(numberLine(n++, line.slice(1)))
+    }
+  }
+  if (out.length <= maxLines) return out.join('\n')
+  return `${out.slice(0, maxLines).join('\n')}\n... (${out.length - maxLines} more lines of changes)`
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto'
+import { chmod, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+
+/** How a text file is stored, so a change writes it back the same way. */
+export interface TextFormat {
+  encoding: 'utf8' | 'utf16le'
+  bom: boolean
+  lineEnding: '\n' | '\r\n'
+}
+
+export const DEFAULT_FORMAT: TextFormat = { encoding: 'utf8', bom: false, lineEnding: '\n' }
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf])
+const UTF16LE_BOM = Buffer.from([0xff, 0xfe])
+const SNIFF_BYTES = 8192
+
+/** A NUL byte early in the file means binary (UTF-16 text is told apart by its BOM). */
+export function looksBinary(bytes: Uint8Array): boolean {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return false
+  const end = Math.min(bytes.length, SNIFF_BYTES)
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true
+  return false
+}
+
+/** CRLF when most line breaks are CRLF; files without line breaks count as LF. */
+export function lineEndingOf(text: string): '\n' | '\r\n' {
+  let crlf = 0
+  let lf = 0
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++
+    else lf++
+  }
+  return crlf > lf ? '\r\n' : '\n'
+}
+
+export function decodeText(bytes: Buffer): { text: string; format: TextFormat } {
+  let text: string
+  let format: Omit<TextFormat, 'lineEnding'>
+  if (bytes.subarray(0, 2).equals(UTF16LE_BOM)) {
+    text = bytes.subarray(2).toString('utf16le')
+    format = { encoding: 'utf16le', bom: true }
+  } else if (bytes.subarray(0, 3).equals(UTF8_BOM)) {
+    text = bytes.subarray(3).toString('utf8')
+    format = { encoding: 'utf8', bom: true }
+  } else {
+    text = bytes.toString('utf8')
+    format = { encoding: 'utf8', bom: false }
+  }
+  return { text, format: { ...format, lineEnding: lineEndingOf(text) } }
+}
+
+/** The bytes of `text` in `format`'s encoding and BOM (line endings are the caller's business). */
+export function encodeText(text: string, format: TextFormat): Buffer {
+  const body = Buffer.from(text, format.encoding)
+  if (!format.bom) return body
+  return Buffer.concat([format.encoding === 'utf16le' ? UTF16LE_BOM : UTF8_BOM, body])
+}
+
+/**
+ * Replaces a file's content through a temp file in the same directory and a rename, so a reader
+ * never sees half a file and a crash leaves the old one intact. Keeps an existing file's mode.
+ */
+export async function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {
+  const mode = await stat(path).then((s) => s.mode & 0o7777, () => undefined)
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  try {
+    await writeFile(temp, data, { flag: 'wx' })
+    if (mode !== undefined) await chmod(temp, mode)
+    await rename(temp, path)
+  } catch (err) {
+    await rm(temp, { force: true })
+    throw err
+  }
+}

@@ -1,0 +1,102 @@
+import type { ChildProcess } from 'node:child_process'
+import { killGroup, signalGroup } from './kill-group.js'
+import { spawnShell } from './run-shell.js'
+
+export type ShellStatus = 'running' | 'completed' | 'failed' | 'killed'
+
+/** Output not yet read by BashOutput; the oldest part goes first when a shell talks a lot. */
+export class Unread {
+  private chunks: string[] = []
+  private size = 0
+  dropped = 0
+
+  constructor(private readonly cap: number) {}
+
+  push(chunk: string): void {
+    this.chunks.push(chunk)
+    this.size += chunk.length
+    while (this.size > this.cap && this.chunks.length > 1) {
+      const old = this.chunks.shift()!
+      this.size -= old.length
+      this.dropped += old.length
+    }
+  }
+
+  take(): { text: string; dropped: number } {
+    const out = { text: this.chunks.join(''), dropped: this.dropped }
+    this.chunks = []
+    this.size = 0
+    this.dropped = 0
+    return out
+  }
+}
+
+export interface BackgroundShell {
+  id: string
+  command: string
+  pgid: number
+  status: ShellStatus
+  exitCode: number | null
+  startedAt: number
+  stdout: Unread
+  stderr: Unread
+  exited: Promise<void>
+}
+
+// Unread output kept per stream between two BashOutput calls.
+const UNREAD_CAP = 1_000_000
+
+/** One session's background shells: `bash_1`, `bash_2`, … until the session ends. */
+export class BackgroundShells {
+  private readonly shells = new Map<string, BackgroundShell>()
+  private counter = 0
+
+  start(command: string, cwd: string): BackgroundShell {
+    const child: ChildProcess = spawnShell(command, cwd)
+    const shell: BackgroundShell = {
+      id: `bash_${++this.counter}`, command, pgid: child.pid ?? -1, status: 'running', exitCode: null, startedAt: Date.now(),
+      stdout: new Unread(UNREAD_CAP), stderr: new Unread(UNREAD_CAP),
+      exited: new Promise((resolve) => {
+        child.once('error', (err) => {
+          shell.status = 'failed'
+          shell.stderr.push(`${err.message}\n`)
+          resolve()
+        })
+        child.once('exit', (code) => {
+          if (shell.status === 'running') shell.status = code === 0 ? 'completed' : 'failed'
+          shell.exitCode = code
+          resolve()
+        })
+      }),
+    }
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => shell.stdout.push(d))
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => shell.stderr.push(d))
+    this.shells.set(shell.id, shell)
+    return shell
+  }
+
+  get(id: string): BackgroundShell | undefined {
+    return this.shells.get(id)
+  }
+
+  ids(): string[] {
+    return [...this.shells.keys()]
+  }
+
+  /** Ends one shell's whole process group; resolves when it is gone. */
+  async kill(shell: BackgroundShell, graceMs?: number): Promise<void> {
+    if (shell.status === 'running') shell.status = 'killed'
+    if (shell.pgid > 0) await killGroup(shell.pgid, graceMs)
+    await shell.exited
+  }
+
+  /** Ends every shell still running (its group may outlive the shell itself). */
+  async killAll(graceMs?: number): Promise<void> {
+    await Promise.all([...this.shells.values()].filter((s) => s.pgid > 0 && (s.status === 'running' || signalGroup(s.pgid, 0))).map((s) => this.kill(s, graceMs)))
+  }
+
+  /** Last resort when the process exits: no time to wait, so SIGKILL at once. */
+  killAllNow(): void {
+    for (const s of this.shells.values()) if (s.pgid > 0) signalGroup(s.pgid, 'SIGKILL')
+  }
+}

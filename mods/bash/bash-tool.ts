@@ -1,0 +1,67 @@
+import { z } from 'zod'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import { benignExit } from './exit-meaning.js'
+import { runShell } from './run-shell.js'
+import type { ShellSession } from './shell-session.js'
+
+export const bashInput = z.object({
+  command: z.string().min(1).describe('The command to run'),
+  timeout: z.number().positive().optional().describe('Timeout in milliseconds (max 600000)'),
+  description: z.string().optional().describe('What the command does, in 5-10 words, e.g. "List files in current directory"'),
+  run_in_background: z.boolean().optional().describe('Run it in the background and return at once; read its output later with BashOutput'),
+})
+export type BashInput = z.output<typeof bashInput>
+
+export interface BashOptions {
+  defaultTimeoutMs: number
+  maxTimeoutMs: number
+  maxOutputChars: number
+}
+
+export const bashDescription = (o: BashOptions) => `Runs a command with bash and returns its output.
+- The working directory persists between calls (cd works, within the session's directories); environment variables do not.
+- Quote paths that contain spaces: cd "/path/with spaces".
+- Timeout: ${o.defaultTimeoutMs} ms by default, at most ${o.maxTimeoutMs} ms (timeout parameter). On timeout the command and everything it started are stopped.
+- Output over ${o.maxOutputChars} characters is cut in the middle.
+- For long-running processes (servers, watchers) set run_in_background, then read output with BashOutput and stop it with KillShell. Processes a foreground command leaves running are stopped when it ends.
+- Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.
+- Independent commands can go in one response as separate calls; dependent ones chain with &&.`
+
+export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellSession, options: BashOptions): Promise<ToolOutput> {
+  const { cwd, note: cwdNote } = await shell.currentCwd()
+  if (input.run_in_background) {
+    const bg = shell.background.start(input.command, cwd)
+    return {
+      result: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: bg.id },
+      text: `Started in the background with id ${bg.id}. Read its output with BashOutput, stop it with KillShell.${cwdNote ? `\n${cwdNote}` : ''}`,
+    }
+  }
+  const timeoutMs = Math.min(input.timeout ?? options.defaultTimeoutMs, options.maxTimeoutMs)
+  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars })
+  const notes = cwdNote ? [cwdNote] : []
+  if (run.cwd && run.cwd !== cwd) {
+    const refused = await shell.moveTo(run.cwd)
+    if (refused) notes.push(refused)
+  }
+
+  const meaning = benignExit(input.command, run.exitCode)
+  const interrupted = run.timedOut || run.aborted
+  const failed = interrupted || (run.exitCode !== 0 && !meaning)
+  if (run.timedOut) notes.push(`Command timed out after ${timeoutMs} ms and was stopped.`)
+  else if (run.aborted) notes.push('Command was interrupted.')
+  else if (run.exitCode === null) notes.push(`Command was killed by ${run.signal}.`)
+  else if (run.exitCode !== 0) notes.push(`Exit code ${run.exitCode}${meaning ? ` (${meaning})` : ''}`)
+  if (run.leftovers) notes.push('Processes the command left running in the background were stopped; use run_in_background for long-running processes.')
+
+  const body = [run.stdout.replace(/\n+$/, ''), run.stderr.replace(/\n+$/, '')].filter((s) => s !== '').join('\n')
+  const text = [body || (failed ? '' : '(no output)'), ...notes].filter((s) => s !== '').join('\n')
+  return {
+    result: {
+      stdout: run.stdout, stderr: run.stderr, interrupted, isImage: false, exitCode: run.exitCode,
+      ...(meaning ? { returnCodeInterpretation: meaning } : {}),
+      ...(run.timedOut ? { timedOut: true } : {}),
+    },
+    text,
+    isError: failed,
+  }
+}

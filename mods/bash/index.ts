@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import { defineMod } from '../../core/mod/define.js'
+import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { bashDescription, bashInput, bashTool } from './bash-tool.js'
+import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
+import { ShellSession } from './shell-session.js'
+
+const options = allowedDirsOptions.extend({
+  defaultTimeoutMs: z.number().int().positive().default(120_000),
+  maxTimeoutMs: z.number().int().positive().default(600_000),
+  /** Per stream (stdout, stderr): past this, the middle is cut. */
+  maxOutputChars: z.number().int().min(1_000).default(30_000),
+})
+
+// session.end handlers share a 1.5 s bound, so background shells get a shorter grace there.
+const END_GRACE_MS = 500
+
+/** Bash, BashOutput and KillShell: commands in their own process groups, cwd kept per session. */
+export default defineMod({
+  name: 'bash',
+  description: 'The Bash, BashOutput and KillShell tools',
+  options,
+  register(on, opts) {
+    const sessions = new Map<string, ShellSession>()
+    // Background shells run in groups of their own, which would outlive this process.
+    const onExit = () => { for (const s of sessions.values()) s.background.killAllNow() }
+    process.on('exit', onExit)
+
+    on('session.start', async ($, e, next) => {
+      const shell = new ShellSession(e.cwd, opts.additionalDirectories)
+      sessions.set(e.sessionId, shell)
+      await registerTool($, {
+        name: 'Bash', description: bashDescription(opts), input: bashInput, isReadOnly: false,
+        // A mod disposed mid-command (host closing) stops the command too.
+        call: (input, ctx) => bashTool(input, { ...ctx, signal: AbortSignal.any([ctx.signal, $.signal]) }, shell, opts),
+      })
+      await registerTool($, { name: 'BashOutput', description: BASH_OUTPUT_DESCRIPTION, input: bashOutputInput, isReadOnly: true, call: (input) => bashOutputTool(input, shell, opts.maxOutputChars) })
+      await registerTool($, { name: 'KillShell', description: KILL_SHELL_DESCRIPTION, input: killShellInput, isReadOnly: false, call: (input) => killShellTool(input, shell) })
+      return next(e)
+    })
+
+    on('session.end', async ($, e, next) => {
+      const shell = sessions.get(e.sessionId)
+      sessions.delete(e.sessionId)
+      await shell?.background.killAll(END_GRACE_MS)
+      return next(e)
+    })
+
+    return async () => {
+      process.off('exit', onExit)
+      await Promise.all([...sessions.values()].map((s) => s.background.killAll(END_GRACE_MS)))
+      sessions.clear()
+    }
+  },
+})

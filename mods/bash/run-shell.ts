@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { CappedText } from './capped-text.js'
+import { groupRunning, killGroup } from './kill-group.js'
+
+export interface ShellRun {
+  stdout: string
+  stderr: string
+  exitCode: number | null
+  signal: NodeJS.Signals | null
+  timedOut: boolean
+  aborted: boolean
+  /** The shell's directory when it exited, when it got that far. */
+  cwd?: string
+  /** The command left processes running in the background; they were ended. */
+  leftovers: boolean
+  pgid: number
+}
+
+export interface ShellOptions {
+  cwd: string
+  timeoutMs: number
+  signal: AbortSignal
+  maxOutputChars: number
+  graceMs?: number
+}
+
+// After the shell exits, a process it started in the background may still hold the pipes open.
+const DRAIN_MS = 100
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+/** `bash -c` in a process group of its own, so a timeout or an abort can end it as a tree. */
+export function spawnShell(script: string, cwd: string): ChildProcess {
+  return spawn('bash', ['-c', script], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env })
+}
+
+/**
+ * Runs one command to its end. On timeout or abort the whole group is killed (SIGTERM, a grace
+ * period, SIGKILL) and the output so far is kept. The shell's final directory is captured by an
+ * EXIT trap into a temp file, so `cd` can persist into the next call.
+ */
+export async function runShell(command: string, options: ShellOptions): Promise<ShellRun> {
+  const cwdFile = join(tmpdir(), `modloop-cwd-${process.pid}-${randomBytes(6).toString('hex')}`)
+  // On the same line as the command, so bash's line numbers in errors stay the user's.
+  const child = spawnShell(`trap 'pwd -P > ${quote(cwdFile)} 2>/dev/null' EXIT; ${command}`, options.cwd)
+  const stdout = new CappedText(options.maxOutputChars)
+  const stderr = new CappedText(options.maxOutputChars)
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => stdout.push(d))
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(d))
+
+  let timedOut = false
+  let aborted = false
+  let killing: Promise<void> | undefined
+  const kill = () => (killing ??= child.pid ? killGroup(child.pid, options.graceMs) : Promise.resolve())
+  const timer = setTimeout(() => { timedOut = true; void kill() }, options.timeoutMs)
+  const onAbort = () => { aborted = true; void kill() }
+  if (options.signal.aborted) onAbort()
+  else options.signal.addEventListener('abort', onAbort, { once: true })
+
+  try {
+    const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+      child.once('error', reject)
+      child.once('exit', (code, sig) => {
+        clearTimeout(timer)
+        resolve([code, sig])
+      })
+    })
+    await drained(child)
+    // What the command left running in the background would outlive the turn: end it too.
+    const leftovers = !killing && (await groupRunning(child.pid!))
+    if (leftovers) void kill()
+    if (killing) await killing
+    const cwd = (await readFile(cwdFile, 'utf8').catch(() => '')).trim() || undefined
+    return { stdout: stdout.text(), stderr: stderr.text(), exitCode, signal, timedOut, aborted, cwd, leftovers, pgid: child.pid! }
+  } finally {
+    clearTimeout(timer)
+    options.signal.removeEventListener('abort', onAbort)
+    await rm(cwdFile, { force: true })
+  }
+}
+
+async function drained(child: ChildProcess): Promise<void> {
+  const streams = [child.stdout!, child.stderr!].filter((s) => !s.closed)
+  if (streams.length === 0) return
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([
+    Promise.all(streams.map((s) => new Promise((r) => s.once('close', r)))),
+    new Promise((r) => { timer = setTimeout(r, DRAIN_MS) }),
+  ])
+  clearTimeout(timer)
+  for (const s of streams) s.destroy()
+}

@@ -1,0 +1,32 @@
+import { lineEndingOf } from '../_shared/text-file.js'
+
+export type EditOutcome = { ok: true; text: string; count: number } | { ok: false; reason: 'missing' | 'ambiguous'; count: number }
+
+function occurrences(text: string, needle: string): number {
+  let count = 0
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) count++
+  return count
+}
+
+/**
+ * Replaces `oldString` with `newString` in `text`: exactly one occurrence, or every one with
+ * `replaceAll`. The model sees lines without their CR, so in a CRLF file both strings are first
+ * given the file's line endings; the strings as sent are tried only when that finds nothing.
+ */
+export function applyEdit(text: string, oldString: string, newString: string, replaceAll: boolean): EditOutcome {
+  const eol = lineEndingOf(text)
+  const adapt = (s: string) => (eol === '\r\n' ? s.replace(/\r?\n/g, '\r\n') : s.replace(/\r\n/g, '\n'))
+  let find = adapt(oldString)
+  let put = adapt(newString)
+  let count = occurrences(text, find)
+  if (count === 0 && find !== oldString) {
+    count = occurrences(text, oldString)
+    find = oldString
+    put = newString
+  }
+  if (count === 0) return { ok: false, reason: 'missing', count }
+  if (count > 1 && !replaceAll) return { ok: false, reason: 'ambiguous', count }
+  if (replaceAll) return { ok: true, text: text.split(find).join(put), count }
+  const at = text.indexOf(find)
+  return { ok: true, text: text.slice(0, at) + put + text.slice(at + find.length), count }
+}

@@ -1,0 +1,81 @@
+import { mkdir, readFile, stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import { checkPath } from '../_shared/allowed-paths.js'
+import { hunksOf, snippetOf, type Hunk } from '../_shared/patch.js'
+import { hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/read-state.js'
+import { failure } from '../_shared/register-tool.js'
+import { decodeText, DEFAULT_FORMAT, encodeText, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
+import { applyEdit } from './apply-edit.js'
+
+export const editInput = z.object({
+  file_path: z.string().describe('The absolute path of the file to change'),
+  old_string: z.string().describe('The exact text to replace'),
+  new_string: z.string().describe('The text to put in its place (must differ from old_string)'),
+  replace_all: z.boolean().optional().default(false).describe('Replace every occurrence of old_string (default false)'),
+})
+export type EditInput = z.output<typeof editInput>
+
+export const EDIT_DESCRIPTION = `Replaces exact text in a file.
+- The file must have been read with Read in this session, and must not have changed since.
+- old_string must match the file exactly, whitespace and indentation included. Copy it from Read's output without the line-number prefix (the number, then a tab).
+- old_string must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to change every occurrence (e.g. to rename a variable).
+- An empty old_string creates a new file (or fills an empty one) with new_string.
+- Line endings and encoding of the file are kept.`
+
+export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: readonly string[]): Promise<ToolOutput> {
+  const checked = await checkPath(input.file_path, ctx.cwd, extraDirs)
+  if (!checked.ok) return failure(checked.message)
+  const shown = input.file_path
+  if (input.old_string === input.new_string) return failure('old_string and new_string are the same, so there is nothing to change.')
+  const info = await stat(checked.path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : err))
+  if (info instanceof Error) return failure(`Cannot edit ${shown}: ${info.message}`)
+  if (info && !info.isFile()) return failure(`${shown} is ${info.isDirectory() ? 'a directory' : 'not a regular file'}; Edit changes files only.`)
+
+  let original = ''
+  let format: TextFormat = DEFAULT_FORMAT
+  if (!info) {
+    if (input.old_string !== '') return failure(`File does not exist: ${shown}. To create it, use Write, or Edit with an empty old_string.`)
+    await mkdir(dirname(checked.path), { recursive: true })
+  } else {
+    const bytes = await readFile(checked.path)
+    const refusal = refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown)
+    if (refusal) return failure(refusal)
+    if (looksBinary(bytes)) return failure(`${shown} is a binary file; Edit changes text files only.`)
+    ;({ text: original, format } = decodeText(bytes))
+    if (input.old_string === '' && original !== '') {
+      return failure(`old_string is empty, which only creates a file or fills an empty one, but ${shown} has content. Pass the text to replace.`)
+    }
+  }
+
+  let updated: string
+  let count = 1
+  if (input.old_string === '') updated = input.new_string
+  else {
+    const edit = applyEdit(original, input.old_string, input.new_string, input.replace_all)
+    if (!edit.ok) {
+      return failure(edit.reason === 'missing'
+        ? `old_string was not found in ${shown}. It must match the file exactly, whitespace and indentation included; Read the file again to see its current text.`
+        : `old_string occurs ${edit.count} times in ${shown}. Include more surrounding lines to make it unique, or set replace_all to true to change all ${edit.count}.`)
+    }
+    updated = edit.text
+    count = edit.count
+  }
+
+  const data = encodeText(updated, format)
+  await writeFileAtomic(checked.path, data)
+  const written = await stat(checked.path)
+  // The model now knows the file as well as before the edit: a partial read stays partial for Write.
+  const whole = info ? lastRead(ctx.sessionId, checked.path)?.whole ?? false : true
+  recordRead(ctx.sessionId, checked.path, { mtimeMs: written.mtimeMs, hash: hashBytes(data), whole })
+
+  const hunks: Hunk[] = hunksOf(shown, original, updated)
+  return {
+    result: {
+      filePath: shown, oldString: input.old_string, newString: input.new_string, originalFile: info ? original : null,
+      structuredPatch: hunks, userModified: false, replaceAll: input.replace_all,
+    },
+    text: `${info ? 'Edited' : 'Created'} ${shown}${count > 1 ? ` (${count} replacements)` : ''}. The changed part now reads (cat -n):\n${snippetOf(hunks)}`,
+  }
+}

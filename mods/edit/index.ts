@@ -1,0 +1,22 @@
+import { defineMod } from '../../core/mod/define.js'
+import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { forgetSession } from '../_shared/read-state.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { EDIT_DESCRIPTION, editInput, editTool } from './edit-file.js'
+
+/** Edit: exact string replacement in a file read in this session, written back atomically. */
+export default defineMod({
+  name: 'edit',
+  description: 'The Edit tool',
+  options: allowedDirsOptions,
+  register(on, opts) {
+    on('session.start', async ($, e, next) => {
+      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, call: (input, ctx) => editTool(input, ctx, opts.additionalDirectories) })
+      return next(e)
+    })
+    on('session.end', ($, e, next) => {
+      forgetSession(e.sessionId)
+      return next(e)
+    })
+  },
+})

@@ -1,0 +1,50 @@
+import { stat } from 'node:fs/promises'
+import { z } from 'zod'
+import { glob } from 'tinyglobby'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import { allowedRoots, checkPath, isInside } from '../_shared/allowed-paths.js'
+import { failure } from '../_shared/register-tool.js'
+
+export const globInput = z.object({
+  pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
+  path: z.string().optional().describe('The directory to search in (default: the session working directory). Omit it rather than passing "undefined" or "null"'),
+})
+export type GlobInput = z.output<typeof globInput>
+
+export const GLOB_DESCRIPTION = `Finds files by name with a glob pattern, fast in any size of codebase.
+- Patterns like "**/*.js" or "src/**/*.{ts,tsx}"; hidden files are included.
+- Matching file paths come back newest first (by modification time).
+- .git and node_modules are skipped.
+- For an open-ended search that needs several rounds of globbing and grepping, plan the rounds, and run independent searches in one response.`
+
+export interface GlobOptions {
+  additionalDirectories: readonly string[]
+  ignore: readonly string[]
+  maxResults: number
+}
+
+export async function globTool(input: GlobInput, ctx: ToolContext, options: GlobOptions): Promise<ToolOutput> {
+  const started = performance.now()
+  const checked = await checkPath(input.path ?? ctx.cwd, ctx.cwd, options.additionalDirectories, { field: 'path', relativeTo: ctx.cwd })
+  if (!checked.ok) return failure(checked.message)
+  const base = await stat(checked.path).catch(() => undefined)
+  if (!base) return failure(`Directory does not exist: ${input.path}`)
+  if (!base.isDirectory()) return failure(`path must be a directory, but ${input.path} is a file. Omit path, or pass the directory that contains it.`)
+
+  const found = await glob(input.pattern, {
+    cwd: checked.path, absolute: true, dot: true, onlyFiles: true, expandDirectories: false,
+    ignore: [...options.ignore], signal: ctx.signal,
+  })
+  // An absolute pattern or "../" may reach past the allowed directories; those matches are dropped.
+  const roots = await allowedRoots(ctx.cwd, options.additionalDirectories)
+  const allowed = found.filter((f) => roots.some((r) => isInside(r, f)))
+  const dated = await Promise.all(allowed.map(async (file) => ({ file, mtime: await stat(file).then((s) => s.mtimeMs, () => 0) })))
+  dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+  const truncated = dated.length > options.maxResults
+  const filenames = dated.slice(0, options.maxResults).map((d) => d.file)
+
+  const result = { filenames, durationMs: Math.round(performance.now() - started), numFiles: filenames.length, truncated }
+  if (filenames.length === 0) return { result, text: 'No files found' }
+  const note = truncated ? `\n(Results are truncated: showing the ${filenames.length} newest of ${dated.length} matches. Use a more specific path or pattern.)` : ''
+  return { result, text: filenames.join('\n') + note }
+}

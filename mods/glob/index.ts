@@ -1,0 +1,24 @@
+import { z } from 'zod'
+import { defineMod } from '../../core/mod/define.js'
+import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { GLOB_DESCRIPTION, globInput, globTool } from './glob-files.js'
+
+const options = allowedDirsOptions.extend({
+  /** Globs (relative to the searched directory) that are never matched. */
+  ignore: z.array(z.string()).default(['**/.git/**', '**/node_modules/**']),
+  maxResults: z.number().int().min(1).default(100),
+})
+
+/** Glob: file paths matching a pattern, newest first, capped. */
+export default defineMod({
+  name: 'glob',
+  description: 'The Glob tool',
+  options,
+  register(on, opts) {
+    on('session.start', async ($, e, next) => {
+      await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: (input, ctx) => globTool(input, ctx, opts) })
+      return next(e)
+    })
+  },
+})

@@ -1,0 +1,40 @@
+import { stat } from 'node:fs/promises'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import { checkPath } from '../_shared/allowed-paths.js'
+import { failure } from '../_shared/register-tool.js'
+import { findExecutable } from './find-executable.js'
+import { specOf, type GrepInput, type SearchSpec } from './grep-input.js'
+import { grepResult } from './grep-result.js'
+import { PatternError, UnknownTypeError } from './grep-errors.js'
+import { searchWithJs } from './js-engine.js'
+import { searchWithRg } from './rg-engine.js'
+
+export interface GrepOptions {
+  additionalDirectories: readonly string[]
+  /** auto: ripgrep when it is on PATH, else the JavaScript engine. */
+  engine: 'auto' | 'rg' | 'js'
+}
+
+/** Which engine a search runs on; 'rg' without ripgrep on PATH falls back to JavaScript. */
+export async function engineFor(choice: GrepOptions['engine']): Promise<(spec: SearchSpec) => Promise<string[]>> {
+  const rg = choice === 'js' ? undefined : await findExecutable('rg')
+  return rg ? (spec) => searchWithRg(rg, spec) : searchWithJs
+}
+
+export async function grepTool(input: GrepInput, ctx: ToolContext, options: GrepOptions): Promise<ToolOutput> {
+  const checked = await checkPath(input.path ?? ctx.cwd, ctx.cwd, options.additionalDirectories, { field: 'path', relativeTo: ctx.cwd })
+  if (!checked.ok) return failure(checked.message)
+  const info = await stat(checked.path).catch(() => undefined)
+  if (!info) return failure(`Path does not exist: ${input.path}`)
+  const spec = specOf(input, checked.path, info.isFile(), ctx.signal)
+  const search = await engineFor(options.engine)
+  let lines: string[]
+  try {
+    lines = await search(spec)
+  } catch (err) {
+    if (err instanceof PatternError) return failure(`The pattern "${input.pattern}" is not a valid regular expression: ${err.message}`)
+    if (err instanceof UnknownTypeError) return failure(`Grep: ${err.message}`)
+    return failure(`Grep failed: ${(err as Error).message}`)
+  }
+  return grepResult(input, spec, lines)
+}

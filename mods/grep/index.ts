@@ -1,0 +1,24 @@
+import { z } from 'zod'
+import { defineMod } from '../../core/mod/define.js'
+import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { GREP_DESCRIPTION, grepInput } from './grep-input.js'
+import { grepTool } from './grep-tool.js'
+
+const options = allowedDirsOptions.extend({
+  /** auto: ripgrep when it is on PATH, else the built-in JavaScript search (same results). */
+  engine: z.enum(['auto', 'rg', 'js']).default('auto'),
+})
+
+/** Grep: regex search of file contents, through ripgrep when available. */
+export default defineMod({
+  name: 'grep',
+  description: 'The Grep tool',
+  options,
+  register(on, opts) {
+    on('session.start', async ($, e, next) => {
+      await registerTool($, { name: 'Grep', description: GREP_DESCRIPTION, input: grepInput, isReadOnly: true, call: (input, ctx) => grepTool(input, ctx, opts) })
+      return next(e)
+    })
+  },
+})

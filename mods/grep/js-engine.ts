@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises'
+import { decodeText } from '../_shared/text-file.js'
+import { FILE_TYPES } from './file-types.js'
+import { PatternError, UnknownTypeError } from './grep-errors.js'
+import type { SearchSpec } from './grep-input.js'
+import { compilePattern } from './js-regex.js'
+import { walkFiles } from './walk.js'
+
+// Files searched at once: enough to hide read latency, few enough to keep memory flat.
+const WINDOW = 16
+
+interface FileHits {
+  path: string
+  lines: string[]
+  /** Indices of matched lines, ascending. */
+  matched: number[]
+  /** ripgrep's count: matching lines, or in multiline mode runs of lines a match spans. */
+  count: number
+}
+
+/**
+ * Grep without ripgrep: the same file selection and the same output lines `rg --sort path`
+ * prints, streamed file by file so a content search stops once it has enough lines.
+ */
+export async function searchWithJs(spec: SearchSpec): Promise<string[]> {
+  let re: RegExp
+  try {
+    re = compilePattern(spec.pattern, { ignoreCase: spec.ignoreCase, multiline: spec.multiline })
+  } catch (err) {
+    throw new PatternError((err as Error).message)
+  }
+  let types: readonly string[] | undefined
+  if (spec.type !== undefined) {
+    types = FILE_TYPES[spec.type]
+    if (!types) throw new UnknownTypeError(`unknown file type "${spec.type}"; known types: ${Object.keys(FILE_TYPES).join(', ')}`)
+  }
+  const files = spec.rootIsFile ? single(spec.root) : walkFiles(spec.root, { globs: spec.globs, types }, spec.signal)
+  const out: string[] = []
+  const pending: Promise<FileHits | undefined>[] = []
+  const emit = (hits: FileHits | undefined) => {
+    if (hits && out.length < spec.stopAfter) render(hits, spec, out)
+  }
+  for await (const path of files) {
+    if (spec.signal.aborted || out.length >= spec.stopAfter) break
+    pending.push(searchFile(path, re, spec))
+    if (pending.length >= WINDOW) emit(await pending.shift())
+  }
+  for (const p of pending) emit(await p)
+  if (out.length > spec.stopAfter) out.length = spec.stopAfter
+  return out
+}
+
+async function* single(path: string): AsyncGenerator<string> {
+  yield path
+}
+
+async function searchFile(path: string, re: RegExp, spec: SearchSpec): Promise<FileHits | undefined> {
+  const bytes = await readFile(path).catch(() => undefined)
+  // Like ripgrep, a NUL byte marks a binary file, which is not searched.
+  if (!bytes || bytes.includes(0)) return undefined
+  const { text } = decodeText(bytes)
+  const lines = text.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  const matched: number[] = []
+  let count = 0
+  if (!spec.multiline) {
+    for (let i = 0; i < lines.length; i++) {
+      if (re.test(lines[i]!)) {
+        matched.push(i)
+        if (spec.mode === 'files_with_matches') break
+      }
+    }
+    count = matched.length
+  } else {
+    const starts = lineStarts(text)
+    let last = -1
+    for (const m of text.matchAll(re)) {
+      const first = lineAt(starts, m.index)
+      const end = m[0].length > 0 ? lineAt(starts, m.index + m[0].length - 1) : first
+      if (first > last) count++
+      for (let i = Math.max(first, last + 1); i <= end; i++) matched.push(i)
+      last = Math.max(last, end)
+      if (spec.mode === 'files_with_matches') break
+    }
+  }
+  return matched.length > 0 ? { path, lines, matched, count } : undefined
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0]
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  return starts
+}
+
+function lineAt(starts: readonly number[], offset: number): number {
+  let lo = 0
+  let hi = starts.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (starts[mid]! <= offset) lo = mid
+    else hi = mid - 1
+  }
+  return lo
+}
+
+/** Appends one file's output lines in ripgrep's format. */
+function render(hits: FileHits, spec: SearchSpec, out: string[]): void {
+  const prefix = spec.rootIsFile ? '' : hits.path
+  if (spec.mode === 'files_with_matches') return void out.push(hits.path)
+  if (spec.mode === 'count') return void out.push(prefix ? `${prefix}:${hits.count}` : String(hits.count))
+  const line = (i: number, sep: ':' | '-') => {
+    const num = spec.lineNumbers ? `${i + 1}${sep}` : ''
+    return `${prefix ? `${prefix}${sep}` : ''}${num}${hits.lines[i]}`
+  }
+  const withContext = spec.before > 0 || spec.after > 0
+  if (!withContext) {
+    for (const i of hits.matched) out.push(line(i, ':'))
+    return
+  }
+  const isMatch = new Set(hits.matched)
+  let end = -2
+  for (const m of hits.matched) {
+    const from = Math.max(0, m - spec.before, end + 1)
+    const to = Math.min(hits.lines.length - 1, m + spec.after)
+    // A gap from the previous group — or a new file after another's output — gets ripgrep's "--".
+    if (from > end + 1 && out.length > 0) out.push('--')
+    for (let i = from; i <= to; i++) out.push(line(i, isMatch.has(i) ? ':' : '-'))
+    end = Math.max(end, to)
+  }
+}

@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process'
+import type { SearchSpec } from './grep-input.js'
+import { PatternError, UnknownTypeError } from './grep-errors.js'
+import { VCS_EXCLUDES } from './walk.js'
+
+export class RgError extends Error {}
+
+/**
+ * The ripgrep arguments for a search. Settings that vary per machine (config file, global git
+ * excludes, .git/info/exclude) are turned off, and ignore files count outside git repositories
+ * too, so ripgrep and the JavaScript engine select the same files everywhere.
+ */
+export function rgArgs(spec: SearchSpec): string[] {
+  const args = ['--no-config', '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-exclude', '--color', 'never', '--no-heading']
+  for (const g of [...spec.globs, ...VCS_EXCLUDES]) args.push('--glob', g)
+  if (spec.type !== undefined) args.push('--type', spec.type)
+  if (spec.ignoreCase) args.push('-i')
+  if (spec.multiline) args.push('-U', '--multiline-dotall')
+  if (spec.mode === 'files_with_matches') args.push('-l')
+  else {
+    // Content and counts come in path order, so paging through them is stable.
+    args.push('--sort', 'path')
+    if (spec.mode === 'count') args.push('-c')
+    else {
+      args.push(spec.lineNumbers ? '-n' : '-N')
+      if (spec.before > 0) args.push('-B', String(spec.before))
+      if (spec.after > 0) args.push('-A', String(spec.after))
+    }
+  }
+  args.push('-e', spec.pattern, '--', spec.root)
+  return args
+}
+
+/** Runs ripgrep and collects its output lines; stops it once `spec.stopAfter` lines are in. */
+export function searchWithRg(rg: string, spec: SearchSpec): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rg, rgArgs(spec), { stdio: ['ignore', 'pipe', 'pipe'] })
+    const out: string[] = []
+    let stderr = ''
+    let stopped = false
+    const stop = () => {
+      stopped = true
+      child.kill('SIGTERM')
+    }
+    spec.signal.addEventListener('abort', stop, { once: true })
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { if (stderr.length < 10_000) stderr += d })
+    // Split on LF only: a CR is part of a line in ripgrep's output, as in the JavaScript engine.
+    let partial = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n')
+      partial = lines.pop()!
+      for (const line of lines) if (out.length < spec.stopAfter) out.push(line)
+      if (out.length >= spec.stopAfter && !stopped) stop()
+    })
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (partial && out.length < spec.stopAfter) out.push(partial)
+      spec.signal.removeEventListener('abort', stop)
+      // 1 is "no match"; 2 with output means some files could not be read, which is not fatal.
+      if (stopped || code === 0 || code === 1 || (code === 2 && out.length > 0)) return resolve(out)
+      const message = stderr.trim() || `ripgrep exited with code ${code}`
+      if (/regex parse error|error parsing regex|look-around|backreferences/i.test(message)) reject(new PatternError(message))
+      else if (/unrecognized file type/i.test(message)) reject(new UnknownTypeError(message))
+      else reject(new RgError(message))
+    })
+  })
+}

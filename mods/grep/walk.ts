@@ -1,0 +1,102 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { dirname, join, relative, sep } from 'node:path'
+import ignore, { type Ignore } from 'ignore'
+import picomatch from 'picomatch'
+
+/** Version-control directories are never searched, whatever the globs say. */
+export const VCS_EXCLUDES = ['!.git', '!.svn', '!.hg', '!.bzr', '!.jj']
+// ripgrep's precedence inside one directory: .rgignore over .ignore over .gitignore.
+const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore']
+
+interface Rules { dir: string; ig: Ignore }
+interface Override { negate: boolean; dirOnly: boolean; test: (rel: string, name: string) => boolean }
+
+const posix = (p: string) => (sep === '/' ? p : p.split(sep).join('/'))
+
+/** A --glob override: without a slash it matches the name at any depth, with one the path from the root. */
+function compileOverride(raw: string): Override {
+  const negate = raw.startsWith('!')
+  let glob = negate ? raw.slice(1) : raw
+  const dirOnly = glob.endsWith('/')
+  if (dirOnly) glob = glob.slice(0, -1)
+  const anchored = glob.includes('/')
+  const match = picomatch(anchored ? glob.replace(/^\//, '') : glob, { dot: true })
+  return { negate, dirOnly, test: (rel, name) => match(anchored ? rel : name) }
+}
+
+async function rulesIn(dir: string): Promise<Rules[]> {
+  const found: Rules[] = []
+  for (const file of IGNORE_FILES) {
+    const text = await readFile(join(dir, file), 'utf8').catch(() => undefined)
+    if (text !== undefined) found.push({ dir, ig: ignore({ ignorecase: false }).add(text) })
+  }
+  return found
+}
+
+/** Ignore files of the root's ancestors apply too (ripgrep reads parent directories' rules). */
+async function ancestorRules(root: string): Promise<Rules[]> {
+  const dirs: string[] = []
+  for (let d = dirname(root); ; d = dirname(d)) {
+    dirs.unshift(d)
+    if (dirname(d) === d) break
+  }
+  return (await Promise.all(dirs.map(rulesIn))).flat()
+}
+
+export interface WalkFilter {
+  globs: readonly string[]
+  /** Name globs of the `type` filter: a file must match one. */
+  types?: readonly string[]
+}
+
+/**
+ * The files under `root` that a ripgrep search with `--hidden --no-require-git` visits, in the
+ * order `--sort path` visits them: each directory's entries sorted by name, depth first.
+ * Symlinks are not followed; .gitignore/.ignore/.rgignore rules apply, deepest first, and --glob
+ * overrides win over them.
+ */
+export async function* walkFiles(root: string, filter: WalkFilter, signal: AbortSignal): AsyncGenerator<string> {
+  const overrides = [...filter.globs, ...VCS_EXCLUDES].map(compileOverride)
+  const whitelists = overrides.some((o) => !o.negate)
+  const types = filter.types?.map((t) => picomatch(t, { dot: true }))
+
+  const verdict = (rel: string, name: string, isDir: boolean): 'include' | 'exclude' | undefined => {
+    for (let i = overrides.length - 1; i >= 0; i--) {
+      const o = overrides[i]!
+      if (o.dirOnly && !isDir) continue
+      if (o.test(rel, name)) return o.negate ? 'exclude' : 'include'
+    }
+    return whitelists && !isDir ? 'exclude' : undefined
+  }
+
+  const admitted = (path: string, name: string, isDir: boolean, rules: readonly Rules[]): boolean => {
+    const v = verdict(posix(relative(root, path)), name, isDir)
+    if (v) return v === 'include'
+    for (let i = rules.length - 1; i >= 0; i--) {
+      const r = rules[i]!
+      const result = r.ig.test(posix(relative(r.dir, path)) + (isDir ? '/' : ''))
+      if (result.ignored) return false
+      if (result.unignored) break
+    }
+    return isDir || !types || types.some((t) => t(name))
+  }
+
+  async function* visit(dir: string, inherited: readonly Rules[]): AsyncGenerator<string> {
+    const local = await rulesIn(dir)
+    const rules = local.length > 0 ? [...inherited, ...local] : inherited
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    for (const entry of entries) {
+      if (signal.aborted) return
+      const isDir = entry.isDirectory()
+      if (!isDir && !entry.isFile()) continue
+      const path = join(dir, entry.name)
+      if (!admitted(path, entry.name, isDir, rules)) continue
+      if (isDir) yield* visit(path, rules)
+      else yield path
+    }
+  }
+
+  yield* visit(root, await ancestorRules(root))
+}
+

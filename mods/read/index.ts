@@ -1,0 +1,28 @@
+import { z } from 'zod'
+import { defineMod } from '../../core/mod/define.js'
+import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { forgetSession } from '../_shared/read-state.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { READ_DESCRIPTION, readInput, readTool } from './read-file.js'
+
+const options = allowedDirsOptions.extend({
+  /** Where the text the model reads stops (at a line boundary); about 25,000 tokens by default. */
+  maxOutputChars: z.number().int().min(1_000).default(100_000),
+})
+
+/** Read: numbered lines of a text file; records what was read for Edit and Write. */
+export default defineMod({
+  name: 'read',
+  description: 'The Read tool',
+  options,
+  register(on, opts) {
+    on('session.start', async ($, e, next) => {
+      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: (input, ctx) => readTool(input, ctx, opts) })
+      return next(e)
+    })
+    on('session.end', ($, e, next) => {
+      forgetSession(e.sessionId)
+      return next(e)
+    })
+  },
+})

@@ -1,0 +1,109 @@
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { basename, dirname, extname, join } from 'node:path'
+import { z } from 'zod'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import { checkPath } from '../_shared/allowed-paths.js'
+import { numberLines, splitLines } from '../_shared/numbered-lines.js'
+import { hashBytes, recordRead } from '../_shared/read-state.js'
+import { failure } from '../_shared/register-tool.js'
+import { decodeText, looksBinary } from '../_shared/text-file.js'
+
+export const DEFAULT_LINES = 2000
+export const MAX_LINE_CHARS = 2000
+// Whole-file reads keep the file in memory; past this size a range is pointless without streaming.
+const MAX_FILE_BYTES = 32 * 1024 * 1024
+const BINARY_EXTENSIONS = new Set([
+  '.png', '.jpg', '.jpeg', '.gif', '.webp', '.bmp', '.ico', '.tiff', '.pdf', '.zip', '.gz', '.tgz', '.bz2', '.xz', '.7z',
+  '.tar', '.jar', '.class', '.exe', '.dll', '.so', '.dylib', '.o', '.a', '.wasm', '.mp3', '.mp4', '.mov', '.wav', '.ogg',
+  '.woff', '.woff2', '.ttf', '.otf', '.sqlite', '.db', '.bin',
+])
+
+export const readInput = z.object({
+  file_path: z.string().describe('The absolute path of the file to read'),
+  offset: z.number().int().min(0).optional().describe('The line number to start from (1-based). Only for files too long to read at once'),
+  limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${DEFAULT_LINES})`),
+})
+export type ReadInput = z.output<typeof readInput>
+
+export const READ_DESCRIPTION = `Reads a text file from the local filesystem.
+- file_path must be an absolute path inside the session's working directories.
+- By default up to ${DEFAULT_LINES} lines are returned from the start of the file; pass offset (1-based line) and limit for longer files.
+- Lines longer than ${MAX_LINE_CHARS} characters are cut.
+- Output is numbered like \`cat -n\`: the line number, a tab, then the line. The number is not part of the file.
+- Directories cannot be read: list them with Glob or with ls through Bash.
+- A file must be read before Edit or Write may change it.
+- Reading several files that may be useful at once, in one response, is faster.`
+
+export interface ReadOptions {
+  additionalDirectories: readonly string[]
+  /** The model-facing text stops at a line boundary before this many characters. */
+  maxOutputChars: number
+}
+
+const reminder = (text: string) => `<system-reminder>${text}</system-reminder>`
+
+export async function readTool(input: ReadInput, ctx: ToolContext, options: ReadOptions): Promise<ToolOutput> {
+  const checked = await checkPath(input.file_path, ctx.cwd, options.additionalDirectories)
+  if (!checked.ok) return failure(checked.message)
+  const shown = input.file_path
+  const info = await stat(checked.path).catch((err: NodeJS.ErrnoException) => err)
+  if (info instanceof Error) {
+    if (info.code === 'ENOENT' || info.code === 'ENOTDIR') return failure(`File does not exist: ${shown}.${await similarNames(checked.path)}`)
+    return failure(`Cannot read ${shown}: ${info.message}`)
+  }
+  if (info.isDirectory()) return failure(`${shown} is a directory, not a file. List it with Glob, or with ls through Bash.`)
+  if (!info.isFile()) return failure(`${shown} is not a regular file.`)
+  if (info.size > MAX_FILE_BYTES) {
+    return failure(`${shown} is ${info.size} bytes, more than Read takes (${MAX_FILE_BYTES}). Search it with Grep, or look at parts of it with head/tail/sed through Bash.`)
+  }
+  const bytes = await readFile(checked.path)
+  if (BINARY_EXTENSIONS.has(extname(checked.path).toLowerCase()) || looksBinary(bytes)) {
+    return failure(`${shown} is a binary file (${bytes.length} bytes); Read shows text files only.`)
+  }
+  const { text } = decodeText(bytes)
+  const lines = splitLines(text)
+  const start = input.offset ? input.offset - 1 : 0
+  const file = (content: string, numLines: number) => ({ type: 'text', file: { filePath: shown, content, numLines, startLine: start + 1, totalLines: lines.length } })
+
+  if (lines.length === 0) {
+    recordRead(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, hash: hashBytes(bytes), whole: true })
+    return { result: file('', 0), text: reminder(`The file ${shown} exists but is empty.`) }
+  }
+  if (start >= lines.length) {
+    return {
+      result: file('', 0),
+      text: reminder(`The file ${shown} has ${lines.length} line${lines.length === 1 ? '' : 's'}, fewer than the offset ${input.offset}. Read from an earlier line.`),
+    }
+  }
+
+  const wanted = lines.slice(start, start + (input.limit ?? DEFAULT_LINES)).map((l) => (l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]` : l))
+  const selected = fitToBudget(wanted, start + 1, options.maxOutputChars)
+  const end = start + selected.length
+  const whole = start === 0 && end >= lines.length
+  recordRead(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, hash: hashBytes(bytes), whole })
+
+  let body = numberLines(selected, start + 1)
+  if (end < lines.length) {
+    const why = selected.length < wanted.length ? ` to stay under ${options.maxOutputChars} characters` : ''
+    body += `\n\n${reminder(`Showing lines ${start + 1}-${end} of ${lines.length}${why}. Read on with offset ${end + 1}.`)}`
+  }
+  return { result: file(selected.join('\n'), selected.length), text: body }
+}
+
+/** The longest prefix of `lines` whose numbered rendering fits in `budget` characters (at least one line). */
+function fitToBudget(lines: string[], firstLine: number, budget: number): string[] {
+  let used = 0
+  for (let i = 0; i < lines.length; i++) {
+    used += lines[i]!.length + String(firstLine + i).length + 8
+    if (used > budget) return lines.slice(0, Math.max(1, i))
+  }
+  return lines
+}
+
+/** "Did you mean" for a missing file: siblings with the same name but another extension. */
+async function similarNames(path: string): Promise<string> {
+  const stem = basename(path, extname(path))
+  const entries = await readdir(dirname(path)).catch(() => [] as string[])
+  const close = entries.filter((e) => e !== basename(path) && basename(e, extname(e)) === stem).slice(0, 3)
+  return close.length ? ` Did you mean ${close.map((e) => join(dirname(path), e)).join(' or ')}?` : ''
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import { defineMod } from '../../core/mod/define.js'
+import type { ModApi } from '../../core/mod/api.js'
+import { registerTool } from '../_shared/register-tool.js'
+
+const todo = z.object({
+  content: z.string().min(1).describe('The task, in imperative form, e.g. "Run the tests"'),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  activeForm: z.string().min(1).describe('The task in present continuous form, shown while it runs, e.g. "Running the tests"'),
+})
+export type Todo = z.output<typeof todo>
+
+const todoInput = z.object({
+  todos: z.array(todo).describe('The whole updated todo list'),
+})
+
+const DESCRIPTION = `Keeps a structured todo list for the current session, to plan and track multi-step work and show progress.
+- Use it for tasks of three or more steps, or when the user gives several tasks; skip it for a single trivial task.
+- Send the whole list each time. Exactly one task is in_progress while working; mark a task completed as soon as it is done, not in batches.
+- Mark a task completed only when it is fully done: not while tests fail, the work is partial, or errors are unresolved.
+- Each task has content (imperative: "Fix the build") and activeForm (continuous: "Fixing the build").`
+
+// Output mods read the list as $.state.get({ plugin: 'todo', key: 'todos' }).
+const ref = ($: ModApi) => ({ plugin: $.plugin.name, key: 'todos' })
+
+/** TodoWrite: the model's task list, kept in session state. */
+export default defineMod({
+  name: 'todo',
+  description: 'The TodoWrite tool',
+  register(on) {
+    on('session.start', async ($, e, next) => {
+      // A host can serve several sessions one after another; each starts with an empty list.
+      $.state.set(ref($), [])
+      await registerTool($, {
+        name: 'TodoWrite', description: DESCRIPTION, input: todoInput, isReadOnly: false,
+        call: ({ todos }) => {
+          const oldTodos = ($.state.get(ref($)).value as Todo[] | undefined) ?? []
+          $.state.set(ref($), todos)
+          const open = todos.filter((t) => t.status !== 'completed').length
+          return {
+            result: { oldTodos, newTodos: todos },
+            text: `Todo list updated (${todos.length} task${todos.length === 1 ? '' : 's'}, ${open} not completed). Keep it current as you work, and go on with the task in progress.`,
+          }
+        },
+      })
+      return next(e)
+    })
+  },
+})

@@ -1,0 +1,22 @@
+import { defineMod } from '../../core/mod/define.js'
+import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { forgetSession } from '../_shared/read-state.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { WRITE_DESCRIPTION, writeInput, writeTool } from './write-file.js'
+
+/** Write: creates or replaces a file, only over a file read in this session and unchanged since. */
+export default defineMod({
+  name: 'write',
+  description: 'The Write tool',
+  options: allowedDirsOptions,
+  register(on, opts) {
+    on('session.start', async ($, e, next) => {
+      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, call: (input, ctx) => writeTool(input, ctx, opts.additionalDirectories) })
+      return next(e)
+    })
+    on('session.end', ($, e, next) => {
+      forgetSession(e.sessionId)
+      return next(e)
+    })
+  },
+})

@@ -1,0 +1,67 @@
+import { mkdir, readFile, stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import { checkPath } from '../_shared/allowed-paths.js'
+import { splitLines } from '../_shared/numbered-lines.js'
+import { hunksOf, snippetOf } from '../_shared/patch.js'
+import { hashBytes, recordRead, refusalToChange } from '../_shared/read-state.js'
+import { failure } from '../_shared/register-tool.js'
+import { decodeText, DEFAULT_FORMAT, encodeText, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
+
+export const writeInput = z.object({
+  file_path: z.string().describe('The absolute path of the file to write'),
+  content: z.string().describe('The whole new content of the file'),
+})
+export type WriteInput = z.output<typeof writeInput>
+
+export const WRITE_DESCRIPTION = `Writes a file, replacing it if it exists.
+- file_path must be an absolute path inside the session's working directories; missing parent directories are created.
+- An existing file must have been read whole with Read in this session first, and must not have changed since.
+- To change part of an existing file, prefer Edit: it sends only the change.
+- Do not create documentation or README files unless asked to.`
+
+export async function writeTool(input: WriteInput, ctx: ToolContext, extraDirs: readonly string[]): Promise<ToolOutput> {
+  const checked = await checkPath(input.file_path, ctx.cwd, extraDirs)
+  if (!checked.ok) return failure(checked.message)
+  const shown = input.file_path
+  const info = await stat(checked.path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : err))
+  if (info instanceof Error) return failure(`Cannot write ${shown}: ${info.message}`)
+  if (info && !info.isFile()) return failure(`${shown} exists and is ${info.isDirectory() ? 'a directory' : 'not a regular file'}; Write replaces files only.`)
+
+  let original: string | null = null
+  let format: TextFormat = DEFAULT_FORMAT
+  let content = input.content
+  if (info) {
+    const bytes = await readFile(checked.path)
+    const refusal = refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown, { whole: true })
+    if (refusal) return failure(refusal)
+    if (!looksBinary(bytes)) {
+      const decoded = decodeText(bytes)
+      original = decoded.text
+      format = decoded.format
+      // The model reads lines without their CR, so LF content for a CRLF file means "keep CRLF".
+      if (format.lineEnding === '\r\n' && !content.includes('\r')) content = content.replace(/\n/g, '\r\n')
+    }
+  }
+
+  await mkdir(dirname(checked.path), { recursive: true })
+  const data = encodeText(content, format)
+  await writeFileAtomic(checked.path, data)
+  const written = await stat(checked.path)
+  recordRead(ctx.sessionId, checked.path, { mtimeMs: written.mtimeMs, hash: hashBytes(data), whole: true })
+
+  const lines = splitLines(content).length
+  if (!info) {
+    return {
+      result: { type: 'create', filePath: shown, content: input.content, structuredPatch: [], originalFile: null },
+      text: `Created ${shown} (${lines} line${lines === 1 ? '' : 's'}).`,
+    }
+  }
+  const hunks = hunksOf(shown, original ?? '', content)
+  const snippet = snippetOf(hunks)
+  return {
+    result: { type: 'update', filePath: shown, content: input.content, structuredPatch: hunks, originalFile: original },
+    text: `Updated ${shown} (${lines} line${lines === 1 ? '' : 's'}).${snippet ? ` The changed parts now read (cat -n):\n${snippet}` : ' The content is unchanged.'}`,
+  }
+}

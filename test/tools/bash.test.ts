@@ -1,0 +1,138 @@
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import bash from '../../mods/bash/index.js'
+import { groupAlive, openTools, tempDir, type Tools } from './harness.js'
+
+let tmp: Awaited<ReturnType<typeof tempDir>>
+let tools: Tools
+
+beforeAll(async () => {
+  tmp = await tempDir()
+  await mkdir(join(tmp.dir, 'sub'))
+  tools = await openTools(tmp.dir, [bash])
+})
+afterAll(async () => {
+  await tools.close()
+  await tmp.remove()
+})
+
+const pidIn = (text: string) => Number(/^pid (\d+)/m.exec(text)![1])
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Dead orphans stay in the group until init reaps them, which can take a couple of seconds. */
+async function expectGroupGone(pgid: number): Promise<void> {
+  for (let i = 0; i < 200 && groupAlive(pgid); i++) await sleep(20)
+  expect(() => process.kill(-pgid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }))
+}
+
+describe('Bash', () => {
+  it('runs a command and reports stdout, stderr and success', async () => {
+    const r = await tools.call('Bash', { command: 'echo out; echo err >&2', description: 'Print two lines' })
+    expect(r.isError).toBe(false)
+    expect(r.result).toEqual({ stdout: 'out\n', stderr: 'err\n', interrupted: false, isImage: false, exitCode: 0 })
+    expect(r.text).toBe('out\nerr')
+  })
+
+  it('reports a non-zero exit as an error, except exit 1 of grep, test and friends', async () => {
+    const fail = await tools.call('Bash', { command: 'echo partial; exit 3' })
+    expect(fail).toMatchObject({ isError: true, text: 'partial\nExit code 3', result: { exitCode: 3 } })
+    const grep = await tools.call('Bash', { command: 'echo abc | grep zzz' })
+    expect(grep).toMatchObject({ isError: false, result: { exitCode: 1, returnCodeInterpretation: 'No matches found' } })
+    expect((await tools.call('Bash', { command: '[ -f /nonexistent ]' })).isError).toBe(false)
+    expect((await tools.call('Bash', { command: 'ls /nonexistent-dir-xyz' })).isError).toBe(true)
+  })
+
+  it('keeps the working directory across calls, only inside the allowed directories', async () => {
+    await tools.call('Bash', { command: 'cd sub' })
+    expect((await tools.call('Bash', { command: 'pwd' })).text).toBe(join(tmp.dir, 'sub'))
+    const out = await tools.call('Bash', { command: 'cd / && pwd' })
+    expect(out.text).toContain('reset to')
+    expect((await tools.call('Bash', { command: 'pwd' })).text).toBe(tmp.dir)
+  })
+
+  it('caps output at 30,000 characters, keeping head and tail', async () => {
+    const r = await tools.call('Bash', { command: "printf 'HEAD'; head -c 100000 /dev/zero | tr '\\0' x; printf 'TAIL'" })
+    const stdout = (r.result as { stdout: string }).stdout
+    expect(stdout.length).toBeLessThan(30_200)
+    expect(stdout.startsWith('HEAD')).toBe(true)
+    expect(stdout.endsWith('TAIL')).toBe(true)
+    expect(stdout).toContain('characters of output truncated')
+  })
+
+})
+
+// Each waits on init's reaping, so they run side by side.
+describe.concurrent('Bash ends process groups', () => {
+  it('on timeout kills the whole process group and keeps the partial output', async () => {
+    const started = Date.now()
+    const r = await tools.call('Bash', { command: 'echo pid $$; echo before; sleep 30 & sleep 30', timeout: 300 })
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(r).toMatchObject({ isError: true, result: { interrupted: true, timedOut: true } })
+    expect(r.text).toContain('before')
+    expect(r.text).toContain('timed out after 300 ms')
+    await expectGroupGone(pidIn(r.text))
+  })
+
+  it('a process ignoring SIGTERM is killed after the grace period', async () => {
+    const r = await tools.call('Bash', { command: "echo pid $$; trap '' TERM; sleep 30 & wait", timeout: 200 })
+    expect(r.result).toMatchObject({ interrupted: true })
+    await expectGroupGone(pidIn(r.text))
+  })
+
+  it('on abort kills the group too', async () => {
+    const abort = new AbortController()
+    const pidFile = join(tmp.dir, 'abort.pid')
+    const pending = tools.call('Bash', { command: `echo $$ > ${pidFile}; sleep 30 & sleep 30` }, { signal: abort.signal })
+    await sleep(300)
+    abort.abort()
+    const r = await pending
+    expect(r).toMatchObject({ isError: true, interrupted: true })
+    await expectGroupGone(Number(await readFile(pidFile, 'utf8')))
+  })
+
+  it('stops what a finished command left running in the background', async () => {
+    const r = await tools.call('Bash', { command: 'echo pid $$; sleep 30 > /dev/null 2>&1 &' })
+    expect(r.text).toContain('left running in the background were stopped')
+    await expectGroupGone(pidIn(r.text))
+  })
+})
+
+describe('background shells', () => {
+  it('run_in_background returns an id; BashOutput returns new output and status', async () => {
+    const started = await tools.call('Bash', { command: 'echo one; echo two; echo oops >&2', run_in_background: true })
+    expect(started.result).toMatchObject({ backgroundTaskId: 'bash_1' })
+    await sleep(200)
+    const first = await tools.call('BashOutput', { bash_id: 'bash_1' })
+    expect(first.result).toMatchObject({ shellId: 'bash_1', status: 'completed', exitCode: 0, stdout: 'one\ntwo\n', stderr: 'oops\n', stdoutLines: 2 })
+    expect(first.text).toContain('<status>completed</status>')
+    const again = await tools.call('BashOutput', { bash_id: 'bash_1' })
+    expect(again.result).toMatchObject({ stdout: '', stderr: '' })
+    expect(again.text).toContain('no new output')
+  })
+
+  it('BashOutput filters lines; KillShell stops a shell and its group', async () => {
+    const started = await tools.call('Bash', { command: 'echo pid $$; echo keep-1; echo drop; echo keep-2; sleep 30', run_in_background: true })
+    const id = (started.result as { backgroundTaskId: string }).backgroundTaskId
+    await sleep(200)
+    const out = await tools.call('BashOutput', { bash_id: id, filter: 'keep|pid' })
+    const stdout = (out.result as { stdout: string }).stdout
+    expect(stdout).toContain('keep-1\nkeep-2')
+    expect(stdout).not.toContain('drop')
+    const killed = await tools.call('KillShell', { shell_id: id })
+    expect(killed.result).toEqual({ message: expect.stringContaining(`Stopped shell ${id}`), shell_id: id })
+    expect((await tools.call('BashOutput', { bash_id: id })).result).toMatchObject({ status: 'killed' })
+    await expectGroupGone(pidIn(stdout))
+    expect(await tools.call('KillShell', { shell_id: id })).toMatchObject({ isError: true, text: expect.stringContaining('not running') })
+    expect(await tools.call('KillShell', { shell_id: 'bash_99' })).toMatchObject({ isError: true, text: expect.stringContaining('No background shell') })
+  })
+
+  it('every background shell is killed when the session ends', async () => {
+    const own = await openTools(tmp.dir, [bash])
+    await own.call('Bash', { command: 'echo pid $$; sleep 30', run_in_background: true })
+    await sleep(150)
+    const stdout = ((await own.call('BashOutput', { bash_id: 'bash_1' })).result as { stdout: string }).stdout
+    await own.close()
+    await expectGroupGone(pidIn(stdout))
+  })
+})

@@ -1,0 +1,62 @@
+import { mkdir, utimes, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import glob from '../../mods/glob/index.js'
+import { openTools, tempDir, type Tools } from './harness.js'
+
+let tmp: Awaited<ReturnType<typeof tempDir>>
+let tools: Tools
+const p = (name: string) => join(tmp.dir, name)
+
+async function file(name: string, ageSeconds: number): Promise<void> {
+  await mkdir(dirname(p(name)), { recursive: true })
+  await writeFile(p(name), name)
+  const t = new Date(Date.now() - ageSeconds * 1000)
+  await utimes(p(name), t, t)
+}
+
+beforeAll(async () => {
+  tmp = await tempDir()
+  await file('old.ts', 300)
+  await file('src/newest.ts', 10)
+  await file('src/deep/middle.ts', 100)
+  await file('src/readme.md', 50)
+  await file('.hidden/config.ts', 200)
+  await file('node_modules/pkg/index.ts', 1)
+  await file('.git/hooks/x.ts', 1)
+  for (let i = 0; i < 105; i++) await file(`many/f${i}.txt`, 1000 + i)
+  tools = await openTools(tmp.dir, [glob])
+})
+afterAll(async () => {
+  await tools.close()
+  await tmp.remove()
+})
+
+describe('Glob', () => {
+  it('returns matches newest first, hidden files included, .git and node_modules skipped', async () => {
+    const r = await tools.call('Glob', { pattern: '**/*.ts' })
+    expect((r.result as any).filenames).toEqual([p('src/newest.ts'), p('src/deep/middle.ts'), p('.hidden/config.ts'), p('old.ts')])
+    expect(r.result).toMatchObject({ numFiles: 4, truncated: false, durationMs: expect.any(Number) })
+    expect(r.text).toBe([p('src/newest.ts'), p('src/deep/middle.ts'), p('.hidden/config.ts'), p('old.ts')].join('\n'))
+  })
+
+  it('searches under path, relative to the session directory or absolute', async () => {
+    const rel = await tools.call('Glob', { pattern: '*.{ts,md}', path: 'src' })
+    expect((rel.result as any).filenames).toEqual([p('src/newest.ts'), p('src/readme.md')])
+    const abs = await tools.call('Glob', { pattern: '**/*.ts', path: p('src/deep') })
+    expect((abs.result as any).filenames).toEqual([p('src/deep/middle.ts')])
+  })
+
+  it('caps at 100 results with a truncation note', async () => {
+    const r = await tools.call('Glob', { pattern: 'many/*.txt' })
+    expect(r.result).toMatchObject({ numFiles: 100, truncated: true })
+    expect((r.result as any).filenames[0]).toBe(p('many/f0.txt'))
+    expect(r.text).toContain('Results are truncated')
+  })
+
+  it('says so when nothing matches, and refuses paths outside the session directories', async () => {
+    expect((await tools.call('Glob', { pattern: '**/*.rs' })).text).toBe('No files found')
+    expect(await tools.call('Glob', { pattern: '*', path: '/' })).toMatchObject({ isError: true, text: expect.stringContaining('outside the directories') })
+    expect(await tools.call('Glob', { pattern: '*', path: 'old.ts' })).toMatchObject({ isError: true, text: expect.stringContaining('must be a directory') })
+  })
+})

@@ -1,0 +1,54 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { closeSession, openSession } from '../../core/loop/open.js'
+import type { Session } from '../../core/loop/session.js'
+import type { ModDefinition } from '../../core/mod/define.js'
+import { ModHost } from '../../core/mod/host.js'
+import { createScriptedModel } from '../../core/model/scripted.js'
+import { runToolCall, type CallOutcome } from '../../core/tools/pipeline.js'
+
+export interface Tools {
+  session: Session
+  call(name: string, input: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<CallOutcome>
+  close(): Promise<void>
+}
+
+let ids = 0
+
+/**
+ * A real session with the given tool mods loaded (no model involved): tools are called through
+ * the real pipeline, so input validation and the tool.call path are the ones the loop uses.
+ */
+export async function openTools(cwd: string, mods: (ModDefinition | [ModDefinition, Record<string, unknown>])[]): Promise<Tools> {
+  const host = new ModHost({ strict: true })
+  for (const m of mods) {
+    const [def, options] = Array.isArray(m) ? m : [m, {}]
+    await host.add(def as ModDefinition, { options })
+  }
+  const session = await openSession({ host, bare: true, cwd, modelProvider: createScriptedModel([{ reply: 'unused' }]) })
+  return {
+    session,
+    call: (name, input, options = {}) => runToolCall(
+      { bus: host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal: options.signal ?? new AbortController().signal },
+      { id: `toolu_test_${++ids}`, name, input },
+    ),
+    close: () => closeSession(session),
+  }
+}
+
+/** A fresh temp directory (real path, so symlinked /tmp does not confuse path checks). */
+export async function tempDir(prefix = 'modloop-tools-'): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)))
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/** True while any process of the group exists; init may take a moment to reap orphans. */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+}

@@ -1,0 +1,100 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import read from '../../mods/read/index.js'
+import { openTools, tempDir, type Tools } from './harness.js'
+
+let tmp: Awaited<ReturnType<typeof tempDir>>
+let outside: Awaited<ReturnType<typeof tempDir>>
+let tools: Tools
+const p = (name: string) => join(tmp.dir, name)
+
+beforeAll(async () => {
+  tmp = await tempDir()
+  outside = await tempDir()
+  await writeFile(p('five.txt'), 'one\ntwo\nthree\nfour\nfive\n')
+  await writeFile(p('crlf.txt'), 'alpha\r\nbeta\r\n')
+  await writeFile(p('empty.txt'), '')
+  await writeFile(p('long.txt'), `${'x'.repeat(2500)}\nshort\n`)
+  await writeFile(p('many.txt'), Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join('\n'))
+  await writeFile(p('blob.dat'), Buffer.from([1, 2, 0, 3, 4]))
+  await writeFile(p('config.json'), '{}')
+  await mkdir(p('sub'))
+  await writeFile(join(outside.dir, 'secret.txt'), 'secret')
+  await symlink(join(outside.dir, 'secret.txt'), p('link-out.txt'))
+  await symlink(p('five.txt'), p('link-in.txt'))
+  tools = await openTools(tmp.dir, [read])
+})
+afterAll(async () => {
+  await tools.close()
+  await tmp.remove()
+  await outside.remove()
+})
+
+describe('Read', () => {
+  it('numbers lines like cat -n and returns the structured file', async () => {
+    const r = await tools.call('Read', { file_path: p('five.txt') })
+    expect(r.isError).toBe(false)
+    expect(r.text).toBe('     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour\n     5\tfive')
+    expect(r.result).toEqual({ type: 'text', file: { filePath: p('five.txt'), content: 'one\ntwo\nthree\nfour\nfive', numLines: 5, startLine: 1, totalLines: 5 } })
+  })
+
+  it('reads a range with offset and limit, and says how to read on', async () => {
+    const r = await tools.call('Read', { file_path: p('five.txt'), offset: 2, limit: 2 })
+    expect(r.text).toContain('     2\ttwo\n     3\tthree')
+    expect(r.text).not.toContain('four')
+    expect(r.text).toContain('offset 4')
+  })
+
+  it('stops at 2000 lines by default, and cuts long lines', async () => {
+    const many = await tools.call('Read', { file_path: p('many.txt') })
+    expect(many.text).toContain('  2000\tline 2000')
+    expect(many.text).not.toContain('line 2001')
+    expect((many.result as any).file).toMatchObject({ numLines: 2000, totalLines: 2500 })
+    const long = await tools.call('Read', { file_path: p('long.txt') })
+    expect(long.text).toContain('line cut at 2000 characters')
+    expect(long.text.split('\n')[0]!.length).toBeLessThan(2100)
+  })
+
+  it('hides CR of CRLF lines', async () => {
+    const r = await tools.call('Read', { file_path: p('crlf.txt') })
+    expect(r.text).toBe('     1\talpha\n     2\tbeta')
+  })
+
+  it('answers clearly for empty files, offsets past the end, binaries, directories and missing files', async () => {
+    expect((await tools.call('Read', { file_path: p('empty.txt') })).text).toContain('exists but is empty')
+    const past = await tools.call('Read', { file_path: p('five.txt'), offset: 9 })
+    expect(past.text).toContain('has 5 lines, fewer than the offset 9')
+    const bin = await tools.call('Read', { file_path: p('blob.dat') })
+    expect(bin).toMatchObject({ isError: true, text: expect.stringContaining('binary file') })
+    const dir = await tools.call('Read', { file_path: p('sub') })
+    expect(dir).toMatchObject({ isError: true, text: expect.stringContaining('is a directory') })
+    const missing = await tools.call('Read', { file_path: p('config.yaml') })
+    expect(missing).toMatchObject({ isError: true, text: expect.stringContaining('File does not exist') })
+    expect(missing.text).toContain(`Did you mean ${p('config.json')}?`)
+  })
+
+  it('wants an absolute path inside the allowed directories, symlinks resolved', async () => {
+    const rel = await tools.call('Read', { file_path: 'five.txt' })
+    expect(rel).toMatchObject({ isError: true, text: expect.stringContaining('must be an absolute path') })
+    const out = await tools.call('Read', { file_path: join(outside.dir, 'secret.txt') })
+    expect(out).toMatchObject({ isError: true, text: expect.stringContaining('outside the directories') })
+    const viaLink = await tools.call('Read', { file_path: p('link-out.txt') })
+    expect(viaLink).toMatchObject({ isError: true, text: expect.stringContaining('resolves to') })
+    expect((await tools.call('Read', { file_path: p('link-in.txt') })).isError).toBe(false)
+  })
+
+  it('additionalDirectories opens more directories', async () => {
+    const wider = await openTools(tmp.dir, [[read, { additionalDirectories: [outside.dir] }]])
+    try {
+      expect((await wider.call('Read', { file_path: join(outside.dir, 'secret.txt') })).text).toBe('     1\tsecret')
+    } finally {
+      await wider.close()
+    }
+  })
+
+  it('rejects invalid input through the pipeline, naming the field', async () => {
+    const r = await tools.call('Read', { file_path: p('five.txt'), limit: 0 })
+    expect(r).toMatchObject({ isError: true, text: expect.stringContaining('limit') })
+  })
+})
