@@ -27,8 +27,8 @@ export function renderPretty(m: SDKMessage, { color }: PrettyOptions): string {
       if (!result || result.type !== 'tool_result') return ''
       const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content)
       const lines = text.split('\n')
-      const shown = lines.slice(0, 6).map((l) => `  ⎿ ${l}`).join('\n')
-      const more = lines.length > 6 ? `\n  ⎿ … ${lines.length - 6} more lines` : ''
+      const shown = lines.slice(0, 6).map((l, i) => `${i === 0 ? '  ⎿ ' : '    '}${l}`).join('\n')
+      const more = lines.length > 6 ? `\n    … ${lines.length - 6} more lines` : ''
       return paint(color, result.is_error ? '31' : '2', `${shown}${more}\n`)
     }
     case 'system':
