@@ -1,4 +1,4 @@
-import { structuredPatch, type StructuredPatchHunk } from 'diff'
+import type { StructuredPatchHunk } from 'diff'
 import { numberLine } from './numbered-lines.js'
 
 export type Hunk = StructuredPatchHunk
@@ -7,7 +7,9 @@ export type Hunk = StructuredPatchHunk
 const DIFF_TIMEOUT_MS = 1_000
 
 /** The hunks between two versions of a file, line endings normalised so CRLF files diff cleanly. */
-export function hunksOf(path: string, before: string, after: string): Hunk[] {
+export async function hunksOf(path: string, before: string, after: string): Promise<Hunk[]> {
+  // Loaded on the first edit, not at start-up.
+  const { structuredPatch } = await import('diff')
   const lf = (s: string) => s.replace(/\r\n/g, '\n')
   return structuredPatch(path, path, lf(before), lf(after), undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS })?.hunks ?? []
 }

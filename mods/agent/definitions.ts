@@ -1,7 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 
 /** An agent type the Agent tool can dispatch. */
@@ -62,7 +61,7 @@ export async function readAgentDir(dir: string, warn: (message: string) => void)
     }
     let meta: unknown
     try {
-      meta = parseYaml(m[1]!)
+      meta = (await import('yaml')).parse(m[1]!)
     } catch (err) {
       warn(`${file}: malformed frontmatter: ${(err as Error).message}`)
       continue

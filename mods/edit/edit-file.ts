@@ -70,7 +70,7 @@ export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: re
   const whole = info ? lastRead(ctx.sessionId, checked.path)?.whole ?? false : true
   recordRead(ctx.sessionId, checked.path, { mtimeMs: written.mtimeMs, hash: hashBytes(data), whole })
 
-  const hunks: Hunk[] = hunksOf(shown, original, updated)
+  const hunks: Hunk[] = await hunksOf(shown, original, updated)
   return {
     result: {
       filePath: shown, oldString: input.old_string, newString: input.new_string, originalFile: info ? original : null,

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
-import { glob } from 'tinyglobby'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { allowedRoots, checkPath, isInside } from '../_shared/allowed-paths.js'
 import { failure } from '../_shared/register-tool.js'
@@ -31,6 +30,8 @@ export async function globTool(input: GlobInput, ctx: ToolContext, options: Glob
   if (!base) return failure(`Directory does not exist: ${input.path}`)
   if (!base.isDirectory()) return failure(`path must be a directory, but ${input.path} is a file. Omit path, or pass the directory that contains it.`)
 
+  // Loaded on the first Glob call, not at start-up.
+  const { glob } = await import('tinyglobby')
   const found = await glob(input.pattern, {
     cwd: checked.path, absolute: true, dot: true, onlyFiles: true, expandDirectories: false,
     ignore: [...options.ignore], signal: ctx.signal,

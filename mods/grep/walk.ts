@@ -1,7 +1,17 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
-import ignore, { type Ignore } from 'ignore'
-import picomatch from 'picomatch'
+import type { Ignore } from 'ignore'
+
+// Loaded on the first search, not at start-up.
+type Libs = { ignore: (options?: { ignorecase?: boolean }) => Ignore; picomatch: typeof import('picomatch') }
+let libs: Libs | undefined
+async function load(): Promise<Libs> {
+  if (!libs) {
+    const [ig, pm] = await Promise.all([import('ignore'), import('picomatch')])
+    libs = { ignore: (ig as unknown as { default: Libs['ignore'] }).default, picomatch: (pm as unknown as { default: Libs['picomatch'] }).default ?? pm }
+  }
+  return libs
+}
 
 /** Version-control directories are never searched, whatever the globs say. */
 export const VCS_EXCLUDES = ['!.git', '!.svn', '!.hg', '!.bzr', '!.jj']
@@ -14,7 +24,7 @@ interface Override { negate: boolean; dirOnly: boolean; test: (rel: string, name
 const posix = (p: string) => (sep === '/' ? p : p.split(sep).join('/'))
 
 /** A --glob override: without a slash it matches the name at any depth, with one the path from the root. */
-function compileOverride(raw: string): Override {
+function compileOverride(raw: string, { picomatch }: Libs): Override {
   const negate = raw.startsWith('!')
   let glob = negate ? raw.slice(1) : raw
   const dirOnly = glob.endsWith('/')
@@ -25,6 +35,7 @@ function compileOverride(raw: string): Override {
 }
 
 async function rulesIn(dir: string): Promise<Rules[]> {
+  const { ignore } = await load()
   const found: Rules[] = []
   for (const file of IGNORE_FILES) {
     const text = await readFile(join(dir, file), 'utf8').catch(() => undefined)
@@ -56,9 +67,10 @@ export interface WalkFilter {
  * overrides win over them.
  */
 export async function* walkFiles(root: string, filter: WalkFilter, signal: AbortSignal): AsyncGenerator<string> {
-  const overrides = [...filter.globs, ...VCS_EXCLUDES].map(compileOverride)
+  const lib = await load()
+  const overrides = [...filter.globs, ...VCS_EXCLUDES].map((g) => compileOverride(g, lib))
   const whitelists = overrides.some((o) => !o.negate)
-  const types = filter.types?.map((t) => picomatch(t, { dot: true }))
+  const types = filter.types?.map((t) => lib.picomatch(t, { dot: true }))
 
   const verdict = (rel: string, name: string, isDir: boolean): 'include' | 'exclude' | undefined => {
     for (let i = overrides.length - 1; i >= 0; i--) {

@@ -1,4 +1,3 @@
-import { NodeHtmlMarkdown } from 'node-html-markdown'
 
 export interface Page {
   url: string
@@ -42,7 +41,7 @@ export async function fetchPage(raw: string, opts: { timeoutMs: number; maxBytes
     }
     const { text, bytes } = await readCapped(res, opts.maxBytes)
     const contentType = res.headers.get('content-type') ?? ''
-    const content = /html/i.test(contentType) ? NodeHtmlMarkdown.translate(text) : text
+    const content = /html/i.test(contentType) ? (await import('node-html-markdown')).NodeHtmlMarkdown.translate(text) : text
     return { url: url.href, code: res.status, codeText: res.statusText, bytes, contentType, content }
   }
 }

@@ -58,7 +58,7 @@ export async function writeTool(input: WriteInput, ctx: ToolContext, extraDirs: 
       text: `Created ${shown} (${lines} line${lines === 1 ? '' : 's'}).`,
     }
   }
-  const hunks = hunksOf(shown, original ?? '', content)
+  const hunks = await hunksOf(shown, original ?? '', content)
   const snippet = snippetOf(hunks)
   return {
     result: { type: 'update', filePath: shown, content: input.content, structuredPatch: hunks, originalFile: original },
