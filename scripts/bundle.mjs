@@ -2,9 +2,13 @@
 // (the Anthropic SDK alone is ~400), which is most of the start-up time. Dynamic imports stay
 // lazy as split chunks. jiti, sucrase and cosmiconfig stay external: they load only when needed.
 import { build } from 'esbuild'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
+// Chunk names carry content hashes: clear the old ones so dist/bin holds one build.
+rmSync(join(root, 'dist', 'bin'), { recursive: true, force: true })
 await build({
   absWorkingDir: root,
   entryPoints: { main: 'dist/cli/main.js' },
