@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { ModApi } from '../../core/mod/api.js'
+import { defineMod } from '../../core/mod/define.js'
+import { ModHost } from '../../core/mod/host.js'
+
+async function capture(options?: unknown) {
+  const logs: string[] = []
+  const host = new ModHost({ log: (mod, level, text) => logs.push(`${mod} ${level} ${text}`) })
+  let api!: ModApi
+  let duringRegister: unknown
+  await host.add(defineMod({
+    name: 'probe', version: '1.2.3', options: z.object({ n: z.number().default(1) }),
+    register: (_on, _opts, $) => {
+      api = $
+      try {
+        $.session.id()
+      } catch (err) {
+        duringRegister = err
+      }
+    },
+  }), { options, source: '/x/probe.ts', root: '/x' })
+  return { host, api: () => api, logs, duringRegister }
+}
+
+describe('the $ API', () => {
+  it('carries the mod identity, parsed options, and a log that names the mod', async () => {
+    const { api, logs } = await capture({ n: 5 })
+    expect(api().plugin).toEqual({ name: 'probe', root: '/x', version: '1.2.3' })
+    expect(api().options).toEqual({ n: 5 })
+    api().log.warn('careful')
+    api().ui.log('shown')
+    expect(logs).toEqual(['probe warn careful', 'probe info shown'])
+    expect(Object.isFrozen(api())).toBe(true)
+    expect(Object.isFrozen(api().tool)).toBe(true)
+  })
+
+  it('capabilities fail before bind, naming the method', async () => {
+    const { duringRegister } = await capture()
+    expect(duringRegister).toMatchObject({ code: 'MODLOOP_ERR_NOT_BOUND', message: expect.stringContaining('$.session.id') })
+  })
+
+  it('a capability no part of the host serves fails naming it; unsupported ones say so', async () => {
+    const { host, api } = await capture()
+    host.bind()
+    expect(() => api().mcp.call('s', 't')).toThrow(expect.objectContaining({ code: 'MODLOOP_ERR_NO_PROVIDER', message: expect.stringContaining('$.mcp.call') }))
+    expect(() => api().audio.play({})).toThrow(expect.objectContaining({ code: 'MODLOOP_ERR_UNSUPPORTED', message: expect.stringContaining('$.audio.play is not supported by modloop') }))
+    expect(() => api().ui.blit({})).toThrow(expect.objectContaining({ code: 'MODLOOP_ERR_UNSUPPORTED' }))
+    host.provide({ 'mcp.call': (mod: string, server: string) => `${mod} called ${server}` })
+    expect(api().mcp.call('srv', 't')).toBe('probe called srv')
+  })
+
+  it('$.state: any mod reads, only the owner writes, ifVersion is compare-and-set', async () => {
+    const { host, api } = await capture()
+    host.bind()
+    const ref = { plugin: 'probe', key: 'count' }
+    expect(api().state.get(ref)).toEqual({ value: undefined, version: 0 })
+    expect(api().state.set(ref, 1)).toEqual({ isSet: true, version: 1 })
+    expect(api().state.set(ref, 2, { ifVersion: 0 })).toEqual({ isSet: false, version: 1 })
+    expect(api().state.get(ref)).toEqual({ value: 1, version: 1 })
+    expect(() => api().state.set({ plugin: 'other', key: 'x' }, 1)).toThrow(/only write its own/)
+  })
+
+  it('$.clock timers stop when the mod is disposed', async () => {
+    const { host, api } = await capture()
+    host.bind()
+    let fired = 0
+    api().clock.every(5, () => fired++)
+    const sleeping = api().clock.sleep(10_000)
+    await host.unload('probe')
+    await expect(sleeping).rejects.toMatchObject({ code: 'MODLOOP_ERR_DISPOSED' })
+    const before = fired
+    await new Promise((r) => setTimeout(r, 30))
+    expect(fired).toBe(before)
+    expect(api().signal.aborted).toBe(true)
+  })
+
+  it('options that fail the schema name the mod and the field', async () => {
+    const host = new ModHost()
+    const ok = await host.add(defineMod({ name: 'strict', options: z.object({ limit: z.number().max(10) }), register: () => {} }), { options: { limit: 50 }, source: '/p/strict.ts' })
+    expect(ok).toBe(false)
+    expect(host.errors[0]).toMatchObject({ code: 'MODLOOP_ERR_MOD_OPTIONS', mod: 'strict', field: 'limit', stage: 'options', file: '/p/strict.ts' })
+  })
+})
