@@ -3,6 +3,7 @@ import type { SDKMessage, SDKResultMessage, SDKUserMessage } from './messages.js
 import { assertPrompt, closeSession, openSession } from './open.js'
 import type { PromptInput, QueryOptions } from './options.js'
 import type { Session } from './session.js'
+import { InputQueue, pump } from './input-queue.js'
 import { runTurn, type TurnInput } from './turn.js'
 
 /** The object `query()` returns: the message stream, plus controls. */
@@ -43,10 +44,15 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
       if (result.subtype !== 'success') failed = result
       yield* drainQueued(session)
     } else {
-      for await (const message of prompt) {
+      const queue = new InputQueue(() => session.turnAbort?.abort(new Error('interrupted by a message sent with priority "now"')))
+      session.input = queue
+      let inputError: unknown
+      pump(prompt, queue, (err) => { inputError = err })
+      for (let message = await queue.take(); message; message = await queue.take()) {
         yield* recorded(session, runTurn(session, turnInput(message)))
         yield* drainQueued(session)
       }
+      if (inputError) throw inputError
     }
   } finally {
     await closeSession(session, 'other', !options.host)

@@ -8,6 +8,7 @@ import { addUsage, uuid, zeroUsage, type ModelUsage, type SDKMessage } from './m
 import type { QueryOptions } from './options.js'
 import { VERSION } from '../version.js'
 import type { CommandInfo } from './command.js'
+import type { InputQueue } from './input-queue.js'
 
 /** A subagent's place: who spawned it, and how deep it runs. */
 export interface AgentScope {
@@ -35,6 +36,8 @@ export class Session {
   readonly describeCache = new Map<string, { description: string; isHidden: boolean }>()
   readonly modelUsage: Record<string, ModelUsage> = {}
   readonly denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[] = []
+  /** Streaming input waiting while a turn runs (streaming-input sessions only). */
+  input: InputQueue | undefined
   /** Slash commands mods registered, by name. */
   readonly commands = new Map<string, CommandInfo>()
   /** Running and finished subagents of this root session, by id. */

@@ -217,5 +217,10 @@ function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool
     yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o?.result ?? missing })
   }
   const content: ContentBlockParam[] = [...results, ...context.map((c) => ({ type: 'text' as const, text: reminder(c) }))]
+  // Messages sent with priority `next` while this turn ran join it here, beside the tool results.
+  for (const joining of session.agent ? [] : session.root.input?.takeJoining() ?? []) {
+    const c = joining.message.content
+    content.push(...(typeof c === 'string' ? [{ type: 'text' as const, text: c }] : c))
+  }
   session.messages.push({ role: 'user', content })
 }

@@ -1,0 +1,67 @@
+import type { SDKUserMessage } from './messages.js'
+
+export type Priority = 'now' | 'next' | 'later'
+const ORDER: Priority[] = ['now', 'next', 'later']
+
+/**
+ * Input that arrives while a turn runs waits here: `now` interrupts the running turn, `next` joins
+ * it at its next tool round, `later` waits for it to end. FIFO within a priority.
+ */
+export class InputQueue {
+  private readonly items: { message: SDKUserMessage; priority: Priority }[] = []
+  private waiter: (() => void) | undefined
+  private ended = false
+
+  /** Called for each message as it arrives; `onNow` interrupts whatever turn is running. */
+  constructor(private readonly onNow: () => void) {}
+
+  push(message: SDKUserMessage): void {
+    const priority: Priority = message.priority ?? 'next'
+    this.items.push({ message, priority })
+    if (priority === 'now') this.onNow()
+    this.wake()
+  }
+
+  end(): void {
+    this.ended = true
+    this.wake()
+  }
+
+  /** The next message to start a turn with, by priority; undefined once the input has ended and drained. */
+  async take(): Promise<SDKUserMessage | undefined> {
+    for (;;) {
+      for (const p of ORDER) {
+        const i = this.items.findIndex((it) => it.priority === p)
+        if (i >= 0) return this.items.splice(i, 1)[0]!.message
+      }
+      if (this.ended) return undefined
+      await new Promise<void>((resolve) => { this.waiter = resolve })
+    }
+  }
+
+  /** Removes and returns the `next` messages waiting, to join the running turn. */
+  takeJoining(): SDKUserMessage[] {
+    const joining = this.items.filter((it) => it.priority === 'next').map((it) => it.message)
+    for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i]!.priority === 'next') this.items.splice(i, 1)
+    return joining
+  }
+
+  private wake(): void {
+    const w = this.waiter
+    this.waiter = undefined
+    w?.()
+  }
+}
+
+/** Reads streaming input into the queue in the background, so it arrives while turns run. */
+export function pump(input: AsyncIterable<SDKUserMessage>, queue: InputQueue, onError: (err: unknown) => void): void {
+  void (async () => {
+    try {
+      for await (const message of input) queue.push(message)
+    } catch (err) {
+      onError(err)
+    } finally {
+      queue.end()
+    }
+  })()
+}
