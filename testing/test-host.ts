@@ -1,0 +1,79 @@
+import { mkdtemp, realpath } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TraceEntry } from '../core/bus/bus.js'
+import type { EventName, PayloadOf, ResultOf } from '../core/events/catalog.js'
+import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
+import type { ModSpec, QueryOptions } from '../core/loop/options.js'
+import { query } from '../core/loop/query.js'
+import type { ModDefinition } from '../core/mod/define.js'
+import { ModHost } from '../core/mod/host.js'
+import { loadScript } from '../core/model/script.js'
+import { createScriptedModel, type ScriptedModel } from '../core/model/scripted.js'
+
+export interface TestHostOptions {
+  /** A distribution config to load (path); default: none — only `mods` load. */
+  config?: string
+  /** Mods: definitions, or specifiers resolved from `cwd`. */
+  mods?: ModSpec[]
+  /** The model script (steps, or a path); each run consumes steps in order. */
+  script?: unknown
+  /** The working directory; default: a fresh temp dir. */
+  cwd?: string
+}
+
+export interface TestRun {
+  messages: SDKMessage[]
+  result: SDKResultMessage
+}
+
+export interface TestHost {
+  readonly host: ModHost
+  readonly model: ScriptedModel
+  readonly cwd: string
+  /** Runs one prompt through the real loop with the scripted model; returns every message. */
+  run(prompt: string, options?: QueryOptions): Promise<TestRun>
+  /** Runs one event through the handler chain; `core` answers beneath the last handler. */
+  emit<N extends EventName>(event: N, payload: PayloadOf<N>, core?: (e: PayloadOf<N>) => ResultOf<N> | Promise<ResultOf<N>>): Promise<ResultOf<N>>
+  /** Which mod handled what, in order, since the host was made. */
+  trace(): readonly TraceEntry[]
+  close(): Promise<void>
+}
+
+/**
+ * A host for testing mods: the real bus and loader, the scripted model, a temp working dir.
+ * Handler failures are kept in `host.failures`; load errors in `host.errors`.
+ */
+export async function createTestHost(options: TestHostOptions = {}): Promise<TestHost> {
+  const cwd = options.cwd ?? (await realpath(await mkdtemp(join(tmpdir(), 'modloop-test-'))))
+  const host = new ModHost()
+  const entries: TraceEntry[] = []
+  host.bus.trace((e) => entries.push(e))
+  const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
+  if (options.config || specs.length > 0) {
+    const { loadDistribution } = await import('../core/loader/index.js')
+    await loadDistribution({ cwd, host, configPath: options.config, extraMods: specs.map((s) => (typeof s === 'string' ? s : s[0])) })
+  }
+  for (const def of options.mods ?? []) if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'createTestHost' })
+  const model = createScriptedModel(await loadScript(options.script ?? []))
+  return {
+    host, model, cwd,
+    async run(prompt, queryOptions = {}) {
+      const messages: SDKMessage[] = []
+      try {
+        for await (const m of query({ prompt, options: { cwd, ...queryOptions, host, modelProvider: model } })) messages.push(m)
+      } catch {
+        // an error result is in `messages`; single-shot queries throw after yielding it
+      }
+      const result = messages.filter((m): m is SDKResultMessage => m.type === 'result').at(-1)
+      if (!result) throw new Error('the run ended without a result message')
+      return { messages, result }
+    },
+    emit(event, payload, core) {
+      if (!host.isBound) host.bind()
+      return host.bus.emit(event, payload, core)
+    },
+    trace: () => entries,
+    close: () => host.close(),
+  }
+}
