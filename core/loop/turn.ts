@@ -12,6 +12,7 @@ import type { Session } from './session.js'
 import { runStep } from './step.js'
 import { expandCommand } from './command.js'
 import { attachMentions } from './mentions.js'
+import { attach } from './attach.js'
 
 export interface TurnInput {
   text: string
@@ -25,7 +26,6 @@ const CUT_STREAM_RECOVERIES = 3
 const NUDGE_MAX_TOKENS = 'Your response was cut off by the output token limit. Continue exactly where you stopped: no apology, no recap.'
 const NUDGE_THINKING = 'You finished thinking without answering. Give your answer now.'
 const NUDGE_MALFORMED = 'Your last tool call could not be read (its input was not valid JSON). Call the tool again with valid JSON input.'
-const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
 
 /**
  * One user turn (spec loop-and-sdk §3.1): the prompt enters, then model requests and tool batches
@@ -57,7 +57,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: true })
       const text = expansion?.text ?? submitted.text
       const content: ContentBlockParam[] = [{ type: 'text', text }, ...(input.content ?? [])]
-      for (const c of [...(submitted.context ?? []), ...(await attachMentions(session, text))]) content.push({ type: 'text', text: reminder(c) })
+      content.push(...(await attach(session, 'prompt_context', submitted.context ?? [], { kind: 'plugin', event: 'prompt.submit' })))
+      content.push(...(await attach(session, 'file', await attachMentions(session, text), { kind: 'plugin', event: 'prompt.mention' })))
       session.messages.push({ role: 'user', content })
       if (bus.has('session.message')) {
         await bus.emit('session.message', { message: session.stamp({ type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: null }), shown: false })
@@ -165,7 +166,8 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       if (nudge === 'cut') cutLeft--
       if (nudge === 'thinking') thinkingLeft--
       if (nudge) {
-        session.messages.push({ role: 'user', content: [{ type: 'text', text: reminder(nudge === 'thinking' ? NUDGE_THINKING : nudge === 'cut' ? `The response stream was cut off (${step.error?.message}). Continue where you stopped.` : NUDGE_MAX_TOKENS) }] })
+        const text = nudge === 'thinking' ? NUDGE_THINKING : nudge === 'cut' ? `The response stream was cut off (${step.error?.message}). Continue where you stopped.` : NUDGE_MAX_TOKENS
+        session.messages.push({ role: 'user', content: await nudgeContent(session, nudge, text) })
         continue
       }
       if (step.stopReason === 'max_tokens') {
@@ -179,8 +181,11 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
 
     // Subagents' messages reach the root stream while its tools run; a subagent just waits on its own.
     const outcomes = session.agent ? await executor.finish() : yield* session.drainWhile(executor.finish())
-    yield* answer(session, toolUses, outcomes)
-    if (step.malformed) session.messages.push({ role: 'user', content: [{ type: 'text', text: reminder(NUDGE_MALFORMED) }] })
+    yield* answer(session, toolUses, outcomes, INTERRUPTED, await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' }))
+    if (step.malformed) {
+      const last = session.messages.at(-1)!
+      last.content = [...(last.content as ContentBlockParam[]), ...(await attach(session, 'malformed_tool_use', [NUDGE_MALFORMED], { kind: 'engine' }))]
+    }
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true })
     if (options.maxTurns !== undefined && end.num >= options.maxTurns) {
       return yield* end.finish({ subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${options.maxTurns})`] })
@@ -204,23 +209,27 @@ function apiFailure(error: ModelApiError) {
 }
 
 /** Answers every tool_use of the last response, in order: one user message per result, one history entry for all. */
-function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool_use' }>[], outcomes: CallOutcome[], missing = INTERRUPTED): Generator<SDKMessage> {
+function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool_use' }>[], outcomes: CallOutcome[], missing = INTERRUPTED, context: ContentBlockParam[] = []): Generator<SDKMessage> {
   if (toolUses.length === 0) return
   const byId = new Map(outcomes.map((o) => [o.toolUseId, o]))
   const results: ToolResultBlockParam[] = []
-  const context: string[] = []
   for (const use of toolUses) {
     const o = byId.get(use.id)
     const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: use.id, content: o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
     results.push(block)
-    if (o?.context) context.push(...o.context)
     yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o?.result ?? missing })
   }
-  const content: ContentBlockParam[] = [...results, ...context.map((c) => ({ type: 'text' as const, text: reminder(c) }))]
+  const content: ContentBlockParam[] = [...results, ...context]
   // Messages sent with priority `next` while this turn ran join it here, beside the tool results.
   for (const joining of session.agent ? [] : session.root.input?.takeJoining() ?? []) {
     const c = joining.message.content
     content.push(...(typeof c === 'string' ? [{ type: 'text' as const, text: c }] : c))
   }
   session.messages.push({ role: 'user', content })
+}
+
+/** A recovery nudge, through prompt.attachment; if a mod drops it, a bare continuation stands in so the request stays valid. */
+async function nudgeContent(session: Session, type: string, text: string): Promise<ContentBlockParam[]> {
+  const blocks = await attach(session, type, [text], { kind: 'engine' })
+  return blocks.length > 0 ? blocks : [{ type: 'text', text: 'Continue.' }]
 }

@@ -227,3 +227,17 @@ describe('@-mentions', () => {
     ])
   })
 })
+
+describe('prompt.attachment', () => {
+  it('every injected context passes through it: rewrite or drop', async () => {
+    const ctx = defineMod({ name: 'ctx', register: (on) => {
+      on('prompt.submit', (_$, e, next) => next({ ...e, context: ['keep me', 'drop me'] }))
+      on('tool.call', async (_$, e, next) => ({ ...(await next(e)), context: ['from the tool'] }) as never)
+    } })
+    const filter = defineMod({ name: 'filter', register: (on) => on('prompt.attachment', (_$, e, next) => (e.text === 'drop me' ? { text: null } : next({ ...e, text: `${e.text} (${e.type})` }))) })
+    const run = await runScript([{ reply: [{ tool_use: { name: 'Echo', input: { text: 'x' } } }] }, { reply: 'ok' }], 'go', { mods: [toolsMod(), ctx, filter] })
+    const body = run.requests[1]!.body as any
+    expect(body.messages[0].content.map((b: any) => b.text)).toEqual(['go', '<system-reminder>\nkeep me (prompt_context)\n</system-reminder>'])
+    expect(body.messages[2].content.at(-1).text).toBe('<system-reminder>\nfrom the tool (tool_context)\n</system-reminder>')
+  })
+})

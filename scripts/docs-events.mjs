@@ -1,0 +1,62 @@
+// Generates docs/events.md from the event catalog (core/events/catalog.ts and types.ts), so the
+// reference cannot drift from the code. `node scripts/docs-events.mjs --check` exits 1 when stale.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const catalogSrc = readFileSync(`${root}core/events/catalog.ts`, 'utf8')
+const typesSrc = readFileSync(`${root}core/events/types.ts`, 'utf8')
+// Kinds, policies and budgets come from the built catalog itself (run after `npm run build`).
+const { catalog } = await import(new URL('../dist/core/events/catalog.js', import.meta.url).href)
+
+/** The TypeScript text of a named type or interface in types.ts. */
+function typeText(name) {
+  const iface = new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n?\\}\\n`, 'm').exec(typesSrc)
+  if (iface) return `{ ${iface[1].replace(/\s*\n\s*/g, '; ').replace(/^;\s*|;\s*$/g, '').trim()} }`
+  const alias = new RegExp(`export type ${name} =([\\s\\S]*?)\\n(?=\\n|export|/\\*\\*)`, 'm').exec(typesSrc)
+  return alias ? alias[1].replace(/\s*\n\s*/g, ' ').trim() : name
+}
+
+export function generate() {
+  const map = /export interface EventMap \{([\s\S]*?)\n\}/.exec(catalogSrc)[1]
+  const rows = [...map.matchAll(/'([\w.]+)': \{ e: T\.(\w+); r: T\.(\w+)(?:; chunk: T\.(\w+))? \}/g)]
+  const out = [
+    '# Events',
+    '',
+    'Generated from `core/events/catalog.ts` by `scripts/docs-events.mjs`; do not edit by hand.',
+    '',
+    'Every handler is `($, e, next) => result`. **observe**: the result and any rewrite are ignored.',
+    '**rewrite**: a handler may pass a changed `e` to `next` and post-process the result, but must call',
+    '`next`. **answer**: a handler may also return its own result without calling `next`. A handler',
+    'that throws, returns the wrong shape or overruns its own-time budget is skipped (fail open);',
+    'on **closable** events a handler registered with `failClosed: true` (or whose `.catch` answers)',
+    'denies instead. Pinned fields may not be rewritten.',
+    '',
+  ]
+  for (const [, name, e, r, chunk] of rows) {
+    const spec = catalog[name]
+    const when = spec.when.charAt(0).toUpperCase() + spec.when.slice(1)
+    out.push(`## \`${name}\``, '', `${when}.`, '')
+    out.push(`- kind: **${spec.kind}**, failure policy: **${spec.policy}**, own-time budget: ${spec.budgetMs.toLocaleString('en-US')} ms${spec.stream ? ', streaming (handlers are async generators)' : ''}`)
+    if (spec.pinned) out.push(`- pinned: ${spec.pinned.map((p) => `\`${p}\``).join(', ')}`)
+    if (spec.key) out.push(`- matcher key: \`${spec.key}\``)
+    out.push(`- payload \`${e}\`: \`${typeText(e)}\``)
+    out.push(`- result \`${r}\`: \`${typeText(r)}\``)
+    if (chunk) out.push(`- chunks \`${chunk}\`: \`${typeText(chunk)}\``)
+    out.push('')
+  }
+  return out.join('\n')
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const file = `${root}docs/events.md`
+  const text = generate()
+  if (process.argv.includes('--check')) {
+    let current = ''
+    try { current = readFileSync(file, 'utf8') } catch {}
+    if (current !== text) {
+      console.error('docs/events.md is stale: run `node scripts/docs-events.mjs`')
+      process.exit(1)
+    }
+  } else writeFileSync(file, text)
+}
