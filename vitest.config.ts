@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -5,5 +7,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 15_000,
     pool: 'forks',
+    // Sessions a test runs through the default distribution (it records transcripts) never reach the real home.
+    env: { MODLOOP_HOME: join(tmpdir(), 'modloop-test-home') },
   },
 })

@@ -38,6 +38,41 @@ export const COMMANDS: readonly Command[] = [
     positionals: { min: 1, max: 1 },
     load: async () => (await import('./mods-stack.js')).modsStack,
   },
+  {
+    path: ['permissions', 'check'],
+    summary: 'print the permission decision a tool call would get, and the rule that decided it',
+    usage: `modloop permissions check <Tool> ['<json input>'] [--mode M] [--cwd DIR] [--allowedTools RULES] [--disallowedTools RULES] [--add-dir DIR]... [--trust-workspace] [--json] ${LOAD_USAGE}`,
+    options: {
+      ...LOAD_OPTIONS, ...json, mode: { type: 'string' }, cwd: { type: 'string' }, 'trust-workspace': { type: 'boolean' },
+      allowedTools: { type: 'string', multiple: true }, disallowedTools: { type: 'string', multiple: true }, 'add-dir': { type: 'string', multiple: true },
+    },
+    positionals: { min: 1, max: 2 },
+    load: async () => (await import('./permissions-check.js')).permissionsCheck,
+  },
+  {
+    path: ['trust'],
+    summary: 'trust a workspace (default: the current directory) so its project settings may widen access',
+    usage: 'modloop trust [DIR] [--revoke] [--list]',
+    options: { revoke: { type: 'boolean' }, list: { type: 'boolean' } },
+    positionals: { min: 0, max: 1 },
+    load: async () => (await import('./trust.js')).trust,
+  },
+  {
+    path: ['sessions', 'list'],
+    summary: 'list the sessions of this directory (id, last activity, turns, title), most recent first',
+    usage: 'modloop sessions list [--json] [--cwd DIR]',
+    options: { ...json, cwd: { type: 'string' } },
+    positionals: { min: 0, max: 0 },
+    load: async () => (await import('./sessions-list.js')).sessionsList,
+  },
+  {
+    path: ['sessions', 'show'],
+    summary: 'replay one session readably: prompts, answers, tool calls and results, turn totals',
+    usage: 'modloop sessions show <id> [--cwd DIR]',
+    options: { cwd: { type: 'string' } },
+    positionals: { min: 1, max: 1 },
+    load: async () => (await import('./sessions-show.js')).sessionsShow,
+  },
 ]
 
 /** The command whose path is the longest prefix of the arguments' leading words. */

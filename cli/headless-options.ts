@@ -18,9 +18,16 @@ export const HEADLESS_OPTIONS = {
   'dangerously-skip-permissions': { type: 'boolean' },
   allowedTools: { type: 'string', multiple: true },
   disallowedTools: { type: 'string', multiple: true },
+  'add-dir': { type: 'string', multiple: true },
+  'trust-workspace': { type: 'boolean' },
   script: { type: 'string' },
   cwd: { type: 'string' },
+  resume: { type: 'string', short: 'r' },
+  continue: { type: 'boolean', short: 'c' },
+  'fork-session': { type: 'boolean' },
+  'session-id': { type: 'string' },
+  'resume-session-at': { type: 'string' },
 } as const satisfies OptionSpecs
 
-export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--model M] [--max-turns N] [--max-budget-usd X] [--config PATH] [--mod SPEC]...'
+export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--model M] [--max-turns N] [--max-budget-usd X] [--resume ID | --continue] [--fork-session] [--session-id UUID] [--config PATH] [--mod SPEC]...'
 

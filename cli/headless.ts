@@ -1,6 +1,7 @@
 import type { QueryOptions } from '../core/loop/options.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { CommandRun, Values } from './command.js'
+import { splitRuleList } from './permissions-rule-list.js'
 import { renderPretty } from './pretty.js'
 import { usageError } from './usage-error.js'
 
@@ -70,6 +71,17 @@ function list(values: Values, key: string): string[] | undefined {
   return Array.isArray(v) ? v.flatMap((s) => String(s).split(/[ ,]+/)).filter(Boolean) : undefined
 }
 
+// Rules hold spaces inside their parentheses (`Bash(npm test)`), so they split apart from them.
+function rules(values: Values, key: string): string[] | undefined {
+  const v = values[key]
+  return Array.isArray(v) ? splitRuleList(v.map(String)) : undefined
+}
+
+function strings(values: Values, key: string): string[] | undefined {
+  const v = values[key]
+  return Array.isArray(v) ? v.map(String) : undefined
+}
+
 export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
   const mode = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
   if (mode !== undefined && !PERMISSION_MODES.includes(mode)) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}`)
@@ -86,10 +98,17 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     systemPrompt: str(values, 'system-prompt'),
     appendSystemPrompt: str(values, 'append-system-prompt'),
     permissionMode: mode,
-    allowedTools: list(values, 'allowedTools'),
-    disallowedTools: list(values, 'disallowedTools'),
+    allowedTools: rules(values, 'allowedTools'),
+    disallowedTools: rules(values, 'disallowedTools'),
+    additionalDirectories: strings(values, 'add-dir'),
+    trustWorkspace: values['trust-workspace'] === true ? true : undefined,
     includePartialMessages: values['include-partial-messages'] === true,
     script: str(values, 'script'),
+    resume: str(values, 'resume'),
+    continue: values.continue === true ? true : undefined,
+    forkSession: values['fork-session'] === true ? true : undefined,
+    sessionId: str(values, 'session-id'),
+    resumeSessionAt: str(values, 'resume-session-at'),
     log: (line) => io.stderr.write(`modloop: ${line}\n`),
   }
 }

@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   MODLOOP_ERR_SCRIPT: 'a model script is malformed',
   MODLOOP_ERR_MODEL: 'the model request failed',
   MODLOOP_ERR_TOOL: 'a tool failed',
+  MODLOOP_ERR_SESSION: 'a session could not be found or loaded',
+  MODLOOP_ERR_SESSION_LOCKED: 'another process is writing that session',
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -12,7 +12,14 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   todo: () => import('./todo/index.js'),
   'web-fetch': () => import('./web-fetch/index.js'),
   agent: () => import('./agent/index.js'),
+  permissions: () => import('./permissions/index.js'),
+  memory: () => import('./memory/index.js'),
+  context: () => import('./context/index.js'),
+  commands: () => import('./commands/index.js'),
+  mentions: () => import('./mentions/index.js'),
+  transcripts: () => import('./transcripts/index.js'),
+  mcp: () => import('./mcp/index.js'),
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'bash', 'todo', 'web-fetch', 'agent']
+export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'bash', 'todo', 'web-fetch', 'agent', 'permissions', 'memory', 'context', 'commands', 'mentions', 'transcripts', 'mcp']

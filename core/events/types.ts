@@ -12,7 +12,20 @@ export interface Usage {
   cache_creation_input_tokens: number
 }
 
-export interface SessionStartInput { cwd: string; surface: 'terminal' | null; isInteractive: boolean; sessionId: string }
+/** Why a session starts: new, a resumed one (same id, appended to), or a fork (a copy under a new id). */
+export type SessionSource = 'startup' | 'resume' | 'fork'
+/** The transcript a resumed or forked session was loaded from, and the last message taken from it. */
+export interface ResumedFrom { sessionId: string; transcriptPath: string; leafUuid: string | null; lastActivityMs: number }
+/** `transcriptPath` is where this session's transcript belongs (the transcripts mod writes it). */
+export interface SessionStartInput {
+  cwd: string
+  surface: 'terminal' | null
+  isInteractive: boolean
+  sessionId: string
+  source: SessionSource
+  transcriptPath: string
+  resumedFrom?: ResumedFrom
+}
 export interface SessionStartResult { cwd: string }
 
 export type SessionEndReason = 'clear' | 'resume' | 'logout' | 'prompt_input_exit' | 'other'

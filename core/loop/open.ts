@@ -6,6 +6,8 @@ import type { Model } from '../model/types.js'
 import { installProviders } from './providers.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { Session } from './session.js'
+import type { Rebuilt } from '../session/rebuild.js'
+import { transcriptPath } from '../session/paths.js'
 
 const SESSION_END_BOUND_MS = 1_500
 
@@ -16,6 +18,10 @@ const SESSION_END_BOUND_MS = 1_500
 export async function openSession(options: QueryOptions): Promise<Session> {
   const cwd = resolve(options.cwd ?? process.cwd())
   const log = options.log
+  // A resume that cannot load fails here, before any mod is loaded.
+  const asksForSession = options.resume !== undefined || options.continue || options.forkSession || options.resumeSessionAt !== undefined || options.sessionId !== undefined
+  const resumed = asksForSession ? await (await import('../session/resume.js')).loadResume(options, cwd) : undefined
+  for (const warning of resumed?.warnings ?? []) log?.(warning)
   const host = options.host ?? new ModHost({ strict: options.strictMods, log: log ? (mod, level, text) => { if (level !== 'debug') log(`${mod}: ${text}`) } : undefined })
   let configModel: string | undefined
   const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
@@ -28,12 +34,27 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
   for (const err of host.errors) log?.(`${err.code}: ${err.message}`)
-  const session = new Session(host, await pickModel(options, cwd), { ...options, cwd }, resolveModelName(options, configModel))
+  const model = options.model ?? resumed?.rebuilt.model ?? resolveModelName(options, configModel)
+  const session = new Session(host, await pickModel(options, cwd), { ...options, cwd, sessionId: resumed ? resumed.sessionId : options.sessionId }, model)
+  if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
   if (!host.isBound) host.bind()
-  await host.bus.emit('session.start', { cwd, surface: null, isInteractive: false, sessionId: session.id })
+  await host.bus.emit('session.start', {
+    cwd, surface: null, isInteractive: false, sessionId: session.id, source: resumed?.source ?? 'startup',
+    transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : transcriptPath(cwd, session.id, options.env),
+    ...(resumed ? { resumedFrom: { ...resumed.from, lastActivityMs: resumed.rebuilt.lastActivityMs } } : {}),
+  })
   session.started = true
   return session
+}
+
+/** A resumed session goes on from its history and its totals (spec: total_cost_usd continues). */
+function restore(session: Session, rebuilt: Rebuilt): void {
+  for (const m of rebuilt.messages) session.messages.push(m)
+  session.totalCostUsd = rebuilt.totalCostUsd
+  session.costBeforeQuery = rebuilt.totalCostUsd
+  Object.assign(session.modelUsage, rebuilt.modelUsage)
+  session.userTurns = rebuilt.userTurns
 }
 
 async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {

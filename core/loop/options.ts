@@ -9,6 +9,12 @@ export type SystemPromptOption = string | { type: 'preset'; preset?: 'claude_cod
 /** A mod for one query: a specifier (path, package, built-in name), with options, or a definition. */
 export type ModSpec = string | [string, Record<string, unknown>] | ModDefinition
 
+/** An MCP server for one query, as the Agent SDK spells it; the mcp mod validates and connects it. */
+export type McpServerConfig =
+  | { type?: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; timeout?: number }
+  | { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeout?: number }
+  | { type: 'sdk'; name: string; instance: unknown; timeout?: number }
+
 /** `query()` options; names follow the Agent SDK's `Options` where we offer the same thing. */
 export interface QueryOptions {
   model?: string
@@ -36,7 +42,18 @@ export interface QueryOptions {
   /** Trust the workspace for this run (`--trust-workspace`). */
   trustWorkspace?: boolean
   canUseTool?: CanUseTool
+  /** MCP servers for this query (the mcp mod reads them as the launch flags' `mcpServers`). */
+  mcpServers?: Record<string, McpServerConfig>
+  /** A fixed id (a UUID) for a new session; with resume or continue only together with forkSession. */
   sessionId?: string
+  /** Load this session (by id) and append to it. */
+  resume?: string
+  /** Load the most recently active session of `cwd` (not with resume). */
+  continue?: boolean
+  /** With resume or continue: copy the history into a new session; the original stays untouched. */
+  forkSession?: boolean
+  /** With resume or continue: take the history only up to this message uuid (inclusive). */
+  resumeSessionAt?: string
   maxTokens?: number
   /** The model implementation: e.g. a scripted model. Default: the Anthropic API. */
   modelProvider?: Model

@@ -43,6 +43,14 @@ export function installProviders(session: Session): void {
       session.describeCache.delete(name)
       return Promise.resolve({ tool: name })
     },
+    // Only the mod that registered a tool may remove it (e.g. when an MCP server's list changes).
+    'tool.unregister': (mod: string, args: { tool: string }) => {
+      const tool = session.tools.get(args?.tool)
+      if (!tool || tool.mod !== mod || tool.name !== args.tool) return Promise.resolve({ isRemoved: false })
+      session.tools.unregister(tool.name)
+      session.describeCache.delete(tool.name)
+      return Promise.resolve({ isRemoved: true })
+    },
     'tool.list': () => Promise.resolve(session.tools.list().map((t) => ({ name: t.name, description: t.description }))),
     'tool.call': async (_mod: string, args: { tool: string; [k: string]: unknown }) => {
       const { tool, ...input } = args
@@ -90,6 +98,7 @@ export function installProviders(session: Session): void {
           ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
         },
         ...(o.trustWorkspace ? { trustWorkspace: true } : {}),
+        ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
       }
     },
     'model.complete': (_mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => complete(session, req, options?.signal),

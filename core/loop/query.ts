@@ -73,7 +73,8 @@ async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKR
   const record = session.host.bus.has('session.message')
   for (;;) {
     const next = await turn.next()
-    if (record) await session.host.bus.emit('session.message', { message: next.value, shown: true })
+    // A subagent's messages (they carry parent_tool_use_id) were recorded by its own loop.
+    if (record && !('parent_tool_use_id' in next.value && next.value.parent_tool_use_id)) await session.host.bus.emit('session.message', { message: next.value, shown: true })
     yield next.value
     if (next.done) return next.value
   }

@@ -45,6 +45,8 @@ export class Session {
   /** Prompts mods submitted with $.prompt.submit, run after the current turn. */
   readonly queued: string[] = []
   totalCostUsd = 0
+  /** What a resumed session had spent before this query: maxBudgetUsd counts only spend since. */
+  costBeforeQuery = 0
   userTurns = 0
   model: string
   permissionMode: string

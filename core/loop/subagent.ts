@@ -76,8 +76,13 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   root.agents.set(agentId, scope)
   const done = (async (): Promise<SubagentResult> => {
     const gen = runTurn(child, { text: spawned.prompt, origin: { kind: 'sdk' } })
+    const record = root.host.bus.has('session.message')
     for (;;) {
       const next = await gen.next()
+      // Its messages (those with parent_tool_use_id, and its result) are recorded here, in its
+      // own order, before the root's stream carries them; the root records the rest.
+      const own = next.done || ('parent_tool_use_id' in next.value && next.value.parent_tool_use_id)
+      if (record && own) await root.host.bus.emit('session.message', { message: next.value, shown: !next.done, agentId })
       if (next.done) {
         const r = next.value
         return {

@@ -68,7 +68,7 @@ export function initMessage(session: Session): SDKSystemInit {
     subtype: 'init' as const,
     cwd: session.cwd,
     tools: session.tools.names(),
-    mcp_servers: [],
+    mcp_servers: mcpServers(session),
     model: session.model,
     permissionMode: session.permissionMode,
     slash_commands: [...session.root.commands.keys()],
@@ -80,4 +80,10 @@ export function initMessage(session: Session): SDKSystemInit {
     plugins: [],
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
   })
+}
+
+/** The mcp mod keeps its servers' statuses as `$.state`; without it there are none. */
+function mcpServers(session: Session): { name: string; status: string }[] {
+  const { value } = session.host.state.get({ plugin: 'mcp', key: 'servers' })
+  return Array.isArray(value) ? value.map((s: { name: string; status: string }) => ({ name: s.name, status: s.status })) : []
 }

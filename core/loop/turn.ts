@@ -45,7 +45,9 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
   try {
     if (session.agent) {
       // A subagent's run: its prompt was settled by agent.spawn; no prompt.submit, init or turn.start.
-      session.messages.push({ role: 'user', content: [{ type: 'text', text: input.text }] })
+      const prompt: ContentBlockParam[] = [{ type: 'text', text: input.text }]
+      session.messages.push({ role: 'user', content: prompt })
+      await recordUnshown(session, prompt, false)
       return yield* loop(session, turnId, abort.signal, end)
     }
     try {
@@ -152,7 +154,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       return yield* end.finish(apiFailure(step.error))
     }
 
-    const over = options.maxBudgetUsd !== undefined && session.root.totalCostUsd >= options.maxBudgetUsd
+    const over = options.maxBudgetUsd !== undefined && session.root.totalCostUsd - session.root.costBeforeQuery >= options.maxBudgetUsd
     if (signal.aborted || over) {
       const outcomes = await executor.finish()
       yield* answer(session, toolUses, outcomes, over ? 'Not run: the budget for this session is used up.' : INTERRUPTED)
@@ -167,7 +169,9 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       if (nudge === 'thinking') thinkingLeft--
       if (nudge) {
         const text = nudge === 'thinking' ? NUDGE_THINKING : nudge === 'cut' ? `The response stream was cut off (${step.error?.message}). Continue where you stopped.` : NUDGE_MAX_TOKENS
-        session.messages.push({ role: 'user', content: await nudgeContent(session, nudge, text) })
+        const content = await nudgeContent(session, nudge, text)
+        session.messages.push({ role: 'user', content })
+        await recordUnshown(session, content, true)
         continue
       }
       if (step.stopReason === 'max_tokens') {
@@ -184,7 +188,9 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     yield* answer(session, toolUses, outcomes, INTERRUPTED, await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' }))
     if (step.malformed) {
       const last = session.messages.at(-1)!
-      last.content = [...(last.content as ContentBlockParam[]), ...(await attach(session, 'malformed_tool_use', [NUDGE_MALFORMED], { kind: 'engine' }))]
+      const nudge = await attach(session, 'malformed_tool_use', [NUDGE_MALFORMED], { kind: 'engine' })
+      last.content = [...(last.content as ContentBlockParam[]), ...nudge]
+      await recordUnshown(session, nudge, true)
     }
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true })
     if (options.maxTurns !== undefined && end.num >= options.maxTurns) {
@@ -209,7 +215,7 @@ function apiFailure(error: ModelApiError) {
 }
 
 /** Answers every tool_use of the last response, in order: one user message per result, one history entry for all. */
-function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool_use' }>[], outcomes: CallOutcome[], missing = INTERRUPTED, context: ContentBlockParam[] = []): Generator<SDKMessage> {
+async function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool_use' }>[], outcomes: CallOutcome[], missing = INTERRUPTED, context: ContentBlockParam[] = []): AsyncGenerator<SDKMessage> {
   if (toolUses.length === 0) return
   const byId = new Map(outcomes.map((o) => [o.toolUseId, o]))
   const results: ToolResultBlockParam[] = []
@@ -219,13 +225,29 @@ function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool
     results.push(block)
     yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o?.result ?? missing })
   }
-  const content: ContentBlockParam[] = [...results, ...context]
+  const extra: ContentBlockParam[] = [...context]
   // Messages sent with priority `next` while this turn ran join it here, beside the tool results.
   for (const joining of session.agent ? [] : session.root.input?.takeJoining() ?? []) {
     const c = joining.message.content
-    content.push(...(typeof c === 'string' ? [{ type: 'text' as const, text: c }] : c))
+    extra.push(...(typeof c === 'string' ? [{ type: 'text' as const, text: c }] : c))
   }
-  session.messages.push({ role: 'user', content })
+  session.messages.push({ role: 'user', content: [...results, ...extra] })
+  if (extra.length > 0) await recordUnshown(session, extra, true)
+}
+
+/**
+ * Raises session.message for history content the caller's stream does not carry (a subagent's
+ * prompt, recovery nudges, context beside tool results), so that a transcript holds exactly what
+ * the next request sends. `synthetic` marks runtime additions, which join the user message before them.
+ */
+async function recordUnshown(session: Session, content: ContentBlockParam[], synthetic: boolean): Promise<void> {
+  const { bus } = session.host
+  if (!bus.has('session.message')) return
+  const message = session.stamp({
+    type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: session.agent?.parentToolUseId ?? null,
+    ...(synthetic ? { isSynthetic: true } : {}),
+  })
+  await bus.emit('session.message', { message, shown: false, ...(session.agent ? { agentId: session.agent.agentId } : {}) })
 }
 
 /** A recovery nudge, through prompt.attachment; if a mod drops it, a bare continuation stands in so the request stays valid. */

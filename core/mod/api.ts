@@ -28,7 +28,7 @@ export interface ToolSpec {
 export const API_METHODS = {
   ui: ['log', 'ask', 'toast', 'status', 'notice', 'invalidate', 'resolve', 'open', 'close', 'panes', 'focus', 'scroll', 'copy', 'blit', 'selection'],
   command: ['register', 'run', 'list'],
-  tool: ['register', 'call', 'check', 'list'],
+  tool: ['register', 'unregister', 'call', 'check', 'list'],
   agent: ['register', 'spawn', 'list'],
   model: ['complete', 'fork', 'classify'],
   prompt: ['submit', 'read', 'fill', 'suggest', 'compose'],

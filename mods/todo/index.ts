@@ -1,7 +1,9 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { registerTool } from '../_shared/register-tool.js'
+import { todosFromHistory } from './from-history.js'
 
 const todo = z.object({
   content: z.string().min(1).describe('The task, in imperative form, e.g. "Run the tests"'),
@@ -29,8 +31,9 @@ export default defineMod({
   description: 'The TodoWrite tool',
   register(on) {
     on('session.start', async ($, e, next) => {
-      // A host can serve several sessions one after another; each starts with an empty list.
-      $.state.set(ref($), [])
+      // A host can serve several sessions one after another; each starts with an empty list,
+      // or, resumed, with the list its last successful TodoWrite left.
+      $.state.set(ref($), (e.resumedFrom && todosFromHistory($.session.messages() as MessageParam[], todoInput)) || [])
       await registerTool($, {
         name: 'TodoWrite', description: DESCRIPTION, input: todoInput, isReadOnly: false,
         call: ({ todos }) => {

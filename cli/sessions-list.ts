@@ -1,0 +1,21 @@
+import { resolve } from 'node:path'
+import { listSessions } from '../core/session/list.js'
+import type { CommandRun } from './command.js'
+import { table } from './table.js'
+
+/** `modloop sessions list`: the sessions of this directory, most recently active first. */
+export const sessionsList: CommandRun = async ({ values, io }) => {
+  const cwd = resolve(io.cwd, typeof values.cwd === 'string' ? values.cwd : '.')
+  const sessions = await listSessions({ cwd, env: io.env })
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`)
+    return 0
+  }
+  if (sessions.length === 0) {
+    io.stdout.write(`no sessions in ${cwd}\n`)
+    return 0
+  }
+  const rows = sessions.map((s) => [s.sessionId, s.lastActivity.replace('T', ' ').slice(0, 19), String(s.turns), s.title])
+  io.stdout.write(table(['ID', 'LAST ACTIVITY', 'TURNS', 'TITLE'], rows))
+  return 0
+}

@@ -1,0 +1,29 @@
+import { resolve } from 'node:path'
+import type { SDKMessage } from '../core/loop/messages.js'
+import { isTurnResult, type MessageEntry } from '../core/session/entry.js'
+import { isPrompt, promptText } from '../core/session/list.js'
+import { findSession } from '../core/session/locate.js'
+import { chainTo, readTranscript } from '../core/session/transcript-read.js'
+import type { CommandRun } from './command.js'
+import { renderPretty } from './pretty.js'
+
+/** `modloop sessions show <id>`: the conversation replayed as `-p --verbose` shows it live. */
+export const sessionsShow: CommandRun = async ({ values, positionals, io }) => {
+  const cwd = resolve(io.cwd, typeof values.cwd === 'string' ? values.cwd : '.')
+  const file = await findSession(positionals[0]!, cwd, io.env)
+  const { entries, warnings } = await readTranscript(file.path)
+  for (const w of warnings) io.stderr.write(`modloop: ${w}\n`)
+  const chain = chainTo(entries)
+  io.stdout.write(`session ${file.sessionId}\n${file.path}\n`)
+  for (const e of chain) io.stdout.write(render(e))
+  return 0
+}
+
+function render(e: MessageEntry): string {
+  const time = e.timestamp.slice(11, 19)
+  if (isPrompt(e)) return `\n[${time}] > ${promptText(e) ?? ''}\n`
+  if (e.type === 'assistant') return renderPretty({ type: 'assistant', message: e.message, parent_tool_use_id: null, uuid: e.uuid, session_id: e.sessionId }, { color: false })
+  if (e.type === 'user') return renderPretty({ type: 'user', message: e.message, parent_tool_use_id: null }, { color: false })
+  if (isTurnResult(e)) return renderPretty({ type: 'result', ...e.result, permission_denials: [], uuid: e.uuid, session_id: e.sessionId } as SDKMessage, { color: false })
+  return renderPretty({ ...e, type: 'system', subtype: e.subtype, uuid: e.uuid, session_id: e.sessionId } as SDKMessage, { color: false })
+}

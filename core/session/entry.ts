@@ -1,0 +1,119 @@
+import { z } from 'zod'
+import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ModelUsage, ResultSubtype, TerminalReason } from '../loop/messages.js'
+import type { Usage } from '../events/types.js'
+
+/**
+ * One line of a session transcript. The fields follow Claude Code's transcripts, so hook scripts
+ * that read `transcript_path` read ours: every message line carries `uuid` and `parentUuid` (the
+ * lines form a tree; the conversation is the path from the last line back to the root), and a
+ * `message` in the Messages API shape. An assistant line holds ONE content block; the blocks of
+ * one API response share `message.id`. A tool result is one user line per `tool_result` block,
+ * with the tool's structured output as `toolUseResult`. Context the runtime adds beside tool
+ * results, and recovery nudges, are user lines marked `isMeta`.
+ */
+export interface EntryBase {
+  uuid: string
+  parentUuid: string | null
+  sessionId: string
+  timestamp: string
+  cwd: string
+  isSidechain: boolean
+  userType: 'external'
+  entrypoint: string
+  version: string
+  gitBranch?: string
+  /** On the lines of a subagent's transcript. */
+  agentId?: string
+}
+
+export interface UserEntry extends EntryBase {
+  type: 'user'
+  message: { role: 'user'; content: string | ContentBlockParam[] }
+  isMeta?: true
+  toolUseResult?: unknown
+}
+
+export interface AssistantEntry extends EntryBase {
+  type: 'assistant'
+  message: {
+    id: string
+    type: 'message'
+    role: 'assistant'
+    model: string
+    content: ContentBlock[]
+    stop_reason: string | null
+    stop_sequence: string | null
+    usage: Usage
+  }
+  error?: string
+}
+
+/** What a turn's result message leaves in the transcript: enough to carry its totals into a resumed session. */
+export interface TurnResult {
+  subtype: ResultSubtype
+  is_error: boolean
+  result?: string
+  errors?: string[]
+  num_turns: number
+  duration_ms: number
+  duration_api_ms: number
+  total_cost_usd: number
+  usage: Usage
+  modelUsage: Record<string, ModelUsage>
+  stop_reason: string | null
+  terminal_reason: TerminalReason
+}
+
+export interface SystemEntry extends EntryBase {
+  type: 'system'
+  subtype: string
+  content?: string
+  level?: string
+  /** On `turn_result` lines: the session's model when the turn ended. */
+  model?: string
+  /** On `turn_result` lines. */
+  result?: TurnResult
+  [field: string]: unknown
+}
+
+export type MessageEntry = UserEntry | AssistantEntry | SystemEntry
+
+/** A line as read back: message lines, or kinds this version does not write (kept, never interpreted). */
+export type TranscriptEntry = MessageEntry | { type: string; uuid?: string; parentUuid?: string | null; [field: string]: unknown }
+
+export const TURN_RESULT = 'turn_result'
+
+// Reading checks only what rebuilding relies on; unknown fields pass through untouched.
+const block = z.looseObject({ type: z.string() })
+const message = z.looseObject({
+  role: z.enum(['user', 'assistant']),
+  content: z.union([z.string(), z.array(block)]),
+  id: z.string().optional(),
+})
+export const entrySchema = z.looseObject({
+  type: z.string().min(1),
+  uuid: z.string().min(1).optional(),
+  parentUuid: z.string().nullish(),
+  timestamp: z.string().optional(),
+  isSidechain: z.boolean().optional(),
+  isMeta: z.boolean().optional(),
+  subtype: z.string().optional(),
+  message: message.optional(),
+})
+
+export function isMessageEntry(e: TranscriptEntry): e is MessageEntry {
+  return (e.type === 'user' || e.type === 'assistant' || e.type === 'system') && typeof e.uuid === 'string'
+}
+
+export function isUserEntry(e: TranscriptEntry): e is UserEntry {
+  return e.type === 'user' && typeof e.uuid === 'string' && typeof e.message === 'object' && e.message !== null
+}
+
+export function isAssistantEntry(e: TranscriptEntry): e is AssistantEntry {
+  return e.type === 'assistant' && typeof e.uuid === 'string' && typeof e.message === 'object' && e.message !== null
+}
+
+export function isTurnResult(e: TranscriptEntry): e is SystemEntry & { result: TurnResult } {
+  return e.type === 'system' && e.subtype === TURN_RESULT && typeof e.result === 'object' && e.result !== null
+}

@@ -1,0 +1,66 @@
+import { isUserEntry, type MessageEntry } from './entry.js'
+import { sessionFiles } from './locate.js'
+import { projectDir } from './paths.js'
+import { rebuildHistory } from './rebuild.js'
+import { chainTo, readTranscript } from './transcript-read.js'
+
+type Env = Record<string, string | undefined>
+
+/** One session as `modloop sessions list` and `listSessions()` describe it. */
+export interface SessionInfo {
+  sessionId: string
+  path: string
+  /** The first prompt, on one line, shortened. */
+  title: string
+  firstPrompt: string
+  /** Prompts the session took. */
+  turns: number
+  /** Messages in its history (as the next request would send them). */
+  messages: number
+  createdAt?: string
+  lastActivity: string
+  fileSize: number
+  totalCostUsd: number
+  gitBranch?: string
+}
+
+const TITLE_CHARS = 60
+
+/** The sessions of the project of `cwd`, most recently active first. */
+export async function listSessions(options: { cwd: string; env?: Env; limit?: number }): Promise<SessionInfo[]> {
+  const files = (await sessionFiles(projectDir(options.cwd, options.env))).slice(0, options.limit ?? Infinity)
+  return Promise.all(files.map(async (f) => {
+    const { entries } = await readTranscript(f.path)
+    const chain = chainTo(entries)
+    const rebuilt = rebuildHistory(chain)
+    const firstPrompt = promptText(chain.find((e) => isPrompt(e))) ?? ''
+    const first = chain[0]
+    return {
+      sessionId: f.sessionId, path: f.path, title: shorten(firstPrompt), firstPrompt, turns: rebuilt.userTurns, messages: rebuilt.messages.length,
+      ...(first ? { createdAt: first.timestamp } : {}),
+      lastActivity: new Date(rebuilt.lastActivityMs || f.mtimeMs).toISOString(), fileSize: f.size, totalCostUsd: rebuilt.totalCostUsd,
+      ...(typeof chain.at(-1)?.gitBranch === 'string' ? { gitBranch: chain.at(-1)!.gitBranch } : {}),
+    }
+  }))
+}
+
+/** A prompt line: a user line that is neither a tool result nor runtime context. */
+export function isPrompt(e: MessageEntry): boolean {
+  if (!isUserEntry(e) || e.isMeta === true) return false
+  const c = e.message.content
+  return typeof c === 'string' || !c.some((b) => b.type === 'tool_result')
+}
+
+/** The text the user typed: the prompt's first text block (context blocks follow it). */
+export function promptText(e: MessageEntry | undefined): string | undefined {
+  if (!e || !isUserEntry(e)) return undefined
+  const c = e.message.content
+  if (typeof c === 'string') return c
+  const text = c.find((b) => b.type === 'text')
+  return text && 'text' in text ? text.text : undefined
+}
+
+export function shorten(text: string, max = TITLE_CHARS): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`
+}

@@ -1,0 +1,53 @@
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ModloopError } from '../errors.js'
+import { isSessionId, projectDir, projectsRoot } from './paths.js'
+
+type Env = Record<string, string | undefined>
+
+export interface SessionFile {
+  sessionId: string
+  path: string
+  mtimeMs: number
+  size: number
+}
+
+/** The sessions of one project directory, most recently active first. */
+export async function sessionFiles(dir: string): Promise<SessionFile[]> {
+  const names = await readdir(dir).catch(() => [] as string[])
+  const files = await Promise.all(names.filter((n) => n.endsWith('.jsonl') && isSessionId(n.slice(0, -6))).map(async (name) => {
+    const path = join(dir, name)
+    const info = await stat(path).catch(() => undefined)
+    return info?.isFile() ? { sessionId: name.slice(0, -6), path, mtimeMs: info.mtimeMs, size: info.size } : undefined
+  }))
+  return files.filter((f): f is SessionFile => f !== undefined).sort((a, b) => b.mtimeMs - a.mtimeMs)
+}
+
+/**
+ * Finds a session by id: in the project of `cwd` first, then in every other project (the id
+ * must then be found once). Throws MODLOOP_ERR_SESSION when there is none.
+ */
+export async function findSession(sessionId: string, cwd: string, env?: Env): Promise<SessionFile> {
+  if (!isSessionId(sessionId)) throw new ModloopError('MODLOOP_ERR_SESSION', `not a session ID (a UUID): "${sessionId}"`, { field: 'resume' })
+  const here = await fileIn(projectDir(cwd, env), sessionId)
+  if (here) return here
+  const root = projectsRoot(env)
+  const projects = await readdir(root).catch(() => [] as string[])
+  const found = (await Promise.all(projects.map((p) => fileIn(join(root, p), sessionId)))).filter((f): f is SessionFile => f !== undefined)
+  if (found.length === 1) return found[0]!
+  if (found.length > 1) throw new ModloopError('MODLOOP_ERR_SESSION', `session ID ${sessionId} is in more than one project (${found.map((f) => f.path).join(', ')}); run from its project directory`, { field: 'resume' })
+  throw new ModloopError('MODLOOP_ERR_SESSION', `No conversation found with session ID: ${sessionId}`, { field: 'resume' })
+}
+
+/** The most recently active session of the project of `cwd`. */
+export async function latestSession(cwd: string, env?: Env): Promise<SessionFile> {
+  const [latest] = await sessionFiles(projectDir(cwd, env))
+  if (!latest) throw new ModloopError('MODLOOP_ERR_SESSION', `No conversation found to continue in ${cwd}`, { field: 'continue' })
+  return latest
+}
+
+async function fileIn(dir: string, sessionId: string): Promise<SessionFile | undefined> {
+  const path = join(dir, `${sessionId}.jsonl`)
+  const info = await stat(path).catch(() => undefined)
+  return info?.isFile() ? { sessionId, path, mtimeMs: info.mtimeMs, size: info.size } : undefined
+}

@@ -1,0 +1,76 @@
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { ModloopError } from '../errors.js'
+import { lockPathOf } from './paths.js'
+
+/**
+ * One writer per session: `<session-id>.lock` beside the transcript, created exclusively (`wx`)
+ * and holding the writer's pid. A lock whose pid no longer runs was left by a crash and is taken
+ * over. Synchronous on purpose: it runs once per session and must not interleave with itself.
+ */
+export function acquireSessionLock(sessionPath: string, sessionId: string): () => void {
+  const path = lockPathOf(sessionPath)
+  mkdirSync(dirname(path), { recursive: true })
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number
+    try {
+      fd = openSync(path, 'wx')
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      const pid = readPid(path)
+      if (pid !== undefined && isAlive(pid)) throw lockedError(sessionId, pid, path)
+      // The holder is gone (or the file is debris): remove it, unless another process took it over meanwhile.
+      if (readPid(path) === pid) {
+        try { unlinkSync(path) } catch { /* removed by that other process */ }
+      }
+      continue
+    }
+    writeSync(fd, String(process.pid))
+    closeSync(fd)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      if (readPid(path) === process.pid) {
+        try { unlinkSync(path) } catch { /* already gone */ }
+      }
+    }
+  }
+  throw lockedError(sessionId, readPid(path) ?? 0, path)
+}
+
+/** The pid of a live process holding the session's lock, if any. */
+export function lockHolder(sessionPath: string): number | undefined {
+  const pid = readPid(lockPathOf(sessionPath))
+  return pid !== undefined && isAlive(pid) ? pid : undefined
+}
+
+/** Refuses (MODLOOP_ERR_SESSION_LOCKED) when a live process writes the session. */
+export function assertUnlocked(sessionPath: string, sessionId: string): void {
+  const holder = lockHolder(sessionPath)
+  if (holder !== undefined) throw lockedError(sessionId, holder, lockPathOf(sessionPath))
+}
+
+function lockedError(sessionId: string, pid: number, path: string): ModloopError {
+  const who = pid === process.pid ? 'this process (another query of it still runs that session)' : `process ${pid}`
+  return new ModloopError('MODLOOP_ERR_SESSION_LOCKED', `session ${sessionId} is in use by ${who}; wait for it to end, or fork it with --fork-session (lock: ${path})`, { file: path })
+}
+
+function readPid(path: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path, 'utf8').trim())
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

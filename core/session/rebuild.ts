@@ -1,0 +1,101 @@
+import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ModelUsage } from '../loop/messages.js'
+import { isTurnResult, type MessageEntry } from './entry.js'
+
+export interface Rebuilt {
+  /** The history as the loop had it: what the next request sends. */
+  messages: MessageParam[]
+  /** tool_use blocks that had no tool_result (the process died while tools ran), now answered with an error. */
+  repaired: number
+  /** Prompts the session took (user lines that are neither tool results nor runtime context). */
+  userTurns: number
+  totalCostUsd: number
+  modelUsage: Record<string, ModelUsage>
+  model?: string
+  lastActivityMs: number
+}
+
+export const UNANSWERED = 'Not run to completion: the session stopped (the process ended) before this tool call finished. Its effects, if any, are unknown; check before relying on them.'
+
+/**
+ * Turns a transcript chain back into the loop's history (compare with what core/loop/turn.ts
+ * pushes): consecutive assistant lines of one response (same `message.id`) become one assistant
+ * message; tool-result lines, and the `isMeta` context lines beside them, join the user message
+ * they follow; any other user line (a prompt, a nudge after a response) starts a new message.
+ * Then every tool_use left without its tool_result gets an error one, so the next request is
+ * valid. Totals and the model come from the last turn result on the chain.
+ */
+export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
+  const messages: MessageParam[] = []
+  let responseId: string | undefined
+  let userTurns = 0
+  let totals: MessageEntry | undefined
+  let lastActivityMs = 0
+  for (const e of chain) {
+    const at = Date.parse(e.timestamp)
+    if (at > lastActivityMs) lastActivityMs = at
+    if (e.type === 'assistant') {
+      const last = messages.at(-1)
+      const blocks = e.message.content
+      if (last?.role === 'assistant' && responseId !== undefined && responseId === e.message.id) (last.content as ContentBlockParam[]).push(...(blocks as ContentBlockParam[]))
+      else messages.push({ role: 'assistant', content: [...blocks] as ContentBlockParam[] })
+      responseId = e.message.id
+    } else if (e.type === 'user') {
+      const content = asBlocks(e.message.content)
+      const last = messages.at(-1)
+      const joins = last?.role === 'user' && (e.isMeta === true || content.some((b) => b.type === 'tool_result'))
+      if (joins) (last.content as ContentBlockParam[]).push(...content)
+      else {
+        messages.push({ role: 'user', content })
+        if (e.isMeta !== true && !content.some((b) => b.type === 'tool_result')) userTurns++
+      }
+      responseId = undefined
+    } else if (isTurnResult(e)) {
+      totals = e
+    }
+  }
+  const repaired = answerDangling(messages)
+  const result = totals && isTurnResult(totals) ? totals : undefined
+  return {
+    messages,
+    repaired,
+    userTurns,
+    totalCostUsd: result?.result.total_cost_usd ?? 0,
+    modelUsage: structuredClone(result?.result.modelUsage ?? {}),
+    model: typeof result?.model === 'string' ? result.model : undefined,
+    lastActivityMs,
+  }
+}
+
+const asBlocks = (content: string | ContentBlockParam[]): ContentBlockParam[] =>
+  typeof content === 'string' ? [{ type: 'text', text: content }] : [...content]
+
+/**
+ * The loop never sends a tool_use without its tool_result in the next message. A transcript cut
+ * by a crash can hold one: its answer joins the tool results that did arrive, or, when none did,
+ * comes as its own user message right after the response (before any later prompt).
+ */
+function answerDangling(messages: MessageParam[]): number {
+  let repaired = 0
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role !== 'assistant' || typeof m.content === 'string') continue
+    const ids = m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))
+    if (ids.length === 0) continue
+    const next = messages[i + 1]
+    const nextBlocks = next?.role === 'user' && typeof next.content !== 'string' ? next.content : undefined
+    const answered = new Set(nextBlocks?.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])) ?? [])
+    const missing: ToolResultBlockParam[] = ids.filter((id) => !answered.has(id)).map((id) => ({ type: 'tool_result', tool_use_id: id, content: UNANSWERED, is_error: true }))
+    if (missing.length === 0) continue
+    repaired += missing.length
+    if (nextBlocks && answered.size > 0) {
+      // tool_result blocks lead the message; the missing ones go right after those that arrived.
+      const at = nextBlocks.findIndex((b) => b.type !== 'tool_result')
+      nextBlocks.splice(at === -1 ? nextBlocks.length : at, 0, ...missing)
+    } else {
+      messages.splice(i + 1, 0, { role: 'user', content: missing })
+      i++
+    }
+  }
+  return repaired
+}

@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises'
+import { ModloopError } from '../errors.js'
+import { entrySchema, isMessageEntry, type MessageEntry, type TranscriptEntry } from './entry.js'
+
+export interface ReadTranscript {
+  entries: TranscriptEntry[]
+  /** Lines that were skipped, each with why: a torn last line after a crash, or a damaged line. */
+  warnings: string[]
+}
+
+/**
+ * Reads a transcript file. A last line without its newline was being written when the process
+ * died: it was never acknowledged, so it is dropped with a warning. Any other unreadable line is
+ * skipped with a warning naming its number; the rest of the file still loads.
+ */
+export async function readTranscript(path: string): Promise<ReadTranscript> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (err) {
+    throw new ModloopError('MODLOOP_ERR_SESSION', `cannot read the session transcript ${path}: ${(err as Error).message}`, { file: path, cause: err })
+  }
+  return parseTranscript(text, path)
+}
+
+export function parseTranscript(text: string, path = 'transcript'): ReadTranscript {
+  const entries: TranscriptEntry[] = []
+  const warnings: string[] = []
+  const lines = text.split('\n')
+  const torn = !text.endsWith('\n') ? lines.length - 1 : -1
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line.trim() === '') continue
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch {
+      warnings.push(i === torn
+        ? `${path}: ignored a torn last line (${line.length} characters): the process stopped while writing it`
+        : `${path}: line ${i + 1} is not valid JSON; skipped`)
+      continue
+    }
+    const parsed = entrySchema.safeParse(value)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      warnings.push(`${path}: line ${i + 1} is not a transcript entry (${[...(issue?.path ?? [])].join('.') || 'line'}: ${issue?.message}); skipped`)
+      continue
+    }
+    entries.push(parsed.data as TranscriptEntry)
+  }
+  return { entries, warnings }
+}
+
+/**
+ * The conversation the transcript holds: the path from `leafUuid` (default: the last message
+ * line) back along `parentUuid` to the root, in order. Lines off that path (retracted responses,
+ * abandoned branches) are left out, and so are subagents' lines unless `sidechain` asks for them
+ * (reading a subagent's own file).
+ */
+export function chainTo(entries: readonly TranscriptEntry[], leafUuid?: string, options: { sidechain?: boolean } = {}): MessageEntry[] {
+  const byUuid = new Map<string, MessageEntry>()
+  let last: MessageEntry | undefined
+  for (const e of entries) {
+    if (!isMessageEntry(e) || (e.isSidechain === true) !== (options.sidechain === true)) continue
+    byUuid.set(e.uuid, e)
+    last = e
+  }
+  const leaf = leafUuid === undefined ? last : byUuid.get(leafUuid)
+  if (leafUuid !== undefined && !leaf) {
+    throw new ModloopError('MODLOOP_ERR_SESSION', `no message with uuid ${leafUuid} in this session (resumeSessionAt)`, { field: 'resumeSessionAt' })
+  }
+  const chain: MessageEntry[] = []
+  const seen = new Set<string>()
+  for (let e = leaf; e && !seen.has(e.uuid); e = e.parentUuid ? byUuid.get(e.parentUuid) : undefined) {
+    seen.add(e.uuid)
+    chain.push(e)
+  }
+  return chain.reverse()
+}

@@ -1,0 +1,39 @@
+import { BackgroundHooks } from './background-hooks.js'
+import type { HookEventName } from './events.js'
+import type { HooksConfig } from './hooks-config.js'
+import type { HookRunResult } from './result-types.js'
+import { runHooks, type RunHooksOptions } from './run-hooks.js'
+import { selectHandlers, type Selection } from './select-handlers.js'
+
+export type HooksRunnerInit = Omit<RunHooksOptions, 'background' | 'onceUsed' | 'signal'>
+
+export interface HooksRunner {
+  readonly config: HooksConfig
+  /** Async hooks of every firing report here. */
+  readonly background: BackgroundHooks
+  /** Fires one event; per-call options (signal, cwd, …) override the runner's. */
+  run(event: HookEventName, input: Record<string, unknown>, options?: Partial<RunHooksOptions>): Promise<HookRunResult>
+  /** Which handlers would run for this input, without running them (a dry run for listings and tests). */
+  select(event: HookEventName, input: Record<string, unknown>): Selection
+  /** Kills async hooks still running and waits until each is finalised as cancelled. */
+  close(): Promise<void>
+}
+
+/**
+ * A session's hook runner: `runHooks` with the session-long state bound in — the config, the
+ * background hooks collector and the set of `once` handlers already run.
+ */
+export function createHooksRunner(init: HooksRunnerInit): HooksRunner {
+  const background = new BackgroundHooks()
+  const onceUsed = new Set<number>()
+  return {
+    config: init.config,
+    background,
+    run: (event, input, options = {}) => runHooks(event, input, { ...init, background, onceUsed, ...options }),
+    select: (event, input) =>
+      selectHandlers(init.config, event, { ...input, hook_event_name: event }, {
+        cwd: init.cwd ?? (typeof input.cwd === 'string' ? input.cwd : init.projectDir), projectDir: init.projectDir, home: init.home, onceUsed,
+      }),
+    close: () => background.cancelAll(),
+  }
+}

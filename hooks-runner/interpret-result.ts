@@ -1,0 +1,123 @@
+import { classifyStdout, stripAnsi } from './classify-stdout.js'
+import type { HooksErrorCode, HooksWarning } from './errors.js'
+import { eventSpec, type HookEventName } from './events.js'
+import type { ResolvedHandler } from './hooks-config.js'
+import { effectOfOutput, effectOfVerdict } from './output-effect.js'
+import { checkOutput } from './output-schema.js'
+import type { RawResult } from './raw-result.js'
+import type { HookEffect, HookOutcome, HookRecord } from './result-types.js'
+
+const firstLine = (s: string) => s.trim().split('\n')[0] ?? ''
+
+/**
+ * Gives a handler's raw result its meaning for the event (spec §3.1–3.3, §3.8–3.9): exit 0 applies
+ * the JSON; exit 2 blocks where the event can block, whatever the JSON says; any other status is a
+ * non-blocking error unless stdout is schema-valid JSON. Failures fail open, except where the
+ * handler says `onError: "deny"` or the event treats a timeout as a block.
+ */
+export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: RawResult, warnings: HooksWarning[]): HookRecord {
+  const spec = eventSpec(event)
+  const record: HookRecord = {
+    id: h.id, event, type: h.config.type, name: h.name, source: h.source, path: h.path,
+    outcome: 'success', exitCode: raw.exitCode, signal: raw.signal, httpStatus: raw.httpStatus, pid: raw.pid,
+    stdout: raw.stdout, stderr: raw.stderr, durationMs: raw.durationMs, effect: { specific: {} },
+  }
+  const fail = (outcome: HookOutcome, message: string, errorCode: HooksErrorCode): HookRecord => {
+    record.outcome = outcome
+    record.message = message
+    record.errorCode = errorCode
+    const closed = h.config.onError === 'deny' || (outcome === 'timeout' && spec.timeoutBlocks === true)
+    const why = `${h.name}: ${message} (the hook fails closed)`
+    if (closed && outcome !== 'cancelled' && spec.exit2 === 'block') {
+      record.failedClosed = true
+      record.effect = { specific: {}, block: why, ...(event === 'PreToolUse' || event === 'PreModelSwitch' ? { permission: 'deny' as const } : {}) }
+    } else if (closed && outcome !== 'cancelled' && event === 'PermissionRequest') {
+      // PermissionRequest cannot be blocked by exit 2, but it is a gate: failing closed answers deny.
+      record.failedClosed = true
+      record.effect = { specific: { decision: { behavior: 'deny', message: why } } }
+    }
+    return record
+  }
+
+  if (raw.status === 'cancelled') return fail('cancelled', raw.message ?? 'Hook cancelled', 'HOOKS_ERR_CANCELLED')
+  if (raw.status === 'timeout') return fail('timeout', raw.message ?? 'timed out', 'HOOKS_ERR_TIMEOUT')
+  if (raw.status === 'launch_error') return fail('launch_error', raw.message ?? 'could not be started', 'HOOKS_ERR_LAUNCH')
+  if (raw.status === 'failed') return fail('error', raw.message ?? 'failed', raw.errorCode ?? 'HOOKS_ERR_EXIT')
+  if (raw.verdict) {
+    record.effect = effectOfVerdict(event, h, raw.verdict)
+    if (record.effect.block !== undefined || record.effect.stop) record.outcome = 'blocking'
+    return record
+  }
+
+  // A signal death (null status) counts as status 1: a non-blocking error.
+  const code = raw.exitCode ?? 1
+  if (raw.shellForm && (code === 126 || code === 127) && raw.stdout.trim() === '') {
+    return fail('launch_error', `could not be started (status ${code}): ${firstLine(raw.stderr) || 'command not found'}`, 'HOOKS_ERR_LAUNCH')
+  }
+  if (event === 'WorktreeCreate' && h.config.type === 'command') return worktreeCreate(record, raw, code, fail)
+
+  const blocksOn2 = code === 2 && spec.exit2 === 'block'
+  const stdout = classifyStdout(raw.stdout)
+  if (stdout.kind === 'json') {
+    if (stdout.skipped > 0) {
+      warnings.push({ code: 'HOOKS_WARN_BANNER', message: `${h.name}: ${stdout.skipped} line(s) printed before the JSON output were ignored (a shell profile echoing text?)`, hook: h.name })
+    }
+    const checked = checkOutput(event, stdout.value, h.name)
+    if (checked.ok) {
+      warnings.push(...checked.warnings)
+      record.output = checked.output
+      // Exit 2 leaves Elicitation's answer unread: the elicitation is denied.
+      const output = code === 2 && (event === 'Elicitation' || event === 'ElicitationResult') ? { ...checked.output, specific: {} } : checked.output
+      record.effect = effectOfOutput(event, output)
+      if (blocksOn2) addBlock(record.effect, checked.output.reason ?? (raw.stderr.trim() || `${h.name} exited with status 2`), event)
+      markBlocking(record)
+      return record
+    }
+    if (!blocksOn2) return fail('error', `${checked.message} (source: ${h.source.file})`, 'HOOKS_ERR_OUTPUT')
+    warnings.push({ code: 'HOOKS_WARN_OUTPUT_FIELD', message: `${h.name}: ${checked.message}; exit 2 still blocks`, hook: h.name })
+  }
+  if (raw.bodyNotJson) return fail('error', `answered with a body that is not a JSON object: ${firstLine(raw.stdout).slice(0, 200)}`, 'HOOKS_ERR_HTTP')
+
+  if (code === 0) {
+    if (stdout.kind === 'text' && spec.stdoutContext) record.effect.context = stdout.text
+    return record
+  }
+  if (blocksOn2) {
+    addBlock(record.effect, raw.stderr.trim() || `${h.name} exited with status 2 (no stderr output)`, event)
+    record.outcome = 'blocking'
+    return record
+  }
+  const why = raw.signal ? `killed by ${raw.signal}` : `Failed with non-blocking status code ${code}`
+  return fail('error', `${why}: ${firstLine(raw.stderr) || 'No stderr output'}`, 'HOOKS_ERR_EXIT')
+}
+
+function addBlock(effect: HookEffect, reason: string, event: HookEventName): void {
+  effect.block = reason
+  if (event === 'PreToolUse' || event === 'PreModelSwitch') {
+    effect.permission = 'deny'
+    effect.permissionReason = reason
+  }
+}
+
+function markBlocking(record: HookRecord): void {
+  if (record.effect.block !== undefined || record.effect.stop) record.outcome = 'blocking'
+}
+
+/** WorktreeCreate command hooks print the path as their last non-empty stdout line; any failure fails creation. */
+function worktreeCreate(
+  record: HookRecord,
+  raw: RawResult,
+  code: number,
+  fail: (outcome: HookOutcome, message: string, errorCode: HooksErrorCode) => HookRecord,
+): HookRecord {
+  const path = stripAnsi(raw.stdout).split(/\r?\n/).map((l) => l.trim()).filter(Boolean).at(-1)
+  if (code === 0 && path) {
+    record.effect.specific = { worktreePath: path }
+    return record
+  }
+  const reason = code === 0 ? 'printed no worktree path' : `exited with status ${code}: ${firstLine(raw.stderr) || 'No stderr output'}`
+  fail(code === 0 ? 'error' : 'blocking', reason, 'HOOKS_ERR_EXIT')
+  record.effect = { specific: {}, block: `${record.name}: ${reason}` }
+  record.outcome = 'blocking'
+  return record
+}

@@ -1,0 +1,76 @@
+import { terminalSequenceAllowed } from './classify-stdout.js'
+import { eventKeeps, eventSpec, type HookEventName } from './events.js'
+import type { ResolvedHandler } from './hooks-config.js'
+import type { HookOutput } from './output-schema.js'
+import type { HookEffect } from './result-types.js'
+
+/**
+ * What a valid JSON output asks for on this event (spec §3.4–3.5): fields the event discards are
+ * dropped, legacy PreToolUse `approve`/`block` map to allow/deny, and top-level `decision:"block"`
+ * counts only where the event honours it.
+ */
+export function effectOfOutput(event: HookEventName, output: HookOutput): HookEffect {
+  const effect: HookEffect = { specific: {} }
+  if (output.terminalSequence !== undefined && terminalSequenceAllowed(output.terminalSequence)) effect.terminalSequence = output.terminalSequence
+  if (!eventKeeps(event, 'fields')) return effect
+  if (output.suppressOutput) effect.suppressOutput = true
+  if (output.systemMessage !== undefined && eventKeeps(event, 'systemMessage')) effect.systemMessage = output.systemMessage
+  if (output.continue === false && eventKeeps(event, 'continue')) effect.stop = { reason: output.stopReason }
+  const { additionalContext, permissionDecision, permissionDecisionReason, ...specific } = output.specific
+  effect.specific = specific
+  if (additionalContext !== undefined && additionalContext !== '') effect.context = additionalContext
+
+  if (event === 'PreToolUse' || event === 'PreModelSwitch') {
+    const legacy = output.decision === 'approve' ? 'allow' : output.decision === 'block' ? 'deny' : undefined
+    effect.permission = permissionDecision ?? legacy
+    if (effect.permission === 'deny') effect.block = permissionDecisionReason ?? output.reason ?? 'Denied by hook'
+    if (effect.permission !== undefined) effect.permissionReason = permissionDecisionReason ?? output.reason
+    // A deferred or denied call runs nothing, so neither its rewrite nor its context applies.
+    if (effect.permission === 'defer' || effect.permission === 'deny') delete effect.specific.updatedInput
+    if (effect.permission === 'defer') delete effect.context
+  } else if (output.decision === 'block' && eventSpec(event).decisionBlock) {
+    effect.block = output.reason ?? 'Blocked by hook'
+  }
+  return effect
+}
+
+/**
+ * What a prompt or agent hook's `{ok, reason, impossible}` verdict does (spec §3.9). An agent hook's
+ * `ok:false` acts as a prompt hook's with `continueOnBlock: true`, and it has no `impossible`.
+ */
+export function effectOfVerdict(event: HookEventName, h: ResolvedHandler, verdict: { ok: boolean; reason?: string; impossible?: boolean }): HookEffect {
+  const effect: HookEffect = { specific: {} }
+  if (verdict.ok) return effect
+  const reason = verdict.reason ?? 'Blocked by hook'
+  const agent = h.config.type === 'agent'
+  const goOn = agent || (h.config.type === 'prompt' && h.config.continueOnBlock === true)
+  switch (event) {
+    case 'Stop':
+    case 'SubagentStop':
+      if (!(verdict.impossible && !agent)) effect.block = reason
+      break
+    case 'PreToolUse':
+      effect.block = reason
+      effect.permission = 'deny'
+      effect.permissionReason = reason
+      if (!goOn) effect.stop = { reason }
+      break
+    case 'PostToolUse':
+    case 'TeammateIdle':
+      if (goOn) effect.block = reason
+      else effect.stop = { reason }
+      break
+    case 'PostToolBatch':
+    case 'UserPromptSubmit':
+    case 'UserPromptExpansion':
+      effect.block = reason
+      effect.stop = { reason }
+      break
+    case 'PermissionRequest':
+    case 'PermissionDenied':
+      break
+    default:
+      effect.block = reason
+  }
+  return effect
+}

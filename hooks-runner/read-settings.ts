@@ -1,0 +1,81 @@
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { keyPath, settingsHooksSchema, type SettingsHooks } from './config-schema.js'
+import { describeCause, HooksError } from './errors.js'
+
+/** `--settings` accepts a file of at most this size. */
+const MAX_SETTINGS_BYTES = 2 * 1024 * 1024
+
+export type SettingsRead =
+  | { status: 'absent' }
+  | { status: 'error'; error: HooksError }
+  | { status: 'ok'; settings: SettingsHooks; errors: HooksError[] }
+
+/** Reads one settings file; a missing file is not an error, unreadable or bad JSON is, naming the file. */
+export async function readSettingsFile(file: string): Promise<SettingsRead> {
+  let text: string
+  try {
+    const info = await stat(file)
+    if (info.size > MAX_SETTINGS_BYTES) {
+      return { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_READ', `${file}: larger than 2 MiB; not read`, { file }) }
+    }
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'absent' }
+    return { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_READ', `${file}: cannot be read: ${describeCause(err)}`, { file, cause: err }) }
+  }
+  return parseSettingsText(text, file)
+}
+
+/** Parses settings JSON text (a file's contents or an inline `--settings` value). */
+export function parseSettingsText(text: string, file: string): SettingsRead {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''))
+  } catch (err) {
+    return { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_JSON', `${file}: not valid JSON: ${describeCause(err)}; its hooks are not loaded`, { file, cause: err }) }
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_JSON', `${file}: expected a JSON object at the top level`, { file }) }
+  }
+  return pickHookKeys(raw as Record<string, unknown>, file)
+}
+
+/** Keeps the hook-related keys; a key of the wrong type is reported and dropped, the others still apply. */
+function pickHookKeys(raw: Record<string, unknown>, file: string): SettingsRead {
+  const picked: Record<string, unknown> = {}
+  for (const key of Object.keys(settingsHooksSchema.shape)) if (key in raw) picked[key] = raw[key]
+  const errors: HooksError[] = []
+  let result = settingsHooksSchema.safeParse(picked)
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const path = keyPath('', issue.path)
+      errors.push(new HooksError('HOOKS_ERR_CONFIG', `${file}: ${path}: ${issue.message}`, { file, path }))
+      delete picked[String(issue.path[0])]
+    }
+    result = settingsHooksSchema.safeParse(picked)
+  }
+  return { status: 'ok', settings: result.success ? result.data : {}, errors }
+}
+
+/** `managed-settings.json`, then the `managed-settings.d/*.json` drop-ins alphabetically (hidden files skipped). */
+export async function managedSettingsFiles(dir: string): Promise<string[]> {
+  const files = [join(dir, 'managed-settings.json')]
+  try {
+    const dropIns = await readdir(join(dir, 'managed-settings.d'))
+    for (const name of dropIns.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
+      files.push(join(dir, 'managed-settings.d', name))
+    }
+  } catch {
+    // No drop-in directory: only the main file.
+  }
+  return files
+}
+
+/** Where managed policy settings live on this platform (spec §1.2). */
+export function defaultManagedDir(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return '/Library/Application Support/ClaudeCode'
+  if (platform === 'win32') return 'C:\\Program Files\\ClaudeCode'
+  return '/etc/claude-code'
+}

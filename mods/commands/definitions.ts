@@ -1,0 +1,127 @@
+import { readFile, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { z } from 'zod'
+import { listField, splitFrontmatter } from '../_shared/frontmatter.js'
+
+/** A prompt a person runs as `/name`, or the model through the Skill tool (skills only). */
+export interface PromptCommand {
+  name: string
+  kind: 'command' | 'skill'
+  source: 'project' | 'user'
+  description: string
+  /** Extra guidance for the model on when a skill applies (shown in the listing). */
+  whenToUse?: string
+  argumentHint?: string
+  /** Tools the command's author grants while it runs (kept for a permissions mod to honour). */
+  allowedTools?: string[]
+  model?: string
+  /** Skills the model may not start on its own are left out of the listing. */
+  modelInvocable: boolean
+  userInvocable: boolean
+  body: string
+  file: string
+  /** A skill's own directory (`${CLAUDE_SKILL_DIR}`). */
+  dir?: string
+}
+
+const NAME = /^[A-Za-z0-9_:.-]{1,64}$/
+const text = z.string()
+const flag = z.boolean()
+
+/** Each frontmatter field and its shape; a field of the wrong shape is reported and ignored. */
+const FIELDS = {
+  name: text,
+  description: text,
+  when_to_use: text,
+  // YAML reads `argument-hint: [file]` as a list; its author meant the brackets.
+  'argument-hint': z.union([text, z.array(z.unknown()).transform((a) => a.map((v) => `[${String(v)}]`).join(' '))]),
+  'allowed-tools': z.union([text, z.array(text)]),
+  model: text,
+  'disable-model-invocation': flag,
+  'user-invocable': flag,
+} satisfies Record<string, z.ZodType>
+
+type Fields = { [K in keyof typeof FIELDS]?: z.output<(typeof FIELDS)[K]> }
+
+function readFields(data: Record<string, unknown>, file: string, warn: (m: string) => void): Fields {
+  const out: Record<string, unknown> = {}
+  for (const [key, schema] of Object.entries(FIELDS)) {
+    if (data[key] === undefined || data[key] === null) continue
+    const parsed = (schema as z.ZodType).safeParse(data[key])
+    if (parsed.success) out[key] = parsed.data
+    else warn(`${file}: frontmatter field "${key}" ignored: ${parsed.error.issues[0]?.message ?? 'wrong type'}`)
+  }
+  return out as Fields
+}
+
+/** The first line of prose in a body, for a command that states no description. */
+function firstLine(body: string): string {
+  const line = body.split('\n').map((l) => l.replace(/^#+\s*/, '').trim()).find(Boolean) ?? ''
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line
+}
+
+async function parseFile(file: string, warn: (m: string) => void): Promise<{ fields: Fields; body: string } | undefined> {
+  const raw = await readFile(file, 'utf8').catch((err: Error) => {
+    warn(`${file}: cannot be read: ${err.message}`)
+    return undefined
+  })
+  if (raw === undefined) return undefined
+  const fm = splitFrontmatter(raw)
+  if (fm.error) warn(`${file}: ${fm.error}; loaded with its body only`)
+  return { fields: readFields(fm.data, file, warn), body: fm.body.trim() }
+}
+
+function build(name: string, kind: PromptCommand['kind'], source: PromptCommand['source'], file: string, fields: Fields, body: string): PromptCommand {
+  return {
+    name, kind, source, file, body,
+    description: fields.description?.trim() || firstLine(body) || `/${name}`,
+    ...(fields.when_to_use ? { whenToUse: fields.when_to_use } : {}),
+    ...(fields['argument-hint'] ? { argumentHint: fields['argument-hint'] } : {}),
+    ...(listField(fields['allowed-tools']) ? { allowedTools: listField(fields['allowed-tools']) } : {}),
+    ...(fields.model ? { model: fields.model } : {}),
+    modelInvocable: kind === 'skill' && fields['disable-model-invocation'] !== true,
+    userInvocable: fields['user-invocable'] !== false,
+    ...(kind === 'skill' ? { dir: dirname(file) } : {}),
+  }
+}
+
+const isDir = (path: string) => stat(path).then((s) => s.isDirectory(), () => false)
+
+/** `<dir>/**\/*.md` as commands: `a/b.md` is `/a:b`. */
+export async function readCommands(dir: string, source: PromptCommand['source'], warn: (m: string) => void): Promise<PromptCommand[]> {
+  if (!(await isDir(dir))) return []
+  const { glob } = await import('tinyglobby')
+  const files = (await glob('**/*.md', { cwd: dir, onlyFiles: true, expandDirectories: false })).sort()
+  const out: PromptCommand[] = []
+  for (const rel of files) {
+    const file = join(dir, rel)
+    const name = rel.slice(0, -'.md'.length).split(/[\\/]/).join(':')
+    if (!NAME.test(name)) {
+      warn(`${file}: "/${name}" is not a usable command name (1–64 of letters, digits, _ : . -); skipped`)
+      continue
+    }
+    const parsed = await parseFile(file, warn)
+    if (parsed) out.push(build(name, 'command', source, file, parsed.fields, parsed.body))
+  }
+  return out
+}
+
+/** `<dir>/<name>/SKILL.md` as skills; the frontmatter `name` wins over the directory's. */
+export async function readSkills(dir: string, source: PromptCommand['source'], warn: (m: string) => void): Promise<PromptCommand[]> {
+  if (!(await isDir(dir))) return []
+  const { glob } = await import('tinyglobby')
+  const files = (await glob('*/SKILL.md', { cwd: dir, onlyFiles: true, expandDirectories: false })).sort()
+  const out: PromptCommand[] = []
+  for (const rel of files) {
+    const file = join(dir, rel)
+    const parsed = await parseFile(file, warn)
+    if (!parsed) continue
+    const name = parsed.fields.name?.trim() || basename(dirname(file))
+    if (!NAME.test(name)) {
+      warn(`${file}: "${name}" is not a usable skill name (1–64 of letters, digits, _ : . -); skipped`)
+      continue
+    }
+    out.push(build(name, 'skill', source, file, parsed.fields, parsed.body))
+  }
+  return out
+}

@@ -1,0 +1,24 @@
+import type { PromptCommand } from './definitions.js'
+import { renderBody } from './render-body.js'
+import { expandShell, type ShellContext } from './shell-expansion.js'
+
+export interface ExpandContext extends ShellContext {
+  sessionId: string
+  projectDir: string
+}
+
+/**
+ * The prompt a command or skill becomes: placeholders first, then the embedded shell commands
+ * (so `!git log $1` sees the argument, and no command output is read as a placeholder). `@file`
+ * references stay in the text: the loop's mention pass attaches them. A skill's text says where
+ * the skill lives, since its instructions may name files beside SKILL.md.
+ */
+export async function expandPrompt(def: PromptCommand, args: string, ctx: ExpandContext): Promise<string> {
+  const vars: Record<string, string> = {
+    CLAUDE_SESSION_ID: ctx.sessionId,
+    CLAUDE_PROJECT_DIR: ctx.projectDir,
+    ...(def.dir ? { CLAUDE_SKILL_DIR: def.dir } : {}),
+  }
+  const text = await expandShell(renderBody(def.body, args, vars), ctx)
+  return def.kind === 'skill' ? `Base directory for this skill: ${def.dir}\n\n${text}` : text
+}

@@ -1,0 +1,121 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { z } from 'zod'
+import type { ModApi } from '../../core/mod/api.js'
+import { defineMod } from '../../core/mod/define.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { BUILTINS, helpText, modsText } from './builtins.js'
+import { readCommands, readSkills, type PromptCommand } from './definitions.js'
+import { expandPrompt } from './expand.js'
+import { skillListing } from './skill-listing.js'
+import { skillTool } from './skill-tool.js'
+
+const options = z.object({
+  /** Where `~/.claude/commands` and `~/.claude/skills` are looked for (tests). */
+  home: z.string().optional(),
+  /** Custom slash commands from `.claude/commands`. */
+  commands: z.boolean().default(true),
+  /** Skills from `.claude/skills`: `/name`, the Skill tool and the listing in the system prompt. */
+  skills: z.boolean().default(true),
+  /** `/help` and `/mods`. */
+  builtins: z.boolean().default(true),
+  /** How long each `!` shell command of a command body may run. */
+  shellTimeoutMs: z.number().int().min(100).default(30_000),
+  maxShellOutputChars: z.number().int().min(100).default(30_000),
+  /** The skill listing: per-description and total character budgets. */
+  maxDescriptionChars: z.number().int().min(50).default(1_536),
+  skillListingChars: z.number().int().min(200).default(8_000),
+})
+
+/**
+ * The command or skill the person ran last, as `{command, allowedTools?, model?}`: the frontmatter
+ * grants and model choice belong to other mods (permissions, model selection), which read them here.
+ */
+export const INVOCATION_REF = { plugin: 'commands', key: 'invocation' } as const
+
+interface SessionCommands {
+  /** What `/name` runs, by name: commands, then skills (a skill wins a shared name). */
+  prompts: Map<string, PromptCommand>
+  skills: Map<string, PromptCommand>
+  listing: string | undefined
+}
+
+/** Commands & skills: `.claude/commands` and `.claude/skills` as slash commands, the Skill tool, `/help`, `/mods`. */
+export default defineMod({
+  name: 'commands',
+  description: 'Custom slash commands, skills and the Skill tool, /help and /mods',
+  options,
+  register(on, opts) {
+    const sessions = new Map<string, SessionCommands>()
+
+    const expand = ($: ModApi, def: PromptCommand, args: string) => expandPrompt(def, args, {
+      cwd: $.session.cwd() as string, projectDir: $.session.cwd() as string, sessionId: $.session.id() as string,
+      timeoutMs: opts.shellTimeoutMs, maxOutputChars: opts.maxShellOutputChars,
+      // The person typed the command, which stands for the shell lines it runs, so only a deny stops one.
+      refuse: async (command) => {
+        const verdict = (await $.tool.check({ tool: 'Bash', input: { command } })) as { decision: string; reason?: string }
+        return verdict.decision === 'deny' ? verdict.reason ?? 'a permission rule denies it' : undefined
+      },
+    })
+
+    on('session.start', async ($, e, next) => {
+      const home = opts.home ?? homedir()
+      const warn = (m: string) => $.log.warn(m)
+      const none = Promise.resolve([] as PromptCommand[])
+      const [userCommands, projectCommands, userSkills, projectSkills] = await Promise.all([
+        opts.commands ? readCommands(join(home, '.claude', 'commands'), 'user', warn) : none,
+        opts.commands ? readCommands(join(e.cwd, '.claude', 'commands'), 'project', warn) : none,
+        opts.skills ? readSkills(join(home, '.claude', 'skills'), 'user', warn) : none,
+        opts.skills ? readSkills(join(e.cwd, '.claude', 'skills'), 'project', warn) : none,
+      ])
+      // Later sources win a shared name: project over user, skills over commands.
+      const skills = new Map([...userSkills, ...projectSkills].map((s) => [s.name, s]))
+      const prompts = new Map([...userCommands, ...projectCommands, ...skills.values()].map((c) => [c.name, c]))
+      const listing = skillListing([...skills.values()], { maxDescriptionChars: opts.maxDescriptionChars, totalChars: opts.skillListingChars })
+      sessions.set(e.sessionId, { prompts, skills, listing })
+      $.state.set(INVOCATION_REF, undefined)
+
+      const specs = [
+        ...(opts.builtins ? BUILTINS.map((b) => ({ name: b.name, description: b.description })) : []),
+        ...[...prompts.values()].filter((c) => c.userInvocable).map((c) => ({
+          name: c.name, description: `${c.description} (${c.source}${c.kind === 'skill' ? ' skill' : ''})`, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+        })),
+      ]
+      for (const spec of specs) {
+        try {
+          await $.command.register(spec)
+        } catch (err) {
+          warn(`/${spec.name} was not registered: ${(err as Error).message}`)
+        }
+      }
+      if (listing) await registerTool($, skillTool(skills, (def, args) => expand($, def, args)))
+      return next(e)
+    })
+
+    on('command.run', async ($, e, next) => {
+      const mine = sessions.get($.session.id() as string)
+      if (!mine) return next(e)
+      if (opts.builtins && e.command === 'help') {
+        const hints = new Map([...mine.prompts.values()].flatMap((c) => (c.argumentHint ? [[c.name, c.argumentHint] as const] : [])))
+        return { output: await helpText($, hints) }
+      }
+      if (opts.builtins && e.command === 'mods') return { output: await modsText($) }
+      const def = mine.prompts.get(e.command)
+      if (!def?.userInvocable) return next(e)
+      $.state.set(INVOCATION_REF, { command: def.name, ...(def.allowedTools ? { allowedTools: def.allowedTools } : {}), ...(def.model ? { model: def.model } : {}) })
+      return { prompt: await expand($, def, e.args) }
+    })
+
+    on('prompt.compose', async ($, e, next) => {
+      const r = await next(e)
+      const listing = sessions.get($.session.id() as string)?.listing
+      if (!listing || !e.tools.includes('Skill')) return r
+      return { sections: [...r.sections, { id: 'commands:skills', text: listing, scope: 'session' }] }
+    })
+
+    on('session.end', (_$, e, next) => {
+      sessions.delete(e.sessionId)
+      return next(e)
+    })
+  },
+})

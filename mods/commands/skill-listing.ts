@@ -1,0 +1,40 @@
+import type { PromptCommand } from './definitions.js'
+
+export interface ListingBudget {
+  /** Characters of one skill's description (with its when-to-use text). */
+  maxDescriptionChars: number
+  /** Characters of the whole listing. */
+  totalChars: number
+}
+
+/**
+ * The skills section of the system prompt: each model-invocable skill with what it is for.
+ * Past the budget, the remaining skills are named without descriptions, and past that counted,
+ * so a large skill collection never crowds out the rest of the prompt.
+ */
+export function skillListing(skills: readonly PromptCommand[], budget: ListingBudget): string | undefined {
+  const listed = skills.filter((s) => s.modelInvocable)
+  if (listed.length === 0) return undefined
+  const head = [
+    '# Skills',
+    'Skills hold instructions for particular kinds of task. When the task at hand matches a skill below, call the Skill tool with its name (and any arguments) first, then follow what it returns.',
+  ].join('\n')
+  const lines: string[] = []
+  let used = head.length
+  let omitted = 0
+  for (const skill of listed) {
+    const about = [skill.description, skill.whenToUse].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim()
+    const short = about.length > budget.maxDescriptionChars ? `${about.slice(0, budget.maxDescriptionChars - 1)}…` : about
+    const full = `- ${skill.name}: ${short}`
+    const bare = `- ${skill.name}`
+    const line = used + full.length + 1 <= budget.totalChars ? full : used + bare.length + 1 <= budget.totalChars ? bare : undefined
+    if (line === undefined) {
+      omitted++
+      continue
+    }
+    lines.push(line)
+    used += line.length + 1
+  }
+  if (omitted > 0) lines.push(`(${omitted} more skill${omitted === 1 ? '' : 's'} not listed for space; the Skill tool still runs them by name.)`)
+  return [head, ...lines].join('\n')
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import type { ToolOutput } from '../../core/tools/tool.js'
+import { failure, type BuiltinTool } from '../_shared/register-tool.js'
+import type { PromptCommand } from './definitions.js'
+
+const input = z.object({
+  skill: z.string().min(1).describe('The name of the skill to run, as the skills listing gives it (a leading "/" is allowed)'),
+  args: z.string().optional().describe('Arguments for the skill, as a person would type them after /name'),
+})
+
+const DESCRIPTION = `Runs a skill: a packaged set of instructions for a particular kind of task. The skills available are listed in the system prompt under "# Skills".
+- Call it as soon as a task matches a skill's description, before working on the task, and follow the instructions it returns.
+- Pass the skill's name, and in args anything the skill should work on.
+- Do not call it for a skill whose instructions an earlier Skill result in this conversation already holds.`
+
+/**
+ * The Skill tool: the model asks for a skill by name and gets its rendered instructions. The
+ * same skill with the same rendered text twice in a session returns a short note instead of
+ * repeating instructions the conversation already holds.
+ */
+export function skillTool(
+  skills: ReadonlyMap<string, PromptCommand>,
+  expand: (def: PromptCommand, args: string) => Promise<string>,
+): BuiltinTool<typeof input> {
+  const given = new Set<string>()
+  return {
+    name: 'Skill', description: DESCRIPTION, input, isReadOnly: false,
+    call: async (i): Promise<ToolOutput> => {
+      const name = i.skill.trim().replace(/^\//, '')
+      const def = skills.get(name)
+      if (!def) return failure(`Unknown skill "${name}". Skills: ${[...skills.values()].filter((s) => s.modelInvocable).map((s) => s.name).join(', ') || '(none)'}`)
+      if (!def.modelInvocable) return failure(`The skill "${name}" is run only by the user, as /${name}.`)
+      const text = await expand(def, i.args ?? '')
+      const result = { success: true, commandName: name }
+      const key = `${name}\u0000${text}`
+      if (given.has(key)) return { result, text: `The skill "${name}" is already loaded: follow the instructions an earlier Skill result gave.` }
+      given.add(key)
+      return { result, text: `Launching skill: ${name}\n\n${text}` }
+    },
+  }
+}

@@ -1,0 +1,38 @@
+import { release, type } from 'node:os'
+import { basename } from 'node:path'
+
+export interface EnvFacts {
+  cwd: string
+  isRepo: boolean
+  platform: string
+  osVersion: string
+  shell: string
+  date: string
+}
+
+/** The facts of the environment block that stay the same for the whole session. */
+export function envFacts(cwd: string, isRepo: boolean, env: (name: string) => string | undefined, now = new Date()): EnvFacts {
+  const pad = (n: number) => String(n).padStart(2, '0')
+  const shellPath = env('SHELL') ?? (process.platform === 'win32' ? env('ComSpec') : undefined)
+  return {
+    cwd, isRepo, platform: process.platform, osVersion: `${type()} ${release()}`,
+    shell: shellPath ? basename(shellPath).replace(/\.exe$/i, '') : 'unknown',
+    date: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`,
+  }
+}
+
+/** The environment block of the system prompt. */
+export function renderEnv(facts: EnvFacts, model: string): string {
+  return [
+    'Facts about the environment you are working in:',
+    '<env>',
+    `Working directory: ${facts.cwd}`,
+    `Is the directory a git repository: ${facts.isRepo ? 'yes' : 'no'}`,
+    `Platform: ${facts.platform}`,
+    `OS version: ${facts.osVersion}`,
+    `Shell: ${facts.shell}`,
+    `Today's date: ${facts.date}`,
+    '</env>',
+    `You are running on the model ${model}.`,
+  ].join('\n')
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { STAGE } from '../../core/bus/types.js'
+import { defineMod } from '../../core/mod/define.js'
+import { findRepoRoot } from '../_shared/repo-root.js'
+import { envFacts, renderEnv, type EnvFacts } from './env-section.js'
+import { gitSnapshot } from './git-snapshot.js'
+
+const options = z.object({
+  /** The environment section (`context:env`): cwd, git or not, platform, OS, shell, date, model. */
+  env: z.boolean().default(true),
+  /** The git snapshot section (`context:git`), taken once per session. */
+  git: z.boolean().default(true),
+  /** The short status is cut at a line boundary past this many characters. */
+  maxStatusChars: z.number().int().min(100).default(2_000),
+  /** Each git command gets this long; one that overruns leaves its part out. */
+  gitTimeoutMs: z.number().int().min(100).default(5_000),
+})
+
+interface SessionContext {
+  facts: Promise<EnvFacts>
+  git: Promise<string | undefined>
+}
+
+/** Context: the environment and git sections at the end of the system prompt. */
+export default defineMod({
+  name: 'context',
+  description: 'Environment and git status sections of the system prompt',
+  options,
+  register(on, opts) {
+    const sessions = new Map<string, SessionContext>()
+
+    // Both are started here and awaited by the first prompt.compose, so git runs while the
+    // first prompt is being prepared instead of holding up session start.
+    on('session.start', ($, e, next) => {
+      const gitOff = !opts.git || /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS') ?? '')
+      sessions.set(e.sessionId, {
+        facts: findRepoRoot(e.cwd).then((root) => envFacts(e.cwd, root !== undefined, (n) => $.env.get(n))),
+        git: gitOff ? Promise.resolve(undefined) : gitSnapshot(e.cwd, { timeoutMs: opts.gitTimeoutMs, maxStatusChars: opts.maxStatusChars }),
+      })
+      return next(e)
+    })
+
+    // Outermost, so the sections land after every other mod's: env, then git at the very end.
+    on('prompt.compose', async ($, e, next) => {
+      const r = await next(e)
+      const ctx = sessions.get($.session.id() as string)
+      if (!ctx) return r
+      const sections = [...r.sections]
+      if (opts.env) sections.push({ id: 'context:env', text: renderEnv(await ctx.facts, e.model), scope: 'session' })
+      // A subagent gets the environment but not the parent's repository snapshot.
+      const git = e.agentId ? undefined : await ctx.git
+      if (git) sections.push({ id: 'context:git', text: git, scope: 'session' })
+      return { sections }
+    }, { stage: STAGE.early })
+
+    on('session.end', (_$, e, next) => {
+      sessions.delete(e.sessionId)
+      return next(e)
+    })
+  },
+})

@@ -1,0 +1,221 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
+import { VERSION } from '../../core/version.js'
+import type { ServerConfig } from './options.js'
+import type { ServerEntry } from './sources.js'
+import { openTransport } from './transport.js'
+
+export type { RemoteTool }
+export type ServerStatus = 'connected' | 'failed' | 'pending' | 'disabled'
+
+/** A tool call may run this long unless MCP_TOOL_TIMEOUT or the server's `timeout` says otherwise. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000
+const STDERR_LINES = 20
+
+export interface ConnectionContext {
+  cwd: string
+  env: () => Record<string, string>
+  envVar: (name: string) => string | undefined
+  connectTimeoutMs: number
+  /** The tool list is known: after each connect and after each `tools/list_changed`. */
+  onTools(conn: ServerConnection): Promise<void>
+  onStatus(conn: ServerConnection): void
+  log(level: 'debug' | 'warn', text: string): void
+}
+
+interface Live {
+  client: Client
+  pid(): number | undefined
+  /** Settles when the transport closed (for stdio: the process exited). */
+  closed: Promise<void>
+  isClosed: boolean
+}
+
+/**
+ * One configured server: connects through the MCP SDK client, keeps its tool list current, calls
+ * tools with a timeout, notices when the server goes away (status `failed`) and starts it again
+ * on the next call. `close` ends the client and makes sure a child process is gone.
+ */
+export class ServerConnection {
+  status: ServerStatus
+  error?: string
+  tools: RemoteTool[] = []
+  private live?: Live
+  /** The client of the connect in flight, so `close` can end a server that is still starting. */
+  private starting?: Live
+  private opening?: Promise<void>
+  private refreshing?: Promise<void>
+  private again = false
+  private isShut = false
+  private readonly stderr: string[] = []
+
+  constructor(readonly entry: ServerEntry & { config: ServerConfig }, private readonly ctx: ConnectionContext) {
+    this.status = 'pending'
+  }
+
+  get name(): string {
+    return this.entry.name
+  }
+
+  /** Connects (or joins the connect in flight); never rejects: a failure is the `failed` status. */
+  connect(): Promise<void> {
+    this.opening ??= this.open().finally(() => { this.opening = undefined })
+    return this.opening
+  }
+
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (!this.live || this.live.isClosed) {
+      // A server that went away is started again by the next call that needs it.
+      await this.connect()
+      if (!this.live) throw new Error(`MCP server "${this.name}" is not available: ${this.error ?? 'it did not start'}`)
+    }
+    const live = this.live
+    const timeout = this.entry.config.timeout ?? positive(this.ctx.envVar('MCP_TOOL_TIMEOUT')) ?? DEFAULT_TOOL_TIMEOUT_MS
+    let result: unknown
+    try {
+      result = await live.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal })
+    } catch (err) {
+      if (signal.aborted) throw err
+      if (live.isClosed || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) {
+        throw new Error(`MCP server "${this.name}" stopped during the call to ${tool}${this.stderrNote()}; it will be started again on next use`)
+      }
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new Error(`MCP server "${this.name}": ${tool} timed out after ${timeout} ms`)
+      if (err instanceof McpError) throw new Error(`MCP server "${this.name}": ${tool} failed: ${err.message}`)
+      // Anything else is the transport (a refused connection, a reset): reconnect on the next call.
+      await this.shutdown(live)
+      this.setStatus('failed', `the connection broke: ${(err as Error).message}`)
+      throw new Error(`MCP server "${this.name}" could not be reached (${(err as Error).message}); it will be reconnected on next use`)
+    }
+    // A call that changed the tool list announced it before answering: let the next request see the new list.
+    if (this.refreshing) await within(this.refreshing, 2_000)
+    return result
+  }
+
+  /** Ends the client and, for a child process, makes sure it is gone. */
+  async close(): Promise<void> {
+    this.isShut = true
+    const live = this.live
+    this.live = undefined
+    // Closing the client of a connect in flight makes that connect fail at once, not at its timeout.
+    await Promise.all([live && this.shutdown(live), this.starting && this.shutdown(this.starting), this.opening])
+  }
+
+  private async open(): Promise<void> {
+    if (this.isShut) return
+    this.setStatus('pending')
+    const { config } = this.entry
+    const opened = openTransport(config, { cwd: this.ctx.cwd, env: this.ctx.env() })
+    opened.onStderr((line) => {
+      this.stderr.push(line)
+      if (this.stderr.length > STDERR_LINES) this.stderr.shift()
+      this.ctx.log('debug', `${this.name} (stderr): ${line}`)
+    })
+    const client = new Client({ name: 'modloop', version: VERSION })
+    let markClosed!: () => void
+    const live: Live = { client, pid: opened.pid, closed: new Promise<void>((r) => { markClosed = r }), isClosed: false }
+    // Set before connecting: the SDK client chains its own close handling after this one.
+    opened.transport.onclose = () => {
+      live.isClosed = true
+      markClosed()
+      if (this.live === live && !this.isShut) {
+        this.live = undefined
+        this.setStatus('failed', `the server stopped${this.stderrNote()}`)
+      }
+    }
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refresh(live))
+    this.starting = live
+    try {
+      await Promise.all([client.connect(opened.transport, { timeout: this.ctx.connectTimeoutMs }), opened.serverReady])
+      this.tools = await this.listTools(live)
+    } catch (err) {
+      await this.shutdown(live)
+      if (!this.isShut) this.setStatus('failed', `${describe(err)}${this.stderrNote()}`)
+      return
+    } finally {
+      this.starting = undefined
+    }
+    if (this.isShut) return this.shutdown(live)
+    this.live = live
+    await this.ctx.onTools(this)
+    this.setStatus('connected')
+  }
+
+  private refresh(live: Live): Promise<void> {
+    if (this.refreshing) {
+      this.again = true
+      return this.refreshing
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false
+        try {
+          this.tools = await this.listTools(live)
+          await this.ctx.onTools(this)
+        } catch (err) {
+          this.ctx.log('warn', `${this.name}: the changed tool list could not be read: ${describe(err)}`)
+        }
+      } while (this.again && !live.isClosed)
+    })().finally(() => { this.refreshing = undefined })
+    return this.refreshing
+  }
+
+  private async listTools(live: Live): Promise<RemoteTool[]> {
+    const tools: RemoteTool[] = []
+    let cursor: string | undefined
+    do {
+      const page = await live.client.listTools(cursor ? { cursor } : undefined, { timeout: this.ctx.connectTimeoutMs })
+      tools.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor)
+    return tools
+  }
+
+  /** Closing ends a child's stdin; one that does not exit promptly is signalled, within session.end's short bound. */
+  private async shutdown(live: Live): Promise<void> {
+    // Read before closing: the SDK transport forgets its process as it closes.
+    const pid = live.pid()
+    const closing = live.client.close().catch(() => {})
+    if (pid === undefined) return void (await within(closing, 1_000))
+    for (const [signal, waitMs] of [[undefined, 400], ['SIGTERM', 300], ['SIGKILL', 300]] as const) {
+      if (signal) {
+        try {
+          process.kill(pid, signal)
+        } catch {
+          return // already gone
+        }
+      }
+      if (await within(live.closed, waitMs)) return
+    }
+    this.ctx.log('warn', `${this.name}: the server process ${pid} did not exit`)
+  }
+
+  private setStatus(status: ServerStatus, error?: string): void {
+    this.status = status
+    this.error = error
+    this.ctx.onStatus(this)
+  }
+
+  private stderrNote(): string {
+    const last = this.stderr.at(-1)
+    return last ? ` (stderr: ${last.slice(0, 300)})` : ''
+  }
+}
+
+/** Whether `p` settled within `ms`. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const settled = await Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => { timer = setTimeout(() => r(false), ms) })])
+  clearTimeout(timer)
+  return settled
+}
+
+function positive(v: string | undefined): number | undefined {
+  const n = Number(v)
+  return v && Number.isFinite(n) && n > 0 ? n : undefined
+}
+
+function describe(err: unknown): string {
+  const e = err as NodeJS.ErrnoException
+  if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `the command was not found (${e.path ?? e.message})`
+  return e instanceof Error ? e.message : String(err)
+}

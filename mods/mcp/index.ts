@@ -1,0 +1,82 @@
+import { defineMod } from '../../core/mod/define.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { McpManager } from './manager.js'
+import { mcpOptions, STATE_KEY, type McpOptions } from './options.js'
+import { collectServers } from './sources.js'
+import { projectTrust } from './trust.js'
+
+const NONE = 'No MCP servers are configured.'
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
+// session.start's budget is 10 s: waiting longer would get this mod reported and skipped.
+const MAX_STARTUP_WAIT_MS = 9_000
+
+/**
+ * MCP servers: connects the servers of `.claude.json`, the modloop config, `.mcp.json` and
+ * `query()` options; offers their tools as `mcp__<server>__<tool>`; reports their status in the
+ * `init` message and through `/mcp`; closes every client and child process when the session ends.
+ */
+export default defineMod({
+  name: 'mcp',
+  description: 'MCP servers and their tools',
+  options: mcpOptions,
+  register(on, opts) {
+    let manager: McpManager | undefined
+
+    on('session.start', async ($, e, next) => {
+      const started = Date.now()
+      await manager?.close()
+      manager = undefined
+      const pending = open($, opts, e.cwd, e.isInteractive).catch((err) => {
+        $.log.error(`MCP servers could not be set up: ${(err as Error).message}`)
+        return undefined
+      })
+      const result = await next(e)
+      manager = await pending
+      await manager?.start(Math.max(0, Math.min(opts.startupTimeoutMs, MAX_STARTUP_WAIT_MS) - (Date.now() - started)))
+      return result
+    })
+
+    on('command.run', { command: 'mcp' }, () => ({ output: manager?.describe() ?? NONE }))
+
+    on('session.end', async (_$, e, next) => {
+      const closing = manager?.close()
+      manager = undefined
+      await closing
+      return next(e)
+    })
+
+    return async () => {
+      await manager?.close()
+      manager = undefined
+    }
+  },
+})
+
+/** Reads every source, registers `/mcp`, and starts the manager (its connections begin in `start`). */
+async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boolean): Promise<McpManager | undefined> {
+  let flags: { trustWorkspace?: unknown } = {}
+  try {
+    flags = (await $.settings.read({ source: 'flag' })) as typeof flags
+  } catch (err) {
+    $.log.warn(`the launch options cannot be read (${(err as Error).message}); query() mcpServers are not seen`)
+  }
+  const env = (name: string) => $.env.get(name)
+  const { servers, warnings } = await collectServers({
+    cwd, options: opts, flags, env,
+    projectTrust: () => projectTrust({ cwd, isInteractive, trustFlag: flags.trustWorkspace === true, headlessTrust: opts.trustProjectServers, trustStore: opts.trustStore, env }),
+  })
+  for (const warning of warnings) $.log.warn(warning)
+  for (const s of servers) if (s.error) $.log.warn(s.error)
+  try {
+    await $.command.register({ name: 'mcp', description: 'Show the MCP servers, their status and their tools' })
+  } catch (err) {
+    $.log.warn(`/mcp was not registered: ${(err as Error).message}`)
+  }
+  $.state.set({ plugin: $.plugin.name, key: STATE_KEY }, [])
+  // The MCP SDK loads only for a session that has servers.
+  if (servers.length === 0) return undefined
+  const { McpManager } = await import('./manager.js')
+  const envTimeout = Number($.env.get('MCP_TIMEOUT'))
+  const connectTimeoutMs = opts.connectTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_CONNECT_TIMEOUT_MS)
+  return new McpManager($, servers, { cwd, connectTimeoutMs })
+}

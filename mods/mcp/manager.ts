@@ -1,0 +1,149 @@
+import type { ToolRegistration } from '../../core/loop/providers.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import { ServerConnection, type RemoteTool, type ServerStatus } from './connection.js'
+import { STATE_KEY } from './options.js'
+import type { ServerEntry } from './sources.js'
+import { outputLimit, toToolOutput } from './tool-result.js'
+
+const MAX_DESCRIPTION = 2_048
+
+/** A server as `init` and `/mcp` report it. */
+export interface ServerReport {
+  name: string
+  status: ServerStatus
+  scope: ServerEntry['scope']
+  error?: string
+  tools: { name: string; isReadOnly: boolean }[]
+}
+
+/** `mcp__<server>__<tool>`, each part reduced to the characters a tool name may hold. */
+export function toolName(server: string, tool: string): string {
+  const part = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_')
+  return `mcp__${part(server)}__${part(tool)}`
+}
+
+/**
+ * The servers of one session: connects them all at once, registers each server's tools as
+ * `mcp__<server>__<tool>` when its list is known (and again, or unregistered, when it changes),
+ * and publishes every server's status as `$.state` `{plugin: 'mcp', key: 'servers'}`.
+ */
+export class McpManager {
+  readonly connections: ServerConnection[] = []
+  private readonly reports: ServerReport[] = []
+  /** Model-facing tool name → the server that owns it and the server's own name for it. */
+  private readonly owners = new Map<string, { server: string; remote: string }>()
+  private isClosed = false
+
+  constructor(private readonly $: ModApi, entries: ServerEntry[], ctx: { cwd: string; connectTimeoutMs: number }) {
+    for (const entry of entries) {
+      const report: ServerReport = { name: entry.name, scope: entry.scope, status: 'pending', tools: [] }
+      this.reports.push(report)
+      if (entry.disabled || entry.error || !entry.config) {
+        Object.assign(report, entry.disabled ? { status: 'disabled', error: entry.disabled } : { status: 'failed', error: entry.error })
+        continue
+      }
+      this.connections.push(new ServerConnection({ ...entry, config: entry.config }, {
+        cwd: ctx.cwd, connectTimeoutMs: ctx.connectTimeoutMs,
+        env: () => Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[1] !== undefined)),
+        envVar: (name) => $.env.get(name),
+        onTools: (conn) => this.syncTools(conn),
+        onStatus: (conn) => this.update(conn),
+        log: (level, text) => $.log[level](text),
+      }))
+    }
+    this.publish()
+  }
+
+  /** Connects every server at once; resolves when all settled or after `waitMs`, whichever is first. */
+  async start(waitMs: number): Promise<void> {
+    const all = Promise.all(this.connections.map((c) => c.connect()))
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([all, new Promise((r) => { timer = setTimeout(r, waitMs) })])
+    clearTimeout(timer)
+  }
+
+  statuses(): { name: string; status: ServerStatus }[] {
+    return this.reports.map((r) => ({ name: r.name, status: r.status }))
+  }
+
+  /** The `/mcp` text: each server's status, and the tools of the connected ones. */
+  describe(): string {
+    if (this.reports.length === 0) return 'No MCP servers are configured.'
+    const lines = ['MCP servers:']
+    for (const r of this.reports) {
+      const tools = r.tools.length > 0 ? `, ${r.tools.length} tool${r.tools.length === 1 ? '' : 's'}` : ''
+      lines.push(`  ${r.name} (${r.scope}): ${r.status}${tools}${r.error ? ` — ${r.error}` : ''}`)
+      for (const t of r.tools) lines.push(`    ${t.name}${t.isReadOnly ? ' (read-only)' : ''}`)
+    }
+    return lines.join('\n')
+  }
+
+  async close(): Promise<void> {
+    this.isClosed = true
+    await Promise.all(this.connections.map((c) => c.close()))
+  }
+
+  private async syncTools(conn: ServerConnection): Promise<void> {
+    if (this.isClosed) return
+    const report = this.reports.find((r) => r.name === conn.name)!
+    const register = this.$.tool.register as unknown as (spec: ToolRegistration) => Promise<{ tool: string }>
+    const unregister = this.$.tool.unregister as (args: { tool: string }) => unknown
+    const wanted = new Map<string, RemoteTool>()
+    for (const tool of conn.tools) {
+      const name = toolName(conn.name, tool.name)
+      const owner = this.owners.get(name)
+      if (name.length > 64) this.$.log.warn(`${conn.name}: tool "${tool.name}" is left out: ${name} is longer than the 64 characters a tool name may have`)
+      else if (owner && owner.server !== conn.name) this.$.log.warn(`${conn.name}: tool "${tool.name}" is left out: ${name} already belongs to server "${owner.server}"`)
+      else wanted.set(name, tool)
+    }
+    for (const [name, owner] of this.owners) {
+      if (owner.server !== conn.name || wanted.has(name)) continue
+      this.owners.delete(name)
+      await Promise.resolve(unregister({ tool: name })).catch((err) => this.$.log.warn(`${name} could not be removed: ${(err as Error).message}`))
+    }
+    for (const [name, tool] of wanted) {
+      this.owners.set(name, { server: conn.name, remote: tool.name })
+      const { $schema: _, ...schema } = (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>
+      const description = tool.description?.trim() || tool.annotations?.title || `${tool.name} (MCP server ${conn.name})`
+      try {
+        await register({
+          name, inputSchema: { ...schema, type: 'object' },
+          description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description,
+          isReadOnly: tool.annotations?.readOnlyHint === true,
+          call: (input, ctx) => this.callTool(conn, name, tool, input, ctx),
+        })
+      } catch (err) {
+        this.owners.delete(name)
+        this.$.log.warn(`${name} could not be registered: ${(err as Error).message}`)
+      }
+    }
+    report.tools = [...wanted.entries()].filter(([n]) => this.owners.has(n)).map(([n, t]) => ({ name: n, isReadOnly: t.annotations?.readOnlyHint === true }))
+    this.publish()
+  }
+
+  private async callTool(conn: ServerConnection, name: string, tool: RemoteTool, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
+    let raw: unknown
+    try {
+      raw = await conn.call(tool.name, input, ctx.signal)
+    } catch (err) {
+      const text = (err as Error).message
+      return { result: text, text, isError: true }
+    }
+    const maxChars = tool._meta?.['anthropic/maxResultSizeChars']
+    return toToolOutput(raw, name, outputLimit(this.$.env.get('MAX_MCP_OUTPUT_TOKENS'), typeof maxChars === 'number' ? maxChars : undefined))
+  }
+
+  private update(conn: ServerConnection): void {
+    const report = this.reports.find((r) => r.name === conn.name)
+    if (!report) return
+    report.status = conn.status
+    report.error = conn.error
+    this.publish()
+  }
+
+  private publish(): void {
+    if (this.isClosed) return
+    this.$.state.set({ plugin: this.$.plugin.name, key: STATE_KEY }, this.statuses())
+  }
+}

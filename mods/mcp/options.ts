@@ -1,0 +1,77 @@
+import { z } from 'zod'
+
+/** The `$.state` key (of this mod) holding `[{name, status}]` for every server: the init message reads it. */
+export const STATE_KEY = 'servers'
+
+/** What the mcp mod takes as options (a distribution's `['mcp', { … }]`). */
+export const mcpOptions = z.object({
+  /** Servers of the modloop config (the config's `mcpServers`, passed here), by name. */
+  servers: z.record(z.string(), z.unknown()).default({}),
+  /**
+   * How long session.start waits for servers before the first prompt goes on; servers still
+   * connecting stay `pending` and register their tools when ready. Capped below the event's budget.
+   */
+  startupTimeoutMs: z.number().int().nonnegative().default(5_000),
+  /** How long one server may take to connect and list its tools before it counts as failed (default: MCP_TIMEOUT, else 30 s). */
+  connectTimeoutMs: z.number().int().positive().optional(),
+  /**
+   * Project servers (`.mcp.json`) run commands from the checkout, so they need a trusted workspace:
+   * `modloop trust` (trusted.json under MODLOOP_HOME) or `--trust-workspace`. A non-interactive run
+   * (`-p`, `query()`) shows no trust prompt and, like project hooks, treats the folder as trusted
+   * unless this is false.
+   */
+  trustProjectServers: z.boolean().default(true),
+  /** Where the user's `.claude.json` lives (default: CLAUDE_CONFIG_DIR, else the OS home). */
+  home: z.string().optional(),
+  /** The trust file (default: $MODLOOP_HOME/trusted.json, MODLOOP_HOME defaulting to ~/.modloop). */
+  trustStore: z.string().optional(),
+  /** Server names not to connect (reported as `disabled`). */
+  disabled: z.array(z.string()).default([]),
+})
+export type McpOptions = z.output<typeof mcpOptions>
+
+const strings = z.record(z.string(), z.string())
+/** Milliseconds a tool call may take on this server (beats MCP_TOOL_TIMEOUT). */
+const timeout = z.number().int().positive().optional()
+
+const stdioServer = z.looseObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: strings.default({}),
+  cwd: z.string().optional(),
+  timeout,
+})
+const remoteServer = <T extends 'http' | 'sse'>(type: T) => z.looseObject({
+  type: z.literal(type),
+  url: z.url({ protocol: /^https?$/ }),
+  headers: strings.default({}),
+  timeout,
+})
+
+/** An in-process server: `instance` is connected to one end of an in-memory transport pair. */
+export interface SdkServerInstance {
+  connect(transport: unknown): Promise<void>
+  close?(): Promise<void>
+}
+const sdkServer = z.looseObject({
+  type: z.literal('sdk'),
+  name: z.string().optional(),
+  instance: z.custom<SdkServerInstance>((v) => typeof (v as SdkServerInstance | null)?.connect === 'function', 'expected an MCP server instance (from createSdkMcpServer)'),
+  timeout,
+})
+
+const byType = { stdio: stdioServer, http: remoteServer('http'), sse: remoteServer('sse'), sdk: sdkServer }
+export type ServerConfig = z.output<(typeof byType)[keyof typeof byType]>
+
+/** Validates one server's config, picking the schema by `type` so an error names the right fields. */
+export function parseServer(raw: unknown): { config: ServerConfig } | { error: string } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { error: 'expected an object' }
+  const type = (raw as { type?: unknown }).type ?? 'stdio'
+  const schema = typeof type === 'string' ? byType[type as keyof typeof byType] : undefined
+  if (!schema) return { error: `unknown type ${JSON.stringify(type)} (expected stdio, http, sse or sdk)` }
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return { config: parsed.data }
+  const issue = parsed.error.issues[0]!
+  return { error: `${issue.path.length ? `"${issue.path.join('.')}": ` : ''}${issue.message}` }
+}

@@ -1,0 +1,113 @@
+import { readFile, realpath } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { expandVars } from './expand.js'
+import { parseServer, type McpOptions, type ServerConfig } from './options.js'
+
+/** Where a server was configured, lowest precedence first. */
+export type Scope = 'user' | 'config' | 'project' | 'local' | 'query'
+
+export interface ServerEntry {
+  name: string
+  scope: Scope
+  /** The file or option it came from, for messages. */
+  origin: string
+  config?: ServerConfig
+  /** Why it cannot start (bad config, missing variable). */
+  error?: string
+  /** Why it is not started (untrusted workspace, disabled by option). */
+  disabled?: string
+}
+
+export interface SourceInput {
+  cwd: string
+  options: McpOptions
+  /** What `$.settings.read({source: 'flag'})` answered: `query()`'s `mcpServers` arrive there. */
+  flags: unknown
+  env: (name: string) => string | undefined
+  /** Whether `.mcp.json` servers may start; asked only when the file names some. */
+  projectTrust: () => Promise<{ trusted: boolean; why?: string }>
+}
+
+const withServers = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional() })
+const userFile = z.looseObject({
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  projects: z.record(z.string(), withServers).optional(),
+})
+
+/**
+ * Every configured server, a later scope replacing an earlier one of the same name: the user's
+ * `.claude.json`, the modloop config (the mod's `servers`), the project's `.mcp.json` (only in a
+ * trusted workspace), the user's per-project entry in `.claude.json`, then `query()` options.
+ * A file that cannot be read is skipped with a warning; a bad server is kept, failed, with why.
+ */
+export async function collectServers(input: SourceInput): Promise<{ servers: ServerEntry[]; warnings: string[] }> {
+  const { cwd, options, env } = input
+  const warnings: string[] = []
+  const byName = new Map<string, ServerEntry>()
+  const add = (scope: Scope, origin: string, servers: Record<string, unknown> | undefined, disabled?: string) => {
+    for (const [name, raw] of Object.entries(servers ?? {})) {
+      byName.delete(name)
+      byName.set(name, { ...toEntry(name, scope, origin, raw, env), ...(disabled ? { disabled } : {}) })
+    }
+  }
+
+  const userPath = join(options.home ?? env('CLAUDE_CONFIG_DIR') ?? homedir(), '.claude.json')
+  const user = await readJson(userPath, userFile, warnings)
+  add('user', userPath, user?.mcpServers)
+  add('config', "the mcp mod's servers option", options.servers)
+
+  const projectPath = join(cwd, '.mcp.json')
+  const project = await readJson(projectPath, withServers, warnings)
+  if (project?.mcpServers && Object.keys(project.mcpServers).length > 0) {
+    const trust = await input.projectTrust()
+    add('project', projectPath, project.mcpServers, trust.trusted ? undefined : trust.why ?? 'the workspace is not trusted')
+  }
+
+  const real = await realpath(cwd).catch(() => cwd)
+  add('local', `${userPath} (projects["${real}"])`, user?.projects?.[real]?.mcpServers ?? user?.projects?.[cwd]?.mcpServers)
+
+  const flags = withServers.safeParse(input.flags ?? {})
+  if (flags.success) add('query', 'query() options', flags.data.mcpServers)
+  else warnings.push(`the mcpServers of the launch options could not be read: ${flags.error.issues[0]?.message}`)
+
+  for (const name of options.disabled) {
+    const entry = byName.get(name)
+    if (entry) entry.disabled = "listed in the mcp mod's disabled option"
+  }
+  return { servers: [...byName.values()], warnings }
+}
+
+function toEntry(name: string, scope: Scope, origin: string, raw: unknown, env: (name: string) => string | undefined): ServerEntry {
+  const base = { name, scope, origin }
+  // An in-process server carries a live object: nothing in it is text to expand.
+  const isSdk = (raw as { type?: unknown } | null)?.type === 'sdk'
+  const expanded = isSdk ? { value: raw, missing: [] } : expandVars(raw, env)
+  if (expanded.missing.length > 0) {
+    return { ...base, error: `${origin}: server "${name}" uses ${expanded.missing.map((v) => `\${${v}}`).join(', ')}, which ${expanded.missing.length === 1 ? 'is' : 'are'} not set and ${expanded.missing.length === 1 ? 'has' : 'have'} no default` }
+  }
+  const parsed = parseServer(expanded.value)
+  return 'error' in parsed ? { ...base, error: `${origin}: server "${name}": ${parsed.error}` } : { ...base, config: parsed.config }
+}
+
+async function readJson<S extends z.ZodType>(file: string, schema: S, warnings: string[]): Promise<z.output<S> | undefined> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`${file} could not be read: ${(err as Error).message}`)
+    return undefined
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    warnings.push(`${file} is not valid JSON (${(err as Error).message}); its MCP servers are skipped`)
+    return undefined
+  }
+  const parsed = schema.safeParse(json)
+  if (parsed.success) return parsed.data
+  warnings.push(`${file}: "mcpServers" must map names to server configs; its MCP servers are skipped`)
+  return undefined
+}

@@ -1,0 +1,117 @@
+import { readFile, stat } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
+import { listField, splitFrontmatter } from '../_shared/frontmatter.js'
+import type { Candidate, MemoryType, ScopedRule } from './types.js'
+
+/** Which kinds of memory file a session reads (the settings sources of the spec, plus managed policy). */
+export type Source = 'managed' | 'user' | 'project' | 'local'
+
+const SCOPE: Record<Source, string> = {
+  managed: 'managed policy instructions for everyone on this machine',
+  user: "the user's private instructions for all projects",
+  project: 'project instructions, checked into the codebase',
+  local: "the user's private instructions for this project, not checked in",
+}
+
+export interface Found {
+  /** Files to read now, in reading order (broad to specific). */
+  files: Candidate[]
+  /** Rules with `paths:` frontmatter, read when a touched file matches. */
+  scoped: ScopedRule[]
+}
+
+const isDir = (path: string) => stat(path).then((s) => s.isDirectory(), () => false)
+
+/**
+ * The memory files of one directory, in the order they are read: CLAUDE.md, AGENTS.md,
+ * .claude/CLAUDE.md, the unscoped .claude/rules (same priority as .claude/CLAUDE.md), then
+ * CLAUDE.local.md last, so the personal file has the final word at its level.
+ */
+export async function levelFiles(dir: string, sources: ReadonlySet<Source>): Promise<Found> {
+  const found: Found = { files: [], scoped: [] }
+  if (sources.has('project')) {
+    const project = (path: string): Candidate => ({ path, memory_type: 'Project', scope: SCOPE.project })
+    found.files.push(project(join(dir, 'CLAUDE.md')), project(join(dir, 'AGENTS.md')), project(join(dir, '.claude', 'CLAUDE.md')))
+    const rules = await rulesIn(join(dir, '.claude', 'rules'), dir, 'Project', 'project rule')
+    found.files.push(...rules.files)
+    found.scoped.push(...rules.scoped)
+  }
+  if (sources.has('local')) found.files.push({ path: join(dir, 'CLAUDE.local.md'), memory_type: 'Local', scope: SCOPE.local })
+  return found
+}
+
+/**
+ * What a session reads at its start: managed policy, the user's files (~/.claude), then each
+ * directory from the repository root (or just cwd outside one) down to cwd.
+ */
+export async function startupFiles(options: {
+  cwd: string
+  repoRoot: string | undefined
+  home: string
+  managedPath: string | false
+  sources: ReadonlySet<Source>
+}): Promise<Found> {
+  const { cwd, home, sources } = options
+  const found: Found = { files: [], scoped: [] }
+  if (options.managedPath && sources.has('managed')) {
+    found.files.push({ path: options.managedPath, memory_type: 'Managed', scope: SCOPE.managed })
+  }
+  if (sources.has('user')) {
+    const user = (path: string): Candidate => ({ path, memory_type: 'User', scope: SCOPE.user })
+    found.files.push(user(join(home, '.claude', 'CLAUDE.md')), user(join(home, '.claude', 'AGENTS.md')))
+    // The user's scoped rules match paths of the project the session works in.
+    const rules = await rulesIn(join(home, '.claude', 'rules'), cwd, 'User', "user's rule")
+    found.files.push(...rules.files)
+    found.scoped.push(...rules.scoped)
+  }
+  const levels = await Promise.all(chain(options.repoRoot ?? cwd, cwd).map((dir) => levelFiles(dir, sources)))
+  for (const level of levels) {
+    found.files.push(...level.files)
+    found.scoped.push(...level.scoped)
+  }
+  return found
+}
+
+/** The directories from `top` down to `bottom`, both included (`bottom` must be inside `top`). */
+export function chain(top: string, bottom: string): string[] {
+  const dirs: string[] = []
+  for (let d = bottom; ; d = dirname(d)) {
+    dirs.unshift(d)
+    if (d === top || dirname(d) === d) return dirs
+  }
+}
+
+/** The `.md` files under a rules directory, sorted, split into unscoped and `paths:`-scoped ones. */
+async function rulesIn(dir: string, base: string, memory_type: MemoryType, what: string): Promise<Found> {
+  const found: Found = { files: [], scoped: [] }
+  if (!(await isDir(dir))) return found
+  const [{ glob }, picomatch] = await Promise.all([import('tinyglobby'), loadPicomatch()])
+  const files = (await glob('**/*.md', { cwd: dir, absolute: true, dot: true, onlyFiles: true, expandDirectories: false })).sort()
+  for (const path of files) {
+    // Frontmatter problems are reported when the rule is read; here a bad block just means "unscoped".
+    const globs = listField(splitFrontmatter(await readFile(path, 'utf8').catch(() => '')).data.paths)
+    if (!globs) {
+      found.files.push({ path, memory_type, scope: what, isRule: true })
+      continue
+    }
+    const isMatch = picomatch(globs, { dot: true })
+    found.scoped.push({
+      path, memory_type, isRule: true, globs, base,
+      scope: `${what} for files matching ${globs.join(', ')}`,
+      matches: (rel) => rel !== '' && !rel.startsWith('..') && isMatch(rel),
+    })
+  }
+  return found
+}
+
+type Picomatch = (glob: string | string[], options?: { dot?: boolean }) => (path: string) => boolean
+
+async function loadPicomatch(): Promise<Picomatch> {
+  const mod = (await import('picomatch')) as unknown as { default?: Picomatch } & Picomatch
+  return mod.default ?? mod
+}
+
+/** The path of `file` relative to a rule's base, with `/` separators as globs expect. */
+export function relativeTo(base: string, file: string): string {
+  return relative(base, file).split('\\').join('/')
+}

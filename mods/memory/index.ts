@@ -1,0 +1,110 @@
+import { homedir } from 'node:os'
+import { resolve } from 'node:path'
+import { z } from 'zod'
+import type { ModApi } from '../../core/mod/api.js'
+import { defineMod } from '../../core/mod/define.js'
+import { findRepoRoot } from '../_shared/repo-root.js'
+import { MemoryReader } from './reader.js'
+import { renderLazy, renderStartup, today } from './render.js'
+import { SessionMemory } from './session-memory.js'
+
+const SOURCES = ['managed', 'user', 'project', 'local'] as const
+
+const MANAGED_PATH: Partial<Record<NodeJS.Platform, string>> = {
+  linux: '/etc/claude-code/CLAUDE.md',
+  darwin: '/Library/Application Support/ClaudeCode/CLAUDE.md',
+  win32: 'C:\\Program Files\\ClaudeCode\\CLAUDE.md',
+}
+
+const options = z.object({
+  /** The user's home: `~/.claude/CLAUDE.md`, `~/.claude/rules` and `~/` imports are found there (tests). */
+  home: z.string().optional(),
+  /** The machine-wide policy file; `false` reads none. Default: the platform's usual place. */
+  managedPath: z.union([z.string(), z.literal(false)]).optional(),
+  /** Which kinds of memory file to read (`local` is CLAUDE.local.md). */
+  sources: z.array(z.enum(SOURCES)).default([...SOURCES]),
+  /** How many `@path` hops a chain of imports may take. */
+  maxImportDepth: z.number().int().min(0).max(20).default(5),
+  /** Larger files are skipped with a warning. */
+  maxFileBytes: z.number().int().min(1).default(4 * 1024 * 1024),
+  /** Add `# currentDate` to the first user message. */
+  currentDate: z.boolean().default(true),
+  /** Load nested CLAUDE.md files and `paths:`-scoped rules when a tool touches a file they cover. */
+  lazy: z.boolean().default(true),
+})
+
+/**
+ * Every memory file this session loaded, in order, as `{file_path, memory_type, load_reason,
+ * globs?, trigger_file_path?, parent_file_path?}` (the settings `InstructionsLoaded` input). The
+ * array only grows during a session and is replaced on each load, so a bridge that remembers the
+ * last length (or `version`) raises `InstructionsLoaded` for exactly the new entries.
+ */
+export const LOADED_REF = { plugin: 'memory', key: 'loaded' } as const
+
+const pathArg = (e: Record<string, unknown>) =>
+  [e.file_path, e.path, e.notebook_path].find((v): v is string => typeof v === 'string' && v !== '')
+
+/** Memory: CLAUDE.md / AGENTS.md files and rules, in the first user message and as tools reach further. */
+export default defineMod({
+  name: 'memory',
+  description: 'CLAUDE.md and AGENTS.md memory files, rules and @imports',
+  options,
+  register(on, opts) {
+    const sessions = new Map<string, SessionMemory>()
+    const publish = ($: ModApi, memory: SessionMemory) => $.state.set(LOADED_REF, [...memory.loads])
+
+    on('session.start', async ($, e, next) => {
+      const home = opts.home ?? homedir()
+      const disabled = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_CLAUDE_MDS') ?? '')
+      const memory = new SessionMemory({
+        cwd: e.cwd, repoRoot: await findRepoRoot(e.cwd), home,
+        managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
+        sources: new Set(disabled ? [] : opts.sources), lazy: opts.lazy && !disabled,
+      }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m) }))
+      sessions.set(e.sessionId, memory)
+      await memory.start()
+      publish($, memory)
+      return next(e)
+    })
+
+    // The first user message carries the memory. A prompt that only ran a command (no model
+    // call) leaves the conversation empty, so "first" is judged by the history, not by a count.
+    on('prompt.submit', async ($, e, next) => {
+      const memory = sessions.get($.session.id() as string)
+      if (!memory?.firstPromptPending) return next(e)
+      if (($.session.messages() as unknown[]).length > 0) {
+        memory.firstPromptPending = false
+        return next(e)
+      }
+      const text = renderStartup(memory.startup, opts.currentDate ? today() : undefined)
+      return next(text ? { ...e, context: [text, ...(e.context ?? [])] } : e)
+    })
+
+    on('tool.call', async ($, e, next) => {
+      const r = await next(e)
+      const path = pathArg(e)
+      const memory = sessions.get($.session.id() as string)
+      if ('deny' in r || r.isError || !path || !memory) return r
+      const entries = await memory.touch(path, e.agentId ?? '')
+      if (entries.length === 0) return r
+      publish($, memory)
+      return { ...r, context: [...(r.context ?? []), renderLazy(entries, resolve($.session.cwd() as string, path))] }
+    })
+
+    // A mentioned file pulls in the memory of its directories, as a tool touching it would.
+    on('prompt.mention', async ($, e, next) => {
+      const r = await next(e)
+      const memory = sessions.get($.session.id() as string)
+      if ('deny' in r || r.type === null || !memory) return r
+      const entries = await memory.touch(e.path, e.agentId ?? '')
+      if (entries.length === 0) return r
+      publish($, memory)
+      return { ...r, context: [...(r.context ?? []), renderLazy(entries, e.path)] }
+    })
+
+    on('session.end', (_$, e, next) => {
+      sessions.delete(e.sessionId)
+      return next(e)
+    })
+  },
+})

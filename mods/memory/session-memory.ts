@@ -1,0 +1,93 @@
+import { stat } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { isInside } from '../_shared/allowed-paths.js'
+import { chain, levelFiles, relativeTo, startupFiles, type Source } from './discover.js'
+import type { MemoryReader } from './reader.js'
+import type { LoadedInstruction, MemoryEntry, ScopedRule } from './types.js'
+
+export interface SessionMemoryOptions {
+  cwd: string
+  repoRoot: string | undefined
+  home: string
+  managedPath: string | false
+  sources: ReadonlySet<Source>
+  /** Whether touching files loads nested memory and scoped rules. */
+  lazy: boolean
+}
+
+/** What one agent's context already holds: each subagent has its own context, so its own sets. */
+interface Scope {
+  /** Real paths of the memory files in this context. */
+  seen: Set<string>
+  /** Directories whose memory files were looked for. */
+  visited: Set<string>
+  /** Scoped rules already delivered. */
+  rules: Set<string>
+}
+
+/**
+ * One session's memory: the files read at its start (for the first user message) and the ones
+ * loaded later as tools touch files. Every load is recorded with its reason (see `loads`).
+ */
+export class SessionMemory {
+  readonly startup: MemoryEntry[] = []
+  /** Every load, in order; published to `$.state` by the mod. */
+  readonly loads: LoadedInstruction[] = []
+  /** Still true until a prompt found the conversation already started. */
+  firstPromptPending = true
+  private readonly scoped: ScopedRule[] = []
+  private readonly scopes = new Map<string, Scope>()
+
+  constructor(private readonly options: SessionMemoryOptions, private readonly reader: MemoryReader) {}
+
+  async start(): Promise<void> {
+    const { cwd, repoRoot } = this.options
+    const found = await startupFiles(this.options)
+    const main = this.scope('')
+    for (const dir of chain(repoRoot ?? cwd, cwd)) main.visited.add(dir)
+    for (const file of found.files) this.startup.push(...(await this.reader.read(file, { load_reason: 'session_start' }, main.seen)))
+    this.scoped.push(...found.scoped)
+    this.record(this.startup)
+  }
+
+  /**
+   * The memory a touch of `path` brings into an agent's context (`agent` '' is the main one):
+   * memory files of the directories between the project and the path, and scoped rules whose
+   * globs match it. Each is delivered once per context.
+   */
+  async touch(path: string, agent: string): Promise<MemoryEntry[]> {
+    if (!this.options.lazy) return []
+    const { cwd, repoRoot } = this.options
+    const target = resolve(cwd, path)
+    const info = await stat(target).catch(() => undefined)
+    if (!info) return []
+    const dir = info.isDirectory() ? target : dirname(target)
+    const scope = this.scope(agent)
+    const out: MemoryEntry[] = []
+    const top = isInside(cwd, dir) ? cwd : repoRoot && isInside(repoRoot, dir) ? repoRoot : undefined
+    for (const d of top ? chain(top, dir).slice(1) : []) {
+      if (scope.visited.has(d)) continue
+      scope.visited.add(d)
+      const level = await levelFiles(d, this.options.sources)
+      for (const rule of level.scoped) if (!this.scoped.some((r) => r.path === rule.path)) this.scoped.push(rule)
+      for (const file of level.files) out.push(...(await this.reader.read(file, { load_reason: 'nested_traversal', trigger_file_path: target }, scope.seen)))
+    }
+    for (const rule of this.scoped) {
+      if (scope.rules.has(rule.path) || !rule.matches(relativeTo(rule.base, target))) continue
+      scope.rules.add(rule.path)
+      out.push(...(await this.reader.read(rule, { load_reason: 'path_glob_match', globs: rule.globs, trigger_file_path: target }, scope.seen)))
+    }
+    this.record(out)
+    return out
+  }
+
+  private scope(agent: string): Scope {
+    let scope = this.scopes.get(agent)
+    if (!scope) this.scopes.set(agent, (scope = { seen: new Set(), visited: new Set(), rules: new Set() }))
+    return scope
+  }
+
+  private record(entries: readonly MemoryEntry[]): void {
+    for (const { scope: _s, content: _c, notes: _n, ...load } of entries) this.loads.push(load)
+  }
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod'
+import { STAGE } from '../../core/bus/types.js'
+import { defineMod } from '../../core/mod/define.js'
+import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { forgetSession } from '../_shared/read-state.js'
+import { readMention } from './read-mention.js'
+
+const options = allowedDirsOptions.extend({
+  /** Lines of a file attached when the mention names no range (a range asks for more, up to its length). */
+  maxLines: z.number().int().min(1).default(2_000),
+  maxLineChars: z.number().int().min(80).default(2_000),
+  maxFileBytes: z.number().int().min(1).default(10 * 1024 * 1024),
+  /** Entries of a directory listing. */
+  maxEntries: z.number().int().min(1).default(1_000),
+})
+
+/** Mentions: `@path` in a prompt attaches the file (numbered lines, `#L10-20` ranges) or a directory listing. */
+export default defineMod({
+  name: 'mentions',
+  description: 'Reads the files and directories a prompt @-mentions',
+  options,
+  register(on, opts) {
+    // Innermost, where the read belongs: a mod that rewrites the path or range on the way down
+    // is heard, and one that post-processes (memory adds the directory's CLAUDE.md) sees the file.
+    on('prompt.mention', ($, e) => readMention(e, opts, {
+      cwd: $.session.cwd() as string, sessionId: $.session.id() as string, warn: (m) => $.log.warn(m),
+    }), { stage: STAGE.last })
+    on('session.end', (_$, e, next) => {
+      forgetSession(e.sessionId)
+      return next(e)
+    })
+  },
+})

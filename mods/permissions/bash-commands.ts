@@ -1,0 +1,112 @@
+import type { Part } from './bash-split.js'
+
+/**
+ * Built-in knowledge of a few commands. A reader answers the path arguments of a call that only
+ * reads (they must lie inside the working directories for the call to run unasked), or null
+ * when this call may write or run something else. The list is short on purpose: a command is on
+ * it only when no ordinary flag makes it write a file or run another program.
+ */
+type Reader = (args: readonly string[]) => string[] | null
+
+const operands = (args: readonly string[]) => args.filter((a) => !a.startsWith('-'))
+const everyOperand: Reader = operands
+const noPaths: Reader = () => []
+
+const grep: Reader = (args) => {
+  const ops = operands(args)
+  // Without -e or -f the first operand is the pattern, not a file.
+  return args.some((a) => a === '-e' || a === '-f' || a.startsWith('--regexp') || a.startsWith('--file')) ? ops : ops.slice(1)
+}
+
+const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls'])
+const find: Reader = (args) => {
+  if (args.some((a) => FIND_ACTIONS.has(a))) return null
+  const paths: string[] = []
+  for (const a of args) {
+    if (a.startsWith('-') || a === '(' || a === '!') break
+    paths.push(a)
+  }
+  return paths.length > 0 ? paths : ['.']
+}
+
+// Subcommands that only read the repository (and flags that would make them write a file).
+const GIT_READS = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse', 'describe', 'shortlog'])
+const GIT_LISTS: Record<string, Set<string>> = {
+  branch: new Set(['-a', '-r', '-v', '-vv', '--list', '--all', '--remotes', '--show-current']),
+  remote: new Set(['-v', '--verbose']),
+  tag: new Set(['-l', '--list']),
+}
+const git: Reader = (args) => {
+  const [sub, ...rest] = args
+  if (sub === undefined || rest.some((a) => a.startsWith('--output') || a === '--ext-diff' || a.startsWith('--exec'))) return null
+  if (GIT_READS.has(sub)) return []
+  const listing = GIT_LISTS[sub]
+  return listing && rest.every((a) => listing.has(a)) ? [] : null
+}
+
+const READ_ONLY: Record<string, Reader> = {
+  ls: everyOperand, cat: everyOperand, head: everyOperand, tail: everyOperand, wc: everyOperand, stat: everyOperand,
+  du: everyOperand, diff: everyOperand, file: everyOperand, tree: everyOperand,
+  // A bare `cd` goes home.
+  cd: (args) => (operands(args).length > 0 ? operands(args) : ['~']),
+  grep, egrep: grep, fgrep: grep, find, git,
+  echo: noPaths, pwd: noPaths, which: noPaths, whoami: noPaths, true: noPaths, false: noPaths, uname: noPaths,
+  basename: noPaths, dirname: noPaths, type: noPaths,
+  date: (args) => (args.some((a) => a === '-s' || a.startsWith('--set')) ? null : []),
+  rg: (args) => (args.some((a) => a.startsWith('--pre')) ? null : grep(args)),
+}
+
+/** The file-system commands acceptEdits approves inside the working directories. */
+const FS_COMMANDS: Record<string, Reader> = {
+  mkdir: everyOperand, touch: everyOperand, rm: everyOperand, rmdir: everyOperand, mv: everyOperand, cp: everyOperand,
+  sed: (args) => {
+    const files: string[] = []
+    let script = !args.some((a) => a === '-e' || a === '-f' || a.startsWith('--expression') || a.startsWith('--file'))
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!
+      if (a === '-e' || a === '-f') i++
+      else if (a.startsWith('-')) continue
+      else if (script) script = false
+      else files.push(a)
+    }
+    return files
+  },
+}
+
+const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '<>'])
+const DISCARD = new Set(['/dev/null', '/dev/stdout', '/dev/stderr'])
+
+/** Files a part's redirections write (`2>&1` and `>/dev/null` write none). */
+export function writtenFiles(part: Part): string[] {
+  return part.redirects
+    .filter((r) => WRITES.has(r.op) || (r.op === '>&' && !/^(\d+|-)$/.test(r.target)))
+    .map((r) => r.target)
+    .filter((t) => !DISCARD.has(t))
+}
+
+/** Files a part's redirections read. */
+export function readFiles(part: Part): string[] {
+  return part.redirects.filter((r) => r.op === '<').map((r) => r.target)
+}
+
+/** The paths a read-only part touches, or null when the part is not read-only. */
+export function readOnlyPaths(argv: readonly string[], part: Part): string[] | null {
+  const reader = READ_ONLY[argv[0] ?? '']
+  if (!reader || writtenFiles(part).length > 0) return null
+  const paths = reader(argv.slice(1))
+  return paths && [...paths, ...readFiles(part)]
+}
+
+/** The paths an acceptEdits file-system part changes, or null when it is not one of them. */
+export function fsCommandPaths(argv: readonly string[], part: Part): string[] | null {
+  const reader = FS_COMMANDS[argv[0] ?? '']
+  const paths = reader?.(argv.slice(1))
+  return paths ? [...paths, ...writtenFiles(part), ...readFiles(part)] : null
+}
+
+/** The targets of `rm`/`rmdir` (checked against the critical paths), or null for other commands. */
+export function removalTargets(argv: readonly string[]): string[] | null {
+  return argv[0] === 'rm' || argv[0] === 'rmdir' ? operands(argv.slice(1)) : null
+}
+
+export const isFsCommand = (name: string): boolean => name in FS_COMMANDS

@@ -1,0 +1,161 @@
+import { isAbsolute, resolve } from 'node:path'
+import { isInside } from '../_shared/allowed-paths.js'
+import { fsCommandPaths, readOnlyPaths, removalTargets, writtenFiles } from './bash-commands.js'
+import { partText } from './bash-split.js'
+import { stripForRules } from './bash-strip.js'
+import { pathFacts, type PathFacts } from './path-rules.js'
+import { allowsPart, callFacts, coversTool, matchesCall, type CallFacts } from './rule-match.js'
+import { EDIT_TOOLS, isCriticalTarget, isProtected, NO_APPROVAL, PLAN_TOOLS, READ_TOOLS } from './tool-classes.js'
+import type { Policy, Roots, Rule, Verdict } from './types.js'
+
+export const planDenial = (tool: string) =>
+  `${tool} cannot run in plan mode: while planning, only tools that read run. Finish the research, present the plan, and make changes only once plan mode has ended.`
+
+/** The verdict on one call. */
+export async function evaluate(policy: Policy, tool: string, input: unknown): Promise<Verdict> {
+  return decide(policy, await callFacts(tool, input, policy.cwd))
+}
+
+/**
+ * The order (spec loop-and-sdk §3.3; a PreToolUse hook's verdict comes before all of it, from the
+ * hook bridge): deny rules → ask rules → the mode (plan refuses what writes; then the built-in
+ * gates: critical removals ask in every mode, protected paths in every mode but bypass; bypass
+ * allows; acceptEdits allows edits inside the working directories) → allow rules → what needs no
+ * approval → ask. In dontAsk every ask becomes a deny.
+ */
+export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict> {
+  const { mode } = policy
+  const ask = (v: Verdict): Verdict => (mode === 'dontAsk' ? dontAsk(facts.tool, v) : v)
+  const by = (rule: Rule) => ({ rule: rule.text, source: rule.source.label })
+  for (const rule of policy.rules) {
+    if (rule.behavior === 'deny' && matchesCall(rule, facts)) {
+      return { decision: 'deny', ...by(rule), reason: `Permission to use ${facts.tool} has been denied by the rule ${rule.text} (${rule.source.label}).` }
+    }
+  }
+  for (const rule of policy.rules) {
+    if (rule.behavior === 'ask' && matchesCall(rule, facts)) return ask({ decision: 'ask', ...by(rule), reason: `the rule ${rule.text} (${rule.source.label}) asks first` })
+  }
+  if (mode === 'plan' && !planSafe(facts)) return { decision: 'deny', rule: '[mode:plan]', reason: planDenial(facts.tool) }
+  const gate = await gateOf(policy, facts)
+  if (gate) return ask(gate)
+  if (mode === 'bypassPermissions') return { decision: 'allow', rule: '[mode:bypassPermissions]' }
+  if (mode === 'acceptEdits' && EDIT_TOOLS.has(facts.tool) && facts.path && inside(policy.roots, facts.path)) return { decision: 'allow', rule: '[mode:acceptEdits]' }
+  let unapproved: string | undefined
+  if (facts.bash) {
+    const approval = await bashApproval(policy, facts)
+    if ('decision' in approval) return approval
+    unapproved = approval.unapproved
+  } else {
+    const rule = policy.rules.find((r) => r.behavior === 'allow' && matchesCall(r, facts))
+    if (rule) return { decision: 'allow', ...by(rule) }
+  }
+  if (NO_APPROVAL.has(facts.tool)) return { decision: 'allow', rule: '[no-approval-needed]' }
+  if (READ_TOOLS.has(facts.tool) && facts.path && inside(policy.roots, facts.path)) return { decision: 'allow', rule: '[working-directory]' }
+  return ask({ decision: 'ask', reason: askReason(policy, facts, unapproved) })
+}
+
+function dontAsk(tool: string, v: Verdict): Verdict {
+  return {
+    decision: 'deny', rule: v.rule ?? '[mode:dontAsk]', ...(v.source ? { source: v.source } : {}),
+    reason: `Permission to use ${tool} was not granted: ${v.reason ?? 'it needs approval'}, and in dontAsk mode whatever would need approval is denied. Allow it up front with a rule, or use another permission mode.`,
+  }
+}
+
+/** Critical removals ask in every mode; writes to protected paths ask in every mode but bypass. */
+async function gateOf(policy: Policy, facts: CallFacts): Promise<Verdict | undefined> {
+  const extra = policy.roots.lexical.slice(1)
+  const writes: string[] = []
+  for (const part of facts.bash?.parts ?? []) {
+    const argv = stripForRules(part.argv, 'deny')
+    const critical = removalTargets(argv)?.find((t) => isCriticalTarget(t, policy.cwd, policy.home, extra))
+    if (critical !== undefined) return { decision: 'ask', rule: '[critical-path]', reason: `removing ${critical} could take the project, the home folder or the system with it` }
+    writes.push(...(fsCommandPaths(argv, part) ?? writtenFiles(part)))
+  }
+  if (policy.mode === 'bypassPermissions') return undefined
+  if (EDIT_TOOLS.has(facts.tool) && facts.path && (isProtected(facts.path.lexical) || isProtected(facts.path.real))) {
+    return { decision: 'ask', rule: '[protected-path]', reason: `${facts.path.lexical} is a protected path (version control, editor, shell or agent settings)` }
+  }
+  for (const written of writes) {
+    const at = bashPath(written, policy.cwd, policy.home)
+    if (at === undefined || isProtected(at)) return { decision: 'ask', rule: '[protected-path]', reason: `the command writes ${written}, which may be a protected path` }
+  }
+  return undefined
+}
+
+function planSafe(facts: CallFacts): boolean {
+  if (PLAN_TOOLS.has(facts.tool)) return true
+  const split = facts.bash
+  if (!split?.balanced) return false
+  return split.parts.every((p) => {
+    const argv = stripForRules(p.argv, 'allow')
+    return (argv.length === 0 && p.redirects.length === 0) || readOnlyPaths(argv, p) !== null
+  })
+}
+
+/**
+ * Every part of a command line must be approved: by an allow rule, as a read-only command on
+ * paths inside the working directories, or (acceptEdits) as a file-system command inside them.
+ * `cd` moves where the later parts' relative paths point.
+ */
+async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict | { unapproved: string }> {
+  const bare = policy.rules.find((r) => r.behavior === 'allow' && r.content === undefined && coversTool(r, 'Bash'))
+  if (bare) return { decision: 'allow', rule: bare.text, source: bare.source.label }
+  const split = facts.bash!
+  if (!split.balanced) return { unapproved: split.whole }
+  const used: Rule[] = []
+  const builtins = new Set<string>()
+  let dir = policy.cwd
+  for (const part of split.parts) {
+    const argv = stripForRules(part.argv, 'allow')
+    if (argv.length === 0 && part.redirects.length === 0) continue
+    const text = partText(argv, part.redirects)
+    const rule = policy.rules.find((r) => allowsPart(r, text))
+    if (rule) {
+      if (!used.includes(rule)) used.push(rule)
+      continue
+    }
+    const read = readOnlyPaths(argv, part)
+    if (read && (await allInside(policy, read, dir))) {
+      builtins.add('[read-only-command]')
+      if (argv[0] === 'cd') dir = bashPath(read[0]!, dir, policy.home) ?? dir
+      continue
+    }
+    const changed = policy.mode === 'acceptEdits' ? fsCommandPaths(argv, part) : null
+    if (changed && (await allInside(policy, changed, dir))) {
+      builtins.add('[mode:acceptEdits]')
+      continue
+    }
+    return { unapproved: text }
+  }
+  const rule = [...used.map((r) => r.text), ...builtins].join(', ') || '[read-only-command]'
+  return { decision: 'allow', rule, ...(used[0] ? { source: used[0].source.label } : {}) }
+}
+
+/** A shell word as a path: `~` expanded; undefined when a variable or substitution hides where it points. */
+function bashPath(word: string, dir: string, home: string): string | undefined {
+  if (/[$`]/.test(word)) return undefined
+  if (word === '~' || word.startsWith('~/')) return home + word.slice(1)
+  if (word.startsWith('~')) return undefined
+  return isAbsolute(word) ? resolve(word) : resolve(dir, word)
+}
+
+async function allInside(policy: Policy, words: readonly string[], dir: string): Promise<boolean> {
+  for (const word of words) {
+    const path = bashPath(word, dir, policy.home)
+    if (path === undefined || !inside(policy.roots, await pathFacts(path, dir))) return false
+  }
+  return true
+}
+
+/** Inside the working directories: the path as given and its real target both. */
+export function inside(roots: Roots, facts: PathFacts): boolean {
+  return roots.lexical.some((r) => isInside(r, facts.lexical)) && roots.real.some((r) => isInside(r, facts.real))
+}
+
+function askReason(policy: Policy, facts: CallFacts, unapproved: string | undefined): string {
+  if (facts.bash) return facts.bash.balanced ? `the command \`${unapproved}\` is not allowed by any rule` : 'the command could not be split into its parts with confidence'
+  if (READ_TOOLS.has(facts.tool) && facts.path) return `${facts.path.lexical} is outside the working directories (${policy.roots.lexical.join(', ')})`
+  if (EDIT_TOOLS.has(facts.tool) && facts.path) return `${facts.tool} of ${facts.path.lexical} needs approval`
+  if (facts.tool === 'WebFetch') return `fetching from ${facts.host ?? 'this URL'} needs approval`
+  return `${facts.tool} needs approval`
+}

@@ -1,0 +1,65 @@
+import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { z } from 'zod'
+import { isInside } from '../_shared/allowed-paths.js'
+
+/**
+ * Which workspaces the user trusts, kept under MODLOOP_HOME (default ~/.modloop) in
+ * `trusted.json`, keyed by the workspace's real path. `modloop trust [dir]` writes it; the
+ * permissions mod reads it. A trusted folder's subfolders are trusted too.
+ */
+const storeSchema = z.object({
+  workspaces: z.record(z.string(), z.looseObject({ trustedAt: z.string() })).default({}),
+}).loose()
+export type TrustStore = z.output<typeof storeSchema>
+
+export interface TrustLocation {
+  trustStore?: string
+  home?: string
+}
+
+export function trustStorePath(where: TrustLocation, env: Record<string, string | undefined>): string {
+  if (where.trustStore) return where.trustStore
+  const modloopHome = env.MODLOOP_HOME || join(where.home ?? homedir(), '.modloop')
+  return join(modloopHome, 'trusted.json')
+}
+
+export async function readTrustStore(file: string): Promise<TrustStore> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { workspaces: {} }
+    throw err
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix or remove it`)
+  }
+  const parsed = storeSchema.safeParse(json)
+  if (!parsed.success) throw new Error(`${file} does not hold { "workspaces": { "<path>": { "trustedAt": "…" } } }: ${parsed.error.issues[0]?.message}`)
+  return parsed.data
+}
+
+/** The trusted folder that covers `dir` (itself or a parent), if any. */
+export async function trustedBy(file: string, dir: string): Promise<string | undefined> {
+  const store = await readTrustStore(file)
+  const real = await realpath(dir).catch(() => dir)
+  return Object.keys(store.workspaces).find((w) => isInside(w, real))
+}
+
+/** Records (or, with `trusted: false`, removes) a workspace; answers its real path. */
+export async function setTrust(file: string, dir: string, trusted: boolean): Promise<string> {
+  const real = await realpath(dir)
+  const store = await readTrustStore(file)
+  if (trusted) store.workspaces[real] = { trustedAt: new Date().toISOString() }
+  else delete store.workspaces[real]
+  await mkdir(dirname(file), { recursive: true })
+  const temp = `${file}.${process.pid}.tmp`
+  await writeFile(temp, `${JSON.stringify(store, null, 2)}\n`)
+  await rename(temp, file)
+  return real
+}

@@ -1,0 +1,80 @@
+import type { PathPattern } from './path-rules.js'
+
+export type Behavior = 'allow' | 'ask' | 'deny'
+
+export const MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'] as const
+export type Mode = (typeof MODES)[number]
+
+/** Where a rule came from, named as Claude Code names rule sources. */
+export type SourceName = 'userSettings' | 'modloopConfig' | 'projectSettings' | 'localSettings' | 'cliArg' | 'session'
+
+export interface RuleSource {
+  name: SourceName
+  /** The settings file, or a phrase ("the command line", "the permissions mod's options"). */
+  label: string
+  /** What a `/path` rule is relative to: the folder holding `.claude/` for files, the cwd otherwise. */
+  root: string
+  /** Project-level sources widen access only in a trusted workspace. */
+  projectLevel: boolean
+}
+
+/** Which tools a rule names: one name, a name glob (`mcp__*`), or every tool of an MCP server. */
+export type ToolPattern =
+  | { kind: 'name'; name: string }
+  | { kind: 'glob'; glob: string; test: (name: string) => boolean }
+  | { kind: 'server'; server: string }
+
+/** What a rule's specifier matches, by the kind of tool it is written for. */
+export type Content =
+  | { kind: 'command'; pattern: string; test: (command: string) => boolean }
+  | { kind: 'path'; pattern: PathPattern }
+  | { kind: 'domain'; domain: string }
+  | { kind: 'agent'; name: string }
+  | { kind: 'param'; key: string; test: (value: string) => boolean }
+
+export interface Rule {
+  /** As written, e.g. `Bash(npm test)`; `rule` in a verdict. */
+  text: string
+  behavior: Behavior
+  source: RuleSource
+  tool: ToolPattern
+  content?: Content
+}
+
+/**
+ * A verdict. `rule` names what decided it: a rule as written, or a bracketed built-in such as
+ * `[working-directory]` or `[mode:plan]`. An ask that only the mode caused (nothing matched, so
+ * the call goes to the prompt) carries no rule, so a hook bridge may tell it from an ask rule.
+ */
+export interface Verdict {
+  decision: Behavior
+  reason?: string
+  rule?: string
+  /** Where the deciding rule came from (for `modloop permissions check`). */
+  source?: string
+}
+
+/** Real and as-given forms of the working directories (cwd first, then additional ones). */
+export interface Roots {
+  lexical: string[]
+  real: string[]
+}
+
+/** An entry a project-level source set that an untrusted workspace does not honour. */
+export interface Ignored {
+  source: string
+  entry: string
+}
+
+/** Everything a check needs, built once per session from every source. */
+export interface Policy {
+  cwd: string
+  home: string
+  mode: Mode
+  rules: Rule[]
+  roots: Roots
+  trusted: boolean
+  ignored: Ignored[]
+  /** Bad input found while loading: each names the file and the entry. */
+  warnings: string[]
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod'
+import { describeError } from '../../core/errors.js'
+import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
+import { defineMod } from '../../core/mod/define.js'
+import { acquireSessionLock } from '../../core/session/lock.js'
+import { subagentTranscriptPath } from '../../core/session/paths.js'
+import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
+import { VERSION } from '../../core/version.js'
+import { gitBranch } from './git-branch.js'
+import { toLine, type LineBase } from './lines.js'
+import { TranscriptWriter } from './writer.js'
+
+const options = z.object({
+  /** fsync after every line: a line then survives power loss too, not only a killed process, at a cost per message. */
+  fsync: z.boolean().default(false),
+})
+
+interface Recording {
+  main: TranscriptWriter
+  agents: Map<string, TranscriptWriter>
+  base: LineBase
+  release: () => void
+}
+
+/**
+ * Transcripts: every message of a session, appended as one JSONL line to
+ * `<MODLOOP_HOME>/projects/<encoded cwd>/<session-id>.jsonl` as it enters the record (before the
+ * caller sees it), subagents' lines to `<session-id>/subagents/agent-<id>.jsonl`. Core reads the
+ * file back on resume. The path is published as $.state { plugin: 'transcripts', key: 'path' }.
+ */
+export default defineMod({
+  name: 'transcripts',
+  description: 'Writes each session to an append-only JSONL transcript, for resume, continue and fork',
+  options,
+  register(on, opts) {
+    const open = new Map<string, Recording>()
+
+    on('session.start', async ($, e, next) => {
+      let release: () => void
+      try {
+        release = acquireSessionLock(e.transcriptPath, e.sessionId)
+      } catch (err) {
+        $.log.error(`${describeError(err)}; this session is not recorded`)
+        return next(e)
+      }
+      const branch = await gitBranch(e.cwd)
+      const base: LineBase = {
+        sessionId: e.sessionId, cwd: e.cwd, isSidechain: false, userType: 'external',
+        entrypoint: $.env.get('CLAUDE_CODE_ENTRYPOINT') ?? 'sdk-ts', version: VERSION, ...(branch ? { gitBranch: branch } : {}),
+      }
+      const main = new TranscriptWriter(e.transcriptPath, { after: e.source === 'resume' ? e.resumedFrom?.leafUuid : null, fsync: opts.fsync })
+      try {
+        if (e.source === 'fork' && e.resumedFrom) await copyHistory(main, e.resumedFrom, e.sessionId)
+      } catch (err) {
+        release()
+        throw err
+      }
+      open.set(e.sessionId, { main, agents: new Map(), base, release })
+      $.state.set({ plugin: $.plugin.name, key: 'path' }, e.transcriptPath)
+      return next(e)
+    })
+
+    on('session.message', ($, e, next) => {
+      const recording = open.get($.session.id() as string)
+      if (recording) record(recording, e, () => $.session.model() as string, opts.fsync)
+      return next(e)
+    })
+
+    on('session.end', ($, e, next) => {
+      close(open, e.sessionId)
+      return next(e)
+    })
+
+    return () => {
+      for (const id of [...open.keys()]) close(open, id)
+    }
+  },
+})
+
+function record(r: Recording, e: SessionMessageInput, model: () => string, fsync: boolean): void {
+  const agentId = e.agentId
+  let writer = r.main
+  if (agentId) {
+    writer = r.agents.get(agentId) ?? new TranscriptWriter(subagentTranscriptPath(r.main.path, agentId), { fsync })
+    r.agents.set(agentId, writer)
+  }
+  const base = agentId ? { ...r.base, isSidechain: true, agentId } : r.base
+  const line = toLine(e.message, base, e.message.type === 'result' && !agentId ? model() : undefined)
+  if (line) writer.append(line, e.message.type === 'assistant' ? e.message.supersedes : undefined)
+}
+
+/** A fork starts as a copy of the original's chain up to where it was taken, under the new id. */
+async function copyHistory(writer: TranscriptWriter, from: ResumedFrom, sessionId: string): Promise<void> {
+  const { entries } = await readTranscript(from.transcriptPath)
+  const chain = from.leafUuid ? chainTo(entries, from.leafUuid) : []
+  writer.appendLinked(chain.map((entry) => ({ ...entry, sessionId })))
+}
+
+function close(open: Map<string, Recording>, sessionId: string): void {
+  const r = open.get(sessionId)
+  if (!r) return
+  open.delete(sessionId)
+  r.main.close()
+  for (const w of r.agents.values()) w.close()
+  r.release()
+}

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto'
+import type { SDKMessage } from '../../core/loop/messages.js'
+import { TURN_RESULT, type EntryBase, type MessageEntry, type TurnResult } from '../../core/session/entry.js'
+
+/** The fields every line of one transcript shares; `uuid`, `parentUuid` and `timestamp` are per line. */
+export type LineBase = Omit<EntryBase, 'uuid' | 'parentUuid' | 'timestamp'>
+
+
+/**
+ * What one stream message leaves in the transcript (the writer sets `parentUuid`), or undefined
+ * for what it does not keep: `init` (rebuilt on every turn) and partial stream events. A result
+ * becomes a `system` line of subtype `turn_result` holding the result's fields, so a resumed
+ * session carries its totals on.
+ */
+export function toLine(m: SDKMessage, base: LineBase, model?: string): MessageEntry | undefined {
+  const timestamp = new Date().toISOString()
+  const uuid = m.uuid ?? randomUUID()
+  const parentUuid = null
+  switch (m.type) {
+    case 'user':
+      return {
+        parentUuid, ...base, type: 'user', uuid, timestamp,
+        message: { role: 'user', content: m.message.content as Extract<MessageEntry, { type: 'user' }>['message']['content'] },
+        ...(m.isSynthetic ? { isMeta: true as const } : {}),
+        ...(m.tool_use_result !== undefined ? { toolUseResult: m.tool_use_result } : {}),
+      }
+    case 'assistant':
+      return { parentUuid, ...base, type: 'assistant', uuid, timestamp, message: m.message, ...(m.error ? { error: m.error } : {}) }
+    case 'result': {
+      const { type: _t, uuid: _u, session_id: _s, permission_denials: _p, ...rest } = m
+      const result: TurnResult = rest
+      return { parentUuid, ...base, type: 'system', subtype: TURN_RESULT, uuid, timestamp, level: m.is_error ? 'error' : 'info', ...(model ? { model } : {}), result }
+    }
+    case 'stream_event':
+      return undefined
+    default: {
+      if (m.subtype === 'init') return undefined
+      const { type: _t, uuid: _u, session_id: _s, subtype, ...fields } = m
+      return { parentUuid, ...fields, ...base, type: 'system', subtype, uuid, timestamp }
+    }
+  }
+}

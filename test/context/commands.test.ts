@@ -1,0 +1,141 @@
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import commandsMod, { INVOCATION_REF } from '../../mods/commands/index.js'
+import { expandShell } from '../../mods/commands/shell-expansion.js'
+import { skillListing } from '../../mods/commands/skill-listing.js'
+import mentionsMod from '../../mods/mentions/index.js'
+import { runScript } from '../loop/helpers.js'
+import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
+
+let root: string
+let cwd: string
+let home: string
+
+beforeAll(async () => {
+  root = await tempDir('commands')
+  cwd = join(root, 'project')
+  home = join(root, 'home')
+  await writeTree(root, {
+    'project/.claude/commands/review.md': '---\ndescription: Review a file\nargument-hint: [file] [focus]\nallowed-tools: Bash(git diff:*), Read\nmodel: claude-haiku-4-5\n---\nReview $1 with focus on $2. All: $ARGUMENTS. Price: \\$5.\n',
+    'project/.claude/commands/plain.md': 'Summarize the project.\n',
+    'project/.claude/commands/git/status.md': [
+      '---', 'description: Git status', '---',
+      'Branch: !`echo main-branch`', '!echo line-form $1', 'See @notes.md',
+      '```!', 'echo block1', 'echo block2', '```',
+      '```', '!not-run', '```',
+    ].join('\n'),
+    'project/.claude/commands/broken.md': '---\ndescription: "unclosed\n---\nBroken body $ARGUMENTS\n',
+    'project/.claude/commands/index-args.md': 'First: $ARGUMENTS[0], missing: $3\n',
+    'home/.claude/commands/user-cmd.md': '---\ndescription: From home\n---\nUser command.\n',
+    'project/.claude/skills/pdf/SKILL.md': '---\nname: pdf-tools\ndescription: Work with PDF files\nwhen_to_use: when a PDF is involved\n---\nUse pdftotext. Dir: ${CLAUDE_SKILL_DIR}. Args: $ARGUMENTS\n',
+    'project/.claude/skills/secret/SKILL.md': '---\ndescription: Hidden from the model\ndisable-model-invocation: true\n---\nSecret.\n',
+    'project/notes.md': 'Notes!\n',
+  })
+})
+afterAll(() => rm(root, { recursive: true, force: true }))
+
+const commands = (extra: Record<string, unknown> = {}) => withOptions(commandsMod, { home, ...extra })
+const firstText = (run: { requests: { body: any }[] }) => texts(run.requests[0]!.body, 0)[0]
+
+describe('slash commands from .claude/commands', () => {
+  it('fills $1, $2 and $ARGUMENTS (shell-style quoting, \\$ escapes) and publishes the frontmatter grants', async () => {
+    let invocation: unknown
+    const probe = defineMod({ name: 'probe', register: (on) => on('turn.start', ($, e, next) => { invocation = $.state.get(INVOCATION_REF).value; return next(e) }) })
+    const run = await runScript([{ reply: 'ok' }], '/review src/a.ts "error handling"', { cwd, mods: [commands(), probe] })
+    expect(firstText(run)).toBe('Review src/a.ts with focus on error handling. All: src/a.ts "error handling". Price: $5.')
+    expect(invocation).toEqual({ command: 'review', allowedTools: ['Bash(git diff:*)', 'Read'], model: 'claude-haiku-4-5' })
+  })
+
+  it('appends the arguments to a body without placeholders; $ARGUMENTS[N] is 0-based and a missing $N stays', async () => {
+    expect(firstText(await runScript([{ reply: 'ok' }], '/plain extra words', { cwd, mods: [commands()] }))).toBe('Summarize the project.\n\nARGUMENTS: extra words')
+    expect(firstText(await runScript([{ reply: 'ok' }], '/plain', { cwd, mods: [commands()] }))).toBe('Summarize the project.')
+    expect(firstText(await runScript([{ reply: 'ok' }], '/index-args a b', { cwd, mods: [commands()] }))).toBe('First: a, missing: $3')
+  })
+
+  it('nested directories give dir:name; ! lines, !`cmd` and ```! blocks run; @file is left for the mention pass', async () => {
+    const run = await runScript([{ reply: 'ok' }], '/git:status foo', { cwd, mods: [commands(), mentionsMod] })
+    const [text, mention] = texts(run.requests[0]!.body, 0)
+    expect(text).toBe(['Branch: main-branch', 'line-form foo', 'See @notes.md', 'block1\nblock2', '```', '!not-run', '```'].join('\n'))
+    expect(mention).toContain(`${cwd}/notes.md`)
+    expect(mention).toContain('     1\tNotes!')
+  })
+
+  it('malformed frontmatter names the file; the command still loads with its body', async () => {
+    const warnings: string[] = []
+    const run = await runScript([{ reply: 'ok' }], '/broken x', { cwd, mods: [commands()], log: (l) => warnings.push(l) })
+    expect(firstText(run)).toBe('Broken body x')
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^commands: ${cwd}/\\.claude/commands/broken\\.md: malformed frontmatter`))])
+  })
+
+  it('/help lists every registered command with its description and hint, without a model call', async () => {
+    const run = await runScript([], '/help', { cwd, mods: [commands()] })
+    expect(run.requests).toHaveLength(0)
+    const help = run.result.result as string
+    expect(help.split('\n')).toEqual([
+      'Slash commands:',
+      '/broken — Broken body $ARGUMENTS (project)',
+      '/git:status — Git status (project)',
+      '/help — List the slash commands of this session',
+      '/index-args — First: $ARGUMENTS[0], missing: $3 (project)',
+      '/mods — List the mods that registered commands',
+      '/pdf-tools — Work with PDF files (project skill)',
+      '/plain — Summarize the project. (project)',
+      '/review [file] [focus] — Review a file (project)',
+      '/secret — Hidden from the model (project skill)',
+      '/user-cmd — From home (user)',
+    ])
+    const mods = await runScript([], '/mods', { cwd, mods: [commands()] })
+    expect(mods.result.result).toContain('\ncommands: /help, /mods, /user-cmd')
+  })
+
+  it('a permission deny stops a ! line; a slow one is stopped at the timeout', async () => {
+    const guard = defineMod({ name: 'guard', register: (on) => on('tool.check', (_$, e, next) => ((e.input as any).command?.startsWith('echo line') ? { decision: 'deny', reason: 'no echo' } : next(e))) })
+    const run = await runScript([{ reply: 'ok' }], '/git:status foo', { cwd, mods: [commands(), guard] })
+    expect(firstText(run)).toContain('\n[not run: no echo]\n')
+    const started = performance.now()
+    const out = await expandShell('!sleep 5; echo late', { cwd, timeoutMs: 200, maxOutputChars: 1000, refuse: async () => undefined })
+    expect(out).toBe('[stopped after 200 ms]')
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+})
+
+describe('skills', () => {
+  it('lists model-invocable skills in the system prompt and serves them through the Skill tool', async () => {
+    const skill = (args?: string, name = 'pdf-tools') => ({ tool_use: { name: 'Skill', input: { skill: name, ...(args ? { args } : {}) } } })
+    const run = await runScript([
+      { reply: [skill('doc.pdf'), skill('doc.pdf'), skill(undefined, 'secret')] },
+      { reply: 'done' },
+    ], 'convert the pdf', { cwd, mods: [commands()] })
+    const system = run.requests[0]!.body.system as string
+    expect(system).toContain('# Skills\n')
+    expect(system).toContain('\n- pdf-tools: Work with PDF files when a PDF is involved')
+    expect(system).not.toContain('secret')
+    expect(run.requests[0]!.body.tools.map((t: any) => t.name)).toContain('Skill')
+    const [first, again, secret] = run.requests[1]!.body.messages[2].content
+    const dir = `${cwd}/.claude/skills/pdf`
+    expect(first.content).toBe(`Launching skill: pdf-tools\n\nBase directory for this skill: ${dir}\n\nUse pdftotext. Dir: ${dir}. Args: doc.pdf`)
+    expect(again.content).toContain('already loaded')
+    expect(secret).toMatchObject({ is_error: true, content: 'The skill "secret" is run only by the user, as /secret.' })
+  })
+
+  it('a skill runs as /name too; without skills there is no Skill tool and no listing', async () => {
+    const run = await runScript([{ reply: 'ok' }], '/pdf-tools a.pdf', { cwd, mods: [commands()] })
+    expect(firstText(run)).toBe(`Base directory for this skill: ${cwd}/.claude/skills/pdf\n\nUse pdftotext. Dir: ${cwd}/.claude/skills/pdf. Args: a.pdf`)
+    const none = await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [commands({ skills: false })] })
+    expect(none.requests[0]!.body.system).not.toContain('# Skills')
+    expect(none.requests[0]!.body.tools.map((t: any) => t.name)).not.toContain('Skill')
+  })
+
+  it('keeps the listing within its budget: long descriptions are cut, then skills named, then counted', () => {
+    const make = (i: number, description: string) => ({
+      name: `skill-${i}`, kind: 'skill' as const, source: 'project' as const, description, modelInvocable: true, userInvocable: true, body: '', file: '',
+    })
+    const listing = skillListing([make(1, 'x'.repeat(3000)), ...Array.from({ length: 200 }, (_, i) => make(i + 2, 'A useful skill. '.repeat(10)))], { maxDescriptionChars: 1536, totalChars: 8000 })!
+    expect(listing.length).toBeLessThanOrEqual(8000 + 200)
+    expect(listing).toContain(`- skill-1: ${'x'.repeat(1535)}…\n`)
+    expect(listing).toMatch(/\n- skill-\d+\n/)
+    expect(listing).toMatch(/\(\d+ more skills not listed for space; the Skill tool still runs them by name\.\)$/)
+  })
+})

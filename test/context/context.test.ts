@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process'
+import { rm, writeFile } from 'node:fs/promises'
+import { release, type } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import contextMod from '../../mods/context/index.js'
+import { defineMod } from '../../core/mod/define.js'
+import { runScript, toolsMod } from '../loop/helpers.js'
+import { tempDir, withOptions, writeTree } from './fixtures.js'
+
+let repo: string
+let plain: string
+const identity = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com' }
+const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, ...identity }, stdio: 'pipe' }).toString()
+
+beforeAll(async () => {
+  repo = await tempDir('context-repo')
+  plain = await tempDir('context-plain')
+  await writeTree(repo, { 'a.txt': 'one\n', 'b.txt': 'two\n' })
+  git('init', '-q', '-b', 'main')
+  git('add', '.')
+  git('commit', '-q', '-m', 'initial commit')
+  git('checkout', '-q', '-b', 'feature')
+  await writeFile(join(repo, 'b.txt'), 'changed\n')
+  await writeFile(join(repo, 'c.txt'), 'new\n')
+  git('commit', '-q', '--allow-empty', '-m', 'second commit')
+})
+afterAll(async () => {
+  await rm(repo, { recursive: true, force: true })
+  await rm(plain, { recursive: true, force: true })
+})
+
+describe('context', () => {
+  it('adds the environment and then the git snapshot at the end of the system prompt', async () => {
+    // A file appearing mid-session does not change the snapshot: it was taken once, at the start.
+    const writer = defineMod({ name: 'writer', register: (on) => on('tool.call', async (_$, e, next) => { await writeFile(join(repo, 'late.txt'), 'x'); return next(e) }) })
+    const run = await runScript([{ reply: [{ tool_use: { name: 'Echo', input: { text: 'x' } } }] }, { reply: 'ok' }], 'hi', { cwd: repo, mods: [toolsMod(), writer, contextMod], model: 'claude-test-1' })
+    await rm(join(repo, 'late.txt'))
+    const system = run.requests[0]!.body.system as string
+    expect(run.requests[1]!.body.system).toBe(system)
+    const env = system.indexOf('<env>')
+    const gitAt = system.indexOf('gitStatus:')
+    expect(env).toBeGreaterThan(0)
+    expect(gitAt).toBeGreaterThan(env)
+    expect(system).toContain([
+      '<env>',
+      `Working directory: ${repo}`,
+      'Is the directory a git repository: yes',
+      `Platform: ${process.platform}`,
+      `OS version: ${type()} ${release()}`,
+    ].join('\n'))
+    expect(system).toMatch(/\nToday's date: \d{4}-\d{2}-\d{2}\n<\/env>\nYou are running on the model claude-test-1\./)
+    const head = git('log', '--oneline', '-n', '2').trim()
+    expect(system.slice(gitAt)).toBe([
+      'gitStatus: the state of the repository when this session started. It is a snapshot: it does not change as the conversation goes on.',
+      'Current branch: feature',
+      'Main branch (the usual base for pull requests): main',
+      'Status:\n M b.txt\n?? c.txt',
+      `Recent commits:\n${head}`,
+    ].join('\n\n'))
+  })
+
+  it('outside a repository: no git section, "no" in the environment; options turn each section off', async () => {
+    const outside = await runScript([{ reply: 'ok' }], 'hi', { cwd: plain, mods: [contextMod] })
+    const system = outside.requests[0]!.body.system as string
+    expect(system).toContain('Is the directory a git repository: no')
+    expect(system).not.toContain('gitStatus')
+    const noGit = (await runScript([{ reply: 'ok' }], 'hi', { cwd: repo, mods: [withOptions(contextMod, { git: false })] })).requests[0]!.body.system
+    expect(noGit).toContain('<env>')
+    expect(noGit).not.toContain('gitStatus')
+    const noEnv = (await runScript([{ reply: 'ok' }], 'hi', { cwd: repo, mods: [withOptions(contextMod, { env: false })] })).requests[0]!.body.system
+    expect(noEnv).not.toContain('<env>')
+    expect(noEnv).toContain('gitStatus')
+  })
+
+  it('caps a long status at a line boundary', async () => {
+    await writeTree(repo, Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`untracked-${String(i).padStart(2, '0')}.txt`, 'x'])))
+    try {
+      const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: repo, mods: [withOptions(contextMod, { maxStatusChars: 200 })] })
+      const status = (run.requests[0]!.body.system as string).split('Status:\n')[1]!.split('\n\nRecent commits')[0]!
+      expect(status).toMatch(/\n\.\.\. \(\d+ more lines; run git status for the whole list\)$/)
+      expect(status.split('\n').slice(0, -1).every((l) => /^( M|\?\?) \S+$/.test(l))).toBe(true)
+    } finally {
+      for (let i = 0; i < 60; i++) await rm(join(repo, `untracked-${String(i).padStart(2, '0')}.txt`))
+    }
+  })
+})

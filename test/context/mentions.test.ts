@@ -1,0 +1,80 @@
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import editMod from '../../mods/edit/index.js'
+import memoryMod from '../../mods/memory/index.js'
+import mentionsMod from '../../mods/mentions/index.js'
+import { runScript } from '../loop/helpers.js'
+import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
+
+let cwd: string
+let outside: string
+const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n')
+
+beforeAll(async () => {
+  cwd = await tempDir('mentions')
+  outside = await tempDir('mentions-outside')
+  await writeTree(cwd, {
+    'src/a.ts': `${lines}\n`,
+    'src/b/': '',
+    'src/c.md': 'C\n',
+    'docs/CLAUDE.md': 'Docs memory.\n',
+    'docs/guide.md': 'Guide.\n',
+  })
+  await writeTree(outside, { 'far.txt': 'far away\n' })
+})
+afterAll(async () => {
+  await rm(cwd, { recursive: true, force: true })
+  await rm(outside, { recursive: true, force: true })
+})
+
+describe('mentions', () => {
+  it('attaches a file as numbered lines, honouring #L ranges', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'see @src/a.ts#L10-12 and @src/c.md', { cwd, mods: [mentionsMod] })
+    const [, range, whole] = texts(run.requests[0]!.body, 0)
+    expect(range).toBe([
+      '<system-reminder>',
+      `The user mentioned @src/a.ts#L10-12: the contents of ${cwd}/src/a.ts, lines 10-12 of 30, numbered like cat -n:`,
+      '    10\tline 10', '    11\tline 11', '    12\tline 12',
+      '',
+      '(18 more lines; read on with the Read tool from line 13.)',
+      '</system-reminder>',
+    ].join('\n'))
+    expect(whole).toBe(`<system-reminder>\nThe user mentioned @src/c.md: the contents of ${cwd}/src/c.md, numbered like cat -n:\n     1\tC\n</system-reminder>`)
+  })
+
+  it('lists a directory; a missing target attaches nothing and warns naming the mention', async () => {
+    const warnings: string[] = []
+    const run = await runScript([{ reply: 'ok' }], 'look at @src and @nope.ts', { cwd, mods: [mentionsMod], log: (l) => warnings.push(l) })
+    const blocks = texts(run.requests[0]!.body, 0)
+    expect(blocks).toHaveLength(2)
+    expect(blocks[1]).toBe(`<system-reminder>\nThe user mentioned the directory @src: the entries of ${cwd}/src:\n- a.ts\n- b/\n- c.md\n</system-reminder>`)
+    expect(warnings).toEqual([`mentions: @nope.ts: not attached: ${cwd}/nope.ts does not exist`])
+  })
+
+  it('refuses files outside cwd unless their directory is allowed', async () => {
+    const denied: string[] = []
+    const run = await runScript([{ reply: 'ok' }], `read @${outside}/far.txt`, { cwd, mods: [mentionsMod], log: (l) => denied.push(l) })
+    expect(texts(run.requests[0]!.body, 0)).toHaveLength(1)
+    expect(denied.join('\n')).toContain('outside the directories this session may use')
+    const allowed = await runScript([{ reply: 'ok' }], `read @${outside}/far.txt`, { cwd, mods: [withOptions(mentionsMod, { additionalDirectories: [outside] })] })
+    expect(texts(allowed.requests[0]!.body, 0)[1]).toContain('     1\tfar away')
+  })
+
+  it('a mentioned file counts as read: Edit may change it at once', async () => {
+    const run = await runScript([
+      { reply: [{ tool_use: { name: 'Edit', input: { file_path: join(cwd, 'src/c.md'), old_string: 'C', new_string: 'D' } } }] },
+      { reply: 'edited' },
+    ], 'change @src/c.md', { cwd, mods: [mentionsMod, editMod] })
+    const result = run.requests[1]!.body.messages[2].content[0]
+    expect(result.is_error).toBeUndefined()
+  })
+
+  it('with the memory mod, a mentioned file brings its directory\'s CLAUDE.md', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'see @docs/guide.md', { cwd, mods: [withOptions(memoryMod, { home: cwd, managedPath: false, currentDate: false }), mentionsMod] })
+    const blocks = texts(run.requests[0]!.body, 0)
+    expect(blocks).toHaveLength(3)
+    expect(blocks[1]).toContain('Guide.')
+    expect(blocks[2]).toContain(`Contents of ${cwd}/docs/CLAUDE.md (project instructions, checked into the codebase):\n\nDocs memory.`)
+  })
+})

@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import { runScript, toolsMod } from '../loop/helpers.js'
+import { initOf, isAlive, mcp, resultText, stdio, tempDirs, toolResults } from './helpers.js'
+
+let dirs: Awaited<ReturnType<typeof tempDirs>>
+beforeAll(async () => { dirs = await tempDirs() })
+afterAll(() => dirs.remove())
+
+const use = (name: string, input: Record<string, unknown> = {}) => ({ tool_use: { name, input } })
+const names = (request: { body: any }) => (request.body.tools as { name: string }[]).map((t) => t.name)
+
+/** Records the mcp mod's published statuses as each tool call starts. */
+function statusProbe(seen: unknown[]) {
+  return defineMod({
+    name: 'status-probe',
+    register(on) {
+      on('tool.call', ($, e, next) => {
+        seen.push(structuredClone($.state.get({ plugin: 'mcp', key: 'servers' }).value))
+        return next(e)
+      })
+    },
+  })
+}
+
+describe('MCP server lifecycle', () => {
+  it('reports a server that dies mid-call as a tool error naming it, and starts it again on next use', async () => {
+    const seen: unknown[] = []
+    const run = await runScript([
+      { reply: [use('mcp__fixture__pid')] },
+      { reply: [use('mcp__fixture__crash')] },
+      { reply: [use('mcp__fixture__pid')] },
+      { reply: 'done' },
+    ], 'go', { cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { fixture: stdio() } }), statusProbe(seen)] })
+    const first = Number(resultText(toolResults(run.requests, 1)[0]!))
+    const crash = toolResults(run.requests, 2)[0]!
+    const second = Number(resultText(toolResults(run.requests, 3)[0]!))
+    expect(crash.is_error).toBe(true)
+    expect(resultText(crash)).toMatch(/^MCP server "fixture" stopped during the call to crash.*; it will be started again on next use$/)
+    expect(seen[2]).toEqual([{ name: 'fixture', status: 'failed' }])
+    expect(second).toBeGreaterThan(0)
+    expect(second).not.toBe(first)
+    expect([first, second].filter(isAlive)).toEqual([])
+  })
+
+  it('refreshes the tool list on notifications/tools/list_changed', async () => {
+    const run = await runScript([
+      { reply: [use('mcp__fixture__grow')] },
+      { reply: [use('mcp__fixture__late')] },
+      { reply: 'done' },
+    ], 'go', { cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { fixture: stdio() } })] })
+    expect(names(run.requests[0]!)).toContain('mcp__fixture__gone')
+    expect(names(run.requests[0]!)).not.toContain('mcp__fixture__late')
+    expect(names(run.requests[1]!)).toContain('mcp__fixture__late')
+    expect(names(run.requests[1]!)).not.toContain('mcp__fixture__gone')
+    expect(resultText(toolResults(run.requests, 2)[0]!)).toBe('late tool here')
+  })
+
+  it('does not hold the first prompt past startupTimeoutMs: a slow server is pending, its tools arrive later', async () => {
+    const started = Date.now()
+    let firstTurnAt = 0
+    // A tool that returns once the slow server is connected, so the next request can be checked.
+    const waiter = defineMod({
+      name: 'waiter',
+      register(on) {
+        on('turn.start', (_$, e, next) => { firstTurnAt ||= Date.now() - started; return next(e) })
+        on('session.start', async ($, e, next) => {
+          await $.tool.register({
+            name: 'AwaitServers', description: 'Wait for the MCP servers', inputSchema: { type: 'object' },
+            call: async () => {
+              const isReady = () => ($.state.get({ plugin: 'mcp', key: 'servers' }).value as { status: string }[]).every((s) => s.status === 'connected')
+              for (let i = 0; i < 250 && !isReady(); i++) await new Promise((r) => setTimeout(r, 20))
+              return { result: isReady() ? 'ready' : 'still pending' }
+            },
+          } as never)
+          return next(e)
+        })
+      },
+    })
+    const run = await runScript([
+      { reply: [use('AwaitServers')] },
+      { reply: [use('mcp__slow__echo', { text: 'at last' })] },
+      { reply: 'done' },
+    ], 'go', {
+      cwd: dirs.project,
+      mods: [toolsMod(), mcp({ home: dirs.home, startupTimeoutMs: 200, servers: { slow: stdio({ env: { FIXTURE_DELAY_MS: '600' } }) } }), waiter],
+    })
+    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'slow', status: 'pending' }])
+    expect(firstTurnAt).toBeLessThan(700)
+    expect(names(run.requests[0]!)).not.toContain('mcp__slow__echo')
+    expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('ready')
+    expect(names(run.requests[1]!)).toContain('mcp__slow__echo')
+    expect(resultText(toolResults(run.requests, 2)[0]!)).toBe('echo: at last')
+  })
+
+  it('ends a server that is still starting when the session ends, without waiting for it', async () => {
+    const pidFile = join(dirs.project, 'starting.pid')
+    const started = Date.now()
+    const run = await runScript([{ reply: 'ok' }], 'go', {
+      cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, startupTimeoutMs: 100, servers: { late: stdio({ env: { FIXTURE_DELAY_MS: '5000', FIXTURE_PID_FILE: pidFile } }) } })],
+    })
+    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'late', status: 'pending' }])
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(isAlive(Number(await readFile(pidFile, 'utf8')))).toBe(false)
+  })
+
+  it('kills a server that ignores its closed stdin and SIGTERM when the session ends', async () => {
+    const started = Date.now()
+    const run = await runScript([{ reply: [use('mcp__stubborn__pid')] }, { reply: 'done' }], 'go', {
+      cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { stubborn: stdio({ env: { FIXTURE_STUBBORN: '1' } }) } })],
+    })
+    const pid = Number(resultText(toolResults(run.requests, 1)[0]!))
+    expect(pid).toBeGreaterThan(0)
+    expect(isAlive(pid)).toBe(false)
+    expect(Date.now() - started).toBeLessThan(4_000)
+  })
+})

@@ -1,0 +1,130 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { Io } from '../../cli/io.js'
+import { main } from '../../cli/main.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { sandbox, type Sandbox } from './helpers.js'
+
+let box: Sandbox
+let workspace: string
+beforeAll(async () => {
+  box = await sandbox()
+  // Nothing here may reach the real home: the trust store and home are the sandbox's.
+  vi.stubEnv('MODLOOP_HOME', box.modloopHome)
+  workspace = join(box.root, 'workspace')
+  await mkdir(join(workspace, '.claude'), { recursive: true })
+  await writeFile(join(workspace, 'modloop.config.json'), JSON.stringify({
+    mods: ['bash', ['permissions', { home: box.home, trustStore: join(box.modloopHome, 'trusted.json') }]],
+  }))
+  await writeFile(join(workspace, '.claude', 'settings.json'), JSON.stringify({
+    permissions: { allow: ['Bash(printf trusted)'], deny: ['Bash(rm *)'], ask: ['Bash(git push *)', 'Bash(npm test'], defaultMode: 'acceptEdits' },
+  }))
+})
+afterAll(async () => {
+  vi.unstubAllEnvs()
+  await box.remove()
+})
+
+async function cli(args: string[], script: unknown = [{ reply: 'unused' }]) {
+  const server = await startFakeAnthropic({ script })
+  let out = ''
+  let err = ''
+  const io: Io = {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    cwd: workspace,
+    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1', MODLOOP_HOME: box.modloopHome, HOME: box.home },
+  }
+  try {
+    return { code: await main(args, io), out, err, requests: server.requests }
+  } finally {
+    await server.close()
+  }
+}
+
+const twoCalls = [
+  { reply: [{ tool_use: { name: 'Bash', input: { command: 'printf trusted' } } }, { tool_use: { name: 'Bash', input: { command: 'rm -f anything' } } }] },
+  { reply: 'done' },
+]
+const results = (r: { requests: { body: any }[] }): string[] => r.requests[1]!.body.messages.at(-1).content.map((b: any) => b.content as string)
+
+describe('workspace trust', () => {
+  it('untrusted: the project allow rule and mode are ignored (reported once), the deny rule holds', async () => {
+    const r = await cli(['-p', 'go', '--output-format', 'json'], twoCalls)
+    const [printf, rm] = results(r)
+    expect(printf).toMatch(/requires approval/)
+    expect(rm).toMatch(/denied by the rule Bash\(rm \*\)/)
+    expect(r.err.match(/this workspace is not trusted/g)).toHaveLength(1)
+    expect(r.err).toContain('allow Bash(printf trusted)')
+    expect(r.err).toContain('defaultMode acceptEdits')
+    expect(r.err).toContain(`modloop trust ${workspace}`)
+    expect(JSON.parse(r.out).permission_denials.map((d: any) => d.tool_input.command)).toEqual(['printf trusted', 'rm -f anything'])
+  })
+
+  it('--trust-workspace honours them for one run; the deny rule still holds', async () => {
+    const r = await cli(['-p', 'go', '--trust-workspace'], twoCalls)
+    expect(results(r)).toEqual(['trusted', expect.stringMatching(/denied by the rule Bash\(rm \*\)/)])
+    expect(r.err).not.toMatch(/not trusted/)
+  })
+
+  it('modloop trust records the workspace; later runs honour its settings', async () => {
+    const t = await cli(['trust'])
+    expect(t).toMatchObject({ code: 0, out: expect.stringContaining(`trusted ${workspace}`) })
+    const store = JSON.parse(await readFile(join(box.modloopHome, 'trusted.json'), 'utf8'))
+    expect(Object.keys(store.workspaces)).toEqual([workspace])
+    const r = await cli(['-p', 'go'], twoCalls)
+    expect(results(r)).toEqual(['trusted', expect.stringMatching(/denied by the rule Bash\(rm \*\)/)])
+    expect((await cli(['trust', '--list'])).out).toContain(workspace)
+    expect((await cli(['trust', '--revoke'])).code).toBe(0)
+    expect(results(await cli(['-p', 'go'], twoCalls))[0]).toMatch(/requires approval/)
+  })
+})
+
+describe('headless runs', () => {
+  it('dontAsk: what would need approval is denied, and reported as a denial', async () => {
+    const script = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'printf x' } } }] }, { reply: 'done' }]
+    const r = await cli(['-p', 'go', '--permission-mode', 'dontAsk', '--output-format', 'json'], script)
+    expect(results(r)[0]).toMatch(/dontAsk mode/)
+    expect(JSON.parse(r.out)).toMatchObject({ subtype: 'success', permission_denials: [{ tool_name: 'Bash', tool_input: { command: 'printf x' } }] })
+  })
+
+  it('--allowedTools keeps a rule with spaces whole; --disallowedTools Bash hides the tool', async () => {
+    const script = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'printf "a b"' } } }] }, { reply: 'done' }]
+    const allowed = await cli(['-p', 'go', '--allowedTools', 'Bash(printf *),Read'], script)
+    expect(results(allowed)).toEqual(['a b'])
+    const hidden = await cli(['-p', 'go', '--disallowedTools', 'Bash'], [{ reply: 'ok' }])
+    expect((hidden.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).toEqual(['BashOutput', 'KillShell'])
+  })
+
+  it('a bad rule and a rule for an unknown tool are warnings naming where they are', async () => {
+    const r = await cli(['-p', 'go', '--disallowedTools', 'Frobnicate'], [{ reply: 'ok' }])
+    expect(r.code).toBe(0)
+    expect(r.err).toContain(`${join(workspace, '.claude', 'settings.json')}: permissions.ask: "Bash(npm test" is not of the form Tool or Tool(specifier)`)
+    expect(r.err).toMatch(/the command line: the deny rule "Frobnicate" names Frobnicate, a tool this session does not have/)
+  })
+})
+
+describe('modloop permissions check', () => {
+  it.each([
+    [['Bash', '{"command":"rm -rf build"}'], ['decision: deny', 'rule: Bash(rm *) (from {ws}/.claude/settings.json)', 'reason: Permission to use Bash has been denied']],
+    [['Bash', '{"command":"git push origin main"}', '--mode', 'bypassPermissions'], ['decision: ask', 'rule: Bash(git push *)']],
+    [['Bash', '{"command":"npm test"}'], ['decision: ask', 'rule: (none: no rule matched', 'mode: default', '(not trusted)']],
+    [['Bash', '{"command":"printf trusted"}', '--trust-workspace'], ['decision: allow', 'rule: Bash(printf trusted)', 'mode: acceptEdits', '(trusted)']],
+    [['Write', `{"file_path":"${'{ws}'}/x.txt","content":""}`, '--mode', 'plan'], ['decision: deny', 'rule: [mode:plan]', 'cannot run in plan mode']],
+    [['Read', '{"file_path":"/etc/hostname"}', '--mode', 'dontAsk'], ['decision: deny', 'rule: [mode:dontAsk]', 'outside the working directories']],
+    [['Read', '{"file_path":"/etc/hostname"}', '--add-dir', '/etc'], ['decision: allow', 'rule: [working-directory]']],
+  ])('%j', async (args, expected) => {
+    const r = await cli(['permissions', 'check', ...args.map((a) => a.replace('{ws}', workspace))])
+    expect(r.code).toBe(0)
+    for (const line of expected) expect(r.out).toContain(line.replace('{ws}', workspace))
+  })
+
+  it('--json, and a usage error for input that is not JSON', async () => {
+    const r = await cli(['permissions', 'check', 'Bash', '{"command":"ls"}', '--json'])
+    expect(JSON.parse(r.out)).toMatchObject({ tool: 'Bash', decision: 'allow', rule: '[read-only-command]', mode: 'default', trusted: false })
+    const bad = await cli(['permissions', 'check', 'Bash', 'ls'])
+    expect(bad.code).toBe(2)
+    expect(bad.err).toMatch(/must be a JSON object/)
+  })
+})

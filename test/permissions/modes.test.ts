@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { evaluate } from '../../mods/permissions/evaluate.js'
+import type { Behavior, Mode } from '../../mods/permissions/types.js'
+import { fill, policyOf, sandbox, type PolicySpec, type Sandbox } from './helpers.js'
+
+let box: Sandbox
+beforeAll(async () => { box = await sandbox() })
+afterAll(() => box.remove())
+
+const MODES: Mode[] = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions']
+type Row = [kind: string, tool: string, input: Record<string, unknown>, expected: [Behavior, Behavior, Behavior, Behavior, Behavior]]
+
+// One row per class of call; columns follow MODES.
+const matrix: Row[] = [
+  ['read inside', 'Read', { file_path: '{project}/src/a.ts' }, ['allow', 'allow', 'allow', 'allow', 'allow']],
+  ['read outside', 'Read', { file_path: '{outside}/secret.txt' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
+  ['read through a link out', 'Read', { file_path: '{project}/out-link/secret.txt' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
+  ['search inside', 'Grep', { pattern: 'x' }, ['allow', 'allow', 'allow', 'allow', 'allow']],
+  ['edit inside', 'Edit', { file_path: '{project}/src/a.ts', old_string: 'a', new_string: 'b' }, ['ask', 'allow', 'deny', 'deny', 'allow']],
+  ['write outside', 'Write', { file_path: '{outside}/x.txt', content: '' }, ['ask', 'ask', 'deny', 'deny', 'allow']],
+  ['write a protected path', 'Write', { file_path: '{project}/.git/config', content: '' }, ['ask', 'ask', 'deny', 'deny', 'allow']],
+  ['write a shell rc file', 'Write', { file_path: '{project}/.bashrc', content: '' }, ['ask', 'ask', 'deny', 'deny', 'allow']],
+  ['read-only command', 'Bash', { command: 'ls -la src && git status' }, ['allow', 'allow', 'allow', 'allow', 'allow']],
+  ['read-only command outside', 'Bash', { command: 'cat {outside}/secret.txt' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
+  ['read-only command, output to a file', 'Bash', { command: 'ls > listing.txt' }, ['ask', 'ask', 'deny', 'deny', 'allow']],
+  ['other command', 'Bash', { command: 'npm test' }, ['ask', 'ask', 'deny', 'deny', 'allow']],
+  ['file-system command inside', 'Bash', { command: 'mkdir -p build && touch build/x' }, ['ask', 'allow', 'deny', 'deny', 'allow']],
+  ['file-system command outside', 'Bash', { command: 'cp src/a.ts {outside}/' }, ['ask', 'ask', 'deny', 'deny', 'allow']],
+  ['sed in place inside', 'Bash', { command: "sed -i 's/a/b/' src/a.ts" }, ['ask', 'allow', 'deny', 'deny', 'allow']],
+  ['critical removal', 'Bash', { command: 'rm -rf .' }, ['ask', 'ask', 'deny', 'deny', 'ask']],
+  ['critical removal by glob', 'Bash', { command: 'rm -rf ~/*' }, ['ask', 'ask', 'deny', 'deny', 'ask']],
+  ['web fetch', 'WebFetch', { url: 'https://example.com/', prompt: 'p' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
+  ['todo list', 'TodoWrite', { todos: [] }, ['allow', 'allow', 'allow', 'allow', 'allow']],
+  ['subagent', 'Agent', { description: 'd', prompt: 'p' }, ['allow', 'allow', 'allow', 'allow', 'allow']],
+  ['mcp tool', 'mcp__srv__do', {}, ['ask', 'ask', 'deny', 'deny', 'allow']],
+  ['a mod\'s own tool', 'Echo', { text: 'hi' }, ['ask', 'ask', 'deny', 'deny', 'allow']],
+]
+
+describe('each mode against each class of call', () => {
+  it.each(matrix.flatMap(([kind, tool, input, expected]) => MODES.map((mode, i) => [`${kind} · ${mode} → ${expected[i]}`, tool, input, mode, expected[i]] as const)))(
+    '%s', async (_name, tool, input, mode, expected) => {
+      const verdict = await evaluate(await policyOf(box, { mode }), tool, fill(input, box))
+      expect(verdict.decision).toBe(expected)
+      if (verdict.decision === 'deny') expect(verdict.reason && verdict.rule).toBeTruthy()
+    },
+  )
+})
+
+type OrderCase = [name: string, spec: PolicySpec, tool: string, input: Record<string, unknown>, decision: Behavior, rule: string | undefined]
+
+const order: OrderCase[] = [
+  ['deny beats allow', { allow: ['Bash(npm *)'], deny: ['Bash(npm publish *)'] }, 'Bash', { command: 'npm publish --tag x' }, 'deny', 'Bash(npm publish *)'],
+  ['deny beats ask', { ask: ['Bash'], deny: ['Bash(rm *)'] }, 'Bash', { command: 'rm x' }, 'deny', 'Bash(rm *)'],
+  ['deny holds in bypass', { mode: 'bypassPermissions', deny: ['Read(./src/**)'] }, 'Read', { file_path: '{project}/src/a.ts' }, 'deny', 'Read(./src/**)'],
+  ['ask beats allow', { allow: ['Bash(git *)'], ask: ['Bash(git push *)'] }, 'Bash', { command: 'git push' }, 'ask', 'Bash(git push *)'],
+  ['ask holds in bypass', { mode: 'bypassPermissions', ask: ['WebFetch'] }, 'WebFetch', { url: 'https://a.example/', prompt: 'p' }, 'ask', 'WebFetch'],
+  ['ask beats the working-directory allow', { ask: ['Read(./src/**)'] }, 'Read', { file_path: '{project}/src/a.ts' }, 'ask', 'Read(./src/**)'],
+  ['in dontAsk an ask rule denies, naming it', { mode: 'dontAsk', ask: ['Bash(git push *)'] }, 'Bash', { command: 'git push' }, 'deny', 'Bash(git push *)'],
+  ['plan refuses edits an allow rule allows', { mode: 'plan', allow: ['Edit(./src/**)'] }, 'Edit', { file_path: '{project}/src/a.ts', old_string: 'a', new_string: 'b' }, 'deny', '[mode:plan]'],
+  ['an allow rule allows', { allow: ['Bash(npm test)'] }, 'Bash', { command: 'npm test' }, 'allow', 'Bash(npm test)'],
+  ['allowed parts may mix rules and read-only commands', { allow: ['Bash(npm test)'] }, 'Bash', { command: 'ls && npm test' }, 'allow', 'Bash(npm test), [read-only-command]'],
+  ['an allow rule does not approve a protected path', { allow: ['Edit(./**)'] }, 'Write', { file_path: '{project}/.git/hooks/pre-commit', content: '' }, 'ask', '[protected-path]'],
+  ['an allow rule does not approve a critical removal', { allow: ['Bash(rm *)'] }, 'Bash', { command: 'rm -rf ..' }, 'ask', '[critical-path]'],
+  ['acceptEdits leaves .claude to the prompt', { mode: 'acceptEdits' }, 'Edit', { file_path: '{project}/.claude/settings.json', old_string: 'a', new_string: 'b' }, 'ask', '[protected-path]'],
+  ['additional directories are working directories', { dirs: ['{outside}'] }, 'Read', { file_path: '{outside}/secret.txt' }, 'allow', '[working-directory]'],
+  ['an ask the mode alone causes names no rule', {}, 'Bash', { command: 'npm test' }, 'ask', undefined],
+  ['in dontAsk that ask is a denial by the mode', { mode: 'dontAsk' }, 'Bash', { command: 'npm test' }, 'deny', '[mode:dontAsk]'],
+  ['a cd out of the project makes later paths outside', {}, 'Bash', { command: 'cd {outside} && cat secret.txt' }, 'ask', undefined],
+  ['a variable hides where a path points', {}, 'Bash', { command: 'cat $HOME/.ssh/id_rsa' }, 'ask', undefined],
+]
+
+describe('the full order: deny → ask → mode → allow → ask', () => {
+  it.each(order)('%s', async (_name, spec, tool, input, decision, rule) => {
+    const verdict = await evaluate(await policyOf(box, fill(spec, box)), tool, fill(input, box))
+    expect({ decision: verdict.decision, rule: verdict.rule }).toEqual({ decision, rule })
+    if (decision !== 'allow') expect(verdict.reason).toBeTruthy()
+  })
+
+  it('a denial tells the model why, and which rule', async () => {
+    const verdict = await evaluate(await policyOf(box, { deny: ['Bash(rm *)'] }), 'Bash', { command: 'rm -f x' })
+    expect(verdict.reason).toBe('Permission to use Bash has been denied by the rule Bash(rm *) (the command line).')
+    const plan = await evaluate(await policyOf(box, { mode: 'plan' }), 'Write', { file_path: `${box.project}/x`, content: '' })
+    expect(plan.reason).toMatch(/cannot run in plan mode/)
+  })
+})

@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process'
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
+import { defineMod } from '../../core/mod/define.js'
+import { query } from '../../core/loop/query.js'
+import { UNANSWERED } from '../../core/session/rebuild.js'
+import transcripts from '../../mods/transcripts/index.js'
+import { assertAnswered, fileOf, historySpy, readLines, rebuilt, run, tempCwd } from './helpers.js'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+
+const echo = (text: string) => ({ tool_use: { name: 'Echo', input: { text } } })
+
+describe('a transcript cut by a crash', () => {
+  it('a torn last line is ignored with a warning, and cut off before the resumed session appends', async () => {
+    const cwd = await tempCwd()
+    const first = await run([{ reply: [echo('a')] }, { reply: 'done' }], 'p', cwd)
+    const path = fileOf(cwd, first.sessionId)
+    appendFileSync(path, '{"parentUuid":"x","type":"assistant","mess')
+    const back = rebuilt(path)
+    expect(back.warnings).toEqual([expect.stringContaining('ignored a torn last line')])
+    expect(back.messages).toEqual(JSON.parse(JSON.stringify(first.history)))
+    const logged: string[] = []
+    const second = await run([{ reply: 'again' }], 'q', cwd, { resume: first.sessionId, log: (l) => logged.push(l) })
+    expect(second.result.subtype).toBe('success')
+    expect(logged).toEqual([expect.stringContaining('torn last line')])
+    const after = rebuilt(path)
+    expect(after.warnings).toEqual([])
+    expect(readFileSync(path, 'utf8')).not.toContain('"mess\n')
+    expect(after.messages).toEqual(JSON.parse(JSON.stringify(second.history)))
+  })
+
+  it('a damaged line in the middle is skipped with its line number', async () => {
+    const cwd = await tempCwd()
+    const first = await run([{ reply: 'x' }], 'p', cwd)
+    const path = fileOf(cwd, first.sessionId)
+    const text = readFileSync(path, 'utf8').split('\n')
+    writeFileSync(path, [text[0], 'not json', ...text.slice(1)].join('\n'))
+    expect(rebuilt(path).warnings).toEqual([expect.stringContaining('line 2 is not valid JSON')])
+  })
+
+  it('tool calls without results are answered with an error: alone, or beside the results that arrived', async () => {
+    const cwd = await tempCwd()
+    const first = await run([{ reply: [echo('a'), echo('b')] }, { reply: 'done' }], 'p', cwd)
+    const path = fileOf(cwd, first.sessionId)
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean)
+    const kinds = lines.map((l) => JSON.parse(l)).map((l) => (l.type === 'user' && l.message.content[0].type === 'tool_result' ? 'result' : l.type))
+    // Killed after the first tool result: the second tool_use has no answer.
+    writeFileSync(path, `${lines.slice(0, kinds.indexOf('result') + 1).join('\n')}\n`)
+    const partial = rebuilt(path)
+    expect(partial.repaired).toBe(1)
+    expect(partial.messages[2]!.content).toEqual([
+      expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_0_1', content: 'a' }),
+      { type: 'tool_result', tool_use_id: 'toolu_0_2', content: UNANSWERED, is_error: true },
+    ])
+    // Killed while the tools ran: both answered, in a message of their own before the next prompt.
+    writeFileSync(path, `${lines.slice(0, kinds.indexOf('result')).join('\n')}\n`)
+    const resumed = await run([{ reply: 'resumed', expect: { toolResults: 0 } }], 'next', cwd, { resume: first.sessionId })
+    const sent = (resumed.requests[0]!.body as any).messages as MessageParam[]
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'user'])
+    assertAnswered(sent)
+    expect(rebuilt(path).messages).toEqual(JSON.parse(JSON.stringify(resumed.history)))
+  })
+})
+
+/** A tool mod file for the CLI: Wait sleeps, and stops at an abort. */
+const WAIT_TOOL = `import { z } from 'zod'
+export function register(on) {
+  on('session.start', async ($, e, next) => {
+    await $.tool.register({ name: 'Wait', description: 'Wait ms', input: z.object({ ms: z.number() }), isReadOnly: true,
+      call: (i) => new Promise((resolve) => setTimeout(() => resolve({ result: 'waited ' + i.ms }), i.ms)) })
+    return next(e)
+  })
+}
+`
+
+function killScript() {
+  const steps: unknown[] = []
+  for (let i = 0; i < 5; i++) {
+    steps.push({ reply: [{ text: `step ${i}: looking at the next part of the task` }, { tool_use: { name: 'Wait', input: { ms: 10 } } }, { tool_use: { name: 'Wait', input: { ms: 20 } } }], chunkDelayMs: 2 })
+  }
+  steps.push({ reply: 'all done', chunkDelayMs: 2 })
+  return { steps }
+}
+
+interface Trial { sessionId?: string; acknowledged: string[] }
+
+/** Runs the built CLI and SIGKILLs it after a random number of stream lines plus a random delay. */
+function killedRun(cwd: string, seed: number): Promise<Trial> {
+  const child = spawn(process.execPath, [join(root, 'bin/modloop.js'), '-p', 'do the task', '--script', 'script.json', '--output-format', 'stream-json'], {
+    cwd, env: { ...process.env }, stdio: ['ignore', 'pipe', 'ignore'],
+  })
+  // Spread over the whole run (28 stream lines), then a few ms more to land between lines too.
+  const mix = Math.imul(seed + 1, 2654435761) >>> 0
+  const killAfter = 1 + (mix % 27)
+  const extraMs = (mix >>> 8) % 15
+  const trial: Trial = { acknowledged: [] }
+  let buffered = ''
+  let lines = 0
+  let killing = false
+  return new Promise((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString()
+      let at: number
+      while ((at = buffered.indexOf('\n')) !== -1) {
+        const m = JSON.parse(buffered.slice(0, at))
+        buffered = buffered.slice(at + 1)
+        trial.sessionId ??= m.session_id
+        if ((m.type === 'user' || m.type === 'assistant') && !killing) trial.acknowledged.push(m.uuid)
+        if (++lines >= killAfter && !killing) {
+          killing = true
+          setTimeout(() => child.kill('SIGKILL'), extraMs)
+        }
+      }
+    })
+    child.once('exit', () => resolve(trial))
+  })
+}
+
+async function resumeAndCheck(cwd: string, trial: Trial): Promise<void> {
+  if (!trial.sessionId) throw new Error('the CLI printed nothing before it was killed')
+  const path = fileOf(cwd, trial.sessionId)
+  const before = readLines(path)
+  const uuids = new Set(before.map((l) => l.uuid))
+  // Every message the caller saw was in the transcript before it saw it.
+  for (const uuid of trial.acknowledged) expect(uuids.has(uuid)).toBe(true)
+  const spy = historySpy()
+  let startHistory: MessageParam[] = []
+  const peek = defineMod({ name: 'peek', register: (on) => on('session.start', ($, e, next) => { startHistory = $.session.messages() as MessageParam[]; return next(e) }) })
+  let result: { subtype: string; session_id: string } | undefined
+  for await (const m of query({ prompt: 'carry on', options: { resume: trial.sessionId, cwd, bare: true, mods: [transcripts, spy.mod, peek], script: [{ reply: 'resumed' }], log: () => {} } })) {
+    if (m.type === 'result') result = m
+  }
+  expect(result).toMatchObject({ subtype: 'success', session_id: trial.sessionId })
+  expect(startHistory[0]?.role).toBe('user')
+  assertAnswered(startHistory)
+  startHistory.forEach((m, i) => { if (i > 0 && m.role === 'assistant') expect(startHistory[i - 1]!.role).toBe('user') })
+  const after = rebuilt(path)
+  expect(after.warnings).toEqual([])
+  expect(after.messages).toEqual(JSON.parse(JSON.stringify(spy.history())))
+}
+
+describe('kill -9 mid-turn, then resume', () => {
+  const built = existsSync(join(root, 'dist/bin/main.js'))
+
+  it.runIf(built)('50 trials killed at random points all resume to a well-formed history', async () => {
+    const cwd = await tempCwd('modloop-kill-')
+    await writeFile(join(cwd, 'wait-tool.mjs'), WAIT_TOOL)
+    await writeFile(join(cwd, 'modloop.config.json'), JSON.stringify({ mods: ['transcripts', './wait-tool.mjs'] }))
+    await writeFile(join(cwd, 'script.json'), JSON.stringify(killScript()))
+    const TRIALS = 50
+    const PARALLEL = 4
+    let next = 0
+    const worker = async () => {
+      while (next < TRIALS) {
+        const seed = next++
+        const trial = await killedRun(cwd, seed)
+        await resumeAndCheck(cwd, trial)
+      }
+    }
+    await Promise.all(Array.from({ length: PARALLEL }, worker))
+  }, 60_000)
+})
