@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import type { ModelUsage, ResultSubtype, TerminalReason } from '../loop/messages.js'
+import type { SDKResultMessage } from '../loop/messages.js'
 import type { Usage } from '../events/types.js'
 
 /**
@@ -50,20 +50,7 @@ export interface AssistantEntry extends EntryBase {
 }
 
 /** What a turn's result message leaves in the transcript: enough to carry its totals into a resumed session. */
-export interface TurnResult {
-  subtype: ResultSubtype
-  is_error: boolean
-  result?: string
-  errors?: string[]
-  num_turns: number
-  duration_ms: number
-  duration_api_ms: number
-  total_cost_usd: number
-  usage: Usage
-  modelUsage: Record<string, ModelUsage>
-  stop_reason: string | null
-  terminal_reason: TerminalReason
-}
+export type TurnResult = Omit<SDKResultMessage, 'type' | 'permission_denials' | 'session_id' | 'uuid'>
 
 export interface SystemEntry extends EntryBase {
   type: 'system'

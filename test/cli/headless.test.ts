@@ -2,9 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Io } from '../../cli/io.js'
-import { main } from '../../cli/main.js'
-import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { runCli } from '../helpers/cli.js'
 
 let dir: string
 beforeAll(async () => {
@@ -21,24 +19,7 @@ export function register(on) {
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
-async function cli(args: string[], script: unknown, stdin?: string) {
-  const server = await startFakeAnthropic({ script })
-  let out = ''
-  let err = ''
-  const io: Io = {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t) },
-    cwd: dir,
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1' },
-    ...(stdin !== undefined ? { stdin: (async function* () { yield Buffer.from(stdin) })() as unknown as NodeJS.ReadableStream } : {}),
-  }
-  try {
-    const code = await main(args, io)
-    return { code, out, err, requests: server.requests }
-  } finally {
-    await server.close()
-  }
-}
+const cli = (args: string[], script: unknown, stdin?: string) => runCli(args, { script, cwd: dir, stdin })
 
 const toolTurn = [{ reply: [{ text: 'echoing' }, { tool_use: { name: 'Echo', input: { text: 'hi' } } }] }, { reply: 'all done' }]
 

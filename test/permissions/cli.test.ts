@@ -1,9 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { Io } from '../../cli/io.js'
-import { main } from '../../cli/main.js'
-import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { runCli } from '../helpers/cli.js'
 import { sandbox, type Sandbox } from './helpers.js'
 
 let box: Sandbox
@@ -26,22 +24,8 @@ afterAll(async () => {
   await box.remove()
 })
 
-async function cli(args: string[], script: unknown = [{ reply: 'unused' }]) {
-  const server = await startFakeAnthropic({ script })
-  let out = ''
-  let err = ''
-  const io: Io = {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t) },
-    cwd: workspace,
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1', MODLOOP_HOME: box.modloopHome, HOME: box.home },
-  }
-  try {
-    return { code: await main(args, io), out, err, requests: server.requests }
-  } finally {
-    await server.close()
-  }
-}
+const cli = (args: string[], script: unknown = [{ reply: 'unused' }]) =>
+  runCli(args, { script, cwd: workspace, env: { MODLOOP_HOME: box.modloopHome, HOME: box.home } })
 
 const twoCalls = [
   { reply: [{ tool_use: { name: 'Bash', input: { command: 'printf trusted' } } }, { tool_use: { name: 'Bash', input: { command: 'rm -f anything' } } }] },

@@ -1,9 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Io } from '../../cli/io.js'
-import { main } from '../../cli/main.js'
-import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { runCli } from '../helpers/cli.js'
 import { tempCwd } from './helpers.js'
 
 let cwd: string
@@ -12,23 +10,7 @@ beforeAll(async () => {
   await writeFile(join(cwd, 'modloop.config.json'), JSON.stringify({ mods: ['transcripts'] }))
 })
 
-async function cli(args: string[], script: unknown = []) {
-  const server = await startFakeAnthropic({ script })
-  let out = ''
-  let err = ''
-  const io: Io = {
-    stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => (err += t) },
-    cwd,
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1', MODLOOP_HOME: process.env.MODLOOP_HOME },
-  }
-  try {
-    const code = await main(args, io)
-    return { code, out, err, requests: server.requests }
-  } finally {
-    await server.close()
-  }
-}
+const cli = (args: string[], script: unknown = []) => runCli(args, { script, cwd, env: { MODLOOP_HOME: process.env.MODLOOP_HOME } })
 
 describe('modloop sessions and the resume flags', () => {
   it('-p, then --resume, --continue, --fork-session and --session-id; sessions list and show', async () => {
