@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadDistribution } from '../../core/loader/load-distribution.js'
 import { SEARCH_PLACES } from '../../core/loader/find-config.js'
-import { bareMod, builtins, project, type Project } from './project.js'
+import { bareMod, builtins, projectsPerTest } from './project.js'
 
-const made: Project[] = []
-afterEach(async () => {
-  await Promise.all(made.splice(0).map((p) => p.remove()))
-})
-async function tmp(files: Parameters<typeof project>[0]) {
-  const p = await project(files)
-  made.push(p)
-  return p
-}
+const tmp = projectsPerTest()
 
 const mods = ['./mods/hello.mjs']
 const bodies: Record<string, string | object> = {

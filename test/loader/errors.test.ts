@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
 import { loadDistribution } from '../../core/loader/load-distribution.js'
-import { bareMod, builtins, project, typedMod, type Project } from './project.js'
+import { bareMod, builtins, typedMod, projectsPerTest } from './project.js'
 
-const made: Project[] = []
-afterEach(async () => {
-  await Promise.all(made.splice(0).map((p) => p.remove()))
-})
-async function tmp(files: Parameters<typeof project>[0]) {
-  const p = await project(files)
-  made.push(p)
-  return p
-}
+const tmp = projectsPerTest()
 async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string; file?: string; field?: string }> {
   const err = await promise.then(() => undefined, (e: unknown) => e)
   if (!isModloopError(err)) throw new Error(`expected a ModloopError, got ${String(err)}`)

@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadDistribution } from '../../core/loader/load-distribution.js'
-import { bareMod, builtins, project, typedMod, type Project } from './project.js'
+import { bareMod, builtins, typedMod, projectsPerTest } from './project.js'
 
-const made: Project[] = []
-afterEach(async () => {
-  await Promise.all(made.splice(0).map((p) => p.remove()))
-})
-async function tmp(files: Parameters<typeof project>[0]) {
-  const p = await project(files)
-  made.push(p)
-  return p
-}
+const tmp = projectsPerTest()
 
 describe('extends', () => {
   it('merges a three-level chain: parent mods first, re-configuration in place, removal by name', async () => {

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest'
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -59,4 +60,17 @@ export default defineMod({
 export function builtins(names: string[] = [], defaults: string[] = names): Builtins {
   const mods = Object.fromEntries(names.map((n) => [n, async () => ({ register() {} })]))
   return { mods, defaultDistribution: defaults }
+}
+
+/** `tmp(files)` makes a project removed after each test of the file that calls this once. */
+export function projectsPerTest(): (files: Files) => Promise<Project> {
+  const made: Project[] = []
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((p) => p.remove()))
+  })
+  return async (files) => {
+    const p = await project(files)
+    made.push(p)
+    return p
+  }
 }
