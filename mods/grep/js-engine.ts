@@ -1,13 +1,10 @@
-import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
 import { decodeText } from '../_shared/text-file.js'
 import { FILE_TYPES } from './file-types.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
 import type { SearchSpec } from './grep-input.js'
 import { compilePattern } from './js-regex.js'
 import { walkFiles } from './walk.js'
-
-// Files searched at once: enough to hide read latency, few enough to keep memory flat.
-const WINDOW = 16
 
 interface FileHits {
   path: string
@@ -36,16 +33,12 @@ export async function searchWithJs(spec: SearchSpec): Promise<string[]> {
   }
   const files = spec.rootIsFile ? single(spec.root) : walkFiles(spec.root, { globs: spec.globs, types }, spec.signal)
   const out: string[] = []
-  const pending: Promise<FileHits | undefined>[] = []
-  const emit = (hits: FileHits | undefined) => {
-    if (hits && out.length < spec.stopAfter) render(hits, spec, out)
-  }
+  // The walk yields to the event loop every few milliseconds; each file is read and searched in one go.
   for await (const path of files) {
     if (spec.signal.aborted || out.length >= spec.stopAfter) break
-    pending.push(searchFile(path, re, spec))
-    if (pending.length >= WINDOW) emit(await pending.shift())
+    const hits = searchFile(path, re, spec)
+    if (hits) render(hits, spec, out)
   }
-  for (const p of pending) emit(await p)
   if (out.length > spec.stopAfter) out.length = spec.stopAfter
   return out
 }
@@ -54,8 +47,8 @@ async function* single(path: string): AsyncGenerator<string> {
   yield path
 }
 
-async function searchFile(path: string, re: RegExp, spec: SearchSpec): Promise<FileHits | undefined> {
-  const bytes = await readFile(path).catch(() => undefined)
+function searchFile(path: string, re: RegExp, spec: SearchSpec): FileHits | undefined {
+  const bytes = readBytes(path)
   // Like ripgrep, a NUL byte marks a binary file, which is not searched.
   if (!bytes || bytes.includes(0)) return undefined
   const { text } = decodeText(bytes)
@@ -84,6 +77,14 @@ async function searchFile(path: string, re: RegExp, spec: SearchSpec): Promise<F
     }
   }
   return matched.length > 0 ? { path, lines, matched, count } : undefined
+}
+
+function readBytes(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path)
+  } catch {
+    return undefined
+  }
 }
 
 function lineStarts(text: string): number[] {

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdirSync, readFileSync, type Dirent } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import type { Ignore } from 'ignore'
 
@@ -17,6 +17,7 @@ async function load(): Promise<Libs> {
 export const VCS_EXCLUDES = ['!.git', '!.svn', '!.hg', '!.bzr', '!.jj']
 // ripgrep's precedence inside one directory: .rgignore over .ignore over .gitignore.
 const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore']
+const YIELD_EVERY_MS = 8
 
 interface Rules { dir: string; ig: Ignore }
 interface Override { negate: boolean; dirOnly: boolean; test: (rel: string, name: string) => boolean }
@@ -34,24 +35,33 @@ function compileOverride(raw: string, { picomatch }: Libs): Override {
   return { negate, dirOnly, test: (rel, name) => match(anchored ? rel : name) }
 }
 
-async function rulesIn(dir: string): Promise<Rules[]> {
-  const { ignore } = await load()
+/** The ignore rules a directory holds; `names` (its entries, when known) spares opening files that are not there. */
+function rulesIn(dir: string, { ignore }: Libs, names?: ReadonlySet<string>): Rules[] {
   const found: Rules[] = []
   for (const file of IGNORE_FILES) {
-    const text = await readFile(join(dir, file), 'utf8').catch(() => undefined)
+    if (names && !names.has(file)) continue
+    const text = readText(join(dir, file))
     if (text !== undefined) found.push({ dir, ig: ignore({ ignorecase: false }).add(text) })
   }
   return found
 }
 
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
 /** Ignore files of the root's ancestors apply too (ripgrep reads parent directories' rules). */
-async function ancestorRules(root: string): Promise<Rules[]> {
+function ancestorRules(root: string, lib: Libs): Rules[] {
   const dirs: string[] = []
   for (let d = dirname(root); ; d = dirname(d)) {
     dirs.unshift(d)
     if (dirname(d) === d) break
   }
-  return (await Promise.all(dirs.map(rulesIn))).flat()
+  return dirs.flatMap((d) => rulesIn(d, lib))
 }
 
 export interface WalkFilter {
@@ -93,10 +103,18 @@ export async function* walkFiles(root: string, filter: WalkFilter, signal: Abort
     return isDir || !types || types.some((t) => t(name))
   }
 
+  // Reads are synchronous (the promise API costs four thread-pool trips a file); the walk yields
+  // to the event loop every few milliseconds so other work in the process keeps moving.
+  let slice = performance.now()
   async function* visit(dir: string, inherited: readonly Rules[]): AsyncGenerator<string> {
-    const local = await rulesIn(dir)
+    let entries: Dirent[]
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    const local = rulesIn(dir, lib, new Set(entries.map((e) => e.name)))
     const rules = local.length > 0 ? [...inherited, ...local] : inherited
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const entry of entries) {
       if (signal.aborted) return
@@ -106,9 +124,12 @@ export async function* walkFiles(root: string, filter: WalkFilter, signal: Abort
       if (!admitted(path, entry.name, isDir, rules)) continue
       if (isDir) yield* visit(path, rules)
       else yield path
+      if (performance.now() - slice > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        slice = performance.now()
+      }
     }
   }
 
-  yield* visit(root, await ancestorRules(root))
+  yield* visit(root, ancestorRules(root, lib))
 }
-
