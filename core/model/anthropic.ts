@@ -22,13 +22,15 @@ let sdkImport: Promise<Sdk> | undefined
 
 /**
  * The Messages API through @anthropic-ai/sdk, streaming. The SDK's own retries are off so every
- * retry goes through streamWithRetries and is reported through `onRetry`. The SDK is imported on
- * the first request, keeping it off the startup path.
+ * retry goes through streamWithRetries and is reported through `onRetry`. The SDK starts loading
+ * when the model is created, in the background, so that nothing waits for it before the first request.
  */
 export function createAnthropicModel(options: AnthropicModelOptions = {}): Model {
   const policy = retryPolicy(options)
   let sdk: Sdk | undefined
   let client: Anthropic | undefined
+  // Start loading the SDK now: its compilation overlaps the I/O of opening the session.
+  ;(sdkImport ??= import('@anthropic-ai/sdk')).catch(() => undefined)
 
   async function getClient(): Promise<Anthropic> {
     if (client !== undefined) return client

@@ -1,4 +1,9 @@
-import { parse as parseYaml } from 'yaml'
+import { createRequire } from 'node:module'
+
+// The YAML parser loads on the first frontmatter, not at start-up: most sessions read none.
+const require = createRequire(import.meta.url)
+let yaml: typeof import('yaml') | undefined
+const parseYaml = (text: string): unknown => (yaml ??= require('yaml') as typeof import('yaml')).parse(text)
 
 /** A markdown file split into its YAML frontmatter and its body. */
 export interface Frontmatter {
