@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { TransformOptions, TransformResult } from 'jiti'
+import { PACKAGE_ROOT } from '../version.js'
 
 const require = createRequire(import.meta.url)
 type Sucrase = typeof import('sucrase')
@@ -19,7 +20,7 @@ const TOP_LEVEL_AWAIT = /^(?![\s}/*])[^\n]*\bawait\b/m
 export function transform(opts: TransformOptions): TransformResult {
   if (!TOP_LEVEL_AWAIT.test(opts.source)) {
     try {
-      sucrase ??= require('sucrase') as Sucrase
+      sucrase ??= loadSucrase()
       const transforms: ('typescript' | 'imports' | 'jsx')[] = opts.ts ? ['typescript', 'imports'] : ['imports']
       if (opts.jsx) transforms.push('jsx')
       return { code: sucrase.transform(opts.source, { transforms, filePath: opts.filename, production: true }).code }
@@ -29,4 +30,13 @@ export function transform(opts: TransformOptions): TransformResult {
   }
   babel ??= require(join(dirname(require.resolve('jiti')), '..', 'dist', 'babel.cjs')) as (opts: TransformOptions) => TransformResult
   return babel(opts)
+}
+
+/** The build's one-file copy of sucrase (scripts/bundle.mjs) when there is one; the package otherwise. */
+function loadSucrase(): Sucrase {
+  try {
+    return require(join(PACKAGE_ROOT, 'dist', 'vendor', 'sucrase.cjs')) as Sucrase
+  } catch {
+    return require('sucrase') as Sucrase
+  }
 }
