@@ -8,11 +8,11 @@ const json = { json: { type: 'boolean' } } as const
 export const COMMANDS: readonly Command[] = [
   {
     path: [],
-    summary: 'run one prompt headless (-p) and print the answer, the result as JSON, or every message as JSON lines',
+    summary: 'the interactive session in the terminal; or, with -p, one prompt headless, printing the answer, the result as JSON, or every message as JSON lines',
     usage: HEADLESS_USAGE,
     options: HEADLESS_OPTIONS,
     positionals: { min: 0, max: Infinity },
-    load: async () => (await import('./headless.js')).headless,
+    load: async () => (await import('./interactive.js')).defaultCommand,
   },
   {
     path: ['demo'],
@@ -50,6 +50,22 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./permissions-check.js')).permissionsCheck,
   },
   {
+    path: ['hooks', 'list'],
+    summary: 'list the resolved settings hooks with the file each came from (--approve records project hooks as reviewed)',
+    usage: `modloop hooks list [--json] [--settings FILE|JSON]... [--approve] ${LOAD_USAGE}`,
+    options: { ...LOAD_OPTIONS, ...json, settings: { type: 'string', multiple: true }, approve: { type: 'boolean' } },
+    positionals: { min: 0, max: 0 },
+    load: async () => (await import('./hooks-list.js')).hooksList,
+  },
+  {
+    path: ['hooks', 'test'],
+    summary: 'run the hooks matching one event on a synthetic input and print each result and the merged decision',
+    usage: `modloop hooks test <Event> [--tool NAME] [--input JSON|@file] [--json] [--settings FILE|JSON]... ${LOAD_USAGE}`,
+    options: { ...LOAD_OPTIONS, ...json, tool: { type: 'string' }, input: { type: 'string' }, settings: { type: 'string', multiple: true } },
+    positionals: { min: 1, max: 1 },
+    load: async () => (await import('./hooks-test.js')).hooksTest,
+  },
+  {
     path: ['trust'],
     summary: 'trust a workspace (default: the current directory) so its project settings may widen access',
     usage: 'modloop trust [DIR] [--revoke] [--list]',
@@ -72,6 +88,22 @@ export const COMMANDS: readonly Command[] = [
     options: { cwd: { type: 'string' } },
     positionals: { min: 1, max: 1 },
     load: async () => (await import('./sessions-show.js')).sessionsShow,
+  },
+  {
+    path: ['why'],
+    summary: 'which mods changed or decided a tool call (by tool_use_id) or the prompt, from the session trace',
+    usage: 'modloop why <tool_use_id|prompt> [--session ID] [--cwd DIR] [--json]',
+    options: { ...json, session: { type: 'string' }, cwd: { type: 'string' } },
+    positionals: { min: 1, max: 1 },
+    load: async () => (await import('./why.js')).why,
+  },
+  {
+    path: ['init'],
+    summary: 'scaffold a mod with its test (init mod <name>) or a distribution extending the default one (init distribution <name>)',
+    usage: 'modloop init mod|distribution <name> [--dir DIR]',
+    options: { dir: { type: 'string' } },
+    positionals: { min: 2, max: 2 },
+    load: async () => (await import('./init.js')).init,
   },
 ]
 

@@ -12,6 +12,10 @@ export const HEADLESS_OPTIONS = {
   'max-budget-usd': { type: 'string' },
   model: { type: 'string' },
   'fallback-model': { type: 'string' },
+  effort: { type: 'string' },
+  thinking: { type: 'string' },
+  'max-thinking-tokens': { type: 'string' },
+  'json-schema': { type: 'string' },
   'system-prompt': { type: 'string' },
   'append-system-prompt': { type: 'string' },
   'permission-mode': { type: 'string' },
@@ -20,6 +24,8 @@ export const HEADLESS_OPTIONS = {
   disallowedTools: { type: 'string', multiple: true },
   'add-dir': { type: 'string', multiple: true },
   'trust-workspace': { type: 'boolean' },
+  settings: { type: 'string', multiple: true },
+  'include-hook-events': { type: 'boolean' },
   script: { type: 'string' },
   cwd: { type: 'string' },
   resume: { type: 'string', short: 'r' },
@@ -27,7 +33,12 @@ export const HEADLESS_OPTIONS = {
   'fork-session': { type: 'boolean' },
   'session-id': { type: 'string' },
   'resume-session-at': { type: 'string' },
+  'watch-mods': { type: 'boolean' },
+  checkpoint: { type: 'boolean' },
+  'no-session-persistence': { type: 'boolean' },
+  'mcp-config': { type: 'string', multiple: true },
+  'strict-mcp-config': { type: 'boolean' },
 } as const satisfies OptionSpecs
 
-export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--model M] [--max-turns N] [--max-budget-usd X] [--resume ID | --continue] [--fork-session] [--session-id UUID] [--config PATH] [--mod SPEC]...'
+export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--model M] [--effort LEVEL] [--thinking adaptive|enabled|disabled] [--max-thinking-tokens N] [--json-schema FILE|JSON] [--max-turns N] [--max-budget-usd X] [--resume ID | --continue] [--checkpoint] [--fork-session] [--session-id UUID] [--no-session-persistence] [--mcp-config FILE|JSON]... [--strict-mcp-config] [--config PATH] [--mod SPEC]... [--watch-mods]'
 

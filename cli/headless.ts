@@ -1,8 +1,10 @@
 import type { QueryOptions } from '../core/loop/options.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { CommandRun, Values } from './command.js'
+import { mcpConfigServers } from './mcp-config.js'
 import { splitRuleList } from './permissions-rule-list.js'
 import { renderPretty } from './pretty.js'
+import { reasoningOptions } from './reasoning-options.js'
 import { usageError } from './usage-error.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
@@ -18,7 +20,9 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   const format = (values['output-format'] ?? 'text') as (typeof FORMATS)[number]
   if (!FORMATS.includes(format)) throw usageError(`--output-format must be one of ${FORMATS.join(', ')}`)
   const prompt = positionals.length > 0 ? positionals.join(' ') : await readStdin(io as { stdin?: NodeJS.ReadableStream })
-  if (!prompt.trim()) throw usageError('no prompt: give one after -p or on standard input')
+  // Resuming may come without a prompt: a tool call a deferral held back runs first.
+  const resuming = values.resume !== undefined || values.continue === true
+  if (!prompt.trim() && !resuming) throw usageError('no prompt: give one after -p or on standard input')
   const options = queryOptions(values, io)
   const { query } = await import('../core/loop/query.js')
   const abort = new AbortController()
@@ -93,6 +97,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     strictMods: values['strict-mods'] === true,
     model: str(values, 'model'),
     fallbackModel: str(values, 'fallback-model'),
+    ...reasoningOptions(values, io.cwd),
     maxTurns: num(values, 'max-turns'),
     maxBudgetUsd: num(values, 'max-budget-usd'),
     systemPrompt: str(values, 'system-prompt'),
@@ -102,6 +107,8 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     disallowedTools: rules(values, 'disallowedTools'),
     additionalDirectories: strings(values, 'add-dir'),
     trustWorkspace: values['trust-workspace'] === true ? true : undefined,
+    settings: strings(values, 'settings'),
+    includeHookEvents: values['include-hook-events'] === true ? true : undefined,
     includePartialMessages: values['include-partial-messages'] === true,
     script: str(values, 'script'),
     resume: str(values, 'resume'),
@@ -109,6 +116,11 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     forkSession: values['fork-session'] === true ? true : undefined,
     sessionId: str(values, 'session-id'),
     resumeSessionAt: str(values, 'resume-session-at'),
+    watchMods: values['watch-mods'] === true ? true : undefined,
+    enableFileCheckpointing: values.checkpoint === true ? true : undefined,
+    persistSession: values['no-session-persistence'] === true ? false : undefined,
+    mcpServers: mcpConfigServers(strings(values, 'mcp-config') ?? [], io.cwd),
+    strictMcpConfig: values['strict-mcp-config'] === true ? true : undefined,
     log: (line) => io.stderr.write(`modloop: ${line}\n`),
   }
 }

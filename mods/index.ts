@@ -19,7 +19,13 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   mentions: () => import('./mentions/index.js'),
   transcripts: () => import('./transcripts/index.js'),
   mcp: () => import('./mcp/index.js'),
+  checkpoints: () => import('./checkpoints/index.js'),
+  'auto-mode': () => import('./auto-mode/index.js'),
+  'shell-hooks': () => import('./shell-hooks/index.js'),
+  'structured-output': () => import('./structured-output/index.js'),
+  'model-switch': () => import('./model-switch/index.js'),
+  compaction: () => import('./compaction/index.js'),
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'bash', 'todo', 'web-fetch', 'agent', 'permissions', 'memory', 'context', 'commands', 'mentions', 'transcripts', 'mcp']
+export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'bash', 'todo', 'web-fetch', 'agent', 'permissions', 'memory', 'context', 'commands', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'checkpoints', 'auto-mode']

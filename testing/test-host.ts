@@ -2,6 +2,7 @@ import { mkdtemp, realpath } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TraceEntry } from '../core/bus/bus.js'
+import type { ProvenanceRecord } from '../core/trace/record.js'
 import type { EventName, PayloadOf, ResultOf } from '../core/events/catalog.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { ModSpec, QueryOptions } from '../core/loop/options.js'
@@ -37,6 +38,8 @@ export interface TestHost {
   emit<N extends EventName>(event: N, payload: PayloadOf<N>, core?: (e: PayloadOf<N>) => ResultOf<N> | Promise<ResultOf<N>>): Promise<ResultOf<N>>
   /** Which mod handled what, in order, since the host was made. */
   trace(): readonly TraceEntry[]
+  /** What mods changed or decided about a tool call (by tool_use_id) or, with `'prompt'`, the prompt. */
+  why(subject: string): readonly ProvenanceRecord[]
   close(): Promise<void>
 }
 
@@ -49,10 +52,14 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   const host = new ModHost()
   const entries: TraceEntry[] = []
   host.bus.trace((e) => entries.push(e))
+  const changes: ProvenanceRecord[] = []
+  host.bus.onProvenance((r) => changes.push(r))
   const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
   if (options.config || specs.length > 0) {
     const { loadDistribution } = await import('../core/loader/index.js')
-    await loadDistribution({ cwd, host, configPath: options.config, extraMods: specs.map((s) => (typeof s === 'string' ? s : s[0])) })
+    // Without a config, only the named mods load: built-in names still resolve, the default distribution does not.
+    const builtins = options.config ? undefined : { mods: (await import('../mods/index.js')).builtinMods, defaultDistribution: [] }
+    await loadDistribution({ cwd, host, configPath: options.config, builtins, extraMods: specs })
   }
   for (const def of options.mods ?? []) if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'createTestHost' })
   const model = createScriptedModel(await loadScript(options.script ?? []))
@@ -74,6 +81,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
       return host.bus.emit(event, payload, core)
     },
     trace: () => entries,
+    why: (subject) => changes.filter((r) => r.subject === subject),
     close: () => host.close(),
   }
 }

@@ -8,6 +8,7 @@ import { isolateStream } from './isolate-stream.js'
 import type { Below, Link, StreamBelow } from './link.js'
 import { compileMatcher, type Matcher } from './matcher.js'
 import type { DispatchContext, HandlerFailure, HandlerOptions, HookStream, Registration } from './types.js'
+import { provenanceInterceptor, type ProvenanceSink } from '../trace/interceptor.js'
 
 type Tap = { name: string; stage?: number; before?: string[]; fn: (...args: any[]) => any; link: Link }
 type TapHook = Omit<AsyncSeriesHook<[unknown]>, 'taps'> & { taps: Tap[] }
@@ -41,6 +42,10 @@ export class Bus {
   private readonly hooks = new Map<EventName, TapHook>()
   private readonly chains = new Map<EventName, readonly Link[]>()
   private failureListeners: ((f: HandlerFailure) => void)[] = []
+  private provenanceSinks: ProvenanceSink[] = []
+  private provenanceInstalled = false
+  /** Where a reloading mod's handlers go back: per event, the mods that ran inside it. */
+  private readonly places = new Map<string, Map<EventName, string[]>>()
 
   constructor() {
     const report = (f: HandlerFailure) => {
@@ -66,6 +71,28 @@ export class Bus {
     this.failureListeners = [...this.failureListeners, listener]
     return () => {
       this.failureListeners = this.failureListeners.filter((l) => l !== listener)
+    }
+  }
+
+  /**
+   * Records what each handler changed — rewrites, answers, denials, changed results — as
+   * `{mod, event, before, after}`; returns a disposer. An interceptor on the events whose handlers
+   * can change anything (not observe-only, not streaming), installed on the first listener.
+   */
+  onProvenance(sink: ProvenanceSink): () => void {
+    if (!this.provenanceInstalled) {
+      this.provenanceInstalled = true
+      const interceptor = provenanceInterceptor(() => this.provenanceSinks)
+      for (const [event, hook] of this.hooks) {
+        const spec = specOf(event)
+        if (spec.kind === 'observe' || spec.stream) continue
+        hook.intercept(interceptor as never)
+        this.chains.delete(event)
+      }
+    }
+    this.provenanceSinks = [...this.provenanceSinks, sink]
+    return () => {
+      this.provenanceSinks = this.provenanceSinks.filter((s) => s !== sink)
     }
   }
 
@@ -128,6 +155,7 @@ export class Bus {
     // `after: X` is X's `before`: collect every mod already tapped that wants to run after this one.
     const before = new Set(toList(options.before))
     for (const tap of hook.taps) if (toList(tap.link.options.after).includes(mod)) before.add(tap.name)
+    for (const name of this.places.get(mod)?.get(event) ?? []) if (hook.taps.some((t) => t.name === name)) before.add(name)
     hook.tap({ name: mod, stage: options.stage ?? 0, before: [...before], link } as never, handler as never)
     this.chains.delete(event)
     const violation = orderViolation(hook.taps)
@@ -147,7 +175,15 @@ export class Bus {
 
   /** Runs `e` through every matching handler, outermost first, with `core` beneath them all. */
   emit<N extends EventName>(event: N, e: PayloadOf<N>, core?: (e: PayloadOf<N>) => ResultOf<N> | Promise<ResultOf<N>>, ctx: DispatchContext = EMPTY_CTX): Promise<ResultOf<N>> {
-    const chain = this.chainFor(event)
+    return this.dispatch(this.chainFor(event), event, e, core, ctx)
+  }
+
+  /** Runs `e` through one mod's handlers only: a reloaded mod's own session.start. */
+  emitTo<N extends EventName>(mod: string, event: N, e: PayloadOf<N>, core?: (e: PayloadOf<N>) => ResultOf<N> | Promise<ResultOf<N>>): Promise<ResultOf<N>> {
+    return this.dispatch(this.chainFor(event).filter((l) => l.mod === mod), event, e, core, EMPTY_CTX)
+  }
+
+  private dispatch<N extends EventName>(chain: readonly Link[], event: N, e: PayloadOf<N>, core: ((e: PayloadOf<N>) => ResultOf<N> | Promise<ResultOf<N>>) | undefined, ctx: DispatchContext): Promise<ResultOf<N>> {
     const bottom = core ?? specOf(event).echo
     if (!bottom) return Promise.reject(new ModloopError('MODLOOP_ERR_NEXT', `${event}: nothing beneath the last handler answers this event`, { event }))
     const n = chain.length
@@ -193,6 +229,22 @@ export class Bus {
       failClosed: link.failClosed,
       hasCatch: link.catchHandler !== undefined,
     }))
+  }
+
+  /** Per event the mod handles, the mods whose handlers run inside (after) its last one. */
+  followers(mod: string): Map<EventName, string[]> {
+    const out = new Map<EventName, string[]>()
+    for (const [event, hook] of this.hooks) {
+      const last = hook.taps.findLastIndex((t) => t.name === mod)
+      if (last >= 0) out.set(event, hook.taps.slice(last + 1).map((t) => t.name).filter((n) => n !== mod))
+    }
+    return out
+  }
+
+  /** While a mod registers again (a reload), its handlers go back before `followers`; returns the undo. */
+  keepPlaces(mod: string, followers: Map<EventName, string[]>): () => void {
+    this.places.set(mod, followers)
+    return () => this.places.delete(mod)
   }
 
   /** Removes every handler of a mod; its in-flight handlers become no-ops. */

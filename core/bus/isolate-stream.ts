@@ -21,6 +21,8 @@ async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext
   const meter = new Meter(link.budgetMs)
   let opened: HookStream<unknown, unknown> | undefined
   let drained: { result: unknown } | undefined
+  // An error from beneath that the handler lets through is not the handler's failure: it goes on up.
+  let belowError: { err: unknown } | undefined
   /** The rest of what is beneath: a drained stream's result, else its remaining chunks. */
   async function* rest(): AsyncGenerator<unknown, unknown, undefined> {
     if (!opened) return yield* below(e)
@@ -37,7 +39,7 @@ async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext
   }
   const aborter = lazySignal(ctx.signal)
   const next = makeNext({ event: link.event, budgetMs: link.budgetMs, signal: aborter.signal }, (e2: unknown) => {
-    const stream = meter.paused(below(checkRewrite(link, e, e2 ?? e)))
+    const stream = meter.paused(below(checkRewrite(link, e, e2 ?? e)), (err) => { belowError = { err } })
     opened = stream
     drained = undefined
     stream.result.then((result) => {
@@ -60,6 +62,7 @@ async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext
       try {
         step = await meter.race(gen.next())
       } catch (err) {
+        if (belowError && belowError.err === err) throw err
         return yield* fallback('throw', err)
       }
       if (step === EXPIRED) {
@@ -124,7 +127,7 @@ class Meter implements Watched {
   }
 
   /** Wraps what is beneath so the clock stops while the handler waits on it. */
-  paused<C, R>(inner: HookStream<C, R>): HookStream<C, R> {
+  paused<C, R>(inner: HookStream<C, R>, onError: (err: unknown) => void): HookStream<C, R> {
     const meter = this
     async function* relay(): AsyncGenerator<C, R, undefined> {
       for (;;) {
@@ -132,6 +135,9 @@ class Meter implements Watched {
         let step: IteratorResult<C, R>
         try {
           step = await inner.next()
+        } catch (err) {
+          onError(err)
+          throw err
         } finally {
           meter.resume()
         }

@@ -14,14 +14,19 @@ export interface EventMap {
   'prompt.section': { e: T.PromptSectionInput; r: T.PromptSectionResult }
   'prompt.compose': { e: T.PromptComposeInput; r: T.PromptComposeResult }
   'command.run': { e: T.CommandRunInput; r: T.CommandRunResult }
+  'model.switch': { e: T.ModelSwitchInput; r: T.ModelSwitchResult }
   'turn.start': { e: T.TurnStartInput; r: T.TurnStartResult }
   'turn.step': { e: T.TurnStepInput; r: T.TurnStepResult; chunk: T.TurnStepChunk }
+  'turn.stop': { e: T.TurnStopInput; r: T.TurnStopResult }
   'turn.complete': { e: T.TurnCompleteInput; r: T.TurnCompleteResult }
   'tool.describe': { e: T.ToolDescribeInput; r: T.ToolDescribeResult }
   'tool.call': { e: T.ToolCallInput; r: T.ToolCallResult }
   'tool.check': { e: T.ToolCheckInput; r: T.ToolCheckResult }
+  'tool.batch': { e: T.ToolBatchInput; r: T.ToolBatchResult }
+  'permission.update': { e: T.PermissionUpdateInput; r: T.PermissionUpdateResult }
   'agent.spawn': { e: T.AgentSpawnInput; r: T.AgentSpawnResult }
   'session.message': { e: T.SessionMessageInput; r: T.SessionMessageResult }
+  'message.display': { e: T.MessageDisplayInput; r: T.MessageDisplayResult }
   'session.compact': { e: T.SessionCompactInput; r: T.SessionCompactResult }
   'session.end': { e: T.SessionEndInput; r: T.SessionEndResult }
 }
@@ -107,6 +112,12 @@ export const catalog = {
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['origin'], key: 'command',
     isResult: denyOr(() => true),
   },
+  'model.switch': {
+    when: 'a model switch was asked for (/model, Query.setModel); the switch happens beneath the handlers, so after next() the new model is in effect',
+    kind: 'answer', policy: 'closable', budgetMs: 30_000, pinned: ['from', 'requested', 'source'], key: 'to',
+    isResult: denyOr((r) => typeof r.model === 'string'),
+    failClosed: (_e, reason) => ({ deny: reason }),
+  },
   'turn.start': {
     when: 'a turn begins, after prompt.submit settled and before its first model request',
     kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId'],
@@ -117,6 +128,12 @@ export const catalog = {
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, stream: true,
     pinned: ['turnId', 'index', 'messageCount', 'agentId'],
     isResult: (r) => isObject(r) && typeof r.answer === 'string' && Array.isArray(r.toolUses),
+  },
+  'turn.stop': {
+    when: 'the model answered without tool calls and the turn would end successfully (not on abort or API error); a handler may continue it',
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'agentId'],
+    isResult: (r) => isObject(r) && (r.decision === 'stop' || ((r.decision === 'continue' || r.decision === 'halt') && typeof r.reason === 'string')),
+    echo: () => ({ decision: 'stop' }),
   },
   'turn.complete': {
     when: 'a turn has ended (answered, aborted or failed), as its duration is reported',
@@ -137,9 +154,20 @@ export const catalog = {
   'tool.check': {
     when: 'the permission verdict for a tool call; with no permission mod every call is allowed',
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'input', 'tool_use_id', 'agentId'], key: 'tool',
-    isResult: (r) => isObject(r) && (r.decision === 'allow' || r.decision === 'ask' || r.decision === 'deny'),
+    isResult: (r) => isObject(r) && (r.decision === 'allow' || r.decision === 'ask' || r.decision === 'deny' || r.decision === 'defer'),
     echo: () => ({ decision: 'allow' }),
     failClosed: (_e, reason) => ({ decision: 'deny', reason }),
+  },
+  'tool.batch': {
+    when: 'every tool call of one model response has its result, before they are sent back with the next request',
+    kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'calls', 'agentId'],
+    isResult: (r) => isObject(r) && (r.context === undefined || Array.isArray(r.context)) && (r.halt === undefined || typeof r.halt === 'string'),
+    echo: () => ({}),
+  },
+  'permission.update': {
+    when: 'whoever approved an asked-for tool call also changed the permissions (canUseTool updatedPermissions), before the call runs',
+    kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'tool_use_id', 'agentId'], key: 'tool',
+    isResult: (r) => isObject(r) && Array.isArray(r.updates), echo: (e) => ({ updates: e.updates }),
   },
   'agent.spawn': {
     when: 'the Agent tool is about to start a subagent',
@@ -151,6 +179,11 @@ export const catalog = {
     when: 'a message enters the conversation record (the prompt, each block, each tool result, the result), before the caller sees it',
     kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, key: 'shown',
     isResult: (r) => isObject(r) && isObject(r.message), echo: (e) => ({ message: e.message }),
+  },
+  'message.display': {
+    when: 'once per completed assistant text block, after it was recorded and before the caller sees it; the answer changes only what is shown',
+    kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'messageId', 'index', 'final', 'agentId'],
+    isResult: has('text', 'string'), echo: (e) => ({ text: e.delta }),
   },
   'session.compact': {
     when: 'the conversation is about to be compacted (manual, auto or by a mod)',

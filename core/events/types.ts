@@ -3,7 +3,7 @@
  * spec/mods.md §3 so that a mod written for it reads the same here.
  */
 
-import type { SDKMessage } from '../loop/messages.js'
+import type { ResultSubtype, SDKMessage, TerminalReason } from '../loop/messages.js'
 
 export interface Usage {
   input_tokens: number
@@ -12,8 +12,8 @@ export interface Usage {
   cache_creation_input_tokens: number
 }
 
-/** Why a session starts: new, a resumed one (same id, appended to), or a fork (a copy under a new id). */
-export type SessionSource = 'startup' | 'resume' | 'fork'
+/** Why a session starts: new, a resumed one (same id, appended to), a fork (a copy under a new id), or a fresh conversation after /clear. */
+export type SessionSource = 'startup' | 'resume' | 'fork' | 'clear' | 'compact'
 /** The transcript a resumed or forked session was loaded from, and the last message taken from it. */
 export interface ResumedFrom { sessionId: string; transcriptPath: string; leafUuid: string | null; lastActivityMs: number }
 /** `transcriptPath` is where this session's transcript belongs (the transcripts mod writes it). */
@@ -33,15 +33,18 @@ export interface SessionEndInput { reason: SessionEndReason; sessionId: string }
 export interface SessionEndResult { sessionId: string }
 
 export interface SessionMessage { role: 'user' | 'assistant'; content: unknown }
+/** `tokens`: the context's size as core measures it (the last reported count plus an estimate since). */
 export interface SessionCompactInput {
   trigger: 'manual' | 'auto' | 'plugin'
   instructions?: string
   messages: readonly SessionMessage[]
   agentId?: string
+  tokens?: number
 }
+/** `isFailed` (a modloop addition): compaction was attempted and failed, as opposed to declined. */
 export type SessionCompactResult =
   | { messages: SessionMessage[]; tokensBefore?: number; tokensAfter?: number }
-  | { skip: string }
+  | { skip: string; isFailed?: true }
 
 export type PromptOrigin = { kind: 'sdk' | 'composer' | 'auto-continuation' } | { kind: 'plugin'; name: string; asUser?: boolean }
 export interface PromptSubmitInput { text: string; context?: string[]; origin: PromptOrigin; wait: boolean; turnId?: string }
@@ -67,6 +70,23 @@ export interface PromptComposeResult { sections: PromptSection[] }
 
 export interface CommandRunInput { command: string; args: string; origin: PromptOrigin }
 export type CommandRunResult = { output?: string; prompt?: string } | { deny: string }
+
+/**
+ * `requested` is the alias or id asked for (null: back to the default); `to` is the model id it
+ * resolved to. The cache figures estimate what the switch costs: the new model starts cold.
+ */
+export interface ModelSwitchInput {
+  from: string
+  to: string
+  requested: string | null
+  source: 'command' | 'sdk'
+  contextTokens: number
+  promptCacheWarm: boolean
+  cacheTtl: '5m' | '1h'
+  estimatedCacheWriteUsd: number
+  pricing: 'catalog' | 'default'
+}
+export type ModelSwitchResult = { model: string } | { deny: string }
 
 export interface TurnStartInput { text: string; turnId: string }
 export interface TurnStartResult { turnId: string }
@@ -101,6 +121,19 @@ export interface TurnStepResult {
   usage: (Usage & { model: string }) | null
 }
 
+/** The model answered without tool calls and the turn would end; `stopHookActive` once a `continue` has already re-entered it. */
+export interface TurnStopInput { turnId: string; answer: string; stopHookActive: boolean; agentId?: string }
+/** `continue` sends `reason` to the model as a new user message and runs on; `halt` ends the turn as hook_stopped. */
+export type TurnStopResult = { decision: 'stop' } | { decision: 'continue'; reason: string } | { decision: 'halt'; reason: string; ending?: TurnEnding }
+
+/**
+ * How a mod ends a turn its own way (a modloop addition), on a tool result (`endTurn`) or a
+ * `turn.stop` halt (`ending`): a success carrying structured output, or an error result.
+ */
+export type TurnEnding =
+  | { structuredOutput: unknown }
+  | { error: { subtype: Exclude<ResultSubtype, 'success'>; terminal: TerminalReason; message: string } }
+
 export interface TurnCompleteInput {
   answer: string
   durationMs: number
@@ -118,14 +151,39 @@ export interface ToolDescribeResult { description: string; isHidden?: boolean }
 
 /** The tool's arguments are spread at the top level, beside the reserved fields. */
 export interface ToolCallInput { tool: string; tool_use_id: string; agentId?: string; [arg: string]: unknown }
+/** `halt` (a modloop addition) ends the turn as hook_stopped once the whole batch has been answered. */
 export type ToolCallResult =
-  | { deny: string }
-  | { result: unknown; isError?: false; text?: string; context?: string[]; isReadOnly?: boolean }
-  | { result: unknown; isError: true; text?: string; context?: string[]; isReadOnly?: boolean }
+  | { deny: string; halt?: string }
+  | { result: unknown; isError?: false; text?: string; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
+  | { result: unknown; isError: true; text?: string; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
 
-export type Decision = 'allow' | 'ask' | 'deny'
-export interface ToolCheckInput { tool: string; input: unknown; tool_use_id?: string; agentId?: string }
-export interface ToolCheckResult { decision: Decision; reason?: string; rule?: string; hook?: string }
+/** One call of a batch as answered: `result` is the text the model reads. */
+export interface ToolBatchCall { tool: string; tool_use_id: string; input: unknown; result: string; isError: boolean }
+export interface ToolBatchInput { turnId: string; calls: readonly ToolBatchCall[]; agentId?: string }
+/** `context` goes beside the batch's results; `halt` ends the turn as hook_stopped before the next request. */
+export interface ToolBatchResult { context?: string[]; halt?: string }
+
+/**
+ * `defer` (a headless session only): the call does not run now; the turn ends with
+ * `terminal_reason: 'tool_deferred'` and the call is raised again when the session is resumed.
+ */
+export type Decision = 'allow' | 'ask' | 'deny' | 'defer'
+/** `canAsk`: an ask verdict would reach an approver (canUseTool); without one an ask is denied. */
+export interface ToolCheckInput { tool: string; input: unknown; tool_use_id?: string; agentId?: string; canAsk?: boolean }
+/** An ask may carry `suggestions` (what the approver could grant so as not to be asked again) and the `blockedPath` it is about. */
+/** `updatedInput` (allow or ask): the whole input the call runs with instead (a permission hook's rewrite); it is validated again. */
+export interface ToolCheckResult { decision: Decision; reason?: string; rule?: string; hook?: string; suggestions?: PermissionUpdate[]; blockedPath?: string; updatedInput?: Record<string, unknown> }
+
+type PermissionUpdateDestination = 'userSettings' | 'projectSettings' | 'localSettings' | 'session' | 'cliArg'
+/** A change to the permissions (spec loop-and-sdk §1.5): canUseTool's `suggestions` and `updatedPermissions`. */
+export type PermissionUpdate =
+  | { type: 'addRules' | 'replaceRules' | 'removeRules'; rules: { toolName: string; ruleContent?: string }[]; behavior: 'allow' | 'deny' | 'ask'; destination: PermissionUpdateDestination }
+  | { type: 'setMode'; mode: 'default' | 'acceptEdits' | 'plan' | 'dontAsk' | 'bypassPermissions' | 'auto'; destination: PermissionUpdateDestination }
+  | { type: 'addDirectories' | 'removeDirectories'; directories: string[]; destination: PermissionUpdateDestination }
+
+/** `updates` are `PermissionUpdate`s (spec loop-and-sdk §1.5) as the approver gave them: the permission mod validates them. */
+export interface PermissionUpdateInput { tool: string; tool_use_id?: string; updates: readonly unknown[]; agentId?: string }
+export interface PermissionUpdateResult { updates: readonly unknown[] }
 
 export interface AgentSpawnInput {
   tool_use_id: string
@@ -142,3 +200,8 @@ export type AgentSpawnResult = { model: string; agentId?: string } | { deny: str
 /** A message entering the conversation record; `shown` is false for ones the caller's stream does not carry (the prompt). */
 export interface SessionMessageInput { message: SDKMessage; shown: boolean; agentId?: string }
 export interface SessionMessageResult { message: SDKMessage }
+
+/** One assistant text as shown: headless, each block is one batch (`index` 0, `final` true, `delta` its whole text). */
+export interface MessageDisplayInput { turnId: string; messageId: string; index: number; final: boolean; delta: string; agentId?: string }
+/** `text` is shown instead of the delta; history and transcript keep the original. */
+export interface MessageDisplayResult { text: string }

@@ -11,7 +11,9 @@ export const modEntrySchema = z.union([
   z.strictObject({ name, options: options.optional(), enabled: z.boolean().optional() }),
 ])
 
-const ruleList = z.array(z.string())
+const ruleList = z.array(z.string().min(1))
+/** The permission modes a config may set (the permissions mod owns what they mean). */
+const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'auto'] as const
 
 /** A distribution config as one file holds it, before extends are merged. */
 export const configSchema = z.strictObject({
@@ -20,7 +22,13 @@ export const configSchema = z.strictObject({
   // Settings-hooks shaped (event → matcher groups); the shell-hooks mod validates the groups.
   hooks: z.record(z.string(), z.array(z.unknown())).optional(),
   model: z.string().optional(),
-  permissions: z.looseObject({ allow: ruleList.optional(), deny: ruleList.optional(), ask: ruleList.optional() }).optional(),
+  // Settings-file shaped; the loader hands it to the permissions mod as options.
+  permissions: z.strictObject({
+    allow: ruleList.optional(), deny: ruleList.optional(), ask: ruleList.optional(),
+    defaultMode: z.enum(PERMISSION_MODES).optional(),
+    additionalDirectories: z.array(z.string().min(1)).optional(),
+  }).optional(),
+  // Name → server config; the loader hands it to the mcp mod, which validates each server.
   mcpServers: z.record(z.string(), z.unknown()).optional(),
   compaction: z.record(z.string(), z.unknown()).optional(),
   env: z.record(z.string(), z.string()).optional(),

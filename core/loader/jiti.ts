@@ -13,7 +13,15 @@ export function sharedJiti(): Promise<Jiti> {
   return shared
 }
 
-async function create(): Promise<Jiti> {
+/**
+ * A jiti instance that caches no module: a hot reload imports a mod's changed file — and the
+ * files it imports — afresh. `modloop` and `zod` stay the host's own instances.
+ */
+export function freshJiti(): Promise<Jiti> {
+  return create(false)
+}
+
+async function create(moduleCache = true): Promise<Jiti> {
   const [{ createJiti }, host, zod] = await Promise.all([import('jiti'), import('../../index.js'), import('zod')])
   const paths = hostPaths()
   const alias: Record<string, string> = { modloop: paths.entry, zod: paths.zodDir }
@@ -21,7 +29,7 @@ async function create(): Promise<Jiti> {
   return createJiti(import.meta.url, {
     alias,
     interopDefault: true,
-    moduleCache: true,
+    moduleCache,
     transform,
     ...fsCacheOption(),
     // The aliases alone would make jiti transpile a second copy of the host (and of zod) for mods;

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path'
 import type { ModloopError } from '../errors.js'
 import { ModHost } from '../mod/host.js'
+import { withOwnedSettings } from './config-owned.js'
 import { collectLayers, defaultLayer } from './extends.js'
 import { findConfig, loadConfigRef } from './find-config.js'
 import { mergeMods } from './merge-mods.js'
@@ -41,7 +42,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
   for (const slot of merged.slots) {
     const { unit } = slot
     for (const err of unit.errors) report(err)
-    let modOptions = slot.options
+    let modOptions = Object.hasOwn(builtins.mods, slot.spec) ? withOwnedSettings(slot.spec, slot.options, settings) : slot.options
     if (unit.plugin) {
       try {
         modOptions = pluginOptions(unit.plugin, modOptions, join(unit.plugin.root, MANIFEST))

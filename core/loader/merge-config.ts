@@ -2,13 +2,13 @@ import type { HookSource, Layer, ResolvedConfig } from './types.js'
 
 type Settings = Omit<ResolvedConfig, 'files' | 'mods' | 'hooks'>
 
-const RULE_LISTS = ['allow', 'deny', 'ask'] as const
+const LISTS = ['allow', 'deny', 'ask', 'additionalDirectories'] as const
 
 /**
  * Merges everything but `mods` over the layers, ancestor first. Merge rule: scalars (`model`) —
  * the child wins; records (`env`, `mcpServers`, `compaction`) — shallow, the child's keys win;
- * `permissions` — shallow, but the allow/deny/ask lists are concatenated; `hooks` — every
- * layer's hooks are kept, each with its source file.
+ * `permissions` — shallow, but the allow/deny/ask and additionalDirectories lists are
+ * concatenated; `hooks` — every layer's hooks are kept, each with its source file.
  */
 export function mergeSettings(layers: readonly Layer[]): Settings & { hooks: HookSource[] } {
   const out: Settings & { hooks: HookSource[] } = { hooks: [] }
@@ -19,7 +19,7 @@ export function mergeSettings(layers: readonly Layer[]): Settings & { hooks: Hoo
     if (config.compaction) out.compaction = { ...out.compaction, ...config.compaction }
     if (config.permissions) {
       const merged: NonNullable<Settings['permissions']> = { ...out.permissions, ...config.permissions }
-      for (const list of RULE_LISTS) {
+      for (const list of LISTS) {
         const rules = [...(out.permissions?.[list] ?? []), ...(config.permissions[list] ?? [])]
         if (rules.length > 0) merged[list] = rules
       }

@@ -45,7 +45,7 @@ export interface ResolvedConfig {
   mods: ResolvedModEntry[]
   hooks: HookSource[]
   model?: string
-  permissions?: Record<string, unknown> & { allow?: string[]; deny?: string[]; ask?: string[] }
+  permissions?: { allow?: string[]; deny?: string[]; ask?: string[]; defaultMode?: string; additionalDirectories?: string[] }
   mcpServers?: Record<string, unknown>
   compaction?: Record<string, unknown>
   env?: Record<string, string>
@@ -55,8 +55,8 @@ export interface LoadOptions {
   cwd: string
   /** `--config`: a config file, a directory holding one, or a package name. */
   configPath?: string
-  /** `--mod` specifiers, resolved from cwd and loaded after the config's mods. */
-  extraMods?: readonly string[]
+  /** `--mod` specifiers (optionally with options), resolved from cwd and loaded after the config's mods. */
+  extraMods?: readonly (string | [string, Record<string, unknown>])[]
   /** `--strict-mods`: the first load error throws. */
   strict?: boolean
   host?: ModHost

@@ -22,7 +22,8 @@ export async function expandCommand(session: Session, text: string, origin: Prom
   const m = COMMAND.exec(text.trim())
   if (!m) return undefined
   const [, command, args = ''] = m as unknown as [string, string, string?]
-  const r = await session.host.bus.emit('command.run', { command, args, origin }, () => ({ deny: unknownCommand(session, command) }))
+  const r = await session.host.bus.emit('command.run', { command, args, origin }, async (e) =>
+    e.command === 'reload' && session.reloader ? { output: await session.reloader.command(e.args) } : { deny: unknownCommand(session, e.command) })
   if ('deny' in r) return { kind: 'deny', text: r.deny }
   if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt }
   return { kind: 'output', text: r.output ?? '' }

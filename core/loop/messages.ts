@@ -43,6 +43,8 @@ export interface SDKSystemInit {
   skills: string[]
   plugins: { name: string; path: string; version?: string }[]
   mods: { name: string; source?: string; version?: string }[]
+  /** The effort level the session's model is sent, when it takes one and one was asked for. */
+  effort?: string
   uuid: string
 }
 
@@ -107,6 +109,10 @@ export interface SDKResultMessage {
   stop_reason: string | null
   terminal_reason: TerminalReason
   permission_denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[]
+  /** The call a `defer` verdict held back (terminal_reason tool_deferred or tool_deferred_unavailable). */
+  deferred_tool_use?: { id: string; name: string; input: unknown }
+  /** The value the StructuredOutput tool accepted (outputFormat), on a success. */
+  structured_output?: unknown
   session_id: string
   uuid: string
 }

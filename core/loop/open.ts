@@ -8,6 +8,9 @@ import { resolveModelName, type QueryOptions } from './options.js'
 import { Session } from './session.js'
 import type { Rebuilt } from '../session/rebuild.js'
 import { transcriptPath } from '../session/paths.js'
+import { startProvenance, stopProvenance } from '../trace/session-trace.js'
+import { ModReloader } from '../loader/reload.js'
+import type { SessionStartInput } from '../events/types.js'
 
 const SESSION_END_BOUND_MS = 1_500
 
@@ -24,28 +27,51 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   for (const warning of resumed?.warnings ?? []) log?.(warning)
   const host = options.host ?? new ModHost({ strict: options.strictMods, log: log ? (mod, level, text) => { if (level !== 'debug') log(`${mod}: ${text}`) } : undefined })
   let configModel: string | undefined
+  // Picked first so the model client loads while the distribution does.
+  const picked = pickModel(options, cwd)
+  picked.catch(() => undefined)
   const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
   if (!options.host && !options.bare) {
     const { loadDistribution } = await import('../loader/index.js')
-    const dist = await loadDistribution({ cwd, configPath: options.config, extraMods: specs.map((s) => (typeof s === 'string' ? s : s[0])), strict: options.strictMods, host })
+    const dist = await loadDistribution({ cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })
     configModel = dist.config.model
+    // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
+    host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)
   }
   for (const def of options.mods ?? []) {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
   for (const err of host.errors) log?.(`${err.code}: ${err.message}`)
   const model = options.model ?? resumed?.rebuilt.model ?? resolveModelName(options, configModel)
-  const session = new Session(host, await pickModel(options, cwd), { ...options, cwd, sessionId: resumed ? resumed.sessionId : options.sessionId }, model)
+  const permissionMode = options.permissionMode ?? restoredMode(resumed?.rebuilt.permissionMode)
+  const session = new Session(host, await picked, { ...options, cwd, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}) }, model)
   if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
+  startProvenance(session)
   if (!host.isBound) host.bind()
-  await host.bus.emit('session.start', {
+  const start: SessionStartInput = {
     cwd, surface: null, isInteractive: false, sessionId: session.id, source: resumed?.source ?? 'startup',
     transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : transcriptPath(cwd, session.id, options.env),
     ...(resumed ? { resumedFrom: { ...resumed.from, lastActivityMs: resumed.rebuilt.lastActivityMs } } : {}),
-  })
+  }
+  await host.bus.emit('session.start', start)
+  startReloads(session, start)
   session.started = true
   return session
+}
+
+/**
+ * `/reload` is answered by core beneath every mod (it reaches the host, which no mod can), so it
+ * is not among the commands mods registered; --watch-mods reloads changed mods between turns.
+ */
+function startReloads(session: Session, start: SessionStartInput): void {
+  session.reloader = new ModReloader(session, start)
+  if (session.options.watchMods) session.reloader.watch()
+}
+
+/** A resumed session goes on in the mode it was in, except the two no one should inherit unawares (spec §5.3). */
+function restoredMode(mode: string | undefined): string | undefined {
+  return mode === 'plan' || mode === 'bypassPermissions' ? undefined : mode
 }
 
 /** A resumed session goes on from its history and its totals (spec: total_cost_usd continues). */
@@ -55,6 +81,7 @@ function restore(session: Session, rebuilt: Rebuilt): void {
   session.costBeforeQuery = rebuilt.totalCostUsd
   Object.assign(session.modelUsage, rebuilt.modelUsage)
   session.userTurns = rebuilt.userTurns
+  session.deferred = rebuilt.deferred
 }
 
 async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
@@ -78,6 +105,14 @@ async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
 export async function closeSession(session: Session, reason: 'other' | 'prompt_input_exit' | 'clear' = 'other', closeHost = true): Promise<void> {
   if (session.ended) return
   session.ended = true
+  await raiseSessionEnd(session, reason)
+  stopProvenance(session)
+  session.reloader?.close()
+  if (closeHost) await session.host.close()
+}
+
+/** Raises session.end for the session's current id; all handlers together share one short wall-clock bound. */
+export async function raiseSessionEnd(session: Session, reason: 'other' | 'prompt_input_exit' | 'clear'): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   try {
     await Promise.race([
@@ -89,7 +124,6 @@ export async function closeSession(session: Session, reason: 'other' | 'prompt_i
   } finally {
     clearTimeout(timer)
   }
-  if (closeHost) await session.host.close()
 }
 
 export function assertPrompt(prompt: unknown): void {

@@ -1,6 +1,7 @@
 import type { ModDefinition } from '../mod/define.js'
 import type { ModHost } from '../mod/host.js'
 import type { Model } from '../model/types.js'
+import type { EffortLevel, ThinkingOption } from '../model/capabilities.js'
 import type { CanUseTool } from '../tools/pipeline.js'
 import type { SDKUserMessage } from './messages.js'
 
@@ -39,11 +40,17 @@ export interface QueryOptions {
   disallowedTools?: string[]
   /** Extra working directories (`--add-dir`). */
   additionalDirectories?: string[]
+  /** `--settings`: extra settings files or inline JSON, read after the user, project and local ones (their `hooks`). */
+  settings?: string[]
+  /** Emit `system` hook_started / hook_response messages for every settings hook that runs. */
+  includeHookEvents?: boolean
   /** Trust the workspace for this run (`--trust-workspace`). */
   trustWorkspace?: boolean
   canUseTool?: CanUseTool
   /** MCP servers for this query (the mcp mod reads them as the launch flags' `mcpServers`). */
   mcpServers?: Record<string, McpServerConfig>
+  /** Use only `mcpServers`: no servers from `.mcp.json`, `.claude.json` or the modloop config (`--strict-mcp-config`). */
+  strictMcpConfig?: boolean
   /** A fixed id (a UUID) for a new session; with resume or continue only together with forkSession. */
   sessionId?: string
   /** Load this session (by id) and append to it. */
@@ -54,7 +61,19 @@ export interface QueryOptions {
   forkSession?: boolean
   /** With resume or continue: take the history only up to this message uuid (inclusive). */
   resumeSessionAt?: string
+  /** Keep each file's content before Edit/Write change it, so Query.rewindFiles and /rewind can restore it (`--checkpoint`). */
+  enableFileCheckpointing?: boolean
+  /** false: write no transcript, so the session cannot be resumed (`--no-session-persistence`). Default true. */
+  persistSession?: boolean
   maxTokens?: number
+  /** Reasoning effort, sent as `output_config.effort`; clamped to what the model accepts. */
+  effort?: EffortLevel
+  /** Thinking mode, clamped to what the model accepts; unset leaves the model's default. */
+  thinking?: ThinkingOption
+  /** Deprecated (use `thinking`): 0 turns thinking off, another number is a fixed budget. */
+  maxThinkingTokens?: number
+  /** Structured output: the turn ends when the model calls the StructuredOutput tool with input fitting `schema`. */
+  outputFormat?: { type: 'json_schema'; schema: Record<string, unknown> }
   /** The model implementation: e.g. a scripted model. Default: the Anthropic API. */
   modelProvider?: Model
   /** A model script (file path or value) served by the in-process scripted model. */
@@ -62,6 +81,8 @@ export interface QueryOptions {
   /** A host already loaded (tests, embedding); the query binds it. */
   host?: ModHost
   strictMods?: boolean
+  /** Reload mods whose files changed, between turns (`--watch-mods`). */
+  watchMods?: boolean
   /** Where load errors and mod logs go (default: stderr for warnings and errors). */
   log?: (line: string) => void
 }

@@ -6,6 +6,9 @@ import { uuid } from './messages.js'
 import type { Session } from './session.js'
 import { spawnSubagent, type SpawnRequest } from './subagent.js'
 import { complete, type CompleteRequest } from './complete.js'
+import { compactOnRequest } from './compact.js'
+import { configRows, configSet } from './model-switch.js'
+import { clearSession } from './clear.js'
 
 /** What `$.tool.register` takes: the mod-model shape, plus an implementation for tools that carry their own. */
 export interface ToolRegistration {
@@ -61,12 +64,33 @@ export function installProviders(session: Session): void {
     },
     'tool.check': (_mod: string, args: { tool: string; input: unknown }) => host.bus.emit('tool.check', { tool: args.tool, input: args.input }),
     'session.id': () => session.id,
+    'session.compact': (mod: string, args?: { instructions?: string; trigger?: 'manual' | 'plugin' }) => compactOnRequest(session, mod, args),
     'session.cwd': () => session.cwd,
     'session.root': () => session.cwd,
     'session.model': () => session.model,
     'session.turns': () => session.userTurns,
     'session.messages': () => structuredClone(session.messages.slice(-4096)),
     'session.version': () => ({ version: session.version }),
+    'session.clear': () => clearSession(session.root),
+    // Status-line figures as the mod model names them; rate limits are unknown to a headless runtime.
+    'session.usage': () => {
+      const u = session.root.usageSnapshot()
+      return {
+        startedAt: session.root.startedAt, rateLimits: [],
+        context: { tokens: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens },
+        cost: { usd: session.root.totalCostUsd },
+      }
+    },
+    // A notice for the caller's stream that the model never reads: a `system` message (informational by
+    // default; a modloop reading of the mod model's `system` append), delivered before the next message.
+    'session.append': (mod: string, args: { message?: { type?: string; content?: unknown; subtype?: string; [field: string]: unknown } }) => {
+      const m = args?.message
+      if (m?.type !== 'system') throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.session.append supports only { message: { type: 'system', … } } notices`, { mod })
+      const { type: _t, subtype, ...fields } = m
+      const message = session.stamp({ type: 'system' as const, subtype: typeof subtype === 'string' ? subtype : 'informational', ...fields })
+      session.post(message)
+      return { message, uuid: message.uuid }
+    },
     'prompt.submit': (mod: string, args: { text: string; asUser?: true }) => {
       const text = args.asUser ? args.text : `The ${mod} mod sent a message: ${args.text}`
       session.queued.push(text)
@@ -86,6 +110,8 @@ export function installProviders(session: Session): void {
       session.queued.push(`/${args.command}${args.args ? ` ${args.args}` : ''}`)
       return Promise.resolve({ queued: true })
     },
+    'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),
+    'config.list': () => configRows(session),
     // The launch flags as a settings layer (`source: 'flag'`); settings files are read by the mods that own them.
     'settings.read': (_mod: string, args?: { source?: string }) => {
       const o = session.options
@@ -98,7 +124,14 @@ export function installProviders(session: Session): void {
           ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
         },
         ...(o.trustWorkspace ? { trustWorkspace: true } : {}),
+        ...(o.settings?.length ? { settings: [...o.settings] } : {}),
+        ...(o.includeHookEvents ? { includeHookEvents: true } : {}),
         ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
+        ...(o.outputFormat ? { outputFormat: o.outputFormat } : {}),
+        ...(o.effort ? { effortLevel: o.effort } : {}),
+        ...(o.strictMcpConfig ? { strictMcpConfig: true } : {}),
+        ...(o.persistSession === false ? { persistSession: false } : {}),
+        ...(o.enableFileCheckpointing ? { enableFileCheckpointing: true } : {}),
       }
     },
     'model.complete': (_mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => complete(session, req, options?.signal),

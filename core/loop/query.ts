@@ -5,13 +5,33 @@ import type { PromptInput, QueryOptions } from './options.js'
 import type { Session } from './session.js'
 import { InputQueue, pump } from './input-queue.js'
 import { runTurn, type TurnInput } from './turn.js'
+import type { ProvenanceRecord } from '../trace/record.js'
+import { modelControls, type ModelControls } from './model-switch.js'
+import { Display } from './display.js'
+import { ModloopError } from '../errors.js'
+import {
+  getContextUsage, mcpServerStatus, rewindFiles, setPermissionMode, supportedCommands,
+  type ContextUsage, type McpServerStatus, type PermissionMode, type RewindFilesResult, type SlashCommand,
+} from './controls.js'
 
 /** The object `query()` returns: the message stream, plus controls. */
-export interface Query extends AsyncGenerator<SDKMessage, void, undefined> {
+export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, ModelControls {
   /** Interrupts the running turn (it ends aborted_streaming or aborted_tools). */
   interrupt(): Promise<void>
-  /** Ends the session at once. */
+  /** What mods changed or decided about a tool call (by tool_use_id) or, with `'prompt'`, the prompt; in order. */
+  why(subject: string): ProvenanceRecord[]
+  /** Ends the session at once: the running turn is aborted and input still waiting is dropped. */
   close(): Promise<void>
+  /** Switches the permission mode for the calls that follow; resolves with the mode in effect. */
+  setPermissionMode(mode: string): Promise<PermissionMode>
+  /** The slash commands mods registered. */
+  supportedCommands(): Promise<SlashCommand[]>
+  /** Each MCP server's status, as the mcp mod reports it. */
+  mcpServerStatus(): Promise<McpServerStatus[]>
+  /** How full the context window is. */
+  getContextUsage(): Promise<ContextUsage>
+  /** Restores the files edited since that user message (needs enableFileCheckpointing). */
+  rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>
 }
 
 /**
@@ -23,18 +43,32 @@ export function query(params: { prompt: PromptInput; options?: QueryOptions }): 
   assertPrompt(params.prompt)
   const options = params.options ?? {}
   let session: Session | undefined
-  const gen = run(params.prompt, options, (s) => { session = s }) as Query
+  const closed = { value: false }
+  const gen = run(params.prompt, options, (s) => { session = s }, closed) as Query
+  const opened = (method: string): Session => {
+    if (session) return session
+    throw new ModloopError('MODLOOP_ERR_USAGE', `Query.${method}(): the session has not started yet; iterate the query first`, { field: method })
+  }
+  gen.why = (subject) => session?.provenance?.why(subject) ?? []
   gen.interrupt = async () => {
     session?.turnAbort?.abort(new Error('interrupted'))
   }
+  Object.assign(gen, modelControls(() => session))
   gen.close = async () => {
+    closed.value = true
     session?.turnAbort?.abort(new Error('closed'))
+    session?.input?.end()
     await gen.return(undefined)
   }
+  gen.setPermissionMode = async (mode) => setPermissionMode(opened('setPermissionMode'), mode)
+  gen.supportedCommands = async () => supportedCommands(opened('supportedCommands'))
+  gen.mcpServerStatus = async () => mcpServerStatus(opened('mcpServerStatus'))
+  gen.getContextUsage = async () => getContextUsage(opened('getContextUsage'))
+  gen.rewindFiles = async (userMessageId, o) => rewindFiles(opened('rewindFiles'), userMessageId, o)
   return gen
 }
 
-async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Session) => void): AsyncGenerator<SDKMessage, void, undefined> {
+async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Session) => void, closed: { value: boolean }): AsyncGenerator<SDKMessage, void, undefined> {
   const session = await openSession(options)
   opened(session)
   let failed: SDKResultMessage | undefined
@@ -48,7 +82,7 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
       session.input = queue
       let inputError: unknown
       pump(prompt, queue, (err) => { inputError = err })
-      for (let message = await queue.take(); message; message = await queue.take()) {
+      for (let message = await queue.take(); message && !closed.value; message = await queue.take()) {
         yield* recorded(session, runTurn(session, turnInput(message)))
         yield* drainQueued(session)
       }
@@ -70,13 +104,34 @@ async function* drainQueued(session: Session): AsyncGenerator<SDKMessage, void, 
 
 /** Relays a turn's messages, the result last, each through session.message before the caller sees it. */
 async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKResultMessage, undefined>): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
+  // Mods whose files changed are reloaded between turns (the turn's generator has not started yet).
+  if (session.reloader?.hasPending) yield* reloaded(session)
   const record = session.host.bus.has('session.message')
+  const display = new Display(session)
   for (;;) {
     const next = await turn.next()
+    // Notices mods appended ($.session.append) while nothing drained the outbox come first.
+    if (!session.agent) {
+      while (session.outbox.length > 0) {
+        const notice = session.outbox.shift()!
+        if (record && !('parent_tool_use_id' in notice && notice.parent_tool_use_id)) await session.host.bus.emit('session.message', { message: notice, shown: true })
+        yield notice
+      }
+    }
     // A subagent's messages (they carry parent_tool_use_id) were recorded by its own loop.
     if (record && !('parent_tool_use_id' in next.value && next.value.parent_tool_use_id)) await session.host.bus.emit('session.message', { message: next.value, shown: true })
-    yield next.value
-    if (next.done) return next.value
+    // Recorded as it is, shown as message.display handlers have it.
+    const shown = await display.show(next.value)
+    yield shown
+    if (next.done) return shown as SDKResultMessage
+  }
+}
+
+/** Reloads the changed mods and says so: an info line for each reload, a warning for each that kept its last good version. */
+async function* reloaded(session: Session): AsyncGenerator<SDKMessage, void, undefined> {
+  for (const o of await session.reloader!.applyPending()) {
+    if (!o.ok) session.options.log?.(o.message)
+    yield session.stamp({ type: 'system', subtype: 'informational', level: o.ok ? 'info' : 'warning', content: o.message })
   }
 }
 

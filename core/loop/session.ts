@@ -9,6 +9,8 @@ import type { QueryOptions } from './options.js'
 import { VERSION } from '../version.js'
 import type { CommandInfo } from './command.js'
 import type { InputQueue } from './input-queue.js'
+import type { ProvenanceLog } from '../trace/log.js'
+import type { ModReloader } from '../loader/reload.js'
 
 /** A subagent's place: who spawned it, and how deep it runs. */
 export interface AgentScope {
@@ -24,7 +26,8 @@ export interface AgentScope {
  * A subagent runs in a child session: its own history and tools, the root's id, totals and outbox.
  */
 export class Session {
-  readonly id: string
+  /** Changes only when /clear starts a new conversation (renew). */
+  id: string
   readonly cwd: string
   readonly tools: ToolRegistry
   readonly root: Session
@@ -51,9 +54,21 @@ export class Session {
   model: string
   permissionMode: string
   started = false
+  /** When the session opened (ms since the epoch), for `$.session.usage()`. */
+  readonly startedAt = Date.now()
+  /** What mods changed or decided in this session (`modloop why`, `Query.why`); subagents share the root's. */
+  provenance: ProvenanceLog | undefined
+  /** Hot reload of file mods: `/reload`, and between turns with `watchMods`. */
+  reloader: ModReloader | undefined
   ended = false
+  /** A tool call a `defer` verdict held back: the next turn raises it again first (core/loop/defer.ts). */
+  deferred: { id: string; name: string; input: unknown } | undefined
+  /** The usage of the last response on the main stream: how full the context is (getContextUsage). */
+  lastUsage: Usage | undefined
   /** Set while a turn runs: aborting it interrupts that turn. */
   turnAbort: AbortController | undefined
+  /** The id of the turn that runs (its turn.start's), for events raised outside the loop (message.display). */
+  turnId: string | undefined
 
   constructor(
     readonly host: ModHost,
@@ -72,6 +87,17 @@ export class Session {
   }
 
   readonly agent: AgentScope | undefined
+
+  /** A new conversation in this session (/clear): a new id, no history, spend counted from here. */
+  renew(): void {
+    this.id = uuid()
+    this.messages.length = 0
+    this.sectionCache.clear()
+    this.userTurns = 0
+    this.costBeforeQuery = this.totalCostUsd
+    this.deferred = undefined
+    this.lastUsage = undefined
+  }
 
   /** Queues a message for the root's stream and wakes whoever waits on it. */
   post(message: SDKMessage): void {

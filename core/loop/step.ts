@@ -1,5 +1,6 @@
 import type { TurnStepInput, Usage } from '../events/types.js'
 import { ModelApiError, type ModelRequest, type RetryInfo } from '../model/types.js'
+import { reasoningParams, requestedThinking } from '../model/capabilities.js'
 import type { ToolExecutor } from '../tools/executor.js'
 import { Accumulator, type Completed } from './accumulate.js'
 import { chunksFrom, eventOf } from './chunks.js'
@@ -44,8 +45,15 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
       retry_delay_ms: info.delayMs, error_status: info.status, error: info.error, message: info.message,
     }))
   }
-  const e: TurnStepInput = { turnId: step.turnId, index: step.index, model: request.model, messageCount: request.messages.length, ...(step.agentId ? { agentId: step.agentId } : {}) }
-  const core = (e2: TurnStepInput) => chunksFrom(session.llm.stream({ ...request, model: e2.model }, { signal, onRetry }), { turnId: e2.turnId, index: e2.index })
+  const asked = { effort: session.options.effort, thinking: requestedThinking(session.options) }
+  const reasoning = reasoningParams(request.model, asked, request.max_tokens)
+  const e: TurnStepInput = {
+    turnId: step.turnId, index: step.index, model: request.model, ...(reasoning.effort ? { effort: reasoning.effort } : {}),
+    messageCount: request.messages.length, ...(step.agentId ? { agentId: step.agentId } : {}),
+  }
+  // A handler that changed the model or the effort gets them clamped again for the model sent.
+  const reasoned = (e2: TurnStepInput) => (e2.model === e.model && e2.effort === e.effort ? reasoning : reasoningParams(e2.model, { ...asked, effort: e2.effort }, request.max_tokens))
+  const core = (e2: TurnStepInput) => chunksFrom(session.llm.stream(withReasoning({ ...request, model: e2.model }, reasoned(e2)), { signal, onRetry }), { turnId: e2.turnId, index: e2.index })
   const started = performance.now()
   const acc = new Accumulator()
   const assistantUuids: string[] = []
@@ -96,6 +104,15 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
     if (done.malformed) return
     yield assistant(done)
     if (done.block.type === 'tool_use') step.executor.add({ id: done.block.id, name: done.block.name, input: done.block.input })
+  }
+}
+
+function withReasoning(request: ModelRequest, r: ReturnType<typeof reasoningParams>): ModelRequest {
+  if (!r.thinking && !r.effort) return request
+  return {
+    ...request,
+    ...(r.thinking ? { thinking: r.thinking } : {}),
+    ...(r.effort ? { output_config: { ...request.output_config, effort: r.effort } } : {}),
   }
 }
 

@@ -1,4 +1,5 @@
-import type { Usage } from '../events/types.js'
+import type { TurnEnding, Usage } from '../events/types.js'
+import { configRows } from './model-switch.js'
 import { VERSION } from '../version.js'
 import { zeroUsage, type ResultSubtype, type SDKMessage, type SDKResultMessage, type SDKSystemInit, type TerminalReason } from './messages.js'
 import type { Session } from './session.js'
@@ -10,6 +11,16 @@ export interface Ending {
   /** The result text; defaults to the last response's text. */
   text?: string
   errors?: string[]
+  /** The call a `defer` verdict held back. */
+  deferred?: { id: string; name: string; input: unknown }
+  /** What the StructuredOutput tool accepted (outputFormat). */
+  structuredOutput?: unknown
+}
+
+/** The ending a mod asked for (a tool's `endTurn`, a turn.stop halt's `ending`). */
+export function endingOf(ending: TurnEnding): Ending {
+  if ('error' in ending) return { subtype: ending.error.subtype, terminal: ending.error.terminal, isError: true, errors: [ending.error.message] }
+  return { subtype: 'success', terminal: 'completed', isError: false, structuredOutput: ending.structuredOutput }
 }
 
 /** What a turn accumulates for its one result message, and how it ends. */
@@ -58,6 +69,8 @@ export class TurnEnd {
       stop_reason: this.stopReason,
       terminal_reason: ending.terminal,
       permission_denials: session.root.denials.slice(this.denialsStart),
+      ...(ending.deferred ? { deferred_tool_use: ending.deferred } : {}),
+      ...('structuredOutput' in ending ? { structured_output: ending.structuredOutput } : {}),
     })
   }
 }
@@ -79,6 +92,7 @@ export function initMessage(session: Session): SDKSystemInit {
     skills: [],
     plugins: [],
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
+    ...effortOf(session),
   })
 }
 
@@ -86,4 +100,9 @@ export function initMessage(session: Session): SDKSystemInit {
 function mcpServers(session: Session): { name: string; status: string }[] {
   const { value } = session.host.state.get({ plugin: 'mcp', key: 'servers' })
   return Array.isArray(value) ? value.map((s: { name: string; status: string }) => ({ name: s.name, status: s.status })) : []
+}
+
+function effortOf(session: Session): { effort?: string } {
+  const effort = configRows(session).find((r) => r.key === 'effort')?.value
+  return typeof effort === 'string' ? { effort } : {}
 }

@@ -7,12 +7,17 @@ import { ToolExecutor } from '../tools/executor.js'
 import { INTERRUPTED, type CallEnv, type CallOutcome } from '../tools/pipeline.js'
 import { addUsage, uuid, type SDKMessage, type SDKResultMessage } from './messages.js'
 import { composeSystemPrompt } from './prompt.js'
-import { initMessage, TurnEnd } from './turn-end.js'
+import { endingOf, initMessage, TurnEnd } from './turn-end.js'
 import type { Session } from './session.js'
 import { runStep } from './step.js'
 import { expandCommand } from './command.js'
 import { attachMentions } from './mentions.js'
 import { attach } from './attach.js'
+import { StopGate } from './stop.js'
+import { deferralOf, endDeferred, replayDeferred } from './defer.js'
+import { compactAfterTooLong, compactIfDue, flushCompaction, isPromptTooLong } from './compact.js'
+import { endBatch } from './batch.js'
+import { noteResponse } from './compact-meter.js'
 
 export interface TurnInput {
   text: string
@@ -41,6 +46,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
   if (outer?.aborted) abort.abort(outer.reason)
   outer?.addEventListener('abort', onOuterAbort, { once: true })
   session.turnAbort = abort
+  session.turnId = turnId
   const end = new TurnEnd(session, turnId)
   try {
     if (session.agent) {
@@ -50,22 +56,35 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       await recordUnshown(session, prompt, false)
       return yield* loop(session, turnId, abort.signal, end)
     }
+    if (input.text.trim() === '' && !input.content?.length && !session.deferred) {
+      return yield* end.finish({ subtype: 'success', terminal: 'completed', isError: true, text: 'Nothing to run: the prompt is empty and no deferred tool call is waiting.' })
+    }
     try {
       const submitted = await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
       if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: true })
       session.userTurns++
       const expansion = await expandCommand(session, submitted.text, input.origin)
+      // A command that compacted (/compact) shows its boundary before the command's result.
+      yield* flushCompaction(session)
       if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false })
       if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: true })
       const text = expansion?.text ?? submitted.text
       const content: ContentBlockParam[] = [{ type: 'text', text }, ...(input.content ?? [])]
       content.push(...(await attach(session, 'prompt_context', submitted.context ?? [], { kind: 'plugin', event: 'prompt.submit' })))
       content.push(...(await attach(session, 'file', await attachMentions(session, text), { kind: 'plugin', event: 'prompt.mention' })))
-      session.messages.push({ role: 'user', content })
-      if (bus.has('session.message')) {
-        await bus.emit('session.message', { message: session.stamp({ type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: null }), shown: false })
-      }
       yield initMessage(session)
+      // A call held back by a deferral runs first; resuming it may come with no prompt at all.
+      const replayed = session.deferred !== undefined
+      if (replayed) {
+        const ended = yield* replayDeferred(session, abort.signal, end)
+        if (ended) return ended
+      }
+      if (!replayed || text.trim() !== '' || input.content?.length) {
+        session.messages.push({ role: 'user', content })
+        if (bus.has('session.message')) {
+          await bus.emit('session.message', { message: session.stamp({ type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: null }), shown: false })
+        }
+      }
       await bus.emit('turn.start', { text, turnId })
     } catch (err) {
       return yield* end.finish({ subtype: 'error_during_execution', terminal: 'turn_setup_failed', text: `turn setup failed: ${describeError(err)}`, isError: true })
@@ -74,17 +93,21 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
   } finally {
     outer?.removeEventListener('abort', onOuterAbort)
     session.turnAbort = undefined
+    session.turnId = undefined
   }
 }
 
 async function* loop(session: Session, turnId: string, signal: AbortSignal, end: TurnEnd): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
   const { options } = session
   let model = session.model
+  // A switch (setModel, /model) during the turn takes over from the next request, fallback or not.
+  let chosen = model
   let maxTokensLeft = MAX_TOKENS_RECOVERIES
   let cutLeft = CUT_STREAM_RECOVERIES
   let malformedLeft = 1
   let thinkingLeft = 1
   let supersedes: string[] | undefined
+  const stopGate = new StopGate(session, turnId)
   const env: CallEnv = {
     bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal,
     agentId: session.agent?.agentId,
@@ -93,6 +116,9 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
   }
   for (let index = 0; ; index++) {
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_streaming', isError: true })
+    const due = yield* compactIfDue(session)
+    if (due) return yield* end.finish(due)
+    if (session.model !== chosen) model = chosen = session.model
     const tools = await session.toolDefinitions()
     const request = {
       model,
@@ -115,6 +141,8 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     const step = next.value
     end.apiMs += step.apiMs
     session.account(step.model, step.usage)
+    if (!session.agent) session.lastUsage = step.usage
+    if (!step.error) noteResponse(session, request.messages, step.usage)
     addUsage(end.usage, step.usage)
     end.stopReason = step.stopReason
 
@@ -144,6 +172,12 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     }
 
     if (step.error && !signal.aborted && (!step.error.midStream || blocks.length === 0)) {
+      if (isPromptTooLong(step.error)) {
+        await executor.finish()
+        const after = yield* compactAfterTooLong(session)
+        if (after === 'retry') continue
+        return yield* end.finish(after)
+      }
       const fallback = options.fallbackModel
       if (fallback && model !== fallback && (step.error.type === 'overloaded' || step.error.type === 'server_error')) {
         yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `${model} is unavailable (${step.error.message}); falling back to ${fallback} for this turn` })
@@ -180,12 +214,23 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       }
       if (step.error) return yield* end.finish(apiFailure(step.error))
       if (step.stopReason === 'refusal') return yield* end.finish({ subtype: 'success', terminal: 'model_error', isError: true })
+      const stop = yield* stopGate.check(end.lastText)
+      if (stop.kind === 'halt') return yield* end.finish(stop.ending ? endingOf(stop.ending) : { subtype: 'success', terminal: 'hook_stopped', text: stop.reason, isError: false })
+      if (stop.kind === 'again') {
+        session.messages.push({ role: 'user', content: stop.content })
+        await recordUnshown(session, stop.content, true)
+        continue
+      }
       return yield* end.finish({ subtype: 'success', terminal: 'completed', isError: false })
     }
 
     // Subagents' messages reach the root stream while its tools run; a subagent just waits on its own.
     const outcomes = session.agent ? await executor.finish() : yield* session.drainWhile(executor.finish())
-    yield* answer(session, toolUses, outcomes, INTERRUPTED, await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' }))
+    const deferred = deferralOf(session, toolUses, outcomes)
+    if (deferred) return yield* endDeferred(session, end, deferred)
+    const batch = await endBatch(session, turnId, outcomes)
+    const context = await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' })
+    yield* answer(session, toolUses, outcomes, INTERRUPTED, [...context, ...batch.context])
     if (step.malformed) {
       const last = session.messages.at(-1)!
       const nudge = await attach(session, 'malformed_tool_use', [NUDGE_MALFORMED], { kind: 'engine' })
@@ -193,6 +238,12 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       await recordUnshown(session, nudge, true)
     }
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true })
+    // A tool.call handler (a PreToolUse/PostToolUse `continue: false`) ends the turn once the batch is answered.
+    const halt = outcomes.find((o) => o.halt !== undefined)?.halt ?? batch.halt
+    if (halt !== undefined) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: halt, isError: false })
+    // A tool that ends the turn (StructuredOutput) does so on its answered result.
+    const ending = outcomes.find((o) => o.endTurn !== undefined)?.endTurn
+    if (ending) return yield* end.finish(endingOf(ending))
     if (options.maxTurns !== undefined && end.num >= options.maxTurns) {
       return yield* end.finish({ subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${options.maxTurns})`] })
     }

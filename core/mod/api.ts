@@ -33,7 +33,8 @@ export const API_METHODS = {
   model: ['complete', 'fork', 'classify'],
   prompt: ['submit', 'read', 'fill', 'suggest', 'compose'],
   turn: ['abort'],
-  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'repo', 'surfaces', 'usage', 'version', 'compact', 'send', 'append', 'authorize'],
+  // `clear` is a modloop addition: /clear's new conversation.
+  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'repo', 'surfaces', 'usage', 'version', 'compact', 'send', 'append', 'authorize', 'clear'],
   config: ['list', 'set'],
   settings: ['read'],
   env: ['get', 'set'],
@@ -73,7 +74,7 @@ export interface ModApiCore {
   readonly tool: Untyped<'tool'> & {
     register(spec: ToolSpec): Promise<{ tool: string }>
     call(args: { tool: string; [arg: string]: unknown }): Promise<unknown>
-    check(args: { tool: string; input: unknown }): Promise<{ decision: 'allow' | 'ask' | 'deny'; reason?: string; rule?: string }>
+    check(args: { tool: string; input: unknown }): Promise<{ decision: 'allow' | 'ask' | 'deny' | 'defer'; reason?: string; rule?: string }>
     list(): Promise<{ name: string; description: string }[]>
   }
   readonly prompt: Untyped<'prompt'> & {

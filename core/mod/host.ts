@@ -20,6 +20,10 @@ export interface LoadedMod {
   $: ModApi
   controller: AbortController
   teardown?: Teardown
+  /** The definition it was registered from, so a failed reload can put it back. */
+  def: ModDefinition
+  /** The options as given, before the schema filled defaults: a reload parses them with the new schema. */
+  given: unknown
 }
 
 export interface AddOptions {
@@ -97,7 +101,7 @@ export class ModHost {
     const controller = new AbortController()
     const loaded: LoadedMod = {
       name: def.name, version: def.version, source: add.source, root: add.root, options,
-      dependsOn: def.dependsOn ?? [], status: 'loaded', controller,
+      dependsOn: def.dependsOn ?? [], status: 'loaded', controller, def, given: add.options,
       $: buildApi({
         mod: def.name, root: add.root, version: def.version, options, signal: controller.signal,
         isBound: () => this.bound, provider: (m) => this.providers.get(m), log: this.log, state: this.state,
@@ -135,6 +139,38 @@ export class ModHost {
       await mod.teardown?.()
     } catch (err) {
       this.log(name, 'error', `${name}: teardown failed: ${describeError(err)}`)
+    }
+  }
+
+  /**
+   * Replaces a loaded mod with a new definition of it, keeping its place in every event's chain
+   * and its options. If the new one does not register, the last good one is registered again and
+   * the error is returned (and recorded); the host goes on either way.
+   */
+  async reload(name: string, def: ModDefinition): Promise<ModloopError | undefined> {
+    const old = this.mods.get(name)
+    if (!old || old.status !== 'loaded') return new ModloopError('MODLOOP_ERR_MOD_REGISTER', `${name}: not loaded, so it cannot be reloaded`, { mod: name })
+    const add: AddOptions = { options: old.given, source: old.source, root: old.root }
+    const places = this.bus.followers(name)
+    await this.unload(name)
+    const errorsBefore = this.errors.length
+    const keep = this.bus.keepPlaces(name, places)
+    try {
+      let ok: boolean
+      try {
+        ok = await this.add({ ...def, name }, add)
+      } catch (err) {
+        ok = false
+        if (!(err instanceof ModloopError)) throw err
+        this.errors.push(err)
+      }
+      if (ok) return undefined
+      const error = this.errors[this.errors.length - 1] ?? new ModloopError('MODLOOP_ERR_MOD_REGISTER', `${name}: the new version did not load`, { mod: name })
+      this.errors.splice(errorsBefore)
+      await this.add(old.def, add)
+      return error
+    } finally {
+      keep()
     }
   }
 

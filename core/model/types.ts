@@ -16,6 +16,7 @@ export interface ModelRequest {
   messages: MessageParam[]
   tools?: ToolDefinition[]
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' }
+  output_config?: { effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max' }
   metadata?: { user_id?: string }
 }
 

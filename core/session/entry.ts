@@ -32,6 +32,8 @@ export interface UserEntry extends EntryBase {
   message: { role: 'user'; content: string | ContentBlockParam[] }
   isMeta?: true
   toolUseResult?: unknown
+  /** On a prompt's line: the permission mode it was given under (a resumed session goes on in it). */
+  permissionMode?: string
 }
 
 export interface AssistantEntry extends EntryBase {

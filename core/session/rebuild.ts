@@ -13,6 +13,10 @@ export interface Rebuilt {
   modelUsage: Record<string, ModelUsage>
   model?: string
   lastActivityMs: number
+  /** A call a deferral held back as the session stopped: left unanswered, to be raised again. */
+  deferred?: { id: string; name: string; input: unknown }
+  /** The permission mode of the last prompt that recorded one. */
+  permissionMode?: string
 }
 
 export const UNANSWERED = 'Not run to completion: the session stopped (the process ended) before this tool call finished. Its effects, if any, are unknown; check before relying on them.'
@@ -30,6 +34,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
   let responseId: string | undefined
   let userTurns = 0
   let totals: MessageEntry | undefined
+  let permissionMode: string | undefined
   let lastActivityMs = 0
   for (const e of chain) {
     const at = Date.parse(e.timestamp)
@@ -48,14 +53,20 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
       else {
         messages.push({ role: 'user', content })
         if (e.isMeta !== true && !content.some((b) => b.type === 'tool_result')) userTurns++
+        if (typeof e.permissionMode === 'string') permissionMode = e.permissionMode
       }
       responseId = undefined
     } else if (isTurnResult(e)) {
       totals = e
+    } else if (e.type === 'system' && e.subtype === 'compact_boundary') {
+      // A compaction replaced the history: the lines after the boundary are what was sent from then on.
+      messages.length = 0
+      responseId = undefined
     }
   }
-  const repaired = answerDangling(messages)
   const result = totals && isTurnResult(totals) ? totals : undefined
+  const deferred = pendingDeferral(messages, result?.result.deferred_tool_use)
+  const repaired = answerDangling(messages, deferred?.id)
   return {
     messages,
     repaired,
@@ -64,7 +75,16 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     modelUsage: structuredClone(result?.result.modelUsage ?? {}),
     model: typeof result?.model === 'string' ? result.model : undefined,
     lastActivityMs,
+    ...(deferred ? { deferred } : {}),
+    ...(permissionMode ? { permissionMode } : {}),
   }
+}
+
+/** The last turn ended on a deferral, and its call is still the unanswered end of the history. */
+function pendingDeferral(messages: readonly MessageParam[], held: { id: string; name: string; input: unknown } | undefined): Rebuilt['deferred'] {
+  const last = messages.at(-1)
+  if (!held || last?.role !== 'assistant' || typeof last.content === 'string') return undefined
+  return last.content.some((b) => b.type === 'tool_use' && b.id === held.id) ? { id: held.id, name: held.name, input: held.input } : undefined
 }
 
 const asBlocks = (content: string | ContentBlockParam[]): ContentBlockParam[] =>
@@ -75,7 +95,7 @@ const asBlocks = (content: string | ContentBlockParam[]): ContentBlockParam[] =>
  * by a crash can hold one: its answer joins the tool results that did arrive, or, when none did,
  * comes as its own user message right after the response (before any later prompt).
  */
-function answerDangling(messages: MessageParam[]): number {
+function answerDangling(messages: MessageParam[], pending?: string): number {
   let repaired = 0
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
@@ -85,7 +105,7 @@ function answerDangling(messages: MessageParam[]): number {
     const next = messages[i + 1]
     const nextBlocks = next?.role === 'user' && typeof next.content !== 'string' ? next.content : undefined
     const answered = new Set(nextBlocks?.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])) ?? [])
-    const missing: ToolResultBlockParam[] = ids.filter((id) => !answered.has(id)).map((id) => ({ type: 'tool_result', tool_use_id: id, content: UNANSWERED, is_error: true }))
+    const missing: ToolResultBlockParam[] = ids.filter((id) => !answered.has(id) && id !== pending).map((id) => ({ type: 'tool_result', tool_use_id: id, content: UNANSWERED, is_error: true }))
     if (missing.length === 0) continue
     repaired += missing.length
     if (nextBlocks && answered.size > 0) {

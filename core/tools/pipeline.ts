@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js'
-import type { ToolCallInput, ToolCallResult } from '../events/types.js'
+import type { PermissionUpdate, ToolCallInput, ToolCallResult, TurnEnding } from '../events/types.js'
 import { describeError } from '../errors.js'
 import type { ToolRegistry } from './registry.js'
 import { validateInput, type Tool } from './tool.js'
@@ -11,10 +11,14 @@ export interface ToolUse {
 }
 
 export type PermissionResult =
-  | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] }
   | { behavior: 'deny'; message: string; interrupt?: boolean }
 
-export type CanUseTool = (toolName: string, input: Record<string, unknown>, options: { signal: AbortSignal; toolUseID: string; agentID?: string; decisionReason?: string }) => Promise<PermissionResult>
+export type { PermissionUpdate }
+
+export type CanUseTool = (toolName: string, input: Record<string, unknown>, options: {
+  signal: AbortSignal; toolUseID: string; agentID?: string; decisionReason?: string; suggestions?: PermissionUpdate[]; blockedPath?: string
+}) => Promise<PermissionResult>
 
 /** What one tool call runs against. */
 export interface CallEnv {
@@ -42,9 +46,16 @@ export interface CallOutcome {
   interrupted: boolean
   durationMs: number
   context?: string[]
+  /** A `defer` verdict held the call back: it did not run (see core/loop/defer.ts). */
+  deferred?: true
+  /** A tool.call handler asked to end the turn after this batch (hook_stopped), with this reason. */
+  halt?: string
+  /** The tool ended the turn with this ending (e.g. StructuredOutput), once the batch is answered. */
+  endTurn?: TurnEnding
 }
 
 export const INTERRUPTED = '[Request interrupted by user for tool use]'
+export const DEFER_IGNORED = 'Not run: a permission check deferred this call, but a deferral is honoured only when it is the one tool call of a headless response. Call the tools one at a time.'
 const RESERVED = new Set(['tool', 'tool_use_id', 'agentId'])
 
 export function inputOf(e: ToolCallInput): Record<string, unknown> {
@@ -72,12 +83,17 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
   if (!checked.ok) return outcome({ text: checked.message, isError: true })
 
   let finalInput: unknown = checked.input
+  let deferred = false
   const e: ToolCallInput = { ...(checked.input as Record<string, unknown>), tool: tool.name, tool_use_id: use.id, ...(env.agentId ? { agentId: env.agentId } : {}) }
   const core = async (e2: ToolCallInput): Promise<ToolCallResult> => {
     const valid = e2 === e ? checked : validateInput(tool, inputOf(e2))
     if (!valid.ok) return { isError: true, result: valid.message }
     const verdict = await permit(env, tool, use.id, valid.input as Record<string, unknown>)
     if ('deny' in verdict) return verdict
+    if ('defer' in verdict) {
+      deferred = true
+      return { isError: true, result: DEFER_IGNORED }
+    }
     finalInput = verdict.input
     return runTool(env, tool, use.id, verdict.input)
   }
@@ -88,26 +104,44 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
     r = { isError: true, result: `Error: ${describeError(err)}` }
   }
   if (env.signal.aborted) return outcome({ input: finalInput, text: INTERRUPTED, isError: true, interrupted: true })
+  if (deferred) return outcome({ input: finalInput, text: DEFER_IGNORED, isError: true, deferred: true })
   if ('deny' in r) {
     env.onDenied?.({ tool_name: tool.name, tool_use_id: use.id, tool_input: finalInput })
-    return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true })
+    return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...haltOf(r) })
   }
   return outcome({
     input: finalInput, result: r.result, text: r.text ?? textOf(r.result), isError: r.isError === true,
-    context: r.context?.filter((c) => typeof c === 'string' && c.length > 0),
+    context: r.context?.filter((c) => typeof c === 'string' && c.length > 0), ...haltOf(r), ...(r.endTurn ? { endTurn: r.endTurn } : {}),
   })
 }
 
-async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>): Promise<{ input: Record<string, unknown> } | { deny: string }> {
+const haltOf = (r: ToolCallResult) => (typeof r.halt === 'string' ? { halt: r.halt } : {})
+
+async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>): Promise<{ input: Record<string, unknown> } | { deny: string } | { defer: true }> {
   if (!env.bus.has('tool.check')) return { input }
-  const verdict = await env.bus.emit('tool.check', { tool: tool.name, input, tool_use_id: toolUseId, ...(env.agentId ? { agentId: env.agentId } : {}) }, undefined, { signal: env.signal })
-  if (verdict.decision === 'allow') return { input }
+  const verdict = await env.bus.emit('tool.check', {
+    tool: tool.name, input, tool_use_id: toolUseId, ...(env.agentId ? { agentId: env.agentId } : {}), ...(env.canUseTool ? { canAsk: true } : {}),
+  }, undefined, { signal: env.signal })
+  if (verdict.decision === 'defer') return { defer: true }
   if (verdict.decision === 'deny') return { deny: verdict.reason ?? `Permission to use ${tool.name} has been denied${verdict.rule ? ` by the rule ${verdict.rule}` : ''}.` }
+  if (verdict.updatedInput) {
+    const valid = validateInput(tool, verdict.updatedInput)
+    if (!valid.ok) return { deny: `${tool.name}: the input ${verdict.hook ?? 'a permission check'} substituted is not valid: ${valid.message}` }
+    input = valid.input as Record<string, unknown>
+  }
+  if (verdict.decision === 'allow') return { input }
   if (!env.canUseTool) {
     return { deny: `Permission to use ${tool.name} requires approval${verdict.reason ? ` (${verdict.reason})` : ''}, and no one can approve it in this non-interactive session.` }
   }
-  const answer = await env.canUseTool(tool.name, input, { signal: env.signal, toolUseID: toolUseId, agentID: env.agentId, decisionReason: verdict.reason })
+  const answer = await env.canUseTool(tool.name, input, {
+    signal: env.signal, toolUseID: toolUseId, agentID: env.agentId, decisionReason: verdict.reason,
+    ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}),
+  })
   if (answer.behavior === 'deny') return { deny: answer.message }
+  // Applied before the call runs: a granted directory or rule already holds for it.
+  if (answer.updatedPermissions?.length && env.bus.has('permission.update')) {
+    await env.bus.emit('permission.update', { tool: tool.name, tool_use_id: toolUseId, updates: answer.updatedPermissions, ...(env.agentId ? { agentId: env.agentId } : {}) }, undefined, { signal: env.signal })
+  }
   return { input: answer.updatedInput ?? input }
 }
 
@@ -117,7 +151,8 @@ async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unkno
       signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId,
       progress: (data) => env.onProgress?.(toolUseId, data),
     })
-    return out.isError ? { isError: true, result: out.result, text: out.text } : { result: out.result, text: out.text }
+    const ending = out.endTurn ? { endTurn: out.endTurn } : {}
+    return out.isError ? { isError: true, result: out.result, text: out.text, ...ending } : { result: out.result, text: out.text, ...ending }
   } catch (err) {
     return { isError: true, result: `Error: ${tool.name} failed: ${describeError(err)}` }
   }

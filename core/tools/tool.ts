@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { TurnEnding } from '../events/types.js'
 
 export interface ToolContext {
   readonly signal: AbortSignal
@@ -15,6 +16,8 @@ export interface ToolOutput {
   result: unknown
   text?: string
   isError?: boolean
+  /** Ends the turn once this batch is answered: structured output for the result, or an error result. */
+  endTurn?: TurnEnding
 }
 
 /**

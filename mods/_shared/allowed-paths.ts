@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { z } from 'zod'
+import type { ModApi } from '../../core/mod/api.js'
 
 /** The option every file-touching tool mod takes: directories beyond the session cwd it may use. */
 export const allowedDirsOptions = z.object({
@@ -8,6 +9,27 @@ export const allowedDirsOptions = z.object({
   additionalDirectories: z.array(z.string().min(1)).default([]),
 })
 export type AllowedDirsOptions = z.output<typeof allowedDirsOptions>
+
+/** The `$.state` key under which the permissions mod publishes the session's extra working directories. */
+export const DIRECTORIES_KEY = 'directories'
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string' && d !== '') : [])
+
+/**
+ * The extra directories a file tool may use in this session, asked per call because they can grow
+ * while it runs: the tool mod's own option, the launch flags' (`--add-dir`, `additionalDirectories`)
+ * and what the permissions mod holds (settings files, the config, directories granted by an approval).
+ */
+export async function sessionDirectories($: ModApi, own: readonly string[]): Promise<string[]> {
+  const dirs = [...own, ...strings($.state.get({ plugin: 'permissions', key: DIRECTORIES_KEY }).value)]
+  try {
+    const flags = (await $.settings.read({ source: 'flag' })) as { permissions?: { additionalDirectories?: unknown } } | undefined
+    dirs.push(...strings(flags?.permissions?.additionalDirectories))
+  } catch {
+    // A host without launch flags: the other sources still count.
+  }
+  return [...new Set(dirs)]
+}
 
 /**
  * The real path of `path`, following symlinks. A path that does not exist yet (a file Write will
@@ -60,5 +82,5 @@ export async function checkPath(
   const roots = await allowedRoots(cwd, extra)
   if (roots.some((root) => isInside(root, real))) return { ok: true, path: real }
   const shown = real === absolute ? given : `${given} (which resolves to ${real})`
-  return { ok: false, message: `${shown} is outside the directories this session may use: ${roots.join(', ')}. Work inside them, or add the directory to the mod's additionalDirectories option.` }
+  return { ok: false, message: `${shown} is outside the directories this session may use: ${roots.join(', ')}. Work inside them, or add the directory to the session (--add-dir, additionalDirectories).` }
 }

@@ -5,6 +5,7 @@ interface Listed { name: string; description: string; plugin?: string }
 export const BUILTINS = [
   { name: 'help', description: 'List the slash commands of this session' },
   { name: 'mods', description: 'List the mods that registered commands' },
+  { name: 'clear', description: 'Start a new conversation: the history is dropped and a new session id begins' },
 ] as const
 
 /** `/help`: every command any mod registered, with its argument hint where this mod knows it. */

@@ -17,7 +17,7 @@ const options = z.object({
   commands: z.boolean().default(true),
   /** Skills from `.claude/skills`: `/name`, the Skill tool and the listing in the system prompt. */
   skills: z.boolean().default(true),
-  /** `/help` and `/mods`. */
+  /** `/help`, `/mods` and `/clear`. */
   builtins: z.boolean().default(true),
   /** How long each `!` shell command of a command body may run. */
   shellTimeoutMs: z.number().int().min(100).default(30_000),
@@ -100,6 +100,10 @@ export default defineMod({
         return { output: await helpText($, hints) }
       }
       if (opts.builtins && e.command === 'mods') return { output: await modsText($) }
+      if (opts.builtins && e.command === 'clear') {
+        const { sessionId } = (await $.session.clear()) as { sessionId: string }
+        return { output: `Started a new conversation (session ${sessionId}).` }
+      }
       const def = mine.prompts.get(e.command)
       if (!def?.userInvocable) return next(e)
       $.state.set(INVOCATION_REF, { command: def.name, ...(def.allowedTools ? { allowedTools: def.allowedTools } : {}), ...(def.model ? { model: def.model } : {}) })

@@ -1,5 +1,5 @@
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { EDIT_DESCRIPTION, editInput, editTool } from './edit-file.js'
@@ -11,7 +11,7 @@ export default defineMod({
   options: allowedDirsOptions,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, call: (input, ctx) => editTool(input, ctx, opts.additionalDirectories) })
+      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, call: async (input, ctx) => editTool(input, ctx, await sessionDirectories($, opts.additionalDirectories)) })
       return next(e)
     })
     on('session.end', ($, e, next) => {

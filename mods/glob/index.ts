@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { GLOB_DESCRIPTION, globInput, globTool } from './glob-files.js'
 
@@ -17,7 +17,7 @@ export default defineMod({
   options,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: (input, ctx) => globTool(input, ctx, opts) })
+      await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: async (input, ctx) => globTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })
       return next(e)
     })
   },

@@ -31,6 +31,7 @@ export interface SourceInput {
 }
 
 const withServers = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional() })
+const launchFlags = withServers.extend({ strictMcpConfig: z.boolean().optional() })
 const userFile = z.looseObject({
   mcpServers: z.record(z.string(), z.unknown()).optional(),
   projects: z.record(z.string(), withServers).optional(),
@@ -41,6 +42,7 @@ const userFile = z.looseObject({
  * `.claude.json`, the modloop config (the mod's `servers`), the project's `.mcp.json` (only in a
  * trusted workspace), the user's per-project entry in `.claude.json`, then `query()` options.
  * A file that cannot be read is skipped with a warning; a bad server is kept, failed, with why.
+ * With the launch flags' `strictMcpConfig` (`--strict-mcp-config`) only the query's servers count.
  */
 export async function collectServers(input: SourceInput): Promise<{ servers: ServerEntry[]; warnings: string[] }> {
   const { cwd, options, env } = input
@@ -53,10 +55,17 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
     }
   }
 
+  const flags = launchFlags.safeParse(input.flags ?? {})
+  if (!flags.success) warnings.push(`the mcpServers of the launch options could not be read: ${flags.error.issues[0]?.message}`)
+  if (flags.success && flags.data.strictMcpConfig === true) {
+    add('query', 'query() options', flags.data.mcpServers)
+    return { servers: disable([...byName.values()], options), warnings }
+  }
+
   const userPath = join(options.home ?? env('CLAUDE_CONFIG_DIR') ?? homedir(), '.claude.json')
   const user = await readJson(userPath, userFile, warnings)
   add('user', userPath, user?.mcpServers)
-  add('config', "the mcp mod's servers option", options.servers)
+  add('config', 'the modloop config (mcpServers)', options.servers)
 
   const projectPath = join(cwd, '.mcp.json')
   const project = await readJson(projectPath, withServers, warnings)
@@ -68,15 +77,13 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
   const real = await realpath(cwd).catch(() => cwd)
   add('local', `${userPath} (projects["${real}"])`, user?.projects?.[real]?.mcpServers ?? user?.projects?.[cwd]?.mcpServers)
 
-  const flags = withServers.safeParse(input.flags ?? {})
   if (flags.success) add('query', 'query() options', flags.data.mcpServers)
-  else warnings.push(`the mcpServers of the launch options could not be read: ${flags.error.issues[0]?.message}`)
+  return { servers: disable([...byName.values()], options), warnings }
+}
 
-  for (const name of options.disabled) {
-    const entry = byName.get(name)
-    if (entry) entry.disabled = "listed in the mcp mod's disabled option"
-  }
-  return { servers: [...byName.values()], warnings }
+function disable(servers: ServerEntry[], options: McpOptions): ServerEntry[] {
+  for (const entry of servers) if (options.disabled.includes(entry.name)) entry.disabled = "listed in the mcp mod's disabled option"
+  return servers
 }
 
 function toEntry(name: string, scope: Scope, origin: string, raw: unknown, env: (name: string) => string | undefined): ServerEntry {

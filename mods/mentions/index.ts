@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { STAGE } from '../../core/bus/types.js'
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { readMention } from './read-mention.js'
 
@@ -22,7 +22,7 @@ export default defineMod({
   register(on, opts) {
     // Innermost, where the read belongs: a mod that rewrites the path or range on the way down
     // is heard, and one that post-processes (memory adds the directory's CLAUDE.md) sees the file.
-    on('prompt.mention', ($, e) => readMention(e, opts, {
+    on('prompt.mention', async ($, e) => readMention(e, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }, {
       cwd: $.session.cwd() as string, sessionId: $.session.id() as string, warn: (m) => $.log.warn(m),
     }), { stage: STAGE.last })
     on('session.end', (_$, e, next) => {

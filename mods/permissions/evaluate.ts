@@ -4,6 +4,7 @@ import { fsCommandPaths, readOnlyPaths, removalTargets, writtenFiles } from './b
 import { partText } from './bash-split.js'
 import { stripForRules } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
+import { blockedPathOf, suggestionsFor } from './suggest.js'
 import { allowsPart, callFacts, coversTool, matchesCall, type CallFacts } from './rule-match.js'
 import { EDIT_TOOLS, isCriticalTarget, isProtected, NO_APPROVAL, PLAN_TOOLS, READ_TOOLS } from './tool-classes.js'
 import type { Policy, Roots, Rule, Verdict } from './types.js'
@@ -40,7 +41,7 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   if (gate) return ask(gate)
   if (mode === 'bypassPermissions') return { decision: 'allow', rule: '[mode:bypassPermissions]' }
   if (mode === 'acceptEdits' && EDIT_TOOLS.has(facts.tool) && facts.path && inside(policy.roots, facts.path)) return { decision: 'allow', rule: '[mode:acceptEdits]' }
-  let unapproved: string | undefined
+  let unapproved: string[] = []
   if (facts.bash) {
     const approval = await bashApproval(policy, facts)
     if ('decision' in approval) return approval
@@ -50,8 +51,10 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
     if (rule) return { decision: 'allow', ...by(rule) }
   }
   if (NO_APPROVAL.has(facts.tool)) return { decision: 'allow', rule: '[no-approval-needed]' }
-  if (READ_TOOLS.has(facts.tool) && facts.path && inside(policy.roots, facts.path)) return { decision: 'allow', rule: '[working-directory]' }
-  return ask({ decision: 'ask', reason: askReason(policy, facts, unapproved) })
+  const isInside = facts.path !== undefined && inside(policy.roots, facts.path)
+  if (READ_TOOLS.has(facts.tool) && isInside) return { decision: 'allow', rule: '[working-directory]' }
+  const blockedPath = blockedPathOf(facts, !isInside)
+  return ask({ decision: 'ask', reason: askReason(policy, facts, unapproved[0]), suggestions: suggestionsFor(facts, unapproved), ...(blockedPath ? { blockedPath } : {}) })
 }
 
 function dontAsk(tool: string, v: Verdict): Verdict {
@@ -97,12 +100,13 @@ function planSafe(facts: CallFacts): boolean {
  * paths inside the working directories, or (acceptEdits) as a file-system command inside them.
  * `cd` moves where the later parts' relative paths point.
  */
-async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict | { unapproved: string }> {
+async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict | { unapproved: string[] }> {
   const bare = policy.rules.find((r) => r.behavior === 'allow' && r.content === undefined && coversTool(r, 'Bash'))
   if (bare) return { decision: 'allow', rule: bare.text, source: bare.source.label }
   const split = facts.bash!
-  if (!split.balanced) return { unapproved: split.whole }
+  if (!split.balanced) return { unapproved: [split.whole] }
   const used: Rule[] = []
+  const unapproved: string[] = []
   const builtins = new Set<string>()
   let dir = policy.cwd
   for (const part of split.parts) {
@@ -125,8 +129,9 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
       builtins.add('[mode:acceptEdits]')
       continue
     }
-    return { unapproved: text }
+    unapproved.push(text)
   }
+  if (unapproved.length > 0) return { unapproved }
   const rule = [...used.map((r) => r.text), ...builtins].join(', ') || '[read-only-command]'
   return { decision: 'allow', rule, ...(used[0] ? { source: used[0].source.label } : {}) }
 }

@@ -1,12 +1,14 @@
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
+import { DIRECTORIES_KEY } from '../_shared/allowed-paths.js'
 import { evaluate } from './evaluate.js'
 import { persistUpdate } from './persist.js'
 import { ignoredNotice, loadPolicy } from './policy.js'
 import { coversTool } from './rule-match.js'
 import { claudeDir, permissionsOptions } from './settings-load.js'
 import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
-import type { Policy, Verdict } from './types.js'
+import { MODES, type Mode, type Policy, type Verdict } from './types.js'
+import { PERMISSION_MODE_REF } from '../../core/loop/controls.js'
 
 export const PLAN_REMINDER = [
   'Plan mode is on. Research and plan only: read, search and think, but change nothing —',
@@ -17,7 +19,9 @@ export const PLAN_REMINDER = [
 /**
  * What the mod offers other mods and the host through `$.state` (`{plugin: 'permissions', key:
  * 'api'}`) once a session started: `persistUpdate` applies a canUseTool `updatedPermissions`
- * entry (see persist.ts), `check` answers a verdict with its deciding rule and source.
+ * entry (see persist.ts), `check` answers a verdict with its deciding rule and source. The extra
+ * working directories are published as `{plugin: 'permissions', key: 'directories'}` (absolute
+ * paths), so the file tools accept what the policy counts as inside.
  */
 export interface PermissionsApi {
   persistUpdate(update: unknown): Promise<{ file?: string }>
@@ -37,6 +41,7 @@ export default defineMod({
   register(on, opts) {
     let policy: Policy | undefined
     let loadFailure: string | undefined
+    let apply: PermissionsApi['persistUpdate'] | undefined
     // Each workspace's ignored settings are reported once per host, not once per session.
     const reported = new Set<string>()
 
@@ -55,6 +60,7 @@ export default defineMod({
       } catch (err) {
         // Without a policy nothing may run unasked: tool.check answers ask until a session loads one.
         policy = undefined
+        apply = undefined
         loadFailure = (err as Error).message
         $.log.error(`the permission settings could not be loaded, so every call will ask: ${loadFailure}`)
         return result
@@ -68,19 +74,39 @@ export default defineMod({
       }
       await warnUnknownTools($, loaded)
       const ctx = { policy: loaded, cwd: e.cwd, claudeDir: claudeDir(opts, env) }
-      const api: PermissionsApi = {
-        persistUpdate: (update) => persistUpdate(update, ctx),
-        check: (tool, input) => evaluate(loaded, tool, input),
-        mode: () => loaded.mode,
+      apply = async (update) => {
+        const written = await persistUpdate(update, ctx)
+        publishDirectories($, loaded)
+        return written
       }
+      const api: PermissionsApi = { persistUpdate: apply, check: (tool, input) => evaluate(withMode($, loaded), tool, input), mode: () => withMode($, loaded).mode }
       $.state.set({ plugin: $.plugin.name, key: 'api' }, api)
+      publishDirectories($, loaded)
       return result
+    })
+
+    // An approver's "always allow" (canUseTool updatedPermissions): each update applies on its own.
+    on('permission.update', async ($, e, next) => {
+      for (const update of e.updates) {
+        if (!apply) {
+          $.log.warn(`a permission update for ${e.tool} was not applied: the permission settings are not loaded`)
+          break
+        }
+        try {
+          const { file } = await apply(update)
+          if (file) $.log.info(`${file}: saved the permission update given with the approval of ${e.tool}`)
+        } catch (err) {
+          $.log.warn(`a permission update given with the approval of ${e.tool} was not applied: ${(err as Error).message}`)
+        }
+      }
+      return next(e)
     })
 
     on('tool.check', async ($, e, next) => {
       if (!policy) return { decision: 'ask', rule: '[not-loaded]', reason: `the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}` }
-      const verdict = await evaluate(policy, e.tool, e.input)
+      const verdict = await evaluate(withMode($, policy), e.tool, e.input)
       const answer = { decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}), ...(verdict.rule ? { rule: verdict.rule } : {}) }
+      if (answer.decision === 'ask') return { ...answer, ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}) }
       if (answer.decision !== 'allow') return answer
       // A mod beneath may still refuse what the rules allow.
       const beneath = await next(e)
@@ -95,11 +121,28 @@ export default defineMod({
 
     on('prompt.submit', async ($, e, next) => {
       const submitted = await next(e)
-      if (policy?.mode !== 'plan' || 'drop' in submitted) return submitted
+      if (!policy || withMode($, policy).mode !== 'plan' || 'drop' in submitted) return submitted
       return { ...submitted, context: [...(submitted.context ?? []), PLAN_REMINDER] }
     })
   },
 })
+
+function publishDirectories($: ModApi, policy: Policy): void {
+  $.state.set({ plugin: $.plugin.name, key: DIRECTORIES_KEY }, policy.roots.lexical.slice(1))
+}
+
+// The version of the host's mode switch each policy has taken in: only a newer switch changes it,
+// so a later approval's setMode is not undone by an older switch.
+const switchSeen = new WeakMap<Policy, number>()
+
+/** The policy, under the mode the host switched to mid-session (Query.setPermissionMode) if it did since. */
+function withMode($: ModApi, policy: Policy): Policy {
+  const { value, version } = $.state.get(PERMISSION_MODE_REF)
+  if (switchSeen.get(policy) === version) return policy
+  switchSeen.set(policy, version)
+  if (typeof value === 'string' && (MODES as readonly string[]).includes(value)) policy.mode = value as Mode
+  return policy
+}
 
 /** A rule naming a tool this session does not have is probably a typo: say so once per session. */
 async function warnUnknownTools($: ModApi, policy: Policy): Promise<void> {

@@ -4,7 +4,10 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { MODES, type Mode, type RuleSource } from './types.js'
 
-/** The mod's options: a distribution's own rules, plus where home and the trust store are. */
+/**
+ * The mod's options: a distribution's own rules (the loader folds the config's top-level
+ * `permissions` in here), plus where home and the trust store are.
+ */
 export const permissionsOptions = z.object({
   allow: z.array(z.string()).default([]),
   ask: z.array(z.string()).default([]),
@@ -68,7 +71,7 @@ export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; t
     if (settings) layers.push(toLayer({ name, label: file, root, projectLevel }, settings.permissions ?? {}, warnings))
   }
   await fromFile(userFile, 'userSettings', home, false)
-  layers.push(toLayer({ name: 'modloopConfig', label: "the permissions mod's options", root: cwd, projectLevel: true }, options, warnings))
+  layers.push(toLayer({ name: 'modloopConfig', label: 'the modloop config', root: cwd, projectLevel: true }, options, warnings))
   // Started in the home folder, the project file is the user file: read it once.
   if (projectFile !== userFile) await fromFile(projectFile, 'projectSettings', cwd, true)
   await fromFile(join(cwd, '.claude', 'settings.local.json'), 'localSettings', cwd, true)

@@ -1,8 +1,10 @@
+import type { PermissionUpdate } from './persist.js'
 import type { PathPattern } from './path-rules.js'
 
 export type Behavior = 'allow' | 'ask' | 'deny'
 
-export const MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'] as const
+/** `auto` decides like `default` here; the auto-mode mod puts a classifier in front of its asks. */
+export const MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'auto'] as const
 export type Mode = (typeof MODES)[number]
 
 /** Where a rule came from, named as Claude Code names rule sources. */
@@ -10,7 +12,7 @@ export type SourceName = 'userSettings' | 'modloopConfig' | 'projectSettings' | 
 
 export interface RuleSource {
   name: SourceName
-  /** The settings file, or a phrase ("the command line", "the permissions mod's options"). */
+  /** The settings file, or a phrase ("the command line", "the modloop config"). */
   label: string
   /** What a `/path` rule is relative to: the folder holding `.claude/` for files, the cwd otherwise. */
   root: string
@@ -52,6 +54,10 @@ export interface Verdict {
   rule?: string
   /** Where the deciding rule came from (for `modloop permissions check`). */
   source?: string
+  /** An ask: what the approver could grant so as not to be asked again (canUseTool's `suggestions`). */
+  suggestions?: PermissionUpdate[]
+  /** An ask about a file outside the working directories: that path. */
+  blockedPath?: string
 }
 
 /** Real and as-given forms of the working directories (cwd first, then additional ones). */

@@ -1,7 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { restoreReads } from '../_shared/read-state-restore.js'
 import { registerTool } from '../_shared/register-tool.js'
@@ -19,7 +19,7 @@ export default defineMod({
   options,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: (input, ctx) => readTool(input, ctx, opts) })
+      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => readTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })
       // A resumed or forked session knows the files its history read, as long as they did not change since.
       if (e.resumedFrom) await restoreReads(e.sessionId, $.session.messages() as MessageParam[], e.resumedFrom.lastActivityMs)
       return next(e)

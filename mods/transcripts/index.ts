@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { describeError } from '../../core/errors.js'
 import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
+import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
+import type { UserEntry } from '../../core/session/entry.js'
 import { acquireSessionLock } from '../../core/session/lock.js'
 import { subagentTranscriptPath } from '../../core/session/paths.js'
 import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
@@ -27,6 +29,7 @@ interface Recording {
  * `<MODLOOP_HOME>/projects/<encoded cwd>/<session-id>.jsonl` as it enters the record (before the
  * caller sees it), subagents' lines to `<session-id>/subagents/agent-<id>.jsonl`. Core reads the
  * file back on resume. The path is published as $.state { plugin: 'transcripts', key: 'path' }.
+ * A session started with `persistSession: false` is not written at all.
  */
 export default defineMod({
   name: 'transcripts',
@@ -36,6 +39,7 @@ export default defineMod({
     const open = new Map<string, Recording>()
 
     on('session.start', async ($, e, next) => {
+      if (await isEphemeral($)) return next(e)
       let release: () => void
       try {
         release = acquireSessionLock(e.transcriptPath, e.sessionId)
@@ -62,7 +66,7 @@ export default defineMod({
 
     on('session.message', ($, e, next) => {
       const recording = open.get($.session.id() as string)
-      if (recording) record(recording, e, () => $.session.model() as string, opts.fsync)
+      if (recording) record(recording, e, () => $.session.model() as string, () => permissionModeOf($), opts.fsync)
       return next(e)
     })
 
@@ -77,7 +81,24 @@ export default defineMod({
   },
 })
 
-function record(r: Recording, e: SessionMessageInput, model: () => string, fsync: boolean): void {
+/** `persistSession: false` (`--no-session-persistence`) arrives with the launch flags: nothing is written. */
+async function isEphemeral($: ModApi): Promise<boolean> {
+  try {
+    const flags = (await $.settings.read({ source: 'flag' })) as { persistSession?: unknown } | undefined
+    return flags?.persistSession === false
+  } catch {
+    return false
+  }
+}
+
+/** The mode the permissions mod decides under (it offers `mode()` through `$.state`); none without it. */
+function permissionModeOf($: ModApi): string | undefined {
+  const api = $.state.get({ plugin: 'permissions', key: 'api' }).value as { mode?: () => unknown } | undefined
+  const mode = typeof api?.mode === 'function' ? api.mode() : undefined
+  return typeof mode === 'string' ? mode : undefined
+}
+
+function record(r: Recording, e: SessionMessageInput, model: () => string, permissionMode: () => string | undefined, fsync: boolean): void {
   const agentId = e.agentId
   let writer = r.main
   if (agentId) {
@@ -86,8 +107,15 @@ function record(r: Recording, e: SessionMessageInput, model: () => string, fsync
   }
   const base = agentId ? { ...r.base, isSidechain: true, agentId } : r.base
   const line = toLine(e.message, base, e.message.type === 'result' && !agentId ? model() : undefined)
+  if (line?.type === 'user' && !agentId && isPrompt(line)) {
+    const mode = permissionMode()
+    if (mode) line.permissionMode = mode
+  }
   if (line) writer.append(line, e.message.type === 'assistant' ? e.message.supersedes : undefined)
 }
+
+const isPrompt = (line: UserEntry) =>
+  line.isMeta !== true && (typeof line.message.content === 'string' || !line.message.content.some((b) => b.type === 'tool_result'))
 
 /** A fork starts as a copy of the original's chain up to where it was taken, under the new id. */
 async function copyHistory(writer: TranscriptWriter, from: ResumedFrom, sessionId: string): Promise<void> {

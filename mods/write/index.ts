@@ -1,5 +1,5 @@
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { WRITE_DESCRIPTION, writeInput, writeTool } from './write-file.js'
@@ -11,7 +11,7 @@ export default defineMod({
   options: allowedDirsOptions,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, call: (input, ctx) => writeTool(input, ctx, opts.additionalDirectories) })
+      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, call: async (input, ctx) => writeTool(input, ctx, await sessionDirectories($, opts.additionalDirectories)) })
       return next(e)
     })
     on('session.end', ($, e, next) => {

@@ -76,6 +76,7 @@ describe('slash commands from .claude/commands', () => {
     expect(help.split('\n')).toEqual([
       'Slash commands:',
       '/broken — Broken body $ARGUMENTS (project)',
+      '/clear — Start a new conversation: the history is dropped and a new session id begins',
       '/git:status — Git status (project)',
       '/help — List the slash commands of this session',
       '/index-args — First: $ARGUMENTS[0], missing: $3 (project)',
@@ -87,7 +88,7 @@ describe('slash commands from .claude/commands', () => {
       '/user-cmd — From home (user)',
     ])
     const mods = await runScript([], '/mods', { cwd, mods: [commands()] })
-    expect(mods.result.result).toContain('\ncommands: /help, /mods, /user-cmd')
+    expect(mods.result.result).toContain('\ncommands: /help, /mods, /clear, /user-cmd')
   })
 
   it('a permission deny stops a ! line; a slow one is stopped at the timeout', async () => {

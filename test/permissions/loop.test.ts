@@ -64,7 +64,7 @@ describe('the ask flow through the loop', () => {
     const results = run.requests[1]!.body.messages.at(-1).content
     expect(results[0]).toMatchObject({ content: 'hi' })
     expect(results[1]).toMatchObject({ is_error: true, content: expect.stringContaining('denied by the rule Bash(rm *)') })
-    expect(await check('Bash', { command: 'rm -f nothing' })).toMatchObject({ decision: 'deny', rule: 'Bash(rm *)', source: "the permissions mod's options" })
+    expect(await check('Bash', { command: 'rm -f nothing' })).toMatchObject({ decision: 'deny', rule: 'Bash(rm *)', source: expect.stringContaining('the modloop config') })
   })
 
   it('plan mode: the model is reminded, and a write is refused with the plan-mode message', async () => {

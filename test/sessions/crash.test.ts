@@ -124,6 +124,8 @@ function killedRun(cwd: string, seed: number): Promise<Trial> {
 async function resumeAndCheck(cwd: string, trial: Trial): Promise<void> {
   if (!trial.sessionId) throw new Error('the CLI printed nothing before it was killed')
   const path = fileOf(cwd, trial.sessionId)
+  // Killed right after the init message, before the prompt was recorded: nothing was acknowledged, nothing to resume.
+  if (trial.acknowledged.length === 0 && !existsSync(path)) return
   const before = readLines(path)
   const uuids = new Set(before.map((l) => l.uuid))
   // Every message the caller saw was in the transcript before it saw it.

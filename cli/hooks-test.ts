@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { createHooksRunner, isHookEvent, HOOK_EVENTS, type HookRunResult } from '../hooks-runner/index.js'
+import type { CommandRun } from './command.js'
+import { loadForCli } from './hooks-list.js'
+import { usageError } from './usage-error.js'
+
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied'])
+
+/**
+ * `modloop hooks test <Event>`: runs the hooks that match a synthetic input — the common fields, the
+ * tool for tool events, then `--input` (JSON text or @file) on top — without running the agent, and
+ * prints each hook's exit code and output and the merged decision. Exit 2 when a hook blocks.
+ */
+export const hooksTest: CommandRun = async ({ values, positionals, io }) => {
+  const event = positionals[0]!
+  if (!isHookEvent(event)) throw usageError(`unknown hook event "${event}"; events: ${HOOK_EVENTS.join(', ')}`)
+  const extra = await inputArg(values.input, io.cwd)
+  const tool = typeof values.tool === 'string' ? values.tool : TOOL_EVENTS.has(event) ? 'Bash' : undefined
+  const input: Record<string, unknown> = {
+    session_id: 'hooks-test', transcript_path: resolve(io.cwd, '.modloop-hooks-test.jsonl'), cwd: io.cwd, permission_mode: 'default', hook_event_name: event,
+    ...(tool && TOOL_EVENTS.has(event) ? { tool_name: tool, tool_input: {}, tool_use_id: 'toolu_hooks_test' } : {}),
+    ...extra,
+  }
+  const loaded = await loadForCli(values, io)
+  for (const e of loaded.errors) io.stderr.write(`modloop: ${e.message}\n`)
+  const runner = createHooksRunner({ config: loaded.config, projectDir: io.cwd, env: io.env as NodeJS.ProcessEnv })
+  const r = await runner.run(event, input)
+  await runner.close()
+  if (values.json === true) io.stdout.write(`${JSON.stringify(summary(r), null, 2)}\n`)
+  else io.stdout.write(render(r))
+  return r.blocked || r.decision === 'deny' ? 2 : 0
+}
+
+async function inputArg(raw: unknown, cwd: string): Promise<Record<string, unknown>> {
+  if (typeof raw !== 'string') return {}
+  const text = raw.startsWith('@') ? await readFile(resolve(cwd, raw.slice(1)), 'utf8').catch((err) => { throw usageError(`--input ${raw}: ${(err as Error).message}`) }) : raw
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw usageError(`--input is not valid JSON: ${(err as Error).message}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--input must be a JSON object')
+  return value as Record<string, unknown>
+}
+
+function summary(r: HookRunResult) {
+  return {
+    event: r.event, hookName: r.hookName,
+    hooks: r.records.map((h) => ({ command: h.name, file: h.source.file, outcome: h.outcome, exitCode: h.exitCode, stdout: h.stdout, stderr: h.stderr, message: h.message })),
+    merged: {
+      blocked: r.blocked, blockReason: r.blockReason, decision: r.decision, decisionReason: r.decisionReason, updatedInput: r.updatedInput,
+      additionalContext: r.additionalContexts.map((c) => c.text), systemMessages: r.systemMessages.map((m) => m.text), stop: r.stop,
+      permissionRequest: r.permissionRequest, updatedToolOutput: r.updatedToolOutput, errors: r.errors.map((e) => `${e.hook}: ${e.message}`),
+    },
+  }
+}
+
+function render(r: HookRunResult): string {
+  if (r.records.length === 0) return `no hook matches ${r.hookName}\n`
+  const lines: string[] = []
+  for (const h of r.records) {
+    lines.push(`${h.name}  (${h.source.label}: ${h.source.file})`)
+    lines.push(`  outcome ${h.outcome}, exit ${h.exitCode ?? '-'}, ${Math.round(h.durationMs)} ms${h.message ? `: ${h.message}` : ''}`)
+    if (h.stdout.trim()) lines.push(`  stdout: ${h.stdout.trim()}`)
+    if (h.stderr.trim()) lines.push(`  stderr: ${h.stderr.trim()}`)
+  }
+  const m = summary(r).merged
+  lines.push(`merged: ${JSON.stringify(Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0))))}`)
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { QueryOptions } from '../core/loop/options.js'
+import { EFFORT_LEVELS, type EffortLevel } from '../core/model/capabilities.js'
+import type { Values } from './command.js'
+import { usageError } from './usage-error.js'
+
+const THINKING = ['adaptive', 'enabled', 'disabled'] as const
+
+/** `--effort`, `--thinking`, `--max-thinking-tokens` and `--json-schema <file|json>` as query options. */
+export function reasoningOptions(values: Values, cwd: string): Pick<QueryOptions, 'effort' | 'thinking' | 'maxThinkingTokens' | 'outputFormat'> {
+  const out: Pick<QueryOptions, 'effort' | 'thinking' | 'maxThinkingTokens' | 'outputFormat'> = {}
+  const effort = values.effort
+  if (typeof effort === 'string') {
+    if (!(EFFORT_LEVELS as readonly string[]).includes(effort)) throw usageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')}, not "${effort}"`)
+    out.effort = effort as EffortLevel
+  }
+  const budget = values['max-thinking-tokens']
+  if (typeof budget === 'string') {
+    const n = Number(budget)
+    if (!Number.isInteger(n) || n < 0) throw usageError(`--max-thinking-tokens takes a whole number of tokens (0 turns thinking off), not "${budget}"`)
+    out.maxThinkingTokens = n
+  }
+  const thinking = values.thinking
+  if (typeof thinking === 'string') {
+    if (!(THINKING as readonly string[]).includes(thinking)) throw usageError(`--thinking must be one of ${THINKING.join(', ')}, not "${thinking}"`)
+    out.thinking = thinking === 'enabled' ? { type: 'enabled', ...(out.maxThinkingTokens ? { budgetTokens: out.maxThinkingTokens } : {}) } : { type: thinking as 'adaptive' | 'disabled' }
+  }
+  const schema = values['json-schema']
+  if (typeof schema === 'string') out.outputFormat = { type: 'json_schema', schema: readSchema(schema, cwd) }
+  return out
+}
+
+/** A JSON text (it starts with `{`) or a file holding one, resolved from `cwd`. */
+function readSchema(value: string, cwd: string): Record<string, unknown> {
+  const inline = value.trimStart().startsWith('{')
+  const where = inline ? 'the JSON given to --json-schema' : resolve(cwd, value)
+  let text = value
+  if (!inline) {
+    try {
+      text = readFileSync(where, 'utf8')
+    } catch (err) {
+      throw usageError(`--json-schema: ${where} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+    }
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    throw usageError(`--json-schema: ${where} is not JSON (${(err as Error).message})`)
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw usageError(`--json-schema: ${where} must hold a JSON Schema object`)
+  return json as Record<string, unknown>
+}

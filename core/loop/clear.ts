@@ -1,0 +1,22 @@
+import { ModloopError } from '../errors.js'
+import { transcriptPath } from '../session/paths.js'
+import { raiseSessionEnd } from './open.js'
+import type { Session } from './session.js'
+
+/**
+ * `/clear` (served through `$.session.clear`): the conversation ends (session.end, reason
+ * `clear`) and a new one starts in the same process under a new id, with no history
+ * (session.start, source `clear`), so every mod sets itself up again as for a new session.
+ * Spend from here on counts against maxBudgetUsd afresh; the query's total cost goes on.
+ */
+export async function clearSession(session: Session): Promise<{ sessionId: string; previousSessionId: string }> {
+  if (session.agent) throw new ModloopError('MODLOOP_ERR_USAGE', 'a subagent cannot clear the conversation')
+  const previousSessionId = session.id
+  await raiseSessionEnd(session, 'clear')
+  session.renew()
+  await session.host.bus.emit('session.start', {
+    cwd: session.cwd, surface: null, isInteractive: false, sessionId: session.id, source: 'clear',
+    transcriptPath: transcriptPath(session.cwd, session.id, session.options.env),
+  })
+  return { sessionId: session.id, previousSessionId }
+}

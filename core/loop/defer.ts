@@ -1,0 +1,65 @@
+import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from '../tools/pipeline.js'
+import type { SDKMessage, SDKResultMessage } from './messages.js'
+import type { Session } from './session.js'
+import type { TurnEnd } from './turn-end.js'
+
+/**
+ * Deferral (spec loop-and-sdk §3.2, settings-hooks PreToolUse `defer`): a `tool.check` answer
+ * `{decision: 'defer'}` holds a call back without running it. When it is the one call of a root
+ * session's response the turn ends with `tool_deferred`, the tool_use stays in the history without
+ * a result, and the next turn — in this session or after a resume — raises the same call again
+ * (through tool.call and tool.check) before anything else. With several calls in the response the
+ * deferral is not honoured: that call gets an error result saying so, and the turn goes on.
+ */
+
+/** The call to end the turn on, if a `defer` verdict held back the one call of this response. */
+export function deferralOf(session: Session, toolUses: readonly ToolUse[], outcomes: readonly CallOutcome[]): ToolUse | undefined {
+  const held = outcomes.filter((o) => o.deferred)
+  if (held.length === 0) return undefined
+  if (toolUses.length === 1 && !session.agent) {
+    const use = toolUses[0]!
+    return { id: use.id, name: use.name, input: use.input }
+  }
+  const where = session.agent ? 'in a subagent' : `with ${toolUses.length} tool calls in the response`
+  session.options.log?.(`a deferral of ${held.map((o) => o.name).join(', ')} was not honoured ${where}; the call was not run`)
+  return undefined
+}
+
+/** Ends the turn on a held-back call: its tool_use stays unanswered until the call is raised again. */
+export function endDeferred(session: Session, end: TurnEnd, held: ToolUse): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
+  session.deferred = held
+  end.stopReason = 'tool_deferred'
+  return end.finish({ subtype: 'success', terminal: 'tool_deferred', isError: false, text: '', deferred: held })
+}
+
+/**
+ * Raises the held-back call again, first thing in a turn. Returns the turn's result when the turn
+ * ends here (deferred again, or the tool is gone), else undefined once the call's result is in
+ * the history.
+ */
+export async function* replayDeferred(session: Session, signal: AbortSignal, end: TurnEnd): AsyncGenerator<SDKMessage, SDKResultMessage | undefined, undefined> {
+  const held = session.deferred!
+  if (!session.tools.get(held.name)) {
+    end.stopReason = 'tool_deferred_unavailable'
+    return yield* end.finish({
+      subtype: 'success', terminal: 'tool_deferred_unavailable', isError: true, deferred: held,
+      text: `The deferred call ${held.name} (${held.id}) cannot run: this session has no tool named ${held.name}. It stays pending until a session that has the tool resumes it.`,
+    })
+  }
+  const [outcome] = yield* session.drainWhile(Promise.all([runToolCall(callEnv(session, signal), held)]))
+  if (outcome!.deferred) return yield* endDeferred(session, end, held)
+  session.deferred = undefined
+  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: held.id, content: outcome!.text, ...(outcome!.isError ? { is_error: true } : {}) }
+  yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: null, tool_use_result: outcome!.result })
+  session.messages.push({ role: 'user', content: [block] })
+  return undefined
+}
+
+function callEnv(session: Session, signal: AbortSignal): CallEnv {
+  return {
+    bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal,
+    canUseTool: session.options.canUseTool,
+    onDenied: (d) => session.root.denials.push(d),
+  }
+}

@@ -1,0 +1,134 @@
+import { ModloopError } from '../errors.js'
+import type { ModelSwitchInput } from '../events/types.js'
+import { capabilitiesOf, clampEffort, requestedThinking, type EffortLevel } from '../model/capabilities.js'
+import { costUsd, modelInfo } from '../model/pricing.js'
+import { DEFAULT_MODEL } from './options.js'
+import type { Session } from './session.js'
+
+/** What `Query.supportedModels()` lists (the Agent SDK's ModelInfo). */
+export interface ModelInfo {
+  value: string
+  displayName: string
+  description: string
+  supportsEffort?: boolean
+  supportedEffortLevels?: EffortLevel[]
+  supportsAdaptiveThinking?: boolean
+}
+
+/** Aliases and the ids they stand for; `ANTHROPIC_DEFAULT_<ALIAS>_MODEL` overrides one. */
+const ALIASES: Record<string, { id: string; description: string }> = {
+  opus: { id: 'claude-opus-4-7', description: 'Opus: the most capable model, for complex work' },
+  sonnet: { id: 'claude-sonnet-4-6', description: 'Sonnet: capable and quick, for everyday coding' },
+  haiku: { id: 'claude-haiku-4-5', description: 'Haiku: the fastest, for simple tasks' },
+}
+
+const CHARS_PER_TOKEN = 4
+
+/** An alias's model id, or the name itself when it is an id. */
+export function resolveAlias(name: string, env: Record<string, string | undefined>): string {
+  const alias = ALIASES[name.toLowerCase()]
+  if (!alias) return name
+  return env[`ANTHROPIC_DEFAULT_${name.toUpperCase()}_MODEL`] || alias.id
+}
+
+/** The model a session goes back to for `setModel()` with no name: what it would have started with. */
+export function defaultModelOf(session: Session): string {
+  return session.options.model ?? session.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL
+}
+
+/**
+ * Switches the root session's model for the requests that follow, through `model.switch`: a
+ * handler may deny (the model stays) or rewrite `to`; beneath them all the switch takes place.
+ * The next request of a running turn already goes to the new model.
+ */
+export async function switchModel(session: Session, requested: string | null, source: ModelSwitchInput['source']): Promise<{ model: string } | { deny: string }> {
+  const root = session.root
+  const name = requested?.trim() || null
+  if (name !== null && !/^[\w.:@/[\]-]{1,200}$/.test(name)) {
+    throw new ModloopError('MODLOOP_ERR_USAGE', `model switch: "${name}" is not a model name or alias`, { field: 'model' })
+  }
+  const to = name === null || name === 'default' ? defaultModelOf(root) : resolveAlias(name, root.env)
+  const e = switchPayload(root, to, name === 'default' ? null : name, source)
+  return root.host.bus.emit('model.switch', e, (e2) => {
+    root.model = e2.to
+    return { model: e2.to }
+  })
+}
+
+function switchPayload(session: Session, to: string, requested: string | null, source: ModelSwitchInput['source']): ModelSwitchInput {
+  // An estimate from the history's size: the new model has no cache, so all of it is written again.
+  const contextTokens = Math.ceil(JSON.stringify(session.messages).length / CHARS_PER_TOKEN)
+  const warm = to === session.model
+  return {
+    from: session.model, to, requested, source, contextTokens, promptCacheWarm: warm, cacheTtl: '5m',
+    estimatedCacheWriteUsd: warm ? 0 : costUsd(to, { cache_creation_input_tokens: contextTokens }),
+    pricing: modelInfo(to).family === 'default' ? 'default' : 'catalog',
+  }
+}
+
+/** The aliases, each with what its model accepts, and the default. */
+export function supportedModels(session: Session): ModelInfo[] {
+  const describe = (value: string, id: string, displayName: string, description: string): ModelInfo => {
+    const can = capabilitiesOf(id)
+    return {
+      value, displayName, description,
+      supportsEffort: can.effort.length > 0,
+      ...(can.effort.length > 0 ? { supportedEffortLevels: [...can.effort] } : {}),
+      supportsAdaptiveThinking: can.thinking.includes('adaptive'),
+    }
+  }
+  const fallback = defaultModelOf(session.root)
+  return [
+    describe('default', fallback, 'Default', `The session's default model (${fallback})`),
+    ...Object.entries(ALIASES).map(([alias, a]) => {
+      const id = resolveAlias(alias, session.env)
+      return describe(alias, id, alias[0]!.toUpperCase() + alias.slice(1), `${a.description} (${id})`)
+    }),
+  ]
+}
+
+/** `$.config.list()`: the rows core keeps; `effort` is what the current model is sent (absent when it takes none). */
+export function configRows(session: Session): { key: string; value: unknown }[] {
+  const root = session.root
+  const thinking = requestedThinking(root.options)
+  return [
+    { key: 'model', value: root.model },
+    { key: 'effort', value: clampEffort(root.model, root.options.effort, thinking?.type === 'disabled') ?? null },
+  ]
+}
+
+/** `$.config.set({ key: 'model', value })`: a mod switching the model on the person's behalf (e.g. `/model`). */
+export async function configSet(session: Session, mod: string, args: { key?: unknown; value?: unknown }): Promise<{ value: unknown } | { deny: string }> {
+  if (args?.key !== 'model') {
+    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: unknown key "${String(args?.key)}" (modloop keeps: model)`, { mod, field: 'key' })
+  }
+  if (args.value !== null && args.value !== undefined && typeof args.value !== 'string') {
+    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: model must be a string or null`, { mod, field: 'value' })
+  }
+  const r = await switchModel(session, args.value ?? null, 'command')
+  return 'deny' in r ? r : { value: r.model }
+}
+
+/** The Query methods of model choice (the Agent SDK's setModel and supportedModels). */
+export interface ModelControls {
+  /** Switches the model for the requests that follow (no name: back to the default); rejects when a mod denies it. */
+  setModel(model?: string): Promise<void>
+  supportedModels(): Promise<ModelInfo[]>
+}
+
+export function modelControls(current: () => Session | undefined): ModelControls {
+  const opened = (method: string): Session => {
+    const session = current()
+    if (!session) throw new ModloopError('MODLOOP_ERR_USAGE', `Query.${method}: the session is not open yet; call it once the first message arrived`)
+    return session
+  }
+  return {
+    async setModel(model?: string) {
+      const r = await switchModel(opened('setModel'), model ?? null, 'sdk')
+      if ('deny' in r) throw new ModloopError('MODLOOP_ERR_USAGE', `setModel(${model === undefined ? '' : JSON.stringify(model)}) was refused: ${r.deny}`, { field: 'model' })
+    },
+    async supportedModels() {
+      return supportedModels(opened('supportedModels'))
+    },
+  }
+}

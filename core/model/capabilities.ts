@@ -1,0 +1,91 @@
+/**
+ * What each model family accepts for reasoning: effort levels (`output_config.effort`) and
+ * thinking modes. The loop clamps what a query asks for to this table before a request leaves,
+ * so an option never turns into a 400 from a model that lacks it.
+ */
+
+export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const
+export type EffortLevel = (typeof EFFORT_LEVELS)[number]
+
+/** The `thinking` option as the Agent SDK spells it. */
+export type ThinkingOption =
+  | { type: 'adaptive' }
+  | { type: 'enabled'; budgetTokens?: number }
+  | { type: 'disabled' }
+
+/** The `thinking` request parameter as the Messages API takes it. */
+export type ApiThinking = { type: 'adaptive' } | { type: 'enabled'; budget_tokens: number } | { type: 'disabled' }
+
+export interface ModelCapabilities {
+  family: string
+  /** Effort levels the model accepts, lowest first; empty when it takes no effort parameter. */
+  effort: readonly EffortLevel[]
+  /** Thinking modes it accepts. */
+  thinking: readonly ('adaptive' | 'enabled')[]
+}
+
+const ALL: readonly EffortLevel[] = EFFORT_LEVELS
+const UP_TO_MAX: readonly EffortLevel[] = ['low', 'medium', 'high', 'max']
+const UP_TO_HIGH: readonly EffortLevel[] = ['low', 'medium', 'high']
+
+/**
+ * Most specific first; an id matches the first row one of whose strings it contains. The newest
+ * Opus models think only adaptively; 4.6 models take both forms; older ones only a fixed budget.
+ */
+const TABLE: (ModelCapabilities & { match: string[] })[] = [
+  { family: 'claude-opus-4-7+', match: ['opus-4-7', 'opus-4-8', 'opus-5', 'fable', 'mythos'], effort: ALL, thinking: ['adaptive'] },
+  { family: 'claude-opus-4-6', match: ['opus-4-6'], effort: UP_TO_MAX, thinking: ['adaptive', 'enabled'] },
+  { family: 'claude-sonnet-4-6', match: ['sonnet-4-6'], effort: UP_TO_MAX, thinking: ['adaptive', 'enabled'] },
+  { family: 'claude-opus-4-5', match: ['opus-4-5'], effort: UP_TO_HIGH, thinking: ['enabled'] },
+  { family: 'no-thinking', match: ['claude-3-5', 'claude-3-opus', 'claude-3-haiku', 'claude-3-sonnet'], effort: [], thinking: [] },
+  { family: 'claude-4', match: ['claude-opus-4', 'claude-sonnet-4', 'claude-haiku-4', 'claude-3-7'], effort: [], thinking: ['enabled'] },
+]
+
+/** An id we do not know is taken to be a newer model: everything is passed on. */
+const UNKNOWN: ModelCapabilities = { family: 'unknown', effort: ALL, thinking: ['adaptive', 'enabled'] }
+
+export function capabilitiesOf(model: string): ModelCapabilities {
+  const id = model.toLowerCase()
+  return TABLE.find((r) => r.match.some((m) => id.includes(m))) ?? UNKNOWN
+}
+
+/** The highest level the model accepts at or below the one asked for; undefined when it takes none. */
+export function clampEffort(model: string, requested: EffortLevel | undefined, thinkingOff = false): EffortLevel | undefined {
+  if (requested === undefined) return undefined
+  // Without thinking the API caps effort at high.
+  const cap = thinkingOff ? Math.min(EFFORT_LEVELS.indexOf(requested), EFFORT_LEVELS.indexOf('high')) : EFFORT_LEVELS.indexOf(requested)
+  const supported = capabilitiesOf(model).effort
+  return [...supported].reverse().find((level) => EFFORT_LEVELS.indexOf(level) <= cap)
+}
+
+/** A fixed thinking budget must be at least this and below max_tokens. */
+export const MIN_THINKING_BUDGET = 1_024
+
+/** The thinking parameter a request carries for this model, or undefined to send none. */
+export function clampThinking(model: string, requested: ThinkingOption | undefined, maxTokens: number): ApiThinking | undefined {
+  const can = capabilitiesOf(model).thinking
+  // Unset: the request says nothing and the model's own default holds.
+  if (requested === undefined || can.length === 0) return undefined
+  if (requested.type === 'disabled') return { type: 'disabled' }
+  // A fixed budget is deprecated where adaptive thinking exists, so adaptive stands in for it there.
+  if (can.includes('adaptive')) return { type: 'adaptive' }
+  // Adaptive asked of a model that has only a fixed budget: leave thinking at the model's default (off).
+  if (requested.type === 'adaptive') return undefined
+  if (maxTokens <= MIN_THINKING_BUDGET) return undefined
+  const budget = Math.min(Math.max(requested.budgetTokens ?? maxTokens - 1, MIN_THINKING_BUDGET), maxTokens - 1)
+  return { type: 'enabled', budget_tokens: budget }
+}
+
+/** The thinking a query asks for: `thinking`, else the deprecated `maxThinkingTokens` (0 turns thinking off). */
+export function requestedThinking(o: { thinking?: ThinkingOption; maxThinkingTokens?: number }): ThinkingOption | undefined {
+  if (o.thinking) return o.thinking
+  if (o.maxThinkingTokens === undefined) return undefined
+  return o.maxThinkingTokens === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: o.maxThinkingTokens }
+}
+
+/** The reasoning parameters of one request: both clamped to the model. */
+export function reasoningParams(model: string, o: { effort?: EffortLevel; thinking?: ThinkingOption }, maxTokens: number): { thinking?: ApiThinking; effort?: EffortLevel } {
+  const thinking = clampThinking(model, o.thinking, maxTokens)
+  const effort = clampEffort(model, o.effort, thinking?.type === 'disabled')
+  return { ...(thinking ? { thinking } : {}), ...(effort ? { effort } : {}) }
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import type { ModApi } from '../../core/mod/api.js'
+
+export interface ClassifierOptions {
+  model?: string
+  instructions?: string
+  maxTokens: number
+}
+
+export type Ruling = { decision: 'allow' | 'deny'; reason: string } | { decision: 'undecided'; reason: string }
+
+const SYSTEM = [
+  'You review one tool call that an AI coding agent wants to make on a user\'s machine, in place of the user, who is not watching.',
+  'Allow what a careful engineer working on this project would do without asking: reading, building, testing, editing project files.',
+  'Deny what could destroy or leak data, reach outside the project without a clear need, change system or credential settings, or that the task does not call for.',
+  'Answer with one JSON object and nothing else: {"decision": "allow" | "deny", "reason": "<one sentence>"}.',
+].join('\n')
+
+const answer = z.object({ decision: z.enum(['allow', 'deny']), reason: z.string().min(1) })
+
+/**
+ * Asks the classifier model whether a call that would need approval may run. Its reply is model
+ * output, so it is validated: anything but the JSON verdict leaves the call undecided.
+ */
+export async function classify($: ModApi, opts: ClassifierOptions, call: { tool: string; input: unknown; cwd: string; why?: string }, signal?: AbortSignal): Promise<Ruling> {
+  const prompt = [
+    `Working directory: ${call.cwd}`,
+    `Tool: ${call.tool}`,
+    `Input: ${JSON.stringify(call.input)}`,
+    ...(call.why ? [`Why it needs approval: ${call.why}`] : []),
+    ...(opts.instructions ? [`The user's rules for this review: ${opts.instructions}`] : []),
+  ].join('\n')
+  let reply: { isAnswered: boolean; text?: string; reason?: string; error?: string }
+  try {
+    reply = (await $.model.complete({ model: opts.model, system: SYSTEM, prompt, maxTokens: opts.maxTokens }, { signal })) as typeof reply
+  } catch (err) {
+    return { decision: 'undecided', reason: `the classifier could not be asked: ${(err as Error).message}` }
+  }
+  if (!reply.isAnswered || !reply.text) return { decision: 'undecided', reason: `the classifier gave no answer (${reply.reason ?? 'empty'}${reply.error ? `: ${reply.error}` : ''})` }
+  const json = /\{[\s\S]*\}/.exec(reply.text)?.[0]
+  let parsed: z.infer<typeof answer> | undefined
+  try {
+    parsed = json ? answer.parse(JSON.parse(json)) : undefined
+  } catch {
+    parsed = undefined
+  }
+  if (!parsed) return { decision: 'undecided', reason: `the classifier's reply was not a verdict: ${reply.text.slice(0, 200)}` }
+  return parsed
+}

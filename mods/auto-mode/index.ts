@@ -1,0 +1,55 @@
+import { z } from 'zod'
+import { PERMISSION_MODE_REF } from '../../core/loop/controls.js'
+import type { ModApi } from '../../core/mod/api.js'
+import { defineMod } from '../../core/mod/define.js'
+import { classify } from './classifier.js'
+
+const options = z.object({
+  /** The classifier model (alias or id); default: the small fast model. */
+  model: z.string().min(1).optional(),
+  /** Extra rules for the classifier, in plain words (e.g. "never push to a remote"). */
+  instructions: z.string().optional(),
+  maxTokens: z.number().int().min(16).max(4_096).default(256),
+  /** How long one classification may take. */
+  timeoutMs: z.number().int().min(1_000).default(60_000),
+})
+
+/**
+ * The `auto` permission mode: when the permission check would ask, a classifier model
+ * ($.model.complete) decides instead. Its reason goes into the verdict, so a refusal reads it
+ * and `permission_denials` records the call. Undecided (no reply, no valid verdict), the ask
+ * stands and goes to canUseTool as in default mode. The classifier may refuse but never approve
+ * a call a hook asked about, and a `$.tool.check` query (no tool_use_id) is never classified.
+ * In any other mode the mod does nothing.
+ */
+export default defineMod({
+  name: 'auto-mode',
+  description: 'The auto permission mode: a classifier model decides what would need approval',
+  options,
+  register(on, opts) {
+    on('tool.check', async ($, e, next) => {
+      const verdict = await next(e)
+      if (verdict.decision !== 'ask' || !e.tool_use_id || (await modeOf($)) !== 'auto') return verdict
+      const signal = AbortSignal.any([next.signal, AbortSignal.timeout(opts.timeoutMs)])
+      const ruling = await classify($, opts, { tool: e.tool, input: e.input, cwd: $.session.cwd() as string, why: verdict.reason }, signal)
+      if (ruling.decision === 'deny') return { decision: 'deny', rule: '[mode:auto]', reason: `The auto mode classifier refused this ${e.tool} call: ${ruling.reason}` }
+      if (ruling.decision === 'allow' && !verdict.hook) return { decision: 'allow', rule: '[mode:auto]', reason: `The auto mode classifier approved: ${ruling.reason}` }
+      const why = ruling.decision === 'allow' ? 'a hook asked, so the classifier cannot approve it' : ruling.reason
+      return { ...verdict, reason: `${verdict.reason ? `${verdict.reason}; ` : ''}auto mode: ${why}` }
+    }, { before: ['permissions', 'shell-hooks'], budgetMs: opts.timeoutMs + 1_000 })
+  },
+})
+
+/** The mode in effect: as switched mid-session, else as the permissions mod loaded it, else the launch flags'. */
+async function modeOf($: ModApi): Promise<string | undefined> {
+  const switched = $.state.get(PERMISSION_MODE_REF).value
+  if (typeof switched === 'string') return switched
+  const api = $.state.get({ plugin: 'permissions', key: 'api' }).value as { mode?: () => string } | undefined
+  if (typeof api?.mode === 'function') return api.mode()
+  try {
+    const flags = (await $.settings.read({ source: 'flag' })) as { permissions?: { defaultMode?: string } }
+    return flags?.permissions?.defaultMode
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod'
+import { STAGE } from '../../core/bus/types.js'
+import { COMPACT_POLICY_REF, type CompactPolicy } from '../../core/loop/compact.js'
+import type { ModApi } from '../../core/mod/api.js'
+import { defineMod } from '../../core/mod/define.js'
+import { transcriptPath } from '../../core/session/paths.js'
+import { summarize } from './summarize.js'
+import { autoThreshold, isOn } from './threshold.js'
+import { persistResult, toolResultsDir } from './tool-results.js'
+
+const COMPACTABLE = ['Bash', 'Glob', 'Grep', 'Read', 'WebFetch', 'WebSearch', 'Edit', 'Write']
+
+const options = z.object({
+  /** Auto compaction on or off (`DISABLE_AUTO_COMPACT=1` turns it off too; `/compact` always works). */
+  auto: z.boolean().default(true),
+  /** The context size (tokens) that triggers auto compaction; default: the window minus reply room and a margin. */
+  thresholdTokens: z.number().int().positive().optional(),
+  /** The model that writes summaries; default: the session's. */
+  summaryModel: z.string().optional(),
+  summaryMaxTokens: z.number().int().min(256).default(8_192),
+  /** The recent part of the conversation kept word for word, as a fraction of the threshold. */
+  keepRecentFraction: z.number().min(0).max(0.5).default(0.1),
+  /** Recently read files re-attached after compaction, and the characters kept of each. */
+  recentFiles: z.number().int().min(0).default(5),
+  recentFileChars: z.number().int().min(0).default(20_000),
+  memoryChars: z.number().int().min(0).default(40_000),
+  /** The conversation as the summarizer reads it: per tool result or input, per text, in all. */
+  summaryInput: z.object({
+    toolChars: z.number().int().min(100).default(2_000),
+    textChars: z.number().int().min(100).default(10_000),
+    totalChars: z.number().int().min(1_000).default(400_000),
+  }).default({ toolChars: 2_000, textChars: 10_000, totalChars: 400_000 }),
+  /** Tool results past their limit (characters) go to a file; the model reads a preview and the path. */
+  toolResults: z.object({
+    defaultLimit: z.number().int().min(100).default(50_000),
+    limits: z.record(z.string(), z.number().int().min(100)).default({ Bash: 30_000, Grep: 20_000 }),
+    /** Tools that page their own output (Read) are never moved to a file. */
+    never: z.array(z.string()).default(['Read']),
+    previewChars: z.number().int().min(0).default(2_000),
+  }).default({ defaultLimit: 50_000, limits: { Bash: 30_000, Grep: 20_000 }, never: ['Read'], previewChars: 2_000 }),
+  /** Old results of these tools are cleared from what is sent once the context passes `atFraction` of the threshold. */
+  microcompact: z.union([z.literal(false), z.object({
+    atFraction: z.number().min(0).max(1).default(0.6),
+    keepRecent: z.number().int().min(0).default(5),
+    tools: z.array(z.string()).default(COMPACTABLE),
+    marker: z.string().min(1).default('[Old tool result content cleared]'),
+  })]).default({ atFraction: 0.6, keepRecent: 5, tools: COMPACTABLE, marker: '[Old tool result content cleared]' }),
+})
+type Options = z.output<typeof options>
+
+/**
+ * Compaction: decides when the conversation is compacted (published to core as
+ * `COMPACT_POLICY_REF`), writes the default summary (`session.compact`, innermost, so another
+ * mod may answer first or skip), serves `/compact [focus]`, moves oversized tool results to files
+ * and sets when old tool results are cleared from what is sent (spec loop-and-sdk §3.9–3.11).
+ */
+export default defineMod({
+  name: 'compaction',
+  description: 'Auto and manual (/compact) compaction, tool-result budgeting and microcompaction',
+  options,
+  register(on, opts) {
+    const env = ($: ModApi) => (name: string) => $.env.get(name)
+
+    const publish = ($: ModApi) => {
+      const at = opts.auto ? autoThreshold({ model: $.session.model() as string, thresholdTokens: opts.thresholdTokens, env: env($), warn: (t) => $.log.warn(t) }) : undefined
+      const reference = at ?? autoThreshold({ model: $.session.model() as string, thresholdTokens: opts.thresholdTokens, env: () => undefined, warn: () => {} })!
+      const policy: CompactPolicy = {
+        ...(at !== undefined ? { autoAt: at } : {}),
+        ...(opts.microcompact && !isOn($.env.get('DISABLE_COMPACT')) ? {
+          microcompact: { atTokens: Math.floor(reference * opts.microcompact.atFraction), keepRecent: opts.microcompact.keepRecent, tools: opts.microcompact.tools, marker: opts.microcompact.marker },
+        } : {}),
+      }
+      $.state.set(COMPACT_POLICY_REF, policy)
+      return at ?? reference
+    }
+    let threshold = 0
+
+    on('session.start', async ($, e, next) => {
+      threshold = publish($)
+      try {
+        await $.command.register({ name: 'compact', description: 'Summarize the conversation so far to free context', argumentHint: '[focus instructions]' })
+      } catch (err) {
+        $.log.warn(`/compact was not registered: ${(err as Error).message}`)
+      }
+      return next(e)
+    })
+
+    // The model may have changed between turns; the window-based threshold follows it.
+    on('turn.start', ($, e, next) => {
+      threshold = publish($)
+      return next(e)
+    })
+
+    on('command.run', async ($, e, next) => {
+      if (e.command !== 'compact') return next(e)
+      const compact = $.session.compact as (args: { instructions?: string; trigger: 'manual' }) => Promise<{ skip: string } | { tokensBefore?: number; tokensAfter?: number }>
+      const r = await compact({ trigger: 'manual', ...(e.args.trim() ? { instructions: e.args.trim() } : {}) })
+      if ('skip' in r) return { output: `Not compacted: ${r.skip}` }
+      const figures = r.tokensBefore !== undefined && r.tokensAfter !== undefined ? ` (${r.tokensBefore.toLocaleString('en-US')} → ${r.tokensAfter.toLocaleString('en-US')} tokens)` : ''
+      return { output: `Compacted the conversation${figures}.` }
+    })
+
+    on('session.compact', ($, e, next) => {
+      if (isOn($.env.get('DISABLE_COMPACT'))) return { skip: 'compaction is disabled (DISABLE_COMPACT)' }
+      if (e.trigger === 'auto' && !opts.auto) return { skip: 'automatic compaction is off' }
+      return summarize($, e, summaryOptions(opts, threshold)).catch((err: unknown) => ({ skip: `compaction failed: ${(err as Error).message}`, isFailed: true as const }))
+    }, { stage: STAGE.last, budgetMs: 600_000 })
+
+    on('tool.call', async ($, e, next) => {
+      const r = await next(e)
+      const rules = opts.toolResults
+      if ('deny' in r || r.isError || rules.never.includes(e.tool)) return r
+      const text = r.text ?? (typeof r.result === 'string' ? r.result : r.result === undefined ? '' : JSON.stringify(r.result))
+      const limit = rules.limits[e.tool] ?? rules.defaultLimit
+      if (text.length <= limit) return r
+      try {
+        return { ...r, text: await persistResult(toolResultsDir(sessionPath($)), e.tool_use_id, text, { limit, previewChars: rules.previewChars }) }
+      } catch (err) {
+        $.log.warn(`${e.tool} result of ${text.length} characters could not be saved to a file (${(err as Error).message}); it is sent whole`)
+        return r
+      }
+    })
+  },
+})
+
+function summaryOptions(opts: Options, threshold: number) {
+  return {
+    ...(opts.summaryModel ? { model: opts.summaryModel } : {}),
+    maxTokens: opts.summaryMaxTokens,
+    keepRecentTokens: Math.floor(threshold * opts.keepRecentFraction),
+    render: opts.summaryInput,
+    files: opts.recentFiles, fileChars: opts.recentFileChars, memoryChars: opts.memoryChars,
+  }
+}
+
+/** The transcript's path as the transcripts mod publishes it, else where it would be. */
+function sessionPath($: ModApi): string {
+  const published = $.state.get({ plugin: 'transcripts', key: 'path' }).value
+  return typeof published === 'string' ? published : transcriptPath($.session.cwd() as string, $.session.id() as string)
+}

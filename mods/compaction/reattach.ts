@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises'
+import { isAbsolute, resolve } from 'node:path'
+import type { ModApi } from '../../core/mod/api.js'
+
+/**
+ * What the summary alone would lose, read fresh after compaction: the memory files loaded at
+ * session start (reloaded from disk; nested ones come back when a tool touches their directory
+ * again), the task list, and the files Read most recently (their current content).
+ */
+
+interface LoadedMemory { file_path: string; load_reason: string }
+interface Todo { content: string; status: string }
+
+export interface ReattachLimits {
+  files: number
+  fileChars: number
+  memoryChars: number
+}
+
+async function readCapped(path: string, max: number): Promise<string | undefined> {
+  try {
+    const text = await readFile(path, 'utf8')
+    return text.length <= max ? text : `${text.slice(0, max)}\n… [truncated: ${(text.length - max).toLocaleString('en-US')} more characters; Read the file for the rest]`
+  } catch {
+    return undefined
+  }
+}
+
+export async function memoryText($: ModApi, limits: ReattachLimits): Promise<string | undefined> {
+  const loaded = $.state.get({ plugin: 'memory', key: 'loaded' }).value
+  if (!Array.isArray(loaded)) return undefined
+  const paths = [...new Set((loaded as LoadedMemory[]).filter((l) => l.load_reason === 'session_start').map((l) => l.file_path))]
+  const parts: string[] = []
+  for (const path of paths) {
+    const text = await readCapped(path, limits.memoryChars)
+    if (text !== undefined && text.trim() !== '') parts.push(`Contents of ${path}:\n\n${text}`)
+  }
+  if (parts.length === 0) return undefined
+  return ['# claudeMd', 'The memory files below (reloaded after compaction) hold standing instructions from the user and the project. Follow them.', ...parts].join('\n\n')
+}
+
+export function todoText($: ModApi): string | undefined {
+  const todos = $.state.get({ plugin: 'todo', key: 'todos' }).value
+  if (!Array.isArray(todos) || todos.length === 0) return undefined
+  const rows = (todos as Todo[]).map((t) => `- [${t.status}] ${t.content}`)
+  return ['The task list (TodoWrite) as it stands:', ...rows].join('\n')
+}
+
+/** Up to `limits.files` recently read files that the kept tail does not already show. */
+export async function fileTexts(cwd: string, paths: readonly string[], shown: ReadonlySet<string>, limits: ReattachLimits): Promise<string[]> {
+  const out: string[] = []
+  for (const p of paths) {
+    if (out.length >= limits.files) break
+    if (shown.has(p)) continue
+    const abs = isAbsolute(p) ? p : resolve(cwd, p)
+    const text = await readCapped(abs, limits.fileChars)
+    if (text !== undefined) out.push(`A file read before compaction, as it is now: ${abs}\n\n${text}`)
+  }
+  return out
+}

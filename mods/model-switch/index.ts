@@ -1,0 +1,35 @@
+import { defineMod } from '../../core/mod/define.js'
+
+const USAGE = '/model <name>: switch to a model id or an alias (opus, sonnet, haiku); /model default: back to the default'
+
+/**
+ * `/model`: shows the session's model, or switches it for the requests that follow. The switch
+ * goes through `$.config.set`, so `model.switch` handlers (and PreModelSwitch hooks) may refuse it.
+ */
+export default defineMod({
+  name: 'model-switch',
+  description: 'The /model command',
+  register(on) {
+    on('session.start', async ($, e, next) => {
+      try {
+        await $.command.register({ name: 'model', description: 'Show or switch the model', argumentHint: '[name|default]' })
+      } catch (err) {
+        $.log.warn(`/model was not registered: ${(err as Error).message}`)
+      }
+      return next(e)
+    })
+
+    on('command.run', { command: 'model' }, async ($, e) => {
+      const name = e.args.trim()
+      if (!name) return { output: `Model: ${String($.session.model())}\n${USAGE}` }
+      let r: { value: string } | { deny: string }
+      try {
+        r = (await $.config.set({ key: 'model', value: name === 'default' ? null : name })) as typeof r
+      } catch (err) {
+        return { deny: (err as Error).message }
+      }
+      if ('deny' in r) return { deny: `Model switch to ${name} refused: ${r.deny}` }
+      return { output: `Model set to ${r.value}` }
+    })
+  },
+})

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import type { ModApi } from '../../core/mod/api.js'
+import {
+  createHooksRunner, matchValue, type BackgroundHookResult, type HookEventName, type HookRecord, type HookRunResult, type HooksRunner,
+  type LoadedHookSources,
+} from '../../hooks-runner/index.js'
+import { capOutput, capText } from './output-cap.js'
+import { fingerprintOf, isProjectLevel } from './trust.js'
+
+export interface BridgeInit {
+  sessionId: string
+  cwd: string
+  transcriptPath: string
+  loaded: LoadedHookSources
+  /** Fingerprints of project hooks approved for this workspace. */
+  approved: ReadonlySet<string>
+  includeHookEvents: boolean
+  envFileDir?: string
+}
+
+/** A PreToolUse verdict waiting for the permission check of the same call. */
+export interface PendingDecision { decision: 'allow' | 'ask' | 'defer'; reason?: string; hook: string }
+
+export interface FireOptions {
+  agentId?: string
+  agentType?: string
+  signal?: AbortSignal
+  /** Input fields the event's example omits (spec §2.1: SessionStart, SessionEnd, … carry no permission_mode). */
+  noPermissionMode?: boolean
+  /** Hook errors go to the debug log only (MessageDisplay: the original text is shown, spec §2.8). */
+  quiet?: boolean
+}
+
+// Events whose hook_started/hook_response are emitted even without includeHookEvents (spec §4.10).
+const ALWAYS_SHOWN = new Set<HookEventName>(['SessionStart', 'Setup'])
+// Events that never emit hook_started (spec §4.10).
+const NEVER_SHOWN = new Set<HookEventName>(['Notification', 'SessionEnd', 'PreCompact', 'PostCompact'])
+
+/**
+ * One session's side of the bridge: the hooks-runner bound to the session's config, the common
+ * input fields every event carries (spec §2.1), and where a firing's notices go — hook errors and
+ * `systemMessage`s as `system` informational messages (and the log), hook progress as
+ * `hook_started` / `hook_response` messages when asked for.
+ */
+export class HookBridge {
+  readonly runner: HooksRunner
+  /** PreToolUse verdicts by tool_use_id, waiting for the call's permission check. */
+  readonly decisions = new Map<string, PendingDecision>()
+  /** PermissionRequest denies with `interrupt`, by tool_use_id: the call's turn ends after its batch. */
+  readonly interrupts = new Map<string, string>()
+  /** Subagent types by agent id (SubagentStart, and `agent_type` of their events). */
+  readonly agentTypes = new Map<string, string>()
+  /** SessionStart context, for the first prompt. */
+  startContext: string[] = []
+  private readonly reported = new Set<string>()
+  private instructionsSeen = 0
+  private readonly pending = new Set<Promise<unknown>>()
+  /** Async hooks that ended with something for the model, not yet delivered. */
+  private readonly arrived: BackgroundHookResult[] = []
+  /** Context for the next request from hooks outside a turn's flow (PostModelSwitch). */
+  readonly later: string[] = []
+
+  constructor(private readonly $: ModApi, readonly init: BridgeInit) {
+    this.runner = createHooksRunner({ config: init.loaded.config, projectDir: init.cwd, envFileDir: init.envFileDir })
+    this.runner.background.onResult((r) => {
+      if (r.additionalContext || r.systemMessage || r.rewake) this.arrived.push(r)
+    })
+  }
+
+  /**
+   * Context waiting for the next request: `later`, then what async hooks that ended since the
+   * last call say to the model (spec §4.5) — their `additionalContext` and `systemMessage`, and an
+   * `asyncRewake` hook's exit-2 text. With `onlyIfRewake`, only a rewake (with what came along) is taken.
+   */
+  async takeAsync(onlyIfRewake = false): Promise<string[]> {
+    const queued = onlyIfRewake ? [] : this.later.splice(0)
+    if (this.arrived.length === 0 || (onlyIfRewake && !this.arrived.some((r) => r.rewake !== undefined))) return queued
+    const texts = this.arrived.splice(0).flatMap((r) => [
+      ...(r.additionalContext ? [[r.event, `${r.event} hook additional context: ${r.additionalContext}`]] : []),
+      ...(r.systemMessage ? [[r.event, `${r.event} hook system message: ${r.systemMessage}`]] : []),
+      ...(r.rewake ? [[r.event, `${r.event} hook \`${r.record.name}\` (async) reported: ${r.rewake}`]] : []),
+    ])
+    return [...queued, ...(await Promise.all(texts.map(([event, text]) => capText(text!, event!, this.sessionDir))))]
+  }
+
+  /** Whether any hook is configured for the event, so that a bridge point costs nothing without one. */
+  /** The session's directory beside its transcript: hook env files and oversized hook output live there. */
+  get sessionDir(): string {
+    return this.init.transcriptPath.replace(/\.jsonl$/, '')
+  }
+
+  has(event: HookEventName): boolean {
+    return this.runner.config.handlers.some((h) => h.event === event)
+  }
+
+  agentOptions(agentId: string | undefined): FireOptions {
+    return agentId ? { agentId, agentType: this.agentTypes.get(agentId) ?? 'general-purpose' } : {}
+  }
+
+  /** Fires InstructionsLoaded for memory files loaded since the last call; these run in the background (spec §2.5). */
+  instructionsLoaded(): void {
+    if (!this.has('InstructionsLoaded')) return
+    const loads = this.$.state.get({ plugin: 'memory', key: 'loaded' }).value
+    if (!Array.isArray(loads)) return
+    for (const load of loads.slice(this.instructionsSeen)) this.background(this.fire('InstructionsLoaded', { ...(load as Record<string, unknown>) }))
+    this.instructionsSeen = loads.length
+  }
+
+  background(work: Promise<unknown>): void {
+    const tracked = work.catch(() => {}).finally(() => this.pending.delete(tracked))
+    this.pending.add(tracked)
+  }
+
+  /** Waits for background firings, then ends async hooks still running. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.pending])
+    await this.runner.close()
+  }
+
+  /** The stdin JSON of one event: the common fields, then the event's own. */
+  input(event: HookEventName, fields: Record<string, unknown>, o: FireOptions = {}): Record<string, unknown> {
+    return {
+      session_id: this.init.sessionId,
+      transcript_path: this.init.transcriptPath,
+      cwd: this.init.cwd,
+      ...(o.noPermissionMode ? {} : { permission_mode: this.permissionMode() }),
+      hook_event_name: event,
+      ...(o.agentId ? { agent_id: o.agentId } : {}),
+      ...(o.agentType ? { agent_type: o.agentType } : {}),
+      ...fields,
+    }
+  }
+
+  /** Runs the event's matching hooks and reports what they say beside their decisions. */
+  async fire(event: HookEventName, fields: Record<string, unknown>, o: FireOptions = {}): Promise<HookRunResult> {
+    const input = this.input(event, fields, o)
+    const show = !NEVER_SHOWN.has(event) && (this.init.includeHookEvents || ALWAYS_SHOWN.has(event))
+    const ids = new Map<number, string>()
+    const hookName = (() => {
+      const q = matchValue(event, input)
+      return q ? `${event}:${q}` : event
+    })()
+    const ran = await this.runner.run(event, input, {
+      signal: o.signal,
+      onHookStart: show ? (h) => {
+        const id = randomUUID()
+        ids.set(h.id, id)
+        this.post({ subtype: 'hook_started', hook_id: id, hook_name: hookName, hook_event: event })
+      } : undefined,
+      onHookEnd: show ? (record) => this.post(hookResponse(record, ids.get(record.id) ?? randomUUID(), hookName)) : undefined,
+    })
+    const r = await capOutput(ran, this.sessionDir)
+    this.report(r, o.quiet === true)
+    return r
+  }
+
+  /** A `system` message for the caller's stream; warnings also go to the log (stderr headless). */
+  notice(content: string, level: 'info' | 'warning' = 'info'): void {
+    if (level === 'warning') this.$.log.warn(content)
+    this.post({ subtype: 'informational', level, content })
+  }
+
+  private post(fields: Record<string, unknown>): void {
+    try {
+      void this.$.session.append({ message: { type: 'system', ...fields } })
+    } catch {
+      // A host without a message stream (a bare test host): the log still has warnings.
+    }
+  }
+
+  private report(r: HookRunResult, quiet: boolean): void {
+    for (const p of r.errors) {
+      const text = `${r.hookName} hook error (${p.source.label}: ${p.source.file}): ${p.hook}: ${p.message}`
+      if (quiet) this.$.log.debug(text)
+      else this.notice(text, 'warning')
+    }
+    for (const m of r.systemMessages) this.notice(m.text, 'warning')
+    for (const w of r.warnings) this.$.log.debug(w.message)
+    for (const record of r.records) {
+      const h = this.runner.config.handlers.find((x) => x.id === record.id)
+      if (!h || !isProjectLevel(h)) continue
+      const fp = fingerprintOf(h)
+      if (this.init.approved.has(fp) || this.reported.has(fp)) continue
+      this.reported.add(fp)
+      this.$.log.warn(`ran a project hook not yet reviewed in this workspace: ${h.event}${h.matcher ? ` [${h.matcher}]` : ''} \`${h.name}\` (${h.source.file}; fingerprint ${fp}; review with: modloop hooks list)`)
+    }
+  }
+
+  private permissionMode(): string {
+    const api = this.$.state.get({ plugin: 'permissions', key: 'api' }).value as { mode?: () => string } | undefined
+    const mode = api?.mode?.()
+    return mode === 'auto' || !mode ? 'default' : mode
+  }
+}
+
+function hookResponse(record: HookRecord, id: string, hookName: string): Record<string, unknown> {
+  const outcome = record.outcome === 'success' || record.outcome === 'blocking' ? 'success' : record.outcome === 'cancelled' || record.outcome === 'timeout' ? 'cancelled' : 'error'
+  return {
+    subtype: 'hook_response', hook_id: id, hook_name: hookName, hook_event: record.event,
+    output: record.stdout + record.stderr, stdout: record.stdout, stderr: record.stderr, exit_code: record.exitCode ?? undefined, outcome,
+    // modloop additions: which hook it was, and where it was configured.
+    command: record.name, source_file: record.source.file, ...(record.message ? { message: record.message } : {}),
+  }
+}
+
+/** Each context string, headed by the hook name as Claude Code heads injected hook context. */
+export function contexts(r: HookRunResult): string[] {
+  return r.additionalContexts.map((c) => `${r.hookName} hook additional context: ${c.text}`)
+}
+
+export const envFileDir = (transcriptPath: string) => join(transcriptPath.replace(/\.jsonl$/, ''), 'hook-env')

@@ -1,0 +1,40 @@
+import { defineMod } from '../../core/mod/define.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { HookBridge } from './bridge.js'
+import { shellHooksOptions } from './options.js'
+import { registerIdleHooks } from './idle-hooks.js'
+import { registerModelHooks } from './model-hooks.js'
+import { registerPermissionHooks } from './permission-hooks.js'
+import { registerSessionHooks } from './session-hooks.js'
+import { registerToolHooks } from './tool-hooks.js'
+import { registerTurnHooks } from './turn-hooks.js'
+
+export { projectHookFingerprints, approveProjectHooks, fingerprintOf, trustStorePath } from './trust.js'
+export type { ProjectHookFingerprint } from './trust.js'
+
+/**
+ * Shell hooks: runs the settings hooks people configure for Claude Code — `~/.claude/settings.json`,
+ * `.claude/settings.json`, `.claude/settings.local.json`, `--settings`, the modloop config's `hooks`
+ * and plugins' `hooks/hooks.json` — unchanged, at the matching points of the loop, with the stdin
+ * JSON, exit codes and JSON output of the settings-hooks protocol (hooks-runner does the protocol;
+ * this mod maps it onto events). docs/hooks.md lists each event and what of it is honoured.
+ */
+export default defineMod({
+  name: 'shell-hooks',
+  description: 'Runs settings hooks (.claude/settings.json and friends) at the loop events',
+  options: shellHooksOptions,
+  register(on, opts) {
+    const bridges = new Map<string, HookBridge>()
+    const bridgeOf = ($: ModApi) => bridges.get($.session.id() as string)
+    registerSessionHooks(on, opts, bridges, bridgeOf)
+    registerTurnHooks(on, bridgeOf)
+    registerToolHooks(on, bridgeOf)
+    registerPermissionHooks(on, bridgeOf)
+    registerModelHooks(on, bridgeOf)
+    registerIdleHooks(on, opts.idleNotifyMs, bridgeOf)
+    return async () => {
+      for (const b of bridges.values()) await b.close()
+      bridges.clear()
+    }
+  },
+})

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { ContextItem, HookRunResult } from '../../hooks-runner/index.js'
+
+/** Hook output strings longer than this go to a file (spec loop-and-sdk §3.5, settings-hooks §3.6). */
+export const OUTPUT_CAP = 10_000
+const PREVIEW = 2_000
+
+/**
+ * Replaces each hook output string over the cap — context, system messages, block reasons — by
+ * the path of a file in the session directory holding the whole text, plus its first 2,000
+ * characters, so one hook cannot flood the context. A file that cannot be written leaves the
+ * preview with a note saying so.
+ */
+export async function capOutput(r: HookRunResult, sessionDir: string): Promise<HookRunResult> {
+  const long = (s: string | undefined) => s !== undefined && s.length > OUTPUT_CAP
+  if (!r.additionalContexts.some((c) => long(c.text)) && !r.systemMessages.some((c) => long(c.text)) && !long(r.blockReason)) return r
+  const cap = (text: string) => capText(text, r.hookName, sessionDir)
+  const items = (list: ContextItem[]) => Promise.all(list.map(async (c) => ({ ...c, text: await cap(c.text) })))
+  const blockReason = r.blockReason === undefined ? undefined : await cap(r.blockReason)
+  return {
+    ...r,
+    additionalContexts: await items(r.additionalContexts),
+    systemMessages: await items(r.systemMessages),
+    ...(blockReason !== undefined ? { blockReason } : {}),
+  }
+}
+
+/** One output string: as it is within the cap, else saved whole and replaced by the path and its start. */
+export async function capText(text: string, hookName: string, sessionDir: string): Promise<string> {
+  if (text.length <= OUTPUT_CAP) return text
+  const dir = join(sessionDir, 'hook-output')
+  const file = join(dir, `${hookName.replace(/[^\w.-]+/g, '_')}-${randomUUID()}.txt`)
+  const head = `${hookName} hook output was ${text.length} characters`
+  try {
+    await mkdir(dir, { recursive: true })
+    await writeFile(file, text)
+    return `${head}; the whole output is in ${file}. Its start:\n${text.slice(0, PREVIEW)}`
+  } catch (err) {
+    return `${head} and could not be saved (${(err as Error).message}). Its start:\n${text.slice(0, PREVIEW)}`
+  }
+}

@@ -1,0 +1,72 @@
+import type { On } from '../../core/bus/types.js'
+import type { ToolCheckInput, ToolCheckResult } from '../../core/events/types.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { HookBridge } from './bridge.js'
+import { HOOK_BUDGET_MS } from './tool-hooks.js'
+
+interface PermissionsApi {
+  persistUpdate(update: unknown): Promise<{ file?: string }>
+  check(tool: string, input: unknown): Promise<{ decision: string; reason?: string; rule?: string }>
+}
+
+const permissionsApi = ($: ModApi) => $.state.get({ plugin: 'permissions', key: 'api' }).value as PermissionsApi | undefined
+
+/**
+ * `tool.check` (before the permissions mod): a PreToolUse allow never loosens a deny or ask rule,
+ * its ask forces the question and its defer holds the call. Where the verdict still asks,
+ * PermissionRequest hooks answer for the approver (spec §2.10): deny (with `message`; `interrupt`
+ * also ends the turn), or allow — `updatedInput` is checked again against the rules, and
+ * `updatedPermissions` go to the permissions mod as an approver's would. An ask nobody answered
+ * reaches the approver, and Notification `permission_prompt` tells the person.
+ */
+export function registerPermissionHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
+  on('tool.check', async ($, e, next) => {
+    const b = bridgeOf($)
+    const hook = e.tool_use_id ? b?.decisions.get(e.tool_use_id) : undefined
+    const verdict = await next(e)
+    if (!b) return verdict
+    if (hook?.decision === 'defer' && verdict.decision !== 'deny') return { decision: 'defer', hook: hook.hook, ...(hook.reason ? { reason: hook.reason } : {}) }
+    if (verdict.decision === 'deny' || verdict.decision === 'defer') return verdict
+    if (hook?.decision === 'ask') return { decision: 'ask', hook: hook.hook, reason: hook.reason ?? `${hook.hook} hook asks before this call` }
+    // A verdict that names a rule (an ask rule, a protected or critical path) stands; a bare ask is only the mode.
+    if (hook?.decision === 'allow') return verdict.decision === 'ask' && verdict.rule ? verdict : { decision: 'allow', hook: hook.hook }
+    if (verdict.decision !== 'ask' || !e.tool_use_id) return verdict
+    const answered = b.has('PermissionRequest') ? await permissionRequest($, b, e, verdict, next.signal) : undefined
+    if (answered) return answered
+    if (e.canAsk && b.has('Notification') && !/^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_PERMISSION_PROMPT_NOTIFY_HOOKS') ?? '')) {
+      b.background(b.fire('Notification', { message: `modloop needs your permission to use ${e.tool}`, title: 'Permission needed', notification_type: 'permission_prompt' }, { noPermissionMode: true }))
+    }
+    return verdict
+  }, { before: 'permissions', budgetMs: HOOK_BUDGET_MS })
+}
+
+async function permissionRequest($: ModApi, b: HookBridge, e: ToolCheckInput, verdict: ToolCheckResult, signal: AbortSignal | undefined): Promise<ToolCheckResult | undefined> {
+  const r = await b.fire('PermissionRequest', {
+    tool_name: e.tool, tool_input: e.input, ...(verdict.suggestions?.length ? { permission_suggestions: verdict.suggestions } : {}),
+  }, { ...b.agentOptions(e.agentId), signal })
+  const answer = r.permissionRequest
+  if (!answer) return undefined
+  if (answer.behavior === 'deny') {
+    const reason = answer.message ?? `${r.hookName} hook denied this call`
+    if (answer.interrupt && e.tool_use_id) b.interrupts.set(e.tool_use_id, reason)
+    return { decision: 'deny', hook: r.hookName, reason }
+  }
+  const api = permissionsApi($)
+  for (const update of answer.updatedPermissions ?? []) {
+    if (!api) {
+      b.notice(`${r.hookName} hook: updatedPermissions were not applied: no permissions mod is loaded`, 'warning')
+      break
+    }
+    try {
+      await api.persistUpdate(update)
+    } catch (err) {
+      b.notice(`${r.hookName} hook: an updatedPermissions entry was not applied: ${(err as Error).message}`, 'warning')
+    }
+  }
+  if (!answer.updatedInput) return { decision: 'allow', hook: r.hookName }
+  // The substituted input faces the deny and ask rules again (spec §2.10).
+  const again = api ? await api.check(e.tool, answer.updatedInput) : { decision: 'allow' }
+  if (again.decision === 'deny') return { decision: 'deny', hook: r.hookName, reason: again.reason ?? `the input ${r.hookName} hook substituted is denied${again.rule ? ` by the rule ${again.rule}` : ''}` }
+  if (again.decision === 'ask' && again.rule) return { decision: 'ask', hook: r.hookName, rule: again.rule, ...(again.reason ? { reason: again.reason } : {}), updatedInput: answer.updatedInput }
+  return { decision: 'allow', hook: r.hookName, updatedInput: answer.updatedInput }
+}

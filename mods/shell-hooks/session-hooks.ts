@@ -1,0 +1,112 @@
+import type { On } from '../../core/bus/types.js'
+import type { SessionMessage } from '../../core/events/types.js'
+import { reminder } from '../../core/loop/attach.js'
+import type { ModApi } from '../../core/mod/api.js'
+import { contexts, envFileDir, HookBridge } from './bridge.js'
+import type { ShellHooksOptions } from './options.js'
+import { loadSources, type ConfigHooks } from './sources.js'
+import { HOOK_BUDGET_MS } from './tool-hooks.js'
+import { projectHookFingerprints, trustStorePath } from './trust.js'
+
+interface Flags { settings?: string[]; includeHookEvents?: boolean }
+
+/**
+ * The session events: sources load and SessionStart fires once the other mods started (its
+ * context waits for the first prompt); SubagentStart as a subagent starts; PreCompact may veto a
+ * compaction, PostCompact reports its summary and SessionStart (source compact) adds context to
+ * the compacted conversation; SessionEnd fires within the session's short
+ * end budget, after which async hooks still running are ended.
+ */
+export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: Map<string, HookBridge>, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
+  on('session.start', async ($, e, next) => {
+    const result = await next(e)
+    let flags: Flags = {}
+    try {
+      flags = (await $.settings.read({ source: 'flag' })) as Flags
+    } catch {
+      // A host without launch flags: only the settings files and the config apply.
+    }
+    const env = process.env
+    const config = $.state.get({ plugin: 'loader', key: 'hooks' }).value as ConfigHooks[] | undefined
+    const loaded = await loadSources({
+      cwd: e.cwd, home: opts.home, managedDir: opts.managedDir, settingSources: opts.settingSources, walkUpToGitRoot: opts.walkUpToGitRoot,
+      settings: flags.settings, config, env,
+    })
+    for (const err of loaded.errors) $.log.warn(`settings hooks: ${err.message}`)
+    for (const w of loaded.warnings) $.log.debug(w.message)
+    let approved = new Set<string>()
+    if (loaded.config.handlers.length > 0) {
+      const store = opts.trustStore ?? trustStorePath({}, env)
+      try {
+        approved = new Set((await projectHookFingerprints(loaded.config, e.cwd, store)).filter((f) => f.approved).map((f) => f.fingerprint))
+      } catch (err) {
+        $.log.warn(`the record of reviewed project hooks cannot be read: ${(err as Error).message}`)
+      }
+    }
+    const bridge = new HookBridge($, {
+      sessionId: e.sessionId, cwd: e.cwd, transcriptPath: e.transcriptPath, loaded, approved,
+      includeHookEvents: opts.includeHookEvents || flags.includeHookEvents === true, envFileDir: envFileDir(e.transcriptPath),
+    })
+    bridges.get(e.sessionId)?.close()
+    bridges.set(e.sessionId, bridge)
+    if (bridge.has('SessionStart')) {
+      const r = await bridge.fire('SessionStart', { source: e.source, model: $.session.model() }, { noPermissionMode: true })
+      bridge.startContext = contexts(r)
+    }
+    bridge.instructionsLoaded()
+    return result
+  }, { budgetMs: HOOK_BUDGET_MS })
+
+  on('agent.spawn', async ($, e, next) => {
+    const b = bridgeOf($)
+    // The prompt object handed down becomes the subagent's first message; SubagentStart context joins it.
+    const spawn = { ...e }
+    const r = await next(spawn)
+    if (!b || 'deny' in r || !r.agentId) return r
+    b.agentTypes.set(r.agentId, spawn.subagentType)
+    if (b.has('SubagentStart')) {
+      const h = await b.fire('SubagentStart', { agent_id: r.agentId, agent_type: spawn.subagentType })
+      const added = contexts(h)
+      if (added.length > 0) spawn.prompt = [spawn.prompt, ...added].join('\n\n')
+    }
+    return r
+  }, { budgetMs: HOOK_BUDGET_MS })
+
+  on('session.compact', async ($, e, next) => {
+    const b = bridgeOf($)
+    if (!b || e.agentId) return next(e)
+    const trigger = e.trigger === 'auto' ? 'auto' : 'manual'
+    if (b.has('PreCompact')) {
+      const r = await b.fire('PreCompact', { trigger, custom_instructions: e.instructions ?? null }, { signal: next.signal })
+      if (r.blocked) return { skip: `${r.hookName} hook blocked compaction: ${r.blockReason ?? ''}` }
+    }
+    const result = await next(e)
+    if (!('messages' in result)) return result
+    if (b.has('PostCompact')) await b.fire('PostCompact', { trigger, compact_summary: summaryOf(result.messages) })
+    if (!b.has('SessionStart')) return result
+    // The compacted conversation starts afresh: SessionStart (source compact) context opens it.
+    const r = await b.fire('SessionStart', { source: 'compact', model: $.session.model() }, { noPermissionMode: true })
+    const added = contexts(r)
+    const [first, ...rest] = result.messages
+    if (added.length === 0 || !first) return result
+    const blocks = typeof first.content === 'string' ? [{ type: 'text', text: first.content }] : Array.isArray(first.content) ? first.content : []
+    return { ...result, messages: [{ ...first, content: [...blocks, ...added.map((t) => ({ type: 'text', text: reminder(t) }))] }, ...rest] }
+  }, { budgetMs: HOOK_BUDGET_MS })
+
+  on('session.end', async ($, e, next) => {
+    const b = bridges.get(e.sessionId)
+    if (b) {
+      bridges.delete(e.sessionId)
+      if (b.has('SessionEnd')) await b.fire('SessionEnd', { reason: e.reason }, { noPermissionMode: true })
+      await b.close()
+    }
+    return next(e)
+  })
+}
+
+function summaryOf(messages: readonly SessionMessage[]): string {
+  const first = messages[0]
+  if (!first) return ''
+  if (typeof first.content === 'string') return first.content
+  return Array.isArray(first.content) ? first.content.map((b: { text?: unknown }) => (typeof b.text === 'string' ? b.text : '')).join('') : ''
+}

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
+import { loadHookSources, type ExtraHookSource, type LoadedHookSources } from '../../hooks-runner/index.js'
+
+/** Hooks from outside the settings files, as the loader hands them over: the config's and each plugin's. */
+export interface ConfigHooks {
+  source: string
+  hooks: Record<string, unknown[]>
+}
+
+export interface SourcesInput {
+  cwd: string
+  home?: string
+  managedDir?: string | false
+  settingSources?: readonly ('user' | 'project' | 'local')[]
+  walkUpToGitRoot?: boolean
+  /** `--settings` values: file paths or inline JSON. */
+  settings?: readonly string[]
+  /** The config's own hooks and each plugin's `hooks/hooks.json` hooks. */
+  config?: readonly ConfigHooks[]
+  env?: Record<string, string | undefined>
+}
+
+/** `~/.claude`: under the home option, else CLAUDE_CONFIG_DIR, else the OS home. */
+export function claudeConfigDir(home: string | undefined, env: Record<string, string | undefined>): string {
+  if (home) return join(home, '.claude')
+  return env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude')
+}
+
+/**
+ * Every hook source of a session, in settings order: managed, user, project, local, `--settings`,
+ * then the modloop config's `hooks` and plugins' `hooks/hooks.json` (each plugin its own source,
+ * with `${CLAUDE_PLUGIN_ROOT}` set to its directory).
+ */
+export function loadSources(input: SourcesInput): Promise<LoadedHookSources> {
+  const env = input.env ?? process.env
+  return loadHookSources({
+    cwd: input.cwd, projectDir: input.cwd, home: input.home ?? homedir(),
+    configDir: claudeConfigDir(input.home, env),
+    managedDir: input.managedDir === false ? null : input.managedDir,
+    settingSources: input.settingSources, walkUpToGitRoot: input.walkUpToGitRoot,
+    settingsFiles: input.settings, extra: (input.config ?? []).map(extraSource), env: env as NodeJS.ProcessEnv,
+  })
+}
+
+function extraSource(c: ConfigHooks): ExtraHookSource {
+  const root = pluginRootOf(c.source)
+  if (!root) return { source: c.source, hooks: c.hooks, label: 'Modloop Config' }
+  return { source: c.source, hooks: c.hooks, label: 'Plugin Hooks', pluginRoot: root }
+}
+
+/** A plugin's hooks come from `<root>/hooks/hooks.json`, with `<root>/.claude-plugin/plugin.json` beside. */
+function pluginRootOf(file: string): string | undefined {
+  if (basename(file) !== 'hooks.json' || basename(dirname(file)) !== 'hooks') return undefined
+  const root = dirname(dirname(file))
+  return existsSync(join(root, '.claude-plugin', 'plugin.json')) ? root : undefined
+}

@@ -1,0 +1,94 @@
+import type { ToolCallResult } from '../../core/events/types.js'
+import type { On } from '../../core/bus/types.js'
+import { STAGE } from '../../core/bus/types.js'
+import type { ModApi } from '../../core/mod/api.js'
+import { inputOf } from '../../core/tools/pipeline.js'
+import { contexts, type HookBridge } from './bridge.js'
+
+// Hooks default to a 600 s timeout; the handler's own-time budget must not cut them short.
+export const HOOK_BUDGET_MS = 11 * 60_000
+
+const textOf = (result: unknown): string => (typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result))
+
+/**
+ * The tool events. `tool.call` (innermost of the mods, so settings hooks sit beneath every mod as
+ * spec mods §6.4 orders them): PreToolUse may deny (the reason reaches the model), rewrite the
+ * input (the permission check and the tool see the rewrite) or leave a verdict for `tool.check`;
+ * after the call, PostToolUse or PostToolUseFailure add context, replace the output, or stop.
+ * The permission side (`tool.check`) is in permission-hooks.ts.
+ */
+export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
+  on('tool.call', async ($, e, next) => {
+    const b = bridgeOf($)
+    if (!b) return next(e)
+    const agent = b.agentOptions(e.agentId)
+    let input = inputOf(e)
+    let call = e
+    const context: string[] = []
+    if (b.has('PreToolUse')) {
+      const r = await b.fire('PreToolUse', { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id }, { ...agent, signal: next.signal })
+      context.push(...contexts(r))
+      if (r.stop) {
+        const reason = r.stop.reason ?? `${r.hookName} hook stopped the session`
+        return { deny: `${r.hookName} hook stopped this call and the session: ${reason}`, halt: reason }
+      }
+      if (r.decision === 'deny' || (r.blocked && r.decision !== 'defer')) {
+        return { deny: `${r.hookName} hook denied this call: ${r.decisionReason ?? r.blockReason ?? 'no reason given'}` }
+      }
+      if (r.updatedInput && r.decision !== 'defer') {
+        input = r.updatedInput
+        call = { ...r.updatedInput, tool: e.tool, tool_use_id: e.tool_use_id, ...(e.agentId ? { agentId: e.agentId } : {}) }
+      }
+      if (r.decision) b.decisions.set(e.tool_use_id, { decision: r.decision, reason: r.decisionReason, hook: r.hookName })
+    }
+    const started = performance.now()
+    let res: ToolCallResult
+    try {
+      res = await next(call)
+    } finally {
+      b.decisions.delete(e.tool_use_id)
+    }
+    b.instructionsLoaded()
+    if ('deny' in res) {
+      // A PermissionRequest deny with `interrupt` ends the turn once the batch is answered.
+      const interrupt = b.interrupts.get(e.tool_use_id)
+      b.interrupts.delete(e.tool_use_id)
+      return interrupt === undefined ? res : { ...res, halt: interrupt }
+    }
+    let halt: string | undefined
+    const fields = { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id, duration_ms: Math.round(performance.now() - started) }
+    if (!res.isError && b.has('PostToolUse')) {
+      const r = await b.fire('PostToolUse', { ...fields, tool_response: res.result }, agent)
+      context.push(...contexts(r))
+      if (r.blocked) context.push(`${r.hookName} hook blocking error: ${r.blockReason ?? ''}`)
+      if (r.updatedToolOutput !== undefined) res = { ...res, result: r.updatedToolOutput, text: textOf(r.updatedToolOutput) }
+      if (r.stop) halt = r.stop.reason ?? `${r.hookName} hook stopped the session`
+    } else if (res.isError && b.has('PostToolUseFailure')) {
+      const r = await b.fire('PostToolUseFailure', { ...fields, error: res.text ?? textOf(res.result) }, agent)
+      context.push(...contexts(r))
+      if (r.blocked) context.push(`${r.hookName} hook blocking error: ${r.blockReason ?? ''}`)
+      if (r.stop) halt = r.stop.reason ?? `${r.hookName} hook stopped the session`
+    }
+    if (context.length === 0 && halt === undefined) return res
+    return { ...res, context: [...(res.context ?? []), ...context], ...(halt !== undefined ? { halt } : {}) }
+  }, { stage: STAGE.last, budgetMs: HOOK_BUDGET_MS })
+
+  // PostToolBatch: once the batch is answered, before the next request (spec §2.14).
+  on('tool.batch', async ($, e, next) => {
+    const res = await next(e)
+    const b = bridgeOf($)
+    if (!b) return res
+    // Async hooks that ended meanwhile speak beside these results (main loop only: subagents have their own context).
+    const late = e.agentId ? [] : await b.takeAsync()
+    if (!b.has('PostToolBatch')) return late.length > 0 ? { ...res, context: [...(res.context ?? []), ...late] } : res
+    const r = await b.fire('PostToolBatch', {
+      tool_calls: e.calls.map((c) => ({ tool_name: c.tool, tool_input: c.input, tool_use_id: c.tool_use_id, tool_response: c.result })),
+    }, { ...b.agentOptions(e.agentId), signal: next.signal })
+    const context = [...(res.context ?? []), ...late, ...contexts(r)]
+    const reason = r.stop ? r.stop.reason ?? `${r.hookName} hook stopped the session` : r.blocked ? r.blockReason ?? `${r.hookName} hook stopped the loop` : undefined
+    if (reason === undefined) return context.length > 0 ? { ...res, context } : res
+    // The reason is shown as a warning and stays in the conversation.
+    b.notice(`${r.hookName} hook stopped the loop: ${reason}`, 'warning')
+    return { ...res, context: [...context, `${r.hookName} hook stopped the loop: ${reason}`], halt: reason }
+  }, { budgetMs: HOOK_BUDGET_MS })
+}

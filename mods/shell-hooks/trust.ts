@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import type { HooksConfig, ResolvedHandler } from '../../hooks-runner/index.js'
+import { trustStorePath } from '../permissions/trust-store.js'
+
+/** One project-level hook as a reviewer sees it, with the fingerprint its approval is keyed by. */
+export interface ProjectHookFingerprint {
+  fingerprint: string
+  event: string
+  matcher: string
+  /** The command line, URL, `server/tool` or prompt head. */
+  command: string
+  file: string
+  approved: boolean
+}
+
+export { trustStorePath }
+
+/** Project and local settings files (and the config in the project) are what a cloned repository can bring. */
+export const isProjectLevel = (h: ResolvedHandler) => h.source.kind === 'project' || h.source.kind === 'local'
+
+/** A hook's identity for review: its event, matcher and what it runs. Any change makes it a new hook. */
+export function fingerprintOf(h: ResolvedHandler): string {
+  return createHash('sha256').update(JSON.stringify([h.event, h.matcher ?? '', h.config.type, h.name])).digest('hex').slice(0, 16)
+}
+
+type Approvals = Record<string, Record<string, { approvedAt: string }>>
+
+/** The `hooks` key of the workspace trust store: approved fingerprints per workspace (real path). */
+async function readApprovals(file: string): Promise<{ store: Record<string, unknown>; hooks: Approvals }> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { store: {}, hooks: {} }
+    throw err
+  }
+  let store: unknown
+  try {
+    store = JSON.parse(text)
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix or remove it`)
+  }
+  if (typeof store !== 'object' || store === null || Array.isArray(store)) throw new Error(`${file} does not hold a JSON object`)
+  const hooks = (store as { hooks?: unknown }).hooks
+  return { store: store as Record<string, unknown>, hooks: typeof hooks === 'object' && hooks !== null ? (hooks as Approvals) : {} }
+}
+
+/**
+ * The project-level hooks of a config with whether each was approved for this workspace, so an
+ * interactive front end can ask once per new or changed hook. Headless runs do not ask: they run
+ * these hooks and report the unapproved ones that ran.
+ */
+export async function projectHookFingerprints(config: HooksConfig, workspace: string, storeFile: string): Promise<ProjectHookFingerprint[]> {
+  const { hooks } = await readApprovals(storeFile)
+  const approved = hooks[await realpath(workspace).catch(() => workspace)] ?? {}
+  return config.handlers.filter(isProjectLevel).map((h) => {
+    const fingerprint = fingerprintOf(h)
+    return { fingerprint, event: h.event, matcher: h.matcher ?? '', command: h.name, file: h.source.file, approved: fingerprint in approved }
+  })
+}
+
+/** Records approval of these fingerprints for the workspace; the rest of the trust store is kept. */
+export async function approveProjectHooks(storeFile: string, workspace: string, fingerprints: readonly string[]): Promise<void> {
+  const { store, hooks } = await readApprovals(storeFile)
+  const real = await realpath(workspace).catch(() => workspace)
+  const now = new Date().toISOString()
+  hooks[real] = { ...hooks[real], ...Object.fromEntries(fingerprints.map((f) => [f, { approvedAt: now }])) }
+  await mkdir(dirname(storeFile), { recursive: true })
+  const temp = `${storeFile}.${process.pid}.tmp`
+  await writeFile(temp, `${JSON.stringify({ workspaces: {}, ...store, hooks }, null, 2)}\n`)
+  await rename(temp, storeFile)
+}

@@ -1,0 +1,94 @@
+import { STAGE, type On } from '../../core/bus/types.js'
+import { reminder } from '../../core/loop/attach.js'
+import type { ModApi } from '../../core/mod/api.js'
+import { subagentTranscriptPath } from '../../core/session/paths.js'
+import { contexts, type HookBridge } from './bridge.js'
+import { HOOK_BUDGET_MS } from './tool-hooks.js'
+
+// StopFailure's `error` values (spec §2.19); other model error kinds report as unknown.
+const STOP_FAILURE_ERRORS = new Set(['rate_limit', 'overloaded', 'authentication_failed', 'billing_error', 'invalid_request', 'model_not_found', 'server_error'])
+
+/**
+ * The prompt and turn events. UserPromptSubmit runs beneath the mods' `prompt.submit` handlers:
+ * a block drops the prompt, context goes beside it (with SessionStart's on the first prompt).
+ * UserPromptExpansion follows a slash command's expansion. Stop / SubagentStop answer `turn.stop`;
+ * StopFailure reports a turn ended by an API error (its output is ignored).
+ */
+export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
+  on('prompt.submit', async ($, e, next) => {
+    const b = bridgeOf($)
+    if (!b) return next(e)
+    const context = [...b.startContext, ...(await b.takeAsync())]
+    b.startContext = []
+    if (b.has('UserPromptSubmit')) {
+      const r = await b.fire('UserPromptSubmit', { prompt: e.text }, { signal: next.signal })
+      if (r.stop) return { drop: r.stop.reason ?? `${r.hookName} hook stopped the session` }
+      if (r.blocked) return { drop: `UserPromptSubmit operation blocked by hook:\n${r.blockReason ?? ''}` }
+      context.push(...contexts(r))
+    }
+    const submitted = await next(context.length > 0 ? { ...e, context: [...(e.context ?? []), ...context] } : e)
+    b.instructionsLoaded()
+    return submitted
+  }, { stage: STAGE.last, budgetMs: HOOK_BUDGET_MS })
+
+  on('command.run', async ($, e, next) => {
+    const r = await next(e)
+    const b = bridgeOf($)
+    if (!b?.has('UserPromptExpansion') || 'deny' in r || typeof r.prompt !== 'string') return r
+    const h = await b.fire('UserPromptExpansion', {
+      expansion_type: 'slash_command', command_name: e.command, command_args: e.args, prompt: `/${e.command}${e.args ? ` ${e.args}` : ''}`,
+    }, { signal: next.signal })
+    if (h.stop) return { deny: h.stop.reason ?? `${h.hookName} hook stopped the session` }
+    if (h.blocked) return { deny: `UserPromptExpansion operation blocked by hook:\n${h.blockReason ?? ''}` }
+    // The prompt was submitted before it expanded, so the context rides in the expanded text.
+    const added = contexts(h)
+    return added.length > 0 ? { ...r, prompt: [r.prompt, ...added.map(reminder)].join('\n\n') } : r
+  }, { budgetMs: HOOK_BUDGET_MS })
+
+  on('turn.stop', async ($, e, next) => {
+    const b = bridgeOf($)
+    const event = e.agentId ? 'SubagentStop' : 'Stop'
+    // An asyncRewake hook that reported (exit 2) wakes the model before the turn would end.
+    const woke = b && !e.agentId ? await b.takeAsync(true) : []
+    if (woke.length > 0) return { decision: 'continue', reason: woke.join('\n') }
+    if (!b?.has(event)) return next(e)
+    const agent = b.agentOptions(e.agentId)
+    const r = await b.fire(event, {
+      stop_hook_active: e.stopHookActive, last_assistant_message: e.answer,
+      ...(e.agentId ? { agent_transcript_path: subagentTranscriptPath(b.init.transcriptPath, e.agentId) } : {}),
+      background_tasks: [], session_crons: [],
+    }, { ...agent, signal: next.signal })
+    if (r.stop) return { decision: 'halt', reason: r.stop.reason ?? `${r.hookName} hook stopped the session` }
+    const feedback = [...(r.blocked ? [r.blockReason ?? ''] : []), ...r.additionalContexts.map((c) => c.text)].filter((t) => t !== '')
+    if (r.blocked || feedback.length > 0) return { decision: 'continue', reason: `${event} hook feedback:\n${feedback.join('\n')}` }
+    return next(e)
+  }, { budgetMs: HOOK_BUDGET_MS })
+
+  // A turn's API error is seen where it surfaces, in its model request, and reported when the turn ends.
+  const failures = new Map<string, { type: string; message: string }>()
+  on('turn.step', async function* ($, e, next) {
+    const s = next(e)
+    if (!bridgeOf($)?.has('StopFailure')) return yield* s
+    try {
+      for await (const chunk of s) yield chunk
+      return await s.result
+    } catch (err) {
+      const type = (err as { type?: unknown }).type
+      failures.set(e.turnId, { type: typeof type === 'string' ? type : 'unknown', message: err instanceof Error ? err.message : String(err) })
+      throw err
+    }
+  })
+
+  on('turn.complete', async ($, e, next) => {
+    const failure = failures.get(e.turnId)
+    failures.delete(e.turnId)
+    const b = bridgeOf($)
+    if (failure && e.reason === 'error' && b?.has('StopFailure')) {
+      await b.fire('StopFailure', {
+        error: STOP_FAILURE_ERRORS.has(failure.type) ? failure.type : 'unknown', error_details: failure.message,
+        last_assistant_message: `API Error: ${failure.message}`,
+      }, b.agentOptions(e.agentId))
+    }
+    return next(e)
+  }, { budgetMs: HOOK_BUDGET_MS })
+}

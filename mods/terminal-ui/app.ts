@@ -1,0 +1,252 @@
+import type { ModApi } from '../../core/mod/api.js'
+import { Chooser, type Choice } from './chooser.js'
+import type { Paint } from './color.js'
+import { Editor } from './editor.js'
+import type { MessageView } from './message-view.js'
+import type { Screen } from './screen.js'
+
+export interface Key {
+  name?: string
+  sequence?: string
+  ctrl?: boolean
+  meta?: boolean
+  shift?: boolean
+}
+
+/** What the keys do to the running session; the session runner supplies it. */
+export interface Actions {
+  submit(text: string, priority: 'now' | 'next' | 'later'): void
+  interrupt(): void
+  exit(): void
+  cycleMode(): void
+}
+
+const MODE_NAMES: Record<string, string> = {
+  default: 'default', acceptEdits: 'accept edits', plan: 'plan mode', bypassPermissions: 'bypass permissions', dontAsk: "don't ask", auto: 'auto',
+}
+const EXIT_WINDOW_MS = 1500
+
+export const KEYS_HELP = [
+  'Keys:',
+  '  Enter send · \\ then Enter, Shift+Enter or Ctrl+J: new line · Alt+Enter: send now (interrupts the turn)',
+  '  Esc interrupt the turn · Shift+Tab cycle the permission mode · Tab complete a /command',
+  '  ↑↓ history · Ctrl+C twice or Ctrl+D exit',
+].join('\n')
+
+/**
+ * The terminal's interactive state: the prompt editor, an open chooser (a permission ask, a
+ * session pick), the status line. Keys come in here; what they mean for the session goes out
+ * through `Actions`. The live region is redrawn from this state after every change.
+ */
+export class App {
+  readonly editor = new Editor()
+  private readonly reason = new Editor()
+  private readonly choosers: Chooser<unknown>[] = []
+  busy = false
+  mode = 'default'
+  $: ModApi | undefined
+  private commands: string[] = []
+  private exitArmedAt = 0
+  private pasting = false
+  private redrawQueued = false
+  private actionsNow: Actions | undefined
+  /** Prompts sent before the session was ready; they go out as soon as it is. */
+  private early: [string, 'now' | 'next' | 'later'][] = []
+
+  constructor(private readonly screen: Screen, private readonly paint: Paint, readonly view: MessageView) {}
+
+  get actions(): Actions | undefined {
+    return this.actionsNow
+  }
+
+  set actions(actions: Actions | undefined) {
+    this.actionsNow = actions
+    for (const [text, priority] of actions ? this.early.splice(0) : []) actions!.submit(text, priority)
+  }
+
+  private submit(text: string, priority: 'now' | 'next' | 'later'): void {
+    if (this.actionsNow) this.actionsNow.submit(text, priority)
+    else this.early.push([text, priority])
+  }
+
+  /** The session's commands, for completion. */
+  async refreshCommands(): Promise<void> {
+    try {
+      const listed = (await this.$?.command.list()) as { name: string }[] | undefined
+      this.commands = (listed ?? []).map((c) => c.name).sort()
+      this.redraw()
+    } catch {
+      // No session yet: completion waits for one.
+    }
+  }
+
+  /** Opens a chooser and answers its pick; several wait their turn. */
+  choose<T>(title: string[], choices: Choice<T>[], cancel: T): Promise<{ value: T; text?: string }> {
+    return new Promise((resolve) => {
+      this.open(new Chooser<T>(title, choices, resolve, cancel))
+    })
+  }
+
+  open<T>(chooser: Chooser<T>): Chooser<T> {
+    this.choosers.push(chooser as Chooser<unknown>)
+    this.redraw()
+    return chooser
+  }
+
+  /** Closes a chooser that is no longer wanted (its tool call was interrupted). */
+  close<T>(chooser: Chooser<T>): void {
+    const i = this.choosers.indexOf(chooser as Chooser<unknown>)
+    if (i >= 0) this.choosers.splice(i, 1)
+    this.redraw()
+  }
+
+  onKey(str: string | undefined, key: Key = {}): void {
+    if (key.name === 'paste-start') return void (this.pasting = true)
+    if (key.name === 'paste-end') return void (this.pasting = false)
+    const chooser = this.choosers[0]
+    if (chooser) this.chooserKey(chooser, str, key)
+    else this.editorKey(str, key)
+    this.redraw()
+  }
+
+  private chooserKey(chooser: Chooser<unknown>, str: string | undefined, key: Key): void {
+    const done = (finished: boolean) => { if (finished) this.choosers.shift() }
+    if (key.ctrl && key.name === 'c') return done(this.cancel(chooser))
+    if (chooser.typing) {
+      if (key.name === 'escape') return void (chooser.typing = undefined)
+      if (key.name === 'return') {
+        chooser.resolve({ value: chooser.typing.value, text: this.reason.take() })
+        return done(true)
+      }
+      return void this.edit(this.reason, str, key)
+    }
+    if (key.name === 'escape') return done(this.cancel(chooser))
+    if (key.name === 'up') return chooser.move(-1)
+    if (key.name === 'down' || key.name === 'tab') return chooser.move(1)
+    if (key.name === 'return') return done(chooser.pick())
+    if (str && /^[1-9]$/.test(str)) return done(chooser.digit(Number(str)))
+  }
+
+  private cancel(chooser: Chooser<unknown>): boolean {
+    chooser.resolve({ value: chooser.cancel })
+    return true
+  }
+
+  private editorKey(str: string | undefined, key: Key): void {
+    const e = this.editor
+    if (key.ctrl && key.name === 'c') return this.ctrlC()
+    this.exitArmedAt = 0
+    if (key.ctrl && key.name === 'd') return e.text === '' ? this.actions?.exit() : e.deleteForward()
+    if (key.name === 'escape') return void (this.busy && this.actions?.interrupt())
+    if (key.name === 'tab' && key.shift) return this.actions?.cycleMode()
+    if (key.name === 'tab') return this.complete()
+    // Shift+Enter arrives as CSI u or modifyOtherKeys in terminals that tell it from Enter.
+    const shiftEnter = key.sequence === '\u001b[13;2u' || key.sequence === '\u001b[27;2;13~' || (key.name === 'return' && key.shift)
+    if (shiftEnter || key.name === 'enter' || (this.pasting && key.name === 'return')) return e.insert('\n')
+    if (key.name === 'return') {
+      if (e.text[e.caret - 1] === '\\') {
+        e.backspace()
+        return e.insert('\n')
+      }
+      const text = e.take()
+      if (text.trim()) this.submit(text, key.meta ? 'now' : text.trim().startsWith('/') && this.busy ? 'later' : 'next')
+      return
+    }
+    if (key.name === 'up') return e.up()
+    if (key.name === 'down') return e.down()
+    this.edit(e, str, key)
+  }
+
+  /** The keys every text line shares. */
+  private edit(e: Editor, str: string | undefined, key: Key): void {
+    if (key.name === 'backspace') return e.backspace()
+    if (key.name === 'delete') return e.deleteForward()
+    if (key.name === 'left') return e.left()
+    if (key.name === 'right') return e.right()
+    if (key.name === 'home' || (key.ctrl && key.name === 'a')) return e.home()
+    if (key.name === 'end' || (key.ctrl && key.name === 'e')) return e.end()
+    if (key.ctrl && key.name === 'u') return e.killBack()
+    if (key.ctrl && key.name === 'k') return e.killForward()
+    if (key.ctrl && key.name === 'w') return e.killWord()
+    if (key.ctrl || key.meta || !str) return
+    // Keep printable text only: a stray escape sequence must not reach the prompt.
+    const text = str.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '')
+    if (text) e.insert(text)
+  }
+
+  private ctrlC(): void {
+    const now = Date.now()
+    if (now - this.exitArmedAt < EXIT_WINDOW_MS) return this.actions?.exit()
+    if (this.editor.text) this.editor.take()
+    else if (this.busy) this.actions?.interrupt()
+    this.exitArmedAt = now
+  }
+
+  private complete(): void {
+    const text = this.editor.text
+    if (!/^\/[^\s]*$/.test(text)) return
+    const matches = this.matches(text.slice(1))
+    if (matches.length === 1) return this.editor.set(`/${matches[0]} `)
+    if (matches.length > 1) this.editor.set(`/${commonPrefix(matches)}`)
+  }
+
+  private matches(prefix: string): string[] {
+    return this.commands.filter((c) => c.startsWith(prefix))
+  }
+
+  /** Coalesces redraws: many stream events in one tick draw once. */
+  redraw(): void {
+    if (this.redrawQueued) return
+    this.redrawQueued = true
+    setImmediate(() => {
+      this.redrawQueued = false
+      this.draw()
+    })
+  }
+
+  private draw(): void {
+    const p = this.paint
+    const width = this.screen.columns - 1
+    const lines = [...this.view.liveLines()]
+    let caret: { row: number; col: number } | undefined
+    const chooser = this.choosers[0]
+    if (chooser) {
+      lines.push(...chooser.lines(p))
+      if (chooser.typing) {
+        const v = this.reason.view(`${chooser.typing.withText}: `, width)
+        caret = { row: lines.length + v.caret.row, col: v.caret.col }
+        lines.push(...v.rows)
+      }
+    } else {
+      lines.push(p.dim('─'.repeat(width)))
+      const v = this.editor.view('› ', width)
+      caret = { row: lines.length + v.caret.row, col: v.caret.col }
+      lines.push(...v.rows)
+      lines.push(p.dim('─'.repeat(width)))
+      const typed = this.editor.text
+      if (/^\/[^\s]*$/.test(typed)) {
+        const shown = this.matches(typed.slice(1)).slice(0, 5)
+        lines.push(...shown.map((c) => p.cyan(`  /${c}`)))
+      }
+    }
+    lines.push(this.statusLine())
+    this.screen.setLive(lines, caret)
+  }
+
+  private statusLine(): string {
+    const p = this.paint
+    if (this.exitArmedAt && Date.now() - this.exitArmedAt < EXIT_WINDOW_MS) return p.yellow('Press Ctrl+C again to exit')
+    const t = this.view.totals
+    const ctx = t.contextWindow > 0 ? `${Math.round((t.contextTokens / t.contextWindow) * 100)}% context` : '0% context'
+    const mode = MODE_NAMES[this.mode] ?? this.mode
+    const parts = [t.model || 'modloop', `⏵ ${mode}`, `$${t.costUsd.toFixed(4)}`, ctx]
+    if (this.busy) parts.push('esc to interrupt')
+    return p.dim(parts.join(' · '))
+  }
+}
+
+function commonPrefix(words: string[]): string {
+  let prefix = words[0] ?? ''
+  for (const w of words) while (!w.startsWith(prefix)) prefix = prefix.slice(0, -1)
+  return prefix
+}

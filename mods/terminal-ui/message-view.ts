@@ -1,0 +1,194 @@
+import cliTruncate from 'cli-truncate'
+import type { SDKMessage, SDKResultMessage } from '../../core/loop/messages.js'
+import { contextWindow } from '../../core/model/pricing.js'
+import { INTERRUPTED } from '../../core/tools/pipeline.js'
+import type { Paint } from './color.js'
+import { MarkdownStream, renderMarkdown } from './markdown.js'
+import type { Screen } from './screen.js'
+import { detailLines, doneLine, seconds, SPINNER, toolTitle, type Outcome } from './tool-view.js'
+
+interface Running { title: string; name: string; started: number; depth: number }
+
+/** Facts the status line shows, updated from the message stream. */
+export interface Totals {
+  model: string
+  costUsd: number
+  contextTokens: number
+  contextWindow: number
+}
+
+/**
+ * Turns the message stream into terminal output: answers as markdown block by block while they
+ * stream, thinking dimmed, one line per tool call (a spinner while it runs, then its outcome and
+ * duration, with a diff, the todo list or the head of its output), and command output.
+ */
+export class MessageView {
+  readonly totals: Totals = { model: '', costUsd: 0, contextTokens: 0, contextWindow: 0 }
+  private readonly running = new Map<string, Running>()
+  private readonly finished = new Map<string, { outcome: Outcome; ms: number }>()
+  private md = new MarkdownStream()
+  private thinking = ''
+  private blockKind: string | undefined
+  private streamed = false
+  private shownText = false
+  private chain: Promise<void> = Promise.resolve()
+  private frame = 0
+
+  constructor(private readonly screen: Screen, private readonly paint: Paint, private readonly changed: () => void) {}
+
+  /** A tool.call outcome as the terminal-ui mod saw it beneath every other mod. */
+  toolOutcome(id: string, outcome: Outcome, ms: number): void {
+    this.finished.set(id, { outcome, ms })
+  }
+
+  /** Prints in order, even where a markdown block is still rendering. */
+  print(text: string): Promise<void> {
+    this.chain = this.chain.then(() => this.screen.print(text))
+    return this.chain
+  }
+
+  /** Waits until everything handed to print has been printed. */
+  settled(): Promise<void> {
+    return this.chain
+  }
+
+  tick(): void {
+    this.frame = (this.frame + 1) % SPINNER.length
+  }
+
+  get busyWithTools(): boolean {
+    return this.running.size > 0
+  }
+
+  /** The live part: running calls with a spinner, and the answer's unfinished paragraph. */
+  liveLines(): string[] {
+    const now = performance.now()
+    const lines = [...this.running.values()].map((r) => `${'  '.repeat(r.depth)}${this.paint.cyan(SPINNER[this.frame]!)} ${r.title} ${this.paint.dim(seconds(now - r.started))}`)
+    const tail = this.blockKind === 'thinking' ? this.thinking : this.md.tail
+    if (tail.trim()) {
+      const rows = tail.trimEnd().split('\n').slice(-3)
+      lines.unshift(...rows.map((r) => (this.blockKind === 'thinking' ? this.paint.dim(r) : r)))
+    }
+    return lines
+  }
+
+  onMessage(m: SDKMessage): void {
+    switch (m.type) {
+      case 'system':
+        if (m.subtype === 'init') {
+          this.totals.model = String(m.model)
+          this.totals.contextWindow = contextWindow(this.totals.model)
+          this.shownText = false
+        } else if (m.subtype === 'api_retry') void this.print(this.paint.yellow(`↻ retrying the request (attempt ${String(m.attempt)}): ${String(m.message)}`))
+        else if (m.subtype === 'informational') void this.print(this.paint.yellow(String(m.content)))
+        return
+      case 'stream_event':
+        if (m.parent_tool_use_id) return
+        this.streamed = true
+        this.onStreamEvent(m.event as { type: string; delta?: { type: string; text?: string; thinking?: string }; content_block?: { type: string } })
+        return
+      case 'assistant':
+        this.onAssistant(m)
+        return
+      case 'user':
+        this.onToolResult(m)
+        return
+      case 'result':
+        this.onResult(m)
+    }
+  }
+
+  private onStreamEvent(ev: { type: string; delta?: { type: string; text?: string; thinking?: string }; content_block?: { type: string } }): void {
+    if (ev.type === 'content_block_start') {
+      this.blockKind = ev.content_block?.type
+      this.thinking = ''
+    } else if (ev.type === 'content_block_delta' && ev.delta?.type === 'text_delta') {
+      this.shownText = true
+      for (const block of this.md.push(ev.delta.text ?? '')) this.printMarkdown(block)
+      this.changed()
+    } else if (ev.type === 'content_block_delta' && ev.delta?.type === 'thinking_delta') {
+      this.thinking += ev.delta.thinking ?? ''
+      this.changed()
+    } else if (ev.type === 'content_block_stop') {
+      if (this.blockKind === 'thinking' && this.thinking.trim()) void this.print(this.thinkingText(this.thinking))
+      if (this.blockKind === 'text') {
+        const rest = this.md.flush()
+        if (rest) this.printMarkdown(rest)
+      }
+      this.blockKind = undefined
+      this.thinking = ''
+      this.changed()
+    }
+  }
+
+  private onAssistant(m: Extract<SDKMessage, { type: 'assistant' }>): void {
+    const depth = m.parent_tool_use_id ? 1 : 0
+    if (!m.parent_tool_use_id) {
+      const u = m.message.usage
+      this.totals.contextTokens = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens
+    }
+    for (const block of m.message.content) {
+      if (block.type === 'tool_use') {
+        this.running.set(block.id, { title: toolTitle(block.name, block.input), name: block.name, started: performance.now(), depth })
+        this.changed()
+      } else if (depth === 0 && !this.streamed && block.type === 'text') {
+        this.shownText = true
+        this.printMarkdown(block.text)
+      } else if (depth === 0 && !this.streamed && block.type === 'thinking') {
+        void this.print(this.thinkingText(block.thinking))
+      }
+    }
+  }
+
+  private onToolResult(m: Extract<SDKMessage, { type: 'user' }>): void {
+    const content = m.message.content
+    if (!Array.isArray(content)) return
+    for (const block of content) {
+      if (block.type !== 'tool_result') continue
+      const run = this.running.get(block.tool_use_id)
+      if (!run) continue
+      this.running.delete(block.tool_use_id)
+      const text = typeof block.content === 'string' ? block.content : (block.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n')
+      const seen = this.finished.get(block.tool_use_id)
+      this.finished.delete(block.tool_use_id)
+      const outcome: Outcome = text === INTERRUPTED ? 'interrupted' : seen?.outcome === 'denied' ? 'denied' : block.is_error ? 'error' : 'ok'
+      const ms = seen?.ms ?? performance.now() - run.started
+      const pad = '  '.repeat(run.depth)
+      const width = this.screen.columns - 1
+      const details = run.depth > 0 ? [] : detailLines(run.name, m.tool_use_result, text, outcome, this.paint)
+      const lines = [doneLine(run.title, outcome, ms, this.paint), ...details].map((l) => cliTruncate(`${pad}${l}`, width))
+      void this.print(lines.join('\n'))
+      this.changed()
+    }
+  }
+
+  private onResult(r: SDKResultMessage): void {
+    const rest = this.md.flush()
+    if (rest) this.printMarkdown(rest)
+    this.running.clear()
+    this.totals.costUsd = r.total_cost_usd
+    if (r.terminal_reason === 'aborted_streaming' || r.terminal_reason === 'aborted_tools') {
+      void this.print(this.paint.yellow('  ⎿ Interrupted. What should modloop do instead?'))
+    } else if (!this.shownText && r.result) {
+      // Command output and refusals arrive only as the result's text.
+      void this.print(r.is_error ? this.paint.red(r.result) : r.result)
+    } else if (r.is_error && r.errors?.length) {
+      void this.print(this.paint.red(`${r.subtype}: ${r.errors.join('; ')}`))
+    } else if (r.is_error && r.result && r.terminal_reason !== 'completed') {
+      void this.print(this.paint.red(r.result))
+    }
+    this.shownText = false
+    this.changed()
+  }
+
+  private thinkingText(text: string): string {
+    return this.paint.dim(`∴ ${text.trim().split('\n').join('\n  ')}`)
+  }
+
+  private printMarkdown(block: string): void {
+    const width = this.screen.columns - 2
+    this.chain = this.chain.then(async () => {
+      this.screen.print(await renderMarkdown(block, width, this.paint))
+    })
+  }
+}

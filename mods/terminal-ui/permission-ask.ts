@@ -1,0 +1,58 @@
+import type { PermissionResult } from '../../core/tools/pipeline.js'
+import type { ModApi } from '../../core/mod/api.js'
+import { Chooser } from './chooser.js'
+import { toolTitle } from './tool-view.js'
+
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
+
+/** The rule "allow always" saves: the exact command for Bash, the domain for WebFetch, edits as a class, else the tool. */
+export function alwaysRule(tool: string, input: Record<string, unknown>): { toolName: string; ruleContent?: string } {
+  if (tool === 'Bash' && typeof input.command === 'string') return { toolName: 'Bash', ruleContent: input.command }
+  if (tool === 'WebFetch' && typeof input.url === 'string') {
+    try {
+      return { toolName: 'WebFetch', ruleContent: `domain:${new URL(input.url).hostname}` }
+    } catch {
+      return { toolName: 'WebFetch' }
+    }
+  }
+  if (EDIT_TOOLS.has(tool)) return { toolName: 'Edit' }
+  return { toolName: tool }
+}
+
+export const ruleText = (r: { toolName: string; ruleContent?: string }) => (r.ruleContent === undefined ? r.toolName : `${r.toolName}(${r.ruleContent})`)
+
+interface PermissionsApi {
+  persistUpdate(update: unknown): Promise<{ file?: string }>
+}
+
+/** The permissions mod's API, when it is loaded and its session started. */
+export function permissionsApi($: ModApi | undefined): PermissionsApi | undefined {
+  const api = $?.state.get({ plugin: 'permissions', key: 'api' }).value as PermissionsApi | undefined
+  return api && typeof api.persistUpdate === 'function' ? api : undefined
+}
+
+type Pick = 'once' | 'always' | 'deny' | 'cancel'
+
+/**
+ * A permission ask as a chooser: allow once, allow always (the rule goes to the project's
+ * `.claude/settings.local.json` through the permissions mod), or deny with a reason.
+ */
+export function permissionChooser(
+  tool: string, input: Record<string, unknown>, reason: string | undefined,
+  answer: (result: PermissionResult, pick: Pick, rule: { toolName: string; ruleContent?: string }) => void,
+): Chooser<Pick> {
+  const rule = alwaysRule(tool, input)
+  const title = [`Allow ${toolTitle(tool, input)}?`, ...(reason ? [reason] : [])]
+  return new Chooser<Pick>(title, [
+    { label: 'Yes, once', value: 'once' },
+    { label: `Yes, always: allow ${ruleText(rule)} (.claude/settings.local.json)`, value: 'always' },
+    { label: 'No, and tell modloop why', value: 'deny', withText: 'reason' },
+  ], ({ value, text }) => {
+    if (value === 'once' || value === 'always') return answer({ behavior: 'allow' }, value, rule)
+    const why = text?.trim()
+    const message = value === 'cancel'
+      ? `The user interrupted the ${tool} call and did not allow it.`
+      : `The user denied this ${tool} call${why ? `: ${why}` : '.'}`
+    answer({ behavior: 'deny', message }, value, rule)
+  }, 'cancel')
+}

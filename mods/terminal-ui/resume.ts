@@ -1,0 +1,49 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ModApi } from '../../core/mod/api.js'
+import type { App } from './app.js'
+import type { Paint } from './color.js'
+import type { MessageView } from './message-view.js'
+
+const SHOWN_SESSIONS = 9
+const SHOWN_MESSAGES = 4
+
+/** `/resume`: the session named, or one picked from this directory's sessions; undefined to stay. */
+export async function pickSession(app: App, view: MessageView, paint: Paint, cwd: string, env: Record<string, string | undefined>, asked: string, current: string): Promise<string | undefined> {
+  const { listSessions } = await import('../../core/session/list.js')
+  const sessions = (await listSessions({ cwd, env })).filter((s) => s.sessionId !== current)
+  if (asked) {
+    const match = sessions.find((s) => s.sessionId === asked || s.sessionId.startsWith(asked))
+    if (!match) void view.print(paint.red(`/resume: no other session of this directory has the id ${asked}`))
+    return match?.sessionId
+  }
+  if (sessions.length === 0) {
+    void view.print(paint.yellow('/resume: this directory has no other session'))
+    return undefined
+  }
+  const choices = sessions.slice(0, SHOWN_SESSIONS).map((s) => ({
+    label: `${s.title || '(no prompt)'} ${paint.dim(`· ${s.turns} turns · ${s.lastActivity.slice(0, 16).replace('T', ' ')} · ${s.sessionId.slice(0, 8)}`)}`,
+    value: s.sessionId as string | undefined,
+  }))
+  const { value } = await app.choose(['Resume which session?'], choices, undefined)
+  return value
+}
+
+/** After a resume: which session this is, and the last few exchanges. */
+export function showResumed(view: MessageView, paint: Paint, $: ModApi, sessionId: string): void {
+  const messages = $.session.messages() as MessageParam[]
+  const lines: string[] = []
+  for (const m of messages) {
+    // A prompt's first text block is what was typed; later ones are context the runtime attached.
+    const texts = typeof m.content === 'string' ? [m.content] : m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text)
+    const text = (m.role === 'user' ? texts.slice(0, 1) : texts).join(' ')
+    if (!text.trim() || text.startsWith('<')) continue
+    lines.push(m.role === 'user' ? `${paint.bold('›')} ${oneLine(text)}` : `  ${oneLine(text)}`)
+  }
+  const tail = lines.slice(-SHOWN_MESSAGES)
+  void view.print([paint.green(`Resumed session ${sessionId}`), ...(lines.length > tail.length ? [paint.dim('  …')] : []), ...tail].join('\n'))
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat
+}

@@ -1,0 +1,86 @@
+import type { Paint } from './color.js'
+
+export type Outcome = 'ok' | 'error' | 'denied' | 'interrupted'
+
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+const SHOWN_LINES = 4
+const DIFF_LINES = 24
+
+const oneLine = (text: string, max: number) => {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/** `Name(key argument)`: the argument a reader needs to know what the call does. */
+export function toolTitle(name: string, input: unknown): string {
+  if (typeof input !== 'object' || input === null) return name
+  const i = input as Record<string, unknown>
+  for (const key of ['command', 'file_path', 'pattern', 'url', 'path', 'description', 'skill', 'prompt']) {
+    if (typeof i[key] === 'string') return `${name}(${oneLine(i[key] as string, 60)})`
+  }
+  if (Array.isArray(i.todos)) return `${name}(${i.todos.length} tasks)`
+  return `${name}(${oneLine(JSON.stringify(input), 50)})`
+}
+
+export function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`
+}
+
+/** The line of a finished call: mark, title, outcome and duration. */
+export function doneLine(title: string, outcome: Outcome, ms: number, paint: Paint): string {
+  const mark = outcome === 'ok' ? paint.green('✔') : outcome === 'denied' ? paint.yellow('⊘') : outcome === 'interrupted' ? paint.yellow('■') : paint.red('✖')
+  const word = outcome === 'ok' ? paint.dim('ok') : outcome === 'error' ? paint.red('error') : paint.yellow(outcome)
+  return `${mark} ${paint.bold(title)} ${paint.dim('·')} ${word} ${paint.dim(`· ${seconds(ms)}`)}`
+}
+
+/** What a finished call shows below its line: an Edit's diff, the todo list, or the head of its output. */
+export function detailLines(name: string, result: unknown, text: string, outcome: Outcome, paint: Paint): string[] {
+  if (outcome === 'ok' && isObject(result) && Array.isArray(result.structuredPatch)) return diffLines(result.structuredPatch, paint)
+  if (outcome === 'ok' && isObject(result) && Array.isArray(result.newTodos)) return todoLines(result.newTodos, paint)
+  const lines = text.replace(/\s+$/, '').split('\n').filter((l, i, all) => l !== '' || i < all.length - 1)
+  if (lines.length === 0 || (lines.length === 1 && lines[0] === '')) return []
+  const head = lines.slice(0, SHOWN_LINES).map((l, i) => `  ${i === 0 ? '⎿' : ' '}  ${l.replace(/\t/g, '  ')}`)
+  const style = outcome === 'ok' ? paint.dim : outcome === 'error' ? paint.red : paint.yellow
+  const more = lines.length > SHOWN_LINES ? [paint.dim(`     … +${lines.length - SHOWN_LINES} lines`)] : []
+  void name
+  return [...head.map(style), ...more]
+}
+
+interface Hunk { oldStart: number; newStart: number; lines: string[] }
+
+export function diffLines(hunks: unknown[], paint: Paint): string[] {
+  const out: string[] = []
+  for (const h of hunks as Hunk[]) {
+    if (!h || !Array.isArray(h.lines)) continue
+    if (out.length > 0) out.push(paint.dim('     ⋮'))
+    let oldN = h.oldStart
+    let newN = h.newStart
+    for (const line of h.lines) {
+      const mark = line[0]
+      const body = line.slice(1).replace(/\t/g, '  ')
+      if (mark === '-') out.push(paint.red(`  ${String(oldN++).padStart(4)} - ${body}`))
+      else if (mark === '+') out.push(paint.green(`  ${String(newN++).padStart(4)} + ${body}`))
+      else if (mark === ' ') {
+        out.push(paint.dim(`  ${String(newN).padStart(4)}   ${body}`))
+        oldN++
+        newN++
+      }
+    }
+  }
+  if (out.length <= DIFF_LINES) return out
+  return [...out.slice(0, DIFF_LINES), paint.dim(`     … +${out.length - DIFF_LINES} diff lines`)]
+}
+
+export function todoLines(todos: unknown[], paint: Paint): string[] {
+  return todos.map((t) => {
+    const todo = (isObject(t) ? t : {}) as { content?: string; status?: string }
+    const content = String(todo.content ?? '')
+    if (todo.status === 'completed') return `  ${paint.green('☒')} ${paint.dim(content)}`
+    if (todo.status === 'in_progress') return `  ${paint.yellow('◐')} ${paint.bold(content)}`
+    return `  ☐ ${content}`
+  })
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import { runScript } from '../loop/helpers.js'
+import { big, bigTool, boundaries, compactionWith, firstUserText, isSummaryRequest, mainRequests, summary } from './helpers.js'
+
+const opts = { thresholdTokens: 5_000, keepRecentFraction: 0, microcompact: false }
+const tooLong = { error: { status: 400, message: 'prompt is too long: 210000 tokens > 200000 maximum' } }
+
+const answering = (answer: unknown) => defineMod({
+  name: 'my-compactor',
+  register(on) {
+    on('session.compact', () => answer as never)
+  },
+})
+
+describe('answers to session.compact', () => {
+  it('a mod that answers with its own messages replaces the summary; no summary request is made', async () => {
+    const mine = answering({ messages: [{ role: 'user', content: 'CUSTOM SUMMARY' }] })
+    const run = await runScript([big('r1'), big('r2'), big('r3'), { reply: 'done' }], 'go', { mods: [bigTool, compactionWith(opts), mine] })
+    expect(run.result.result).toBe('done')
+    expect(run.requests.filter(isSummaryRequest)).toHaveLength(0)
+    expect(boundaries(run.messages)).toHaveLength(1)
+    expect(mainRequests(run.requests)[3]!.body.messages).toEqual([{ role: 'user', content: 'CUSTOM SUMMARY' }])
+  })
+
+  it('a skip keeps the conversation as it is and says why', async () => {
+    const run = await runScript([big('r1'), big('r2'), big('r3'), { reply: 'done' }], 'go', { mods: [bigTool, compactionWith(opts), answering({ skip: 'not now' })] })
+    expect(run.result.result).toBe('done')
+    expect(boundaries(run.messages)).toHaveLength(0)
+    const status = run.messages.find((m) => m.type === 'system' && m.subtype === 'status' && m.compact_result === 'failed')
+    expect((status as any)?.compact_error).toBe('not now')
+    expect(JSON.stringify(mainRequests(run.requests)[3]!.body.messages)).toContain('<r1>')
+  })
+
+  it('an answer that is not a valid conversation is refused with the reason, and the session goes on', async () => {
+    const bad = answering({ messages: [{ role: 'assistant', content: 'I start wrong' }] })
+    const run = await runScript([big('r1'), big('r2'), big('r3'), { reply: 'done' }], 'go', { mods: [bigTool, compactionWith(opts), bad] })
+    expect(run.result.result).toBe('done')
+    const status = run.messages.find((m) => m.type === 'system' && m.subtype === 'status' && m.compact_result === 'failed')
+    expect((status as any)?.compact_error).toContain('must open with a user message')
+  })
+})
+
+describe('prompt too long', () => {
+  it('compacts reactively and retries the request', async () => {
+    const run = await runScript([big('r1'), tooLong, summary('SUMMARY-REACTIVE'), { reply: 'ok' }], 'go', { mods: [bigTool, compactionWith({ ...opts, thresholdTokens: 100_000 })] })
+    expect(run.result.result).toBe('ok')
+    expect(run.result.is_error).toBe(false)
+    const b = boundaries(run.messages)
+    expect(b).toHaveLength(1)
+    expect(b[0]!.compact_metadata.trigger).toBe('auto')
+    const main = mainRequests(run.requests)
+    expect(firstUserText(main.at(-1)!)).toContain('SUMMARY-REACTIVE')
+  })
+
+  it('ends with prompt_too_long when the request is still too long after compacting', async () => {
+    const run = await runScript([big('r1'), tooLong, summary('S'), tooLong, { reply: 'never' }], 'go', { mods: [bigTool, compactionWith({ ...opts, thresholdTokens: 100_000 })] })
+    expect(run.result.terminal_reason).toBe('prompt_too_long')
+    expect(run.result.is_error).toBe(true)
+    expect(run.result.result).toBe('Prompt is too long')
+  })
+
+  it('ends with prompt_too_long, naming why, when nothing can compact', async () => {
+    const run = await runScript([tooLong, { reply: 'never' }], 'go', { mods: [bigTool] })
+    expect(run.result.terminal_reason).toBe('prompt_too_long')
+    expect(run.result.result).toBe('Prompt is too long · automatic compaction failed: no mod compacts the conversation')
+    expect(run.requests).toHaveLength(1)
+  })
+})

@@ -1,0 +1,139 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { SDKMessage, SDKUserMessage } from '../../core/loop/messages.js'
+import { query } from '../../core/loop/query.js'
+import bash from '../../mods/bash/index.js'
+import transcripts from '../../mods/transcripts/index.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { fileOf, readLines, rebuilt, run, tempCwd } from '../sessions/helpers.js'
+import { defineMod } from '../../core/mod/define.js'
+import { big, bigTool, boundaries, compactionWith, firstUserText, isSummaryRequest, mainRequests, summary } from './helpers.js'
+
+const opts = { thresholdTokens: 5_000, keepRecentFraction: 0, microcompact: false }
+
+/** A streaming-input session: each prompt is sent once the previous one has its result. */
+async function conversation(script: unknown, prompts: string[], mods: unknown[]) {
+  const server = await startFakeAnthropic({ script })
+  const messages: SDKMessage[] = []
+  async function* input(): AsyncGenerator<SDKUserMessage> {
+    for (const text of prompts) {
+      const results = messages.filter((m) => m.type === 'result').length
+      yield { type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null }
+      while (messages.filter((m) => m.type === 'result').length === results) await new Promise((r) => setTimeout(r, 5))
+    }
+  }
+  try {
+    for await (const m of query({ prompt: input(), options: { bare: true, mods: mods as never, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })) messages.push(m)
+  } finally {
+    await server.close()
+  }
+  return { messages, requests: server.requests, results: messages.filter((m) => m.type === 'result') as Extract<SDKMessage, { type: 'result' }>[] }
+}
+
+describe('/compact', () => {
+  it('compacts on request, passing the focus to the summarizer', async () => {
+    const seen: { trigger: string; instructions?: string }[] = []
+    const watch = defineMod({ name: 'watch', register: (on) => on('session.compact', (_$, e, next) => { seen.push({ trigger: e.trigger, instructions: e.instructions }); return next(e) }) })
+    const c = await conversation([{ reply: 'hi there' }, summary('SUMMARY-MANUAL'), { reply: 'after answer' }], ['hello', '/compact keep the API notes', 'after'], [bigTool, watch, compactionWith(opts)])
+    expect(c.results.map((r) => r.result)).toEqual(['hi there', expect.stringMatching(/^Compacted the conversation \(\d+ → \d+ tokens\)\.$/), 'after answer'])
+    expect(seen).toEqual([{ trigger: 'manual', instructions: 'keep the API notes' }])
+    const summarizer = c.requests.find(isSummaryRequest)!
+    expect(JSON.stringify(summarizer.body.messages)).toContain('Additional instructions for this summary: keep the API notes')
+    const b = boundaries(c.messages)
+    expect(b).toHaveLength(1)
+    expect(b[0]!.compact_metadata.trigger).toBe('manual')
+    // The boundary is shown before the command's result.
+    expect(c.messages.indexOf(b[0]!)).toBeLessThan(c.messages.indexOf(c.results[1]!))
+    const last = mainRequests(c.requests).at(-1)! as { body: any }
+    expect(firstUserText(last)).toContain('SUMMARY-MANUAL')
+    expect(JSON.stringify(last.body.messages)).not.toContain('hi there')
+    expect(JSON.stringify(last.body.messages.at(-1))).toContain('after')
+  })
+
+  it('has nothing to compact in an empty conversation', async () => {
+    const c = await conversation([], ['/compact'], [bigTool, compactionWith(opts)])
+    expect(c.results[0]!.result).toBe('Not compacted: nothing to compact: the conversation is empty')
+    expect(c.requests).toHaveLength(0)
+  })
+})
+
+describe('the transcript keeps everything', () => {
+  it('records the boundary and the new history; a resume starts from the boundary', async () => {
+    const cwd = await tempCwd()
+    const first = await run([big('r1'), big('r2'), big('r3'), summary('SUMMARY-RESUME'), { reply: 'first done' }], 'go', cwd, {}, [bigTool, compactionWith(opts)])
+    expect(first.result.result).toBe('first done')
+    const path = fileOf(cwd, first.sessionId)
+    const lines = readLines(path)
+    // Everything before the compaction is still on disk.
+    expect(readFileSync(path, 'utf8')).toContain('<r1>')
+    const at = lines.findIndex((l) => l.type === 'system' && l.subtype === 'compact_boundary')
+    expect(at).toBeGreaterThan(0)
+    expect(lines[at]!.compact_metadata.trigger).toBe('auto')
+    expect(JSON.stringify(lines[at + 1]!.message)).toContain('SUMMARY-RESUME')
+    // The rebuilt history is exactly what the loop had.
+    expect(rebuilt(path).messages).toEqual(first.history)
+
+    const second = await run([{ reply: 'resumed' }], 'next', cwd, { resume: first.sessionId }, [bigTool, compactionWith(opts)])
+    expect(second.result.result).toBe('resumed')
+    const sent = (second.requests[0]!.body as any).messages
+    expect(firstUserText(second.requests[0]! as { body: any })).toContain('SUMMARY-RESUME')
+    expect(JSON.stringify(sent)).not.toContain('<r1>')
+    expect(sent.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user'])
+  })
+
+  it('microcompaction clears old tool results from what is sent, not from the transcript', async () => {
+    const cwd = await tempCwd()
+    const micro = { thresholdTokens: 100_000, microcompact: { atFraction: 0.02, keepRecent: 1, tools: ['Big'] } }
+    const r = await run([big('r1', 4_000), big('r2', 4_000), big('r3', 4_000), { reply: 'done' }], 'go', cwd, {}, [bigTool, compactionWith(micro)])
+    expect(r.result.result).toBe('done')
+    const lastSent = JSON.stringify(r.requests.at(-1)!.body.messages)
+    expect(lastSent).not.toContain('<r1>')
+    expect(lastSent).not.toContain('<r2>')
+    expect(lastSent).toContain('<r3>')
+    expect(lastSent.match(/\[Old tool result content cleared\]/g)).toHaveLength(2)
+    expect(boundaries(r.messages)).toHaveLength(0)
+    const stored = readFileSync(fileOf(cwd, r.sessionId), 'utf8')
+    expect(stored).toContain('<r1>')
+    expect(stored).toContain('<r2>')
+  })
+})
+
+describe('tool-result budgeting', () => {
+  it('moves a result over its limit to a file and sends a preview with the path', async () => {
+    const cwd = await tempCwd()
+    const r = await run([big('huge', 60_000), big('small', 10_000), { reply: 'done' }], 'go', cwd, {}, [bigTool, compactionWith()])
+    expect(r.result.result).toBe('done')
+    const sent = r.requests.at(-1)!.body.messages
+    const results = sent.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === 'tool_result')
+    expect(results).toHaveLength(2)
+    expect(results[0].content).toContain('<persisted-output>')
+    expect(results[0].content).toContain('Output too large (60,000 characters, over the 50,000-character limit)')
+    const dir = join(fileOf(cwd, r.sessionId).replace(/\.jsonl$/, ''), 'tool-results')
+    const file = join(dir, `${results[0].tool_use_id}.txt`)
+    expect(results[0].content).toContain(file)
+    expect(readFileSync(file, 'utf8')).toHaveLength(60_000)
+    expect(results[0].content.length).toBeLessThan(3_000)
+    // Under the limit: sent whole, no file.
+    expect(results[1].content).toHaveLength(10_000)
+    expect(readdirSync(dir)).toEqual([`${results[0].tool_use_id}.txt`])
+  })
+
+  it('Bash has its own lower limit', async () => {
+    const cwd = await tempCwd()
+    const command = `node -e "process.stdout.write('y'.repeat(40000))"`
+    const bashWide = defineMod({ name: 'bash', register: (on, _o, $) => bash.register(on, bash.options!.parse({ maxOutputChars: 100_000 }), $) })
+    const r = await run([{ reply: [{ tool_use: { name: 'Bash', input: { command } } }] }, { reply: 'done' }], 'go', cwd, {}, [bashWide, compactionWith()])
+    const block = r.requests.at(-1)!.body.messages.at(-1).content[0]
+    expect(block.content).toContain('over the 30,000-character limit')
+    const file = /saved to: (\S+\.txt)/.exec(block.content)![1]!
+    expect(existsSync(file)).toBe(true)
+    expect(readFileSync(file, 'utf8')).toContain('y'.repeat(40_000))
+  })
+
+  it('leaves results of tools that page themselves alone', async () => {
+    const cwd = await tempCwd()
+    const r = await run([big('huge', 60_000), { reply: 'done' }], 'go', cwd, {}, [bigTool, compactionWith({ toolResults: { never: ['Big'] } })])
+    expect(JSON.stringify(r.requests.at(-1)!.body.messages)).not.toContain('persisted-output')
+  })
+})

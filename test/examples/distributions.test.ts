@@ -1,0 +1,60 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadDistribution } from '../../core/loader/index.js'
+import { runCli } from '../helpers/cli.js'
+import { example } from './paths.js'
+
+let cwd: string
+beforeAll(async () => {
+  cwd = await realpath(await mkdtemp(join(tmpdir(), 'modloop-dist-')))
+})
+afterAll(() => rm(cwd, { recursive: true, force: true }))
+
+const lines = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l))
+const run = (dist: string, script: unknown, prompt = 'go') =>
+  runCli(['-p', prompt, '--config', example(`distributions/${dist}`), '--output-format', 'stream-json', '--verbose'], { script, cwd })
+
+describe('example distributions', () => {
+  it('coding: the default distribution, every built-in tool', async () => {
+    const r = await run('coding', [{ reply: 'ready' }])
+    expect(r.code).toBe(0)
+    const [init] = lines(r.out)
+    expect(init.tools).toEqual(expect.arrayContaining(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'TodoWrite', 'WebFetch', 'Agent']))
+    expect(lines(r.out).at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'ready' })
+  })
+
+  it('reviewer: read-only tools, plan mode, a review-summary Stop hook in its config', async () => {
+    const r = await run('reviewer', [
+      { reply: [{ tool_use: { name: 'Write', input: { file_path: 'x.txt', content: 'no' } } }] },
+      { reply: 'looks fine' },
+    ], 'review this project')
+    expect(r.code).toBe(0)
+    const out = lines(r.out)
+    expect(out[0].tools).toEqual(['Read', 'Glob', 'Grep'])
+    // The Write tool is not even loaded: the model's call fails as an unknown tool.
+    const toolResult = out.find((l) => l.type === 'user').message.content[0]
+    expect(toolResult).toMatchObject({ type: 'tool_result', is_error: true })
+    expect(JSON.stringify(r.requests[0]!.body)).toContain('Plan mode is on')
+    expect(out.at(-1)).toMatchObject({ type: 'result', result: 'looks fine' })
+
+    const dist = await loadDistribution({ cwd, configPath: example('distributions/reviewer') })
+    expect(dist.errors).toEqual([])
+    expect(dist.hooks.map((h) => Object.keys(h.hooks))).toEqual([['Stop']])
+    // The settings-hooks bridge runs the Stop hook; its systemMessage reaches the stream.
+    expect(out).toContainEqual(expect.objectContaining({ type: 'system', subtype: 'informational', content: 'Review finished: the reviewer only read files; nothing was changed.' }))
+    await dist.host.close()
+  })
+
+  it('minimal: the loop and Bash only, for embedding', async () => {
+    const r = await run('minimal', [
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'echo embedded' } } }] },
+      { reply: 'done' },
+    ])
+    expect(r.code).toBe(0)
+    const out = lines(r.out)
+    expect(out[0].tools).toEqual(['Bash', 'BashOutput', 'KillShell'])
+    expect(out.find((l) => l.type === 'user').message.content[0].content).toContain('embedded')
+  })
+})

@@ -1,0 +1,108 @@
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { query, type SDKMessage } from '../../index.js'
+import { createTestHost, defineMod, type TestHost } from '../../testing.js'
+import { projectDir } from '../../core/session/paths.js'
+import { example } from '../examples/paths.js'
+import { runCli } from '../helpers/cli.js'
+import { runMain } from './run-main.js'
+
+const listAll = defineMod({
+  name: 'list-all',
+  register(on) {
+    on('tool.call', { tool: 'Bash' }, (_$, e, next) => next(e.command === 'ls' ? { ...e, command: 'ls -la' } : e))
+  },
+})
+const observer = defineMod({
+  name: 'observer',
+  register(on) {
+    on('tool.call', (_$, e, next) => next({ ...e }))
+  },
+})
+
+let t: TestHost | undefined
+afterEach(() => t?.close())
+
+describe('provenance: what each mod changed or decided', () => {
+  it('records rewrites, denials and changed results with {mod, event, before, after}', async () => {
+    t = await createTestHost({ mods: [observer, example('mods/redact-secrets'), listAll, example('mods/block-dangerous')] })
+    await t.emit('tool.call', { tool: 'Bash', tool_use_id: 'toolu_a', command: 'ls' }, () => ({ result: 'token=abcdefgh' }))
+    expect(t.why('toolu_a').map((r) => ({ mod: r.mod, event: r.event, kind: r.kind, before: r.before, after: r.after }))).toEqual([
+      { mod: 'list-all', event: 'tool.call', kind: 'rewrite', before: { tool: 'Bash', tool_use_id: 'toolu_a', command: 'ls' }, after: { tool: 'Bash', tool_use_id: 'toolu_a', command: 'ls -la' } },
+      { mod: 'redact-secrets', event: 'tool.call', kind: 'result', before: { result: 'token=abcdefgh' }, after: { result: 'token=[REDACTED]' } },
+    ])
+    await t.emit('tool.call', { tool: 'Bash', tool_use_id: 'toolu_b', command: 'rm -rf /' }, () => ({ result: 'never' }))
+    expect(t.why('toolu_b')).toEqual([expect.objectContaining({ mod: 'block-dangerous', kind: 'deny', tool: 'Bash', after: { deny: expect.stringContaining('refused') } })])
+    // A copy that changes nothing, and a dispatch no mod touched, leave no record.
+    await t.emit('tool.call', { tool: 'Read', tool_use_id: 'toolu_c', file_path: 'x' }, () => ({ result: 'fine' }))
+    expect(t.why('toolu_c')).toEqual([])
+  })
+
+  it('records a gate that failed closed, and prompt changes under the subject "prompt"', async () => {
+    const crashy = defineMod({
+      name: 'crashy-gate',
+      register(on) {
+        on('tool.check', () => { throw new Error('boom') }, { failClosed: true })
+      },
+    })
+    t = await createTestHost({ mods: [crashy, example('mods/house-style')] })
+    await t.emit('tool.check', { tool: 'Bash', input: {}, tool_use_id: 'toolu_d' })
+    expect(t.why('toolu_d')).toEqual([expect.objectContaining({ mod: 'crashy-gate', event: 'tool.check', kind: 'deny' })])
+    await t.emit('prompt.section', { name: 'intro', text: 'base' })
+    expect(t.why('prompt')).toEqual([expect.objectContaining({ mod: 'house-style', event: 'prompt.section', kind: 'result', before: { text: 'base' } })])
+  })
+
+  it('query(): q.why(toolUseId) after a run', async () => {
+    const cwd = await realpath(await mkdtemp(join(tmpdir(), 'modloop-why-q-')))
+    await writeFile(join(cwd, 'modloop.config.json'), JSON.stringify({ mods: [example('mods/block-dangerous'), 'bash'] }))
+    const q = query({
+      prompt: 'clean up',
+      options: {
+        cwd,
+        script: [{ reply: [{ tool_use: { id: 'toolu_q1', name: 'Bash', input: { command: 'rm -rf /' } } }] }, { reply: 'refused' }],
+      },
+    })
+    const messages: SDKMessage[] = []
+    for await (const m of q) messages.push(m)
+    expect(q.why('toolu_q1')).toEqual([expect.objectContaining({ mod: 'block-dangerous', kind: 'deny', subject: 'toolu_q1' })])
+    expect(q.why('toolu_none')).toEqual([])
+    await rm(cwd, { recursive: true, force: true })
+  })
+})
+
+describe('modloop why', () => {
+  let dir: string
+  let home: string
+  beforeAll(async () => {
+    dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-why-')))
+    home = await realpath(await mkdtemp(join(tmpdir(), 'modloop-why-home-')))
+    await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ mods: ['bash', 'transcripts', example('mods/block-dangerous')] }))
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+    await rm(home, { recursive: true, force: true })
+  })
+
+  it('prints which mod decided a tool call, from the trace beside the transcript', async () => {
+    const env = { MODLOOP_HOME: home }
+    const run = await runCli(['-p', 'wipe it'], {
+      cwd: dir, env,
+      script: [{ reply: [{ tool_use: { id: 'toolu_w1', name: 'Bash', input: { command: 'rm -rf /' } } }] }, { reply: 'no' }],
+    })
+    expect(run.code).toBe(0)
+    const traces = (await import('node:fs')).readdirSync(projectDir(dir, env)).filter((f) => f.endsWith('.trace.jsonl'))
+    expect(traces).toHaveLength(1)
+    const line = JSON.parse((await readFile(join(projectDir(dir, env), traces[0]!), 'utf8')).trim())
+    expect(line).toMatchObject({ mod: 'block-dangerous', event: 'tool.call', kind: 'deny', subject: 'toolu_w1' })
+
+    const r = await runMain(['why', 'toolu_w1'], dir, env)
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('toolu_w1 (Bash): 1 change by mods')
+    expect(r.out).toMatch(/tool\.call\s+block-dangerous\s+deny\s+\{"deny":"block-dangerous: refused/)
+    const json = await runMain(['why', 'toolu_w1', '--json'], dir, env)
+    expect(JSON.parse(json.out).records).toHaveLength(1)
+    expect(await runMain(['why', 'toolu_nope'], dir, env)).toMatchObject({ code: 1, err: expect.stringContaining('no mod changed or decided it') })
+  })
+})

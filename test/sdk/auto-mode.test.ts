@@ -1,0 +1,81 @@
+import { join } from 'node:path'
+import { z } from 'zod'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import autoMode from '../../mods/auto-mode/index.js'
+import { runScript, toolsMod } from '../loop/helpers.js'
+import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.js'
+import { conversation } from './conversation.js'
+
+let box: Sandbox
+beforeAll(async () => { box = await sandbox() })
+afterAll(() => box.remove())
+
+/** The auto-mode mod with options, for queries (their own mods take none). */
+const autoWith = (options: Record<string, unknown>) => {
+  const parsed = autoMode.options!.parse(options)
+  return defineMod({ ...autoMode, options: z.any(), register: (on, _o, $) => autoMode.register(on, parsed, $) })
+}
+
+const touch = { reply: [{ tool_use: { id: 'toolu_touch', name: 'Touch', input: { label: 'x' } } }] }
+const verdict = (decision: string, reason: string) => ({ reply: JSON.stringify({ decision, reason }), model: 'claude-haiku-4-5' })
+
+function setup(mode?: string) {
+  return {
+    cwd: box.project,
+    permissionMode: mode,
+    env: { MODLOOP_HOME: box.modloopHome },
+    mods: [autoWith({ model: 'claude-haiku-4-5', instructions: 'labels are harmless' }), toolsMod(), permissionsWith({ home: box.home, trustStore: join(box.root, 'trust.json') })],
+  }
+}
+
+describe('the auto permission mode', () => {
+  it('asks the classifier about a call that would need approval; an approval runs it', async () => {
+    const r = await runScript([touch, verdict('allow', 'touching a label in the project is harmless'), { reply: 'done' }], 'touch it', setup('auto'))
+    expect(r.result).toMatchObject({ result: 'done', permission_denials: [] })
+    const asked = r.requests[1]!.body as any
+    expect(asked.model).toBe('claude-haiku-4-5')
+    expect(asked.tools).toBeUndefined()
+    expect(asked.system).toMatch(/review one tool call/)
+    expect(asked.messages[0].content).toContain('Tool: Touch')
+    expect(asked.messages[0].content).toContain("The user's rules for this review: labels are harmless")
+    const result = (r.requests[2]!.body as any).messages.at(-1).content[0]
+    expect(result).toMatchObject({ tool_use_id: 'toolu_touch', content: 'touched x' })
+    expect(result.is_error).toBeUndefined()
+  })
+
+  it('a refusal denies the call with the classifier\'s reason, recorded as a permission denial', async () => {
+    const r = await runScript([touch, verdict('deny', 'the task never asked for a touch'), { reply: 'ok, not touching' }], 'touch it', setup('auto'))
+    const result = (r.requests[2]!.body as any).messages.at(-1).content[0]
+    expect(result).toMatchObject({ tool_use_id: 'toolu_touch', is_error: true })
+    expect(result.content).toBe('The auto mode classifier refused this Touch call: the task never asked for a touch')
+    expect(r.result.permission_denials).toEqual([{ tool_name: 'Touch', tool_use_id: 'toolu_touch', tool_input: { label: 'x' } }])
+  })
+
+  it('undecided (a reply that is no verdict), the ask stands and goes to canUseTool', async () => {
+    const asked: string[] = []
+    const r = await runScript([touch, { reply: 'hmm, not sure' }, { reply: 'fine' }], 'touch it', {
+      ...setup('auto'),
+      canUseTool: async (_tool, _input, o) => { asked.push(o.decisionReason ?? ''); return { behavior: 'allow' } },
+    })
+    expect(asked).toHaveLength(1)
+    expect(asked[0]).toContain("auto mode: the classifier's reply was not a verdict")
+    expect(r.result.permission_denials).toEqual([])
+  })
+
+  it('does nothing in another mode, and switches on with setPermissionMode("auto")', async () => {
+    const plain = await runScript([touch, { reply: 'denied' }], 'touch it', setup())
+    expect(plain.requests).toHaveLength(2)
+    expect(plain.result.permission_denials).toHaveLength(1)
+
+    const c = await conversation([touch, { reply: 'refused' }, touch, verdict('allow', 'fine now'), { reply: 'touched' }], setup())
+    try {
+      expect((await c.say('touch')).permission_denials).toHaveLength(1)
+      await c.q.setPermissionMode('auto')
+      expect((await c.say('touch again')).permission_denials).toHaveLength(0)
+      expect((c.server.requests[3]!.body as any).system).toMatch(/review one tool call/)
+    } finally {
+      await c.end()
+    }
+  })
+})

@@ -1,0 +1,123 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import checkpoints from '../../mods/checkpoints/index.js'
+import editMod from '../../mods/edit/index.js'
+import readMod from '../../mods/read/index.js'
+import transcripts from '../../mods/transcripts/index.js'
+import writeMod from '../../mods/write/index.js'
+import { fileOf, tempCwd } from '../sessions/helpers.js'
+import { runCli } from '../helpers/cli.js'
+import { conversation } from './conversation.js'
+
+/** Collects the uuid of every prompt as it enters the record (the id rewindFiles takes). */
+function prompts() {
+  const ids: string[] = []
+  const mod = defineMod({
+    name: 'prompt-ids',
+    register: (on) => on('session.message', (_$, e, next) => {
+      if (e.message.type === 'user' && !e.shown && e.message.uuid) ids.push(e.message.uuid)
+      return next(e)
+    }),
+  })
+  return { ids, mod }
+}
+
+const mods = () => [readMod, editMod, writeMod, checkpoints, transcripts]
+const call = (name: string, input: Record<string, unknown>) => ({ tool_use: { name, input } })
+
+describe('file checkpoints', () => {
+  it('rewindFiles restores three edited files to their state before a prompt; dryRun only counts; /rewind undoes the last prompt', async () => {
+    const cwd = await tempCwd('modloop-checkpoints-')
+    const [a, b, c] = ['a.txt', 'b.txt', 'c.txt'].map((f) => join(cwd, f)) as [string, string, string]
+    writeFileSync(b, 'b1\nb2\n')
+    writeFileSync(c, 'c1\nc2\nc3\n')
+    const p = prompts()
+    const conv = await conversation([
+      { reply: [call('Read', { file_path: b }), call('Read', { file_path: c })] },
+      { reply: [call('Write', { file_path: a, content: 'new a\n' }), call('Edit', { file_path: b, old_string: 'b1', new_string: 'B1' }), call('Write', { file_path: c, content: 'c replaced\n' })] },
+      { reply: 'three files changed' },
+      { reply: [call('Edit', { file_path: b, old_string: 'B1', new_string: 'BB1' })] },
+      { reply: 'b changed again' },
+    ], { cwd, mods: [...mods(), p.mod], enableFileCheckpointing: true })
+    try {
+      expect((await conv.say('change three files')).result).toBe('three files changed')
+      expect((await conv.say('change b again')).result).toBe('b changed again')
+      expect(readFileSync(b, 'utf8')).toBe('BB1\nb2\n')
+      const [first, second] = p.ids as [string, string]
+
+      expect(await conv.q.rewindFiles(second, { dryRun: true })).toEqual({ canRewind: true, filesChanged: [b], insertions: 1, deletions: 1 })
+      expect(readFileSync(b, 'utf8')).toBe('BB1\nb2\n')
+      const undo = await conv.say('/rewind')
+      expect(undo.result).toContain(`Restored 1 file (+1 -1):\n  ${b}`)
+      expect(readFileSync(b, 'utf8')).toBe('B1\nb2\n')
+
+      const dry = await conv.q.rewindFiles(first, { dryRun: true })
+      expect(dry).toEqual({ canRewind: true, filesChanged: [a, b, c], insertions: 4, deletions: 3 })
+      expect(existsSync(a)).toBe(true)
+      expect(await conv.q.rewindFiles(first)).toEqual(dry)
+      expect(existsSync(a)).toBe(false)
+      expect(readFileSync(b, 'utf8')).toBe('b1\nb2\n')
+      expect(readFileSync(c, 'utf8')).toBe('c1\nc2\nc3\n')
+      expect(await conv.q.rewindFiles(first)).toEqual({ canRewind: true, filesChanged: [], insertions: 0, deletions: 0 })
+      expect(await conv.q.rewindFiles('no-such-message')).toMatchObject({ canRewind: false, error: expect.stringContaining('No checkpoint') })
+    } finally {
+      await conv.end()
+    }
+    // The checkpoints live with the session, beside its transcript.
+    const sessionId = conv.seen.find((m) => m.type === 'result')!.session_id
+    expect(existsSync(join(fileOf(cwd, sessionId).replace(/\.jsonl$/, ''), 'checkpoints', 'index.jsonl'))).toBe(true)
+  })
+
+  it('works after resume: the checkpoints of earlier runs are read back from disk', async () => {
+    const cwd = await tempCwd('modloop-checkpoints-')
+    const c = join(cwd, 'c.txt')
+    writeFileSync(c, 'original\n')
+    const p = prompts()
+    const one = await conversation([
+      { reply: [call('Read', { file_path: c })] },
+      { reply: [call('Write', { file_path: c, content: 'first run\n' })] },
+      { reply: 'written' },
+    ], { cwd, mods: [...mods(), p.mod], enableFileCheckpointing: true })
+    const sessionId = (await one.say('write c')).session_id
+    await one.end()
+
+    const two = await conversation([
+      { reply: [call('Read', { file_path: c }), call('Write', { file_path: c, content: 'second run\n' })] },
+      { reply: 'written again' },
+    ], { cwd, mods: mods(), enableFileCheckpointing: true, resume: sessionId })
+    try {
+      await two.say('write c again')
+      expect(readFileSync(c, 'utf8')).toBe('second run\n')
+      expect(await two.q.rewindFiles(p.ids[0]!)).toEqual({ canRewind: true, filesChanged: [c], insertions: 1, deletions: 1 })
+      expect(readFileSync(c, 'utf8')).toBe('original\n')
+    } finally {
+      await two.end()
+    }
+  })
+
+  it('is off unless asked for', async () => {
+    const cwd = await tempCwd('modloop-checkpoints-')
+    const conv = await conversation([{ reply: 'hi' }], { cwd, mods: mods() })
+    try {
+      await conv.say('hello')
+      expect(await conv.q.rewindFiles('anything')).toEqual({ canRewind: false, error: expect.stringContaining('not enabled') })
+    } finally {
+      await conv.end()
+    }
+  })
+
+  it('-p --checkpoint keeps checkpoints beside the transcript', async () => {
+    const cwd = await tempCwd('modloop-checkpoints-')
+    writeFileSync(join(cwd, 'modloop.config.json'), JSON.stringify({ mods: ['write', 'checkpoints', 'transcripts'] }))
+    const file = join(cwd, 'new.txt')
+    const script = [{ reply: [call('Write', { file_path: file, content: 'x\n' })] }, { reply: 'made it' }]
+    const r = await runCli(['-p', 'make a file', '--checkpoint', '--output-format', 'json'], { script, cwd, env: { MODLOOP_HOME: process.env.MODLOOP_HOME } })
+    expect(r.code).toBe(0)
+    const dir = join(fileOf(cwd, JSON.parse(r.out).session_id).replace(/\.jsonl$/, ''), 'checkpoints')
+    const lines = readFileSync(join(dir, 'index.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines.map((l) => l.kind)).toEqual(['turn', 'file'])
+    expect(lines[1]).toMatchObject({ path: file, blob: null })
+  })
+})

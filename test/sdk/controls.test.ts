@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import type { SessionSource } from '../../core/events/types.js'
+import bashMod from '../../mods/bash/index.js'
+import commandsMod from '../../mods/commands/index.js'
+import transcripts from '../../mods/transcripts/index.js'
+import { toolsMod } from '../loop/helpers.js'
+import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.js'
+import { fileOf, readLines, tempCwd } from '../sessions/helpers.js'
+import { conversation } from './conversation.js'
+
+let box: Sandbox
+beforeAll(async () => { box = await sandbox() })
+afterAll(() => box.remove())
+
+/** Records session.start sources and session.end reasons, and fires `onTool` when a tool call starts. */
+function watcher(onTool?: (tool: string) => void) {
+  const starts: { source: SessionSource; sessionId: string }[] = []
+  const ends: { reason: string; sessionId: string }[] = []
+  const mod = defineMod({
+    name: 'watcher',
+    register(on) {
+      on('session.start', (_$, e, next) => { starts.push({ source: e.source, sessionId: e.sessionId }); return next(e) })
+      on('session.end', (_$, e, next) => { ends.push({ reason: e.reason, sessionId: e.sessionId }); return next(e) })
+      on('tool.call', (_$, e, next) => { onTool?.(e.tool); return next(e) })
+    },
+  })
+  return { mod, starts, ends }
+}
+
+describe('Query controls in a streaming-input session', () => {
+  it('interrupt() from another task stops a running Bash command; the next input still works', async () => {
+    const cwd = await tempCwd('modloop-controls-')
+    let q: { interrupt(): Promise<void> } | undefined
+    const w = watcher((tool) => { if (tool === 'Bash') setTimeout(() => void q!.interrupt(), 150) })
+    const c = await conversation([
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 5 && echo late > late.txt' } } }] },
+      { reply: 'still here' },
+    ], { cwd, mods: [bashMod, w.mod] })
+    q = c.q
+    try {
+      const started = performance.now()
+      const first = await c.say('run the slow thing')
+      expect(performance.now() - started).toBeLessThan(3_000)
+      expect(first).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'aborted_tools', is_error: true })
+      const second = await c.say('are you there?')
+      expect(second).toMatchObject({ subtype: 'success', result: 'still here' })
+      // The interrupted call was answered in the history the next request sent.
+      const sent = (c.server.requests[1]!.body as any).messages
+      expect(sent[2].content[0]).toMatchObject({ type: 'tool_result', is_error: true })
+    } finally {
+      await c.end()
+    }
+    await new Promise((r) => setTimeout(r, 200))
+    expect(existsSync(join(cwd, 'late.txt'))).toBe(false)
+  })
+
+  it('setPermissionMode() changes what the permission check decides for the calls that follow', async () => {
+    const touch = { reply: [{ tool_use: { name: 'Touch', input: { label: 'x' } } }] }
+    const c = await conversation([touch, { reply: 'refused' }, touch, { reply: 'done' }], {
+      cwd: box.project, mods: [toolsMod(), permissionsWith({ home: box.home, trustStore: join(box.root, 'trust.json') })], env: { MODLOOP_HOME: box.modloopHome },
+    })
+    try {
+      const first = await c.say('touch it')
+      expect(first.permission_denials).toHaveLength(1)
+      await expect(c.q.setPermissionMode('yolo')).rejects.toThrow(/"yolo" is not a permission mode/)
+      await expect(c.q.setPermissionMode('bypassPermissions')).resolves.toBe('bypassPermissions')
+      const second = await c.say('touch it again')
+      expect(second.permission_denials).toHaveLength(0)
+      const results = c.seen.filter((m) => m.type === 'user' && (m as any).message.content[0]?.type === 'tool_result') as any[]
+      expect(results.map((r) => r.message.content[0].is_error === true)).toEqual([true, false])
+      const inits = c.seen.filter((m) => m.type === 'system' && (m as any).subtype === 'init') as any[]
+      expect(inits.map((i) => i.permissionMode)).toEqual(['default', 'bypassPermissions'])
+    } finally {
+      await c.end()
+    }
+  })
+
+  it('supportedCommands(), mcpServerStatus() and getContextUsage() report the session', async () => {
+    const fakeMcp = defineMod({ name: 'mcp', register: (on) => on('session.start', ($, e, next) => { $.state.set({ plugin: 'mcp', key: 'servers' }, [{ name: 'docs', status: 'connected' }]); return next(e) }) })
+    const c = await conversation([{ reply: 'hi', usage: { input_tokens: 1200, output_tokens: 30, cache_read_input_tokens: 800 } }], { mods: [commandsMod, fakeMcp] })
+    try {
+      await expect(c.q.getContextUsage()).rejects.toThrow(/has not started/)
+      await c.say('hello')
+      const commands = await c.q.supportedCommands()
+      expect(commands.map((x) => x.name)).toEqual(expect.arrayContaining(['help', 'clear']))
+      expect(commands[0]).toEqual({ name: expect.any(String), description: expect.any(String), argumentHint: expect.any(String) })
+      expect(await c.q.mcpServerStatus()).toEqual([{ name: 'docs', status: 'connected' }])
+      const usage = await c.q.getContextUsage()
+      expect(usage).toMatchObject({ model: 'claude-sonnet-4-5', totalTokens: 2030, maxTokens: 200_000, percentage: 1, isEstimate: false })
+      expect(usage.categories.at(-1)).toEqual({ name: 'Free space', tokens: 200_000 - 2030 })
+    } finally {
+      await c.end()
+    }
+  })
+
+  it('close() ends a session that waits for input, and session.end runs', async () => {
+    const w = watcher()
+    const c = await conversation([{ reply: 'one' }], { mods: [w.mod] })
+    await c.say('first')
+    await c.q.close()
+    await c.end()
+    expect(w.ends).toEqual([{ reason: 'other', sessionId: w.starts[0]!.sessionId }])
+  })
+
+  it('/clear starts a new conversation under a new id: no history, SessionStart source clear', async () => {
+    const cwd = await tempCwd('modloop-clear-')
+    const w = watcher()
+    const c = await conversation([{ reply: 'remembered' }, { reply: 'fresh start' }], { cwd, mods: [commandsMod, transcripts, w.mod] })
+    try {
+      const first = await c.say('remember this')
+      const cleared = await c.say('/clear')
+      expect(cleared.result).toMatch(/Started a new conversation/)
+      expect(cleared.session_id).not.toBe(first.session_id)
+      const third = await c.say('what did I say?')
+      expect(third.session_id).toBe(cleared.session_id)
+      const sent = (c.server.requests[1]!.body as any).messages
+      expect(sent).toHaveLength(1)
+      expect(sent[0].content[0].text).toBe('what did I say?')
+      expect(w.starts.map((s) => s.source)).toEqual(['startup', 'clear'])
+      expect(w.starts[1]!.sessionId).toBe(cleared.session_id)
+      expect(w.ends[0]).toEqual({ reason: 'clear', sessionId: first.session_id })
+      // Each conversation has its own transcript.
+      expect(readLines(fileOf(cwd, first.session_id)).some((l) => JSON.stringify(l).includes('remember this'))).toBe(true)
+      expect(readLines(fileOf(cwd, cleared.session_id)).some((l) => JSON.stringify(l).includes('remember this'))).toBe(false)
+    } finally {
+      await c.end()
+    }
+  })
+})

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import { clampEffort, clampThinking } from '../../core/model/capabilities.js'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runCli } from '../helpers/cli.js'
+import { runScript } from '../loop/helpers.js'
+
+const body = (run: { requests: { body: any }[] }, i = 0) => run.requests[i]!.body
+
+describe('effort and thinking', () => {
+  it('sends effort as output_config.effort and adaptive thinking on a model that has both', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7', effort: 'xhigh', thinking: { type: 'adaptive' } })
+    expect(body(run).output_config).toEqual({ effort: 'xhigh' })
+    expect(body(run).thinking).toEqual({ type: 'adaptive' })
+  })
+
+  it('clamps effort to the highest level the model accepts at or below the one asked for', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-6', effort: 'xhigh' })
+    expect(body(run).output_config).toEqual({ effort: 'high' })
+    const none = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-haiku-4-5', effort: 'max' })
+    expect(body(none).output_config).toBeUndefined()
+  })
+
+  it('sends a fixed thinking budget below max_tokens, and adaptive where only adaptive exists', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-sonnet-4-5', maxTokens: 4000, thinking: { type: 'enabled', budgetTokens: 10_000 } })
+    expect(body(run).thinking).toEqual({ type: 'enabled', budget_tokens: 3999 })
+    const adaptiveOnly = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7', maxThinkingTokens: 2048 })
+    expect(body(adaptiveOnly).thinking).toEqual({ type: 'adaptive' })
+    const off = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7', maxThinkingTokens: 0, effort: 'max' })
+    expect(body(off).thinking).toEqual({ type: 'disabled' })
+    // Without thinking the API takes effort up to high only.
+    expect(body(off).output_config).toEqual({ effort: 'high' })
+  })
+
+  it('sends neither when neither is asked for', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7' })
+    expect(body(run).thinking).toBeUndefined()
+    expect(body(run).output_config).toBeUndefined()
+  })
+
+  it('puts the effective effort on turn.step, where a handler may rewrite it', async () => {
+    const seen: unknown[] = []
+    const lower = defineMod({ name: 'lower', register: (on) => on('turn.step', async function* (_$, e, next) {
+      seen.push(e.effort)
+      return yield* next({ ...e, effort: 'low' })
+    }) })
+    const run = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-6', effort: 'max', mods: [lower] })
+    expect(seen).toEqual(['max'])
+    expect(body(run).output_config).toEqual({ effort: 'low' })
+  })
+
+  it('the capability table', () => {
+    expect(clampEffort('claude-opus-4-5-20251101', 'max')).toBe('high')
+    expect(clampEffort('claude-3-5-haiku', 'low')).toBeUndefined()
+    expect(clampEffort('some-future-model', 'xhigh')).toBe('xhigh')
+    expect(clampThinking('claude-3-5-sonnet', { type: 'adaptive' }, 8000)).toBeUndefined()
+    expect(clampThinking('claude-opus-4-5', { type: 'adaptive' }, 8000)).toBeUndefined()
+    expect(clampThinking('claude-opus-4-5', { type: 'enabled', budgetTokens: 100 }, 8000)).toEqual({ type: 'enabled', budget_tokens: 1024 })
+    expect(clampThinking('claude-opus-4-5', { type: 'enabled' }, 1000)).toBeUndefined()
+    // A fixed budget is deprecated where adaptive thinking exists.
+    expect(clampThinking('claude-sonnet-4-6', { type: 'enabled', budgetTokens: 5000 }, 8000)).toEqual({ type: 'adaptive' })
+  })
+
+  it('mods read the effective effort with $.config.list, and system/init carries it', async () => {
+    let rows: unknown
+    const reader = defineMod({ name: 'reader', register: (on) => on('turn.start', async ($, e, next) => {
+      rows = await $.config.list()
+      return next(e)
+    }) })
+    const run = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-6', effort: 'xhigh', mods: [reader] })
+    expect(rows).toEqual([{ key: 'model', value: 'claude-opus-4-6' }, { key: 'effort', value: 'high' }])
+    expect(run.messages.find((m) => m.type === 'system' && m.subtype === 'init')).toMatchObject({ effort: 'high' })
+  })
+
+  it('-p takes --effort, --thinking and --max-thinking-tokens', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'modloop-effort-'))
+    const env = { MODLOOP_HOME: join(cwd, '.home') }
+    const run = await runCli(['-p', 'go', '--model', 'claude-opus-4-5', '--effort', 'medium', '--thinking', 'enabled', '--max-thinking-tokens', '2000'], { script: [{ reply: 'ok' }], cwd, env })
+    expect(run.code).toBe(0)
+    expect(run.requests[0]!.body).toMatchObject({ output_config: { effort: 'medium' }, thinking: { type: 'enabled', budget_tokens: 2000 } })
+    const bad = await runCli(['-p', 'go', '--effort', 'extreme'], { script: [], cwd, env })
+    expect(bad.code).toBe(2)
+    expect(bad.err).toContain('--effort must be one of low, medium, high, xhigh, max')
+    const badThinking = await runCli(['-p', 'go', '--thinking', 'sometimes'], { script: [], cwd, env })
+    expect(badThinking.err).toContain('--thinking must be one of adaptive, enabled, disabled')
+  })
+})

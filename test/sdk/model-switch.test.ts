@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest'
+import type { ModelSwitchInput } from '../../core/events/types.js'
+import type { SDKMessage, SDKResultMessage, SDKUserMessage } from '../../core/loop/messages.js'
+import { query, type Query } from '../../core/loop/query.js'
+import { defineMod } from '../../core/mod/define.js'
+import { costUsd } from '../../core/model/pricing.js'
+import modelSwitch from '../../mods/model-switch/index.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { runScript, toolsMod } from '../loop/helpers.js'
+
+/** A streaming input the test feeds as results arrive. */
+function channel() {
+  const items: SDKUserMessage[] = []
+  let wake: (() => void) | undefined
+  let closed = false
+  return {
+    send(text: string) {
+      items.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null })
+      wake?.()
+    },
+    close() { closed = true; wake?.() },
+    input: (async function* () {
+      for (;;) {
+        while (items.length) yield items.shift()!
+        if (closed) return
+        await new Promise<void>((r) => { wake = r })
+      }
+    })(),
+  }
+}
+
+/** Runs a streaming session: `onResult(q, n)` acts after the n-th result and returns the next prompt (or nothing to end). */
+async function streaming(script: unknown, first: string, onResult: (q: Query, n: number) => Promise<string | undefined>, mods: unknown[] = []) {
+  const server = await startFakeAnthropic({ script })
+  const ch = channel()
+  const messages: SDKMessage[] = []
+  try {
+    ch.send(first)
+    const q = query({ prompt: ch.input, options: { bare: true, model: 'claude-sonnet-4-5', mods: [toolsMod(), modelSwitch, ...mods] as never, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })
+    let n = 0
+    for await (const m of q) {
+      messages.push(m)
+      if (m.type === 'result') {
+        const next = await onResult(q, ++n)
+        if (next === undefined) ch.close()
+        else ch.send(next)
+      }
+    }
+  } finally {
+    await server.close()
+  }
+  return { messages, requests: server.requests, results: messages.filter((m): m is SDKResultMessage => m.type === 'result') }
+}
+
+/** Observes both sides of model.switch: the payload and the model before the switch, the answer and the model after. */
+function observer(deny?: (e: ModelSwitchInput) => string | undefined) {
+  const log: { before?: ModelSwitchInput & { current: string }; after?: unknown; current?: string }[] = []
+  const mod = defineMod({ name: 'observer', register: (on) => on('model.switch', async ($, e, next) => {
+    const entry: (typeof log)[number] = { before: { ...e, current: String($.session.model()) } }
+    log.push(entry)
+    const reason = deny?.(e)
+    if (reason) return { deny: reason }
+    const r = await next(e)
+    Object.assign(entry, { after: r, current: String($.session.model()) })
+    return r
+  }) })
+  return { log, mod }
+}
+
+describe('model switching', () => {
+  it('Query.setModel switches the next request; both sides of model.switch are observed; cost and window follow', async () => {
+    const { log, mod } = observer()
+    const run = await streaming([{ reply: 'one', usage: { input_tokens: 1000, output_tokens: 10 } }, { reply: 'two', usage: { input_tokens: 1000, output_tokens: 10 } }], 'first', async (q, n) => {
+      if (n > 1) return undefined
+      await q.setModel('opus')
+      return 'second'
+    }, [mod])
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-opus-4-7'])
+    expect(log).toHaveLength(1)
+    expect(log[0]!.before).toMatchObject({
+      from: 'claude-sonnet-4-5', to: 'claude-opus-4-7', requested: 'opus', source: 'sdk', current: 'claude-sonnet-4-5',
+      promptCacheWarm: false, cacheTtl: '5m', pricing: 'catalog', contextTokens: expect.any(Number),
+    })
+    expect(log[0]!.after).toEqual({ model: 'claude-opus-4-7' })
+    expect(log[0]!.current).toBe('claude-opus-4-7')
+    const usage = run.results[1]!.modelUsage
+    expect(usage['claude-opus-4-7']).toMatchObject({ contextWindow: 200_000, maxOutputTokens: 64_000 })
+    expect(usage['claude-opus-4-7']!.costUSD).toBeCloseTo(costUsd('claude-opus-4-7', { input_tokens: 1000, output_tokens: 10 }), 10)
+    expect(usage['claude-sonnet-4-5']!.costUSD).toBeCloseTo(costUsd('claude-sonnet-4-5', { input_tokens: 1000, output_tokens: 10 }), 10)
+  })
+
+  it('a denied switch keeps the model, and setModel rejects with the reason', async () => {
+    const { log, mod } = observer((e) => (e.to.includes('haiku') ? 'haiku is not allowed here' : undefined))
+    let refused: unknown
+    const run = await streaming([{ reply: 'one' }, { reply: 'two' }], 'first', async (q, n) => {
+      if (n > 1) return undefined
+      await q.setModel('haiku').catch((err: unknown) => { refused = err })
+      return 'second'
+    }, [mod])
+    expect(String(refused)).toContain('haiku is not allowed here')
+    expect(log[0]!.after).toBeUndefined()
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5'])
+  })
+
+  it('/model switches without a model call; /model default goes back; a denial is shown', async () => {
+    const { log, mod } = observer((e) => (e.to === 'claude-haiku-4-5' ? 'no haiku' : undefined))
+    const prompts = ['hi', '/model haiku', '/model', '/model default', 'bye']
+    const run = await streaming([{ reply: 'a' }, { reply: 'b' }], '/model claude-opus-4-6', async (_q, n) => prompts[n - 1], [mod])
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-opus-4-6', 'claude-sonnet-4-5'])
+    expect(run.results.map((r) => r.result)).toEqual([
+      'Model set to claude-opus-4-6', 'a', 'Model switch to haiku refused: no haiku', expect.stringContaining('Model: claude-opus-4-6'), 'Model set to claude-sonnet-4-5', 'b',
+    ])
+    expect(run.results[2]!.is_error).toBe(true)
+    expect(log.map((l) => [l.before!.source, l.before!.requested])).toEqual([['command', 'claude-opus-4-6'], ['command', 'haiku'], ['command', null]])
+  })
+
+  it('a switch during a turn takes over from the next request', async () => {
+    const switcher = defineMod({ name: 'switcher', register: (on) => on('tool.call', { tool: 'Echo' }, async ($, e, next) => {
+      await $.config.set({ key: 'model', value: 'claude-haiku-4-5' })
+      return next(e)
+    }) })
+    const run = await runScript([{ reply: [{ tool_use: { name: 'Echo', input: { text: 'x' } } }] }, { reply: 'done' }], 'go', { model: 'claude-opus-4-6', mods: [toolsMod(), switcher] })
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-opus-4-6', 'claude-haiku-4-5'])
+    expect(run.result.subtype).toBe('success')
+  })
+
+  it('supportedModels lists the default and the aliases with what each accepts', async () => {
+    let models: Awaited<ReturnType<Query['supportedModels']>> = []
+    await streaming([{ reply: 'one' }], 'first', async (q) => {
+      models = await q.supportedModels()
+      return undefined
+    })
+    expect(models.map((m) => m.value)).toEqual(['default', 'opus', 'sonnet', 'haiku'])
+    expect(models.find((m) => m.value === 'opus')).toMatchObject({ supportsEffort: true, supportedEffortLevels: ['low', 'medium', 'high', 'xhigh', 'max'], supportsAdaptiveThinking: true })
+    expect(models.find((m) => m.value === 'haiku')).toMatchObject({ supportsEffort: false, supportsAdaptiveThinking: false })
+  })
+})

@@ -1,0 +1,143 @@
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import permissions from '../../mods/permissions/index.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, type Box } from './helpers.js'
+
+let box: Box
+beforeEach(async () => { box = await makeBox() })
+afterEach(async () => { await box.remove() })
+
+const echo = (text: string, id = 'toolu_e') => ({ tool_use: { id, name: 'Echo', input: { text } } })
+const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
+
+describe('PreToolUse', () => {
+  it('exit 2 denies the call; stderr reaches the model as the reason', async () => {
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Echo', hooks: [cmd("echo 'echo is off limits' >&2; exit 2")] }] })
+    const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
+    const result = r.requests[1]!.body.messages[2].content[0]
+    expect(result).toMatchObject({ is_error: true })
+    expect(result.content).toContain('echo is off limits')
+    expect(r.result.permission_denials).toHaveLength(1)
+  })
+
+  it('updatedInput rewrites the call, and the tool sees the rewrite', async () => {
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Echo', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { text: 'rewritten' } } }))] }] })
+    const r = await run(box, [{ reply: [echo('original')] }, { reply: 'ok' }])
+    expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'rewritten' })
+  })
+
+  it('additionalContext reaches the model beside the tool result', async () => {
+    await writeSettings(box, { PreToolUse: [{ hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'the echo service is slow today' } }))] }] })
+    const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
+    expect(lastUserTexts(r.requests[1]!.body).join('\n')).toContain('PreToolUse:Echo hook additional context: the echo service is slow today')
+  })
+
+  it('a hook deny is final even in bypassPermissions; a hook allow does not override a deny rule', async () => {
+    await writeSettings(box, {
+      PreToolUse: [
+        { matcher: 'Touch', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no touching' } }))] },
+        { matcher: 'Echo', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }))] },
+      ],
+    }, join(box.project, '.claude', 'settings.json'), { permissions: { deny: ['Echo'] } })
+    const perms = defineMod({ ...permissions, register: (on, _o, $) => permissions.register(on, permissions.options!.parse({ home: box.home, trustStore: box.store }), $) })
+    const r = await run(box, [{ reply: [{ tool_use: { id: 'toolu_t', name: 'Touch', input: { label: 'x' } } }, echo('hi')] }, { reply: 'ok' }], 'go', { mods: [perms], permissionMode: 'bypassPermissions' })
+    const [touch, e] = r.requests[1]!.body.messages[2].content
+    expect(touch.content).toContain('no touching')
+    expect(e.is_error).toBe(true)
+    expect(e.content).toContain('denied by the rule Echo')
+  })
+
+  it('a hook allow approves what only the mode would ask about', async () => {
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Touch', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }))] }] })
+    const perms = defineMod({ ...permissions, register: (on, _o, $) => permissions.register(on, permissions.options!.parse({ home: box.home, trustStore: box.store }), $) })
+    const r = await run(box, [{ reply: [{ tool_use: { id: 'toolu_t', name: 'Touch', input: { label: 'x' } } }] }, { reply: 'ok' }], 'go', { mods: [perms] })
+    expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'touched x' })
+  })
+})
+
+describe('PostToolUse', () => {
+  it('context and a block reason reach the model; updatedToolOutput replaces what it reads', async () => {
+    await writeSettings(box, { PostToolUse: [{ matcher: 'Echo', hooks: [cmd(json({ decision: 'block', reason: 'lint failed', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'formatted', updatedToolOutput: 'HI' } }))] }] })
+    const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
+    const texts = lastUserTexts(r.requests[1]!.body)
+    expect(texts[0]).toBe('HI')
+    expect(texts.join('\n')).toContain('formatted')
+    expect(texts.join('\n')).toContain('lint failed')
+  })
+
+  it('continue:false ends the turn after the batch as hook_stopped', async () => {
+    await writeSettings(box, { PostToolUse: [{ hooks: [cmd(json({ continue: false, stopReason: 'enough for today' }))] }] })
+    const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'never sent' }])
+    expect(r.result).toMatchObject({ terminal_reason: 'hook_stopped', result: 'enough for today' })
+    expect(r.requests).toHaveLength(1)
+  })
+})
+
+describe('UserPromptSubmit', () => {
+  it('a block drops the prompt: no model request', async () => {
+    await writeSettings(box, { UserPromptSubmit: [{ hooks: [cmd("echo 'no secrets in prompts' >&2; exit 2")] }] })
+    const r = await run(box, [{ reply: 'never' }], 'my password is hunter2')
+    expect(r.requests).toHaveLength(0)
+    expect(r.result.terminal_reason).toBe('hook_stopped')
+    expect(r.result.result).toContain('no secrets in prompts')
+  })
+
+  it('plain stdout and additionalContext go beside the prompt; SessionStart context joins the first prompt', async () => {
+    await writeSettings(box, {
+      UserPromptSubmit: [{ hooks: [cmd("echo 'today is a holiday'")] }],
+      SessionStart: [{ hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'branch main is clean' } }))] }],
+    })
+    const r = await run(box, [{ reply: 'ok' }], 'hello')
+    const texts = lastUserTexts(r.requests[0]!.body).join('\n')
+    expect(texts).toContain('hello')
+    expect(texts).toContain('today is a holiday')
+    expect(texts).toContain('branch main is clean')
+  })
+})
+
+describe('Stop', () => {
+  it('a block continues the turn with the reason; stop_hook_active is true on re-entry', async () => {
+    const marker = join(box.out, 'seen')
+    const hook = await script(box, 'stop.sh', `${dump(box, 'Stop')} <&0\nif [ -e ${marker} ]; then exit 0; fi\ntouch ${marker}\necho 'run the tests first' >&2\nexit 2\n`)
+    await writeSettings(box, { Stop: [{ hooks: [cmd(`sh ${hook}`)] }] })
+    const r = await run(box, [{ reply: 'done' }, { reply: 'tests pass, done' }])
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'tests pass, done' })
+    expect(lastUserTexts(r.requests[1]!.body).join('\n')).toContain('run the tests first')
+    expect((await dumped(box, 'Stop')).map((s) => s.stop_hook_active)).toEqual([false, true])
+  })
+
+  it('caps consecutive continuations at 8 and ends with a warning', async () => {
+    await writeSettings(box, { Stop: [{ hooks: [cmd(json({ decision: 'block', reason: 'again' }))] }] })
+    const r = await run(box, Array.from({ length: 10 }, () => ({ reply: 'done' })))
+    expect(r.requests).toHaveLength(9)
+    expect(r.result.terminal_reason).toBe('completed')
+    expect(r.messages.some((m) => m.type === 'system' && m.subtype === 'informational' && String((m as { content?: unknown }).content).includes('9 consecutive times'))).toBe(true)
+  })
+
+  it('continue:false halts as hook_stopped', async () => {
+    await writeSettings(box, { Stop: [{ hooks: [cmd(json({ continue: false, stopReason: 'halted by policy' }))] }] })
+    const r = await run(box, [{ reply: 'done' }])
+    expect(r.result).toMatchObject({ terminal_reason: 'hook_stopped', result: 'halted by policy' })
+  })
+})
+
+describe('failures', () => {
+  it('a hook that hangs past its timeout is killed and the turn goes on', async () => {
+    await writeSettings(box, { PreToolUse: [{ hooks: [cmd('sleep 30', { timeout: 0.3 })] }] })
+    const started = performance.now()
+    const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
+    expect(performance.now() - started).toBeLessThan(5000)
+    expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'hi' })
+  })
+
+  it('a missing command and invalid JSON output give a notice naming the hook and its file', async () => {
+    await writeSettings(box, { PreToolUse: [{ hooks: [cmd('/no/such/hook.sh'), cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'sometimes' } }))] }] })
+    const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
+    const notices = r.messages.filter((m) => m.type === 'system' && m.subtype === 'informational').map((m) => String((m as { content?: unknown }).content))
+    const file = join(box.project, '.claude', 'settings.json')
+    expect(notices.some((n) => n.includes('/no/such/hook.sh') && n.includes(file))).toBe(true)
+    expect(notices.some((n) => n.includes('sometimes') && n.includes(file))).toBe(true)
+    expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'hi' })
+  })
+})

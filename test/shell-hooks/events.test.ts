@@ -1,0 +1,104 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import agentMod from '../../mods/agent/index.js'
+import commandsMod from '../../mods/commands/index.js'
+import memoryMod from '../../mods/memory/index.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, withOptions, type Box } from './helpers.js'
+
+let box: Box
+beforeEach(async () => { box = await makeBox() })
+afterEach(async () => { await box.remove() })
+
+const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
+const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
+const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
+
+describe('SubagentStart / SubagentStop', () => {
+  it('fire around a subagent with its id, type and transcript; a SubagentStop block continues the subagent', async () => {
+    const marker = join(box.out, 'stopped-once')
+    const stop = await script(box, 'substop.sh', `${dump(box, 'SubagentStop')}\nif [ -e ${marker} ]; then exit 0; fi\ntouch ${marker}\necho 'cite your sources' >&2\nexit 2\n`)
+    await writeSettings(box, {
+      SubagentStart: [{ matcher: 'general-purpose', hooks: [cmd(`${dump(box, 'SubagentStart')}; ${json({ hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'the repo uses tabs' } })}`)] }],
+      SubagentStop: [{ hooks: [cmd(`sh ${stop}`)] }],
+    })
+    const r = await run(box, [
+      { reply: [{ tool_use: { id: 'toolu_a', name: 'Agent', input: { description: 'look', prompt: 'look around' } } }] },
+      { reply: 'found it' },
+      { reply: 'found it, see a.txt' },
+      { reply: 'ok' },
+    ], 'go', { mods: [withOptions(agentMod, { home: box.home })] })
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'ok' })
+    const [start] = await dumped(box, 'SubagentStart')
+    expect(keys(start!)).toEqual([...COMMON, 'agent_id', 'agent_type'].sort())
+    expect(start).toMatchObject({ agent_type: 'general-purpose', agent_id: expect.any(String) })
+    // The subagent's first message carries the SubagentStart context.
+    expect(JSON.stringify(r.requests[1]!.body.messages[0])).toContain('the repo uses tabs')
+    const stops = await dumped(box, 'SubagentStop')
+    expect(stops).toHaveLength(2)
+    expect(keys(stops[0]!)).toEqual([...COMMON, 'agent_id', 'agent_type', 'agent_transcript_path', 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
+    expect(stops.map((s) => [s.stop_hook_active, s.last_assistant_message])).toEqual([[false, 'found it'], [true, 'found it, see a.txt']])
+    expect(stops[0]).toMatchObject({ agent_id: start!.agent_id, agent_type: 'general-purpose' })
+    expect(stops[0]!.agent_transcript_path).toBe(join(stops[0]!.transcript_path.replace(/\.jsonl$/, ''), 'subagents', `agent-${start!.agent_id}.jsonl`))
+    // The block reached the subagent, not the parent; the parent got the final report.
+    expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('cite your sources')
+    expect(lastUserTexts(r.requests[3]!.body)[0]).toBe('found it, see a.txt')
+  })
+})
+
+describe('InstructionsLoaded', () => {
+  it('fires for the project CLAUDE.md the memory mod loads at start', async () => {
+    await writeFile(join(box.project, 'CLAUDE.md'), 'Use tabs.\n')
+    await writeSettings(box, { InstructionsLoaded: [{ matcher: 'session_start', hooks: [cmd(`${dump(box, 'InstructionsLoaded')}; echo '{"continue":false}'`)] }] })
+    const r = await run(box, [{ reply: 'ok' }], 'go', { mods: [withOptions(memoryMod, { home: box.home, managedPath: false })] })
+    expect(r.result.terminal_reason).toBe('completed')
+    const loads = await dumped(box, 'InstructionsLoaded')
+    expect(loads).toHaveLength(1)
+    expect(keys(loads[0]!)).toEqual([...COMMON, 'file_path', 'load_reason', 'memory_type'].sort())
+    expect(loads[0]).toMatchObject({ file_path: join(box.project, 'CLAUDE.md'), memory_type: 'Project', load_reason: 'session_start' })
+  })
+})
+
+describe('StopFailure', () => {
+  it('fires when the model request fails, with the error kind; its output is ignored', async () => {
+    await writeSettings(box, {
+      StopFailure: [{ matcher: 'invalid_request', hooks: [cmd(`${dump(box, 'StopFailure')}; echo '{"decision":"block","reason":"retry!","continue":false}'; exit 2`)] }],
+      Stop: [{ hooks: [cmd(dump(box, 'Stop'))] }],
+    })
+    const r = await run(box, [{ error: { status: 400, message: 'bad field' } }, { reply: 'never' }])
+    expect(r.result).toMatchObject({ terminal_reason: 'api_error', is_error: true })
+    expect(r.requests).toHaveLength(1)
+    const [failure] = await dumped(box, 'StopFailure')
+    expect(keys(failure!)).toEqual([...COMMON, 'error', 'error_details', 'last_assistant_message'].sort())
+    expect(failure).toMatchObject({ error: 'invalid_request', error_details: expect.stringContaining('bad field'), last_assistant_message: expect.stringContaining('API Error') })
+    expect(await dumped(box, 'Stop')).toHaveLength(0)
+  })
+})
+
+describe('UserPromptExpansion', () => {
+  const commands = () => withOptions(commandsMod, { home: box.home })
+  beforeEach(async () => {
+    await mkdir(join(box.project, '.claude', 'commands'), { recursive: true })
+    await writeFile(join(box.project, '.claude', 'commands', 'review.md'), 'Review $ARGUMENTS carefully.\n')
+  })
+
+  it('fires as a slash command expands; its context rides in the expanded prompt', async () => {
+    await writeSettings(box, { UserPromptExpansion: [{ matcher: 'review', hooks: [cmd(`${dump(box, 'UserPromptExpansion')}; echo 'the style guide is in STYLE.md'`)] }] })
+    const r = await run(box, [{ reply: 'ok' }], '/review src/a.ts', { mods: [commands()] })
+    expect(r.result.result).toBe('ok')
+    const [e] = await dumped(box, 'UserPromptExpansion')
+    expect(keys(e!)).toEqual([...COMMON, 'command_args', 'command_name', 'expansion_type', 'prompt'].sort())
+    expect(e).toMatchObject({ expansion_type: 'slash_command', command_name: 'review', command_args: 'src/a.ts', prompt: '/review src/a.ts' })
+    const sent = lastUserTexts(r.requests[0]!.body).join('\n')
+    expect(sent).toContain('Review src/a.ts carefully.')
+    expect(sent).toContain('the style guide is in STYLE.md')
+  })
+
+  it('a block refuses the command: no model request', async () => {
+    await writeSettings(box, { UserPromptExpansion: [{ hooks: [cmd("echo 'reviews are frozen' >&2; exit 2")] }] })
+    const r = await run(box, [{ reply: 'never' }], '/review src/a.ts', { mods: [commands()] })
+    expect(r.requests).toHaveLength(0)
+    expect(r.result.is_error).toBe(true)
+    expect(r.result.result).toContain('reviews are frozen')
+  })
+})

@@ -1,0 +1,67 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { defineMod } from '../../core/mod/define.js'
+import type { QueryOptions } from '../../core/loop/options.js'
+import shellHooks from '../../mods/shell-hooks/index.js'
+import { shellHooksOptions } from '../../mods/shell-hooks/options.js'
+import { runScript, toolsMod } from '../loop/helpers.js'
+
+/** A sandbox: `project` (the cwd, holding .claude/settings.json), `home` (never the real one), `out` for dumps. */
+export interface Box { root: string; project: string; home: string; out: string; store: string; remove(): Promise<void> }
+
+export async function makeBox(): Promise<Box> {
+  const root = await mkdtemp(join(tmpdir(), 'modloop-shell-hooks-'))
+  const box = { root, project: join(root, 'project'), home: join(root, 'home'), out: join(root, 'out'), store: join(root, 'modloop-home', 'trusted.json') }
+  for (const d of [join(box.project, '.claude'), join(box.home, '.claude'), box.out]) await mkdir(d, { recursive: true })
+  await writeFile(join(root, 'dump.sh'), 'cat >> "$1/$2.jsonl"; echo >> "$1/$2.jsonl"\n')
+  return { ...box, remove: () => rm(root, { recursive: true, force: true }) }
+}
+
+/** `sh <box>/dump.sh <out> <Event>`: appends the stdin JSON of each firing as one line. */
+export const dump = (box: Box, event: string) => `sh ${join(box.root, 'dump.sh')} ${box.out} ${event}`
+
+export async function dumped(box: Box, event: string): Promise<Record<string, any>[]> {
+  const text = await readFile(join(box.out, `${event}.jsonl`), 'utf8').catch(() => '')
+  return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))
+}
+
+export type Hooks = Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>
+export const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra })
+
+export async function writeSettings(box: Box, hooks: Hooks, file = join(box.project, '.claude', 'settings.json'), extra: Record<string, unknown> = {}): Promise<void> {
+  await writeFile(file, JSON.stringify({ hooks, ...extra }, null, 2))
+}
+
+/** A script file in the sandbox, for hooks that need more than one line. */
+export async function script(box: Box, name: string, body: string): Promise<string> {
+  const file = join(box.root, name)
+  await writeFile(file, body)
+  return file
+}
+
+/** The mod with the sandbox's home and no managed settings. */
+export const hooksMod = (box: Box) => defineMod({
+  ...shellHooks,
+  register: (on, _o, $) => shellHooks.register(on, shellHooksOptions.parse({ home: box.home, managedDir: false, trustStore: box.store }), $),
+})
+
+export function run(box: Box, steps: unknown, prompt = 'go', options: QueryOptions = {}) {
+  return runScript(steps, prompt, { cwd: box.project, mods: [toolsMod(), hooksMod(box), ...(options.mods ?? [])], ...options, ...(options.mods ? { mods: [toolsMod(), hooksMod(box), ...options.mods] } : {}) })
+}
+
+/** Every text the model was sent in one request's last user message. */
+export function lastUserTexts(body: any): string[] {
+  const last = body.messages.at(-1)
+  return (Array.isArray(last.content) ? last.content : [{ type: 'text', text: last.content }]).flatMap((b: any) =>
+    b.type === 'text' ? [b.text] : b.type === 'tool_result' ? [typeof b.content === 'string' ? b.content : JSON.stringify(b.content)] : [])
+}
+
+/** A mod with its options parsed from `options` instead of the config (sandboxed homes and stores). */
+export function withOptions(mod: any, options: Record<string, unknown>) {
+  return defineMod({ ...mod, register: (on, _o, $) => mod.register(on, mod.options.parse(options), $) })
+}
+
+/** The `system` informational notices of a run. */
+export const notices = (messages: readonly { type: string; subtype?: string }[]) =>
+  messages.filter((m) => m.type === 'system' && m.subtype === 'informational').map((m) => String((m as { content?: unknown }).content))

@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeBox, writeSettings, cmd, run, lastUserTexts, type Box } from './helpers.js'
+
+let box: Box
+beforeEach(async () => { box = await makeBox() })
+afterEach(async () => { await box.remove() })
+
+const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
+const echo = { reply: [{ tool_use: { id: 'toolu_e', name: 'Echo', input: { text: 'hi' } } }] }
+
+describe('hook output over 10,000 characters', () => {
+  it('is saved in the session directory; the model gets the path and the start', async () => {
+    await writeSettings(box, { UserPromptSubmit: [{ hooks: [cmd("printf 'START'; head -c 12000 /dev/zero | tr '\\0' x")] }] })
+    const r = await run(box, [{ reply: 'ok' }])
+    const sent = lastUserTexts(r.requests[0]!.body).join('\n')
+    const file = /the whole output is in (\S+\.txt)\./.exec(sent)?.[1]
+    expect(file).toContain(`${r.result.session_id}/hook-output/`)
+    expect(sent).toContain('hook output was 12005 characters')
+    expect(sent).toContain(`START${'x'.repeat(1995)}`)
+    expect(sent.length).toBeLessThan(4_000)
+    expect(await readFile(file!, 'utf8')).toBe(`START${'x'.repeat(12000)}`)
+  })
+})
+
+describe('async hooks', () => {
+  it('the loop does not wait; their context reaches the model with a later request', async () => {
+    await writeSettings(box, { PostToolUse: [{ matcher: 'Echo', hooks: [cmd(`sleep 0.3; ${json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint is clean' } })}`, { async: true })] }] })
+    const started = performance.now()
+    const r = await run(box, [echo, { reply: [{ tool_use: { id: 'toolu_w', name: 'Wait', input: { ms: 700, label: 'w' } } }] }, { reply: 'ok' }])
+    expect(r.result.result).toBe('ok')
+    expect(lastUserTexts(r.requests[1]!.body).join('\n')).not.toContain('lint is clean')
+    expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('PostToolUse hook additional context: lint is clean')
+    expect(performance.now() - started).toBeLessThan(5_000)
+  })
+
+  it('asyncRewake: exit 2 wakes the model before the turn would end', async () => {
+    await writeSettings(box, { PostToolUse: [{ matcher: 'Echo', hooks: [cmd("sleep 0.2; echo 'the tests fail now' >&2; exit 2", { asyncRewake: true })] }] })
+    const r = await run(box, [echo, { reply: 'done', delayMs: 700 }, { reply: 'fixed it' }])
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'fixed it' })
+    expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('the tests fail now')
+  })
+})

@@ -1,0 +1,76 @@
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import permissions from '../../mods/permissions/index.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, withOptions, type Box, type Hooks } from './helpers.js'
+
+let box: Box
+beforeEach(async () => { box = await makeBox() })
+afterEach(async () => { await box.remove() })
+
+const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
+const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
+const touch = (label: string, id: string) => ({ tool_use: { id, name: 'Touch', input: { label } } })
+const answer = (decision: Record<string, unknown>) =>
+  cmd(`${dump(box, 'PermissionRequest')}; printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } })}'`)
+const perms = () => withOptions(permissions, { home: box.home, trustStore: box.store })
+const settings = (hooks: Hooks, extra: Record<string, unknown> = {}) => writeSettings(box, hooks, join(box.project, '.claude', 'settings.json'), extra)
+
+describe('PermissionRequest', () => {
+  it('answers an ask the mode raised: allow with updatedInput runs the rewrite; updatedPermissions stop the next ask', async () => {
+    await settings({
+      PermissionRequest: [{ matcher: 'Touch', hooks: [answer({
+        behavior: 'allow', updatedInput: { label: 'safe' },
+        updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Touch' }], behavior: 'allow', destination: 'session' }],
+      })] }],
+    })
+    const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: [touch('z', 'toolu_2')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
+    expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'touched safe' })
+    // The session rule from updatedPermissions answers the second call: no second PermissionRequest.
+    expect(r.requests[2]!.body.messages[4].content[0]).toMatchObject({ content: 'touched z' })
+    const asked = await dumped(box, 'PermissionRequest')
+    expect(asked).toHaveLength(1)
+    expect(keys(asked[0]!).filter((k) => k !== 'permission_suggestions')).toEqual([...COMMON, 'tool_input', 'tool_name'].sort())
+    expect(asked[0]).toMatchObject({ tool_name: 'Touch', tool_input: { label: 'x' }, permission_mode: 'default' })
+    expect(asked[0]!.tool_use_id).toBeUndefined()
+  })
+
+  it('the substituted input faces the deny rules again', async () => {
+    await settings({ PermissionRequest: [{ hooks: [answer({ behavior: 'allow', updatedInput: { label: 'forbidden' } })] }] }, { permissions: { deny: ['Touch(label:forbidden)'] } })
+    const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
+    const result = r.requests[1]!.body.messages[2].content[0]
+    expect(result.is_error).toBe(true)
+    expect(result.content).toContain('label:forbidden')
+  })
+
+  it('deny sends the message to the model; interrupt also ends the turn as hook_stopped', async () => {
+    await settings({ PermissionRequest: [{ hooks: [answer({ behavior: 'deny', message: 'not on a Friday', interrupt: true })] }] })
+    const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'never' }], 'go', { mods: [perms()] })
+    expect(r.requests).toHaveLength(1)
+    expect(r.result).toMatchObject({ terminal_reason: 'hook_stopped', result: 'not on a Friday' })
+    expect(r.result.permission_denials).toHaveLength(1)
+    await settings({ PermissionRequest: [{ hooks: [answer({ behavior: 'deny', message: 'not on a Friday' })] }] })
+    const plain = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
+    expect(plain.result.result).toBe('ok')
+    expect(plain.requests[1]!.body.messages[2].content[0]).toMatchObject({ is_error: true, content: 'not on a Friday' })
+  })
+
+  it('exit 2 is not honoured: the ask stands (denied without an approver)', async () => {
+    await settings({ PermissionRequest: [{ hooks: [cmd("echo 'no' >&2; exit 2")] }] })
+    const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
+    expect(r.requests[1]!.body.messages[2].content[0].content).toContain('requires approval')
+  })
+})
+
+describe('Notification', () => {
+  it('permission_prompt fires when an ask goes on to the approver, not when nobody can be asked', async () => {
+    await settings({ Notification: [{ matcher: 'permission_prompt', hooks: [cmd(dump(box, 'Notification'))] }] })
+    const canUseTool = async () => ({ behavior: 'allow' as const })
+    const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()], canUseTool })
+    expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'touched x' })
+    const [n] = await dumped(box, 'Notification')
+    expect(keys(n!)).toEqual(['cwd', 'hook_event_name', 'message', 'notification_type', 'session_id', 'title', 'transcript_path'])
+    expect(n).toMatchObject({ notification_type: 'permission_prompt', message: expect.stringContaining('Touch') })
+    await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
+    expect(await dumped(box, 'Notification')).toHaveLength(1)
+  })
+})

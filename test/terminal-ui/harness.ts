@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const SCREENS = join(root, 'test/terminal-ui/__screens__')
+
+/**
+ * Bundles the CLI from its TypeScript sources with esbuild (as the real build does), so the
+ * tests drive a real `modloop` process in a real terminal without depending on `dist/`.
+ */
+export async function buildCli(): Promise<string> {
+  const { build } = await import('esbuild')
+  const out = join(root, 'node_modules/.cache/modloop-terminal-ui')
+  await build({
+    absWorkingDir: root, entryPoints: { main: 'cli/main.ts' }, outdir: out, bundle: true, splitting: true, format: 'esm',
+    platform: 'node', target: 'node20', external: ['jiti', 'sucrase', 'cosmiconfig'], logLevel: 'error',
+    banner: { js: "import { createRequire as __modloopRequire } from 'node:module'; const require = __modloopRequire(import.meta.url);" },
+  })
+  const entry = join(out, 'modloop.mjs')
+  await writeFile(entry, [
+    "import { main } from './main.js'",
+    'const code = await main(process.argv.slice(2))',
+    "process.stdout.write('', () => process.exit(code))",
+  ].join('\n'))
+  return entry
+}
+
+/** One tmux server per test file (its own socket), one 80×24 pane per test. */
+export class Pane {
+  constructor(readonly socket: string, readonly name: string) {}
+
+  static async start(socket: string, name: string, o: { cwd: string; env: Record<string, string>; command: string[]; width?: number; height?: number }): Promise<Pane> {
+    const env = Object.entries(o.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ')
+    const line = `cd ${shellQuote(o.cwd)} && env ${env} ${o.command.map(shellQuote).join(' ')}; echo "[exited $?]"; sleep 30`
+    await run('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(o.width ?? 80), '-y', String(o.height ?? 24), 'sh', '-c', line])
+    return new Pane(socket, name)
+  }
+
+  async capture(): Promise<string> {
+    const { stdout } = await run('tmux', ['-L', this.socket, 'capture-pane', '-p', '-t', this.name])
+    return stdout
+  }
+
+  /** The whole scrollback, not only the visible rows. */
+  async history(): Promise<string> {
+    const { stdout } = await run('tmux', ['-L', this.socket, 'capture-pane', '-p', '-S', '-', '-t', this.name])
+    return stdout
+  }
+
+  /** Types text literally. */
+  async type(text: string): Promise<void> {
+    await run('tmux', ['-L', this.socket, 'send-keys', '-t', this.name, '-l', text])
+  }
+
+  /** Sends named keys (Enter, Escape, C-c, BTab, M-Enter …). */
+  async keys(...keys: string[]): Promise<void> {
+    await run('tmux', ['-L', this.socket, 'send-keys', '-t', this.name, ...keys])
+  }
+
+  /** Polls the pane until `expected` shows, or fails with what it showed. */
+  async waitFor(expected: string | RegExp, timeoutMs = 8000, whole = false): Promise<string> {
+    const deadline = Date.now() + timeoutMs
+    let screen = ''
+    while (Date.now() < deadline) {
+      screen = whole ? await this.history() : await this.capture()
+      if (typeof expected === 'string' ? screen.includes(expected) : expected.test(screen)) return screen
+      await delay(40)
+    }
+    throw new Error(`the pane never showed ${String(expected)}; it showed:\n${screen}`)
+  }
+
+  async save(file: string): Promise<void> {
+    await mkdir(SCREENS, { recursive: true })
+    await writeFile(join(SCREENS, `${file}.txt`), await this.history())
+  }
+
+  async kill(): Promise<void> {
+    await run('tmux', ['-L', this.socket, 'kill-session', '-t', this.name]).catch(() => {})
+  }
+}
+
+export async function killServer(socket: string): Promise<void> {
+  await run('tmux', ['-L', socket, 'kill-server']).catch(() => {})
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
+}

@@ -1,0 +1,187 @@
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { builtinMods } from '../../mods/index.js'
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
+import { buildCli, killServer, Pane } from './harness.js'
+
+const SOCKET = `modloop-tui-${process.pid}`
+const hasTmux = existsSync('/usr/bin/tmux')
+
+let entry = ''
+let pane: Pane | undefined
+let server: FakeAnthropic | undefined
+let count = 0
+
+async function project(files: Record<string, string> = {}): Promise<{ cwd: string; home: string }> {
+  const base = await mkdtemp(join(tmpdir(), 'modloop-tui-'))
+  const cwd = join(base, 'project')
+  const home = join(base, 'home')
+  await mkdir(cwd, { recursive: true })
+  await mkdir(home, { recursive: true })
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(cwd, path, '..'), { recursive: true })
+    await writeFile(join(cwd, path), text)
+  }
+  return { cwd, home }
+}
+
+async function open(script: unknown, where: { cwd: string; home: string }, o: { args?: string[]; env?: Record<string, string> } = {}): Promise<Pane> {
+  server = await startFakeAnthropic({ script })
+  pane = await Pane.start(SOCKET, `t${++count}`, {
+    cwd: where.cwd,
+    command: [process.execPath, entry, ...(o.args ?? [])],
+    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: where.home, HOME: where.home, MODLOOP_RETRY_BASE_MS: '1', ...o.env },
+  })
+  await pane.waitFor('Ctrl+D exits')
+  return pane
+}
+
+async function send(p: Pane, text: string): Promise<void> {
+  await p.type(text)
+  await p.keys('Enter')
+}
+
+const lastUserText = (body: Record<string, unknown>) => JSON.stringify((body.messages as unknown[]).at(-1))
+
+describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
+  beforeAll(async () => {
+    entry = await buildCli()
+    // A session that outlives the tests keeps the server up while each test's pane comes and goes.
+    await Pane.start(SOCKET, 'keeper', { cwd: tmpdir(), env: {}, command: ['sleep', '600'] })
+  }, 60_000)
+
+  afterEach(async () => {
+    await pane?.kill()
+    await server?.close()
+    pane = undefined
+    server = undefined
+  })
+
+  afterAll(async () => {
+    await killServer(SOCKET)
+  })
+
+  it('renders a turn with tools: todo list, a permission ask answered "always", an Edit diff, markdown', async () => {
+    const where = await project()
+    const file = join(where.cwd, 'notes.txt')
+    const p = await open({
+      steps: [
+        { reply: [{ thinking: 'Plan first.' }, { text: 'Planning the change.' }, { tool_use: { name: 'TodoWrite', input: { todos: [{ content: 'Write notes', status: 'in_progress', activeForm: 'Writing notes' }, { content: 'Fix notes', status: 'pending', activeForm: 'Fixing notes' }] } } }] },
+        { reply: [{ tool_use: { name: 'Write', input: { file_path: file, content: 'alpha\nbeta\n' } } }] },
+        { reply: [{ tool_use: { name: 'Edit', input: { file_path: file, old_string: 'beta', new_string: 'gamma' } } }] },
+        { reply: '## Finished\n\nChanged:\n\n- notes.txt\n\n```\ngamma\n```\n', chunkDelayMs: 5 },
+      ],
+    }, where)
+    await send(p, 'write the notes')
+    await p.waitFor('✔ TodoWrite(2 tasks)')
+    await p.waitFor('◐ Write notes')
+    await p.waitFor('Allow Write(')
+    await p.waitFor('Yes, always: allow Edit')
+    await p.keys('2')
+    await p.waitFor(/✔ Edit\(.*notes\.txt\) · ok/)
+    await p.waitFor('Finished')
+    const screen = await p.waitFor(/^  gamma/m)
+    expect(screen).toMatch(/✔ Write\(.*notes\.txt\) · ok · \d/)
+    expect(screen).toMatch(/- beta/)
+    expect(screen).toMatch(/\+ gamma/)
+    expect(screen).toContain('∴ Plan first.')
+    expect(screen).toMatch(/\* notes\.txt/)
+    expect(await readFile(file, 'utf8')).toBe('alpha\ngamma\n')
+    expect(await readFile(join(where.cwd, '.claude/settings.local.json'), 'utf8')).toContain('"Edit"')
+    await p.waitFor(/\$0\.\d{4} · \d+% context/)
+    await p.save('tools-and-permission')
+  })
+
+  it('Esc interrupts a streaming answer and the next prompt works; a message typed during a tool joins the turn', async () => {
+    const where = await project()
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ')
+    const p = await open({
+      steps: [
+        { reply: long, chunkDelayMs: 150 },
+        { reply: 'fresh answer' },
+        { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 1.5; echo slept' } } }] },
+        { reply: 'saw both' },
+      ],
+    }, where, { args: ['--allowedTools', 'Bash(sleep *)'] })
+    await send(p, 'talk a lot')
+    await p.waitFor('esc to interrupt')
+    await p.keys('Escape')
+    await p.waitFor('Interrupted. What should modloop do instead?')
+    await send(p, 'again')
+    await p.waitFor('fresh answer')
+    await send(p, 'run the slow thing')
+    await p.waitFor(/Bash\(sleep 1\.5; echo slept\) \d/)
+    await send(p, 'also this')
+    await p.waitFor('(queued)')
+    await p.waitFor('saw both')
+    await p.waitFor(/✔ Bash\(sleep 1\.5; echo slept\) · ok/)
+    // The typed message joined the running turn at its tool round: the next request carries it.
+    expect(lastUserText(server!.requests.at(-1)!.body)).toContain('also this')
+    expect(server!.requests.length).toBe(4)
+    await p.save('interrupt-and-queue')
+  })
+
+  it('slash commands: completion, /help from every mod, /mods, /compact, unknown commands; NO_COLOR', async () => {
+    const where = await project()
+    const p = await open({ steps: [{ reply: 'compacted summary' }, { reply: 'after compact' }] }, where, { env: { NO_COLOR: '1' } })
+    await p.type('/hoo')
+    await p.waitFor('  /hooks')
+    await p.keys('Tab')
+    await p.waitFor('› /hooks\n')
+    await p.keys('Enter')
+    await p.waitFor('No settings hooks apply here.')
+    await send(p, '/help')
+    const help = await p.waitFor('Ctrl+C twice or Ctrl+D exit')
+    expect(help).toContain('/resume')
+    await send(p, '/mods')
+    await p.waitFor(/terminal-ui\s+loaded/)
+    await send(p, '/nosuch')
+    await p.waitFor('Unknown command: /nosuch')
+    await send(p, '/compact')
+    if ('compaction' in builtinMods) {
+      // The compaction mod serves /compact (it may ask the model for a summary); the session goes on after it.
+      await send(p, 'hello after')
+      const screen = await p.waitFor(/compacted summary|after compact/, 8000, true)
+      expect(screen).not.toContain('Unknown command: /compact')
+    } else {
+      // No compaction mod in this build: /compact is handled like any unknown command.
+      await p.waitFor('Unknown command: /compact')
+    }
+    const { stdout } = await import('node:child_process').then(({ execFileSync }) => ({ stdout: execFileSync('tmux', ['-L', SOCKET, 'capture-pane', '-e', '-p', '-t', p.name]).toString() }))
+    expect(stdout).not.toMatch(/\u001b\[3\dm/)
+    await p.save('commands-no-color')
+  })
+
+  it('asks to trust a folder with project hooks, then /resume picks an earlier session', async () => {
+    const where = await project({ '.claude/settings.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } }) })
+    let p = await open({ steps: [{ reply: 'first session answer' }] }, where)
+    await p.waitFor('Do you trust the files in')
+    await p.keys('1')
+    await p.waitFor(/^›/m)
+    expect(await readFile(join(where.home, 'trusted.json'), 'utf8')).toContain(where.cwd.split('/').at(-1)!)
+    await send(p, 'remember the word pelican')
+    await p.waitFor('first session answer')
+    await p.keys('C-d')
+    await p.waitFor('[exited 0]')
+    await pane!.kill()
+    await server!.close()
+
+    p = await open({ steps: [{ reply: 'resumed answer', expect: { lastUserText: 'what was the word?' } }] }, where)
+    await send(p, '/resume')
+    await p.waitFor('Resume which session?')
+    await p.waitFor('remember the word pelican')
+    await p.keys('Enter')
+    const resumed = await p.waitFor('Resumed session')
+    expect(resumed).not.toContain('system-reminder')
+    await send(p, 'what was the word?')
+    await p.waitFor('resumed answer')
+    expect(JSON.stringify(server!.requests.at(-1)!.body.messages)).toContain('pelican')
+    await p.save('trust-and-resume')
+    await p.keys('C-c')
+    await p.keys('C-c')
+    await p.waitFor('[exited 0]')
+  })
+})
