@@ -1,0 +1,83 @@
+import { z } from 'zod'
+import type { SDKMessage } from '../loop/messages.js'
+import type { EventName, PayloadOf } from './catalog.js'
+
+/**
+ * The payload schema of every catalog event, for conformance tests and tools that check what a
+ * caller raised. Not used on the dispatch path: a payload is typed where it is built. Each schema
+ * must produce its event's payload type (`satisfies` below), so a payload field added to
+ * types.ts without its schema does not compile. Objects are loose: an added optional field is
+ * not an error here.
+ */
+
+const text = z.string()
+const agentId = z.string().optional()
+const usage = z.looseObject({ input_tokens: z.number(), output_tokens: z.number(), cache_read_input_tokens: z.number(), cache_creation_input_tokens: z.number() })
+const origin = z.union([
+  z.looseObject({ kind: z.enum(['sdk', 'composer', 'auto-continuation']) }),
+  z.looseObject({ kind: z.literal('plugin'), name: text, asUser: z.boolean().optional() }),
+])
+const sessionMessage = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown() })
+const MESSAGE_TYPES = new Set(['system', 'assistant', 'user', 'stream_event', 'result'])
+// A message's own shape is the SDK's (core/loop/messages.ts); here only its type is checked.
+const sdkMessage = z.custom<SDKMessage>((m) => typeof m === 'object' && m !== null && MESSAGE_TYPES.has((m as { type?: string }).type ?? ''), 'not an SDK message')
+
+export const payloadSchemas = {
+  'session.start': z.looseObject({
+    cwd: text, surface: z.literal('terminal').nullable(), isInteractive: z.boolean(), sessionId: text,
+    source: z.enum(['startup', 'resume', 'fork', 'clear', 'compact']), transcriptPath: text,
+    resumedFrom: z.looseObject({ sessionId: text, transcriptPath: text, leafUuid: text.nullable(), lastActivityMs: z.number() }).optional(),
+  }),
+  'prompt.submit': z.looseObject({ text, context: z.array(text).optional(), origin, wait: z.boolean(), turnId: text.optional() }),
+  'prompt.mention': z.looseObject({ mention: text, path: text, offset: z.number().optional(), limit: z.number().optional(), agentId }),
+  'prompt.attachment': z.looseObject({
+    type: text, text,
+    origin: z.union([z.looseObject({ kind: z.literal('engine') }), z.looseObject({ kind: z.enum(['hook', 'plugin']), event: text })]),
+    agentId,
+  }),
+  'prompt.section': z.looseObject({ name: text, text: text.nullable() }),
+  'prompt.compose': z.looseObject({
+    model: text, tools: z.array(text).readonly(), agentId,
+    sections: z.array(z.looseObject({ id: text, text, scope: z.enum(['shared', 'session']) })).readonly(),
+  }),
+  'command.run': z.looseObject({ command: text, args: z.string(), origin }),
+  'model.switch': z.looseObject({
+    from: text, to: text, requested: text.nullable(), source: z.enum(['command', 'sdk']), contextTokens: z.number(),
+    promptCacheWarm: z.boolean(), cacheTtl: z.enum(['5m', '1h']), estimatedCacheWriteUsd: z.number(), pricing: z.enum(['catalog', 'default']),
+  }),
+  'turn.start': z.looseObject({ text: z.string(), turnId: text }),
+  'turn.step': z.looseObject({
+    turnId: text, index: z.number().int(), model: text, messageCount: z.number().int(), agentId,
+    effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+  }),
+  'turn.stop': z.looseObject({ turnId: text, answer: z.string(), stopHookActive: z.boolean(), agentId }),
+  'turn.complete': z.looseObject({
+    answer: z.string(), durationMs: z.number(), isAborted: z.boolean(), turnId: text,
+    reason: z.enum(['answer', 'aborted', 'refusal', 'error']), usage: usage.optional(), agentId,
+  }),
+  'tool.describe': z.looseObject({ tool: text, description: z.string(), provider: text }),
+  'tool.call': z.looseObject({ tool: text, tool_use_id: text, agentId }),
+  'tool.check': z.looseObject({ tool: text, input: z.unknown(), tool_use_id: text.optional(), agentId, canAsk: z.boolean().optional() }),
+  'tool.batch': z.looseObject({
+    turnId: text, agentId,
+    calls: z.array(z.looseObject({ tool: text, tool_use_id: text, input: z.unknown(), result: z.string(), isError: z.boolean() })).readonly(),
+  }),
+  'permission.update': z.looseObject({ tool: text, tool_use_id: text.optional(), updates: z.array(z.unknown()).readonly(), agentId }),
+  'agent.spawn': z.looseObject({
+    tool_use_id: text, prompt: z.string(), description: z.string(), subagentType: text, model: text.optional(),
+    parentModel: text, parentAgentId: text.optional(), cwd: text.optional(),
+  }),
+  'session.message': z.looseObject({ message: sdkMessage, shown: z.boolean(), agentId }),
+  'message.display': z.looseObject({ turnId: text, messageId: text, index: z.number().int(), final: z.boolean(), delta: z.string(), agentId }),
+  'session.compact': z.looseObject({
+    trigger: z.enum(['manual', 'auto', 'plugin']), instructions: z.string().optional(),
+    messages: z.array(sessionMessage).readonly(), agentId, tokens: z.number().optional(),
+  }),
+  'session.end': z.looseObject({ reason: z.enum(['clear', 'resume', 'logout', 'prompt_input_exit', 'other']), sessionId: text }),
+} satisfies { [N in EventName]: z.ZodType<PayloadOf<N>> }
+
+/** Parses `e` against its event's schema: the issues as `path: message` lines, empty when it passes. */
+export function checkPayload(event: EventName, e: unknown): string[] {
+  const r = payloadSchemas[event].safeParse(e)
+  return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`)
+}

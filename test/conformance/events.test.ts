@@ -1,0 +1,133 @@
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { EVENT_NAMES, type EventName } from '../../core/events/catalog.js'
+import { checkPayload } from '../../core/events/schemas.js'
+import { query } from '../../core/loop/query.js'
+import { runCli } from '../helpers/cli.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { conversation } from '../sdk/conversation.js'
+
+/**
+ * Event conformance: scripted sessions in each mode, with a mod that records every catalog event
+ * raised. Every payload must pass its schema (core/events/schemas.ts), lifecycle events must come
+ * in order, the events of a plain turn must fire in every mode, and every declared event must fire
+ * in some mode: a catalog entry nothing raises fails here.
+ */
+
+const RECORDER = fileURLToPath(new URL('./recorder.ts', import.meta.url))
+interface Recorded { event: EventName; e: Record<string, unknown> }
+
+const seen = new Map<string, Recorded[]>()
+const dirs: string[] = []
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })))
+})
+
+/** A project whose config adds the recorder to the default distribution. */
+async function project(): Promise<{ dir: string; out: string; read: () => Promise<Recorded[]> }> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-conformance-')))
+  dirs.push(dir)
+  const out = join(dir, 'events.jsonl')
+  await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ extends: 'modloop', mods: [[RECORDER, { out }]] }))
+  await writeFile(join(dir, 'notes.txt'), 'The notes say hello.\n')
+  const read = async () => (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Recorded)
+  return { dir, out, read }
+}
+
+const readNotes = (dir: string) => [
+  { reply: [{ text: 'Reading the notes.' }, { tool_use: { name: 'Read', input: { file_path: join(dir, 'notes.txt') } } }] },
+  { reply: 'The notes say hello.' },
+]
+
+/** Events a plain turn with one tool call raises, whatever the mode. */
+const EVERY_TURN: EventName[] = [
+  'session.start', 'prompt.submit', 'prompt.section', 'prompt.compose', 'turn.start', 'turn.step', 'tool.describe',
+  'tool.check', 'tool.call', 'tool.batch', 'turn.stop', 'turn.complete', 'session.message', 'message.display', 'session.end',
+]
+
+function checkRun(mode: string, events: Recorded[]): void {
+  seen.set(mode, events)
+  const bad = events.flatMap(({ event, e }) => checkPayload(event, e).map((issue) => `${event} ${issue}`))
+  expect(bad, `${mode}: payloads that fail their schema`).toEqual([])
+  const names = events.map((r) => r.event)
+  expect(names[0], `${mode}: the first event`).toBe('session.start')
+  expect(names.at(-1), `${mode}: the last event`).toBe('session.end')
+  for (const name of EVERY_TURN) expect(names, `${mode}: ${name} never fired`).toContain(name)
+  // Within a turn: start, then its requests, then its end; each step's turnId is a started turn's.
+  const started = new Set<unknown>()
+  const completed = new Set<unknown>()
+  for (const { event, e } of events) {
+    if (e.agentId !== undefined) continue
+    if (event === 'turn.start') started.add(e.turnId)
+    if (event === 'turn.step' || event === 'turn.stop') {
+      expect(started.has(e.turnId), `${mode}: ${event} outside a started turn`).toBe(true)
+      expect(completed.has(e.turnId), `${mode}: ${event} after its turn completed`).toBe(false)
+    }
+    if (event === 'turn.complete') completed.add(e.turnId)
+  }
+  expect(completed.size, `${mode}: turns completed`).toBeGreaterThan(0)
+}
+
+describe('event conformance', () => {
+  for (const format of ['text', 'json', 'stream-json']) {
+    it(`headless -p --output-format ${format}`, async () => {
+      const p = await project()
+      const run = await runCli(['-p', 'What do the notes say?', '--output-format', format], { script: readNotes(p.dir), cwd: p.dir })
+      expect(run.code, run.err).toBe(0)
+      checkRun(`headless ${format}`, await p.read())
+    })
+  }
+
+  it('query() with a single prompt', async () => {
+    const p = await project()
+    const server = await startFakeAnthropic({ script: readNotes(p.dir) })
+    try {
+      const q = query({ prompt: 'What do the notes say?', options: { cwd: p.dir, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })
+      for await (const m of q) if (m.type === 'result') expect(m.subtype).toBe('success')
+    } finally {
+      await server.close()
+    }
+    checkRun('query() single', await p.read())
+  })
+
+  it('query() streaming: a mention, an approved ask with a permission update, a subagent, /model and /compact', async () => {
+    const p = await project()
+    const script = [
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'touch made.txt', description: 'make a file' } } }] },
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'check', prompt: 'Say done.', subagent_type: 'general-purpose' } } }] },
+      { reply: 'done' },
+      { reply: 'All done.' },
+      { reply: 'Summary: the notes were read and a subagent said done.' },
+    ]
+    const c = await conversation(script, {
+      bare: false, cwd: p.dir,
+      canUseTool: async (_tool, input) => ({
+        behavior: 'allow', updatedInput: input,
+        updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch made.txt' }], behavior: 'allow', destination: 'session' }],
+      }),
+    })
+    try {
+      expect((await c.say('Look at @notes.txt and check it.')).subtype).toBe('success')
+      expect((await c.say('/model claude-haiku-4-5')).is_error).toBe(false)
+      expect((await c.say('/compact')).is_error).toBe(false)
+    } finally {
+      await c.end()
+    }
+    const events = await p.read()
+    checkRun('query() streaming', events)
+    const names = new Set(events.map((r) => r.event))
+    for (const name of ['prompt.mention', 'prompt.attachment', 'permission.update', 'agent.spawn', 'command.run', 'model.switch', 'session.compact'] as const) {
+      expect(names, `${name} never fired`).toContain(name)
+    }
+    // The subagent's own turn raises the turn events with its agentId.
+    expect(events.some((r) => r.event === 'turn.step' && typeof r.e.agentId === 'string')).toBe(true)
+  })
+
+  it('every declared event fires in some mode', () => {
+    const fired = new Set([...seen.values()].flat().map((r) => r.event))
+    expect(EVENT_NAMES.filter((name) => !fired.has(name)), 'declared events that nothing raised').toEqual([])
+  })
+})

@@ -1,0 +1,44 @@
+import { appendFileSync } from 'node:fs'
+import { catalog, defineMod, EVENT_NAMES, STAGE, type EventName } from 'modloop'
+import { z } from 'zod'
+
+/** JSON with cycles cut and functions dropped: payloads are recorded as a handler receives them. */
+function serialize(event: EventName, e: unknown): string {
+  const seen = new WeakSet<object>()
+  return JSON.stringify({ event, e }, (_key, value: unknown) => {
+    if (typeof value === 'function' || typeof value === 'bigint') return undefined
+    if (typeof value === 'object' && value !== null) {
+      if (seen.has(value)) return '[cycle]'
+      seen.add(value)
+    }
+    return value
+  })
+}
+
+// Outside every other mod's handler, so an event another mod answers is still seen.
+const OUTERMOST = { stage: STAGE.guard - 1 }
+
+/**
+ * Records every catalog event this process raises, with its payload, as JSON lines in `out`. It
+ * observes only: each handler passes `e` on unchanged, so the session runs as it would without it.
+ */
+export default defineMod({
+  name: 'event-recorder',
+  options: z.object({ out: z.string() }),
+  register(on, { out }) {
+    const record = (event: EventName, e: unknown) => appendFileSync(out, `${serialize(event, e)}\n`)
+    for (const event of EVENT_NAMES) {
+      if ((catalog[event] as { stream?: true }).stream) {
+        on(event as 'turn.step', async function* (_$, e, next) {
+          record(event, e)
+          return yield* next(e)
+        }, OUTERMOST)
+      } else {
+        on(event as 'session.start', (_$, e, next) => {
+          record(event, e)
+          return next(e)
+        }, OUTERMOST)
+      }
+    }
+  },
+})
