@@ -30,7 +30,7 @@ export const init: CommandRun = async ({ values, positionals, io }) => {
   const shown = relative(io.cwd, dir) || '.'
   io.stdout.write(`created ${shown}/: ${Object.keys(files).join(', ')}\n`)
   io.stdout.write(kind === 'mod'
-    ? `next: add "./${shown}" to the "mods" of your modloop.config.json, and run its test with \`npx vitest run ${shown}\`\n`
+    ? `next: add "./${shown}" to the "mods" of your modloop.config.json, and run its test with \`npx vitest run ${shown}\` (vitest and modloop installed in the project)\n`
     : `next: \`modloop mods list --config ${shown}\`, then \`modloop -p "…" --config ${shown}\`\n`)
   return 0
 }

@@ -10,10 +10,16 @@ import type { Session } from './session.js'
  * one the fake Messages API server uses. The estimate never compounds: every response replaces
  * it with the API's figure. `overhead` is the system prompt and tool schemas, learned from the
  * same figure, so a history rebuilt after compaction is measured with them.
+ *
+ * Every message is measured once (see `messageChars`) and the sent prefix's size is carried from
+ * request to request, so the work per request follows what is new, not the length of the history.
  */
 export interface ContextMeter {
-  /** Tokens the last request held, and how many history messages it sent. */
-  reported: { tokens: number; count: number } | undefined
+  /**
+   * The last request: tokens it held (the API's count), how many history messages it sent, their
+   * content in characters, and the last of them (to tell the same history from a replaced one).
+   */
+  reported: { tokens: number; count: number; chars: number; last: MessageParam | undefined } | undefined
   overhead: number
   /** Requests sent since the last successful compaction. */
   sinceCompact: number
@@ -44,17 +50,46 @@ export function meterOf(session: Session): ContextMeter {
 
 export const CHARS_PER_TOKEN = 4
 
-export function estimateTokens(messages: readonly MessageParam[], from = 0): number {
+const sizes = new WeakMap<MessageParam, { content: MessageParam['content']; blocks: number; chars: number }>()
+
+/**
+ * A message's content, serialized, in characters — computed once per message. The figure stands
+ * while the message holds the same content (the same string, or the same array with as many
+ * blocks): a message given new content or more blocks is measured again. Replacing a block inside
+ * the array in place is invisible here, so whoever does it (microcompaction) calls `forget`.
+ */
+export function messageChars(m: MessageParam): number {
+  const content = m.content
+  const blocks = typeof content === 'string' ? -1 : content.length
+  const known = sizes.get(m)
+  if (known && known.content === content && known.blocks === blocks) return known.chars
+  const chars = JSON.stringify(content).length
+  sizes.set(m, { content, blocks, chars })
+  return chars
+}
+
+const forget = (m: MessageParam): void => { sizes.delete(m) }
+
+function charsOf(messages: readonly MessageParam[], from = 0): number {
   let chars = 0
-  for (let i = from; i < messages.length; i++) chars += JSON.stringify(messages[i]!.content).length
-  return Math.ceil(chars / CHARS_PER_TOKEN)
+  for (let i = from; i < messages.length; i++) chars += messageChars(messages[i]!)
+  return chars
+}
+
+export function estimateTokens(messages: readonly MessageParam[], from = 0): number {
+  return Math.ceil(charsOf(messages, from) / CHARS_PER_TOKEN)
+}
+
+/** The last request's figure still describes the start of `messages` (not replaced by a compaction or /clear since). */
+function covers(r: ContextMeter['reported'], messages: readonly MessageParam[]): r is NonNullable<ContextMeter['reported']> {
+  return r !== undefined && r.count <= messages.length && (r.count === 0 || messages[r.count - 1] === r.last)
 }
 
 /** The context the next request would send, in tokens. */
 export function contextTokens(session: Session): number {
   const m = meterOf(session)
   const { messages } = session
-  if (m.reported && m.reported.count <= messages.length) return m.reported.tokens + estimateTokens(messages, m.reported.count)
+  if (covers(m.reported, messages)) return m.reported.tokens + estimateTokens(messages, m.reported.count)
   return m.overhead + estimateTokens(messages)
 }
 
@@ -65,8 +100,10 @@ export function noteResponse(session: Session, sent: readonly MessageParam[], us
   m.sinceCompact++
   m.reactiveTried = false
   if (tokens <= 0) return
-  m.reported = { tokens, count: sent.length }
-  m.overhead = Math.max(0, tokens - estimateTokens(sent))
+  const before = m.reported
+  const chars = covers(before, sent) ? before.chars + charsOf(sent, before.count) : charsOf(sent)
+  m.reported = { tokens, count: sent.length, chars, last: sent.at(-1) }
+  m.overhead = Math.max(0, tokens - Math.ceil(chars / CHARS_PER_TOKEN))
 }
 
 /** The history was replaced: no reported figure covers it any more. */
@@ -109,19 +146,27 @@ export function microcompact(session: Session, rule: MicrocompactRule): number {
   // Next time, start at the response whose call the oldest kept result answers.
   if (rule.keepRecent === 0) meter.microFrom = messages.length
   else if (kept) meter.microFrom = Math.max(meter.microFrom, kept.message - 1)
-  let saved = 0
-  let savedReported = 0
+  // Each changed message is measured before and after (its old size is known already): no result is serialized to be dropped.
+  const before = new Map<number, number>()
   for (const { content, index, message } of found.slice(0, Math.max(0, found.length - rule.keepRecent))) {
     const b = content[index] as Extract<ContentBlockParam, { type: 'tool_result' }>
     if (b.content === rule.marker) continue
-    const chars = Math.max(0, JSON.stringify(b.content ?? '').length - rule.marker.length)
+    if (!before.has(message)) before.set(message, messageChars(messages[message]!))
     content[index] = { ...b, content: rule.marker }
-    saved += chars
-    // Messages past the reported ones are estimated afresh; only the reported figure needs the cut.
-    if (meter.reported && message < meter.reported.count) savedReported += chars
   }
-  if (meter.reported && savedReported > 0) {
-    meter.reported = { tokens: Math.max(0, meter.reported.tokens - Math.floor(savedReported / CHARS_PER_TOKEN)), count: meter.reported.count }
+  let saved = 0
+  let savedReported = 0
+  for (const [message, chars] of before) {
+    const m = messages[message]!
+    forget(m)
+    const cut = Math.max(0, chars - messageChars(m))
+    saved += cut
+    // Messages past the reported ones are estimated afresh; only the reported figure needs the cut.
+    if (meter.reported && message < meter.reported.count) savedReported += cut
+  }
+  const r = meter.reported
+  if (r && savedReported > 0) {
+    meter.reported = { ...r, tokens: Math.max(0, r.tokens - Math.floor(savedReported / CHARS_PER_TOKEN)), chars: Math.max(0, r.chars - savedReported) }
   }
   return Math.floor(saved / CHARS_PER_TOKEN)
 }

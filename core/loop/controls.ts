@@ -43,9 +43,27 @@ export interface ContextUsage {
   categories: { name: string; tokens: number }[]
 }
 
+/** What `Query.interrupt` answers (the Agent SDK's interrupt receipt): the uuids of the user messages still waiting, or dropped. */
+export interface InterruptReceipt {
+  still_queued: string[]
+  cancelled?: string[]
+}
+
+/** Aborts the running turn (if any); with `cancel_queued`, the user messages waiting behind it are dropped too. */
+export function interruptTurn(session: Session, options: { cancel_queued?: boolean } = {}): InterruptReceipt {
+  session.turnAbort?.abort(new Error('interrupted'))
+  if (options.cancel_queued === true) return { still_queued: [], cancelled: session.input?.cancel() ?? [] }
+  return { still_queued: session.input?.waiting() ?? [] }
+}
+
 export function setPermissionMode(session: Session, mode: string): PermissionMode {
   if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
     throw new ModloopError('MODLOOP_ERR_USAGE', `setPermissionMode: "${mode}" is not a permission mode (one of ${PERMISSION_MODES.join(', ')})`, { field: 'mode' })
+  }
+  // Starting in bypassPermissions (the CLI's --dangerously-skip-permissions) is that same opt-in.
+  const { options } = session.root
+  if (mode === 'bypassPermissions' && options.allowDangerouslySkipPermissions !== true && options.permissionMode !== 'bypassPermissions') {
+    throw new ModloopError('MODLOOP_ERR_USAGE', 'setPermissionMode: "bypassPermissions" needs the session to be started with allowDangerouslySkipPermissions: true', { field: 'mode' })
   }
   session.permissionMode = mode
   session.host.state.set(PERMISSION_MODE_REF.plugin, PERMISSION_MODE_REF, mode)

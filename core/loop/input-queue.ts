@@ -1,4 +1,4 @@
-import type { SDKUserMessage } from './messages.js'
+import { uuid, type SDKUserMessage } from './messages.js'
 
 export type Priority = 'now' | 'next' | 'later'
 const ORDER: Priority[] = ['now', 'next', 'later']
@@ -15,9 +15,11 @@ export class InputQueue {
   /** Called for each message as it arrives; `onNow` interrupts whatever turn is running. */
   constructor(private readonly onNow: () => void) {}
 
+  /** Each message gets a uuid here unless it carries one: the id `interrupt()` receipts and the prompt's record use. */
   push(message: SDKUserMessage): void {
     const priority: Priority = message.priority ?? 'next'
-    this.items.push({ message, priority })
+    const id = typeof message.uuid === 'string' && message.uuid !== '' ? message.uuid : uuid()
+    this.items.push({ message: { ...message, uuid: id }, priority })
     if (priority === 'now') this.onNow()
     this.wake()
   }
@@ -44,6 +46,16 @@ export class InputQueue {
     const joining = this.items.filter((it) => it.priority === 'next').map((it) => it.message)
     for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i]!.priority === 'next') this.items.splice(i, 1)
     return joining
+  }
+
+  /** The uuids of the messages still waiting, in arrival order. */
+  waiting(): string[] {
+    return this.items.map((it) => it.message.uuid!)
+  }
+
+  /** Drops every waiting message; returns their uuids. */
+  cancel(): string[] {
+    return this.items.splice(0).map((it) => it.message.uuid!)
   }
 
   private wake(): void {

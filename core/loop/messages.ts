@@ -82,6 +82,8 @@ export interface SDKUserMessage {
   tool_use_result?: unknown
   isSynthetic?: boolean
   priority?: 'now' | 'next' | 'later'
+  /** The echo of a prompt the caller sent (`replay-user-messages`): already recorded, carrying the uuid rewindFiles takes. */
+  isReplay?: true
   uuid?: string
   session_id?: string
 }
@@ -113,6 +115,8 @@ export interface SDKResultMessage {
   deferred_tool_use?: { id: string; name: string; input: unknown }
   /** The value the StructuredOutput tool accepted (outputFormat), on a success. */
   structured_output?: unknown
+  /** The uuid of the prompt's user message that started this turn (the id `rewindFiles` takes). */
+  user_message_uuid?: string
   session_id: string
   uuid: string
 }

@@ -50,7 +50,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   startProvenance(session)
   if (!host.isBound) host.bind()
   const start: SessionStartInput = {
-    cwd, surface: null, isInteractive: false, sessionId: session.id, source: resumed?.source ?? 'startup',
+    cwd, ...surfaceOf(options), sessionId: session.id, source: resumed?.source ?? 'startup',
     transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : transcriptPath(cwd, session.id, options.env),
     ...(resumed ? { resumedFrom: { ...resumed.from, lastActivityMs: resumed.rebuilt.lastActivityMs } } : {}),
   }
@@ -58,6 +58,11 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   startReloads(session, start)
   session.started = true
   return session
+}
+
+/** session.start's `surface` and `isInteractive`, from the query's options. */
+export function surfaceOf(options: QueryOptions): Pick<SessionStartInput, 'surface' | 'isInteractive'> {
+  return { surface: options.surface ?? null, isInteractive: options.isInteractive ?? options.surface !== undefined }
 }
 
 /**

@@ -47,6 +47,8 @@ export interface QueryOptions {
   /** Trust the workspace for this run (`--trust-workspace`). */
   trustWorkspace?: boolean
   canUseTool?: CanUseTool
+  /** Must be true for the session to enter `bypassPermissions` later (`Query.setPermissionMode`). */
+  allowDangerouslySkipPermissions?: boolean
   /** MCP servers for this query (the mcp mod reads them as the launch flags' `mcpServers`). */
   mcpServers?: Record<string, McpServerConfig>
   /** Use only `mcpServers`: no servers from `.mcp.json`, `.claude.json` or the modloop config (`--strict-mcp-config`). */
@@ -65,6 +67,11 @@ export interface QueryOptions {
   enableFileCheckpointing?: boolean
   /** false: write no transcript, so the session cannot be resumed (`--no-session-persistence`). Default true. */
   persistSession?: boolean
+  /**
+   * The Agent SDK's pass-through CLI flags (name → value, null for a bare flag). modloop honours
+   * `replay-user-messages`: each prompt's user message is yielded back with its uuid (`isReplay`).
+   */
+  extraArgs?: Record<string, string | null>
   maxTokens?: number
   /** Reasoning effort, sent as `output_config.effort`; clamped to what the model accepts. */
   effort?: EffortLevel
@@ -85,6 +92,10 @@ export interface QueryOptions {
   watchMods?: boolean
   /** Where load errors and mod logs go (default: stderr for warnings and errors). */
   log?: (line: string) => void
+  /** What session.start tells mods drives the session: `'terminal'` under the interactive terminal; absent (null) for `-p` and SDK use. */
+  surface?: 'terminal'
+  /** Whether a person answers at the keyboard (session.start's isInteractive); default: true exactly when `surface` is set. */
+  isInteractive?: boolean
 }
 
 export type PromptInput = string | AsyncIterable<SDKUserMessage>

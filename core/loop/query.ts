@@ -10,14 +10,18 @@ import { modelControls, type ModelControls } from './model-switch.js'
 import { Display } from './display.js'
 import { ModloopError } from '../errors.js'
 import {
-  getContextUsage, mcpServerStatus, rewindFiles, setPermissionMode, supportedCommands,
-  type ContextUsage, type McpServerStatus, type PermissionMode, type RewindFilesResult, type SlashCommand,
+  getContextUsage, interruptTurn, mcpServerStatus, rewindFiles, setPermissionMode, supportedCommands,
+  type ContextUsage, type InterruptReceipt, type McpServerStatus, type PermissionMode, type RewindFilesResult, type SlashCommand,
 } from './controls.js'
 
 /** The object `query()` returns: the message stream, plus controls. */
 export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, ModelControls {
-  /** Interrupts the running turn (it ends aborted_streaming or aborted_tools). */
-  interrupt(): Promise<void>
+  /**
+   * Interrupts the running turn (it ends aborted_streaming or aborted_tools) and answers with the
+   * uuids of the user messages still waiting; with `cancel_queued` they are dropped instead.
+   * Undefined before the session opened.
+   */
+  interrupt(options?: { cancel_queued?: boolean }): Promise<InterruptReceipt | undefined>
   /** What mods changed or decided about a tool call (by tool_use_id) or, with `'prompt'`, the prompt; in order. */
   why(subject: string): ProvenanceRecord[]
   /** Ends the session at once: the running turn is aborted and input still waiting is dropped. */
@@ -50,9 +54,7 @@ export function query(params: { prompt: PromptInput; options?: QueryOptions }): 
     throw new ModloopError('MODLOOP_ERR_USAGE', `Query.${method}(): the session has not started yet; iterate the query first`, { field: method })
   }
   gen.why = (subject) => session?.provenance?.why(subject) ?? []
-  gen.interrupt = async () => {
-    session?.turnAbort?.abort(new Error('interrupted'))
-  }
+  gen.interrupt = async (o) => (session ? interruptTurn(session, o) : undefined)
   Object.assign(gen, modelControls(() => session))
   gen.close = async () => {
     closed.value = true
@@ -119,7 +121,10 @@ async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKR
       }
     }
     // A subagent's messages (they carry parent_tool_use_id) were recorded by its own loop.
-    if (record && !('parent_tool_use_id' in next.value && next.value.parent_tool_use_id)) await session.host.bus.emit('session.message', { message: next.value, shown: true })
+    // A replayed prompt was recorded as it entered the history.
+    if (record && !('parent_tool_use_id' in next.value && next.value.parent_tool_use_id) && !('isReplay' in next.value && next.value.isReplay)) {
+      await session.host.bus.emit('session.message', { message: next.value, shown: true })
+    }
     // Recorded as it is, shown as message.display handlers have it.
     const shown = await display.show(next.value)
     yield shown
@@ -137,8 +142,9 @@ async function* reloaded(session: Session): AsyncGenerator<SDKMessage, void, und
 
 function turnInput(message: SDKUserMessage): TurnInput {
   const content = message.message.content
-  if (typeof content === 'string') return { text: content, origin: { kind: 'sdk' } }
+  const id = message.uuid ? { uuid: message.uuid } : {}
+  if (typeof content === 'string') return { text: content, origin: { kind: 'sdk' }, ...id }
   const texts = content.filter((b) => b.type === 'text') as Extract<ContentBlockParam, { type: 'text' }>[]
   const text = texts.map((b) => b.text).join('\n')
-  return { text, origin: { kind: 'sdk' }, content: content.filter((b) => b.type !== 'text') }
+  return { text, origin: { kind: 'sdk' }, content: content.filter((b) => b.type !== 'text'), ...id }
 }

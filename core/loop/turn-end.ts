@@ -32,6 +32,8 @@ export class TurnEnd {
   num = 0
   lastText = ''
   stopReason: string | null = null
+  /** The uuid of the prompt's user message, once it entered the history. */
+  userMessageUuid: string | undefined
 
   constructor(private readonly session: Session, private readonly turnId: string) {
     this.denialsStart = session.root.denials.length
@@ -71,6 +73,7 @@ export class TurnEnd {
       permission_denials: session.root.denials.slice(this.denialsStart),
       ...(ending.deferred ? { deferred_tool_use: ending.deferred } : {}),
       ...('structuredOutput' in ending ? { structured_output: ending.structuredOutput } : {}),
+      ...(this.userMessageUuid ? { user_message_uuid: this.userMessageUuid } : {}),
     })
   }
 }

@@ -18,12 +18,15 @@ import { deferralOf, endDeferred, replayDeferred } from './defer.js'
 import { compactAfterTooLong, compactIfDue, flushCompaction, isPromptTooLong } from './compact.js'
 import { endBatch } from './batch.js'
 import { noteResponse } from './compact-meter.js'
+import { enterPrompt } from './prompt-message.js'
 
 export interface TurnInput {
   text: string
   origin: PromptOrigin
   /** Extra content for the user message (images, documents) from streaming input. */
   content?: ContentBlockParam[]
+  /** The uuid the caller gave its user message (streaming input); one is made when absent. */
+  uuid?: string
 }
 
 const MAX_TOKENS_RECOVERIES = 3
@@ -80,10 +83,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
         if (ended) return ended
       }
       if (!replayed || text.trim() !== '' || input.content?.length) {
-        session.messages.push({ role: 'user', content })
-        if (bus.has('session.message')) {
-          await bus.emit('session.message', { message: session.stamp({ type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: null }), shown: false })
-        }
+        end.userMessageUuid = input.uuid ?? uuid()
+        yield* enterPrompt(session, content, end.userMessageUuid)
       }
       await bus.emit('turn.start', { text, turnId })
     } catch (err) {
@@ -237,7 +238,8 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       last.content = [...(last.content as ContentBlockParam[]), ...nudge]
       await recordUnshown(session, nudge, true)
     }
-    if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true })
+    // canUseTool's deny with `interrupt` ends the turn as an interrupt does, once the batch is answered.
+    if (signal.aborted || outcomes.some((o) => o.interruptTurn)) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true })
     // A tool.call handler (a PreToolUse/PostToolUse `continue: false`) ends the turn once the batch is answered.
     const halt = outcomes.find((o) => o.halt !== undefined)?.halt ?? batch.halt
     if (halt !== undefined) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: halt, isError: false })

@@ -52,6 +52,8 @@ export interface CallOutcome {
   halt?: string
   /** The tool ended the turn with this ending (e.g. StructuredOutput), once the batch is answered. */
   endTurn?: TurnEnding
+  /** canUseTool denied the call with `interrupt: true`: the turn ends, interrupted, once the batch is answered. */
+  interruptTurn?: true
 }
 
 export const INTERRUPTED = '[Request interrupted by user for tool use]'
@@ -84,12 +86,16 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
 
   let finalInput: unknown = checked.input
   let deferred = false
+  let interruptTurn = false
   const e: ToolCallInput = { ...(checked.input as Record<string, unknown>), tool: tool.name, tool_use_id: use.id, ...(env.agentId ? { agentId: env.agentId } : {}) }
   const core = async (e2: ToolCallInput): Promise<ToolCallResult> => {
     const valid = e2 === e ? checked : validateInput(tool, inputOf(e2))
     if (!valid.ok) return { isError: true, result: valid.message }
     const verdict = await permit(env, tool, use.id, valid.input as Record<string, unknown>)
-    if ('deny' in verdict) return verdict
+    if ('deny' in verdict) {
+      interruptTurn = verdict.interrupt === true
+      return { deny: verdict.deny }
+    }
     if ('defer' in verdict) {
       deferred = true
       return { isError: true, result: DEFER_IGNORED }
@@ -107,7 +113,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
   if (deferred) return outcome({ input: finalInput, text: DEFER_IGNORED, isError: true, deferred: true })
   if ('deny' in r) {
     env.onDenied?.({ tool_name: tool.name, tool_use_id: use.id, tool_input: finalInput })
-    return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...haltOf(r) })
+    return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...haltOf(r), ...(interruptTurn ? { interruptTurn: true } : {}) })
   }
   return outcome({
     input: finalInput, result: r.result, text: r.text ?? textOf(r.result), isError: r.isError === true,
@@ -117,7 +123,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
 
 const haltOf = (r: ToolCallResult) => (typeof r.halt === 'string' ? { halt: r.halt } : {})
 
-async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>): Promise<{ input: Record<string, unknown> } | { deny: string } | { defer: true }> {
+async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>): Promise<{ input: Record<string, unknown> } | { deny: string; interrupt?: true } | { defer: true }> {
   if (!env.bus.has('tool.check')) return { input }
   const verdict = await env.bus.emit('tool.check', {
     tool: tool.name, input, tool_use_id: toolUseId, ...(env.agentId ? { agentId: env.agentId } : {}), ...(env.canUseTool ? { canAsk: true } : {}),
@@ -137,7 +143,7 @@ async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record
     signal: env.signal, toolUseID: toolUseId, agentID: env.agentId, decisionReason: verdict.reason,
     ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}),
   })
-  if (answer.behavior === 'deny') return { deny: answer.message }
+  if (answer.behavior === 'deny') return { deny: answer.message, ...(answer.interrupt === true ? { interrupt: true as const } : {}) }
   // Applied before the call runs: a granted directory or rule already holds for it.
   if (answer.updatedPermissions?.length && env.bus.has('permission.update')) {
     await env.bus.emit('permission.update', { tool: tool.name, tool_use_id: toolUseId, updates: answer.updatedPermissions, ...(env.agentId ? { agentId: env.agentId } : {}) }, undefined, { signal: env.signal })

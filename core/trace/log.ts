@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import type { ProvenanceRecord } from './record.js'
 
 const MAX_STRING = 2_000
+const MAX_ITEMS = 20
 
 /** `<dir>/<session>.jsonl` → `<dir>/<session>.trace.jsonl`: the trace sits beside its transcript. */
 export function traceFileOf(transcriptPath: string): string {
@@ -12,7 +13,7 @@ export function traceFileOf(transcriptPath: string): string {
 /**
  * One session's provenance: every record in memory, and — once the session has a transcript —
  * each appended as one JSON line to the trace file beside it, so `modloop why` can read it later.
- * Long strings are cut in the file (a whole system prompt is not worth repeating there).
+ * Long strings and lists are cut in the file (a whole history is not worth repeating there).
  */
 export class ProvenanceLog {
   readonly records: ProvenanceRecord[] = []
@@ -39,6 +40,9 @@ export class ProvenanceLog {
   }
 }
 
+// A compaction's `before` is the whole history: the file keeps its start and says how much is left out.
 function clip(_key: string, value: unknown): unknown {
-  return typeof value === 'string' && value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} chars)` : value
+  if (typeof value === 'string' && value.length > MAX_STRING) return `${value.slice(0, MAX_STRING)}… (${value.length} chars)`
+  if (Array.isArray(value) && value.length > MAX_ITEMS) return [...value.slice(0, MAX_ITEMS), `… ${value.length - MAX_ITEMS} more items`]
+  return value
 }

@@ -3,6 +3,7 @@ import { Chooser, type Choice } from './chooser.js'
 import type { Paint } from './color.js'
 import { Editor } from './editor.js'
 import type { MessageView } from './message-view.js'
+import { PendingPrompts } from './pending.js'
 import type { Screen } from './screen.js'
 
 export interface Key {
@@ -40,6 +41,8 @@ export const KEYS_HELP = [
  */
 export class App {
   readonly editor = new Editor()
+  /** Prompts typed and not yet taken by a turn, shown above the prompt. */
+  readonly pending = new PendingPrompts()
   private readonly reason = new Editor()
   private readonly choosers: Chooser<unknown>[] = []
   busy = false
@@ -49,6 +52,7 @@ export class App {
   private exitArmedAt = 0
   private pasting = false
   private redrawQueued = false
+  private stopped = false
   private actionsNow: Actions | undefined
   /** Prompts sent before the session was ready; they go out as soon as it is. */
   private early: [string, 'now' | 'next' | 'later'][] = []
@@ -194,20 +198,25 @@ export class App {
     return this.commands.filter((c) => c.startsWith(prefix))
   }
 
+  /** The terminal was given back: nothing draws any more. */
+  stop(): void {
+    this.stopped = true
+  }
+
   /** Coalesces redraws: many stream events in one tick draw once. */
   redraw(): void {
-    if (this.redrawQueued) return
+    if (this.redrawQueued || this.stopped) return
     this.redrawQueued = true
     setImmediate(() => {
       this.redrawQueued = false
-      this.draw()
+      if (!this.stopped) this.draw()
     })
   }
 
   private draw(): void {
     const p = this.paint
     const width = this.screen.columns - 1
-    const lines = [...this.view.liveLines()]
+    const lines = [...this.view.liveLines(), ...this.pending.lines(p)]
     let caret: { row: number; col: number } | undefined
     const chooser = this.choosers[0]
     if (chooser) {

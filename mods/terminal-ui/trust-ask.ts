@@ -1,18 +1,30 @@
 import { setTrust } from '../permissions/trust-store.js'
-import type { App } from './app.js'
+import type { TerminalIo } from './surface.js'
+import { openTerminal } from './terminal.js'
 import { needsTrust } from './trust-check.js'
 
-/** The first run in a folder with project hooks or mods asks before any of them loads. */
-export async function askTrust(app: App, cwd: string, env: Record<string, string | undefined>): Promise<boolean> {
-  const asking = await needsTrust(cwd, env)
+/**
+ * The first run in a folder with project hooks or mods asks before any of them loads. It runs
+ * before the distribution (and so before any replacement surface) loads: the built-in terminal
+ * asks it. Answers whether the session may go on.
+ */
+export async function askTrust(io: TerminalIo, cwd: string): Promise<boolean> {
+  const asking = await needsTrust(cwd, io.env)
   if (!asking) return true
-  const { value } = await app.choose([
-    `Do you trust the files in ${cwd}?`,
-    `It has ${asking.reasons.join(', ')}: code that runs on your machine once the session starts.`,
-  ], [
-    { label: 'Yes, trust this folder', value: true },
-    { label: 'No, exit', value: false },
-  ], false)
-  if (value) await setTrust(asking.store, cwd, true)
-  return value
+  const terminal = openTerminal(io)
+  const { app, view, paint } = terminal
+  try {
+    const { value } = await app.choose([
+      `Do you trust the files in ${cwd}?`,
+      `It has ${asking.reasons.join(', ')}: code that runs on your machine once the session starts.`,
+    ], [
+      { label: 'Yes, trust this folder', value: true },
+      { label: 'No, exit', value: false },
+    ], false)
+    if (value) await setTrust(asking.store, cwd, true)
+    else await view.print(paint.yellow('Not trusted: nothing of this folder was loaded. Run modloop again to decide anew, or `modloop trust`.'))
+    return value
+  } finally {
+    await terminal.close({ erase: true })
+  }
 }

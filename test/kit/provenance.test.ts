@@ -5,6 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { query, type SDKMessage } from '../../index.js'
 import { createTestHost, defineMod, type TestHost } from '../../testing.js'
 import { projectDir } from '../../core/session/paths.js'
+import { describeRecord } from '../../core/trace/describe.js'
+import { ProvenanceLog } from '../../core/trace/log.js'
+import { readTrace } from '../../core/trace/read.js'
 import { example } from '../examples/paths.js'
 import { runCli } from '../helpers/cli.js'
 import { runMain } from './run-main.js'
@@ -35,6 +38,11 @@ describe('provenance: what each mod changed or decided', () => {
     ])
     await t.emit('tool.call', { tool: 'Bash', tool_use_id: 'toolu_b', command: 'rm -rf /' }, () => ({ result: 'never' }))
     expect(t.why('toolu_b')).toEqual([expect.objectContaining({ mod: 'block-dangerous', kind: 'deny', tool: 'Bash', after: { deny: expect.stringContaining('refused') } })])
+    // `modloop why` shows a rewrite or a changed result as the fields that changed.
+    expect(t.why('toolu_a').map(describeRecord)).toEqual([
+      expect.stringMatching(/^tool\.call\s+list-all\s+rewrite\s+command: "ls" → "ls -la"$/),
+      expect.stringMatching(/^tool\.call\s+redact-secrets\s+result\s+result: "token=abcdefgh" → "token=\[REDACTED\]"$/),
+    ])
     // A copy that changes nothing, and a dispatch no mod touched, leave no record.
     await t.emit('tool.call', { tool: 'Read', tool_use_id: 'toolu_c', file_path: 'x' }, () => ({ result: 'fine' }))
     expect(t.why('toolu_c')).toEqual([])
@@ -69,6 +77,24 @@ describe('provenance: what each mod changed or decided', () => {
     expect(q.why('toolu_q1')).toEqual([expect.objectContaining({ mod: 'block-dangerous', kind: 'deny', subject: 'toolu_q1' })])
     expect(q.why('toolu_none')).toEqual([])
     await rm(cwd, { recursive: true, force: true })
+  })
+})
+
+describe('the trace file', () => {
+  it('keeps every record in memory, and cuts long strings and lists in the file', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-trace-')))
+    const file = join(dir, 'nested', 's.trace.jsonl')
+    const log = new ProvenanceLog(() => file)
+    const messages = Array.from({ length: 100 }, (_, i) => ({ role: 'user', content: `m${i}` }))
+    log.add({ mod: 'm', event: 'session.compact', kind: 'answer', subject: 'session.compact', before: { messages }, after: { messages: [] }, at: 1 })
+    log.add({ mod: 'm', event: 'prompt.section', kind: 'result', subject: 'prompt', before: { text: 'x'.repeat(5_000) }, after: { text: 'y' }, at: 2 })
+    expect(log.records[0]!.before).toEqual({ messages })
+    const [compact, section] = await readTrace(file)
+    expect((compact!.before as { messages: unknown[] }).messages).toHaveLength(21)
+    expect((compact!.before as { messages: unknown[] }).messages.at(-1)).toBe('… 80 more items')
+    expect((section!.before as { text: string }).text).toMatch(/^x{2000}… \(5000 chars\)$/)
+    expect(log.why('prompt')).toHaveLength(1)
+    await rm(dir, { recursive: true, force: true })
   })
 })
 

@@ -50,6 +50,27 @@ describe('the ask flow through the loop', () => {
     expect(run.result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: { command: 'printf x' } })])
   })
 
+  it('a canUseTool deny with interrupt ends the turn, interrupted, once the batch is answered', async () => {
+    const { host } = await hostWith()
+    const canUseTool = vi.fn<CanUseTool>(async (_tool, input) => (String(input.command).includes('first')
+      ? { behavior: 'deny', message: 'stop right there', interrupt: true }
+      : { behavior: 'allow' }))
+    const script = [
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'touch first' } } }, { tool_use: { name: 'Bash', input: { command: 'touch second' } } }] },
+      { reply: 'never sent' },
+    ]
+    const run = await runScript(script, 'go', { host, cwd: box.project, canUseTool })
+    await host.close()
+    expect(run.requests).toHaveLength(1)
+    expect(run.result).toMatchObject({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_tools' })
+    expect(run.result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: { command: 'touch first' } })])
+    // The rest of the batch still ran, and every call is answered on the stream.
+    const results = run.messages.flatMap((m) => (m.type === 'user' ? (m.message.content as any[]).filter((b) => b.type === 'tool_result') : []))
+    expect(results.map((r) => [r.content, r.is_error === true])).toEqual([['stop right there', true], ['(no output)', false]])
+    expect(canUseTool).toHaveBeenCalledTimes(2)
+    expect(String(run.error)).toMatch(/error_during_execution/)
+  })
+
   it('an allowed call never reaches canUseTool; a denied one carries reason and rule', async () => {
     const { host } = await hostWith({ deny: ['Bash(rm *)'] })
     const canUseTool = vi.fn<CanUseTool>(async () => ({ behavior: 'allow' }))

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { defineMod } from '../../core/mod/define.js'
+import type { SDKMessage } from '../../core/loop/messages.js'
 import checkpoints from '../../mods/checkpoints/index.js'
 import editMod from '../../mods/edit/index.js'
 import readMod from '../../mods/read/index.js'
@@ -11,18 +11,9 @@ import { fileOf, tempCwd } from '../sessions/helpers.js'
 import { runCli } from '../helpers/cli.js'
 import { conversation } from './conversation.js'
 
-/** Collects the uuid of every prompt as it enters the record (the id rewindFiles takes). */
-function prompts() {
-  const ids: string[] = []
-  const mod = defineMod({
-    name: 'prompt-ids',
-    register: (on) => on('session.message', (_$, e, next) => {
-      if (e.message.type === 'user' && !e.shown && e.message.uuid) ids.push(e.message.uuid)
-      return next(e)
-    }),
-  })
-  return { ids, mod }
-}
+/** The uuid of every prompt, as the caller learns it: the replayed user messages (`replay-user-messages`). */
+const promptIds = (seen: SDKMessage[]) => seen.filter((m) => m.type === 'user' && m.isReplay).map((m) => m.uuid!)
+const replay = { 'replay-user-messages': null }
 
 const mods = () => [readMod, editMod, writeMod, checkpoints, transcripts]
 const call = (name: string, input: Record<string, unknown>) => ({ tool_use: { name, input } })
@@ -33,19 +24,18 @@ describe('file checkpoints', () => {
     const [a, b, c] = ['a.txt', 'b.txt', 'c.txt'].map((f) => join(cwd, f)) as [string, string, string]
     writeFileSync(b, 'b1\nb2\n')
     writeFileSync(c, 'c1\nc2\nc3\n')
-    const p = prompts()
     const conv = await conversation([
       { reply: [call('Read', { file_path: b }), call('Read', { file_path: c })] },
       { reply: [call('Write', { file_path: a, content: 'new a\n' }), call('Edit', { file_path: b, old_string: 'b1', new_string: 'B1' }), call('Write', { file_path: c, content: 'c replaced\n' })] },
       { reply: 'three files changed' },
       { reply: [call('Edit', { file_path: b, old_string: 'B1', new_string: 'BB1' })] },
       { reply: 'b changed again' },
-    ], { cwd, mods: [...mods(), p.mod], enableFileCheckpointing: true })
+    ], { cwd, mods: mods(), enableFileCheckpointing: true, extraArgs: replay })
     try {
       expect((await conv.say('change three files')).result).toBe('three files changed')
       expect((await conv.say('change b again')).result).toBe('b changed again')
       expect(readFileSync(b, 'utf8')).toBe('BB1\nb2\n')
-      const [first, second] = p.ids as [string, string]
+      const [first, second] = promptIds(conv.seen) as [string, string]
 
       expect(await conv.q.rewindFiles(second, { dryRun: true })).toEqual({ canRewind: true, filesChanged: [b], insertions: 1, deletions: 1 })
       expect(readFileSync(b, 'utf8')).toBe('BB1\nb2\n')
@@ -74,14 +64,15 @@ describe('file checkpoints', () => {
     const cwd = await tempCwd('modloop-checkpoints-')
     const c = join(cwd, 'c.txt')
     writeFileSync(c, 'original\n')
-    const p = prompts()
     const one = await conversation([
       { reply: [call('Read', { file_path: c })] },
       { reply: [call('Write', { file_path: c, content: 'first run\n' })] },
       { reply: 'written' },
-    ], { cwd, mods: [...mods(), p.mod], enableFileCheckpointing: true })
-    const sessionId = (await one.say('write c')).session_id
+    ], { cwd, mods: mods(), enableFileCheckpointing: true })
+    // Without replays, the result names the prompt it answered.
+    const { session_id: sessionId, user_message_uuid: firstPrompt } = await one.say('write c')
     await one.end()
+    expect(firstPrompt).toEqual(expect.any(String))
 
     const two = await conversation([
       { reply: [call('Read', { file_path: c }), call('Write', { file_path: c, content: 'second run\n' })] },
@@ -90,7 +81,7 @@ describe('file checkpoints', () => {
     try {
       await two.say('write c again')
       expect(readFileSync(c, 'utf8')).toBe('second run\n')
-      expect(await two.q.rewindFiles(p.ids[0]!)).toEqual({ canRewind: true, filesChanged: [c], insertions: 1, deletions: 1 })
+      expect(await two.q.rewindFiles(firstPrompt!)).toEqual({ canRewind: true, filesChanged: [c], insertions: 1, deletions: 1 })
       expect(readFileSync(c, 'utf8')).toBe('original\n')
     } finally {
       await two.end()

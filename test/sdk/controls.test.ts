@@ -9,6 +9,7 @@ import transcripts from '../../mods/transcripts/index.js'
 import { toolsMod } from '../loop/helpers.js'
 import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.js'
 import { fileOf, readLines, tempCwd } from '../sessions/helpers.js'
+import type { Query } from '../../core/loop/query.js'
 import { conversation } from './conversation.js'
 
 let box: Sandbox
@@ -33,7 +34,7 @@ function watcher(onTool?: (tool: string) => void) {
 describe('Query controls in a streaming-input session', () => {
   it('interrupt() from another task stops a running Bash command; the next input still works', async () => {
     const cwd = await tempCwd('modloop-controls-')
-    let q: { interrupt(): Promise<void> } | undefined
+    let q: Pick<Query, 'interrupt'> | undefined
     const w = watcher((tool) => { if (tool === 'Bash') setTimeout(() => void q!.interrupt(), 150) })
     const c = await conversation([
       { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 5 && echo late > late.txt' } } }] },
@@ -61,6 +62,7 @@ describe('Query controls in a streaming-input session', () => {
     const touch = { reply: [{ tool_use: { name: 'Touch', input: { label: 'x' } } }] }
     const c = await conversation([touch, { reply: 'refused' }, touch, { reply: 'done' }], {
       cwd: box.project, mods: [toolsMod(), permissionsWith({ home: box.home, trustStore: join(box.root, 'trust.json') })], env: { MODLOOP_HOME: box.modloopHome },
+      allowDangerouslySkipPermissions: true,
     })
     try {
       const first = await c.say('touch it')
@@ -75,6 +77,29 @@ describe('Query controls in a streaming-input session', () => {
       expect(inits.map((i) => i.permissionMode)).toEqual(['default', 'bypassPermissions'])
     } finally {
       await c.end()
+    }
+  })
+
+  it('setPermissionMode("bypassPermissions") is refused unless the session was started with allowDangerouslySkipPermissions', async () => {
+    const c = await conversation([{ reply: 'one' }, { reply: 'two' }], { mods: [toolsMod()] })
+    try {
+      await c.say('hello')
+      await expect(c.q.setPermissionMode('bypassPermissions')).rejects.toThrow(/"bypassPermissions" needs the session to be started with allowDangerouslySkipPermissions: true/)
+      await expect(c.q.setPermissionMode('acceptEdits')).resolves.toBe('acceptEdits')
+      await c.say('again')
+      const inits = c.seen.filter((m) => m.type === 'system' && (m as any).subtype === 'init') as any[]
+      expect(inits.map((i) => i.permissionMode)).toEqual(['default', 'acceptEdits'])
+    } finally {
+      await c.end()
+    }
+    // A session started in bypassPermissions (the CLI's --dangerously-skip-permissions) may go back to it.
+    const d = await conversation([{ reply: 'one' }], { mods: [toolsMod()], permissionMode: 'bypassPermissions' })
+    try {
+      await d.say('hello')
+      await d.q.setPermissionMode('default')
+      await expect(d.q.setPermissionMode('bypassPermissions')).resolves.toBe('bypassPermissions')
+    } finally {
+      await d.end()
     }
   })
 

@@ -1,0 +1,61 @@
+import type { Distribution } from '../../core/loader/types.js'
+import type { QueryOptions } from '../../core/loop/options.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { LogSink } from '../../core/mod/build-api.js'
+import type { ModHost } from '../../core/mod/host.js'
+
+/** The `$.state` key under which a mod publishes itself as the interactive surface. */
+export const SURFACE_KEY = 'interactive-surface'
+
+export interface TerminalIo {
+  stdin: NodeJS.ReadStream
+  stdout: NodeJS.WriteStream
+  env: Record<string, string | undefined>
+}
+
+/** What `modloop` (no `-p`) hands the surface it runs. */
+export interface InteractiveContext {
+  /** The command line's query options; `cwd` is absolute. Pass `surface: 'terminal'` on to query(). */
+  options: QueryOptions & { cwd: string }
+  io: TerminalIo
+  /** The prompt given on the command line, to send first. */
+  prompt?: string
+  /**
+   * The distribution for one session, loaded but not bound (pass its host to query()). The first
+   * call answers the one the surface was found in, replaying the mod logs of its loading into
+   * `log`; each later call (a new session after /resume) loads it afresh.
+   */
+  load(log: LogSink): Promise<Distribution>
+}
+
+/**
+ * The contract of the interactive surface: a mod publishes one from `register` with
+ * `publishSurface($, { run })`, and `modloop` runs the last mod of the distribution that did.
+ * `run` owns the terminal until it resolves to the exit code.
+ */
+export interface InteractiveSurface {
+  run(ctx: InteractiveContext): Promise<number>
+}
+
+export function publishSurface($: ModApi, surface: InteractiveSurface): void {
+  $.state.set({ plugin: $.plugin.name, key: SURFACE_KEY }, surface)
+}
+
+/** The surface of a mod in `host` by name, if it published one. */
+export function surfaceOf(host: ModHost, mod: string): InteractiveSurface | undefined {
+  const value = host.state.get({ plugin: mod, key: SURFACE_KEY }).value
+  return typeof (value as Partial<InteractiveSurface> | undefined)?.run === 'function' ? (value as InteractiveSurface) : undefined
+}
+
+/**
+ * The surface `modloop` runs: the last loaded mod that published one, so a mod a config adds
+ * after the default distribution takes over from the built-in terminal-ui.
+ */
+export function findSurface(host: ModHost): { mod: string; surface: InteractiveSurface } | undefined {
+  for (const mod of [...host.list()].reverse()) {
+    if (mod.status !== 'loaded') continue
+    const surface = surfaceOf(host, mod.name)
+    if (surface) return { mod: mod.name, surface }
+  }
+  return undefined
+}

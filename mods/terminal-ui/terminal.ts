@@ -1,0 +1,51 @@
+import { emitKeypressEvents } from 'node:readline'
+import { App, type Key } from './app.js'
+import { painter, type Paint } from './color.js'
+import { MessageView } from './message-view.js'
+import { Screen } from './screen.js'
+import type { TerminalIo } from './surface.js'
+
+export interface Terminal {
+  app: App
+  view: MessageView
+  paint: Paint
+  /** Gives the terminal back: raw mode off, the live region left drawn (or erased with `erase`). */
+  close(o?: { erase?: boolean }): Promise<void>
+}
+
+/** Takes the terminal: raw keys into the App, bracketed paste, a ticker for spinners, redraw on resize. */
+export function openTerminal(io: TerminalIo): Terminal {
+  const paint = painter(io.env)
+  const screen = new Screen(io.stdout)
+  const app = new App(screen, paint, new MessageView(screen, paint, () => app.redraw()))
+  const view = app.view
+  const onKey = (str: string | undefined, key: Key | undefined) => app.onKey(str, key)
+  const onResize = () => app.redraw()
+  emitKeypressEvents(io.stdin)
+  io.stdin.setRawMode(true)
+  io.stdin.on('keypress', onKey)
+  io.stdin.resume()
+  io.stdout.on('resize', onResize)
+  // Bracketed paste: a pasted newline is text, not Enter.
+  io.stdout.write('\u001b[?2004h')
+  const ticker = setInterval(() => {
+    if (!app.busy && !view.busyWithTools) return
+    view.tick()
+    app.redraw()
+  }, 100)
+  return {
+    app, view, paint,
+    close: async (o = {}) => {
+      clearInterval(ticker)
+      await view.settled()
+      app.stop()
+      io.stdin.off('keypress', onKey)
+      io.stdout.off('resize', onResize)
+      io.stdin.setRawMode(false)
+      io.stdin.pause()
+      if (o.erase) screen.setLive([])
+      screen.release()
+      io.stdout.write('\u001b[?2004l')
+    },
+  }
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest'
+import type { SDKMessage, SDKResultMessage, SDKUserMessage } from '../../core/loop/messages.js'
+import { query } from '../../core/loop/query.js'
+import { defineMod } from '../../core/mod/define.js'
+import transcripts from '../../mods/transcripts/index.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { runScript, toolsMod } from '../loop/helpers.js'
+import { fileOf, readLines, tempCwd } from '../sessions/helpers.js'
+
+const replay = { 'replay-user-messages': null }
+
+/** A streaming input fed by hand, with the fields a caller may set (uuid, priority). */
+function feed() {
+  const items: SDKUserMessage[] = []
+  let wake: (() => void) | undefined
+  let closed = false
+  return {
+    send(text: string, extra: Partial<SDKUserMessage> = {}) {
+      items.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, ...extra })
+      wake?.()
+    },
+    close() { closed = true; wake?.() },
+    input: (async function* () {
+      for (;;) {
+        while (items.length) yield items.shift()!
+        if (closed) return
+        await new Promise<void>((r) => { wake = r })
+      }
+    })(),
+  }
+}
+
+describe("the prompt's user message id", () => {
+  it('replay-user-messages yields the prompt back after init, with the uuid the result and the transcript carry', async () => {
+    const cwd = await tempCwd('modloop-prompt-ids-')
+    const run = await runScript([{ reply: 'hi there' }], 'hello', { cwd, mods: [transcripts], extraArgs: replay })
+    expect(run.messages.map((m) => (m.type === 'system' ? `system/${(m as { subtype: string }).subtype}` : m.type))).toEqual(['system/init', 'user', 'assistant', 'result'])
+    const echo = run.messages[1] as SDKUserMessage
+    expect(echo).toMatchObject({ isReplay: true, message: { role: 'user', content: [{ type: 'text', text: 'hello' }] }, parent_tool_use_id: null, session_id: run.result.session_id })
+    expect(run.result.user_message_uuid).toBe(echo.uuid)
+    // Recorded once, under that uuid.
+    const users = readLines(fileOf(cwd, run.result.session_id)).filter((l) => l.type === 'user')
+    expect(users).toHaveLength(1)
+    expect(users[0]!.uuid).toBe(echo.uuid)
+  })
+
+  it("keeps the caller's own uuid for a streamed message; without replays only the result carries it", async () => {
+    const server = await startFakeAnthropic({ script: [{ reply: 'one' }, { reply: 'two' }] })
+    const f = feed()
+    const seen: SDKMessage[] = []
+    try {
+      f.send('first', { uuid: '11111111-1111-4111-8111-111111111111' })
+      f.send('second')
+      f.close()
+      for await (const m of query({ prompt: f.input, options: { bare: true, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })) seen.push(m)
+    } finally {
+      await server.close()
+    }
+    expect(seen.some((m) => m.type === 'user')).toBe(false)
+    const results = seen.filter((m): m is SDKResultMessage => m.type === 'result')
+    expect(results[0]!.user_message_uuid).toBe('11111111-1111-4111-8111-111111111111')
+    expect(results[1]!.user_message_uuid).toMatch(/^[0-9a-f-]{36}$/)
+  })
+})
+
+describe('interrupt() receipt', () => {
+  /** A session whose first turn waits in a tool; `onWait` runs once the tool started. */
+  async function interrupted(onWait: (q: ReturnType<typeof query>, f: ReturnType<typeof feed>) => Promise<unknown>) {
+    const server = await startFakeAnthropic({ script: [{ reply: [{ tool_use: { name: 'Wait', input: { ms: 3000, label: 'w' } } }] }, { reply: 'later one' }, { reply: 'later two' }] })
+    const f = feed()
+    let q: ReturnType<typeof query> | undefined
+    let receipt: Promise<unknown> | undefined
+    const trigger = defineMod({ name: 'trigger', register: (on) => on('tool.call', { tool: 'Wait' }, (_$, e, next) => {
+      receipt ??= new Promise((r) => setTimeout(r, 20)).then(() => onWait(q!, f))
+      return next(e)
+    }) })
+    const seen: SDKMessage[] = []
+    try {
+      q = query({ prompt: f.input, options: { bare: true, mods: [toolsMod(), trigger], env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })
+      expect(await q.interrupt()).toBeUndefined()
+      f.send('wait a while')
+      for await (const m of q) seen.push(m)
+    } finally {
+      await server.close()
+    }
+    return { receipt: await receipt, results: seen.filter((m): m is SDKResultMessage => m.type === 'result') }
+  }
+
+  it('names the user messages still waiting, which then run', async () => {
+    const { receipt, results } = await interrupted(async (q, f) => {
+      f.send('one', { uuid: 'a1111111-1111-4111-8111-111111111111', priority: 'later' })
+      f.send('two', { priority: 'later' })
+      await new Promise((r) => setTimeout(r, 20))
+      const r = await q.interrupt()
+      f.close()
+      return r
+    })
+    expect(receipt).toEqual({ still_queued: ['a1111111-1111-4111-8111-111111111111', expect.stringMatching(/^[0-9a-f-]{36}$/)] })
+    expect(results.map((r) => r.terminal_reason)).toEqual(['aborted_tools', 'completed', 'completed'])
+    expect(results[1]!.user_message_uuid).toBe('a1111111-1111-4111-8111-111111111111')
+    expect(results[2]!.user_message_uuid).toBe((receipt as { still_queued: string[] }).still_queued[1])
+  })
+
+  it('with cancel_queued drops them and says which', async () => {
+    const { receipt, results } = await interrupted(async (q, f) => {
+      f.send('one', { uuid: 'b1111111-1111-4111-8111-111111111111', priority: 'later' })
+      await new Promise((r) => setTimeout(r, 20))
+      const r = await q.interrupt({ cancel_queued: true })
+      f.close()
+      return r
+    })
+    expect(receipt).toEqual({ still_queued: [], cancelled: ['b1111111-1111-4111-8111-111111111111'] })
+    expect(results.map((r) => r.terminal_reason)).toEqual(['aborted_tools'])
+  })
+})
