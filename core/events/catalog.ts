@@ -23,6 +23,7 @@ export interface EventMap {
   'tool.call': { e: T.ToolCallInput; r: T.ToolCallResult }
   'tool.check': { e: T.ToolCheckInput; r: T.ToolCheckResult }
   'tool.batch': { e: T.ToolBatchInput; r: T.ToolBatchResult }
+  'permission.denied': { e: T.PermissionDeniedInput; r: T.PermissionDeniedResult }
   'permission.update': { e: T.PermissionUpdateInput; r: T.PermissionUpdateResult }
   'agent.spawn': { e: T.AgentSpawnInput; r: T.AgentSpawnResult }
   'session.message': { e: T.SessionMessageInput; r: T.SessionMessageResult }
@@ -113,7 +114,7 @@ export const catalog = {
     isResult: denyOr(() => true),
   },
   'model.switch': {
-    when: 'a model switch was asked for (/model, Query.setModel); the switch happens beneath the handlers, so after next() the new model is in effect',
+    when: 'a model switch was asked for (/model, Query.setModel), or the session makes one itself (source auto: the fallback model takes over a turn; resume: a resumed session goes on with another model); the switch happens beneath the handlers, so after next() the new model is in effect; `context` in the result goes with the next request',
     kind: 'answer', policy: 'closable', budgetMs: 30_000, pinned: ['from', 'requested', 'source'], key: 'to',
     isResult: denyOr((r) => typeof r.model === 'string'),
     failClosed: (_e, reason) => ({ deny: reason }),
@@ -163,6 +164,11 @@ export const catalog = {
     kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'calls', 'agentId'],
     isResult: (r) => isObject(r) && (r.context === undefined || Array.isArray(r.context)) && (r.halt === undefined || typeof r.halt === 'string'),
     echo: () => ({}),
+  },
+  'permission.denied': {
+    when: 'the permission check denied a tool call (a rule, a mode, a hook or the auto mode classifier), before the model reads why',
+    kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'tool_use_id', 'rule', 'agentId'], key: 'tool',
+    isResult: has('reason', 'string'), echo: (e) => ({ reason: e.reason }),
   },
   'permission.update': {
     when: 'whoever approved an asked-for tool call also changed the permissions (canUseTool updatedPermissions), before the call runs',

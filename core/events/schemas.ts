@@ -42,7 +42,7 @@ export const payloadSchemas = {
   }),
   'command.run': z.looseObject({ command: text, args: z.string(), origin }),
   'model.switch': z.looseObject({
-    from: text, to: text, requested: text.nullable(), source: z.enum(['command', 'sdk']), contextTokens: z.number(),
+    from: text, to: text, requested: text.nullable(), source: z.enum(['command', 'sdk', 'auto', 'resume']), contextTokens: z.number(),
     promptCacheWarm: z.boolean(), cacheTtl: z.enum(['5m', '1h']), estimatedCacheWriteUsd: z.number(), pricing: z.enum(['catalog', 'default']),
   }),
   'turn.start': z.looseObject({ text: z.string(), turnId: text }),
@@ -61,6 +61,9 @@ export const payloadSchemas = {
   'tool.batch': z.looseObject({
     turnId: text, agentId,
     calls: z.array(z.looseObject({ tool: text, tool_use_id: text, input: z.unknown(), result: z.string(), isError: z.boolean() })).readonly(),
+  }),
+  'permission.denied': z.looseObject({
+    tool: text, input: z.unknown(), tool_use_id: text, reason: z.string(), rule: text.optional(), hook: text.optional(), agentId,
   }),
   'permission.update': z.looseObject({ tool: text, tool_use_id: text.optional(), updates: z.array(z.unknown()).readonly(), agentId }),
   'agent.spawn': z.looseObject({

@@ -74,19 +74,22 @@ export type CommandRunResult = { output?: string; prompt?: string } | { deny: st
 /**
  * `requested` is the alias or id asked for (null: back to the default); `to` is the model id it
  * resolved to. The cache figures estimate what the switch costs: the new model starts cold.
+ * `source` says who switched: a command (/model), the SDK (setModel), `auto` — the fallback model
+ * taking over for the rest of a turn — or `resume`, a resumed session going on with another model.
  */
 export interface ModelSwitchInput {
   from: string
   to: string
   requested: string | null
-  source: 'command' | 'sdk'
+  source: 'command' | 'sdk' | 'auto' | 'resume'
   contextTokens: number
   promptCacheWarm: boolean
   cacheTtl: '5m' | '1h'
   estimatedCacheWriteUsd: number
   pricing: 'catalog' | 'default'
 }
-export type ModelSwitchResult = { model: string } | { deny: string }
+/** `context`: text for the model, delivered with the next request (PostModelSwitch's additionalContext). */
+export type ModelSwitchResult = { model: string; context?: string[] } | { deny: string }
 
 export interface TurnStartInput { text: string; turnId: string }
 export interface TurnStartResult { turnId: string }
@@ -173,6 +176,11 @@ export interface ToolCheckInput { tool: string; input: unknown; tool_use_id?: st
 /** An ask may carry `suggestions` (what the approver could grant so as not to be asked again) and the `blockedPath` it is about. */
 /** `updatedInput` (allow or ask): the whole input the call runs with instead (a permission hook's rewrite); it is validated again. */
 export interface ToolCheckResult { decision: Decision; reason?: string; rule?: string; hook?: string; suggestions?: PermissionUpdate[]; blockedPath?: string; updatedInput?: Record<string, unknown> }
+
+/** A denied call: `reason` is what the model reads; `rule`/`hook` say what decided, as the verdict gave them. */
+export interface PermissionDeniedInput { tool: string; input: unknown; tool_use_id: string; reason: string; rule?: string; hook?: string; agentId?: string }
+/** `reason` replaces what the model reads (e.g. a note that it may retry); the denial itself stands. */
+export interface PermissionDeniedResult { reason: string }
 
 type PermissionUpdateDestination = 'userSettings' | 'projectSettings' | 'localSettings' | 'session' | 'cliArg'
 /** A change to the permissions (spec loop-and-sdk §1.5): canUseTool's `suggestions` and `updatedPermissions`. */

@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js'
-import type { PermissionUpdate, ToolCallInput, ToolCallResult, TurnEnding } from '../events/types.js'
+import type { PermissionUpdate, ToolCallInput, ToolCallResult, ToolCheckResult, TurnEnding } from '../events/types.js'
 import { describeError } from '../errors.js'
 import type { ToolRegistry } from './registry.js'
 import { validateInput, type Tool } from './tool.js'
@@ -129,7 +129,7 @@ async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record
     tool: tool.name, input, tool_use_id: toolUseId, ...(env.agentId ? { agentId: env.agentId } : {}), ...(env.canUseTool ? { canAsk: true } : {}),
   }, undefined, { signal: env.signal })
   if (verdict.decision === 'defer') return { defer: true }
-  if (verdict.decision === 'deny') return { deny: verdict.reason ?? `Permission to use ${tool.name} has been denied${verdict.rule ? ` by the rule ${verdict.rule}` : ''}.` }
+  if (verdict.decision === 'deny') return { deny: await denied(env, tool, toolUseId, input, verdict) }
   if (verdict.updatedInput) {
     const valid = validateInput(tool, verdict.updatedInput)
     if (!valid.ok) return { deny: `${tool.name}: the input ${verdict.hook ?? 'a permission check'} substituted is not valid: ${valid.message}` }
@@ -149,6 +149,17 @@ async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record
     await env.bus.emit('permission.update', { tool: tool.name, tool_use_id: toolUseId, updates: answer.updatedPermissions, ...(env.agentId ? { agentId: env.agentId } : {}) }, undefined, { signal: env.signal })
   }
   return { input: answer.updatedInput ?? input }
+}
+
+/** The reason the model reads for a denied call, after permission.denied handlers had their say. */
+async function denied(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>, verdict: ToolCheckResult): Promise<string> {
+  const reason = verdict.reason ?? `Permission to use ${tool.name} has been denied${verdict.rule ? ` by the rule ${verdict.rule}` : ''}.`
+  if (!env.bus.has('permission.denied')) return reason
+  const r = await env.bus.emit('permission.denied', {
+    tool: tool.name, input, tool_use_id: toolUseId, reason,
+    ...(verdict.rule ? { rule: verdict.rule } : {}), ...(verdict.hook ? { hook: verdict.hook } : {}), ...(env.agentId ? { agentId: env.agentId } : {}),
+  }, undefined, { signal: env.signal })
+  return r.reason
 }
 
 async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unknown): Promise<ToolCallResult> {

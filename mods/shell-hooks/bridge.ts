@@ -190,7 +190,7 @@ export class HookBridge {
   private permissionMode(): string {
     const api = this.$.state.get({ plugin: 'permissions', key: 'api' }).value as { mode?: () => string } | undefined
     const mode = api?.mode?.()
-    return mode === 'auto' || !mode ? 'default' : mode
+    return mode || 'default'
   }
 }
 

@@ -5,8 +5,9 @@ import { HOOK_BUDGET_MS } from './tool-hooks.js'
 
 /**
  * The model events. `model.switch` (/model, Query.setModel): PreModelSwitch may refuse the switch
- * (exit 2, block, deny; `ask` is refused too, as nobody can be asked there; a timeout blocks),
- * PostModelSwitch's context goes with the next request. `message.display`: MessageDisplay's
+ * (exit 2, block, deny; `ask` is refused too, as nobody can be asked there; a timeout blocks) when
+ * it was requested; PostModelSwitch fires after every switch, fallback and resume included, and its
+ * context goes with the next request. `message.display`: MessageDisplay's
  * `displayContent` replaces what is shown of an assistant text, never what is recorded.
  */
 export function registerModelHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
@@ -17,7 +18,8 @@ export function registerModelHooks(on: On, bridgeOf: ($: ModApi) => HookBridge |
       from_model: e.from, to_model: e.to, requested_model: e.requested, source: e.source, context_tokens: e.contextTokens,
       prompt_cache_warm: e.promptCacheWarm, cache_ttl: e.cacheTtl, estimated_cache_write_usd: e.estimatedCacheWriteUsd, pricing: e.pricing,
     }
-    if (b.has('PreModelSwitch')) {
+    // Only a requested switch may be refused; a fallback or a resume is reported after the fact.
+    if (b.has('PreModelSwitch') && (e.source === 'command' || e.source === 'sdk')) {
       const r = await b.fire('PreModelSwitch', fields, { signal: next.signal })
       const why = r.stop?.reason ?? r.decisionReason ?? r.blockReason
       if (r.stop || r.blocked || r.decision === 'deny') return { deny: `${r.hookName} hook blocked the switch to ${e.to}: ${why || 'no reason given'}` }
@@ -26,8 +28,8 @@ export function registerModelHooks(on: On, bridgeOf: ($: ModApi) => HookBridge |
     const res = await next(e)
     if ('deny' in res || !b.has('PostModelSwitch')) return res
     const r = await b.fire('PostModelSwitch', { ...fields, to_model: res.model })
-    b.later.push(...contexts(r))
-    return res
+    const context = contexts(r)
+    return context.length > 0 ? { ...res, context: [...(res.context ?? []), ...context] } : res
   }, { budgetMs: HOOK_BUDGET_MS })
 
   on('message.display', async ($, e, next) => {

@@ -38,7 +38,21 @@ export function registerPermissionHooks(on: On, bridgeOf: ($: ModApi) => HookBri
     }
     return verdict
   }, { before: 'permissions', budgetMs: HOOK_BUDGET_MS })
+
+  // PermissionDenied fires only for the auto mode's refusals (spec §2.11); `retry` tells the model
+  // it may try again, and the denial stands either way.
+  on('permission.denied', async ($, e, next) => {
+    const denied = await next(e)
+    const b = bridgeOf($)
+    if (e.rule !== AUTO_MODE_RULE || !b?.has('PermissionDenied')) return denied
+    const r = await b.fire('PermissionDenied', { tool_name: e.tool, tool_input: e.input, tool_use_id: e.tool_use_id, reason: denied.reason }, b.agentOptions(e.agentId))
+    return r.retry ? { reason: `${denied.reason}\n${RETRY_NOTE}` } : denied
+  }, { budgetMs: HOOK_BUDGET_MS })
 }
+
+/** The rule the auto-mode mod names on its verdicts. */
+const AUTO_MODE_RULE = '[mode:auto]'
+const RETRY_NOTE = 'A PermissionDenied hook says you may retry this call.'
 
 async function permissionRequest($: ModApi, b: HookBridge, e: ToolCheckInput, verdict: ToolCheckResult, signal: AbortSignal | undefined): Promise<ToolCheckResult | undefined> {
   const r = await b.fire('PermissionRequest', {

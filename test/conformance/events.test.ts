@@ -27,11 +27,11 @@ afterAll(async () => {
 })
 
 /** A project whose config adds the recorder to the default distribution. */
-async function project(): Promise<{ dir: string; out: string; read: () => Promise<Recorded[]> }> {
+async function project(config: Record<string, unknown> = {}): Promise<{ dir: string; out: string; read: () => Promise<Recorded[]> }> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-conformance-')))
   dirs.push(dir)
   const out = join(dir, 'events.jsonl')
-  await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ extends: 'modloop', mods: [[RECORDER, { out }]] }))
+  await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ extends: 'modloop', mods: [[RECORDER, { out }]], ...config }))
   await writeFile(join(dir, 'notes.txt'), 'The notes say hello.\n')
   const read = async () => (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Recorded)
   return { dir, out, read }
@@ -93,10 +93,13 @@ describe('event conformance', () => {
     checkRun('query() single', await p.read())
   })
 
-  it('query() streaming: a mention, an approved ask with a permission update, a subagent, /model and /compact', async () => {
-    const p = await project()
+  it('query() streaming: a mention, an approved ask with a permission update, a denied call, a subagent, /model and /compact', async () => {
+    const p = await project({ permissions: { deny: ['Bash(rm:*)'] } })
     const script = [
-      { reply: [{ tool_use: { name: 'Bash', input: { command: 'touch made.txt', description: 'make a file' } } }] },
+      { reply: [
+        { tool_use: { name: 'Bash', input: { command: 'touch made.txt', description: 'make a file' } } },
+        { tool_use: { name: 'Bash', input: { command: 'rm -f notes.txt', description: 'remove the notes' } } },
+      ] },
       { reply: [{ tool_use: { name: 'Agent', input: { description: 'check', prompt: 'Say done.', subagent_type: 'general-purpose' } } }] },
       { reply: 'done' },
       { reply: 'All done.' },
@@ -119,7 +122,7 @@ describe('event conformance', () => {
     const events = await p.read()
     checkRun('query() streaming', events)
     const names = new Set(events.map((r) => r.event))
-    for (const name of ['prompt.mention', 'prompt.attachment', 'permission.update', 'agent.spawn', 'command.run', 'model.switch', 'session.compact'] as const) {
+    for (const name of ['prompt.mention', 'prompt.attachment', 'permission.update', 'permission.denied', 'agent.spawn', 'command.run', 'model.switch', 'session.compact'] as const) {
       expect(names, `${name} never fired`).toContain(name)
     }
     // The subagent's own turn raises the turn events with its agentId.

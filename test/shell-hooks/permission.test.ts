@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import autoMode from '../../mods/auto-mode/index.js'
 import permissions from '../../mods/permissions/index.js'
 import { makeBox, dump, dumped, writeSettings, cmd, run, withOptions, type Box, type Hooks } from './helpers.js'
 
@@ -72,5 +73,32 @@ describe('Notification', () => {
     expect(n).toMatchObject({ notification_type: 'permission_prompt', message: expect.stringContaining('Touch') })
     await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
     expect(await dumped(box, 'Notification')).toHaveLength(1)
+  })
+})
+
+describe('PermissionDenied', () => {
+  it('fires when the auto mode refuses a call, with the reason; retry adds a note for the model and the denial stands', async () => {
+    const retry = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } })
+    await settings({ PermissionDenied: [{ matcher: 'Touch', hooks: [cmd(`${dump(box, 'PermissionDenied')}; printf '%s' '${retry}'`)] }] })
+    const verdict = { reply: JSON.stringify({ decision: 'deny', reason: 'nothing asked for a touch' }), model: 'claude-haiku-4-5' }
+    const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, verdict, { reply: 'ok' }], 'go', {
+      permissionMode: 'auto', mods: [perms(), withOptions(autoMode, { model: 'claude-haiku-4-5' })],
+    })
+    const result = r.requests[2]!.body.messages[2].content[0]
+    expect(result).toMatchObject({ tool_use_id: 'toolu_1', is_error: true })
+    expect(result.content).toContain('nothing asked for a touch')
+    expect(result.content).toContain('may retry')
+    const fired = await dumped(box, 'PermissionDenied')
+    expect(fired).toHaveLength(1)
+    expect(keys(fired[0]!)).toEqual([...COMMON, 'reason', 'tool_input', 'tool_name', 'tool_use_id'].sort())
+    expect(fired[0]).toMatchObject({ tool_name: 'Touch', tool_input: { label: 'x' }, tool_use_id: 'toolu_1', permission_mode: 'auto' })
+    expect(fired[0]!.reason).toContain('nothing asked for a touch')
+  })
+
+  it('does not fire for a deny rule', async () => {
+    await settings({ PermissionDenied: [{ hooks: [cmd(dump(box, 'PermissionDenied'))] }] }, { permissions: { deny: ['Touch'] } })
+    const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
+    expect(r.result.permission_denials).toHaveLength(1)
+    expect(await dumped(box, 'PermissionDenied')).toEqual([])
   })
 })
