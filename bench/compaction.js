@@ -1,92 +1,169 @@
 // A 500-round tool conversation with large results (40,000 characters a round, every fifth one
-// 70,000 and so moved to a file) under the compaction mod's defaults for a 200K window: old
-// results are cleared from what is sent and the conversation is summarized when it fills up.
+// 70,000 and so moved to a file) under the compaction mod's defaults, with a 60K-token threshold:
+// old results are cleared from what is sent and the conversation is summarized when it fills up.
 // An in-process model answers at once (tool calls; a summary when asked without tools), so the
-// figures are the runtime's own: time per round and peak memory, first 100 rounds vs last 100.
+// figures are the runtime's own: time per round for each block of 100 rounds, and resident memory
+// at every 100th round. The session runs twice, each in a fresh process: as Node runs it, and with
+// a full collection every 10 rounds. V8 lets garbage pile up in a young generation it grows to
+// 32 MB and an old generation it collects rarely, so the first run's RSS climbs for a few hundred
+// rounds while little is held; the second run shows what is held (live heap) and the RSS without it.
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
+import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc')
+// MODLOOP_BENCH_ROUNDS (a multiple of 100) runs a longer session, to see where memory levels off.
+const ROUNDS = Number(process.env.MODLOOP_BENCH_ROUNDS ?? 500)
+const BLOCK = 100
+// A full collection every this many rounds (counted as the model's time, not the runtime's); 0: none.
+const GC_EVERY = Number(process.env.MODLOOP_BENCH_GC_EVERY ?? 0)
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(0)
 
-const home = mkdtempSync(join(tmpdir(), 'modloop-bench-compaction-'))
-process.env.MODLOOP_HOME = home
-const { query } = await import('../dist/core/loop/query.js')
-const { eventsForStep } = await import('../dist/core/model/script.js')
-const compaction = (await import('../dist/mods/compaction/index.js')).default
+if (process.env.MODLOOP_BENCH_COMPACTION_CHILD) {
+  process.stdout.write(JSON.stringify(await session()))
+} else {
+  const self = fileURLToPath(import.meta.url)
+  const run = (gcEvery) => {
+    const env = { ...process.env, MODLOOP_BENCH_COMPACTION_CHILD: '1', MODLOOP_BENCH_GC_EVERY: String(gcEvery) }
+    const r = spawnSync(process.execPath, [self], { env, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`the benchmark session failed (a full collection every ${gcEvery} rounds):\n${r.stderr}`)
+    return JSON.parse(r.stdout)
+  }
+  const plain = run(0)
+  const collected = run(10)
+  const list = (xs, f) => xs.map(f).join(' / ')
+  const rounds = list(plain.samples, (s) => s.round)
+  console.log(`compaction: ${ROUNDS}-round session with 40-70K-character tool results: ${plain.boundaries} compactions, ${plain.files} results moved to files`)
+  console.log(`  runtime per round, rounds ${list(plain.blocks, (_b, i) => `${i * BLOCK + 1}-${(i + 1) * BLOCK}`)}: ${list(plain.blocks, (b) => b.toFixed(2))} ms`)
+  console.log(`  as Node runs it: RSS at rounds ${rounds}: ${list(plain.samples, (s) => mb(s.rss))} MB (peak ${list(plain.samples, (s) => mb(s.peak))}); V8 heap ${list(plain.samples, (s) => mb(s.heap))} MB`)
+  console.log(`  full GC every 10 rounds: RSS ${list(collected.samples, (s) => mb(s.rss))} MB (peak ${list(collected.samples, (s) => mb(s.peak))}); live heap ${list(collected.samples, (s) => mb(s.used))} MB`)
+  const meter = await meterCost()
+  console.log(`  context meter per request with a history of ${list(meter, (m) => m.history.toLocaleString('en-US'))} messages: ${list(meter, (m) => m.us.toFixed(0))} µs`)
+}
 
-const ROUNDS = 500
-const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1)
+/** The meter's own work for one request (measure, then take the response's count) as the history grows: it should not grow with it. */
+async function meterCost() {
+  const { contextTokens, noteResponse } = await import('../dist/core/loop/compact-meter.js')
+  const out = []
+  const session = { messages: [{ role: 'user', content: 'go' }] }
+  let id = 0
+  const round = () => {
+    id++
+    session.messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `t${id}`, name: 'Read', input: { file_path: `/src/file-${id}.ts` } }] })
+    session.messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${id}`, content: `${id}`.padEnd(4_000, '.') }] })
+  }
+  // The loop sends a copy of the history; copying it is the loop's work, not the meter's.
+  const request = (sent = session.messages.slice()) => {
+    contextTokens(session)
+    noteResponse(session, sent, { input_tokens: 1_000 * sent.length, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })
+  }
+  for (const history of [100, 1_000, 4_000]) {
+    while (session.messages.length < history) { round(); request() }
+    const n = 200
+    let ms = 0
+    for (let i = 0; i < n; i++) {
+      round()
+      const sent = session.messages.slice()
+      const t0 = performance.now()
+      request(sent)
+      ms += performance.now() - t0
+    }
+    out.push({ history, us: (ms / n) * 1000 })
+  }
+  return out
+}
 
-const big = {
-  name: 'big-tool',
-  register(on) {
-    on('session.start', async ($, e, next) => {
-      await $.tool.register({
-        name: 'Big', description: 'Returns n characters', isReadOnly: true, input: z.object({ n: z.number(), round: z.number() }),
-        call: (i) => ({ result: `round ${i.round}\n${'0123456789abcdef'.repeat(Math.ceil(i.n / 16)).slice(0, i.n)}` }),
+async function session() {
+  const home = mkdtempSync(join(tmpdir(), 'modloop-bench-compaction-'))
+  process.env.MODLOOP_HOME = home
+  const { setFlagsFromString } = await import('node:v8')
+  const { runInNewContext } = await import('node:vm')
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc')
+  const { query } = await import('../dist/core/loop/query.js')
+  const { eventsForStep } = await import('../dist/core/model/script.js')
+  const compaction = (await import('../dist/mods/compaction/index.js')).default
+
+  const big = {
+    name: 'big-tool',
+    register(on) {
+      on('session.start', async ($, e, next) => {
+        await $.tool.register({
+          name: 'Big', description: 'Returns n characters', isReadOnly: true, input: z.object({ n: z.number(), round: z.number() }),
+          call: (i) => ({ result: `round ${i.round}\n${'0123456789abcdef'.repeat(Math.ceil(i.n / 16)).slice(0, i.n)}` }),
+        })
+        return next(e)
       })
-      return next(e)
-    })
-  },
-}
-// A 60,000-token threshold, so that both clearing old results and summarizing happen within the run.
-const options = compaction.options.parse({ thresholdTokens: 60_000, microcompact: { tools: ['Big'] } })
-const compactionMod = { name: 'compaction', register: (on, _o, $) => compaction.register(on, options, $) }
+    },
+  }
+  const options = compaction.options.parse({ thresholdTokens: 60_000, microcompact: { tools: ['Big'] } })
+  const compactionMod = { name: 'compaction', register: (on, _o, $) => compaction.register(on, options, $) }
 
-// Round r's request arrives at marks[r]; model time is what the model itself spent building streams.
-const marks = []
-let modelMs = 0
-const modelMsAt = []
-let rssAt100 = 0
-let heapAt100 = 0
-let summaries = 0
-let round = 0
-const model = {
-  name: 'bench',
-  async *stream(request) {
-    // Memory is sampled before the round's clock starts, so the GC it forces is not counted.
-    if (request.tools?.length && round === 100) {
-      rssAt100 = process.resourceUsage().maxRSS * 1024
-      gc()
-      heapAt100 = process.memoryUsage().heapUsed
-    }
-    const t0 = performance.now()
-    let step
-    if (!request.tools?.length) {
-      summaries++
-      step = { reply: [{ text: `Summary ${summaries}: the user asked for ${ROUNDS} rounds of output; work continues.` }] }
-    } else {
-      marks.push(t0)
-      modelMsAt.push(modelMs)
-      round++
-      step = round <= ROUNDS
-        ? { reply: [{ tool_use: { id: `toolu_${round}`, name: 'Big', input: { n: round % 5 === 0 ? 70_000 : 40_000, round } } }] }
-        : { reply: [{ text: 'done' }] }
-    }
-    const events = eventsForStep(step, request, round)
-    modelMs += performance.now() - t0
-    for (const ev of events) yield ev
-  },
-}
+  // The model counts the request's tokens as the API would (four characters a token), block by
+  // block: blocks are replaced, never edited, so each is measured once. Serializing the whole
+  // request per round instead would put the model's own garbage into the runtime's memory figures.
+  const sizes = new WeakMap()
+  const charsOf = (value) => {
+    if (typeof value === 'string') return value.length + 2
+    if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null).length
+    let n = sizes.get(value)
+    if (n === undefined) sizes.set(value, (n = JSON.stringify(value).length))
+    return n
+  }
+  const inputTokens = (request) => {
+    let chars = charsOf(request.system) + charsOf(request.tools)
+    for (const m of request.messages) chars += 24 + (typeof m.content === 'string' ? charsOf(m.content) : m.content.reduce((n, b) => n + charsOf(b) + 1, 0))
+    return Math.ceil(chars / 4)
+  }
 
-let result
-let boundaries = 0
-for await (const m of query({ prompt: 'go', options: { bare: true, cwd: home, mods: [big, compactionMod], modelProvider: model } })) {
-  if (m.type === 'system' && m.subtype === 'compact_boundary') boundaries++
-  if (m.type === 'result') result = m
-}
-if (result?.result !== 'done') throw new Error(`the session did not finish: ${JSON.stringify(result)}`)
-const end = process.resourceUsage().maxRSS * 1024
-gc()
-const heapEnd = process.memoryUsage().heapUsed
+  // Round r's request arrives at marks[r]; model time is what the model itself spent building streams.
+  const marks = []
+  const modelMsAt = []
+  const samples = []
+  let modelMs = 0
+  let summaries = 0
+  let round = 0
+  const model = {
+    name: 'bench',
+    async *stream(request) {
+      // Reading memory counts as the model's time, so it is not counted as runtime.
+      const t0 = performance.now()
+      if (GC_EVERY && request.tools?.length && round % GC_EVERY === 0) gc()
+      if (request.tools?.length && round > 0 && round % BLOCK === 0) {
+        const { rss, heapTotal, heapUsed } = process.memoryUsage()
+        samples.push({ round, rss, peak: process.resourceUsage().maxRSS * 1024, heap: heapTotal, used: heapUsed })
+      }
+      let step
+      if (!request.tools?.length) {
+        summaries++
+        step = { reply: [{ text: `Summary ${summaries}: the user asked for ${ROUNDS} rounds of output; work continues.` }] }
+      } else {
+        marks.push(t0)
+        modelMsAt.push(modelMs)
+        round++
+        step = round <= ROUNDS
+          ? { reply: [{ tool_use: { id: `toolu_${round}`, name: 'Big', input: { n: round % 5 === 0 ? 70_000 : 40_000, round } } }] }
+          : { reply: [{ text: 'done' }] }
+      }
+      const events = eventsForStep({ ...step, usage: { input_tokens: inputTokens(request) } }, request, round)
+      modelMs += performance.now() - t0
+      for (const ev of events) yield ev
+    },
+  }
 
-/** Mean runtime per round over [from, to): wall time between requests minus the model's own time. */
-const perRound = (from, to) => ((marks[to] - marks[from]) - (modelMsAt[to] - modelMsAt[from])) / (to - from)
-const files = readdirSync(join(home, 'projects'), { recursive: true }).filter((f) => String(f).endsWith('.txt')).length
-console.log(`compaction: ${ROUNDS}-round session with 40-70K-character tool results: ${boundaries} compactions, ${files} results moved to files; runtime per round ${perRound(0, 100).toFixed(2)} ms (rounds 1-100) vs ${perRound(ROUNDS - 100, ROUNDS).toFixed(2)} ms (rounds 401-500); peak RSS ${mb(rssAt100)} MB after 100 rounds, ${mb(end)} MB after ${ROUNDS}; live heap after GC ${mb(heapAt100)} MB vs ${mb(heapEnd)} MB`)
-rmSync(home, { recursive: true, force: true })
+  let result
+  let boundaries = 0
+  for await (const m of query({ prompt: 'go', options: { bare: true, cwd: home, mods: [big, compactionMod], modelProvider: model } })) {
+    if (m.type === 'system' && m.subtype === 'compact_boundary') boundaries++
+    if (m.type === 'result') result = m
+  }
+  if (result?.result !== 'done') throw new Error(`the session did not finish: ${JSON.stringify(result)}`)
+  /** Mean runtime per round over [from, to): wall time between requests minus the model's own time. */
+  const perRound = (from, to) => ((marks[to] - marks[from]) - (modelMsAt[to] - modelMsAt[from])) / (to - from)
+  const blocks = Array.from({ length: ROUNDS / BLOCK }, (_, i) => perRound(i * BLOCK, (i + 1) * BLOCK))
+  const files = readdirSync(join(home, 'projects'), { recursive: true }).filter((f) => String(f).endsWith('.txt')).length
+  rmSync(home, { recursive: true, force: true })
+  return { boundaries, files, blocks, samples }
+}

@@ -8,6 +8,7 @@ export const HEADLESS_OPTIONS = {
   'output-format': { type: 'string' },
   verbose: { type: 'boolean' },
   'include-partial-messages': { type: 'boolean' },
+  'replay-user-messages': { type: 'boolean' },
   'max-turns': { type: 'string' },
   'max-budget-usd': { type: 'string' },
   model: { type: 'string' },
@@ -40,5 +41,5 @@ export const HEADLESS_OPTIONS = {
   'strict-mcp-config': { type: 'boolean' },
 } as const satisfies OptionSpecs
 
-export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--model M] [--effort LEVEL] [--thinking adaptive|enabled|disabled] [--max-thinking-tokens N] [--json-schema FILE|JSON] [--max-turns N] [--max-budget-usd X] [--resume ID | --continue] [--checkpoint] [--fork-session] [--session-id UUID] [--no-session-persistence] [--mcp-config FILE|JSON]... [--strict-mcp-config] [--config PATH] [--mod SPEC]... [--watch-mods]'
+export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--replay-user-messages] [--model M] [--effort LEVEL] [--thinking adaptive|enabled|disabled] [--max-thinking-tokens N] [--json-schema FILE|JSON] [--max-turns N] [--max-budget-usd X] [--resume ID | --continue] [--checkpoint] [--fork-session] [--session-id UUID] [--no-session-persistence] [--mcp-config FILE|JSON]... [--strict-mcp-config] [--config PATH] [--mod SPEC]... [--watch-mods]'
 

@@ -110,6 +110,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     settings: strings(values, 'settings'),
     includeHookEvents: values['include-hook-events'] === true ? true : undefined,
     includePartialMessages: values['include-partial-messages'] === true,
+    ...(values['replay-user-messages'] === true ? { extraArgs: { 'replay-user-messages': null } } : {}),
     script: str(values, 'script'),
     resume: str(values, 'resume'),
     continue: values.continue === true ? true : undefined,

@@ -1,11 +1,18 @@
 import { resolve } from 'node:path'
+import { ModloopError } from '../core/errors.js'
+import type { Distribution } from '../core/loader/types.js'
+import type { QueryOptions } from '../core/loop/options.js'
+import type { LogSink } from '../core/mod/build-api.js'
+import { ModHost } from '../core/mod/host.js'
+import type { InteractiveContext, TerminalIo } from '../mods/terminal-ui/surface.js'
 import type { CommandRun } from './command.js'
 import { queryOptions } from './headless.js'
 import { usageError } from './usage-error.js'
 
 /**
- * `modloop` with no `-p`: headless when `-p` is given, otherwise the interactive session of the
- * terminal-ui mod, which needs a terminal on both standard input and output.
+ * `modloop` with no `-p`: headless when `-p` is given, otherwise the interactive session, run by
+ * whichever mod of the distribution publishes the interactive surface (the built-in terminal-ui
+ * by default). It needs a terminal on both standard input and output.
  */
 export const defaultCommand: CommandRun = async (ctx) => {
   if (ctx.values.print === true) return (await import('./headless.js')).headless(ctx)
@@ -18,7 +25,57 @@ export const interactive: CommandRun = async ({ values, positionals, io }) => {
   if (!stdin?.isTTY || !stdout.isTTY || typeof stdin.setRawMode !== 'function') {
     throw usageError('the interactive session needs a terminal on standard input and output: pass -p "<prompt>" to run headless')
   }
-  const options = queryOptions(values, io)
-  const { runTerminalUi } = await import('../mods/terminal-ui/run.js')
-  return runTerminalUi({ ...options, cwd: resolve(io.cwd, options.cwd ?? '.') }, { stdin, stdout, env: io.env }, positionals.join(' ') || undefined)
+  const given = queryOptions(values, io)
+  const options = { ...given, cwd: resolve(io.cwd, given.cwd ?? '.') }
+  const term: TerminalIo = { stdin, stdout, env: io.env }
+  // Nothing of the project loads before the folder is trusted, so the built-in terminal asks.
+  const { askTrust } = await import('../mods/terminal-ui/trust-ask.js')
+  if (!(await askTrust(term, options.cwd))) return 1
+  const loader = sessionLoader(options)
+  const first = await loader.first
+  const { findSurface } = await import('../mods/terminal-ui/surface.js')
+  const found = findSurface(first.host)
+  if (!found) {
+    await first.host.close()
+    throw noSurface(first)
+  }
+  const ctx: InteractiveContext = { options, io: term, prompt: positionals.join(' ') || undefined, load: loader.load }
+  return found.surface.run(ctx)
+}
+
+/**
+ * Loads the distribution as query() would (its settings hooks published for shell-hooks). The
+ * first load finds the surface; its mod logs wait for the surface's sink.
+ */
+function sessionLoader(options: QueryOptions & { cwd: string }): { first: Promise<Distribution>; load: InteractiveContext['load'] } {
+  const held: Parameters<LogSink>[] = []
+  let sink: LogSink = (...line) => held.push(line)
+  const loadWith = async (log: LogSink) => {
+    const { loadDistribution } = await import('../core/loader/index.js')
+    const specs = (options.mods ?? []).filter((m): m is string => typeof m === 'string')
+    const host = new ModHost({ strict: options.strictMods, log })
+    const dist = await loadDistribution({ cwd: options.cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })
+    host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)
+    return dist
+  }
+  const first = loadWith((...line) => sink(...line))
+  let used = false
+  return {
+    first,
+    load: async (log) => {
+      if (used) return loadWith(log)
+      used = true
+      sink = log
+      for (const line of held.splice(0)) log(...line)
+      return first
+    },
+  }
+}
+
+function noSurface(dist: Distribution): ModloopError {
+  const where = dist.configFile ?? 'the default distribution'
+  const errors = dist.host.errors.map((e) => `\n  ${e.code}${e.mod ? ` ${e.mod}` : ''}: ${e.message.split('\n')[0]}`).join('')
+  return new ModloopError('MODLOOP_ERR_CONFIG',
+    `no mod of ${where} provides the interactive surface: keep the built-in "terminal-ui" in its mods or add a mod that publishes one (publishSurface), or pass -p "<prompt>" to run headless${errors}`,
+    { file: dist.configFile, stage: 'config' })
 }

@@ -34,6 +34,9 @@ export function renderPretty(m: SDKMessage, { color }: PrettyOptions): string {
     case 'system':
       if (m.subtype === 'api_retry') return paint(color, '33', `↻ retrying the request (attempt ${String(m.attempt)}): ${String(m.message)}\n`)
       if (m.subtype === 'informational') return paint(color, '33', `${String(m.content)}\n`)
+      if (m.subtype === 'compact_boundary') return paint(color, '2', `— conversation compacted (${compactFigures(m.compact_metadata)})\n`)
+      if (m.subtype === 'status' && m.status === 'compacting') return paint(color, '2', '… compacting the conversation\n')
+      if (m.subtype === 'status' && m.compact_result === 'failed') return paint(color, '33', `compaction failed: ${String(m.compact_error ?? 'unknown error')}\n`)
       return ''
     case 'result': {
       const cost = `$${m.total_cost_usd.toFixed(4)}`
@@ -43,6 +46,12 @@ export function renderPretty(m: SDKMessage, { color }: PrettyOptions): string {
     default:
       return ''
   }
+}
+
+function compactFigures(meta: unknown): string {
+  const m = (typeof meta === 'object' && meta !== null ? meta : {}) as { trigger?: unknown; pre_tokens?: unknown; post_tokens?: unknown }
+  const tokens = typeof m.pre_tokens === 'number' && typeof m.post_tokens === 'number' ? ` · ${m.pre_tokens} → ${m.post_tokens} tokens` : ''
+  return `${m.trigger === 'auto' ? 'auto' : 'manual'}${tokens}`
 }
 
 function keyArgument(input: unknown): string {

@@ -1,6 +1,6 @@
 import { ModloopError } from '../errors.js'
 import { transcriptPath } from '../session/paths.js'
-import { raiseSessionEnd, surfaceOf } from './open.js'
+import { raiseSessionEnd, surfaceFields } from './open.js'
 import type { Session } from './session.js'
 
 /**
@@ -15,7 +15,7 @@ export async function clearSession(session: Session): Promise<{ sessionId: strin
   await raiseSessionEnd(session, 'clear')
   session.renew()
   await session.host.bus.emit('session.start', {
-    cwd: session.cwd, ...surfaceOf(session.options), sessionId: session.id, source: 'clear',
+    cwd: session.cwd, ...surfaceFields(session.options), sessionId: session.id, source: 'clear',
     transcriptPath: transcriptPath(session.cwd, session.id, session.options.env),
   })
   return { sessionId: session.id, previousSessionId }

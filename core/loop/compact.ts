@@ -141,9 +141,10 @@ async function recordHistory(session: Session, history: readonly MessageParam[])
   if (!bus.has('session.message')) return
   const parent = session.agent?.parentToolUseId ?? null
   const agent = session.agent ? { agentId: session.agent.agentId } : {}
-  for (const m of history) {
+  for (const [i, m] of history.entries()) {
+    // The first message (a user message, as the answer was checked) is the summary the new conversation opens with.
     const message = m.role === 'user'
-      ? session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: m.content }, parent_tool_use_id: parent, isSynthetic: true })
+      ? session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: m.content }, parent_tool_use_id: parent, isSynthetic: true, ...(i === 0 ? { isCompactSummary: true as const } : {}) })
       : session.stamp({
         type: 'assistant' as const, parent_tool_use_id: parent,
         message: { id: `msg_${uuid()}`, type: 'message' as const, role: 'assistant' as const, model: session.model, content: m.content as never, stop_reason: null, stop_sequence: null, usage: zeroUsage() },

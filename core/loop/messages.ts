@@ -45,6 +45,8 @@ export interface SDKSystemInit {
   mods: { name: string; source?: string; version?: string }[]
   /** The effort level the session's model is sent, when it takes one and one was asked for. */
   effort?: string
+  /** What this runtime's controls support, as the Agent SDK names it (e.g. `interrupt_receipt_v1`). */
+  capabilities?: string[]
   uuid: string
 }
 
@@ -81,6 +83,8 @@ export interface SDKUserMessage {
   parent_tool_use_id: string | null
   tool_use_result?: unknown
   isSynthetic?: boolean
+  /** The message that opens a compacted conversation (its summary); recorded, not shown. */
+  isCompactSummary?: true
   priority?: 'now' | 'next' | 'later'
   /** The echo of a prompt the caller sent (`replay-user-messages`): already recorded, carrying the uuid rewindFiles takes. */
   isReplay?: true

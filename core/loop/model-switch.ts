@@ -1,5 +1,6 @@
 import { ModloopError } from '../errors.js'
-import type { ModelSwitchInput } from '../events/types.js'
+import type { ModelSwitchInput, ModelSwitchResult } from '../events/types.js'
+import { attach } from './attach.js'
 import { capabilitiesOf, clampEffort, requestedThinking, type EffortLevel } from '../model/capabilities.js'
 import { costUsd, modelInfo } from '../model/pricing.js'
 import { DEFAULT_MODEL } from './options.js'
@@ -48,19 +49,72 @@ export async function switchModel(session: Session, requested: string | null, so
     throw new ModloopError('MODLOOP_ERR_USAGE', `model switch: "${name}" is not a model name or alias`, { field: 'model' })
   }
   const to = name === null || name === 'default' ? defaultModelOf(root) : resolveAlias(name, root.env)
-  const e = switchPayload(root, to, name === 'default' ? null : name, source)
-  return root.host.bus.emit('model.switch', e, (e2) => {
+  const e = switchPayload(root, root.model, to, name === 'default' ? null : name, source)
+  return raise(root, e, (e2) => {
     root.model = e2.to
     return { model: e2.to }
   })
 }
 
-function switchPayload(session: Session, to: string, requested: string | null, source: ModelSwitchInput['source']): ModelSwitchInput {
+/**
+ * A switch the session makes itself, raised so mods see (and may refuse) it: `auto`, the
+ * fallback model taking over the rest of a turn from `from` (the session's model stays, so the
+ * next turn goes back to it); `resume`, a resumed session going on with another model than the
+ * one it starts on. A refused fallback is not taken; a refused resume switch keeps `from`.
+ */
+export async function switchItself(session: Session, from: string, to: string, source: 'auto' | 'resume'): Promise<{ model: string } | { deny: string }> {
+  const root = session.root
+  return raise(root, switchPayload(root, from, to, to, source), (e2) => {
+    if (source === 'resume') root.model = e2.to
+    return { model: e2.to }
+  }, !session.agent)
+}
+
+/** The model a turn goes on with when `model` fails or refuses: the fallback model, unless there is none or a mod refused the switch. */
+export async function fallBack(session: Session, model: string): Promise<string | undefined> {
+  const fallback = session.options.fallbackModel
+  if (!fallback || fallback === model) return undefined
+  const r = await switchItself(session, model, fallback, 'auto')
+  return 'deny' in r ? undefined : r.model
+}
+
+/**
+ * Raises model.switch; context a handler returned waits for the next request of the main
+ * conversation (a subagent's own fallback has no place to put it, so it is dropped).
+ */
+async function raise(root: Session, e: ModelSwitchInput, beneath: (e: ModelSwitchInput) => ModelSwitchResult, keepContext = true): Promise<{ model: string } | { deny: string }> {
+  const r = await root.host.bus.emit('model.switch', e, beneath)
+  if ('deny' in r) return r
+  const texts = (r.context ?? []).filter((c) => typeof c === 'string' && c !== '')
+  if (keepContext) root.switchContext.push(...texts)
+  return { model: r.model }
+}
+
+/**
+ * Before a request of the main conversation: context model.switch handlers returned joins the
+ * last user message as attachments (recorded as a synthetic addition), once.
+ */
+export async function deliverSwitchContext(session: Session): Promise<void> {
+  const root = session.root
+  if (session.agent || root.switchContext.length === 0) return
+  const blocks = await attach(session, 'model_switch_context', root.switchContext.splice(0), { kind: 'plugin', event: 'model.switch' })
+  if (blocks.length === 0) return
+  const last = session.messages.at(-1)
+  if (last?.role === 'user') last.content = [...(typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content), ...blocks]
+  else session.messages.push({ role: 'user', content: blocks })
+  const { bus } = session.host
+  if (bus.has('session.message')) {
+    const message = session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: blocks }, parent_tool_use_id: null, isSynthetic: true })
+    await bus.emit('session.message', { message, shown: false })
+  }
+}
+
+function switchPayload(session: Session, from: string, to: string, requested: string | null, source: ModelSwitchInput['source']): ModelSwitchInput {
   // An estimate from the history's size: the new model has no cache, so all of it is written again.
   const contextTokens = Math.ceil(JSON.stringify(session.messages).length / CHARS_PER_TOKEN)
-  const warm = to === session.model
+  const warm = to === from
   return {
-    from: session.model, to, requested, source, contextTokens, promptCacheWarm: warm, cacheTtl: '5m',
+    from, to, requested, source, contextTokens, promptCacheWarm: warm, cacheTtl: '5m',
     estimatedCacheWriteUsd: warm ? 0 : costUsd(to, { cache_creation_input_tokens: contextTokens }),
     pricing: modelInfo(to).family === 'default' ? 'default' : 'catalog',
   }

@@ -11,6 +11,7 @@ import { transcriptPath } from '../session/paths.js'
 import { startProvenance, stopProvenance } from '../trace/session-trace.js'
 import { ModReloader } from '../loader/reload.js'
 import type { SessionStartInput } from '../events/types.js'
+import { switchItself } from './model-switch.js'
 
 const SESSION_END_BOUND_MS = 1_500
 
@@ -42,26 +43,30 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
   for (const err of host.errors) log?.(`${err.code}: ${err.message}`)
-  const model = options.model ?? resumed?.rebuilt.model ?? resolveModelName(options, configModel)
+  // A resumed session goes on with its own model unless one is given; either way, if it starts on another, that is a switch.
+  const fresh = resolveModelName(options, configModel)
+  const model = options.model ?? resumed?.rebuilt.model ?? fresh
+  const startsOn = resumed?.rebuilt.model ? (options.model ? resumed.rebuilt.model : fresh) : model
   const permissionMode = options.permissionMode ?? restoredMode(resumed?.rebuilt.permissionMode)
-  const session = new Session(host, await picked, { ...options, cwd, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}) }, model)
+  const session = new Session(host, await picked, { ...options, cwd, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}) }, startsOn)
   if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
   startProvenance(session)
   if (!host.isBound) host.bind()
   const start: SessionStartInput = {
-    cwd, ...surfaceOf(options), sessionId: session.id, source: resumed?.source ?? 'startup',
+    cwd, ...surfaceFields(options), sessionId: session.id, source: resumed?.source ?? 'startup',
     transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : transcriptPath(cwd, session.id, options.env),
     ...(resumed ? { resumedFrom: { ...resumed.from, lastActivityMs: resumed.rebuilt.lastActivityMs } } : {}),
   }
   await host.bus.emit('session.start', start)
+  if (startsOn !== model) await switchItself(session, startsOn, model, 'resume')
   startReloads(session, start)
   session.started = true
   return session
 }
 
 /** session.start's `surface` and `isInteractive`, from the query's options. */
-export function surfaceOf(options: QueryOptions): Pick<SessionStartInput, 'surface' | 'isInteractive'> {
+export function surfaceFields(options: QueryOptions): Pick<SessionStartInput, 'surface' | 'isInteractive'> {
   return { surface: options.surface ?? null, isInteractive: options.isInteractive ?? options.surface !== undefined }
 }
 

@@ -73,12 +73,15 @@ export function installProviders(session: Session): void {
     'session.version': () => ({ version: session.version }),
     'session.clear': () => clearSession(session.root),
     // Status-line figures as the mod model names them; rate limits are unknown to a headless runtime.
+    // `cost.apiDurationMs` and `models` (tokens and cost by model, as results' modelUsage) are modloop additions.
     'session.usage': () => {
-      const u = session.root.usageSnapshot()
+      const root = session.root
+      const u = root.usageSnapshot()
       return {
-        startedAt: session.root.startedAt, rateLimits: [],
+        startedAt: root.startedAt, rateLimits: [],
         context: { tokens: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens },
-        cost: { usd: session.root.totalCostUsd },
+        cost: { usd: root.totalCostUsd, apiDurationMs: Math.round(root.apiMs) },
+        models: structuredClone(root.modelUsage),
       }
     },
     // A notice for the caller's stream that the model never reads: a `system` message (informational by

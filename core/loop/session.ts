@@ -48,6 +48,10 @@ export class Session {
   /** Prompts mods submitted with $.prompt.submit, run after the current turn. */
   readonly queued: string[] = []
   totalCostUsd = 0
+  /** Context model.switch handlers returned, for the next request of the main conversation. */
+  readonly switchContext: string[] = []
+  /** How long the model requests of this session took (ms), subagents included: `/cost`'s API duration. */
+  apiMs = 0
   /** What a resumed session had spent before this query: maxBudgetUsd counts only spend since. */
   costBeforeQuery = 0
   userTurns = 0

@@ -45,6 +45,7 @@ export class TurnEnd {
     const durationMs = Math.round(performance.now() - this.started)
     const aborted = ending.terminal === 'aborted_streaming' || ending.terminal === 'aborted_tools'
     const text = ending.text ?? this.lastText
+    session.root.apiMs += this.apiMs
     try {
       const shown = await session.host.bus.emit('turn.complete', {
         answer: this.lastText, durationMs, isAborted: aborted, turnId: this.turnId, usage: { ...this.usage },
@@ -96,6 +97,7 @@ export function initMessage(session: Session): SDKSystemInit {
     plugins: [],
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
     ...effortOf(session),
+    capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1'],
   })
 }
 

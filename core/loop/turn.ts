@@ -19,6 +19,7 @@ import { compactAfterTooLong, compactIfDue, flushCompaction, isPromptTooLong } f
 import { endBatch } from './batch.js'
 import { noteResponse } from './compact-meter.js'
 import { enterPrompt } from './prompt-message.js'
+import { deliverSwitchContext, fallBack } from './model-switch.js'
 
 export interface TurnInput {
   text: string
@@ -120,6 +121,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     const due = yield* compactIfDue(session)
     if (due) return yield* end.finish(due)
     if (session.model !== chosen) model = chosen = session.model
+    await deliverSwitchContext(session)
     const tools = await session.toolDefinitions()
     const request = {
       model,
@@ -158,12 +160,13 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     }
     const blocks: ContentBlock[] = step.completed.filter((c) => !c.malformed).map((c) => c.block)
     const toolUses = blocks.filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use')
-    if (step.stopReason === 'refusal' && options.fallbackModel && model !== options.fallbackModel && !signal.aborted) {
+    const refusedTo = step.stopReason === 'refusal' && !signal.aborted ? await fallBack(session, model) : undefined
+    if (refusedTo) {
       // The refused response is retracted: it never enters the history the retry sends.
       await executor.finish()
       supersedes = step.assistantUuids
-      yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `${model} refused; retrying on ${options.fallbackModel} for this turn` })
-      model = options.fallbackModel
+      yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `${model} refused; retrying on ${refusedTo} for this turn` })
+      model = refusedTo
       continue
     }
     if (blocks.length > 0) {
@@ -179,8 +182,8 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
         if (after === 'retry') continue
         return yield* end.finish(after)
       }
-      const fallback = options.fallbackModel
-      if (fallback && model !== fallback && (step.error.type === 'overloaded' || step.error.type === 'server_error')) {
+      const fallback = step.error.type === 'overloaded' || step.error.type === 'server_error' ? await fallBack(session, model) : undefined
+      if (fallback) {
         yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `${model} is unavailable (${step.error.message}); falling back to ${fallback} for this turn` })
         model = fallback
         continue

@@ -31,6 +31,8 @@ export interface UserEntry extends EntryBase {
   type: 'user'
   message: { role: 'user'; content: string | ContentBlockParam[] }
   isMeta?: true
+  /** On the line right after a `compact_boundary`: the summary that opens the compacted conversation. */
+  isCompactSummary?: true
   toolUseResult?: unknown
   /** On a prompt's line: the permission mode it was given under (a resumed session goes on in it). */
   permissionMode?: string

@@ -6,6 +6,7 @@ export const BUILTINS = [
   { name: 'help', description: 'List the slash commands of this session' },
   { name: 'mods', description: 'List the mods that registered commands' },
   { name: 'clear', description: 'Start a new conversation: the history is dropped and a new session id begins' },
+  { name: 'cost', description: "Show the session's cost, API and wall time, and tokens by model" },
 ] as const
 
 /** `/help`: every command any mod registered, with its argument hint where this mod knows it. */

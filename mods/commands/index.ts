@@ -5,6 +5,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { BUILTINS, helpText, modsText } from './builtins.js'
+import { costText } from './cost.js'
 import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
 import { skillListing } from './skill-listing.js'
@@ -17,7 +18,7 @@ const options = z.object({
   commands: z.boolean().default(true),
   /** Skills from `.claude/skills`: `/name`, the Skill tool and the listing in the system prompt. */
   skills: z.boolean().default(true),
-  /** `/help`, `/mods` and `/clear`. */
+  /** `/help`, `/mods`, `/clear` and `/cost`. */
   builtins: z.boolean().default(true),
   /** How long each `!` shell command of a command body may run. */
   shellTimeoutMs: z.number().int().min(100).default(30_000),
@@ -43,7 +44,7 @@ interface SessionCommands {
 /** Commands & skills: `.claude/commands` and `.claude/skills` as slash commands, the Skill tool, `/help`, `/mods`. */
 export default defineMod({
   name: 'commands',
-  description: 'Custom slash commands, skills and the Skill tool, /help and /mods',
+  description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear and /cost',
   options,
   register(on, opts) {
     const sessions = new Map<string, SessionCommands>()
@@ -100,6 +101,7 @@ export default defineMod({
         return { output: await helpText($, hints) }
       }
       if (opts.builtins && e.command === 'mods') return { output: await modsText($) }
+      if (opts.builtins && e.command === 'cost') return { output: await costText($) }
       if (opts.builtins && e.command === 'clear') {
         const { sessionId } = (await $.session.clear()) as { sessionId: string }
         return { output: `Started a new conversation (session ${sessionId}).` }

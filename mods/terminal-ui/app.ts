@@ -56,6 +56,8 @@ export class App {
   private actionsNow: Actions | undefined
   /** Prompts sent before the session was ready; they go out as soon as it is. */
   private early: [string, 'now' | 'next' | 'later'][] = []
+  /** Shift+Tabs pressed before the session was ready. */
+  private earlyModeCycles = 0
 
   constructor(private readonly screen: Screen, private readonly paint: Paint, readonly view: MessageView) {}
 
@@ -65,7 +67,9 @@ export class App {
 
   set actions(actions: Actions | undefined) {
     this.actionsNow = actions
-    for (const [text, priority] of actions ? this.early.splice(0) : []) actions!.submit(text, priority)
+    if (!actions) return
+    for (; this.earlyModeCycles > 0; this.earlyModeCycles--) actions.cycleMode()
+    for (const [text, priority] of this.early.splice(0)) actions.submit(text, priority)
   }
 
   private submit(text: string, priority: 'now' | 'next' | 'later'): void {
@@ -142,7 +146,7 @@ export class App {
     this.exitArmedAt = 0
     if (key.ctrl && key.name === 'd') return e.text === '' ? this.actions?.exit() : e.deleteForward()
     if (key.name === 'escape') return void (this.busy && this.actions?.interrupt())
-    if (key.name === 'tab' && key.shift) return this.actions?.cycleMode()
+    if (key.name === 'tab' && key.shift) return this.actions ? this.actions.cycleMode() : void this.earlyModeCycles++
     if (key.name === 'tab') return this.complete()
     // Shift+Enter arrives as CSI u or modifyOtherKeys in terminals that tell it from Enter.
     const shiftEnter = key.sequence === '\u001b[13;2u' || key.sequence === '\u001b[27;2;13~' || (key.name === 'return' && key.shift)
@@ -184,6 +188,8 @@ export class App {
     if (this.editor.text) this.editor.take()
     else if (this.busy) this.actions?.interrupt()
     this.exitArmedAt = now
+    // The warning in the status line goes away with the window, key or no key.
+    setTimeout(() => this.redraw(), EXIT_WINDOW_MS + 10).unref()
   }
 
   private complete(): void {
@@ -238,7 +244,8 @@ export class App {
         lines.push(...shown.map((c) => p.cyan(`  /${c}`)))
       }
     }
-    lines.push(this.statusLine())
+    const status = this.statusLine()
+    if (status) lines.push(status)
     this.screen.setLive(lines, caret)
   }
 
@@ -246,9 +253,11 @@ export class App {
     const p = this.paint
     if (this.exitArmedAt && Date.now() - this.exitArmedAt < EXIT_WINDOW_MS) return p.yellow('Press Ctrl+C again to exit')
     const t = this.view.totals
+    // No session yet (the trust question comes first): nothing to report.
+    if (!t.model) return ''
     const ctx = t.contextWindow > 0 ? `${Math.round((t.contextTokens / t.contextWindow) * 100)}% context` : '0% context'
     const mode = MODE_NAMES[this.mode] ?? this.mode
-    const parts = [t.model || 'modloop', `⏵ ${mode}`, `$${t.costUsd.toFixed(4)}`, ctx]
+    const parts = [t.model, `⏵ ${mode}`, `$${t.costUsd.toFixed(4)}`, ctx]
     if (this.busy) parts.push('esc to interrupt')
     return p.dim(parts.join(' · '))
   }

@@ -55,6 +55,7 @@ export default defineMod({
     }
     publishSurface($, surface)
 
+    // Outermost: the terminal attaches once every other mod has set the session up (the permissions API among them).
     on('session.start', async ($, e, next) => {
       const result = await next(e)
       if (!bridge) return result
@@ -68,7 +69,7 @@ export default defineMod({
       }
       bridge.attach($, { sessionId: e.sessionId, resumed: e.resumedFrom !== undefined })
       return result
-    })
+    }, { stage: STAGE.guard })
 
     // Outermost, so a prompt another mod drops is still seen as taken.
     on('prompt.submit', ($, e, next) => {

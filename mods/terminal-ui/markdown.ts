@@ -1,3 +1,4 @@
+import type { MarkedExtension } from 'marked'
 import type { Paint } from './color.js'
 
 type Render = (markdown: string) => string
@@ -11,11 +12,24 @@ async function renderer(width: number, paint: Paint): Promise<Render> {
     loadedWidth = width
     loading = (async () => {
       const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')])
-      const marked = new Marked(markedTerminal({ width, reflowText: true, tab: 2, showSectionPrefix: false, emoji: false }))
+      const marked = new Marked(markedTerminal({ width, reflowText: true, tab: 2, showSectionPrefix: false, emoji: false }), inlineInLists)
       return (md: string) => paint.plain(String(marked.parse(md)))
     })()
   }
   return loading
+}
+
+/**
+ * marked (v13 on) hands a tight list item's text to the `text` renderer as a token whose inline
+ * children (bold, code, links) marked-terminal prints raw; this renders those children. Any other
+ * text token falls through (`false`) to marked-terminal.
+ */
+const inlineInLists: MarkedExtension = {
+  renderer: {
+    text(token) {
+      return 'tokens' in token && token.tokens?.length ? this.parser.parseInline(token.tokens) : false
+    },
+  },
 }
 
 /** Renders one finished markdown block for the terminal; on a renderer failure the source stands. */

@@ -5,7 +5,8 @@ import { INTERRUPTED } from '../../core/tools/pipeline.js'
 import type { Paint } from './color.js'
 import { MarkdownStream, renderMarkdown } from './markdown.js'
 import type { Screen } from './screen.js'
-import { detailLines, doneLine, seconds, SPINNER, toolTitle, type Outcome } from './tool-view.js'
+import { compactFailure, systemLine } from './system-view.js'
+import { detailLines, doneLine, printable, seconds, SPINNER, toolTitle, type Outcome } from './tool-view.js'
 
 interface Running { title: string; name: string; started: number; depth: number }
 
@@ -33,6 +34,10 @@ export class MessageView {
   private shownText = false
   private chain: Promise<void> = Promise.resolve()
   private frame = 0
+  /** Set while a compaction runs (a `status: 'compacting'` message until the next status). */
+  private compacting: number | undefined
+  /** A failed compaction's error, held until the next message shows whether a command reported it already. */
+  private failedCompaction: string | undefined
 
   constructor(private readonly screen: Screen, private readonly paint: Paint, private readonly changed: () => void) {}
 
@@ -57,30 +62,36 @@ export class MessageView {
   }
 
   get busyWithTools(): boolean {
-    return this.running.size > 0
+    return this.running.size > 0 || this.compacting !== undefined
+  }
+
+  /** Whether a call of the main conversation (not of a subagent) still runs. */
+  get busyWithTopLevelTools(): boolean {
+    return [...this.running.values()].some((r) => r.depth === 0)
   }
 
   /** The live part: running calls with a spinner, and the answer's unfinished paragraph. */
   liveLines(): string[] {
     const now = performance.now()
     const lines = [...this.running.values()].map((r) => `${'  '.repeat(r.depth)}${this.paint.cyan(SPINNER[this.frame]!)} ${r.title} ${this.paint.dim(seconds(now - r.started))}`)
+    if (this.compacting !== undefined) lines.push(`${this.paint.cyan(SPINNER[this.frame]!)} Compacting the conversation… ${this.paint.dim(seconds(now - this.compacting))}`)
     const tail = this.blockKind === 'thinking' ? this.thinking : this.md.tail
     if (tail.trim()) {
-      const rows = tail.trimEnd().split('\n').slice(-3)
+      const rows = printable(tail).trimEnd().split('\n').slice(-3)
       lines.unshift(...rows.map((r) => (this.blockKind === 'thinking' ? this.paint.dim(r) : r)))
     }
     return lines
   }
 
   onMessage(m: SDKMessage): void {
+    if (this.failedCompaction !== undefined && !(m.type === 'system' && m.subtype === 'status')) {
+      const error = this.failedCompaction
+      this.failedCompaction = undefined
+      if (!(m.type === 'result' && m.result?.includes(error))) void this.print(this.paint.yellow(`⚠ Compaction failed: ${error}`))
+    }
     switch (m.type) {
       case 'system':
-        if (m.subtype === 'init') {
-          this.totals.model = String(m.model)
-          this.totals.contextWindow = contextWindow(this.totals.model)
-          this.shownText = false
-        } else if (m.subtype === 'api_retry') void this.print(this.paint.yellow(`↻ retrying the request (attempt ${String(m.attempt)}): ${String(m.message)}`))
-        else if (m.subtype === 'informational') void this.print(this.paint.yellow(String(m.content)))
+        this.onSystem(m)
         return
       case 'stream_event':
         if (m.parent_tool_use_id) return
@@ -96,6 +107,24 @@ export class MessageView {
       case 'result':
         this.onResult(m)
     }
+  }
+
+  private onSystem(m: Extract<SDKMessage, { type: 'system' }>): void {
+    if (m.subtype === 'init') {
+      this.totals.model = String(m.model)
+      this.totals.contextWindow = contextWindow(this.totals.model)
+      this.shownText = false
+      return
+    }
+    if (m.subtype === 'status') {
+      this.compacting = m.status === 'compacting' ? performance.now() : undefined
+      this.failedCompaction = compactFailure(m) ?? this.failedCompaction
+    }
+    const post = m.subtype === 'compact_boundary' ? (m.compact_metadata as { post_tokens?: unknown } | undefined)?.post_tokens : undefined
+    if (typeof post === 'number') this.totals.contextTokens = post
+    const line = systemLine(m, this.paint, this.screen.columns - 1)
+    if (line) void this.print(line)
+    this.changed()
   }
 
   private onStreamEvent(ev: { type: string; delta?: { type: string; text?: string; thinking?: string }; content_block?: { type: string } }): void {

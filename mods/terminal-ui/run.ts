@@ -1,63 +1,36 @@
-import { emitKeypressEvents } from 'node:readline'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { resolveModelName, type QueryOptions } from '../../core/loop/options.js'
 import type { ModApi } from '../../core/mod/api.js'
-import { ModHost } from '../../core/mod/host.js'
 import type { PermissionResult } from '../../core/tools/pipeline.js'
 import { VERSION } from '../../core/version.js'
-import { App, KEYS_HELP, type Key } from './app.js'
-import { painter } from './color.js'
+import { KEYS_HELP } from './app.js'
 import { appendHistory, historyFile, readHistory } from './history.js'
+import type { TerminalSurface } from './index.js'
 import { InputChannel } from './input-channel.js'
 import { hooksText, modsText } from './listings.js'
-import { MessageView } from './message-view.js'
-import { terminalUiMod } from './mod.js'
+import { promptText } from './pending.js'
 import { permissionChooser, permissionsApi, ruleText } from './permission-ask.js'
 import { pickSession, showResumed } from './resume.js'
-import { Screen } from './screen.js'
-import { askTrust } from './trust-ask.js'
-
-export interface TerminalIo {
-  stdin: NodeJS.ReadStream
-  stdout: NodeJS.WriteStream
-  env: Record<string, string | undefined>
-}
+import { surfaceOf, type InteractiveContext } from './surface.js'
+import { openTerminal } from './terminal.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
 
 /**
  * The interactive session in the terminal: one modloop session at a time (a `/resume` ends
- * one and opens the picked one), driven by what is typed. Returns the exit code.
+ * one and opens the picked one), driven by what is typed. `mod` is the name terminal-ui was
+ * loaded under: each session's distribution connects this terminal to that mod. Returns the exit code.
  */
-export async function runTerminalUi(options: QueryOptions & { cwd: string }, io: TerminalIo, firstPrompt?: string): Promise<number> {
-  const paint = painter(io.env)
-  const screen = new Screen(io.stdout)
-  const app = new App(screen, paint, new MessageView(screen, paint, () => app.redraw()))
-  const view = app.view
-  const onKey = (str: string | undefined, key: Key | undefined) => app.onKey(str, key)
-  const onResize = () => app.redraw()
-  emitKeypressEvents(io.stdin)
-  io.stdin.setRawMode(true)
-  io.stdin.on('keypress', onKey)
-  io.stdin.resume()
-  io.stdout.on('resize', onResize)
-  // Bracketed paste: a pasted newline is text, not Enter.
-  io.stdout.write('\u001b[?2004h')
-  const ticker = setInterval(() => {
-    if (!app.busy && !view.busyWithTools) return
-    view.tick()
-    app.redraw()
-  }, 100)
+export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promise<number> {
+  const { options, io } = ctx
+  const terminal = openTerminal(io)
+  const { app, view, paint } = terminal
   const history = historyFile(options.cwd, io.env)
   app.editor.setHistory(await readHistory(history))
   void view.print(`${paint.bold('modloop')} ${paint.dim(`v${VERSION} · ${options.cwd}`)}\n${paint.dim('/help for commands and keys · Esc interrupts · Ctrl+D exits')}`)
   try {
-    if (!(await askTrust(app, options.cwd, io.env))) {
-      await view.print(paint.yellow('Not trusted: nothing of this folder was loaded. Run modloop again to decide anew, or `modloop trust`.'))
-      return 1
-    }
     let next: QueryOptions = options
-    let prompt = firstPrompt
+    let prompt = ctx.prompt
     for (;;) {
       const outcome = await runSession(next, prompt)
       prompt = undefined
@@ -65,14 +38,7 @@ export async function runTerminalUi(options: QueryOptions & { cwd: string }, io:
       next = { ...options, resume: outcome.resume, continue: undefined, forkSession: undefined, sessionId: undefined, resumeSessionAt: undefined }
     }
   } finally {
-    clearInterval(ticker)
-    await view.settled()
-    io.stdin.off('keypress', onKey)
-    io.stdout.off('resize', onResize)
-    io.stdin.setRawMode(false)
-    io.stdin.pause()
-    screen.release()
-    io.stdout.write('\u001b[?2004l')
+    await terminal.close()
   }
 
   async function runSession(opts: QueryOptions, prompt: string | undefined): Promise<{ code: number; resume?: string }> {
@@ -83,32 +49,46 @@ export async function runTerminalUi(options: QueryOptions & { cwd: string }, io:
     let sessionId = ''
     const say = (text: string, level: 'info' | 'warn' | 'error' = 'info') =>
       void view.print(level === 'error' ? paint.red(text) : level === 'warn' ? paint.yellow(text) : paint.dim(text))
-    const host = new ModHost({ strict: opts.strictMods, log: (mod, level, text) => { if (level !== 'debug') say(`${mod}: ${text}`, level === 'info' ? 'info' : level) } })
-    let dist: Awaited<ReturnType<typeof import('../../core/loader/index.js')['loadDistribution']>> | undefined
+    let dist: Awaited<ReturnType<InteractiveContext['load']>>
     try {
-      const { loadDistribution } = await import('../../core/loader/index.js')
-      const specs = (opts.mods ?? []).filter((m): m is string => typeof m === 'string')
-      dist = await loadDistribution({ cwd: options.cwd, configPath: opts.config, extraMods: specs, strict: opts.strictMods, host })
+      dist = await ctx.load((name, level, text) => { if (level !== 'debug') say(`${name}: ${text}`, level === 'info' ? 'info' : level) })
     } catch (err) {
       say(`modloop: the distribution could not be loaded: ${(err as Error).message}`, 'error')
       return { code: 1 }
     }
-    const configHooks = dist.hooks
-    const configFile = dist.configFile
+    const { host, configFile } = dist
+    const surface = surfaceOf(host, mod) as TerminalSurface | undefined
+    if (typeof surface?.connect !== 'function') {
+      say(`modloop: the distribution no longer loads the ${mod} mod, which this terminal runs`, 'error')
+      await host.close()
+      return { code: 1 }
+    }
     let $: ModApi | undefined
-    const bridge = terminalUiMod({
+    // A mode picked with Shift+Tab before the session started; it is set once it has.
+    let modeChosen: string | undefined
+    const setMode = (api: NonNullable<ReturnType<typeof permissionsApi>>, mode: string) =>
+      api.persistUpdate({ type: 'setMode', mode, destination: 'session' }).catch((err: Error) => say(`the mode could not be set: ${err.message}`, 'error'))
+    surface.connect({
       attach: (api, e) => {
         $ = api
         app.$ = api
         sessionId = e.sessionId
-        app.mode = (permissionsApi(api) as { mode?: () => string } | undefined)?.mode?.() ?? opts.permissionMode ?? 'default'
+        const permissions = permissionsApi(api)
+        if (permissions && modeChosen) void setMode(permissions, modeChosen)
+        else if (!modeChosen) app.mode = (permissions as { mode?: () => string } | undefined)?.mode?.() ?? opts.permissionMode ?? 'default'
+        if (permissions) modeChosen = undefined
         void app.refreshCommands()
         if (e.resumed) showResumed(view, paint, api, e.sessionId)
+      },
+      promptTaken: () => {
+        const text = app.pending.takeStarting()
+        if (text !== undefined) void view.print(promptText(text, paint))
+        app.redraw()
       },
       toolOutcome: (id, outcome, ms) => view.toolOutcome(id, outcome, ms),
       keysHelp: () => KEYS_HELP,
       modsText: () => modsText(host, configFile),
-      hooksText: () => hooksText(options.cwd, io.env, configHooks),
+      hooksText: () => hooksText(options.cwd, io.env, dist.hooks),
       requestResume: (id) => { resumeAsked = id },
       requestExit: () => { exiting = true },
     })
@@ -139,15 +119,15 @@ export async function runTerminalUi(options: QueryOptions & { cwd: string }, io:
       prompt: input,
       options: {
         ...opts, host, model: opts.model ?? dist.config.model, includePartialMessages: true, canUseTool,
-        mods: [bridge], log: (line) => say(line, 'warn'),
+        surface: 'terminal', isInteractive: true, log: (line) => say(line, 'warn'),
       },
     })
     app.actions = {
       submit: (text, priority) => {
         void appendHistory(history, text).catch(() => {})
         app.editor.remember(text)
-        const queued = app.busy && priority !== 'now'
-        void view.print(`${paint.bold('›')} ${text.split('\n').join('\n  ')}${queued ? paint.dim('  (queued)') : ''}`)
+        // Shown queued until a turn takes it (promptTaken) or it joins the running one.
+        app.pending.add(text, priority)
         app.busy = true
         input.push(text, priority)
       },
@@ -159,11 +139,12 @@ export async function runTerminalUi(options: QueryOptions & { cwd: string }, io:
       },
       cycleMode: () => {
         const api = permissionsApi($)
-        if (!api) return say('no permissions mod is loaded: there is no mode to change', 'warn')
+        if (!api && host.get('permissions')?.status !== 'loaded') return say('no permissions mod is loaded: there is no mode to change', 'warn')
         const modes = options.permissionMode === 'bypassPermissions' ? [...MODES, 'bypassPermissions'] : MODES
         const mode = modes[(modes.indexOf(app.mode) + 1) % modes.length]!
         app.mode = mode
-        api.persistUpdate({ type: 'setMode', mode, destination: 'session' }).catch((err: Error) => say(`the mode could not be set: ${err.message}`, 'error'))
+        if (api) void setMode(api, mode)
+        else modeChosen = mode
         app.redraw()
       },
     }
@@ -174,6 +155,11 @@ export async function runTerminalUi(options: QueryOptions & { cwd: string }, io:
       for await (const m of q as AsyncIterable<SDKMessage>) {
         if (m.type === 'system' && m.subtype === 'init') app.busy = true
         view.onMessage(m)
+        // The loop joins the waiting `next` prompts to the turn once a tool round is answered.
+        if (isToolRound(m) && !view.busyWithTopLevelTools) {
+          for (const text of app.pending.takeJoining()) void view.print(promptText(text, paint))
+        }
+        if (m.type === 'system' && m.subtype === 'status' && typeof m.permissionMode === 'string') app.mode = m.permissionMode
         if (m.type !== 'result') continue
         app.busy = false
         await app.refreshCommands()
@@ -187,11 +173,17 @@ export async function runTerminalUi(options: QueryOptions & { cwd: string }, io:
     } catch (err) {
       say(`modloop: ${(err as Error).message}`, 'error')
     } finally {
+      surface.connect(undefined)
       app.actions = undefined
       app.busy = false
+      app.pending.clear()
       await host.close()
       app.$ = undefined
     }
     return picked ? { code: 0, resume: picked } : { code: 0 }
   }
+}
+
+function isToolRound(m: SDKMessage): boolean {
+  return m.type === 'user' && !m.parent_tool_use_id && Array.isArray(m.message.content) && m.message.content.some((b) => b.type === 'tool_result')
 }

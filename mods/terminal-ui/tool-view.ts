@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util'
 import type { Paint } from './color.js'
 
 export type Outcome = 'ok' | 'error' | 'denied' | 'interrupted'
@@ -7,7 +8,7 @@ const SHOWN_LINES = 4
 const DIFF_LINES = 24
 
 const oneLine = (text: string, max: number) => {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  const flat = printable(text).replace(/\s+/g, ' ').trim()
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
@@ -37,13 +38,24 @@ export function doneLine(title: string, outcome: Outcome, ms: number, paint: Pai
 export function detailLines(name: string, result: unknown, text: string, outcome: Outcome, paint: Paint): string[] {
   if (outcome === 'ok' && isObject(result) && Array.isArray(result.structuredPatch)) return diffLines(result.structuredPatch, paint)
   if (outcome === 'ok' && isObject(result) && Array.isArray(result.newTodos)) return todoLines(result.newTodos, paint)
-  const lines = text.replace(/\s+$/, '').split('\n').filter((l, i, all) => l !== '' || i < all.length - 1)
+  const lines = printable(text).replace(/\s+$/, '').split('\n').filter((l, i, all) => l !== '' || i < all.length - 1)
   if (lines.length === 0 || (lines.length === 1 && lines[0] === '')) return []
   const head = lines.slice(0, SHOWN_LINES).map((l, i) => `  ${i === 0 ? '⎿' : ' '}  ${l.replace(/\t/g, '  ')}`)
   const style = outcome === 'ok' ? paint.dim : outcome === 'error' ? paint.red : paint.yellow
   const more = lines.length > SHOWN_LINES ? [paint.dim(`     … +${lines.length - SHOWN_LINES} lines`)] : []
   void name
   return [...head.map(style), ...more]
+}
+
+/**
+ * A tool's output as the terminal may show it: its escape sequences (colours, cursor moves, a
+ * screen clear) and other control characters removed, tabs kept for the caller to expand, so
+ * nothing it printed can move the cursor or break the live region.
+ */
+export function printable(text: string): string {
+  // A carriage return rewrites its line (progress bars): what stays on screen is the last part.
+  const lines = stripVTControlCharacters(text).split('\n').map((l) => l.split('\r').filter((part) => part !== '').at(-1) ?? '')
+  return lines.join('\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
 }
 
 interface Hunk { oldStart: number; newStart: number; lines: string[] }
@@ -57,7 +69,7 @@ export function diffLines(hunks: unknown[], paint: Paint): string[] {
     let newN = h.newStart
     for (const line of h.lines) {
       const mark = line[0]
-      const body = line.slice(1).replace(/\t/g, '  ')
+      const body = printable(line.slice(1)).replace(/\t/g, '  ')
       if (mark === '-') out.push(paint.red(`  ${String(oldN++).padStart(4)} - ${body}`))
       else if (mark === '+') out.push(paint.green(`  ${String(newN++).padStart(4)} + ${body}`))
       else if (mark === ' ') {
@@ -74,7 +86,7 @@ export function diffLines(hunks: unknown[], paint: Paint): string[] {
 export function todoLines(todos: unknown[], paint: Paint): string[] {
   return todos.map((t) => {
     const todo = (isObject(t) ? t : {}) as { content?: string; status?: string }
-    const content = String(todo.content ?? '')
+    const content = printable(String(todo.content ?? ''))
     if (todo.status === 'completed') return `  ${paint.green('☒')} ${paint.dim(content)}`
     if (todo.status === 'in_progress') return `  ${paint.yellow('◐')} ${paint.bold(content)}`
     return `  ☐ ${content}`

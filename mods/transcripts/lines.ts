@@ -22,6 +22,7 @@ export function toLine(m: SDKMessage, base: LineBase, model?: string): MessageEn
         parentUuid, ...base, type: 'user', uuid, timestamp,
         message: { role: 'user', content: m.message.content as Extract<MessageEntry, { type: 'user' }>['message']['content'] },
         ...(m.isSynthetic ? { isMeta: true as const } : {}),
+        ...(m.isCompactSummary ? { isCompactSummary: true as const } : {}),
         ...(m.tool_use_result !== undefined ? { toolUseResult: m.tool_use_result } : {}),
       }
     case 'assistant':

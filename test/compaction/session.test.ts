@@ -71,6 +71,9 @@ describe('the transcript keeps everything', () => {
     expect(at).toBeGreaterThan(0)
     expect(lines[at]!.compact_metadata.trigger).toBe('auto')
     expect(JSON.stringify(lines[at + 1]!.message)).toContain('SUMMARY-RESUME')
+    // The summary line is marked as such, and it is the only one.
+    expect(lines[at + 1]).toMatchObject({ type: 'user', isCompactSummary: true, parentUuid: lines[at]!.uuid })
+    expect(lines.filter((l) => l.isCompactSummary)).toHaveLength(1)
     // The rebuilt history is exactly what the loop had.
     expect(rebuilt(path).messages).toEqual(first.history)
 

@@ -7,6 +7,7 @@ import { expandShell } from '../../mods/commands/shell-expansion.js'
 import { skillListing } from '../../mods/commands/skill-listing.js'
 import mentionsMod from '../../mods/mentions/index.js'
 import { runScript } from '../loop/helpers.js'
+import { conversation } from '../sdk/conversation.js'
 import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
 
 let root: string
@@ -77,6 +78,7 @@ describe('slash commands from .claude/commands', () => {
       'Slash commands:',
       '/broken — Broken body $ARGUMENTS (project)',
       '/clear — Start a new conversation: the history is dropped and a new session id begins',
+      "/cost — Show the session's cost, API and wall time, and tokens by model",
       '/git:status — Git status (project)',
       '/help — List the slash commands of this session',
       '/index-args — First: $ARGUMENTS[0], missing: $3 (project)',
@@ -88,7 +90,36 @@ describe('slash commands from .claude/commands', () => {
       '/user-cmd — From home (user)',
     ])
     const mods = await runScript([], '/mods', { cwd, mods: [commands()] })
-    expect(mods.result.result).toContain('\ncommands: /help, /mods, /clear, /user-cmd')
+    expect(mods.result.result).toContain('\ncommands: /help, /mods, /clear, /cost, /user-cmd')
+  })
+
+  it("/cost shows the session's cost, API and wall time, and tokens by model, without a model call", async () => {
+    const usage = (input: number, output: number, cacheRead = 0) => ({ input_tokens: input, output_tokens: output, cache_read_input_tokens: cacheRead })
+    const c = await conversation([
+      { reply: 'one', usage: usage(1_200, 300, 2_000), delayMs: 150 },
+      { reply: 'two', usage: usage(40_000, 1_500_000) },
+    ], { cwd, model: 'claude-sonnet-4-5', mods: [commands()] })
+    try {
+      const before = await c.say('/cost')
+      expect(before.result).toMatch(/^Total cost: {12}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
+      await c.say('first')
+      await c.q.setModel('claude-haiku-4-5')
+      const last = await c.say('second')
+      const cost = await c.say('/cost')
+      expect(c.server.requests).toHaveLength(2)
+      const lines = (cost.result as string).split('\n')
+      const m = last.modelUsage
+      expect(lines[0]).toBe(`Total cost:            $${last.total_cost_usd.toFixed(2)}`)
+      expect(last.total_cost_usd).toBeGreaterThan(0.5)
+      expect(Number(/Total duration \(API\): +(\d+\.\d)s/.exec(lines[1]!)![1])).toBeGreaterThanOrEqual(0.1)
+      expect(lines.slice(3)).toEqual([
+        'Usage by model:',
+        `  claude-sonnet-4-5:  1.2k input, 300 output, 2k cache read, 0 cache write ($${m['claude-sonnet-4-5']!.costUSD.toFixed(4)})`,
+        `  claude-haiku-4-5:   40k input, 1.5m output, 0 cache read, 0 cache write ($${m['claude-haiku-4-5']!.costUSD.toFixed(2)})`,
+      ])
+    } finally {
+      await c.end()
+    }
   })
 
   it('a permission deny stops a ! line; a slow one is stopped at the timeout', async () => {

@@ -81,19 +81,23 @@ describe('provenance: what each mod changed or decided', () => {
 })
 
 describe('the trace file', () => {
-  it('keeps every record in memory, and cuts long strings and lists in the file', async () => {
+  it('cuts long strings and lists, in memory and in the file, and keeps the latest 5,000 records', async () => {
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-trace-')))
     const file = join(dir, 'nested', 's.trace.jsonl')
     const log = new ProvenanceLog(() => file)
     const messages = Array.from({ length: 100 }, (_, i) => ({ role: 'user', content: `m${i}` }))
     log.add({ mod: 'm', event: 'session.compact', kind: 'answer', subject: 'session.compact', before: { messages }, after: { messages: [] }, at: 1 })
     log.add({ mod: 'm', event: 'prompt.section', kind: 'result', subject: 'prompt', before: { text: 'x'.repeat(5_000) }, after: { text: 'y' }, at: 2 })
-    expect(log.records[0]!.before).toEqual({ messages })
+    expect((log.records[0]!.before as { messages: unknown[] }).messages).toHaveLength(21)
     const [compact, section] = await readTrace(file)
     expect((compact!.before as { messages: unknown[] }).messages).toHaveLength(21)
     expect((compact!.before as { messages: unknown[] }).messages.at(-1)).toBe('… 80 more items')
     expect((section!.before as { text: string }).text).toMatch(/^x{2000}… \(5000 chars\)$/)
     expect(log.why('prompt')).toHaveLength(1)
+    const memoryOnly = new ProvenanceLog()
+    for (let i = 0; i < 5_010; i++) memoryOnly.add({ mod: 'm', event: 'tool.call', kind: 'result', subject: `t${i}`, before: {}, after: {}, at: i })
+    expect(memoryOnly.records).toHaveLength(5_000)
+    expect(memoryOnly.records[0]!.subject).toBe('t10')
     await rm(dir, { recursive: true, force: true })
   })
 })

@@ -2,7 +2,8 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ModHost, query, type SDKMessage, type SDKUserMessage } from '../../index.js'
+import { ModHost, query, type SDKMessage } from '../../index.js'
+import { channel } from '../helpers/channel.js'
 import { defineMod } from '../../testing.js'
 import { runCli } from '../helpers/cli.js'
 
@@ -36,39 +37,20 @@ export default defineMod({
 `
 const greet = { reply: [{ tool_use: { name: 'Greet', input: {} } }] }
 
-/** Streaming input the test feeds one message at a time, each after the previous turn's result. */
-function channel() {
-  const waiting: ((m: SDKUserMessage | undefined) => void)[] = []
-  const queued: (SDKUserMessage | undefined)[] = []
-  return {
-    send(text: string | undefined) {
-      const m = text === undefined ? undefined : { type: 'user' as const, message: { role: 'user' as const, content: text }, parent_tool_use_id: null }
-      const w = waiting.shift()
-      if (w) w(m)
-      else queued.push(m)
-    },
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        const m = queued.length > 0 ? queued.shift() : await new Promise<SDKUserMessage | undefined>((r) => waiting.push(r))
-        if (!m) return
-        yield m
-      }
-    },
-  }
-}
-
 /** Runs a session turn by turn: `turns[i]` is sent after the i-th result (with `between` awaited first). */
 async function session(prompts: string[], script: unknown[], between: ((turn: number) => Promise<void>)[], watchMods = false, file = 'greeter.mjs') {
   const input = channel()
+  // After the last prompt's result the input ends, and with it the session.
+  const next = (text: string | undefined) => (text === undefined ? input.close() : input.send(text))
   const messages: SDKMessage[] = []
-  input.send(prompts[0])
+  next(prompts[0])
   let turn = 0
-  for await (const m of query({ prompt: input, options: { cwd: dir, script, watchMods, mods: [join(dir, file)], bare: false, config: join(dir, 'modloop.config.json') } })) {
+  for await (const m of query({ prompt: input.input, options: { cwd: dir, script, watchMods, mods: [join(dir, file)], bare: false, config: join(dir, 'modloop.config.json') } })) {
     messages.push(m)
     if (m.type !== 'result') continue
     await between[turn]?.(turn)
     turn++
-    input.send(prompts[turn])
+    next(prompts[turn])
   }
   return messages
 }

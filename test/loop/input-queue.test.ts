@@ -1,29 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
-import type { SDKMessage, SDKUserMessage } from '../../core/loop/messages.js'
+import type { SDKMessage } from '../../core/loop/messages.js'
 import { query } from '../../core/loop/query.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { channel } from '../helpers/channel.js'
 import { toolsMod } from './helpers.js'
-
-/** A streaming input the test feeds by hand. */
-function channel() {
-  const items: SDKUserMessage[] = []
-  let wake: (() => void) | undefined
-  let closed = false
-  const send = (text: string, priority?: 'now' | 'next' | 'later') => {
-    items.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, ...(priority ? { priority } : {}) })
-    wake?.()
-  }
-  const close = () => { closed = true; wake?.() }
-  async function* iterate(): AsyncGenerator<SDKUserMessage> {
-    for (;;) {
-      while (items.length) yield items.shift()!
-      if (closed) return
-      await new Promise<void>((r) => { wake = r })
-    }
-  }
-  return { send, close, input: iterate() }
-}
 
 async function session(script: unknown, drive: (ch: ReturnType<typeof channel>, seen: SDKMessage[]) => void) {
   const server = await startFakeAnthropic({ script })
@@ -50,7 +31,7 @@ const slow = { reply: [{ tool_use: { name: 'Wait', input: { ms: 150, label: 'w' 
 
 describe('input that arrives while a turn runs', () => {
   it('`next` joins the running turn at its next tool round: one result covers both', async () => {
-    const { seen, requests } = await session([slow, { reply: 'done with both' }], (ch, s) => { if (s.filter((x: any) => x.subtype === 'tool_started').length === 1) { ch.send('also this', 'next'); setTimeout(() => ch.close(), 50) } })
+    const { seen, requests } = await session([slow, { reply: 'done with both' }], (ch, s) => { if (s.filter((x: any) => x.subtype === 'tool_started').length === 1) { ch.send('also this', { priority: 'next' }); setTimeout(() => ch.close(), 50) } })
     const second = (requests[1]!.body as any).messages.at(-1).content
     expect(second.map((b: any) => b.type)).toEqual(['tool_result', 'text'])
     expect(second[1].text).toBe('also this')
@@ -58,13 +39,13 @@ describe('input that arrives while a turn runs', () => {
   })
 
   it('`later` waits for the turn to end and runs as its own turn', async () => {
-    const { seen, requests } = await session([slow, { reply: 'first' }, { reply: 'second' }], (ch) => ch.send('afterwards', 'later'))
+    const { seen, requests } = await session([slow, { reply: 'first' }, { reply: 'second' }], (ch) => ch.send('afterwards', { priority: 'later' }))
     expect((requests[2]!.body as any).messages.at(-1).content[0].text).toBe('afterwards')
     expect(seen.filter((m) => m.type === 'result').map((r: any) => r.result)).toEqual(['first', 'second'])
   })
 
   it('`now` interrupts the running turn, then runs', async () => {
-    const { seen, requests } = await session([slow, { reply: 'urgent handled' }], (ch) => setTimeout(() => ch.send('urgent', 'now'), 60))
+    const { seen, requests } = await session([slow, { reply: 'urgent handled' }], (ch) => setTimeout(() => ch.send('urgent', { priority: 'now' }), 60))
     const results = seen.filter((m) => m.type === 'result') as any[]
     expect(results.map((r) => r.terminal_reason)).toEqual(['aborted_tools', 'completed'])
     expect(results[1].result).toBe('urgent handled')

@@ -1,27 +1,10 @@
-import type { SDKMessage, SDKResultMessage, SDKUserMessage } from '../../core/loop/messages.js'
+import type { SDKMessage, SDKResultMessage } from '../../core/loop/messages.js'
 import type { QueryOptions } from '../../core/loop/options.js'
 import { query, type Query } from '../../core/loop/query.js'
+import { channel } from '../helpers/channel.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 
-/** A streaming input the test feeds by hand. */
-export function channel() {
-  const items: SDKUserMessage[] = []
-  let wake: (() => void) | undefined
-  let closed = false
-  const send = (text: string) => {
-    items.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null })
-    wake?.()
-  }
-  const close = () => { closed = true; wake?.() }
-  async function* iterate(): AsyncGenerator<SDKUserMessage> {
-    for (;;) {
-      while (items.length) yield items.shift()!
-      if (closed) return
-      await new Promise<void>((r) => { wake = r })
-    }
-  }
-  return { send, close, input: iterate() }
-}
+export { channel }
 
 export interface Conversation {
   q: Query

@@ -1,33 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { ModelSwitchInput } from '../../core/events/types.js'
-import type { SDKMessage, SDKResultMessage, SDKUserMessage } from '../../core/loop/messages.js'
+import type { SDKMessage, SDKResultMessage } from '../../core/loop/messages.js'
+import { channel } from '../helpers/channel.js'
 import { query, type Query } from '../../core/loop/query.js'
 import { defineMod } from '../../core/mod/define.js'
 import { costUsd } from '../../core/model/pricing.js'
 import modelSwitch from '../../mods/model-switch/index.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
-
-/** A streaming input the test feeds as results arrive. */
-function channel() {
-  const items: SDKUserMessage[] = []
-  let wake: (() => void) | undefined
-  let closed = false
-  return {
-    send(text: string) {
-      items.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null })
-      wake?.()
-    },
-    close() { closed = true; wake?.() },
-    input: (async function* () {
-      for (;;) {
-        while (items.length) yield items.shift()!
-        if (closed) return
-        await new Promise<void>((r) => { wake = r })
-      }
-    })(),
-  }
-}
 
 /** Runs a streaming session: `onResult(q, n)` acts after the n-th result and returns the next prompt (or nothing to end). */
 async function streaming(script: unknown, first: string, onResult: (q: Query, n: number) => Promise<string | undefined>, mods: unknown[] = []) {

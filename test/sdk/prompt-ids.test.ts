@@ -4,31 +4,12 @@ import { query } from '../../core/loop/query.js'
 import { defineMod } from '../../core/mod/define.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { channel } from '../helpers/channel.js'
+import { runCli } from '../helpers/cli.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 import { fileOf, readLines, tempCwd } from '../sessions/helpers.js'
 
 const replay = { 'replay-user-messages': null }
-
-/** A streaming input fed by hand, with the fields a caller may set (uuid, priority). */
-function feed() {
-  const items: SDKUserMessage[] = []
-  let wake: (() => void) | undefined
-  let closed = false
-  return {
-    send(text: string, extra: Partial<SDKUserMessage> = {}) {
-      items.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, ...extra })
-      wake?.()
-    },
-    close() { closed = true; wake?.() },
-    input: (async function* () {
-      for (;;) {
-        while (items.length) yield items.shift()!
-        if (closed) return
-        await new Promise<void>((r) => { wake = r })
-      }
-    })(),
-  }
-}
 
 describe("the prompt's user message id", () => {
   it('replay-user-messages yields the prompt back after init, with the uuid the result and the transcript carry', async () => {
@@ -36,6 +17,7 @@ describe("the prompt's user message id", () => {
     const run = await runScript([{ reply: 'hi there' }], 'hello', { cwd, mods: [transcripts], extraArgs: replay })
     expect(run.messages.map((m) => (m.type === 'system' ? `system/${(m as { subtype: string }).subtype}` : m.type))).toEqual(['system/init', 'user', 'assistant', 'result'])
     const echo = run.messages[1] as SDKUserMessage
+    expect(run.messages[0]).toMatchObject({ capabilities: expect.arrayContaining(['interrupt_receipt_v1', 'interrupt_cancel_queued_v1']) })
     expect(echo).toMatchObject({ isReplay: true, message: { role: 'user', content: [{ type: 'text', text: 'hello' }] }, parent_tool_use_id: null, session_id: run.result.session_id })
     expect(run.result.user_message_uuid).toBe(echo.uuid)
     // Recorded once, under that uuid.
@@ -44,9 +26,19 @@ describe("the prompt's user message id", () => {
     expect(users[0]!.uuid).toBe(echo.uuid)
   })
 
+  it('modloop -p --replay-user-messages prints the replayed prompt in stream-json', async () => {
+    const cwd = await tempCwd('modloop-prompt-ids-')
+    const run = await runCli(['-p', 'hello', '--output-format', 'stream-json', '--verbose', '--replay-user-messages'], { script: [{ reply: 'hi there' }], cwd })
+    expect(run.code, run.err).toBe(0)
+    const lines = run.out.trim().split('\n').map((l) => JSON.parse(l))
+    const echo = lines.find((l) => l.type === 'user' && l.isReplay)
+    expect(echo.message.content[0]).toEqual({ type: 'text', text: 'hello' })
+    expect(lines.at(-1)).toMatchObject({ type: 'result', user_message_uuid: echo.uuid })
+  })
+
   it("keeps the caller's own uuid for a streamed message; without replays only the result carries it", async () => {
     const server = await startFakeAnthropic({ script: [{ reply: 'one' }, { reply: 'two' }] })
-    const f = feed()
+    const f = channel()
     const seen: SDKMessage[] = []
     try {
       f.send('first', { uuid: '11111111-1111-4111-8111-111111111111' })
@@ -65,9 +57,9 @@ describe("the prompt's user message id", () => {
 
 describe('interrupt() receipt', () => {
   /** A session whose first turn waits in a tool; `onWait` runs once the tool started. */
-  async function interrupted(onWait: (q: ReturnType<typeof query>, f: ReturnType<typeof feed>) => Promise<unknown>) {
+  async function interrupted(onWait: (q: ReturnType<typeof query>, f: ReturnType<typeof channel>) => Promise<unknown>) {
     const server = await startFakeAnthropic({ script: [{ reply: [{ tool_use: { name: 'Wait', input: { ms: 3000, label: 'w' } } }] }, { reply: 'later one' }, { reply: 'later two' }] })
-    const f = feed()
+    const f = channel()
     let q: ReturnType<typeof query> | undefined
     let receipt: Promise<unknown> | undefined
     const trigger = defineMod({ name: 'trigger', register: (on) => on('tool.call', { tool: 'Wait' }, (_$, e, next) => {
@@ -110,6 +102,7 @@ describe('interrupt() receipt', () => {
       return r
     })
     expect(receipt).toEqual({ still_queued: [], cancelled: ['b1111111-1111-4111-8111-111111111111'] })
+    expect(results).toHaveLength(1)
     expect(results.map((r) => r.terminal_reason)).toEqual(['aborted_tools'])
   })
 })

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import agentMod from '../../mods/agent/index.js'
 import structuredOutput from '../../mods/structured-output/index.js'
 import { runCli } from '../helpers/cli.js'
 import { assertNoDanglingToolUse, runScript, toolsMod } from '../loop/helpers.js'
@@ -23,6 +24,20 @@ describe('structured output', () => {
     expect(run.requests).toHaveLength(2)
     expect(run.result).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', structured_output: { answer: 42, unit: 'm' } })
     expect(run.error).toBeUndefined()
+  })
+
+  it('subagents are not offered the StructuredOutput tool', async () => {
+    const run = await runScript([
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'look', prompt: 'look around' } } }] },
+      { reply: 'looked' },
+      { reply: [so({ answer: 1 })] },
+    ], 'go', { ...opts, mods: [...opts.mods, agentMod] })
+    const names = (i: number) => run.requests[i]!.body.tools.map((t: any) => t.name)
+    expect(names(0)).toEqual(expect.arrayContaining(['StructuredOutput', 'Agent', 'Echo']))
+    expect(names(1)).toEqual(expect.arrayContaining(['Agent', 'Echo']))
+    expect(run.requests[1]!.body.messages[0].content[0].text).toBe('look around')
+    expect(names(1)).not.toContain('StructuredOutput')
+    expect(run.result).toMatchObject({ subtype: 'success', structured_output: { answer: 1 } })
   })
 
   it('refuses input that does not fit, telling the model why, and takes the corrected call', async () => {

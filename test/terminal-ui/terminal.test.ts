@@ -1,69 +1,16 @@
-import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { execFileSync } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { builtinMods } from '../../mods/index.js'
-import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
-import { buildCli, killServer, Pane } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { hasTmux, project, send, tmuxSuite } from './suite.js'
 
-const SOCKET = `modloop-tui-${process.pid}`
-const hasTmux = existsSync('/usr/bin/tmux')
-
-let entry = ''
-let pane: Pane | undefined
-let server: FakeAnthropic | undefined
-let count = 0
-
-async function project(files: Record<string, string> = {}): Promise<{ cwd: string; home: string }> {
-  const base = await mkdtemp(join(tmpdir(), 'modloop-tui-'))
-  const cwd = join(base, 'project')
-  const home = join(base, 'home')
-  await mkdir(cwd, { recursive: true })
-  await mkdir(home, { recursive: true })
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(cwd, path, '..'), { recursive: true })
-    await writeFile(join(cwd, path), text)
-  }
-  return { cwd, home }
-}
-
-async function open(script: unknown, where: { cwd: string; home: string }, o: { args?: string[]; env?: Record<string, string> } = {}): Promise<Pane> {
-  server = await startFakeAnthropic({ script })
-  pane = await Pane.start(SOCKET, `t${++count}`, {
-    cwd: where.cwd,
-    command: [process.execPath, entry, ...(o.args ?? [])],
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: where.home, HOME: where.home, MODLOOP_RETRY_BASE_MS: '1', ...o.env },
-  })
-  await pane.waitFor('Ctrl+D exits')
-  return pane
-}
-
-async function send(p: Pane, text: string): Promise<void> {
-  await p.type(text)
-  await p.keys('Enter')
-}
+const suite = tmuxSuite(import.meta.filename)
+const open = suite.open
+const server = () => suite.state.server!
 
 const lastUserText = (body: Record<string, unknown>) => JSON.stringify((body.messages as unknown[]).at(-1))
 
 describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
-  beforeAll(async () => {
-    entry = await buildCli()
-    // A session that outlives the tests keeps the server up while each test's pane comes and goes.
-    await Pane.start(SOCKET, 'keeper', { cwd: tmpdir(), env: {}, command: ['sleep', '600'] })
-  }, 60_000)
-
-  afterEach(async () => {
-    await pane?.kill()
-    await server?.close()
-    pane = undefined
-    server = undefined
-  })
-
-  afterAll(async () => {
-    await killServer(SOCKET)
-  })
-
   it('renders a turn with tools: todo list, a permission ask answered "always", an Edit diff, markdown', async () => {
     const where = await project()
     const file = join(where.cwd, 'notes.txt')
@@ -95,14 +42,14 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await p.save('tools-and-permission')
   })
 
-  it('Esc interrupts a streaming answer and the next prompt works; a message typed during a tool joins the turn', async () => {
+  it('Esc interrupts a streaming answer and the next prompt works; a message typed during a tool shows queued, then joins the turn', async () => {
     const where = await project()
     const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ')
     const p = await open({
       steps: [
         { reply: long, chunkDelayMs: 150 },
         { reply: 'fresh answer' },
-        { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 1.5; echo slept' } } }] },
+        { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 1; echo slept' } } }] },
         { reply: 'saw both' },
       ],
     }, where, { args: ['--allowedTools', 'Bash(sleep *)'] })
@@ -113,20 +60,24 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await send(p, 'again')
     await p.waitFor('fresh answer')
     await send(p, 'run the slow thing')
-    await p.waitFor(/Bash\(sleep 1\.5; echo slept\) \d/)
+    await p.waitFor(/Bash\(sleep 1; echo slept\) \d/)
     await send(p, 'also this')
-    await p.waitFor('(queued)')
+    // Shown queued above the prompt while the tool runs, not yet in the scrollback.
+    const queued = await p.waitFor('› also this  (queued)')
+    expect(queued.indexOf('› also this  (queued)')).toBeGreaterThan(queued.indexOf('Bash(sleep 1; echo slept)'))
     await p.waitFor('saw both')
-    await p.waitFor(/✔ Bash\(sleep 1\.5; echo slept\) · ok/)
+    // Once it joined the turn, it stands after the tool round it joined, unmarked.
+    const screen = await p.waitFor(/✔ Bash\(sleep 1; echo slept\) · ok · .*\n.*slept\n› also this\nsaw both\n/)
+    expect(screen).not.toContain('(queued)')
     // The typed message joined the running turn at its tool round: the next request carries it.
-    expect(lastUserText(server!.requests.at(-1)!.body)).toContain('also this')
-    expect(server!.requests.length).toBe(4)
+    expect(lastUserText(server().requests.at(-1)!.body)).toContain('also this')
+    expect(server().requests.length).toBe(4)
     await p.save('interrupt-and-queue')
   })
 
-  it('slash commands: completion, /help from every mod, /mods, /compact, unknown commands; NO_COLOR', async () => {
+  it('slash commands: completion, /help from every mod, /mods, unknown commands; NO_COLOR', async () => {
     const where = await project()
-    const p = await open({ steps: [{ reply: 'compacted summary' }, { reply: 'after compact' }] }, where, { env: { NO_COLOR: '1' } })
+    const p = await open({ steps: [{ reply: 'plain answer' }] }, where, { env: { NO_COLOR: '1' } })
     await p.type('/hoo')
     await p.waitFor('  /hooks')
     await p.keys('Tab')
@@ -140,34 +91,25 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await p.waitFor(/terminal-ui\s+loaded/)
     await send(p, '/nosuch')
     await p.waitFor('Unknown command: /nosuch')
-    await send(p, '/compact')
-    if ('compaction' in builtinMods) {
-      // The compaction mod serves /compact (it may ask the model for a summary); the session goes on after it.
-      await send(p, 'hello after')
-      const screen = await p.waitFor(/compacted summary|after compact/, 8000, true)
-      expect(screen).not.toContain('Unknown command: /compact')
-    } else {
-      // No compaction mod in this build: /compact is handled like any unknown command.
-      await p.waitFor('Unknown command: /compact')
-    }
-    const { stdout } = await import('node:child_process').then(({ execFileSync }) => ({ stdout: execFileSync('tmux', ['-L', SOCKET, 'capture-pane', '-e', '-p', '-t', p.name]).toString() }))
+    await send(p, 'hello after')
+    await p.waitFor('plain answer')
+    const stdout = execFileSync('tmux', ['-L', suite.socket, 'capture-pane', '-e', '-p', '-t', p.name]).toString()
     expect(stdout).not.toMatch(/\u001b\[3\dm/)
     await p.save('commands-no-color')
   })
 
   it('asks to trust a folder with project hooks, then /resume picks an earlier session', async () => {
     const where = await project({ '.claude/settings.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } }) })
-    let p = await open({ steps: [{ reply: 'first session answer' }] }, where)
-    await p.waitFor('Do you trust the files in')
+    let p = await open({ steps: [{ reply: 'first session answer' }] }, where, { waitFor: 'Do you trust the files in' })
     await p.keys('1')
+    await p.waitFor('Ctrl+D exits')
     await p.waitFor(/^›/m)
     expect(await readFile(join(where.home, 'trusted.json'), 'utf8')).toContain(where.cwd.split('/').at(-1)!)
     await send(p, 'remember the word pelican')
     await p.waitFor('first session answer')
     await p.keys('C-d')
     await p.waitFor('[exited 0]')
-    await pane!.kill()
-    await server!.close()
+    await server().close()
 
     p = await open({ steps: [{ reply: 'resumed answer', expect: { lastUserText: 'what was the word?' } }] }, where)
     await send(p, '/resume')
@@ -178,7 +120,7 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     expect(resumed).not.toContain('system-reminder')
     await send(p, 'what was the word?')
     await p.waitFor('resumed answer')
-    expect(JSON.stringify(server!.requests.at(-1)!.body.messages)).toContain('pelican')
+    expect(JSON.stringify(server().requests.at(-1)!.body.messages)).toContain('pelican')
     await p.save('trust-and-resume')
     await p.keys('C-c')
     await p.keys('C-c')

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import { renderPretty } from '../../cli/pretty.js'
+import type { SDKMessage } from '../../core/loop/messages.js'
+import { painter } from '../../mods/terminal-ui/color.js'
+import { renderMarkdown } from '../../mods/terminal-ui/markdown.js'
+import { MessageView } from '../../mods/terminal-ui/message-view.js'
+import { PendingPrompts } from '../../mods/terminal-ui/pending.js'
+import { Screen } from '../../mods/terminal-ui/screen.js'
+import { compactFailure, systemLine } from '../../mods/terminal-ui/system-view.js'
+import { detailLines, printable } from '../../mods/terminal-ui/tool-view.js'
+
+const plain = painter({ NO_COLOR: '1' })
+const system = (fields: Record<string, unknown>) => ({ type: 'system', session_id: 's', uuid: 'u', ...fields }) as Extract<SDKMessage, { type: 'system' }>
+
+describe('markdown', () => {
+  it('renders inline markup inside list items, tight and nested', async () => {
+    const out = await renderMarkdown('- item **bold one** and `code`\n  1. nested **deep**\n\n1. first *it*\n', 78, plain)
+    expect(out).toContain('* item bold one and code')
+    expect(out).toContain('1. nested deep')
+    expect(out).toContain('1. first it')
+    expect(out).not.toContain('**')
+    expect(out).not.toContain('`')
+  })
+})
+
+describe('tool output', () => {
+  it('loses escape sequences and control characters; a carriage return keeps what stays on screen', () => {
+    expect(printable('\u001b[2J\u001b[Hclear\u001b[31m red\u001b[0m\n10%\r50%\r100%\nbell\u0007 ok')).toBe('clear red\n100%\nbell ok')
+  })
+
+  it('shows the head of long output with the count of the rest', () => {
+    const text = Array.from({ length: 50 }, (_, i) => `line ${i}\u001b[K`).join('\n')
+    const lines = detailLines('Bash', undefined, text, 'ok', plain)
+    expect(lines).toEqual(['  ⎿  line 0', '     line 1', '     line 2', '     line 3', '     … +46 lines'])
+  })
+})
+
+describe('system messages', () => {
+  it('draws a compaction boundary with its trigger, figures and time', () => {
+    const line = systemLine(system({ subtype: 'compact_boundary', compact_metadata: { trigger: 'manual', pre_tokens: 12_345, post_tokens: 321, duration_ms: 1_500 } }), plain, 79)!
+    expect(line).toMatch(/^─── Conversation compacted · on request · 12,345 → 321 tokens · 1\.5s ─+$/)
+    expect(line.length).toBe(79)
+  })
+
+  it('shows retries and notices; status messages are left to the live region', () => {
+    expect(systemLine(system({ subtype: 'api_retry', attempt: 2, max_retries: 10, retry_delay_ms: 500, message: 'overloaded' }), plain, 79)).toBe('↻ retrying the request (attempt 2 of 10, in 500ms): overloaded')
+    expect(systemLine(system({ subtype: 'informational', level: 'info', content: 'reloaded' }), plain, 79)).toBe('reloaded')
+    expect(systemLine(system({ subtype: 'status', status: 'compacting' }), plain, 79)).toBeUndefined()
+    expect(compactFailure(system({ subtype: 'status', status: null, compact_result: 'failed', compact_error: 'too small' }))).toBe('too small')
+    expect(compactFailure(system({ subtype: 'status', status: null, compact_result: 'success' }))).toBeUndefined()
+  })
+
+  it('a compaction runs as a live spinner; its failure is printed once, not again beside a command that reported it', async () => {
+    let written = ''
+    const view = new MessageView(new Screen({ write: (t: string) => (written += t), columns: 80 }), plain, () => {})
+    const result = (text: string) => ({ type: 'result', subtype: 'success', is_error: false, result: text, total_cost_usd: 0, terminal_reason: 'completed' }) as unknown as SDKMessage
+    view.onMessage(system({ subtype: 'status', status: 'compacting' }))
+    expect(view.liveLines().join('\n')).toContain('Compacting the conversation…')
+    view.onMessage(system({ subtype: 'status', status: null, compact_result: 'failed', compact_error: 'nothing to compact' }))
+    expect(view.liveLines()).toEqual([])
+    view.onMessage(result('Not compacted: nothing to compact'))
+    view.onMessage(system({ subtype: 'status', status: null, compact_result: 'failed', compact_error: 'the summary request failed' }))
+    view.onMessage(result('done'))
+    await view.settled()
+    expect(written.match(/Compaction failed/g)).toEqual(['Compaction failed'])
+    expect(written).toContain('⚠ Compaction failed: the summary request failed')
+  })
+
+  it('-p --verbose prints the boundary and a compaction status', () => {
+    expect(renderPretty(system({ subtype: 'compact_boundary', compact_metadata: { trigger: 'auto', pre_tokens: 900, post_tokens: 90 } }), { color: false })).toBe('— conversation compacted (auto · 900 → 90 tokens)\n')
+    expect(renderPretty(system({ subtype: 'status', status: 'compacting' }), { color: false })).toBe('… compacting the conversation\n')
+    expect(renderPretty(system({ subtype: 'status', status: null, compact_result: 'failed', compact_error: 'no' }), { color: false })).toBe('compaction failed: no\n')
+    expect(renderPretty(system({ subtype: 'status', status: null, compact_result: 'success' }), { color: false })).toBe('')
+  })
+})
+
+describe('prompts waiting for a turn', () => {
+  it('mirror the loop queue: a turn takes now, then next, then later; next ones join at a tool round', () => {
+    const p = new PendingPrompts()
+    p.add('a', 'later')
+    p.add('b', 'next')
+    p.add('c', 'next')
+    p.add('d', 'now')
+    expect(p.lines(plain)).toEqual(['› a  (after this turn)', '› b  (queued)', '› c  (queued)', '› d  (interrupting)'])
+    expect(p.takeStarting()).toBe('d')
+    expect(p.takeJoining()).toEqual(['b', 'c'])
+    expect(p.takeStarting()).toBe('a')
+    expect(p.size).toBe(0)
+  })
+})
