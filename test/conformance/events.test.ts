@@ -1,24 +1,19 @@
-import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { rm } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
-import { EVENT_NAMES, type EventName } from '../../core/events/catalog.js'
-import { checkPayload } from '../../core/events/schemas.js'
+import { EVENT_NAMES } from '../../core/events/catalog.js'
 import { query } from '../../core/loop/query.js'
 import { runCli } from '../helpers/cli.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { conversation } from '../sdk/conversation.js'
+import { checkRun as check, readNotes, recordingProject, type Recorded } from './check.js'
 
 /**
  * Event conformance: scripted sessions in each mode, with a mod that records every catalog event
  * raised. Every payload must pass its schema (core/events/schemas.ts), lifecycle events must come
  * in order, the events of a plain turn must fire in every mode, and every declared event must fire
- * in some mode: a catalog entry nothing raises fails here.
+ * in some mode: a catalog entry nothing raises fails here. The interactive terminal has its own
+ * file (interactive.test.ts), as it runs under tmux.
  */
-
-const RECORDER = fileURLToPath(new URL('./recorder.ts', import.meta.url))
-interface Recorded { event: EventName; e: Record<string, unknown> }
 
 const seen = new Map<string, Recorded[]>()
 const dirs: string[] = []
@@ -26,49 +21,15 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })))
 })
 
-/** A project whose config adds the recorder to the default distribution. */
-async function project(config: Record<string, unknown> = {}): Promise<{ dir: string; out: string; read: () => Promise<Recorded[]> }> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-conformance-')))
-  dirs.push(dir)
-  const out = join(dir, 'events.jsonl')
-  await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ extends: 'modloop', mods: [[RECORDER, { out }]], ...config }))
-  await writeFile(join(dir, 'notes.txt'), 'The notes say hello.\n')
-  const read = async () => (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Recorded)
-  return { dir, out, read }
+async function project(config: Record<string, unknown> = {}) {
+  const p = await recordingProject(config)
+  dirs.push(p.dir)
+  return p
 }
-
-const readNotes = (dir: string) => [
-  { reply: [{ text: 'Reading the notes.' }, { tool_use: { name: 'Read', input: { file_path: join(dir, 'notes.txt') } } }] },
-  { reply: 'The notes say hello.' },
-]
-
-/** Events a plain turn with one tool call raises, whatever the mode. */
-const EVERY_TURN: EventName[] = [
-  'session.start', 'prompt.submit', 'prompt.section', 'prompt.compose', 'turn.start', 'turn.step', 'tool.describe',
-  'tool.check', 'tool.call', 'tool.batch', 'turn.stop', 'turn.complete', 'session.message', 'message.display', 'session.end',
-]
 
 function checkRun(mode: string, events: Recorded[]): void {
   seen.set(mode, events)
-  const bad = events.flatMap(({ event, e }) => checkPayload(event, e).map((issue) => `${event} ${issue}`))
-  expect(bad, `${mode}: payloads that fail their schema`).toEqual([])
-  const names = events.map((r) => r.event)
-  expect(names[0], `${mode}: the first event`).toBe('session.start')
-  expect(names.at(-1), `${mode}: the last event`).toBe('session.end')
-  for (const name of EVERY_TURN) expect(names, `${mode}: ${name} never fired`).toContain(name)
-  // Within a turn: start, then its requests, then its end; each step's turnId is a started turn's.
-  const started = new Set<unknown>()
-  const completed = new Set<unknown>()
-  for (const { event, e } of events) {
-    if (e.agentId !== undefined) continue
-    if (event === 'turn.start') started.add(e.turnId)
-    if (event === 'turn.step' || event === 'turn.stop') {
-      expect(started.has(e.turnId), `${mode}: ${event} outside a started turn`).toBe(true)
-      expect(completed.has(e.turnId), `${mode}: ${event} after its turn completed`).toBe(false)
-    }
-    if (event === 'turn.complete') completed.add(e.turnId)
-  }
-  expect(completed.size, `${mode}: turns completed`).toBeGreaterThan(0)
+  check(mode, events)
 }
 
 describe('event conformance', () => {

@@ -1,0 +1,29 @@
+import { rm } from 'node:fs/promises'
+import { describe, it } from 'vitest'
+import { hasTmux, send, tmuxSuite } from '../terminal-ui/suite.js'
+import { checkRun, readNotes, recordingProject } from './check.js'
+
+/**
+ * Event conformance in the interactive terminal: the real CLI in a tmux pane, one turn with a
+ * tool call, then Ctrl+D; the recorded events pass the same checks as the other modes.
+ */
+const suite = tmuxSuite(import.meta.filename)
+
+describe.runIf(hasTmux)('event conformance: interactive terminal', () => {
+  it('a turn with a tool call, then Ctrl+D', async () => {
+    const p = await recordingProject()
+    try {
+      // The project has its own mods, so the terminal first asks to trust the folder.
+      const pane = await suite.open(readNotes(p.dir), { cwd: p.dir, home: `${p.dir}/home` }, { waitFor: 'Do you trust the files in' })
+      await pane.keys('1')
+      await pane.waitFor(/^›/m)
+      await send(pane, 'What do the notes say?')
+      await pane.waitFor('The notes say hello.', 10_000)
+      await pane.keys('C-d')
+      await pane.waitFor('[exited 0]')
+      checkRun('interactive', await p.read())
+    } finally {
+      await rm(p.dir, { recursive: true, force: true })
+    }
+  })
+})
