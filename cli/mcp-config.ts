@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { z } from 'zod'
 import type { McpServerConfig } from '../core/loop/options.js'
+import { readJsonArg } from './json-arg.js'
 import { usageError } from './usage-error.js'
 
 const mcpFile = z.looseObject({ mcpServers: z.record(z.string(), z.looseObject({})) })
@@ -15,22 +14,7 @@ export function mcpConfigServers(values: readonly string[], cwd: string): Record
   if (values.length === 0) return undefined
   const servers: Record<string, McpServerConfig> = {}
   for (const value of values) {
-    const inline = value.trimStart().startsWith('{')
-    const where = inline ? 'the JSON given to --mcp-config' : resolve(cwd, value)
-    let text = value
-    if (!inline) {
-      try {
-        text = readFileSync(where, 'utf8')
-      } catch (err) {
-        throw usageError(`--mcp-config: ${where} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
-      }
-    }
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch (err) {
-      throw usageError(`--mcp-config: ${where} is not valid JSON (${(err as Error).message})`)
-    }
+    const { json, where } = readJsonArg('--mcp-config', value, cwd)
     const parsed = mcpFile.safeParse(json)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]

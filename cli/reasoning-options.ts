@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import type { QueryOptions } from '../core/loop/options.js'
 import { EFFORT_LEVELS, type EffortLevel } from '../core/model/capabilities.js'
 import type { Values } from './command.js'
+import { readJsonArg } from './json-arg.js'
 import { usageError } from './usage-error.js'
 
 const THINKING = ['adaptive', 'enabled', 'disabled'] as const
@@ -33,22 +32,7 @@ export function reasoningOptions(values: Values, cwd: string): Pick<QueryOptions
 
 /** A JSON text (it starts with `{`) or a file holding one, resolved from `cwd`. */
 function readSchema(value: string, cwd: string): Record<string, unknown> {
-  const inline = value.trimStart().startsWith('{')
-  const where = inline ? 'the JSON given to --json-schema' : resolve(cwd, value)
-  let text = value
-  if (!inline) {
-    try {
-      text = readFileSync(where, 'utf8')
-    } catch (err) {
-      throw usageError(`--json-schema: ${where} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
-    }
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (err) {
-    throw usageError(`--json-schema: ${where} is not JSON (${(err as Error).message})`)
-  }
+  const { json, where } = readJsonArg('--json-schema', value, cwd)
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw usageError(`--json-schema: ${where} must hold a JSON Schema object`)
   return json as Record<string, unknown>
 }
