@@ -1,12 +1,19 @@
 // A 500-round tool conversation with large results (40,000 characters a round, every fifth one
-// 70,000 and so moved to a file) under the compaction mod's defaults, with a 60K-token threshold:
+// 70,000 and so moved to a file) under the compaction mod's defaults, with a 50K-token threshold:
 // old results are cleared from what is sent and the conversation is summarized when it fills up.
+// With results cleared a round adds ~50 tokens beside the five kept whole (~40K), so the threshold
+// is reached every ~165 rounds: the conversation, which legitimately grows until then, is bounded
+// by compaction three times in the run, and what the runtime holds must not grow across them.
 // An in-process model answers at once (tool calls; a summary when asked without tools), so the
 // figures are the runtime's own: time per round for each block of 100 rounds, and resident memory
-// at every 100th round. The session runs twice, each in a fresh process: as Node runs it, and with
-// a full collection every 10 rounds. V8 lets garbage pile up in a young generation it grows to
-// 32 MB and an old generation it collects rarely, so the first run's RSS climbs for a few hundred
-// rounds while little is held; the second run shows what is held (live heap) and the RSS without it.
+// at every 100th round. The session runs three times, each in a fresh process: as Node runs it,
+// with a full collection every 10 rounds, and with a small young generation. V8 lets garbage pile
+// up in a young generation it grows to 32 MB and an old generation it collects rarely, so the first
+// run's RSS climbs for several hundred rounds while little is held, then levels off; the second run
+// shows what is held (live heap) and the RSS without the garbage, and how much each round adds
+// once the first compaction has happened (flat: ~0 KB). The third shows what
+// --max-semi-space-size would save and cost; Node takes that flag only at start-up (set from a
+// running process, as bin/modloop.js sets --liftoff-only, it leaves the young generation as it is).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,25 +27,34 @@ const BLOCK = 100
 // A full collection every this many rounds (counted as the model's time, not the runtime's); 0: none.
 const GC_EVERY = Number(process.env.MODLOOP_BENCH_GC_EVERY ?? 0)
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(0)
+const SEMI_SPACE_MB = 2
 
 if (process.env.MODLOOP_BENCH_COMPACTION_CHILD) {
   process.stdout.write(JSON.stringify(await session()))
 } else {
   const self = fileURLToPath(import.meta.url)
-  const run = (gcEvery) => {
+  const run = (gcEvery, flags = []) => {
     const env = { ...process.env, MODLOOP_BENCH_COMPACTION_CHILD: '1', MODLOOP_BENCH_GC_EVERY: String(gcEvery) }
-    const r = spawnSync(process.execPath, [self], { env, encoding: 'utf8' })
-    if (r.status !== 0) throw new Error(`the benchmark session failed (a full collection every ${gcEvery} rounds):\n${r.stderr}`)
+    const r = spawnSync(process.execPath, [...flags, self], { env, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`the benchmark session failed (a full collection every ${gcEvery} rounds ${flags.join(' ')}):\n${r.stderr}`)
     return JSON.parse(r.stdout)
   }
   const plain = run(0)
   const collected = run(10)
+  const lean = run(0, [`--max-semi-space-size=${SEMI_SPACE_MB}`])
   const list = (xs, f) => xs.map(f).join(' / ')
   const rounds = list(plain.samples, (s) => s.round)
-  console.log(`compaction: ${ROUNDS}-round session with 40-70K-character tool results: ${plain.boundaries} compactions, ${plain.files} results moved to files`)
+  const mean = (r) => r.blocks.reduce((a, b) => a + b, 0) / r.blocks.length
+  // Growth per round after the first compaction (the first sample past it to the last): what a longer session would add.
+  const from = collected.samples.find((s) => s.round > collected.boundaryRounds[0]) ?? collected.samples[0]
+  const last = collected.samples.at(-1)
+  const perRound = (key) => (((last[key] - from[key]) / Math.max(1, last.round - from.round)) / 1024).toFixed(1)
+  console.log(`compaction: ${ROUNDS}-round session with 40-70K-character tool results: ${plain.boundaries} compactions (at rounds ${plain.boundaryRounds.join(', ')}), ${plain.files} results moved to files`)
   console.log(`  runtime per round, rounds ${list(plain.blocks, (_b, i) => `${i * BLOCK + 1}-${(i + 1) * BLOCK}`)}: ${list(plain.blocks, (b) => b.toFixed(2))} ms`)
   console.log(`  as Node runs it: RSS at rounds ${rounds}: ${list(plain.samples, (s) => mb(s.rss))} MB (peak ${list(plain.samples, (s) => mb(s.peak))}); V8 heap ${list(plain.samples, (s) => mb(s.heap))} MB`)
   console.log(`  full GC every 10 rounds: RSS ${list(collected.samples, (s) => mb(s.rss))} MB (peak ${list(collected.samples, (s) => mb(s.peak))}); live heap ${list(collected.samples, (s) => mb(s.used))} MB`)
+  console.log(`  held per round from round ${from.round} to ${last.round}: live heap ${perRound('used')} KB, peak RSS ${perRound('peak')} KB`)
+  console.log(`  --max-semi-space-size=${SEMI_SPACE_MB}: RSS ${list(lean.samples, (s) => mb(s.rss))} MB (peak ${list(lean.samples, (s) => mb(s.peak))}); runtime per round ${mean(lean).toFixed(2)} ms (as Node runs it: ${mean(plain).toFixed(2)} ms)`)
   const meter = await meterCost()
   console.log(`  context meter per request with a history of ${list(meter, (m) => m.history.toLocaleString('en-US'))} messages: ${list(meter, (m) => m.us.toFixed(0))} µs`)
 }
@@ -98,7 +114,7 @@ async function session() {
       })
     },
   }
-  const options = compaction.options.parse({ thresholdTokens: 60_000, microcompact: { tools: ['Big'] } })
+  const options = compaction.options.parse({ thresholdTokens: 50_000, microcompact: { tools: ['Big'] } })
   const compactionMod = { name: 'compaction', register: (on, _o, $) => compaction.register(on, options, $) }
 
   // The model counts the request's tokens as the API would (four characters a token), block by
@@ -155,8 +171,9 @@ async function session() {
 
   let result
   let boundaries = 0
+  const boundaryRounds = []
   for await (const m of query({ prompt: 'go', options: { bare: true, cwd: home, mods: [big, compactionMod], modelProvider: model } })) {
-    if (m.type === 'system' && m.subtype === 'compact_boundary') boundaries++
+    if (m.type === 'system' && m.subtype === 'compact_boundary') { boundaries++; boundaryRounds.push(round) }
     if (m.type === 'result') result = m
   }
   if (result?.result !== 'done') throw new Error(`the session did not finish: ${JSON.stringify(result)}`)
@@ -165,5 +182,5 @@ async function session() {
   const blocks = Array.from({ length: ROUNDS / BLOCK }, (_, i) => perRound(i * BLOCK, (i + 1) * BLOCK))
   const files = readdirSync(join(home, 'projects'), { recursive: true }).filter((f) => String(f).endsWith('.txt')).length
   rmSync(home, { recursive: true, force: true })
-  return { boundaries, files, blocks, samples }
+  return { boundaries, boundaryRounds, files, blocks, samples }
 }

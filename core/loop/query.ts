@@ -75,6 +75,8 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
   opened(session)
   let failed: SDKResultMessage | undefined
   try {
+    // Prompts mods submitted as the session started (a SessionStart hook's initialUserMessage) come first.
+    yield* drainQueued(session)
     if (typeof prompt === 'string') {
       const result = yield* recorded(session, runTurn(session, { text: prompt, origin: { kind: 'sdk' } }))
       if (result.subtype !== 'success') failed = result
@@ -96,7 +98,7 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
   if (failed) throw new Error(failed.errors?.join('; ') || `the turn ended with ${failed.subtype}`)
 }
 
-/** Prompts mods submitted during a turn run as their own turns once it ends. */
+/** Prompts mods submitted run as their own turns: those of a turn once it ends, those of session.start before the first. */
 async function* drainQueued(session: Session): AsyncGenerator<SDKMessage, void, undefined> {
   while (session.queued.length > 0) {
     const text = session.queued.shift()!

@@ -75,6 +75,16 @@ export type TranscriptEntry = MessageEntry | { type: string; uuid?: string; pare
 
 export const TURN_RESULT = 'turn_result'
 
+/**
+ * A line outside the conversation's chain naming the session (Claude Code writes the same for
+ * `/rename`): the last one is the session's title. A settings hook's `sessionTitle` writes one.
+ */
+export type CustomTitleEntry = { type: 'custom-title'; customTitle: string; sessionId: string }
+
+export function isCustomTitle(e: TranscriptEntry): e is CustomTitleEntry {
+  return e.type === 'custom-title' && typeof e.customTitle === 'string'
+}
+
 // Reading checks only what rebuilding relies on; unknown fields pass through untouched.
 const block = z.looseObject({ type: z.string() })
 const message = z.looseObject({

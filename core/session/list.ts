@@ -1,4 +1,4 @@
-import { isUserEntry, type MessageEntry } from './entry.js'
+import { isCustomTitle, isUserEntry, type MessageEntry } from './entry.js'
 import { sessionFiles } from './locate.js'
 import { projectDir } from './paths.js'
 import { rebuildHistory } from './rebuild.js'
@@ -10,8 +10,10 @@ type Env = Record<string, string | undefined>
 export interface SessionInfo {
   sessionId: string
   path: string
-  /** The first prompt, on one line, shortened. */
+  /** The title a hook or command gave the session, else the first prompt, on one line, shortened. */
   title: string
+  /** The title given to the session (the last `custom-title` line), when one was. */
+  customTitle?: string
   firstPrompt: string
   /** Prompts the session took. */
   turns: number
@@ -35,8 +37,9 @@ export async function listSessions(options: { cwd: string; env?: Env; limit?: nu
     const rebuilt = rebuildHistory(chain)
     const firstPrompt = promptText(chain.find((e) => isPrompt(e))) ?? ''
     const first = chain[0]
+    const customTitle = entries.findLast(isCustomTitle)?.customTitle
     return {
-      sessionId: f.sessionId, path: f.path, title: shorten(firstPrompt), firstPrompt, turns: rebuilt.userTurns, messages: rebuilt.messages.length,
+      sessionId: f.sessionId, path: f.path, title: shorten(customTitle ?? firstPrompt), ...(customTitle !== undefined ? { customTitle } : {}), firstPrompt, turns: rebuilt.userTurns, messages: rebuilt.messages.length,
       ...(first ? { createdAt: first.timestamp } : {}),
       lastActivity: new Date(rebuilt.lastActivityMs || f.mtimeMs).toISOString(), fileSize: f.size, totalCostUsd: rebuilt.totalCostUsd,
       ...(typeof chain.at(-1)?.gitBranch === 'string' ? { gitBranch: chain.at(-1)!.gitBranch } : {}),

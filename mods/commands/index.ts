@@ -34,6 +34,12 @@ const options = z.object({
  */
 export const INVOCATION_REF = { plugin: 'commands', key: 'invocation' } as const
 
+/** What the commands mod offers other mods, as $.state { plugin: 'commands', key: 'api' }. */
+export interface CommandsApi {
+  /** Reads the command and skill directories again (a SessionStart hook's `reloadSkills`). */
+  reload(): Promise<void>
+}
+
 interface SessionCommands {
   /** What `/name` runs, by name: commands, then skills (a skill wins a shared name). */
   prompts: Map<string, PromptCommand>
@@ -59,22 +65,23 @@ export default defineMod({
       },
     })
 
-    on('session.start', async ($, e, next) => {
+    // Reads the command and skill directories and registers what they hold; again on reload.
+    const load = async ($: ModApi, cwd: string, sessionId: string) => {
       const home = opts.home ?? homedir()
       const warn = (m: string) => $.log.warn(m)
       const none = Promise.resolve([] as PromptCommand[])
       const [userCommands, projectCommands, userSkills, projectSkills] = await Promise.all([
         opts.commands ? readCommands(join(home, '.claude', 'commands'), 'user', warn) : none,
-        opts.commands ? readCommands(join(e.cwd, '.claude', 'commands'), 'project', warn) : none,
+        opts.commands ? readCommands(join(cwd, '.claude', 'commands'), 'project', warn) : none,
         opts.skills ? readSkills(join(home, '.claude', 'skills'), 'user', warn) : none,
-        opts.skills ? readSkills(join(e.cwd, '.claude', 'skills'), 'project', warn) : none,
+        opts.skills ? readSkills(join(cwd, '.claude', 'skills'), 'project', warn) : none,
       ])
       // Later sources win a shared name: project over user, skills over commands.
       const skills = new Map([...userSkills, ...projectSkills].map((s) => [s.name, s]))
       const prompts = new Map([...userCommands, ...projectCommands, ...skills.values()].map((c) => [c.name, c]))
       const listing = skillListing([...skills.values()], { maxDescriptionChars: opts.maxDescriptionChars, totalChars: opts.skillListingChars })
-      sessions.set(e.sessionId, { prompts, skills, listing })
-      $.state.set(INVOCATION_REF, undefined)
+      const had = sessions.get(sessionId)?.listing !== undefined
+      sessions.set(sessionId, { prompts, skills, listing })
 
       const specs = [
         ...(opts.builtins ? BUILTINS.map((b) => ({ name: b.name, description: b.description })) : []),
@@ -90,6 +97,14 @@ export default defineMod({
         }
       }
       if (listing) await registerTool($, skillTool(skills, (def, args) => expand($, def, args)))
+      else if (had) await $.tool.unregister({ tool: 'Skill' })
+    }
+
+    on('session.start', async ($, e, next) => {
+      await load($, e.cwd, e.sessionId)
+      $.state.set(INVOCATION_REF, undefined)
+      const api: CommandsApi = { reload: () => load($, e.cwd, e.sessionId) }
+      $.state.set({ plugin: 'commands', key: 'api' }, api)
       return next(e)
     })
 

@@ -5,6 +5,7 @@ import {
   createHooksRunner, matchValue, type BackgroundHookResult, type HookEventName, type HookRecord, type HookRunResult, type HooksRunner,
   type LoadedHookSources,
 } from '../../hooks-runner/index.js'
+import { EffortTracker, EFFORT_EVENTS, effortEnv } from './effort.js'
 import { capOutput, capText } from './output-cap.js'
 import { fingerprintOf, isProjectLevel } from './trust.js'
 
@@ -53,6 +54,10 @@ export class HookBridge {
   readonly agentTypes = new Map<string, string>()
   /** SessionStart context, for the first prompt. */
   startContext: string[] = []
+  /** The effective effort level per agent, for `effort` on stdin and `CLAUDE_EFFORT`. */
+  readonly effort: EffortTracker
+  /** The session title a SessionStart or UserPromptSubmit hook set (`session_title` on later inputs). */
+  title: string | undefined
   private readonly reported = new Set<string>()
   private instructionsSeen = 0
   private readonly pending = new Set<Promise<unknown>>()
@@ -63,6 +68,7 @@ export class HookBridge {
 
   constructor(private readonly $: ModApi, readonly init: BridgeInit) {
     this.runner = createHooksRunner({ config: init.loaded.config, projectDir: init.cwd, envFileDir: init.envFileDir })
+    this.effort = new EffortTracker($)
     this.runner.background.onResult((r) => {
       if (r.additionalContext || r.systemMessage || r.rewake) this.arrived.push(r)
     })
@@ -120,11 +126,13 @@ export class HookBridge {
 
   /** The stdin JSON of one event: the common fields, then the event's own. */
   input(event: HookEventName, fields: Record<string, unknown>, o: FireOptions = {}): Record<string, unknown> {
+    const level = EFFORT_EVENTS.has(event) ? this.effort.level(o.agentId) : undefined
     return {
       session_id: this.init.sessionId,
       transcript_path: this.init.transcriptPath,
       cwd: this.init.cwd,
       ...(o.noPermissionMode ? {} : { permission_mode: this.permissionMode() }),
+      ...(level ? { effort: { level } } : {}),
       hook_event_name: event,
       ...(o.agentId ? { agent_id: o.agentId } : {}),
       ...(o.agentType ? { agent_type: o.agentType } : {}),
@@ -143,6 +151,7 @@ export class HookBridge {
     })()
     const ran = await this.runner.run(event, input, {
       signal: o.signal,
+      env: effortEnv(this.effort.level(o.agentId)),
       onHookStart: show ? (h) => {
         const id = randomUUID()
         ids.set(h.id, id)

@@ -12,6 +12,12 @@ export const shellHooksOptions = z.object({
   walkUpToGitRoot: z.boolean().default(false),
   /** Where the record of reviewed project hooks lives (default: $MODLOOP_HOME/trusted.json). */
   trustStore: z.string().optional(),
+  /**
+   * Leave out project-level hooks (`.claude/settings*.json`) whose fingerprint is not approved for
+   * the workspace. Default: in interactive sessions (session.start `isInteractive`), whose front end
+   * asks to approve new or changed ones before the session starts; headless runs them and reports them.
+   */
+  skipUnapprovedProjectHooks: z.boolean().optional(),
   /** Emit hook_started / hook_response messages for every hook (the `includeHookEvents` query option also turns this on). */
   includeHookEvents: z.boolean().default(false),
   /** Notification `idle_prompt` fires this long after a turn ends with no new prompt (0: never). */

@@ -5,8 +5,9 @@ import type { ModApi } from '../../core/mod/api.js'
 import { contexts, envFileDir, HookBridge } from './bridge.js'
 import type { ShellHooksOptions } from './options.js'
 import { loadSources, type ConfigHooks } from './sources.js'
+import { applyStartOutputs } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
-import { projectHookFingerprints, trustStorePath } from './trust.js'
+import { projectHookFingerprints, trustStorePath, withoutUnapproved } from './trust.js'
 
 interface Flags { settings?: string[]; includeHookEvents?: boolean }
 
@@ -28,7 +29,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     }
     const env = process.env
     const config = $.state.get({ plugin: 'loader', key: 'hooks' }).value as ConfigHooks[] | undefined
-    const loaded = await loadSources({
+    let loaded = await loadSources({
       cwd: e.cwd, home: opts.home, managedDir: opts.managedDir, settingSources: opts.settingSources, walkUpToGitRoot: opts.walkUpToGitRoot,
       settings: flags.settings, config, env,
     })
@@ -43,6 +44,14 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
         $.log.warn(`the record of reviewed project hooks cannot be read: ${(err as Error).message}`)
       }
     }
+    if (opts.skipUnapprovedProjectHooks ?? e.isInteractive) {
+      const kept = withoutUnapproved(loaded, approved)
+      loaded = kept.loaded
+      if (kept.skipped.length > 0) {
+        const list = kept.skipped.map((h) => `${h.event}${h.matcher ? ` [${h.matcher}]` : ''} \`${h.name}\``).join(', ')
+        $.log.info(`left out ${kept.skipped.length} project hook(s) not approved in this workspace: ${list} (review with: modloop hooks list)`)
+      }
+    }
     const bridge = new HookBridge($, {
       sessionId: e.sessionId, cwd: e.cwd, transcriptPath: e.transcriptPath, loaded, approved,
       includeHookEvents: opts.includeHookEvents || flags.includeHookEvents === true, envFileDir: envFileDir(e.transcriptPath),
@@ -52,6 +61,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     if (bridge.has('SessionStart')) {
       const r = await bridge.fire('SessionStart', { source: e.source, model: $.session.model() }, { noPermissionMode: true })
       bridge.startContext = contexts(r)
+      await applyStartOutputs($, bridge, r, e)
     }
     bridge.instructionsLoaded()
     return result
@@ -85,7 +95,8 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     if (b.has('PostCompact')) await b.fire('PostCompact', { trigger, compact_summary: summaryOf(result.messages) })
     if (!b.has('SessionStart')) return result
     // The compacted conversation starts afresh: SessionStart (source compact) context opens it.
-    const r = await b.fire('SessionStart', { source: 'compact', model: $.session.model() }, { noPermissionMode: true })
+    const r = await b.fire('SessionStart', { source: 'compact', model: $.session.model(), ...(b.title !== undefined ? { session_title: b.title } : {}) }, { noPermissionMode: true })
+    await applyStartOutputs($, b, r, { source: 'compact' })
     const added = contexts(r)
     const [first, ...rest] = result.messages
     if (added.length === 0 || !first) return result

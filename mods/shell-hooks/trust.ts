@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { HooksConfig, ResolvedHandler } from '../../hooks-runner/index.js'
+import type { HooksConfig, LoadedHookSources, ResolvedHandler } from '../../hooks-runner/index.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 
 /** One project-level hook as a reviewer sees it, with the fingerprint its approval is keyed by. */
@@ -59,6 +59,14 @@ export async function projectHookFingerprints(config: HooksConfig, workspace: st
     const fingerprint = fingerprintOf(h)
     return { fingerprint, event: h.event, matcher: h.matcher ?? '', command: h.name, file: h.source.file, approved: fingerprint in approved }
   })
+}
+
+/** The sources without their project-level hooks that are not approved, and those left out. */
+export function withoutUnapproved(loaded: LoadedHookSources, approved: ReadonlySet<string>): { loaded: LoadedHookSources; skipped: ResolvedHandler[] } {
+  const skipped = loaded.config.handlers.filter((h) => isProjectLevel(h) && !approved.has(fingerprintOf(h)))
+  if (skipped.length === 0) return { loaded, skipped }
+  const handlers = loaded.config.handlers.filter((h) => !skipped.includes(h))
+  return { loaded: { ...loaded, config: { ...loaded.config, handlers } }, skipped }
 }
 
 /** Records approval of these fingerprints for the workspace; the rest of the trust store is kept. */

@@ -3,6 +3,7 @@ import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { subagentTranscriptPath } from '../../core/session/paths.js'
 import { contexts, type HookBridge } from './bridge.js'
+import { applyTitle } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 
 // StopFailure's `error` values (spec §2.19); other model error kinds report as unknown.
@@ -21,7 +22,8 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     const context = [...b.startContext, ...(await b.takeAsync())]
     b.startContext = []
     if (b.has('UserPromptSubmit')) {
-      const r = await b.fire('UserPromptSubmit', { prompt: e.text }, { signal: next.signal })
+      const r = await b.fire('UserPromptSubmit', { prompt: e.text, ...(b.title !== undefined ? { session_title: b.title } : {}) }, { signal: next.signal })
+      if (r.sessionTitle !== undefined) applyTitle($, b, r.sessionTitle)
       if (r.stop) return { drop: r.stop.reason ?? `${r.hookName} hook stopped the session` }
       if (r.blocked) return { drop: `UserPromptSubmit operation blocked by hook:\n${r.blockReason ?? ''}` }
       context.push(...contexts(r))
@@ -67,8 +69,11 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
   // A turn's API error is seen where it surfaces, in its model request, and reported when the turn ends.
   const failures = new Map<string, { type: string; message: string }>()
   on('turn.step', async function* ($, e, next) {
+    const b = bridgeOf($)
+    // The level this request is sent is the effort of the tool calls and the answer it brings.
+    b?.effort.note(e.agentId, e.effort)
     const s = next(e)
-    if (!bridgeOf($)?.has('StopFailure')) return yield* s
+    if (!b?.has('StopFailure')) return yield* s
     try {
       for await (const chunk of s) yield chunk
       return await s.result
@@ -89,6 +94,7 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
         last_assistant_message: `API Error: ${failure.message}`,
       }, b.agentOptions(e.agentId))
     }
+    if (e.agentId) b?.effort.forget(e.agentId)
     return next(e)
   }, { budgetMs: HOOK_BUDGET_MS })
 }

@@ -31,6 +31,7 @@ export const KEYS_HELP = [
   'Keys:',
   '  Enter send · \\ then Enter, Shift+Enter or Ctrl+J: new line · Alt+Enter: send now (interrupts the turn)',
   '  Esc interrupt the turn · Shift+Tab cycle the permission mode · Tab complete a /command',
+  '  Ctrl+O show the last thinking in full, or collapse thinking again',
   '  ↑↓ history · Ctrl+C twice or Ctrl+D exit',
 ].join('\n')
 
@@ -111,6 +112,8 @@ export class App {
   onKey(str: string | undefined, key: Key = {}): void {
     if (key.name === 'paste-start') return void (this.pasting = true)
     if (key.name === 'paste-end') return void (this.pasting = false)
+    // Also while a chooser is open: the thinking may be what the answer depends on.
+    if (key.ctrl && key.name === 'o' && !this.pasting) return this.view.toggleThinking()
     const chooser = this.choosers[0]
     if (chooser) this.chooserKey(chooser, str, key)
     else this.editorKey(str, key)

@@ -6,6 +6,7 @@ import type { Paint } from './color.js'
 import { MarkdownStream, renderMarkdown } from './markdown.js'
 import type { Screen } from './screen.js'
 import { compactFailure, systemLine } from './system-view.js'
+import { ThinkingLog } from './thinking-view.js'
 import { detailLines, doneLine, printable, seconds, SPINNER, toolTitle, type Outcome } from './tool-view.js'
 
 interface Running { title: string; name: string; started: number; depth: number }
@@ -20,7 +21,7 @@ export interface Totals {
 
 /**
  * Turns the message stream into terminal output: answers as markdown block by block while they
- * stream, thinking dimmed, one line per tool call (a spinner while it runs, then its outcome and
+ * stream, thinking dimmed while it streams and then collapsed to one line (Ctrl+O expands), one line per tool call (a spinner while it runs, then its outcome and
  * duration, with a diff, the todo list or the head of its output), and command output.
  */
 export class MessageView {
@@ -28,6 +29,7 @@ export class MessageView {
   private readonly running = new Map<string, Running>()
   private readonly finished = new Map<string, { outcome: Outcome; ms: number }>()
   private md = new MarkdownStream()
+  private readonly thoughts: ThinkingLog
   private thinking = ''
   private blockKind: string | undefined
   private streamed = false
@@ -39,7 +41,14 @@ export class MessageView {
   /** A failed compaction's error, held until the next message shows whether a command reported it already. */
   private failedCompaction: string | undefined
 
-  constructor(private readonly screen: Screen, private readonly paint: Paint, private readonly changed: () => void) {}
+  constructor(private readonly screen: Screen, private readonly paint: Paint, private readonly changed: () => void) {
+    this.thoughts = new ThinkingLog(paint)
+  }
+
+  /** Ctrl+O: shows the last turn's thinking in full and keeps new thinking full, or goes back to one line per block. */
+  toggleThinking(): void {
+    void this.print(this.thoughts.toggle())
+  }
 
   /** A tool.call outcome as the terminal-ui mod saw it beneath every other mod. */
   toolOutcome(id: string, outcome: Outcome, ms: number): void {
@@ -114,6 +123,7 @@ export class MessageView {
       this.totals.model = String(m.model)
       this.totals.contextWindow = contextWindow(this.totals.model)
       this.shownText = false
+      this.thoughts.turnStarted()
       return
     }
     if (m.subtype === 'status') {
@@ -131,6 +141,7 @@ export class MessageView {
     if (ev.type === 'content_block_start') {
       this.blockKind = ev.content_block?.type
       this.thinking = ''
+      if (this.blockKind === 'thinking') this.thoughts.blockStarted()
     } else if (ev.type === 'content_block_delta' && ev.delta?.type === 'text_delta') {
       this.shownText = true
       for (const block of this.md.push(ev.delta.text ?? '')) this.printMarkdown(block)
@@ -139,7 +150,7 @@ export class MessageView {
       this.thinking += ev.delta.thinking ?? ''
       this.changed()
     } else if (ev.type === 'content_block_stop') {
-      if (this.blockKind === 'thinking' && this.thinking.trim()) void this.print(this.thinkingText(this.thinking))
+      if (this.blockKind === 'thinking') this.printThinking(this.thinking)
       if (this.blockKind === 'text') {
         const rest = this.md.flush()
         if (rest) this.printMarkdown(rest)
@@ -164,7 +175,7 @@ export class MessageView {
         this.shownText = true
         this.printMarkdown(block.text)
       } else if (depth === 0 && !this.streamed && block.type === 'thinking') {
-        void this.print(this.thinkingText(block.thinking))
+        this.printThinking(block.thinking)
       }
     }
   }
@@ -195,6 +206,8 @@ export class MessageView {
     const rest = this.md.flush()
     if (rest) this.printMarkdown(rest)
     this.running.clear()
+    // Outcomes of calls whose tool_use was never shown (a subagent's, a dropped one) go with the turn.
+    this.finished.clear()
     this.totals.costUsd = r.total_cost_usd
     if (r.terminal_reason === 'aborted_streaming' || r.terminal_reason === 'aborted_tools') {
       void this.print(this.paint.yellow('  ⎿ Interrupted. What should modloop do instead?'))
@@ -210,8 +223,9 @@ export class MessageView {
     this.changed()
   }
 
-  private thinkingText(text: string): string {
-    return this.paint.dim(`∴ ${text.trim().split('\n').join('\n  ')}`)
+  private printThinking(text: string): void {
+    const shown = this.thoughts.blockEnded(text)
+    if (shown) void this.print(shown)
   }
 
   private printMarkdown(block: string): void {

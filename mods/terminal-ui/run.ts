@@ -7,6 +7,7 @@ import { KEYS_HELP } from './app.js'
 import { appendHistory, historyFile, readHistory } from './history.js'
 import type { TerminalSurface } from './index.js'
 import { InputChannel } from './input-channel.js'
+import { reviewProjectHooks } from './hooks-review.js'
 import { hooksText, modsText } from './listings.js'
 import { promptText } from './pending.js'
 import { permissionChooser, permissionsApi, ruleText } from './permission-ask.js'
@@ -27,6 +28,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
   const { app, view, paint } = terminal
   const history = historyFile(options.cwd, io.env)
   app.editor.setHistory(await readHistory(history))
+  const declined = new Set<string>()
   void view.print(`${paint.bold('modloop')} ${paint.dim(`v${VERSION} · ${options.cwd}`)}\n${paint.dim('/help for commands and keys · Esc interrupts · Ctrl+D exits')}`)
   try {
     let next: QueryOptions = options
@@ -63,6 +65,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       await host.close()
       return { code: 1 }
     }
+    // Before the session starts: its hooks are fixed when shell-hooks starts with it.
+    await reviewProjectHooks(app, view, paint, { dist, cwd: options.cwd, settings: opts.settings, env: io.env, declined })
     let $: ModApi | undefined
     // A mode picked with Shift+Tab before the session started; it is set once it has.
     let modeChosen: string | undefined

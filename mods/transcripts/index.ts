@@ -3,7 +3,7 @@ import { describeError } from '../../core/errors.js'
 import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
-import type { UserEntry } from '../../core/session/entry.js'
+import type { CustomTitleEntry, UserEntry } from '../../core/session/entry.js'
 import { acquireSessionLock } from '../../core/session/lock.js'
 import { subagentTranscriptPath } from '../../core/session/paths.js'
 import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
@@ -17,6 +17,12 @@ const options = z.object({
   fsync: z.boolean().default(false),
 })
 
+/** What the transcripts mod offers other mods, as $.state { plugin: 'transcripts', key: 'api' }. */
+export interface TranscriptsApi {
+  /** Records the session's title (`modloop sessions list` shows it) as a `custom-title` line. */
+  setTitle(title: string): void
+}
+
 interface Recording {
   main: TranscriptWriter
   agents: Map<string, TranscriptWriter>
@@ -28,7 +34,8 @@ interface Recording {
  * Transcripts: every message of a session, appended as one JSONL line to
  * `<MODLOOP_HOME>/projects/<encoded cwd>/<session-id>.jsonl` as it enters the record (before the
  * caller sees it), subagents' lines to `<session-id>/subagents/agent-<id>.jsonl`. Core reads the
- * file back on resume. The path is published as $.state { plugin: 'transcripts', key: 'path' }.
+ * file back on resume. The path is published as $.state { plugin: 'transcripts', key: 'path' },
+ * and a {@link TranscriptsApi} under key 'api'.
  * A session started with `persistSession: false` is not written at all.
  */
 export default defineMod({
@@ -61,6 +68,13 @@ export default defineMod({
       }
       open.set(e.sessionId, { main, agents: new Map(), base, release })
       $.state.set({ plugin: $.plugin.name, key: 'path' }, e.transcriptPath)
+      const api: TranscriptsApi = {
+        setTitle: (title) => {
+          const line: CustomTitleEntry = { type: 'custom-title', customTitle: title, sessionId: e.sessionId }
+          open.get(e.sessionId)?.main.appendDetached({ ...line })
+        },
+      }
+      $.state.set({ plugin: $.plugin.name, key: 'api' }, api)
       return next(e)
     })
 

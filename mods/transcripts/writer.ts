@@ -45,6 +45,11 @@ export class TranscriptWriter {
     this.last = lastLine.uuid
   }
 
+  /** Writes a line that stands outside the chain (a session title): the next message still hangs from the last one. */
+  appendDetached(line: Record<string, unknown>): void {
+    this.write(`${JSON.stringify(line)}\n`)
+  }
+
   close(): void {
     if (this.fd === undefined) return
     closeSync(this.fd)

@@ -81,3 +81,21 @@ describe('-p --include-hook-events', () => {
     expect(r.err).toContain('ran a project hook not yet reviewed')
   })
 })
+
+describe('-p with SessionStart outputs and --effort', () => {
+  it('runs initialUserMessage first, names the session for `sessions list`, and gives hooks the effort', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const out = join(box.out, 'effort.txt')
+    await writeSettings(box, {
+      SessionStart: [{ hooks: [cmd(`printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', initialUserMessage: 'warm up', sessionTitle: 'Nightly triage' } })}'`)] }],
+      Stop: [{ hooks: [cmd(`cat > /dev/null; echo "$CLAUDE_EFFORT" >> ${out}`)] }],
+    })
+    const r = await cli(['-p', 'the real question', '--model', 'claude-opus-4-7', '--effort', 'medium', '--output-format', 'json'], [{ reply: 'warmed' }, { reply: 'answer' }])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.out)).toMatchObject({ result: 'answer', num_turns: expect.any(Number) })
+    expect((await readFile(out, 'utf8')).trim().split('\n')).toEqual(['medium', 'medium'])
+    const listed = await cli(['sessions', 'list'])
+    expect(listed.code).toBe(0)
+    expect(listed.out).toContain('Nightly triage')
+  })
+})

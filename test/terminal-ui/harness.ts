@@ -78,13 +78,13 @@ export class Pane {
     await run('tmux', ['-L', this.socket, 'send-keys', '-t', this.name, ...keys])
   }
 
-  /** Polls the pane until `expected` shows, or fails with what it showed. */
-  async waitFor(expected: string | RegExp, timeoutMs = 8000, whole = false): Promise<string> {
+  /** Polls the pane until `expected` shows (or the predicate holds), or fails with what it showed. */
+  async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000, whole = false): Promise<string> {
     const deadline = Date.now() + timeoutMs
     let screen = ''
     while (Date.now() < deadline) {
       screen = whole ? await this.history() : await this.capture()
-      if (typeof expected === 'string' ? screen.includes(expected) : expected.test(screen)) return screen
+      if (typeof expected === 'string' ? screen.includes(expected) : typeof expected === 'function' ? expected(screen) : expected.test(screen)) return screen
       await delay(40)
     }
     throw new Error(`the pane never showed ${String(expected)}; it showed:\n${screen}`)

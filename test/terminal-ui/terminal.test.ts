@@ -34,7 +34,7 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     expect(screen).toMatch(/✔ Write\(.*notes\.txt\) · ok · \d/)
     expect(screen).toMatch(/- beta/)
     expect(screen).toMatch(/\+ gamma/)
-    expect(screen).toContain('∴ Plan first.')
+    expect(screen).toMatch(/∴ Thought for (<1s|\d+s) \(1 line\) · ctrl\+o to expand/)
     expect(screen).toMatch(/\* notes\.txt/)
     expect(await readFile(file, 'utf8')).toBe('alpha\ngamma\n')
     expect(await readFile(join(where.cwd, '.claude/settings.local.json'), 'utf8')).toContain('"Edit"')
@@ -98,11 +98,13 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await p.save('commands-no-color')
   })
 
-  it('asks to trust a folder with project hooks, then /resume picks an earlier session', async () => {
+  it('asks to trust a folder with project hooks and to approve the hooks, then /resume picks an earlier session', async () => {
     const where = await project({ '.claude/settings.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } }) })
     let p = await open({ steps: [{ reply: 'first session answer' }] }, where, { waitFor: 'Do you trust the files in' })
     await p.keys('1')
-    await p.waitFor('Ctrl+D exits')
+    await p.waitFor('Stop: true')
+    await p.keys('1')
+    await p.waitFor('Approved 1 project hook')
     await p.waitFor(/^›/m)
     expect(await readFile(join(where.home, 'trusted.json'), 'utf8')).toContain(where.cwd.split('/').at(-1)!)
     await send(p, 'remember the word pelican')

@@ -6,6 +6,7 @@ import { renderMarkdown } from '../../mods/terminal-ui/markdown.js'
 import { MessageView } from '../../mods/terminal-ui/message-view.js'
 import { PendingPrompts } from '../../mods/terminal-ui/pending.js'
 import { Screen } from '../../mods/terminal-ui/screen.js'
+import { ThinkingLog } from '../../mods/terminal-ui/thinking-view.js'
 import { compactFailure, systemLine } from '../../mods/terminal-ui/system-view.js'
 import { detailLines, printable } from '../../mods/terminal-ui/tool-view.js'
 
@@ -86,5 +87,27 @@ describe('prompts waiting for a turn', () => {
     expect(p.takeJoining()).toEqual(['b', 'c'])
     expect(p.takeStarting()).toBe('a')
     expect(p.size).toBe(0)
+  })
+})
+
+describe('thinking', () => {
+  it('collapses each ended block to one line; expanding shows the latest turn that thought, and keeps new blocks full', () => {
+    const log = new ThinkingLog(plain)
+    log.blockStarted()
+    expect(log.blockEnded('step one\nstep two\u001b[2J')).toBe('∴ Thought for <1s (2 lines) · ctrl+o to expand')
+    expect(log.blockEnded('   ')).toBeUndefined()
+    expect(log.blockEnded('whole block')).toBe('∴ Thought (1 line) · ctrl+o to expand')
+    log.turnStarted()
+    // A turn without thinking leaves the last one to expand.
+    log.turnStarted()
+    expect(log.toggle()).toBe('∴ Thinking of the last turn · ctrl+o to collapse\n∴ step one\n  step two\n∴ whole block')
+    log.turnStarted()
+    expect(log.blockEnded('new turn')).toBe('∴ new turn')
+    expect(log.toggle()).toBe('∴ Thinking collapsed · ctrl+o to expand')
+    expect(log.toggle()).toBe('∴ Thinking of the last turn · ctrl+o to collapse\n∴ new turn')
+  })
+
+  it('says so when there is no thinking to expand yet', () => {
+    expect(new ThinkingLog(plain).toggle()).toBe('∴ No thinking yet; new thinking shows in full · ctrl+o to collapse')
   })
 })

@@ -1,0 +1,34 @@
+import type { SessionSource } from '../../core/events/types.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { HookRunResult } from '../../hooks-runner/index.js'
+import type { HookBridge } from './bridge.js'
+
+interface TitleApi { setTitle(title: string): void }
+interface ReloadApi { reload(): Promise<void> }
+
+/** Sets the session title: later hook inputs carry it as `session_title`, and the transcripts mod records it. */
+export function applyTitle($: ModApi, b: HookBridge, title: string): void {
+  b.title = title
+  const api = $.state.get({ plugin: 'transcripts', key: 'api' }).value as TitleApi | undefined
+  api?.setTitle(title)
+}
+
+/**
+ * What SessionStart hooks return besides context (spec §2.3), once they all completed:
+ * `sessionTitle` names the session (not on clear or compact); `initialUserMessage` becomes the
+ * first turn of a session nobody drives at the keyboard (`-p`, SDK), before the prompt given;
+ * `reloadSkills` has the commands mod read the command and skill directories again;
+ * `watchPaths` is accepted and ignored, as modloop raises no FileChanged.
+ */
+export async function applyStartOutputs($: ModApi, b: HookBridge, r: HookRunResult, start: { source: SessionSource; isInteractive?: boolean }): Promise<void> {
+  if (r.sessionTitle !== undefined && start.source !== 'clear' && start.source !== 'compact') applyTitle($, b, r.sessionTitle)
+  if (r.initialUserMessage !== undefined && !start.isInteractive && start.source !== 'compact') {
+    await $.prompt.submit({ text: r.initialUserMessage, asUser: true })
+  }
+  if (r.reloadSkills) {
+    const api = $.state.get({ plugin: 'commands', key: 'api' }).value as ReloadApi | undefined
+    if (api) await api.reload()
+    else $.log.debug(`${r.hookName} hook asked to reload skills, and no commands mod is loaded`)
+  }
+  if (r.watchPaths !== undefined) $.log.debug(`${r.hookName} hook returned watchPaths: ignored, as modloop raises no FileChanged`)
+}
