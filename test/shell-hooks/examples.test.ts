@@ -3,6 +3,8 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import bash from '../../mods/bash/index.js'
+import read from '../../mods/read/index.js'
+import { settingsHooksSchema } from '../../hooks-runner/index.js'
 import write from '../../mods/write/index.js'
 import { makeBox, writeSettings, cmd, run, lastUserTexts, type Box } from './helpers.js'
 
@@ -51,5 +53,28 @@ describe('examples/hooks through the loop', () => {
     ], 'go', { mods: [bash] })
     expect(lastUserTexts(r.requests[1]!.body).join('\n')).toContain('The tests have not passed yet')
     expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'tests pass now' })
+  })
+
+  it('protect-secrets.py (python) denies reading .env with its reason and lets other files through', async () => {
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Edit|Write|Read', hooks: [cmd(`python3 ${EX}/protect-secrets.py`)] }] })
+    await writeFile(join(box.project, '.env'), 'TOKEN=secret')
+    await writeFile(join(box.project, 'notes.txt'), 'plain notes')
+    const r = await run(box, [
+      { reply: [{ tool_use: { id: 'toolu_env', name: 'Read', input: { file_path: join(box.project, '.env') } } }] },
+      { reply: [{ tool_use: { id: 'toolu_notes', name: 'Read', input: { file_path: join(box.project, 'notes.txt') } } }] },
+      { reply: 'ok' },
+    ], 'go', { mods: [read] })
+    const denied = lastUserTexts(r.requests[1]!.body)[0]!
+    expect(denied).toContain('.env may hold secrets')
+    expect(denied).not.toContain('TOKEN=secret')
+    expect(lastUserTexts(r.requests[2]!.body)[0]).toContain('plain notes')
+    expect(r.result.permission_denials).toMatchObject([{ tool_name: 'Read', tool_use_id: 'toolu_env' }])
+  })
+
+  it('settings.example.json is valid settings and names every example script', async () => {
+    const settings = JSON.parse(await readFile(join(EX, 'settings.example.json'), 'utf8'))
+    expect(settingsHooksSchema.safeParse(settings.hooks).success).toBe(true)
+    const text = JSON.stringify(settings)
+    for (const script of ['block-rm-rf.sh', 'format-after-edit.mjs', 'git-status-context.sh', 'require-tests-pass.sh', 'protect-secrets.py']) expect(text).toContain(script)
   })
 })
