@@ -2,6 +2,7 @@ import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { HookBridge } from './bridge.js'
 import { shellHooksOptions } from './options.js'
+import { registerHooksCommand } from './hooks-command.js'
 import { registerIdleHooks } from './idle-hooks.js'
 import { registerModelHooks } from './model-hooks.js'
 import { registerPermissionHooks } from './permission-hooks.js'
@@ -32,6 +33,7 @@ export default defineMod({
     registerPermissionHooks(on, bridgeOf)
     registerModelHooks(on, bridgeOf)
     registerIdleHooks(on, opts.idleNotifyMs, bridgeOf)
+    registerHooksCommand(on, opts)
     return async () => {
       for (const b of bridges.values()) await b.close()
       bridges.clear()

@@ -13,7 +13,6 @@ export interface UiBridge {
   toolOutcome(toolUseId: string, outcome: Outcome, ms: number): void
   keysHelp(): string
   modsText(): string
-  hooksText(): Promise<string>
   /** `/resume [id]`: the terminal picks and opens that session once this turn ends. */
   requestResume(id: string): void
   requestExit(): void
@@ -25,7 +24,6 @@ export interface TerminalSurface extends InteractiveSurface {
 }
 
 const OWN = [
-  { name: 'hooks', description: 'Show the settings hooks that apply here, by event and source' },
   { name: 'resume', description: 'Pick an earlier session of this directory and go on with it', argumentHint: '[session id]' },
   { name: 'exit', description: 'Leave modloop (also Ctrl+D)' },
 ]
@@ -91,7 +89,6 @@ export default defineMod({
       switch (e.command) {
         case 'help': return { output: await helpText($, bridge) }
         case 'mods': return { output: bridge.modsText() }
-        case 'hooks': return { output: await bridge.hooksText() }
         case 'resume':
           bridge.requestResume(e.args.trim())
           return { output: '' }

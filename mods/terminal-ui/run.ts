@@ -8,7 +8,7 @@ import { appendHistory, historyFile, readHistory } from './history.js'
 import type { TerminalSurface } from './index.js'
 import { InputChannel } from './input-channel.js'
 import { reviewProjectHooks } from './hooks-review.js'
-import { hooksText, modsText } from './listings.js'
+import { modsText } from './listings.js'
 import { promptText } from './pending.js'
 import { permissionChooser, permissionsApi, ruleText } from './permission-ask.js'
 import { pickSession, showResumed } from './resume.js'
@@ -92,7 +92,6 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       toolOutcome: (id, outcome, ms) => view.toolOutcome(id, outcome, ms),
       keysHelp: () => KEYS_HELP,
       modsText: () => modsText(host, configFile),
-      hooksText: () => hooksText(options.cwd, io.env, dist.hooks),
       requestResume: (id) => { resumeAsked = id },
       requestExit: () => { exiting = true },
     })

@@ -35,6 +35,14 @@ describe('modloop hooks list', () => {
     expect(approved.err).toContain('approved 1 project hook')
   })
 
+  it('/hooks in a session lists the same hooks, by event, with their files', async () => {
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('./check.sh')] }] })
+    const r = await cli(['-p', '/hooks'])
+    expect(r.code, r.err).toBe(0)
+    expect(r.out).toContain('Settings hooks (1):')
+    expect(r.out).toContain(`  PreToolUse\n    [Bash] ./check.sh  (Project Settings: ${join(box.project, '.claude', 'settings.json')})  [not approved]`)
+  })
+
   it('a bad settings file is named, and the rest still lists', async () => {
     await writeSettings(box, { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('./check.sh')] }] })
     const { writeFile } = await import('node:fs/promises')
