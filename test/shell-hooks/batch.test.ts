@@ -1,13 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeBox, dump, dumped, writeSettings, cmd, run, lastUserTexts, notices, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, lastUserTexts, notices, COMMON, keys, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
 
-const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
-const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
-const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
 const batch = { reply: [{ tool_use: { id: 'toolu_1', name: 'Echo', input: { text: 'hi' } } }, { tool_use: { id: 'toolu_2', name: 'Boom', input: {} } }] }
 
 describe('PostToolBatch', () => {

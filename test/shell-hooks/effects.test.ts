@@ -2,14 +2,13 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import permissions from '../../mods/permissions/index.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
 
 const echo = (text: string, id = 'toolu_e') => ({ tool_use: { id, name: 'Echo', input: { text } } })
-const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
 
 describe('PreToolUse', () => {
   it('exit 2 denies the call; stderr reaches the model as the reason', async () => {

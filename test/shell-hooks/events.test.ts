@@ -4,15 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import agentMod from '../../mods/agent/index.js'
 import commandsMod from '../../mods/commands/index.js'
 import memoryMod from '../../mods/memory/index.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, withOptions, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, withOptions, COMMON, keys, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
-
-const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
-const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
-const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
 
 describe('SubagentStart / SubagentStop', () => {
   it('fire around a subagent with its id, type and transcript; a SubagentStop block continues the subagent', async () => {

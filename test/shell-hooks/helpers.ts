@@ -65,3 +65,9 @@ export function withOptions(mod: any, options: Record<string, unknown>) {
 /** The `system` informational notices of a run. */
 export const notices = (messages: readonly { type: string; subtype?: string }[]) =>
   messages.filter((m) => m.type === 'system' && m.subtype === 'informational').map((m) => String((m as { content?: unknown }).content))
+
+/** The input fields every event carries (spec §2.1), for exact-field assertions. */
+export const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
+export const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
+/** A hook command line that prints `o` as its JSON output. */
+export const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`

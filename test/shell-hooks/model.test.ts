@@ -2,15 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import shellHooks from '../../mods/shell-hooks/index.js'
 import { conversation } from '../sdk/conversation.js'
 import { toolsMod } from '../loop/helpers.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, hooksMod, lastUserTexts, withOptions, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, hooksMod, lastUserTexts, withOptions, COMMON, keys, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
 
-const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
-const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
-const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
 const SWITCH_FIELDS = ['cache_ttl', 'context_tokens', 'estimated_cache_write_usd', 'from_model', 'prompt_cache_warm', 'pricing', 'requested_model', 'source', 'to_model']
 
 describe('PreModelSwitch / PostModelSwitch', () => {

@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeBox, writeSettings, cmd, run, lastUserTexts, type Box } from './helpers.js'
+import { makeBox, writeSettings, cmd, run, lastUserTexts, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
 
-const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
 const echo = { reply: [{ tool_use: { id: 'toolu_e', name: 'Echo', input: { text: 'hi' } } }] }
 
 describe('hook output over 10,000 characters', () => {

@@ -2,14 +2,12 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import autoMode from '../../mods/auto-mode/index.js'
 import permissions from '../../mods/permissions/index.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, withOptions, type Box, type Hooks } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, withOptions, COMMON, keys, type Box, type Hooks } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
 
-const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
-const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
 const touch = (label: string, id: string) => ({ tool_use: { id, name: 'Touch', input: { label } } })
 const answer = (decision: Record<string, unknown>) =>
   cmd(`${dump(box, 'PermissionRequest')}; printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } })}'`)

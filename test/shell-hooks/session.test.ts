@@ -4,7 +4,7 @@ import transcripts from '../../mods/transcripts/index.js'
 import { conversation } from '../sdk/conversation.js'
 import { big, bigTool, boundaries, compactionWith, firstUserText, isSummaryRequest, mainRequests, summary } from '../compaction/helpers.js'
 import { toolsMod } from '../loop/helpers.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, hooksMod, withOptions, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, hooksMod, withOptions, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -12,8 +12,6 @@ afterEach(async () => {
   vi.unstubAllEnvs()
   await box.remove()
 })
-
-const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
 
 describe('SessionStart source', () => {
   it('is startup, resume, fork and clear as the session began', async () => {

@@ -4,7 +4,7 @@ import { listSessions } from '../../core/session/list.js'
 import { big, bigTool, compactionWith, summary } from '../compaction/helpers.js'
 import commandsMod from '../../mods/commands/index.js'
 import transcripts from '../../mods/transcripts/index.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, notices, withOptions, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, notices, withOptions, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -13,7 +13,6 @@ afterEach(async () => {
   await box.remove()
 })
 
-const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`
 const start = (fields: Record<string, unknown>) => json({ hookSpecificOutput: { hookEventName: 'SessionStart', ...fields } })
 
 describe('SessionStart sessionTitle', () => {

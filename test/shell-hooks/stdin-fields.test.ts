@@ -1,12 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeBox, dump, dumped, writeSettings, cmd, run, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, COMMON, keys, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
-
-const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
-const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
 
 describe('stdin fields', () => {
   it('each wired event gets the common fields and exactly its own', async () => {
