@@ -47,8 +47,21 @@ async function explorer(): Promise<Explorer> {
     searchPlaces: SEARCH_PLACES,
     searchStrategy: 'none',
     cache: false,
-    loaders: { '.ts': load, '.mts': load, '.js': load, '.mjs': load },
+    loaders: { '.ts': load, '.mts': load, '.js': load, '.mjs': load, '.json': loadJson },
   })
+}
+
+/**
+ * JSON configs (and package.json) by JSON.parse: cosmiconfig's own JSON loader brings a parser and
+ * a code-frame printer that cost more to load than the whole config read; JSON.parse's message
+ * quotes where the mistake is.
+ */
+function loadJson(file: string, content: string): unknown {
+  try {
+    return JSON.parse(content)
+  } catch (err) {
+    throw new ModloopError('MODLOOP_ERR_CONFIG', `${file}: not valid JSON: ${(err as Error).message}`, { file, stage: 'config', cause: err })
+  }
 }
 
 /** Searches `cwd` and each directory above it, up to the home directory or the filesystem root. */

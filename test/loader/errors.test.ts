@@ -21,6 +21,16 @@ describe('config errors', () => {
     expect(err).toMatchObject({ file: p.path('modloop.config.json'), field: 'mods[2].opts' })
   })
 
+  it('malformed JSON → MODLOOP_ERR_CONFIG naming the file and what is wrong; package.json the same', async () => {
+    const p = await tmp({ 'modloop.config.json': '{ "mods": [ "a", ] }' })
+    const err = await rejection(loadDistribution({ cwd: p.dir, builtins: builtins() }))
+    expect(err).toMatchObject({ code: 'MODLOOP_ERR_CONFIG', file: p.path('modloop.config.json') })
+    expect(err.message).toMatch(/modloop\.config\.json: not valid JSON: Unexpected token/)
+    const q = await tmp({ 'package.json': '{ "name": "x", "modloop": { "mods": [] }, }' })
+    const err2 = await rejection(loadDistribution({ cwd: q.dir, builtins: builtins() }))
+    expect(err2).toMatchObject({ code: 'MODLOOP_ERR_CONFIG', file: q.path('package.json') })
+  })
+
   it('an unknown top-level key in a parent config names that parent', async () => {
     const p = await tmp({ 'modloop.config.json': { extends: './parent.json' }, 'parent.json': { mod: [] } })
     const err = await rejection(loadDistribution({ cwd: p.dir, builtins: builtins() }))
