@@ -1,29 +1,104 @@
-// Bundles the CLI into dist/bin/: a cold start then loads a few files instead of ~500 ES modules
-// (the Anthropic SDK alone is ~400), which is most of the start-up time. Dynamic imports stay
-// lazy as split chunks. jiti, sucrase and cosmiconfig stay external: they load only when needed.
+// Bundles the CLI into one CommonJS file, dist/bin/main.cjs: a cold start then reads one file
+// instead of ~500 ES modules (the Anthropic SDK alone is ~400), and bin/modloop.js can compile it
+// with a V8 code cache (bin/code-cache.js), which ES modules cannot take on Node 20. The file is
+// the module body already wrapped in Node's module function, so it is compiled as it stands
+// (wrapping 2 MB of source at run time keeps a second copy: ~3 MiB more peak memory); it is not
+// loadable with require(). Packages that only some sessions use stay out of it (see VENDOR): the
+// bundle's source text stays in memory for the whole run, so lazily used code kept in it would
+// be paid for in peak memory by every run. jiti, sucrase and cosmiconfig stay external: they load
+// only when needed.
 import { build } from 'esbuild'
 import { rmSync } from 'node:fs'
+import Module from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-// Chunk names carry content hashes: clear the old ones so dist/bin holds one build.
+
+// Lazily used packages, each group one file dist/vendor/<group>.cjs loaded on first use. A group
+// shares the dependencies of its packages (string-width, ansi helpers, zod for the MCP SDK).
+const VENDOR = {
+  terminal: ['marked', 'marked-terminal', 'cli-truncate', 'string-width'],
+  mcp: [
+    '@modelcontextprotocol/sdk/client/index.js',
+    '@modelcontextprotocol/sdk/client/sse.js',
+    '@modelcontextprotocol/sdk/client/stdio.js',
+    '@modelcontextprotocol/sdk/client/streamableHttp.js',
+    '@modelcontextprotocol/sdk/inMemory.js',
+    '@modelcontextprotocol/sdk/server/mcp.js',
+    '@modelcontextprotocol/sdk/types.js',
+  ],
+  ajv: ['ajv'],
+  yaml: ['yaml'],
+  diff: ['diff'],
+  ignore: ['ignore'],
+  html: ['node-html-markdown'],
+}
+
+// The export names Node gives each package, so the stand-in module in the bundle exports the same.
+const exportNames = new Map()
+for (const spec of Object.values(VENDOR).flat()) exportNames.set(spec, Object.keys(await import(spec)))
+
 rmSync(join(root, 'dist', 'bin'), { recursive: true, force: true })
+for (const [group, specs] of Object.entries(VENDOR)) {
+  // A .mjs stdin gets Node's interop for CommonJS packages (default = module.exports).
+  const contents = specs.map((s, i) => `import * as p${i} from ${JSON.stringify(s)}; export { p${i} }`).join('\n')
+  await build({
+    absWorkingDir: root,
+    stdin: { contents, resolveDir: root, sourcefile: `vendor-${group}.mjs` },
+    outfile: `dist/vendor/${group}.cjs`,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  })
+}
+
+const vendorOf = new Map(Object.entries(VENDOR).flatMap(([group, specs]) => specs.map((s, i) => [s, { group, index: i }])))
+const vendorPlugin = {
+  name: 'modloop-vendor',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.namespace === 'modloop-vendor') return { path: args.path, external: true }
+      return vendorOf.has(args.path) ? { path: args.path, namespace: 'modloop-vendor' } : undefined
+    })
+    // A stand-in ES module: required when its importer first runs, so a dynamic import stays lazy.
+    b.onLoad({ filter: /.*/, namespace: 'modloop-vendor' }, (args) => {
+      const { group, index } = vendorOf.get(args.path)
+      const names = exportNames.get(args.path)
+      const named = names.filter((n) => n !== 'default' && n !== '__esModule')
+      const lines = [`const ns = require(${JSON.stringify(`../vendor/${group}.cjs`)}).p${index}`]
+      if (named.length) lines.push(`export const { ${named.join(', ')} } = ns`)
+      if (names.includes('default')) lines.push('export default ns.default')
+      return { contents: lines.join('\n'), loader: 'js' }
+    })
+  },
+}
+
 await build({
   absWorkingDir: root,
   entryPoints: { main: 'dist/cli/main.js' },
   outdir: 'dist/bin',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   external: ['jiti', 'sucrase', 'cosmiconfig'],
+  plugins: [vendorPlugin],
+  // import() of an external becomes require(): a script compiled from a V8 code cache loses its
+  // dynamic-import callback on Node 20 ("A dynamic import callback was not specified").
+  supported: { 'dynamic-import': false },
   // Less text to parse at start-up; names are kept, so errors still read.
   minifyWhitespace: true,
   minifySyntax: true,
-  // CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
-  banner: { js: "import { createRequire as __modloopRequire } from 'node:module'; const require = __modloopRequire(import.meta.url);" },
+  // The bundle sits where the ES modules' chunks sat (dist/bin), so paths found from it still hold.
+  define: { 'import.meta.url': '__modloopUrl' },
+  banner: { js: `${Module.wrapper[0]}const __modloopUrl = require('node:url').pathToFileURL(__filename).href;` },
+  footer: { js: Module.wrapper[1] },
   logLevel: 'warning',
 })
 

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { describeError, ModloopError } from '../errors.js'
 import { apiErrorTypeFor } from './api-errors.js'
@@ -13,8 +12,9 @@ export {
 } from './script-schema.js'
 
 /**
- * Reads a script from a .json file or a module's default export (.js/.mjs/.cjs natively,
- * .ts/.mts through jiti), or validates a script value given directly.
+ * Reads a script from a .json file or a module's default export (.js/.mjs/.cjs/.ts/.mts through
+ * jiti, which the CLI's CommonJS bundle can load where it cannot `import()`), or validates a
+ * script value given directly.
  */
 export async function loadScript(pathOrValue: unknown): Promise<Script> {
   if (typeof pathOrValue !== 'string') return parseScript(pathOrValue)
@@ -23,10 +23,10 @@ export async function loadScript(pathOrValue: unknown): Promise<Script> {
   try {
     const ext = extname(file)
     if (ext === '.json') value = JSON.parse(await readFile(file, 'utf8'))
-    else if (ext === '.ts' || ext === '.mts' || ext === '.cts') {
+    else {
       const { createJiti } = await import('jiti')
       value = await createJiti(import.meta.url).import(file, { default: true })
-    } else value = ((await import(pathToFileURL(file).href)) as { default?: unknown }).default
+    }
   } catch (err) {
     throw new ModloopError('MODLOOP_ERR_SCRIPT', `model script ${file} could not be read: ${describeError(err)}`, { file, cause: err })
   }

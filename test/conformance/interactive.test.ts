@@ -16,14 +16,14 @@ describe.runIf(hasTmux)('event conformance: interactive terminal', () => {
       // The project has its own mods, so the terminal first asks to trust the folder.
       const pane = await suite.open(readNotes(p.dir), { cwd: p.dir, home: `${p.dir}/home` }, { waitFor: 'Do you trust the files in' })
       await pane.keys('1')
-      await pane.waitFor(/^›/m)
+      await pane.waitFor(/^›/m, 20_000)
       await send(pane, 'What do the notes say?')
-      await pane.waitFor('The notes say hello.', 10_000)
+      await pane.waitFor('The notes say hello.', 20_000)
       await pane.keys('C-d')
-      await pane.waitFor('[exited 0]')
+      await pane.waitFor('[exited 0]', 20_000)
       checkRun('interactive', await p.read())
     } finally {
       await rm(p.dir, { recursive: true, force: true })
     }
-  })
+  }, 60_000)
 })

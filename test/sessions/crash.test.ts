@@ -147,7 +147,7 @@ async function resumeAndCheck(cwd: string, trial: Trial): Promise<void> {
 }
 
 describe('kill -9 mid-turn, then resume', () => {
-  const built = existsSync(join(root, 'dist/bin/main.js'))
+  const built = existsSync(join(root, 'dist/bin/main.cjs'))
 
   it.runIf(built)('50 trials killed at random points all resume to a well-formed history', async () => {
     const cwd = await tempCwd('modloop-kill-')

@@ -1,0 +1,74 @@
+// Loads the CLI bundle with a V8 code cache: the functions compiled by an earlier run are
+// deserialised instead of parsed and compiled again, which is most of a cold start's CPU time.
+// Node 20 offers this neither for ES modules nor through require(), hence vm.Script.
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { homedir, tmpdir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
+import { Script } from 'node:vm'
+
+/**
+ * Where a cache may live, best first: beside the bundle (one cache for every user of an
+ * install), else under $MODLOOP_HOME/cache, else the OS temp dir. The name carries the bundle's
+ * content hash and the V8 version, so a rebuilt bundle or another Node never meets a stale cache.
+ */
+function cachePaths(file, bytes) {
+  const hash = createHash('sha1').update(bytes).digest('hex').slice(0, 16)
+  const name = `${basename(file, '.cjs')}-${hash}-${process.versions.v8}.cache`
+  const home = process.env.MODLOOP_HOME || join(homedir(), '.modloop')
+  return [join(dirname(file), name), join(home, 'cache', name), join(tmpdir(), 'modloop-cache', name)]
+}
+
+function readCache(paths) {
+  for (const path of paths) {
+    try {
+      return readFileSync(path)
+    } catch {
+      // not here: try the next place
+    }
+  }
+  return undefined
+}
+
+// A temp name then a rename: a concurrent reader sees no file or a whole one. Caches of other
+// builds in the same place are removed, so upgrades do not pile them up.
+function writeCache(paths, data) {
+  for (const path of paths) {
+    const temp = `${path}.${process.pid}.tmp`
+    try {
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(temp, data)
+      renameSync(temp, path)
+    } catch {
+      rmSync(temp, { force: true })
+      continue
+    }
+    const prefix = basename(path).split('-')[0] + '-'
+    for (const old of readdirSync(dirname(path))) {
+      if (old.startsWith(prefix) && old.endsWith('.cache') && old !== basename(path)) rmSync(join(dirname(path), old), { force: true })
+    }
+    return
+  }
+}
+
+/**
+ * Runs `file` and returns its exports. The file is a CommonJS module already wrapped in Node's
+ * module function, ASCII only (see scripts/bundle.mjs), so V8 compiles the text as read. A
+ * missing, corrupt or rejected cache only costs the compile it would have saved. A new one is
+ * written at exit rather than after the top level ran: it then holds the functions the run used
+ * too, which measured ~15% faster on the next cold run for the same memory.
+ */
+export function requireCached(file) {
+  const bytes = readFileSync(file)
+  const paths = cachePaths(file, bytes)
+  // No importModuleDynamically: the bundle holds no import() (scripts/bundle.mjs turns them into
+  // require), and a script compiled from a cache would lose the callback anyway.
+  const script = new Script(bytes.toString('latin1'), { filename: file, cachedData: readCache(paths) })
+  // V8 sets cachedDataRejected only when it was given a cache; undefined means there was none.
+  if (script.cachedDataRejected !== false) process.once('exit', () => writeCache(paths, script.createCachedData()))
+  const module = { exports: {}, filename: file, id: file, loaded: false }
+  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file))
+  module.loaded = true
+  return module.exports
+}
