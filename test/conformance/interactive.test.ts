@@ -16,7 +16,8 @@ describe.runIf(hasTmux)('event conformance: interactive terminal', () => {
       // The project has its own mods, so the terminal first asks to trust the folder.
       const pane = await suite.open(readNotes(p.dir), { cwd: p.dir, home: `${p.dir}/home` }, { waitFor: 'Do you trust the files in' })
       await pane.keys('1')
-      await pane.waitFor(/^›/m, 20_000)
+      // The status line shows once the session is ready for a prompt.
+      await pane.waitFor(/default · \$/, 20_000)
       await send(pane, 'What do the notes say?')
       await pane.waitFor('The notes say hello.', 20_000)
       await pane.keys('C-d')
