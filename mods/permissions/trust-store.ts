@@ -57,9 +57,14 @@ export async function setTrust(file: string, dir: string, trusted: boolean): Pro
   const store = await readTrustStore(file)
   if (trusted) store.workspaces[real] = { trustedAt: new Date().toISOString() }
   else delete store.workspaces[real]
+  await writeTrustStore(file, store)
+  return real
+}
+
+/** Writes the whole store through a temp file and a rename, so a reader never sees half of it. */
+export async function writeTrustStore(file: string, store: TrustStore): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   const temp = `${file}.${process.pid}.tmp`
   await writeFile(temp, `${JSON.stringify(store, null, 2)}\n`)
   await rename(temp, file)
-  return real
 }

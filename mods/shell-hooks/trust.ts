@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { realpath } from 'node:fs/promises'
 import type { HooksConfig, LoadedHookSources, ResolvedHandler } from '../../hooks-runner/index.js'
-import { trustStorePath } from '../permissions/trust-store.js'
+import { readTrustStore, trustStorePath, writeTrustStore, type TrustStore } from '../permissions/trust-store.js'
 
 /** One project-level hook as a reviewer sees it, with the fingerprint its approval is keyed by. */
 export interface ProjectHookFingerprint {
@@ -27,24 +26,11 @@ export function fingerprintOf(h: ResolvedHandler): string {
 
 type Approvals = Record<string, Record<string, { approvedAt: string }>>
 
-/** The `hooks` key of the workspace trust store: approved fingerprints per workspace (real path). */
-async function readApprovals(file: string): Promise<{ store: Record<string, unknown>; hooks: Approvals }> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { store: {}, hooks: {} }
-    throw err
-  }
-  let store: unknown
-  try {
-    store = JSON.parse(text)
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix or remove it`)
-  }
-  if (typeof store !== 'object' || store === null || Array.isArray(store)) throw new Error(`${file} does not hold a JSON object`)
+/** The `hooks` key of the workspace trust store (beside `workspaces`): approved fingerprints per workspace (real path). */
+async function readApprovals(file: string): Promise<{ store: TrustStore; hooks: Approvals }> {
+  const store = await readTrustStore(file)
   const hooks = (store as { hooks?: unknown }).hooks
-  return { store: store as Record<string, unknown>, hooks: typeof hooks === 'object' && hooks !== null ? (hooks as Approvals) : {} }
+  return { store, hooks: typeof hooks === 'object' && hooks !== null ? (hooks as Approvals) : {} }
 }
 
 /**
@@ -75,8 +61,5 @@ export async function approveProjectHooks(storeFile: string, workspace: string, 
   const real = await realpath(workspace).catch(() => workspace)
   const now = new Date().toISOString()
   hooks[real] = { ...hooks[real], ...Object.fromEntries(fingerprints.map((f) => [f, { approvedAt: now }])) }
-  await mkdir(dirname(storeFile), { recursive: true })
-  const temp = `${storeFile}.${process.pid}.tmp`
-  await writeFile(temp, `${JSON.stringify({ workspaces: {}, ...store, hooks }, null, 2)}\n`)
-  await rename(temp, storeFile)
+  await writeTrustStore(storeFile, { ...store, hooks })
 }
