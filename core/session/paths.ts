@@ -38,9 +38,14 @@ export function transcriptPath(cwd: string, sessionId: string, env?: Env): strin
   return join(projectDir(cwd, env), `${sessionId}.jsonl`)
 }
 
+/** The session's own directory, beside its transcript: `<dir>/<session-id>/` (subagents, tool results, checkpoints, hook files). */
+export function sessionDirOf(sessionPath: string): string {
+  return sessionPath.replace(/\.jsonl$/, '')
+}
+
 /** The transcript of one subagent, beside its session's: `<dir>/<session-id>/subagents/agent-<agentId>.jsonl`. */
 export function subagentTranscriptPath(sessionPath: string, agentId: string): string {
-  return join(sessionPath.replace(/\.jsonl$/, ''), 'subagents', `agent-${agentId}.jsonl`)
+  return join(sessionDirOf(sessionPath), 'subagents', `agent-${agentId}.jsonl`)
 }
 
 export function lockPathOf(sessionPath: string): string {

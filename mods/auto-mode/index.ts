@@ -3,6 +3,7 @@ import { PERMISSION_MODE_REF } from '../../core/loop/controls.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { classify } from './classifier.js'
+import { permissionModeOf } from '../_shared/permission-mode.js'
 
 const options = z.object({
   /** The classifier model (alias or id); default: the small fast model. */
@@ -44,8 +45,8 @@ export default defineMod({
 async function modeOf($: ModApi): Promise<string | undefined> {
   const switched = $.state.get(PERMISSION_MODE_REF).value
   if (typeof switched === 'string') return switched
-  const api = $.state.get({ plugin: 'permissions', key: 'api' }).value as { mode?: () => string } | undefined
-  if (typeof api?.mode === 'function') return api.mode()
+  const loaded = permissionModeOf($)
+  if (loaded) return loaded
   try {
     const flags = (await $.settings.read({ source: 'flag' })) as { permissions?: { defaultMode?: string } }
     return flags?.permissions?.defaultMode

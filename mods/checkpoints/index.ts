@@ -5,6 +5,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { rewind } from './rewind.js'
 import { CheckpointStore } from './store.js'
+import { sessionDirOf } from '../../core/session/paths.js'
 
 const options = z.object({
   /** Checkpoint every session; otherwise only when the query asks (enableFileCheckpointing, --checkpoint). */
@@ -30,7 +31,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       const result = await next(e)
       if (!opts.enabled && !(await askedFor($))) return result
-      const store = new CheckpointStore(join(e.transcriptPath.replace(/\.jsonl$/, ''), 'checkpoints'))
+      const store = new CheckpointStore(join(sessionDirOf(e.transcriptPath), 'checkpoints'))
       if (e.source === 'resume') for (const warning of store.load()) $.log.warn(warning)
       stores.set(e.sessionId, store)
       const service: RewindService = (id, o) => rewind(store, id, o.dryRun === true)

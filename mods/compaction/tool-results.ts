@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { sessionDirOf } from '../../core/session/paths.js'
 
 export interface BudgetRule {
   /** Characters a result may have before it goes to a file. */
@@ -9,7 +10,7 @@ export interface BudgetRule {
 
 /** Where a session's large results go: `<session dir>/tool-results/`, beside its transcript. */
 export function toolResultsDir(transcriptPath: string): string {
-  return join(transcriptPath.replace(/\.jsonl$/, ''), 'tool-results')
+  return join(sessionDirOf(transcriptPath), 'tool-results')
 }
 
 /** A file name from a tool_use id, which the API makes of [A-Za-z0-9_-], kept safe whatever it holds. */

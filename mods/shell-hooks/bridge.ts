@@ -8,6 +8,8 @@ import {
 import { EffortTracker, EFFORT_EVENTS, effortEnv } from './effort.js'
 import { capOutput, capText } from './output-cap.js'
 import { fingerprintOf, isProjectLevel } from './trust.js'
+import { sessionDirOf } from '../../core/session/paths.js'
+import { permissionModeOf } from '../_shared/permission-mode.js'
 
 export interface BridgeInit {
   sessionId: string
@@ -93,7 +95,7 @@ export class HookBridge {
   /** Whether any hook is configured for the event, so that a bridge point costs nothing without one. */
   /** The session's directory beside its transcript: hook env files and oversized hook output live there. */
   get sessionDir(): string {
-    return this.init.transcriptPath.replace(/\.jsonl$/, '')
+    return sessionDirOf(this.init.transcriptPath)
   }
 
   has(event: HookEventName): boolean {
@@ -197,9 +199,7 @@ export class HookBridge {
   }
 
   private permissionMode(): string {
-    const api = this.$.state.get({ plugin: 'permissions', key: 'api' }).value as { mode?: () => string } | undefined
-    const mode = api?.mode?.()
-    return mode || 'default'
+    return permissionModeOf(this.$) || 'default'
   }
 }
 
@@ -218,4 +218,4 @@ export function contexts(r: HookRunResult): string[] {
   return r.additionalContexts.map((c) => `${r.hookName} hook additional context: ${c.text}`)
 }
 
-export const envFileDir = (transcriptPath: string) => join(transcriptPath.replace(/\.jsonl$/, ''), 'hook-env')
+export const envFileDir = (transcriptPath: string) => join(sessionDirOf(transcriptPath), 'hook-env')

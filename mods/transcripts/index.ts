@@ -11,6 +11,7 @@ import { VERSION } from '../../core/version.js'
 import { gitBranch } from './git-branch.js'
 import { toLine, type LineBase } from './lines.js'
 import { TranscriptWriter } from './writer.js'
+import { permissionModeOf } from '../_shared/permission-mode.js'
 
 const options = z.object({
   /** fsync after every line: a line then survives power loss too, not only a killed process, at a cost per message. */
@@ -103,13 +104,6 @@ async function isEphemeral($: ModApi): Promise<boolean> {
   } catch {
     return false
   }
-}
-
-/** The mode the permissions mod decides under (it offers `mode()` through `$.state`); none without it. */
-function permissionModeOf($: ModApi): string | undefined {
-  const api = $.state.get({ plugin: 'permissions', key: 'api' }).value as { mode?: () => unknown } | undefined
-  const mode = typeof api?.mode === 'function' ? api.mode() : undefined
-  return typeof mode === 'string' ? mode : undefined
 }
 
 function record(r: Recording, e: SessionMessageInput, model: () => string, permissionMode: () => string | undefined, fsync: boolean): void {
