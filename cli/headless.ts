@@ -6,9 +6,9 @@ import { splitRuleList } from './permissions-rule-list.js'
 import { renderPretty } from './pretty.js'
 import { reasoningOptions } from './reasoning-options.js'
 import { usageError } from './usage-error.js'
+import { PERMISSION_MODES } from '../core/permission-modes.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
-const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'auto']
 
 /**
  * `modloop -p`: one turn, headless. text prints the answer, json the result object, stream-json
@@ -16,7 +16,6 @@ const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPe
  * --verbose` read). Exit 0 on success, 1 on an error result, 2 on bad usage.
  */
 export const headless: CommandRun = async ({ values, positionals, io }) => {
-  if (values.print !== true) throw usageError('interactive mode is not available yet: pass -p "<prompt>" to run headless')
   const format = (values['output-format'] ?? 'text') as (typeof FORMATS)[number]
   if (!FORMATS.includes(format)) throw usageError(`--output-format must be one of ${FORMATS.join(', ')}`)
   const prompt = positionals.length > 0 ? positionals.join(' ') : await readStdin(io as { stdin?: NodeJS.ReadableStream })
@@ -88,7 +87,7 @@ function strings(values: Values, key: string): string[] | undefined {
 
 export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
   const mode = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
-  if (mode !== undefined && !PERMISSION_MODES.includes(mode)) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}`)
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}`)
   return {
     cwd: str(values, 'cwd') ?? io.cwd,
     env: io.env,

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { createHooksRunner, isHookEvent, HOOK_EVENTS, type HookRunResult } from '../hooks-runner/index.js'
 import type { CommandRun } from './command.js'
 import { loadForCli } from './hooks-list.js'
 import { usageError } from './usage-error.js'
+import { readJsonArg } from './json-arg.js'
 
 const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied'])
 
@@ -15,7 +15,7 @@ const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 
 export const hooksTest: CommandRun = async ({ values, positionals, io }) => {
   const event = positionals[0]!
   if (!isHookEvent(event)) throw usageError(`unknown hook event "${event}"; events: ${HOOK_EVENTS.join(', ')}`)
-  const extra = await inputArg(values.input, io.cwd)
+  const extra = inputArg(values.input, io.cwd)
   const tool = typeof values.tool === 'string' ? values.tool : TOOL_EVENTS.has(event) ? 'Bash' : undefined
   const input: Record<string, unknown> = {
     session_id: 'hooks-test', transcript_path: resolve(io.cwd, '.modloop-hooks-test.jsonl'), cwd: io.cwd, permission_mode: 'default', hook_event_name: event,
@@ -32,17 +32,12 @@ export const hooksTest: CommandRun = async ({ values, positionals, io }) => {
   return r.blocked || r.decision === 'deny' ? 2 : 0
 }
 
-async function inputArg(raw: unknown, cwd: string): Promise<Record<string, unknown>> {
+function inputArg(raw: unknown, cwd: string): Record<string, unknown> {
   if (typeof raw !== 'string') return {}
-  const text = raw.startsWith('@') ? await readFile(resolve(cwd, raw.slice(1)), 'utf8').catch((err) => { throw usageError(`--input ${raw}: ${(err as Error).message}`) }) : raw
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (err) {
-    throw usageError(`--input is not valid JSON: ${(err as Error).message}`)
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError('--input must be a JSON object')
-  return value as Record<string, unknown>
+  // `@file` names a file; anything else is the JSON itself.
+  const { json } = readJsonArg('--input', raw.startsWith('@') ? raw.slice(1) : raw, cwd)
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw usageError('--input must be a JSON object')
+  return json as Record<string, unknown>
 }
 
 function summary(r: HookRunResult) {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ModloopError } from '../errors.js'
+import { PERMISSION_MODES } from '../permission-modes.js'
 
 const name = z.string().min(1)
 const options = z.record(z.string(), z.unknown())
@@ -13,7 +14,6 @@ export const modEntrySchema = z.union([
 
 const ruleList = z.array(z.string().min(1))
 /** The permission modes a config may set (the permissions mod owns what they mean). */
-const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'auto'] as const
 
 /** A distribution config as one file holds it, before extends are merged. */
 export const configSchema = z.strictObject({

@@ -2,6 +2,7 @@ import type { Usage } from '../events/types.js'
 import { ModelApiError } from '../model/types.js'
 import { addUsage, zeroUsage } from './messages.js'
 import type { Session } from './session.js'
+import { resolveAlias } from '../model/aliases.js'
 
 export interface CompleteRequest {
   /** An alias (`haiku`, `sonnet`, `opus`) or a full id; default: the small fast model. */
@@ -15,15 +16,14 @@ export type CompleteResult =
   | { isAnswered: true; text: string; usage: Usage }
   | { isAnswered: false; reason: 'api-error' | 'empty-reply' | 'aborted'; status?: number | null; error?: string; usage: Usage }
 
-const ALIASES: Record<string, string> = { haiku: 'claude-haiku-4-5', sonnet: 'claude-sonnet-4-5', opus: 'claude-opus-4-5' }
 
 export function smallFastModel(env: Record<string, string | undefined>): string {
-  return env.ANTHROPIC_SMALL_FAST_MODEL ?? env.ANTHROPIC_DEFAULT_HAIKU_MODEL ?? ALIASES.haiku!
+  return env.ANTHROPIC_SMALL_FAST_MODEL || resolveAlias('haiku', env)
 }
 
 /** `$.model.complete`: one tool-less completion through the session's model; its cost counts in the session's. */
 export async function complete(session: Session, req: CompleteRequest, signal?: AbortSignal): Promise<CompleteResult> {
-  const model = ALIASES[req.model ?? ''] ?? req.model ?? smallFastModel(session.env)
+  const model = req.model ? resolveAlias(req.model, session.env) : smallFastModel(session.env)
   const usage = zeroUsage()
   let text = ''
   try {

@@ -1,10 +1,12 @@
 import { ModloopError } from '../errors.js'
 import { contextWindow } from '../model/pricing.js'
 import type { Session } from './session.js'
+import { contextTokens } from './compact-meter.js'
 
 /** The permission modes a session may switch to (spec loop-and-sdk §3.3). */
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions', 'auto'] as const
-export type PermissionMode = (typeof PERMISSION_MODES)[number]
+import { PERMISSION_MODES, type PermissionMode } from '../permission-modes.js'
+
+export { PERMISSION_MODES, type PermissionMode }
 
 /**
  * Where the session's permission mode is published once the host changed it mid-session
@@ -80,8 +82,6 @@ export function mcpServerStatus(session: Session): McpServerStatus[] {
   return Array.isArray(value) ? (value as McpServerStatus[]).map((s) => ({ ...s })) : []
 }
 
-const CHARS_PER_TOKEN = 4
-
 export function getContextUsage(session: Session): ContextUsage {
   const maxTokens = contextWindow(session.model)
   const u = session.lastUsage
@@ -92,7 +92,7 @@ export function getContextUsage(session: Session): ContextUsage {
     categories.push({ name: 'Sent with the last request', tokens: input }, { name: 'Last response', tokens: u.output_tokens })
     totalTokens = input + u.output_tokens
   } else {
-    totalTokens = Math.ceil(JSON.stringify(session.messages).length / CHARS_PER_TOKEN)
+    totalTokens = contextTokens(session)
     categories.push({ name: 'Messages (estimated)', tokens: totalTokens })
   }
   categories.push({ name: 'Free space', tokens: Math.max(0, maxTokens - totalTokens) })

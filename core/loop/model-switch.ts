@@ -3,8 +3,11 @@ import type { ModelSwitchInput, ModelSwitchResult } from '../events/types.js'
 import { attach } from './attach.js'
 import { capabilitiesOf, clampEffort, requestedThinking, type EffortLevel } from '../model/capabilities.js'
 import { costUsd, modelInfo } from '../model/pricing.js'
+import { MODEL_ALIASES, resolveAlias } from '../model/aliases.js'
+import { contextTokens } from './compact-meter.js'
 import { DEFAULT_MODEL } from './options.js'
 import type { Session } from './session.js'
+import { recordUnshown } from './unshown.js'
 
 /** What `Query.supportedModels()` lists (the Agent SDK's ModelInfo). */
 export interface ModelInfo {
@@ -14,22 +17,6 @@ export interface ModelInfo {
   supportsEffort?: boolean
   supportedEffortLevels?: EffortLevel[]
   supportsAdaptiveThinking?: boolean
-}
-
-/** Aliases and the ids they stand for; `ANTHROPIC_DEFAULT_<ALIAS>_MODEL` overrides one. */
-const ALIASES: Record<string, { id: string; description: string }> = {
-  opus: { id: 'claude-opus-4-7', description: 'Opus: the most capable model, for complex work' },
-  sonnet: { id: 'claude-sonnet-4-6', description: 'Sonnet: capable and quick, for everyday coding' },
-  haiku: { id: 'claude-haiku-4-5', description: 'Haiku: the fastest, for simple tasks' },
-}
-
-const CHARS_PER_TOKEN = 4
-
-/** An alias's model id, or the name itself when it is an id. */
-export function resolveAlias(name: string, env: Record<string, string | undefined>): string {
-  const alias = ALIASES[name.toLowerCase()]
-  if (!alias) return name
-  return env[`ANTHROPIC_DEFAULT_${name.toUpperCase()}_MODEL`] || alias.id
 }
 
 /** The model a session goes back to for `setModel()` with no name: what it would have started with. */
@@ -102,20 +89,16 @@ export async function deliverSwitchContext(session: Session): Promise<void> {
   const last = session.messages.at(-1)
   if (last?.role === 'user') last.content = [...(typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content), ...blocks]
   else session.messages.push({ role: 'user', content: blocks })
-  const { bus } = session.host
-  if (bus.has('session.message')) {
-    const message = session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: blocks }, parent_tool_use_id: null, isSynthetic: true })
-    await bus.emit('session.message', { message, shown: false })
-  }
+  await recordUnshown(session, blocks, true)
 }
 
 function switchPayload(session: Session, from: string, to: string, requested: string | null, source: ModelSwitchInput['source']): ModelSwitchInput {
-  // An estimate from the history's size: the new model has no cache, so all of it is written again.
-  const contextTokens = Math.ceil(JSON.stringify(session.messages).length / CHARS_PER_TOKEN)
+  // The context as the meter counts it: the new model has no cache, so all of it is written again.
+  const tokens = contextTokens(session)
   const warm = to === from
   return {
-    from, to, requested, source, contextTokens, promptCacheWarm: warm, cacheTtl: '5m',
-    estimatedCacheWriteUsd: warm ? 0 : costUsd(to, { cache_creation_input_tokens: contextTokens }),
+    from, to, requested, source, contextTokens: tokens, promptCacheWarm: warm, cacheTtl: '5m',
+    estimatedCacheWriteUsd: warm ? 0 : costUsd(to, { cache_creation_input_tokens: tokens }),
     pricing: modelInfo(to).family === 'default' ? 'default' : 'catalog',
   }
 }
@@ -134,7 +117,7 @@ export function supportedModels(session: Session): ModelInfo[] {
   const fallback = defaultModelOf(session.root)
   return [
     describe('default', fallback, 'Default', `The session's default model (${fallback})`),
-    ...Object.entries(ALIASES).map(([alias, a]) => {
+    ...Object.entries(MODEL_ALIASES).map(([alias, a]) => {
       const id = resolveAlias(alias, session.env)
       return describe(alias, id, alias[0]!.toUpperCase() + alias.slice(1), `${a.description} (${id})`)
     }),
@@ -186,3 +169,5 @@ export function modelControls(current: () => Session | undefined): ModelControls
     },
   }
 }
+
+export { resolveAlias }

@@ -20,6 +20,7 @@ import { endBatch } from './batch.js'
 import { noteResponse } from './compact-meter.js'
 import { enterPrompt } from './prompt-message.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
+import { recordUnshown } from './unshown.js'
 
 export interface TurnInput {
   text: string
@@ -289,21 +290,6 @@ async function* answer(session: Session, toolUses: Extract<ContentBlock, { type:
   }
   session.messages.push({ role: 'user', content: [...results, ...extra] })
   if (extra.length > 0) await recordUnshown(session, extra, true)
-}
-
-/**
- * Raises session.message for history content the caller's stream does not carry (a subagent's
- * prompt, recovery nudges, context beside tool results), so that a transcript holds exactly what
- * the next request sends. `synthetic` marks runtime additions, which join the user message before them.
- */
-async function recordUnshown(session: Session, content: ContentBlockParam[], synthetic: boolean): Promise<void> {
-  const { bus } = session.host
-  if (!bus.has('session.message')) return
-  const message = session.stamp({
-    type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: session.agent?.parentToolUseId ?? null,
-    ...(synthetic ? { isSynthetic: true } : {}),
-  })
-  await bus.emit('session.message', { message, shown: false, ...(session.agent ? { agentId: session.agent.agentId } : {}) })
 }
 
 /** A recovery nudge, through prompt.attachment; if a mod drops it, a bare continuation stands in so the request stays valid. */

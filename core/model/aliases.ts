@@ -1,0 +1,13 @@
+/** Aliases and the ids they stand for; `ANTHROPIC_DEFAULT_<ALIAS>_MODEL` overrides one. One table for /model, setModel() and $.model.complete. */
+export const MODEL_ALIASES: Record<string, { id: string; description: string }> = {
+  opus: { id: 'claude-opus-4-7', description: 'Opus: the most capable model, for complex work' },
+  sonnet: { id: 'claude-sonnet-4-6', description: 'Sonnet: capable and quick, for everyday coding' },
+  haiku: { id: 'claude-haiku-4-5', description: 'Haiku: the fastest, for simple tasks' },
+}
+
+/** An alias's model id, or the name itself when it is an id. */
+export function resolveAlias(name: string, env: Record<string, string | undefined>): string {
+  const alias = MODEL_ALIASES[name.toLowerCase()]
+  if (!alias) return name
+  return env[`ANTHROPIC_DEFAULT_${name.toUpperCase()}_MODEL`] || alias.id
+}
