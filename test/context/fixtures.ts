@@ -1,4 +1,3 @@
-import type { ModDefinition } from '../../core/mod/define.js'
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -26,8 +25,4 @@ export function texts(body: any, index: number): string[] {
   return typeof content === 'string' ? [content] : content.filter((b: any) => b.type === 'text').map((b: any) => b.text)
 }
 
-/** A mod definition with its options fixed, for `query({ options: { mods } })`, which takes definitions without options. */
-export function withOptions<D extends ModDefinition<any>>(def: D, options: Record<string, unknown>): ModDefinition {
-  const parsed = def.options ? def.options.parse(options) : options
-  return { ...def, options: undefined, register: (on, _o, $) => def.register(on, parsed, $) }
-}
+export { withOptions } from '../helpers/with-options.js'

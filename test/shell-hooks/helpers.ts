@@ -1,10 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { defineMod } from '../../core/mod/define.js'
 import type { QueryOptions } from '../../core/loop/options.js'
 import shellHooks from '../../mods/shell-hooks/index.js'
-import { shellHooksOptions } from '../../mods/shell-hooks/options.js'
+import { withOptions } from '../helpers/with-options.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 
 /** A sandbox: `project` (the cwd, holding .claude/settings.json), `home` (never the real one), `out` for dumps. */
@@ -41,13 +40,10 @@ export async function script(box: Box, name: string, body: string): Promise<stri
 }
 
 /** The mod with the sandbox's home and no managed settings. */
-export const hooksMod = (box: Box) => defineMod({
-  ...shellHooks,
-  register: (on, _o, $) => shellHooks.register(on, shellHooksOptions.parse({ home: box.home, managedDir: false, trustStore: box.store }), $),
-})
+export const hooksMod = (box: Box) => withOptions(shellHooks, { home: box.home, managedDir: false, trustStore: box.store })
 
 export function run(box: Box, steps: unknown, prompt = 'go', options: QueryOptions = {}) {
-  return runScript(steps, prompt, { cwd: box.project, mods: [toolsMod(), hooksMod(box), ...(options.mods ?? [])], ...options, ...(options.mods ? { mods: [toolsMod(), hooksMod(box), ...options.mods] } : {}) })
+  return runScript(steps, prompt, { cwd: box.project, ...options, mods: [toolsMod(), hooksMod(box), ...(options.mods ?? [])] })
 }
 
 /** Every text the model was sent in one request's last user message. */
@@ -57,10 +53,7 @@ export function lastUserTexts(body: any): string[] {
     b.type === 'text' ? [b.text] : b.type === 'tool_result' ? [typeof b.content === 'string' ? b.content : JSON.stringify(b.content)] : [])
 }
 
-/** A mod with its options parsed from `options` instead of the config (sandboxed homes and stores). */
-export function withOptions(mod: any, options: Record<string, unknown>) {
-  return defineMod({ ...mod, register: (on, _o, $) => mod.register(on, mod.options.parse(options), $) })
-}
+export { withOptions } from '../helpers/with-options.js'
 
 /** The `system` informational notices of a run. */
 export const notices = (messages: readonly { type: string; subtype?: string }[]) =>
