@@ -40,11 +40,19 @@ const historySchema = z.array(z.object({
 const pending = new WeakMap<Session, { message: SDKMessage; history?: MessageParam[] }[]>()
 const warned = new WeakSet<Session>()
 
+// The published policy is checked once per value, not before every request.
+const checked = new WeakMap<object, CompactPolicy>()
+
 function policyOf(session: Session): CompactPolicy | undefined {
   const { value } = session.host.state.get(COMPACT_POLICY_REF)
   if (value === undefined || value === null) return undefined
+  const known = typeof value === 'object' ? checked.get(value) : undefined
+  if (known) return known
   const parsed = policySchema.safeParse(value)
-  if (parsed.success) return parsed.data
+  if (parsed.success) {
+    if (typeof value === 'object') checked.set(value, parsed.data)
+    return parsed.data
+  }
   if (!warned.has(session)) {
     warned.add(session)
     const issue = parsed.error.issues[0]
