@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 // Lazily used packages, each group one file dist/vendor/<group>.cjs loaded on first use. A group
 // shares the dependencies of its packages (string-width, ansi helpers, zod for the MCP SDK).
 const VENDOR = {
-  terminal: ['marked', 'marked-terminal', 'cli-truncate', 'string-width'],
+  terminal: ['marked', 'marked-terminal', 'chalk', 'cli-truncate', 'string-width'],
   mcp: [
     '@modelcontextprotocol/sdk/client/index.js',
     '@modelcontextprotocol/sdk/client/sse.js',

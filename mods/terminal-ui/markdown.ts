@@ -11,9 +11,15 @@ async function renderer(width: number, paint: Paint): Promise<Render> {
   if (!loading || loadedWidth !== width) {
     loadedWidth = width
     loading = (async () => {
-      const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')])
+      const [{ Marked }, { markedTerminal }, { default: chalk }] = await Promise.all([import('marked'), import('marked-terminal'), import('chalk')])
+      // chalk guesses colour support from the environment (it turns colour off whenever CI is set);
+      // the terminal UI has already decided, and marked-terminal styles through chalk's one instance.
+      const level = Math.max(chalk.level, 1) as 1 | 2 | 3
       const marked = new Marked(markedTerminal({ width, reflowText: true, tab: 2, showSectionPrefix: false, emoji: false }), inlineInLists)
-      return (md: string) => paint.plain(String(marked.parse(md)))
+      return (md: string) => {
+        chalk.level = paint.on ? level : 0
+        return paint.plain(String(marked.parse(md)))
+      }
     })()
   }
   return loading
