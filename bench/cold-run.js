@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { startFakeAnthropic } from '../dist/testing/fake-anthropic.js'
 
 const RUNS = 7
-const bin = fileURLToPath(new URL('../bin/modloop.js', import.meta.url))
+const bin = fileURLToPath(new URL('../bin/modloop.cjs', import.meta.url))
 const cwd = mkdtempSync(join(tmpdir(), 'modloop-cold-'))
 const server = await startFakeAnthropic({ script: Array.from({ length: RUNS + 4 }, () => ({ reply: 'Hello from the fake server.' })) })
 const env = { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' }

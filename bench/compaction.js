@@ -13,7 +13,7 @@
 // shows what is held (live heap) and the RSS without the garbage, and how much each round adds
 // once the first compaction has happened (flat: ~0 KB). The third shows what
 // --max-semi-space-size would save and cost; Node takes that flag only at start-up (set from a
-// running process, as bin/modloop.js sets --liftoff-only, it leaves the young generation as it is).
+// running process, as bin/modloop.cjs sets --liftoff-only, it leaves the young generation as it is).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,5 +1,8 @@
 // Measures loading a distribution of 20 small TS mods in a fresh process, after `npm run build`.
-// cold: an empty transpile cache (every mod goes through babel); warm: the cache the cold run left.
+// cold: an empty transpile cache (every mod is transpiled); warm: the cache the cold run left.
+// The child imports the library as an embedder does (`import { loadDistribution } from 'modloop'`),
+// reported apart, then times loadDistribution: finding the config, jiti, transpiling, importing,
+// validating options and registering every mod.
 // Run directly (`node bench/load-mods.js`) or import `benchLoadMods()`.
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
@@ -9,8 +12,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 
 const MODS = 20
-const RUNS = 3
-const loaderUrl = new URL('../dist/core/loader/load-distribution.js', import.meta.url).href
+const RUNS = 5
+const bin = fileURLToPath(new URL('../bin/modloop.cjs', import.meta.url))
+const loaderUrl = new URL('../dist/index.js', import.meta.url).href
 
 const modSource = (i) => `import { defineMod, type On } from 'modloop'
 import { z } from 'zod'
@@ -62,20 +66,34 @@ async function runChild(dir, cacheDir) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
+/** Wall time of one whole process, spawn to exit. */
+async function wall(args, cwd, env = {}) {
+  const start = performance.now()
+  await promisify(execFile)(process.execPath, args, { cwd, env: { ...process.env, ...env } })
+  return performance.now() - start
+}
+
 export async function benchLoadMods() {
   const dir = await makeProject()
   try {
     const cold = []
     const warm = []
+    const cli = []
+    const node = []
     for (let run = 0; run < RUNS; run++) {
       const cacheDir = join(dir, `cache-${run}`)
       cold.push(await runChild(dir, cacheDir))
       warm.push(await runChild(dir, cacheDir))
+      // The whole CLI with an empty transpile cache, beside a bare node start on the same machine.
+      cli.push(await wall([bin, 'mods', 'list'], dir, { MODLOOP_MOD_CACHE: join(dir, `cli-cache-${run}`) }))
+      node.push(await wall(['-e', ''], dir))
     }
     return {
       coldMs: median(cold.map((r) => r.loadMs)),
       warmMs: median(warm.map((r) => r.loadMs)),
       importMs: median(cold.map((r) => r.importMs)),
+      cliMs: median(cli),
+      nodeMs: median(node),
     }
   } finally {
     await rm(dir, { recursive: true, force: true })
@@ -86,5 +104,6 @@ if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) 
   const r = await benchLoadMods()
   console.log(`load ${MODS} TS mods (cold): ${r.coldMs.toFixed(0)} ms`)
   console.log(`load ${MODS} TS mods (warm transpile cache): ${r.warmMs.toFixed(0)} ms`)
-  console.log(`  import of the loader itself: ${r.importMs.toFixed(0)} ms (median of ${RUNS} runs; loader: ${fileURLToPath(loaderUrl)})`)
+  console.log(`  import of the library itself (${fileURLToPath(loaderUrl)}): ${r.importMs.toFixed(0)} ms; medians of ${RUNS} runs`)
+  console.log(`  \`modloop mods list\` of those mods, whole process, empty transpile cache: ${r.cliMs.toFixed(0)} ms (\`node -e ''\` alone: ${r.nodeMs.toFixed(0)} ms)`)
 }

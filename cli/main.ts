@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { config as zodConfig } from 'zod'
 import { describeError, isModloopError } from '../core/errors.js'
 import type { Command } from './command.js'
 import { COMMANDS, findCommand } from './commands.js'
@@ -12,6 +13,7 @@ import { VERSION } from '../core/version.js'
  * stderr). Only the chosen command's implementation is imported, so `--version` stays instant.
  */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  zodConfig({ jitless: true })
   let command: Command | undefined
   try {
     const first = argv[0]

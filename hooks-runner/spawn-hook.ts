@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { childProcess } from './child-process.js'
 import { describeCause } from './errors.js'
 import { killGroup } from './kill-group.js'
 
@@ -44,7 +45,7 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
   const started = performance.now()
   let child: ChildProcess
   try {
-    child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+    child = childProcess().spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
   } catch (err) {
     return Promise.resolve(launchFailure(err, started))
   }

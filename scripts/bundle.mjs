@@ -1,6 +1,6 @@
 // Bundles the CLI into one CommonJS file, dist/bin/main.cjs: a cold start then reads one file
-// instead of ~500 ES modules (the Anthropic SDK alone is ~400), and bin/modloop.js can compile it
-// with a V8 code cache (bin/code-cache.js), which ES modules cannot take on Node 20. The file is
+// instead of ~500 ES modules (the Anthropic SDK alone is ~400), and bin/modloop.cjs can compile it
+// with a V8 code cache (bin/code-cache.cjs), which ES modules cannot take on Node 20. The file is
 // the module body already wrapped in Node's module function, so it is compiled as it stands
 // (wrapping 2 MB of source at run time keeps a second copy: ~3 MiB more peak memory); it is not
 // loadable with require(). Packages that only some sessions use stay out of it (see VENDOR): the
@@ -39,6 +39,18 @@ const VENDOR = {
 const exportNames = new Map()
 for (const spec of Object.values(VENDOR).flat()) exportNames.set(spec, Object.keys(await import(spec)))
 
+// Every file of dist/bin and dist/vendor is loaded by bin/code-cache.cjs with a V8 code cache: a
+// CommonJS body already wrapped in Node's module function, ASCII only (esbuild's default charset),
+// so V8 compiles the text as read. Such a file is not loadable with require().
+const CACHED_CJS = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  banner: { js: Module.wrapper[0] },
+  footer: { js: Module.wrapper[1] },
+}
+
 rmSync(join(root, 'dist', 'bin'), { recursive: true, force: true })
 for (const [group, specs] of Object.entries(VENDOR)) {
   // A .mjs stdin gets Node's interop for CommonJS packages (default = module.exports).
@@ -47,10 +59,7 @@ for (const [group, specs] of Object.entries(VENDOR)) {
     absWorkingDir: root,
     stdin: { contents, resolveDir: root, sourcefile: `vendor-${group}.mjs` },
     outfile: `dist/vendor/${group}.cjs`,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
+    ...CACHED_CJS,
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',
@@ -70,7 +79,7 @@ const vendorPlugin = {
       const { group, index } = vendorOf.get(args.path)
       const names = exportNames.get(args.path)
       const named = names.filter((n) => n !== 'default' && n !== '__esModule')
-      const lines = [`const ns = require(${JSON.stringify(`../vendor/${group}.cjs`)}).p${index}`]
+      const lines = [`const ns = require('../../bin/code-cache.cjs').requireCached(require('node:path').join(__dirname, '..', 'vendor', ${JSON.stringify(`${group}.cjs`)})).p${index}`]
       if (named.length) lines.push(`export const { ${named.join(', ')} } = ns`)
       if (names.includes('default')) lines.push('export default ns.default')
       return { contents: lines.join('\n'), loader: 'js' }
@@ -107,9 +116,8 @@ await build({
   absWorkingDir: root,
   stdin: { contents: "module.exports = require('sucrase')", resolveDir: root },
   outfile: 'dist/vendor/sucrase.cjs',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
+  ...CACHED_CJS,
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
 })

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { TransformOptions, TransformResult } from 'jiti'
@@ -32,11 +33,13 @@ export function transform(opts: TransformOptions): TransformResult {
   return babel(opts)
 }
 
-/** The build's one-file copy of sucrase (scripts/bundle.mjs) when there is one; the package otherwise. */
+/**
+ * The build's one-file copy of sucrase (scripts/bundle.mjs), run with a V8 code cache: parsing and
+ * compiling it is most of what a first transform costs. Without a build, the package itself.
+ */
 function loadSucrase(): Sucrase {
-  try {
-    return require(join(PACKAGE_ROOT, 'dist', 'vendor', 'sucrase.cjs')) as Sucrase
-  } catch {
-    return require('sucrase') as Sucrase
-  }
+  const file = join(PACKAGE_ROOT, 'dist', 'vendor', 'sucrase.cjs')
+  if (!existsSync(file)) return require('sucrase') as Sucrase
+  const { requireCached } = require(join(PACKAGE_ROOT, 'bin', 'code-cache.cjs')) as { requireCached(file: string): unknown }
+  return requireCached(file) as Sucrase
 }

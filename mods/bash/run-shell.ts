@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { childProcess } from '../_shared/child-process.js'
 import { randomBytes } from 'node:crypto'
 import { readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -35,7 +36,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** `bash -c` in a process group of its own, so a timeout or an abort can end it as a tree. */
 export function spawnShell(script: string, cwd: string): ChildProcess {
-  return spawn('bash', ['-c', script], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env })
+  return childProcess().spawn('bash', ['-c', script], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env })
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { childProcess } from '../_shared/child-process.js'
 
 export interface ShellContext {
   cwd: string
@@ -72,7 +72,7 @@ interface ShResult { stdout: string; stderr: string; code: number | null; timedO
 function runSh(command: string, ctx: ShellContext): Promise<ShResult> {
   return new Promise((resolve) => {
     const group = process.platform !== 'win32'
-    const child = spawn('sh', ['-c', command], { cwd: ctx.cwd, detached: group, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true })
+    const child = childProcess().spawn('sh', ['-c', command], { cwd: ctx.cwd, detached: group, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true })
     const take = (into: { text: string }) => (d: Buffer) => {
       if (into.text.length < ctx.maxOutputChars) into.text += d.toString('utf8')
     }

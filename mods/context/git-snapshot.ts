@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { childProcess } from '../_shared/child-process.js'
 
 export interface GitOptions {
   timeoutMs: number
@@ -9,7 +9,7 @@ export interface GitOptions {
 /** One git command's stdout (trailing space trimmed), or undefined when git is missing, fails or times out. */
 function git(args: string[], cwd: string, timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile('git', args, {
+    childProcess().execFile('git', args, {
       cwd, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true,
       // A snapshot must not take the index lock from under the user's own git commands.
       env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { childProcess } from '../_shared/child-process.js'
 import type { SearchSpec } from './grep-input.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
 import { VCS_EXCLUDES } from './walk.js'
@@ -34,7 +34,7 @@ export function rgArgs(spec: SearchSpec): string[] {
 /** Runs ripgrep and collects its output lines; stops it once `spec.stopAfter` lines are in. */
 export function searchWithRg(rg: string, spec: SearchSpec): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, rgArgs(spec), { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = childProcess().spawn(rg, rgArgs(spec), { stdio: ['ignore', 'pipe', 'pipe'] })
     const out: string[] = []
     let stderr = ''
     let stopped = false

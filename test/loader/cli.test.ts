@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -117,17 +120,19 @@ describe('modloop CLI, in-process', () => {
 })
 
 describe('the built CLI', () => {
-  it('node bin/modloop.js --version', async () => {
+  it('node bin/modloop.cjs --version', async () => {
     expect(existsSync(`${root}dist/cli/main.js`), 'run `npm run build` first').toBe(true)
-    const { stdout } = await promisify(execFile)(process.execPath, [`${root}bin/modloop.js`, '--version'])
+    const { stdout } = await promisify(execFile)(process.execPath, [`${root}bin/modloop.cjs`, '--version'])
     expect(stdout).toBe(`${pkg.version}\n`)
   })
 
-  it('--version imports neither cosmiconfig, jiti nor the SDK', async () => {
-    // A resolve hook that fails any import of the heavy packages.
-    const hook = `export async function resolve(s, c, next) { if (/cosmiconfig|jiti|@anthropic-ai|babel/.test(s)) throw new Error('imported ' + s); return next(s, c) }`
-    const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)})`
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, `${root}bin/modloop.js`, '--version'])
+  it('--version loads neither cosmiconfig, jiti nor the SDK', async () => {
+    // A preload that fails any load of the heavy packages (the CLI bundle reaches them through require).
+    const guard = `const M = require('node:module'); const load = M._load
+M._load = function (s, ...rest) { if (/cosmiconfig|jiti|@anthropic-ai|babel|sucrase/.test(s)) throw new Error('loaded ' + s); return load.call(this, s, ...rest) }`
+    const dir = await mkdtemp(join(tmpdir(), 'modloop-guard-'))
+    await writeFile(join(dir, 'guard.cjs'), guard)
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', join(dir, 'guard.cjs'), `${root}bin/modloop.cjs`, '--version'])
     expect(stdout).toBe(`${pkg.version}\n`)
   })
 })

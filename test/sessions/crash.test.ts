@@ -91,7 +91,7 @@ interface Trial { sessionId?: string; acknowledged: string[] }
 
 /** Runs the built CLI and SIGKILLs it after a random number of stream lines plus a random delay. */
 function killedRun(cwd: string, seed: number): Promise<Trial> {
-  const child = spawn(process.execPath, [join(root, 'bin/modloop.js'), '-p', 'do the task', '--script', 'script.json', '--output-format', 'stream-json'], {
+  const child = spawn(process.execPath, [join(root, 'bin/modloop.cjs'), '-p', 'do the task', '--script', 'script.json', '--output-format', 'stream-json'], {
     cwd, env: { ...process.env }, stdio: ['ignore', 'pipe', 'ignore'],
   })
   // Spread over the whole run (28 stream lines), then a few ms more to land between lines too.
