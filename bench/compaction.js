@@ -6,14 +6,12 @@
 // by compaction three times in the run, and what the runtime holds must not grow across them.
 // An in-process model answers at once (tool calls; a summary when asked without tools), so the
 // figures are the runtime's own: time per round for each block of 100 rounds, and resident memory
-// at every 100th round. The session runs three times, each in a fresh process: as Node runs it,
-// with a full collection every 10 rounds, and with a small young generation. V8 lets garbage pile
-// up in a young generation it grows to 32 MB and an old generation it collects rarely, so the first
-// run's RSS climbs for several hundred rounds while little is held, then levels off; the second run
-// shows what is held (live heap) and the RSS without the garbage, and how much each round adds
-// once the first compaction has happened (flat: ~0 KB). The third shows what
-// --max-semi-space-size would save and cost; Node takes that flag only at start-up (set from a
-// running process, as bin/modloop.cjs sets --liftoff-only, it leaves the young generation as it is).
+// at every 100th round. The session runs three times, each in a fresh process: as the CLI runs it
+// (the V8 flags of cli/heap.ts, set once the session is under way, as the CLI does), with V8's
+// defaults (as in an application that embeds query() and leaves V8 alone: V8 grows the young
+// generation to 32 MB and lets dead results pile up in the old one, so RSS climbs while little is
+// held), and with a full collection every 10 rounds, which shows what is held (live heap) and how
+// much each round adds once the first compaction has happened (flat: ~0 KB).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,35 +24,39 @@ const ROUNDS = Number(process.env.MODLOOP_BENCH_ROUNDS ?? 500)
 const BLOCK = 100
 // A full collection every this many rounds (counted as the model's time, not the runtime's); 0: none.
 const GC_EVERY = Number(process.env.MODLOOP_BENCH_GC_EVERY ?? 0)
+// 1: the CLI's V8 flags (cli/heap.ts) once the first response is in, as the CLI sets them.
+const TUNED = process.env.MODLOOP_BENCH_TUNED === '1'
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(0)
-const SEMI_SPACE_MB = 2
 
 if (process.env.MODLOOP_BENCH_COMPACTION_CHILD) {
   process.stdout.write(JSON.stringify(await session()))
 } else {
   const self = fileURLToPath(import.meta.url)
-  const run = (gcEvery, flags = []) => {
-    const env = { ...process.env, MODLOOP_BENCH_COMPACTION_CHILD: '1', MODLOOP_BENCH_GC_EVERY: String(gcEvery) }
-    const r = spawnSync(process.execPath, [...flags, self], { env, encoding: 'utf8' })
-    if (r.status !== 0) throw new Error(`the benchmark session failed (a full collection every ${gcEvery} rounds ${flags.join(' ')}):\n${r.stderr}`)
+  const run = (gcEvery, tuned) => {
+    const env = { ...process.env, MODLOOP_BENCH_COMPACTION_CHILD: '1', MODLOOP_BENCH_GC_EVERY: String(gcEvery), MODLOOP_BENCH_TUNED: tuned ? '1' : '0' }
+    const r = spawnSync(process.execPath, [self], { env, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`the benchmark session failed (a full collection every ${gcEvery} rounds, tuned: ${tuned}):\n${r.stderr}`)
     return JSON.parse(r.stdout)
   }
-  const plain = run(0)
-  const collected = run(10)
-  const lean = run(0, [`--max-semi-space-size=${SEMI_SPACE_MB}`])
+  const cli = run(0, true)
+  const plain = run(0, false)
+  const collected = run(10, false)
   const list = (xs, f) => xs.map(f).join(' / ')
-  const rounds = list(plain.samples, (s) => s.round)
+  const rounds = list(cli.samples, (s) => s.round)
   const mean = (r) => r.blocks.reduce((a, b) => a + b, 0) / r.blocks.length
   // Growth per round after the first compaction (the first sample past it to the last): what a longer session would add.
-  const from = collected.samples.find((s) => s.round > collected.boundaryRounds[0]) ?? collected.samples[0]
-  const last = collected.samples.at(-1)
-  const perRound = (key) => (((last[key] - from[key]) / Math.max(1, last.round - from.round)) / 1024).toFixed(1)
-  console.log(`compaction: ${ROUNDS}-round session with 40-70K-character tool results: ${plain.boundaries} compactions (at rounds ${plain.boundaryRounds.join(', ')}), ${plain.files} results moved to files`)
-  console.log(`  runtime per round, rounds ${list(plain.blocks, (_b, i) => `${i * BLOCK + 1}-${(i + 1) * BLOCK}`)}: ${list(plain.blocks, (b) => b.toFixed(2))} ms`)
-  console.log(`  as Node runs it: RSS at rounds ${rounds}: ${list(plain.samples, (s) => mb(s.rss))} MB (peak ${list(plain.samples, (s) => mb(s.peak))}); V8 heap ${list(plain.samples, (s) => mb(s.heap))} MB`)
-  console.log(`  full GC every 10 rounds: RSS ${list(collected.samples, (s) => mb(s.rss))} MB (peak ${list(collected.samples, (s) => mb(s.peak))}); live heap ${list(collected.samples, (s) => mb(s.used))} MB`)
-  console.log(`  held per round from round ${from.round} to ${last.round}: live heap ${perRound('used')} KB, peak RSS ${perRound('peak')} KB`)
-  console.log(`  --max-semi-space-size=${SEMI_SPACE_MB}: RSS ${list(lean.samples, (s) => mb(s.rss))} MB (peak ${list(lean.samples, (s) => mb(s.peak))}); runtime per round ${mean(lean).toFixed(2)} ms (as Node runs it: ${mean(plain).toFixed(2)} ms)`)
+  const growth = (r, key) => {
+    const from = r.samples.find((s) => s.round > r.boundaryRounds[0]) ?? r.samples[0]
+    const last = r.samples.at(-1)
+    return { from: from.round, to: last.round, kb: (((last[key] - from[key]) / Math.max(1, last.round - from.round)) / 1024).toFixed(1) }
+  }
+  const held = growth(collected, 'used')
+  const peak = growth(cli, 'peak')
+  console.log(`compaction: ${ROUNDS}-round session with 40-70K-character tool results: ${cli.boundaries} compactions (at rounds ${cli.boundaryRounds.join(', ')}), ${cli.files} results moved to files`)
+  console.log(`  as the CLI runs it: runtime per round, rounds ${list(cli.blocks, (_b, i) => `${i * BLOCK + 1}-${(i + 1) * BLOCK}`)}: ${list(cli.blocks, (b) => b.toFixed(2))} ms`)
+  console.log(`    RSS at rounds ${rounds}: ${list(cli.samples, (s) => mb(s.rss))} MB (peak ${list(cli.samples, (s) => mb(s.peak))}); V8 heap ${list(cli.samples, (s) => mb(s.heap))} MB; peak RSS from round ${peak.from} to ${peak.to}: ${peak.kb} KB a round`)
+  console.log(`  with V8's defaults (embedded): RSS ${list(plain.samples, (s) => mb(s.rss))} MB (peak ${list(plain.samples, (s) => mb(s.peak))}); V8 heap ${list(plain.samples, (s) => mb(s.heap))} MB; runtime per round ${mean(plain).toFixed(2)} ms (as the CLI runs it: ${mean(cli).toFixed(2)} ms)`)
+  console.log(`  full GC every 10 rounds: RSS ${list(collected.samples, (s) => mb(s.rss))} MB (peak ${list(collected.samples, (s) => mb(s.peak))}); live heap ${list(collected.samples, (s) => mb(s.used))} MB; held per round from round ${held.from} to ${held.to}: ${held.kb} KB`)
   const meter = await meterCost()
   console.log(`  context meter per request with a history of ${list(meter, (m) => m.history.toLocaleString('en-US'))} messages: ${list(meter, (m) => m.us.toFixed(0))} µs`)
 }
@@ -151,6 +153,7 @@ async function session() {
         const { rss, heapTotal, heapUsed } = process.memoryUsage()
         samples.push({ round, rss, peak: process.resourceUsage().maxRSS * 1024, heap: heapTotal, used: heapUsed })
       }
+      if (TUNED && round === 1) (await import('../dist/cli/heap.js')).tuneHeapForLongSession({ ownsProcess: true })
       let step
       if (!request.tools?.length) {
         summaries++

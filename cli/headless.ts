@@ -4,6 +4,7 @@ import type { CommandRun, Values } from './command.js'
 import { mcpConfigServers } from './mcp-config.js'
 import { splitRuleList } from './permissions-rule-list.js'
 import { renderPretty } from './pretty.js'
+import { tuneHeapForLongSession } from './heap.js'
 import { reasoningOptions } from './reasoning-options.js'
 import { usageError } from './usage-error.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
@@ -31,6 +32,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   let result: SDKResultMessage | undefined
   try {
     for await (const m of query({ prompt, options })) {
+      if (m.type === 'assistant') tuneHeapForLongSession(io)
       if (m.type === 'result') result = m
       print(format, values.verbose === true, m, io)
     }

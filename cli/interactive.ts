@@ -6,6 +6,7 @@ import type { LogSink } from '../core/mod/build-api.js'
 import { ModHost } from '../core/mod/host.js'
 import type { InteractiveContext, TerminalIo } from '../mods/terminal-ui/surface.js'
 import type { CommandRun } from './command.js'
+import { tuneHeapForLongSession } from './heap.js'
 import { queryOptions } from './headless.js'
 import { usageError } from './usage-error.js'
 
@@ -40,6 +41,7 @@ export const interactive: CommandRun = async ({ values, positionals, io }) => {
     throw noSurface(first)
   }
   const ctx: InteractiveContext = { options, io: term, prompt: positionals.join(' ') || undefined, load: loader.load }
+  tuneHeapForLongSession(io)
   return found.surface.run(ctx)
 }
 

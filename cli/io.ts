@@ -6,8 +6,10 @@ export interface Io {
   stdin?: NodeJS.ReadableStream
   cwd: string
   env: Record<string, string | undefined>
+  /** The process is the CLI's own (not a test's or an embedder's): process-wide settings are its to make. */
+  ownsProcess?: boolean
 }
 
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env, ownsProcess: true }
 }
