@@ -47,7 +47,15 @@ export function decodeText(bytes: Buffer): { text: string; format: TextFormat } 
     text = bytes.toString('utf8')
     format = { encoding: 'utf8', bom: false }
   }
-  return { text, format: { ...format, lineEnding: lineEndingOf(text) } }
+  // The line ending takes a pass over the whole text: only writers ask for it.
+  let lineEnding: TextFormat['lineEnding'] | undefined
+  return {
+    text,
+    get format() {
+      lineEnding ??= lineEndingOf(text)
+      return { ...format, lineEnding }
+    },
+  }
 }
 
 /** The bytes of `text` in `format`'s encoding and BOM (line endings are the caller's business). */
