@@ -13,7 +13,9 @@ import { VERSION } from '../core/version.js'
  * stderr). Only the chosen command's implementation is imported, so `--version` stays instant.
  */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
-  zodConfig({ jitless: true })
+  // zod compiles a parser per schema on its first parse (new Function), which a short run never
+  // earns back. A process-wide setting: only where the CLI owns the process, not in a test's.
+  if (io.ownsProcess) zodConfig({ jitless: true })
   let command: Command | undefined
   try {
     const first = argv[0]

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { childProcess } from '../_shared/child-process.js'
+import { childProcess } from '../../hooks-runner/child-process.js'
 import { randomBytes } from 'node:crypto'
 import { readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,4 +1,4 @@
-import { childProcess } from '../_shared/child-process.js'
+import { childProcess } from '../../hooks-runner/child-process.js'
 
 export interface ShellContext {
   cwd: string

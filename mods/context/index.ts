@@ -33,13 +33,14 @@ export default defineMod({
     // first prompt is being prepared instead of holding up session start.
     on('session.start', ($, e, next) => {
       const gitOff = !opts.git || /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS') ?? '')
-      const root = findRepoRoot(e.cwd)
+      const inRepo = findRepoRoot(e.cwd).then((root) => root !== undefined)
+      // Outside a repository git has nothing to say; spawning it to learn that costs more than the walk.
+      const snapshot = async () => ((await inRepo) || $.env.get('GIT_DIR')
+        ? gitSnapshot(e.cwd, { timeoutMs: opts.gitTimeoutMs, maxStatusChars: opts.maxStatusChars })
+        : undefined)
       sessions.set(e.sessionId, {
-        facts: root.then((found) => envFacts(e.cwd, found !== undefined, (n) => $.env.get(n))),
-        // Outside a repository git has nothing to say; spawning it to learn that costs more than the walk.
-        git: gitOff ? Promise.resolve(undefined) : root.then((found) => (found === undefined && !$.env.get('GIT_DIR')
-          ? undefined
-          : gitSnapshot(e.cwd, { timeoutMs: opts.gitTimeoutMs, maxStatusChars: opts.maxStatusChars }))),
+        facts: inRepo.then((found) => envFacts(e.cwd, found, (n) => $.env.get(n))),
+        git: gitOff ? Promise.resolve(undefined) : snapshot(),
       })
       return next(e)
     })

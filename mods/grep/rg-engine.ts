@@ -1,4 +1,4 @@
-import { childProcess } from '../_shared/child-process.js'
+import { childProcess } from '../../hooks-runner/child-process.js'
 import type { SearchSpec } from './grep-input.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
 import { VCS_EXCLUDES } from './walk.js'

@@ -19,7 +19,8 @@ describe.runIf(hasTmux)('event conformance: interactive terminal', () => {
       // The status line shows once the session is ready for a prompt.
       await pane.waitFor(/default · \$/, 20_000)
       await send(pane, 'What do the notes say?')
-      await pane.waitFor('The notes say hello.', 20_000)
+      // The answer shows while the turn still ends (stop checks, turn.stop): Ctrl+D once it is idle.
+      await pane.waitFor((screen) => screen.includes('The notes say hello.') && !screen.includes('esc to interrupt'), 20_000)
       await pane.keys('C-d')
       await pane.waitFor('[exited 0]', 20_000)
       checkRun('interactive', await p.read())
