@@ -1,6 +1,6 @@
 // Cold `modloop -p` one-turn run against the fake server on loopback: process start to exit, and
 // peak RSS (from /usr/bin/time when present). The distribution is the default one, in an empty dir.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -38,8 +38,13 @@ function once(measureRss = false) {
 
 // The first run after a build writes the CLI's code cache; it is reported apart.
 const first = await once()
+// A cache rewritten after the first run was rejected: every run then compiled the bundle anew.
+const bundleDir = fileURLToPath(new URL('../dist/bin/', import.meta.url))
+const cacheId = () => readdirSync(bundleDir).filter((n) => n.endsWith('.cache')).map((n) => `${n}:${statSync(bundleDir + n).ino}`).join()
+const cacheAfterFirst = cacheId()
 const runs = []
 for (let i = 0; i < RUNS; i++) runs.push(await once())
+if (cacheId() !== cacheAfterFirst) console.log('warning: the CLI code cache was rewritten between runs (rejected), so these runs compiled the bundle from scratch')
 const rssRuns = []
 for (let i = 0; i < 3; i++) rssRuns.push(await once(true))
 await server.close()

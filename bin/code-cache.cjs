@@ -8,6 +8,7 @@ const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 const { createRequire } = require('node:module')
 const { homedir, tmpdir } = require('node:os')
 const { basename, dirname, join } = require('node:path')
+const { setFlagsFromString } = require('node:v8')
 const { Script } = require('node:vm')
 
 /**
@@ -57,6 +58,13 @@ function writeCache(paths, data) {
 // Like require's own cache: a file runs once however many modules ask for it.
 const loaded = new Map()
 
+// Scripts that came without a usable cache, each with the cache to write for it at exit (taken
+// early by setV8Flags, else made at exit).
+const unsaved = []
+process.once('exit', () => {
+  for (const entry of unsaved) writeCache(entry.paths, entry.data ?? entry.script.createCachedData())
+})
+
 /**
  * Runs `file` once and returns its exports. The file is a CommonJS module already wrapped in Node's
  * module function, ASCII only (see scripts/bundle.mjs), so V8 compiles the text as read. A
@@ -73,7 +81,7 @@ function requireCached(file) {
   // require), and a script compiled from a cache would lose the callback anyway.
   const script = new Script(bytes.toString('latin1'), { filename: file, cachedData: readCache(paths) })
   // V8 sets cachedDataRejected only when it was given a cache; undefined means there was none.
-  if (script.cachedDataRejected !== false) process.once('exit', () => writeCache(paths, script.createCachedData()))
+  if (script.cachedDataRejected !== false) unsaved.push({ paths, script, data: undefined })
   const module = { exports: {}, filename: file, id: file, loaded: false }
   loaded.set(file, module)
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file))
@@ -81,4 +89,17 @@ function requireCached(file) {
   return module.exports
 }
 
-module.exports = { requireCached }
+/**
+ * Sets V8 flags in a running process without spoiling the next start's caches. V8 stamps a code
+ * cache with a hash of the flags in force when it is made and rejects it when the reader's flags
+ * hash otherwise; a cache made at exit after a flag changed mid-run would be rejected by every
+ * cold start, each then compiling everything and writing a new one (~60 ms more a run). So the
+ * caches of the scripts loaded so far are made now, under the flags a start runs with. Scripts
+ * loaded later are cached at exit under the new flags, which is what they meet next time too.
+ */
+function setV8Flags(flags) {
+  for (const entry of unsaved) entry.data ??= entry.script.createCachedData()
+  for (const flag of flags) setFlagsFromString(flag)
+}
+
+module.exports = { requireCached, setV8Flags }

@@ -1,4 +1,6 @@
-import { setFlagsFromString } from 'node:v8'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { PACKAGE_ROOT } from '../core/version.js'
 
 /**
  * V8 settings for a long session, applied once it is under way. Left alone, V8 grows the young
@@ -9,7 +11,8 @@ import { setFlagsFromString } from 'node:v8'
  * (bench/compaction.js). Applied after start-up, whose many short-lived allocations a small young
  * generation would collect over and over (~25 ms more CPU for a cold `-p` run). V8 reads both
  * flags at each collection, so setting them in a running process takes effect. The CLI owns its
- * process; query() leaves an embedding application's V8 as it is.
+ * process; query() leaves an embedding application's V8 as it is. Set through the code-cache
+ * loader, which first takes the start-up caches under the flags a cold start runs with.
  */
 export const LONG_SESSION_V8_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=30'] as const
 
@@ -19,6 +22,7 @@ let applied = false
 export function tuneHeapForLongSession(io: { ownsProcess?: boolean }): boolean {
   if (applied || !io.ownsProcess) return false
   applied = true
-  for (const flag of LONG_SESSION_V8_FLAGS) setFlagsFromString(flag)
+  const { setV8Flags } = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'bin', 'code-cache.cjs')) as { setV8Flags(flags: readonly string[]): void }
+  setV8Flags(LONG_SESSION_V8_FLAGS)
   return true
 }
