@@ -19,7 +19,8 @@ function project(): { dir: string; file: string } {
   dirs.push(dir)
   const file = join(dir, 'mod.cjs')
   const body = Array.from({ length: 200 }, (_, i) => `exports.f${i} = (x) => x * ${i} + ${i}`).join('\n')
-  writeFileSync(file, `${Module.wrapper[0]}${body}${Module.wrapper[1]}`)
+  const [head, tail] = (Module as unknown as { wrapper: [string, string] }).wrapper
+  writeFileSync(file, `${head}${body}${tail}`)
   return { dir, file }
 }
 
