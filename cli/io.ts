@@ -11,5 +11,16 @@ export interface Io {
 }
 
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env, ownsProcess: true }
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // process.stdin builds its stream on first access (~5 ms for a file or pipe): a prompt given
+    // on the command line never needs it.
+    get stdin() {
+      return process.stdin
+    },
+    cwd: process.cwd(),
+    env: process.env,
+    ownsProcess: true,
+  }
 }

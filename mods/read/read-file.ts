@@ -76,18 +76,26 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
     }
   }
 
-  const wanted = lines.slice(start, start + (input.limit ?? DEFAULT_LINES)).map((l) => (l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]` : l))
+  let cut = false
+  const wanted = lines.slice(start, start + (input.limit ?? DEFAULT_LINES)).map((l) => {
+    if (l.length <= MAX_LINE_CHARS) return l
+    cut = true
+    return `${l.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]`
+  })
   const selected = fitToBudget(wanted, start + 1, options.maxOutputChars)
   const end = start + selected.length
   const whole = start === 0 && end >= lines.length
   recordRead(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, hash: hashBytes(bytes), whole })
+  // All of an LF file shown uncut: its lines joined again are the text itself, so a slice of it
+  // stands in for a second copy of the file.
+  const content = whole && !cut && !text.includes('\r') ? text.slice(0, text.endsWith('\n') ? -1 : text.length) : selected.join('\n')
 
   let body = numberLines(selected, start + 1)
   if (end < lines.length) {
     const why = selected.length < wanted.length ? ` to stay under ${options.maxOutputChars} characters` : ''
     body += `\n\n${reminder(`Showing lines ${start + 1}-${end} of ${lines.length}${why}. Read on with offset ${end + 1}.`)}`
   }
-  return { result: file(selected.join('\n'), selected.length), text: body }
+  return { result: file(content, selected.length), text: body }
 }
 
 /** The longest prefix of `lines` whose numbered rendering fits in `budget` characters (at least one line). */

@@ -39,6 +39,23 @@ describe('Read', () => {
     expect(r.result).toEqual({ type: 'text', file: { filePath: p('five.txt'), content: 'one\ntwo\nthree\nfour\nfive', numLines: 5, startLine: 1, totalLines: 5 } })
   })
 
+  it('gives the shown lines joined by LF as the structured content, whatever the file looks like', async () => {
+    const cases: Record<string, string> = {
+      'no-final-newline.txt': 'a\nb',
+      'blank-lines.txt': 'a\n\n\nb\n\n',
+      'crlf-mixed.txt': 'a\r\nb\nc\r\n',
+      'cut-line.txt': `${'y'.repeat(2100)}\nz\n`,
+    }
+    for (const [name, text] of Object.entries(cases)) {
+      await writeFile(p(name), text)
+      const r = await tools.call('Read', { file_path: p(name) })
+      const lines = text.split(/\r?\n/)
+      if (lines.at(-1) === '') lines.pop()
+      const shown = lines.map((l) => (l.length > 2000 ? `${l.slice(0, 2000)}… [line cut at 2000 characters]` : l))
+      expect((r.result as { file: { content: string } }).file.content, name).toBe(shown.join('\n'))
+    }
+  })
+
   it('reads a range with offset and limit, and says how to read on', async () => {
     const r = await tools.call('Read', { file_path: p('five.txt'), offset: 2, limit: 2 })
     expect(r.text).toContain('     2\ttwo\n     3\tthree')
