@@ -22,6 +22,7 @@ import { z } from 'zod'
 // MODLOOP_BENCH_ROUNDS (a multiple of 100) runs a longer session, to see where memory levels off.
 const ROUNDS = Number(process.env.MODLOOP_BENCH_ROUNDS ?? 500)
 const BLOCK = 100
+const LONG_ROUNDS = ROUNDS * 4
 // A full collection every this many rounds (counted as the model's time, not the runtime's); 0: none.
 const GC_EVERY = Number(process.env.MODLOOP_BENCH_GC_EVERY ?? 0)
 // 1: the CLI's V8 flags (cli/heap.ts) once the first response is in, as the CLI sets them.
@@ -32,8 +33,8 @@ if (process.env.MODLOOP_BENCH_COMPACTION_CHILD) {
   process.stdout.write(JSON.stringify(await session()))
 } else {
   const self = fileURLToPath(import.meta.url)
-  const run = (gcEvery, tuned) => {
-    const env = { ...process.env, MODLOOP_BENCH_COMPACTION_CHILD: '1', MODLOOP_BENCH_GC_EVERY: String(gcEvery), MODLOOP_BENCH_TUNED: tuned ? '1' : '0' }
+  const run = (gcEvery, tuned, rounds = ROUNDS) => {
+    const env = { ...process.env, MODLOOP_BENCH_COMPACTION_CHILD: '1', MODLOOP_BENCH_GC_EVERY: String(gcEvery), MODLOOP_BENCH_TUNED: tuned ? '1' : '0', MODLOOP_BENCH_ROUNDS: String(rounds) }
     const r = spawnSync(process.execPath, [self], { env, encoding: 'utf8' })
     if (r.status !== 0) throw new Error(`the benchmark session failed (a full collection every ${gcEvery} rounds, tuned: ${tuned}):\n${r.stderr}`)
     return JSON.parse(r.stdout)
@@ -57,6 +58,12 @@ if (process.env.MODLOOP_BENCH_COMPACTION_CHILD) {
   console.log(`    RSS at rounds ${rounds}: ${list(cli.samples, (s) => mb(s.rss))} MB (peak ${list(cli.samples, (s) => mb(s.peak))}); V8 heap ${list(cli.samples, (s) => mb(s.heap))} MB; peak RSS from round ${peak.from} to ${peak.to}: ${peak.kb} KB a round`)
   console.log(`  with V8's defaults (embedded): RSS ${list(plain.samples, (s) => mb(s.rss))} MB (peak ${list(plain.samples, (s) => mb(s.peak))}); V8 heap ${list(plain.samples, (s) => mb(s.heap))} MB; runtime per round ${mean(plain).toFixed(2)} ms (as the CLI runs it: ${mean(cli).toFixed(2)} ms)`)
   console.log(`  full GC every 10 rounds: RSS ${list(collected.samples, (s) => mb(s.rss))} MB (peak ${list(collected.samples, (s) => mb(s.peak))}); live heap ${list(collected.samples, (s) => mb(s.used))} MB; held per round from round ${held.from} to ${held.to}: ${held.kb} KB`)
+  // Four times as long, as the CLI runs it: where peak RSS levels off, and that it then stays there.
+  const long = run(0, true, LONG_ROUNDS)
+  const at = (r) => long.samples.find((s) => s.round === r)
+  const longGrowth = (((at(LONG_ROUNDS).peak - at(LONG_ROUNDS / 2).peak) / (LONG_ROUNDS / 2)) / 1024).toFixed(1)
+  const quarters = [1, 2, 3, 4].map((q) => (q * LONG_ROUNDS) / 4)
+  console.log(`  ${LONG_ROUNDS.toLocaleString('en-US')} rounds as the CLI runs it: peak RSS at rounds ${quarters.join(' / ')}: ${list(quarters, (r) => mb(at(r).peak))} MB; from round ${LONG_ROUNDS / 2} to ${LONG_ROUNDS}: ${longGrowth} KB a round; runtime per round, first and last 100: ${long.blocks[0].toFixed(2)} / ${long.blocks.at(-1).toFixed(2)} ms`)
   const meter = await meterCost()
   console.log(`  context meter per request with a history of ${list(meter, (m) => m.history.toLocaleString('en-US'))} messages: ${list(meter, (m) => m.us.toFixed(0))} µs`)
 }
