@@ -3,9 +3,10 @@ import { join } from 'node:path'
 import type { ModApi } from '../../core/mod/api.js'
 import {
   createHooksRunner, matchValue, type BackgroundHookResult, type HookEventName, type HookRecord, type HookRunResult, type HooksRunner,
-  type LoadedHookSources,
+  type HooksConfig, type LoadedHookSources,
 } from '../../hooks-runner/index.js'
 import { EffortTracker, EFFORT_EVENTS, effortEnv } from './effort.js'
+import { hookWork, hostLlm, hostMcp } from './host-calls.js'
 import { capOutput, capText } from './output-cap.js'
 import { fingerprintOf, isProjectLevel } from './trust.js'
 import { sessionDirOf } from '../../core/session/paths.js'
@@ -39,6 +40,7 @@ export interface FireOptions {
 const ALWAYS_SHOWN = new Set<HookEventName>(['SessionStart', 'Setup'])
 // Events that never emit hook_started (spec §4.10).
 const NEVER_SHOWN = new Set<HookEventName>(['Notification', 'SessionEnd', 'PreCompact', 'PostCompact'])
+const NO_HOOKS: HooksConfig = { handlers: [] }
 
 /**
  * One session's side of the bridge: the hooks-runner bound to the session's config, the common
@@ -69,7 +71,7 @@ export class HookBridge {
   readonly later: string[] = []
 
   constructor(private readonly $: ModApi, readonly init: BridgeInit) {
-    this.runner = createHooksRunner({ config: init.loaded.config, projectDir: init.cwd, envFileDir: init.envFileDir })
+    this.runner = createHooksRunner({ config: init.loaded.config, projectDir: init.cwd, envFileDir: init.envFileDir, llm: hostLlm($), mcp: hostMcp($) })
     this.effort = new EffortTracker($)
     this.runner.background.onResult((r) => {
       if (r.additionalContext || r.systemMessage || r.rewake) this.arrived.push(r)
@@ -145,6 +147,8 @@ export class HookBridge {
   /** Runs the event's matching hooks and reports what they say beside their decisions. */
   async fire(event: HookEventName, fields: Record<string, unknown>, o: FireOptions = {}): Promise<HookRunResult> {
     const input = this.input(event, fields, o)
+    // The work of a prompt, agent or mcp_tool hook (its subagent's tool calls, …) raises no hooks.
+    if (hookWork.getStore()) return this.runner.run(event, input, { config: NO_HOOKS })
     const show = !NEVER_SHOWN.has(event) && (this.init.includeHookEvents || ALWAYS_SHOWN.has(event))
     const ids = new Map<number, string>()
     const hookName = (() => {
