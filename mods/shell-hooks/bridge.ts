@@ -63,6 +63,8 @@ export class HookBridge {
   /** The session title a SessionStart or UserPromptSubmit hook set (`session_title` on later inputs). */
   title: string | undefined
   private readonly reported = new Set<string>()
+  /** Warnings already shown this session: a bad matcher would otherwise repeat on every call. */
+  private readonly warned = new Set<string>()
   private instructionsSeen = 0
   private readonly pending = new Set<Promise<unknown>>()
   /** Async hooks that ended with something for the model, not yet delivered. */
@@ -94,12 +96,12 @@ export class HookBridge {
     return [...queued, ...(await Promise.all(texts.map(([event, text]) => capText(text!, event!, this.sessionDir))))]
   }
 
-  /** Whether any hook is configured for the event, so that a bridge point costs nothing without one. */
   /** The session's directory beside its transcript: hook env files and oversized hook output live there. */
   get sessionDir(): string {
     return sessionDirOf(this.init.transcriptPath)
   }
 
+  /** Whether any hook is configured for the event, so that a bridge point costs nothing without one. */
   has(event: HookEventName): boolean {
     return this.runner.config.handlers.some((h) => h.event === event)
   }
@@ -170,6 +172,13 @@ export class HookBridge {
     return r
   }
 
+  /** A runner or load warning as a visible notice, once per session per text. */
+  warn(text: string): void {
+    if (this.warned.has(text)) return
+    this.warned.add(text)
+    this.notice(`settings hooks warning: ${text}`, 'warning')
+  }
+
   /** A `system` message for the caller's stream; warnings also go to the log (stderr headless). */
   notice(content: string, level: 'info' | 'warning' = 'info'): void {
     if (level === 'warning') this.$.log.warn(content)
@@ -191,7 +200,7 @@ export class HookBridge {
       else this.notice(text, 'warning')
     }
     for (const m of r.systemMessages) this.notice(m.text, 'warning')
-    for (const w of r.warnings) this.$.log.debug(w.message)
+    for (const w of r.warnings) this.warn(w.message)
     for (const record of r.records) {
       const h = this.runner.config.handlers.find((x) => x.id === record.id)
       if (!h || !isProjectLevel(h)) continue
