@@ -11,6 +11,7 @@ import { capOutput, capText } from './output-cap.js'
 import { fingerprintOf, isProjectLevel } from './trust.js'
 import { sessionDirOf } from '../../core/session/paths.js'
 import { permissionModeOf } from '../_shared/permission-mode.js'
+import { hookEnvFilesRef } from '../_shared/hook-env-files.js'
 
 export interface BridgeInit {
   sessionId: string
@@ -65,6 +66,8 @@ export class HookBridge {
   private readonly reported = new Set<string>()
   /** Warnings already shown this session: a bad matcher would otherwise repeat on every call. */
   private readonly warned = new Set<string>()
+  /** CLAUDE_ENV_FILE files of this session's hooks, published for the bash mod to source. */
+  private readonly envFiles = new Set<string>()
   private instructionsSeen = 0
   private readonly pending = new Set<Promise<unknown>>()
   /** Async hooks that ended with something for the model, not yet delivered. */
@@ -169,6 +172,7 @@ export class HookBridge {
     })
     const r = await capOutput(ran, this.sessionDir)
     this.report(r, o.quiet === true)
+    this.publishEnvFiles(r.envFiles)
     return r
   }
 
@@ -209,6 +213,12 @@ export class HookBridge {
       this.reported.add(fp)
       this.$.log.warn(`ran a project hook not yet reviewed in this workspace: ${h.event}${h.matcher ? ` [${h.matcher}]` : ''} \`${h.name}\` (${h.source.file}; fingerprint ${fp}; review with: modloop hooks list)`)
     }
+  }
+
+  private publishEnvFiles(files: readonly string[]): void {
+    const before = this.envFiles.size
+    for (const f of files) this.envFiles.add(f)
+    if (this.envFiles.size > before) this.$.state.set(hookEnvFilesRef(this.init.sessionId), [...this.envFiles])
   }
 
   private permissionMode(): string {
