@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { createHooksRunner, isHookEvent, HOOK_EVENTS, type HookRunResult } from '../hooks-runner/index.js'
 import type { CommandRun } from './command.js'
+import { cliLlm } from './hooks-llm.js'
 import { loadForCli } from './hooks-list.js'
 import { usageError } from './usage-error.js'
 import { readJsonArg } from './json-arg.js'
@@ -11,6 +12,7 @@ const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 
  * `modloop hooks test <Event>`: runs the hooks that match a synthetic input — the common fields, the
  * tool for tool events, then `--input` (JSON text or @file) on top — without running the agent, and
  * prints each hook's exit code and output and the merged decision. Exit 2 when a hook blocks.
+ * Prompt and agent hooks ask the model once (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL; see hooks-llm.ts).
  */
 export const hooksTest: CommandRun = async ({ values, positionals, io }) => {
   const event = positionals[0]!
@@ -24,7 +26,7 @@ export const hooksTest: CommandRun = async ({ values, positionals, io }) => {
   }
   const loaded = await loadForCli(values, io)
   for (const e of loaded.errors) io.stderr.write(`modloop: ${e.message}\n`)
-  const runner = createHooksRunner({ config: loaded.config, projectDir: io.cwd, env: io.env as NodeJS.ProcessEnv })
+  const runner = createHooksRunner({ config: loaded.config, projectDir: io.cwd, env: io.env as NodeJS.ProcessEnv, llm: cliLlm(io.env) })
   const r = await runner.run(event, input)
   await runner.close()
   if (values.json === true) io.stdout.write(`${JSON.stringify(summary(r), null, 2)}\n`)

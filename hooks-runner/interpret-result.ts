@@ -76,6 +76,12 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
     if (!blocksOn2) return fail('error', `${checked.message} (source: ${h.source.file})`, 'HOOKS_ERR_OUTPUT')
     warnings.push({ code: 'HOOKS_WARN_OUTPUT_FIELD', message: `${h.name}: ${checked.message}; exit 2 still blocks`, hook: h.name })
   }
+  if (stdout.kind === 'text' && stdout.brokenJson !== undefined) {
+    warnings.push({
+      code: 'HOOKS_WARN_NOT_JSON', hook: h.name, file: h.source.file,
+      message: `${h.name} (${h.source.file}): stdout starts with "{" but is not valid JSON (${stdout.brokenJson}); it is taken as plain text`,
+    })
+  }
   if (raw.bodyNotJson) return fail('error', `answered with a body that is not a JSON object: ${firstLine(raw.stdout).slice(0, 200)}`, 'HOOKS_ERR_HTTP')
 
   if (code === 0) {

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises'
 import type { HookEventName } from './events.js'
 import { handlerEnv } from './hook-env.js'
 import type { ResolvedHandler } from './hooks-config.js'
@@ -32,6 +33,8 @@ export async function runHandler(h: ResolvedHandler, ctx: HandlerContext): Promi
   const c = h.config
   switch (c.type) {
     case 'command':
+      // A plugin's data directory exists by the time a hook of the plugin may write to it.
+      if (h.source.pluginData) await mkdir(h.source.pluginData, { recursive: true }).catch(() => undefined)
       return runCommand(c, h.source, {
         // A trailing newline helps scripts that `read -r` their input.
         stdin: `${ctx.inputJson}\n`,

@@ -51,7 +51,10 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
         continue
       }
     }
-    if (unit.hooks) hooks.push(unit.hooks)
+    if (unit.hooks) {
+      const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {} }
+      hooks.push(plugin ? { ...unit.hooks, plugin } : unit.hooks)
+    }
     for (const mod of unit.mods) {
       const before = host.errors.length
       await host.add(mod.def, { options: modOptions, source: mod.source, root: mod.root })

@@ -20,6 +20,8 @@ export interface Origin {
 export interface HookSource {
   source: string
   hooks: Record<string, unknown[]>
+  /** For a plugin's `hooks/hooks.json`: the plugin, its directory and its options (userConfig values). */
+  plugin?: { name: string; root: string; options: Readonly<Record<string, unknown>> }
 }
 
 /** One config of a distribution, in merge order (the furthest ancestor first). */

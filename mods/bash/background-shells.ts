@@ -51,8 +51,9 @@ export class BackgroundShells {
   private readonly shells = new Map<string, BackgroundShell>()
   private counter = 0
 
-  start(command: string, cwd: string): BackgroundShell {
-    const child: ChildProcess = spawnShell(command, cwd)
+  /** `prelude` runs first on the same line (sourcing hook env files); `command` is what is reported. */
+  start(command: string, cwd: string, prelude = ''): BackgroundShell {
+    const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd)
     const shell: BackgroundShell = {
       id: `bash_${++this.counter}`, command, pgid: child.pid ?? -1, status: 'running', exitCode: null, startedAt: Date.now(),
       stdout: new Unread(UNREAD_CAP), stderr: new Unread(UNREAD_CAP),

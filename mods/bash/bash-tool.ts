@@ -30,14 +30,14 @@ export const bashDescription = (o: BashOptions) => `Runs a command with bash and
 export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellSession, options: BashOptions): Promise<ToolOutput> {
   const { cwd, note: cwdNote } = await shell.currentCwd()
   if (input.run_in_background) {
-    const bg = shell.background.start(input.command, cwd)
+    const bg = shell.background.start(input.command, cwd, shell.prelude())
     return {
       result: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: bg.id },
       text: `Started in the background with id ${bg.id}. Read its output with BashOutput, stop it with KillShell.${cwdNote ? `\n${cwdNote}` : ''}`,
     }
   }
   const timeoutMs = Math.min(input.timeout ?? options.defaultTimeoutMs, options.maxTimeoutMs)
-  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars })
+  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude() })
   const notes = cwdNote ? [cwdNote] : []
   if (run.cwd && run.cwd !== cwd) {
     const refused = await shell.moveTo(run.cwd)

@@ -4,6 +4,7 @@ import { allowedDirsOptions } from '../_shared/allowed-paths.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { bashDescription, bashInput, bashTool } from './bash-tool.js'
 import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
+import { hookEnvFiles } from '../_shared/hook-env-files.js'
 import { ShellSession } from './shell-session.js'
 
 const options = allowedDirsOptions.extend({
@@ -28,7 +29,7 @@ export default defineMod({
     process.on('exit', onExit)
 
     on('session.start', async ($, e, next) => {
-      const shell = new ShellSession(e.cwd, opts.additionalDirectories)
+      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => hookEnvFiles($, e.sessionId))
       sessions.set(e.sessionId, shell)
       await registerTool($, {
         name: 'Bash', description: bashDescription(opts), input: bashInput, isReadOnly: false,

@@ -27,6 +27,8 @@ export interface ShellOptions {
   signal: AbortSignal
   maxOutputChars: number
   graceMs?: number
+  /** Shell text run first, on the command's line (sourcing hook env files). */
+  prelude?: string
 }
 
 // After the shell exits, a process it started in the background may still hold the pipes open.
@@ -47,7 +49,7 @@ export function spawnShell(script: string, cwd: string): ChildProcess {
 export async function runShell(command: string, options: ShellOptions): Promise<ShellRun> {
   const cwdFile = join(tmpdir(), `modloop-cwd-${process.pid}-${randomBytes(6).toString('hex')}`)
   // On the same line as the command, so bash's line numbers in errors stay the user's.
-  const child = spawnShell(`trap 'pwd -P > ${quote(cwdFile)} 2>/dev/null' EXIT; ${command}`, options.cwd)
+  const child = spawnShell(`${options.prelude ?? ''}trap 'pwd -P > ${quote(cwdFile)} 2>/dev/null' EXIT; ${command}`, options.cwd)
   const stdout = new CappedText(options.maxOutputChars)
   const stderr = new CappedText(options.maxOutputChars)
   child.stdout!.setEncoding('utf8').on('data', (d: string) => stdout.push(d))

@@ -2,13 +2,24 @@ import { stat } from 'node:fs/promises'
 import { allowedRoots, isInside, realpathLoose } from '../_shared/allowed-paths.js'
 import { BackgroundShells } from './background-shells.js'
 
-/** What Bash keeps per session: the directory `cd` moved to, and the background shells. */
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+/** What Bash keeps per session: the directory `cd` moved to, the background shells, and the env files hooks wrote. */
 export class ShellSession {
   readonly background = new BackgroundShells()
   private cwd: string
 
-  constructor(readonly sessionCwd: string, private readonly extraDirs: readonly string[]) {
+  constructor(readonly sessionCwd: string, private readonly extraDirs: readonly string[], private readonly envFiles: () => readonly string[] = () => []) {
     this.cwd = sessionCwd
+  }
+
+  /**
+   * What runs before each command: sourcing the `CLAUDE_ENV_FILE` files settings hooks wrote (spec
+   * §4.3), so their `export` lines hold in every later command. One line, so the command's own line
+   * numbers stay the user's; a file a hook never wrote is skipped.
+   */
+  prelude(): string {
+    return this.envFiles().map((f) => `[ -r ${quote(f)} ] && . ${quote(f)} >/dev/null; `).join('')
   }
 
   /** The directory the next command starts in; back to the session's when it was removed. */

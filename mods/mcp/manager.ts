@@ -5,6 +5,7 @@ import { ServerConnection, type RemoteTool, type ServerStatus } from './connecti
 import { STATE_KEY } from './options.js'
 import type { ServerEntry } from './sources.js'
 import { outputLimit, toToolOutput } from './tool-result.js'
+import { mcpToolName as toolName } from './tool-name.js'
 
 const MAX_DESCRIPTION = 2_048
 
@@ -15,12 +16,6 @@ export interface ServerReport {
   scope: ServerEntry['scope']
   error?: string
   tools: { name: string; isReadOnly: boolean }[]
-}
-
-/** `mcp__<server>__<tool>`, each part reduced to the characters a tool name may hold. */
-export function toolName(server: string, tool: string): string {
-  const part = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_')
-  return `mcp__${part(server)}__${part(tool)}`
 }
 
 /**

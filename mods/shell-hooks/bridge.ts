@@ -3,13 +3,15 @@ import { join } from 'node:path'
 import type { ModApi } from '../../core/mod/api.js'
 import {
   createHooksRunner, matchValue, type BackgroundHookResult, type HookEventName, type HookRecord, type HookRunResult, type HooksRunner,
-  type LoadedHookSources,
+  type HooksConfig, type LoadedHookSources,
 } from '../../hooks-runner/index.js'
 import { EffortTracker, EFFORT_EVENTS, effortEnv } from './effort.js'
+import { hookWork, hostLlm, hostMcp } from './host-calls.js'
 import { capOutput, capText } from './output-cap.js'
 import { fingerprintOf, isProjectLevel } from './trust.js'
 import { sessionDirOf } from '../../core/session/paths.js'
 import { permissionModeOf } from '../_shared/permission-mode.js'
+import { hookEnvFilesRef } from '../_shared/hook-env-files.js'
 
 export interface BridgeInit {
   sessionId: string
@@ -39,6 +41,7 @@ export interface FireOptions {
 const ALWAYS_SHOWN = new Set<HookEventName>(['SessionStart', 'Setup'])
 // Events that never emit hook_started (spec §4.10).
 const NEVER_SHOWN = new Set<HookEventName>(['Notification', 'SessionEnd', 'PreCompact', 'PostCompact'])
+const NO_HOOKS: HooksConfig = { handlers: [] }
 
 /**
  * One session's side of the bridge: the hooks-runner bound to the session's config, the common
@@ -61,6 +64,10 @@ export class HookBridge {
   /** The session title a SessionStart or UserPromptSubmit hook set (`session_title` on later inputs). */
   title: string | undefined
   private readonly reported = new Set<string>()
+  /** Warnings already shown this session: a bad matcher would otherwise repeat on every call. */
+  private readonly warned = new Set<string>()
+  /** CLAUDE_ENV_FILE files of this session's hooks, published for the bash mod to source. */
+  private readonly envFiles = new Set<string>()
   private instructionsSeen = 0
   private readonly pending = new Set<Promise<unknown>>()
   /** Async hooks that ended with something for the model, not yet delivered. */
@@ -69,7 +76,7 @@ export class HookBridge {
   readonly later: string[] = []
 
   constructor(private readonly $: ModApi, readonly init: BridgeInit) {
-    this.runner = createHooksRunner({ config: init.loaded.config, projectDir: init.cwd, envFileDir: init.envFileDir })
+    this.runner = createHooksRunner({ config: init.loaded.config, projectDir: init.cwd, envFileDir: init.envFileDir, llm: hostLlm($), mcp: hostMcp($) })
     this.effort = new EffortTracker($)
     this.runner.background.onResult((r) => {
       if (r.additionalContext || r.systemMessage || r.rewake) this.arrived.push(r)
@@ -92,12 +99,12 @@ export class HookBridge {
     return [...queued, ...(await Promise.all(texts.map(([event, text]) => capText(text!, event!, this.sessionDir))))]
   }
 
-  /** Whether any hook is configured for the event, so that a bridge point costs nothing without one. */
   /** The session's directory beside its transcript: hook env files and oversized hook output live there. */
   get sessionDir(): string {
     return sessionDirOf(this.init.transcriptPath)
   }
 
+  /** Whether any hook is configured for the event, so that a bridge point costs nothing without one. */
   has(event: HookEventName): boolean {
     return this.runner.config.handlers.some((h) => h.event === event)
   }
@@ -145,6 +152,8 @@ export class HookBridge {
   /** Runs the event's matching hooks and reports what they say beside their decisions. */
   async fire(event: HookEventName, fields: Record<string, unknown>, o: FireOptions = {}): Promise<HookRunResult> {
     const input = this.input(event, fields, o)
+    // The work of a prompt, agent or mcp_tool hook (its subagent's tool calls, …) raises no hooks.
+    if (hookWork.getStore()) return this.runner.run(event, input, { config: NO_HOOKS })
     const show = !NEVER_SHOWN.has(event) && (this.init.includeHookEvents || ALWAYS_SHOWN.has(event))
     const ids = new Map<number, string>()
     const hookName = (() => {
@@ -163,7 +172,15 @@ export class HookBridge {
     })
     const r = await capOutput(ran, this.sessionDir)
     this.report(r, o.quiet === true)
+    this.publishEnvFiles(r.envFiles)
     return r
+  }
+
+  /** A runner or load warning as a visible notice, once per session per text. */
+  warn(text: string): void {
+    if (this.warned.has(text)) return
+    this.warned.add(text)
+    this.notice(`settings hooks warning: ${text}`, 'warning')
   }
 
   /** A `system` message for the caller's stream; warnings also go to the log (stderr headless). */
@@ -187,7 +204,7 @@ export class HookBridge {
       else this.notice(text, 'warning')
     }
     for (const m of r.systemMessages) this.notice(m.text, 'warning')
-    for (const w of r.warnings) this.$.log.debug(w.message)
+    for (const w of r.warnings) this.warn(w.message)
     for (const record of r.records) {
       const h = this.runner.config.handlers.find((x) => x.id === record.id)
       if (!h || !isProjectLevel(h)) continue
@@ -196,6 +213,12 @@ export class HookBridge {
       this.reported.add(fp)
       this.$.log.warn(`ran a project hook not yet reviewed in this workspace: ${h.event}${h.matcher ? ` [${h.matcher}]` : ''} \`${h.name}\` (${h.source.file}; fingerprint ${fp}; review with: modloop hooks list)`)
     }
+  }
+
+  private publishEnvFiles(files: readonly string[]): void {
+    const before = this.envFiles.size
+    for (const f of files) this.envFiles.add(f)
+    if (this.envFiles.size > before) this.$.state.set(hookEnvFilesRef(this.init.sessionId), [...this.envFiles])
   }
 
   private permissionMode(): string {

@@ -34,7 +34,6 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
       settings: flags.settings, config, env,
     })
     for (const err of loaded.errors) $.log.warn(`settings hooks: ${err.message}`)
-    for (const w of loaded.warnings) $.log.debug(w.message)
     let approved = new Set<string>()
     if (loaded.config.handlers.length > 0) {
       const store = opts.trustStore ?? trustStorePath({}, env)
@@ -58,6 +57,8 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     })
     bridges.get(e.sessionId)?.close()
     bridges.set(e.sessionId, bridge)
+    // Unknown events, bad matchers, switched-off sources: shown, as the settings did not do what they say.
+    for (const w of loaded.warnings) bridge.warn(w.message)
     if (bridge.has('SessionStart')) {
       const r = await bridge.fire('SessionStart', { source: e.source, model: $.session.model() }, { noPermissionMode: true })
       bridge.startContext = contexts(r)

@@ -7,6 +7,8 @@ import { loadHookSources, type ExtraHookSource, type LoadedHookSources } from '.
 export interface ConfigHooks {
   source: string
   hooks: Record<string, unknown[]>
+  /** A plugin's hooks: the plugin's name, directory and options (its userConfig values). */
+  plugin?: { name: string; root: string; options: Readonly<Record<string, unknown>> }
 }
 
 export interface SourcesInput {
@@ -31,23 +33,43 @@ export function claudeConfigDir(home: string | undefined, env: Record<string, st
 /**
  * Every hook source of a session, in settings order: managed, user, project, local, `--settings`,
  * then the modloop config's `hooks` and plugins' `hooks/hooks.json` (each plugin its own source,
- * with `${CLAUDE_PLUGIN_ROOT}` set to its directory).
+ * with its directory, data directory and options for `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`,
+ * `CLAUDE_PLUGIN_OPTION_<KEY>` and `${user_config.KEY}`).
  */
 export function loadSources(input: SourcesInput): Promise<LoadedHookSources> {
   const env = input.env ?? process.env
+  const configDir = claudeConfigDir(input.home, env)
   return loadHookSources({
-    cwd: input.cwd, projectDir: input.cwd, home: input.home ?? homedir(),
-    configDir: claudeConfigDir(input.home, env),
+    cwd: input.cwd, projectDir: input.cwd, home: input.home ?? homedir(), configDir,
     managedDir: input.managedDir === false ? null : input.managedDir,
     settingSources: input.settingSources, walkUpToGitRoot: input.walkUpToGitRoot,
-    settingsFiles: input.settings, extra: (input.config ?? []).map(extraSource), env: env as NodeJS.ProcessEnv,
+    settingsFiles: input.settings, extra: (input.config ?? []).map((c) => extraSource(c, configDir)), env: env as NodeJS.ProcessEnv,
   })
 }
 
-function extraSource(c: ConfigHooks): ExtraHookSource {
-  const root = pluginRootOf(c.source)
+function extraSource(c: ConfigHooks, configDir: string): ExtraHookSource {
+  const root = c.plugin?.root ?? pluginRootOf(c.source)
   if (!root) return { source: c.source, hooks: c.hooks, label: 'Modloop Config' }
-  return { source: c.source, hooks: c.hooks, label: 'Plugin Hooks', pluginRoot: root }
+  const name = c.plugin?.name ?? basename(root)
+  return {
+    source: c.source, hooks: c.hooks, label: 'Plugin Hooks', pluginRoot: root,
+    pluginData: pluginDataDir(configDir, name), pluginOptions: optionStrings(c.plugin?.options ?? {}),
+  }
+}
+
+/** `~/.claude/plugins/data/<id>/`, the id with every character outside `[A-Za-z0-9_-]` made `-` (spec §1.7). */
+export function pluginDataDir(configDir: string, pluginId: string): string {
+  return join(configDir, 'plugins', 'data', pluginId.replace(/[^A-Za-z0-9_-]/g, '-'))
+}
+
+/** Option values as the environment and `${user_config.KEY}` carry them: text, lists joined by commas. */
+function optionStrings(options: Readonly<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(options)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[key] = String(value)
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) out[key] = value.join(',')
+  }
+  return out
 }
 
 /** A plugin's hooks come from `<root>/hooks/hooks.json`, with `<root>/.claude-plugin/plugin.json` beside. */

@@ -98,10 +98,17 @@ describe('lenient parsing and bad output (R11, §3.1)', () => {
     expect(r.warnings).toContainEqual(expect.objectContaining({ code: 'HOOKS_WARN_BANNER', message: expect.stringContaining('2 line(s)') }))
   })
 
-  it('garbage on stdout is plain text: no decision, no error', async () => {
-    const r = await fire('PreToolUse', preToolUse(), group('PreToolUse', [cmd(`printf '{not json at all\\n[1,2]\\n'`)]))
+  it('garbage on stdout is plain text: no decision, no error, and a warning when it opens with {', async () => {
+    const garbage = `printf '{not json at all\\n[1,2]\\n'`
+    const r = await fire('PreToolUse', preToolUse(), group('PreToolUse', [cmd(garbage)]))
     expect(r).toMatchObject({ blocked: false, errors: [] })
     expect(r.records[0]!.outcome).toBe('success')
+    expect(r.warnings).toEqual([expect.objectContaining({ code: 'HOOKS_WARN_NOT_JSON', hook: garbage, file: '/project/.claude/settings.json' })])
+    expect(r.warnings[0]!.message).toMatch(/^printf .* \(\/project\/\.claude\/settings\.json\): stdout starts with "\{" but is not valid JSON \(.+\); it is taken as plain text$/)
+    // Plain text that does not look like JSON warns of nothing, and still counts as context where the event takes it.
+    const text = await fire('UserPromptSubmit', { prompt: 'hi' }, group('UserPromptSubmit', [cmd(`printf '{"context": oops'`), cmd('echo today is Monday')]))
+    expect(text.additionalContexts.map((c) => c.text)).toEqual(['{"context": oops', 'today is Monday'])
+    expect(text.warnings.map((w) => w.code)).toEqual(['HOOKS_WARN_NOT_JSON'])
   })
 
   it('JSON of the wrong shape is a non-blocking error naming the hook and its source', async () => {

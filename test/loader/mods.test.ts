@@ -120,7 +120,8 @@ describe('plugin directories', () => {
     ])
     expect(collected).toEqual([
       { source: p.path('modloop.config.json'), hooks: { Stop: [] } },
-      { source: p.path('plugins/guardian/hooks/hooks.json'), hooks },
+      // The plugin rides along: its hooks get its directory, data directory and options.
+      { source: p.path('plugins/guardian/hooks/hooks.json'), hooks, plugin: { name: 'guardian', root: p.path('plugins/guardian'), options: { mode: 'strict', limit: 9 } } },
     ])
   })
 
@@ -132,7 +133,7 @@ describe('plugin directories', () => {
     })
     expect(errors).toEqual([])
     expect(host.list()).toEqual([])
-    expect(collected).toEqual([{ source: p.path('hooks-only/hooks/hooks.json'), hooks }])
+    expect(collected).toEqual([{ source: p.path('hooks-only/hooks/hooks.json'), hooks, plugin: { name: 'hooks-only', root: p.path('hooks-only'), options: {} } }])
   })
 
   it('a required userConfig field without a value → MODLOOP_ERR_MOD_OPTIONS naming plugin and field', async () => {

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import bash from '../../mods/bash/index.js'
 import read from '../../mods/read/index.js'
-import { settingsHooksSchema } from '../../hooks-runner/index.js'
+import { resolveHooks } from '../../hooks-runner/index.js'
 import write from '../../mods/write/index.js'
 import { makeBox, writeSettings, cmd, run, lastUserTexts, type Box } from './helpers.js'
 
@@ -72,8 +72,19 @@ describe('examples/hooks through the loop', () => {
   })
 
   it('settings.example.json is valid settings and names every example script', async () => {
-    const settings = JSON.parse(await readFile(join(EX, 'settings.example.json'), 'utf8'))
-    expect(settingsHooksSchema.safeParse(settings.hooks).success).toBe(true)
+    const file = join(EX, 'settings.example.json')
+    const settings = JSON.parse(await readFile(file, 'utf8'))
+    // Every entry resolves: no schema error, no warning (unknown events or fields, bad matchers), one handler per script.
+    const resolved = resolveHooks([{ source: { kind: 'project', file, label: 'Project Settings', dedupClass: 'settings' }, hooks: settings.hooks }])
+    expect(resolved.errors).toEqual([])
+    expect(resolved.warnings).toEqual([])
+    expect(resolved.config.handlers.map((h) => [h.event, h.matcher ?? '', h.config.type])).toEqual([
+      ['SessionStart', '', 'command'],
+      ['PreToolUse', 'Bash', 'command'],
+      ['PreToolUse', 'Edit|Write|Read', 'command'],
+      ['PostToolUse', 'Edit|Write', 'command'],
+      ['Stop', '', 'command'],
+    ])
     const text = JSON.stringify(settings)
     for (const script of ['block-rm-rf.sh', 'format-after-edit.mjs', 'git-status-context.sh', 'require-tests-pass.sh', 'protect-secrets.py']) expect(text).toContain(script)
   })

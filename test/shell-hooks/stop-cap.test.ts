@@ -1,0 +1,30 @@
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeBox, writeSettings, cmd, run, json, notices, script, type Box } from './helpers.js'
+
+let box: Box
+beforeEach(async () => { box = await makeBox() })
+afterEach(async () => { await box.remove() })
+
+const replies = (n: number) => Array.from({ length: n }, (_, i) => ({ reply: `done ${i}` }))
+
+describe('CLAUDE_CODE_STOP_HOOK_BLOCK_CAP', () => {
+  it('2: two continuations, then the third block is overridden with a warning', async () => {
+    await writeSettings(box, { Stop: [{ hooks: [cmd(json({ decision: 'block', reason: 'again' }))] }] })
+    const r = await run(box, replies(6), 'go', { env: { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '2' } })
+    expect(r.requests).toHaveLength(3)
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'done 2' })
+    expect(notices(r.messages).join('\n')).toContain('blocked the turn from ending 3 consecutive times')
+  })
+
+  it('0 lifts the cap: a hook may continue the turn past 8 until it lets it end', async () => {
+    // Blocks 11 times, then lets the turn end: past the default cap of 8.
+    const counter = join(box.out, 'count')
+    const hook = await script(box, 'stop.sh', `n=$(cat ${counter} 2>/dev/null || echo 0)\nif [ "$n" -ge 11 ]; then exit 0; fi\necho $((n + 1)) > ${counter}\necho "not yet ($n)" >&2\nexit 2\n`)
+    await writeSettings(box, { Stop: [{ hooks: [cmd(`sh ${hook}`)] }] })
+    const r = await run(box, replies(14), 'go', { env: { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '0' } })
+    expect(r.requests).toHaveLength(12)
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'done 11' })
+    expect(notices(r.messages).join('\n')).not.toContain('consecutive times')
+  })
+})
