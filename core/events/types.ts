@@ -14,8 +14,18 @@ export interface Usage {
 
 /** Why a session starts: new, a resumed one (same id, appended to), a fork (a copy under a new id), or a fresh conversation after /clear. */
 export type SessionSource = 'startup' | 'resume' | 'fork' | 'clear' | 'compact'
-/** The transcript a resumed or forked session was loaded from, and the last message taken from it. */
-export interface ResumedFrom { sessionId: string; transcriptPath: string; leafUuid: string | null; lastActivityMs: number }
+/**
+ * The transcript a resumed or forked session was loaded from, and the last message taken from it.
+ * `carried`: what its last compaction recorded of state the compacted history no longer shows
+ * (the todo list, the files read); the history after that compaction still comes first.
+ */
+export interface ResumedFrom {
+  sessionId: string
+  transcriptPath: string
+  leafUuid: string | null
+  lastActivityMs: number
+  carried?: { todos?: unknown[]; readFiles?: { path: string; whole: boolean }[] }
+}
 /** `transcriptPath` is where this session's transcript belongs (the transcripts mod writes it). */
 export interface SessionStartInput {
   cwd: string

@@ -12,6 +12,7 @@ import { gitBranch } from './git-branch.js'
 import { toLine, type LineBase } from './lines.js'
 import { TranscriptWriter } from './writer.js'
 import { permissionModeOf } from '../_shared/permission-mode.js'
+import { readFilesOf } from '../_shared/read-state.js'
 
 const options = z.object({
   /** fsync after every line: a line then survives power loss too, not only a killed process, at a cost per message. */
@@ -81,7 +82,7 @@ export default defineMod({
 
     on('session.message', ($, e, next) => {
       const recording = open.get($.session.id() as string)
-      if (recording) record(recording, e, () => $.session.model() as string, () => permissionModeOf($), opts.fsync)
+      if (recording) record(recording, e, { model: () => $.session.model() as string, permissionMode: () => permissionModeOf($), carried: () => carriedState($) }, opts.fsync)
       return next(e)
     })
 
@@ -106,7 +107,13 @@ async function isEphemeral($: ModApi): Promise<boolean> {
   }
 }
 
-function record(r: Recording, e: SessionMessageInput, model: () => string, permissionMode: () => string | undefined, fsync: boolean): void {
+interface Live {
+  model(): string
+  permissionMode(): string | undefined
+  carried(): Pick<UserEntry, 'todos' | 'readFiles'>
+}
+
+function record(r: Recording, e: SessionMessageInput, live: Live, fsync: boolean): void {
   const agentId = e.agentId
   let writer = r.main
   if (agentId) {
@@ -114,12 +121,24 @@ function record(r: Recording, e: SessionMessageInput, model: () => string, permi
     r.agents.set(agentId, writer)
   }
   const base = agentId ? { ...r.base, isSidechain: true, agentId } : r.base
-  const line = toLine(e.message, base, e.message.type === 'result' && !agentId ? model() : undefined)
+  const line = toLine(e.message, base, e.message.type === 'result' && !agentId ? live.model() : undefined)
   if (line?.type === 'user' && !agentId && isPrompt(line)) {
-    const mode = permissionMode()
+    const mode = live.permissionMode()
     if (mode) line.permissionMode = mode
   }
+  if (line?.type === 'user' && !agentId && line.isCompactSummary) Object.assign(line, live.carried())
   if (line) writer.append(line, e.message.type === 'assistant' ? e.message.supersedes : undefined)
+}
+
+/**
+ * State a compaction takes out of the conversation along with the tool calls that built it: the
+ * todo list (as the todo mod publishes it) and the files read. The summary line keeps it, so a
+ * session resumed after the compaction gets it back.
+ */
+function carriedState($: ModApi): Pick<UserEntry, 'todos' | 'readFiles'> {
+  const todos = $.state.get({ plugin: 'todo', key: 'todos' }).value
+  const readFiles = readFilesOf($.session.id() as string)
+  return { ...(Array.isArray(todos) ? { todos: todos as unknown[] } : {}), ...(readFiles.length > 0 ? { readFiles } : {}) }
 }
 
 const isPrompt = (line: UserEntry) =>
