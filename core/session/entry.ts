@@ -57,6 +57,8 @@ export interface AssistantEntry extends EntryBase {
     stop_sequence: string | null
     usage: Usage
   }
+  /** The API's id for the request that produced this response, when the model reported one. */
+  requestId?: string
   error?: string
 }
 
