@@ -7,6 +7,7 @@ import { installProviders } from './providers.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { Session } from './session.js'
 import type { Rebuilt } from '../session/rebuild.js'
+import { refusalOf, SESSION_REFUSED_REF } from '../session/lock.js'
 import { transcriptPath } from '../session/paths.js'
 import { startProvenance, stopProvenance } from '../trace/session-trace.js'
 import { ModReloader } from '../loader/reload.js'
@@ -60,6 +61,11 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     ...(resumed ? { resumedFrom: resumedFrom(resumed) } : {}),
   }
   await host.bus.emit('session.start', start)
+  const refused = refusalOf(host.state.get(SESSION_REFUSED_REF).value, session.id)
+  if (refused) {
+    await closeSession(session, 'other', !options.host)
+    throw refused
+  }
   if (startsOn !== model) await switchItself(session, startsOn, model, 'resume')
   startReloads(session, start)
   session.started = true

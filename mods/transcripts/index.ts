@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { describeError } from '../../core/errors.js'
+import { describeError, isModloopError } from '../../core/errors.js'
 import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { CustomTitleEntry, UserEntry } from '../../core/session/entry.js'
-import { acquireSessionLock } from '../../core/session/lock.js'
+import { acquireSessionLock, SESSION_REFUSED_REF } from '../../core/session/lock.js'
 import { subagentTranscriptPath } from '../../core/session/paths.js'
 import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
 import { VERSION } from '../../core/version.js'
@@ -53,7 +53,9 @@ export default defineMod({
       try {
         release = acquireSessionLock(e.transcriptPath, e.sessionId)
       } catch (err) {
-        $.log.error(`${describeError(err)}; this session is not recorded`)
+        // Another writer took the session first: core refuses this one, as it refuses a locked resume.
+        if (isModloopError(err, 'MODLOOP_ERR_SESSION_LOCKED')) $.state.set(SESSION_REFUSED_REF, { sessionId: e.sessionId, message: err.message, file: err.file })
+        else $.log.error(`${describeError(err)}; this session is not recorded`)
         return next(e)
       }
       const branch = await gitBranch(e.cwd)

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
+import { isModloopError } from '../../core/errors.js'
+import { lockPathOf } from '../../core/session/paths.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { fileOf, readLines, run, tempCwd } from './helpers.js'
 
@@ -49,5 +51,24 @@ describe('a new session with a fixed id', () => {
     expect(lines.length).toBeGreaterThan(0)
     expect(new Set(lines.map((l) => l.entrypoint))).toEqual(new Set(['sdk-cli']))
     expect(lines.find((l) => l.type === 'assistant')).toMatchObject({ sessionId: id, requestId: 'req_step0' })
+  })
+
+  it('a second session given the same id that loses the race for it is refused as a locked one, and writes nothing', async () => {
+    const cwd = await tempCwd()
+    const id = '3e4f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7'
+    // Both start before either has written a line, so both pass the check that the id is unused.
+    const [a, b] = await Promise.all([
+      run([{ reply: 'first', delayMs: 200 }], 'one', cwd, { sessionId: id }),
+      run([{ reply: 'second', delayMs: 200 }], 'two', cwd, { sessionId: id }),
+    ])
+    const [won, lost] = a.error ? [b, a] : [a, b]
+    expect(won.error).toBeUndefined()
+    expect(isModloopError(lost.error, 'MODLOOP_ERR_SESSION_LOCKED')).toBe(true)
+    expect((lost.error as Error).message).toContain(`session ${id} is in use by this process`)
+    // The loser never reached the model, and the transcript holds the winner's session alone.
+    expect(lost.requests).toHaveLength(0)
+    const prompts = readLines(fileOf(cwd, id)).filter((l) => l.type === 'user').map((l) => l.message.content[0].text)
+    expect(prompts).toEqual([won === a ? 'one' : 'two'])
+    expect(existsSync(lockPathOf(fileOf(cwd, id)))).toBe(false)
   })
 })
