@@ -1,6 +1,7 @@
 import type { QueryOptions } from '../core/loop/options.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { CommandRun, Values } from './command.js'
+import { markEntrypoint } from './entrypoint.js'
 import { mcpConfigServers } from './mcp-config.js'
 import { splitRuleList } from './permissions-rule-list.js'
 import { renderPretty } from './pretty.js'
@@ -24,6 +25,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   const resuming = values.resume !== undefined || values.continue === true
   if (!prompt.trim() && !resuming) throw usageError('no prompt: give one after -p or on standard input')
   const options = queryOptions(values, io)
+  markEntrypoint(io, 'sdk-cli')
   const { query } = await import('../core/loop/query.js')
   const abort = new AbortController()
   options.abortController = abort

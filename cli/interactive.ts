@@ -6,6 +6,7 @@ import type { LogSink } from '../core/mod/build-api.js'
 import { ModHost } from '../core/mod/host.js'
 import type { InteractiveContext, TerminalIo } from '../mods/terminal-ui/surface.js'
 import type { CommandRun } from './command.js'
+import { markEntrypoint } from './entrypoint.js'
 import { tuneHeapForLongSession } from './heap.js'
 import { queryOptions } from './headless.js'
 import { usageError } from './usage-error.js'
@@ -27,6 +28,7 @@ export const interactive: CommandRun = async ({ values, positionals, io }) => {
     throw usageError('the interactive session needs a terminal on standard input and output: pass -p "<prompt>" to run headless')
   }
   const given = queryOptions(values, io)
+  markEntrypoint(io, 'cli')
   const options = { ...given, cwd: resolve(io.cwd, given.cwd ?? '.') }
   const term: TerminalIo = { stdin, stdout, env: io.env }
   // Nothing of the project loads before the folder is trusted, so the built-in terminal asks.

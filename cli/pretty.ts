@@ -25,7 +25,8 @@ export function renderPretty(m: SDKMessage, { color }: PrettyOptions): string {
       const content = m.message.content
       const result = Array.isArray(content) ? content.find((b) => b.type === 'tool_result') : undefined
       if (!result || result.type !== 'tool_result') return ''
-      const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content)
+      // An image in a result is named, not printed: its base64 would fill the terminal.
+      const text = typeof result.content === 'string' ? result.content : (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n')
       const lines = text.split('\n')
       const shown = lines.slice(0, 6).map((l, i) => `${i === 0 ? '  ⎿ ' : '    '}${l}`).join('\n')
       const more = lines.length > 6 ? `\n    … ${lines.length - 6} more lines` : ''

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path'
-import { listSessions } from '../core/session/list.js'
+import { listSessions, shorten } from '../core/session/list.js'
 import type { CommandRun } from './command.js'
 import { table } from './table.js'
+
+const TITLE_CHARS = 30
 
 /** `modloop sessions list`: the sessions of this directory, most recently active first. */
 export const sessionsList: CommandRun = async ({ values, io }) => {
@@ -15,7 +17,11 @@ export const sessionsList: CommandRun = async ({ values, io }) => {
     io.stdout.write(`no sessions in ${cwd}\n`)
     return 0
   }
-  const rows = sessions.map((s) => [s.sessionId, s.lastActivity.replace('T', ' ').slice(0, 19), String(s.turns), s.title])
-  io.stdout.write(table(['ID', 'LAST ACTIVITY', 'TURNS', 'TITLE'], rows))
+  // A title given to a session does not hide what it was started with: the first prompt has its own column.
+  const rows = sessions.map((s) => [
+    s.sessionId, s.lastActivity.replace('T', ' ').slice(0, 19), String(s.turns),
+    s.customTitle !== undefined ? shorten(s.customTitle, TITLE_CHARS) : '-', shorten(s.firstPrompt) || '-',
+  ])
+  io.stdout.write(table(['ID', 'LAST ACTIVITY', 'TURNS', 'TITLE', 'FIRST PROMPT'], rows))
   return 0
 }

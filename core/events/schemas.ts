@@ -26,7 +26,10 @@ export const payloadSchemas = {
   'session.start': z.looseObject({
     cwd: text, surface: z.literal('terminal').nullable(), isInteractive: z.boolean(), sessionId: text,
     source: z.enum(['startup', 'resume', 'fork', 'clear', 'compact']), transcriptPath: text,
-    resumedFrom: z.looseObject({ sessionId: text, transcriptPath: text, leafUuid: text.nullable(), lastActivityMs: z.number() }).optional(),
+    resumedFrom: z.looseObject({
+      sessionId: text, transcriptPath: text, leafUuid: text.nullable(), lastActivityMs: z.number(),
+      carried: z.looseObject({ todos: z.array(z.unknown()).optional(), readFiles: z.array(z.looseObject({ path: text, whole: z.boolean() })).optional() }).optional(),
+    }).optional(),
   }),
   'prompt.submit': z.looseObject({ text, context: z.array(text).optional(), origin, wait: z.boolean(), turnId: text.optional() }),
   'prompt.mention': z.looseObject({ mention: text, path: text, offset: z.number().optional(), limit: z.number().optional(), agentId }),

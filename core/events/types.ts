@@ -4,6 +4,7 @@
  */
 
 import type { ResultSubtype, SDKMessage, TerminalReason } from '../loop/messages.js'
+import type { ToolResultContent } from '../tools/tool.js'
 
 export interface Usage {
   input_tokens: number
@@ -14,8 +15,18 @@ export interface Usage {
 
 /** Why a session starts: new, a resumed one (same id, appended to), a fork (a copy under a new id), or a fresh conversation after /clear. */
 export type SessionSource = 'startup' | 'resume' | 'fork' | 'clear' | 'compact'
-/** The transcript a resumed or forked session was loaded from, and the last message taken from it. */
-export interface ResumedFrom { sessionId: string; transcriptPath: string; leafUuid: string | null; lastActivityMs: number }
+/**
+ * The transcript a resumed or forked session was loaded from, and the last message taken from it.
+ * `carried`: what its last compaction recorded of state the compacted history no longer shows
+ * (the todo list, the files read); the history after that compaction still comes first.
+ */
+export interface ResumedFrom {
+  sessionId: string
+  transcriptPath: string
+  leafUuid: string | null
+  lastActivityMs: number
+  carried?: { todos?: unknown[]; readFiles?: { path: string; whole: boolean }[] }
+}
 /** `transcriptPath` is where this session's transcript belongs (the transcripts mod writes it). */
 export interface SessionStartInput {
   cwd: string
@@ -154,11 +165,15 @@ export interface ToolDescribeResult { description: string; isHidden?: boolean }
 
 /** The tool's arguments are spread at the top level, beside the reserved fields. */
 export interface ToolCallInput { tool: string; tool_use_id: string; agentId?: string; [arg: string]: unknown }
-/** `halt` (a modloop addition) ends the turn as hook_stopped once the whole batch has been answered. */
+/**
+ * `halt` (a modloop addition) ends the turn as hook_stopped once the whole batch has been answered.
+ * `content` (a modloop addition): the blocks the model is sent in place of `text`, when the answer
+ * holds images; a handler that gives another `text` keeps the images, after its text.
+ */
 export type ToolCallResult =
   | { deny: string; halt?: string }
-  | { result: unknown; isError?: false; text?: string; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
-  | { result: unknown; isError: true; text?: string; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
+  | { result: unknown; isError?: false; text?: string; content?: ToolResultContent[]; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
+  | { result: unknown; isError: true; text?: string; content?: ToolResultContent[]; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
 
 /** One call of a batch as answered: `result` is the text the model reads. */
 export interface ToolBatchCall { tool: string; tool_use_id: string; input: unknown; result: string; isError: boolean }

@@ -71,6 +71,8 @@ export interface SDKAssistantMessage {
     usage: Usage
   }
   parent_tool_use_id: string | null
+  /** The API's id for the request that produced this response (its `request-id` header), when the model reports one. */
+  request_id?: string
   error?: string
   supersedes?: string[]
   uuid: string

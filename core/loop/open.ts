@@ -7,10 +7,12 @@ import { installProviders } from './providers.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { Session } from './session.js'
 import type { Rebuilt } from '../session/rebuild.js'
+import { refusalOf, SESSION_REFUSED_REF } from '../session/lock.js'
 import { transcriptPath } from '../session/paths.js'
 import { startProvenance, stopProvenance } from '../trace/session-trace.js'
 import { ModReloader } from '../loader/reload.js'
-import type { SessionStartInput } from '../events/types.js'
+import type { ResumedFrom, SessionStartInput } from '../events/types.js'
+import type { ResumeState } from '../session/resume.js'
 import { switchItself } from './model-switch.js'
 
 const SESSION_END_BOUND_MS = 1_500
@@ -56,9 +58,14 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const start: SessionStartInput = {
     cwd, ...surfaceFields(options), sessionId: session.id, source: resumed?.source ?? 'startup',
     transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : transcriptPath(cwd, session.id, options.env),
-    ...(resumed ? { resumedFrom: { ...resumed.from, lastActivityMs: resumed.rebuilt.lastActivityMs } } : {}),
+    ...(resumed ? { resumedFrom: resumedFrom(resumed) } : {}),
   }
   await host.bus.emit('session.start', start)
+  const refused = refusalOf(host.state.get(SESSION_REFUSED_REF).value, session.id)
+  if (refused) {
+    await closeSession(session, 'other', !options.host)
+    throw refused
+  }
   if (startsOn !== model) await switchItself(session, startsOn, model, 'resume')
   startReloads(session, start)
   session.started = true
@@ -77,6 +84,11 @@ export function surfaceFields(options: QueryOptions): Pick<SessionStartInput, 's
 function startReloads(session: Session, start: SessionStartInput): void {
   session.reloader = new ModReloader(session, start)
   if (session.options.watchMods) session.reloader.watch()
+}
+
+function resumedFrom(resumed: ResumeState): ResumedFrom {
+  const { lastActivityMs, carried } = resumed.rebuilt
+  return { ...resumed.from, lastActivityMs, ...(carried ? { carried } : {}) }
 }
 
 /** A resumed session goes on in the mode it was in, except the two no one should inherit unawares (spec §5.3). */

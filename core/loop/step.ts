@@ -53,7 +53,9 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
   }
   // A handler that changed the model or the effort gets them clamped again for the model sent.
   const reasoned = (e2: TurnStepInput) => (e2.model === e.model && e2.effort === e.effort ? reasoning : reasoningParams(e2.model, { ...asked, effort: e2.effort }, request.max_tokens))
-  const core = (e2: TurnStepInput) => chunksFrom(session.llm.stream(withReasoning({ ...request, model: e2.model }, reasoned(e2)), { signal, onRetry }), { turnId: e2.turnId, index: e2.index })
+  let requestId: string | undefined
+  const onResponse = (info: { requestId?: string }) => { requestId = info.requestId }
+  const core = (e2: TurnStepInput) => chunksFrom(session.llm.stream(withReasoning({ ...request, model: e2.model }, reasoned(e2)), { signal, onRetry, onResponse }), { turnId: e2.turnId, index: e2.index })
   const started = performance.now()
   const acc = new Accumulator()
   const assistantUuids: string[] = []
@@ -76,6 +78,7 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
         content: [done.block], stop_reason: null, stop_sequence: null, usage: acc.usage ?? zeroUsage(),
       },
       parent_tool_use_id: step.parentToolUseId ?? null,
+      ...(requestId ? { request_id: requestId } : {}),
     })
     assistantUuids.push(m.uuid)
     return m

@@ -47,10 +47,12 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
     return client
   }
 
-  async function* attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<RawMessageStreamEvent> {
+  async function* attempt(request: ModelRequest, streamOptions: StreamOptions): AsyncGenerator<RawMessageStreamEvent> {
+    const { signal } = streamOptions
     const api = await getClient()
     const params = { ...request, stream: true } as MessageCreateParamsStreaming
-    const stream = await api.messages.create(params, { signal })
+    const { data: stream, request_id: requestId } = await api.messages.create(params, { signal }).withResponse()
+    streamOptions.onResponse?.(requestId ? { requestId } : {})
     let stopped = false
     for await (const event of stream) {
       if (event.type === 'message_stop') stopped = true
@@ -87,7 +89,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
   return {
     name: options.name ?? 'anthropic',
     stream(request: ModelRequest, streamOptions: StreamOptions = {}) {
-      return streamWithRetries(() => attempt(request, streamOptions.signal), toFailure, policy, streamOptions)
+      return streamWithRetries(() => attempt(request, streamOptions), toFailure, policy, streamOptions)
     },
   }
 }

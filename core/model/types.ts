@@ -37,6 +37,8 @@ export interface StreamOptions {
   signal?: AbortSignal
   /** Called before each retry of a failed request (nothing has been streamed yet). */
   onRetry?: (info: RetryInfo) => void
+  /** Called as a response starts, with the id the API gave the request (its `request-id` header), when known. */
+  onResponse?: (info: { requestId?: string }) => void
 }
 
 /**

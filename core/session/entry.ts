@@ -36,7 +36,14 @@ export interface UserEntry extends EntryBase {
   toolUseResult?: unknown
   /** On a prompt's line: the permission mode it was given under (a resumed session goes on in it). */
   permissionMode?: string
+  /** On the compact-summary line: the todo list as it stood, since the TodoWrite calls that built it are compacted away. */
+  todos?: unknown[]
+  /** On the compact-summary line (a modloop addition): the files read so far, for the same reason. */
+  readFiles?: CarriedRead[]
 }
+
+/** A file a session had read: its real path, and whether the model saw all of it. */
+export interface CarriedRead { path: string; whole: boolean }
 
 export interface AssistantEntry extends EntryBase {
   type: 'assistant'
@@ -50,6 +57,8 @@ export interface AssistantEntry extends EntryBase {
     stop_sequence: string | null
     usage: Usage
   }
+  /** The API's id for the request that produced this response, when the model reported one. */
+  requestId?: string
   error?: string
 }
 

@@ -1,6 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { ModelUsage } from '../loop/messages.js'
-import { isTurnResult, type MessageEntry } from './entry.js'
+import { isTurnResult, type CarriedRead, type MessageEntry } from './entry.js'
 
 export interface Rebuilt {
   /** The history as the loop had it: what the next request sends. */
@@ -17,7 +17,11 @@ export interface Rebuilt {
   deferred?: { id: string; name: string; input: unknown }
   /** The permission mode of the last prompt that recorded one. */
   permissionMode?: string
+  /** What the last compaction carried past its boundary: the todo list and the files read until then. */
+  carried?: Carried
 }
+
+export interface Carried { todos?: unknown[]; readFiles?: CarriedRead[] }
 
 export const UNANSWERED = 'Not run to completion: the session stopped (the process ended) before this tool call finished. Its effects, if any, are unknown; check before relying on them.'
 
@@ -35,6 +39,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
   let userTurns = 0
   let totals: MessageEntry | undefined
   let permissionMode: string | undefined
+  let carried: Carried | undefined
   let lastActivityMs = 0
   for (const e of chain) {
     const at = Date.parse(e.timestamp)
@@ -55,6 +60,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
         if (e.isMeta !== true && !content.some((b) => b.type === 'tool_result')) userTurns++
         if (typeof e.permissionMode === 'string') permissionMode = e.permissionMode
       }
+      if (e.isCompactSummary === true) carried = carriedBy(e)
       responseId = undefined
     } else if (isTurnResult(e)) {
       totals = e
@@ -77,7 +83,17 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     lastActivityMs,
     ...(deferred ? { deferred } : {}),
     ...(permissionMode ? { permissionMode } : {}),
+    ...(carried ? { carried } : {}),
   }
+}
+
+/** The summary line's record of the state its compaction took out of the conversation. */
+function carriedBy(e: Extract<MessageEntry, { type: 'user' }>): Carried | undefined {
+  const todos = Array.isArray(e.todos) ? e.todos : undefined
+  const readFiles = Array.isArray(e.readFiles)
+    ? e.readFiles.filter((r): r is CarriedRead => typeof r?.path === 'string' && typeof r.whole === 'boolean')
+    : undefined
+  return todos || readFiles ? { ...(todos ? { todos } : {}), ...(readFiles ? { readFiles } : {}) } : undefined
 }
 
 /** The last turn ended on a deferral, and its call is still the unanswered end of the history. */

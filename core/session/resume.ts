@@ -12,7 +12,7 @@ export interface ResumeState {
   source: 'resume' | 'fork'
   /** The id the session runs under: the resumed one, or a new one for a fork (undefined: pick one). */
   sessionId: string | undefined
-  from: Omit<ResumedFrom, 'lastActivityMs'>
+  from: Omit<ResumedFrom, 'lastActivityMs' | 'carried'>
   rebuilt: Rebuilt
   /** Skipped lines and repairs, for the caller's log. */
   warnings: string[]

@@ -2,7 +2,7 @@ import type { Bus } from '../bus/bus.js'
 import type { PermissionUpdate, ToolCallInput, ToolCallResult, ToolCheckResult, TurnEnding } from '../events/types.js'
 import { describeError } from '../errors.js'
 import type { ToolRegistry } from './registry.js'
-import { validateInput, type Tool } from './tool.js'
+import { sendableContent, validateInput, type Tool, type ToolResultContent } from './tool.js'
 
 export interface ToolUse {
   id: string
@@ -41,6 +41,8 @@ export interface CallOutcome {
   result: unknown
   /** What the model reads. */
   text: string
+  /** What the model is sent instead of `text`, when the answer holds images. */
+  content?: ToolResultContent[]
   isError: boolean
   denied: boolean
   interrupted: boolean
@@ -85,6 +87,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
   if (!checked.ok) return outcome({ text: checked.message, isError: true })
 
   let finalInput: unknown = checked.input
+  let ran: ToolCallResult | undefined
   let deferred = false
   let interruptTurn = false
   const e: ToolCallInput = { ...(checked.input as Record<string, unknown>), tool: tool.name, tool_use_id: use.id, ...(env.agentId ? { agentId: env.agentId } : {}) }
@@ -101,7 +104,8 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
       return { isError: true, result: DEFER_IGNORED }
     }
     finalInput = verdict.input
-    return runTool(env, tool, use.id, verdict.input)
+    ran = await runTool(env, tool, use.id, verdict.input)
+    return ran
   }
   let r: ToolCallResult
   try {
@@ -115,11 +119,28 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
     env.onDenied?.({ tool_name: tool.name, tool_use_id: use.id, tool_input: finalInput })
     return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...haltOf(r), ...(interruptTurn ? { interruptTurn: true } : {}) })
   }
+  const text = r.text ?? textOf(r.result)
+  const content = contentOf(r, text, ran)
   return outcome({
-    input: finalInput, result: r.result, text: r.text ?? textOf(r.result), isError: r.isError === true,
+    input: finalInput, result: r.result, text, ...(content ? { content } : {}), isError: r.isError === true,
     context: r.context?.filter((c) => typeof c === 'string' && c.length > 0), ...haltOf(r), ...(r.endTurn ? { endTurn: r.endTurn } : {}),
   })
 }
+
+/**
+ * The blocks to send for a result that has them. A handler that put another text in place of the
+ * tool's (a budget that moved it to a file, a hook) has its text sent, then the tool's images.
+ */
+function contentOf(r: Answered, text: string, ran: ToolCallResult | undefined): ToolResultContent[] | undefined {
+  const content = sendableContent(r.content)
+  if (!content) return undefined
+  const tool = ran && !('deny' in ran) ? ran : undefined
+  const isToolsOwn = tool !== undefined && r.content === tool.content
+  if (isToolsOwn && text !== (tool.text ?? textOf(tool.result))) return [{ type: 'text', text }, ...content.filter((b) => b.type !== 'text')]
+  return content
+}
+
+type Answered = Exclude<ToolCallResult, { deny: string }>
 
 const haltOf = (r: ToolCallResult) => (typeof r.halt === 'string' ? { halt: r.halt } : {})
 
@@ -168,8 +189,8 @@ async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unkno
       signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId,
       progress: (data) => env.onProgress?.(toolUseId, data),
     })
-    const ending = out.endTurn ? { endTurn: out.endTurn } : {}
-    return out.isError ? { isError: true, result: out.result, text: out.text, ...ending } : { result: out.result, text: out.text, ...ending }
+    const extra = { ...(out.endTurn ? { endTurn: out.endTurn } : {}), ...(out.content ? { content: out.content } : {}) }
+    return out.isError ? { isError: true, result: out.result, text: out.text, ...extra } : { result: out.result, text: out.text, ...extra }
   } catch (err) {
     return { isError: true, result: `Error: ${tool.name} failed: ${describeError(err)}` }
   }

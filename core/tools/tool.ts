@@ -1,3 +1,4 @@
+import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import type { TurnEnding } from '../events/types.js'
 
@@ -11,10 +12,18 @@ export interface ToolContext {
   progress(data: unknown): void
 }
 
-/** What a tool returns: its structured result (hook scripts see it as tool_response) and the text the model reads. */
+/** A block of a tool result as the Messages API takes it: text, or an image given inline (base64). */
+export type ToolResultContent = TextBlockParam | ImageBlockParam
+
+/**
+ * What a tool returns: its structured result (hook scripts see it as tool_response) and the text
+ * the model reads. A tool whose answer holds images gives `content` too: the blocks the model is
+ * sent in place of `text` (which stays the plain form, for hooks and displays).
+ */
 export interface ToolOutput {
   result: unknown
   text?: string
+  content?: ToolResultContent[]
   isError?: boolean
   /** Ends the turn once this batch is answered: structured output for the result, or an error result. */
   endTurn?: TurnEnding
@@ -61,4 +70,19 @@ export function validateInput<I>(tool: Tool<I>, input: unknown): Validation<I> {
   if (parsed.success) return { ok: true, input: parsed.data }
   const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
   return { ok: false, message: `InputValidationError: ${tool.name} was called with invalid input:\n${problems.map((p) => `- ${p}`).join('\n')}` }
+}
+
+const MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
+
+/**
+ * The blocks a tool gave that the API takes in a tool_result — text, and base64 images of the
+ * four types it reads — or undefined when any other is among them: then the text is sent alone,
+ * since one unreadable block would fail the whole request.
+ */
+export function sendableContent(content: unknown): ToolResultContent[] | undefined {
+  if (!Array.isArray(content) || content.length === 0) return undefined
+  const ok = content.every((b: { type?: unknown; text?: unknown; source?: { type?: unknown; media_type?: unknown; data?: unknown } }) =>
+    (b?.type === 'text' && typeof b.text === 'string')
+    || (b?.type === 'image' && b.source?.type === 'base64' && MEDIA_TYPES.has(b.source.media_type as string) && typeof b.source.data === 'string'))
+  return ok ? content as ToolResultContent[] : undefined
 }

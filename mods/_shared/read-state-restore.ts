@@ -8,12 +8,13 @@ const CLOCK_SLACK_MS = 1
 
 /**
  * Rebuilds what a resumed session had read, from the Read, Write and Edit calls in its history
- * that succeeded. A file unchanged since the session was last active counts as read as it was
- * then; one changed since counts as read but stale, so Edit and Write ask for a fresh Read.
- * Returns how many files were restored.
+ * that succeeded, and from `carried`, the files its last compaction recorded (their calls were
+ * compacted away; the history after it says more and wins). A file unchanged since the session
+ * was last active counts as read as it was then; one changed since counts as read but stale, so
+ * Edit and Write ask for a fresh Read. Returns how many files were restored.
  */
-export async function restoreReads(sessionId: string, messages: readonly MessageParam[], lastActivityMs: number): Promise<number> {
-  const files = touchedFiles(messages)
+export async function restoreReads(sessionId: string, messages: readonly MessageParam[], lastActivityMs: number, carried: readonly { path: string; whole: boolean }[] = []): Promise<number> {
+  const files = new Map([...carried.map((r) => [r.path, r.whole] as const), ...touchedFiles(messages)])
   await Promise.all([...files].map(async ([path, whole]) => {
     const real = await realpathLoose(path)
     const info = await stat(real).catch(() => undefined)

@@ -29,6 +29,11 @@ export function lastRead(sessionId: string, path: string): ReadRecord | undefine
   return sessions.get(sessionId)?.get(path)
 }
 
+/** The files a session has read, with whether it saw all of each (a compaction records them in the transcript). */
+export function readFilesOf(sessionId: string): { path: string; whole: boolean }[] {
+  return [...(sessions.get(sessionId) ?? [])].map(([path, r]) => ({ path, whole: r.whole }))
+}
+
 export function forgetSession(sessionId: string): void {
   sessions.delete(sessionId)
 }

@@ -1,4 +1,4 @@
-import type { ToolOutput } from '../../core/tools/tool.js'
+import type { ToolOutput, ToolResultContent } from '../../core/tools/tool.js'
 
 /** Roughly four characters a token: the limit is given in tokens, text is measured in characters. */
 export const CHARS_PER_TOKEN = 4
@@ -6,7 +6,7 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000
 /** A tool may raise its own limit through `_meta["anthropic/maxResultSizeChars"]`, up to this. */
 export const MAX_RESULT_CHARS_CAP = 500_000
 
-type Block = { type?: string; text?: string; mimeType?: string; uri?: string; name?: string; resource?: { uri?: string; mimeType?: string; text?: string; blob?: string } }
+type Block = { type?: string; text?: string; data?: string; mimeType?: string; uri?: string; name?: string; resource?: { uri?: string; mimeType?: string; text?: string; blob?: string } }
 interface CallResult { content?: Block[]; isError?: boolean; structuredContent?: unknown; toolResult?: unknown }
 
 /** The output limit in characters: MAX_MCP_OUTPUT_TOKENS, or the tool's own higher limit. */
@@ -21,19 +21,56 @@ export function outputLimit(envTokens: string | undefined, toolMaxChars?: number
 /**
  * An MCP CallToolResult as a tool output: `result` is the CallToolResult itself (what hooks see as
  * tool_response), `text` what the model reads — text blocks as they are, embedded text resources
- * with their URI, and a short placeholder for images, audio and binary data.
+ * with their URI, and a short placeholder for images, audio and binary data. An answer with
+ * images the API reads also gives `content`: its blocks in order, each image as an image block,
+ * so the model sees the picture, not its placeholder.
  */
 export function toToolOutput(raw: unknown, tool: string, limit: { chars: number; tokens: number }): ToolOutput {
   const result = (raw ?? {}) as CallResult
-  const parts = (Array.isArray(result.content) ? result.content : []).map(blockText)
+  const blocks = Array.isArray(result.content) ? result.content : []
+  const parts = blocks.map(blockText)
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent))
   if (parts.length === 0 && result.toolResult !== undefined) parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult))
   let text = parts.join('\n')
   if (text === '') text = result.isError ? `${tool} reported an error without a message` : `${tool} completed with no output`
-  if (text.length > limit.chars) {
+  const isCut = text.length > limit.chars
+  if (isCut) {
     text = `${text.slice(0, limit.chars)}\n\n[Output truncated: ${tool} returned ${text.length.toLocaleString('en-US')} characters, more than the ${limit.chars.toLocaleString('en-US')} allowed (MAX_MCP_OUTPUT_TOKENS=${limit.tokens}). Ask for less: narrower arguments, filters or paging.]`
   }
-  return result.isError ? { result: raw, text, isError: true } : { result: raw, text }
+  const content = withImages(blocks, isCut ? text : undefined)
+  const output: ToolOutput = { result: raw, text, ...(content ? { content } : {}) }
+  return result.isError ? { ...output, isError: true } : output
+}
+
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
+const isImage = (b: Block) => b?.type === 'image' && typeof b.data === 'string' && IMAGE_TYPES.has(b.mimeType ?? '')
+
+/**
+ * The blocks to send when the answer holds an image: the text around each image kept in place
+ * (the API refuses an empty text block, so none is made). Text cut to the output limit goes first
+ * as one block, the images after it.
+ */
+function withImages(blocks: Block[], cutText: string | undefined): ToolResultContent[] | undefined {
+  if (!blocks.some(isImage)) return undefined
+  const image = (b: Block): ToolResultContent => ({ type: 'image', source: { type: 'base64', media_type: b.mimeType as 'image/png', data: b.data! } })
+  if (cutText !== undefined) return [{ type: 'text', text: cutText }, ...blocks.filter(isImage).map(image)]
+  const out: ToolResultContent[] = []
+  let pending: string[] = []
+  const flush = () => {
+    const text = pending.filter((t) => t !== '').join('\n')
+    if (text !== '') out.push({ type: 'text', text })
+    pending = []
+  }
+  for (const b of blocks) {
+    if (!isImage(b)) {
+      pending.push(blockText(b))
+      continue
+    }
+    flush()
+    out.push(image(b))
+  }
+  flush()
+  return out
 }
 
 function blockText(block: Block): string {

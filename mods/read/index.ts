@@ -21,7 +21,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => readTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })
       // A resumed or forked session knows the files its history read, as long as they did not change since.
-      if (e.resumedFrom) await restoreReads(e.sessionId, $.session.messages() as MessageParam[], e.resumedFrom.lastActivityMs)
+      if (e.resumedFrom) await restoreReads(e.sessionId, $.session.messages() as MessageParam[], e.resumedFrom.lastActivityMs, e.resumedFrom.carried?.readFiles)
       return next(e)
     })
     on('session.end', ($, e, next) => {

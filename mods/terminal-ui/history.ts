@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises'
+import { appendFile, mkdir, open, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { encodeCwd, modloopHome } from '../../core/session/paths.js'
 
@@ -32,5 +32,21 @@ export async function readHistory(file: string): Promise<string[]> {
 
 export async function appendHistory(file: string, entry: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
-  await appendFile(file, `${JSON.stringify(entry)}\n`)
+  // After a line torn by a crash, the entry starts a line of its own: glued on, it would be lost too.
+  const start = (await endsTorn(file)) ? '\n' : ''
+  await appendFile(file, `${start}${JSON.stringify(entry)}\n`)
+}
+
+async function endsTorn(file: string): Promise<boolean> {
+  const handle = await open(file, 'r').catch(() => undefined)
+  if (!handle) return false
+  try {
+    const { size } = await handle.stat()
+    if (size === 0) return false
+    const last = Buffer.alloc(1)
+    await handle.read(last, 0, 1, size - 1)
+    return last[0] !== 0x0a
+  } finally {
+    await handle.close()
+  }
 }

@@ -25,6 +25,11 @@ const DESCRIPTION = `Keeps a structured todo list for the current session, to pl
 // Output mods read the list as $.state.get({ plugin: 'todo', key: 'todos' }).
 const ref = ($: ModApi) => ({ plugin: $.plugin.name, key: 'todos' })
 
+function carriedTodos(todos: unknown[] | undefined): Todo[] | undefined {
+  const parsed = todoInput.shape.todos.safeParse(todos)
+  return parsed.success ? parsed.data : undefined
+}
+
 /** TodoWrite: the model's task list, kept in session state. */
 export default defineMod({
   name: 'todo',
@@ -32,8 +37,10 @@ export default defineMod({
   register(on) {
     on('session.start', async ($, e, next) => {
       // A host can serve several sessions one after another; each starts with an empty list,
-      // or, resumed, with the list its last successful TodoWrite left.
-      $.state.set(ref($), (e.resumedFrom && todosFromHistory($.session.messages() as MessageParam[], todoInput)) || [])
+      // or, resumed, with the list its last successful TodoWrite left — or, when a compaction
+      // took that call away, the list the compaction recorded.
+      const resumed = e.resumedFrom && (todosFromHistory($.session.messages() as MessageParam[], todoInput) ?? carriedTodos(e.resumedFrom.carried?.todos))
+      $.state.set(ref($), resumed || [])
       await registerTool($, {
         name: 'TodoWrite', description: DESCRIPTION, input: todoInput, isReadOnly: false,
         call: ({ todos }) => {

@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { describeError } from '../../core/errors.js'
+import { describeError, isModloopError } from '../../core/errors.js'
 import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { CustomTitleEntry, UserEntry } from '../../core/session/entry.js'
-import { acquireSessionLock } from '../../core/session/lock.js'
+import { acquireSessionLock, SESSION_REFUSED_REF } from '../../core/session/lock.js'
 import { subagentTranscriptPath } from '../../core/session/paths.js'
 import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
 import { VERSION } from '../../core/version.js'
@@ -12,6 +12,7 @@ import { gitBranch } from './git-branch.js'
 import { toLine, type LineBase } from './lines.js'
 import { TranscriptWriter } from './writer.js'
 import { permissionModeOf } from '../_shared/permission-mode.js'
+import { readFilesOf } from '../_shared/read-state.js'
 
 const options = z.object({
   /** fsync after every line: a line then survives power loss too, not only a killed process, at a cost per message. */
@@ -52,7 +53,9 @@ export default defineMod({
       try {
         release = acquireSessionLock(e.transcriptPath, e.sessionId)
       } catch (err) {
-        $.log.error(`${describeError(err)}; this session is not recorded`)
+        // Another writer took the session first: core refuses this one, as it refuses a locked resume.
+        if (isModloopError(err, 'MODLOOP_ERR_SESSION_LOCKED')) $.state.set(SESSION_REFUSED_REF, { sessionId: e.sessionId, message: err.message, file: err.file })
+        else $.log.error(`${describeError(err)}; this session is not recorded`)
         return next(e)
       }
       const branch = await gitBranch(e.cwd)
@@ -81,7 +84,7 @@ export default defineMod({
 
     on('session.message', ($, e, next) => {
       const recording = open.get($.session.id() as string)
-      if (recording) record(recording, e, () => $.session.model() as string, () => permissionModeOf($), opts.fsync)
+      if (recording) record(recording, e, { model: () => $.session.model() as string, permissionMode: () => permissionModeOf($), carried: () => carriedState($) }, opts.fsync)
       return next(e)
     })
 
@@ -106,7 +109,13 @@ async function isEphemeral($: ModApi): Promise<boolean> {
   }
 }
 
-function record(r: Recording, e: SessionMessageInput, model: () => string, permissionMode: () => string | undefined, fsync: boolean): void {
+interface Live {
+  model(): string
+  permissionMode(): string | undefined
+  carried(): Pick<UserEntry, 'todos' | 'readFiles'>
+}
+
+function record(r: Recording, e: SessionMessageInput, live: Live, fsync: boolean): void {
   const agentId = e.agentId
   let writer = r.main
   if (agentId) {
@@ -114,12 +123,24 @@ function record(r: Recording, e: SessionMessageInput, model: () => string, permi
     r.agents.set(agentId, writer)
   }
   const base = agentId ? { ...r.base, isSidechain: true, agentId } : r.base
-  const line = toLine(e.message, base, e.message.type === 'result' && !agentId ? model() : undefined)
+  const line = toLine(e.message, base, e.message.type === 'result' && !agentId ? live.model() : undefined)
   if (line?.type === 'user' && !agentId && isPrompt(line)) {
-    const mode = permissionMode()
+    const mode = live.permissionMode()
     if (mode) line.permissionMode = mode
   }
+  if (line?.type === 'user' && !agentId && line.isCompactSummary) Object.assign(line, live.carried())
   if (line) writer.append(line, e.message.type === 'assistant' ? e.message.supersedes : undefined)
+}
+
+/**
+ * State a compaction takes out of the conversation along with the tool calls that built it: the
+ * todo list (as the todo mod publishes it) and the files read. The summary line keeps it, so a
+ * session resumed after the compaction gets it back.
+ */
+function carriedState($: ModApi): Pick<UserEntry, 'todos' | 'readFiles'> {
+  const todos = $.state.get({ plugin: 'todo', key: 'todos' }).value
+  const readFiles = readFilesOf($.session.id() as string)
+  return { ...(Array.isArray(todos) ? { todos: todos as unknown[] } : {}), ...(readFiles.length > 0 ? { readFiles } : {}) }
 }
 
 const isPrompt = (line: UserEntry) =>

@@ -26,7 +26,10 @@ export function toLine(m: SDKMessage, base: LineBase, model?: string): MessageEn
         ...(m.tool_use_result !== undefined ? { toolUseResult: m.tool_use_result } : {}),
       }
     case 'assistant':
-      return { parentUuid, ...base, type: 'assistant', uuid, timestamp, message: m.message, ...(m.error ? { error: m.error } : {}) }
+      return {
+        parentUuid, ...base, type: 'assistant', uuid, timestamp, message: m.message,
+        ...(m.request_id ? { requestId: m.request_id } : {}), ...(m.error ? { error: m.error } : {}),
+      }
     case 'result': {
       const { type: _t, uuid: _u, session_id: _s, permission_denials: _p, ...rest } = m
       const result: TurnResult = rest

@@ -37,7 +37,7 @@ export async function tempDirs(): Promise<{ home: string; project: string; remov
  * The fixture's tools on 127.0.0.1, one MCP session per client: streamable HTTP at `/mcp`, and
  * the older SSE transport at `/sse` (it posts its messages to `/messages`).
  */
-export async function startHttpFixture(): Promise<{ url: string; sseUrl: string; close(): Promise<void> }> {
+export async function startHttpFixture(port = 0): Promise<{ url: string; sseUrl: string; port: number; close(): Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>()
   const streams = new Map<string, SSEServerTransport>()
   const server = createServer((req, res) => {
@@ -67,11 +67,13 @@ export async function startHttpFixture(): Promise<{ url: string; sseUrl: string;
       await transport.handleRequest(req, res)
     })().catch(() => { if (!res.headersSent) res.writeHead(500).end() })
   })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r))
+  const bound = (server.address() as AddressInfo).port
+  const base = `http://127.0.0.1:${bound}`
   return {
     url: `${base}/mcp`,
     sseUrl: `${base}/sse`,
+    port: bound,
     close: async () => {
       await Promise.all([...sessions.values(), ...streams.values()].map((t) => t.close()))
       server.closeAllConnections()

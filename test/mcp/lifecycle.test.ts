@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -97,9 +98,17 @@ describe('MCP server lifecycle', () => {
 
   it('ends a server that is still starting when the session ends, without waiting for it', async () => {
     const pidFile = join(dirs.project, 'starting.pid')
+    // The turn waits for the process to exist (it writes its pid first thing), so there is one to end.
+    const spawned = defineMod({
+      name: 'spawned',
+      register: (on) => on('turn.start', async (_$, e, next) => {
+        for (let i = 0; i < 150 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 20))
+        return next(e)
+      }),
+    })
     const started = Date.now()
     const run = await runScript([{ reply: 'ok' }], 'go', {
-      cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, startupTimeoutMs: 100, servers: { late: stdio({ env: { FIXTURE_DELAY_MS: '5000', FIXTURE_PID_FILE: pidFile } }) } })],
+      cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, startupTimeoutMs: 100, servers: { late: stdio({ env: { FIXTURE_DELAY_MS: '5000', FIXTURE_PID_FILE: pidFile } }) } }), spawned],
     })
     expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'late', status: 'pending' }])
     expect(Date.now() - started).toBeLessThan(3_000)

@@ -42,7 +42,8 @@ describe('MCP tools in the loop', () => {
     expect(resultText(b!)).toBe('echo: there')
     expect(fail!.is_error).toBe(true)
     expect(resultText(fail!)).toBe('the fixture failed on purpose')
-    expect(resultText(image!)).toBe('a chart\n[Image: image/png]\n[Resource: file:///notes.txt (text/plain)]\nthe notes')
+    expect(image!.content.map((c: { type: string }) => c.type)).toEqual(['text', 'image', 'text'])
+    expect(resultText(image!)).toBe('a chart[Resource: file:///notes.txt (text/plain)]\nthe notes')
     expect(invalid!.is_error).toBe(true)
     expect(resultText(invalid!)).toMatch(/expected string/)
     // Hooks and the caller see the CallToolResult itself.

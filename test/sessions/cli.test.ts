@@ -37,7 +37,7 @@ describe('modloop sessions and the resume flags', () => {
     expect(sessions[0].turns).toBe(4)
 
     const table = await cli(['sessions', 'list'])
-    expect(table.out.split('\n')[0]).toMatch(/^ID\s+LAST ACTIVITY\s+TURNS\s+TITLE$/)
+    expect(table.out.split('\n')[0]).toMatch(/^ID\s+LAST ACTIVITY\s+TURNS\s+TITLE\s+FIRST PROMPT$/)
     expect(table.out).toContain(`${id}  `)
 
     const show = await cli(['sessions', 'show', id])

@@ -1,0 +1,30 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { setTrust } from '../../mods/permissions/trust-store.js'
+import { needsTrust } from '../../mods/terminal-ui/trust-check.js'
+
+async function folder(files: Record<string, unknown>): Promise<{ cwd: string; env: Record<string, string> }> {
+  const base = await mkdtemp(join(tmpdir(), 'modloop-trust-check-'))
+  const cwd = join(base, 'project')
+  await mkdir(join(base, 'home'), { recursive: true })
+  await mkdir(cwd, { recursive: true })
+  for (const [name, json] of Object.entries(files)) await writeFile(join(cwd, name), JSON.stringify(json))
+  return { cwd, env: { HOME: join(base, 'home'), MODLOOP_HOME: join(base, 'home') } }
+}
+
+describe('what makes the terminal ask to trust a folder', () => {
+  it('MCP servers in .mcp.json, even when the folder has no other project code; asked once', async () => {
+    const { cwd, env } = await folder({ '.mcp.json': { mcpServers: { tools: { command: 'node', args: ['server.js'] } } } })
+    const asking = await needsTrust(cwd, env)
+    expect(asking?.reasons).toEqual(['MCP servers in .mcp.json'])
+    await setTrust(asking!.store, cwd, true)
+    expect(await needsTrust(cwd, env)).toBeUndefined()
+  })
+
+  it('an .mcp.json with no servers is no reason', async () => {
+    const { cwd, env } = await folder({ '.mcp.json': { mcpServers: {} } })
+    expect(await needsTrust(cwd, env)).toBeUndefined()
+  })
+})
