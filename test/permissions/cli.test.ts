@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runCli } from '../helpers/cli.js'
@@ -13,7 +13,7 @@ beforeAll(async () => {
   workspace = join(box.root, 'workspace')
   await mkdir(join(workspace, '.claude'), { recursive: true })
   await writeFile(join(workspace, 'modloop.config.json'), JSON.stringify({
-    mods: ['bash', ['permissions', { home: box.home, trustStore: join(box.modloopHome, 'trusted.json') }]],
+    mods: ['bash', ['permissions', { home: box.home, trustStore: join(box.modloopHome, 'trusted.json'), managedDir: join(box.root, 'managed') }]],
   }))
   await writeFile(join(workspace, '.claude', 'settings.json'), JSON.stringify({
     permissions: { allow: ['Bash(printf trusted)'], deny: ['Bash(rm *)'], ask: ['Bash(git push *)', 'Bash(npm test'], defaultMode: 'acceptEdits' },
@@ -110,5 +110,59 @@ describe('modloop permissions check', () => {
     const bad = await cli(['permissions', 'check', 'Bash', 'ls'])
     expect(bad.code).toBe(2)
     expect(bad.err).toMatch(/must be a JSON object/)
+  })
+})
+
+describe('settings that are the user\'s own apply in an untrusted workspace', () => {
+  const printf = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'printf trusted' } } }] }, { reply: 'done' }]
+
+  it('--settings, inline or as a file: its allow rule takes effect', async () => {
+    const inline = await cli(['-p', 'go', '--settings', '{"permissions":{"allow":["Bash(printf trusted)"]}}'], printf)
+    expect(results(inline)).toEqual(['trusted'])
+    const file = join(box.root, 'flag-settings.json')
+    await writeFile(file, JSON.stringify({ permissions: { allow: ['Bash(printf *)'], deny: ['Read'] } }))
+    const fromFile = await cli(['-p', 'go', '--settings', file], printf)
+    expect(results(fromFile)).toEqual(['trusted'])
+    // Its deny rule holds as well: a bare-name deny hides the tool.
+    expect((fromFile.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).not.toContain('Read')
+    expect(results(await cli(['-p', 'go'], printf))[0]).toMatch(/requires approval/)
+  })
+
+  it('--dangerously-skip-permissions runs what would ask; a deny rule still holds', async () => {
+    const r = await cli(['-p', 'go', '--dangerously-skip-permissions'], twoCalls)
+    expect(results(r)).toEqual(['trusted', expect.stringMatching(/denied by the rule Bash\(rm \*\)/)])
+  })
+
+  it('managed policy settings are read, their drop-ins too', async () => {
+    const managed = join(box.root, 'managed')
+    await mkdir(join(managed, 'managed-settings.d'), { recursive: true })
+    await writeFile(join(managed, 'managed-settings.d', '10-printf.json'), JSON.stringify({ permissions: { allow: ['Bash(printf trusted)'] } }))
+    try {
+      expect(results(await cli(['-p', 'go'], printf))).toEqual(['trusted'])
+      await writeFile(join(managed, 'managed-settings.json'), JSON.stringify({ permissions: { deny: ['Bash(printf *)'] } }))
+      expect(results(await cli(['-p', 'go'], printf))[0]).toMatch(/denied by the rule Bash\(printf \*\)/)
+    } finally {
+      await rm(managed, { recursive: true, force: true })
+    }
+  })
+
+  it('~/.claude/settings.json, found through the home the environment names', async () => {
+    const plain = join(box.root, 'plain')
+    const home = join(box.root, 'user-home')
+    await mkdir(join(plain, '.claude'), { recursive: true })
+    await mkdir(join(home, '.claude'), { recursive: true })
+    await writeFile(join(plain, 'modloop.config.json'), JSON.stringify({ mods: ['bash', ['permissions', { managedDir: false }]] }))
+    await writeFile(join(plain, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(printf project)'] } }))
+    await writeFile(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(printf trusted)'] } }))
+    vi.stubEnv('HOME', home)
+    vi.stubEnv('CLAUDE_CONFIG_DIR', '')
+    try {
+      const script = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'printf trusted' } } }, { tool_use: { name: 'Bash', input: { command: 'printf project' } } }] }, { reply: 'done' }]
+      const r = await runCli(['-p', 'go'], { script, cwd: plain, env: { MODLOOP_HOME: box.modloopHome, HOME: home } })
+      expect(results(r)).toEqual(['trusted', expect.stringMatching(/requires approval/)])
+      expect(r.err).toContain('allow Bash(printf project)')
+    } finally {
+      vi.stubEnv('HOME', box.home)
+    }
   })
 })
