@@ -166,3 +166,48 @@ describe('settings that are the user\'s own apply in an untrusted workspace', ()
     }
   })
 })
+
+describe('modloop permissions check runs the PreToolUse hooks first', () => {
+  let hooked: string
+  beforeAll(async () => {
+    hooked = join(box.root, 'hooked')
+    await mkdir(join(hooked, '.claude'), { recursive: true })
+    await writeFile(join(hooked, 'modloop.config.json'), JSON.stringify({
+      mods: ['bash', ['shell-hooks', { home: box.home, managedDir: false }], ['permissions', { home: box.home, managedDir: false }]],
+    }))
+    const answer = (decision: string) => `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"${decision}","permissionDecisionReason":"the ${decision} hook says so"}}'`
+    await writeFile(join(hooked, '.claude', 'settings.json'), JSON.stringify({
+      permissions: { ask: ['Bash(printf asked)'] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: `grep -q 'rm ' && { echo 'no rm here' >&2; exit 2; } || exit 0` }] },
+          { matcher: 'Write', hooks: [{ type: 'command', command: answer('ask') }] },
+          { matcher: 'Bash', hooks: [{ type: 'command', command: `grep -q printf && ${answer('allow')} || exit 0` }] },
+        ],
+      },
+    }))
+  })
+  const check = (...args: string[]) => runCli(['permissions', 'check', ...args], { script: [], cwd: hooked, env: { MODLOOP_HOME: box.modloopHome, HOME: box.home } })
+
+  it('a hook that denies decides, and is named', async () => {
+    const r = await check('Bash', '{"command":"rm -f x"}')
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('decision: deny')
+    expect(r.out).toContain(`hook: grep -q 'rm ' && { echo 'no rm here' >&2; exit 2; } || exit 0 (Project Settings: ${join(hooked, '.claude', 'settings.json')})`)
+    expect(r.out).toContain('reason: no rm here')
+    expect(JSON.parse((await check('Bash', '{"command":"rm -f x"}', '--json')).out)).toMatchObject({ decision: 'deny', hook: { label: 'Project Settings' } })
+  })
+
+  it('a hook that asks forces the question over the read-only allowance; a hook allow does not loosen an ask rule', async () => {
+    const asked = await check('Write', `{"file_path":"${join(hooked, 'x.txt')}","content":""}`, '--mode', 'acceptEdits', '--trust-workspace')
+    expect(asked.out).toContain('decision: ask')
+    expect(asked.out).toContain('reason: the ask hook says so')
+    const allowed = await check('Bash', '{"command":"printf x"}')
+    expect(allowed.out).toContain('decision: allow')
+    expect(allowed.out).toMatch(/hook: grep -q printf/)
+    const askRule = await check('Bash', '{"command":"printf asked"}')
+    expect(askRule.out).toContain('decision: ask')
+    expect(askRule.out).toContain('rule: Bash(printf asked)')
+    expect(askRule.out).not.toContain('hook:')
+  })
+})
