@@ -18,6 +18,8 @@ export interface MentionContext {
   cwd: string
   sessionId: string
   warn(message: string): void
+  /** The permission verdict on reading a path, as a Read call of it would get (`$.tool.check`). */
+  check(path: string): Promise<{ decision: string; reason?: string; rule?: string }>
 }
 
 /**
@@ -30,6 +32,13 @@ export async function readMention(e: PromptMentionInput, options: MentionOptions
   if (!checked.ok) {
     ctx.warn(`@${e.mention}: not attached: ${checked.message}`)
     return { deny: checked.message }
+  }
+  // Read deny rules hold for mentions too (the permission mod follows links to their targets).
+  const verdict = await ctx.check(e.path)
+  if (verdict.decision === 'deny') {
+    const why = verdict.reason ?? `denied${verdict.rule ? ` by the rule ${verdict.rule}` : ''}`
+    ctx.warn(`@${e.mention}: not attached: reading ${e.path} is not permitted: ${why}`)
+    return { deny: `reading ${e.path} is not permitted: ${why}` }
   }
   const info = await stat(checked.path).catch(() => undefined)
   if (!info) {
