@@ -12,7 +12,7 @@ export interface PromptCommand {
   /** Extra guidance for the model on when a skill applies (shown in the listing). */
   whenToUse?: string
   argumentHint?: string
-  /** Tools the command's author grants while it runs (kept for a permissions mod to honour). */
+  /** Tools the command's author grants while it runs: the permissions mod allows them until the next prompt. */
   allowedTools?: string[]
   model?: string
   /** Skills the model may not start on its own are left out of the listing. */
