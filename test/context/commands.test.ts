@@ -6,6 +6,7 @@ import commandsMod, { INVOCATION_REF } from '../../mods/commands/index.js'
 import { expandShell } from '../../mods/commands/shell-expansion.js'
 import { skillListing } from '../../mods/commands/skill-listing.js'
 import bashMod from '../../mods/bash/index.js'
+import memoryMod from '../../mods/memory/index.js'
 import mentionsMod from '../../mods/mentions/index.js'
 import permissionsMod from '../../mods/permissions/index.js'
 import { runScript } from '../loop/helpers.js'
@@ -84,15 +85,24 @@ describe('slash commands from .claude/commands', () => {
       '/git:status — Git status (project)',
       '/help — List the slash commands of this session',
       '/index-args — First: $ARGUMENTS[0], missing: $3 (project)',
-      '/mods — List the mods that registered commands',
+      '/mods — List the loaded mods and the commands each registered',
       '/pdf-tools — Work with PDF files (project skill)',
       '/plain — Summarize the project. (project)',
       '/review [file] [focus] — Review a file (project)',
       '/secret — Hidden from the model (project skill)',
       '/user-cmd — From home (user)',
     ])
-    const mods = await runScript([], '/mods', { cwd, mods: [commands()] })
-    expect(mods.result.result).toContain('\ncommands: /help, /mods, /clear, /cost, /user-cmd')
+  })
+
+  it('/mods lists every loaded mod, also one that only handles events, with the commands of each', async () => {
+    const memory = withOptions(memoryMod, { home, managedPath: false })
+    const run = await runScript([], '/mods', { cwd, mods: [commands(), memory] })
+    expect(run.requests).toHaveLength(0)
+    const lines = (run.result.result as string).split('\n')
+    expect(lines[0]).toMatch(/^Mods \(\d+, in load order\):$/)
+    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) — Custom slash commands.*; commands: \/broken, \/clear, \/cost, \/git:status, \/help, /))
+    expect(lines).toContainEqual(expect.stringMatching(/^memory \(query\(\) options\) — CLAUDE\.md and AGENTS\.md memory files/))
+    expect(lines.find((l) => l.startsWith('memory'))).not.toContain('commands:')
   })
 
   it("/cost shows the session's cost, API and wall time, and tokens by model, without a model call", async () => {
