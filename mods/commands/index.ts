@@ -9,6 +9,7 @@ import { costText } from './cost.js'
 import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
 import { registerInvocation, setInvocation } from './invocation.js'
+import { mentionOrigins } from './mention-origins.js'
 import { INVOCATION_REF } from '../_shared/invocation.js'
 import { skillListing } from './skill-listing.js'
 import { skillTool } from './skill-tool.js'
@@ -52,6 +53,8 @@ export default defineMod({
   options,
   register(on, opts) {
     const sessions = new Map<string, SessionCommands>()
+    registerInvocation(on)
+    const origins = mentionOrigins(on)
 
     const expand = ($: ModApi, def: PromptCommand, args: string) => expandPrompt(def, args, {
       cwd: $.session.cwd() as string, projectDir: $.session.cwd() as string, sessionId: $.session.id() as string,
@@ -127,10 +130,9 @@ export default defineMod({
       const def = mine.prompts.get(e.command)
       if (!def?.userInvocable) return next(e)
       setInvocation($, def)
+      origins.note($, def)
       return { prompt: await expand($, def, e.args) }
     })
-
-    registerInvocation(on)
 
     on('prompt.compose', async ($, e, next) => {
       const r = await next(e)

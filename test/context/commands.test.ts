@@ -66,6 +66,19 @@ describe('slash commands from .claude/commands', () => {
     expect(mention).toContain('     1\tNotes!')
   })
 
+  it('a missing @file of a command body warns naming the command file and line', async () => {
+    const dir = join(root, 'missing-ref')
+    await writeTree(dir, { '.claude/commands/brief.md': '---\ndescription: Brief\n---\n\nRead this first.\nThen @gone.md and @here.md, please.\n', 'here.md': 'Here.\n' })
+    const warnings: string[] = []
+    const run = await runScript([{ reply: 'ok' }], '/brief', { cwd: dir, mods: [commands(), mentionsMod], log: (l) => warnings.push(l) })
+    expect(warnings).toEqual([`mentions: @gone.md (in ${dir}/.claude/commands/brief.md:6): not attached: ${dir}/gone.md does not exist`])
+    expect(texts(run.requests[0]!.body, 0)[1]).toContain('     1\tHere.')
+    // Typed in the prompt itself, the same mention names no file.
+    warnings.length = 0
+    await runScript([{ reply: 'ok' }], 'see @gone.md', { cwd: dir, mods: [commands(), mentionsMod], log: (l) => warnings.push(l) })
+    expect(warnings).toEqual([`mentions: @gone.md: not attached: ${dir}/gone.md does not exist`])
+  })
+
   it('malformed frontmatter names the file; the command still loads with its body', async () => {
     const warnings: string[] = []
     const run = await runScript([{ reply: 'ok' }], '/broken x', { cwd, mods: [commands()], log: (l) => warnings.push(l) })
@@ -174,7 +187,7 @@ describe('skills', () => {
 
   it('keeps the listing within its budget: long descriptions are cut, then skills named, then counted', () => {
     const make = (i: number, description: string) => ({
-      name: `skill-${i}`, kind: 'skill' as const, source: 'project' as const, description, modelInvocable: true, userInvocable: true, body: '', file: '',
+      name: `skill-${i}`, kind: 'skill' as const, source: 'project' as const, description, modelInvocable: true, userInvocable: true, body: '', file: '', bodyLine: 1,
     })
     const listing = skillListing([make(1, 'x'.repeat(3000)), ...Array.from({ length: 200 }, (_, i) => make(i + 2, 'A useful skill. '.repeat(10)))], { maxDescriptionChars: 1536, totalChars: 8000 })!
     expect(listing.length).toBeLessThanOrEqual(8000 + 200)
