@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import type { SettingsHooks } from './config-schema.js'
 import { HooksError, type HooksWarning } from './errors.js'
 import type { HookSource, HooksConfig, SourceKind } from './hooks-config.js'
-import { defaultManagedDir, managedSettingsFiles, parseSettingsText, readSettingsFile, type SettingsRead } from './read-settings.js'
+import { defaultManagedDir, managedSettingsFiles, readSettingsArg, readSettingsFile, settingsHookKeys, type SettingsRead } from './read-settings.js'
 import { resolveHooks, type HookEntries } from './resolve-hooks.js'
 
 /** Hooks from outside the settings files: modloop's own config, a plugin's hooks.json, skill frontmatter. */
@@ -112,13 +112,8 @@ export async function loadHookSources(options: LoadHookSourcesOptions): Promise<
     take('local', file, await readSettingsFile(file))
   }
   for (const arg of options.settingsFiles ?? []) {
-    if (arg.trim().startsWith('{')) take('cli', '<inline --settings>', parseSettingsText(arg, '<inline --settings>'))
-    else {
-      const file = resolve(options.cwd, arg)
-      const read = await readSettingsFile(file)
-      if (read.status === 'absent') errors.push(missingSettings(file))
-      take('cli', file, read)
-    }
+    const { file, read } = await readSettingsArg(arg, options.cwd)
+    take('cli', file, settingsHookKeys(read, file))
   }
 
   const disabled = applySwitches(loaded, warnings)
@@ -170,10 +165,6 @@ function applySwitches(loaded: Loaded[], warnings: HooksWarning[]): LoadedHookSo
     drop((l) => l.source.kind === 'managed', 'strictPluginOnlyCustomization in managed settings')
   }
   return disabled
-}
-
-function missingSettings(file: string): HooksError {
-  return new HooksError('HOOKS_ERR_SETTINGS_READ', `${file}: --settings file does not exist`, { file })
 }
 
 function findGitRoot(start: string): string | undefined {

@@ -1,5 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { keyPath, settingsHooksSchema, type SettingsHooks } from './config-schema.js'
 import { describeCause, HooksError } from './errors.js'
 
@@ -11,8 +11,24 @@ export type SettingsRead =
   | { status: 'error'; error: HooksError }
   | { status: 'ok'; settings: SettingsHooks; errors: HooksError[] }
 
-/** Reads one settings file; a missing file is not an error, unreadable or bad JSON is, naming the file. */
+/** A settings file as JSON, every key kept: what the hooks and the permission rules are both read from. */
+export type SettingsJson =
+  | { status: 'absent' }
+  | { status: 'error'; error: HooksError }
+  | { status: 'ok'; json: Record<string, unknown> }
+
+/** Reads one settings file's hook keys; a missing file is not an error, unreadable or bad JSON is, naming the file. */
 export async function readSettingsFile(file: string): Promise<SettingsRead> {
+  return settingsHookKeys(await readSettingsJson(file), file)
+}
+
+/** Parses settings JSON text (a file's contents or an inline `--settings` value) for its hook keys. */
+export function parseSettingsText(text: string, file: string): SettingsRead {
+  return settingsHookKeys(parseSettingsJson(text, file), file)
+}
+
+/** Reads one settings file whole; a missing file is `absent`, one that cannot be read or parsed an error naming it. */
+export async function readSettingsJson(file: string): Promise<SettingsJson> {
   let text: string
   try {
     const info = await stat(file)
@@ -25,21 +41,36 @@ export async function readSettingsFile(file: string): Promise<SettingsRead> {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'absent' }
     return { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_READ', `${file}: cannot be read: ${describeCause(err)}`, { file, cause: err }) }
   }
-  return parseSettingsText(text, file)
+  return parseSettingsJson(text, file)
 }
 
-/** Parses settings JSON text (a file's contents or an inline `--settings` value). */
-export function parseSettingsText(text: string, file: string): SettingsRead {
+export function parseSettingsJson(text: string, file: string): SettingsJson {
   let raw: unknown
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (err) {
-    return { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_JSON', `${file}: not valid JSON: ${describeCause(err)}; its hooks are not loaded`, { file, cause: err }) }
+    return { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_JSON', `${file}: not valid JSON: ${describeCause(err)}; none of its settings apply`, { file, cause: err }) }
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_JSON', `${file}: expected a JSON object at the top level`, { file }) }
   }
-  return pickHookKeys(raw as Record<string, unknown>, file)
+  return { status: 'ok', json: raw as Record<string, unknown> }
+}
+
+/** A `--settings` value: inline JSON when it starts with `{`, else a file path relative to `cwd`. */
+export async function readSettingsArg(arg: string, cwd: string): Promise<{ file: string; read: SettingsJson }> {
+  if (arg.trim().startsWith('{')) return { file: INLINE_SETTINGS, read: parseSettingsJson(arg, INLINE_SETTINGS) }
+  const file = resolve(cwd, arg)
+  const read = await readSettingsJson(file)
+  if (read.status !== 'absent') return { file, read }
+  return { file, read: { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_READ', `${file}: --settings file does not exist`, { file }) } }
+}
+
+export const INLINE_SETTINGS = '<inline --settings>'
+
+/** The hook keys of a settings file read whole. */
+export function settingsHookKeys(read: SettingsJson, file: string): SettingsRead {
+  return read.status === 'ok' ? pickHookKeys(read.json, file) : read
 }
 
 /** Keeps the hook-related keys; a key of the wrong type is reported and dropped, the others still apply. */

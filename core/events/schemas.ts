@@ -32,7 +32,7 @@ export const payloadSchemas = {
     }).optional(),
   }),
   'prompt.submit': z.looseObject({ text, context: z.array(text).optional(), origin, wait: z.boolean(), turnId: text.optional() }),
-  'prompt.mention': z.looseObject({ mention: text, path: text, offset: z.number().optional(), limit: z.number().optional(), agentId }),
+  'prompt.mention': z.looseObject({ mention: text, path: text, offset: z.number().optional(), limit: z.number().optional(), agentId, from: text.optional() }),
   'prompt.attachment': z.looseObject({
     type: text, text,
     origin: z.union([z.looseObject({ kind: z.literal('engine') }), z.looseObject({ kind: z.enum(['hook', 'plugin']), event: text })]),

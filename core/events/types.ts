@@ -61,7 +61,8 @@ export type PromptOrigin = { kind: 'sdk' | 'composer' | 'auto-continuation' } | 
 export interface PromptSubmitInput { text: string; context?: string[]; origin: PromptOrigin; wait: boolean; turnId?: string }
 export type PromptSubmitResult = { text: string; context?: string[]; origin?: PromptOrigin } | { drop: string }
 
-export interface PromptMentionInput { mention: string; path: string; offset?: number; limit?: number; agentId?: string }
+/** `from`: where the mention was written when the person did not type it, e.g. the command file and line (`…/review.md:6`). */
+export interface PromptMentionInput { mention: string; path: string; offset?: number; limit?: number; agentId?: string; from?: string }
 export type PromptMentionResult = { type: 'file' | 'already_read_file' | null; context?: string[] } | { deny: string }
 
 export interface PromptAttachmentInput {

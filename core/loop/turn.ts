@@ -235,22 +235,24 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     if (deferred) return yield* endDeferred(session, end, deferred)
     const batch = await endBatch(session, turnId, outcomes)
     const context = await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' })
-    yield* answer(session, toolUses, outcomes, INTERRUPTED, [...context, ...batch.context])
+    // canUseTool's deny with `interrupt` ends the turn as an interrupt does, once the batch is answered.
+    const interrupted = signal.aborted || outcomes.some((o) => o.interruptTurn)
+    // A tool.call handler (a PreToolUse/PostToolUse `continue: false`) ends the turn once the batch is answered.
+    const halt = outcomes.find((o) => o.halt !== undefined)?.halt ?? batch.halt
+    // A tool that ends the turn (StructuredOutput) does so on its answered result.
+    const ending = outcomes.find((o) => o.endTurn !== undefined)?.endTurn
+    const outOfTurns = options.maxTurns !== undefined && end.num >= options.maxTurns
+    yield* answer(session, toolUses, outcomes, INTERRUPTED, [...context, ...batch.context], !interrupted && halt === undefined && !ending && !outOfTurns)
     if (step.malformed) {
       const last = session.messages.at(-1)!
       const nudge = await attach(session, 'malformed_tool_use', [NUDGE_MALFORMED], { kind: 'engine' })
       last.content = [...(last.content as ContentBlockParam[]), ...nudge]
       await recordUnshown(session, nudge, true)
     }
-    // canUseTool's deny with `interrupt` ends the turn as an interrupt does, once the batch is answered.
-    if (signal.aborted || outcomes.some((o) => o.interruptTurn)) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true })
-    // A tool.call handler (a PreToolUse/PostToolUse `continue: false`) ends the turn once the batch is answered.
-    const halt = outcomes.find((o) => o.halt !== undefined)?.halt ?? batch.halt
+    if (interrupted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true })
     if (halt !== undefined) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: halt, isError: false })
-    // A tool that ends the turn (StructuredOutput) does so on its answered result.
-    const ending = outcomes.find((o) => o.endTurn !== undefined)?.endTurn
     if (ending) return yield* end.finish(endingOf(ending))
-    if (options.maxTurns !== undefined && end.num >= options.maxTurns) {
+    if (outOfTurns) {
       return yield* end.finish({ subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${options.maxTurns})`] })
     }
   }
@@ -271,8 +273,12 @@ function apiFailure(error: ModelApiError) {
   return { subtype: 'success' as const, terminal: 'api_error' as const, text: `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`, isError: true }
 }
 
-/** Answers every tool_use of the last response, in order: one user message per result, one history entry for all. */
-async function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool_use' }>[], outcomes: CallOutcome[], missing = INTERRUPTED, context: ContentBlockParam[] = []): AsyncGenerator<SDKMessage> {
+/**
+ * Answers every tool_use of the last response, in order: one user message per result, one history
+ * entry for all. With `join`, messages sent with priority `next` join them; a round that ends the
+ * turn (an interrupt, a halt, the last allowed turn) leaves them waiting to start a turn of their own.
+ */
+async function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool_use' }>[], outcomes: CallOutcome[], missing = INTERRUPTED, context: ContentBlockParam[] = [], join = false): AsyncGenerator<SDKMessage> {
   if (toolUses.length === 0) return
   const byId = new Map(outcomes.map((o) => [o.toolUseId, o]))
   const results: ToolResultBlockParam[] = []
@@ -284,7 +290,7 @@ async function* answer(session: Session, toolUses: Extract<ContentBlock, { type:
   }
   const extra: ContentBlockParam[] = [...context]
   // Messages sent with priority `next` while this turn ran join it here, beside the tool results.
-  for (const joining of session.agent ? [] : session.root.input?.takeJoining() ?? []) {
+  for (const joining of session.agent || !join ? [] : session.root.input?.takeJoining() ?? []) {
     const c = joining.message.content
     extra.push(...(typeof c === 'string' ? [{ type: 'text' as const, text: c }] : c))
   }

@@ -33,8 +33,8 @@ export const API_METHODS = {
   model: ['complete', 'fork', 'classify'],
   prompt: ['submit', 'read', 'fill', 'suggest', 'compose'],
   turn: ['abort'],
-  // `clear` is a modloop addition: /clear's new conversation.
-  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'repo', 'surfaces', 'usage', 'version', 'compact', 'send', 'append', 'authorize', 'clear'],
+  // `clear` (/clear's new conversation) and `mods` (the loaded mods) are modloop additions.
+  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'repo', 'surfaces', 'usage', 'version', 'compact', 'send', 'append', 'authorize', 'clear', 'mods'],
   config: ['list', 'set'],
   settings: ['read'],
   env: ['get', 'set'],
@@ -59,6 +59,15 @@ export type Namespace = keyof typeof API_METHODS
 export type MethodName = { [N in Namespace]: `${N}.${(typeof API_METHODS)[N][number]}` }[Namespace]
 
 type Untyped<N extends Namespace> = { readonly [M in (typeof API_METHODS)[N][number]]: Method }
+
+/** One loaded mod, as `$.session.mods()` lists it. */
+export interface ModInfo {
+  name: string
+  description?: string
+  version?: string
+  /** The file or package it came from, when it was loaded from one. */
+  source?: string
+}
 
 export interface ModApiCore {
   readonly plugin: { readonly name: string; readonly root?: string; readonly version?: string }
@@ -86,6 +95,8 @@ export interface ModApiCore {
     root(): string
     model(): string
     turns(): number
+    /** Every mod loaded in this host, in load order: those that only handle events too. */
+    mods(): ModInfo[]
   }
   readonly state: {
     get(ref: StateRef): { value: unknown; version: number }

@@ -3,7 +3,7 @@ import { Bus } from '../bus/bus.js'
 import type { Matcher } from '../bus/matcher.js'
 import type { HandlerFailure, HandlerOptions, On } from '../bus/types.js'
 import { describeError, ModloopError } from '../errors.js'
-import type { ModApi } from './api.js'
+import type { ModApi, ModInfo } from './api.js'
 import { buildApi, StateStore, type LogSink, type Provider } from './build-api.js'
 import type { ModDefinition, Teardown } from './define.js'
 
@@ -58,6 +58,10 @@ export class ModHost {
   constructor(options: HostOptions = {}) {
     this.log = options.log ?? (() => {})
     this.strict = options.strict ?? false
+    // The host is the one that knows its mods: it serves their listing itself.
+    this.providers.set('session.mods', () => this.list().filter((m) => m.status === 'loaded').map((m): ModInfo => ({
+      name: m.name, ...(m.def.description ? { description: m.def.description } : {}), ...(m.version ? { version: m.version } : {}), ...(m.source ? { source: m.source } : {}),
+    })))
     this.bus.onFailure((f) => {
       this.failures.push(f)
       this.log(f.mod, 'warn', f.message)

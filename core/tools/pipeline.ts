@@ -165,11 +165,17 @@ async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record
     ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}),
   })
   if (answer.behavior === 'deny') return { deny: answer.message, ...(answer.interrupt === true ? { interrupt: true as const } : {}) }
+  // The approver's substitute is held to the schema like the model's input; an invalid one grants nothing.
+  if (answer.updatedInput !== undefined) {
+    const valid = validateInput(tool, answer.updatedInput)
+    if (!valid.ok) return { deny: `${tool.name}: the input the canUseTool approver substituted is not valid: ${valid.message}` }
+    input = valid.input as Record<string, unknown>
+  }
   // Applied before the call runs: a granted directory or rule already holds for it.
   if (answer.updatedPermissions?.length && env.bus.has('permission.update')) {
     await env.bus.emit('permission.update', { tool: tool.name, tool_use_id: toolUseId, updates: answer.updatedPermissions, ...(env.agentId ? { agentId: env.agentId } : {}) }, undefined, { signal: env.signal })
   }
-  return { input: answer.updatedInput ?? input }
+  return { input }
 }
 
 /** The reason the model reads for a denied call, after permission.denied handlers had their say. */

@@ -1,10 +1,10 @@
-import type { ModApi } from '../../core/mod/api.js'
+import type { ModApi, ModInfo } from '../../core/mod/api.js'
 
 interface Listed { name: string; description: string; plugin?: string }
 
 export const BUILTINS = [
   { name: 'help', description: 'List the slash commands of this session' },
-  { name: 'mods', description: 'List the mods that registered commands' },
+  { name: 'mods', description: 'List the loaded mods and the commands each registered' },
   { name: 'clear', description: 'Start a new conversation: the history is dropped and a new session id begins' },
   { name: 'cost', description: "Show the session's cost, API and wall time, and tokens by model" },
 ] as const
@@ -20,21 +20,16 @@ export async function helpText($: ModApi, hints: ReadonlyMap<string, string>): P
   return ['Slash commands:', ...rows].join('\n')
 }
 
-/**
- * `/mods`. `$` has no way to list the loaded mods yet, so this answers with what it can see: the
- * mods behind the registered commands. A `$` listing of mods (name, source, status) would let
- * it show every loaded mod, including ones that only handle events.
- */
+/** `/mods`: every loaded mod in load order, with its version, where it came from and its commands. */
 export async function modsText($: ModApi): Promise<string> {
+  const mods = $.session.mods() as ModInfo[]
   const commands = (await $.command.list()) as Listed[]
   const byMod = new Map<string, string[]>()
-  for (const c of commands) {
-    const mod = c.plugin ?? 'unknown'
-    byMod.set(mod, [...(byMod.get(mod) ?? []), `/${c.name}`])
-  }
-  const rows = [...byMod].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([mod, names]) => `${mod}: ${names.join(', ')}`)
-  return [
-    'Mods that registered slash commands (modloop cannot yet list every loaded mod from inside a mod; `modloop mods list` shows them all):',
-    ...rows,
-  ].join('\n')
+  for (const c of commands) if (c.plugin) byMod.set(c.plugin, [...(byMod.get(c.plugin) ?? []), `/${c.name}`])
+  const rows = mods.map((m) => {
+    const facts = [m.version ? `v${m.version}` : '', m.source ?? ''].filter(Boolean).join(', ')
+    const names = byMod.get(m.name)
+    return `${m.name}${facts ? ` (${facts})` : ''}${m.description ? ` — ${m.description}` : ''}${names ? `; commands: ${names.sort().join(', ')}` : ''}`
+  })
+  return [`Mods (${mods.length}, in load order):`, ...rows].join('\n')
 }

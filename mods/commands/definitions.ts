@@ -12,7 +12,7 @@ export interface PromptCommand {
   /** Extra guidance for the model on when a skill applies (shown in the listing). */
   whenToUse?: string
   argumentHint?: string
-  /** Tools the command's author grants while it runs (kept for a permissions mod to honour). */
+  /** Tools the command's author grants while it runs: the permissions mod allows them until the next prompt. */
   allowedTools?: string[]
   model?: string
   /** Skills the model may not start on its own are left out of the listing. */
@@ -20,6 +20,8 @@ export interface PromptCommand {
   userInvocable: boolean
   body: string
   file: string
+  /** The line of the file the body starts on, so a problem in the body can name its line. */
+  bodyLine: number
   /** A skill's own directory (`${CLAUDE_SKILL_DIR}`). */
   dir?: string
 }
@@ -60,7 +62,7 @@ function firstLine(body: string): string {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line
 }
 
-async function parseFile(file: string, warn: (m: string) => void): Promise<{ fields: Fields; body: string } | undefined> {
+async function parseFile(file: string, warn: (m: string) => void): Promise<{ fields: Fields; body: string; bodyLine: number } | undefined> {
   const raw = await readFile(file, 'utf8').catch((err: Error) => {
     warn(`${file}: cannot be read: ${err.message}`)
     return undefined
@@ -68,12 +70,15 @@ async function parseFile(file: string, warn: (m: string) => void): Promise<{ fie
   if (raw === undefined) return undefined
   const fm = splitFrontmatter(raw)
   if (fm.error) warn(`${file}: ${fm.error}; loaded with its body only`)
-  return { fields: readFields(fm.data, file, warn), body: fm.body.trim() }
+  const lead = /^\s*/.exec(fm.body)![0]
+  const lines = (t: string) => t.split('\n').length - 1
+  return { fields: readFields(fm.data, file, warn), body: fm.body.trim(), bodyLine: 1 + lines(raw.slice(0, raw.length - fm.body.length)) + lines(lead) }
 }
 
-function build(name: string, kind: PromptCommand['kind'], source: PromptCommand['source'], file: string, fields: Fields, body: string): PromptCommand {
+function build(name: string, kind: PromptCommand['kind'], source: PromptCommand['source'], file: string, parsed: { fields: Fields; body: string; bodyLine: number }): PromptCommand {
+  const { fields, body, bodyLine } = parsed
   return {
-    name, kind, source, file, body,
+    name, kind, source, file, body, bodyLine,
     description: fields.description?.trim() || firstLine(body) || `/${name}`,
     ...(fields.when_to_use ? { whenToUse: fields.when_to_use } : {}),
     ...(fields['argument-hint'] ? { argumentHint: fields['argument-hint'] } : {}),
@@ -101,7 +106,7 @@ export async function readCommands(dir: string, source: PromptCommand['source'],
       continue
     }
     const parsed = await parseFile(file, warn)
-    if (parsed) out.push(build(name, 'command', source, file, parsed.fields, parsed.body))
+    if (parsed) out.push(build(name, 'command', source, file, parsed))
   }
   return out
 }
@@ -121,7 +126,7 @@ export async function readSkills(dir: string, source: PromptCommand['source'], w
       warn(`${file}: "${name}" is not a usable skill name (1–64 of letters, digits, _ : . -); skipped`)
       continue
     }
-    out.push(build(name, 'skill', source, file, parsed.fields, parsed.body))
+    out.push(build(name, 'skill', source, file, parsed))
   }
   return out
 }

@@ -8,6 +8,9 @@ import { BUILTINS, helpText, modsText } from './builtins.js'
 import { costText } from './cost.js'
 import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
+import { registerInvocation, setInvocation } from './invocation.js'
+import { mentionOrigins } from './mention-origins.js'
+import { INVOCATION_REF } from '../_shared/invocation.js'
 import { skillListing } from './skill-listing.js'
 import { skillTool } from './skill-tool.js'
 
@@ -28,11 +31,7 @@ const options = z.object({
   skillListingChars: z.number().int().min(200).default(8_000),
 })
 
-/**
- * The command or skill the person ran last, as `{command, allowedTools?, model?}`: the frontmatter
- * grants and model choice belong to other mods (permissions, model selection), which read them here.
- */
-export const INVOCATION_REF = { plugin: 'commands', key: 'invocation' } as const
+export { INVOCATION_REF } from '../_shared/invocation.js'
 
 /** What the commands mod offers other mods, as $.state { plugin: 'commands', key: 'api' }. */
 export interface CommandsApi {
@@ -54,6 +53,8 @@ export default defineMod({
   options,
   register(on, opts) {
     const sessions = new Map<string, SessionCommands>()
+    registerInvocation(on)
+    const origins = mentionOrigins(on)
 
     const expand = ($: ModApi, def: PromptCommand, args: string) => expandPrompt(def, args, {
       cwd: $.session.cwd() as string, projectDir: $.session.cwd() as string, sessionId: $.session.id() as string,
@@ -96,7 +97,12 @@ export default defineMod({
           warn(`/${spec.name} was not registered: ${(err as Error).message}`)
         }
       }
-      if (listing) await registerTool($, skillTool(skills, (def, args) => expand($, def, args)))
+      if (listing) {
+        await registerTool($, skillTool(skills, (def, args) => {
+          setInvocation($, def)
+          return expand($, def, args)
+        }))
+      }
       else if (had) await $.tool.unregister({ tool: 'Skill' })
     }
 
@@ -123,7 +129,8 @@ export default defineMod({
       }
       const def = mine.prompts.get(e.command)
       if (!def?.userInvocable) return next(e)
-      $.state.set(INVOCATION_REF, { command: def.name, ...(def.allowedTools ? { allowedTools: def.allowedTools } : {}), ...(def.model ? { model: def.model } : {}) })
+      setInvocation($, def)
+      origins.note($, def)
       return { prompt: await expand($, def, e.args) }
     })
 

@@ -14,7 +14,10 @@ const options = allowedDirsOptions.extend({
   maxEntries: z.number().int().min(1).default(1_000),
 })
 
-/** Mentions: `@path` in a prompt attaches the file (numbered lines, `#L10-20` ranges) or a directory listing. */
+/**
+ * Mentions: `@path` in a prompt attaches the file (numbered lines, `#L10-20` ranges) or a directory
+ * listing, unless the permission check refuses a Read of it.
+ */
 export default defineMod({
   name: 'mentions',
   description: 'Reads the files and directories a prompt @-mentions',
@@ -24,6 +27,7 @@ export default defineMod({
     // is heard, and one that post-processes (memory adds the directory's CLAUDE.md) sees the file.
     on('prompt.mention', async ($, e) => readMention(e, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }, {
       cwd: $.session.cwd() as string, sessionId: $.session.id() as string, warn: (m) => $.log.warn(m),
+      check: async (path) => (await $.tool.check({ tool: 'Read', input: { file_path: path } })) as { decision: string; reason?: string; rule?: string },
     }), { stage: STAGE.last })
     on('session.end', (_$, e, next) => {
       forgetSession(e.sessionId)

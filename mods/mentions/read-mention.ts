@@ -18,6 +18,8 @@ export interface MentionContext {
   cwd: string
   sessionId: string
   warn(message: string): void
+  /** The permission verdict on reading a path, as a Read call of it would get (`$.tool.check`). */
+  check(path: string): Promise<{ decision: string; reason?: string; rule?: string }>
 }
 
 /**
@@ -28,22 +30,29 @@ export interface MentionContext {
 export async function readMention(e: PromptMentionInput, options: MentionOptions, ctx: MentionContext): Promise<PromptMentionResult> {
   const checked = await checkPath(e.path, ctx.cwd, options.additionalDirectories)
   if (!checked.ok) {
-    ctx.warn(`@${e.mention}: not attached: ${checked.message}`)
+    ctx.warn(`${named(e)}: not attached: ${checked.message}`)
     return { deny: checked.message }
+  }
+  // Read deny rules hold for mentions too (the permission mod follows links to their targets).
+  const verdict = await ctx.check(e.path)
+  if (verdict.decision === 'deny') {
+    const why = verdict.reason ?? `denied${verdict.rule ? ` by the rule ${verdict.rule}` : ''}`
+    ctx.warn(`${named(e)}: not attached: reading ${e.path} is not permitted: ${why}`)
+    return { deny: `reading ${e.path} is not permitted: ${why}` }
   }
   const info = await stat(checked.path).catch(() => undefined)
   if (!info) {
-    ctx.warn(`@${e.mention}: not attached: ${e.path} does not exist`)
+    ctx.warn(`${named(e)}: not attached: ${e.path} does not exist`)
     return { type: null }
   }
   if (info.isDirectory()) return { type: 'file', context: [await listing(e, checked.path, options.maxEntries)] }
   if (!info.isFile() || info.size > options.maxFileBytes) {
-    ctx.warn(`@${e.mention}: not attached: ${info.isFile() ? `${info.size} bytes is more than the ${options.maxFileBytes} a mention attaches` : 'not a regular file'}`)
+    ctx.warn(`${named(e)}: not attached: ${info.isFile() ? `${info.size} bytes is more than the ${options.maxFileBytes} a mention attaches` : 'not a regular file'}`)
     return { type: null }
   }
   const bytes = await readFile(checked.path)
   if (looksBinary(bytes)) {
-    ctx.warn(`@${e.mention}: not attached: ${e.path} is a binary file`)
+    ctx.warn(`${named(e)}: not attached: ${e.path} is a binary file`)
     return { type: null }
   }
   const lines = splitLines(decodeText(bytes).text)
@@ -59,6 +68,9 @@ export async function readMention(e: PromptMentionInput, options: MentionOptions
   const more = end < lines.length ? `\n\n(${lines.length - end} more lines; read on with the Read tool from line ${end + 1}.)` : ''
   return { type: 'file', context: [`${head}${range}, numbered like cat -n:\n${numberLines(selected, start + 1)}${more}`] }
 }
+
+/** The mention as a warning names it: with the file and line it was written in, when not in the prompt itself. */
+const named = (e: PromptMentionInput) => `@${e.mention}${e.from ? ` (in ${e.from})` : ''}`
 
 async function listing(e: PromptMentionInput, dir: string, max: number): Promise<string> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])

@@ -2,6 +2,7 @@ import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { DIRECTORIES_KEY } from '../_shared/allowed-paths.js'
 import { evaluate } from './evaluate.js'
+import { invocationGrants } from './invocation-grant.js'
 import { persistUpdate } from './persist.js'
 import { ignoredNotice, loadPolicy } from './policy.js'
 import { coversTool } from './rule-match.js'
@@ -44,6 +45,9 @@ export default defineMod({
     let apply: PermissionsApi['persistUpdate'] | undefined
     // Each workspace's ignored settings are reported once per host, not once per session.
     const reported = new Set<string>()
+    // The running command's or skill's allowed-tools, on top of the session's rules.
+    const granted = invocationGrants()
+    const current = ($: ModApi, p: Policy) => granted($, withMode($, p))
 
     on('session.start', async ($, e, next) => {
       const result = await next(e)
@@ -79,7 +83,7 @@ export default defineMod({
         publishDirectories($, loaded)
         return written
       }
-      const api: PermissionsApi = { persistUpdate: apply, check: (tool, input) => evaluate(withMode($, loaded), tool, input), mode: () => withMode($, loaded).mode }
+      const api: PermissionsApi = { persistUpdate: apply, check: async (tool, input) => evaluate(await current($, loaded), tool, input), mode: () => withMode($, loaded).mode }
       $.state.set({ plugin: $.plugin.name, key: 'api' }, api)
       publishDirectories($, loaded)
       return result
@@ -104,7 +108,7 @@ export default defineMod({
 
     on('tool.check', async ($, e, next) => {
       if (!policy) return { decision: 'ask', rule: '[not-loaded]', reason: `the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}` }
-      const verdict = await evaluate(withMode($, policy), e.tool, e.input)
+      const verdict = await evaluate(await current($, policy), e.tool, e.input)
       const answer = { decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}), ...(verdict.rule ? { rule: verdict.rule } : {}) }
       if (answer.decision === 'ask') return { ...answer, ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}) }
       if (answer.decision !== 'allow') return answer

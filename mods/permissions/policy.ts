@@ -6,8 +6,8 @@ import { trustedBy, trustStorePath } from './trust-store.js'
 import type { Behavior, Ignored, Mode, Policy, RuleSource } from './types.js'
 
 const BEHAVIORS: readonly Behavior[] = ['deny', 'ask', 'allow']
-// Modes that widen nothing: a project may set them without being trusted.
-const NARROW_MODES = new Set<Mode>(['default', 'plan'])
+/** Modes that widen nothing: a project may set them without being trusted. */
+export const NARROW_MODES: ReadonlySet<string> = new Set<Mode>(['default', 'plan'])
 
 /**
  * Loads the policy of a session: every source, the workspace's trust, then the rules compiled.

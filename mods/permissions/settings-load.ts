@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { defaultManagedDir, managedSettingsFiles, readSettingsArg, readSettingsJson, type SettingsJson } from '../../hooks-runner/read-settings.js'
 import { MODES, type Mode, type RuleSource } from './types.js'
 
 /**
@@ -19,6 +19,8 @@ export const permissionsOptions = z.object({
   home: z.string().optional(),
   /** The trust file (default: $MODLOOP_HOME/trusted.json, MODLOOP_HOME defaulting to ~/.modloop). */
   trustStore: z.string().optional(),
+  /** The managed-policy directory, as the shell-hooks mod reads it; `false` reads none (default: the platform's). */
+  managedDir: z.union([z.string(), z.literal(false)]).optional(),
 })
 export type PermissionsOptions = z.output<typeof permissionsOptions>
 
@@ -35,7 +37,7 @@ export interface Layer {
 const entries = z.array(z.unknown()).optional()
 const permissionsShape = z.looseObject({ allow: entries, ask: entries, deny: entries, defaultMode: z.unknown().optional(), additionalDirectories: entries })
 const settingsShape = z.looseObject({ permissions: permissionsShape.optional() })
-const flagShape = z.looseObject({ permissions: permissionsShape.optional(), trustWorkspace: z.boolean().optional() })
+const flagShape = z.looseObject({ permissions: permissionsShape.optional(), trustWorkspace: z.boolean().optional(), settings: z.array(z.string()).optional() })
 
 export interface LoadInput {
   cwd: string
@@ -55,9 +57,10 @@ export const homeOf = (options: PermissionsOptions) => options.home ?? homedir()
 
 /**
  * Reads every source, lowest precedence first: user settings, the mod's options (the modloop
- * config), project settings, local settings, the launch flags. Rule lists add up across them;
- * for defaultMode the last source that sets one wins. A file that cannot be read is skipped
- * with a warning naming it; so is each bad entry.
+ * config), project settings, local settings, each `--settings` file or inline JSON, the launch
+ * flags, then managed policy. Rule lists add up across them; for defaultMode the last source that
+ * sets one wins. Only the project-level ones need a trusted workspace to widen access. A file
+ * that cannot be read is skipped with a warning naming it; so is each bad entry.
  */
 export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; trustFlag: boolean; warnings: string[] }> {
   const { cwd, options, env } = input
@@ -66,10 +69,12 @@ export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; t
   const userFile = join(claudeDir(options, env), 'settings.json')
   const projectFile = join(cwd, '.claude', 'settings.json')
   const layers: Layer[] = []
-  const fromFile = async (file: string, name: RuleSource['name'], root: string, projectLevel: boolean) => {
-    const settings = await readSettingsFile(file, warnings)
-    if (settings) layers.push(toLayer({ name, label: file, root, projectLevel }, settings.permissions ?? {}, warnings))
+  const take = (source: RuleSource, read: SettingsJson) => {
+    const settings = settingsOf(source.label, read, warnings)
+    if (settings) layers.push(toLayer(source, settings.permissions ?? {}, warnings))
   }
+  const fromFile = async (file: string, name: RuleSource['name'], root: string, projectLevel: boolean) =>
+    take({ name, label: file, root, projectLevel }, await readSettingsJson(file))
   await fromFile(userFile, 'userSettings', home, false)
   layers.push(toLayer({ name: 'modloopConfig', label: 'the modloop config', root: cwd, projectLevel: true }, options, warnings))
   // Started in the home folder, the project file is the user file: read it once.
@@ -77,29 +82,31 @@ export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; t
   await fromFile(join(cwd, '.claude', 'settings.local.json'), 'localSettings', cwd, true)
   const flags = flagShape.safeParse(input.flags ?? {})
   if (!flags.success) warnings.push(`the launch flags' permission settings could not be read: ${flags.error.issues[0]?.message}`)
-  else layers.push(toLayer({ name: 'cliArg', label: 'the command line', root: cwd, projectLevel: false }, flags.data.permissions ?? {}, warnings))
+  else {
+    for (const arg of flags.data.settings ?? []) {
+      const { file, read } = await readSettingsArg(arg, cwd)
+      take({ name: 'flagSettings', label: file, root: cwd, projectLevel: false }, read)
+    }
+    layers.push(toLayer({ name: 'cliArg', label: 'the command line', root: cwd, projectLevel: false }, flags.data.permissions ?? {}, warnings))
+  }
+  const managedDir = options.managedDir === undefined ? defaultManagedDir() : options.managedDir
+  if (managedDir !== false) {
+    for (const file of await managedSettingsFiles(managedDir)) await fromFile(file, 'policySettings', cwd, false)
+  }
   return { layers, trustFlag: flags.success && flags.data.trustWorkspace === true, warnings }
 }
 
-async function readSettingsFile(file: string, warnings: string[]): Promise<z.output<typeof settingsShape> | undefined> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`${file}: cannot be read (${(err as Error).message}); its permissions are skipped`)
+/** The permission keys of one settings source; a source that cannot be read becomes a warning naming it. */
+function settingsOf(label: string, read: SettingsJson, warnings: string[]): z.output<typeof settingsShape> | undefined {
+  if (read.status === 'absent') return undefined
+  if (read.status === 'error') {
+    warnings.push(read.error.message)
     return undefined
   }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (err) {
-    warnings.push(`${file}: not valid JSON (${(err as Error).message}); its permissions are skipped`)
-    return undefined
-  }
-  const parsed = settingsShape.safeParse(json)
+  const parsed = settingsShape.safeParse(read.json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    warnings.push(`${file}: ${issue?.path.join('.') || '(file)'}: ${issue?.message}; its permissions are skipped`)
+    warnings.push(`${label}: ${issue?.path.join('.') || '(file)'}: ${issue?.message}; its permissions are skipped`)
     return undefined
   }
   return parsed.data

@@ -8,7 +8,7 @@ export const MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermis
 export type Mode = (typeof MODES)[number]
 
 /** Where a rule came from, named as Claude Code names rule sources. */
-export type SourceName = 'userSettings' | 'modloopConfig' | 'projectSettings' | 'localSettings' | 'cliArg' | 'session'
+export type SourceName = 'userSettings' | 'modloopConfig' | 'projectSettings' | 'localSettings' | 'flagSettings' | 'cliArg' | 'policySettings' | 'session' | 'command'
 
 export interface RuleSource {
   name: SourceName

@@ -2,6 +2,7 @@ import type { On } from '../../core/bus/types.js'
 import type { ToolCheckInput, ToolCheckResult } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { HookBridge } from './bridge.js'
+import { hookOverRules } from './hook-order.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 
 interface PermissionsApi {
@@ -25,11 +26,8 @@ export function registerPermissionHooks(on: On, bridgeOf: ($: ModApi) => HookBri
     const hook = e.tool_use_id ? b?.decisions.get(e.tool_use_id) : undefined
     const verdict = await next(e)
     if (!b) return verdict
-    if (hook?.decision === 'defer' && verdict.decision !== 'deny') return { decision: 'defer', hook: hook.hook, ...(hook.reason ? { reason: hook.reason } : {}) }
-    if (verdict.decision === 'deny' || verdict.decision === 'defer') return verdict
-    if (hook?.decision === 'ask') return { decision: 'ask', hook: hook.hook, reason: hook.reason ?? `${hook.hook} hook asks before this call` }
-    // A verdict that names a rule (an ask rule, a protected or critical path) stands; a bare ask is only the mode.
-    if (hook?.decision === 'allow') return verdict.decision === 'ask' && verdict.rule ? verdict : { decision: 'allow', hook: hook.hook }
+    const ordered = hookOverRules(hook, verdict)
+    if (ordered) return ordered
     if (verdict.decision !== 'ask' || !e.tool_use_id) return verdict
     const answered = b.has('PermissionRequest') ? await permissionRequest($, b, e, verdict, next.signal) : undefined
     if (answered) return answered

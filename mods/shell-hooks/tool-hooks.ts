@@ -78,6 +78,8 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     const res = await next(e)
     const b = bridgeOf($)
     if (!b) return res
+    // Memory files a tool's path pulled in are published once every tool.call wrapper is done.
+    b.instructionsLoaded()
     // Async hooks that ended meanwhile speak beside these results (main loop only: subagents have their own context).
     const late = e.agentId ? [] : await b.takeAsync()
     if (!b.has('PostToolBatch')) return late.length > 0 ? { ...res, context: [...(res.context ?? []), ...late] } : res

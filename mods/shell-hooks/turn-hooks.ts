@@ -33,6 +33,12 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     return submitted
   }, { stage: STAGE.last, budgetMs: HOOK_BUDGET_MS })
 
+  // Memory files a prompt's @-mentions pulled in are published after prompt.submit, before the turn starts.
+  on('turn.start', ($, e, next) => {
+    bridgeOf($)?.instructionsLoaded()
+    return next(e)
+  })
+
   on('command.run', async ($, e, next) => {
     const r = await next(e)
     const b = bridgeOf($)

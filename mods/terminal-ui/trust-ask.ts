@@ -4,7 +4,7 @@ import { openTerminal } from './terminal.js'
 import { needsTrust } from './trust-check.js'
 
 /**
- * The first run in a folder with project hooks or mods asks before any of them loads. It runs
+ * The first run in a folder with project hooks, mods or widening permissions asks before any of them loads. It runs
  * before the distribution (and so before any replacement surface) loads: the built-in terminal
  * asks it. Answers whether the session may go on.
  */
@@ -16,7 +16,7 @@ export async function askTrust(io: TerminalIo, cwd: string): Promise<boolean> {
   try {
     const { value } = await app.choose([
       `Do you trust the files in ${cwd}?`,
-      `It has ${asking.reasons.join(', ')}: code that runs on your machine once the session starts.`,
+      `It has ${asking.reasons.join('; ')}: code that runs on your machine, or calls let run unasked, once the session starts.`,
     ], [
       { label: 'Yes, trust this folder', value: true },
       { label: 'No, exit', value: false },

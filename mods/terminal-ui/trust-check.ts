@@ -2,20 +2,24 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SEARCH_PLACES } from '../../core/loader/find-config.js'
+import { NARROW_MODES } from '../permissions/policy.js'
 import { trustedBy, trustStorePath } from '../permissions/trust-store.js'
 
 /**
- * What in `cwd` would run code of the project's own once a session starts: settings hooks in
- * `.claude/settings*.json`, MCP servers in `.mcp.json` (the mcp mod starts them once the folder is
- * trusted) and a modloop config (which names mods). Only files are looked at; nothing of the
- * project is loaded or run before the user trusts it.
+ * What in `cwd` would run code of the project's own once a session starts, or let more run
+ * unasked: settings hooks and permissions that widen access (allow rules, a mode looser than
+ * default or plan, extra directories) in `.claude/settings*.json`, MCP servers in `.mcp.json`
+ * (the mcp mod starts them once the folder is trusted) and a modloop config (which names mods).
+ * Only files are looked at; nothing of the project is loaded or run before the user trusts it.
  */
 export async function projectCode(cwd: string): Promise<string[]> {
   const found: string[] = []
   for (const name of ['settings.json', 'settings.local.json']) {
-    const file = join(cwd, '.claude', name)
-    const json = await readJson(file)
-    if (json && typeof json === 'object' && 'hooks' in json && Object.keys((json as { hooks?: object }).hooks ?? {}).length > 0) found.push(`hooks in .claude/${name}`)
+    const json = await readJson(join(cwd, '.claude', name))
+    if (!json || typeof json !== 'object') continue
+    if (hasEntries(json, 'hooks')) found.push(`hooks in .claude/${name}`)
+    const widened = widening((json as { permissions?: unknown }).permissions)
+    if (widened.length > 0) found.push(`permissions that widen access in .claude/${name} (${widened.join(', ')})`)
   }
   const mcp = await readJson(join(cwd, '.mcp.json'))
   if (hasEntries(mcp, 'mcpServers')) found.push('MCP servers in .mcp.json')
@@ -42,6 +46,18 @@ export async function needsTrust(cwd: string, env: Record<string, string | undef
 function hasEntries(json: unknown, key: string): boolean {
   const value = typeof json === 'object' && json !== null ? (json as Record<string, unknown>)[key] : undefined
   return typeof value === 'object' && value !== null && Object.keys(value).length > 0
+}
+
+/** The entries of a `permissions` object that an untrusted workspace would not honour (see permissions/policy.ts). */
+function widening(permissions: unknown): string[] {
+  if (!permissions || typeof permissions !== 'object') return []
+  const p = permissions as { allow?: unknown; defaultMode?: unknown; additionalDirectories?: unknown }
+  const listed = (v: unknown) => Array.isArray(v) && v.length > 0
+  return [
+    ...(listed(p.allow) ? ['allow rules'] : []),
+    ...(typeof p.defaultMode === 'string' && !NARROW_MODES.has(p.defaultMode) ? [`defaultMode ${p.defaultMode}`] : []),
+    ...(listed(p.additionalDirectories) ? ['additionalDirectories'] : []),
+  ]
 }
 
 async function readJson(file: string): Promise<unknown> {

@@ -5,7 +5,10 @@ import { defineMod } from '../../core/mod/define.js'
 import commandsMod, { INVOCATION_REF } from '../../mods/commands/index.js'
 import { expandShell } from '../../mods/commands/shell-expansion.js'
 import { skillListing } from '../../mods/commands/skill-listing.js'
+import bashMod from '../../mods/bash/index.js'
+import memoryMod from '../../mods/memory/index.js'
 import mentionsMod from '../../mods/mentions/index.js'
+import permissionsMod from '../../mods/permissions/index.js'
 import { runScript } from '../loop/helpers.js'
 import { conversation } from '../sdk/conversation.js'
 import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
@@ -46,7 +49,7 @@ describe('slash commands from .claude/commands', () => {
     const probe = defineMod({ name: 'probe', register: (on) => on('turn.start', ($, e, next) => { invocation = $.state.get(INVOCATION_REF).value; return next(e) }) })
     const run = await runScript([{ reply: 'ok' }], '/review src/a.ts "error handling"', { cwd, mods: [commands(), probe] })
     expect(firstText(run)).toBe('Review src/a.ts with focus on error handling. All: src/a.ts "error handling". Price: $5.')
-    expect(invocation).toEqual({ command: 'review', allowedTools: ['Bash(git diff:*)', 'Read'], model: 'claude-haiku-4-5' })
+    expect(invocation).toEqual({ command: 'review', source: 'project', file: join(cwd, '.claude/commands/review.md'), allowedTools: ['Bash(git diff:*)', 'Read'], model: 'claude-haiku-4-5' })
   })
 
   it('appends the arguments to a body without placeholders; $ARGUMENTS[N] is 0-based and a missing $N stays', async () => {
@@ -61,6 +64,19 @@ describe('slash commands from .claude/commands', () => {
     expect(text).toBe(['Branch: main-branch', 'line-form foo', 'See @notes.md', 'block1\nblock2', '```', '!not-run', '```'].join('\n'))
     expect(mention).toContain(`${cwd}/notes.md`)
     expect(mention).toContain('     1\tNotes!')
+  })
+
+  it('a missing @file of a command body warns naming the command file and line', async () => {
+    const dir = join(root, 'missing-ref')
+    await writeTree(dir, { '.claude/commands/brief.md': '---\ndescription: Brief\n---\n\nRead this first.\nThen @gone.md and @here.md, please.\n', 'here.md': 'Here.\n' })
+    const warnings: string[] = []
+    const run = await runScript([{ reply: 'ok' }], '/brief', { cwd: dir, mods: [commands(), mentionsMod], log: (l) => warnings.push(l) })
+    expect(warnings).toEqual([`mentions: @gone.md (in ${dir}/.claude/commands/brief.md:6): not attached: ${dir}/gone.md does not exist`])
+    expect(texts(run.requests[0]!.body, 0)[1]).toContain('     1\tHere.')
+    // Typed in the prompt itself, the same mention names no file.
+    warnings.length = 0
+    await runScript([{ reply: 'ok' }], 'see @gone.md', { cwd: dir, mods: [commands(), mentionsMod], log: (l) => warnings.push(l) })
+    expect(warnings).toEqual([`mentions: @gone.md: not attached: ${dir}/gone.md does not exist`])
   })
 
   it('malformed frontmatter names the file; the command still loads with its body', async () => {
@@ -82,15 +98,24 @@ describe('slash commands from .claude/commands', () => {
       '/git:status — Git status (project)',
       '/help — List the slash commands of this session',
       '/index-args — First: $ARGUMENTS[0], missing: $3 (project)',
-      '/mods — List the mods that registered commands',
+      '/mods — List the loaded mods and the commands each registered',
       '/pdf-tools — Work with PDF files (project skill)',
       '/plain — Summarize the project. (project)',
       '/review [file] [focus] — Review a file (project)',
       '/secret — Hidden from the model (project skill)',
       '/user-cmd — From home (user)',
     ])
-    const mods = await runScript([], '/mods', { cwd, mods: [commands()] })
-    expect(mods.result.result).toContain('\ncommands: /help, /mods, /clear, /cost, /user-cmd')
+  })
+
+  it('/mods lists every loaded mod, also one that only handles events, with the commands of each', async () => {
+    const memory = withOptions(memoryMod, { home, managedPath: false })
+    const run = await runScript([], '/mods', { cwd, mods: [commands(), memory] })
+    expect(run.requests).toHaveLength(0)
+    const lines = (run.result.result as string).split('\n')
+    expect(lines[0]).toMatch(/^Mods \(\d+, in load order\):$/)
+    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) — Custom slash commands.*; commands: \/broken, \/clear, \/cost, \/git:status, \/help, /))
+    expect(lines).toContainEqual(expect.stringMatching(/^memory \(query\(\) options\) — CLAUDE\.md and AGENTS\.md memory files/))
+    expect(lines.find((l) => l.startsWith('memory'))).not.toContain('commands:')
   })
 
   it("/cost shows the session's cost, API and wall time, and tokens by model, without a model call", async () => {
@@ -162,12 +187,59 @@ describe('skills', () => {
 
   it('keeps the listing within its budget: long descriptions are cut, then skills named, then counted', () => {
     const make = (i: number, description: string) => ({
-      name: `skill-${i}`, kind: 'skill' as const, source: 'project' as const, description, modelInvocable: true, userInvocable: true, body: '', file: '',
+      name: `skill-${i}`, kind: 'skill' as const, source: 'project' as const, description, modelInvocable: true, userInvocable: true, body: '', file: '', bodyLine: 1,
     })
     const listing = skillListing([make(1, 'x'.repeat(3000)), ...Array.from({ length: 200 }, (_, i) => make(i + 2, 'A useful skill. '.repeat(10)))], { maxDescriptionChars: 1536, totalChars: 8000 })!
     expect(listing.length).toBeLessThanOrEqual(8000 + 200)
     expect(listing).toContain(`- skill-1: ${'x'.repeat(1535)}…\n`)
     expect(listing).toMatch(/\n- skill-\d+\n/)
     expect(listing).toMatch(/\(\d+ more skills not listed for space; the Skill tool still runs them by name\.\)$/)
+  })
+})
+
+describe('frontmatter allowed-tools and model apply while the command or skill runs', () => {
+  let project: string
+  beforeAll(async () => {
+    project = join(root, 'granting')
+    await writeTree(project, {
+      '.claude/commands/grant.md': '---\ndescription: Print the grant\nallowed-tools: Bash(printf granted*)\nmodel: claude-haiku-4-5\n---\nPrint it.\n',
+      '.claude/skills/printer/SKILL.md': '---\ndescription: Prints things\nallowed-tools: [Bash(printf skill*)]\nmodel: claude-opus-4-1\n---\nPrint with printf.\n',
+    })
+  })
+  const perms = () => withOptions(permissionsMod, { home, trustStore: join(root, 'trusted.json'), managedDir: false })
+  const bash = (command: string) => ({ reply: [{ tool_use: { name: 'Bash', input: { command } } }] })
+  const lastResult = (body: any) => body.messages.at(-1).content.find((b: any) => b.type === 'tool_result')
+
+  it('a command grants its tools until the next prompt, headless in dontAsk, and its turn uses its model', async () => {
+    const c = await conversation([bash('printf granted'), { reply: 'done' }, bash('printf granted'), { reply: 'refused' }], {
+      cwd: project, model: 'claude-sonnet-4-5', permissionMode: 'dontAsk', trustWorkspace: true, mods: [commands(), bashMod, perms()],
+    })
+    try {
+      await c.say('/grant')
+      await c.say('once more, without the command')
+      const bodies = c.server.requests.map((r) => r.body)
+      expect(bodies.map((b) => b.model)).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-sonnet-4-5'])
+      expect(lastResult(bodies[1])).toMatchObject({ content: 'granted' })
+      expect(lastResult(bodies[3])).toMatchObject({ is_error: true, content: expect.stringMatching(/dontAsk/) })
+    } finally {
+      await c.end()
+    }
+  })
+
+  it('the Skill tool sets the invocation too: its grant and model hold for the rest of the turn', async () => {
+    const run = await runScript([
+      { reply: [{ tool_use: { name: 'Skill', input: { skill: 'printer' } } }] },
+      bash('printf skill-ran'),
+      { reply: 'done' },
+    ], 'print something', { cwd: project, model: 'claude-sonnet-4-5', trustWorkspace: true, allowedTools: ['Skill(printer)'], mods: [commands(), bashMod, perms()] })
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-opus-4-1'])
+    expect(lastResult(run.requests[2]!.body)).toMatchObject({ content: 'skill-ran' })
+  })
+
+  it('in an untrusted workspace a project command grants nothing, and says so', async () => {
+    const warnings: string[] = []
+    const run = await runScript([bash('printf granted'), { reply: 'done' }], '/grant', { cwd: project, mods: [commands(), bashMod, perms()], log: (l) => warnings.push(l) })
+    expect(lastResult(run.requests[1]!.body)).toMatchObject({ is_error: true, content: expect.stringMatching(/requires approval/) })
+    expect(warnings.join('\n')).toContain(`the allowed-tools of /grant (${join(project, '.claude/commands/grant.md')}) are not granted: this workspace is not trusted`)
   })
 })

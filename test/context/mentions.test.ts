@@ -1,9 +1,10 @@
-import { rm } from 'node:fs/promises'
+import { rm, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import editMod from '../../mods/edit/index.js'
 import memoryMod from '../../mods/memory/index.js'
 import mentionsMod from '../../mods/mentions/index.js'
+import permissionsMod from '../../mods/permissions/index.js'
 import { runScript } from '../loop/helpers.js'
 import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
 
@@ -68,6 +69,31 @@ describe('mentions', () => {
     ], 'change @src/c.md', { cwd, mods: [mentionsMod, editMod] })
     const result = run.requests[1]!.body.messages[2].content[0]
     expect(result.is_error).toBeUndefined()
+  })
+
+  it('a Read deny rule refuses the attachment with a warning naming the file, also through a link', async () => {
+    const home = await tempDir('mentions-home')
+    await writeTree(cwd, { '.env': 'SECRET=hunter2\n' })
+    await symlink(join(cwd, '.env'), join(cwd, 'settings-link'))
+    const perms = withOptions(permissionsMod, { deny: ['Read(.env)'], home, trustStore: join(home, 'trusted.json'), managedDir: false })
+    const warnings: string[] = []
+    try {
+      const run = await runScript([{ reply: 'ok' }], 'see @.env, @settings-link and @src/c.md', { cwd, mods: [perms, mentionsMod], log: (l) => warnings.push(l) })
+      const blocks = texts(run.requests[0]!.body, 0)
+      expect(blocks).toHaveLength(2)
+      expect(blocks[1]).toContain('The user mentioned @src/c.md')
+      expect(JSON.stringify(run.requests[0]!.body)).not.toContain('hunter2')
+      const refused = warnings.filter((w) => w.includes('not attached'))
+      expect(refused).toEqual([
+        expect.stringContaining(`mentions: @.env: not attached: reading ${cwd}/.env is not permitted`),
+        expect.stringContaining(`mentions: @settings-link: not attached: reading ${cwd}/settings-link is not permitted`),
+      ])
+      expect(refused.join('\n')).toContain('Read(.env)')
+    } finally {
+      await rm(join(cwd, 'settings-link'))
+      await rm(join(cwd, '.env'))
+      await rm(home, { recursive: true, force: true })
+    }
   })
 
   it('with the memory mod, a mentioned file brings its directory\'s CLAUDE.md', async () => {

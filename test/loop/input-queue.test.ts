@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { InputQueue } from '../../core/loop/input-queue.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { query } from '../../core/loop/query.js'
@@ -6,7 +7,7 @@ import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { channel } from '../helpers/channel.js'
 import { toolsMod } from './helpers.js'
 
-async function session(script: unknown, drive: (ch: ReturnType<typeof channel>, seen: SDKMessage[]) => void) {
+async function session(script: unknown, drive: (ch: ReturnType<typeof channel>, seen: SDKMessage[]) => void, turns = 2) {
   const server = await startFakeAnthropic({ script })
   const ch = channel()
   const seen: SDKMessage[] = []
@@ -18,7 +19,7 @@ async function session(script: unknown, drive: (ch: ReturnType<typeof channel>, 
       seen.push(m)
       if (m.type === 'result') {
         const results = seen.filter((s) => s.type === 'result').length
-        if (results >= 2) ch.close()
+        if (results >= turns) ch.close()
       }
     }
   } finally {
@@ -50,5 +51,75 @@ describe('input that arrives while a turn runs', () => {
     expect(results.map((r) => r.terminal_reason)).toEqual(['aborted_tools', 'completed'])
     expect(results[1].result).toBe('urgent handled')
     expect((requests[1]!.body as any).messages.at(-1).content[0].text).toBe('urgent')
+  })
+})
+
+const userMessage = (text: string, priority: 'now' | 'next' | 'later') => ({ type: 'user' as const, message: { role: 'user' as const, content: text }, parent_tool_use_id: null, priority })
+const textOf = (m: { message: { content: unknown } } | undefined) => m?.message.content
+
+describe('the input queue under mixed priorities', () => {
+  it('takeJoining takes the `next` messages in arrival order and leaves the `later` ones, which take hands out FIFO', async () => {
+    const q = new InputQueue(() => {})
+    for (const [text, p] of [['A', 'later'], ['B', 'next'], ['C', 'later'], ['D', 'next']] as const) q.push(userMessage(text, p))
+    expect(q.takeJoining().map(textOf)).toEqual(['B', 'D'])
+    expect(q.takeJoining()).toEqual([])
+    q.end()
+    expect([textOf(await q.take()), textOf(await q.take()), await q.take()]).toEqual(['A', 'C', undefined])
+  })
+
+  it('take hands out `now` first, then `next`, then `later`, each FIFO; only `now` interrupts', async () => {
+    const onNow = vi.fn()
+    const q = new InputQueue(onNow)
+    for (const [text, p] of [['L1', 'later'], ['X1', 'next'], ['N1', 'now'], ['L2', 'later'], ['X2', 'next'], ['N2', 'now']] as const) q.push(userMessage(text, p))
+    expect(onNow).toHaveBeenCalledTimes(2)
+    q.end()
+    const order: unknown[] = []
+    for (let m = await q.take(); m; m = await q.take()) order.push(textOf(m))
+    expect(order).toEqual(['N1', 'N2', 'X1', 'X2', 'L1', 'L2'])
+  })
+
+  it('a take waiting for input wakes for the first message pushed', async () => {
+    const q = new InputQueue(() => {})
+    const taken = q.take()
+    q.push(userMessage('late', 'later'))
+    expect(textOf(await taken)).toBe('late')
+  })
+})
+
+describe('mixed priorities sent while a tool runs, through query() streaming input', () => {
+  const sendAll = (ch: ReturnType<typeof channel>, seen: SDKMessage[], list: [string, 'now' | 'next' | 'later'][]) => {
+    if (seen.filter((x: any) => x.subtype === 'tool_started').length !== 1) return
+    for (const [text, priority] of list) ch.send(text, { priority })
+  }
+  const lastUser = (r: { body: unknown } | undefined) => (r!.body as any).messages.at(-1).content
+
+  it('later A, next B, later C, next D: B and D join the tool round in order, then A and C run as turns of their own', async () => {
+    const { seen, requests } = await session(
+      [slow, { reply: 'joined' }, { reply: 'A done' }, { reply: 'C done' }],
+      (ch, s) => sendAll(ch, s, [['A', 'later'], ['B', 'next'], ['C', 'later'], ['D', 'next']]),
+      3,
+    )
+    const joined = lastUser(requests[1])
+    expect(joined.map((b: any) => b.type)).toEqual(['tool_result', 'text', 'text'])
+    expect(joined.slice(1).map((b: any) => b.text)).toEqual(['B', 'D'])
+    expect(lastUser(requests[2])[0].text).toBe('A')
+    expect(lastUser(requests[3])[0].text).toBe('C')
+    expect(requests).toHaveLength(4)
+    expect(seen.filter((m) => m.type === 'result').map((r: any) => r.result)).toEqual(['joined', 'A done', 'C done'])
+  })
+
+  it('later A, next B, now N: N interrupts the turn before B can join, then B runs, then A', async () => {
+    const { seen, requests } = await session(
+      [slow, { reply: 'N done' }, { reply: 'B done' }, { reply: 'A done' }],
+      (ch, s) => sendAll(ch, s, [['A', 'later'], ['B', 'next'], ['N', 'now']]),
+      4,
+    )
+    const results = seen.filter((m) => m.type === 'result') as any[]
+    // Sent as the tool starts, the interrupt may land while the response still streams.
+    expect(results.map((r) => r.terminal_reason)).toEqual([expect.stringMatching(/^aborted_(tools|streaming)$/), 'completed', 'completed', 'completed'])
+    expect(results.slice(1).map((r) => r.result)).toEqual(['N done', 'B done', 'A done'])
+    // The interrupted round took no one in: B is a prompt of its own, not a line beside the cut-off tool.
+    expect(JSON.stringify(requests[1]!.body)).not.toContain('"B"')
+    expect(requests.slice(1).map((r) => lastUser(r).at(-1).text)).toEqual(['N', 'B', 'A'])
   })
 })

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runCli } from '../helpers/cli.js'
@@ -13,7 +13,7 @@ beforeAll(async () => {
   workspace = join(box.root, 'workspace')
   await mkdir(join(workspace, '.claude'), { recursive: true })
   await writeFile(join(workspace, 'modloop.config.json'), JSON.stringify({
-    mods: ['bash', ['permissions', { home: box.home, trustStore: join(box.modloopHome, 'trusted.json') }]],
+    mods: ['bash', ['permissions', { home: box.home, trustStore: join(box.modloopHome, 'trusted.json'), managedDir: join(box.root, 'managed') }]],
   }))
   await writeFile(join(workspace, '.claude', 'settings.json'), JSON.stringify({
     permissions: { allow: ['Bash(printf trusted)'], deny: ['Bash(rm *)'], ask: ['Bash(git push *)', 'Bash(npm test'], defaultMode: 'acceptEdits' },
@@ -110,5 +110,104 @@ describe('modloop permissions check', () => {
     const bad = await cli(['permissions', 'check', 'Bash', 'ls'])
     expect(bad.code).toBe(2)
     expect(bad.err).toMatch(/must be a JSON object/)
+  })
+})
+
+describe('settings that are the user\'s own apply in an untrusted workspace', () => {
+  const printf = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'printf trusted' } } }] }, { reply: 'done' }]
+
+  it('--settings, inline or as a file: its allow rule takes effect', async () => {
+    const inline = await cli(['-p', 'go', '--settings', '{"permissions":{"allow":["Bash(printf trusted)"]}}'], printf)
+    expect(results(inline)).toEqual(['trusted'])
+    const file = join(box.root, 'flag-settings.json')
+    await writeFile(file, JSON.stringify({ permissions: { allow: ['Bash(printf *)'], deny: ['Read'] } }))
+    const fromFile = await cli(['-p', 'go', '--settings', file], printf)
+    expect(results(fromFile)).toEqual(['trusted'])
+    // Its deny rule holds as well: a bare-name deny hides the tool.
+    expect((fromFile.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).not.toContain('Read')
+    expect(results(await cli(['-p', 'go'], printf))[0]).toMatch(/requires approval/)
+  })
+
+  it('--dangerously-skip-permissions runs what would ask; a deny rule still holds', async () => {
+    const r = await cli(['-p', 'go', '--dangerously-skip-permissions'], twoCalls)
+    expect(results(r)).toEqual(['trusted', expect.stringMatching(/denied by the rule Bash\(rm \*\)/)])
+  })
+
+  it('managed policy settings are read, their drop-ins too', async () => {
+    const managed = join(box.root, 'managed')
+    await mkdir(join(managed, 'managed-settings.d'), { recursive: true })
+    await writeFile(join(managed, 'managed-settings.d', '10-printf.json'), JSON.stringify({ permissions: { allow: ['Bash(printf trusted)'] } }))
+    try {
+      expect(results(await cli(['-p', 'go'], printf))).toEqual(['trusted'])
+      await writeFile(join(managed, 'managed-settings.json'), JSON.stringify({ permissions: { deny: ['Bash(printf *)'] } }))
+      expect(results(await cli(['-p', 'go'], printf))[0]).toMatch(/denied by the rule Bash\(printf \*\)/)
+    } finally {
+      await rm(managed, { recursive: true, force: true })
+    }
+  })
+
+  it('~/.claude/settings.json, found through the home the environment names', async () => {
+    const plain = join(box.root, 'plain')
+    const home = join(box.root, 'user-home')
+    await mkdir(join(plain, '.claude'), { recursive: true })
+    await mkdir(join(home, '.claude'), { recursive: true })
+    await writeFile(join(plain, 'modloop.config.json'), JSON.stringify({ mods: ['bash', ['permissions', { managedDir: false }]] }))
+    await writeFile(join(plain, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(printf project)'] } }))
+    await writeFile(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(printf trusted)'] } }))
+    vi.stubEnv('HOME', home)
+    vi.stubEnv('CLAUDE_CONFIG_DIR', '')
+    try {
+      const script = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'printf trusted' } } }, { tool_use: { name: 'Bash', input: { command: 'printf project' } } }] }, { reply: 'done' }]
+      const r = await runCli(['-p', 'go'], { script, cwd: plain, env: { MODLOOP_HOME: box.modloopHome, HOME: home } })
+      expect(results(r)).toEqual(['trusted', expect.stringMatching(/requires approval/)])
+      expect(r.err).toContain('allow Bash(printf project)')
+    } finally {
+      vi.stubEnv('HOME', box.home)
+    }
+  })
+})
+
+describe('modloop permissions check runs the PreToolUse hooks first', () => {
+  let hooked: string
+  beforeAll(async () => {
+    hooked = join(box.root, 'hooked')
+    await mkdir(join(hooked, '.claude'), { recursive: true })
+    await writeFile(join(hooked, 'modloop.config.json'), JSON.stringify({
+      mods: ['bash', ['shell-hooks', { home: box.home, managedDir: false }], ['permissions', { home: box.home, managedDir: false }]],
+    }))
+    const answer = (decision: string) => `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"${decision}","permissionDecisionReason":"the ${decision} hook says so"}}'`
+    await writeFile(join(hooked, '.claude', 'settings.json'), JSON.stringify({
+      permissions: { ask: ['Bash(printf asked)'] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: `grep -q 'rm ' && { echo 'no rm here' >&2; exit 2; } || exit 0` }] },
+          { matcher: 'Write', hooks: [{ type: 'command', command: answer('ask') }] },
+          { matcher: 'Bash', hooks: [{ type: 'command', command: `grep -q printf && ${answer('allow')} || exit 0` }] },
+        ],
+      },
+    }))
+  })
+  const check = (...args: string[]) => runCli(['permissions', 'check', ...args], { script: [], cwd: hooked, env: { MODLOOP_HOME: box.modloopHome, HOME: box.home } })
+
+  it('a hook that denies decides, and is named', async () => {
+    const r = await check('Bash', '{"command":"rm -f x"}')
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('decision: deny')
+    expect(r.out).toContain(`hook: grep -q 'rm ' && { echo 'no rm here' >&2; exit 2; } || exit 0 (Project Settings: ${join(hooked, '.claude', 'settings.json')})`)
+    expect(r.out).toContain('reason: no rm here')
+    expect(JSON.parse((await check('Bash', '{"command":"rm -f x"}', '--json')).out)).toMatchObject({ decision: 'deny', hook: { label: 'Project Settings' } })
+  })
+
+  it('a hook that asks forces the question over the read-only allowance; a hook allow does not loosen an ask rule', async () => {
+    const asked = await check('Write', `{"file_path":"${join(hooked, 'x.txt')}","content":""}`, '--mode', 'acceptEdits', '--trust-workspace')
+    expect(asked.out).toContain('decision: ask')
+    expect(asked.out).toContain('reason: the ask hook says so')
+    const allowed = await check('Bash', '{"command":"printf x"}')
+    expect(allowed.out).toContain('decision: allow')
+    expect(allowed.out).toMatch(/hook: grep -q printf/)
+    const askRule = await check('Bash', '{"command":"printf asked"}')
+    expect(askRule.out).toContain('decision: ask')
+    expect(askRule.out).toContain('rule: Bash(printf asked)')
+    expect(askRule.out).not.toContain('hook:')
   })
 })

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -39,6 +40,20 @@ describe('the ask flow through the loop', () => {
     expect(options.decisionReason).toMatch(/printf original/)
     expect(toolResult(run.requests[1])).toMatchObject({ content: 'changed' })
     expect(run.result.permission_denials).toEqual([])
+  })
+
+  it('a canUseTool updatedInput that does not fit the tool\'s schema runs nothing and names the tool', async () => {
+    const { host } = await hostWith()
+    const marker = join(box.root, 'never-written')
+    const canUseTool = vi.fn<CanUseTool>(async () => ({ behavior: 'allow', updatedInput: { command: 42, timeout: 'soon' } }))
+    const run = await runScript(bashTurn(`touch ${marker}`), 'go', { host, cwd: box.project, canUseTool })
+    await host.close()
+    const result = toolResult(run.requests[1])
+    expect(result).toMatchObject({ is_error: true })
+    expect(result.content).toContain('Bash: the input the canUseTool approver substituted is not valid')
+    expect(result.content).toMatch(/command: .*\n- timeout: /s)
+    expect(run.result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash' })])
+    expect(existsSync(marker)).toBe(false)
   })
 
   it('a canUseTool deny reaches the model and the denials', async () => {

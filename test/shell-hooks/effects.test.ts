@@ -8,6 +8,7 @@ let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
 
+const perms = (b: Box) => defineMod({ ...permissions, register: (on, _o, $) => permissions.register(on, permissions.options!.parse({ home: b.home, trustStore: b.store, managedDir: false }), $) })
 const echo = (text: string, id = 'toolu_e') => ({ tool_use: { id, name: 'Echo', input: { text } } })
 
 describe('PreToolUse', () => {
@@ -52,6 +53,37 @@ describe('PreToolUse', () => {
     const perms = defineMod({ ...permissions, register: (on, _o, $) => permissions.register(on, permissions.options!.parse({ home: box.home, trustStore: box.store }), $) })
     const r = await run(box, [{ reply: [{ tool_use: { id: 'toolu_t', name: 'Touch', input: { label: 'x' } } }] }, { reply: 'ok' }], 'go', { mods: [perms] })
     expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'touched x' })
+  })
+
+  it('a hook allow meets an ask rule: the call still asks', async () => {
+    const allow = cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }))
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Touch', hooks: [allow] }] }, join(box.project, '.claude', 'settings.json'), { permissions: { ask: ['Touch'] } })
+    const asked: string[] = []
+    const canUseTool = async (tool: string) => {
+      asked.push(tool)
+      return { behavior: 'deny' as const, message: 'the person said no' }
+    }
+    const r = await run(box, [{ reply: [{ tool_use: { id: 'toolu_t', name: 'Touch', input: { label: 'x' } } }] }, { reply: 'ok' }], 'go', { mods: [perms(box)], canUseTool })
+    expect(asked).toEqual(['Touch'])
+    expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ is_error: true, content: expect.stringContaining('the person said no') })
+  })
+
+  it('a hook ask forces the question where the rules allow', async () => {
+    const ask = cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'check labels first' } }))
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Touch', hooks: [ask] }] })
+    const asked: unknown[] = []
+    const canUseTool = async (tool: string, input: Record<string, unknown>) => {
+      asked.push({ tool, input })
+      return { behavior: 'allow' as const }
+    }
+    const r = await run(box, [{ reply: [{ tool_use: { id: 'toolu_t', name: 'Touch', input: { label: 'x' } } }] }, { reply: 'ok' }], 'go', { mods: [perms(box)], allowedTools: ['Touch'], canUseTool })
+    expect(asked).toEqual([{ tool: 'Touch', input: { label: 'x' } }])
+    expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'touched x' })
+    // Without the hook the allow rule answers and nobody is asked.
+    await writeSettings(box, {})
+    asked.length = 0
+    await run(box, [{ reply: [{ tool_use: { id: 'toolu_t', name: 'Touch', input: { label: 'x' } } }] }, { reply: 'ok' }], 'go', { mods: [perms(box)], allowedTools: ['Touch'], canUseTool })
+    expect(asked).toEqual([])
   })
 })
 

@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import agentMod from '../../mods/agent/index.js'
 import commandsMod from '../../mods/commands/index.js'
 import memoryMod from '../../mods/memory/index.js'
+import mentionsMod from '../../mods/mentions/index.js'
+import readMod from '../../mods/read/index.js'
 import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, withOptions, COMMON, keys, json, type Box } from './helpers.js'
 
 let box: Box
@@ -52,6 +54,55 @@ describe('InstructionsLoaded', () => {
     expect(loads).toHaveLength(1)
     expect(keys(loads[0]!)).toEqual([...COMMON, 'file_path', 'load_reason', 'memory_type'].sort())
     expect(loads[0]).toMatchObject({ file_path: join(box.project, 'CLAUDE.md'), memory_type: 'Project', load_reason: 'session_start' })
+  })
+})
+
+describe('InstructionsLoaded beyond the start', () => {
+  it('fires for imports (include), nested CLAUDE.md files (nested_traversal) and scoped rules (path_glob_match) with their fields', async () => {
+    const p = (...parts: string[]) => join(box.project, ...parts)
+    await mkdir(p('sub'), { recursive: true })
+    await mkdir(p('.claude', 'rules'), { recursive: true })
+    await writeFile(p('CLAUDE.md'), 'Use tabs.\n@docs.md\n')
+    await writeFile(p('docs.md'), 'Docs.\n')
+    await writeFile(p('sub', 'CLAUDE.md'), 'Sub rules.\n@more.md\n')
+    await writeFile(p('sub', 'more.md'), 'More.\n')
+    await writeFile(p('sub', 'a.ts'), 'export {}\n')
+    await writeFile(p('.claude', 'rules', 'ts.md'), '---\npaths: ["**/*.ts"]\n---\nTypeScript rules.\n')
+    await writeSettings(box, { InstructionsLoaded: [{ hooks: [cmd(dump(box, 'InstructionsLoaded'))] }] })
+    const read = { reply: [{ tool_use: { name: 'Read', input: { file_path: p('sub', 'a.ts') } } }] }
+    const r = await run(box, [read, { reply: 'ok' }], 'go', { mods: [withOptions(memoryMod, { home: box.home, managedPath: false }), readMod] })
+    expect(r.result.terminal_reason).toBe('completed')
+    const loads = await dumped(box, 'InstructionsLoaded')
+    const seen = loads.map((l) => ({ ...l })).map(({ file_path, load_reason, memory_type, globs, trigger_file_path, parent_file_path }) =>
+      ({ file_path, load_reason, memory_type, ...(globs ? { globs } : {}), ...(trigger_file_path ? { trigger_file_path } : {}), ...(parent_file_path ? { parent_file_path } : {}) }))
+    expect(seen).toEqual(expect.arrayContaining([
+      { file_path: p('CLAUDE.md'), load_reason: 'session_start', memory_type: 'Project' },
+      { file_path: p('docs.md'), load_reason: 'include', memory_type: 'Project', parent_file_path: p('CLAUDE.md') },
+      { file_path: p('sub', 'CLAUDE.md'), load_reason: 'nested_traversal', memory_type: 'Project', trigger_file_path: p('sub', 'a.ts') },
+      { file_path: p('sub', 'more.md'), load_reason: 'include', memory_type: 'Project', parent_file_path: p('sub', 'CLAUDE.md'), trigger_file_path: p('sub', 'a.ts') },
+      { file_path: p('.claude', 'rules', 'ts.md'), load_reason: 'path_glob_match', memory_type: 'Project', globs: ['**/*.ts'], trigger_file_path: p('sub', 'a.ts') },
+    ]))
+    expect(loads).toHaveLength(5)
+  })
+
+  it('a matcher on load_reason picks the lazy loads only', async () => {
+    await mkdir(join(box.project, 'sub'), { recursive: true })
+    await writeFile(join(box.project, 'CLAUDE.md'), 'Top.\n')
+    await writeFile(join(box.project, 'sub', 'CLAUDE.md'), 'Sub.\n')
+    await writeFile(join(box.project, 'sub', 'b.txt'), 'b\n')
+    await writeSettings(box, { InstructionsLoaded: [{ matcher: 'nested_traversal|path_glob_match', hooks: [cmd(dump(box, 'InstructionsLoaded'))] }] })
+    const read = { reply: [{ tool_use: { name: 'Read', input: { file_path: join(box.project, 'sub', 'b.txt') } } }] }
+    await run(box, [read, { reply: 'ok' }], 'go', { mods: [withOptions(memoryMod, { home: box.home, managedPath: false }), readMod] })
+    expect((await dumped(box, 'InstructionsLoaded')).map((l) => [l.load_reason, l.file_path])).toEqual([['nested_traversal', join(box.project, 'sub', 'CLAUDE.md')]])
+  })
+
+  it('fires for the nested CLAUDE.md an @-mention pulls in', async () => {
+    await mkdir(join(box.project, 'sub'), { recursive: true })
+    await writeFile(join(box.project, 'sub', 'CLAUDE.md'), 'Sub.\n')
+    await writeFile(join(box.project, 'sub', 'b.txt'), 'b\n')
+    await writeSettings(box, { InstructionsLoaded: [{ matcher: 'nested_traversal', hooks: [cmd(dump(box, 'InstructionsLoaded'))] }] })
+    await run(box, [{ reply: 'ok' }], 'see @sub/b.txt', { mods: [withOptions(memoryMod, { home: box.home, managedPath: false }), mentionsMod] })
+    expect(await dumped(box, 'InstructionsLoaded')).toEqual([expect.objectContaining({ load_reason: 'nested_traversal', file_path: join(box.project, 'sub', 'CLAUDE.md'), trigger_file_path: join(box.project, 'sub', 'b.txt') })])
   })
 })
 

@@ -98,6 +98,18 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await p.save('commands-no-color')
   })
 
+  it('asks to trust a folder whose project settings only widen permissions; the allow rule holds once trusted', async () => {
+    const where = await project({ '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(printf widened)'] } }) })
+    const p = await open({ steps: [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'printf widened' } } }] }, { reply: 'ran it' }] }, where, { waitFor: 'Do you trust the files in' })
+    await p.waitFor('permissions that widen access in .claude/settings.json (allow rules)')
+    await p.keys('1')
+    await p.waitFor(/^›/m)
+    expect(await readFile(join(where.home, 'trusted.json'), 'utf8')).toContain(where.cwd.split('/').at(-1)!)
+    await send(p, 'run it')
+    await p.waitFor('ran it')
+    expect(lastUserText(server().requests.at(-1)!.body)).toContain('widened')
+  })
+
   it('asks to trust a folder with project hooks and to approve the hooks, then /resume picks an earlier session', async () => {
     const where = await project({ '.claude/settings.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } }) })
     let p = await open({ steps: [{ reply: 'first session answer' }] }, where, { waitFor: 'Do you trust the files in' })

@@ -1,0 +1,40 @@
+import type { ModApi } from '../../core/mod/api.js'
+import { INVOCATION_REF, invocationShape } from '../_shared/invocation.js'
+import { parseRule } from './rule-parse.js'
+import type { Policy, Rule } from './types.js'
+
+interface Grant { policy: Policy; version: number; rules: Rule[] }
+
+/**
+ * The allow rules a command's or skill's `allowed-tools` grant while it runs: from the moment it
+ * is invoked until the next prompt (spec loop-and-sdk §6.2), read from the invocation the commands
+ * mod publishes. A project's command file widens access only in a trusted workspace, as its
+ * settings do; a user's always. Each grant is compiled once, its problems reported once.
+ */
+export function invocationGrants() {
+  let grant: Grant | undefined
+  return async ($: ModApi, policy: Policy): Promise<Policy> => {
+    const { value, version } = $.state.get(INVOCATION_REF)
+    if (grant?.policy !== policy || grant.version !== version) grant = { policy, version, rules: await compile($, policy, value) }
+    return grant.rules.length === 0 ? policy : { ...policy, rules: [...policy.rules, ...grant.rules] }
+  }
+}
+
+async function compile($: ModApi, policy: Policy, value: unknown): Promise<Rule[]> {
+  const parsed = invocationShape.safeParse(value)
+  if (!parsed.success || !parsed.data.allowedTools?.length) return []
+  const { command, source: where, file, allowedTools } = parsed.data
+  const label = `the allowed-tools of /${command}${file ? ` (${file})` : ''}`
+  if (where === 'project' && !policy.trusted) {
+    $.log.warn(`${label} are not granted: this workspace is not trusted, so its commands do not widen access. To honour them, run \`modloop trust ${policy.cwd}\`, or pass --trust-workspace for one run.`)
+    return []
+  }
+  const source = { name: 'command' as const, label, root: policy.cwd, projectLevel: where === 'project' }
+  const rules: Rule[] = []
+  for (const text of allowedTools) {
+    const rule = await parseRule(text, 'allow', source, { cwd: policy.cwd, home: policy.home })
+    if (typeof rule === 'string') $.log.warn(`${label}: "${text}" ${rule}; the other entries still apply`)
+    else rules.push(rule)
+  }
+  return rules
+}
