@@ -218,7 +218,7 @@ export const catalog = {
     isResult: (r) => isObject(r) && isObject(r.message), echo: (e) => ({ message: e.message }),
   },
   'message.display': {
-    when: 'once per completed assistant text block, after it was recorded and before the caller sees it; the answer changes only what is shown',
+    when: 'once per completed assistant text block, after it was recorded and before the caller sees it; where text streams (includePartialMessages, the terminal) once per batch of completed lines instead, held until it is answered, the last batch `final`; the answer changes only what is shown',
     fires: { in: 'turn' },
     kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'messageId', 'index', 'final', 'agentId'],
     isResult: has('text', 'string'), echo: (e) => ({ text: e.delta }),
