@@ -44,6 +44,8 @@ export interface ErrorDetails {
   file?: string
   field?: string
   stage?: string
+  /** The `$` method concerned, as `ns.name` (e.g. `store.get`). */
+  method?: string
   cause?: unknown
 }
 
@@ -54,6 +56,7 @@ export class ModloopError extends Error {
   readonly file?: string
   readonly field?: string
   readonly stage?: string
+  readonly method?: string
 
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause })
@@ -64,11 +67,12 @@ export class ModloopError extends Error {
     this.file = details.file
     this.field = details.field
     this.stage = details.stage
+    this.method = details.method
   }
 
   toJSON() {
-    const { code, message, mod, event, file, field, stage } = this
-    return { code, message, mod, event, file, field, stage }
+    const { code, message, mod, event, file, field, stage, method } = this
+    return { code, message, mod, event, file, field, stage, method }
   }
 }
 

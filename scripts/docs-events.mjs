@@ -17,6 +17,13 @@ function typeText(name) {
   return alias ? alias[1].replace(/\s*\n\s*/g, ' ').trim() : name
 }
 
+const FIRES = {
+  session: 'in every session',
+  turn: 'in every turn of the main loop',
+  tool: 'with every tool call',
+  occasion: 'only when its occasion arises',
+}
+
 export function generate() {
   const map = /export interface EventMap \{([\s\S]*?)\n\}/.exec(catalogSrc)[1]
   const rows = [...map.matchAll(/'([\w.]+)': \{ e: T\.(\w+); r: T\.(\w+)(?:; chunk: T\.(\w+))? \}/g)]
@@ -38,6 +45,7 @@ export function generate() {
     const when = spec.when.charAt(0).toUpperCase() + spec.when.slice(1)
     out.push(`## \`${name}\``, '', `${when}.`, '')
     out.push(`- kind: **${spec.kind}**, failure policy: **${spec.policy}**, own-time budget: ${spec.budgetMs.toLocaleString('en-US')} ms${spec.stream ? ', streaming (handlers are async generators)' : ''}`)
+    out.push(`- fires: ${FIRES[spec.fires.in]}${spec.fires.subagent ? ", and in a subagent's loop (with `agentId`)" : ''}`)
     if (spec.pinned) out.push(`- pinned: ${spec.pinned.map((p) => `\`${p}\``).join(', ')}`)
     if (spec.key) out.push(`- matcher key: \`${spec.key}\``)
     out.push(`- payload \`${e}\`: \`${typeText(e)}\``)

@@ -8,7 +8,7 @@ import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { ModSpec, QueryOptions } from '../core/loop/options.js'
 import { query } from '../core/loop/query.js'
 import type { ModDefinition } from '../core/mod/define.js'
-import { ModHost } from '../core/mod/host.js'
+import { ModHost, type Unanswered } from '../core/mod/host.js'
 import { loadScript } from '../core/model/script.js'
 import { createScriptedModel, type ScriptedModel } from '../core/model/scripted.js'
 
@@ -21,6 +21,12 @@ export interface TestHostOptions {
   script?: unknown
   /** The working directory; default: a fresh temp dir. */
   cwd?: string
+  /**
+   * Fail `run()` and `emit()` when a call into `$` had no answer (a method no part of the host
+   * provides, a registered tool no tool.call handler served); default true. With false such calls
+   * are only recorded, in `host.unanswered`.
+   */
+  strict?: boolean
 }
 
 export interface TestRun {
@@ -63,9 +69,16 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   }
   for (const def of options.mods ?? []) if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'createTestHost' })
   const model = createScriptedModel(await loadScript(options.script ?? []))
+  const strict = options.strict ?? true
+  /** Throws when calls since `mark` went unanswered, naming the event and the `$` method of each. */
+  const check = (mark: number) => {
+    const missed = host.unanswered.slice(mark)
+    if (strict && missed.length > 0) throw new Error(missed.map(describeUnanswered).join('\n'))
+  }
   return {
     host, model, cwd,
     async run(prompt, queryOptions = {}) {
+      const mark = host.unanswered.length
       const messages: SDKMessage[] = []
       try {
         for await (const m of query({ prompt, options: { cwd, ...queryOptions, host, modelProvider: model } })) messages.push(m)
@@ -73,15 +86,28 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
         // an error result is in `messages`; single-shot queries throw after yielding it
       }
       const result = messages.filter((m): m is SDKResultMessage => m.type === 'result').at(-1)
+      check(mark)
       if (!result) throw new Error('the run ended without a result message')
       return { messages, result }
     },
-    emit(event, payload, core) {
+    async emit(event, payload, core) {
       if (!host.isBound) host.bind()
-      return host.bus.emit(event, payload, core)
+      const mark = host.unanswered.length
+      // An unanswered call is the cause of whatever failed after it, so it is reported first.
+      const r = await host.bus.emit(event, payload, core).catch((err: unknown) => {
+        check(mark)
+        throw err
+      })
+      check(mark)
+      return r
     },
     trace: () => entries,
     why: (subject) => changes.filter((r) => r.subject === subject),
     close: () => host.close(),
   }
+}
+
+function describeUnanswered(u: Unanswered): string {
+  const where = u.event ? `${u.event}: ` : ''
+  return `${where}$.${u.method} (called by ${u.mod}) was not answered: ${u.message}. Give the test a mod or script that answers it, or pass { strict: false }`
 }

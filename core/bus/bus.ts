@@ -77,7 +77,7 @@ export class Bus {
   /**
    * Records what each handler changed — rewrites, answers, denials, changed results — as
    * `{mod, event, before, after}`; returns a disposer. An interceptor on the events whose handlers
-   * can change anything (not observe-only, not streaming), installed on the first listener.
+   * can change anything (not observe-only), installed on the first listener.
    */
   onProvenance(sink: ProvenanceSink): () => void {
     if (!this.provenanceInstalled) {
@@ -85,7 +85,7 @@ export class Bus {
       const interceptor = provenanceInterceptor(() => this.provenanceSinks)
       for (const [event, hook] of this.hooks) {
         const spec = specOf(event)
-        if (spec.kind === 'observe' || spec.stream) continue
+        if (spec.kind === 'observe') continue
         hook.intercept(interceptor as never)
         this.chains.delete(event)
       }

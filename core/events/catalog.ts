@@ -48,8 +48,19 @@ export type EventKind = 'observe' | 'rewrite' | 'answer'
 /** open: a failed handler is skipped. closable: a handler may declare that its failure denies. */
 export type FailurePolicy = 'open' | 'closable'
 
+/**
+ * Where an event fires. `session`: in every session; `turn`: in every turn of the main loop;
+ * `tool`: with every tool call; `occasion`: only when its occasion arises (a mention, a denial, a
+ * command…). `subagent`: a subagent's loop raises it too, with its `agentId`.
+ */
+export interface Fires {
+  in: 'session' | 'turn' | 'tool' | 'occasion'
+  subagent?: true
+}
+
 export interface EventSpec<N extends EventName = EventName> {
   when: string
+  fires: Fires
   kind: EventKind
   policy: FailurePolicy
   budgetMs: number
@@ -77,83 +88,98 @@ const denyOr = (ok: (r: Record<string, unknown>) => boolean) => (r: unknown) =>
 export const catalog = {
   'session.start': {
     when: 'once per session for each loaded mod, before the first prompt; the place for $.tool.register',
+    fires: { in: 'session' },
     kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS,
     isResult: has('cwd', 'string'), echo: (e) => ({ cwd: e.cwd }),
   },
   'prompt.submit': {
     when: 'a prompt was submitted, before it enters the session',
+    fires: { in: 'turn' },
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['origin'],
     isResult: (r) => isObject(r) && (typeof r.drop === 'string' || typeof r.text === 'string'),
     failClosed: (_e, reason) => ({ drop: reason }),
   },
   'prompt.mention': {
     when: 'once per @path a prompt names, before the file is read',
+    fires: { in: 'occasion' },
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['mention', 'agentId'], key: 'path',
     isResult: denyOr((r) => r.type === null || typeof r.type === 'string'),
     failClosed: (_e, reason) => ({ deny: reason }),
   },
   'prompt.attachment': {
     when: 'once per context message the runtime injects for the model',
+    fires: { in: 'occasion' },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['type', 'origin', 'agentId'], key: 'type',
     isResult: textOrNull, echo: (e) => ({ text: e.text }),
   },
   'prompt.section': {
     when: 'once per named system-prompt section per session, as the prompt is assembled',
+    fires: { in: 'session' },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['name'], key: 'name',
     isResult: textOrNull, echo: (e) => ({ text: e.text }),
   },
   'prompt.compose': {
     when: 'the system prompt is rendered from its ordered sections, before a request is built',
+    fires: { in: 'turn' },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['model'], key: 'model',
     isResult: (r) => isObject(r) && Array.isArray(r.sections),
     echo: (e) => ({ sections: [...e.sections] }),
   },
   'command.run': {
     when: 'a slash command runs, typed or from $.command.run',
+    fires: { in: 'occasion' },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['origin'], key: 'command',
     isResult: denyOr(() => true),
   },
   'model.switch': {
     when: 'a model switch was asked for (/model, Query.setModel), or the session makes one itself (source auto: the fallback model takes over a turn; resume: a resumed session goes on with another model); the switch happens beneath the handlers, so after next() the new model is in effect; `context` in the result goes with the next request',
+    fires: { in: 'occasion' },
     kind: 'answer', policy: 'closable', budgetMs: 30_000, pinned: ['from', 'requested', 'source'], key: 'to',
     isResult: denyOr((r) => typeof r.model === 'string'),
     failClosed: (_e, reason) => ({ deny: reason }),
   },
   'turn.start': {
     when: 'a turn begins, after prompt.submit settled and before its first model request',
+    fires: { in: 'turn' },
     kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId'],
     isResult: has('turnId', 'string'), echo: (e) => ({ turnId: e.turnId }),
   },
   'turn.step': {
     when: 'one model request within a turn is about to be sent; handlers see and may rewrite its stream',
+    fires: { in: 'turn', subagent: true },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, stream: true,
     pinned: ['turnId', 'index', 'messageCount', 'agentId'],
     isResult: (r) => isObject(r) && typeof r.answer === 'string' && Array.isArray(r.toolUses),
   },
   'turn.stop': {
     when: 'the model answered without tool calls and the turn would end successfully (not on abort or API error); a handler may continue it',
+    fires: { in: 'turn', subagent: true },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'agentId'],
     isResult: (r) => isObject(r) && (r.decision === 'stop' || ((r.decision === 'continue' || r.decision === 'halt') && typeof r.reason === 'string')),
     echo: () => ({ decision: 'stop' }),
   },
   'turn.complete': {
     when: 'a turn has ended (answered, aborted or failed), as its duration is reported',
+    fires: { in: 'turn', subagent: true },
     kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'agentId'],
     isResult: has('text', 'string'), echo: (e) => ({ text: e.answer, usage: e.usage }),
   },
   'tool.describe': {
     when: "once per tool per session, when its schema is first rendered for the model",
+    fires: { in: 'tool' },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'provider'], key: 'tool',
     isResult: has('description', 'string'), echo: (e) => ({ description: e.description }),
   },
   'tool.call': {
     when: 'a tool call is about to run: beneath it run the permission check (tool.check) and the tool',
+    fires: { in: 'tool', subagent: true },
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'tool_use_id', 'agentId'], key: 'tool',
     isResult: denyOr((r) => 'result' in r),
     failClosed: (e, reason) => ({ deny: `${e.tool} call refused: ${reason}` }),
   },
   'tool.check': {
     when: 'the permission verdict for a tool call; with no permission mod every call is allowed',
+    fires: { in: 'tool', subagent: true },
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'input', 'tool_use_id', 'agentId'], key: 'tool',
     isResult: (r) => isObject(r) && (r.decision === 'allow' || r.decision === 'ask' || r.decision === 'deny' || r.decision === 'defer'),
     echo: () => ({ decision: 'allow' }),
@@ -161,43 +187,51 @@ export const catalog = {
   },
   'tool.batch': {
     when: 'every tool call of one model response has its result, before they are sent back with the next request',
+    fires: { in: 'tool', subagent: true },
     kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'calls', 'agentId'],
     isResult: (r) => isObject(r) && (r.context === undefined || Array.isArray(r.context)) && (r.halt === undefined || typeof r.halt === 'string'),
     echo: () => ({}),
   },
   'permission.denied': {
     when: 'the permission check denied a tool call (a rule, a mode, a hook or the auto mode classifier), before the model reads why',
+    fires: { in: 'occasion' },
     kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'tool_use_id', 'rule', 'agentId'], key: 'tool',
     isResult: has('reason', 'string'), echo: (e) => ({ reason: e.reason }),
   },
   'permission.update': {
     when: 'whoever approved an asked-for tool call also changed the permissions (canUseTool updatedPermissions), before the call runs',
+    fires: { in: 'occasion' },
     kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'tool_use_id', 'agentId'], key: 'tool',
     isResult: (r) => isObject(r) && Array.isArray(r.updates), echo: (e) => ({ updates: e.updates }),
   },
   'agent.spawn': {
     when: 'the Agent tool is about to start a subagent',
+    fires: { in: 'occasion' },
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool_use_id', 'parentModel', 'parentAgentId'], key: 'subagentType',
     isResult: denyOr((r) => typeof r.model === 'string'),
     failClosed: (_e, reason) => ({ deny: reason }),
   },
   'session.message': {
     when: 'a message enters the conversation record (the prompt, each block, each tool result, the result), before the caller sees it',
+    fires: { in: 'turn', subagent: true },
     kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, key: 'shown',
     isResult: (r) => isObject(r) && isObject(r.message), echo: (e) => ({ message: e.message }),
   },
   'message.display': {
-    when: 'once per completed assistant text block, after it was recorded and before the caller sees it; the answer changes only what is shown',
+    when: 'once per completed assistant text block, after it was recorded and before the caller sees it; where text streams (includePartialMessages, the terminal) once per batch of completed lines instead, held until it is answered, the last batch `final`; the answer changes only what is shown',
+    fires: { in: 'turn' },
     kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'messageId', 'index', 'final', 'agentId'],
     isResult: has('text', 'string'), echo: (e) => ({ text: e.delta }),
   },
   'session.compact': {
     when: 'the conversation is about to be compacted (manual, auto or by a mod)',
+    fires: { in: 'occasion' },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['trigger', 'agentId'], key: 'trigger',
     isResult: (r) => isObject(r) && (typeof r.skip === 'string' || Array.isArray(r.messages)),
   },
   'session.end': {
     when: 'once when the session ends; all handlers together share a short wall-clock bound',
+    fires: { in: 'session' },
     kind: 'observe', policy: 'open', budgetMs: 1_500,
     isResult: has('sessionId', 'string'), echo: (e) => ({ sessionId: e.sessionId }),
   },

@@ -1,6 +1,7 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from '../tools/pipeline.js'
 import type { SDKMessage, SDKResultMessage } from './messages.js'
+import { surfaceFields } from './open.js'
 import type { Session } from './session.js'
 import type { TurnEnd } from './turn-end.js'
 
@@ -9,20 +10,31 @@ import type { TurnEnd } from './turn-end.js'
  * `{decision: 'defer'}` holds a call back without running it. When it is the one call of a root
  * session's response the turn ends with `tool_deferred`, the tool_use stays in the history without
  * a result, and the next turn — in this session or after a resume — raises the same call again
- * (through tool.call and tool.check) before anything else. With several calls in the response the
- * deferral is not honoured: that call gets an error result saying so, and the turn goes on.
+ * (through tool.call and tool.check) before anything else. With several calls in the response, in
+ * a subagent, or in an interactive session (someone is there to answer; the spec honours `defer`
+ * only headless) the deferral is not honoured: that call gets an error result saying so, and the
+ * turn goes on — in an interactive session with a warning the user sees.
  */
 
 /** The call to end the turn on, if a `defer` verdict held back the one call of this response. */
 export function deferralOf(session: Session, toolUses: readonly ToolUse[], outcomes: readonly CallOutcome[]): ToolUse | undefined {
   const held = outcomes.filter((o) => o.deferred)
   if (held.length === 0) return undefined
-  if (toolUses.length === 1 && !session.agent) {
+  const interactive = surfaceFields(session.options).isInteractive
+  if (toolUses.length === 1 && !session.agent && !interactive) {
     const use = toolUses[0]!
     return { id: use.id, name: use.name, input: use.input }
   }
+  const names = held.map((o) => o.name).join(', ')
+  if (interactive && !session.agent && toolUses.length === 1) {
+    session.post(session.stamp({
+      type: 'system' as const, subtype: 'informational', level: 'warning',
+      content: `⚠ A permission check deferred ${names}, but a deferral is honoured only in headless sessions (-p); the call was not run.`,
+    }))
+    return undefined
+  }
   const where = session.agent ? 'in a subagent' : `with ${toolUses.length} tool calls in the response`
-  session.options.log?.(`a deferral of ${held.map((o) => o.name).join(', ')} was not honoured ${where}; the call was not run`)
+  session.options.log?.(`a deferral of ${names} was not honoured ${where}; the call was not run`)
   return undefined
 }
 

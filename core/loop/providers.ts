@@ -39,7 +39,11 @@ export function installProviders(session: Session): void {
         name, mod, description: spec.description, input: spec.input,
         jsonSchema: spec.input ? undefined : spec.inputSchema ?? { type: 'object' },
         isReadOnly: typeof readOnly === 'function' ? readOnly : () => readOnly === true,
-        call: spec.call ?? (() => ({ isError: true, result: `${name}: no tool.call handler of ${mod} answered this call` })),
+        call: spec.call ?? (() => {
+          const message = `${name}: no tool.call handler of ${mod} answered this call`
+          host.unanswered.push({ mod, event: 'tool.call', method: 'tool.register', message })
+          return { isError: true, result: message }
+        }),
       }
       session.tools.register(tool)
       for (const alias of spec.aliases ?? []) session.tools.alias(alias, name)

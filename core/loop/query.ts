@@ -127,10 +127,10 @@ async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKR
     if (record && !('parent_tool_use_id' in next.value && next.value.parent_tool_use_id) && !('isReplay' in next.value && next.value.isReplay)) {
       await session.host.bus.emit('session.message', { message: next.value, shown: true })
     }
-    // Recorded as it is, shown as message.display handlers have it.
+    // Recorded as it is, shown as message.display handlers have it (held back while a line is incomplete).
     const shown = await display.show(next.value)
-    yield shown
-    if (next.done) return shown as SDKResultMessage
+    for (const m of shown) yield m
+    if (next.done) return shown.at(-1) as SDKResultMessage
   }
 }
 

@@ -55,7 +55,7 @@ export function buildApi(ctx: ApiContext): ModApi {
     }
     const provide = ctx.provider(method)
     if (!provide) {
-      throw new ModloopError('MODLOOP_ERR_NO_PROVIDER', `${mod}: $.${method} has no provider in this host (it is served once the part of modloop that owns it is running)`, { mod })
+      throw new ModloopError('MODLOOP_ERR_NO_PROVIDER', `${mod}: $.${method} has no provider in this host (it is served once the part of modloop that owns it is running)`, { mod, method })
     }
     return provide(mod, ...args)
   }

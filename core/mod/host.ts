@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { Bus } from '../bus/bus.js'
 import type { Matcher } from '../bus/matcher.js'
 import type { HandlerFailure, HandlerOptions, On } from '../bus/types.js'
-import { describeError, ModloopError } from '../errors.js'
+import { describeError, isModloopError, ModloopError } from '../errors.js'
+import type { EventName } from '../events/catalog.js'
 import type { ModApi, ModInfo } from './api.js'
 import { buildApi, StateStore, type LogSink, type Provider } from './build-api.js'
 import type { ModDefinition, Teardown } from './define.js'
@@ -33,6 +34,16 @@ export interface AddOptions {
   root?: string
 }
 
+/** A call nothing in the host answered: a `$` method with no provider, or a mod's tool no tool.call handler served. */
+export interface Unanswered {
+  mod: string
+  /** The event whose handler made the call, when one did. */
+  event?: EventName
+  /** The `$` method, as `ns.name`. */
+  method: string
+  message: string
+}
+
 export interface HostOptions {
   log?: LogSink
   /** Throw on the first load error instead of collecting it. */
@@ -48,6 +59,8 @@ export class ModHost {
   readonly bus = new Bus()
   readonly errors: ModloopError[] = []
   readonly failures: HandlerFailure[] = []
+  /** Calls nothing answered, in order; the test kit fails a test on them. */
+  readonly unanswered: Unanswered[] = []
   readonly state = new StateStore()
   private readonly mods = new Map<string, LoadedMod>()
   private readonly providers = new Map<string, Provider>()
@@ -64,6 +77,7 @@ export class ModHost {
     })))
     this.bus.onFailure((f) => {
       this.failures.push(f)
+      if (isModloopError(f.error, 'MODLOOP_ERR_NO_PROVIDER')) this.unanswered.push({ mod: f.mod, event: f.event, method: f.error.method ?? '', message: f.message })
       this.log(f.mod, 'warn', f.message)
     })
   }

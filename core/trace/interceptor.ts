@@ -1,16 +1,18 @@
-import type { Below, Link } from '../bus/link.js'
+import type { Below, Link, StreamBelow } from '../bus/link.js'
 import { isDenial, sameShallow, subjectOf, type ProvenanceRecord } from './record.js'
 
 export type ProvenanceSink = (record: ProvenanceRecord) => void
 
 const NONE = Symbol('none')
 
-/** The tapable interceptor the bus installs: it wraps each handler's invoke as it is tapped. */
+/** The tapable interceptor the bus installs: it wraps each handler's invoke (or stream) as it is tapped. */
 export function provenanceInterceptor(sinks: () => readonly ProvenanceSink[]): { name: string; register: (tap: { link: Link }) => { link: Link } } {
   return {
     name: 'provenance',
     register: (tap) => {
-      tap.link.invoke = provenanceInvoke(tap.link, tap.link.invoke, sinks)
+      const { link } = tap
+      if (link.spec.stream) link.stream = provenanceStream(link, link.stream, sinks)
+      else link.invoke = provenanceInvoke(link, link.invoke, sinks)
       return tap
     },
   }
@@ -40,6 +42,28 @@ export function provenanceInvoke(link: Link, invoke: Link['invoke'], sinks: () =
       if (record) emit(sinks, record)
     }, () => {})
     return p
+  }
+}
+
+/**
+ * The streaming form (`turn.step`): a changed event passed to `next` is a rewrite, recorded as it
+ * goes down; a handler that ends without ever calling `next` answered, recorded with its result.
+ * Chunks a handler rewrites on their way up are not recorded.
+ */
+export function provenanceStream(link: Link, stream: Link['stream'], sinks: () => readonly ProvenanceSink[]): Link['stream'] {
+  return (e, below, ctx) => {
+    if (sinks().length === 0) return stream(e, below, ctx)
+    let called = false
+    const spy: StreamBelow = (e2) => {
+      called = true
+      if (!sameShallow(e2, e)) emit(sinks, { ...base(link, e), kind: 'rewrite', before: e, after: e2 })
+      return below(e2)
+    }
+    const s = stream(e, spy, ctx)
+    s.result.then((r) => {
+      if (!called) emit(sinks, { ...base(link, e), kind: isDenial(r) ? 'deny' : 'answer', before: e, after: r })
+    }, () => {})
+    return s
   }
 }
 

@@ -61,9 +61,9 @@ export default defineMod({
   register(on, opts) {
     const env = ($: ModApi) => (name: string) => $.env.get(name)
 
-    const publish = ($: ModApi) => {
-      const at = opts.auto ? autoThreshold({ model: $.session.model() as string, thresholdTokens: opts.thresholdTokens, env: env($), warn: (t) => $.log.warn(t) }) : undefined
-      const reference = at ?? autoThreshold({ model: $.session.model() as string, thresholdTokens: opts.thresholdTokens, env: () => undefined, warn: () => {} })!
+    const publish = ($: ModApi, model = $.session.model() as string) => {
+      const at = opts.auto ? autoThreshold({ model, thresholdTokens: opts.thresholdTokens, env: env($), warn: (t) => $.log.warn(t) }) : undefined
+      const reference = at ?? autoThreshold({ model, thresholdTokens: opts.thresholdTokens, env: () => undefined, warn: () => {} })!
       const policy: CompactPolicy = {
         ...(at !== undefined ? { autoAt: at } : {}),
         ...(opts.microcompact && !isOn($.env.get('DISABLE_COMPACT')) ? {
@@ -89,6 +89,14 @@ export default defineMod({
     on('turn.start', ($, e, next) => {
       threshold = publish($)
       return next(e)
+    })
+
+    // A switch during a turn takes over from its next request (a fallback for the rest of the
+    // turn), and so does the threshold of the model switched to.
+    on('model.switch', async ($, e, next) => {
+      const r = await next(e)
+      if (!('deny' in r)) threshold = publish($, r.model)
+      return r
     })
 
     on('command.run', async ($, e, next) => {

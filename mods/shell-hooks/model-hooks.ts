@@ -32,11 +32,19 @@ export function registerModelHooks(on: On, bridgeOf: ($: ModApi) => HookBridge |
     return context.length > 0 ? { ...res, context: [...(res.context ?? []), ...context] } : res
   }, { budgetMs: HOOK_BUDGET_MS })
 
-  on('message.display', async ($, e, next) => {
-    const shown = await next(e)
-    const b = bridgeOf($)
-    if (e.agentId || !b?.has('MessageDisplay')) return shown
-    const r = await b.fire('MessageDisplay', { turn_id: e.turnId, message_id: e.messageId, index: e.index, final: e.final, delta: e.delta }, { quiet: true })
-    return r.displayContent !== undefined ? { text: r.displayContent } : shown
-  }, { budgetMs: HOOK_BUDGET_MS })
+  // Handled only once a session has MessageDisplay hooks: while nothing handles message.display,
+  // streamed assistant text is passed on as it arrives instead of being held line by line.
+  let display: (() => void) | undefined
+  on('turn.start', ($, e, next) => {
+    if (!display && bridgeOf($)?.has('MessageDisplay')) {
+      display = on('message.display', async ($, e, next) => {
+        const shown = await next(e)
+        const b = bridgeOf($)
+        if (e.agentId || !b?.has('MessageDisplay')) return shown
+        const r = await b.fire('MessageDisplay', { turn_id: e.turnId, message_id: e.messageId, index: e.index, final: e.final, delta: e.delta }, { quiet: true })
+        return r.displayContent !== undefined ? { text: r.displayContent } : shown
+      }, { budgetMs: HOOK_BUDGET_MS })
+    }
+    return next(e)
+  })
 }

@@ -5,7 +5,7 @@ import { query } from '../../core/loop/query.js'
 import { runCli } from '../helpers/cli.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { conversation } from '../sdk/conversation.js'
-import { checkRun as check, readNotes, recordingProject, type Recorded } from './check.js'
+import { checkRun as check, checkSubagents, readNotes, recordingProject, type Recorded } from './check.js'
 
 /**
  * Event conformance: scripted sessions in each mode, with a mod that records every catalog event
@@ -61,7 +61,9 @@ describe('event conformance', () => {
         { tool_use: { name: 'Bash', input: { command: 'touch made.txt', description: 'make a file' } } },
         { tool_use: { name: 'Bash', input: { command: 'rm -f notes.txt', description: 'remove the notes' } } },
       ] },
-      { reply: [{ tool_use: { name: 'Agent', input: { description: 'check', prompt: 'Say done.', subagent_type: 'general-purpose' } } }] },
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'check', prompt: 'Read the notes, then say done.', subagent_type: 'general-purpose' } } }] },
+      // The subagent's own turn: a tool call, then its report.
+      ...readNotes(p.dir).slice(0, 1),
       { reply: 'done' },
       { reply: 'All done.' },
       { reply: 'Summary: the notes were read and a subagent said done.' },
@@ -86,8 +88,9 @@ describe('event conformance', () => {
     for (const name of ['prompt.mention', 'prompt.attachment', 'permission.update', 'permission.denied', 'agent.spawn', 'command.run', 'model.switch', 'session.compact'] as const) {
       expect(names, `${name} never fired`).toContain(name)
     }
-    // The subagent's own turn raises the turn events with its agentId.
-    expect(events.some((r) => r.event === 'turn.step' && typeof r.e.agentId === 'string')).toBe(true)
+    // The subagent's own turn raises the turn and tool events with its agentId.
+    checkSubagents('query() streaming', events)
+    expect(events.some((r) => r.event === 'tool.call' && typeof r.e.agentId === 'string' && r.e.tool === 'Read')).toBe(true)
   })
 
   it('every declared event fires in some mode', () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -25,25 +25,30 @@ describe('example distributions', () => {
     expect(lines(r.out).at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'ready' })
   })
 
-  it('reviewer: read-only tools, plan mode, a review-summary Stop hook in its config', async () => {
+  it('reviewer: read-only tools, plan mode, a review-summary Stop hook from its plugin directory', async () => {
+    await writeFile(join(cwd, 'notes.md'), 'Remember the tests.\n')
     const r = await run('reviewer', [
+      { reply: [{ tool_use: { name: 'Read', input: { file_path: join(cwd, 'notes.md') } } }, { tool_use: { name: 'Grep', input: { pattern: 'TODO' } } }] },
       { reply: [{ tool_use: { name: 'Write', input: { file_path: 'x.txt', content: 'no' } } }] },
       { reply: 'looks fine' },
     ], 'review this project')
-    expect(r.code).toBe(0)
+    expect(r.code, r.err).toBe(0)
     const out = lines(r.out)
     expect(out[0].tools).toEqual(['Read', 'Glob', 'Grep'])
     // The Write tool is not even loaded: the model's call fails as an unknown tool.
-    const toolResult = out.find((l) => l.type === 'user').message.content[0]
-    expect(toolResult).toMatchObject({ type: 'tool_result', is_error: true })
+    const writeResult = out.filter((l) => l.type === 'user').at(-1).message.content[0]
+    expect(writeResult).toMatchObject({ type: 'tool_result', is_error: true, content: expect.stringContaining('No such tool available: Write') })
     expect(JSON.stringify(r.requests[0]!.body)).toContain('Plan mode is on')
     expect(out.at(-1)).toMatchObject({ type: 'result', result: 'looks fine' })
 
     const dist = await loadDistribution({ cwd, configPath: example('distributions/reviewer') })
     expect(dist.errors).toEqual([])
     expect(dist.hooks.map((h) => Object.keys(h.hooks))).toEqual([['Stop']])
-    // The settings-hooks bridge runs the Stop hook; its systemMessage reaches the stream.
-    expect(out).toContainEqual(expect.objectContaining({ type: 'system', subtype: 'informational', content: 'Review finished: the reviewer only read files; nothing was changed.' }))
+    // The settings-hooks bridge runs the Stop hook; it read the transcript, and its systemMessage reaches the stream.
+    expect(out).toContainEqual(expect.objectContaining({
+      type: 'system', subtype: 'informational',
+      content: 'Review finished: the reviewer read notes.md and searched with grep "TODO"; nothing was changed.',
+    }))
     await dist.host.close()
   })
 

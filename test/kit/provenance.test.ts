@@ -62,6 +62,35 @@ describe('provenance: what each mod changed or decided', () => {
     expect(t.why('prompt')).toEqual([expect.objectContaining({ mod: 'house-style', event: 'prompt.section', kind: 'result', before: { text: 'base' } })])
   })
 
+  it('records a rewrite of a model request and a mod answering it (turn.step, a streaming event)', async () => {
+    const cheaper = defineMod({
+      name: 'cheaper',
+      register(on) {
+        on('turn.step', async function* (_$, e, next) {
+          return yield* next({ ...e, model: 'claude-haiku-4-5', effort: 'low' })
+        })
+      },
+    })
+    t = await createTestHost({ mods: [cheaper], script: [{ reply: 'ok' }] })
+    await t.run('hi', { model: 'claude-sonnet-4-5' })
+    expect(t.model.requests[0]!.model).toBe('claude-haiku-4-5')
+    const [rewrite, ...more] = t.why('turn.step')
+    expect(more).toEqual([])
+    expect(rewrite).toMatchObject({ mod: 'cheaper', event: 'turn.step', kind: 'rewrite', before: { model: 'claude-sonnet-4-5' }, after: { model: 'claude-haiku-4-5', effort: 'low' } })
+    expect(describeRecord(rewrite!)).toMatch(/^turn\.step\s+cheaper\s+rewrite\s+model: "claude-sonnet-4-5" → "claude-haiku-4-5"; \+effort: "low"$/)
+    await t.close()
+
+    // cost-guard answers the step itself once the budget is spent: the answer is on record.
+    t = await createTestHost({
+      mods: [[example('mods/cost-guard'), { budgetUsd: 1 }], 'glob'],
+      // A million input tokens on Sonnet cost more than $1: the second request is never sent.
+      script: [{ reply: [{ tool_use: { name: 'Glob', input: { pattern: '*.md' } } }], usage: { input_tokens: 1_000_000 } }, { reply: 'never sent' }],
+    })
+    const { result } = await t.run('list the docs', { model: 'claude-sonnet-4-5' })
+    expect(t.model.requests).toHaveLength(1)
+    expect(t.why('turn.step')).toEqual([expect.objectContaining({ mod: 'cost-guard', kind: 'answer', after: expect.objectContaining({ answer: result.result, toolUses: [] }) })])
+  })
+
   it('query(): q.why(toolUseId) after a run', async () => {
     const cwd = await realpath(await mkdtemp(join(tmpdir(), 'modloop-why-q-')))
     await writeFile(join(cwd, 'modloop.config.json'), JSON.stringify({ mods: [example('mods/block-dangerous'), 'bash'] }))

@@ -114,6 +114,27 @@ describe('hot reload', () => {
     expect(notice).toMatchObject({ level: 'info', content: expect.stringContaining('greeter: reloaded from') })
   })
 
+  it('--watch-mods: a saved change that does not load is shown as a warning, and the last good version goes on answering', async () => {
+    await writeFile(join(dir, 'modloop.config.json'), '{"mods": []}')
+    await writeFile(join(dir, 'greeter.ts'), typedGreeter('v1'))
+    const messages = await session(
+      ['greet', 'greet again'],
+      [greet, { reply: 'one' }, greet, { reply: 'two' }],
+      [async () => {
+        await writeFile(join(dir, 'greeter.ts'), 'export default defineMod({ name: \'greeter\', register(on) { on(\n')
+        await new Promise((r) => setTimeout(r, 400))
+      }],
+      true,
+      'greeter.ts',
+    )
+    expect(toolResults(messages)).toEqual(['v1', 'v1'])
+    const notices = messages.filter((m) => m.type === 'system' && (m as { subtype?: string }).subtype === 'informational')
+    expect(notices).toEqual([expect.objectContaining({
+      level: 'warning', content: expect.stringMatching(/^greeter: .*greeter\.ts did not load, so the last good version stays: /),
+    })])
+    expect(results(messages)).toEqual(['one', 'two'])
+  })
+
   it('modloop -p --watch-mods runs and exits', async () => {
     await writeFile(join(dir, 'greeter.mjs'), greeter('v1'))
     await writeFile(join(dir, 'modloop.config.json'), '{"mods": ["./greeter.mjs"]}')

@@ -78,4 +78,18 @@ describe('the auto permission mode', () => {
       await c.end()
     }
   })
+
+  it("an approval's reason is on record: q.why(toolUseId) shows the classifier's verdict", async () => {
+    const c = await conversation([touch, verdict('allow', 'touching a label in the project is harmless'), { reply: 'done' }], setup('auto'))
+    try {
+      expect((await c.say('touch it')).permission_denials).toEqual([])
+      expect(c.q.why('toolu_touch')).toContainEqual(expect.objectContaining({
+        mod: 'auto-mode', event: 'tool.check', kind: 'result', subject: 'toolu_touch', tool: 'Touch',
+        before: expect.objectContaining({ decision: 'ask' }),
+        after: { decision: 'allow', rule: '[mode:auto]', reason: 'The auto mode classifier approved: touching a label in the project is harmless' },
+      }))
+    } finally {
+      await c.end()
+    }
+  })
 })

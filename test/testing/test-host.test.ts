@@ -30,4 +30,40 @@ describe('the test kit', () => {
     await expect(t.emit('turn.step' as never, {} as never)).rejects.toThrow(/turn.step: nothing beneath the last handler answers/)
     await t.close()
   })
+
+  it('fails run() and emit() on a call into $ that nothing answers, naming the event and the method', async () => {
+    const remember = defineMod({
+      name: 'remember',
+      register(on) {
+        on('prompt.submit', async ($, e, next) => {
+          await $.store.get({ key: 'last' })
+          return next(e)
+        })
+      },
+    })
+    const t = await createTestHost({ mods: [remember], script: [{ reply: 'hi' }, { reply: 'hi' }] })
+    await expect(t.run('hello')).rejects.toThrow(/^prompt\.submit: \$\.store\.get \(called by remember\) was not answered/)
+    await expect(t.emit('prompt.submit', { text: 'x', origin: { kind: 'sdk' }, wait: false }, (e) => ({ text: e.text }))).rejects.toThrow(/prompt\.submit: \$\.store\.get/)
+    await t.close()
+    // Opting out records the call and lets the run finish.
+    const lenient = await createTestHost({ mods: [remember], script: [{ reply: 'hi' }], strict: false })
+    expect((await lenient.run('hello')).result.result).toBe('hi')
+    expect(lenient.host.unanswered).toEqual([expect.objectContaining({ mod: 'remember', event: 'prompt.submit', method: 'store.get' })])
+    await lenient.close()
+  })
+
+  it('fails run() when the model calls a tool a mod registered but no tool.call handler serves', async () => {
+    const half = defineMod({
+      name: 'half-tool',
+      register(on) {
+        on('session.start', async ($, e, next) => {
+          await $.tool.register({ name: 'Lookup', description: 'Looks up', inputSchema: { type: 'object' } })
+          return next(e)
+        })
+      },
+    })
+    const t = await createTestHost({ mods: [half], script: [{ reply: [{ tool_use: { name: 'mcp__half-tool__Lookup', input: {} } }] }, { reply: 'done' }] })
+    await expect(t.run('look it up')).rejects.toThrow(/^tool\.call: \$\.tool\.register \(called by half-tool\) was not answered: mcp__half-tool__Lookup: no tool\.call handler/)
+    await t.close()
+  })
 })
