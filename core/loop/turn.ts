@@ -3,7 +3,7 @@ import type { PromptOrigin } from '../events/types.js'
 import { describeError } from '../errors.js'
 import { maxOutputTokens } from '../model/pricing.js'
 import type { ModelApiError } from '../model/types.js'
-import { ToolExecutor } from '../tools/executor.js'
+import { concurrencyCap, ToolExecutor } from '../tools/executor.js'
 import { INTERRUPTED, type CallEnv, type CallOutcome } from '../tools/pipeline.js'
 import { addUsage, uuid, type SDKMessage, type SDKResultMessage } from './messages.js'
 import { composeSystemPrompt } from './prompt.js'
@@ -117,6 +117,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     canUseTool: options.canUseTool,
     onDenied: (d) => session.root.denials.push(d),
   }
+  const cap = concurrencyCap(session.env)
   for (let index = 0; ; index++) {
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_streaming', isError: true })
     const due = yield* compactIfDue(session)
@@ -131,7 +132,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       messages: [...session.messages],
       tools,
     }
-    const executor = new ToolExecutor(env)
+    const executor = new ToolExecutor(env, cap)
     const gen = runStep(session, { turnId, index, request, signal, executor, agentId: session.agent?.agentId, parentToolUseId: session.agent?.parentToolUseId })
     let next = await gen.next()
     while (!next.done) {

@@ -1,8 +1,11 @@
 import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from './pipeline.js'
 import { validateInput } from './tool.js'
 
-/** The cap on concurrent read-only calls: MODLOOP_MAX_TOOL_USE_CONCURRENCY, or the Claude Code variable, else 10. */
-export function concurrencyCap(env: NodeJS.ProcessEnv = process.env): number {
+/**
+ * The cap on concurrent read-only calls: MODLOOP_MAX_TOOL_USE_CONCURRENCY, or the Claude Code
+ * variable, else 10 — read from the session's environment (query's `env`, else process.env).
+ */
+export function concurrencyCap(env: Readonly<Record<string, string | undefined>>): number {
   const raw = env.MODLOOP_MAX_TOOL_USE_CONCURRENCY ?? env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY
   const n = raw === undefined ? NaN : Number.parseInt(raw, 10)
   return Number.isFinite(n) && n > 0 ? n : 10
@@ -27,7 +30,7 @@ export class ToolExecutor {
   /** True while every call so far is read-only: new read-only calls may start at once. */
   private openHead = true
 
-  constructor(private readonly env: CallEnv, private readonly cap = concurrencyCap()) {}
+  constructor(private readonly env: CallEnv, private readonly cap: number) {}
 
   add(use: ToolUse): void {
     const tool = this.env.tools.get(use.name)
