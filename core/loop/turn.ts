@@ -21,6 +21,7 @@ import { noteResponse } from './compact-meter.js'
 import { enterPrompt } from './prompt-message.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
 import { recordUnshown } from './unshown.js'
+import { progressPoster } from './tool-progress.js'
 
 export interface TurnInput {
   text: string
@@ -116,6 +117,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     agentId: session.agent?.agentId,
     canUseTool: options.canUseTool,
     onDenied: (d) => session.root.denials.push(d),
+    onProgress: progressPoster(session),
   }
   const cap = concurrencyCap(session.env)
   for (let index = 0; ; index++) {
