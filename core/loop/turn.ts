@@ -119,7 +119,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     onDenied: (d) => session.root.denials.push(d),
     onProgress: progressPoster(session),
   }
-  const cap = concurrencyCap(session.env)
+  const cap = concurrencyCap(options.env)
   for (let index = 0; ; index++) {
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_streaming', isError: true })
     const due = yield* compactIfDue(session)
