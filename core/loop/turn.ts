@@ -62,6 +62,9 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       await recordUnshown(session, prompt, false)
       return yield* loop(session, turnId, abort.signal, end)
     }
+    if (session.root.setupError) {
+      return yield* end.finish({ subtype: 'error_during_execution', terminal: 'turn_setup_failed', isError: true, text: `turn setup failed: ${session.root.setupError.message}` })
+    }
     if (input.text.trim() === '' && !input.content?.length && !session.deferred) {
       return yield* end.finish({ subtype: 'success', terminal: 'completed', isError: true, text: 'Nothing to run: the prompt is empty and no deferred tool call is waiting.' })
     }
