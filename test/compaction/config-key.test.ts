@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
+import { shapeProblems } from '../helpers/sdk-shapes.js'
 
 let dir: string
 let home: string
@@ -43,6 +44,8 @@ describe('the config\'s top-level compaction key', () => {
     const r = await runCli(['-p', 'go', '--script', script, '--output-format', 'stream-json', '--verbose'], { script: [], cwd: join(dir, 'project'), env: { MODLOOP_HOME: home } })
     const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
     expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'done' })
+    // The default distribution's stream, compaction messages included, in the spec's shapes.
+    expect(shapeProblems(lines)).toEqual([])
     const boundary = lines.find((l) => l.type === 'system' && l.subtype === 'compact_boundary')
     expect(boundary).toMatchObject({ compact_metadata: { trigger: 'auto' } })
     expect(boundary.compact_metadata.pre_tokens).toBeGreaterThanOrEqual(3000)
