@@ -33,7 +33,7 @@ export function renderPretty(m: SDKMessage, { color }: PrettyOptions): string {
       return paint(color, result.is_error ? '31' : '2', `${shown}${more}\n`)
     }
     case 'system':
-      if (m.subtype === 'api_retry') return paint(color, '33', `↻ retrying the request (attempt ${String(m.attempt)}): ${String(m.message)}\n`)
+      if (m.subtype === 'api_retry') return paint(color, '33', `↻ retrying the request (attempt ${String(m.attempt)}): ${String(m.error_message)}\n`)
       if (m.subtype === 'informational') return paint(color, '33', `${String(m.content)}\n`)
       if (m.subtype === 'compact_boundary') return paint(color, '2', `— conversation compacted (${compactFigures(m.compact_metadata)})\n`)
       if (m.subtype === 'status' && m.status === 'compacting') return paint(color, '2', '… compacting the conversation\n')

@@ -1,15 +1,15 @@
 import type { ResolvedConfig } from './types.js'
 
 type Options = Record<string, unknown> | undefined
-type Owned = Pick<ResolvedConfig, 'permissions' | 'mcpServers'>
+type Owned = Pick<ResolvedConfig, 'permissions' | 'mcpServers' | 'compaction'>
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
 /**
  * Top-level config keys that configure one built-in mod, by that mod's name: `permissions` becomes
- * the permissions mod's rule options, `mcpServers` the mcp mod's `servers`. What a `mods` entry
- * sets for the mod itself is kept: rule and directory lists add up, a scalar or a server of the
- * same name from the entry wins.
+ * the permissions mod's rule options, `mcpServers` the mcp mod's `servers`, `compaction` the
+ * compaction mod's options. What a `mods` entry sets for the mod itself is kept: rule and
+ * directory lists add up, a scalar or a server of the same name from the entry wins.
  */
 const OWNERS: Readonly<Record<string, (options: Options, config: Owned) => Options>> = {
   permissions: (options, { permissions }) => {
@@ -28,6 +28,7 @@ const OWNERS: Readonly<Record<string, (options: Options, config: Owned) => Optio
     const servers = typeof own.servers === 'object' && own.servers !== null ? own.servers : {}
     return { ...own, servers: { ...mcpServers, ...servers } }
   },
+  compaction: (options, { compaction }) => (compaction ? { ...compaction, ...options } : options),
 }
 
 /** The options a built-in mod loads with, once the config keys it owns are folded in. */

@@ -76,6 +76,8 @@ export class Accumulator {
   private engine(ref: unknown): void {
     const ev = ref as { type?: string; index?: number; content_block?: ContentBlock; message?: { id?: string; model?: string; usage?: Usage } }
     if (ev.type === 'message_start') {
+      // A retried stream starts over: what the cut attempt left open is gone.
+      this.open.clear()
       this.model = ev.message?.model
       this.messageId = ev.message?.id
     }

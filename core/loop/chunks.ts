@@ -19,6 +19,9 @@ export async function* chunksFrom(
   for await (const ev of events) {
     switch (ev.type) {
       case 'message_start':
+        // A retried stream starts over (spec §3.7: a cut before any completed block is retried).
+        answer = ''
+        tools.clear()
         model = ev.message.model
         Object.assign(usage, pickUsage(ev.message.usage))
         yield { kind: 'engine', ref: ev }

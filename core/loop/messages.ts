@@ -102,6 +102,17 @@ export interface SDKPartialMessage {
   session_id: string
 }
 
+/** A tool still running, at most once a second per call (spec §2.4). */
+export interface SDKToolProgressMessage {
+  type: 'tool_progress'
+  tool_use_id: string
+  tool_name: string
+  parent_tool_use_id: string | null
+  elapsed_time_seconds: number
+  uuid: string
+  session_id: string
+}
+
 export interface SDKResultMessage {
   type: 'result'
   subtype: ResultSubtype
@@ -127,7 +138,7 @@ export interface SDKResultMessage {
   uuid: string
 }
 
-export type SDKMessage = SDKSystemInit | SDKSystemMessage | SDKAssistantMessage | SDKUserMessage | SDKPartialMessage | SDKResultMessage
+export type SDKMessage = SDKSystemInit | SDKSystemMessage | SDKAssistantMessage | SDKUserMessage | SDKPartialMessage | SDKToolProgressMessage | SDKResultMessage
 
 export const uuid = (): string => randomUUID()
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { describeError, ModloopError } from '../errors.js'
+import { describeError, isModloopError, ModloopError } from '../errors.js'
 import type { ModDefinition } from '../mod/define.js'
 import { ModHost } from '../mod/host.js'
 import type { Model } from '../model/types.js'
@@ -31,7 +31,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const host = options.host ?? new ModHost({ strict: options.strictMods, log: log ? (mod, level, text) => { if (level !== 'debug') log(`${mod}: ${text}`) } : undefined })
   let configModel: string | undefined
   // Picked first so the model client loads while the distribution does.
-  const picked = pickModel(options, cwd)
+  const picked = pickModel(options, cwd).then((model) => ({ model, setupError: undefined }), unusableScript)
   picked.catch(() => undefined)
   const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
   if (!options.host && !options.bare) {
@@ -50,7 +50,9 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const model = options.model ?? resumed?.rebuilt.model ?? fresh
   const startsOn = resumed?.rebuilt.model ? (options.model ? resumed.rebuilt.model : fresh) : model
   const permissionMode = options.permissionMode ?? restoredMode(resumed?.rebuilt.permissionMode)
-  const session = new Session(host, await picked, { ...options, cwd, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}) }, startsOn)
+  const { model: llm, setupError } = await picked
+  const session = new Session(host, llm, { ...options, cwd, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}) }, startsOn)
+  session.setupError = setupError
   if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
   startProvenance(session)
@@ -121,6 +123,18 @@ async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
     apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL,
     retryBaseMs: num(env.MODLOOP_RETRY_BASE_MS), maxRetries: num(env.MODLOOP_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES),
   })
+}
+
+/**
+ * A model script that cannot be read or does not parse is bad input, not a crash: the session
+ * opens, and each turn ends `turn_setup_failed` with the error naming the file and field.
+ */
+function unusableScript(err: unknown): { model: Model; setupError: Error } {
+  if (!isModloopError(err, 'MODLOOP_ERR_SCRIPT')) throw err
+  return {
+    model: { name: 'scripted', stream: () => { throw err } },
+    setupError: err,
+  }
 }
 
 /** Raises session.end (all handlers share one short wall-clock bound), then tears the mods down. */

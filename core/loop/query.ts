@@ -118,13 +118,12 @@ async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKR
     if (!session.agent) {
       while (session.outbox.length > 0) {
         const notice = session.outbox.shift()!
-        if (record && !('parent_tool_use_id' in notice && notice.parent_tool_use_id)) await session.host.bus.emit('session.message', { message: notice, shown: true })
+        if (record && recordable(notice)) await session.host.bus.emit('session.message', { message: notice, shown: true })
         yield notice
       }
     }
-    // A subagent's messages (they carry parent_tool_use_id) were recorded by its own loop.
     // A replayed prompt was recorded as it entered the history.
-    if (record && !('parent_tool_use_id' in next.value && next.value.parent_tool_use_id) && !('isReplay' in next.value && next.value.isReplay)) {
+    if (record && recordable(next.value) && !('isReplay' in next.value && next.value.isReplay)) {
       await session.host.bus.emit('session.message', { message: next.value, shown: true })
     }
     // Recorded as it is, shown as message.display handlers have it (held back while a line is incomplete).
@@ -132,6 +131,11 @@ async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKR
     for (const m of shown) yield m
     if (next.done) return shown.at(-1) as SDKResultMessage
   }
+}
+
+/** A subagent's messages (they carry parent_tool_use_id) were recorded by its own loop; tool progress is only shown. */
+function recordable(m: SDKMessage): boolean {
+  return m.type !== 'tool_progress' && !('parent_tool_use_id' in m && m.parent_tool_use_id)
 }
 
 /** Reloads the changed mods and says so: an info line for each reload, a warning for each that kept its last good version. */

@@ -69,6 +69,8 @@ export class Session {
   deferred: { id: string; name: string; input: unknown } | undefined
   /** The usage of the last response on the main stream: how full the context is (getContextUsage). */
   lastUsage: Usage | undefined
+  /** Why no turn can run (a model script that does not parse): each turn ends turn_setup_failed with it. */
+  setupError: Error | undefined
   /** Set while a turn runs: aborting it interrupts that turn. */
   turnAbort: AbortController | undefined
   /** The id of the turn that runs (its turn.start's), for events raised outside the loop (message.display). */

@@ -1,5 +1,6 @@
 import type { TurnStepInput, Usage } from '../events/types.js'
 import { ModelApiError, type ModelRequest, type RetryInfo } from '../model/types.js'
+import { assistantError } from '../model/api-errors.js'
 import { reasoningParams, requestedThinking } from '../model/capabilities.js'
 import type { ToolExecutor } from '../tools/executor.js'
 import { Accumulator, type Completed } from './accumulate.js'
@@ -40,9 +41,11 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
   const { request, signal } = step
   const retries: SDKMessage[] = []
   const onRetry = (info: RetryInfo) => {
+    // `message` would read as the API message a consumer looks for on every line: the text is `error_message`.
     retries.push(session.stamp({
       type: 'system', subtype: 'api_retry', attempt: info.attempt, max_retries: info.maxRetries,
-      retry_delay_ms: info.delayMs, error_status: info.status, error: info.error, message: info.message,
+      retry_delay_ms: info.delayMs, error_status: info.status, error: assistantError(info.error), error_message: info.message,
+      ...(info.error === 'connection' && info.status === null ? { no_response: true } : {}),
     }))
   }
   const asked = { effort: session.options.effort, thinking: requestedThinking(session.options) }

@@ -3,7 +3,7 @@ import type { PromptOrigin } from '../events/types.js'
 import { describeError } from '../errors.js'
 import { maxOutputTokens } from '../model/pricing.js'
 import type { ModelApiError } from '../model/types.js'
-import { ToolExecutor } from '../tools/executor.js'
+import { concurrencyCap, ToolExecutor } from '../tools/executor.js'
 import { INTERRUPTED, type CallEnv, type CallOutcome } from '../tools/pipeline.js'
 import { addUsage, uuid, type SDKMessage, type SDKResultMessage } from './messages.js'
 import { composeSystemPrompt } from './prompt.js'
@@ -21,6 +21,7 @@ import { noteResponse } from './compact-meter.js'
 import { enterPrompt } from './prompt-message.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
 import { recordUnshown } from './unshown.js'
+import { progressPoster } from './tool-progress.js'
 
 export interface TurnInput {
   text: string
@@ -60,6 +61,9 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       session.messages.push({ role: 'user', content: prompt })
       await recordUnshown(session, prompt, false)
       return yield* loop(session, turnId, abort.signal, end)
+    }
+    if (session.root.setupError) {
+      return yield* end.finish({ subtype: 'error_during_execution', terminal: 'turn_setup_failed', isError: true, text: `turn setup failed: ${session.root.setupError.message}` })
     }
     if (input.text.trim() === '' && !input.content?.length && !session.deferred) {
       return yield* end.finish({ subtype: 'success', terminal: 'completed', isError: true, text: 'Nothing to run: the prompt is empty and no deferred tool call is waiting.' })
@@ -116,7 +120,9 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     agentId: session.agent?.agentId,
     canUseTool: options.canUseTool,
     onDenied: (d) => session.root.denials.push(d),
+    onProgress: progressPoster(session),
   }
+  const cap = concurrencyCap(options.env)
   for (let index = 0; ; index++) {
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_streaming', isError: true })
     const due = yield* compactIfDue(session)
@@ -131,7 +137,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
       messages: [...session.messages],
       tools,
     }
-    const executor = new ToolExecutor(env)
+    const executor = new ToolExecutor(env, cap)
     const gen = runStep(session, { turnId, index, request, signal, executor, agentId: session.agent?.agentId, parentToolUseId: session.agent?.parentToolUseId })
     let next = await gen.next()
     while (!next.done) {

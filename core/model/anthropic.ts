@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk'
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { describeError } from '../errors.js'
 import { modelErrorType } from './api-errors.js'
-import { abortedError, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
+import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from './types.js'
 
 export interface AnthropicModelOptions extends RetryOptions {
@@ -72,7 +72,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
       return { error: new ModelApiError('connection', `the request timed out: ${err.message}`, null, midStream) }
     }
     if (sdk !== undefined && err instanceof sdk.APIConnectionError) {
-      return { error: new ModelApiError(midStream ? 'stream' : 'connection', connectionMessage(err), null, midStream) }
+      return { error: midStream ? new ModelApiError('stream', `${CUT_OFF} (${connectionMessage(err)})`, null, true) : new ModelApiError('connection', connectionMessage(err)) }
     }
     if (sdk !== undefined && err instanceof sdk.APIError) {
       const status = typeof err.status === 'number' ? err.status : null
@@ -82,21 +82,25 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
       const retryable = shouldRetry === 'false' ? false : shouldRetry === 'true' ? true : undefined
       return { error, retryable, retryAfterMs: retryAfter(err.headers) }
     }
-    // A body cut off mid-read surfaces as a plain fetch error, or as IncompleteStream.
-    return { error: new ModelApiError(midStream ? 'stream' : 'connection', describeError(err), null, midStream) }
+    // A body cut off mid-read surfaces as a plain fetch error ("TypeError: terminated"), or as IncompleteStream.
+    if (err instanceof IncompleteStream) return { error: new ModelApiError('stream', err.message, null, midStream) }
+    if (midStream) return { error: new ModelApiError('stream', `${CUT_OFF} (${describeError(err)})`, null, true) }
+    return { error: new ModelApiError('connection', describeError(err), null, false) }
   }
 
   return {
     name: options.name ?? 'anthropic',
     stream(request: ModelRequest, streamOptions: StreamOptions = {}) {
-      return streamWithRetries(() => attempt(request, streamOptions), toFailure, policy, streamOptions)
+      return streamWithRetries(() => attempt(request, streamOptions), toFailure, policy, streamOptions, blockCompleted)
     },
   }
 }
 
+const CUT_OFF = 'the response stream was cut off before message_stop'
+
 class IncompleteStream extends Error {
   constructor() {
-    super('the response stream ended before message_stop')
+    super(CUT_OFF)
   }
 }
 

@@ -42,3 +42,11 @@ export function apiErrorTypeFor(status: number): string {
     default: return status >= 500 ? 'api_error' : 'invalid_request_error'
   }
 }
+
+/** A ModelErrorType as the Agent SDK names failures (`SDKAssistantMessageError`, spec §2.2); transport failures are `unknown` there. */
+export function assistantError(type: ModelErrorType): string {
+  switch (type) {
+    case 'connection': case 'stream': case 'aborted': return 'unknown'
+    default: return type
+  }
+}

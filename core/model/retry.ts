@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import { ModelApiError, type StreamOptions } from './types.js'
+import { isTransient, ModelApiError, type StreamOptions } from './types.js'
 
 export const DEFAULT_MAX_RETRIES = 10
 export const MAX_RETRIES_CAP = 15
@@ -47,31 +47,35 @@ export interface Failure {
 }
 
 /**
- * Streams one request, re-issuing it on a retryable failure while nothing has been yielded.
- * Once an event is out, a failure is final — a retry would replay blocks the caller has seen.
- * `toFailure` turns whatever an attempt threw into a ModelApiError; `midStream` says whether
- * that attempt had yielded.
+ * Streams one request, re-issuing it on a retryable failure until an event that `settles` the
+ * attempt is out (by default the first event). Past that a failure is final: a retry would
+ * replay what the caller has acted on. Before it, the caller sees the new attempt start over
+ * (for a Messages stream, with its own message_start). `toFailure` turns whatever an attempt
+ * threw into a ModelApiError; `midStream` says whether that attempt had yielded.
  */
 export async function* streamWithRetries<T>(
   attempt: () => AsyncIterable<T>,
   toFailure: (err: unknown, midStream: boolean) => Failure,
   policy: RetryPolicy,
   options: StreamOptions = {},
+  settles: (event: T) => boolean = () => true,
 ): AsyncGenerator<T, void, undefined> {
   const { signal, onRetry } = options
   for (let retry = 0; ; retry++) {
     if (signal?.aborted) throw abortedError()
     let yielded = false
+    let settled = false
     try {
       for await (const event of attempt()) {
         yielded = true
+        settled ||= settles(event)
         yield event
       }
       return
     } catch (err) {
       if (signal?.aborted) throw abortedError()
       const failure = toFailure(err, yielded)
-      const retryable = !yielded && (failure.retryable ?? failure.error.retryable)
+      const retryable = !settled && (failure.retryable ?? isTransient(failure.error.type))
       if (!retryable || retry >= policy.maxRetries) throw finalError(failure.error, retry, retryable)
       const delayMs = backoffMs(retry + 1, policy.baseMs, failure.retryAfterMs)
       const { type, status, message } = failure.error
@@ -80,6 +84,12 @@ export async function* streamWithRetries<T>(
     }
   }
 }
+
+/**
+ * A Messages stream is settled once a content block completed: spec §3.7 retries a stream cut
+ * before that, and keeps the completed blocks of one cut after it.
+ */
+export const blockCompleted = (event: { type: string }): boolean => event.type === 'content_block_stop'
 
 /** Waits, turning an abort into ModelApiError('aborted'). */
 export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {

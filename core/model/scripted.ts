@@ -1,6 +1,6 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { modelErrorType } from './api-errors.js'
-import { abortedError, retryPolicy, sleep, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
+import { abortedError, blockCompleted, retryPolicy, sleep, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
 import { createScriptCursor, parseScript, type Script } from './script.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from './types.js'
 
@@ -44,7 +44,7 @@ export function createScriptedModel(script: Script | unknown, options: ScriptedM
       yield events[i]!
     }
     if (cut < events.length) {
-      const message = `the response stream was cut after ${cut} events (step ${answer.stepIndex})`
+      const message = `the response stream was cut off before message_stop, after ${cut} events (step ${answer.stepIndex})`
       throw cut === 0 ? new ModelApiError('connection', message) : new ModelApiError('stream', message, null, true)
     }
   }
@@ -53,7 +53,7 @@ export function createScriptedModel(script: Script | unknown, options: ScriptedM
     name: options.name ?? 'scripted',
     requests,
     stream(request: ModelRequest, streamOptions: StreamOptions = {}) {
-      return streamWithRetries(() => attempt(request, streamOptions.signal), toFailure, policy, streamOptions)
+      return streamWithRetries(() => attempt(request, streamOptions.signal), toFailure, policy, streamOptions, blockCompleted)
     },
   }
 }

@@ -64,6 +64,11 @@ export class ModelApiError extends Error {
   }
 
   get retryable(): boolean {
-    return !this.midStream && (this.type === 'rate_limit' || this.type === 'overloaded' || this.type === 'server_error' || this.type === 'connection')
+    return !this.midStream && isTransient(this.type)
   }
+}
+
+/** A failure worth another try: a throttle, an overload, a server or connection failure, or a cut stream. */
+export function isTransient(type: ModelErrorType): boolean {
+  return type === 'rate_limit' || type === 'overloaded' || type === 'server_error' || type === 'connection' || type === 'stream'
 }

@@ -1,9 +1,15 @@
 import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from './pipeline.js'
 import { validateInput } from './tool.js'
 
-/** The cap on concurrent read-only calls: MODLOOP_MAX_TOOL_USE_CONCURRENCY, or the Claude Code variable, else 10. */
-export function concurrencyCap(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.MODLOOP_MAX_TOOL_USE_CONCURRENCY ?? env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY
+type Env = Readonly<Record<string, string | undefined>>
+
+/**
+ * The cap on concurrent read-only calls: MODLOOP_MAX_TOOL_USE_CONCURRENCY, or the Claude Code
+ * variable, else 10 — from the query's `env` first, then the process's.
+ */
+export function concurrencyCap(env: Env | undefined, processEnv: Env = process.env): number {
+  const raw = env?.MODLOOP_MAX_TOOL_USE_CONCURRENCY ?? env?.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY
+    ?? processEnv.MODLOOP_MAX_TOOL_USE_CONCURRENCY ?? processEnv.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY
   const n = raw === undefined ? NaN : Number.parseInt(raw, 10)
   return Number.isFinite(n) && n > 0 ? n : 10
 }
@@ -27,7 +33,7 @@ export class ToolExecutor {
   /** True while every call so far is read-only: new read-only calls may start at once. */
   private openHead = true
 
-  constructor(private readonly env: CallEnv, private readonly cap = concurrencyCap()) {}
+  constructor(private readonly env: CallEnv, private readonly cap: number) {}
 
   add(use: ToolUse): void {
     const tool = this.env.tools.get(use.name)

@@ -30,8 +30,20 @@ export interface CallEnv {
   agentId?: string
   canUseTool?: CanUseTool
   onDenied?(denial: { tool_name: string; tool_use_id: string; tool_input: unknown }): void
-  onProgress?(toolUseId: string, data: unknown): void
+  /** A running tool reported progress; reaches here at most once per PROGRESS_INTERVAL_MS per call. */
+  onProgress?(progress: ToolProgress): void
 }
+
+export interface ToolProgress {
+  toolUseId: string
+  toolName: string
+  /** Since the tool started running (after its permission check). */
+  elapsedMs: number
+  data: unknown
+}
+
+/** A tool may report as often as it likes; the loop hears of it no more often than this. */
+export const PROGRESS_INTERVAL_MS = 1_000
 
 export interface CallOutcome {
   toolUseId: string
@@ -190,14 +202,23 @@ async function denied(env: CallEnv, tool: Tool, toolUseId: string, input: Record
 }
 
 async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unknown): Promise<ToolCallResult> {
+  const began = performance.now()
+  let reported = -Infinity
+  let done = false
+  const progress = (data: unknown) => {
+    const now = performance.now()
+    // A report after the call returned would follow its result; it is dropped.
+    if (done || !env.onProgress || now - reported < PROGRESS_INTERVAL_MS) return
+    reported = now
+    env.onProgress({ toolUseId, toolName: tool.name, elapsedMs: now - began, data })
+  }
   try {
-    const out = await tool.call(input, {
-      signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId,
-      progress: (data) => env.onProgress?.(toolUseId, data),
-    })
+    const out = await tool.call(input, { signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId, progress })
     const extra = { ...(out.endTurn ? { endTurn: out.endTurn } : {}), ...(out.content ? { content: out.content } : {}) }
     return out.isError ? { isError: true, result: out.result, text: out.text, ...extra } : { result: out.result, text: out.text, ...extra }
   } catch (err) {
     return { isError: true, result: `Error: ${tool.name} failed: ${describeError(err)}` }
+  } finally {
+    done = true
   }
 }

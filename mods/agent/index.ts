@@ -50,8 +50,9 @@ export default defineMod({
           })
           if ('deny' in started) return failure(started.deny)
           const r = await started.done
+          // The shape hooks see as tool_response (spec settings-hooks §2.31): a foreground run is `completed`; a failed one is an error result.
           const result = {
-            status: r.isError ? 'failed' : 'completed', agentId: r.agentId, content: [{ type: 'text', text: r.text }],
+            status: 'completed', agentId: r.agentId, content: [{ type: 'text', text: r.text }], resolvedModel: started.model,
             totalDurationMs: r.durationMs, totalToolUseCount: Math.max(0, r.numTurns - 1),
             totalTokens: r.usage.input_tokens + r.usage.output_tokens, usage: r.usage,
           }

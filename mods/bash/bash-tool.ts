@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import { PROGRESS_INTERVAL_MS } from '../../core/tools/pipeline.js'
 import { benignExit } from './exit-meaning.js'
 import { runShell } from './run-shell.js'
 import type { ShellSession } from './shell-session.js'
@@ -37,7 +38,10 @@ export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellS
     }
   }
   const timeoutMs = Math.min(input.timeout ?? options.defaultTimeoutMs, options.maxTimeoutMs)
-  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude() })
+  // A heartbeat while the command runs: the caller's stream shows it still going (tool_progress).
+  const beat = setInterval(() => ctx.progress({ command: input.command }), PROGRESS_INTERVAL_MS)
+  beat.unref()
+  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude() }).finally(() => clearInterval(beat))
   const notes = cwdNote ? [cwdNote] : []
   if (run.cwd && run.cwd !== cwd) {
     const refused = await shell.moveTo(run.cwd)

@@ -14,11 +14,12 @@ interface Flags { settings?: string[]; includeHookEvents?: boolean }
 /**
  * The session events: sources load and SessionStart fires once the other mods started (its
  * context waits for the first prompt); SubagentStart as a subagent starts; PreCompact may veto a
- * compaction, PostCompact reports its summary and SessionStart (source compact) adds context to
- * the compacted conversation; SessionEnd fires within the session's short
+ * compaction, SessionStart (source compact) adds context to the compacted conversation, and
+ * PostCompact reports its summary once core accepted it and recorded its boundary; SessionEnd fires within the session's short
  * end budget, after which async hooks still running are ended.
  */
 export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: Map<string, HookBridge>, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
+  const postCompact = new WeakMap<HookBridge, { trigger: 'auto' | 'manual'; compact_summary: string }>()
   on('session.start', async ($, e, next) => {
     const result = await next(e)
     let flags: Flags = {}
@@ -86,6 +87,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
   on('session.compact', async ($, e, next) => {
     const b = bridgeOf($)
     if (!b || e.agentId) return next(e)
+    postCompact.delete(b)
     const trigger = e.trigger === 'auto' ? 'auto' : 'manual'
     if (b.has('PreCompact')) {
       const r = await b.fire('PreCompact', { trigger, custom_instructions: e.instructions ?? null }, { signal: next.signal })
@@ -93,7 +95,8 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     }
     const result = await next(e)
     if (!('messages' in result)) return result
-    if (b.has('PostCompact')) await b.fire('PostCompact', { trigger, compact_summary: summaryOf(result.messages) })
+    // Core may still reject the answer: PostCompact waits for the boundary it records.
+    if (b.has('PostCompact')) postCompact.set(b, { trigger, compact_summary: summaryOf(result.messages) })
     if (!b.has('SessionStart')) return result
     // The compacted conversation starts afresh: SessionStart (source compact) context opens it.
     const r = await b.fire('SessionStart', { source: 'compact', model: $.session.model(), ...(b.title !== undefined ? { session_title: b.title } : {}) }, { noPermissionMode: true })
@@ -103,6 +106,20 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     if (added.length === 0 || !first) return result
     const blocks = typeof first.content === 'string' ? [{ type: 'text', text: first.content }] : Array.isArray(first.content) ? first.content : []
     return { ...result, messages: [{ ...first, content: [...blocks, ...added.map((t) => ({ type: 'text', text: reminder(t) }))] }, ...rest] }
+  }, { budgetMs: HOOK_BUDGET_MS })
+
+  // PostCompact fires once the compaction stands: its compact_boundary is recorded; a failed one clears it.
+  on('session.message', async ($, e, next) => {
+    const result = await next(e)
+    const m = e.message
+    if (m.type !== 'system' || e.agentId || (m.subtype !== 'compact_boundary' && m.subtype !== 'status')) return result
+    const b = bridgeOf($)
+    const post = b && postCompact.get(b)
+    if (!post) return result
+    if (m.subtype === 'status' && m.compact_result !== 'failed') return result
+    postCompact.delete(b)
+    if (m.subtype === 'compact_boundary') await b.fire('PostCompact', post)
+    return result
   }, { budgetMs: HOOK_BUDGET_MS })
 
   on('session.end', async ($, e, next) => {

@@ -26,7 +26,7 @@ export function systemLine(m: SystemMessage, paint: Paint, width: number): strin
     case 'api_retry': {
       const of = typeof m.max_retries === 'number' ? ` of ${m.max_retries}` : ''
       const wait = typeof m.retry_delay_ms === 'number' ? `, in ${seconds(m.retry_delay_ms)}` : ''
-      const why = String(m.message ?? m.error ?? (m.error_status ? `status ${String(m.error_status)}` : 'no response'))
+      const why = String(m.error_message ?? m.error ?? (m.error_status ? `status ${String(m.error_status)}` : 'no response'))
       return paint.yellow(`↻ retrying the request (attempt ${String(m.attempt)}${of}${wait}): ${why}`)
     }
     case 'informational':

@@ -8,7 +8,7 @@ export type LineBase = Omit<EntryBase, 'uuid' | 'parentUuid' | 'timestamp'>
 
 /**
  * What one stream message leaves in the transcript (the writer sets `parentUuid`), or undefined
- * for what it does not keep: `init` (rebuilt on every turn) and partial stream events. A result
+ * for what it does not keep: `init` (rebuilt on every turn), partial stream events and tool progress. A result
  * becomes a `system` line of subtype `turn_result` holding the result's fields, so a resumed
  * session carries its totals on.
  */
@@ -36,6 +36,7 @@ export function toLine(m: SDKMessage, base: LineBase, model?: string): MessageEn
       return { parentUuid, ...base, type: 'system', subtype: TURN_RESULT, uuid, timestamp, level: m.is_error ? 'error' : 'info', ...(model ? { model } : {}), result }
     }
     case 'stream_event':
+    case 'tool_progress':
       return undefined
     default: {
       if (m.subtype === 'init') return undefined

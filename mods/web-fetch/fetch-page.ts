@@ -9,6 +9,8 @@ export interface Page {
   content: string
   /** Set when the page redirects to another host: the model decides whether to follow. */
   redirect?: string
+  /** The page was longer than the size cap: only its first `bytes` were read. */
+  truncated?: true
 }
 
 const LOCAL = new Set(['localhost', '127.0.0.1', '[::1]'])
@@ -22,12 +24,22 @@ export function normaliseUrl(raw: string): URL {
 }
 
 /**
- * Fetches a page with a timeout and a size cap. Same-host redirects are followed; a redirect to
- * another host is reported instead, so the model can decide. HTML becomes markdown.
+ * Fetches a page with a timeout (for the whole exchange, body included) and a size cap: a page
+ * past the cap is cut there, and says so. Same-host redirects are followed; a redirect to another
+ * host is reported instead, so the model can decide. HTML becomes markdown.
  */
 export async function fetchPage(raw: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<Page> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs)
+  try {
+    return await fetchWithin(raw, opts, opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout)
+  } catch (err) {
+    if (timeout.aborted && !opts.signal?.aborted) throw new Error(`the page did not arrive within ${opts.timeoutMs} ms (the timeout)`, { cause: err })
+    throw err
+  }
+}
+
+async function fetchWithin(raw: string, opts: { maxBytes: number }, signal: AbortSignal): Promise<Page> {
   let url = normaliseUrl(raw)
-  const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]) : AbortSignal.timeout(opts.timeoutMs)
   for (let hops = 0; ; hops++) {
     const res = await fetch(url, { redirect: 'manual', signal, headers: { 'user-agent': 'modloop-webfetch', accept: 'text/html, text/markdown, text/plain, */*' } })
     const location = res.headers.get('location')
@@ -39,22 +51,26 @@ export async function fetchPage(raw: string, opts: { timeoutMs: number; maxBytes
       url = next
       continue
     }
-    const { text, bytes } = await readCapped(res, opts.maxBytes)
+    const { text, bytes, truncated } = await readCapped(res, opts.maxBytes)
     const contentType = res.headers.get('content-type') ?? ''
-    const content = /html/i.test(contentType) ? (await import('node-html-markdown')).NodeHtmlMarkdown.translate(text) : text
-    return { url: url.href, code: res.status, codeText: res.statusText, bytes, contentType, content }
+    const body = /html/i.test(contentType) ? (await import('node-html-markdown')).NodeHtmlMarkdown.translate(text) : text
+    const note = `\n\n[The page is longer than the ${opts.maxBytes.toLocaleString('en-US')}-byte limit: only its first ${bytes.toLocaleString('en-US')} bytes were read.]`
+    return { url: url.href, code: res.status, codeText: res.statusText, bytes, contentType, content: truncated ? body + note : body, ...(truncated ? { truncated } : {}) }
   }
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<{ text: string; bytes: number }> {
-  if (!res.body) return { text: '', bytes: 0 }
+async function readCapped(res: Response, maxBytes: number): Promise<{ text: string; bytes: number; truncated: boolean }> {
+  if (!res.body) return { text: '', bytes: 0, truncated: false }
   const chunks: Uint8Array[] = []
   let bytes = 0
+  let truncated = false
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     const room = maxBytes - bytes
+    if (chunk.length > room) truncated = true
     chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk)
     bytes += Math.min(chunk.length, room)
-    if (bytes >= maxBytes) break
+    // Leaving the loop cancels the rest of the body.
+    if (truncated) break
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), bytes }
+  return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated }
 }

@@ -63,5 +63,5 @@ export default defineMod({
 })
 
 function summary(page: Page, started: number) {
-  return { bytes: page.bytes, code: page.code, codeText: page.codeText, durationMs: Math.round(performance.now() - started), url: page.url }
+  return { bytes: page.bytes, code: page.code, codeText: page.codeText, durationMs: Math.round(performance.now() - started), url: page.url, ...(page.truncated ? { truncated: true } : {}) }
 }

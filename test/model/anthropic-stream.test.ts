@@ -69,12 +69,23 @@ describe('the Anthropic adapter against the fake Messages API', () => {
     expect(message.stop_reason).toBe('tool_use')
   })
 
-  it('fails mid-stream, unretried, when the connection is cut', async () => {
-    const { model, server } = await fakeModel([{ reply: 'a reply that will not finish streaming at all', truncateAfter: 3 }, { reply: 'unused' }])
+  it('retries a connection cut inside the first content block; the retry starts over with its own message_start', async () => {
+    const { model, server } = await fakeModel([{ reply: 'a reply that will not finish streaming at all', truncateAfter: 3 }, { reply: 'second try' }])
+    const retries: unknown[] = []
+    const events = await collect(model, request, { onRetry: (info) => retries.push(info) })
+    expect(retries).toMatchObject([{ attempt: 1, error: 'stream', status: null, message: expect.stringContaining('cut off before message_stop') }])
+    expect(events.filter((e) => e.type === 'message_start')).toHaveLength(2)
+    expect(assembleMessage(events.slice(events.findLastIndex((e) => e.type === 'message_start'))).content).toMatchObject([{ text: 'second try' }])
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('fails mid-stream, unretried, once a content block completed', async () => {
+    const { model, server } = await fakeModel([{ reply: [{ text: 'done block' }, { text: 'a second block that will be cut off' }], truncateAfter: 6 }, { reply: 'unused' }])
     const seen: string[] = []
     const err = await failure(model, request, { onRetry: () => seen.push('retry') })
     expect(err).toBeInstanceOf(ModelApiError)
     expect(err).toMatchObject({ type: 'stream', midStream: true, retryable: false })
+    expect((err as Error).message).toContain('the response stream was cut off before message_stop')
     expect(seen).toEqual([])
     expect(server.requests).toHaveLength(1)
   })

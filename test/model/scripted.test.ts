@@ -48,7 +48,7 @@ describe('the scripted model', () => {
   })
 
   it('cuts a stream after truncateAfter events, mid-stream', async () => {
-    const model = createScriptedModel([{ reply: 'this is cut', truncateAfter: 2 }, { reply: 'unused' }], { retryBaseMs: 1 })
+    const model = createScriptedModel([{ reply: 'this is cut', truncateAfter: 2 }, { reply: 'unused' }], { retryBaseMs: 1, maxRetries: 0 })
     const seen: string[] = []
     let caught: unknown
     try {
@@ -57,7 +57,16 @@ describe('the scripted model', () => {
       caught = err
     }
     expect(seen).toEqual(['message_start', 'content_block_start'])
-    expect(caught).toMatchObject({ type: 'stream', midStream: true })
+    expect(caught).toMatchObject({ type: 'stream', midStream: true, message: expect.stringContaining('cut off before message_stop') })
+  })
+
+  it('retries a stream cut before any block completed, as the Anthropic adapter does', async () => {
+    const model = createScriptedModel([{ reply: 'this is cut', truncateAfter: 2 }, { reply: 'whole' }], { retryBaseMs: 1 })
+    const seen: string[] = []
+    for await (const event of model.stream(request)) seen.push(event.type)
+    expect(seen.filter((t) => t === 'message_start')).toHaveLength(2)
+    expect(seen.at(-1)).toBe('message_stop')
+    expect(model.requests).toHaveLength(2)
   })
 
   it('answers an expect mismatch with a 400', async () => {

@@ -44,7 +44,7 @@ describe('system messages', () => {
   })
 
   it('shows retries and notices; status messages are left to the live region', () => {
-    expect(systemLine(system({ subtype: 'api_retry', attempt: 2, max_retries: 10, retry_delay_ms: 500, message: 'overloaded' }), plain, 79)).toBe('↻ retrying the request (attempt 2 of 10, in 500ms): overloaded')
+    expect(systemLine(system({ subtype: 'api_retry', attempt: 2, max_retries: 10, retry_delay_ms: 500, error_message: 'overloaded' }), plain, 79)).toBe('↻ retrying the request (attempt 2 of 10, in 500ms): overloaded')
     expect(systemLine(system({ subtype: 'informational', level: 'info', content: 'reloaded' }), plain, 79)).toBe('reloaded')
     expect(systemLine(system({ subtype: 'status', status: 'compacting' }), plain, 79)).toBeUndefined()
     expect(compactFailure(system({ subtype: 'status', status: null, compact_result: 'failed', compact_error: 'too small' }))).toBe('too small')

@@ -1,0 +1,74 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import agentMod from '../../mods/agent/index.js'
+import { withOptions } from '../helpers/with-options.js'
+import { runScript, toolsMod } from '../loop/helpers.js'
+
+let cwd: string
+beforeAll(async () => { cwd = await realpath(await mkdtemp(join(tmpdir(), 'modloop-config-agents-'))) })
+afterAll(() => rm(cwd, { recursive: true, force: true }))
+
+const agent = (prompt: string, subagent_type?: string) => ({ tool_use: { name: 'Agent', input: { description: prompt, prompt, ...(subagent_type ? { subagent_type } : {}) } } })
+const toolNames = (r: { body: any }) => r.body.tools.map((t: { name: string }) => t.name) as string[]
+// No ~/.claude/agents of the real home: the test's own home holds none.
+const agents = (defs: Record<string, unknown> = {}) => withOptions(agentMod, { agents: defs, home: cwd })
+
+describe('agent types from the agent mod\'s options', () => {
+  it('restrict the child\'s tools and give it its system prompt and model', async () => {
+    const reviewer = { description: 'Reviews text', prompt: 'You are the reviewer. Echo what you review.', tools: ['Echo'], model: 'claude-haiku-4-5' }
+    const run = await runScript([
+      { reply: [agent('review this', 'reviewer')], expect: { model: 'claude-sonnet-4-5' } },
+      { reply: [{ tool_use: { name: 'Echo', input: { text: 'reviewed' } } }], expect: { model: 'claude-haiku-4-5' } },
+      { reply: 'looks fine', expect: { model: 'claude-haiku-4-5' } },
+      { reply: 'ok' },
+    ], 'go', { cwd, model: 'claude-sonnet-4-5', mods: [toolsMod(), agents({ reviewer })] })
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'ok' })
+    expect(toolNames(run.requests[0]!)).toEqual(expect.arrayContaining(['Agent', 'Echo', 'Wait', 'Touch']))
+    expect(run.requests[0]!.body.tools.find((t: any) => t.name === 'Agent').description).toContain('- reviewer: Reviews text (tools: Echo)')
+    const child = run.requests[1]!.body
+    expect(toolNames(run.requests[1]!)).toEqual(['Echo'])
+    expect(child.system).toBe('You are the reviewer. Echo what you review.')
+    expect(child.model).toBe('claude-haiku-4-5')
+    expect(child.messages[0].content[0].text).toBe('review this')
+    // The parent's tool result: the report, and the structured result hooks see.
+    const answered = run.messages.find((m: any) => m.type === 'user' && !m.parent_tool_use_id) as any
+    expect(answered.message.content[0]).toMatchObject({ content: 'looks fine' })
+    expect(answered.tool_use_result).toMatchObject({
+      status: 'completed', resolvedModel: 'claude-haiku-4-5', content: [{ type: 'text', text: 'looks fine' }], agentId: expect.any(String),
+      totalToolUseCount: 1, totalDurationMs: expect.any(Number), totalTokens: expect.any(Number),
+      usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    })
+  })
+
+  it('a config agent named like a built-in replaces it; a failed child is an error result, status still from the spec\'s list', async () => {
+    const run = await runScript([
+      { reply: [agent('try')] },
+      { error: { status: 400, message: 'child request refused' } },
+      { reply: 'noted' },
+    ], 'go', { cwd, mods: [toolsMod(), agents({ 'general-purpose': { description: 'Only waits', tools: ['Wait'] } })] })
+    expect(toolNames(run.requests[1]!)).toEqual(['Wait'])
+    const answered = run.messages.find((m: any) => m.type === 'user' && !m.parent_tool_use_id) as any
+    expect(answered.message.content[0]).toMatchObject({ is_error: true, content: expect.stringContaining('child request refused') })
+    expect(answered.tool_use_result.status).toBe('completed')
+  })
+})
+
+describe('subagent nesting', () => {
+  it('is three deep by default: the third level has no Agent tool', async () => {
+    const run = await runScript([
+      { reply: [agent('level 1')] },
+      { reply: [agent('level 2')], expect: { lastUserText: 'level 1' } },
+      { reply: [agent('level 3')], expect: { lastUserText: 'level 2' } },
+      { reply: 'deepest', expect: { lastUserText: 'level 3' } },
+      { reply: 'level 2 done' },
+      { reply: 'level 1 done' },
+      { reply: 'top done' },
+    ], 'go', { cwd, mods: [toolsMod(), agents()] })
+    expect(run.result.result).toBe('top done')
+    expect(run.requests.slice(0, 3).map((r) => toolNames(r).includes('Agent'))).toEqual([true, true, true])
+    expect(toolNames(run.requests[3]!)).not.toContain('Agent')
+    expect(toolNames(run.requests[3]!)).toContain('Echo')
+  })
+})

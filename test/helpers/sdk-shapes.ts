@@ -1,0 +1,154 @@
+import { z } from 'zod'
+
+/**
+ * The SDK message shapes of spec loop-and-sdk §2.2–2.4, as a consumer of `claude -p
+ * --output-format stream-json --verbose` reads them: every field that spec makes required is
+ * required here, with its type. Objects stay open (modloop may add optional fields), except that
+ * no message may carry a top-level `message` other than the API message of user and assistant
+ * lines — consumers read `line.message` as that.
+ */
+
+const id = z.string().min(1)
+const base = { uuid: id, session_id: id }
+const parent = z.string().min(1).nullable()
+const count = z.number().int().min(0)
+const noMessage = { message: z.never().optional() }
+
+const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto'] as const
+const ASSISTANT_ERRORS = [
+  'authentication_failed', 'oauth_org_not_allowed', 'account_on_hold', 'verification_required', 'billing_error', 'rate_limit',
+  'overloaded', 'invalid_request', 'model_not_found', 'server_error', 'unknown', 'max_output_tokens', 'cloud_credential_error',
+] as const
+const TERMINAL_REASONS = [
+  'completed', 'max_turns', 'budget_exhausted', 'structured_output_retry_exhausted', 'tool_deferred', 'tool_deferred_unavailable',
+  'aborted_streaming', 'aborted_tools', 'hook_stopped', 'stop_hook_prevented', 'background_requested', 'prompt_too_long',
+  'blocking_limit', 'rapid_refill_breaker', 'image_error', 'model_error', 'api_error', 'malformed_tool_use_exhausted', 'turn_setup_failed',
+] as const
+const STREAM_EVENTS = ['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'] as const
+
+export const usage = z.looseObject({ input_tokens: count, output_tokens: count, cache_read_input_tokens: count, cache_creation_input_tokens: count })
+
+const modelUsage = z.looseObject({
+  inputTokens: count, outputTokens: count, cacheReadInputTokens: count, cacheCreationInputTokens: count,
+  webSearchRequests: count, costUSD: z.number().min(0), contextWindow: z.number().int().positive(), maxOutputTokens: z.number().int().positive(),
+})
+
+const contentBlock = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('text'), text: z.string() }),
+  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
+  z.looseObject({ type: z.literal('tool_use'), id, name: id, input: z.record(z.string(), z.unknown()) }),
+])
+
+export const systemInit = z.looseObject({
+  type: z.literal('system'), subtype: z.literal('init'), ...base, ...noMessage,
+  apiKeySource: id, claude_code_version: id, cwd: id, tools: z.array(id), model: id,
+  mcp_servers: z.array(z.looseObject({ name: id, status: id, source: z.string().optional() })),
+  permissionMode: z.enum(PERMISSION_MODES), slash_commands: z.array(id), output_style: id, skills: z.array(z.string()),
+  plugins: z.array(z.looseObject({ name: id, path: id, version: z.string().optional() })),
+  mods: z.array(z.looseObject({ name: id, source: z.string().optional(), version: z.string().optional() })),
+  agents: z.array(z.string()).optional(), betas: z.array(z.string()).optional(), effort: z.string().optional(),
+  capabilities: z.array(z.string()).optional(),
+})
+
+export const assistant = z.looseObject({
+  type: z.literal('assistant'), ...base, parent_tool_use_id: parent,
+  message: z.looseObject({
+    id, type: z.literal('message'), role: z.literal('assistant'), model: id,
+    // One completed block per message (spec §2.1).
+    content: z.array(contentBlock).length(1),
+    stop_reason: z.string().nullable(), stop_sequence: z.string().nullable(), usage,
+  }),
+  error: z.enum(ASSISTANT_ERRORS).optional(),
+  supersedes: z.array(id).optional(),
+})
+
+const toolResult = z.looseObject({
+  type: z.literal('tool_result'), tool_use_id: id, content: z.union([z.string(), z.array(z.looseObject({ type: id }))]), is_error: z.boolean().optional(),
+})
+
+/** A user line on the output stream: tool results, with their structured result. */
+export const userToolResult = z.looseObject({
+  type: z.literal('user'), ...base, parent_tool_use_id: parent,
+  message: z.looseObject({ role: z.literal('user'), content: z.array(toolResult).min(1) }),
+  tool_use_result: z.unknown().refine((v) => v !== undefined, 'tool_use_result is required on a tool result line'),
+})
+
+export const streamEvent = z.looseObject({
+  type: z.literal('stream_event'), ...base, parent_tool_use_id: parent, ...noMessage,
+  event: z.looseObject({ type: z.enum(STREAM_EVENTS) }),
+})
+
+export const apiRetry = z.looseObject({
+  type: z.literal('system'), subtype: z.literal('api_retry'), ...base, ...noMessage,
+  attempt: z.number().int().min(1), max_retries: count, retry_delay_ms: z.number().min(0),
+  error_status: z.number().int().nullable(), error: z.enum(ASSISTANT_ERRORS), no_response: z.boolean().optional(),
+})
+
+export const toolProgress = z.looseObject({
+  type: z.literal('tool_progress'), ...base, ...noMessage,
+  tool_use_id: id, tool_name: id, parent_tool_use_id: parent, elapsed_time_seconds: z.number().min(0),
+  task_id: z.string().optional(), heartbeat: z.boolean().optional(),
+})
+
+const informational = z.looseObject({
+  type: z.literal('system'), subtype: z.literal('informational'), ...base, ...noMessage,
+  content: z.string(), level: z.enum(['info', 'notice', 'suggestion', 'warning']),
+})
+
+const compactBoundary = z.looseObject({
+  type: z.literal('system'), subtype: z.literal('compact_boundary'), ...base, ...noMessage,
+  compact_metadata: z.looseObject({ trigger: z.enum(['manual', 'auto']), pre_tokens: count, post_tokens: count.optional(), duration_ms: count.optional() }),
+})
+
+const status = z.looseObject({
+  type: z.literal('system'), subtype: z.literal('status'), ...base, ...noMessage,
+  status: z.enum(['compacting', 'requesting']).nullable(), compact_result: z.enum(['success', 'failed']).optional(),
+})
+
+const otherSystem = z.looseObject({ type: z.literal('system'), subtype: id, ...base, ...noMessage })
+
+const resultCommon = {
+  type: z.literal('result'), ...base, ...noMessage,
+  duration_ms: count, duration_api_ms: count, is_error: z.boolean(), num_turns: count, stop_reason: z.string().nullable(),
+  total_cost_usd: z.number().min(0), usage, modelUsage: z.record(z.string(), modelUsage),
+  permission_denials: z.array(z.looseObject({ tool_name: id, tool_use_id: id, tool_input: z.unknown() })),
+  terminal_reason: z.enum(TERMINAL_REASONS),
+}
+
+export const result = z.discriminatedUnion('subtype', [
+  z.looseObject({ ...resultCommon, subtype: z.literal('success'), result: z.string() }),
+  z.looseObject({
+    ...resultCommon,
+    subtype: z.enum(['error_during_execution', 'error_max_turns', 'error_max_budget_usd', 'error_max_structured_output_retries']),
+    errors: z.array(z.string()),
+  }),
+])
+
+const SYSTEM: Record<string, z.ZodType> = { init: systemInit, api_retry: apiRetry, informational, compact_boundary: compactBoundary, status }
+
+/** The schema a line must meet, by its type (and subtype); undefined for a type the spec does not have. */
+export function shapeFor(line: { type?: unknown; subtype?: unknown }): z.ZodType | undefined {
+  switch (line.type) {
+    case 'system': return SYSTEM[String(line.subtype)] ?? otherSystem
+    case 'assistant': return assistant
+    case 'user': return userToolResult
+    case 'stream_event': return streamEvent
+    case 'tool_progress': return toolProgress
+    case 'result': return result
+    default: return undefined
+  }
+}
+
+/** Every problem of every line, as `line N (type/subtype): path: message`; empty when all fit. */
+export function shapeProblems(lines: readonly Record<string, unknown>[]): string[] {
+  const problems: string[] = []
+  lines.forEach((line, i) => {
+    const label = `line ${i + 1} (${String(line.type)}${line.subtype ? `/${String(line.subtype)}` : ''})`
+    const schema = shapeFor(line)
+    if (!schema) return void problems.push(`${label}: not an SDK message type`)
+    const parsed = schema.safeParse(line)
+    if (!parsed.success) for (const issue of parsed.error.issues) problems.push(`${label}: ${issue.path.join('.') || '(line)'}: ${issue.message}`)
+  })
+  return problems
+}
