@@ -103,7 +103,8 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     const p = await open({ steps: [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'printf widened' } } }] }, { reply: 'ran it' }] }, where, { waitFor: 'Do you trust the files in' })
     await p.waitFor('permissions that widen access in .claude/settings.json (allow rules)')
     await p.keys('1')
-    await p.waitFor(/^›/m)
+    // The session's status line: the trust question is gone and the session's own input is up.
+    await p.waitFor('% context')
     expect(await readFile(join(where.home, 'trusted.json'), 'utf8')).toContain(where.cwd.split('/').at(-1)!)
     await send(p, 'run it')
     await p.waitFor('ran it')
