@@ -92,7 +92,7 @@ export class Pane {
 
   async save(file: string): Promise<void> {
     await mkdir(SCREENS, { recursive: true })
-    await writeFile(join(SCREENS, `${file}.txt`), await this.history())
+    await writeFile(join(SCREENS, `${file}.txt`), steadyScreen(await this.history()))
   }
 
   async kill(): Promise<void> {
@@ -106,4 +106,17 @@ export async function killServer(socket: string): Promise<void> {
 
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
+}
+
+/**
+ * A screen as saved for review: the temp dir's random name, session ids and measured durations
+ * replaced by placeholders, so a run that shows the same screen leaves the saved file as it was
+ * (a screen caught mid-stream, as interrupt-and-queue's is, still varies with timing).
+ */
+export function steadyScreen(screen: string): string {
+  return screen
+    .replace(/tui-[A-Za-z0-9]{6}/g, 'tui-XXXXXX')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '00000000-0000-0000-0000-000000000000')
+    .replace(/(· (?:ok|error|denied|interrupted) · )\d[\d.]*/g, '$1N')
+    .replace(/(tokens · )\d+ms/g, '$1Nms')
 }
