@@ -1,4 +1,5 @@
 import type { AgentSpawnInput } from '../events/types.js'
+import { resolveAlias } from '../model/aliases.js'
 import { uuid, type SDKResultMessage } from './messages.js'
 import { Session, type AgentScope } from './session.js'
 import { runTurn } from './turn.js'
@@ -67,7 +68,8 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   let spawned: AgentSpawnInput = e
   const decided = await root.host.bus.emit('agent.spawn', e, (e2) => {
     spawned = e2
-    return { model: !e2.model || e2.model === 'inherit' ? root.model : e2.model, agentId }
+    // Agent definitions name models as Claude Code's do: an alias (haiku, sonnet, opus), inherit, or an id.
+    return { model: !e2.model || e2.model === 'inherit' ? root.model : resolveAlias(e2.model, root.env), agentId }
   })
   if ('deny' in decided) return decided
   const scope: AgentScope = { agentId, parentToolUseId: req.parentToolUseId, depth, type: spawned.subagentType }

@@ -42,6 +42,18 @@ describe('agent types from the agent mod\'s options', () => {
     })
   })
 
+  it('name their model as Claude Code agent files do: an alias resolves to its id, inherit to the parent\'s', async () => {
+    const run = await runScript([
+      { reply: [agent('quick look', 'quick'), agent('same model', 'same')] },
+      { reply: 'quick done' },
+      { reply: 'same done' },
+      { reply: 'ok' },
+    ], 'go', { cwd, model: 'claude-sonnet-4-5', mods: [toolsMod(), agents({ quick: { description: 'Quick', prompt: 'Be quick.', model: 'haiku' }, same: { description: 'Same', prompt: 'Same.', model: 'inherit' } })] })
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'ok' })
+    const childModels = run.requests.slice(1, 3).map((r) => [r.body.system, r.body.model])
+    expect(childModels).toEqual(expect.arrayContaining([['Be quick.', 'claude-haiku-4-5'], ['Same.', 'claude-sonnet-4-5']]))
+  })
+
   it('a config agent named like a built-in replaces it; a failed child is an error result, status still from the spec\'s list', async () => {
     const run = await runScript([
       { reply: [agent('try')] },
