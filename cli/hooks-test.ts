@@ -1,10 +1,11 @@
 import { resolve } from 'node:path'
-import { createHooksRunner, isHookEvent, HOOK_EVENTS, type HookRunResult } from '../hooks-runner/index.js'
+import { createHooksRunner, isHookEvent, HOOK_EVENTS } from '../hooks-runner/index.js'
 import type { CommandRun } from './command.js'
 import { cliLlm } from './hooks-llm.js'
 import { loadForCli } from './hooks-list.js'
 import { usageError } from './usage-error.js'
 import { readJsonArg } from './json-arg.js'
+import { renderRun, runSummary } from '../hooks-runner/report.js'
 
 const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied'])
 
@@ -29,8 +30,8 @@ export const hooksTest: CommandRun = async ({ values, positionals, io }) => {
   const runner = createHooksRunner({ config: loaded.config, projectDir: io.cwd, env: io.env as NodeJS.ProcessEnv, llm: cliLlm(io.env) })
   const r = await runner.run(event, input)
   await runner.close()
-  if (values.json === true) io.stdout.write(`${JSON.stringify(summary(r), null, 2)}\n`)
-  else io.stdout.write(render(r))
+  if (values.json === true) io.stdout.write(`${JSON.stringify(runSummary(r), null, 2)}\n`)
+  else io.stdout.write(renderRun(r))
   return r.blocked || r.decision === 'deny' ? 2 : 0
 }
 
@@ -42,28 +43,3 @@ function inputArg(raw: unknown, cwd: string): Record<string, unknown> {
   return json as Record<string, unknown>
 }
 
-function summary(r: HookRunResult) {
-  return {
-    event: r.event, hookName: r.hookName,
-    hooks: r.records.map((h) => ({ command: h.name, file: h.source.file, outcome: h.outcome, exitCode: h.exitCode, stdout: h.stdout, stderr: h.stderr, message: h.message })),
-    merged: {
-      blocked: r.blocked, blockReason: r.blockReason, decision: r.decision, decisionReason: r.decisionReason, updatedInput: r.updatedInput,
-      additionalContext: r.additionalContexts.map((c) => c.text), systemMessages: r.systemMessages.map((m) => m.text), stop: r.stop,
-      permissionRequest: r.permissionRequest, updatedToolOutput: r.updatedToolOutput, errors: r.errors.map((e) => `${e.hook}: ${e.message}`),
-    },
-  }
-}
-
-function render(r: HookRunResult): string {
-  if (r.records.length === 0) return `no hook matches ${r.hookName}\n`
-  const lines: string[] = []
-  for (const h of r.records) {
-    lines.push(`${h.name}  (${h.source.label}: ${h.source.file})`)
-    lines.push(`  outcome ${h.outcome}, exit ${h.exitCode ?? '-'}, ${Math.round(h.durationMs)} ms${h.message ? `: ${h.message}` : ''}`)
-    if (h.stdout.trim()) lines.push(`  stdout: ${h.stdout.trim()}`)
-    if (h.stderr.trim()) lines.push(`  stderr: ${h.stderr.trim()}`)
-  }
-  const m = summary(r).merged
-  lines.push(`merged: ${JSON.stringify(Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0))))}`)
-  return `${lines.join('\n')}\n`
-}

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createHooksRunner, HOOK_EVENTS, isHookEvent, loadHookSources, type HookRunResult, type LoadedHookSources } from './index.js'
+import { createHooksRunner, HOOK_EVENTS, isHookEvent, loadHookSources, type LoadedHookSources } from './index.js'
+import { renderRun, runSummary } from './report.js'
 
 const USAGE = `usage: modloop-hooks list [--json] [--settings FILE|JSON]...
        modloop-hooks test <Event> [--tool NAME] [--input JSON|@file] [--settings FILE|JSON]... [--json]
@@ -48,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
   const runner = createHooksRunner({ config: loaded.config, projectDir: cwd })
   const r = await runner.run(event, input)
   await runner.close()
-  process.stdout.write(values.json === true ? `${JSON.stringify(summary(r), null, 2)}\n` : render(r))
+  process.stdout.write(values.json === true ? `${JSON.stringify(runSummary(r), null, 2)}\n` : renderRun(r))
   return r.blocked || r.decision === 'deny' ? 2 : 0
 }
 
@@ -78,30 +79,6 @@ function inputArg(raw: string | undefined, cwd: string): Record<string, unknown>
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new UsageError('--input must be a JSON object')
   return json as Record<string, unknown>
-}
-
-function summary(r: HookRunResult) {
-  return {
-    event: r.event, hookName: r.hookName,
-    hooks: r.records.map((h) => ({ command: h.name, file: h.source.file, outcome: h.outcome, exitCode: h.exitCode, stdout: h.stdout, stderr: h.stderr, message: h.message })),
-    merged: {
-      blocked: r.blocked, blockReason: r.blockReason, decision: r.decision, decisionReason: r.decisionReason, updatedInput: r.updatedInput,
-      additionalContext: r.additionalContexts.map((c) => c.text), systemMessages: r.systemMessages.map((m) => m.text), stop: r.stop,
-      errors: r.errors.map((e) => `${e.hook}: ${e.message}`), warnings: r.warnings.map((w) => w.message),
-    },
-  }
-}
-
-function render(r: HookRunResult): string {
-  if (r.records.length === 0) return `no hook matches ${r.hookName}\n`
-  const lines = r.records.flatMap((h) => [
-    `${h.name}  (${h.source.label}: ${h.source.file})`,
-    `  outcome ${h.outcome}, exit ${h.exitCode ?? '-'}, ${Math.round(h.durationMs)} ms${h.message ? `: ${h.message}` : ''}`,
-    ...(h.stdout.trim() ? [`  stdout: ${h.stdout.trim()}`] : []),
-    ...(h.stderr.trim() ? [`  stderr: ${h.stderr.trim()}`] : []),
-  ])
-  const merged = Object.entries(summary(r).merged).filter(([, v]) => v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0))
-  return `${[...lines, `merged: ${JSON.stringify(Object.fromEntries(merged))}`].join('\n')}\n`
 }
 
 main(process.argv.slice(2)).then(

@@ -1,20 +1,10 @@
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
-import { makeBox, writeSettings, cmd, dump, type Box } from './helpers.js'
+import { boxPerTest, writeSettings, cmd, dump, type Box } from './helpers.js'
 
 let box: Box
-beforeEach(async () => {
-  box = await makeBox()
-  // The mod finds ~/.claude through the OS home; nothing here may reach the real one.
-  vi.stubEnv('HOME', box.home)
-  vi.stubEnv('CLAUDE_CONFIG_DIR', '')
-  vi.stubEnv('MODLOOP_HOME', join(box.root, 'modloop-home'))
-})
-afterEach(async () => {
-  vi.unstubAllEnvs()
-  await box.remove()
-})
+boxPerTest((b) => (box = b))
 
 const env = () => ({ HOME: box.home, MODLOOP_HOME: join(box.root, 'modloop-home') })
 const cli = (args: string[], script: unknown = []) => runCli(args, { script, cwd: box.project, env: env() })

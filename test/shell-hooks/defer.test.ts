@@ -1,23 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import writeMod from '../../mods/write/index.js'
 import { runCli } from '../helpers/cli.js'
-import { cmd, dumped, makeBox, notices, run, script, writeSettings, type Box } from './helpers.js'
+import { boxPerTest, cmd, dumped, notices, run, script, writeSettings, type Box } from './helpers.js'
 
 let box: Box
-beforeEach(async () => {
-  box = await makeBox()
-  // The mod finds ~/.claude through the OS home; nothing here may reach the real one.
-  vi.stubEnv('HOME', box.home)
-  vi.stubEnv('CLAUDE_CONFIG_DIR', '')
-  vi.stubEnv('MODLOOP_HOME', join(box.root, 'modloop-home'))
-})
-afterEach(async () => {
-  vi.unstubAllEnvs()
-  await box.remove()
-})
+boxPerTest((b) => (box = b))
 
 /** A PreToolUse hook that records each firing and defers every call until the project holds a file named `approved`. */
 async function deferringHook(file = join(box.project, '.claude', 'settings.json')): Promise<void> {

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterEach, beforeEach, vi } from 'vitest'
 import type { QueryOptions } from '../../core/loop/options.js'
 import shellHooks from '../../mods/shell-hooks/index.js'
 import { withOptions } from '../helpers/with-options.js'
@@ -15,6 +16,25 @@ export async function makeBox(): Promise<Box> {
   for (const d of [join(box.project, '.claude'), join(box.home, '.claude'), box.out]) await mkdir(d, { recursive: true })
   await writeFile(join(root, 'dump.sh'), 'cat >> "$1/$2.jsonl"; echo >> "$1/$2.jsonl"\n')
   return { ...box, remove: () => rm(root, { recursive: true, force: true }) }
+}
+
+/**
+ * A fresh box for each test of the file, with HOME, CLAUDE_CONFIG_DIR and MODLOOP_HOME pointing
+ * into it: the CLI finds ~/.claude through the OS home, and nothing here may reach the real one.
+ */
+export function boxPerTest(set: (box: Box) => void): void {
+  let box: Box | undefined
+  beforeEach(async () => {
+    box = await makeBox()
+    set(box)
+    vi.stubEnv('HOME', box.home)
+    vi.stubEnv('CLAUDE_CONFIG_DIR', '')
+    vi.stubEnv('MODLOOP_HOME', join(box.root, 'modloop-home'))
+  })
+  afterEach(async () => {
+    vi.unstubAllEnvs()
+    await box?.remove()
+  })
 }
 
 /** `sh <box>/dump.sh <out> <Event>`: appends the stdin JSON of each firing as one line. */
