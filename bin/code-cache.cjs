@@ -58,11 +58,16 @@ function writeCache(paths, data) {
 // Like require's own cache: a file runs once however many modules ask for it.
 const loaded = new Map()
 
-// Scripts that came without a usable cache, each with the cache to write for it at exit (taken
-// early by setV8Flags, else made at exit).
+// Scripts that came without a usable cache, and whether they were loaded after setV8Flags.
 const unsaved = []
+// The flags that put V8 back as it started, once setV8Flags has changed it.
+let startFlags
 process.once('exit', () => {
-  for (const entry of unsaved) writeCache(entry.paths, entry.data ?? entry.script.createCachedData())
+  // Each cache is made under the flags its script will meet when it loads next time: those
+  // loaded after the change under the changed flags, the others once V8 is put back.
+  for (const entry of unsaved) if (entry.afterFlags) writeCache(entry.paths, entry.script.createCachedData())
+  for (const flag of startFlags ?? []) setFlagsFromString(flag)
+  for (const entry of unsaved) if (!entry.afterFlags) writeCache(entry.paths, entry.script.createCachedData())
 })
 
 /**
@@ -81,7 +86,7 @@ function requireCached(file) {
   // require), and a script compiled from a cache would lose the callback anyway.
   const script = new Script(bytes.toString('latin1'), { filename: file, cachedData: readCache(paths) })
   // V8 sets cachedDataRejected only when it was given a cache; undefined means there was none.
-  if (script.cachedDataRejected !== false) unsaved.push({ paths, script, data: undefined })
+  if (script.cachedDataRejected !== false) unsaved.push({ paths, script, afterFlags: startFlags !== undefined })
   const module = { exports: {}, filename: file, id: file, loaded: false }
   loaded.set(file, module)
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file))
@@ -92,13 +97,14 @@ function requireCached(file) {
 /**
  * Sets V8 flags in a running process without spoiling the next start's caches. V8 stamps a code
  * cache with a hash of the flags in force when it is made and rejects it when the reader's flags
- * hash otherwise; a cache made at exit after a flag changed mid-run would be rejected by every
- * cold start, each then compiling everything and writing a new one (~60 ms more a run). So the
- * caches of the scripts loaded so far are made now, under the flags a start runs with. Scripts
- * loaded later are cached at exit under the new flags, which is what they meet next time too.
+ * hash otherwise: a cache made at exit under changed flags would be rejected by every cold start,
+ * each then compiling everything and writing a new one (~60 ms more a run). So `defaults`, the
+ * same flags at V8's defaults, are set back at exit before the caches of the scripts loaded
+ * earlier are made. Made at exit rather than now, a cache also holds the functions the rest of
+ * the run compiled: made at the first response it had half the size, and started ~60 ms slower.
  */
-function setV8Flags(flags) {
-  for (const entry of unsaved) entry.data ??= entry.script.createCachedData()
+function setV8Flags(flags, defaults) {
+  startFlags = [...(startFlags ?? []), ...defaults]
   for (const flag of flags) setFlagsFromString(flag)
 }
 

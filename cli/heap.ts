@@ -12,9 +12,12 @@ import { PACKAGE_ROOT } from '../core/version.js'
  * generation would collect over and over (~25 ms more CPU for a cold `-p` run). V8 reads both
  * flags at each collection, so setting them in a running process takes effect. The CLI owns its
  * process; query() leaves an embedding application's V8 as it is. Set through the code-cache
- * loader, which first takes the start-up caches under the flags a cold start runs with.
+ * loader, which keeps its caches under the flags a cold start runs with.
  */
 export const LONG_SESSION_V8_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=30'] as const
+// The same flags at V8's defaults (Node 20's V8 11.3): set back at exit, so the code cache written
+// then carries the flags the next start runs with (bin/code-cache.cjs; test/cli/code-cache.test.ts).
+const V8_DEFAULTS = ['--semi-space-growth-factor=2', '--heap-growing-percent=0'] as const
 
 let applied = false
 
@@ -22,7 +25,7 @@ let applied = false
 export function tuneHeapForLongSession(io: { ownsProcess?: boolean }): boolean {
   if (applied || !io.ownsProcess) return false
   applied = true
-  const { setV8Flags } = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'bin', 'code-cache.cjs')) as { setV8Flags(flags: readonly string[]): void }
-  setV8Flags(LONG_SESSION_V8_FLAGS)
+  const { setV8Flags } = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'bin', 'code-cache.cjs')) as { setV8Flags(flags: readonly string[], defaults: readonly string[]): void }
+  setV8Flags(LONG_SESSION_V8_FLAGS, V8_DEFAULTS)
   return true
 }

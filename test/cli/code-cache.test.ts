@@ -30,11 +30,12 @@ function cacheOf(dir: string): { name: string; ino: number } | undefined {
   return name ? { name, ino: statSync(join(dir, name)).ino } : undefined
 }
 
-/** A fresh process that loads `file` through the cache, then changes a V8 flag the given way. */
-async function start(file: string, setFlag: 'setV8Flags' | 'setFlagsFromString'): Promise<void> {
+/** A fresh process that loads `file` through the cache, then changes a V8 flag the given way, then loads `lateFile`. */
+async function start(file: string, setFlag: 'setV8Flags' | 'setFlagsFromString', lateFile?: string): Promise<void> {
   const flag = '--heap-growing-percent=30'
-  const change = setFlag === 'setV8Flags' ? `cache.setV8Flags([${JSON.stringify(flag)}])` : `require('node:v8').setFlagsFromString(${JSON.stringify(flag)})`
-  const script = `const cache = require(${JSON.stringify(codeCache)}); cache.requireCached(${JSON.stringify(file)}); ${change}`
+  const change = setFlag === 'setV8Flags' ? `cache.setV8Flags([${JSON.stringify(flag)}], ['--heap-growing-percent=0'])` : `require('node:v8').setFlagsFromString(${JSON.stringify(flag)})`
+  const late = lateFile ? `cache.requireCached(${JSON.stringify(lateFile)})` : ''
+  const script = `const cache = require(${JSON.stringify(codeCache)}); cache.requireCached(${JSON.stringify(file)}); ${change}; ${late}`
   await run(process.execPath, ['-e', script])
 }
 
@@ -47,6 +48,16 @@ describe('the code cache', () => {
     await start(file, 'setV8Flags')
     await start(file, 'setV8Flags')
     expect(cacheOf(dir)).toEqual(first)
+  })
+
+  it('of a script loaded after the flag changed is made under the changed flags, which it meets next time too', async () => {
+    const early = project()
+    const late = project()
+    await start(early.file, 'setV8Flags', late.file)
+    const first = [cacheOf(early.dir), cacheOf(late.dir)]
+    expect(first.every(Boolean)).toBe(true)
+    await start(early.file, 'setV8Flags', late.file)
+    expect([cacheOf(early.dir), cacheOf(late.dir)]).toEqual(first)
   })
 
   it('is rejected by the next start when a flag changed behind its back (why setV8Flags exists)', async () => {
