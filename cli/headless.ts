@@ -96,6 +96,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     cwd: str(values, 'cwd') ?? io.cwd,
     env: io.env,
     config: str(values, 'config'),
+    configLabel: '--config',
     mods: list(values, 'mod'),
     strictMods: values['strict-mods'] === true,
     model: str(values, 'model'),

@@ -82,14 +82,16 @@ export async function findConfig(cwd: string): Promise<FoundConfig | undefined> 
 /**
  * Loads a config named by `ref`: a file, a directory holding a config (searched in that directory
  * only), or an installed package (its package.json `modloop` key or a config file at its root).
+ * A bare name (`my-agent`, `examples/x`) is first a path from `fromDir` when one exists there —
+ * `init distribution` makes such directories — and otherwise a package.
  * Nothing there → `notFound` (MODLOOP_ERR_CONFIG for --config, MODLOOP_ERR_EXTENDS for extends).
  */
 export async function loadConfigRef(ref: string, fromDir: string, notFound: ErrorCode, label: string): Promise<FoundConfig> {
   const ex = await explorer()
   const missing = (what: string) => new ModloopError(notFound, `${label}: "${ref}": ${what}`, { file: label, stage: 'config' })
+  const abs = resolve(fromDir, ref)
   let dir: string | undefined
-  if (isPathSpec(ref)) {
-    const abs = resolve(fromDir, ref)
+  if (isPathSpec(ref) || existsSync(abs)) {
     if (!existsSync(abs)) throw missing(`no such file or directory ${abs}`)
     if (!statSync(abs).isDirectory()) {
       const found = await attempt(() => ex.load(abs), abs)
@@ -98,7 +100,7 @@ export async function loadConfigRef(ref: string, fromDir: string, notFound: Erro
     dir = abs
   } else {
     dir = findPackageDir(ref, fromDir)
-    if (!dir) throw missing(`no package of that name is installed from ${fromDir}`)
+    if (!dir) throw missing(`no file or directory ${abs}, and no package of that name is installed from ${fromDir}`)
   }
   const found = await attempt(() => ex.search(dir), dir)
   if (!found) throw missing(`${dir} holds no modloop config (${SEARCH_PLACES.join(', ')})`)

@@ -23,7 +23,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
   const host = options.host ?? new ModHost({ strict })
 
   const found = options.configPath !== undefined
-    ? await loadConfigRef(options.configPath, cwd, 'MODLOOP_ERR_CONFIG', '--config')
+    ? await loadConfigRef(options.configPath, cwd, 'MODLOOP_ERR_CONFIG', options.configLabel ?? '--config')
     : await findConfig(cwd)
   const layers: Layer[] = found ? await collectLayers(found, builtins) : [defaultLayer(builtins, cwd)]
   if (options.extraMods?.length) layers.push({ origin: { dir: cwd, label: '--mod' }, config: { mods: [...options.extraMods] } })

@@ -57,6 +57,8 @@ export interface LoadOptions {
   cwd: string
   /** `--config`: a config file, a directory holding one, or a package name. */
   configPath?: string
+  /** How errors name where `configPath` came from; default '--config'. */
+  configLabel?: string
   /** `--mod` specifiers (optionally with options), resolved from cwd and loaded after the config's mods. */
   extraMods?: readonly (string | [string, Record<string, unknown>])[]
   /** `--strict-mods`: the first load error throws. */

@@ -36,7 +36,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
   if (!options.host && !options.bare) {
     const { loadDistribution } = await import('../loader/index.js')
-    const dist = await loadDistribution({ cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })
+    const dist = await loadDistribution({ cwd, configPath: options.config, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
     configModel = dist.config.model
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
     host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)

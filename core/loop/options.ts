@@ -29,6 +29,8 @@ export interface QueryOptions {
   includePartialMessages?: boolean
   /** Which distribution: a config file path or package name; default: discovered from cwd. */
   config?: string
+  /** How errors about `config` name it; default 'config option'. The CLI passes '--config', the flag its user typed. */
+  configLabel?: string
   /** Extra mods for this query, loaded after the distribution's. */
   mods?: ModSpec[]
   /** Load no distribution at all: only `mods`. */
