@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
+import { isPathSpec } from '../core/loader/resolve-spec.js'
 import type { CommandRun } from './command.js'
 import { distributionFiles } from './templates/distribution.js'
 import { modFiles } from './templates/mod.js'
@@ -28,9 +29,11 @@ export const init: CommandRun = async ({ values, positionals, io }) => {
   await mkdir(dir, { recursive: true })
   for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text)
   const shown = relative(io.cwd, dir) || '.'
+  // `./` marks it a path wherever it is pasted (a mods entry, --config), never a package name.
+  const path = isPathSpec(shown) ? shown : `./${shown}`
   io.stdout.write(`created ${shown}/: ${Object.keys(files).join(', ')}\n`)
   io.stdout.write(kind === 'mod'
-    ? `next: add "./${shown}" to the "mods" of your modloop.config.json, and run its test with \`npx vitest run ${shown}\` (vitest and modloop installed in the project)\n`
-    : `next: \`modloop mods list --config ${shown}\`, then \`modloop -p "…" --config ${shown}\`\n`)
+    ? `next: add "${path}" to the "mods" of your modloop.config.json, and run its test with \`npx vitest run ${shown}\` (vitest and modloop installed in the project)\n`
+    : `next: \`modloop mods list --config ${path}\`, then \`modloop -p "…" --config ${path}\`\n`)
   return 0
 }

@@ -15,7 +15,8 @@ built-in mod — and changes it in \`modloop.config.json\`:
 
 - \`["permissions", { … }]\` re-configures a built-in mod (here: no \`git push\` from Bash);
 - \`{ "name": "web-fetch", "enabled": false }\` removes one;
-- \`"./my-mod.ts"\` or a package name adds one (\`modloop init mod my-mod\` scaffolds it).
+- \`"./my-mod"\` or a package name adds one (\`modloop init mod my-mod\` scaffolds that directory
+  here; list the mod in \`mods\` by its path).
 
 Check and run it:
 
