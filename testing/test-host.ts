@@ -64,8 +64,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   if (options.config || specs.length > 0) {
     const { loadDistribution } = await import('../core/loader/index.js')
     // Without a config, only the named mods load: built-in names still resolve, the default distribution does not.
-    const builtins = options.config ? undefined : { mods: (await import('../mods/index.js')).builtinMods, defaultDistribution: [] }
-    await loadDistribution({ cwd, host, configPath: options.config, builtins, extraMods: specs })
+    await loadDistribution({ cwd, host, configPath: options.config, bare: !options.config, extraMods: specs })
   }
   for (const def of options.mods ?? []) if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'createTestHost' })
   const model = createScriptedModel(await loadScript(options.script ?? []))

@@ -19,11 +19,12 @@ import type { Builtins, Distribution, HookSource, Layer, LoadOptions } from './t
 export async function loadDistribution(options: LoadOptions): Promise<Distribution> {
   const cwd = resolve(options.cwd)
   const strict = options.strict ?? false
-  const builtins = options.builtins ?? (await builtinSet())
+  const given = options.builtins ?? (await builtinSet())
+  const builtins = options.bare ? { ...given, defaultDistribution: [] } : given
   const host = options.host ?? new ModHost({ strict })
 
-  const found = options.configPath !== undefined
-    ? await loadConfigRef(options.configPath, cwd, 'MODLOOP_ERR_CONFIG', options.configLabel ?? '--config')
+  const found = options.bare ? undefined
+    : options.configPath !== undefined ? await loadConfigRef(options.configPath, cwd, 'MODLOOP_ERR_CONFIG', options.configLabel ?? '--config')
     : await findConfig(cwd)
   const layers: Layer[] = found ? await collectLayers(found, builtins) : [defaultLayer(builtins, cwd)]
   if (options.extraMods?.length) layers.push({ origin: { dir: cwd, label: '--mod' }, config: { mods: [...options.extraMods] } })

@@ -59,6 +59,8 @@ export interface LoadOptions {
   configPath?: string
   /** How errors name where `configPath` came from; default '--config'. */
   configLabel?: string
+  /** Only `extraMods` load (built-in names still resolve): no config, given or found, and no default distribution. */
+  bare?: boolean
   /** `--mod` specifiers (optionally with options), resolved from cwd and loaded after the config's mods. */
   extraMods?: readonly (string | [string, Record<string, unknown>])[]
   /** `--strict-mods`: the first load error throws. */

@@ -34,9 +34,10 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const picked = pickModel(options, cwd).then((model) => ({ model, setupError: undefined }), unusableScript)
   picked.catch(() => undefined)
   const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
-  if (!options.host && !options.bare) {
+  if (!options.host && (!options.bare || specs.length > 0)) {
     const { loadDistribution } = await import('../loader/index.js')
-    const dist = await loadDistribution({ cwd, configPath: options.config, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
+    // Bare: the named mods load against an empty distribution (built-in names still resolve).
+    const dist = await loadDistribution({ cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
     configModel = dist.config.model
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
     host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)

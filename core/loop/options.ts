@@ -33,7 +33,7 @@ export interface QueryOptions {
   configLabel?: string
   /** Extra mods for this query, loaded after the distribution's. */
   mods?: ModSpec[]
-  /** Load no distribution at all: only `mods`. */
+  /** Load no distribution at all: only `mods` (specifiers, built-in names and definitions). */
   bare?: boolean
   /** Environment for this query (process.env when absent). */
   env?: Record<string, string | undefined>
