@@ -1,4 +1,4 @@
-import { mkdtemp, realpath } from 'node:fs/promises'
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TraceEntry } from '../core/bus/bus.js'
@@ -22,6 +22,13 @@ export interface TestHostOptions {
   /** The working directory; default: a fresh temp dir. */
   cwd?: string
   /**
+   * Environment variables over process.env for mods (`$.env`), runs and hook processes. By default
+   * HOME, CLAUDE_CONFIG_DIR and MODLOOP_HOME point into the host's temp dir, so the developer's
+   * own settings, hooks, CLAUDE.md and sessions are neither read nor written; set them here to
+   * use others.
+   */
+  env?: Record<string, string | undefined>
+  /**
    * Fail `run()` and `emit()` when a call into `$` had no answer (a method no part of the host
    * provides, a registered tool no tool.call handler served); default true. With false such calls
    * are only recorded, in `host.unanswered`.
@@ -38,6 +45,8 @@ export interface TestHost {
   readonly host: ModHost
   readonly model: ScriptedModel
   readonly cwd: string
+  /** The environment mods and runs see: process.env with the host's own home (see `env`). */
+  readonly env: Record<string, string | undefined>
   /** Runs one prompt through the real loop with the scripted model; returns every message. */
   run(prompt: string, options?: QueryOptions): Promise<TestRun>
   /** Runs one event through the handler chain; `core` answers beneath the last handler. */
@@ -46,16 +55,22 @@ export interface TestHost {
   trace(): readonly TraceEntry[]
   /** What mods changed or decided about a tool call (by tool_use_id) or, with `'prompt'`, the prompt. */
   why(subject: string): readonly ProvenanceRecord[]
+  /** Tears the mods down and removes the temp dir the host made (a `cwd` passed in stays). */
   close(): Promise<void>
 }
 
 /**
- * A host for testing mods: the real bus and loader, the scripted model, a temp working dir.
- * Handler failures are kept in `host.failures`; load errors in `host.errors`.
+ * A host for testing mods: the real bus and loader, the scripted model, a temp working dir and
+ * home. Handler failures are kept in `host.failures`; load errors in `host.errors`.
  */
 export async function createTestHost(options: TestHostOptions = {}): Promise<TestHost> {
-  const cwd = options.cwd ?? (await realpath(await mkdtemp(join(tmpdir(), 'modloop-test-'))))
-  const host = new ModHost()
+  const temp = await realpath(await mkdtemp(join(tmpdir(), 'modloop-test-')))
+  const cwd = options.cwd ?? join(temp, 'work')
+  const home = join(temp, 'home')
+  await mkdir(cwd, { recursive: true })
+  await mkdir(join(home, '.claude'), { recursive: true })
+  const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), MODLOOP_HOME: join(home, '.modloop'), ...options.env }
+  const host = new ModHost({ env })
   const entries: TraceEntry[] = []
   host.bus.trace((e) => entries.push(e))
   const changes: ProvenanceRecord[] = []
@@ -75,12 +90,12 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     if (strict && missed.length > 0) throw new Error(missed.map(describeUnanswered).join('\n'))
   }
   return {
-    host, model, cwd,
+    host, model, cwd, env,
     async run(prompt, queryOptions = {}) {
       const mark = host.unanswered.length
       const messages: SDKMessage[] = []
       try {
-        for await (const m of query({ prompt, options: { cwd, ...queryOptions, host, modelProvider: model } })) messages.push(m)
+        for await (const m of query({ prompt, options: { cwd, env, ...queryOptions, host, modelProvider: model } })) messages.push(m)
       } catch {
         // an error result is in `messages`; single-shot queries throw after yielding it
       }
@@ -102,7 +117,14 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     },
     trace: () => entries,
     why: (subject) => changes.filter((r) => r.subject === subject),
-    close: () => host.close(),
+    close: async () => {
+      try {
+        await host.close()
+      } finally {
+        // The temp dir holds the default cwd and home; a cwd the caller passed is outside it.
+        await rm(temp, { recursive: true, force: true })
+      }
+    },
   }
 }
 

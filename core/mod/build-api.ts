@@ -15,6 +15,8 @@ export interface ApiContext {
   provider: (method: string) => Provider | undefined
   log: LogSink
   state: StateStore
+  /** What `$.env` reads and writes; process.env unless the host was given its own. */
+  env?: Record<string, string | undefined>
 }
 
 /** Host-held values per session, readable by every mod, writable only by their owner. */
@@ -73,11 +75,12 @@ export function buildApi(ctx: ApiContext): ModApi {
     get: (ref: StateRef) => ctx.state.get(ref),
     set: (ref: StateRef, value: unknown, options?: { ifVersion?: number }) => ctx.state.set(mod, ref, value, options?.ifVersion),
   }
+  const env = ctx.env ?? process.env
   api.env = {
-    get: (name: string) => process.env[name],
+    get: (name: string) => env[name],
     set: (name: string, value: string | undefined) => {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
+      if (value === undefined) delete env[name]
+      else env[name] = value
     },
   }
   api.clock = clockFor(ctx.signal)

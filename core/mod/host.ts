@@ -48,6 +48,8 @@ export interface HostOptions {
   log?: LogSink
   /** Throw on the first load error instead of collecting it. */
   strict?: boolean
+  /** What mods' `$.env` reads and writes (a test host's own HOME, …); default process.env. */
+  env?: Record<string, string | undefined>
 }
 
 /**
@@ -67,10 +69,12 @@ export class ModHost {
   private bound = false
   private readonly log: LogSink
   private readonly strict: boolean
+  private readonly env: Record<string, string | undefined> | undefined
 
   constructor(options: HostOptions = {}) {
     this.log = options.log ?? (() => {})
     this.strict = options.strict ?? false
+    this.env = options.env
     // The host is the one that knows its mods: it serves their listing itself.
     this.providers.set('session.mods', () => this.list().filter((m) => m.status === 'loaded').map((m): ModInfo => ({
       name: m.name, ...(m.def.description ? { description: m.def.description } : {}), ...(m.version ? { version: m.version } : {}), ...(m.source ? { source: m.source } : {}),
@@ -122,7 +126,7 @@ export class ModHost {
       dependsOn: def.dependsOn ?? [], status: 'loaded', controller, def, given: add.options,
       $: buildApi({
         mod: def.name, root: add.root, version: def.version, options, signal: controller.signal,
-        isBound: () => this.bound, provider: (m) => this.providers.get(m), log: this.log, state: this.state,
+        isBound: () => this.bound, provider: (m) => this.providers.get(m), log: this.log, state: this.state, env: this.env,
       }),
     }
     this.mods.set(def.name, loaded)

@@ -34,7 +34,7 @@ export default defineMod({
   options,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home)
+      const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined))
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       await registerTool($, {
         name: 'Agent', aliases: ['Task'], description: describe(agents), input,

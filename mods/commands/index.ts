@@ -68,7 +68,7 @@ export default defineMod({
 
     // Reads the command and skill directories and registers what they hold; again on reload.
     const load = async ($: ModApi, cwd: string, sessionId: string) => {
-      const home = opts.home ?? homedir()
+      const home = opts.home ?? ($.env.get('HOME') || homedir())
       const warn = (m: string) => $.log.warn(m)
       const none = Promise.resolve([] as PromptCommand[])
       const [userCommands, projectCommands, userSkills, projectSkills] = await Promise.all([

@@ -54,7 +54,7 @@ export default defineMod({
     const publish = ($: ModApi, memory: SessionMemory) => $.state.set(LOADED_REF, [...memory.loads])
 
     on('session.start', async ($, e, next) => {
-      const home = opts.home ?? homedir()
+      const home = opts.home ?? ($.env.get('HOME') || homedir())
       const disabled = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_CLAUDE_MDS') ?? '')
       const memory = new SessionMemory({
         cwd: e.cwd, repoRoot: await findRepoRoot(e.cwd), home,
