@@ -34,5 +34,8 @@ export function reasoningOptions(values: Values, cwd: string): Pick<QueryOptions
 function readSchema(value: string, cwd: string): Record<string, unknown> {
   const { json, where } = readJsonArg('--json-schema', value, cwd)
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw usageError(`--json-schema: ${where} must hold a JSON Schema object`)
+  // The schema is the StructuredOutput tool's input, which the Messages API takes only as an object.
+  const type = (json as { type?: unknown }).type
+  if (type !== 'object') throw usageError(`--json-schema: ${where} must describe an object (type: "object"), not ${JSON.stringify(type) ?? 'a schema without a type'}`)
   return json as Record<string, unknown>
 }

@@ -23,12 +23,15 @@ const SESSION_END_BOUND_MS = 1_500
  */
 export async function openSession(options: QueryOptions): Promise<Session> {
   const cwd = resolve(options.cwd ?? process.cwd())
-  const log = options.log
+  const log = options.log ?? warnToStderr
   // A resume that cannot load fails here, before any mod is loaded.
   const asksForSession = options.resume !== undefined || options.continue || options.forkSession || options.resumeSessionAt !== undefined || options.sessionId !== undefined
   const resumed = asksForSession ? await (await import('../session/resume.js')).loadResume(options, cwd) : undefined
-  for (const warning of resumed?.warnings ?? []) log?.(warning)
-  const host = options.host ?? new ModHost({ strict: options.strictMods, log: log ? (mod, level, text) => { if (level !== 'debug') log(`${mod}: ${text}`) } : undefined })
+  for (const warning of resumed?.warnings ?? []) log(warning)
+  // A log of one's own hears mods' info lines too; the default only their warnings and errors.
+  const quiet = options.log ? ['debug'] : ['debug', 'info']
+  const host = options.host ?? new ModHost({ strict: options.strictMods, log: (mod, level, text) => { if (!quiet.includes(level)) log(`${mod}: ${text}`) } })
+  const badFormat = options.outputFormat === undefined ? undefined : import('./output-format.js').then((m) => m.outputFormatError(options.outputFormat))
   let configModel: string | undefined
   // Picked first so the model client loads while the distribution does.
   const picked = pickModel(options, cwd).then((model) => ({ model, setupError: undefined }), unusableScript)
@@ -45,15 +48,15 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   for (const def of options.mods ?? []) {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
-  for (const err of host.errors) log?.(`${err.code}: ${err.message}`)
+  for (const err of host.errors) log(`${err.code}: ${err.message}`)
   // A resumed session goes on with its own model unless one is given; either way, if it starts on another, that is a switch.
   const fresh = resolveModelName(options, configModel)
   const model = options.model ?? resumed?.rebuilt.model ?? fresh
   const startsOn = resumed?.rebuilt.model ? (options.model ? resumed.rebuilt.model : fresh) : model
   const permissionMode = options.permissionMode ?? restoredMode(resumed?.rebuilt.permissionMode)
   const { model: llm, setupError } = await picked
-  const session = new Session(host, llm, { ...options, cwd, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}) }, startsOn)
-  session.setupError = setupError
+  const session = new Session(host, llm, { ...options, cwd, log, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}) }, startsOn)
+  session.setupError = setupError ?? (await badFormat)
   if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
   startProvenance(session)
@@ -73,6 +76,11 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   startReloads(session, start)
   session.started = true
   return session
+}
+
+/** The `log` option's default (options.ts): warnings and errors on stderr. */
+function warnToStderr(line: string): void {
+  process.stderr.write(`modloop: ${line}\n`)
 }
 
 /** session.start's `surface` and `isInteractive`, from the query's options. */

@@ -4,7 +4,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import type { TurnEnding } from '../../core/events/types.js'
-import { compileSchema, type SchemaCheck } from './validator.js'
+import { compileSchema, type SchemaCheck } from '../../core/tools/schema-check.js'
 
 export const TOOL_NAME = 'StructuredOutput'
 /** Retries the model gets after a wrong or missing call (spec: MAX_STRUCTURED_OUTPUT_RETRIES, default 5). */

@@ -74,11 +74,11 @@ describe('structured output', () => {
     expect(results[1]).toMatchObject({ is_error: true, content: expect.stringContaining('already called successfully') })
   })
 
-  it('a schema that is not an object is refused by name, and no tool is offered', async () => {
-    const lines: string[] = []
-    const run = await runScript([{ reply: 'ok' }], 'go', { ...opts, outputFormat: { type: 'json_schema', schema: { type: 'array' } }, log: (l) => lines.push(l) })
-    expect(lines.join('\n')).toContain('outputFormat.schema.type')
-    expect(run.requests[0]!.body.tools.map((t: any) => t.name)).not.toContain('StructuredOutput')
+  it('a schema that is not an object fails the run by name, before any request', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'go', { ...opts, outputFormat: { type: 'json_schema', schema: { type: 'array' } }, log: () => undefined })
+    expect(run.result).toMatchObject({ is_error: true, terminal_reason: 'turn_setup_failed' })
+    expect(run.result.errors!.join()).toContain('outputFormat.schema.type')
+    expect(run.requests).toHaveLength(0)
   })
 
   it('-p --json-schema <file> --output-format json prints structured_output', async () => {
