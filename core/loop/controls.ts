@@ -72,6 +72,15 @@ export function setPermissionMode(session: Session, mode: string): PermissionMod
   return mode as PermissionMode
 }
 
+/**
+ * The permission mode in force: what the permissions mod applies when it publishes its api (its
+ * settings' `defaultMode` and any switch since included), else the session's own.
+ */
+export function permissionModeInForce(session: Session): string {
+  const api = session.root.host.state.get({ plugin: 'permissions', key: 'api' }).value as { mode?: () => string } | undefined
+  return typeof api?.mode === 'function' ? api.mode() : session.permissionMode
+}
+
 export function supportedCommands(session: Session): SlashCommand[] {
   return [...session.commands.values()].map((c) => ({ name: c.name, description: c.description, argumentHint: c.argumentHint ?? '' }))
 }

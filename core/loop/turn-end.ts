@@ -3,6 +3,7 @@ import { configRows } from './model-switch.js'
 import { VERSION } from '../version.js'
 import { zeroUsage, type ResultSubtype, type SDKMessage, type SDKResultMessage, type SDKSystemInit, type TerminalReason } from './messages.js'
 import type { Session } from './session.js'
+import { permissionModeInForce } from './controls.js'
 
 export interface Ending {
   subtype: ResultSubtype
@@ -87,7 +88,7 @@ export function initMessage(session: Session): SDKSystemInit {
     tools: session.tools.names(),
     mcp_servers: mcpServers(session),
     model: session.model,
-    permissionMode: session.permissionMode,
+    permissionMode: permissionModeInForce(session),
     slash_commands: [...session.root.commands.keys()],
     apiKeySource: session.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
     claude_code_version: VERSION,

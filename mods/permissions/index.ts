@@ -148,7 +148,11 @@ function withMode($: ModApi, policy: Policy): Policy {
   return policy
 }
 
-/** A rule naming a tool this session does not have is probably a typo: say so once per session. */
+/**
+ * A rule naming a tool this session does not have is probably a typo: say so once per session.
+ * Deny rules too — a misspelt deny rule silently lets through what it meant to stop — so a
+ * distribution that leaves a tool out writes no deny rule for it (examples/distributions/reviewer).
+ */
 async function warnUnknownTools($: ModApi, policy: Policy): Promise<void> {
   let names: Set<string>
   try {
