@@ -11,10 +11,23 @@ const { catalog } = await import(new URL('../dist/core/events/catalog.js', impor
 
 /** The TypeScript text of a named type or interface in types.ts. */
 function typeText(name) {
-  const iface = new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n?\\}\\n`, 'm').exec(typesSrc)
-  if (iface) return `{ ${iface[1].replace(/\s*\n\s*/g, '; ').replace(/^;\s*|;\s*$/g, '').trim()} }`
+  const body = interfaceBody(name)
+  if (body !== undefined) return `{ ${body.replace(/\s*\n\s*/g, '; ').replace(/^;\s*|;\s*$/g, '').trim()} }`
   const alias = new RegExp(`export type ${name} =([\\s\\S]*?)\\n(?=\\n|export|/\\*\\*)`, 'm').exec(typesSrc)
   return alias ? alias[1].replace(/\s*\n\s*/g, ' ').trim() : name
+}
+
+/** The text between an interface's own braces: members may hold object types, so braces are counted, not searched for. */
+function interfaceBody(name) {
+  const head = new RegExp(`export interface ${name}(?: extends [^{]+)? \\{`).exec(typesSrc)
+  if (!head) return undefined
+  const start = head.index + head[0].length
+  let depth = 1
+  for (let i = start; i < typesSrc.length; i++) {
+    if (typesSrc[i] === '{') depth++
+    else if (typesSrc[i] === '}' && --depth === 0) return typesSrc.slice(start, i)
+  }
+  return undefined
 }
 
 const FIRES = {
