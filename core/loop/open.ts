@@ -89,11 +89,15 @@ export function surfaceFields(options: QueryOptions): Pick<SessionStartInput, 's
 }
 
 /**
- * `/reload` is answered by core beneath every mod (it reaches the host, which no mod can), so it
- * is not among the commands mods registered; --watch-mods reloads changed mods between turns.
+ * `/reload` is answered by core beneath every mod (it reaches the host, which no mod can); it is
+ * listed with the commands mods registered (/help, supportedCommands, init) unless a mod took the
+ * name. --watch-mods reloads changed mods between turns.
  */
 function startReloads(session: Session, start: SessionStartInput): void {
   session.reloader = new ModReloader(session, start)
+  if (!session.commands.has('reload')) {
+    session.commands.set('reload', { name: 'reload', description: 'Re-import the mods loaded from files (all, or those named)', argumentHint: '[mod…]', mod: 'modloop' })
+  }
   if (session.options.watchMods) session.reloader.watch()
 }
 
