@@ -16,6 +16,10 @@ import type { CommandRun } from './command.js'
 export const why: CommandRun = async ({ values, positionals, io }) => {
   const subject = positionals[0]!
   const cwd = resolve(io.cwd, typeof values.cwd === 'string' ? values.cwd : '.')
+  if (typeof values.session === 'string' && !existsSync(transcriptPath(cwd, values.session, io.env))) {
+    io.stderr.write(`modloop: why ${subject}: session ${values.session} does not exist in ${projectDir(cwd, io.env)}\n`)
+    return 1
+  }
   const files = typeof values.session === 'string'
     ? [traceFileOf(transcriptPath(cwd, values.session, io.env))].filter((f) => existsSync(f))
     : await traceFiles(projectDir(cwd, io.env))

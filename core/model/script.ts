@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
@@ -19,6 +20,7 @@ export {
 export async function loadScript(pathOrValue: unknown): Promise<Script> {
   if (typeof pathOrValue !== 'string') return parseScript(pathOrValue)
   const file = resolve(pathOrValue)
+  if (!existsSync(file)) throw new ModloopError('MODLOOP_ERR_SCRIPT', `model script: no such file: ${file}`, { file })
   let value: unknown
   try {
     const ext = extname(file)
