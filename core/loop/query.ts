@@ -138,10 +138,12 @@ function recordable(m: SDKMessage): boolean {
   return m.type !== 'tool_progress' && !('parent_tool_use_id' in m && m.parent_tool_use_id)
 }
 
-/** Reloads the changed mods and says so: an info line for each reload, a warning for each that kept its last good version. */
+/**
+ * Reloads the changed mods and says so, once, in the stream: an info line for each reload, a
+ * warning for each that kept its last good version (also logging it would show it twice).
+ */
 async function* reloaded(session: Session): AsyncGenerator<SDKMessage, void, undefined> {
   for (const o of await session.reloader!.applyPending()) {
-    if (!o.ok) session.options.log?.(o.message)
     yield session.stamp({ type: 'system', subtype: 'informational', level: o.ok ? 'info' : 'warning', content: o.message })
   }
 }

@@ -196,7 +196,7 @@ describe('slash commands', () => {
   it('a command can expand into the prompt the model reads', async () => {
     const run = await runScript([{ reply: 'reviewed' }], '/review src/a.ts', { mods: [commands] })
     expect((run.requests[0]!.body as any).messages[0].content[0].text).toBe('Review src/a.ts carefully.')
-    expect(run.messages[0]).toMatchObject({ slash_commands: ['greet', 'review'] })
+    expect(run.messages[0]).toMatchObject({ slash_commands: ['greet', 'review', 'reload'] })
   })
 
   it('an unknown command says so and names close matches; a path is not a command', async () => {
