@@ -51,7 +51,8 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     // The prompt was submitted before it expanded, so the context rides in the expanded text.
     const added = contexts(h)
     return added.length > 0 ? { ...r, prompt: [r.prompt, ...added.map(reminder)].join('\n\n') } : r
-  }, { budgetMs: HOOK_BUDGET_MS })
+    // The commands mod answers a custom command without calling next: this handler must wrap it.
+  }, { budgetMs: HOOK_BUDGET_MS, before: 'commands' })
 
   on('turn.stop', async ($, e, next) => {
     const b = bridgeOf($)
