@@ -147,13 +147,18 @@ export async function closeSession(session: Session, reason: 'other' | 'prompt_i
   if (closeHost) await session.host.close()
 }
 
-/** Raises session.end for the session's current id; all handlers together share one short wall-clock bound. */
+/**
+ * Raises session.end for the session's current id. All handlers together share one short
+ * wall-clock bound, raised to the longest own-time budget a handler declared: a mod that runs
+ * work with a budget of its own (settings SessionEnd hooks) says so at registration.
+ */
 export async function raiseSessionEnd(session: Session, reason: 'other' | 'prompt_input_exit' | 'clear'): Promise<void> {
   let timer: NodeJS.Timeout | undefined
+  const boundMs = Math.max(SESSION_END_BOUND_MS, ...session.host.bus.stack('session.end').map((s) => s.budgetMs))
   try {
     await Promise.race([
       session.host.bus.emit('session.end', { reason, sessionId: session.id }),
-      new Promise((r) => { timer = setTimeout(r, SESSION_END_BOUND_MS) }),
+      new Promise((r) => { timer = setTimeout(r, boundMs) }),
     ])
   } catch (err) {
     session.options.log?.(`session.end failed: ${describeError(err)}`)
