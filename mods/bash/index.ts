@@ -5,6 +5,7 @@ import { registerTool } from '../_shared/register-tool.js'
 import { bashDescription, bashInput, bashTool } from './bash-tool.js'
 import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
 import { hookEnvFiles } from '../_shared/hook-env-files.js'
+import { shellCwdRef } from '../_shared/shell-cwd.js'
 import { ShellSession } from './shell-session.js'
 
 const options = allowedDirsOptions.extend({
@@ -29,7 +30,7 @@ export default defineMod({
     process.on('exit', onExit)
 
     on('session.start', async ($, e, next) => {
-      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => hookEnvFiles($, e.sessionId))
+      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => hookEnvFiles($, e.sessionId), (cwd) => $.state.set(shellCwdRef(e.sessionId), cwd))
       sessions.set(e.sessionId, shell)
       await registerTool($, {
         name: 'Bash', description: bashDescription(opts), input: bashInput, isReadOnly: false,

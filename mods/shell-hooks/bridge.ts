@@ -12,6 +12,7 @@ import { fingerprintOf, isProjectLevel } from './trust.js'
 import { sessionDirOf } from '../../core/session/paths.js'
 import { permissionModeOf } from '../_shared/permission-mode.js'
 import { hookEnvFilesRef } from '../_shared/hook-env-files.js'
+import { shellCwd } from '../_shared/shell-cwd.js'
 
 export interface BridgeInit {
   sessionId: string
@@ -139,7 +140,8 @@ export class HookBridge {
     return {
       session_id: this.init.sessionId,
       transcript_path: this.init.transcriptPath,
-      cwd: this.init.cwd,
+      // Where the shell is after `cd`; hooks also run there. CLAUDE_PROJECT_DIR stays the project root.
+      cwd: shellCwd(this.$, this.init.sessionId) ?? this.init.cwd,
       ...(o.noPermissionMode ? {} : { permission_mode: this.permissionMode() }),
       ...(level ? { effort: { level } } : {}),
       hook_event_name: event,
