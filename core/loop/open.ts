@@ -34,16 +34,19 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const picked = pickModel(options, cwd).then((model) => ({ model, setupError: undefined }), unusableScript)
   picked.catch(() => undefined)
   const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
+  let unreadKeys: (() => string[]) | undefined
   if (!options.host && !options.bare) {
-    const { loadDistribution } = await import('../loader/index.js')
+    const { loadDistribution, unreadKeyWarnings } = await import('../loader/index.js')
     const dist = await loadDistribution({ cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })
     configModel = dist.config.model
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
     host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)
+    unreadKeys = () => unreadKeyWarnings(dist.needsMods, host)
   }
   for (const def of options.mods ?? []) {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
+  for (const warning of unreadKeys?.() ?? []) log?.(warning)
   for (const err of host.errors) log?.(`${err.code}: ${err.message}`)
   // A resumed session goes on with its own model unless one is given; either way, if it starts on another, that is a switch.
   const fresh = resolveModelName(options, configModel)
