@@ -4,6 +4,7 @@ import { STAGE } from '../../core/bus/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { inputOf } from '../../core/tools/pipeline.js'
 import { contexts, type HookBridge } from './bridge.js'
+import { adoptInvocationHooks } from './frontmatter-hooks.js'
 import { replacedOutput } from './updated-output.js'
 
 // Hooks default to a 600 s timeout; the handler's own-time budget must not cut them short.
@@ -61,6 +62,7 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       b.decisions.delete(e.tool_use_id)
     }
     b.instructionsLoaded()
+    if (e.tool === 'Skill' && !('deny' in res) && !res.isError) adoptInvocationHooks($, b)
     if ('deny' in res) {
       // A PermissionRequest deny with `interrupt` ends the turn once the batch is answered.
       const interrupt = b.interrupts.get(e.tool_use_id)
