@@ -74,6 +74,7 @@ async function parseFile(file: string, warn: (m: string) => void): Promise<{ fie
   if (raw === undefined) return undefined
   const fm = splitFrontmatter(raw)
   if (fm.error) warn(`${file}: ${fm.error}; loaded with its body only`)
+  if (fm.warning) warn(`${file}: ${fm.warning}`)
   const lead = /^\s*/.exec(fm.body)![0]
   const lines = (t: string) => t.split('\n').length - 1
   return { fields: readFields(fm.data, file, warn), body: fm.body.trim(), bodyLine: 1 + lines(raw.slice(0, raw.length - fm.body.length)) + lines(lead) }
