@@ -1,3 +1,4 @@
+import { constants as osConstants } from 'node:os'
 import type { QueryOptions } from '../core/loop/options.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { CommandRun, Values } from './command.js'
@@ -11,11 +12,13 @@ import { usageError } from './usage-error.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /**
  * `modloop -p`: one turn, headless. text prints the answer, json the result object, stream-json
  * every message as one JSON line (the shape consumers of `claude -p --output-format stream-json
- * --verbose` read). Exit 0 on success, 1 on an error result, 2 on bad usage.
+ * --verbose` read). Exit 0 on success, 1 on an error result, 2 on bad usage, 128 + the signal's
+ * number when SIGINT, SIGTERM or SIGHUP stopped it (after SessionEnd ran).
  */
 export const headless: CommandRun = async ({ values, positionals, io }) => {
   const format = (values['output-format'] ?? 'text') as (typeof FORMATS)[number]
@@ -29,8 +32,14 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   const { query } = await import('../core/loop/query.js')
   const abort = new AbortController()
   options.abortController = abort
-  const onSigint = () => abort.abort(new Error('interrupted'))
-  process.once('SIGINT', onSigint)
+  // A signal ends the turn the way an interrupt does: Bash trees are killed as their calls abort,
+  // and the session closes with SessionEnd before the exit code says which signal it was.
+  let caught: NodeJS.Signals | undefined
+  const onSignal = (signal: NodeJS.Signals) => {
+    caught ??= signal
+    abort.abort(new Error(signal === 'SIGINT' ? 'interrupted' : `stopped by ${signal}`))
+  }
+  for (const s of STOP_SIGNALS) process.once(s, onSignal)
   let result: SDKResultMessage | undefined
   try {
     for await (const m of query({ prompt, options })) {
@@ -41,7 +50,12 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   } catch (err) {
     if (!result) throw err
   } finally {
-    process.off('SIGINT', onSigint)
+    for (const s of STOP_SIGNALS) process.off(s, onSignal)
+  }
+  if (caught) {
+    if (result && format === 'json') io.stdout.write(`${JSON.stringify(result)}\n`)
+    io.stderr.write(`modloop: stopped by ${caught}\n`)
+    return 128 + osConstants.signals[caught]
   }
   if (!result) return 1
   if (format === 'json') io.stdout.write(`${JSON.stringify(result)}\n`)

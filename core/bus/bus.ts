@@ -28,6 +28,8 @@ export interface StackEntry {
   after: string[]
   failClosed: boolean
   hasCatch: boolean
+  /** The handler's own-time budget: the catalog's, or the longer or shorter one it declared. */
+  budgetMs: number
 }
 
 const EMPTY_CTX: DispatchContext = {}
@@ -228,6 +230,7 @@ export class Bus {
       after: toList(link.options.after),
       failClosed: link.failClosed,
       hasCatch: link.catchHandler !== undefined,
+      budgetMs: link.budgetMs,
     }))
   }
 

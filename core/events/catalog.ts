@@ -230,7 +230,7 @@ export const catalog = {
     isResult: (r) => isObject(r) && (typeof r.skip === 'string' || Array.isArray(r.messages)),
   },
   'session.end': {
-    when: 'once when the session ends; all handlers together share a short wall-clock bound',
+    when: 'once when the session ends; all handlers together share a short wall-clock bound, raised to the longest budget a handler declared',
     fires: { in: 'session' },
     kind: 'observe', policy: 'open', budgetMs: 1_500,
     isResult: has('sessionId', 'string'), echo: (e) => ({ sessionId: e.sessionId }),

@@ -1,4 +1,5 @@
 export { loadDistribution } from './load-distribution.js'
+export { unreadKeyWarnings, type UnreadKey } from './unread-keys.js'
 export { SEARCH_PLACES, findConfig } from './find-config.js'
 export { parseConfig, configSchema } from './config-schema.js'
 export { DEFAULT_DISTRIBUTION } from './extends.js'

@@ -6,6 +6,7 @@ import { collectLayers, defaultLayer } from './extends.js'
 import { findConfig, loadConfigRef } from './find-config.js'
 import { mergeMods } from './merge-mods.js'
 import { mergeSettings } from './merge-config.js'
+import { keysNeedingMods } from './unread-keys.js'
 import { MANIFEST, pluginOptions } from './plugin-dir.js'
 import type { Builtins, Distribution, HookSource, Layer, LoadOptions } from './types.js'
 
@@ -78,6 +79,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     configFile: found?.file,
     hooks,
     errors,
+    needsMods: keysNeedingMods(layers),
   }
 }
 

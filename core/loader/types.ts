@@ -1,3 +1,4 @@
+import type { UnreadKey } from './unread-keys.js'
 import type { ModloopError } from '../errors.js'
 import type { ModHost } from '../mod/host.js'
 import type { ConfigFile } from './config-schema.js'
@@ -78,4 +79,6 @@ export interface Distribution {
   hooks: HookSource[]
   /** Load errors of this call, each with its stage and file (also in host.errors). */
   errors: ModloopError[]
+  /** Config keys that need a mod to mean anything; `unreadKeyWarnings` says which lack it. */
+  needsMods: UnreadKey[]
 }

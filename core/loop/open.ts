@@ -37,17 +37,20 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const picked = pickModel(options, cwd).then((model) => ({ model, setupError: undefined }), unusableScript)
   picked.catch(() => undefined)
   const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
+  let unreadKeys: (() => string[]) | undefined
   if (!options.host && (!options.bare || specs.length > 0)) {
-    const { loadDistribution } = await import('../loader/index.js')
+    const { loadDistribution, unreadKeyWarnings } = await import('../loader/index.js')
     // Bare: the named mods load against an empty distribution (built-in names still resolve).
     const dist = await loadDistribution({ cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
     configModel = dist.config.model
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
     host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)
+    unreadKeys = () => unreadKeyWarnings(dist.needsMods, host)
   }
   for (const def of options.mods ?? []) {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
+  for (const warning of unreadKeys?.() ?? []) log(warning)
   for (const err of host.errors) log(`${err.code}: ${err.message}`)
   // A resumed session goes on with its own model unless one is given; either way, if it starts on another, that is a switch.
   const fresh = resolveModelName(options, configModel)
@@ -160,13 +163,18 @@ export async function closeSession(session: Session, reason: 'other' | 'prompt_i
   if (closeHost) await session.host.close()
 }
 
-/** Raises session.end for the session's current id; all handlers together share one short wall-clock bound. */
+/**
+ * Raises session.end for the session's current id. All handlers together share one short
+ * wall-clock bound, raised to the longest own-time budget a handler declared: a mod that runs
+ * work with a budget of its own (settings SessionEnd hooks) says so at registration.
+ */
 export async function raiseSessionEnd(session: Session, reason: 'other' | 'prompt_input_exit' | 'clear'): Promise<void> {
   let timer: NodeJS.Timeout | undefined
+  const boundMs = Math.max(SESSION_END_BOUND_MS, ...session.host.bus.stack('session.end').map((s) => s.budgetMs))
   try {
     await Promise.race([
       session.host.bus.emit('session.end', { reason, sessionId: session.id }),
-      new Promise((r) => { timer = setTimeout(r, SESSION_END_BOUND_MS) }),
+      new Promise((r) => { timer = setTimeout(r, boundMs) }),
     ])
   } catch (err) {
     session.options.log?.(`session.end failed: ${describeError(err)}`)

@@ -102,12 +102,15 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
   let ran: ToolCallResult | undefined
   let deferred = false
   let interruptTurn = false
+  // What the permission check refused: a rewrite of the model's input (a PreToolUse hook's) when there was one.
+  let deniedInput: unknown
   const e: ToolCallInput = { ...(checked.input as Record<string, unknown>), tool: tool.name, tool_use_id: use.id, ...(env.agentId ? { agentId: env.agentId } : {}) }
   const core = async (e2: ToolCallInput): Promise<ToolCallResult> => {
     const valid = e2 === e ? checked : validateInput(tool, inputOf(e2))
     if (!valid.ok) return { isError: true, result: valid.message }
     const verdict = await permit(env, tool, use.id, valid.input as Record<string, unknown>)
     if ('deny' in verdict) {
+      deniedInput = valid.input
       interruptTurn = verdict.interrupt === true
       return { deny: verdict.deny }
     }
@@ -128,7 +131,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
   if (env.signal.aborted) return outcome({ input: finalInput, text: INTERRUPTED, isError: true, interrupted: true })
   if (deferred) return outcome({ input: finalInput, text: DEFER_IGNORED, isError: true, deferred: true })
   if ('deny' in r) {
-    env.onDenied?.({ tool_name: tool.name, tool_use_id: use.id, tool_input: finalInput })
+    env.onDenied?.({ tool_name: tool.name, tool_use_id: use.id, tool_input: deniedInput ?? finalInput })
     return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...haltOf(r), ...(interruptTurn ? { interruptTurn: true } : {}) })
   }
   const text = r.text ?? textOf(r.result)

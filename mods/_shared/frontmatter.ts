@@ -13,6 +13,8 @@ export interface Frontmatter {
   body: string
   /** Why the frontmatter could not be read; the body is still usable. */
   error?: string
+  /** Lines that are not valid YAML, read leniently as plain text: worth telling the author. */
+  warning?: string
 }
 
 // The block must open on the very first line; a `---` further down is a markdown rule, not frontmatter.
@@ -34,11 +36,30 @@ export function splitFrontmatter(text: string): Frontmatter {
   } catch (err) {
     const lenient = parseQuoted(m[1] ?? '')
     if (lenient === undefined) return { data: {}, body, error: `malformed frontmatter: ${(err as Error).message.split('\n')[0]}` }
-    data = lenient
+    const warning = brokenLines(m[1] ?? '')
+    return warning ? { data: lenient, body, warning } : { data: lenient, body }
   }
   if (data === null || data === undefined) return { data: {}, body }
   if (typeof data !== 'object' || Array.isArray(data)) return { data: {}, body, error: 'the frontmatter is not a mapping of keys to values' }
   return { data: data as Record<string, unknown>, body }
+}
+
+/**
+ * The top-level lines YAML cannot read on their own, by their line in the file (the opening
+ * `---` is line 1). `argument-hint: [file] [line]` is left out: its brackets are what its author meant.
+ */
+function brokenLines(yaml: string): string | undefined {
+  const bad = yaml.split(/\r?\n/).flatMap((line, i) => {
+    const m = /^([A-Za-z0-9_-]+):[ \t]+(.+?)[ \t]*$/.exec(line)
+    if (!m || m[1] === 'argument-hint' || /^["'|>]/.test(m[2]!)) return []
+    try {
+      parseYaml(line)
+      return []
+    } catch {
+      return [`line ${i + 2} (${line.trim()})`]
+    }
+  })
+  return bad.length > 0 ? `frontmatter ${bad.join(', ')} is not valid YAML; read as plain text` : undefined
 }
 
 /**

@@ -32,6 +32,7 @@ const frontmatter = z.object({
   disallowedTools: z.union([z.string(), z.array(z.string())]).optional(),
   model: z.string().optional(),
   maxTurns: z.number().int().positive().optional(),
+  hooks: z.unknown().optional(),
 }).loose()
 
 export const GENERAL_PURPOSE: AgentDefinition = {
@@ -72,6 +73,8 @@ export async function readAgentDir(dir: string, warn: (message: string) => void)
       continue
     }
     const f = parsed.data
+    // Spec settings-hooks §1.8: they would run only while the subagent runs, Stop as SubagentStop.
+    if (f.hooks !== undefined) warn(`${file}: frontmatter "hooks" of an agent are not supported by modloop; they are ignored`)
     out.push({
       name: f.name, description: f.description, prompt: m[2]!.trim() || undefined, tools: list(f.tools),
       disallowedTools: list(f.disallowedTools), model: f.model, maxTurns: f.maxTurns, source: file,

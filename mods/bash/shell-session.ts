@@ -9,8 +9,20 @@ export class ShellSession {
   readonly background = new BackgroundShells()
   private cwd: string
 
-  constructor(readonly sessionCwd: string, private readonly extraDirs: readonly string[], private readonly envFiles: () => readonly string[] = () => []) {
+  constructor(
+    readonly sessionCwd: string,
+    private readonly extraDirs: readonly string[],
+    private readonly envFiles: () => readonly string[] = () => [],
+    /** Told each time the directory changes, so others (settings hooks) can follow it. */
+    private readonly onMove: (cwd: string) => void = () => {},
+  ) {
     this.cwd = sessionCwd
+  }
+
+  private go(dir: string): void {
+    if (dir === this.cwd) return
+    this.cwd = dir
+    this.onMove(dir)
   }
 
   /**
@@ -28,7 +40,7 @@ export class ShellSession {
     const ok = await stat(this.cwd).then((s) => s.isDirectory(), () => false)
     if (ok) return { cwd: this.cwd }
     const gone = this.cwd
-    this.cwd = this.sessionCwd
+    this.go(this.sessionCwd)
     return { cwd: this.cwd, note: `The previous working directory ${gone} no longer exists; the shell started in ${this.cwd}.` }
   }
 
@@ -37,10 +49,10 @@ export class ShellSession {
     const real = await realpathLoose(dir)
     const roots = await allowedRoots(this.sessionCwd, this.extraDirs)
     if (roots.some((r) => isInside(r, real))) {
-      this.cwd = real
+      this.go(real)
       return undefined
     }
-    this.cwd = this.sessionCwd
+    this.go(this.sessionCwd)
     return `The shell's working directory was reset to ${this.sessionCwd}: ${real} is outside the directories this session may use.`
   }
 }

@@ -24,6 +24,8 @@ export interface PromptCommand {
   bodyLine: number
   /** A skill's own directory (`${CLAUDE_SKILL_DIR}`). */
   dir?: string
+  /** Frontmatter `hooks` (settings shape): registered for the rest of the session once it runs (spec settings-hooks §1.8). */
+  hooks?: Record<string, unknown>
 }
 
 const NAME = /^[A-Za-z0-9_:.-]{1,64}$/
@@ -41,6 +43,8 @@ const FIELDS = {
   model: text,
   'disable-model-invocation': flag,
   'user-invocable': flag,
+  // Settings-hooks shaped; the shell-hooks mod checks the groups when the skill runs.
+  hooks: z.record(z.string(), z.unknown()),
 } satisfies Record<string, z.ZodType>
 
 type Fields = { [K in keyof typeof FIELDS]?: z.output<(typeof FIELDS)[K]> }
@@ -70,6 +74,7 @@ async function parseFile(file: string, warn: (m: string) => void): Promise<{ fie
   if (raw === undefined) return undefined
   const fm = splitFrontmatter(raw)
   if (fm.error) warn(`${file}: ${fm.error}; loaded with its body only`)
+  if (fm.warning) warn(`${file}: ${fm.warning}`)
   const lead = /^\s*/.exec(fm.body)![0]
   const lines = (t: string) => t.split('\n').length - 1
   return { fields: readFields(fm.data, file, warn), body: fm.body.trim(), bodyLine: 1 + lines(raw.slice(0, raw.length - fm.body.length)) + lines(lead) }
@@ -87,6 +92,7 @@ function build(name: string, kind: PromptCommand['kind'], source: PromptCommand[
     modelInvocable: kind === 'skill' && fields['disable-model-invocation'] !== true,
     userInvocable: fields['user-invocable'] !== false,
     ...(kind === 'skill' ? { dir: dirname(file) } : {}),
+    ...(fields.hooks ? { hooks: fields.hooks } : {}),
   }
 }
 

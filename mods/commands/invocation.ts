@@ -9,6 +9,7 @@ export function setInvocation($: ModApi, def: PromptCommand): void {
   const invocation: Invocation = {
     command: def.name, source: def.source, file: def.file,
     ...(def.allowedTools ? { allowedTools: def.allowedTools } : {}), ...(def.model ? { model: def.model } : {}),
+    ...(def.hooks ? { hooks: def.hooks } : {}),
   }
   $.state.set(INVOCATION_REF, invocation)
 }

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join, parse, relative } from 'node:path'
 import { listField, splitFrontmatter } from '../_shared/frontmatter.js'
 import type { Candidate, MemoryType, ScopedRule } from './types.js'
 
@@ -22,19 +22,36 @@ export interface Found {
 
 const isDir = (path: string) => stat(path).then((s) => s.isDirectory(), () => false)
 
+export interface LevelOptions {
+  /** The user's home: its `.claude` holds user memory, never read again as a project's. */
+  home?: string
+  /** Frontmatter a rule's author should fix (it was read leniently). */
+  warn?: (message: string) => void
+}
+
+/**
+ * The top of the directories read at start: the repository root, or outside a repository the
+ * filesystem root (spec loop-and-sdk §4.3 walks every directory from the root down to cwd).
+ */
+export const startupTop = (cwd: string, repoRoot: string | undefined) => repoRoot ?? parse(cwd).root
+
 /**
  * The memory files of one directory, in the order they are read: CLAUDE.md, AGENTS.md,
  * .claude/CLAUDE.md, the unscoped .claude/rules (same priority as .claude/CLAUDE.md), then
  * CLAUDE.local.md last, so the personal file has the final word at its level.
  */
-export async function levelFiles(dir: string, sources: ReadonlySet<Source>): Promise<Found> {
+export async function levelFiles(dir: string, sources: ReadonlySet<Source>, o: LevelOptions = {}): Promise<Found> {
   const found: Found = { files: [], scoped: [] }
   if (sources.has('project')) {
     const project = (path: string): Candidate => ({ path, memory_type: 'Project', scope: SCOPE.project })
-    found.files.push(project(join(dir, 'CLAUDE.md')), project(join(dir, 'AGENTS.md')), project(join(dir, '.claude', 'CLAUDE.md')))
-    const rules = await rulesIn(join(dir, '.claude', 'rules'), dir, 'Project', 'project rule')
-    found.files.push(...rules.files)
-    found.scoped.push(...rules.scoped)
+    found.files.push(project(join(dir, 'CLAUDE.md')), project(join(dir, 'AGENTS.md')))
+    // At the home directory, .claude is the user's own memory (read as such), not a project's.
+    if (dir !== o.home) {
+      found.files.push(project(join(dir, '.claude', 'CLAUDE.md')))
+      const rules = await rulesIn(join(dir, '.claude', 'rules'), dir, 'Project', 'project rule', o.warn)
+      found.files.push(...rules.files)
+      found.scoped.push(...rules.scoped)
+    }
   }
   if (sources.has('local')) found.files.push({ path: join(dir, 'CLAUDE.local.md'), memory_type: 'Local', scope: SCOPE.local })
   return found
@@ -42,7 +59,7 @@ export async function levelFiles(dir: string, sources: ReadonlySet<Source>): Pro
 
 /**
  * What a session reads at its start: managed policy, the user's files (~/.claude), then each
- * directory from the repository root (or just cwd outside one) down to cwd.
+ * directory from the repository root (the filesystem root outside one) down to cwd.
  */
 export async function startupFiles(options: {
   cwd: string
@@ -50,6 +67,7 @@ export async function startupFiles(options: {
   home: string
   managedPath: string | false
   sources: ReadonlySet<Source>
+  warn?: (message: string) => void
 }): Promise<Found> {
   const { cwd, home, sources } = options
   const found: Found = { files: [], scoped: [] }
@@ -60,11 +78,11 @@ export async function startupFiles(options: {
     const user = (path: string): Candidate => ({ path, memory_type: 'User', scope: SCOPE.user })
     found.files.push(user(join(home, '.claude', 'CLAUDE.md')), user(join(home, '.claude', 'AGENTS.md')))
     // The user's scoped rules match paths of the project the session works in.
-    const rules = await rulesIn(join(home, '.claude', 'rules'), cwd, 'User', "user's rule")
+    const rules = await rulesIn(join(home, '.claude', 'rules'), cwd, 'User', "user's rule", options.warn)
     found.files.push(...rules.files)
     found.scoped.push(...rules.scoped)
   }
-  const levels = await Promise.all(chain(options.repoRoot ?? cwd, cwd).map((dir) => levelFiles(dir, sources)))
+  const levels = await Promise.all(chain(startupTop(cwd, options.repoRoot), cwd).map((dir) => levelFiles(dir, sources, { home, warn: options.warn })))
   for (const level of levels) {
     found.files.push(...level.files)
     found.scoped.push(...level.scoped)
@@ -82,14 +100,17 @@ export function chain(top: string, bottom: string): string[] {
 }
 
 /** The `.md` files under a rules directory, sorted, split into unscoped and `paths:`-scoped ones. */
-async function rulesIn(dir: string, base: string, memory_type: MemoryType, what: string): Promise<Found> {
+async function rulesIn(dir: string, base: string, memory_type: MemoryType, what: string, warn?: (message: string) => void): Promise<Found> {
   const found: Found = { files: [], scoped: [] }
   if (!(await isDir(dir))) return found
   const [{ glob }, picomatch] = await Promise.all([import('tinyglobby'), loadPicomatch()])
   const files = (await glob('**/*.md', { cwd: dir, absolute: true, dot: true, onlyFiles: true, expandDirectories: false })).sort()
   for (const path of files) {
-    // Frontmatter problems are reported when the rule is read; here a bad block just means "unscoped".
-    const globs = listField(splitFrontmatter(await readFile(path, 'utf8').catch(() => '')).data.paths)
+    // Unreadable frontmatter is reported when the rule is read; here a bad block just means "unscoped".
+    // A line read leniently is reported now: it may be `paths:`, and a scoped rule may never be read.
+    const fm = splitFrontmatter(await readFile(path, 'utf8').catch(() => ''))
+    if (fm.warning) warn?.(`${path}: ${fm.warning}`)
+    const globs = listField(fm.data.paths)
     if (!globs) {
       found.files.push({ path, memory_type, scope: what, isRule: true })
       continue

@@ -59,7 +59,7 @@ export default defineMod({
       const memory = new SessionMemory({
         cwd: e.cwd, repoRoot: await findRepoRoot(e.cwd), home,
         managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
-        sources: new Set(disabled ? [] : opts.sources), lazy: opts.lazy && !disabled,
+        sources: new Set(disabled ? [] : opts.sources), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
       }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m) }))
       sessions.set(e.sessionId, memory)
       await memory.start()

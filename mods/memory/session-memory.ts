@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
-import { chain, levelFiles, relativeTo, startupFiles, type Source } from './discover.js'
+import { chain, levelFiles, relativeTo, startupFiles, startupTop, type Source } from './discover.js'
 import type { MemoryReader } from './reader.js'
 import type { LoadedInstruction, MemoryEntry, ScopedRule } from './types.js'
 
@@ -13,6 +13,7 @@ export interface SessionMemoryOptions {
   sources: ReadonlySet<Source>
   /** Whether touching files loads nested memory and scoped rules. */
   lazy: boolean
+  warn?: (message: string) => void
 }
 
 /** What one agent's context already holds: each subagent has its own context, so its own sets. */
@@ -44,7 +45,7 @@ export class SessionMemory {
     const { cwd, repoRoot } = this.options
     const found = await startupFiles(this.options)
     const main = this.scope('')
-    for (const dir of chain(repoRoot ?? cwd, cwd)) main.visited.add(dir)
+    for (const dir of chain(startupTop(cwd, repoRoot), cwd)) main.visited.add(dir)
     for (const file of found.files) this.startup.push(...(await this.reader.read(file, { load_reason: 'session_start' }, main.seen)))
     this.scoped.push(...found.scoped)
     this.record(this.startup)
@@ -68,7 +69,7 @@ export class SessionMemory {
     for (const d of top ? chain(top, dir).slice(1) : []) {
       if (scope.visited.has(d)) continue
       scope.visited.add(d)
-      const level = await levelFiles(d, this.options.sources)
+      const level = await levelFiles(d, this.options.sources, { home: this.options.home, warn: this.options.warn })
       for (const rule of level.scoped) if (!this.scoped.some((r) => r.path === rule.path)) this.scoped.push(rule)
       for (const file of level.files) out.push(...(await this.reader.read(file, { load_reason: 'nested_traversal', trigger_file_path: target }, scope.seen)))
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { ModApi } from '../../core/mod/api.js'
 import {
-  createHooksRunner, matchValue, type BackgroundHookResult, type HookEventName, type HookRecord, type HookRunResult, type HooksRunner,
+  createHooksRunner, matchValue, resolveHooks, type BackgroundHookResult, type HookEventName, type HookRecord, type HookRunResult, type HooksRunner,
   type HooksConfig, type LoadedHookSources,
 } from '../../hooks-runner/index.js'
 import { EffortTracker, EFFORT_EVENTS, effortEnv } from './effort.js'
@@ -12,6 +12,7 @@ import { fingerprintOf, isProjectLevel } from './trust.js'
 import { sessionDirOf } from '../../core/session/paths.js'
 import { permissionModeOf } from '../_shared/permission-mode.js'
 import { hookEnvFilesRef } from '../_shared/hook-env-files.js'
+import { shellCwd } from '../_shared/shell-cwd.js'
 
 export interface BridgeInit {
   sessionId: string
@@ -74,8 +75,12 @@ export class HookBridge {
   private readonly arrived: BackgroundHookResult[] = []
   /** Context for the next request from hooks outside a turn's flow (PostModelSwitch). */
   readonly later: string[] = []
+  /** The settings hooks, then the frontmatter hooks of skills run so far. */
+  private config: HooksConfig
+  private readonly frontmatterFiles = new Set<string>()
 
   constructor(private readonly $: ModApi, readonly init: BridgeInit) {
+    this.config = init.loaded.config
     this.runner = createHooksRunner({ config: init.loaded.config, projectDir: init.cwd, envFileDir: init.envFileDir, llm: hostLlm($), mcp: hostMcp($) })
     this.effort = new EffortTracker($)
     this.runner.background.onResult((r) => {
@@ -106,7 +111,25 @@ export class HookBridge {
 
   /** Whether any hook is configured for the event, so that a bridge point costs nothing without one. */
   has(event: HookEventName): boolean {
-    return this.runner.config.handlers.some((h) => h.event === event)
+    return this.config.handlers.some((h) => h.event === event)
+  }
+
+  /**
+   * A skill's or command's frontmatter hooks, kept for the rest of the session once it has run
+   * (spec §1.8); `once: true` holds for them. Appended after every other hook, so the ids of
+   * those already run (the `once` record) stay theirs. A file's hooks are added once.
+   */
+  addFrontmatterHooks(file: string, hooks: unknown): void {
+    if (this.frontmatterFiles.has(file)) return
+    this.frontmatterFiles.add(file)
+    const { disabled } = this.init.loaded
+    if (disabled.all || disabled.managedOnly) return this.warn(`${file}: frontmatter hooks not run (hooks are switched off by ${disabled.by ?? 'the settings'})`)
+    const r = resolveHooks([{ source: { kind: 'extra', file, label: 'Skill Hooks', dedupClass: `extra:${file}`, honourOnce: true }, hooks }])
+    for (const p of [...r.errors, ...r.warnings]) this.warn(p.message)
+    const ids = this.config.handlers.length
+    const groups = Math.max(-1, ...this.config.handlers.map((h) => h.group)) + 1
+    const added = r.config.handlers.map((h) => ({ ...h, id: h.id + ids, group: h.group + groups }))
+    this.config = { ...this.config, handlers: [...this.config.handlers, ...added] }
   }
 
   agentOptions(agentId: string | undefined): FireOptions {
@@ -139,7 +162,8 @@ export class HookBridge {
     return {
       session_id: this.init.sessionId,
       transcript_path: this.init.transcriptPath,
-      cwd: this.init.cwd,
+      // Where the shell is after `cd`; hooks also run there. CLAUDE_PROJECT_DIR stays the project root.
+      cwd: shellCwd(this.$, this.init.sessionId) ?? this.init.cwd,
       ...(o.noPermissionMode ? {} : { permission_mode: this.permissionMode() }),
       ...(level ? { effort: { level } } : {}),
       hook_event_name: event,
@@ -161,6 +185,7 @@ export class HookBridge {
       return q ? `${event}:${q}` : event
     })()
     const ran = await this.runner.run(event, input, {
+      config: this.config,
       signal: o.signal,
       env: effortEnv(this.effort.level(o.agentId)),
       onHookStart: show ? (h) => {
@@ -206,7 +231,7 @@ export class HookBridge {
     for (const m of r.systemMessages) this.notice(m.text, 'warning')
     for (const w of r.warnings) this.warn(w.message)
     for (const record of r.records) {
-      const h = this.runner.config.handlers.find((x) => x.id === record.id)
+      const h = this.config.handlers.find((x) => x.id === record.id)
       if (!h || !isProjectLevel(h)) continue
       const fp = fingerprintOf(h)
       if (this.init.approved.has(fp) || this.reported.has(fp)) continue

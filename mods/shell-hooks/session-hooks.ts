@@ -17,8 +17,8 @@ interface Flags { settings?: string[]; includeHookEvents?: boolean }
  * The session events: sources load and SessionStart fires once the other mods started (its
  * context waits for the first prompt); SubagentStart as a subagent starts; PreCompact may veto a
  * compaction, SessionStart (source compact) adds context to the compacted conversation, and
- * PostCompact reports its summary once core accepted it and recorded its boundary; SessionEnd fires within the session's short
- * end budget, after which async hooks still running are ended.
+ * PostCompact reports its summary once core accepted it and recorded its boundary; SessionEnd fires within its own shared
+ * budget, after which async hooks still running are ended.
  */
 export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: Map<string, HookBridge>, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
   const postCompact = new WeakMap<HookBridge, { trigger: 'auto' | 'manual'; compact_summary: string }>()
@@ -133,8 +133,21 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
       await b.close()
     }
     return next(e)
-  })
+  }, { budgetMs: sessionEndRoomMs(process.env) })
 }
+
+/**
+ * SessionEnd hooks share a budget the runner enforces (spec §4.4: 1.5 s, raised by settings
+ * timeouts up to 60 s, or CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS), killing the hooks it cuts. The
+ * handler declares room for the largest such budget and that kill, so core does not end it first.
+ */
+function sessionEndRoomMs(env: NodeJS.ProcessEnv): number {
+  const fromEnv = Number(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS)
+  return Math.max(60_000, Number.isFinite(fromEnv) ? fromEnv : 0) + SESSION_END_KILL_MS
+}
+
+// The runner's SIGTERM grace and its wait after SIGKILL, with a margin.
+const SESSION_END_KILL_MS = 3_000
 
 function summaryOf(messages: readonly SessionMessage[]): string {
   const first = messages[0]

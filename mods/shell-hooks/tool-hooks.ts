@@ -4,11 +4,24 @@ import { STAGE } from '../../core/bus/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { inputOf } from '../../core/tools/pipeline.js'
 import { contexts, type HookBridge } from './bridge.js'
+import { adoptInvocationHooks } from './frontmatter-hooks.js'
+import { replacedOutput } from './updated-output.js'
 
 // Hooks default to a 600 s timeout; the handler's own-time budget must not cut them short.
 export const HOOK_BUDGET_MS = 11 * 60_000
 
 const textOf = (result: unknown): string => (typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result))
+
+/** PostToolUseFailure's `error`: a shell's starts with `Exit code N`, then its output (spec §2.13). */
+function failureText(res: { result: unknown; text?: string }): string {
+  const text = res.text ?? textOf(res.result)
+  const code = (res.result as { exitCode?: unknown } | null | undefined)?.exitCode
+  if (typeof code !== 'number') return text
+  const lines = text.split('\n')
+  const at = lines.findLastIndex((l) => l.startsWith(`Exit code ${code}`))
+  if (at < 0) return [`Exit code ${code}`, text].filter((s) => s !== '').join('\n')
+  return [lines[at], ...lines.filter((_, i) => i !== at)].join('\n')
+}
 
 /**
  * The tool events. `tool.call` (innermost of the mods, so settings hooks sit beneath every mod as
@@ -49,6 +62,7 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       b.decisions.delete(e.tool_use_id)
     }
     b.instructionsLoaded()
+    if (e.tool === 'Skill' && !('deny' in res) && !res.isError) adoptInvocationHooks($, b)
     if ('deny' in res) {
       // A PermissionRequest deny with `interrupt` ends the turn once the batch is answered.
       const interrupt = b.interrupts.get(e.tool_use_id)
@@ -61,10 +75,14 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       const r = await b.fire('PostToolUse', { ...fields, tool_response: res.result }, agent)
       context.push(...contexts(r))
       if (r.blocked) context.push(`${r.hookName} hook blocking error: ${r.blockReason ?? ''}`)
-      if (r.updatedToolOutput !== undefined) res = { ...res, result: r.updatedToolOutput, text: textOf(r.updatedToolOutput) }
+      if (r.updatedToolOutput !== undefined) {
+        const replaced = replacedOutput($, e.tool, res, r.updatedToolOutput)
+        if (replaced) res = replaced
+        else b.warn(`${r.hookName} hook: updatedToolOutput does not fit the ${e.tool} tool's output and was ignored`)
+      }
       if (r.stop) halt = r.stop.reason ?? `${r.hookName} hook stopped the session`
     } else if (res.isError && b.has('PostToolUseFailure')) {
-      const r = await b.fire('PostToolUseFailure', { ...fields, error: res.text ?? textOf(res.result) }, agent)
+      const r = await b.fire('PostToolUseFailure', { ...fields, error: failureText(res) }, agent)
       context.push(...contexts(r))
       if (r.blocked) context.push(`${r.hookName} hook blocking error: ${r.blockReason ?? ''}`)
       if (r.stop) halt = r.stop.reason ?? `${r.hookName} hook stopped the session`

@@ -3,6 +3,7 @@ import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { subagentTranscriptPath } from '../../core/session/paths.js'
 import { contexts, type HookBridge } from './bridge.js'
+import { adoptInvocationHooks } from './frontmatter-hooks.js'
 import { applyTitle } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 
@@ -42,6 +43,7 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
   on('command.run', async ($, e, next) => {
     const r = await next(e)
     const b = bridgeOf($)
+    if (b && !('deny' in r)) adoptInvocationHooks($, b)
     if (!b?.has('UserPromptExpansion') || 'deny' in r || typeof r.prompt !== 'string') return r
     const h = await b.fire('UserPromptExpansion', {
       expansion_type: 'slash_command', command_name: e.command, command_args: e.args, prompt: `/${e.command}${e.args ? ` ${e.args}` : ''}`,
@@ -51,7 +53,8 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     // The prompt was submitted before it expanded, so the context rides in the expanded text.
     const added = contexts(h)
     return added.length > 0 ? { ...r, prompt: [r.prompt, ...added.map(reminder)].join('\n\n') } : r
-  }, { budgetMs: HOOK_BUDGET_MS })
+    // The commands mod answers a custom command without calling next: this handler must wrap it.
+  }, { budgetMs: HOOK_BUDGET_MS, before: 'commands' })
 
   on('turn.stop', async ($, e, next) => {
     const b = bridgeOf($)

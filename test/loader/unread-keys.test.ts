@@ -1,0 +1,31 @@
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+let dir: string
+beforeEach(async () => { dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-unread-'))) })
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+const cli = (args: string[], script: unknown = []) => runCli(args, { script, cwd: dir, env: { HOME: dir, MODLOOP_HOME: join(dir, 'modloop-home') } })
+const hooks = { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] }
+
+describe('config keys read by a mod that is not loaded', () => {
+  it('hooks and permissions without their mods: a warning names the file and the mod', async () => {
+    const file = join(dir, 'modloop.config.json')
+    await writeFile(file, JSON.stringify({ mods: [], hooks, permissions: { deny: ['Bash'] } }))
+    const r = await cli(['mods', 'list'])
+    expect(r.err).toContain(`${file}: "hooks" is set, but the shell-hooks mod that reads it is not loaded`)
+    expect(r.err).toContain(`${file}: "permissions" is set, but the permissions mod that reads it is not loaded`)
+    const p = await cli(['-p', 'hi'], [{ reply: 'hello' }])
+    expect(p.err).toContain('the shell-hooks mod that reads it is not loaded')
+  })
+
+  it('no warning when the mods are loaded', async () => {
+    await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ mods: ['shell-hooks', 'permissions'], hooks, permissions: { deny: ['Bash'] } }))
+    const r = await cli(['mods', 'list', '--json'])
+    expect(JSON.parse(r.out).warnings).toEqual([])
+    expect(r.err).not.toContain('not loaded')
+  })
+})
