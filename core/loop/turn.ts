@@ -292,7 +292,7 @@ async function* answer(session: Session, toolUses: Extract<ContentBlock, { type:
     const o = byId.get(use.id)
     const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: use.id, content: o?.content ?? o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
     results.push(block)
-    yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o?.result ?? missing })
+    yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o ? o.result ?? o.text : missing })
   }
   const extra: ContentBlockParam[] = [...context]
   // Messages sent with priority `next` while this turn ran join it here, beside the tool results.
