@@ -73,12 +73,15 @@ export function buildApi(ctx: ApiContext): ModApi {
     get: (ref: StateRef) => ctx.state.get(ref),
     set: (ref: StateRef, value: unknown, options?: { ifVersion?: number }) => ctx.state.set(mod, ref, value, options?.ifVersion),
   }
+  // The session's environment once the loop serves it; before that (a bare host), this process's.
+  const env = () => (ctx.provider('env.table')?.(mod) as Record<string, string | undefined> | undefined) ?? process.env
   api.env = {
-    get: (name: string) => process.env[name],
+    get: (name: string) => env()[name],
     set: (name: string, value: string | undefined) => {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
+      if (value === undefined) delete env()[name]
+      else env()[name] = value
     },
+    all: () => ({ ...env() }),
   }
   api.clock = clockFor(ctx.signal)
   for (const ns of Object.keys(api)) Object.freeze(api[ns])

@@ -28,7 +28,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     } catch {
       // A host without launch flags: only the settings files and the config apply.
     }
-    const env = process.env
+    const env = $.env.all()
     const config = $.state.get({ plugin: 'loader', key: 'hooks' }).value as ConfigHooks[] | undefined
     let loaded = await loadSources({
       cwd: e.cwd, home: opts.home, managedDir: opts.managedDir, settingSources: opts.settingSources, walkUpToGitRoot: opts.walkUpToGitRoot,
