@@ -5,6 +5,8 @@ import { registerTool } from '../_shared/register-tool.js'
 import { bashDescription, bashInput, bashTool } from './bash-tool.js'
 import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
 import { hookEnvFiles } from '../_shared/hook-env-files.js'
+import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
+import { join } from 'node:path'
 import { ShellSession } from './shell-session.js'
 
 const options = allowedDirsOptions.extend({
@@ -29,12 +31,12 @@ export default defineMod({
     process.on('exit', onExit)
 
     on('session.start', async ($, e, next) => {
-      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => hookEnvFiles($, e.sessionId))
+      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => hookEnvFiles($, e.sessionId), () => $.env.all())
       sessions.set(e.sessionId, shell)
       await registerTool($, {
         name: 'Bash', description: bashDescription(opts), input: bashInput, isReadOnly: false,
         // A mod disposed mid-command (host closing) stops the command too.
-        call: (input, ctx) => bashTool(input, { ...ctx, signal: AbortSignal.any([ctx.signal, $.signal]) }, shell, opts),
+        call: (input, ctx) => bashTool(input, { ...ctx, signal: AbortSignal.any([ctx.signal, $.signal]) }, shell, opts, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId))),
       })
       await registerTool($, { name: 'BashOutput', description: BASH_OUTPUT_DESCRIPTION, input: bashOutputInput, isReadOnly: true, call: (input) => bashOutputTool(input, shell, opts.maxOutputChars) })
       await registerTool($, { name: 'KillShell', description: KILL_SHELL_DESCRIPTION, input: killShellInput, isReadOnly: false, call: (input) => killShellTool(input, shell) })
