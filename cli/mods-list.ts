@@ -5,10 +5,10 @@ import { table } from './table.js'
 
 /** `modloop mods list`: the distribution's mods in load order, then its load errors. Exit 1 if any mod failed. */
 export const modsList: CommandRun = async ({ values, io }) => {
-  const { host, configFile, hooks } = await loadFromArgs(values, io)
+  const { host, configFile, hooks, warnings } = await loadFromArgs(values, io)
   const mods = host.list().map((m) => ({ name: m.name, source: m.source, version: m.version, options: m.options, status: m.status }))
   if (values.json === true) {
-    const out = { configFile, mods, hooks: hooks.map((h) => ({ source: h.source, events: Object.keys(h.hooks) })), errors: host.errors.map(errorJson) }
+    const out = { configFile, mods, hooks: hooks.map((h) => ({ source: h.source, events: Object.keys(h.hooks) })), errors: host.errors.map(errorJson), warnings }
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
   } else {
     io.stdout.write(`config: ${configFile ? shown(configFile, io.cwd) : '(none: the default distribution)'}\n`)
@@ -16,6 +16,7 @@ export const modsList: CommandRun = async ({ values, io }) => {
     io.stdout.write(rows.length > 0 ? table(['NAME', 'SOURCE', 'VERSION', 'OPTIONS', 'STATUS'], rows) : 'no mods loaded\n')
     for (const h of hooks) io.stdout.write(`settings hooks from ${shown(h.source, io.cwd)}: ${Object.keys(h.hooks).join(', ')}\n`)
     io.stdout.write(formatErrors(host.errors, io.cwd))
+    for (const w of warnings) io.stderr.write(`modloop: warning: ${w}\n`)
   }
   await host.close()
   return host.errors.length > 0 ? 1 : 0

@@ -77,6 +77,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     configFile: found?.file,
     hooks,
     errors,
+    warnings: merged.warnings,
   }
 }
 

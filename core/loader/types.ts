@@ -74,4 +74,6 @@ export interface Distribution {
   hooks: HookSource[]
   /** Load errors of this call, each with its stage and file (also in host.errors). */
   errors: ModloopError[]
+  /** What loaded but looks wrong in the config (naming its file), for the caller to show. */
+  warnings: string[]
 }

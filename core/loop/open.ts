@@ -38,6 +38,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     const { loadDistribution } = await import('../loader/index.js')
     const dist = await loadDistribution({ cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })
     configModel = dist.config.model
+    for (const warning of dist.warnings) log?.(warning)
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
     host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)
   }
