@@ -41,5 +41,16 @@ export const HEADLESS_OPTIONS = {
   'strict-mcp-config': { type: 'boolean' },
 } as const satisfies OptionSpecs
 
-export const HEADLESS_USAGE = 'modloop -p [PROMPT] [--output-format text|json|stream-json] [--verbose] [--replay-user-messages] [--model M] [--effort LEVEL] [--thinking adaptive|enabled|disabled] [--max-thinking-tokens N] [--json-schema FILE|JSON] [--max-turns N] [--max-budget-usd X] [--resume ID | --continue] [--checkpoint] [--fork-session] [--session-id UUID] [--no-session-persistence] [--mcp-config FILE|JSON]... [--strict-mcp-config] [--config PATH] [--mod SPEC]... [--watch-mods]'
+/** What a value-taking option's value looks like in the usage line; any other shows VALUE. */
+const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
+  'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
+  thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'append-system-prompt': 'TEXT',
+  'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR',
+  resume: 'ID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC',
+}
 
+// Made from the option table, so an option the parser accepts cannot be missing from --help.
+export const HEADLESS_USAGE = `modloop -p [PROMPT] ${Object.entries(HEADLESS_OPTIONS).filter(([name]) => name !== 'print').map(([name, spec]) => {
+  const hint = spec.type === 'string' ? ` ${VALUE_HINTS[name as keyof typeof HEADLESS_OPTIONS] ?? 'VALUE'}` : ''
+  return `[--${name}${hint}]${'multiple' in spec && spec.multiple ? '...' : ''}`
+}).join(' ')}`

@@ -6,8 +6,8 @@ import { table } from './table.js'
 
 /** `modloop mods list`: the distribution's mods in load order, then its load errors. Exit 1 if any mod failed. */
 export const modsList: CommandRun = async ({ values, io }) => {
-  const { host, configFile, hooks, needsMods } = await loadFromArgs(values, io)
-  const warnings = unreadKeyWarnings(needsMods, host)
+  const { host, configFile, hooks, needsMods, warnings: configWarnings } = await loadFromArgs(values, io)
+  const warnings = [...configWarnings, ...unreadKeyWarnings(needsMods, host)]
   const mods = host.list().map((m) => ({ name: m.name, source: m.source, version: m.version, options: m.options, status: m.status }))
   if (values.json === true) {
     const out = { configFile, mods, hooks: hooks.map((h) => ({ source: h.source, events: Object.keys(h.hooks) })), errors: host.errors.map(errorJson), warnings }

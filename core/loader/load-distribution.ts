@@ -80,6 +80,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     hooks,
     errors,
     needsMods: keysNeedingMods(layers),
+    warnings: merged.warnings,
   }
 }
 

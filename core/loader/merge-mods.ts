@@ -27,6 +27,8 @@ export interface MergedMods {
   slots: Slot[]
   /** Errors that belong to no surviving slot (duplicates within one config). */
   errors: ModloopError[]
+  /** Entries that change nothing and look like mistakes: disabling a mod no one could load (a typo). */
+  warnings: string[]
 }
 
 /**
@@ -39,6 +41,7 @@ export interface MergedMods {
 export async function mergeMods(layers: readonly Layer[], builtins: Builtins): Promise<MergedMods> {
   const slots: Slot[] = []
   const errors: ModloopError[] = []
+  const warnings: string[] = []
   for (const layer of layers) {
     const origin = layer.origin
     const entries = (layer.config.mods ?? []).map((e) => normalize(e, origin))
@@ -66,7 +69,11 @@ export async function mergeMods(layers: readonly Layer[], builtins: Builtins): P
         continue
       }
       // Disabling what is not loaded is not an error: a child may turn off a mod some parent dropped.
-      if (!e.enabled) continue
+      // But a name that resolves to no mod at all is most likely a typo, which would leave the mod on.
+      if (!e.enabled) {
+        if (!(await resolves(e.spec, origin, builtins))) warnings.push(`${origin.label}: the mods entry { "name": "${e.spec}", "enabled": false } names no known mod; nothing was disabled`)
+        continue
+      }
       const pending = loads[i] ?? load(e.spec, origin, builtins)
       const slot: Slot = { spec: e.spec, key: e.key, options: e.options, from: origin, unit: await pending }
       const names = namesOf(slot)
@@ -84,7 +91,11 @@ export async function mergeMods(layers: readonly Layer[], builtins: Builtins): P
       }
     }
   }
-  return { slots, errors }
+  return { slots, errors, warnings }
+}
+
+async function resolves(spec: string, origin: Origin, builtins: Builtins): Promise<boolean> {
+  return resolveSpec(spec, origin, builtins).then(() => true, () => false)
 }
 
 // Never rejects: a load started for an entry that turns out to be a duplicate is never awaited.

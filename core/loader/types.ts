@@ -81,4 +81,6 @@ export interface Distribution {
   errors: ModloopError[]
   /** Config keys that need a mod to mean anything; `unreadKeyWarnings` says which lack it. */
   needsMods: UnreadKey[]
+  /** What loaded but looks wrong in the config (naming its file), for the caller to show. */
+  warnings: string[]
 }

@@ -184,8 +184,7 @@ export async function* compactIfDue(session: Session): AsyncGenerator<SDKMessage
     meter.refills = 0
     return { subtype: 'success', terminal: 'rapid_refill_breaker', text: THRASHING, isError: true }
   }
-  const r = await compactConversation(session, 'auto')
-  yield* flushCompaction(session)
+  const r = yield* compactShowingStatus(session)
   if (!('skip' in r)) meter.failures = 0
   else if (r.isFailed && ++meter.failures >= FAILURE_LIMIT) {
     meter.autoOff = `${FAILURE_LIMIT} automatic compactions in a row failed`
@@ -195,6 +194,20 @@ export async function* compactIfDue(session: Session): AsyncGenerator<SDKMessage
     })
   }
   return undefined
+}
+
+/**
+ * An auto compaction, with its `compacting` status yielded while the summary is written (spec
+ * §3.9 step 1), not after: compactConversation queues it before its first await.
+ */
+async function* compactShowingStatus(session: Session): AsyncGenerator<SDKMessage, SessionCompactResult, undefined> {
+  const running = compactConversation(session, 'auto')
+  // Awaited below; this only keeps a failure while the status is being read from counting as unhandled.
+  running.catch(() => undefined)
+  yield* flushCompaction(session)
+  const r = await running
+  yield* flushCompaction(session)
+  return r
 }
 
 export function isPromptTooLong(error: ModelApiError): boolean {
@@ -213,8 +226,7 @@ export async function* compactAfterTooLong(session: Session): AsyncGenerator<SDK
   })
   if (meter.reactiveTried) return ending()
   meter.reactiveTried = true
-  const r = await compactConversation(session, 'auto')
-  yield* flushCompaction(session)
+  const r = yield* compactShowingStatus(session)
   return 'skip' in r ? ending(r.skip) : 'retry'
 }
 

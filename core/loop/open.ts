@@ -43,6 +43,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     // Bare: the named mods load against an empty distribution (built-in names still resolve).
     const dist = await loadDistribution({ cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
     configModel = dist.config.model
+    for (const warning of dist.warnings) log?.(warning)
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
     host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)
     unreadKeys = () => unreadKeyWarnings(dist.needsMods, host)
@@ -136,7 +137,7 @@ async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
   const { createAnthropicModel } = await import('../model/anthropic.js')
   const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v))
   return createAnthropicModel({
-    apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL,
+    apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env,
     retryBaseMs: num(env.MODLOOP_RETRY_BASE_MS), maxRetries: num(env.MODLOOP_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES),
   })
 }

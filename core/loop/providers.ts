@@ -16,8 +16,9 @@ export interface ToolRegistration {
   description: string
   /** A zod schema for the input (converted to JSON Schema with zod's own converter). */
   input?: z.ZodType
-  /** Or a JSON Schema, for tools described elsewhere. */
+  /** Or a JSON Schema, for tools described elsewhere (`jsonSchema`, the Tool contract's name, is taken too). */
   inputSchema?: Record<string, unknown>
+  jsonSchema?: Record<string, unknown>
   isReadOnly?: boolean | ((input: any) => boolean)
   /** A tool with its own implementation keeps its name; one without is `mcp__<mod>__<name>`, served by a tool.call handler. */
   call?: (input: any, ctx: ToolContext) => Promise<ToolOutput> | ToolOutput
@@ -34,10 +35,14 @@ export function installProviders(session: Session): void {
         throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.tool.register needs { name, description }`, { mod })
       }
       const name = spec.call ? spec.name : `mcp__${mod}__${spec.name}`
+      // Checked here, where the mod is known: a plain object as `input` would fail at the first call or listing.
+      if (spec.input !== undefined && !isZodSchema(spec.input)) {
+        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: tool "${spec.name}": input must be a zod schema; give a plain JSON Schema as inputSchema instead`, { mod })
+      }
       const readOnly = spec.isReadOnly
       const tool: Tool = {
         name, mod, description: spec.description, input: spec.input,
-        jsonSchema: spec.input ? undefined : spec.inputSchema ?? { type: 'object' },
+        jsonSchema: spec.input ? undefined : spec.inputSchema ?? spec.jsonSchema ?? { type: 'object' },
         isReadOnly: typeof readOnly === 'function' ? readOnly : () => readOnly === true,
         call: spec.call ?? (() => {
           const message = `${name}: no tool.call handler of ${mod} answered this call`
@@ -68,6 +73,7 @@ export function installProviders(session: Session): void {
     },
     'tool.check': (_mod: string, args: { tool: string; input: unknown }) => host.bus.emit('tool.check', { tool: args.tool, input: args.input }),
     'session.id': () => session.id,
+    'env.table': () => session.env,
     'session.compact': (mod: string, args?: { instructions?: string; trigger?: 'manual' | 'plugin' }) => compactOnRequest(session, mod, args),
     'session.cwd': () => session.cwd,
     'session.root': () => session.cwd,
@@ -148,4 +154,10 @@ export function installProviders(session: Session): void {
       session.turnAbort?.abort(new Error('a mod aborted the turn'))
     },
   })
+}
+
+/** A zod schema (v4 or v3) as far as the pipeline uses one: it parses, and converts to JSON Schema. */
+function isZodSchema(value: unknown): value is z.ZodType {
+  const v = value as { safeParse?: unknown; _zod?: unknown; _def?: unknown } | null
+  return typeof v === 'object' && v !== null && typeof v.safeParse === 'function' && (v._zod !== undefined || v._def !== undefined)
 }

@@ -129,9 +129,16 @@ export class Session {
 
   readonly version = VERSION
 
+  /**
+   * The session's environment: a copy of options.env (which replaces this process's, spec §1.3),
+   * so `$.env.set` changes this session and not the caller's object; else process.env itself.
+   */
   get env(): Record<string, string | undefined> {
-    return this.options.env ?? process.env
+    if (this.root !== this) return this.root.env
+    return (this.ownEnv ??= this.options.env ? { ...this.options.env } : process.env)
   }
+
+  private ownEnv: Record<string, string | undefined> | undefined
 
   /** Records one response's usage and cost on the root session (subagents included); returns the cost. */
   account(model: string, usage: Usage): number {

@@ -73,6 +73,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: true })
       session.userTurns++
       const expansion = await expandCommand(session, submitted.text, input.origin)
+      // Every turn that runs opens its stream with init, a local command's (/cost, /compact) too.
+      yield initMessage(session)
       // A command that compacted (/compact) shows its boundary before the command's result.
       yield* flushCompaction(session)
       if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false })
@@ -81,7 +83,6 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       const content: ContentBlockParam[] = [{ type: 'text', text }, ...(input.content ?? [])]
       content.push(...(await attach(session, 'prompt_context', submitted.context ?? [], { kind: 'plugin', event: 'prompt.submit' })))
       content.push(...(await attach(session, 'file', await attachMentions(session, text), { kind: 'plugin', event: 'prompt.mention' })))
-      yield initMessage(session)
       // A call held back by a deferral runs first; resuming it may come with no prompt at all.
       const replayed = session.deferred !== undefined
       if (replayed) {
@@ -292,7 +293,7 @@ async function* answer(session: Session, toolUses: Extract<ContentBlock, { type:
     const o = byId.get(use.id)
     const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: use.id, content: o?.content ?? o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
     results.push(block)
-    yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o?.result ?? missing })
+    yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o ? o.result ?? o.text : missing })
   }
   const extra: ContentBlockParam[] = [...context]
   // Messages sent with priority `next` while this turn ran join it here, beside the tool results.

@@ -37,7 +37,8 @@ export const API_METHODS = {
   session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'repo', 'surfaces', 'usage', 'version', 'compact', 'send', 'append', 'authorize', 'clear', 'mods'],
   config: ['list', 'set'],
   settings: ['read'],
-  env: ['get', 'set'],
+  // `all` (the whole environment child processes get) is a modloop addition.
+  env: ['get', 'set', 'all'],
   fs: ['read', 'write', 'list', 'exists', 'stat', 'ancestors'],
   store: ['get', 'set', 'delete', 'keys'],
   state: ['get', 'set'],
@@ -102,9 +103,12 @@ export interface ModApiCore {
     get(ref: StateRef): { value: unknown; version: number }
     set(ref: StateRef, value: unknown, options?: { ifVersion?: number }): { isSet: boolean; version: number }
   }
+  /** The session's environment: query options.env when given (it replaces this process's, as the SDK's does), else process.env. */
   readonly env: {
     get(name: string): string | undefined
     set(name: string, value: string | undefined): void
+    /** A copy of the whole environment, for the child processes a mod starts. */
+    all(): Record<string, string | undefined>
   }
   readonly clock: {
     now(): number

@@ -75,13 +75,16 @@ export function buildApi(ctx: ApiContext): ModApi {
     get: (ref: StateRef) => ctx.state.get(ref),
     set: (ref: StateRef, value: unknown, options?: { ifVersion?: number }) => ctx.state.set(mod, ref, value, options?.ifVersion),
   }
-  const env = ctx.env ?? process.env
+  // The session's environment once the loop serves it; before that the host's own (a test host's
+  // isolated home), else this process's.
+  const env = () => (ctx.provider('env.table')?.(mod) as Record<string, string | undefined> | undefined) ?? ctx.env ?? process.env
   api.env = {
-    get: (name: string) => env[name],
+    get: (name: string) => env()[name],
     set: (name: string, value: string | undefined) => {
-      if (value === undefined) delete env[name]
-      else env[name] = value
+      if (value === undefined) delete env()[name]
+      else env()[name] = value
     },
+    all: () => ({ ...env() }),
   }
   api.clock = clockFor(ctx.signal)
   for (const ns of Object.keys(api)) Object.freeze(api[ns])

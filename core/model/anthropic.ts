@@ -13,6 +13,8 @@ export interface AnthropicModelOptions extends RetryOptions {
   /** Per-request timeout; 10 minutes by default. */
   timeoutMs?: number
   name?: string
+  /** Where the ANTHROPIC_* variables are read: the session's environment (query options.env); process.env by default. */
+  env?: Record<string, string | undefined>
 }
 
 export const DEFAULT_TIMEOUT_MS = 600_000
@@ -26,7 +28,8 @@ let sdkImport: Promise<Sdk> | undefined
  * when the model is created, in the background, so that nothing waits for it before the first request.
  */
 export function createAnthropicModel(options: AnthropicModelOptions = {}): Model {
-  const policy = retryPolicy(options)
+  const env = options.env ?? process.env
+  const policy = retryPolicy(options, env)
   let sdk: Sdk | undefined
   let client: Anthropic | undefined
   // Start loading the SDK now: its compilation overlaps the I/O of opening the session.
@@ -34,15 +37,15 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
 
   async function getClient(): Promise<Anthropic> {
     if (client !== undefined) return client
-    const auth = credentials(options)
+    const auth = credentials(options, env)
     sdk = await (sdkImport ??= import('@anthropic-ai/sdk'))
     client = new sdk.default({
       ...auth,
-      baseURL: options.baseURL ?? process.env.ANTHROPIC_BASE_URL,
+      baseURL: options.baseURL ?? env.ANTHROPIC_BASE_URL,
       maxRetries: 0,
       timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       // Core prints nothing; ANTHROPIC_LOG still turns the SDK's own logging on for debugging.
-      logLevel: process.env.ANTHROPIC_LOG ? undefined : 'off',
+      logLevel: env.ANTHROPIC_LOG ? undefined : 'off',
     })
     return client
   }
@@ -108,12 +111,12 @@ class IncompleteStream extends Error {
  * Picks the SDK credential. A local stand-in server (ANTHROPIC_BASE_URL not on anthropic.com)
  * needs no key, but the SDK insists on one, so it gets a placeholder.
  */
-function credentials(options: AnthropicModelOptions): { apiKey: string } | { authToken: string } {
-  const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY
+function credentials(options: AnthropicModelOptions, env: Record<string, string | undefined>): { apiKey: string } | { authToken: string } {
+  const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY
   if (apiKey) return { apiKey }
-  const authToken = process.env.ANTHROPIC_AUTH_TOKEN
+  const authToken = env.ANTHROPIC_AUTH_TOKEN
   if (authToken) return { authToken }
-  const baseURL = options.baseURL ?? process.env.ANTHROPIC_BASE_URL
+  const baseURL = options.baseURL ?? env.ANTHROPIC_BASE_URL
   if (baseURL && !isAnthropicHost(baseURL)) return { apiKey: 'modloop-local-no-key' }
   throw new ModelApiError(
     'authentication_failed',

@@ -2,7 +2,7 @@ import type { Bus } from '../bus/bus.js'
 import type { PermissionUpdate, ToolCallInput, ToolCallResult, ToolCheckResult, TurnEnding } from '../events/types.js'
 import { describeError } from '../errors.js'
 import type { ToolRegistry } from './registry.js'
-import { sendableContent, validateInput, type Tool, type ToolResultContent } from './tool.js'
+import { sendableContent, validateInput, type Tool, type ToolOutput, type ToolResultContent } from './tool.js'
 
 export interface ToolUse {
   id: string
@@ -80,7 +80,21 @@ export function inputOf(e: ToolCallInput): Record<string, unknown> {
   return input
 }
 
-const textOf = (result: unknown): string => (typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result))
+const textOf = (result: unknown): string => (typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result) ?? '')
+
+/**
+ * Why a tool's answer cannot be sent or recorded (a circular object, a BigInt), or undefined when
+ * it can: the answer goes into the stream, the transcript and the next request as JSON.
+ */
+function unserializable(r: { result: unknown; text?: unknown }): string | undefined {
+  try {
+    JSON.stringify(r.result)
+    if (r.text !== undefined && typeof r.text !== 'string') return 'its text is not a string'
+    return undefined
+  } catch (err) {
+    return describeError(err)
+  }
+}
 
 /**
  * One tool call: name and input are checked, then `tool.call` runs with — beneath every mod —
@@ -134,10 +148,16 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
     env.onDenied?.({ tool_name: tool.name, tool_use_id: use.id, tool_input: deniedInput ?? finalInput })
     return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...haltOf(r), ...(interruptTurn ? { interruptTurn: true } : {}) })
   }
+  const bad = unserializable(r)
+  if (bad) {
+    const text = `Error: ${tool.name} returned a result that cannot be sent: ${bad}`
+    return outcome({ input: finalInput, result: text, text, isError: true, ...haltOf(r) })
+  }
   const text = r.text ?? textOf(r.result)
   const content = contentOf(r, text, ran)
   return outcome({
-    input: finalInput, result: r.result, text, ...(content ? { content } : {}), isError: r.isError === true,
+    // A tool that gave only text has that text as its structured result too.
+    input: finalInput, result: r.result === undefined ? text : r.result, text, ...(content ? { content } : {}), isError: r.isError === true,
     context: r.context?.filter((c) => typeof c === 'string' && c.length > 0), ...haltOf(r), ...(r.endTurn ? { endTurn: r.endTurn } : {}),
   })
 }
@@ -216,7 +236,7 @@ async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unkno
     env.onProgress({ toolUseId, toolName: tool.name, elapsedMs: now - began, data })
   }
   try {
-    const out = await tool.call(input, { signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId, progress })
+    const out = outputOf(await tool.call(input, { signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId, progress }), tool.name)
     const extra = { ...(out.endTurn ? { endTurn: out.endTurn } : {}), ...(out.content ? { content: out.content } : {}) }
     return out.isError ? { isError: true, result: out.result, text: out.text, ...extra } : { result: out.result, text: out.text, ...extra }
   } catch (err) {
@@ -224,4 +244,11 @@ async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unkno
   } finally {
     done = true
   }
+}
+
+/** A bare string stands for both result and text; anything else that is not an object is refused. */
+function outputOf(out: unknown, name: string): ToolOutput {
+  if (typeof out === 'string') return { result: out, text: out }
+  if (typeof out !== 'object' || out === null) throw new Error(`${name} returned ${out === null ? 'null' : typeof out}, not { result, text? } or a string`)
+  return out as ToolOutput
 }

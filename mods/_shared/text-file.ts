@@ -1,10 +1,12 @@
+import { isUtf8 } from 'node:buffer'
 import { randomBytes } from 'node:crypto'
 import { chmod, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 /** How a text file is stored, so a change writes it back the same way. */
 export interface TextFormat {
-  encoding: 'utf8' | 'utf16le'
+  /** `latin1`: bytes that are not valid UTF-8 are read one character a byte, so untouched text is written back byte for byte. */
+  encoding: 'utf8' | 'utf16le' | 'latin1'
   bom: boolean
   lineEnding: '\n' | '\r\n'
 }
@@ -43,9 +45,13 @@ export function decodeText(bytes: Buffer): { text: string; format: TextFormat } 
   } else if (bytes.subarray(0, 3).equals(UTF8_BOM)) {
     text = bytes.subarray(3).toString('utf8')
     format = { encoding: 'utf8', bom: true }
-  } else {
+  } else if (isUtf8(bytes)) {
     text = bytes.toString('utf8')
     format = { encoding: 'utf8', bom: false }
+  } else {
+    // Decoding as UTF-8 would turn each stray byte into U+FFFD, and a write would store that.
+    text = bytes.toString('latin1')
+    format = { encoding: 'latin1', bom: false }
   }
   // The line ending takes a pass over the whole text: only writers ask for it.
   let lineEnding: TextFormat['lineEnding'] | undefined
@@ -58,8 +64,20 @@ export function decodeText(bytes: Buffer): { text: string; format: TextFormat } 
   }
 }
 
-/** The bytes of `text` in `format`'s encoding and BOM (line endings are the caller's business). */
+/** True when `text` can be stored in `format` without loss (Latin-1 holds U+0000–U+00FF only). */
+export function fitsEncoding(text: string, format: TextFormat): boolean {
+  return format.encoding !== 'latin1' || !/[^\u0000-\u00ff]/.test(text)
+}
+
+/**
+ * The bytes of `text` in `format`'s encoding and BOM (line endings are the caller's business).
+ * Throws for a character the encoding cannot hold, rather than store another one in its place.
+ */
 export function encodeText(text: string, format: TextFormat): Buffer {
+  if (!fitsEncoding(text, format)) {
+    const bad = /[^\u0000-\u00ff]/.exec(text)![0]
+    throw new Error(`the file is not UTF-8 (it is kept as Latin-1, one byte a character) and "${bad}" has no Latin-1 byte; write the text without it, or convert the file to UTF-8 first`)
+  }
   const body = Buffer.from(text, format.encoding)
   if (!format.bom) return body
   return Buffer.concat([format.encoding === 'utf16le' ? UTF16LE_BOM : UTF8_BOM, body])

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { killGroup, signalGroup } from './kill-group.js'
-import { spawnShell } from './run-shell.js'
+import { spawnShell, type Env } from './run-shell.js'
 
 export type ShellStatus = 'running' | 'completed' | 'failed' | 'killed'
 
@@ -51,9 +51,11 @@ export class BackgroundShells {
   private readonly shells = new Map<string, BackgroundShell>()
   private counter = 0
 
+  constructor(private readonly env: () => Env = () => process.env) {}
+
   /** `prelude` runs first on the same line (sourcing hook env files); `command` is what is reported. */
   start(command: string, cwd: string, prelude = ''): BackgroundShell {
-    const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd)
+    const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd, this.env())
     const shell: BackgroundShell = {
       id: `bash_${++this.counter}`, command, pgid: child.pid ?? -1, status: 'running', exitCode: null, startedAt: Date.now(),
       stdout: new Unread(UNREAD_CAP), stderr: new Unread(UNREAD_CAP),

@@ -4,6 +4,7 @@ import { PROGRESS_INTERVAL_MS } from '../../core/tools/pipeline.js'
 import { benignExit } from './exit-meaning.js'
 import { runShell } from './run-shell.js'
 import type { ShellSession } from './shell-session.js'
+import { modelText } from './model-text.js'
 
 export const bashInput = z.object({
   command: z.string().min(1).describe('The command to run'),
@@ -28,7 +29,8 @@ export const bashDescription = (o: BashOptions) => `Runs a command with bash and
 - Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.
 - Independent commands can go in one response as separate calls; dependent ones chain with &&.`
 
-export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellSession, options: BashOptions): Promise<ToolOutput> {
+/** `fullOutputPath`: where the uncut output is saved when what the model reads had to be cut. */
+export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellSession, options: BashOptions, fullOutputPath?: string): Promise<ToolOutput> {
   const { cwd, note: cwdNote } = await shell.currentCwd()
   if (input.run_in_background) {
     const bg = shell.background.start(input.command, cwd, shell.prelude())
@@ -41,7 +43,7 @@ export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellS
   // A heartbeat while the command runs: the caller's stream shows it still going (tool_progress).
   const beat = setInterval(() => ctx.progress({ command: input.command }), PROGRESS_INTERVAL_MS)
   beat.unref()
-  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude() }).finally(() => clearInterval(beat))
+  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude(), env: shell.env(), fullOutputPath }).finally(() => clearInterval(beat))
   const notes = cwdNote ? [cwdNote] : []
   if (run.cwd && run.cwd !== cwd) {
     const refused = await shell.moveTo(run.cwd)
@@ -57,11 +59,11 @@ export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellS
   else if (run.exitCode !== 0) notes.push(`Exit code ${run.exitCode}${meaning ? ` (${meaning})` : ''}`)
   if (run.leftovers) notes.push('Processes the command left running in the background were stopped; use run_in_background for long-running processes.')
 
-  const body = [run.stdout.replace(/\n+$/, ''), run.stderr.replace(/\n+$/, '')].filter((s) => s !== '').join('\n')
-  const text = [body || (failed ? '' : '(no output)'), ...notes].filter((s) => s !== '').join('\n')
+  const { text, rawOutputPath } = await modelText(run, notes, { cap: options.maxOutputChars, failed })
   return {
     result: {
-      stdout: run.stdout, stderr: run.stderr, interrupted, isImage: false, exitCode: run.exitCode,
+      stdout: run.stdout.text(), stderr: run.stderr.text(), interrupted, isImage: false, exitCode: run.exitCode,
+      ...(rawOutputPath ? { rawOutputPath } : {}),
       ...(meaning ? { returnCodeInterpretation: meaning } : {}),
       ...(run.timedOut ? { timedOut: true } : {}),
     },

@@ -1,18 +1,20 @@
 /**
  * Collects a stream's text up to `cap` characters, keeping the head and the tail: the start shows
- * what ran, the end how it finished. The middle is dropped with a note saying how much.
+ * what ran, the end how it finished. The middle is dropped with a note saying how much; the note
+ * counts toward the cap, so the text never exceeds it (a budget set to the same figure holds).
  */
 export class CappedText {
   private head = ''
   private tail = ''
-  private dropped = 0
+  private total = 0
   private readonly half: number
 
-  constructor(cap: number) {
-    this.half = Math.max(1, Math.floor(cap / 2))
+  constructor(private readonly cap: number) {
+    this.half = Math.max(1, Math.ceil(cap / 2))
   }
 
   push(chunk: string): void {
+    this.total += chunk.length
     if (this.head.length < this.half) {
       const take = this.half - this.head.length
       this.head += chunk.slice(0, take)
@@ -20,19 +22,31 @@ export class CappedText {
       if (chunk === '') return
     }
     this.tail += chunk
-    if (this.tail.length > this.half) {
-      this.dropped += this.tail.length - this.half
-      this.tail = this.tail.slice(-this.half)
-    }
+    if (this.tail.length > this.half) this.tail = this.tail.slice(-this.half)
+  }
+
+  /** Characters seen, cut or not. */
+  get length(): number {
+    return this.total
   }
 
   get truncated(): boolean {
-    return this.dropped > 0
+    return this.total > this.cap
   }
 
-  text(): string {
-    if (this.dropped === 0) return this.head + this.tail
-    return `${this.head}\n\n... [${this.dropped} characters of output truncated] ...\n\n${this.tail}`
+  /** The text within `limit` characters (at most the cap it was made with), note included. */
+  text(limit = this.cap): string {
+    limit = Math.min(limit, this.cap)
+    if (this.total <= limit) return this.head + this.tail
+    const noteOf = (dropped: number) => `\n\n... [${dropped} characters of output truncated] ...\n\n`
+    const room = Math.max(0, limit - noteOf(this.total).length)
+    const headChars = Math.ceil(room / 2)
+    const tailChars = room - headChars
+    // Nothing dropped yet (the cap was odd): head and tail together are the whole text.
+    const all = this.head.length + this.tail.length === this.total ? this.head + this.tail : undefined
+    const head = (all ?? this.head).slice(0, headChars)
+    const tail = tailChars === 0 ? '' : (all ?? this.tail).slice(-tailChars)
+    return `${head}${noteOf(this.total - head.length - tail.length)}${tail}`
   }
 }
 

@@ -8,6 +8,8 @@ import { hookEnvFiles } from '../_shared/hook-env-files.js'
 import { shellCwdRef } from '../_shared/shell-cwd.js'
 import { publishToolOutput } from '../_shared/tool-output.js'
 import { bashOutputShape } from './output-shape.js'
+import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
+import { join } from 'node:path'
 import { ShellSession } from './shell-session.js'
 
 const options = allowedDirsOptions.extend({
@@ -32,12 +34,12 @@ export default defineMod({
     process.on('exit', onExit)
 
     on('session.start', async ($, e, next) => {
-      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => hookEnvFiles($, e.sessionId), (cwd) => $.state.set(shellCwdRef(e.sessionId), cwd))
+      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => hookEnvFiles($, e.sessionId), () => $.env.all(), (cwd) => $.state.set(shellCwdRef(e.sessionId), cwd))
       sessions.set(e.sessionId, shell)
       await registerTool($, {
         name: 'Bash', description: bashDescription(opts), input: bashInput, isReadOnly: false,
         // A mod disposed mid-command (host closing) stops the command too.
-        call: (input, ctx) => bashTool(input, { ...ctx, signal: AbortSignal.any([ctx.signal, $.signal]) }, shell, opts),
+        call: (input, ctx) => bashTool(input, { ...ctx, signal: AbortSignal.any([ctx.signal, $.signal]) }, shell, opts, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId))),
       })
       publishToolOutput($, 'Bash', bashOutputShape)
       await registerTool($, { name: 'BashOutput', description: BASH_OUTPUT_DESCRIPTION, input: bashOutputInput, isReadOnly: true, call: (input) => bashOutputTool(input, shell, opts.maxOutputChars) })

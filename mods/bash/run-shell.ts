@@ -5,11 +5,17 @@ import { readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CappedText } from './capped-text.js'
+import { FullOutput } from './full-output.js'
 import { groupRunning, killGroup } from './kill-group.js'
 
+export type Env = Record<string, string | undefined>
+
 export interface ShellRun {
-  stdout: string
-  stderr: string
+  /** Each stream within the cap, head and tail kept. */
+  stdout: CappedText
+  stderr: CappedText
+  /** Both streams uncut, as they came; saved to a file when asked to (see FullOutput.save). */
+  full: FullOutput
   exitCode: number | null
   signal: NodeJS.Signals | null
   timedOut: boolean
@@ -29,6 +35,10 @@ export interface ShellOptions {
   graceMs?: number
   /** Shell text run first, on the command's line (sourcing hook env files). */
   prelude?: string
+  /** The session's environment (query options.env, else this process's). */
+  env?: Env
+  /** Where the uncut output goes once it passes `maxOutputChars`. */
+  fullOutputPath?: string
 }
 
 // After the shell exits, a process it started in the background may still hold the pipes open.
@@ -37,8 +47,8 @@ const DRAIN_MS = 100
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** `bash -c` in a process group of its own, so a timeout or an abort can end it as a tree. */
-export function spawnShell(script: string, cwd: string): ChildProcess {
-  return childProcess().spawn('bash', ['-c', script], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env })
+export function spawnShell(script: string, cwd: string, env: Env = process.env): ChildProcess {
+  return childProcess().spawn('bash', ['-c', script], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env })
 }
 
 /**
@@ -49,11 +59,12 @@ export function spawnShell(script: string, cwd: string): ChildProcess {
 export async function runShell(command: string, options: ShellOptions): Promise<ShellRun> {
   const cwdFile = join(tmpdir(), `modloop-cwd-${process.pid}-${randomBytes(6).toString('hex')}`)
   // On the same line as the command, so bash's line numbers in errors stay the user's.
-  const child = spawnShell(`${options.prelude ?? ''}trap 'pwd -P > ${quote(cwdFile)} 2>/dev/null' EXIT; ${command}`, options.cwd)
+  const child = spawnShell(`${options.prelude ?? ''}trap 'pwd -P > ${quote(cwdFile)} 2>/dev/null' EXIT; ${command}`, options.cwd, options.env)
   const stdout = new CappedText(options.maxOutputChars)
   const stderr = new CappedText(options.maxOutputChars)
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => stdout.push(d))
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(d))
+  const full = new FullOutput(options.fullOutputPath, options.maxOutputChars)
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => { stdout.push(d); full.push(d) })
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr.push(d); full.push(d) })
 
   let timedOut = false
   let aborted = false
@@ -78,7 +89,7 @@ export async function runShell(command: string, options: ShellOptions): Promise<
     if (leftovers) void kill()
     if (killing) await killing
     const cwd = (await readFile(cwdFile, 'utf8').catch(() => '')).trim() || undefined
-    return { stdout: stdout.text(), stderr: stderr.text(), exitCode, signal, timedOut, aborted, cwd, leftovers, pgid: child.pid! }
+    return { stdout, stderr, full, exitCode, signal, timedOut, aborted, cwd, leftovers, pgid: child.pid! }
   } finally {
     clearTimeout(timer)
     options.signal.removeEventListener('abort', onAbort)

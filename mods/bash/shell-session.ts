@@ -1,22 +1,26 @@
 import { stat } from 'node:fs/promises'
 import { allowedRoots, isInside, realpathLoose } from '../_shared/allowed-paths.js'
 import { BackgroundShells } from './background-shells.js'
+import type { Env } from './run-shell.js'
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** What Bash keeps per session: the directory `cd` moved to, the background shells, and the env files hooks wrote. */
 export class ShellSession {
-  readonly background = new BackgroundShells()
+  readonly background: BackgroundShells
   private cwd: string
 
+  /** `env`: the session's environment, read at each command (a mod may change it between two). */
   constructor(
     readonly sessionCwd: string,
     private readonly extraDirs: readonly string[],
     private readonly envFiles: () => readonly string[] = () => [],
+    readonly env: () => Env = () => process.env,
     /** Told each time the directory changes, so others (settings hooks) can follow it. */
     private readonly onMove: (cwd: string) => void = () => {},
   ) {
     this.cwd = sessionCwd
+    this.background = new BackgroundShells(env)
   }
 
   private go(dir: string): void {

@@ -3,10 +3,10 @@ import { STAGE } from '../../core/bus/types.js'
 import { COMPACT_POLICY_REF, type CompactPolicy } from '../../core/loop/compact.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
-import { transcriptPath } from '../../core/session/paths.js'
+import { toolResultsDirOf } from '../_shared/session-dir.js'
 import { summarize } from './summarize.js'
 import { autoThreshold, isOn } from './threshold.js'
-import { persistResult, toolResultsDir } from './tool-results.js'
+import { persistResult } from './tool-results.js'
 
 const COMPACTABLE = ['Bash', 'Glob', 'Grep', 'Read', 'WebFetch', 'WebSearch', 'Edit', 'Write']
 
@@ -118,11 +118,12 @@ export default defineMod({
       const r = await next(e)
       const rules = opts.toolResults
       if ('deny' in r || r.isError || rules.never.includes(e.tool)) return r
-      const text = r.text ?? (typeof r.result === 'string' ? r.result : r.result === undefined ? '' : JSON.stringify(r.result))
+      const text = r.text ?? textOf(r.result)
       const limit = rules.limits[e.tool] ?? rules.defaultLimit
-      if (text.length <= limit) return r
+      if (text === undefined || text.length <= limit) return r
+      const raw = (r.result as { rawOutputPath?: unknown } | null)?.rawOutputPath
       try {
-        return { ...r, text: await persistResult(toolResultsDir(sessionPath($)), e.tool_use_id, text, { limit, previewChars: rules.previewChars }) }
+        return { ...r, text: await persistResult(toolResultsDirOf($), e.tool_use_id, text, { limit, previewChars: rules.previewChars }, typeof raw === 'string' ? raw : undefined) }
       } catch (err) {
         $.log.warn(`${e.tool} result of ${text.length} characters could not be saved to a file (${(err as Error).message}); it is sent whole`)
         return r
@@ -141,8 +142,13 @@ function summaryOptions(opts: Options, threshold: number) {
   }
 }
 
-/** The transcript's path as the transcripts mod publishes it, else where it would be. */
-function sessionPath($: ModApi): string {
-  const published = $.state.get({ plugin: 'transcripts', key: 'path' }).value
-  return typeof published === 'string' ? published : transcriptPath($.session.cwd() as string, $.session.id() as string)
+/** The text a result without one is sent as; undefined when it cannot be made (the pipeline reports that). */
+function textOf(result: unknown): string | undefined {
+  if (typeof result === 'string') return result
+  if (result === undefined) return ''
+  try {
+    return JSON.stringify(result)
+  } catch {
+    return undefined
+  }
 }

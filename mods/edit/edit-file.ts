@@ -6,7 +6,7 @@ import { checkPath } from '../_shared/allowed-paths.js'
 import { hunksOf, snippetOf, type Hunk } from '../_shared/patch.js'
 import { hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
-import { decodeText, DEFAULT_FORMAT, encodeText, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
+import { decodeText, DEFAULT_FORMAT, encodeText, fitsEncoding, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
 import { applyEdit } from './apply-edit.js'
 
 export const editInput = z.object({
@@ -63,6 +63,9 @@ export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: re
     count = edit.count
   }
 
+  if (!fitsEncoding(updated, format)) {
+    return failure(`${shown} is not UTF-8 (its text is kept as Latin-1, one byte a character), and new_string has characters Latin-1 cannot hold. Write them as Latin-1 characters, or convert the file to UTF-8 first.`)
+  }
   const data = encodeText(updated, format)
   await writeFileAtomic(checked.path, data)
   const written = await stat(checked.path)

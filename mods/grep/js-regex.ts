@@ -37,7 +37,26 @@ export function compilePattern(pattern: string, options: { ignoreCase: boolean; 
   const base = [...flags].join('')
   try {
     return new RegExp(source, `${base}u`)
-  } catch {
+  } catch (err) {
+    // The older syntax reads a brace that is no repetition as a literal; ripgrep refuses it.
+    const brace = strayBrace(source)
+    if (brace !== undefined) throw new Error(`a "{" at ${brace} does not start a counted repetition ({n}, {n,} or {n,m}); escape it as \\{ to match it`, { cause: err })
     return new RegExp(source, base)
   }
+}
+
+/** The offset of the first `{` outside a class and unescaped that opens no `{n}`, `{n,}` or `{n,m}`. */
+function strayBrace(source: string): number | undefined {
+  let inClass = false
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === '\\') {
+      // \p{…}, \u{…}: the braces belong to the escape.
+      if ('pPux'.includes(source[i + 1] ?? '') && source[i + 2] === '{') i = Math.max(i + 1, source.indexOf('}', i))
+      else i++
+    } else if (inClass) inClass = c !== ']'
+    else if (c === '[') inClass = true
+    else if (c === '{' && (i === 0 || !/^\{\d+(,\d*)?\}/.test(source.slice(i)))) return i
+  }
+  return undefined
 }

@@ -187,7 +187,7 @@ export class HookBridge {
     const ran = await this.runner.run(event, input, {
       config: this.config,
       signal: o.signal,
-      env: effortEnv(this.effort.level(o.agentId)),
+      env: effortEnv(this.effort.level(o.agentId), this.$.env.all()),
       onHookStart: show ? (h) => {
         const id = randomUUID()
         ids.set(h.id, id)

@@ -43,10 +43,11 @@ export class EffortTracker {
 }
 
 /**
- * The environment a firing's hooks inherit: this process's, with `CLAUDE_EFFORT` stating the
- * session's own level — never one inherited from a parent agent that started modloop.
+ * The environment a firing's hooks inherit: the session's (query options.env, else this
+ * process's), with `CLAUDE_EFFORT` stating the session's own level — never one inherited from a
+ * parent agent that started modloop.
  */
-export function effortEnv(level: string | undefined): NodeJS.ProcessEnv {
-  const { CLAUDE_EFFORT: _inherited, ...env } = process.env
+export function effortEnv(level: string | undefined, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const { CLAUDE_EFFORT: _inherited, ...env } = base
   return level ? { ...env, CLAUDE_EFFORT: level } : env
 }

@@ -9,8 +9,6 @@ import { applyStartOutputs } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 import { projectHookFingerprints, trustStorePath, withoutUnapproved } from './trust.js'
 
-const HOME_VARS = ['HOME', 'CLAUDE_CONFIG_DIR', 'MODLOOP_HOME'] as const
-
 interface Flags { settings?: string[]; includeHookEvents?: boolean }
 
 /**
@@ -30,8 +28,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     } catch {
       // A host without launch flags: only the settings files and the config apply.
     }
-    // Hooks run with the process's environment; where user settings live comes through `$.env`, so a host with its own home keeps them apart.
-    const env = { ...process.env, ...Object.fromEntries(HOME_VARS.flatMap((k) => { const v = $.env.get(k); return v === undefined ? [] : [[k, v]] })) }
+    const env = $.env.all()
     const config = $.state.get({ plugin: 'loader', key: 'hooks' }).value as ConfigHooks[] | undefined
     let loaded = await loadSources({
       cwd: e.cwd, home: opts.home, managedDir: opts.managedDir, settingSources: opts.settingSources, walkUpToGitRoot: opts.walkUpToGitRoot,

@@ -7,7 +7,7 @@ import { splitLines } from '../_shared/numbered-lines.js'
 import { hunksOf, snippetOf } from '../_shared/patch.js'
 import { hashBytes, recordRead, refusalToChange } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
-import { decodeText, DEFAULT_FORMAT, encodeText, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
+import { decodeText, DEFAULT_FORMAT, encodeText, fitsEncoding, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
 
 export const writeInput = z.object({
   file_path: z.string().describe('The absolute path of the file to write'),
@@ -40,6 +40,8 @@ export async function writeTool(input: WriteInput, ctx: ToolContext, extraDirs: 
       const decoded = decodeText(bytes)
       original = decoded.text
       format = decoded.format
+      // A Latin-1 file given text Latin-1 cannot hold becomes UTF-8: Write replaces all of it, so nothing is mixed.
+      if (!fitsEncoding(content, format)) format = { ...format, encoding: 'utf8' }
       // The model reads lines without their CR, so LF content for a CRLF file means "keep CRLF".
       if (format.lineEnding === '\r\n' && !content.includes('\r')) content = content.replace(/\n/g, '\r\n')
     }

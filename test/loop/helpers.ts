@@ -49,7 +49,8 @@ export async function runScript(script: unknown, prompt = 'go', options: QueryOp
       options: {
         bare: true, cwd: process.cwd(), mods: [toolsMod()],
         ...options,
-        env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1', ...options.env },
+        // options.env replaces the process's environment (as the SDK's does): the test's own is kept under it.
+        env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1', ...options.env },
       },
     })
     for await (const m of q) messages.push(m)

@@ -1,0 +1,16 @@
+import type { ModApi } from '../../core/mod/api.js'
+import { sessionDirOf, transcriptPath } from '../../core/session/paths.js'
+import { join } from 'node:path'
+
+/** The transcript's path as the transcripts mod publishes it, else where it would be. */
+export function sessionPath($: ModApi): string {
+  const published = $.state.get({ plugin: 'transcripts', key: 'path' }).value
+  if (typeof published === 'string') return published
+  return transcriptPath($.session.cwd() as string, $.session.id() as string, { MODLOOP_HOME: $.env.get('MODLOOP_HOME') })
+}
+
+/** Where a session's large tool results go: `<session dir>/tool-results/`, beside its transcript (spec §3.11). */
+export const toolResultsDirOf = ($: ModApi): string => join(sessionDirOf(sessionPath($)), 'tool-results')
+
+/** A file name from a tool_use id, which the API makes of [A-Za-z0-9_-], kept safe whatever it holds. */
+export const toolResultFile = (toolUseId: string): string => `${toolUseId.replace(/[^A-Za-z0-9_-]/g, '_') || 'result'}.txt`
