@@ -101,6 +101,7 @@ describe('slash commands from .claude/commands', () => {
       '/mods — List the loaded mods and the commands each registered',
       '/pdf-tools — Work with PDF files (project skill)',
       '/plain — Summarize the project. (project)',
+      '/reload — Re-import the mods loaded from files',
       '/review [file] [focus] — Review a file (project)',
       '/secret — Hidden from the model (project skill)',
       '/user-cmd — From home (user)',
