@@ -11,7 +11,7 @@ import { reviewProjectHooks } from './hooks-review.js'
 import { modsText } from './listings.js'
 import { promptText } from './pending.js'
 import { permissionChooser, permissionsApi, ruleText } from './permission-ask.js'
-import { pickSession, showResumed } from './resume.js'
+import { pickSession, resumable, showResumed } from './resume.js'
 import { surfaceOf, type InteractiveContext } from './surface.js'
 import { openTerminal } from './terminal.js'
 
@@ -33,21 +33,35 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
   try {
     let next: QueryOptions = options
     let prompt = ctx.prompt
+    // The session a /resume left, while the one it opened has not started: where a failed open goes back to.
+    let left: string | undefined
+    const reopen = (id: string | undefined): QueryOptions => ({ ...options, resume: id, continue: undefined, forkSession: undefined, sessionId: undefined, resumeSessionAt: undefined })
     for (;;) {
       const outcome = await runSession(next, prompt)
       prompt = undefined
-      if (outcome.resume === undefined) return outcome.code
-      next = { ...options, resume: outcome.resume, continue: undefined, forkSession: undefined, sessionId: undefined, resumeSessionAt: undefined }
+      if (outcome.resume !== undefined) {
+        left = outcome.left
+        next = reopen(outcome.resume)
+        continue
+      }
+      if (outcome.failed && left !== undefined) {
+        // The picked session could not be opened: go on in the one that was left (a new one if it took no prompt).
+        next = reopen(await resumable(left, options.cwd, io.env) ? left : undefined)
+        left = undefined
+        continue
+      }
+      return outcome.code
     }
   } finally {
     await terminal.close()
   }
 
-  async function runSession(opts: QueryOptions, prompt: string | undefined): Promise<{ code: number; resume?: string }> {
+  async function runSession(opts: QueryOptions, prompt: string | undefined): Promise<{ code: number; resume?: string; left?: string; failed?: boolean }> {
     const input = new InputChannel()
     let exiting = false
     let resumeAsked: string | undefined
     let picked: string | undefined
+    let failed = false
     let sessionId = ''
     const say = (text: string, level: 'info' | 'warn' | 'error' = 'info') =>
       void view.print(level === 'error' ? paint.red(text) : level === 'warn' ? paint.yellow(text) : paint.dim(text))
@@ -56,14 +70,14 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       dist = await ctx.load((name, level, text) => { if (level !== 'debug') say(`${name}: ${text}`, level === 'info' ? 'info' : level) })
     } catch (err) {
       say(`modloop: the distribution could not be loaded: ${(err as Error).message}`, 'error')
-      return { code: 1 }
+      return { code: 1, failed: true }
     }
     const { host, configFile } = dist
     const surface = surfaceOf(host, mod) as TerminalSurface | undefined
     if (typeof surface?.connect !== 'function') {
       say(`modloop: the distribution no longer loads the ${mod} mod, which this terminal runs`, 'error')
       await host.close()
-      return { code: 1 }
+      return { code: 1, failed: true }
     }
     // Before the session starts: its hooks are fixed when shell-hooks starts with it.
     await reviewProjectHooks(app, view, paint, { dist, cwd: options.cwd, settings: opts.settings, env: io.env, declined })
@@ -175,6 +189,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       }
     } catch (err) {
       say(`modloop: ${(err as Error).message}`, 'error')
+      failed = true
     } finally {
       surface.connect(undefined)
       app.actions = undefined
@@ -183,7 +198,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       await host.close()
       app.$ = undefined
     }
-    return picked ? { code: 0, resume: picked } : { code: 0 }
+    if (failed) return { code: 1, failed }
+    return picked ? { code: 0, resume: picked, left: sessionId } : { code: 0 }
   }
 }
 
