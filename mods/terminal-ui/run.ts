@@ -96,6 +96,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         else if (!modeChosen) app.mode = (permissions as { mode?: () => string } | undefined)?.mode?.() ?? opts.permissionMode ?? 'default'
         if (permissions) modeChosen = undefined
         void app.refreshCommands()
+        // A resumed session goes on from the totals its transcript carried, not from nothing (nor from the session left).
+        view.totals.costUsd = costOf(api)
         if (e.resumed) showResumed(view, paint, api, e.sessionId)
       },
       promptTaken: () => {
@@ -205,4 +207,13 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
 
 function isToolRound(m: SDKMessage): boolean {
   return m.type === 'user' && !m.parent_tool_use_id && Array.isArray(m.message.content) && m.message.content.some((b) => b.type === 'tool_result')
+}
+
+function costOf($: ModApi): number {
+  try {
+    const usd = ($.session.usage() as { cost?: { usd?: unknown } } | undefined)?.cost?.usd
+    return typeof usd === 'number' ? usd : 0
+  } catch {
+    return 0
+  }
 }

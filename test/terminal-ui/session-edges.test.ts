@@ -49,4 +49,18 @@ describe.runIf(hasTmux)('sessions in the terminal (tmux)', () => {
       holder.kill()
     }
   })
+
+  it('the status line shows the context the last request used; a resumed session shows the cost it carried at once', async () => {
+    const where = await project()
+    let p = await open({ steps: [{ reply: 'big answer', usage: { input_tokens: 100_000, output_tokens: 10 } }] }, where)
+    await send(p, 'fill the context')
+    await p.waitFor('big answer')
+    await p.waitFor('$0.3001 · 50% context')
+    await p.keys('C-d')
+    await p.waitFor('[exited 0]')
+
+    p = await open([], where, { args: ['-c'] })
+    await p.waitFor('Resumed session')
+    await p.waitFor('$0.3001')
+  })
 })
