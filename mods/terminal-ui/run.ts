@@ -8,6 +8,7 @@ import { appendHistory, historyFile, readHistory } from './history.js'
 import type { TerminalSurface } from './index.js'
 import { InputChannel } from './input-channel.js'
 import { reviewProjectHooks } from './hooks-review.js'
+import { reviewProjectServers } from './servers-review.js'
 import { modsText } from './listings.js'
 import { promptText } from './pending.js'
 import { permissionChooser, permissionsApi, ruleText } from './permission-ask.js'
@@ -81,6 +82,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     }
     // Before the session starts: its hooks are fixed when shell-hooks starts with it.
     await reviewProjectHooks(app, view, paint, { dist, cwd: options.cwd, settings: opts.settings, env: io.env, declined })
+    await reviewProjectServers(app, view, paint, { dist, cwd: options.cwd, env: io.env, trustWorkspace: opts.trustWorkspace, declined })
     let $: ModApi | undefined
     // A mode picked with Shift+Tab before the session started; it is set once it has.
     let modeChosen: string | undefined
