@@ -109,12 +109,15 @@ export class App {
     this.redraw()
   }
 
-  onKey(str: string | undefined, key: Key = {}): void {
+  /** A key; `early` when it was typed before the terminal was taken (before any question was drawn). */
+  onKey(str: string | undefined, key: Key = {}, early = false): void {
     if (key.name === 'paste-start') return void (this.pasting = true)
     if (key.name === 'paste-end') return void (this.pasting = false)
     // Also while a chooser is open: the thinking may be what the answer depends on.
     if (key.ctrl && key.name === 'o' && !this.pasting) return this.view.toggleThinking()
     const chooser = this.choosers[0]
+    // Typed ahead for the prompt, it must not answer a question (trust, approvals) no one has seen yet.
+    if (chooser && early) return
     if (chooser) this.chooserKey(chooser, str, key)
     else this.editorKey(str, key)
     this.redraw()

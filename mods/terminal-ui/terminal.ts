@@ -1,6 +1,6 @@
-import { emitKeypressEvents } from 'node:readline'
-import { App, type Key } from './app.js'
+import { App } from './app.js'
 import { painter, type Paint } from './color.js'
+import { readKeys } from './keys.js'
 import { MessageView } from './message-view.js'
 import { Screen } from './screen.js'
 import type { TerminalIo } from './surface.js'
@@ -19,11 +19,9 @@ export function openTerminal(io: TerminalIo): Terminal {
   const screen = new Screen(io.stdout)
   const app = new App(screen, paint, new MessageView(screen, paint, () => app.redraw()))
   const view = app.view
-  const onKey = (str: string | undefined, key: Key | undefined) => app.onKey(str, key)
   const onResize = () => app.redraw()
-  emitKeypressEvents(io.stdin)
   io.stdin.setRawMode(true)
-  io.stdin.on('keypress', onKey)
+  const stopKeys = readKeys(io.stdin, (str, key, early) => app.onKey(str, key, early))
   io.stdin.resume()
   io.stdout.on('resize', onResize)
   // Bracketed paste: a pasted newline is text, not Enter.
@@ -39,7 +37,7 @@ export function openTerminal(io: TerminalIo): Terminal {
       clearInterval(ticker)
       await view.settled()
       app.stop()
-      io.stdin.off('keypress', onKey)
+      stopKeys()
       io.stdout.off('resize', onResize)
       io.stdin.setRawMode(false)
       io.stdin.pause()
