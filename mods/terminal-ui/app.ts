@@ -102,6 +102,12 @@ export class App {
     return chooser
   }
 
+  /** Answers every open chooser with its cancel value: the session is going away. */
+  cancelAll(): void {
+    for (const chooser of this.choosers.splice(0)) chooser.resolve({ value: chooser.cancel })
+    this.redraw()
+  }
+
   /** Closes a chooser that is no longer wanted (its tool call was interrupted). */
   close<T>(chooser: Chooser<T>): void {
     const i = this.choosers.indexOf(chooser as Chooser<unknown>)

@@ -14,6 +14,7 @@ import { promptText } from './pending.js'
 import { permissionChooser, permissionsApi, ruleText } from './permission-ask.js'
 import { pickSession, resumable, showResumed } from './resume.js'
 import { surfaceOf, type InteractiveContext } from './surface.js'
+import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
@@ -30,6 +31,12 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
   const history = historyFile(options.cwd, io.env)
   app.editor.setHistory(await readHistory(history))
   const declined = new Set<string>()
+  // How a signal ends the running session; set while one runs.
+  let stopSession: (() => void) | undefined
+  const termination = onTermination(() => {
+    app.cancelAll()
+    stopSession?.()
+  }, () => terminal.restore(), io.stdout)
   void view.print(`${paint.bold('modloop')} ${paint.dim(`v${VERSION} · ${options.cwd}`)}\n${paint.dim('/help for commands and keys · Esc interrupts · Ctrl+D exits')}`)
   try {
     let next: QueryOptions = options
@@ -40,6 +47,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     for (;;) {
       const outcome = await runSession(next, prompt)
       prompt = undefined
+      const signalled = termination.code()
+      if (signalled !== undefined) return signalled
       if (outcome.resume !== undefined) {
         left = outcome.left
         next = reopen(outcome.resume)
@@ -55,6 +64,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     }
   } finally {
     await terminal.close()
+    termination.dispose()
   }
 
   async function runSession(opts: QueryOptions, prompt: string | undefined): Promise<{ code: number; resume?: string; left?: string; failed?: boolean }> {
@@ -83,6 +93,10 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     // Before the session starts: its hooks are fixed when shell-hooks starts with it.
     await reviewProjectHooks(app, view, paint, { dist, cwd: options.cwd, settings: opts.settings, env: io.env, declined })
     await reviewProjectServers(app, view, paint, { dist, cwd: options.cwd, env: io.env, trustWorkspace: opts.trustWorkspace, declined })
+    if (termination.code() !== undefined) {
+      await host.close()
+      return { code: 0 }
+    }
     let $: ModApi | undefined
     // A mode picked with Shift+Tab before the session started; it is set once it has.
     let modeChosen: string | undefined
@@ -169,6 +183,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         app.redraw()
       },
     }
+    stopSession = () => app.actions?.exit()
+    if (termination.code() !== undefined) stopSession()
     view.totals.model = resolveModelName(opts, dist.config.model)
     if (prompt?.trim()) app.actions.submit(prompt, 'next')
     app.redraw()
@@ -188,6 +204,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         if (resumeAsked !== undefined) {
           picked = await pickSession(app, view, paint, options.cwd, io.env, resumeAsked, sessionId)
           resumeAsked = undefined
+          if (termination.code() !== undefined) picked = undefined
           if (picked) input.end()
         }
       }
@@ -195,6 +212,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       say(`modloop: ${(err as Error).message}`, 'error')
       failed = true
     } finally {
+      stopSession = undefined
       surface.connect(undefined)
       app.actions = undefined
       app.busy = false

@@ -11,6 +11,8 @@ export interface Terminal {
   paint: Paint
   /** Gives the terminal back: raw mode off, the live region left drawn (or erased with `erase`). */
   close(o?: { erase?: boolean }): Promise<void>
+  /** Gives the terminal back at once, as far as it can, for an exit that cannot wait for `close`. */
+  restore(): void
 }
 
 /** Takes the terminal: raw keys into the App, bracketed paste, a ticker for spinners, redraw on resize. */
@@ -33,6 +35,15 @@ export function openTerminal(io: TerminalIo): Terminal {
   }, 100)
   return {
     app, view, paint,
+    restore: () => {
+      app.stop()
+      try {
+        io.stdin.setRawMode(false)
+        io.stdout.write('\n\u001b[?2004l\u001b[?25h')
+      } catch {
+        // The terminal is gone (a hangup): nothing to give back.
+      }
+    },
     close: async (o = {}) => {
       clearInterval(ticker)
       await view.settled()
