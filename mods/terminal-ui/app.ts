@@ -238,7 +238,7 @@ export class App {
     let caret: { row: number; col: number } | undefined
     const chooser = this.choosers[0]
     if (chooser) {
-      lines.push(...chooser.lines(p))
+      lines.push(...chooser.lines(p, width))
       if (chooser.typing) {
         const v = this.reason.view(`${chooser.typing.withText}: `, width)
         caret = { row: lines.length + v.caret.row, col: v.caret.col }

@@ -29,6 +29,8 @@ describe.runIf(hasTmux)('keys typed before the terminal is up (tmux)', () => {
         await pane.keys('Enter')
       },
     })
+    // The explanation is wrapped to the pane, not cut at its edge.
+    await p.waitFor('once the session starts.')
     await p.keys('2')
     await p.waitFor('[exited 1]')
     expect((await p.history())).toContain('Not trusted')
