@@ -15,8 +15,34 @@ export const sessionsShow: CommandRun = async ({ values, positionals, io }) => {
   for (const w of warnings) io.stderr.write(`modloop: ${w}\n`)
   const chain = chainTo(entries)
   io.stdout.write(`session ${file.sessionId}\n${file.path}\n`)
-  for (const e of chain) io.stdout.write(render(e))
+  const kept = keptByCompaction(chain)
+  chain.forEach((e, i) => {
+    const label = kept.get(i)
+    if (label === 'first' || label === 'both') io.stdout.write('\n── kept by the compaction: shown above already, not run again ──\n')
+    io.stdout.write(render(e))
+    if (label === 'last' || label === 'both') io.stdout.write('── end of what the compaction kept ──\n')
+  })
   return 0
+}
+
+/**
+ * A compaction records the history it leaves after its boundary: the summary, then the messages
+ * it kept, which already ran before it (runtime-marked user lines and responses without usage, as
+ * core/loop/compact.ts records them). Answers where such runs of kept lines start and end.
+ */
+function keptByCompaction(chain: readonly MessageEntry[]): Map<number, 'first' | 'last' | 'both'> {
+  const marks = new Map<number, 'first' | 'last' | 'both'>()
+  const isKept = (e: MessageEntry) => (e.type === 'user' && e.isMeta === true && e.isCompactSummary !== true)
+    || (e.type === 'assistant' && Object.values(e.message.usage ?? {}).every((n) => !n))
+  chain.forEach((e, i) => {
+    if (e.type !== 'user' || e.isCompactSummary !== true) return
+    let end = i
+    while (end + 1 < chain.length && isKept(chain[end + 1]!)) end++
+    if (end === i) return
+    marks.set(i + 1, 'first')
+    marks.set(end, end === i + 1 ? 'both' : 'last')
+  })
+  return marks
 }
 
 function render(e: MessageEntry): string {

@@ -127,3 +127,10 @@ export function isAssistantEntry(e: TranscriptEntry): e is AssistantEntry {
 export function isTurnResult(e: TranscriptEntry): e is SystemEntry & { result: TurnResult } {
   return e.type === 'system' && e.subtype === TURN_RESULT && typeof e.result === 'object' && e.result !== null
 }
+
+/** A prompt line: a user line that is neither a tool result nor runtime context. */
+export function isPrompt(e: TranscriptEntry): boolean {
+  if (!isUserEntry(e) || e.isMeta === true) return false
+  const c = e.message.content
+  return typeof c === 'string' || !c.some((b) => b.type === 'tool_result')
+}

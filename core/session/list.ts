@@ -1,8 +1,10 @@
-import { isCustomTitle, isUserEntry, type MessageEntry } from './entry.js'
+import { isCustomTitle, isPrompt, isUserEntry, type MessageEntry, type TranscriptEntry } from './entry.js'
 import { sessionFiles } from './locate.js'
 import { projectDir } from './paths.js'
 import { rebuildHistory } from './rebuild.js'
 import { chainTo, readTranscript } from './transcript-read.js'
+
+export { isPrompt }
 
 type Env = Record<string, string | undefined>
 
@@ -28,11 +30,15 @@ export interface SessionInfo {
 
 const TITLE_CHARS = 60
 
-/** The sessions of the project of `cwd`, most recently active first. */
+/**
+ * The sessions of the project of `cwd`, most recently active first. A file with no prompt in it
+ * (unreadable, damaged, or left by a session that only ran a command) is no session to go back to.
+ */
 export async function listSessions(options: { cwd: string; env?: Env; limit?: number }): Promise<SessionInfo[]> {
-  const files = (await sessionFiles(projectDir(options.cwd, options.env))).slice(0, options.limit ?? Infinity)
-  return Promise.all(files.map(async (f) => {
-    const { entries } = await readTranscript(f.path)
+  const files = await sessionFiles(projectDir(options.cwd, options.env))
+  const infos = await Promise.all(files.map(async (f): Promise<SessionInfo | undefined> => {
+    const entries = await readTranscript(f.path).then((r) => r.entries, (): TranscriptEntry[] => [])
+    if (!entries.some(isPrompt)) return undefined
     const chain = chainTo(entries)
     const rebuilt = rebuildHistory(chain)
     const firstPrompt = promptText(chain.find((e) => isPrompt(e))) ?? ''
@@ -45,13 +51,7 @@ export async function listSessions(options: { cwd: string; env?: Env; limit?: nu
       ...(typeof chain.at(-1)?.gitBranch === 'string' ? { gitBranch: chain.at(-1)!.gitBranch } : {}),
     }
   }))
-}
-
-/** A prompt line: a user line that is neither a tool result nor runtime context. */
-export function isPrompt(e: MessageEntry): boolean {
-  if (!isUserEntry(e) || e.isMeta === true) return false
-  const c = e.message.content
-  return typeof c === 'string' || !c.some((b) => b.type === 'tool_result')
+  return infos.filter((s): s is SessionInfo => s !== undefined).slice(0, options.limit ?? Infinity)
 }
 
 /** The text the user typed: the prompt's first text block (context blocks follow it). */

@@ -1,7 +1,9 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ModloopError } from '../errors.js'
+import { isPrompt } from './entry.js'
 import { isSessionId, projectDir, projectsRoot } from './paths.js'
+import { readTranscript } from './transcript-read.js'
 
 type Env = Record<string, string | undefined>
 
@@ -39,11 +41,16 @@ export async function findSession(sessionId: string, cwd: string, env?: Env): Pr
   throw new ModloopError('MODLOOP_ERR_SESSION', `No conversation found with session ID: ${sessionId}`, { field: 'resume' })
 }
 
-/** The most recently active session of the project of `cwd`. */
+/**
+ * The most recently active session of the project of `cwd` that took a prompt: a file without one
+ * (a session that only ran a command, or one that cannot be read) has nothing to continue.
+ */
 export async function latestSession(cwd: string, env?: Env): Promise<SessionFile> {
-  const [latest] = await sessionFiles(projectDir(cwd, env))
-  if (!latest) throw new ModloopError('MODLOOP_ERR_SESSION', `No conversation found to continue in ${cwd}`, { field: 'continue' })
-  return latest
+  for (const file of await sessionFiles(projectDir(cwd, env))) {
+    const entries = await readTranscript(file.path).then((r) => r.entries, () => [])
+    if (entries.some(isPrompt)) return file
+  }
+  throw new ModloopError('MODLOOP_ERR_SESSION', `No conversation found to continue in ${cwd}`, { field: 'continue' })
 }
 
 async function fileIn(dir: string, sessionId: string): Promise<SessionFile | undefined> {

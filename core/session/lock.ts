@@ -4,9 +4,15 @@ import { ModloopError } from '../errors.js'
 import { lockPathOf } from './paths.js'
 
 /**
+ * The locks this process holds. A lock naming this process's own pid that is not here was left
+ * by an earlier process that had the same pid (in a container, node is PID 1 on every run).
+ */
+const held = new Set<string>()
+
+/**
  * One writer per session: `<session-id>.lock` beside the transcript, created exclusively (`wx`)
- * and holding the writer's pid. A lock whose pid no longer runs was left by a crash and is taken
- * over. Synchronous on purpose: it runs once per session and must not interleave with itself.
+ * and holding the writer's pid. A lock whose pid no longer runs (or is this process's pid but was
+ * not taken by it) was left by a crash and is taken over. Synchronous on purpose: it runs once per session and must not interleave with itself.
  */
 export function acquireSessionLock(sessionPath: string, sessionId: string): () => void {
   const path = lockPathOf(sessionPath)
@@ -18,7 +24,7 @@ export function acquireSessionLock(sessionPath: string, sessionId: string): () =
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
       const pid = readPid(path)
-      if (pid !== undefined && isAlive(pid)) throw lockedError(sessionId, pid, path)
+      if (pid !== undefined && holds(pid, path)) throw lockedError(sessionId, pid, path)
       // The holder is gone (or the file is debris): remove it, unless another process took it over meanwhile.
       if (readPid(path) === pid) {
         try { unlinkSync(path) } catch { /* removed by that other process */ }
@@ -27,10 +33,12 @@ export function acquireSessionLock(sessionPath: string, sessionId: string): () =
     }
     writeSync(fd, String(process.pid))
     closeSync(fd)
+    held.add(path)
     let released = false
     return () => {
       if (released) return
       released = true
+      held.delete(path)
       if (readPid(path) === process.pid) {
         try { unlinkSync(path) } catch { /* already gone */ }
       }
@@ -56,8 +64,9 @@ export function refusalOf(published: unknown, sessionId: string): ModloopError |
 
 /** The pid of a live process holding the session's lock, if any. */
 export function lockHolder(sessionPath: string): number | undefined {
-  const pid = readPid(lockPathOf(sessionPath))
-  return pid !== undefined && isAlive(pid) ? pid : undefined
+  const path = lockPathOf(sessionPath)
+  const pid = readPid(path)
+  return pid !== undefined && holds(pid, path) ? pid : undefined
 }
 
 /** Refuses (MODLOOP_ERR_SESSION_LOCKED) when a live process writes the session. */
@@ -78,6 +87,11 @@ function readPid(path: string): number | undefined {
   } catch {
     return undefined
   }
+}
+
+/** Whether the lock at `path` naming `pid` is still held. */
+function holds(pid: number, path: string): boolean {
+  return pid === process.pid ? held.has(path) : isAlive(pid)
 }
 
 function isAlive(pid: number): boolean {

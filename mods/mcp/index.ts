@@ -2,7 +2,9 @@ import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { McpManager } from './manager.js'
 import { mcpOptions, STATE_KEY, type McpOptions } from './options.js'
-import { collectServers } from './sources.js'
+import { approvedServers } from './approvals.js'
+import { collectServers, NOT_APPROVED } from './sources.js'
+import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
 
 const NONE = 'No MCP servers are configured.'
@@ -64,9 +66,16 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   const { servers, warnings } = await collectServers({
     cwd, options: opts, flags, env,
     projectTrust: () => projectTrust({ cwd, isInteractive, trustFlag: flags.trustWorkspace === true, headlessTrust: opts.trustProjectServers, trustStore: opts.trustStore, env }),
+    projectApproved: async () => {
+      if (flags.trustWorkspace === true) return () => true
+      const approved = await approvedServers(trustStorePath({ trustStore: opts.trustStore }, { MODLOOP_HOME: env('MODLOOP_HOME') }), cwd).catch(() => new Set<string>())
+      return (fingerprint) => approved.has(fingerprint)
+    },
   })
   for (const warning of warnings) $.log.warn(warning)
   for (const s of servers) if (s.error) $.log.warn(s.error)
+  // A project server left out for want of approval is said once, as unapproved project hooks are.
+  for (const s of servers) if (s.disabled?.startsWith(NOT_APPROVED)) $.log.warn(`MCP server "${s.name}" not started: ${s.disabled}`)
   try {
     await $.command.register({ name: 'mcp', description: 'Show the MCP servers, their status and their tools' })
   } catch (err) {

@@ -132,6 +132,10 @@ export class McpManager {
   private update(conn: ServerConnection): void {
     const report = this.reports.find((r) => r.name === conn.name)
     if (!report) return
+    // The init message carries only the status: the reason goes to the log (stderr in -p), once per failure.
+    if (conn.status === 'failed' && conn.error && (report.status !== 'failed' || report.error !== conn.error)) {
+      this.$.log.error(`MCP server "${conn.name}" failed: ${conn.error}`)
+    }
     report.status = conn.status
     report.error = conn.error
     this.publish()

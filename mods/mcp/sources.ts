@@ -2,6 +2,7 @@ import { readFile, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { serverFingerprint } from './approvals.js'
 import { expandVars } from './expand.js'
 import { parseServer, type McpOptions, type ServerConfig } from './options.js'
 
@@ -28,7 +29,14 @@ export interface SourceInput {
   env: (name: string) => string | undefined
   /** Whether `.mcp.json` servers may start; asked only when the file names some. */
   projectTrust: () => Promise<{ trusted: boolean; why?: string }>
+  /**
+   * In a trusted workspace, whether one project server, by its {@link serverFingerprint}, was
+   * approved (asked in the terminal, or all of them by `--trust-workspace`). Absent: all are.
+   */
+  projectApproved?: () => Promise<(fingerprint: string) => boolean>
 }
+
+export const NOT_APPROVED = 'not approved'
 
 const withServers = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional() })
 const launchFlags = withServers.extend({ strictMcpConfig: z.boolean().optional() })
@@ -71,7 +79,13 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
   const project = await readJson(projectPath, withServers, warnings)
   if (project?.mcpServers && Object.keys(project.mcpServers).length > 0) {
     const trust = await input.projectTrust()
-    add('project', projectPath, project.mcpServers, trust.trusted ? undefined : trust.why ?? 'the workspace is not trusted')
+    const approved = trust.trusted && input.projectApproved ? await input.projectApproved() : () => true
+    for (const [name, raw] of Object.entries(project.mcpServers)) {
+      const why = !trust.trusted ? trust.why ?? 'the workspace is not trusted'
+        : approved(serverFingerprint(name, raw)) ? undefined
+        : `${NOT_APPROVED}: ${projectPath} server "${name}" is new or changed since it was approved; start modloop in ${cwd} to approve it, or pass --trust-workspace`
+      add('project', projectPath, { [name]: raw }, why)
+    }
   }
 
   const real = await realpath(cwd).catch(() => cwd)

@@ -102,6 +102,12 @@ export class App {
     return chooser
   }
 
+  /** Answers every open chooser with its cancel value: the session is going away. */
+  cancelAll(): void {
+    for (const chooser of this.choosers.splice(0)) chooser.resolve({ value: chooser.cancel })
+    this.redraw()
+  }
+
   /** Closes a chooser that is no longer wanted (its tool call was interrupted). */
   close<T>(chooser: Chooser<T>): void {
     const i = this.choosers.indexOf(chooser as Chooser<unknown>)
@@ -109,12 +115,15 @@ export class App {
     this.redraw()
   }
 
-  onKey(str: string | undefined, key: Key = {}): void {
+  /** A key; `early` when it was typed before the terminal was taken (before any question was drawn). */
+  onKey(str: string | undefined, key: Key = {}, early = false): void {
     if (key.name === 'paste-start') return void (this.pasting = true)
     if (key.name === 'paste-end') return void (this.pasting = false)
     // Also while a chooser is open: the thinking may be what the answer depends on.
     if (key.ctrl && key.name === 'o' && !this.pasting) return this.view.toggleThinking()
     const chooser = this.choosers[0]
+    // Typed ahead for the prompt, it must not answer a question (trust, approvals) no one has seen yet.
+    if (chooser && early) return
     if (chooser) this.chooserKey(chooser, str, key)
     else this.editorKey(str, key)
     this.redraw()
@@ -229,7 +238,7 @@ export class App {
     let caret: { row: number; col: number } | undefined
     const chooser = this.choosers[0]
     if (chooser) {
-      lines.push(...chooser.lines(p))
+      lines.push(...chooser.lines(p, width))
       if (chooser.typing) {
         const v = this.reason.view(`${chooser.typing.withText}: `, width)
         caret = { row: lines.length + v.caret.row, col: v.caret.col }

@@ -1,3 +1,4 @@
+import stringWidth from 'string-width'
 import type { Paint } from './color.js'
 
 export interface Choice<T> {
@@ -45,9 +46,27 @@ export class Chooser<T> {
     return true
   }
 
-  lines(paint: Paint): string[] {
+  /** The question's rows; its title and explanation wrap at `width` (a cut-off explanation hides what is asked). */
+  lines(paint: Paint, width = Infinity): string[] {
     const rows = this.choices.map((c, i) => (i === this.index ? paint.cyan(`❯ ${i + 1}. ${c.label}`) : `  ${i + 1}. ${c.label}`))
     const hint = this.typing ? paint.dim('Enter to send · Esc to go back') : paint.dim('↑↓ or 1-9 to choose · Enter to confirm · Esc to cancel')
-    return [paint.bold(this.title[0] ?? ''), ...this.title.slice(1).map((t) => paint.dim(t)), ...rows, hint]
+    const [first = '', ...rest] = this.title
+    return [...wrap(first, width).map((t) => paint.bold(t)), ...rest.flatMap((t) => wrap(t, width)).map((t) => paint.dim(t)), ...rows, hint]
   }
+}
+
+/** Breaks plain text at spaces into rows of at most `width` columns, keeping its indent on every row; a longer word is left to be cut. */
+export function wrap(text: string, width: number): string[] {
+  if (stringWidth(text) <= width) return [text]
+  const indent = /^ */.exec(text)![0]
+  const rows: string[] = []
+  let row = ''
+  for (const word of text.slice(indent.length).split(/ +/)) {
+    if (row && stringWidth(indent + row + ' ' + word) > width) {
+      rows.push(indent + row)
+      row = word
+    } else row = row ? `${row} ${word}` : word
+  }
+  if (row) rows.push(indent + row)
+  return rows
 }

@@ -14,7 +14,7 @@ export async function pickSession(app: App, view: MessageView, paint: Paint, cwd
   if (asked) {
     const match = sessions.find((s) => s.sessionId === asked || s.sessionId.startsWith(asked))
     if (!match) void view.print(paint.red(`/resume: no other session of this directory has the id ${asked}`))
-    return match?.sessionId
+    return match && await openable(view, paint, match.sessionId, cwd, env)
   }
   if (sessions.length === 0) {
     void view.print(paint.yellow('/resume: this directory has no other session'))
@@ -25,7 +25,36 @@ export async function pickSession(app: App, view: MessageView, paint: Paint, cwd
     value: s.sessionId as string | undefined,
   }))
   const { value } = await app.choose(['Resume which session?'], choices, undefined)
-  return value
+  return value && await openable(view, paint, value, cwd, env)
+}
+
+/**
+ * Checks, before the current session is ended for it, that the picked one can be opened: still
+ * there and not written by another process. Answers its id, or undefined (the reason shown) to stay.
+ */
+async function openable(view: MessageView, paint: Paint, sessionId: string, cwd: string, env: Record<string, string | undefined>): Promise<string | undefined> {
+  const [{ findSession }, { assertUnlocked }] = await Promise.all([import('../../core/session/locate.js'), import('../../core/session/lock.js')])
+  try {
+    const file = await findSession(sessionId, cwd, env)
+    assertUnlocked(file.path, file.sessionId)
+    return sessionId
+  } catch (err) {
+    void view.print(paint.red(`/resume: ${(err as Error).message}; staying in this session`))
+    return undefined
+  }
+}
+
+/** Whether a session can be resumed: it has a transcript with a prompt (a session ended before its first has none). */
+export async function resumable(sessionId: string, cwd: string, env: Record<string, string | undefined>): Promise<boolean> {
+  const [{ findSession }, { readTranscript }, { isPrompt }] = await Promise.all([
+    import('../../core/session/locate.js'), import('../../core/session/transcript-read.js'), import('../../core/session/entry.js'),
+  ])
+  try {
+    const file = await findSession(sessionId, cwd, env)
+    return (await readTranscript(file.path)).entries.some(isPrompt)
+  } catch {
+    return false
+  }
 }
 
 /** After a resume: which session this is, and the last few exchanges. */

@@ -8,11 +8,13 @@ import { appendHistory, historyFile, readHistory } from './history.js'
 import type { TerminalSurface } from './index.js'
 import { InputChannel } from './input-channel.js'
 import { reviewProjectHooks } from './hooks-review.js'
+import { reviewProjectServers } from './servers-review.js'
 import { modsText } from './listings.js'
 import { promptText } from './pending.js'
 import { permissionChooser, permissionsApi, ruleText } from './permission-ask.js'
-import { pickSession, showResumed } from './resume.js'
+import { pickSession, resumable, showResumed } from './resume.js'
 import { surfaceOf, type InteractiveContext } from './surface.js'
+import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
@@ -29,25 +31,48 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
   const history = historyFile(options.cwd, io.env)
   app.editor.setHistory(await readHistory(history))
   const declined = new Set<string>()
+  // How a signal ends the running session; set while one runs.
+  let stopSession: (() => void) | undefined
+  const termination = onTermination(() => {
+    app.cancelAll()
+    stopSession?.()
+  }, () => terminal.restore(), io.stdout)
   void view.print(`${paint.bold('modloop')} ${paint.dim(`v${VERSION} · ${options.cwd}`)}\n${paint.dim('/help for commands and keys · Esc interrupts · Ctrl+D exits')}`)
   try {
     let next: QueryOptions = options
     let prompt = ctx.prompt
+    // The session a /resume left, while the one it opened has not started: where a failed open goes back to.
+    let left: string | undefined
+    const reopen = (id: string | undefined): QueryOptions => ({ ...options, resume: id, continue: undefined, forkSession: undefined, sessionId: undefined, resumeSessionAt: undefined })
     for (;;) {
       const outcome = await runSession(next, prompt)
       prompt = undefined
-      if (outcome.resume === undefined) return outcome.code
-      next = { ...options, resume: outcome.resume, continue: undefined, forkSession: undefined, sessionId: undefined, resumeSessionAt: undefined }
+      const signalled = termination.code()
+      if (signalled !== undefined) return signalled
+      if (outcome.resume !== undefined) {
+        left = outcome.left
+        next = reopen(outcome.resume)
+        continue
+      }
+      if (outcome.failed && left !== undefined) {
+        // The picked session could not be opened: go on in the one that was left (a new one if it took no prompt).
+        next = reopen(await resumable(left, options.cwd, io.env) ? left : undefined)
+        left = undefined
+        continue
+      }
+      return outcome.code
     }
   } finally {
     await terminal.close()
+    termination.dispose()
   }
 
-  async function runSession(opts: QueryOptions, prompt: string | undefined): Promise<{ code: number; resume?: string }> {
+  async function runSession(opts: QueryOptions, prompt: string | undefined): Promise<{ code: number; resume?: string; left?: string; failed?: boolean }> {
     const input = new InputChannel()
     let exiting = false
     let resumeAsked: string | undefined
     let picked: string | undefined
+    let failed = false
     let sessionId = ''
     const say = (text: string, level: 'info' | 'warn' | 'error' = 'info') =>
       void view.print(level === 'error' ? paint.red(text) : level === 'warn' ? paint.yellow(text) : paint.dim(text))
@@ -56,17 +81,22 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       dist = await ctx.load((name, level, text) => { if (level !== 'debug') say(`${name}: ${text}`, level === 'info' ? 'info' : level) })
     } catch (err) {
       say(`modloop: the distribution could not be loaded: ${(err as Error).message}`, 'error')
-      return { code: 1 }
+      return { code: 1, failed: true }
     }
     const { host, configFile } = dist
     const surface = surfaceOf(host, mod) as TerminalSurface | undefined
     if (typeof surface?.connect !== 'function') {
       say(`modloop: the distribution no longer loads the ${mod} mod, which this terminal runs`, 'error')
       await host.close()
-      return { code: 1 }
+      return { code: 1, failed: true }
     }
     // Before the session starts: its hooks are fixed when shell-hooks starts with it.
     await reviewProjectHooks(app, view, paint, { dist, cwd: options.cwd, settings: opts.settings, env: io.env, declined })
+    await reviewProjectServers(app, view, paint, { dist, cwd: options.cwd, env: io.env, trustWorkspace: opts.trustWorkspace, declined })
+    if (termination.code() !== undefined) {
+      await host.close()
+      return { code: 0 }
+    }
     let $: ModApi | undefined
     // A mode picked with Shift+Tab before the session started; it is set once it has.
     let modeChosen: string | undefined
@@ -82,6 +112,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         else if (!modeChosen) app.mode = (permissions as { mode?: () => string } | undefined)?.mode?.() ?? opts.permissionMode ?? 'default'
         if (permissions) modeChosen = undefined
         void app.refreshCommands()
+        // A resumed session goes on from the totals its transcript carried, not from nothing (nor from the session left).
+        view.totals.costUsd = costOf(api)
         if (e.resumed) showResumed(view, paint, api, e.sessionId)
       },
       promptTaken: () => {
@@ -151,6 +183,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         app.redraw()
       },
     }
+    stopSession = () => app.actions?.exit()
+    if (termination.code() !== undefined) stopSession()
     view.totals.model = resolveModelName(opts, dist.config.model)
     if (prompt?.trim()) app.actions.submit(prompt, 'next')
     app.redraw()
@@ -170,12 +204,15 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         if (resumeAsked !== undefined) {
           picked = await pickSession(app, view, paint, options.cwd, io.env, resumeAsked, sessionId)
           resumeAsked = undefined
+          if (termination.code() !== undefined) picked = undefined
           if (picked) input.end()
         }
       }
     } catch (err) {
       say(`modloop: ${(err as Error).message}`, 'error')
+      failed = true
     } finally {
+      stopSession = undefined
       surface.connect(undefined)
       app.actions = undefined
       app.busy = false
@@ -183,10 +220,20 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       await host.close()
       app.$ = undefined
     }
-    return picked ? { code: 0, resume: picked } : { code: 0 }
+    if (failed) return { code: 1, failed }
+    return picked ? { code: 0, resume: picked, left: sessionId } : { code: 0 }
   }
 }
 
 function isToolRound(m: SDKMessage): boolean {
   return m.type === 'user' && !m.parent_tool_use_id && Array.isArray(m.message.content) && m.message.content.some((b) => b.type === 'tool_result')
+}
+
+function costOf($: ModApi): number {
+  try {
+    const usd = ($.session.usage() as { cost?: { usd?: unknown } } | undefined)?.cost?.usd
+    return typeof usd === 'number' ? usd : 0
+  } catch {
+    return 0
+  }
 }

@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs'
 import { z } from 'zod'
 import { describeError, isModloopError } from '../../core/errors.js'
 import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
-import type { CustomTitleEntry, UserEntry } from '../../core/session/entry.js'
+import { isPrompt, type CustomTitleEntry, type UserEntry } from '../../core/session/entry.js'
 import { acquireSessionLock, SESSION_REFUSED_REF } from '../../core/session/lock.js'
 import { subagentTranscriptPath } from '../../core/session/paths.js'
 import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
@@ -30,6 +31,12 @@ interface Recording {
   agents: Map<string, TranscriptWriter>
   base: LineBase
   release: () => void
+  /**
+   * Writes to the main transcript held back until the session's first prompt: a session that
+   * only ran a command (/help, /cost) and ended leaves no file for `--continue` or the picker to
+   * take for a conversation. Undefined once the file has a prompt (or for a resumed session).
+   */
+  held?: (() => void)[]
 }
 
 /**
@@ -70,12 +77,14 @@ export default defineMod({
         release()
         throw err
       }
-      open.set(e.sessionId, { main, agents: new Map(), base, release })
+      const held = existsSync(e.transcriptPath) ? undefined : []
+      open.set(e.sessionId, { main, agents: new Map(), base, release, ...(held ? { held } : {}) })
       $.state.set({ plugin: $.plugin.name, key: 'path' }, e.transcriptPath)
       const api: TranscriptsApi = {
         setTitle: (title) => {
           const line: CustomTitleEntry = { type: 'custom-title', customTitle: title, sessionId: e.sessionId }
-          open.get(e.sessionId)?.main.appendDetached({ ...line })
+          const r = open.get(e.sessionId)
+          if (r) write(r, () => r.main.appendDetached({ ...line }))
         },
       }
       $.state.set({ plugin: $.plugin.name, key: 'api' }, api)
@@ -129,7 +138,20 @@ function record(r: Recording, e: SessionMessageInput, live: Live, fsync: boolean
     if (mode) line.permissionMode = mode
   }
   if (line?.type === 'user' && !agentId && line.isCompactSummary) Object.assign(line, live.carried())
-  if (line) writer.append(line, e.message.type === 'assistant' ? e.message.supersedes : undefined)
+  if (!line) return
+  const append = () => writer.append(line, e.message.type === 'assistant' ? e.message.supersedes : undefined)
+  if (agentId) return append()
+  if (r.held && line.type === 'user' && isPrompt(line)) {
+    for (const w of r.held.splice(0)) w()
+    delete r.held
+  }
+  write(r, append)
+}
+
+/** Writes to the main transcript now, or holds the write back until the first prompt. */
+function write(r: Recording, w: () => void): void {
+  if (r.held) r.held.push(w)
+  else w()
 }
 
 /**
@@ -142,9 +164,6 @@ function carriedState($: ModApi): Pick<UserEntry, 'todos' | 'readFiles'> {
   const readFiles = readFilesOf($.session.id() as string)
   return { ...(Array.isArray(todos) ? { todos: todos as unknown[] } : {}), ...(readFiles.length > 0 ? { readFiles } : {}) }
 }
-
-const isPrompt = (line: UserEntry) =>
-  line.isMeta !== true && (typeof line.message.content === 'string' || !line.message.content.some((b) => b.type === 'tool_result'))
 
 /** A fork starts as a copy of the original's chain up to where it was taken, under the new id. */
 async function copyHistory(writer: TranscriptWriter, from: ResumedFrom, sessionId: string): Promise<void> {

@@ -29,7 +29,13 @@ export async function send(p: Pane, text: string): Promise<void> {
   await p.keys('Enter')
 }
 
-export interface OpenOptions { args?: string[]; env?: Record<string, string>; waitFor?: string | RegExp }
+export interface OpenOptions {
+  args?: string[]
+  env?: Record<string, string>
+  waitFor?: string | RegExp
+  /** Runs as soon as the pane starts, before modloop is up: keys typed ahead. */
+  typeAhead?: (p: Pane) => Promise<void>
+}
 
 /**
  * One test file's tmux server and CLI bundle; each `open` starts a fake Messages API server and
@@ -71,6 +77,7 @@ export function tmuxSuite(file: string) {
         command: [process.execPath, entry, ...(o.args ?? [])],
         env: { ANTHROPIC_BASE_URL: state.server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: where.home, HOME: where.home, MODLOOP_RETRY_BASE_MS: '1', ...o.env },
       })
+      await o.typeAhead?.(state.pane)
       await state.pane.waitFor(o.waitFor ?? 'Ctrl+D exits')
       return state.pane
     },

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto'
+import { readFile, realpath } from 'node:fs/promises'
+import { join } from 'node:path'
+import { readTrustStore, writeTrustStore } from '../permissions/trust-store.js'
+
+/** One `.mcp.json` server as a reviewer sees it, with the fingerprint its approval is keyed by. */
+export interface ProjectServer {
+  name: string
+  fingerprint: string
+  /** What it runs or where it connects, on one line. */
+  summary: string
+  approved: boolean
+}
+
+type Approvals = Record<string, Record<string, { approvedAt: string }>>
+
+/**
+ * A project server's identity for approval: its name and what decides what it runs or reaches
+ * (type, command, args, env, url, headers), as written in the file: a change to any of them makes
+ * it a new server that is asked about again. Keys are sorted so reformatting the file changes nothing.
+ */
+export function serverFingerprint(name: string, raw: unknown): string {
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>
+  const picked = [name, r.type ?? 'stdio', r.command ?? null, r.args ?? [], sorted(r.env), r.url ?? null, sorted(r.headers)]
+  return createHash('sha256').update(JSON.stringify(picked)).digest('hex').slice(0, 16)
+}
+
+function sorted(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v ?? {}
+  return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+}
+
+/** The `mcpServers` key of the workspace trust store (beside `workspaces` and `hooks`): approved fingerprints per workspace (real path). */
+async function readApprovals(file: string): Promise<{ store: Awaited<ReturnType<typeof readTrustStore>>; servers: Approvals }> {
+  const store = await readTrustStore(file)
+  const servers = (store as { mcpServers?: unknown }).mcpServers
+  return { store, servers: typeof servers === 'object' && servers !== null ? (servers as Approvals) : {} }
+}
+
+/** The fingerprints approved for the workspace `cwd`. */
+export async function approvedServers(file: string, cwd: string): Promise<Set<string>> {
+  const { servers } = await readApprovals(file)
+  return new Set(Object.keys(servers[await realpath(cwd).catch(() => cwd)] ?? {}))
+}
+
+/** Records approval of these fingerprints for the workspace; the rest of the trust store is kept. */
+export async function approveServers(file: string, cwd: string, fingerprints: readonly string[]): Promise<void> {
+  const { store, servers } = await readApprovals(file)
+  const real = await realpath(cwd).catch(() => cwd)
+  const now = new Date().toISOString()
+  servers[real] = { ...servers[real], ...Object.fromEntries(fingerprints.map((f) => [f, { approvedAt: now }])) }
+  await writeTrustStore(file, { ...store, mcpServers: servers })
+}
+
+/** The servers of `<cwd>/.mcp.json` with whether each is approved; none when the file is missing or unreadable. */
+export async function projectServers(cwd: string, storeFile: string): Promise<ProjectServer[]> {
+  let json: unknown
+  try {
+    json = JSON.parse(await readFile(join(cwd, '.mcp.json'), 'utf8'))
+  } catch {
+    return []
+  }
+  const servers = (json as { mcpServers?: unknown } | null)?.mcpServers
+  if (typeof servers !== 'object' || servers === null) return []
+  const approved = await approvedServers(storeFile, cwd)
+  return Object.entries(servers).map(([name, raw]) => {
+    const fingerprint = serverFingerprint(name, raw)
+    return { name, fingerprint, summary: summaryOf(raw), approved: approved.has(fingerprint) }
+  })
+}
+
+function summaryOf(raw: unknown): string {
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as { command?: unknown; args?: unknown; url?: unknown }
+  if (typeof r.url === 'string') return r.url
+  const args = Array.isArray(r.args) ? r.args.map(String) : []
+  return [String(r.command ?? '?'), ...args].join(' ')
+}

@@ -1,0 +1,21 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { tempDirs } from './helpers.js'
+
+let dirs: Awaited<ReturnType<typeof tempDirs>>
+beforeAll(async () => { dirs = await tempDirs() })
+afterAll(() => dirs.remove())
+
+describe('a server that fails in -p', () => {
+  it('is named on stderr with why, beside its failed status in init', async () => {
+    await writeFile(join(dirs.home, '.claude.json'), '{}')
+    await writeFile(join(dirs.project, 'modloop.config.json'), JSON.stringify({ mods: [['mcp', { home: dirs.home }]], mcpServers: { missing: { command: join(dirs.project, 'no-such-server') } } }))
+    const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'ok' }], cwd: dirs.project, env: { MODLOOP_HOME: dirs.home } })
+    expect(r.code).toBe(0)
+    const init = r.out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.subtype === 'init')
+    expect(init.mcp_servers).toEqual([{ name: 'missing', status: 'failed' }])
+    expect(r.err).toMatch(/MCP server "missing" failed: .*not found/)
+  })
+})
