@@ -118,5 +118,5 @@ export function steadyScreen(screen: string): string {
     .replace(/tui-[A-Za-z0-9]{6}/g, 'tui-XXXXXX')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '00000000-0000-0000-0000-000000000000')
     .replace(/(· (?:ok|error|denied|interrupted) · )\d[\d.]*/g, '$1N')
-    .replace(/(tokens · )\d+ms/g, '$1Nms')
+    .replace(/(tokens · )\d+ms ─+/g, '$1Nms ───')
 }
