@@ -1,5 +1,6 @@
 import { relative } from 'node:path'
 import type { Distribution } from '../../core/loader/types.js'
+import { askApproval } from './approval-ask.js'
 import type { App } from './app.js'
 import type { Paint } from './color.js'
 import type { MessageView } from './message-view.js'
@@ -58,23 +59,11 @@ export async function reviewProjectHooks(app: App, view: MessageView, paint: Pai
     `    from ${relative(input.cwd, h.file) || h.file}`,
   ])
   if (n > SHOWN) rows.push(`  … and ${n - SHOWN} more (modloop hooks list shows them all)`)
-  const { value } = await app.choose([
-    `${n === 1 ? 'A project hook' : `${n} project hooks`} of this folder, new or changed, not approved yet:`,
-    ...rows,
-    'Project hooks run code on your machine during the session.',
-  ], [
-    { label: n === 1 ? 'Yes, run it (asked again if it changes)' : 'Yes, run them (asked again if they change)', value: true },
-    { label: n === 1 ? 'No, start without it' : 'No, start without them', value: false },
-  ], false)
-  if (!value) {
-    for (const h of hooks) input.declined.add(h.fingerprint)
-    void view.print(paint.yellow(`Not approved: this session runs without ${n === 1 ? 'it' : 'them'}; the next start asks again.`))
-    return
-  }
-  try {
-    await approveProjectHooks(store, input.cwd, hooks.map((h) => h.fingerprint))
-    void view.print(paint.dim(`Approved ${n} project hook${n === 1 ? '' : 's'} for ${input.cwd}.`))
-  } catch (err) {
-    void view.print(paint.red(`the approval could not be saved in ${store}: ${(err as Error).message}; the hooks stay left out`))
-  }
+  await askApproval(app, view, paint, {
+    noun: ['project hook', 'project hooks'], from: 'of this folder', rows,
+    warning: 'Project hooks run code on your machine during the session.',
+    verb: 'run', fingerprints: hooks.map((h) => h.fingerprint), declined: input.declined,
+    approve: (fingerprints) => approveProjectHooks(store, input.cwd, fingerprints), store,
+    approvedFor: `for ${input.cwd}`, keptOff: 'the hooks stay left out',
+  })
 }

@@ -2,6 +2,7 @@ import type { Distribution } from '../../core/loader/types.js'
 import { approveServers, projectServers } from '../mcp/approvals.js'
 import type { McpOptions } from '../mcp/options.js'
 import { trustStorePath } from '../permissions/trust-store.js'
+import { askApproval } from './approval-ask.js'
 import type { App } from './app.js'
 import type { Paint } from './color.js'
 import type { MessageView } from './message-view.js'
@@ -39,23 +40,11 @@ export async function reviewProjectServers(app: App, view: MessageView, paint: P
   if (n === 0) return
   const rows = servers.slice(0, SHOWN).map((s) => `  ${s.name}: ${s.summary.replace(/\s+/g, ' ')}`)
   if (n > SHOWN) rows.push(`  … and ${n - SHOWN} more (/mcp lists them)`)
-  const { value } = await app.choose([
-    `${n === 1 ? 'An MCP server' : `${n} MCP servers`} of .mcp.json, new or changed, not approved yet:`,
-    ...rows,
-    'A project MCP server runs a command on your machine or sends data to a server.',
-  ], [
-    { label: n === 1 ? 'Yes, start it (asked again if it changes)' : 'Yes, start them (asked again if they change)', value: true },
-    { label: n === 1 ? 'No, start without it' : 'No, start without them', value: false },
-  ], false)
-  if (!value) {
-    for (const s of servers) input.declined.add(s.fingerprint)
-    void view.print(paint.yellow(`Not approved: this session runs without ${n === 1 ? 'it' : 'them'}; the next start asks again.`))
-    return
-  }
-  try {
-    await approveServers(store, input.cwd, servers.map((s) => s.fingerprint))
-    void view.print(paint.dim(`Approved ${n} MCP server${n === 1 ? '' : 's'} of .mcp.json for ${input.cwd}.`))
-  } catch (err) {
-    void view.print(paint.red(`the approval could not be saved in ${store}: ${(err as Error).message}; the servers stay off`))
-  }
+  await askApproval(app, view, paint, {
+    noun: ['MCP server', 'MCP servers'], article: 'An', from: 'of .mcp.json', rows,
+    warning: 'A project MCP server runs a command on your machine or sends data to a server.',
+    verb: 'start', fingerprints: servers.map((s) => s.fingerprint), declined: input.declined,
+    approve: (fingerprints) => approveServers(store, input.cwd, fingerprints), store,
+    approvedFor: `of .mcp.json for ${input.cwd}`, keptOff: 'the servers stay off',
+  })
 }

@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { query } from '../../core/loop/query.js'
+import { builtModloop } from '../helpers/built-cli.js'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
 let dir: string
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-bad-script-')))
@@ -16,15 +13,7 @@ beforeAll(async () => {
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
-/** The built CLI as a real process: exit code and stdout, never throwing on a non-zero exit. */
-function modloop(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  expect(existsSync(join(root, 'dist/cli/main.js')), 'run `npm run build` first').toBe(true)
-  return new Promise((resolve) => {
-    execFile(process.execPath, [join(root, 'bin/modloop.cjs'), ...args], { cwd: dir, env: { ...process.env, MODLOOP_HOME: join(dir, 'home'), ANTHROPIC_API_KEY: '' } }, (error, out, err) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out, err })
-    })
-  })
-}
+const modloop = (args: string[]) => builtModloop(args, { cwd: dir, env: { ...process.env, MODLOOP_HOME: join(dir, 'home'), ANTHROPIC_API_KEY: '' } })
 
 const expectSetupFailure = (result: Record<string, any>) => {
   expect(result).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, terminal_reason: 'turn_setup_failed', num_turns: 0 })

@@ -1,29 +1,18 @@
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeBox, dump, dumped, type Box } from './helpers.js'
+import { builtModloop } from '../helpers/built-cli.js'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
-const bin = join(root, 'bin', 'modloop.cjs')
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
 
-function modloop(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], {
-      cwd: box.project, env: { PATH: process.env.PATH, HOME: box.home, MODLOOP_HOME: join(box.root, 'modloop-home') },
-    }, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: stdout, err: stderr }))
-  })
-}
+const modloop = (args: string[]) => builtModloop(args, { cwd: box.project, env: { PATH: process.env.PATH, HOME: box.home, MODLOOP_HOME: join(box.root, 'modloop-home') } })
 
 describe('modloop -p --settings FILE (the built CLI)', () => {
   it('runs the hooks of the settings file given on the command line', async () => {
-    expect(existsSync(join(root, 'dist', 'bin', 'main.cjs')), 'run `npm run build` first').toBe(true)
     const settings = join(box.root, 'extra-settings.json')
     await writeFile(settings, JSON.stringify({
       hooks: {
