@@ -8,8 +8,10 @@
 // be paid for in peak memory by every run. jiti, sucrase and cosmiconfig stay external: they load
 // only when needed.
 import { build } from 'esbuild'
-import { rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import Module from 'node:module'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -123,3 +125,30 @@ await build({
   minifySyntax: true,
   logLevel: 'warning',
 })
+
+// The CLI's code cache is written by the first run that finds none, and kept while it is taken.
+// A first run of `modloop --version` would leave a cache of its few functions for good, and every
+// later session would compile the rest again (~20 ms a cold -p run). So the build makes the cache
+// itself: a one-turn session that reads a file, through the real SDK against the fake Messages
+// API on loopback, uses the functions a session uses.
+{
+  const { startFakeAnthropic } = await import('../dist/testing/fake-anthropic.js')
+  const warm = mkdtempSync(join(tmpdir(), 'modloop-warm-'))
+  const server = await startFakeAnthropic({ script: [
+    { reply: [{ tool_use: { name: 'Read', input: { file_path: join(warm, 'notes.txt') } } }] },
+    { reply: 'Done.' },
+  ] })
+  try {
+    writeFileSync(join(warm, 'notes.txt'), 'warm\n')
+    const env = { ...process.env, MODLOOP_HOME: join(warm, 'home'), HOME: warm, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'warm-up' }
+    const child = spawn(process.execPath, [join(root, 'bin', 'modloop.cjs'), '-p', 'read notes.txt'], { cwd: warm, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    let err = ''
+    child.stderr.on('data', (d) => (err += d))
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    // A failed warm-up only costs the cache it would have made: the first real run makes one.
+    if (code !== 0) console.warn(`bundle: the code-cache warm-up run failed (${code}): ${err.trim().split('\n').at(-1)}`)
+  } finally {
+    await server.close()
+    rmSync(warm, { recursive: true, force: true })
+  }
+}

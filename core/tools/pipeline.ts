@@ -3,6 +3,7 @@ import type { PermissionUpdate, ToolCallInput, ToolCallResult, ToolCheckResult, 
 import { describeError } from '../errors.js'
 import type { ToolRegistry } from './registry.js'
 import { sendableContent, validateInput, type Tool, type ToolOutput, type ToolResultContent } from './tool.js'
+import { whyUnserializable } from './serializable.js'
 
 export interface ToolUse {
   id: string
@@ -87,13 +88,8 @@ const textOf = (result: unknown): string => (typeof result === 'string' ? result
  * it can: the answer goes into the stream, the transcript and the next request as JSON.
  */
 function unserializable(r: { result: unknown; text?: unknown }): string | undefined {
-  try {
-    JSON.stringify(r.result)
-    if (r.text !== undefined && typeof r.text !== 'string') return 'its text is not a string'
-    return undefined
-  } catch (err) {
-    return describeError(err)
-  }
+  if (r.text !== undefined && typeof r.text !== 'string') return 'its text is not a string'
+  return whyUnserializable(r.result)
 }
 
 /**
