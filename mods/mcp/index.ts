@@ -2,7 +2,7 @@ import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { McpManager } from './manager.js'
 import { mcpOptions, STATE_KEY, type McpOptions } from './options.js'
-import { approvedServers } from './approvals.js'
+import { approvedServers, projectServers } from './approvals.js'
 import { collectServers, NOT_APPROVED } from './sources.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
@@ -63,19 +63,31 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
     $.log.warn(`the launch options cannot be read (${(err as Error).message}); query() mcpServers are not seen`)
   }
   const env = (name: string) => $.env.get(name)
+  const store = trustStorePath({ trustStore: opts.trustStore }, { MODLOOP_HOME: env('MODLOOP_HOME') })
+  const unreviewed: string[] = []
   const { servers, warnings } = await collectServers({
     cwd, options: opts, flags, env,
     projectTrust: () => projectTrust({ cwd, isInteractive, trustFlag: flags.trustWorkspace === true, headlessTrust: opts.trustProjectServers, trustStore: opts.trustStore, env }),
     projectApproved: async () => {
       if (flags.trustWorkspace === true) return () => true
-      const approved = await approvedServers(trustStorePath({ trustStore: opts.trustStore }, { MODLOOP_HOME: env('MODLOOP_HOME') }), cwd).catch(() => new Set<string>())
-      return (fingerprint) => approved.has(fingerprint)
+      const approved = await approvedServers(store, cwd).catch(() => new Set<string>())
+      // As with project hooks: the terminal asks before the session and what was declined stays
+      // out; a run with no one to ask starts them and says which were not approved.
+      if (isInteractive) return (fingerprint) => approved.has(fingerprint)
+      return (fingerprint) => {
+        if (!approved.has(fingerprint)) unreviewed.push(fingerprint)
+        return true
+      }
     },
   })
   for (const warning of warnings) $.log.warn(warning)
   for (const s of servers) if (s.error) $.log.warn(s.error)
-  // A project server left out for want of approval is said once, as unapproved project hooks are.
   for (const s of servers) if (s.disabled?.startsWith(NOT_APPROVED)) $.log.warn(`MCP server "${s.name}" not started: ${s.disabled}`)
+  if (unreviewed.length > 0) {
+    for (const s of (await projectServers(cwd, store).catch(() => [])).filter((p) => unreviewed.includes(p.fingerprint))) {
+      $.log.warn(`started a project MCP server not yet approved in this workspace: "${s.name}" (${s.summary}; .mcp.json); start modloop in ${cwd} to approve it`)
+    }
+  }
   try {
     await $.command.register({ name: 'mcp', description: 'Show the MCP servers, their status and their tools' })
   } catch (err) {

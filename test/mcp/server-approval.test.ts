@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { approvedServers, approveServers, projectServers, serverFingerprint } from '../../mods/mcp/approvals.js'
+import { setTrust } from '../../mods/permissions/trust-store.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 import { initOf, mcp, stdio, tempDirs } from './helpers.js'
 
@@ -24,30 +25,40 @@ describe('project MCP server fingerprints', () => {
 })
 
 describe('project MCP servers in a trusted workspace', () => {
-  it('start only once approved: a new or changed one is left out and reported; --trust-workspace starts them all', async () => {
+  it('are asked about in the terminal, which leaves out what is not approved; a run with no one to ask starts them and names the unapproved; --trust-workspace starts them all', async () => {
     const trustStore = join(dirs.home, 'trusted.json')
     await writeFile(join(dirs.home, '.claude.json'), '{}')
+    // A trusted folder: what is left to decide is each server.
+    await setTrust(trustStore, dirs.project, true)
     const mcpJson = (extra: Record<string, unknown>) => writeFile(join(dirs.project, '.mcp.json'), JSON.stringify({ mcpServers: { proj: stdio(extra) } }))
-    const go = async (o: { trustWorkspace?: boolean } = {}) => {
+    const go = async (o: { trustWorkspace?: boolean; isInteractive?: boolean } = {}) => {
       const logged: string[] = []
       const run = await runScript([{ reply: 'ok' }], 'go', { cwd: dirs.project, ...o, log: (line: string) => logged.push(line), mods: [toolsMod(), mcp({ home: dirs.home, trustStore })] })
       return { statuses: initOf(run.messages).mcp_servers, logged: logged.join('\n') }
     }
     await mcpJson({})
 
-    const fresh = await go()
-    expect(fresh.statuses).toEqual([{ name: 'proj', status: 'disabled' }])
-    expect(fresh.logged).toMatch(/MCP server "proj" not started: not approved/)
+    // The terminal asked before the session (see terminal-ui's servers review); what it did not approve stays out.
+    const declined = await go({ isInteractive: true })
+    expect(declined.statuses).toEqual([{ name: 'proj', status: 'disabled' }])
+    expect(declined.logged).toMatch(/MCP server "proj" not started: not approved/)
+    // Headless, like project hooks: it runs, and the log says it was not approved.
+    const headless = await go()
+    expect(headless.statuses).toEqual([{ name: 'proj', status: 'connected' }])
+    expect(headless.logged).toMatch(/started a project MCP server not yet approved in this workspace: "proj"/)
 
     const [listed] = await projectServers(dirs.project, trustStore)
     expect(listed).toMatchObject({ name: 'proj', approved: false })
     await approveServers(trustStore, dirs.project, [listed!.fingerprint])
     expect((await approvedServers(trustStore, dirs.project)).has(listed!.fingerprint)).toBe(true)
-    expect((await go()).statuses).toEqual([{ name: 'proj', status: 'connected' }])
+    const approved = await go({ isInteractive: true })
+    expect(approved.statuses).toEqual([{ name: 'proj', status: 'connected' }])
+    expect((await go()).logged).not.toMatch(/not yet approved/)
 
-    // The same name, now running something else: asked about anew.
+    // The same name, now running something else: not approved any more.
     await mcpJson({ env: { EXTRA: '1' } })
-    expect((await go()).statuses).toEqual([{ name: 'proj', status: 'disabled' }])
-    expect((await go({ trustWorkspace: true })).statuses).toEqual([{ name: 'proj', status: 'connected' }])
+    expect((await go({ isInteractive: true })).statuses).toEqual([{ name: 'proj', status: 'disabled' }])
+    expect((await go()).logged).toMatch(/not yet approved in this workspace: "proj"/)
+    expect((await go({ trustWorkspace: true, isInteractive: true })).statuses).toEqual([{ name: 'proj', status: 'connected' }])
   })
 })
