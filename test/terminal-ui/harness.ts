@@ -5,6 +5,9 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
+// Longer than the terminal's typeahead window (mods/terminal-ui/keys.ts), shorter than any person.
+const REACTION_MS = 30
+
 const run = promisify(execFile)
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const SCREENS = join(root, 'test/terminal-ui/__screens__')
@@ -78,13 +81,20 @@ export class Pane {
     await run('tmux', ['-L', this.socket, 'send-keys', '-t', this.name, ...keys])
   }
 
-  /** Polls the pane until `expected` shows (or the predicate holds), or fails with what it showed. */
+  /**
+   * Polls the pane until `expected` shows (or the predicate holds), or fails with what it showed.
+   * It answers a moment after the screen showed, as a person would: the terminal takes keys that
+   * arrive within 20 ms of a new question for typed-ahead ones (mods/terminal-ui/keys.ts).
+   */
   async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000, whole = false): Promise<string> {
     const deadline = Date.now() + timeoutMs
     let screen = ''
     while (Date.now() < deadline) {
       screen = whole ? await this.history() : await this.capture()
-      if (typeof expected === 'string' ? screen.includes(expected) : typeof expected === 'function' ? expected(screen) : expected.test(screen)) return screen
+      if (typeof expected === 'string' ? screen.includes(expected) : typeof expected === 'function' ? expected(screen) : expected.test(screen)) {
+        await delay(REACTION_MS)
+        return screen
+      }
       await delay(40)
     }
     throw new Error(`the pane never showed ${String(expected)}; it showed:\n${screen}`)
