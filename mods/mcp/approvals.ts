@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { readFile, realpath } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { readTrustStore, writeTrustStore } from '../permissions/trust-store.js'
+import { approvedFingerprints, approveFingerprints } from '../permissions/trust-store.js'
 
 /** One `.mcp.json` server as a reviewer sees it, with the fingerprint its approval is keyed by. */
 export interface ProjectServer {
@@ -12,7 +12,6 @@ export interface ProjectServer {
   approved: boolean
 }
 
-type Approvals = Record<string, Record<string, { approvedAt: string }>>
 
 /**
  * A project server's identity for approval: its name and what decides what it runs or reaches
@@ -30,27 +29,11 @@ function sorted(v: unknown): unknown {
   return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
 }
 
-/** The `mcpServers` key of the workspace trust store (beside `workspaces` and `hooks`): approved fingerprints per workspace (real path). */
-async function readApprovals(file: string): Promise<{ store: Awaited<ReturnType<typeof readTrustStore>>; servers: Approvals }> {
-  const store = await readTrustStore(file)
-  const servers = (store as { mcpServers?: unknown }).mcpServers
-  return { store, servers: typeof servers === 'object' && servers !== null ? (servers as Approvals) : {} }
-}
-
 /** The fingerprints approved for the workspace `cwd`. */
-export async function approvedServers(file: string, cwd: string): Promise<Set<string>> {
-  const { servers } = await readApprovals(file)
-  return new Set(Object.keys(servers[await realpath(cwd).catch(() => cwd)] ?? {}))
-}
+export const approvedServers = (file: string, cwd: string): Promise<Set<string>> => approvedFingerprints(file, 'mcpServers', cwd)
 
 /** Records approval of these fingerprints for the workspace; the rest of the trust store is kept. */
-export async function approveServers(file: string, cwd: string, fingerprints: readonly string[]): Promise<void> {
-  const { store, servers } = await readApprovals(file)
-  const real = await realpath(cwd).catch(() => cwd)
-  const now = new Date().toISOString()
-  servers[real] = { ...servers[real], ...Object.fromEntries(fingerprints.map((f) => [f, { approvedAt: now }])) }
-  await writeTrustStore(file, { ...store, mcpServers: servers })
-}
+export const approveServers = (file: string, cwd: string, fingerprints: readonly string[]): Promise<void> => approveFingerprints(file, 'mcpServers', cwd, fingerprints)
 
 /** The servers of `<cwd>/.mcp.json` with whether each is approved; none when the file is missing or unreadable. */
 export async function projectServers(cwd: string, storeFile: string): Promise<ProjectServer[]> {

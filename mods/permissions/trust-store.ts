@@ -68,3 +68,28 @@ export async function writeTrustStore(file: string, store: TrustStore): Promise<
   await writeFile(temp, `${JSON.stringify(store, null, 2)}\n`)
   await rename(temp, file)
 }
+
+/** What a workspace approved, item by item: settings hooks (`hooks`) and `.mcp.json` servers (`mcpServers`). */
+export type ApprovalKind = 'hooks' | 'mcpServers'
+type Approvals = Record<string, Record<string, { approvedAt: string }>>
+
+async function readApprovals(file: string, kind: ApprovalKind): Promise<{ store: TrustStore; approvals: Approvals }> {
+  const store = await readTrustStore(file)
+  const approvals = (store as Record<string, unknown>)[kind]
+  return { store, approvals: typeof approvals === 'object' && approvals !== null ? (approvals as Approvals) : {} }
+}
+
+/** The fingerprints of `kind` approved for the workspace (by its real path). */
+export async function approvedFingerprints(file: string, kind: ApprovalKind, workspace: string): Promise<Set<string>> {
+  const { approvals } = await readApprovals(file, kind)
+  return new Set(Object.keys(approvals[await realpath(workspace).catch(() => workspace)] ?? {}))
+}
+
+/** Records approval of these fingerprints of `kind` for the workspace; the rest of the store is kept. */
+export async function approveFingerprints(file: string, kind: ApprovalKind, workspace: string, fingerprints: readonly string[]): Promise<void> {
+  const { store, approvals } = await readApprovals(file, kind)
+  const real = await realpath(workspace).catch(() => workspace)
+  const now = new Date().toISOString()
+  approvals[real] = { ...approvals[real], ...Object.fromEntries(fingerprints.map((f) => [f, { approvedAt: now }])) }
+  await writeTrustStore(file, { ...store, [kind]: approvals })
+}

@@ -36,7 +36,7 @@ export function hostLlm($: ModApi): LlmHook {
     const started = await spawn({
       prompt: request.prompt, description: `${request.event} agent hook`, subagentType: 'hook-verifier',
       // The subagent takes a model id as it stands, so aliases are resolved here.
-      model: request.model ? resolveAlias(request.model, process.env) : smallFastModel(process.env), tools: VERIFIER_TOOLS, systemPrompt: AGENT_HOOK_SYSTEM, maxTurns: VERIFIER_MAX_TURNS,
+      model: request.model ? resolveAlias(request.model, $.env.all()) : smallFastModel($.env.all()), tools: VERIFIER_TOOLS, systemPrompt: AGENT_HOOK_SYSTEM, maxTurns: VERIFIER_MAX_TURNS,
       parentToolUseId: `hook_${randomUUID()}`, signal: request.signal,
     })
     if ('deny' in started) throw new Error(`the verifier subagent was refused: ${started.deny}`)

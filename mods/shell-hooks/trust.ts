@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
-import { realpath } from 'node:fs/promises'
 import type { HooksConfig, LoadedHookSources, ResolvedHandler } from '../../hooks-runner/index.js'
-import { readTrustStore, trustStorePath, writeTrustStore, type TrustStore } from '../permissions/trust-store.js'
+import { approvedFingerprints, approveFingerprints, trustStorePath } from '../permissions/trust-store.js'
 
 /** One project-level hook as a reviewer sees it, with the fingerprint its approval is keyed by. */
 export interface ProjectHookFingerprint {
@@ -24,26 +23,16 @@ export function fingerprintOf(h: ResolvedHandler): string {
   return createHash('sha256').update(JSON.stringify([h.event, h.matcher ?? '', h.config.type, h.name])).digest('hex').slice(0, 16)
 }
 
-type Approvals = Record<string, Record<string, { approvedAt: string }>>
-
-/** The `hooks` key of the workspace trust store (beside `workspaces`): approved fingerprints per workspace (real path). */
-async function readApprovals(file: string): Promise<{ store: TrustStore; hooks: Approvals }> {
-  const store = await readTrustStore(file)
-  const hooks = (store as { hooks?: unknown }).hooks
-  return { store, hooks: typeof hooks === 'object' && hooks !== null ? (hooks as Approvals) : {} }
-}
-
 /**
  * The project-level hooks of a config with whether each was approved for this workspace, so an
  * interactive front end can ask once per new or changed hook. Headless runs do not ask: they run
  * these hooks and report the unapproved ones that ran.
  */
 export async function projectHookFingerprints(config: HooksConfig, workspace: string, storeFile: string): Promise<ProjectHookFingerprint[]> {
-  const { hooks } = await readApprovals(storeFile)
-  const approved = hooks[await realpath(workspace).catch(() => workspace)] ?? {}
+  const approved = await approvedFingerprints(storeFile, 'hooks', workspace)
   return config.handlers.filter(isProjectLevel).map((h) => {
     const fingerprint = fingerprintOf(h)
-    return { fingerprint, event: h.event, matcher: h.matcher ?? '', command: h.name, file: h.source.file, approved: fingerprint in approved }
+    return { fingerprint, event: h.event, matcher: h.matcher ?? '', command: h.name, file: h.source.file, approved: approved.has(fingerprint) }
   })
 }
 
@@ -56,10 +45,5 @@ export function withoutUnapproved(loaded: LoadedHookSources, approved: ReadonlyS
 }
 
 /** Records approval of these fingerprints for the workspace; the rest of the trust store is kept. */
-export async function approveProjectHooks(storeFile: string, workspace: string, fingerprints: readonly string[]): Promise<void> {
-  const { store, hooks } = await readApprovals(storeFile)
-  const real = await realpath(workspace).catch(() => workspace)
-  const now = new Date().toISOString()
-  hooks[real] = { ...hooks[real], ...Object.fromEntries(fingerprints.map((f) => [f, { approvedAt: now }])) }
-  await writeTrustStore(storeFile, { ...store, hooks })
-}
+export const approveProjectHooks = (storeFile: string, workspace: string, fingerprints: readonly string[]): Promise<void> =>
+  approveFingerprints(storeFile, 'hooks', workspace, fingerprints)
