@@ -39,7 +39,9 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
     caught ??= signal
     abort.abort(new Error(signal === 'SIGINT' ? 'interrupted' : `stopped by ${signal}`))
   }
-  for (const s of STOP_SIGNALS) process.once(s, onSignal)
+  // Only where the CLI owns the process: a test or an embedder keeps its own signal handling.
+  const signals = io.ownsProcess ? STOP_SIGNALS : []
+  for (const s of signals) process.once(s, onSignal)
   let result: SDKResultMessage | undefined
   try {
     for await (const m of query({ prompt, options })) {
@@ -50,7 +52,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   } catch (err) {
     if (!result) throw err
   } finally {
-    for (const s of STOP_SIGNALS) process.off(s, onSignal)
+    for (const s of signals) process.off(s, onSignal)
   }
   if (caught) {
     if (result && format === 'json') io.stdout.write(`${JSON.stringify(result)}\n`)

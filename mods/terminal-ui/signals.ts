@@ -1,4 +1,6 @@
-const CODES: Partial<Record<NodeJS.Signals, number>> = { SIGTERM: 143, SIGHUP: 129 }
+import { constants } from 'node:os'
+
+const SIGNALS = ['SIGTERM', 'SIGHUP'] as const
 // Past the Bash grace period (2 s) and session.end's bound: a shutdown still running by then hangs.
 const SHUTDOWN_MS = 6_000
 
@@ -23,18 +25,17 @@ export function onTermination(stop: () => void, restore: () => void, stdout: Nod
   }
   const onSignal = (signal: NodeJS.Signals) => {
     if (code !== undefined) return force()
-    code = CODES[signal]
+    code = 128 + constants.signals[signal]
     // After SIGHUP the terminal is gone: a write to it fails, and must not crash the shutdown.
     if (signal === 'SIGHUP') stdout.on('error', () => {})
     setTimeout(force, SHUTDOWN_MS).unref()
     stop()
   }
-  const signals = Object.keys(CODES) as NodeJS.Signals[]
-  for (const s of signals) process.on(s, onSignal)
+  for (const s of SIGNALS) process.on(s, onSignal)
   return {
     code: () => code,
     dispose: () => {
-      for (const s of signals) process.off(s, onSignal)
+      for (const s of SIGNALS) process.off(s, onSignal)
     },
   }
 }
