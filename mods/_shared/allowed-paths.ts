@@ -56,9 +56,23 @@ export function isInside(root: string, path: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
 }
 
+// Every file tool call checks its path against the same roots, and a batch of ten calls would
+// resolve them ten times over (each realpath a trip to the thread pool): a resolution serves the
+// calls of the next second. A root moved under a running session is seen a second later.
+const ROOTS_FRESH_MS = 1_000
+const resolvedRoots = new Map<string, { at: number; roots: Promise<string[]> }>()
+
 /** The session cwd and the configured extra directories, as real paths. */
-export async function allowedRoots(cwd: string, extra: readonly string[]): Promise<string[]> {
-  return Promise.all([cwd, ...extra.map((d) => resolve(cwd, d))].map(realpathLoose))
+export function allowedRoots(cwd: string, extra: readonly string[]): Promise<string[]> {
+  const key = [cwd, ...extra].join('\0')
+  const now = performance.now()
+  const known = resolvedRoots.get(key)
+  if (known && now - known.at < ROOTS_FRESH_MS) return known.roots
+  if (resolvedRoots.size >= 64) resolvedRoots.clear()
+  const roots = Promise.all([cwd, ...extra.map((d) => resolve(cwd, d))].map(realpathLoose))
+  resolvedRoots.set(key, { at: now, roots })
+  roots.catch(() => resolvedRoots.delete(key))
+  return roots
 }
 
 export type PathCheck = { ok: true; path: string } | { ok: false; message: string }
@@ -78,8 +92,7 @@ export async function checkPath(
     return { ok: false, message: `${field} must be an absolute path, but "${given}" is relative. Pass the full path, e.g. ${join(cwd, given)}` }
   }
   const absolute = resolve(options.relativeTo ?? cwd, given)
-  const real = await realpathLoose(absolute)
-  const roots = await allowedRoots(cwd, extra)
+  const [real, roots] = await Promise.all([realpathLoose(absolute), allowedRoots(cwd, extra)])
   if (roots.some((root) => isInside(root, real))) return { ok: true, path: real }
   const shown = real === absolute ? given : `${given} (which resolves to ${real})`
   return { ok: false, message: `${shown} is outside the directories this session may use: ${roots.join(', ')}. Work inside them, or add the directory to the session (--add-dir, additionalDirectories).` }

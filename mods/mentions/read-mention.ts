@@ -1,7 +1,8 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { PromptMentionInput, PromptMentionResult } from '../../core/events/types.js'
 import { checkPath } from '../_shared/allowed-paths.js'
-import { numberLines, splitLines } from '../_shared/numbered-lines.js'
+import { lineWindow } from '../_shared/numbered-lines.js'
+import { readRegular } from '../_shared/read-regular.js'
 import { hashBytes, recordRead } from '../_shared/read-state.js'
 import { decodeText, looksBinary } from '../_shared/text-file.js'
 
@@ -40,33 +41,29 @@ export async function readMention(e: PromptMentionInput, options: MentionOptions
     ctx.warn(`${named(e)}: not attached: reading ${e.path} is not permitted: ${why}`)
     return { deny: `reading ${e.path} is not permitted: ${why}` }
   }
-  const info = await stat(checked.path).catch(() => undefined)
-  if (!info) {
-    ctx.warn(`${named(e)}: not attached: ${e.path} does not exist`)
+  const file = await readRegular(checked.path, options.maxFileBytes)
+  if (!file.ok) {
+    if (file.why === 'directory') return { type: 'file', context: [await listing(e, checked.path, options.maxEntries)] }
+    const why = file.why === 'missing' ? `${e.path} does not exist`
+      : file.why === 'too-large' ? `${file.size} bytes is more than the ${options.maxFileBytes} a mention attaches`
+        : file.why === 'irregular' ? 'not a regular file' : `cannot read ${e.path}: ${file.message}`
+    ctx.warn(`${named(e)}: not attached: ${why}`)
     return { type: null }
   }
-  if (info.isDirectory()) return { type: 'file', context: [await listing(e, checked.path, options.maxEntries)] }
-  if (!info.isFile() || info.size > options.maxFileBytes) {
-    ctx.warn(`${named(e)}: not attached: ${info.isFile() ? `${info.size} bytes is more than the ${options.maxFileBytes} a mention attaches` : 'not a regular file'}`)
-    return { type: null }
-  }
-  const bytes = await readFile(checked.path)
-  if (looksBinary(bytes)) {
+  if (looksBinary(file.bytes)) {
     ctx.warn(`${named(e)}: not attached: ${e.path} is a binary file`)
     return { type: null }
   }
-  const lines = splitLines(decodeText(bytes).text)
   const start = Math.max(0, (e.offset ?? 1) - 1)
-  const selected = lines.slice(start, start + (e.limit ?? options.maxLines))
-    .map((l) => (l.length > options.maxLineChars ? `${l.slice(0, options.maxLineChars)}… [line cut]` : l))
-  const end = start + selected.length
-  recordRead(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, hash: hashBytes(bytes), whole: start === 0 && end >= lines.length })
+  const view = lineWindow(decodeText(file.bytes).text, { start, limit: e.limit ?? options.maxLines, maxLineChars: options.maxLineChars, cutNote: '… [line cut]', budget: Infinity })
+  const end = start + view.shown
+  recordRead(ctx.sessionId, checked.path, { mtimeMs: file.mtimeMs, hash: hashBytes(file.bytes), whole: start === 0 && end >= view.total })
   const head = `The user mentioned @${e.mention}: the contents of ${e.path}`
-  if (lines.length === 0) return { type: 'file', context: [`${head}: the file is empty.`] }
-  if (selected.length === 0) return { type: 'file', context: [`${head}: the file has ${lines.length} lines, fewer than the line ${start + 1} the mention starts at.`] }
-  const range = start > 0 || end < lines.length ? `, lines ${start + 1}-${end} of ${lines.length}` : ''
-  const more = end < lines.length ? `\n\n(${lines.length - end} more lines; read on with the Read tool from line ${end + 1}.)` : ''
-  return { type: 'file', context: [`${head}${range}, numbered like cat -n:\n${numberLines(selected, start + 1)}${more}`] }
+  if (view.total === 0) return { type: 'file', context: [`${head}: the file is empty.`] }
+  if (view.shown === 0) return { type: 'file', context: [`${head}: the file has ${view.total} lines, fewer than the line ${start + 1} the mention starts at.`] }
+  const range = start > 0 || end < view.total ? `, lines ${start + 1}-${end} of ${view.total}` : ''
+  const more = end < view.total ? `\n\n(${view.total - end} more lines; read on with the Read tool from line ${end + 1}.)` : ''
+  return { type: 'file', context: [`${head}${range}, numbered like cat -n:\n${view.numbered}${more}`] }
 }
 
 /** The mention as a warning names it: with the file and line it was written in, when not in the prompt itself. */

@@ -1,15 +1,17 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
 import { z } from 'zod'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { checkPath } from '../_shared/allowed-paths.js'
-import { numberLines, splitLines } from '../_shared/numbered-lines.js'
+import { lineWindow } from '../_shared/numbered-lines.js'
+import { readRegular } from '../_shared/read-regular.js'
 import { hashBytes, recordRead } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
 import { decodeText, looksBinary } from '../_shared/text-file.js'
 
 export const DEFAULT_LINES = 2000
 export const MAX_LINE_CHARS = 2000
+const CUT_NOTE = `… [line cut at ${MAX_LINE_CHARS} characters]`
 // Whole-file reads keep the file in memory; past this size a range is pointless without streaming.
 const MAX_FILE_BYTES = 32 * 1024 * 1024
 const BINARY_EXTENSIONS = new Set([
@@ -46,66 +48,44 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
   const checked = await checkPath(input.file_path, ctx.cwd, options.additionalDirectories)
   if (!checked.ok) return failure(checked.message)
   const shown = input.file_path
-  const info = await stat(checked.path).catch((err: NodeJS.ErrnoException) => err)
-  if (info instanceof Error) {
-    if (info.code === 'ENOENT' || info.code === 'ENOTDIR') return failure(`File does not exist: ${shown}.${await similarNames(checked.path)}`)
-    return failure(`Cannot read ${shown}: ${info.message}`)
+  const file = await readRegular(checked.path, MAX_FILE_BYTES)
+  if (!file.ok) {
+    switch (file.why) {
+      case 'missing': return failure(`File does not exist: ${shown}.${await similarNames(checked.path)}`)
+      case 'directory': return failure(`${shown} is a directory, not a file. List it with Glob, or with ls through Bash.`)
+      case 'irregular': return failure(`${shown} is not a regular file.`)
+      case 'too-large': return failure(`${shown} is ${file.size} bytes, more than Read takes (${MAX_FILE_BYTES}). Search it with Grep, or look at parts of it with head/tail/sed through Bash.`)
+      default: return failure(`Cannot read ${shown}: ${file.message}`)
+    }
   }
-  if (info.isDirectory()) return failure(`${shown} is a directory, not a file. List it with Glob, or with ls through Bash.`)
-  if (!info.isFile()) return failure(`${shown} is not a regular file.`)
-  if (info.size > MAX_FILE_BYTES) {
-    return failure(`${shown} is ${info.size} bytes, more than Read takes (${MAX_FILE_BYTES}). Search it with Grep, or look at parts of it with head/tail/sed through Bash.`)
-  }
-  const bytes = await readFile(checked.path)
+  const { bytes, mtimeMs } = file
   if (BINARY_EXTENSIONS.has(extname(checked.path).toLowerCase()) || looksBinary(bytes)) {
     return failure(`${shown} is a binary file (${bytes.length} bytes); Read shows text files only.`)
   }
   const { text } = decodeText(bytes)
-  const lines = splitLines(text)
   const start = input.offset ? input.offset - 1 : 0
-  const file = (content: string, numLines: number) => ({ type: 'text', file: { filePath: shown, content, numLines, startLine: start + 1, totalLines: lines.length } })
+  const limit = input.limit ?? DEFAULT_LINES
+  const view = lineWindow(text, { start, limit, maxLineChars: MAX_LINE_CHARS, cutNote: CUT_NOTE, budget: options.maxOutputChars })
+  const result = (content: string, numLines: number) => ({ type: 'text', file: { filePath: shown, content, numLines, startLine: start + 1, totalLines: view.total } })
 
-  if (lines.length === 0) {
-    recordRead(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, hash: hashBytes(bytes), whole: true })
-    return { result: file('', 0), text: reminder(`The file ${shown} exists but is empty.`) }
+  if (view.total === 0) {
+    recordRead(ctx.sessionId, checked.path, { mtimeMs, hash: hashBytes(bytes), whole: true })
+    return { result: result('', 0), text: reminder(`The file ${shown} exists but is empty.`) }
   }
-  if (start >= lines.length) {
+  if (view.shown === 0) {
     return {
-      result: file('', 0),
-      text: reminder(`The file ${shown} has ${lines.length} line${lines.length === 1 ? '' : 's'}, fewer than the offset ${input.offset}. Read from an earlier line.`),
+      result: result('', 0),
+      text: reminder(`The file ${shown} has ${view.total} line${view.total === 1 ? '' : 's'}, fewer than the offset ${input.offset}. Read from an earlier line.`),
     }
   }
-
-  let cut = false
-  const wanted = lines.slice(start, start + (input.limit ?? DEFAULT_LINES)).map((l) => {
-    if (l.length <= MAX_LINE_CHARS) return l
-    cut = true
-    return `${l.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]`
-  })
-  const selected = fitToBudget(wanted, start + 1, options.maxOutputChars)
-  const end = start + selected.length
-  const whole = start === 0 && end >= lines.length
-  recordRead(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, hash: hashBytes(bytes), whole })
-  // All of an LF file shown uncut: its lines joined again are the text itself, so a slice of it
-  // stands in for a second copy of the file.
-  const content = whole && !cut && !text.includes('\r') ? text.slice(0, text.endsWith('\n') ? -1 : text.length) : selected.join('\n')
-
-  let body = numberLines(selected, start + 1)
-  if (end < lines.length) {
-    const why = selected.length < wanted.length ? ` to stay under ${options.maxOutputChars} characters` : ''
-    body += `\n\n${reminder(`Showing lines ${start + 1}-${end} of ${lines.length}${why}. Read on with offset ${end + 1}.`)}`
+  const end = start + view.shown
+  recordRead(ctx.sessionId, checked.path, { mtimeMs, hash: hashBytes(bytes), whole: start === 0 && end >= view.total })
+  let body = view.numbered
+  if (end < view.total) {
+    const why = view.shown < Math.min(limit, view.total - start) ? ` to stay under ${options.maxOutputChars} characters` : ''
+    body += `\n\n${reminder(`Showing lines ${start + 1}-${end} of ${view.total}${why}. Read on with offset ${end + 1}.`)}`
   }
-  return { result: file(content, selected.length), text: body }
-}
-
-/** The longest prefix of `lines` whose numbered rendering fits in `budget` characters (at least one line). */
-function fitToBudget(lines: string[], firstLine: number, budget: number): string[] {
-  let used = 0
-  for (let i = 0; i < lines.length; i++) {
-    used += lines[i]!.length + String(firstLine + i).length + 8
-    if (used > budget) return lines.slice(0, Math.max(1, i))
-  }
-  return lines
+  return { result: result(view.content, view.shown), text: body }
 }
 
 /** "Did you mean" for a missing file: siblings with the same name but another extension. */

@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import { z } from 'zod'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { checkPath } from '../_shared/allowed-paths.js'
-import { splitLines } from '../_shared/numbered-lines.js'
+import { countLines } from '../_shared/numbered-lines.js'
 import { hunksOf, snippetOf } from '../_shared/patch.js'
 import { hashBytes, recordRead, refusalToChange } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
@@ -53,7 +53,7 @@ export async function writeTool(input: WriteInput, ctx: ToolContext, extraDirs: 
   const written = await stat(checked.path)
   recordRead(ctx.sessionId, checked.path, { mtimeMs: written.mtimeMs, hash: hashBytes(data), whole: true })
 
-  const lines = splitLines(content).length
+  const lines = countLines(content)
   if (!info) {
     return {
       result: { type: 'create', filePath: shown, content: input.content, structuredPatch: [], originalFile: null },

@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readRegular } from '../../mods/_shared/read-regular.js'
+import { decodeText } from '../../mods/_shared/text-file.js'
 import read from '../../mods/read/index.js'
 import { openTools, tempDir, type Tools } from './harness.js'
 
@@ -89,6 +92,18 @@ describe('Read', () => {
     const missing = await tools.call('Read', { file_path: p('config.yaml') })
     expect(missing).toMatchObject({ isError: true, text: expect.stringContaining('File does not exist') })
     expect(missing.text).toContain(`Did you mean ${p('config.json')}?`)
+  })
+
+  // Opening a FIFO for reading waits for a writer: Read must refuse it at once, not hang.
+  it.skipIf(process.platform === 'win32')('refuses a FIFO without waiting for a writer, and reads a file of unknown size to its end', async () => {
+    execFileSync('mkfifo', [p('pipe')])
+    const fifo = await tools.call('Read', { file_path: p('pipe') })
+    expect(fifo).toMatchObject({ isError: true, text: expect.stringContaining('not a regular file') })
+    if (process.platform === 'linux') {
+      // procfs files report a size of 0 yet have content.
+      const r = await readRegular('/proc/self/status', 1_000_000)
+      expect(r.ok && decodeText(r.bytes).text).toContain('Name:')
+    }
   })
 
   it('wants an absolute path inside the allowed directories, symlinks resolved', async () => {
