@@ -14,6 +14,10 @@ export interface AgentDefinition {
   model?: string
   maxTurns?: number
   source: string
+  /** Where it was defined: a project's agent runs its hooks only in that trusted project folder. */
+  scope: 'built-in' | 'user' | 'project' | 'config'
+  /** Frontmatter (or config) hooks, the settings-file shape: they run while a subagent of this type runs. */
+  hooks?: Record<string, unknown>
 }
 
 export const agentConfig = z.object({
@@ -23,6 +27,7 @@ export const agentConfig = z.object({
   disallowedTools: z.array(z.string()).optional(),
   model: z.string().optional(),
   maxTurns: z.number().int().positive().optional(),
+  hooks: z.record(z.string(), z.unknown()).optional(),
 })
 
 const frontmatter = z.object({
@@ -32,19 +37,20 @@ const frontmatter = z.object({
   disallowedTools: z.union([z.string(), z.array(z.string())]).optional(),
   model: z.string().optional(),
   maxTurns: z.number().int().positive().optional(),
-  hooks: z.unknown().optional(),
+  hooks: z.record(z.string(), z.unknown(), { error: 'hooks must map event names to matcher groups, as in settings.json' }).optional(),
 }).loose()
 
 export const GENERAL_PURPOSE: AgentDefinition = {
   name: 'general-purpose',
   description: 'A general agent for research and multi-step tasks: searching code, reading files, running commands.',
   source: 'built-in',
+  scope: 'built-in',
 }
 
 const list = (v: string | string[] | undefined) => (v === undefined ? undefined : (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
 
 /** Reads `<dir>/*.md` agent files: YAML frontmatter, then the system prompt. Bad files are reported, not fatal. */
-export async function readAgentDir(dir: string, warn: (message: string) => void): Promise<AgentDefinition[]> {
+export async function readAgentDir(dir: string, scope: 'user' | 'project', warn: (message: string) => void): Promise<AgentDefinition[]> {
   let names: string[]
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort()
@@ -73,11 +79,9 @@ export async function readAgentDir(dir: string, warn: (message: string) => void)
       continue
     }
     const f = parsed.data
-    // Spec settings-hooks §1.8: they would run only while the subagent runs, Stop as SubagentStop.
-    if (f.hooks !== undefined) warn(`${file}: frontmatter "hooks" of an agent are not supported by modloop; they are ignored`)
     out.push({
       name: f.name, description: f.description, prompt: m[2]!.trim() || undefined, tools: list(f.tools),
-      disallowedTools: list(f.disallowedTools), model: f.model, maxTurns: f.maxTurns, source: file,
+      disallowedTools: list(f.disallowedTools), model: f.model, maxTurns: f.maxTurns, source: file, scope, ...(f.hooks ? { hooks: f.hooks } : {}),
     })
   }
   return out
@@ -86,8 +90,8 @@ export async function readAgentDir(dir: string, warn: (message: string) => void)
 /** Every agent type: built-in, then user (~/.claude/agents), project (.claude/agents), config — later ones win by name. */
 export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir()): Promise<Map<string, AgentDefinition>> {
   const all = new Map<string, AgentDefinition>([[GENERAL_PURPOSE.name, GENERAL_PURPOSE]])
-  for (const def of await readAgentDir(join(home, '.claude', 'agents'), warn)) all.set(def.name, def)
-  for (const def of await readAgentDir(join(cwd, '.claude', 'agents'), warn)) all.set(def.name, def)
-  for (const [name, def] of Object.entries(fromConfig)) all.set(name, { name, ...def, source: 'config' })
+  for (const def of await readAgentDir(join(home, '.claude', 'agents'), 'user', warn)) all.set(def.name, def)
+  for (const def of await readAgentDir(join(cwd, '.claude', 'agents'), 'project', warn)) all.set(def.name, def)
+  for (const [name, def] of Object.entries(fromConfig)) all.set(name, { name, ...def, source: 'config', scope: 'config' })
   return all
 }

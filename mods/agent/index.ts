@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { SpawnAnswer, SpawnRequest } from '../../core/loop/subagent.js'
 import { defineMod } from '../../core/mod/define.js'
+import { AGENT_HOOKS_REF, type AgentHooks } from '../_shared/agent-hooks.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { agentConfig, loadAgents, type AgentDefinition } from './definitions.js'
 
@@ -27,6 +28,15 @@ function describe(agents: Map<string, AgentDefinition>): string {
   ].join('\n')
 }
 
+/** The hooks of the agent types that have them, for the shell-hooks mod to run while such a subagent runs. */
+function hooksOf(agents: Map<string, AgentDefinition>): AgentHooks {
+  const out: AgentHooks = {}
+  for (const a of agents.values()) {
+    if (a.hooks && a.scope !== 'built-in') out[a.name] = { hooks: a.hooks, file: a.source, scope: a.scope }
+  }
+  return out
+}
+
 /** Agent (alias Task): runs a subagent in a child loop and hands back its final report. */
 export default defineMod({
   name: 'agent',
@@ -35,6 +45,7 @@ export default defineMod({
   register(on, opts) {
     on('session.start', async ($, e, next) => {
       const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined))
+      $.state.set(AGENT_HOOKS_REF, hooksOf(agents))
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       await registerTool($, {
         name: 'Agent', aliases: ['Task'], description: describe(agents), input,

@@ -93,3 +93,9 @@ export async function approveFingerprints(file: string, kind: ApprovalKind, work
   approvals[real] = { ...approvals[real], ...Object.fromEntries(fingerprints.map((f) => [f, { approvedAt: now }])) }
   await writeTrustStore(file, { ...store, [kind]: approvals })
 }
+
+/** Whether `dir` itself is a trusted workspace: unlike `trustedBy`, a parent folder's trust does not count. */
+export async function trustedExactly(file: string, dir: string): Promise<boolean> {
+  const store = await readTrustStore(file)
+  return Object.hasOwn(store.workspaces, await realpath(dir).catch(() => dir))
+}

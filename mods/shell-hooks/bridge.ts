@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { ModApi } from '../../core/mod/api.js'
 import {
   createHooksRunner, matchValue, resolveHooks, type BackgroundHookResult, type HookEventName, type HookRecord, type HookRunResult, type HooksRunner,
-  type HooksConfig, type LoadedHookSources,
+  type HooksConfig, type LoadedHookSources, type ResolvedHandler,
 } from '../../hooks-runner/index.js'
 import { EffortTracker, EFFORT_EVENTS, effortEnv } from './effort.js'
 import { hookWork, hostLlm, hostMcp } from './host-calls.js'
@@ -43,6 +43,8 @@ const ALWAYS_SHOWN = new Set<HookEventName>(['SessionStart', 'Setup'])
 // Events that never emit hook_started (spec §4.10).
 const NEVER_SHOWN = new Set<HookEventName>(['Notification', 'SessionEnd', 'PreCompact', 'PostCompact'])
 const NO_HOOKS: HooksConfig = { handlers: [] }
+const AGENT_ID_BASE = 1_000_000
+const groupsOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v])
 
 /**
  * One session's side of the bridge: the hooks-runner bound to the session's config, the common
@@ -78,6 +80,9 @@ export class HookBridge {
   /** The settings hooks, then the frontmatter hooks of skills run so far. */
   private config: HooksConfig
   private readonly frontmatterFiles = new Set<string>()
+  /** Frontmatter hooks of the subagents running now, by agent id. */
+  private readonly agentHooks = new Map<string, ResolvedHandler[]>()
+  private agentScopes = 0
 
   constructor(private readonly $: ModApi, readonly init: BridgeInit) {
     this.config = init.loaded.config
@@ -111,7 +116,9 @@ export class HookBridge {
 
   /** Whether any hook is configured for the event, so that a bridge point costs nothing without one. */
   has(event: HookEventName): boolean {
-    return this.config.handlers.some((h) => h.event === event)
+    if (this.config.handlers.some((h) => h.event === event)) return true
+    for (const own of this.agentHooks.values()) if (own.some((h) => h.event === event)) return true
+    return false
   }
 
   /**
@@ -130,6 +137,32 @@ export class HookBridge {
     const groups = Math.max(-1, ...this.config.handlers.map((h) => h.group)) + 1
     const added = r.config.handlers.map((h) => ({ ...h, id: h.id + ids, group: h.group + groups }))
     this.config = { ...this.config, handlers: [...this.config.handlers, ...added] }
+  }
+
+  /**
+   * An agent type's frontmatter hooks for one subagent: they hold for that subagent's events only,
+   * until `dropAgentHooks` at its end (spec §1.8). As a subagent, the agent's `Stop` hooks are its
+   * `SubagentStop` hooks. Their ids lie far above the session's, which grow as skills add theirs.
+   */
+  addAgentHooks(agentId: string, file: string, hooks: Record<string, unknown>): void {
+    const { disabled } = this.init.loaded
+    if (disabled.all || disabled.managedOnly) return this.warn(`${file}: frontmatter hooks not run (hooks are switched off by ${disabled.by ?? 'the settings'})`)
+    const { Stop, ...rest } = hooks
+    const asSubagent = Stop === undefined ? rest : { ...rest, SubagentStop: [...groupsOf(rest.SubagentStop), ...groupsOf(Stop)] }
+    const r = resolveHooks([{ source: { kind: 'extra', file, label: 'Agent Hooks', dedupClass: `extra:${file}` }, hooks: asSubagent }])
+    for (const p of [...r.errors, ...r.warnings]) this.warn(p.message)
+    const base = AGENT_ID_BASE * ++this.agentScopes
+    this.agentHooks.set(agentId, r.config.handlers.map((h) => ({ ...h, id: h.id + base, group: h.group + base })))
+  }
+
+  dropAgentHooks(agentId: string): void {
+    this.agentHooks.delete(agentId)
+  }
+
+  /** The session's hooks, and those of the subagent the event belongs to. */
+  private configFor(agentId: string | undefined): HooksConfig {
+    const own = agentId === undefined ? undefined : this.agentHooks.get(agentId)
+    return own?.length ? { ...this.config, handlers: [...this.config.handlers, ...own] } : this.config
   }
 
   agentOptions(agentId: string | undefined): FireOptions {
@@ -185,7 +218,7 @@ export class HookBridge {
       return q ? `${event}:${q}` : event
     })()
     const ran = await this.runner.run(event, input, {
-      config: this.config,
+      config: this.configFor(o.agentId),
       signal: o.signal,
       env: effortEnv(this.effort.level(o.agentId), this.$.env.all()),
       onHookStart: show ? (h) => {

@@ -2,6 +2,7 @@ import type { On } from '../../core/bus/types.js'
 import type { SessionMessage } from '../../core/events/types.js'
 import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
+import { adoptAgentHooks } from './agent-hooks.js'
 import { contexts, envFileDir, HookBridge } from './bridge.js'
 import type { ShellHooksOptions } from './options.js'
 import { loadSources, type ConfigHooks } from './sources.js'
@@ -76,6 +77,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     const r = await next(spawn)
     if (!b || 'deny' in r || !r.agentId) return r
     b.agentTypes.set(r.agentId, spawn.subagentType)
+    await adoptAgentHooks($, b, r.agentId, spawn.subagentType, opts.trustStore ?? trustStorePath({}, $.env.all()))
     if (b.has('SubagentStart')) {
       const h = await b.fire('SubagentStart', { agent_id: r.agentId, agent_type: spawn.subagentType })
       const added = contexts(h)

@@ -103,7 +103,11 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
         last_assistant_message: `API Error: ${failure.message}`,
       }, b.agentOptions(e.agentId))
     }
-    if (e.agentId) b?.effort.forget(e.agentId)
+    if (e.agentId) {
+      b?.effort.forget(e.agentId)
+      // A subagent runs one turn: its frontmatter hooks end with it.
+      b?.dropAgentHooks(e.agentId)
+    }
     return next(e)
   }, { budgetMs: HOOK_BUDGET_MS })
 }

@@ -1,8 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, realpath, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import agentMod from '../../mods/agent/index.js'
+import { readAgentDir } from '../../mods/agent/definitions.js'
 import commandsMod from '../../mods/commands/index.js'
-import { dump, dumped, makeBox, run, withOptions, type Box } from './helpers.js'
+import { dump, dumped, makeBox, notices, run, withOptions, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -54,15 +56,72 @@ describe('skill frontmatter hooks', () => {
   })
 })
 
+/** An agent file whose hooks dump PreToolUse [Echo] and Stop firings. */
+async function agentFile(box: Box, dir: string, name: string): Promise<string> {
+  await mkdir(dir, { recursive: true })
+  const file = join(dir, `${name}.md`)
+  await writeFile(file, [
+    '---', `name: ${name}`, 'description: Reviews', 'hooks:',
+    '  PreToolUse:', '    - matcher: Echo', '      hooks:', `        - {type: command, command: "${dump(box, `${name}-Pre`)}"}`,
+    '  Stop:', '    - hooks:', `        - {type: command, command: "${dump(box, `${name}-Stop`)}"}`,
+    '---', 'Review.', '',
+  ].join('\n'))
+  return file
+}
+
+// The parent sends the subagent off, the subagent calls Echo and answers, then the parent calls Echo and answers.
+const viaSubagent = (type: string) => [
+  { reply: [{ tool_use: { id: 'toolu_agent', name: 'Agent', input: { description: 'review', prompt: 'review it', subagent_type: type } } }] },
+  { reply: [echo('toolu_sub')] },
+  { reply: 'reviewed' },
+  { reply: [echo('toolu_main')] },
+  { reply: 'ok' },
+]
+
+async function trust(box: Box, folder: string): Promise<void> {
+  await mkdir(dirname(box.store), { recursive: true })
+  await writeFile(box.store, JSON.stringify({ workspaces: { [await realpath(folder)]: { trustedAt: new Date().toISOString() } } }))
+}
+
 describe('agent frontmatter hooks', () => {
-  it('are reported as not supported, naming the file', async () => {
-    const { readAgentDir } = await import('../../mods/agent/definitions.js')
+  it('hold for their subagent only, while it runs; its Stop hooks fire as SubagentStop', async () => {
+    await agentFile(box, join(box.home, '.claude', 'agents'), 'rev')
+    const r = await run(box, viaSubagent('rev'), 'go', { mods: [withOptions(agentMod, { home: box.home })] })
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'ok' })
+    const pre = await dumped(box, 'rev-Pre')
+    expect(pre.map((e) => [e.tool_use_id, e.agent_type])).toEqual([['toolu_sub', 'rev']])
+    const stops = await dumped(box, 'rev-Stop')
+    expect(stops.map((e) => [e.hook_event_name, e.agent_type, e.last_assistant_message])).toEqual([['SubagentStop', 'rev', 'reviewed']])
+    expect(stops[0]!.agent_id).toBe(pre[0]!.agent_id)
+  })
+
+  it('of a project agent run only where that project folder itself is trusted', async () => {
+    const file = await agentFile(box, join(box.project, '.claude', 'agents'), 'rev')
+    const untrusted = await run(box, viaSubagent('rev'), 'go', { mods: [withOptions(agentMod, { home: box.home })] })
+    expect(await dumped(box, 'rev-Pre')).toEqual([])
+    expect(notices(untrusted.messages).join('\n')).toContain(`${file}: the hooks of agent "rev" did not run: the folder ${box.project} is not trusted itself`)
+    // A parent folder's trust covers the project for other purposes, not for these hooks.
+    await trust(box, box.root)
+    await run(box, viaSubagent('rev'), 'go', { mods: [withOptions(agentMod, { home: box.home })] })
+    expect(await dumped(box, 'rev-Pre')).toEqual([])
+    await trust(box, box.project)
+    await run(box, viaSubagent('rev'), 'go', { mods: [withOptions(agentMod, { home: box.home })] })
+    expect((await dumped(box, 'rev-Pre')).map((e) => e.tool_use_id)).toEqual(['toolu_sub'])
+  })
+
+  it('come from an agent of the config too', async () => {
+    const hooks = { PreToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: dump(box, 'cfg-Pre') }] }] }
+    const agents = { cfg: { description: 'From the config', hooks } }
+    await run(box, viaSubagent('cfg'), 'go', { mods: [withOptions(agentMod, { home: box.home, agents })] })
+    expect((await dumped(box, 'cfg-Pre')).map((e) => [e.tool_use_id, e.agent_type])).toEqual([['toolu_sub', 'cfg']])
+  })
+
+  it('that are not a map of events are reported, naming the file', async () => {
     const dir = join(box.project, '.claude', 'agents')
     await mkdir(dir, { recursive: true })
-    await writeFile(join(dir, 'rev.md'), '---\nname: rev\ndescription: Reviews\nhooks:\n  Stop:\n    - hooks: [{type: command, command: "true"}]\n---\nReview.\n')
+    await writeFile(join(dir, 'bad.md'), '---\nname: bad\ndescription: Bad\nhooks: [1, 2]\n---\nx\n')
     const warnings: string[] = []
-    const defs = await readAgentDir(dir, (m) => warnings.push(m))
-    expect(defs.map((d) => d.name)).toEqual(['rev'])
-    expect(warnings).toEqual([`${join(dir, 'rev.md')}: frontmatter "hooks" of an agent are not supported by modloop; they are ignored`])
+    expect(await readAgentDir(dir, 'project', (m) => warnings.push(m))).toEqual([])
+    expect(warnings).toEqual([`${join(dir, 'bad.md')}: hooks: hooks must map event names to matcher groups, as in settings.json`])
   })
 })

@@ -1,0 +1,28 @@
+import { dirname, resolve } from 'node:path'
+import type { ModApi } from '../../core/mod/api.js'
+import { AGENT_HOOKS_REF, agentHooksShape } from '../_shared/agent-hooks.js'
+import { trustedExactly } from '../permissions/trust-store.js'
+import type { HookBridge } from './bridge.js'
+
+/**
+ * Takes up the frontmatter hooks of a subagent's type as the subagent starts (spec §1.8). A
+ * project's agent runs them only where its own project folder is trusted: a parent folder's trust
+ * and a headless run do not count, as a cloned repository could otherwise run code through them.
+ * User-level agents and those of the config are the user's own.
+ */
+export async function adoptAgentHooks($: ModApi, b: HookBridge, agentId: string, agentType: string, trustStore: string): Promise<void> {
+  const published = agentHooksShape.safeParse($.state.get(AGENT_HOOKS_REF).value)
+  const def = published.success ? published.data[agentType] : undefined
+  if (!def) return
+  if (def.scope === 'project') {
+    const folder = resolve(dirname(def.file), '..', '..')
+    let trusted = false
+    try {
+      trusted = await trustedExactly(trustStore, folder)
+    } catch (err) {
+      return b.warn(`${def.file}: the hooks of agent "${agentType}" did not run: the record of trusted folders cannot be read: ${(err as Error).message}`)
+    }
+    if (!trusted) return b.warn(`${def.file}: the hooks of agent "${agentType}" did not run: the folder ${folder} is not trusted itself (trust it with: modloop trust ${folder})`)
+  }
+  b.addAgentHooks(agentId, def.file, def.hooks)
+}
