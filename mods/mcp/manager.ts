@@ -40,7 +40,8 @@ export class McpManager {
       }
       this.connections.push(new ServerConnection({ ...entry, config: entry.config }, {
         cwd: ctx.cwd, connectTimeoutMs: ctx.connectTimeoutMs,
-        env: () => Object.fromEntries(Object.entries(process.env).filter((kv): kv is [string, string] => kv[1] !== undefined)),
+        // The session's environment: a query's `env` replaces this process's for the servers it starts too.
+        env: () => Object.fromEntries(Object.entries($.env.all()).filter((kv): kv is [string, string] => kv[1] !== undefined)),
         envVar: (name) => $.env.get(name),
         onTools: (conn) => this.syncTools(conn),
         onStatus: (conn) => this.update(conn),

@@ -20,6 +20,6 @@ export function registerHooksCommand(on: On, opts: ShellHooksOptions): void {
     } catch {
       // A host without launch flags: the settings files and the config only.
     }
-    return { output: await hooksText($.session.cwd() as string, process.env, { config, settings: flags.settings }, opts) }
+    return { output: await hooksText($.session.cwd() as string, $.env.all(), { config, settings: flags.settings }, opts) }
   })
 }

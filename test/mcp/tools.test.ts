@@ -51,6 +51,14 @@ describe('MCP tools in the loop', () => {
     expect(shown.tool_use_result).toEqual({ content: [{ type: 'text', text: 'echo: hi' }] })
   })
 
+  it("starts stdio servers in the session's environment: a query's env replaces this process's", async () => {
+    const env = { ...process.env, FIXTURE_SECRET: 'from the query' }
+    const run = await runScript([{ reply: [use('mcp__fixture__whoami')] }, { reply: 'done' }], 'go', {
+      cwd: dirs.project, env, mods: [toolsMod(), mcp({ home: dirs.home, servers: { fixture: stdio() } })],
+    })
+    expect(JSON.parse(resultText(toolResults(run.requests, 1)[0]!)).secret).toBe('from the query')
+  })
+
   it('runs read-only MCP calls concurrently', async () => {
     const run = await runScript([
       { reply: [use('mcp__fixture__wait', { ms: 400 }), use('mcp__fixture__wait', { ms: 400 }), use('mcp__web__wait', { ms: 400 })] },
