@@ -33,7 +33,8 @@ export const interactive: CommandRun = async ({ values, positionals, io }) => {
   const term: TerminalIo = { stdin, stdout, env: io.env }
   // Nothing of the project loads before the folder is trusted, so the built-in terminal asks.
   const { askTrust } = await import('../mods/terminal-ui/trust-ask.js')
-  if (!(await askTrust(term, options.cwd))) return 1
+  const trusted = await askTrust(term, options.cwd)
+  if (trusted !== true) return trusted === false ? 1 : trusted.signalExit
   const loader = sessionLoader(options)
   const first = await loader.first
   const { findSurface } = await import('../mods/terminal-ui/surface.js')

@@ -1,4 +1,5 @@
 import { setTrust } from '../permissions/trust-store.js'
+import { onTermination } from './signals.js'
 import type { TerminalIo } from './surface.js'
 import { openTerminal } from './terminal.js'
 import { needsTrust } from './trust-check.js'
@@ -6,13 +7,15 @@ import { needsTrust } from './trust-check.js'
 /**
  * The first run in a folder with project hooks, mods or widening permissions asks before any of them loads. It runs
  * before the distribution (and so before any replacement surface) loads: the built-in terminal
- * asks it. Answers whether the session may go on.
+ * asks it. Answers whether the session may go on, or the exit code of a signal (SIGTERM, SIGHUP)
+ * that came while it asked: the question is then answered "no" and the terminal given back.
  */
-export async function askTrust(io: TerminalIo, cwd: string): Promise<boolean> {
+export async function askTrust(io: TerminalIo, cwd: string): Promise<boolean | { signalExit: number }> {
   const asking = await needsTrust(cwd, io.env)
   if (!asking) return true
   const terminal = openTerminal(io)
   const { app, view, paint } = terminal
+  const termination = onTermination(() => app.cancelAll(), () => terminal.restore(), io.stdout)
   try {
     const { value } = await app.choose([
       `Do you trust the files in ${cwd}?`,
@@ -21,10 +24,13 @@ export async function askTrust(io: TerminalIo, cwd: string): Promise<boolean> {
       { label: 'Yes, trust this folder', value: true },
       { label: 'No, exit', value: false },
     ], false)
+    const signalExit = termination.code()
+    if (signalExit !== undefined) return { signalExit }
     if (value) await setTrust(asking.store, cwd, true)
     else await view.print(paint.yellow('Not trusted: nothing of this folder was loaded. Run modloop again to decide anew, or `modloop trust`.'))
     return value
   } finally {
+    termination.dispose()
     await terminal.close({ erase: true })
   }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -41,4 +42,27 @@ describe.runIf(hasTmux)('SIGTERM and SIGHUP in the interactive terminal (tmux)',
       expect(existsSync(ended)).toBe(true)
     })
   }
+
+  it('SIGTERM while the folder-trust question is up: answered no, nothing trusted, the terminal given back, exit 143', async () => {
+    const where = await project({ '.claude/settings.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } }) })
+    const p = await open({ steps: [{ reply: 'never' }] }, where, { waitFor: 'Do you trust the files in' })
+    const shell = Number(execFileSync('tmux', ['-L', suite.socket, 'display-message', '-p', '-t', p.name, '#{pane_pid}']).toString())
+    process.kill(childOf(shell), 'SIGTERM')
+    const screen = await p.waitFor('[exited 143]')
+    expect(screen).not.toContain('Do you trust')
+    expect(existsSync(join(where.home, 'trusted.json'))).toBe(false)
+  })
 })
+
+/** The one child process of `pid` (the CLI under the pane's shell), from /proc. */
+function childOf(pid: number): number {
+  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+    try {
+      return readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1] === String(pid)
+    } catch {
+      return false
+    }
+  })
+  if (children.length !== 1) throw new Error(`expected one child of ${pid}, found ${children.length}`)
+  return Number(children[0])
+}
