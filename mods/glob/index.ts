@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { registerTool } from '../_shared/register-tool.js'
+import { publishToolOutput } from '../_shared/tool-output.js'
+import { globOutputShape } from './output-shape.js'
 import { GLOB_DESCRIPTION, globInput, globTool } from './glob-files.js'
 
 const options = allowedDirsOptions.extend({
@@ -18,6 +20,7 @@ export default defineMod({
   register(on, opts) {
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: async (input, ctx) => globTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })
+      publishToolOutput($, 'Glob', globOutputShape)
       return next(e)
     })
   },

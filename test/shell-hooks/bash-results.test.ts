@@ -31,3 +31,30 @@ describe('Bash results and settings hooks', () => {
     expect(notices(r.messages).join('\n')).toContain("updatedToolOutput does not fit the Bash tool's output and was ignored")
   })
 })
+
+describe('updatedToolOutput for Read and Glob', () => {
+  const replace = (tool: string, value: unknown) => ({ PostToolUse: [{ matcher: tool, hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: value } }))] }] })
+
+  it("in Read's shape reads as numbered lines from its start line; another shape is ignored with a warning", async () => {
+    const { writeFile } = await import('node:fs/promises')
+    const { join } = await import('node:path')
+    const read = (await import('../../mods/read/index.js')).default
+    const file = join(box.project, 'secret.txt')
+    await writeFile(file, 'token=abc\nname=x\n')
+    const use = { tool_use: { id: 'toolu_r', name: 'Read', input: { file_path: file } } }
+    await writeSettings(box, replace('Read', { type: 'text', file: { filePath: file, content: 'token=***\nname=x', startLine: 1 } }))
+    const r = await run(box, [{ reply: [use] }, { reply: 'ok' }], 'go', { mods: [read] })
+    expect(lastUserTexts(r.requests[1]!.body)[0]).toBe('     1\ttoken=***\n     2\tname=x')
+    await writeSettings(box, replace('Read', { content: 'loose text' }))
+    const bad = await run(box, [{ reply: [use] }, { reply: 'ok' }], 'go', { mods: [read] })
+    expect(lastUserTexts(bad.requests[1]!.body)[0]).toBe('     1\ttoken=abc\n     2\tname=x')
+    expect(notices(bad.messages).join('\n')).toContain("updatedToolOutput does not fit the Read tool's output and was ignored")
+  })
+
+  it("in Glob's shape reads as one path a line", async () => {
+    const glob = (await import('../../mods/glob/index.js')).default
+    await writeSettings(box, replace('Glob', { filenames: ['/a.ts', '/b.ts'], numFiles: 2, truncated: false }))
+    const r = await run(box, [{ reply: [{ tool_use: { id: 'toolu_g', name: 'Glob', input: { pattern: '*.nothing' } } }] }, { reply: 'ok' }], 'go', { mods: [glob] })
+    expect(lastUserTexts(r.requests[1]!.body)[0]).toBe('/a.ts\n/b.ts')
+  })
+})
