@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs'
+import { dirname } from 'node:path'
 import { killGroup, signalGroup } from './kill-group.js'
 import { spawnShell, type Env } from './run-shell.js'
 
@@ -40,6 +42,8 @@ export interface BackgroundShell {
   startedAt: number
   stdout: Unread
   stderr: Unread
+  /** Where the whole output (both streams as they came) is written; unset when it cannot be. */
+  outputPath?: string
   exited: Promise<void>
 }
 
@@ -53,12 +57,17 @@ export class BackgroundShells {
 
   constructor(private readonly env: () => Env = () => process.env) {}
 
-  /** `prelude` runs first on the same line (sourcing hook env files); `command` is what is reported. */
-  start(command: string, cwd: string, prelude = ''): BackgroundShell {
+  /**
+   * `prelude` runs first on the same line (sourcing hook env files); `command` is what is reported.
+   * The whole output also goes to `outputPath` as it comes: what BashOutput hands over is capped,
+   * and what nobody read in time is dropped from memory.
+   */
+  start(command: string, cwd: string, prelude = '', outputPath?: string): BackgroundShell {
     const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd, this.env())
+    const file = outputPath ? openOutput(outputPath) : undefined
     const shell: BackgroundShell = {
       id: `bash_${++this.counter}`, command, pgid: child.pid ?? -1, status: 'running', exitCode: null, startedAt: Date.now(),
-      stdout: new Unread(UNREAD_CAP), stderr: new Unread(UNREAD_CAP),
+      stdout: new Unread(UNREAD_CAP), stderr: new Unread(UNREAD_CAP), ...(file ? { outputPath } : {}),
       exited: new Promise((resolve) => {
         child.once('error', (err) => {
           shell.status = 'failed'
@@ -72,8 +81,11 @@ export class BackgroundShells {
         })
       }),
     }
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => shell.stdout.push(d))
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => shell.stderr.push(d))
+    // 'close' comes after both streams ended, so the file has all of the output.
+    if (file) child.once('close', () => file.end())
+    file?.on('error', () => { delete shell.outputPath })
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => { shell.stdout.push(d); file?.write(d) })
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => { shell.stderr.push(d); file?.write(d) })
     this.shells.set(shell.id, shell)
     return shell
   }
@@ -101,5 +113,15 @@ export class BackgroundShells {
   /** Last resort when the process exits: no time to wait, so SIGKILL at once. */
   killAllNow(): void {
     for (const s of this.shells.values()) if (s.pgid > 0) signalGroup(s.pgid, 'SIGKILL')
+  }
+}
+
+/** A file for a shell's output; a failure to create it (read-only disk) only loses the copy. */
+function openOutput(path: string): WriteStream | undefined {
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    return createWriteStream(path, { encoding: 'utf8' })
+  } catch {
+    return undefined
   }
 }

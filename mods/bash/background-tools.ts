@@ -24,10 +24,11 @@ const unknown = (shell: ShellSession, id: string) => {
   return failure(`No background shell with id ${id}.${known.length ? ` Known shells: ${known.join(', ')}.` : ' None was started in this session.'}`)
 }
 
-function take(stream: BackgroundShell['stdout'], cap: number, filter?: RegExp): string {
+/** New output of one stream, capped; `cut` when some of it is not in the text. */
+function take(stream: BackgroundShell['stdout'], cap: number, filter?: RegExp): { text: string; cut: boolean } {
   const { text, dropped } = stream.take()
   const kept = filter ? text.split('\n').filter((l) => filter.test(l)).join('\n') : text
-  return (dropped > 0 ? `[${dropped} earlier characters were dropped]\n` : '') + capText(kept, cap)
+  return { text: (dropped > 0 ? `[${dropped} earlier characters were dropped]\n` : '') + capText(kept, cap), cut: dropped > 0 || kept.length > cap }
 }
 
 export function bashOutputTool(input: z.output<typeof bashOutputInput>, shell: ShellSession, maxOutputChars: number): ToolOutput {
@@ -41,8 +42,10 @@ export function bashOutputTool(input: z.output<typeof bashOutputInput>, shell: S
       return failure(`The filter "${input.filter}" is not a valid regular expression: ${(err as Error).message}`)
     }
   }
-  const stdout = take(bg.stdout, maxOutputChars, filter)
-  const stderr = take(bg.stderr, maxOutputChars, filter)
+  const out = take(bg.stdout, maxOutputChars, filter)
+  const err = take(bg.stderr, maxOutputChars, filter)
+  const stdout = out.text
+  const stderr = err.text
   const lines = (s: string) => (s === '' ? 0 : s.replace(/\n$/, '').split('\n').length)
   const timestamp = new Date().toISOString()
   const result = {
@@ -54,6 +57,7 @@ export function bashOutputTool(input: z.output<typeof bashOutputInput>, shell: S
   if (stdout) parts.push(`<stdout>\n${stdout.replace(/\n$/, '')}\n</stdout>`)
   if (stderr) parts.push(`<stderr>\n${stderr.replace(/\n$/, '')}\n</stderr>`)
   if (!stdout && !stderr) parts.push('(no new output)')
+  if ((out.cut || err.cut) && bg.outputPath) parts.push(`(Not all of the new output is shown: the whole output is in ${bg.outputPath})`)
   parts.push(`<timestamp>${timestamp}</timestamp>`)
   return { result, text: parts.join('\n') }
 }

@@ -33,10 +33,11 @@ export const bashDescription = (o: BashOptions) => `Runs a command with bash and
 export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellSession, options: BashOptions, fullOutputPath?: string): Promise<ToolOutput> {
   const { cwd, note: cwdNote } = await shell.currentCwd()
   if (input.run_in_background) {
-    const bg = shell.background.start(input.command, cwd, shell.prelude())
+    const bg = shell.background.start(input.command, cwd, shell.prelude(), fullOutputPath)
+    const file = bg.outputPath ? ` Its whole output is also written to ${bg.outputPath}.` : ''
     return {
-      result: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: bg.id },
-      text: `Started in the background with id ${bg.id}. Read its output with BashOutput, stop it with KillShell.${cwdNote ? `\n${cwdNote}` : ''}`,
+      result: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: bg.id, ...(bg.outputPath ? { rawOutputPath: bg.outputPath } : {}) },
+      text: `Started in the background with id ${bg.id}. Read its output with BashOutput, stop it with KillShell.${file}${cwdNote ? `\n${cwdNote}` : ''}`,
     }
   }
   const timeoutMs = Math.min(input.timeout ?? options.defaultTimeoutMs, options.maxTimeoutMs)

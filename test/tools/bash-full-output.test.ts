@@ -48,3 +48,22 @@ describe('Bash output past the cap, with the default options of bash and compact
     expect(text).toBe(execFileSync('seq', ['1', '100'], { encoding: 'utf8' }).trimEnd())
   })
 })
+
+describe('a background shell writes its whole output to a file', () => {
+  it('BashOutput shows head and tail of what is new and points at the file, which holds everything', async () => {
+    const home = join(tmp.dir, 'home-bg')
+    const run = await runScript([
+      { reply: [{ tool_use: { id: 'toolu_bg', name: 'Bash', input: { command: 'seq 1 20000; echo done >&2', run_in_background: true } } }] },
+      { delayMs: 300, reply: [{ tool_use: { name: 'BashOutput', input: { bash_id: 'bash_1' } } }] },
+      { reply: 'ok' },
+    ], 'go', { mods: [bash, compaction], cwd: tmp.dir, env: { ...process.env, MODLOOP_HOME: home } })
+    const started = textOf(toolResult(run.requests[1]!))
+    const path = /Its whole output is also written to (.+)\.$/m.exec(started)![1]!
+    expect(path.startsWith(home) && path.endsWith('toolu_bg.txt')).toBe(true)
+    const output = textOf(toolResult(run.requests[2]!))
+    expect(output).toContain('characters of output truncated')
+    expect(output).toContain(`the whole output is in ${path}`)
+    const expected = execFileSync('seq', ['1', '20000'], { encoding: 'utf8' })
+    expect(await readFile(path, 'utf8')).toBe(`${expected}done\n`)
+  })
+})
