@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
 
 /**
@@ -10,6 +11,17 @@ export interface ToolOutputShape {
   parse(value: unknown): unknown
   /** The text the model reads for a result of this shape. */
   text(result: unknown): string
+}
+
+/** The shape of a tool whose results fit `schema`, read as `text` renders them. */
+export function outputShape<S extends z.ZodType>(schema: S, text: (result: z.output<S>) => string): ToolOutputShape {
+  return {
+    parse: (value) => {
+      const r = schema.safeParse(value)
+      return r.success ? r.data : undefined
+    },
+    text: (result) => text(result as z.output<S>),
+  }
 }
 
 // A mod writes only its own state: a built-in tool's mod is named after it (Bash → bash, WebFetch → web-fetch).

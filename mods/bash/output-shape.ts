@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ToolOutputShape } from '../_shared/tool-output.js'
+import { outputShape } from '../_shared/tool-output.js'
 
 // What Bash reports to hooks as tool_response (spec §2.31); a replacement must carry the two streams.
 const bashResult = z.looseObject({
@@ -11,15 +11,8 @@ const bashResult = z.looseObject({
 })
 
 /** Bash's output: its streams, then what the exit says, as a command's own result reads. */
-export const bashOutputShape: ToolOutputShape = {
-  parse: (value) => {
-    const r = bashResult.safeParse(value)
-    return r.success ? r.data : undefined
-  },
-  text: (value) => {
-    const r = value as z.output<typeof bashResult>
-    const body = [r.stdout.replace(/\n+$/, ''), r.stderr.replace(/\n+$/, '')].filter((s) => s !== '').join('\n')
-    const notes = r.interrupted ? ['Command was interrupted.'] : typeof r.exitCode === 'number' && r.exitCode !== 0 ? [`Exit code ${r.exitCode}`] : []
-    return [body || (notes.length > 0 ? '' : '(no output)'), ...notes].filter((s) => s !== '').join('\n')
-  },
-}
+export const bashOutputShape = outputShape(bashResult, (r) => {
+  const body = [r.stdout.replace(/\n+$/, ''), r.stderr.replace(/\n+$/, '')].filter((s) => s !== '').join('\n')
+  const notes = r.interrupted ? ['Command was interrupted.'] : typeof r.exitCode === 'number' && r.exitCode !== 0 ? [`Exit code ${r.exitCode}`] : []
+  return [body || (notes.length > 0 ? '' : '(no output)'), ...notes].filter((s) => s !== '').join('\n')
+})

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ToolOutputShape } from '../_shared/tool-output.js'
+import { outputShape } from '../_shared/tool-output.js'
 import { numberLines, splitLines } from '../_shared/numbered-lines.js'
 
 // What Read reports to hooks as tool_response (spec settings-hooks §2.31): a replacement carries the file's text.
@@ -13,14 +13,7 @@ const readResult = z.looseObject({
 })
 
 /** Read's output: the content numbered from its start line, as Read's own results read. */
-export const readOutputShape: ToolOutputShape = {
-  parse: (value) => {
-    const r = readResult.safeParse(value)
-    return r.success ? r.data : undefined
-  },
-  text: (value) => {
-    const { file } = value as z.output<typeof readResult>
-    if (file.content === '') return `<system-reminder>The file ${file.filePath} exists but is empty.</system-reminder>`
-    return numberLines(splitLines(file.content), file.startLine ?? 1)
-  },
-}
+export const readOutputShape = outputShape(readResult, ({ file }) => {
+  if (file.content === '') return `<system-reminder>The file ${file.filePath} exists but is empty.</system-reminder>`
+  return numberLines(splitLines(file.content), file.startLine ?? 1)
+})
