@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { SEARCH_PLACES } from '../../core/loader/find-config.js'
+import { readAgentDir } from '../agent/definitions.js'
+import { readCommands, readSkills } from '../commands/definitions.js'
 import { NARROW_MODES } from '../permissions/policy.js'
 import { trustedBy, trustStorePath } from '../permissions/trust-store.js'
 
@@ -21,6 +23,7 @@ export async function projectCode(cwd: string): Promise<string[]> {
     const widened = widening((json as { permissions?: unknown }).permissions)
     if (widened.length > 0) found.push(`permissions that widen access in .claude/${name} (${widened.join(', ')})`)
   }
+  found.push(...await frontmatterHooks(cwd))
   const mcp = await readJson(join(cwd, '.mcp.json'))
   if (hasEntries(mcp, 'mcpServers')) found.push('MCP servers in .mcp.json')
   for (const name of SEARCH_PLACES) {
@@ -41,6 +44,18 @@ export async function needsTrust(cwd: string, env: Record<string, string | undef
   const store = trustStorePath({ home: env.HOME || undefined }, env)
   if (await trustedBy(store, cwd)) return undefined
   return { reasons, store }
+}
+
+/** Commands, skills and agents of the project whose frontmatter carries hooks: they run once invoked. */
+async function frontmatterHooks(cwd: string): Promise<string[]> {
+  const claude = join(cwd, '.claude')
+  if (!existsSync(claude)) return []
+  const quiet = () => {}
+  const [commands, skills, agents] = await Promise.all([
+    readCommands(join(claude, 'commands'), 'project', quiet), readSkills(join(claude, 'skills'), 'project', quiet), readAgentDir(join(claude, 'agents'), 'project', quiet),
+  ])
+  const files = [...commands, ...skills].filter((c) => c.hooks).map((c) => c.file).concat(agents.filter((a) => a.hooks).map((a) => a.source))
+  return files.map((f) => `hooks in the frontmatter of ${relative(cwd, f)}`)
 }
 
 function hasEntries(json: unknown, key: string): boolean {

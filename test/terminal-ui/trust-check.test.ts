@@ -28,3 +28,25 @@ describe('what makes the terminal ask to trust a folder', () => {
     expect(await needsTrust(cwd, env)).toBeUndefined()
   })
 })
+
+describe('frontmatter hooks of project commands, skills and agents', () => {
+  it('are a reason to ask; the same files without hooks are not', async () => {
+    const { cwd, env } = await folder({})
+    const hooks = 'hooks:\n  PreToolUse:\n    - hooks: [{type: command, command: "true"}]\n'
+    const files: Record<string, string> = {
+      '.claude/commands/ship.md': `---\ndescription: Ship\n${hooks}---\nShip it.\n`,
+      '.claude/skills/deploy/SKILL.md': `---\nname: deploy\ndescription: Deploy\n${hooks}---\nDeploy.\n`,
+      '.claude/agents/rev.md': `---\nname: rev\ndescription: Reviews\n${hooks}---\nReview.\n`,
+      '.claude/commands/plain.md': '---\ndescription: Plain\n---\nJust text.\n',
+    }
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(join(cwd, name, '..'), { recursive: true })
+      await writeFile(join(cwd, name), text)
+    }
+    expect((await needsTrust(cwd, env))?.reasons).toEqual([
+      'hooks in the frontmatter of .claude/commands/ship.md',
+      'hooks in the frontmatter of .claude/skills/deploy/SKILL.md',
+      'hooks in the frontmatter of .claude/agents/rev.md',
+    ])
+  })
+})
