@@ -79,7 +79,8 @@ export function lineWindow(text: string, options: WindowOptions): LineWindow {
   const first = pos
   let lastEnd = pos
   let numbered = ''
-  let content = ''
+  // Built only once it differs from a slice of the text: from the start with CRs, else from the first cut line.
+  let content: string | undefined = hasCR ? '' : undefined
   let shown = 0
   let used = 0
   let cut = false
@@ -92,12 +93,13 @@ export function lineWindow(text: string, options: WindowOptions): LineWindow {
     if (long) line = line.slice(0, options.maxLineChars) + options.cutNote
     used += line.length + String(n + 1).length + 8
     if (used > options.budget && shown > 0) break
+    if (long && content === undefined) content = text.slice(first, lastEnd)
     cut ||= long
     numbered += `${shown === 0 ? '' : '\n'}${label(n + 1)}\t${line}`
-    content += `${shown === 0 ? '' : '\n'}${line}`
+    if (content !== undefined) content += `${shown === 0 ? '' : '\n'}${line}`
     shown++
     lastEnd = end
     pos = end + 1
   }
-  return { numbered, content: cut || hasCR ? content : text.slice(first, lastEnd), shown, total, cut }
+  return { numbered, content: content ?? text.slice(first, lastEnd), shown, total, cut }
 }
