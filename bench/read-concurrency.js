@@ -81,7 +81,10 @@ async function measure(files) {
     middle.push(median(singles))
   }
   const kb = (await Promise.all(files.map((f) => stat(f)))).reduce((sum, s) => sum + s.size, 0) / files.length / 1024
-  return `${median(batch).toFixed(1)} ms (one call a response: slowest ${median(slowest).toFixed(1)} ms, median ${median(middle).toFixed(1)} ms, sum ${median(sums).toFixed(1)} ms; files of ${kb.toFixed(0)} KB on average, medians of ${ROUNDS})`
+  // Per round, against the same round's single calls: the machine's pace drifts between rounds.
+  const vsSlowest = median(batch.map((b, i) => b / slowest[i]))
+  const vsSum = median(batch.map((b, i) => b / sums[i]))
+  return `${median(batch).toFixed(1)} ms, ${vsSlowest.toFixed(2)}x the slowest single call and ${vsSum.toFixed(2)}x their sum (one call a response: slowest ${median(slowest).toFixed(1)} ms, median ${median(middle).toFixed(1)} ms, sum ${median(sums).toFixed(1)} ms; files of ${kb.toFixed(0)} KB on average, medians of ${ROUNDS})`
 }
 
 const real = await measure(await sources())

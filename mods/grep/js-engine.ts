@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { closeSync, openSync, readSync } from 'node:fs'
 import { decodeText } from '../_shared/text-file.js'
 import { FILE_TYPES } from './file-types.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
@@ -32,14 +32,17 @@ export async function searchWithJs(spec: SearchSpec): Promise<string[]> {
     if (!types) throw new UnknownTypeError(`unknown file type "${spec.type}"; known types: ${Object.keys(FILE_TYPES).join(', ')}`)
   }
   const files = spec.rootIsFile ? single(spec.root) : walkFiles(spec.root, { globs: spec.globs, types }, spec.signal)
+  const whole = spec.multiline ? undefined : wholeTextFilter(re)
   const out: string[] = []
   // The walk yields to the event loop every few milliseconds; each file is read and searched in one go.
   for await (const path of files) {
     if (spec.signal.aborted || out.length >= spec.stopAfter) break
-    const hits = searchFile(path, re, spec)
+    const hits = searchFile(path, re, spec, whole)
     if (hits) render(hits, spec, out)
   }
   if (out.length > spec.stopAfter) out.length = spec.stopAfter
+  // A search through one huge file should not keep a buffer its size for the rest of the session.
+  if (scratch.length > 1024 * 1024) scratch = Buffer.allocUnsafe(64 * 1024)
   return out
 }
 
@@ -47,11 +50,28 @@ async function* single(path: string): AsyncGenerator<string> {
   yield path
 }
 
-function searchFile(path: string, re: RegExp, spec: SearchSpec): FileHits | undefined {
+/**
+ * The pattern over a whole text, `^`/`$` at line breaks. Without lookaround a match inside a line
+ * is a match at the same place in the whole text (the same characters, the same anchors), so a
+ * text it does not match has no matching line: most files are passed over in one scan, unsplit.
+ * A lookaround could see past a line's end, so such patterns go line by line only.
+ */
+function wholeTextFilter(re: RegExp): RegExp | undefined {
+  if (/\(\?<?[=!]/.test(re.source)) return undefined
+  return new RegExp(re.source, `${re.flags.replace(/[gym]/g, '')}m`)
+}
+
+function searchFile(path: string, re: RegExp, spec: SearchSpec, whole?: RegExp): FileHits | undefined {
   const bytes = readBytes(path)
   // Like ripgrep, a NUL byte marks a binary file, which is not searched.
   if (!bytes || bytes.includes(0)) return undefined
   const { text } = decodeText(bytes)
+  if (whole) {
+    const first = whole.exec(text)
+    if (!first) return undefined
+    // A match with no line break in it lies within one line: that line matches.
+    if (spec.mode === 'files_with_matches' && !first[0].includes('\n')) return { path, lines: [], matched: [0], count: 1 }
+  }
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
   const matched: number[] = []
@@ -79,11 +99,31 @@ function searchFile(path: string, re: RegExp, spec: SearchSpec): FileHits | unde
   return matched.length > 0 ? { path, lines, matched, count } : undefined
 }
 
+// One buffer for every file of a search, grown as needed: a file costs open, read and close (a
+// short read is the end of a regular file), with no fstat and no buffer of its own to collect.
+let scratch = Buffer.allocUnsafe(64 * 1024)
+
+/** The file's bytes, in `scratch`: valid until the next call. */
 function readBytes(path: string): Buffer | undefined {
+  let fd: number
   try {
-    return readFileSync(path)
+    fd = openSync(path, 'r')
   } catch {
     return undefined
+  }
+  try {
+    let size = 0
+    for (;;) {
+      if (size === scratch.length) scratch = Buffer.concat([scratch, Buffer.allocUnsafe(scratch.length)])
+      const room = scratch.length - size
+      const n = readSync(fd, scratch, size, room, null)
+      size += n
+      if (n < room) return scratch.subarray(0, size)
+    }
+  } catch {
+    return undefined
+  } finally {
+    closeSync(fd)
   }
 }
 

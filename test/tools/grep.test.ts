@@ -87,6 +87,22 @@ describe('Grep (JavaScript engine)', () => {
     expect(r.text).toBe(`${p('src/util.ts')}:1:export function helper(n: number) {\n${p('src/util.ts')}:2:  return n + 1`)
   })
 
+  it('takes lookaround (ripgrep has none), line by line: a lookahead never sees the next line', async () => {
+    const ahead = await js.call('Grep', { pattern: 'helper(?= kept)' })
+    expect(ahead.text).toContain('keep.log')
+    // "Use" follows "docs" only across the line break.
+    expect(await js.call('Grep', { pattern: 'docs(?=\\sUse)' })).toMatchObject({ text: 'No files found' })
+    expect(await js.call('Grep', { pattern: 'docs(?![\\s\\S])', output_mode: 'content' })).toMatchObject({ text: expect.stringContaining('# Helper docs') })
+  })
+
+  it('reads files larger than its buffer whole, one after another', async () => {
+    await mkdir(p('big'), { recursive: true })
+    await writeFile(p('big/a.txt'), `${'x\n'.repeat(100_000)}needle in a\n`)
+    await writeFile(p('big/b.txt'), 'needle in b\n')
+    const r = await js.call('Grep', { pattern: 'needle', path: 'big', output_mode: 'content' })
+    expect(r.text).toBe(`${p('big/a.txt')}:100001:needle in a\n${p('big/b.txt')}:1:needle in b`)
+  })
+
   it('pages with head_limit and offset', async () => {
     const first = await js.call('Grep', { pattern: 'const', path: 'src/nested/open.ts', output_mode: 'content', head_limit: 3 })
     expect(first.result).toMatchObject({ numLines: 3, appliedLimit: 3 })
@@ -118,6 +134,11 @@ const SAME_CASES: Record<string, unknown>[] = [
   { pattern: 'helper', path: 'src/nested', output_mode: 'content', '-C': 3 },
   { pattern: '^const (a|b)', output_mode: 'content' },
   { pattern: 'foo(' },
+  // A match of the whole text across a line break is no line's match.
+  { pattern: 's\\sUse' },
+  { pattern: 's\\sUse', output_mode: 'count' },
+  { pattern: 'line$', output_mode: 'content' },
+  { pattern: '\\bhelper\\b', output_mode: 'files_with_matches' },
 ]
 
 // Runs where ripgrep is on PATH; elsewhere (CI machines may lack it) each case is skipped.
