@@ -13,7 +13,7 @@ import read from '../dist/mods/read/index.js'
 
 const FILES = 10
 const LINES = 2_000
-const ROUNDS = 7
+const ROUNDS = 15
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-bench-read-')))
 
