@@ -61,10 +61,14 @@ function policyOf(session: Session): CompactPolicy | undefined {
   return undefined
 }
 
+// Who waits for queued messages while a command runs (see `flushWhile`).
+const waiting = new WeakMap<Session, () => void>()
+
 function queue(session: Session, message: { type: 'system'; subtype: string; [field: string]: unknown }, history?: MessageParam[]): void {
   const list = pending.get(session) ?? []
   list.push({ message: session.stamp({ ...message, parent_tool_use_id: session.agent?.parentToolUseId ?? null }) as SDKMessage, ...(history ? { history } : {}) })
   pending.set(session, list)
+  waiting.get(session)?.()
 }
 
 /** Why an answer cannot stand as the conversation, or undefined when it can. */
@@ -141,6 +145,32 @@ export async function* flushCompaction(session: Session): AsyncGenerator<SDKMess
   for (const p of list) {
     yield p.message
     if (p.history) await recordHistory(session, p.history)
+  }
+}
+
+/**
+ * Waits for `work` (a slash command) and yields what compactions queue meanwhile, as they queue:
+ * a `/compact` shows its `compacting` status while the summary is written, not after. `opening`
+ * is yielded first, once: when the first of those arrives, else when the work is done.
+ */
+export async function* flushWhile<T>(session: Session, work: Promise<T>, opening: () => SDKMessage): AsyncGenerator<SDKMessage, T, undefined> {
+  let done = false
+  const settled = work.then(() => { done = true }, () => { done = true })
+  let opened = false
+  for (;;) {
+    if (!done && !pending.get(session)?.length) {
+      await new Promise<void>((resolve) => {
+        waiting.set(session, resolve)
+        void settled.then(resolve)
+      })
+      waiting.delete(session)
+    }
+    if (!opened) {
+      opened = true
+      yield opening()
+    }
+    yield* flushCompaction(session)
+    if (done) return work
   }
 }
 

@@ -15,7 +15,7 @@ import { attachMentions } from './mentions.js'
 import { attach } from './attach.js'
 import { StopGate } from './stop.js'
 import { deferralOf, endDeferred, replayDeferred } from './defer.js'
-import { compactAfterTooLong, compactIfDue, flushCompaction, isPromptTooLong } from './compact.js'
+import { compactAfterTooLong, compactIfDue, flushWhile, isPromptTooLong } from './compact.js'
 import { endBatch } from './batch.js'
 import { noteResponse } from './compact-meter.js'
 import { enterPrompt } from './prompt-message.js'
@@ -72,11 +72,9 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       const submitted = await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
       if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: true })
       session.userTurns++
-      const expansion = await expandCommand(session, submitted.text, input.origin)
-      // Every turn that runs opens its stream with init, a local command's (/cost, /compact) too.
-      yield initMessage(session)
-      // A command that compacted (/compact) shows its boundary before the command's result.
-      yield* flushCompaction(session)
+      // Every turn that runs opens its stream with init, a local command's (/cost, /compact) too; a
+      // command that compacts shows its status while it runs and its boundary before its result.
+      const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin), () => initMessage(session))
       if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false })
       if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: true })
       const text = expansion?.text ?? submitted.text

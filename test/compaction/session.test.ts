@@ -16,6 +16,7 @@ const opts = { thresholdTokens: 5_000, keepRecentFraction: 0, microcompact: fals
 async function conversation(script: unknown, prompts: string[], mods: unknown[]) {
   const server = await startFakeAnthropic({ script })
   const messages: SDKMessage[] = []
+  const times: number[] = []
   async function* input(): AsyncGenerator<SDKUserMessage> {
     for (const text of prompts) {
       const results = messages.filter((m) => m.type === 'result').length
@@ -24,11 +25,14 @@ async function conversation(script: unknown, prompts: string[], mods: unknown[])
     }
   }
   try {
-    for await (const m of query({ prompt: input(), options: { bare: true, mods: mods as never, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })) messages.push(m)
+    for await (const m of query({ prompt: input(), options: { bare: true, mods: mods as never, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })) {
+      messages.push(m)
+      times.push(performance.now())
+    }
   } finally {
     await server.close()
   }
-  return { messages, requests: server.requests, results: messages.filter((m) => m.type === 'result') as Extract<SDKMessage, { type: 'result' }>[] }
+  return { messages, times, requests: server.requests, results: messages.filter((m) => m.type === 'result') as Extract<SDKMessage, { type: 'result' }>[] }
 }
 
 describe('/compact', () => {
@@ -49,6 +53,18 @@ describe('/compact', () => {
     expect(firstUserText(last)).toContain('SUMMARY-MANUAL')
     expect(JSON.stringify(last.body.messages)).not.toContain('hi there')
     expect(JSON.stringify(last.body.messages.at(-1))).toContain('after')
+  })
+
+  it('shows its compacting status while the summary is written, after the turn\'s init', async () => {
+    const DELAY = 800
+    const c = await conversation([{ reply: 'hi there' }, { ...summary('SUMMARY'), delayMs: DELAY }], ['hello', '/compact'], [bigTool, compactionWith(opts)])
+    const second = c.messages.findIndex((m, i) => m.type === 'system' && m.subtype === 'init' && i > c.messages.indexOf(c.results[0]!))
+    const compacting = c.messages.findIndex((m) => m.type === 'system' && m.subtype === 'status' && (m as { status?: unknown }).status === 'compacting')
+    const boundary = c.messages.findIndex((m) => m.type === 'system' && m.subtype === 'compact_boundary')
+    expect(second).toBeGreaterThan(-1)
+    expect([second < compacting, compacting < boundary]).toEqual([true, true])
+    // Yielded before the delayed summary came back, not together with the boundary.
+    expect(c.times[boundary]! - c.times[compacting]!).toBeGreaterThan(DELAY * 0.8)
   })
 
   it('has nothing to compact in an empty conversation', async () => {
