@@ -170,7 +170,8 @@ export async function* flushWhile<T>(session: Session, work: Promise<T>, opening
       yield opening()
     }
     yield* flushCompaction(session)
-    if (done) return work
+    // The work may have ended while a flushed message was being read: what it queued since goes out too.
+    if (done && !pending.get(session)?.length) return work
   }
 }
 

@@ -13,7 +13,7 @@ import { big, bigTool, boundaries, compactionWith, firstUserText, isSummaryReque
 const opts = { thresholdTokens: 5_000, keepRecentFraction: 0, microcompact: false }
 
 /** A streaming-input session: each prompt is sent once the previous one has its result. */
-async function conversation(script: unknown, prompts: string[], mods: unknown[]) {
+async function conversation(script: unknown, prompts: string[], mods: unknown[], readMs = 0) {
   const server = await startFakeAnthropic({ script })
   const messages: SDKMessage[] = []
   const times: number[] = []
@@ -28,6 +28,8 @@ async function conversation(script: unknown, prompts: string[], mods: unknown[])
     for await (const m of query({ prompt: input(), options: { bare: true, mods: mods as never, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })) {
       messages.push(m)
       times.push(performance.now())
+      // A consumer that takes its time over each message.
+      if (readMs > 0) await new Promise((r) => setTimeout(r, readMs))
     }
   } finally {
     await server.close()
@@ -65,6 +67,12 @@ describe('/compact', () => {
     expect([second < compacting, compacting < boundary]).toEqual([true, true])
     // Yielded before the delayed summary came back, not together with the boundary.
     expect(c.times[boundary]! - c.times[compacting]!).toBeGreaterThan(DELAY * 0.8)
+  })
+
+  it('shows its boundary before its result to a consumer that reads slowly', async () => {
+    const c = await conversation([{ reply: 'hi there' }, { ...summary('SUMMARY'), delayMs: 150 }], ['hello', '/compact'], [bigTool, compactionWith(opts)], 100)
+    const kinds = c.messages.slice(c.messages.indexOf(c.results[0]!) + 1).map((m) => (m.type === 'system' ? `${m.subtype}${m.subtype === 'status' ? `:${String((m as any).compact_result ?? (m as any).status)}` : ''}` : m.type))
+    expect(kinds).toEqual(['init', 'status:compacting', 'compact_boundary', 'status:success', 'result'])
   })
 
   it('has nothing to compact in an empty conversation', async () => {
