@@ -51,14 +51,24 @@ async function* single(path: string): AsyncGenerator<string> {
 }
 
 /**
- * The pattern over a whole text, `^`/`$` at line breaks. Without lookaround a match inside a line
- * is a match at the same place in the whole text (the same characters, the same anchors), so a
- * text it does not match has no matching line: most files are passed over in one scan, unsplit.
- * A lookaround could see past a line's end, so such patterns go line by line only.
+ * The pattern over a whole text, `^`/`$` at line breaks, for a pattern that cannot match a line
+ * break. Then a match inside a line is a match at the same place in the whole text (the same
+ * characters, the same anchors), so a text it does not match has no matching line: most files are
+ * passed over in one scan, unsplit; and no match can run on past a line's end, so the scan costs
+ * what the lines would. Anything that might match a line break (a negated class, `\s`, `\W`, an
+ * escape naming a code point, dotAll) or look past one (lookaround) goes line by line only.
  */
-function wholeTextFilter(re: RegExp): RegExp | undefined {
-  if (/\(\?<?[=!]/.test(re.source)) return undefined
+export function wholeTextFilter(re: RegExp): RegExp | undefined {
+  if (re.flags.includes('s') || /\(\?<?[=!]|\[\^|\\[sSWDpPnrxuc0-9]|[\n\r\u2028\u2029]/.test(re.source)) return undefined
   return new RegExp(re.source, `${re.flags.replace(/[gym]/g, '')}m`)
+}
+
+/** The line around `offset`, without its line break; none past a final line break (or in an empty text). */
+function lineAround(text: string, offset: number): string | undefined {
+  if (offset >= text.length && (text === '' || text.endsWith('\n'))) return undefined
+  const start = text.lastIndexOf('\n', offset - 1) + 1
+  const end = text.indexOf('\n', offset)
+  return text.slice(start, end === -1 ? text.length : end)
 }
 
 function searchFile(path: string, re: RegExp, spec: SearchSpec, whole?: RegExp): FileHits | undefined {
@@ -69,8 +79,9 @@ function searchFile(path: string, re: RegExp, spec: SearchSpec, whole?: RegExp):
   if (whole) {
     const first = whole.exec(text)
     if (!first) return undefined
-    // A match with no line break in it lies within one line: that line matches.
-    if (spec.mode === 'files_with_matches' && !first[0].includes('\n')) return { path, lines: [], matched: [0], count: 1 }
+    // `^`/`$` of the whole text also hold at a CR or at the very end: the line itself decides.
+    const line = spec.mode === 'files_with_matches' ? lineAround(text, first.index) : undefined
+    if (line !== undefined && re.test(line)) return { path, lines: [], matched: [0], count: 1 }
   }
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()

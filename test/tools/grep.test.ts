@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import grep from '../../mods/grep/index.js'
+import { wholeTextFilter } from '../../mods/grep/js-engine.js'
 import { findExecutable } from '../../mods/grep/find-executable.js'
 import { openTools, tempDir, type Tools } from './harness.js'
 
@@ -27,6 +28,9 @@ const FILES: Record<string, string | Buffer> = {
   '.git/HEAD': 'helper in git dir\n',
   'data.bin': Buffer.concat([Buffer.from('helper\n'), Buffer.from([0, 1, 2])]),
   'README.md': '# Helper docs\nUse helper() to add one.\n',
+  'notes/blank.txt': 'a\n\nb\n',
+  'notes/empty.txt': '',
+  'notes/cr.txt': 'bar\rfoo\n',
 }
 
 beforeAll(async () => {
@@ -95,6 +99,13 @@ describe('Grep (JavaScript engine)', () => {
     expect(await js.call('Grep', { pattern: 'docs(?![\\s\\S])', output_mode: 'content' })).toMatchObject({ text: expect.stringContaining('# Helper docs') })
   })
 
+  it('scans whole texts only with patterns that cannot match a line break: no match then runs on past a line', () => {
+    const filtered = (pattern: string) => wholeTextFilter(new RegExp(pattern, 'u')) !== undefined
+    expect(['export (async )?function', 'import .* from', 'foo\\(', '\\bhelper\\b', '^const (a|b)'].map(filtered)).toEqual([true, true, true, true, true])
+    expect(['[^"]+QQ', '\\s+x', '[\\s\\S]*x', 'a\\nb', '\\x0ax', 'a(?=b)', '(?<!a)b', '\\W+z'].map(filtered)).toEqual([false, false, false, false, false, false, false, false])
+    expect(wholeTextFilter(new RegExp('a.b', 'su'))).toBeUndefined()
+  })
+
   it('reads files larger than its buffer whole, one after another', async () => {
     await mkdir(p('big'), { recursive: true })
     await writeFile(p('big/a.txt'), `${'x\n'.repeat(100_000)}needle in a\n`)
@@ -139,6 +150,11 @@ const SAME_CASES: Record<string, unknown>[] = [
   { pattern: 's\\sUse', output_mode: 'count' },
   { pattern: 'line$', output_mode: 'content' },
   { pattern: '\\bhelper\\b', output_mode: 'files_with_matches' },
+  // ^ and $ of a whole text also hold at a CR and after a final line break; a line's do not.
+  { pattern: 'line$' },
+  { pattern: '^foo' },
+  { pattern: '^$' },
+  { pattern: 'x*', path: 'notes' },
 ]
 
 // Runs where ripgrep is on PATH; elsewhere (CI machines may lack it) each case is skipped.
