@@ -50,12 +50,56 @@ export interface BackgroundShell {
 // Unread output kept per stream between two BashOutput calls.
 const UNREAD_CAP = 1_000_000
 
+export interface OutputFileLimits {
+  /** The saved copy stops here: a shell printing without end (`yes`, a chatty server) must not fill the disk. */
+  fileChars: number
+  /** Past this much waiting to be written, output is left out of the file rather than held in memory. */
+  backlogChars: number
+}
+const FILE_LIMITS: OutputFileLimits = { fileChars: 64 * 1024 * 1024, backlogChars: 8 * 1024 * 1024 }
+
+/** A shell's output file: capped, and never holding more than the backlog in memory; what is left out is noted in it. */
+class OutputFile {
+  private written = 0
+  private skipped = 0
+  private full = false
+
+  constructor(private readonly stream: WriteStream, private readonly limits: OutputFileLimits) {}
+
+  write(chunk: string): void {
+    if (this.full) return
+    if (this.written + chunk.length > this.limits.fileChars) {
+      this.full = true
+      this.stream.write(`\n[output past ${this.limits.fileChars} characters is not saved]\n`)
+      return
+    }
+    if (this.stream.writableLength > this.limits.backlogChars) {
+      this.skipped += chunk.length
+      return
+    }
+    if (this.skipped > 0) {
+      this.stream.write(`\n[${this.skipped} characters are not saved here: the disk fell behind]\n`)
+      this.skipped = 0
+    }
+    this.stream.write(chunk)
+    this.written += chunk.length
+  }
+
+  end(): void {
+    this.stream.end()
+  }
+
+  onError(handler: () => void): void {
+    this.stream.on('error', handler)
+  }
+}
+
 /** One session's background shells: `bash_1`, `bash_2`, … until the session ends. */
 export class BackgroundShells {
   private readonly shells = new Map<string, BackgroundShell>()
   private counter = 0
 
-  constructor(private readonly env: () => Env = () => process.env) {}
+  constructor(private readonly env: () => Env = () => process.env, private readonly fileLimits: OutputFileLimits = FILE_LIMITS) {}
 
   /**
    * `prelude` runs first on the same line (sourcing hook env files); `command` is what is reported.
@@ -64,7 +108,8 @@ export class BackgroundShells {
    */
   start(command: string, cwd: string, prelude = '', outputPath?: string): BackgroundShell {
     const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd, this.env())
-    const file = outputPath ? openOutput(outputPath) : undefined
+    const stream = outputPath ? openOutput(outputPath) : undefined
+    const file = stream ? new OutputFile(stream, this.fileLimits) : undefined
     const shell: BackgroundShell = {
       id: `bash_${++this.counter}`, command, pgid: child.pid ?? -1, status: 'running', exitCode: null, startedAt: Date.now(),
       stdout: new Unread(UNREAD_CAP), stderr: new Unread(UNREAD_CAP), ...(file ? { outputPath } : {}),
@@ -83,7 +128,7 @@ export class BackgroundShells {
     }
     // 'close' comes after both streams ended, so the file has all of the output.
     if (file) child.once('close', () => file.end())
-    file?.on('error', () => { delete shell.outputPath })
+    file?.onError(() => { delete shell.outputPath })
     child.stdout!.setEncoding('utf8').on('data', (d: string) => { shell.stdout.push(d); file?.write(d) })
     child.stderr!.setEncoding('utf8').on('data', (d: string) => { shell.stderr.push(d); file?.write(d) })
     this.shells.set(shell.id, shell)

@@ -136,3 +136,22 @@ describe('background shells', () => {
     await expectGroupGone(pidIn(stdout))
   })
 })
+
+describe('a background shell\'s output file', () => {
+  it('stops at its cap with a note, while BashOutput still gets the output', async () => {
+    const { BackgroundShells } = await import('../../mods/bash/background-shells.js')
+    const shells = new BackgroundShells(() => process.env, { fileChars: 1_000, backlogChars: 1_000_000 })
+    const path = join(tmp.dir, 'capped', 'out.txt')
+    const shell = shells.start('seq 1 2000', tmp.dir, '', path)
+    await shell.exited
+    let saved = ''
+    for (let i = 0; i < 100 && !saved.includes('not saved'); i++) {
+      await sleep(20)
+      saved = await readFile(path, 'utf8').catch(() => '')
+    }
+    expect(saved).toMatch(/\n\[output past 1000 characters is not saved\]\n$/)
+    expect(saved.length).toBeLessThan(1_100)
+    expect(shell.stdout.take().text.split('\n')).toHaveLength(2_001)
+    await shells.killAll()
+  })
+})
