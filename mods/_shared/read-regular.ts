@@ -1,5 +1,5 @@
-import { constants } from 'node:fs'
-import { open, type FileHandle } from 'node:fs/promises'
+import { constants, type Stats } from 'node:fs'
+import { open, stat, type FileHandle } from 'node:fs/promises'
 
 export type RegularFile =
   | { ok: true; bytes: Buffer; mtimeMs: number }
@@ -7,40 +7,53 @@ export type RegularFile =
   | { ok: false; why: 'too-large'; size: number; message?: undefined }
   | { ok: false; why: 'error'; message: string }
 
-// Opening a FIFO for reading waits for a writer; non-blocking, it opens at once and fstat refuses it.
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
+// Only a regular file is opened, but it may have been swapped for a FIFO or a tty since its stat:
+// non-blocking, a FIFO opens at once and its read fails; without a controlling tty, none is taken.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0)
+
+const failed = (err: unknown): RegularFile => {
+  const code = (err as NodeJS.ErrnoException).code
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, why: 'missing' }
+  if (code === 'EISDIR') return { ok: false, why: 'directory' }
+  return { ok: false, why: 'error', message: (err as Error).message }
+}
 
 /**
- * The bytes and mtime of a regular file of at most `maxBytes`. Four trips to the thread pool (open,
- * fstat, read, close, the last not waited for) instead of the six of stat + readFile: each trip
- * costs the event loop tens of microseconds, which ten concurrent Reads pay one after another.
+ * The bytes and mtime of a regular file of at most `maxBytes`, in four trips to the thread pool
+ * (stat, open, read, and a close not waited for) where stat + readFile took six. Each trip costs
+ * the event loop tens of microseconds, which ten concurrent Reads pay one after another. Anything
+ * but a regular file is refused from its stat, unopened: opening a FIFO would let a writer that
+ * waits on it write into a reader that throws the data away.
  */
 export async function readRegular(path: string, maxBytes: number): Promise<RegularFile> {
+  let info: Stats
+  try {
+    info = await stat(path)
+  } catch (err) {
+    return failed(err)
+  }
+  if (info.isDirectory()) return { ok: false, why: 'directory' }
+  if (!info.isFile()) return { ok: false, why: 'irregular' }
+  if (info.size > maxBytes) return { ok: false, why: 'too-large', size: info.size }
   let handle: FileHandle
   try {
     handle = await open(path, READ_FLAGS)
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, why: 'missing' }
-    if (code === 'EISDIR') return { ok: false, why: 'directory' }
-    return { ok: false, why: 'error', message: (err as Error).message }
+    return failed(err)
   }
   let result: RegularFile
   try {
-    const info = await handle.stat()
-    if (info.isDirectory()) result = { ok: false, why: 'directory' }
-    else if (!info.isFile()) result = { ok: false, why: 'irregular' }
-    else if (info.size > maxBytes) result = { ok: false, why: 'too-large', size: info.size }
-    // A size of 0 may be a file that does not know its size (procfs): read it to its end.
-    else result = { ok: true, bytes: info.size === 0 ? await handle.readFile() : await readExactly(handle, info.size), mtimeMs: info.mtimeMs }
+    // A size of 0 may be a file that does not know its size (procfs): read it to its end, within the cap.
+    const bytes = info.size === 0 ? await readToEnd(handle, maxBytes) : await readExactly(handle, info.size)
+    result = bytes.length > maxBytes ? { ok: false, why: 'too-large', size: bytes.length } : { ok: true, bytes, mtimeMs: info.mtimeMs }
   } catch (err) {
-    result = { ok: false, why: 'error', message: (err as Error).message }
+    result = failed(err)
   }
   handle.close().catch(() => {})
   return result
 }
 
-/** The first `size` bytes (fewer if the file shrank since fstat): what was there when it was stat'ed. */
+/** The first `size` bytes (fewer if the file shrank since its stat): what was there when it was stat'ed. */
 async function readExactly(handle: FileHandle, size: number): Promise<Buffer> {
   const bytes = Buffer.allocUnsafe(size)
   let filled = 0
@@ -50,4 +63,18 @@ async function readExactly(handle: FileHandle, size: number): Promise<Buffer> {
     filled += bytesRead
   }
   return filled === size ? bytes : bytes.subarray(0, filled)
+}
+
+/** Reads on until the end, or until past `maxBytes` (the caller refuses that). */
+async function readToEnd(handle: FileHandle, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let total = 0
+  while (total <= maxBytes) {
+    const chunk = Buffer.allocUnsafe(64 * 1024)
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total)
+    if (bytesRead === 0) break
+    chunks.push(chunk.subarray(0, bytesRead))
+    total += bytesRead
+  }
+  return Buffer.concat(chunks, total)
 }

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -94,11 +95,18 @@ describe('Read', () => {
     expect(missing.text).toContain(`Did you mean ${p('config.json')}?`)
   })
 
-  // Opening a FIFO for reading waits for a writer: Read must refuse it at once, not hang.
-  it.skipIf(process.platform === 'win32')('refuses a FIFO without waiting for a writer, and reads a file of unknown size to its end', async () => {
+  // A FIFO is refused from its stat: opened, it would hang Read or take a waiting writer's data.
+  it.skipIf(process.platform === 'win32')('refuses a FIFO unopened (a writer waiting on it stays waiting), and reads a file of unknown size to its end', async () => {
     execFileSync('mkfifo', [p('pipe')])
+    // A writer waits on the FIFO: Read must not open it, or the writer's data would go nowhere.
+    const marker = p('writer-done')
+    const writer = spawn('sh', ['-c', `echo data > ${p('pipe')}; touch ${marker}`], { stdio: 'ignore' })
+    await new Promise((r) => setTimeout(r, 150))
     const fifo = await tools.call('Read', { file_path: p('pipe') })
     expect(fifo).toMatchObject({ isError: true, text: expect.stringContaining('not a regular file') })
+    await new Promise((r) => setTimeout(r, 150))
+    expect(existsSync(marker)).toBe(false)
+    writer.kill('SIGKILL')
     if (process.platform === 'linux') {
       // procfs files report a size of 0 yet have content.
       const r = await readRegular('/proc/self/status', 1_000_000)
