@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -60,7 +60,8 @@ export async function readAgentDir(dir: string, scope: 'user' | 'project', warn:
   const out: AgentDefinition[] = []
   for (const name of names) {
     const file = join(dir, name)
-    const text = await readFile(file, 'utf8')
+    const text = await readAgentFile(file, warn)
+    if (text === undefined) continue
     const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text)
     if (!m) {
       warn(`${file}: an agent file needs YAML frontmatter between --- lines`)
@@ -85,6 +86,20 @@ export async function readAgentDir(dir: string, scope: 'user' | 'project', warn:
     })
   }
   return out
+}
+
+/** A regular file's text; anything else (a directory, a FIFO that would block) or an unreadable file is reported and skipped. */
+async function readAgentFile(file: string, warn: (message: string) => void): Promise<string | undefined> {
+  try {
+    if (!(await stat(file)).isFile()) {
+      warn(`${file}: not a regular file; skipped`)
+      return undefined
+    }
+    return await readFile(file, 'utf8')
+  } catch (err) {
+    warn(`${file}: cannot be read (${(err as Error).message}); skipped`)
+    return undefined
+  }
 }
 
 /** Every agent type: built-in, then user (~/.claude/agents), project (.claude/agents), config — later ones win by name. */

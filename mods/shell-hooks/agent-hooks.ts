@@ -12,7 +12,8 @@ import type { HookBridge } from './bridge.js'
  */
 export async function adoptAgentHooks($: ModApi, b: HookBridge, agentId: string, agentType: string, trustStore: string): Promise<void> {
   const published = agentHooksShape.safeParse($.state.get(AGENT_HOOKS_REF).value)
-  const def = published.success ? published.data[agentType] : undefined
+  // Own keys only: an agent named `constructor` is no hooks entry of Object.prototype's.
+  const def = published.success && Object.hasOwn(published.data, agentType) ? published.data[agentType] : undefined
   if (!def) return
   if (def.scope === 'project') {
     const folder = resolve(dirname(def.file), '..', '..')

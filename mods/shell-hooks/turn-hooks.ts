@@ -97,16 +97,19 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     const failure = failures.get(e.turnId)
     failures.delete(e.turnId)
     const b = bridgeOf($)
-    if (failure && e.reason === 'error' && b?.has('StopFailure')) {
-      await b.fire('StopFailure', {
-        error: STOP_FAILURE_ERRORS.has(failure.type) ? failure.type : 'unknown', error_details: failure.message,
-        last_assistant_message: `API Error: ${failure.message}`,
-      }, b.agentOptions(e.agentId))
-    }
-    if (e.agentId) {
-      b?.effort.forget(e.agentId)
-      // A subagent runs one turn: its frontmatter hooks end with it.
-      b?.dropAgentHooks(e.agentId)
+    try {
+      if (failure && e.reason === 'error' && b?.has('StopFailure')) {
+        await b.fire('StopFailure', {
+          error: STOP_FAILURE_ERRORS.has(failure.type) ? failure.type : 'unknown', error_details: failure.message,
+          last_assistant_message: `API Error: ${failure.message}`,
+        }, b.agentOptions(e.agentId))
+      }
+    } finally {
+      if (e.agentId) {
+        b?.effort.forget(e.agentId)
+        // A subagent runs one turn: its frontmatter hooks end with it.
+        b?.dropAgentHooks(e.agentId)
+      }
     }
     return next(e)
   }, { budgetMs: HOOK_BUDGET_MS })

@@ -24,11 +24,13 @@ export async function askTrust(io: TerminalIo, cwd: string): Promise<boolean | {
       { label: 'Yes, trust this folder', value: true },
       { label: 'No, exit', value: false },
     ], false)
-    const signalExit = termination.code()
-    if (signalExit !== undefined) return { signalExit }
+    const signalled = () => termination.code()
+    if (signalled() !== undefined) return { signalExit: signalled()! }
     if (value) await setTrust(asking.store, cwd, true)
     else await view.print(paint.yellow('Not trusted: nothing of this folder was loaded. Run modloop again to decide anew, or `modloop trust`.'))
-    return value
+    // A signal while the answer was being recorded still ends the run.
+    const late = signalled()
+    return late === undefined ? value : { signalExit: late }
   } finally {
     termination.dispose()
     await terminal.close({ erase: true })

@@ -125,3 +125,25 @@ describe('agent frontmatter hooks', () => {
     expect(warnings).toEqual([`${join(dir, 'bad.md')}: hooks: hooks must map event names to matcher groups, as in settings.json`])
   })
 })
+
+describe('agent files that are not files', () => {
+  it('are reported and skipped, not read: a directory, a FIFO', async () => {
+    const dir = join(box.project, '.claude', 'agents')
+    await mkdir(join(dir, 'folder.md'), { recursive: true })
+    const { execFileSync } = await import('node:child_process')
+    execFileSync('mkfifo', [join(dir, 'pipe.md')])
+    await writeFile(join(dir, 'ok.md'), '---\nname: ok\ndescription: Fine\n---\nx\n')
+    const warnings: string[] = []
+    expect((await readAgentDir(dir, 'project', (m) => warnings.push(m))).map((d) => d.name)).toEqual(['ok'])
+    expect(warnings).toEqual([`${join(dir, 'folder.md')}: not a regular file; skipped`, `${join(dir, 'pipe.md')}: not a regular file; skipped`])
+  })
+
+  it('an agent named like an Object.prototype member has no hooks of its own', async () => {
+    await mkdir(join(box.home, '.claude', 'agents'), { recursive: true })
+    await writeFile(join(box.home, '.claude', 'agents', 'constructor.md'), '---\nname: constructor\ndescription: Builds\n---\nBuild.\n')
+    const { writeSettings, cmd } = await import('./helpers.js')
+    await writeSettings(box, { SubagentStart: [{ hooks: [cmd(dump(box, 'SubagentStart'))] }] })
+    await run(box, viaSubagent('constructor'), 'go', { mods: [withOptions(agentMod, { home: box.home })] })
+    expect((await dumped(box, 'SubagentStart')).map((e) => e.agent_type)).toEqual(['constructor'])
+  })
+})
