@@ -4,6 +4,7 @@ import { FILE_TYPES } from './file-types.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
 import type { SearchSpec } from './grep-input.js'
 import { compilePattern } from './js-regex.js'
+import { requiredLiteral } from './required-literal.js'
 import { walkFiles } from './walk.js'
 
 interface FileHits {
@@ -32,12 +33,13 @@ export async function searchWithJs(spec: SearchSpec): Promise<string[]> {
     if (!types) throw new UnknownTypeError(`unknown file type "${spec.type}"; known types: ${Object.keys(FILE_TYPES).join(', ')}`)
   }
   const files = spec.rootIsFile ? single(spec.root) : walkFiles(spec.root, { globs: spec.globs, types }, spec.signal)
-  const whole = spec.multiline ? undefined : wholeTextFilter(re)
+  // Case-insensitive matching folds more than toLowerCase does (ſ matches s): no literal then.
+  const literal = spec.ignoreCase || re.flags.includes('i') ? undefined : requiredLiteral(re.source)
   const out: string[] = []
   // The walk yields to the event loop every few milliseconds; each file is read and searched in one go.
   for await (const path of files) {
     if (spec.signal.aborted || out.length >= spec.stopAfter) break
-    const hits = searchFile(path, re, spec, whole)
+    const hits = searchFile(path, re, spec, literal)
     if (hits) render(hits, spec, out)
   }
   if (out.length > spec.stopAfter) out.length = spec.stopAfter
@@ -50,39 +52,13 @@ async function* single(path: string): AsyncGenerator<string> {
   yield path
 }
 
-/**
- * The pattern over a whole text, `^`/`$` at line breaks, for a pattern that cannot match a line
- * break. Then a match inside a line is a match at the same place in the whole text (the same
- * characters, the same anchors), so a text it does not match has no matching line: most files are
- * passed over in one scan, unsplit; and no match can run on past a line's end, so the scan costs
- * what the lines would. Anything that might match a line break (a negated class, `\s`, `\W`, an
- * escape naming a code point, dotAll) or look past one (lookaround) goes line by line only.
- */
-export function wholeTextFilter(re: RegExp): RegExp | undefined {
-  if (re.flags.includes('s') || /\(\?<?[=!]|\[\^|\\[sSWDpPnrxuc0-9]|[\n\r\u2028\u2029]/.test(re.source)) return undefined
-  return new RegExp(re.source, `${re.flags.replace(/[gym]/g, '')}m`)
-}
-
-/** The line around `offset`, without its line break; none past a final line break (or in an empty text). */
-function lineAround(text: string, offset: number): string | undefined {
-  if (offset >= text.length && (text === '' || text.endsWith('\n'))) return undefined
-  const start = text.lastIndexOf('\n', offset - 1) + 1
-  const end = text.indexOf('\n', offset)
-  return text.slice(start, end === -1 ? text.length : end)
-}
-
-function searchFile(path: string, re: RegExp, spec: SearchSpec, whole?: RegExp): FileHits | undefined {
+function searchFile(path: string, re: RegExp, spec: SearchSpec, literal?: string): FileHits | undefined {
   const bytes = readBytes(path)
   // Like ripgrep, a NUL byte marks a binary file, which is not searched.
   if (!bytes || bytes.includes(0)) return undefined
   const { text } = decodeText(bytes)
-  if (whole) {
-    const first = whole.exec(text)
-    if (!first) return undefined
-    // `^`/`$` of the whole text also hold at a CR or at the very end: the line itself decides.
-    const line = spec.mode === 'files_with_matches' ? lineAround(text, first.index) : undefined
-    if (line !== undefined && re.test(line)) return { path, lines: [], matched: [0], count: 1 }
-  }
+  // Every match holds the literal, so a text without it has no matching line.
+  if (literal !== undefined && !text.includes(literal)) return undefined
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
   const matched: number[] = []

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import grep from '../../mods/grep/index.js'
-import { wholeTextFilter } from '../../mods/grep/js-engine.js'
+import { requiredLiteral } from '../../mods/grep/required-literal.js'
 import { findExecutable } from '../../mods/grep/find-executable.js'
 import { openTools, tempDir, type Tools } from './harness.js'
 
@@ -99,11 +99,41 @@ describe('Grep (JavaScript engine)', () => {
     expect(await js.call('Grep', { pattern: 'docs(?![\\s\\S])', output_mode: 'content' })).toMatchObject({ text: expect.stringContaining('# Helper docs') })
   })
 
-  it('scans whole texts only with patterns that cannot match a line break: no match then runs on past a line', () => {
-    const filtered = (pattern: string) => wholeTextFilter(new RegExp(pattern, 'u')) !== undefined
-    expect(['export (async )?function', 'import .* from', 'foo\\(', '\\bhelper\\b', '^const (a|b)'].map(filtered)).toEqual([true, true, true, true, true])
-    expect(['[^"]+QQ', '\\s+x', '[\\s\\S]*x', 'a\\nb', '\\x0ax', 'a(?=b)', '(?<!a)b', '\\W+z'].map(filtered)).toEqual([false, false, false, false, false, false, false, false])
-    expect(wholeTextFilter(new RegExp('a.b', 'su'))).toBeUndefined()
+  it('passes over files without the literal every match must hold, and only then', () => {
+    const cases: [string, string | undefined][] = [
+      ['export (async )?function', 'function'], ['import .* from', 'import '], ['foo\\(', 'foo('], ['\\bhelper\\b', 'helper'],
+      ['^const (a|b)', 'const '], ['colou?r', 'colo'], ['a|bcd', undefined], ['ab*c', undefined], ['[abc]+xyz', 'xyz'],
+      ['\\cJabc', 'abc'], ['\\x41BCD', 'BCD'], ['\\u{41}xyz', 'xyz'], ['\\p{L}abc', 'abc'], ['(?<n>ab)\\k<n>cde', 'cde'], ['\\12abc', 'abc'],
+      ['x{2,}yz', undefined], ['x{2,3}abcd', 'abcd'], ['ab{123}', undefined], ['[)(]abcd', 'abcd'], ['(a(b)c)defg', 'defg'], ['abc[', undefined],
+    ]
+    for (const [pattern, literal] of cases) expect(requiredLiteral(pattern), pattern).toBe(literal)
+  })
+
+  it('never names a literal a matching line lacks, on random patterns and texts', () => {
+    let seed = 5
+    const pick = <T,>(xs: readonly T[]): T => xs[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % xs.length]!
+    const atoms = ['a', 'b', 'ab', 'abc', 'c', '.', '\\d', '[ab]', '[^a]', '(a|bc)', '(?:ab)', '\\.', ' ', '1', '{', '}']
+    const quantifiers = ['', '', '', '?', '*', '+', '{2}', '{1,2}', '{0,3}']
+    let checked = 0
+    for (let n = 0; n < 20_000; n++) {
+      const pattern = Array.from({ length: 1 + (n % 6) }, () => pick(atoms) + pick(quantifiers)).join('') + (n % 5 === 0 ? `|${pick(atoms)}` : '')
+      let re: RegExp
+      try {
+        re = new RegExp(pattern)
+      } catch {
+        continue
+      }
+      const literal = requiredLiteral(pattern)
+      if (literal === undefined) continue
+      for (let t = 0; t < 100; t++) {
+        const line = Array.from({ length: 3 + (t % 10) }, () => pick(['a', 'b', 'c', 'a', 'b', 'c', '1', '.', ' ', '{', '}'])).join('')
+        if (re.test(line)) {
+          expect(line.includes(literal), `${pattern} matched ${JSON.stringify(line)} without ${JSON.stringify(literal)}`).toBe(true)
+          checked++
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500)
   })
 
   it('reads files larger than its buffer whole, one after another', async () => {
