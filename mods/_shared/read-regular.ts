@@ -4,7 +4,8 @@ import { open, stat, type FileHandle } from 'node:fs/promises'
 export type RegularFile =
   | { ok: true; bytes: Buffer; mtimeMs: number }
   | { ok: false; why: 'missing' | 'directory' | 'irregular'; message?: undefined }
-  | { ok: false; why: 'too-large'; size: number; message?: undefined }
+  /** `size` is undefined for a file that does not know its size (procfs) and went past the cap. */
+  | { ok: false; why: 'too-large'; size: number | undefined; message?: undefined }
   | { ok: false; why: 'error'; message: string }
 
 // Only a regular file is opened, but it may have been swapped for a FIFO or a tty since its stat:
@@ -43,9 +44,7 @@ export async function readRegular(path: string, maxBytes: number): Promise<Regul
   }
   let result: RegularFile
   try {
-    // A size of 0 may be a file that does not know its size (procfs): read it to its end, within the cap.
-    const bytes = info.size === 0 ? await readToEnd(handle, maxBytes) : await readExactly(handle, info.size)
-    result = bytes.length > maxBytes ? { ok: false, why: 'too-large', size: bytes.length } : { ok: true, bytes, mtimeMs: info.mtimeMs }
+    result = await readOpened(handle, info, maxBytes)
   } catch (err) {
     result = failed(err)
   }
@@ -53,8 +52,25 @@ export async function readRegular(path: string, maxBytes: number): Promise<Regul
   return result
 }
 
-/** The first `size` bytes (fewer if the file shrank since its stat): what was there when it was stat'ed. */
-async function readExactly(handle: FileHandle, size: number): Promise<Buffer> {
+/**
+ * The opened file's bytes, with the mtime of what was read. One byte more than the stat's size is
+ * asked for: a short read is the end, as usual; more means the path now names another file (saved
+ * by a rename since the stat) or one that grew, whose own stat then holds, read to its end.
+ */
+export async function readOpened(handle: FileHandle, info: Stats, maxBytes: number): Promise<RegularFile> {
+  // A size of 0 may be a file that does not know its size (procfs): read it to its end, within the cap.
+  if (info.size > 0) {
+    const bytes = await readUpTo(handle, info.size + 1)
+    if (bytes.length <= info.size) return { ok: true, bytes, mtimeMs: info.mtimeMs }
+    info = await handle.stat()
+    if (info.size > maxBytes) return { ok: false, why: 'too-large', size: info.size }
+  }
+  const bytes = await readToEnd(handle, maxBytes)
+  return bytes.length > maxBytes ? { ok: false, why: 'too-large', size: info.size || undefined } : { ok: true, bytes, mtimeMs: info.mtimeMs }
+}
+
+/** Up to `size` bytes from the start, fewer at the end of the file. */
+async function readUpTo(handle: FileHandle, size: number): Promise<Buffer> {
   const bytes = Buffer.allocUnsafe(size)
   let filled = 0
   while (filled < size) {

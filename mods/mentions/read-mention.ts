@@ -45,7 +45,7 @@ export async function readMention(e: PromptMentionInput, options: MentionOptions
   if (!file.ok) {
     if (file.why === 'directory') return { type: 'file', context: [await listing(e, checked.path, options.maxEntries)] }
     const why = file.why === 'missing' ? `${e.path} does not exist`
-      : file.why === 'too-large' ? `${file.size} bytes is more than the ${options.maxFileBytes} a mention attaches`
+      : file.why === 'too-large' ? `${file.size === undefined ? 'it is' : `${file.size} bytes is`} more than the ${options.maxFileBytes} bytes a mention attaches`
         : file.why === 'irregular' ? 'not a regular file' : `cannot read ${e.path}: ${file.message}`
     ctx.warn(`${named(e)}: not attached: ${why}`)
     return { type: null }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readRegular } from '../../mods/_shared/read-regular.js'
+import { readOpened, readRegular } from '../../mods/_shared/read-regular.js'
 import { decodeText } from '../../mods/_shared/text-file.js'
 import read from '../../mods/read/index.js'
 import { openTools, tempDir, type Tools } from './harness.js'
@@ -112,6 +112,19 @@ describe('Read', () => {
       const r = await readRegular('/proc/self/status', 1_000_000)
       expect(r.ok && decodeText(r.bytes).text).toContain('Name:')
     }
+  })
+
+  it('reads the file the path names when it is read, though another was stat\'ed (saved by a rename in between)', async () => {
+    const { open, rename, stat } = await import('node:fs/promises')
+    await writeFile(p('saved.txt'), 'a'.repeat(10))
+    const before = await stat(p('saved.txt'))
+    await writeFile(p('saved.tmp'), 'b'.repeat(100))
+    await rename(p('saved.tmp'), p('saved.txt'))
+    const handle = await open(p('saved.txt'), 'r')
+    const r = await readOpened(handle, before, 1_000)
+    await handle.close()
+    expect(r).toMatchObject({ ok: true, mtimeMs: (await stat(p('saved.txt'))).mtimeMs })
+    expect(r.ok && r.bytes.toString()).toBe('b'.repeat(100))
   })
 
   it('wants an absolute path inside the allowed directories, symlinks resolved', async () => {
