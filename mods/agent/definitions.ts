@@ -80,6 +80,11 @@ export async function readAgentDir(dir: string, scope: 'user' | 'project', warn:
       continue
     }
     const f = parsed.data
+    // The agent types are keys of plain objects downstream (config, published hooks).
+    if (f.name === '__proto__') {
+      warn(`${file}: "__proto__" is not a usable agent name; skipped`)
+      continue
+    }
     out.push({
       name: f.name, description: f.description, prompt: m[2]!.trim() || undefined, tools: list(f.tools),
       disallowedTools: list(f.disallowedTools), model: f.model, maxTurns: f.maxTurns, source: file, scope, ...(f.hooks ? { hooks: f.hooks } : {}),

@@ -70,6 +70,7 @@ class OutputFile {
     if (this.full) return
     if (this.written + chunk.length > this.limits.fileChars) {
       this.full = true
+      this.noteSkipped()
       this.stream.write(`\n[output past ${this.limits.fileChars} characters is not saved]\n`)
       return
     }
@@ -77,16 +78,21 @@ class OutputFile {
       this.skipped += chunk.length
       return
     }
-    if (this.skipped > 0) {
-      this.stream.write(`\n[${this.skipped} characters are not saved here: the disk fell behind]\n`)
-      this.skipped = 0
-    }
+    this.noteSkipped()
     this.stream.write(chunk)
     this.written += chunk.length
   }
 
   end(): void {
+    this.noteSkipped()
     this.stream.end()
+  }
+
+  /** Says, where it happened, how much was left out while the disk fell behind. */
+  private noteSkipped(): void {
+    if (this.skipped === 0) return
+    this.stream.write(`\n[${this.skipped} characters are not saved here: the disk fell behind]\n`)
+    this.skipped = 0
   }
 
   onError(handler: () => void): void {

@@ -138,6 +138,26 @@ describe('background shells', () => {
 })
 
 describe('a background shell\'s output file', () => {
+  it('says how much it left out while the disk fell behind, to the last character', async () => {
+    const { BackgroundShells } = await import('../../mods/bash/background-shells.js')
+    const shells = new BackgroundShells(() => process.env, { fileChars: 1e9, backlogChars: 1 })
+    const path = join(tmp.dir, 'behind', 'out.txt')
+    const shell = shells.start('seq 1 300000', tmp.dir, '', path)
+    await shell.exited
+    let saved = ''
+    for (let last = -1, i = 0; i < 200 && saved.length !== last; i++) {
+      last = saved.length
+      await sleep(50)
+      saved = await readFile(path, 'utf8').catch(() => '')
+    }
+    const notes = [...saved.matchAll(/\n\[(\d+) characters are not saved here: the disk fell behind\]\n/g)]
+    const kept = saved.length - notes.reduce((sum, m) => sum + m[0].length, 0)
+    const left = notes.reduce((sum, m) => sum + Number(m[1]), 0)
+    const total = Array.from({ length: 300000 }, (_, i) => `${i + 1}\n`).join('').length
+    expect(kept + left).toBe(total)
+    await shells.killAll()
+  })
+
   it('stops at its cap with a note, while BashOutput still gets the output', async () => {
     const { BackgroundShells } = await import('../../mods/bash/background-shells.js')
     const shells = new BackgroundShells(() => process.env, { fileChars: 1_000, backlogChars: 1_000_000 })
