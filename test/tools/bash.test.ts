@@ -138,11 +138,12 @@ describe('background shells', () => {
 })
 
 describe('a background shell\'s output file', () => {
-  it('says how much it left out while the disk fell behind, to the last character', async () => {
+  /** Runs `command` in a background shell with these file limits; answers its output file once the file stops changing. */
+  async function savedOutput(command: string, limits: { fileChars: number; backlogChars: number }) {
     const { BackgroundShells } = await import('../../mods/bash/background-shells.js')
-    const shells = new BackgroundShells(() => process.env, { fileChars: 1e9, backlogChars: 1 })
-    const path = join(tmp.dir, 'behind', 'out.txt')
-    const shell = shells.start('seq 1 300000', tmp.dir, '', path)
+    const shells = new BackgroundShells(() => process.env, limits)
+    const path = join(tmp.dir, `out-${limits.fileChars}-${limits.backlogChars}`, 'out.txt')
+    const shell = shells.start(command, tmp.dir, '', path)
     await shell.exited
     let saved = ''
     for (let last = -1, i = 0; i < 200 && saved.length !== last; i++) {
@@ -150,6 +151,11 @@ describe('a background shell\'s output file', () => {
       await sleep(50)
       saved = await readFile(path, 'utf8').catch(() => '')
     }
+    return { shells, shell, saved }
+  }
+
+  it('says how much it left out while the disk fell behind, to the last character', async () => {
+    const { shells, saved } = await savedOutput('seq 1 300000', { fileChars: 1e9, backlogChars: 1 })
     const notes = [...saved.matchAll(/\n\[(\d+) characters are not saved here: the disk fell behind\]\n/g)]
     const kept = saved.length - notes.reduce((sum, m) => sum + m[0].length, 0)
     const left = notes.reduce((sum, m) => sum + Number(m[1]), 0)
@@ -159,16 +165,7 @@ describe('a background shell\'s output file', () => {
   })
 
   it('stops at its cap with a note, while BashOutput still gets the output', async () => {
-    const { BackgroundShells } = await import('../../mods/bash/background-shells.js')
-    const shells = new BackgroundShells(() => process.env, { fileChars: 1_000, backlogChars: 1_000_000 })
-    const path = join(tmp.dir, 'capped', 'out.txt')
-    const shell = shells.start('seq 1 2000', tmp.dir, '', path)
-    await shell.exited
-    let saved = ''
-    for (let i = 0; i < 100 && !saved.includes('not saved'); i++) {
-      await sleep(20)
-      saved = await readFile(path, 'utf8').catch(() => '')
-    }
+    const { shells, shell, saved } = await savedOutput('seq 1 2000', { fileChars: 1_000, backlogChars: 1_000_000 })
     expect(saved).toMatch(/\n\[output past 1000 characters is not saved\]\n$/)
     expect(saved.length).toBeLessThan(1_100)
     expect(shell.stdout.take().text.split('\n')).toHaveLength(2_001)
