@@ -1,4 +1,5 @@
-import { realpath } from 'node:fs/promises'
+import { realpath as realpathCallback } from 'node:fs'
+import { promisify } from 'node:util'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
@@ -30,6 +31,10 @@ export async function sessionDirectories($: ModApi, own: readonly string[]): Pro
   }
   return [...new Set(dirs)]
 }
+
+// The native realpath through the callback API: the same answer as fs/promises' for less of the
+// event loop's time, which every file tool call pays.
+const realpath = promisify(realpathCallback.native)
 
 /**
  * The real path of `path`, following symlinks. A path that does not exist yet (a file Write will
