@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs'
-import { dirname } from 'node:path'
+import { OutputFile, type OutputFileLimits } from './full-output.js'
 import { killGroup, signalGroup } from './kill-group.js'
 import { spawnShell, type Env } from './run-shell.js'
 
@@ -50,62 +49,12 @@ export interface BackgroundShell {
 // Unread output kept per stream between two BashOutput calls.
 const UNREAD_CAP = 1_000_000
 
-export interface OutputFileLimits {
-  /** The saved copy stops here: a shell printing without end (`yes`, a chatty server) must not fill the disk. */
-  fileChars: number
-  /** Past this much waiting to be written, output is left out of the file rather than held in memory. */
-  backlogChars: number
-}
-const FILE_LIMITS: OutputFileLimits = { fileChars: 64 * 1024 * 1024, backlogChars: 8 * 1024 * 1024 }
-
-/** A shell's output file: capped, and never holding more than the backlog in memory; what is left out is noted in it. */
-class OutputFile {
-  private written = 0
-  private skipped = 0
-  private full = false
-
-  constructor(private readonly stream: WriteStream, private readonly limits: OutputFileLimits) {}
-
-  write(chunk: string): void {
-    if (this.full) return
-    if (this.written + chunk.length > this.limits.fileChars) {
-      this.full = true
-      this.noteSkipped()
-      this.stream.write(`\n[output past ${this.limits.fileChars} characters is not saved]\n`)
-      return
-    }
-    if (this.stream.writableLength > this.limits.backlogChars) {
-      this.skipped += chunk.length
-      return
-    }
-    this.noteSkipped()
-    this.stream.write(chunk)
-    this.written += chunk.length
-  }
-
-  end(): void {
-    this.noteSkipped()
-    this.stream.end()
-  }
-
-  /** Says, where it happened, how much was left out while the disk fell behind. */
-  private noteSkipped(): void {
-    if (this.skipped === 0) return
-    this.stream.write(`\n[${this.skipped} characters are not saved here: the disk fell behind]\n`)
-    this.skipped = 0
-  }
-
-  onError(handler: () => void): void {
-    this.stream.on('error', handler)
-  }
-}
-
 /** One session's background shells: `bash_1`, `bash_2`, … until the session ends. */
 export class BackgroundShells {
   private readonly shells = new Map<string, BackgroundShell>()
   private counter = 0
 
-  constructor(private readonly env: () => Env = () => process.env, private readonly fileLimits: OutputFileLimits = FILE_LIMITS) {}
+  constructor(private readonly env: () => Env = () => process.env, private readonly fileLimits?: OutputFileLimits) {}
 
   /**
    * `prelude` runs first on the same line (sourcing hook env files); `command` is what is reported.
@@ -114,8 +63,7 @@ export class BackgroundShells {
    */
   start(command: string, cwd: string, prelude = '', outputPath?: string): BackgroundShell {
     const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd, this.env())
-    const stream = outputPath ? openOutput(outputPath) : undefined
-    const file = stream ? new OutputFile(stream, this.fileLimits) : undefined
+    const file = outputPath ? OutputFile.open(outputPath, this.fileLimits) : undefined
     const shell: BackgroundShell = {
       id: `bash_${++this.counter}`, command, pgid: child.pid ?? -1, status: 'running', exitCode: null, startedAt: Date.now(),
       stdout: new Unread(UNREAD_CAP), stderr: new Unread(UNREAD_CAP), ...(file ? { outputPath } : {}),
@@ -133,8 +81,7 @@ export class BackgroundShells {
       }),
     }
     // 'close' comes after both streams ended, so the file has all of the output.
-    if (file) child.once('close', () => file.end())
-    file?.onError(() => { delete shell.outputPath })
+    if (file) child.once('close', () => void file.end().then((whole) => { if (!whole) delete shell.outputPath }))
     child.stdout!.setEncoding('utf8').on('data', (d: string) => { shell.stdout.push(d); file?.write(d) })
     child.stderr!.setEncoding('utf8').on('data', (d: string) => { shell.stderr.push(d); file?.write(d) })
     this.shells.set(shell.id, shell)
@@ -164,15 +111,5 @@ export class BackgroundShells {
   /** Last resort when the process exits: no time to wait, so SIGKILL at once. */
   killAllNow(): void {
     for (const s of this.shells.values()) if (s.pgid > 0) signalGroup(s.pgid, 'SIGKILL')
-  }
-}
-
-/** A file for a shell's output; a failure to create it (read-only disk) only loses the copy. */
-function openOutput(path: string): WriteStream | undefined {
-  try {
-    mkdirSync(dirname(path), { recursive: true })
-    return createWriteStream(path, { encoding: 'utf8' })
-  } catch {
-    return undefined
   }
 }

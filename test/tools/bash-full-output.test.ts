@@ -67,3 +67,16 @@ describe('a background shell writes its whole output to a file', () => {
     expect(await readFile(path, 'utf8')).toBe(`${expected}done\n`)
   })
 })
+
+describe('a foreground command\'s saved output', () => {
+  it('stops at the file cap with a note, as a background shell\'s does', async () => {
+    const { FullOutput } = await import('../../mods/bash/full-output.js')
+    const path = join(tmp.dir, 'fg-capped', 'out.txt')
+    const full = new FullOutput(path, 10, { fileChars: 1_000, backlogChars: 1_000_000 })
+    for (let i = 0; i < 500; i++) full.push(`${i}\n`)
+    expect(await full.save(true)).toBe(path)
+    const saved = await readFile(path, 'utf8')
+    expect(saved).toMatch(/\n\[output past 1000 characters is not saved\]\n$/)
+    expect(saved.length).toBeLessThan(1_100)
+  })
+})
