@@ -39,10 +39,14 @@ export async function projectCode(cwd: string): Promise<string[]> {
 
 /** Answers the reasons to ask, or nothing when the folder has no project code or is trusted already. */
 export async function needsTrust(cwd: string, env: Record<string, string | undefined>): Promise<{ reasons: string[]; store: string } | undefined> {
+  const store = trustStorePath({ home: env.HOME || undefined }, env)
+  // A trusted folder, the usual start, is not read at all: its commands, skills and agents least of all.
+  const trusted = await trustedBy(store, cwd).then((folder) => folder !== undefined, (err: unknown) => err as Error)
+  if (trusted === true) return undefined
   const reasons = await projectCode(cwd)
   if (reasons.length === 0) return undefined
-  const store = trustStorePath({ home: env.HOME || undefined }, env)
-  if (await trustedBy(store, cwd)) return undefined
+  // A record of trusted folders that cannot be read matters only when there is something to ask.
+  if (trusted instanceof Error) throw trusted
   return { reasons, store }
 }
 
