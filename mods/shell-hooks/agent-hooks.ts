@@ -10,7 +10,7 @@ import type { HookBridge } from './bridge.js'
  * and a headless run do not count, as a cloned repository could otherwise run code through them.
  * User-level agents and those of the config are the user's own.
  */
-export async function adoptAgentHooks($: ModApi, b: HookBridge, agentId: string, agentType: string, trustStore: string): Promise<void> {
+export async function adoptAgentHooks($: ModApi, b: HookBridge, agentId: string, agentType: string): Promise<void> {
   const published = agentHooksShape.safeParse($.state.get(AGENT_HOOKS_REF).value)
   // Own keys only: an agent named `constructor` is no hooks entry of Object.prototype's.
   const def = published.success && Object.hasOwn(published.data, agentType) ? published.data[agentType] : undefined
@@ -19,7 +19,7 @@ export async function adoptAgentHooks($: ModApi, b: HookBridge, agentId: string,
     const folder = resolve(dirname(def.file), '..', '..')
     let trusted = false
     try {
-      trusted = await trustedExactly(trustStore, folder)
+      trusted = await trustedExactly(b.init.trustStore, folder)
     } catch (err) {
       return b.warn(`${def.file}: the hooks of agent "${agentType}" did not run: the record of trusted folders cannot be read: ${(err as Error).message}`)
     }

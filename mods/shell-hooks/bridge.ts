@@ -21,6 +21,8 @@ export interface BridgeInit {
   loaded: LoadedHookSources
   /** Fingerprints of project hooks approved for this workspace. */
   approved: ReadonlySet<string>
+  /** The record of trusted folders and approvals (`trusted.json`). */
+  trustStore: string
   includeHookEvents: boolean
   envFileDir?: string
 }

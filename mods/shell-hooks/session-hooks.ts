@@ -37,8 +37,8 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     })
     for (const err of loaded.errors) $.log.warn(`settings hooks: ${err.message}`)
     let approved = new Set<string>()
+    const store = opts.trustStore ?? trustStorePath({}, env)
     if (loaded.config.handlers.length > 0) {
-      const store = opts.trustStore ?? trustStorePath({}, env)
       try {
         approved = new Set((await projectHookFingerprints(loaded.config, e.cwd, store)).filter((f) => f.approved).map((f) => f.fingerprint))
       } catch (err) {
@@ -54,7 +54,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
       }
     }
     const bridge = new HookBridge($, {
-      sessionId: e.sessionId, cwd: e.cwd, transcriptPath: e.transcriptPath, loaded, approved,
+      sessionId: e.sessionId, cwd: e.cwd, transcriptPath: e.transcriptPath, loaded, approved, trustStore: store,
       includeHookEvents: opts.includeHookEvents || flags.includeHookEvents === true, envFileDir: envFileDir(e.transcriptPath),
     })
     bridges.get(e.sessionId)?.close()
@@ -77,7 +77,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     const r = await next(spawn)
     if (!b || 'deny' in r || !r.agentId) return r
     b.agentTypes.set(r.agentId, spawn.subagentType)
-    await adoptAgentHooks($, b, r.agentId, spawn.subagentType, opts.trustStore ?? trustStorePath({}, $.env.all()))
+    await adoptAgentHooks($, b, r.agentId, spawn.subagentType)
     if (b.has('SubagentStart')) {
       const h = await b.fire('SubagentStart', { agent_id: r.agentId, agent_type: spawn.subagentType })
       const added = contexts(h)

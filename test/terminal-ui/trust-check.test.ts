@@ -54,7 +54,7 @@ describe('frontmatter hooks of project commands, skills and agents', () => {
 describe('a record of trusted folders that cannot be read', () => {
   it('matters only when the folder has something to ask about', async () => {
     const { cwd, env } = await folder({})
-    await writeFile(join(env.MODLOOP_HOME, 'trusted.json'), '{ not json')
+    await writeFile(join(env.MODLOOP_HOME!, 'trusted.json'), '{ not json')
     expect(await needsTrust(cwd, env)).toBeUndefined()
     await writeFile(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { tools: { command: 'node' } } }))
     await expect(needsTrust(cwd, env)).rejects.toThrow(/trusted\.json is not valid JSON/)
