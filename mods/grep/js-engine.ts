@@ -57,8 +57,22 @@ function searchFile(path: string, re: RegExp, spec: SearchSpec, literal?: string
   // Like ripgrep, a NUL byte marks a binary file, which is not searched.
   if (!bytes || bytes.includes(0)) return undefined
   const { text } = decodeText(bytes)
-  // Every match holds the literal, so a text without it has no matching line.
-  if (literal !== undefined && !text.includes(literal)) return undefined
+  if (literal !== undefined) {
+    // Every match holds the literal, so a text without it has no matching line.
+    let at = text.indexOf(literal)
+    if (at === -1) return undefined
+    // For a list of files only the lines holding the literal need a test, and the first that
+    // matches settles the file: found without splitting the text.
+    if (spec.mode === 'files_with_matches' && !spec.multiline) {
+      while (at !== -1) {
+        const next = text.indexOf('\n', at)
+        const end = next === -1 ? text.length : next
+        if (re.test(text.slice(text.lastIndexOf('\n', at) + 1, end))) return { path, lines: [], matched: [0], count: 1 }
+        at = next === -1 ? -1 : text.indexOf(literal, next + 1)
+      }
+      return undefined
+    }
+  }
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
   const matched: number[] = []

@@ -31,6 +31,7 @@ const FILES: Record<string, string | Buffer> = {
   'notes/blank.txt': 'a\n\nb\n',
   'notes/empty.txt': '',
   'notes/cr.txt': 'bar\rfoo\n',
+  'notes/two.txt': 'x widget 1\ny widget z\n',
 }
 
 beforeAll(async () => {
@@ -185,6 +186,9 @@ const SAME_CASES: Record<string, unknown>[] = [
   { pattern: '^foo' },
   { pattern: '^$' },
   { pattern: 'x*', path: 'notes' },
+  // The first line holding the literal does not match; the second does.
+  { pattern: 'widget [a-z]' },
+  { pattern: 'widget [a-z]', output_mode: 'count' },
 ]
 
 // Runs where ripgrep is on PATH; elsewhere (CI machines may lack it) each case is skipped.
