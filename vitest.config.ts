@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -7,7 +7,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 15_000,
     pool: 'forks',
-    // Sessions a test runs through the default distribution (it records transcripts) never reach the real home.
-    env: { MODLOOP_HOME: join(tmpdir(), 'modloop-test-home') },
+    // Sessions a test runs through the default distribution (it records transcripts) never reach the
+    // real home; one home per checkout, so two checkouts' suites running at once do not share it.
+    env: { MODLOOP_HOME: join(tmpdir(), `modloop-test-home-${basename(process.cwd())}`) },
   },
 })
