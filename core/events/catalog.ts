@@ -16,7 +16,9 @@ export interface EventMap {
   'command.run': { e: T.CommandRunInput; r: T.CommandRunResult }
   'model.switch': { e: T.ModelSwitchInput; r: T.ModelSwitchResult }
   'turn.start': { e: T.TurnStartInput; r: T.TurnStartResult }
+  'turn.request': { e: T.TurnRequestInput; r: T.TurnRequestResult }
   'turn.step': { e: T.TurnStepInput; r: T.TurnStepResult; chunk: T.TurnStepChunk }
+  'turn.overflow': { e: T.TurnOverflowInput; r: T.TurnOverflowResult }
   'turn.stop': { e: T.TurnStopInput; r: T.TurnStopResult }
   'turn.complete': { e: T.TurnCompleteInput; r: T.TurnCompleteResult }
   'tool.describe': { e: T.ToolDescribeInput; r: T.ToolDescribeResult }
@@ -144,12 +146,27 @@ export const catalog = {
     kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId'],
     isResult: has('turnId', 'string'), echo: (e) => ({ turnId: e.turnId }),
   },
+  'turn.request': {
+    when: 'before each model request of a turn, with the history it would send and its size in tokens; a handler may have the history cut or compacted first, or end the turn; beneath every handler the request is sent as it stands',
+    fires: { in: 'turn', subagent: true },
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'index', 'model', 'messages', 'tokens', 'compacted', 'agentId'],
+    isResult: (r) => isObject(r) && (r.messages === undefined || Array.isArray(r.messages)) && (r.compact === undefined || isObject(r.compact))
+      && (r.end === undefined || (isObject(r.end) && typeof r.end.terminal === 'string' && typeof r.end.text === 'string')),
+    echo: () => ({}),
+  },
   'turn.step': {
     when: 'one model request within a turn is about to be sent; handlers see and may rewrite its stream',
     fires: { in: 'turn', subagent: true },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, stream: true,
     pinned: ['turnId', 'index', 'messageCount', 'agentId'],
     isResult: (r) => isObject(r) && typeof r.answer === 'string' && Array.isArray(r.toolUses),
+  },
+  'turn.overflow': {
+    when: 'the API refused a request as too long for the context window; a handler may have the conversation compacted and the request sent again, and beneath every handler the turn ends as prompt_too_long',
+    fires: { in: 'occasion' },
+    kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'index', 'model', 'error', 'messages', 'tokens', 'agentId'],
+    isResult: (r) => isObject(r) && (r.compact === undefined || isObject(r.compact)),
+    echo: () => ({}),
   },
   'turn.stop': {
     when: 'the model answered without tool calls and the turn would end successfully (not on abort or API error); a handler may continue it',

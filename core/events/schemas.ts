@@ -49,9 +49,16 @@ export const payloadSchemas = {
     promptCacheWarm: z.boolean(), cacheTtl: z.enum(['5m', '1h']), estimatedCacheWriteUsd: z.number(), pricing: z.enum(['catalog', 'default']),
   }),
   'turn.start': z.looseObject({ text: z.string(), turnId: text }),
+  'turn.request': z.looseObject({
+    turnId: text, index: z.number().int(), model: text, messages: z.array(sessionMessage).readonly(), tokens: z.number().int().min(0), agentId,
+    compacted: z.union([z.looseObject({ tokensBefore: z.number(), tokensAfter: z.number() }), z.looseObject({ skip: z.string(), isFailed: z.literal(true).optional() })]).optional(),
+  }),
   'turn.step': z.looseObject({
     turnId: text, index: z.number().int(), model: text, messageCount: z.number().int(), agentId,
     effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+  }),
+  'turn.overflow': z.looseObject({
+    turnId: text, index: z.number().int(), model: text, error: z.string(), messages: z.array(sessionMessage).readonly(), tokens: z.number().int().min(0), agentId,
   }),
   'turn.stop': z.looseObject({ turnId: text, answer: z.string(), stopHookActive: z.boolean(), agentId }),
   'turn.complete': z.looseObject({

@@ -118,6 +118,48 @@ export interface TurnStepInput {
   messageCount: number
   agentId?: string
 }
+/** How a compaction a `turn.request` answer asked for went: the figures, or why nothing was compacted. */
+export type CompactOutcome = { tokensBefore: number; tokensAfter: number } | { skip: string; isFailed?: true }
+/**
+ * `messages`: the history the request would send; `tokens`: its size as core measures it (the
+ * last reported count plus an estimate since). `compacted`: present when the event is raised again
+ * after the compaction a handler asked for.
+ */
+export interface TurnRequestInput {
+  turnId: string
+  index: number
+  model: string
+  messages: readonly SessionMessage[]
+  tokens: number
+  compacted?: CompactOutcome
+  agentId?: string
+}
+/**
+ * `{}` sends the request. `messages`: the history to send from now on in place of the one given
+ * (the same conversation with content cut, e.g. old tool results cleared; the transcript keeps
+ * what was recorded). `compact`: compact the conversation first (trigger `auto`). `end`: the turn
+ * ends before the request, as an error result with this terminal reason and text. After
+ * `messages` or `compact` the event is raised again with the new history; each is honoured once
+ * per request.
+ */
+export type TurnRequestResult =
+  | { messages?: SessionMessage[] }
+  | { compact: { instructions?: string } }
+  | { end: { terminal: TerminalReason; text: string } }
+
+/** `error`: the API's message; `messages` and `tokens` as in `turn.request`. */
+export interface TurnOverflowInput {
+  turnId: string
+  index: number
+  model: string
+  error: string
+  messages: readonly SessionMessage[]
+  tokens: number
+  agentId?: string
+}
+/** `compact`: compact the conversation and send the request again; `{}`: the turn ends as `prompt_too_long`. */
+export interface TurnOverflowResult { compact?: { instructions?: string } }
+
 /** What one model request streams, as the loop and every `turn.step` handler see it. */
 export type TurnStepChunk =
   | { kind: 'text'; index: number; text: string }

@@ -2,77 +2,36 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import { describeError, ModloopError } from '../errors.js'
 import type { SessionCompactInput, SessionCompactResult } from '../events/types.js'
-import type { ModelApiError } from '../model/types.js'
-import { contextTokens, meterOf, microcompact, resetAfterCompaction } from './compact-meter.js'
 import { uuid, zeroUsage, type SDKMessage } from './messages.js'
 import type { Session } from './session.js'
-import type { Ending } from './turn-end.js'
 
 /**
- * When compaction runs is a mod's decision, which it publishes as plain data in `$.state`
- * under this ref (the mod named `compaction` owns it): `autoAt`, the context size in tokens at
- * which core raises `session.compact` (trigger `auto`) before a request, and `microcompact`,
- * when and how old tool results are cleared from what is sent. No policy, no automatic work.
+ * Core's side of compaction: when to compact is a mod's answer (`turn.request`, `turn.overflow`,
+ * `$.session.compact`); core raises `session.compact`, checks the history handed back, installs
+ * it, and shows and records the boundary. One queue per session, on the session.
  */
-export const COMPACT_POLICY_REF = { plugin: 'compaction', key: 'policy' } as const
-
-const policySchema = z.object({
-  autoAt: z.number().int().positive().optional(),
-  microcompact: z.object({
-    atTokens: z.number().int().min(0),
-    keepRecent: z.number().int().min(0),
-    tools: z.array(z.string()),
-    marker: z.string().min(1),
-  }).optional(),
-})
-export type CompactPolicy = z.infer<typeof policySchema>
-
-export const FAILURE_LIMIT = 3
-export const REFILL_LIMIT = 3
-export const THRASHING = `Autocompact is thrashing: the context refilled to the limit right after compacting, ${REFILL_LIMIT} times in a row. Something keeps filling it (a large file or tool output); work in smaller pieces, or run /compact with a focus.`
+export class CompactionQueue {
+  /** Messages queued for the caller's stream; a boundary carries the history to record after it. */
+  readonly items: { message: SDKMessage; history?: MessageParam[] }[] = []
+  /** Who waits for queued messages while a command runs (see `flushWhile`). */
+  waiting: (() => void) | undefined
+  /** A compaction is running (no second one starts meanwhile). */
+  running = false
+}
 
 const historySchema = z.array(z.object({
   role: z.enum(['user', 'assistant']),
   content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
 })).min(1)
 
-/** Messages a compaction queued for the caller's stream; a boundary carries the history to record after it. */
-const pending = new WeakMap<Session, { message: SDKMessage; history?: MessageParam[] }[]>()
-const warned = new WeakSet<Session>()
-
-// The published policy is checked once per value, not before every request.
-const checked = new WeakMap<object, CompactPolicy>()
-
-function policyOf(session: Session): CompactPolicy | undefined {
-  const { value } = session.host.state.get(COMPACT_POLICY_REF)
-  if (value === undefined || value === null) return undefined
-  const known = typeof value === 'object' ? checked.get(value) : undefined
-  if (known) return known
-  const parsed = policySchema.safeParse(value)
-  if (parsed.success) {
-    if (typeof value === 'object') checked.set(value, parsed.data)
-    return parsed.data
-  }
-  if (!warned.has(session)) {
-    warned.add(session)
-    const issue = parsed.error.issues[0]
-    session.options.log?.(`compaction: the published policy is malformed at ${issue?.path.join('.') || 'policy'} (${issue?.message}); automatic compaction is off`)
-  }
-  return undefined
-}
-
-// Who waits for queued messages while a command runs (see `flushWhile`).
-const waiting = new WeakMap<Session, () => void>()
-
 function queue(session: Session, message: { type: 'system'; subtype: string; [field: string]: unknown }, history?: MessageParam[]): void {
-  const list = pending.get(session) ?? []
-  list.push({ message: session.stamp({ ...message, parent_tool_use_id: session.agent?.parentToolUseId ?? null }) as SDKMessage, ...(history ? { history } : {}) })
-  pending.set(session, list)
-  waiting.get(session)?.()
+  const q = session.compactions
+  q.items.push({ message: session.stamp({ ...message, parent_tool_use_id: session.agent?.parentToolUseId ?? null }) as SDKMessage, ...(history ? { history } : {}) })
+  q.waiting?.()
 }
 
-/** Why an answer cannot stand as the conversation, or undefined when it can. */
-function invalidHistory(messages: unknown): string | undefined {
+/** Why a history a mod handed back cannot stand as the conversation, or undefined when it can. */
+export function invalidHistory(messages: unknown): string | undefined {
   const parsed = historySchema.safeParse(messages)
   if (!parsed.success) return `the answer's messages are malformed at ${parsed.error.issues[0]?.path.join('.') || 'messages'}: ${parsed.error.issues[0]?.message}`
   const list = parsed.data
@@ -96,12 +55,12 @@ function invalidHistory(messages: unknown): string | undefined {
  * every handler, nothing compacts: the answer is a skip.
  */
 export async function compactConversation(session: Session, trigger: SessionCompactInput['trigger'], instructions?: string): Promise<SessionCompactResult> {
-  const meter = meterOf(session)
-  if (meter.running) return { skip: 'a compaction is already running' }
-  meter.running = true
+  const q = session.compactions
+  if (q.running) return { skip: 'a compaction is already running' }
+  q.running = true
   try {
     const started = performance.now()
-    const tokens = contextTokens(session)
+    const tokens = session.meter.tokens()
     queue(session, { type: 'system', subtype: 'status', status: 'compacting' })
     let r: SessionCompactResult
     try {
@@ -120,8 +79,8 @@ export async function compactConversation(session: Session, trigger: SessionComp
     }
     const history = r.messages as MessageParam[]
     session.messages.splice(0, session.messages.length, ...history)
-    resetAfterCompaction(session)
-    const after = r.tokensAfter ?? contextTokens(session)
+    session.meter.reset()
+    const after = r.tokensAfter ?? session.meter.tokens()
     const before = r.tokensBefore ?? tokens
     queue(session, {
       type: 'system', subtype: 'compact_boundary',
@@ -130,7 +89,7 @@ export async function compactConversation(session: Session, trigger: SessionComp
     queue(session, { type: 'system', subtype: 'status', status: null, compact_result: 'success' })
     return { messages: r.messages, tokensBefore: before, tokensAfter: after }
   } finally {
-    meter.running = false
+    q.running = false
   }
 }
 
@@ -139,10 +98,9 @@ export async function compactConversation(session: Session, trigger: SessionComp
  * the transcript then holds boundary and history in order, which is what a resume rebuilds.
  */
 export async function* flushCompaction(session: Session): AsyncGenerator<SDKMessage, void, undefined> {
-  const list = pending.get(session)
-  if (!list?.length) return
-  pending.delete(session)
-  for (const p of list) {
+  const { items } = session.compactions
+  if (items.length === 0) return
+  for (const p of items.splice(0, items.length)) {
     yield p.message
     if (p.history) await recordHistory(session, p.history)
   }
@@ -154,16 +112,17 @@ export async function* flushCompaction(session: Session): AsyncGenerator<SDKMess
  * is yielded first, once: when the first of those arrives, else when the work is done.
  */
 export async function* flushWhile<T>(session: Session, work: Promise<T>, opening: () => SDKMessage): AsyncGenerator<SDKMessage, T, undefined> {
+  const q = session.compactions
   let done = false
   const settled = work.then(() => { done = true }, () => { done = true })
   let opened = false
   for (;;) {
-    if (!done && !pending.get(session)?.length) {
+    if (!done && q.items.length === 0) {
       await new Promise<void>((resolve) => {
-        waiting.set(session, resolve)
+        q.waiting = resolve
         void settled.then(resolve)
       })
-      waiting.delete(session)
+      q.waiting = undefined
     }
     if (!opened) {
       opened = true
@@ -171,8 +130,23 @@ export async function* flushWhile<T>(session: Session, work: Promise<T>, opening
     }
     yield* flushCompaction(session)
     // The work may have ended while a flushed message was being read: what it queued since goes out too.
-    if (done && !pending.get(session)?.length) return work
+    if (done && q.items.length === 0) return work
   }
+}
+
+/**
+ * A compaction (trigger `auto`: the session's own, as a mod asked for it before a request), with
+ * its `compacting` status yielded while the summary is written (spec §3.9 step 1), not after:
+ * compactConversation queues it before its first await.
+ */
+export async function* compactShowingStatus(session: Session, instructions?: string): AsyncGenerator<SDKMessage, SessionCompactResult, undefined> {
+  const running = compactConversation(session, 'auto', instructions)
+  // Awaited below; this only keeps a failure while the status is being read from counting as unhandled.
+  running.catch(() => undefined)
+  yield* flushCompaction(session)
+  const r = await running
+  yield* flushCompaction(session)
+  return r
 }
 
 async function recordHistory(session: Session, history: readonly MessageParam[]): Promise<void> {
@@ -190,75 +164,6 @@ async function recordHistory(session: Session, history: readonly MessageParam[])
       })
     await bus.emit('session.message', { message, shown: false, ...agent })
   }
-}
-
-/**
- * Before each request: clears old tool results when the policy says the context is large, then
- * compacts when it passes `autoAt`. Ends the turn (returns its ending) when the context refilled
- * right after compacting three times in a row; stops auto compaction after three failures.
- */
-export async function* compactIfDue(session: Session): AsyncGenerator<SDKMessage, Ending | undefined, undefined> {
-  yield* flushCompaction(session)
-  const policy = policyOf(session)
-  if (!policy) return undefined
-  const meter = meterOf(session)
-  let tokens = contextTokens(session)
-  if (policy.microcompact && tokens >= policy.microcompact.atTokens && microcompact(session, policy.microcompact) > 0) tokens = contextTokens(session)
-  if (policy.autoAt === undefined || meter.autoOff !== undefined) return undefined
-  if (tokens < policy.autoAt) {
-    meter.refills = 0
-    return undefined
-  }
-  // At most one request since the last compaction, and full again: that compaction did not hold.
-  meter.refills = meter.sinceCompact <= 1 ? meter.refills + 1 : 0
-  if (meter.refills >= REFILL_LIMIT) {
-    meter.refills = 0
-    return { subtype: 'success', terminal: 'rapid_refill_breaker', text: THRASHING, isError: true }
-  }
-  const r = yield* compactShowingStatus(session)
-  if (!('skip' in r)) meter.failures = 0
-  else if (r.isFailed && ++meter.failures >= FAILURE_LIMIT) {
-    meter.autoOff = `${FAILURE_LIMIT} automatic compactions in a row failed`
-    yield session.stamp({
-      type: 'system', subtype: 'informational', level: 'warning', parent_tool_use_id: session.agent?.parentToolUseId ?? null,
-      content: `Automatic compaction is off for this session: ${meter.autoOff} (last: ${r.skip}). /compact still works.`,
-    })
-  }
-  return undefined
-}
-
-/**
- * An auto compaction, with its `compacting` status yielded while the summary is written (spec
- * §3.9 step 1), not after: compactConversation queues it before its first await.
- */
-async function* compactShowingStatus(session: Session): AsyncGenerator<SDKMessage, SessionCompactResult, undefined> {
-  const running = compactConversation(session, 'auto')
-  // Awaited below; this only keeps a failure while the status is being read from counting as unhandled.
-  running.catch(() => undefined)
-  yield* flushCompaction(session)
-  const r = await running
-  yield* flushCompaction(session)
-  return r
-}
-
-export function isPromptTooLong(error: ModelApiError): boolean {
-  return /prompt is too long|input is too long|prompt_too_long/i.test(error.message)
-}
-
-/**
- * The API refused the request as too long: compact once (whatever the policy) and retry, or end
- * the turn as `prompt_too_long` when that cannot help — compaction declined or failed, or the
- * request was already a retry after one.
- */
-export async function* compactAfterTooLong(session: Session): AsyncGenerator<SDKMessage, Ending | 'retry', undefined> {
-  const meter = meterOf(session)
-  const ending = (why?: string): Ending => ({
-    subtype: 'success', terminal: 'prompt_too_long', isError: true, text: `Prompt is too long${why ? ` · automatic compaction failed: ${why}` : ''}`,
-  })
-  if (meter.reactiveTried) return ending()
-  meter.reactiveTried = true
-  const r = yield* compactShowingStatus(session)
-  return 'skip' in r ? ending(r.skip) : 'retry'
 }
 
 /**

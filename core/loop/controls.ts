@@ -1,7 +1,6 @@
 import { ModloopError } from '../errors.js'
 import { contextWindow } from '../model/pricing.js'
 import type { Session } from './session.js'
-import { contextTokens } from './compact-meter.js'
 
 /** The permission modes a session may switch to (spec loop-and-sdk §3.3). */
 import { PERMISSION_MODES, type PermissionMode } from '../permission-modes.js'
@@ -101,7 +100,7 @@ export function getContextUsage(session: Session): ContextUsage {
     categories.push({ name: 'Sent with the last request', tokens: input }, { name: 'Last response', tokens: u.output_tokens })
     totalTokens = input + u.output_tokens
   } else {
-    totalTokens = contextTokens(session)
+    totalTokens = session.meter.tokens()
     categories.push({ name: 'Messages (estimated)', tokens: totalTokens })
   }
   categories.push({ name: 'Free space', tokens: Math.max(0, maxTokens - totalTokens) })

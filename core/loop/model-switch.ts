@@ -4,7 +4,6 @@ import { attach } from './attach.js'
 import { capabilitiesOf, clampEffort, requestedThinking, type EffortLevel } from '../model/capabilities.js'
 import { costUsd, modelInfo } from '../model/pricing.js'
 import { MODEL_ALIASES, resolveAlias } from '../model/aliases.js'
-import { contextTokens } from './compact-meter.js'
 import { DEFAULT_MODEL } from './options.js'
 import type { Session } from './session.js'
 import { recordUnshown } from './unshown.js'
@@ -94,7 +93,7 @@ export async function deliverSwitchContext(session: Session): Promise<void> {
 
 function switchPayload(session: Session, from: string, to: string, requested: string | null, source: ModelSwitchInput['source']): ModelSwitchInput {
   // The context as the meter counts it: the new model has no cache, so all of it is written again.
-  const tokens = contextTokens(session)
+  const tokens = session.meter.tokens()
   const warm = to === from
   return {
     from, to, requested, source, contextTokens: tokens, promptCacheWarm: warm, cacheTtl: '5m',

@@ -11,6 +11,8 @@ import type { CommandInfo } from './command.js'
 import type { InputQueue } from './input-queue.js'
 import type { ProvenanceLog } from '../trace/log.js'
 import type { ModReloader } from '../loader/reload.js'
+import { ContextMeter } from './context-meter.js'
+import { CompactionQueue } from './compact.js'
 
 /** A subagent's place: who spawned it, and how deep it runs. */
 export interface AgentScope {
@@ -35,6 +37,10 @@ export class Session {
   readonly outbox: SDKMessage[] = []
   private wake: (() => void) | undefined
   readonly messages: MessageParam[] = []
+  /** How big `messages` is in tokens, as the next request would send it. */
+  readonly meter = new ContextMeter(this.messages)
+  /** What compactions queued for the caller's stream. */
+  readonly compactions = new CompactionQueue()
   readonly sectionCache = new Map<string, string | null>()
   readonly describeCache = new Map<string, { description: string; isHidden: boolean }>()
   readonly modelUsage: Record<string, ModelUsage> = {}

@@ -15,9 +15,9 @@ import { attachMentions } from './mentions.js'
 import { attach } from './attach.js'
 import { StopGate } from './stop.js'
 import { deferralOf, endDeferred, replayDeferred } from './defer.js'
-import { compactAfterTooLong, compactIfDue, flushWhile, isPromptTooLong } from './compact.js'
+import { flushWhile } from './compact.js'
+import { afterTooLong, beforeRequest, isPromptTooLong } from './before-request.js'
 import { endBatch } from './batch.js'
-import { noteResponse } from './compact-meter.js'
 import { enterPrompt } from './prompt-message.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
 import { recordUnshown } from './unshown.js'
@@ -124,9 +124,9 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
   const cap = concurrencyCap(options.env)
   for (let index = 0; ; index++) {
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_streaming', isError: true })
-    const due = yield* compactIfDue(session)
-    if (due) return yield* end.finish(due)
     if (session.model !== chosen) model = chosen = session.model
+    const due = yield* beforeRequest(session, { turnId, index, model })
+    if (due) return yield* end.finish(due)
     await deliverSwitchContext(session)
     const tools = await session.toolDefinitions()
     const request = {
@@ -151,7 +151,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     end.apiMs += step.apiMs
     session.account(step.model, step.usage)
     if (!session.agent) session.lastUsage = step.usage
-    if (!step.error) noteResponse(session, request.messages, step.usage)
+    if (!step.error) session.meter.noteResponse(request.messages, step.usage)
     addUsage(end.usage, step.usage)
     end.stopReason = step.stopReason
 
@@ -184,7 +184,7 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
     if (step.error && !signal.aborted && (!step.error.midStream || blocks.length === 0)) {
       if (isPromptTooLong(step.error)) {
         await executor.finish()
-        const after = yield* compactAfterTooLong(session)
+        const after = yield* afterTooLong(session, { turnId, index, model }, step.error)
         if (after === 'retry') continue
         return yield* end.finish(after)
       }

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { STAGE } from '../../core/bus/types.js'
-import { COMPACT_POLICY_REF, type CompactPolicy } from '../../core/loop/compact.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { toolResultsDirOf } from '../_shared/session-dir.js'
+import { AutoCompaction, type Policy } from './auto.js'
 import { summarize } from './summarize.js'
 import { autoThreshold, isOn } from './threshold.js'
 import { persistResult } from './tool-results.js'
@@ -49,34 +49,37 @@ const options = z.object({
 type Options = z.output<typeof options>
 
 /**
- * Compaction: decides when the conversation is compacted (published to core as
- * `COMPACT_POLICY_REF`), writes the default summary (`session.compact`, innermost, so another
- * mod may answer first or skip), serves `/compact [focus]`, moves oversized tool results to files
- * and sets when old tool results are cleared from what is sent (spec loop-and-sdk §3.9–3.11).
+ * Compaction: decides before each request whether the conversation is compacted or old tool
+ * results are cleared (`turn.request`, with its breakers, see auto.ts), compacts and retries a
+ * request the API refused as too long (`turn.overflow`), writes the default summary
+ * (`session.compact`, innermost, so another mod may answer first or skip), serves
+ * `/compact [focus]` and moves oversized tool results to files (spec loop-and-sdk §3.9–3.11).
  */
 export default defineMod({
   name: 'compaction',
   description: 'Auto and manual (/compact) compaction, tool-result budgeting and microcompaction',
   options,
   register(on, opts) {
-    const env = ($: ModApi) => (name: string) => $.env.get(name)
+    const auto = new AutoCompaction()
+    let policy: Policy = {}
+    let threshold = 0
 
-    const publish = ($: ModApi, model = $.session.model() as string) => {
-      const at = opts.auto ? autoThreshold({ model, thresholdTokens: opts.thresholdTokens, env: env($), warn: (t) => $.log.warn(t) }) : undefined
+    // The threshold follows the model: the window-based one is worked out again for each.
+    const follow = ($: ModApi, model = $.session.model() as string) => {
+      const env = (name: string) => $.env.get(name)
+      const at = opts.auto ? autoThreshold({ model, thresholdTokens: opts.thresholdTokens, env, warn: (t) => $.log.warn(t) }) : undefined
       const reference = at ?? autoThreshold({ model, thresholdTokens: opts.thresholdTokens, env: () => undefined, warn: () => {} })!
-      const policy: CompactPolicy = {
+      policy = {
         ...(at !== undefined ? { autoAt: at } : {}),
         ...(opts.microcompact && !isOn($.env.get('DISABLE_COMPACT')) ? {
           microcompact: { atTokens: Math.floor(reference * opts.microcompact.atFraction), keepRecent: opts.microcompact.keepRecent, tools: opts.microcompact.tools, marker: opts.microcompact.marker },
         } : {}),
       }
-      $.state.set(COMPACT_POLICY_REF, policy)
-      return at ?? reference
+      threshold = at ?? reference
     }
-    let threshold = 0
 
     on('session.start', async ($, e, next) => {
-      threshold = publish($)
+      follow($)
       try {
         await $.command.register({ name: 'compact', description: 'Summarize the conversation so far to free context', argumentHint: '[focus instructions]' })
       } catch (err) {
@@ -85,9 +88,9 @@ export default defineMod({
       return next(e)
     })
 
-    // The model may have changed between turns; the window-based threshold follows it.
+    // The model may have changed between turns.
     on('turn.start', ($, e, next) => {
-      threshold = publish($)
+      follow($)
       return next(e)
     })
 
@@ -95,15 +98,20 @@ export default defineMod({
     // turn), and so does the threshold of the model switched to.
     on('model.switch', async ($, e, next) => {
       const r = await next(e)
-      if (!('deny' in r)) threshold = publish($, r.model)
+      if (!('deny' in r)) follow($, r.model)
       return r
     })
+
+    on('turn.request', ($, e, next) => auto.beforeRequest($, e, policy) ?? next(e))
+
+    on('turn.overflow', ($, e, next) => (auto.onOverflow(e) ? { compact: {} } : next(e)))
 
     on('command.run', async ($, e, next) => {
       if (e.command !== 'compact') return next(e)
       const compact = $.session.compact as (args: { instructions?: string; trigger: 'manual' }) => Promise<{ skip: string } | { tokensBefore?: number; tokensAfter?: number }>
       const r = await compact({ trigger: 'manual', ...(e.args.trim() ? { instructions: e.args.trim() } : {}) })
       if ('skip' in r) return { output: `Not compacted: ${r.skip}` }
+      auto.compacted()
       const figures = r.tokensBefore !== undefined && r.tokensAfter !== undefined ? ` (${r.tokensBefore.toLocaleString('en-US')} → ${r.tokensAfter.toLocaleString('en-US')} tokens)` : ''
       return { output: `Compacted the conversation${figures}.` }
     })

@@ -60,10 +60,19 @@ describe('prompt too long', () => {
     expect(run.result.result).toBe('Prompt is too long')
   })
 
-  it('ends with prompt_too_long, naming why, when nothing can compact', async () => {
+  it('ends with prompt_too_long, naming why, when the compaction asked for does not happen', async () => {
+    const run = await runScript([tooLong, { reply: 'never' }], 'go', { mods: [bigTool, compactionWith(opts), answering({ skip: 'not now' })] })
+    expect(run.result.terminal_reason).toBe('prompt_too_long')
+    expect(run.result.result).toBe('Prompt is too long · automatic compaction failed: not now')
+    expect(run.requests).toHaveLength(1)
+  })
+
+  it('without a mod that compacts, ends as the API ended it: nothing is compacted or retried', async () => {
     const run = await runScript([tooLong, { reply: 'never' }], 'go', { mods: [bigTool] })
     expect(run.result.terminal_reason).toBe('prompt_too_long')
-    expect(run.result.result).toBe('Prompt is too long · automatic compaction failed: no mod compacts the conversation')
+    expect(run.result.is_error).toBe(true)
+    expect(run.result.result).toBe('Prompt is too long')
     expect(run.requests).toHaveLength(1)
+    expect(run.messages.filter((m) => m.type === 'system' && (m.subtype === 'status' || m.subtype === 'compact_boundary'))).toEqual([])
   })
 })

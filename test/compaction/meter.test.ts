@@ -1,10 +1,14 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { contextTokens, meterOf, microcompact, noteResponse } from '../../core/loop/compact-meter.js'
-import type { Session } from '../../core/loop/session.js'
+import { ContextMeter } from '../../core/loop/context-meter.js'
+import type { SessionMessage } from '../../core/events/types.js'
+import { microcompact } from '../../mods/compaction/microcompact.js'
 
-// The meter reads only the history; a session here is that history and nothing else.
-const sessionOf = (messages: MessageParam[] = []) => ({ messages }) as unknown as Session
+// The meter reads only the history; a session here is that history and its meter.
+const sessionOf = (messages: MessageParam[] = []) => ({ messages, meter: new ContextMeter(messages) })
+type Session = ReturnType<typeof sessionOf>
+const contextTokens = (s: Session) => s.meter.tokens()
+const noteResponse = (s: Session, sent: MessageParam[], u: ReturnType<typeof usage>) => s.meter.noteResponse(sent, u)
 const usage = (input: number) => ({ input_tokens: input, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })
 /** What the fake server counts for the history alone: four characters a token of each message's content. */
 const exact = (messages: MessageParam[]) => Math.ceil(messages.reduce((n, m) => n + JSON.stringify(m.content).length, 0) / 4)
@@ -61,7 +65,7 @@ describe('the context meter', () => {
     request(session)
     round(session.messages)
     expect(near(contextTokens(session), exact(session.messages) + 500)).toBe(true)
-    expect(meterOf(session).overhead).toBe(500)
+    expect(session.meter.overhead).toBe(500)
   })
 
   it('measures a message again when its content is replaced or grows', () => {
@@ -89,11 +93,24 @@ describe('the context meter', () => {
     const session = sessionOf([{ role: 'user', content: 'go' }])
     for (let i = 0; i < 4; i++) { round(session.messages); request(session) }
     const rule = { atTokens: 0, keepRecent: 1, tools: ['Read'], marker: '[cleared]' }
-    const saved = microcompact(session, rule)
+    const at = { from: 0 }
+    // As core installs a mod's rewritten history: in place, then the meter follows what changed.
+    const install = (view: SessionMessage[] | undefined): number => {
+      const before = [...session.messages]
+      const tokens = contextTokens(session)
+      if (view) session.messages.splice(0, session.messages.length, ...(view as MessageParam[]))
+      session.meter.rewritten(before)
+      return tokens - contextTokens(session)
+    }
+    const originals = [...session.messages]
+    const saved = install(microcompact(session.messages as SessionMessage[], rule, at))
     expect(saved).toBeGreaterThan(2_900)
     expect(JSON.stringify(session.messages).match(/\[cleared\]/g)).toHaveLength(3)
     // The figure for what was sent, less the cut, is what the cleared history measures now.
     expect(near(contextTokens(session), exact(session.messages) + 500, 3)).toBe(true)
-    expect(microcompact(session, rule)).toBe(0)
+    expect(microcompact(session.messages as SessionMessage[], rule, at)).toBeUndefined()
+    expect(install(undefined)).toBe(0)
+    // Nothing handed over was changed: the cleared history is made of new messages.
+    expect(JSON.stringify(originals)).not.toContain('[cleared]')
   })
 })
