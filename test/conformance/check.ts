@@ -86,7 +86,7 @@ function checkTurnOrder(where: string, loop: Recorded[], subagent: boolean): voi
   for (const { event, e } of loop) {
     if (e.turnId === undefined) continue
     if (event === 'turn.start' || (subagent && !started.has(e.turnId))) started.add(e.turnId)
-    if (event === 'turn.step' || event === 'turn.stop' || event === 'tool.batch') {
+    if (event === 'turn.request' || event === 'turn.step' || event === 'turn.overflow' || event === 'turn.stop' || event === 'tool.batch') {
       expect(started.has(e.turnId), `${where}: ${event} outside a started turn`).toBe(true)
       expect(completed.has(e.turnId), `${where}: ${event} after its turn completed`).toBe(false)
     }

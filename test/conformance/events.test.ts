@@ -93,6 +93,20 @@ describe('event conformance', () => {
     expect(events.some((r) => r.event === 'tool.call' && typeof r.e.agentId === 'string' && r.e.tool === 'Read')).toBe(true)
   })
 
+  it('headless -p: a request the API refuses as too long is compacted and sent again', async () => {
+    const p = await project()
+    const tooLong = { error: { status: 400, message: 'prompt is too long: 210000 tokens > 200000 maximum' } }
+    const run = await runCli(['-p', 'What do the notes say?', '--output-format', 'json'], {
+      script: [readNotes(p.dir)[0], tooLong, { reply: 'SUMMARY: the notes were read' }, readNotes(p.dir)[1]], cwd: p.dir,
+    })
+    expect(run.code, run.err).toBe(0)
+    const events = await p.read()
+    checkRun('headless prompt too long', events)
+    const names = events.map((r) => r.event)
+    expect(names).toContain('turn.overflow')
+    expect(names).toContain('session.compact')
+  })
+
   it('every declared event fires in some mode', () => {
     const fired = new Set([...seen.values()].flat().map((r) => r.event))
     expect(EVENT_NAMES.filter((name) => !fired.has(name)), 'declared events that nothing raised').toEqual([])
