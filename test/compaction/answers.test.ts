@@ -41,6 +41,45 @@ describe('answers to session.compact', () => {
   })
 })
 
+describe('answers to turn.request', () => {
+  const before = (answer: (e: { messages: readonly unknown[]; compacted?: unknown }) => unknown) => defineMod({
+    name: 'before-request',
+    register(on) {
+      on('turn.request', (_$, e, next) => (answer(e) as never) ?? next(e))
+    },
+  })
+
+  it('a history that is not a valid conversation is not used: the request goes out as it stands, with a warning', async () => {
+    const bad = before((e) => (e.messages.length > 1 ? { messages: [{ role: 'assistant', content: 'cut wrong' }] } : undefined))
+    const run = await runScript([big('r1'), { reply: 'done' }], 'go', { mods: [bigTool, bad] })
+    expect(run.result.result).toBe('done')
+    expect(JSON.stringify(run.requests[1]!.body.messages)).toContain('<r1>')
+    const warning = run.messages.find((m) => m.type === 'system' && m.subtype === 'informational' && String(m.content).startsWith('turn.request: the history a mod handed back was not used'))
+    expect(String((warning as any)?.content)).toContain('must open with a user message')
+  })
+
+  it('an end answer ends the turn before the request, with its terminal reason and text', async () => {
+    const stop = before((e) => (e.messages.length > 1 ? { end: { terminal: 'blocking_limit', text: 'The context is full.' } } : undefined))
+    const run = await runScript([big('r1'), { reply: 'never' }], 'go', { mods: [bigTool, stop] })
+    expect(run.result).toMatchObject({ terminal_reason: 'blocking_limit', is_error: true, result: 'The context is full.' })
+    expect(run.requests).toHaveLength(1)
+  })
+
+  it('after the compaction it asked for, the event comes again with the outcome; a second ask is not honoured', async () => {
+    const seen: unknown[] = []
+    const mine = answering({ messages: [{ role: 'user', content: 'SHORT' }] })
+    const again = before((e) => {
+      if (e.messages.length > 1 || e.compacted) seen.push(e.compacted ?? 'asked')
+      return e.messages.length > 1 || e.compacted ? { compact: {} } : undefined
+    })
+    const run = await runScript([big('r1'), { reply: 'done' }], 'go', { mods: [bigTool, again, mine] })
+    expect(run.result.result).toBe('done')
+    expect(boundaries(run.messages)).toHaveLength(1)
+    expect(seen).toEqual(['asked', { tokensBefore: expect.any(Number), tokensAfter: expect.any(Number) }])
+    expect(run.requests[1]!.body.messages).toEqual([{ role: 'user', content: 'SHORT' }])
+  })
+})
+
 describe('prompt too long', () => {
   it('compacts reactively and retries the request', async () => {
     const run = await runScript([big('r1'), tooLong, summary('SUMMARY-REACTIVE'), { reply: 'ok' }], 'go', { mods: [bigTool, compactionWith({ ...opts, thresholdTokens: 100_000 })] })
