@@ -36,7 +36,7 @@ describe('example: count-compaction in place of the built-in compaction mod', ()
 
     const main = mainRequests(r.requests)
     expect(main).toHaveLength(ROUNDS + 1)
-    for (const q of main) expect(q.body.messages.length).toBeLessThanOrEqual(EVERY + 1)
+    for (const q of main) expect((q.body.messages as unknown[]).length).toBeLessThanOrEqual(EVERY + 1)
     // After the first compaction: the summary, then the exchange it kept (the Read of f5) word for word.
     const after = main[5]!
     expect(firstUserText(after)).toContain('SUMMARY-1')
