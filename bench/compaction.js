@@ -70,9 +70,10 @@ if (process.env.MODLOOP_BENCH_COMPACTION_CHILD) {
 
 /** The meter's own work for one request (measure, then take the response's count) as the history grows: it should not grow with it. */
 async function meterCost() {
-  const { contextTokens, noteResponse } = await import('../dist/core/loop/compact-meter.js')
+  const { ContextMeter } = await import('../dist/core/loop/context-meter.js')
   const out = []
-  const session = { messages: [{ role: 'user', content: 'go' }] }
+  const messages = [{ role: 'user', content: 'go' }]
+  const session = { messages, meter: new ContextMeter(messages) }
   let id = 0
   const round = () => {
     id++
@@ -81,8 +82,8 @@ async function meterCost() {
   }
   // The loop sends a copy of the history; copying it is the loop's work, not the meter's.
   const request = (sent = session.messages.slice()) => {
-    contextTokens(session)
-    noteResponse(session, sent, { input_tokens: 1_000 * sent.length, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })
+    session.meter.tokens()
+    session.meter.noteResponse(sent, { input_tokens: 1_000 * sent.length, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })
   }
   for (const history of [100, 1_000, 4_000]) {
     while (session.messages.length < history) { round(); request() }
