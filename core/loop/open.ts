@@ -135,10 +135,8 @@ async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
     return createScriptedModel(await loadScript(typeof script === 'string' ? resolve(cwd, script) : script))
   }
   const { createAnthropicModel } = await import('../model/anthropic.js')
-  const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v))
   return createAnthropicModel({
     apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env,
-    retryBaseMs: num(env.MODLOOP_RETRY_BASE_MS), maxRetries: num(env.MODLOOP_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES),
   })
 }
 
