@@ -40,8 +40,9 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   let unreadKeys: (() => string[]) | undefined
   if (!options.host && (!options.bare || specs.length > 0)) {
     const { loadDistribution, unreadKeyWarnings } = await import('../loader/index.js')
+    if (!options.builtins) throw new ModloopError('MODLOOP_ERR_USAGE', 'query(): no built-in set to load a distribution from; import query from the modloop package, or pass `host`')
     // Bare: the named mods load against an empty distribution (built-in names still resolve).
-    const dist = await loadDistribution({ cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
+    const dist = await loadDistribution({ builtins: options.builtins, cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
     configModel = dist.config.model
     for (const warning of dist.warnings) log?.(warning)
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
@@ -130,9 +131,8 @@ async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
   const env = options.env ?? process.env
   const script = options.script ?? env.MODLOOP_SCRIPT
   if (script !== undefined) {
-    const { loadScript } = await import('../model/script.js')
-    const { createScriptedModel } = await import('../model/scripted.js')
-    return createScriptedModel(await loadScript(typeof script === 'string' ? resolve(cwd, script) : script))
+    if (!options.builtins?.scriptedModel) throw new ModloopError('MODLOOP_ERR_SCRIPT', 'a model script was given, but this host has no scripted model (import query from the modloop package)')
+    return options.builtins.scriptedModel(script, cwd)
   }
   const { createAnthropicModel } = await import('../model/anthropic.js')
   return createAnthropicModel({

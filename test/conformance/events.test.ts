@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EVENT_NAMES } from '../../core/events/catalog.js'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import { runCli } from '../helpers/cli.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { conversation } from '../sdk/conversation.js'
