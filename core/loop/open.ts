@@ -4,6 +4,7 @@ import type { ModDefinition } from '../mod/define.js'
 import { ModHost } from '../mod/host.js'
 import type { Model } from '../model/types.js'
 import { installProviders } from './providers.js'
+import { installAsk } from './ask.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { Session } from './session.js'
 import type { Rebuilt } from '../session/rebuild.js'
@@ -64,6 +65,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   session.setupError = setupError ?? (await badFormat)
   if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
+  installAsk(host)
   startProvenance(session)
   if (!host.isBound) host.bind()
   const start: SessionStartInput = {
