@@ -109,7 +109,7 @@ async function session() {
   setFlagsFromString('--expose-gc')
   const gc = runInNewContext('gc')
   const { query } = await import('../dist/core/loop/query.js')
-  const { eventsForStep } = await import('../dist/core/model/script.js')
+  const { eventsForStep } = await import('../dist/testing/model/script.js')
   const compaction = (await import('../dist/mods/compaction/index.js')).default
 
   const big = {

@@ -1,7 +1,7 @@
 // A 20-round tool conversation: core overhead per loop round (in-process scripted model, a trivial
 // tool), and the same conversation through the real SDK against the fake server on loopback.
 import { query } from '../dist/core/loop/query.js'
-import { createScriptedModel } from '../dist/core/model/scripted.js'
+import { createScriptedModel } from '../dist/testing/model/scripted.js'
 import { startFakeAnthropic } from '../dist/testing/fake-anthropic.js'
 import { z } from 'zod'
 

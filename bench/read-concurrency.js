@@ -8,7 +8,7 @@ import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { query } from '../dist/core/loop/query.js'
 import { defineMod } from '../dist/core/mod/define.js'
-import { createScriptedModel } from '../dist/core/model/scripted.js'
+import { createScriptedModel } from '../dist/testing/model/scripted.js'
 import read from '../dist/mods/read/index.js'
 
 const FILES = 10

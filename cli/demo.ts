@@ -19,7 +19,7 @@ export const demo: CommandRun = async ({ values, io }) => {
     const script = JSON.parse((await readFile(join(dir, 'script.json'), 'utf8')).replaceAll('{{cwd}}', cwd))
     const prompt = 'The tests in this project fail. Find the bug and fix it.'
     io.stdout.write(`modloop demo — a scripted model fixes a failing test in ${cwd}\n\n> ${prompt}\n\n`)
-    const { query } = await import('../core/loop/query.js')
+    const { query } = await import('../entry.js')
     let failed = true
     for await (const m of query({ prompt, options: { cwd, env: io.env, config: join(dir, 'modloop.config.json'), script, log: (line) => io.stderr.write(`modloop: ${line}\n`) } })) {
       io.stdout.write(renderPretty(m, { color }))

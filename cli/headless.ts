@@ -29,7 +29,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   if (!prompt.trim() && !resuming) throw usageError('no prompt: give one after -p or on standard input')
   const options = queryOptions(values, io)
   markEntrypoint(io, 'sdk-cli')
-  const { query } = await import('../core/loop/query.js')
+  const { query } = await import('../entry.js')
   const abort = new AbortController()
   options.abortController = abort
   // A signal ends the turn the way an interrupt does: Bash trees are killed as their calls abort,

@@ -56,7 +56,7 @@ function sessionLoader(options: QueryOptions & { cwd: string }): { first: Promis
   const held: Parameters<LogSink>[] = []
   let sink: LogSink = (...line) => held.push(line)
   const loadWith = async (log: LogSink) => {
-    const { loadDistribution, unreadKeyWarnings } = await import('../core/loader/index.js')
+    const [{ loadDistribution }, { unreadKeyWarnings }] = await Promise.all([import('../entry.js'), import('../core/loader/index.js')])
     const specs = (options.mods ?? []).filter((m): m is string => typeof m === 'string')
     const host = new ModHost({ strict: options.strictMods, log })
     const dist = await loadDistribution({ cwd: options.cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })

@@ -13,7 +13,7 @@ export const LOAD_USAGE = '[--config PATH] [--mod SPEC]... [--strict-mods]'
 
 /** Loads the distribution the command line names and binds its host. */
 export async function loadFromArgs(values: Values, io: Io): Promise<Distribution> {
-  const { loadDistribution } = await import('../core/loader/load-distribution.js')
+  const { loadDistribution } = await import('../entry.js')
   const dist = await loadDistribution({
     cwd: io.cwd,
     configPath: typeof values.config === 'string' ? values.config : undefined,

@@ -89,7 +89,7 @@ export const permissionsCheck: CommandRun = async ({ values, positionals, io }) 
  * does not load that mod, so no settings hook would run), and its own hooks.
  */
 async function distribution(values: Values, io: Io, cwd: string): Promise<{ permissions: PermissionsOptions; shellHooks: unknown; hooks: HookSource[] }> {
-  const { loadDistribution } = await import('../core/loader/load-distribution.js')
+  const { loadDistribution } = await import('../entry.js')
   const dist = await loadDistribution({
     cwd,
     configPath: typeof values.config === 'string' ? values.config : undefined,

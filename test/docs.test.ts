@@ -7,4 +7,9 @@ describe('generated docs', () => {
     const r = await promisify(execFile)(process.execPath, ['scripts/docs-events.mjs', '--check']).then(() => 0, (err: { code?: number }) => err.code ?? 1)
     expect(r).toBe(0)
   })
+
+  it('docs/mod-api.md matches the $ interface (run `node scripts/docs-api.mjs` after changing core/mod/api.ts)', async () => {
+    const r = await promisify(execFile)(process.execPath, ['scripts/docs-api.mjs', '--check']).then(() => 0, (err: { code?: number }) => err.code ?? 1)
+    expect(r).toBe(0)
+  })
 })

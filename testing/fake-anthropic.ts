@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
 import {
   assembleMessage, createScriptCursor, estimateTokens, loadScript, type ScriptAnswer, type ScriptRequest,
-} from '../core/model/script.js'
+} from './model/script.js'
 
 export interface FakeAnthropicOptions {
   /** A script value, a parsed Script, or a path to a script file. */

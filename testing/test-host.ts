@@ -7,10 +7,11 @@ import type { EventName, PayloadOf, ResultOf } from '../core/events/catalog.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { ModSpec, QueryOptions } from '../core/loop/options.js'
 import { query } from '../core/loop/query.js'
+import { BUILTINS } from '../builtins.js'
 import type { ModDefinition } from '../core/mod/define.js'
 import { ModHost, type Unanswered } from '../core/mod/host.js'
-import { loadScript } from '../core/model/script.js'
-import { createScriptedModel, type ScriptedModel } from '../core/model/scripted.js'
+import { loadScript } from './model/script.js'
+import { createScriptedModel, type ScriptedModel } from './model/scripted.js'
 
 export interface TestHostOptions {
   /** A distribution config to load (path); default: none — only `mods` load. */
@@ -77,7 +78,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   host.bus.onProvenance((r) => changes.push(r))
   const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
   if (options.config || specs.length > 0) {
-    const { loadDistribution } = await import('../core/loader/index.js')
+    const { loadDistribution } = await import('../entry.js')
     // Without a config, only the named mods load: built-in names still resolve, the default distribution does not.
     await loadDistribution({ cwd, host, configPath: options.config, bare: !options.config, extraMods: specs })
   }
@@ -95,7 +96,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
       const mark = host.unanswered.length
       const messages: SDKMessage[] = []
       try {
-        for await (const m of query({ prompt, options: { cwd, env, ...queryOptions, host, modelProvider: model } })) messages.push(m)
+        for await (const m of query({ prompt, options: { cwd, env, builtins: BUILTINS, ...queryOptions, host, modelProvider: model } })) messages.push(m)
       } catch {
         // an error result is in `messages`; single-shot queries throw after yielding it
       }

@@ -1,24 +1,20 @@
-import { AsyncSeriesHook } from 'tapable'
 import { catalog, EVENT_NAMES, isEventName, specOf, type ChunkOf, type EventName, type PayloadOf, type ResultOf } from '../events/catalog.js'
 import { ModloopError } from '../errors.js'
 import type { ModApi } from '../mod/api.js'
 import { toHookStream } from './hook-stream.js'
 import { isolate } from './isolate.js'
 import { isolateStream } from './isolate-stream.js'
-import type { Below, Link, StreamBelow } from './link.js'
+import type { Below, Invoke, Link, StreamBelow, StreamInvoke } from './link.js'
 import { compileMatcher, type Matcher } from './matcher.js'
+import { addTap, createHook, intercept, removeTap, tapsOf, type ModHook, type ModTap } from './taps.js'
 import type { DispatchContext, HandlerFailure, HandlerOptions, HookStream, Registration } from './types.js'
 import { provenanceInterceptor, type ProvenanceSink } from '../trace/interceptor.js'
+import { timingInterceptor, type TraceEntry, type TraceListener } from '../trace/timing.js'
 
-type Tap = { name: string; stage?: number; before?: string[]; fn: (...args: any[]) => any; link: Link }
-type TapHook = Omit<AsyncSeriesHook<[unknown]>, 'taps'> & { taps: Tap[] }
+export type { TraceEntry } from '../trace/timing.js'
 
-export interface TraceEntry {
-  mod: string
-  event: EventName
-  ms: number
-  outcome: 'returned' | 'threw'
-}
+/** One link of a composed chain: the handler's link and how the interceptors run it. */
+type ChainLink = Pick<ModTap, 'link' | 'invoke' | 'stream'>
 
 export interface StackEntry {
   mod: string
@@ -35,17 +31,24 @@ export interface StackEntry {
 const EMPTY_CTX: DispatchContext = {}
 const toList = (v: string | readonly string[] | undefined): string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : [...v])
 
+// A tap runs only as the isolation interceptor wrapped it; these stand until it does, at once.
+const unwrapped: Invoke = () => Promise.reject(new Error('a handler ran before the isolation interceptor wrapped it'))
+const unwrappedStream: StreamInvoke = () => { throw new Error('a handler ran before the isolation interceptor wrapped it') }
+
 /**
  * The event bus: one tapable hook per catalog event whose taps are mod handlers, tapped under
- * the mod's name. Isolation and tracing are interceptors; a dispatch composes the chain from the
- * ordered taps (cached until they change) with core's own behaviour beneath the last handler.
+ * the mod's name and ordered by tapable. Isolation, provenance and timing are register
+ * interceptors; a dispatch composes the chain from the ordered taps (cached until they change)
+ * with core's own behaviour beneath the last handler.
  */
 export class Bus {
-  private readonly hooks = new Map<EventName, TapHook>()
-  private readonly chains = new Map<EventName, readonly Link[]>()
+  private readonly hooks = new Map<EventName, ModHook>()
+  private readonly chains = new Map<EventName, readonly ChainLink[]>()
   private failureListeners: ((f: HandlerFailure) => void)[] = []
   private provenanceSinks: ProvenanceSink[] = []
   private provenanceInstalled = false
+  private traceListeners: TraceListener[] = []
+  private traceInstalled = false
   /** Where a reloading mod's handlers go back: per event, the mods that ran inside it. */
   private readonly places = new Map<string, Map<EventName, string[]>>()
 
@@ -54,16 +57,8 @@ export class Bus {
       for (const listen of this.failureListeners) listen(f)
     }
     for (const name of EVENT_NAMES) {
-      const hook = new AsyncSeriesHook<[unknown]>(['e'], name) as unknown as TapHook
-      hook.intercept({
-        name: 'isolation',
-        register: (tap) => {
-          const { link } = tap as unknown as Tap
-          link.invoke = isolate(link, report)
-          link.stream = isolateStream(link, report)
-          return tap
-        },
-      })
+      const hook = createHook(name)
+      intercept(hook, 'isolation', (tap) => ({ ...tap, invoke: isolate(tap.link, report), stream: isolateStream(tap.link, report) }))
       this.hooks.set(name, hook)
     }
   }
@@ -84,11 +79,10 @@ export class Bus {
   onProvenance(sink: ProvenanceSink): () => void {
     if (!this.provenanceInstalled) {
       this.provenanceInstalled = true
-      const interceptor = provenanceInterceptor(() => this.provenanceSinks)
+      const wrap = provenanceInterceptor(() => this.provenanceSinks)
       for (const [event, hook] of this.hooks) {
-        const spec = specOf(event)
-        if (spec.kind === 'observe') continue
-        hook.intercept(interceptor as never)
+        if (specOf(event).kind === 'observe') continue
+        intercept(hook, 'provenance', wrap)
         this.chains.delete(event)
       }
     }
@@ -98,30 +92,21 @@ export class Bus {
     }
   }
 
-  /** Records each handler's time and outcome; an interceptor, so it wraps handlers already tapped too. */
-  trace(listener: (entry: TraceEntry) => void): void {
-    for (const [event, hook] of this.hooks) {
-      hook.intercept({
-        name: 'trace',
-        register: (tap) => {
-          const { link } = tap as unknown as Tap
-          const invoke = link.invoke
-          const stream = link.stream
-          link.invoke = (e, below, ctx) => {
-            const start = performance.now()
-            const done = (outcome: TraceEntry['outcome']) => listener({ mod: link.mod, event, ms: performance.now() - start, outcome })
-            const p = invoke(e, below, ctx)
-            p.then(() => done('returned'), () => done('threw'))
-            return p
-          }
-          link.stream = (e, below, ctx) => {
-            listener({ mod: link.mod, event, ms: 0, outcome: 'returned' })
-            return stream(e, below, ctx)
-          }
-          return tap
-        },
-      })
-      this.chains.delete(event)
+  /**
+   * Records each handler's time and outcome (a streaming handler's until its stream's result);
+   * returns a disposer. An interceptor, installed on the first listener, so it wraps handlers
+   * already tapped too.
+   */
+  trace(listener: TraceListener): () => void {
+    if (!this.traceInstalled) {
+      this.traceInstalled = true
+      const wrap = timingInterceptor(() => this.traceListeners)
+      for (const hook of this.hooks.values()) intercept(hook, 'timing', wrap)
+      this.chains.clear()
+    }
+    this.traceListeners = [...this.traceListeners, listener]
+    return () => {
+      this.traceListeners = this.traceListeners.filter((l) => l !== listener)
     }
   }
 
@@ -151,16 +136,15 @@ export class Bus {
       budgetMs: options.budgetMs ?? spec.budgetMs,
       failClosed: options.failClosed ?? false,
       disposed: false,
-      invoke: undefined as unknown as Link['invoke'],
-      stream: undefined as unknown as Link['stream'],
     }
     // `after: X` is X's `before`: collect every mod already tapped that wants to run after this one.
+    const taps = tapsOf(hook)
     const before = new Set(toList(options.before))
-    for (const tap of hook.taps) if (toList(tap.link.options.after).includes(mod)) before.add(tap.name)
-    for (const name of this.places.get(mod)?.get(event) ?? []) if (hook.taps.some((t) => t.name === name)) before.add(name)
-    hook.tap({ name: mod, stage: options.stage ?? 0, before: [...before], link } as never, handler as never)
+    for (const tap of taps) if (toList(tap.link.options.after).includes(mod)) before.add(tap.name)
+    for (const name of this.places.get(mod)?.get(event) ?? []) if (taps.some((t) => t.name === name)) before.add(name)
+    addTap(hook, link, [...before], unwrapped, unwrappedStream)
     this.chains.delete(event)
-    const violation = orderViolation(hook.taps)
+    const violation = orderViolation(tapsOf(hook))
     if (violation) {
       this.remove(event, link)
       throw new ModloopError('MODLOOP_ERR_ORDER', `${mod}: on("${event}"): ${violation}`, { mod, event })
@@ -182,15 +166,15 @@ export class Bus {
 
   /** Runs `e` through one mod's handlers only: a reloaded mod's own session.start. */
   emitTo<N extends EventName>(mod: string, event: N, e: PayloadOf<N>, core?: (e: PayloadOf<N>) => ResultOf<N> | Promise<ResultOf<N>>): Promise<ResultOf<N>> {
-    return this.dispatch(this.chainFor(event).filter((l) => l.mod === mod), event, e, core, EMPTY_CTX)
+    return this.dispatch(this.chainFor(event).filter((c) => c.link.mod === mod), event, e, core, EMPTY_CTX)
   }
 
-  private dispatch<N extends EventName>(chain: readonly Link[], event: N, e: PayloadOf<N>, core: ((e: PayloadOf<N>) => ResultOf<N> | Promise<ResultOf<N>>) | undefined, ctx: DispatchContext): Promise<ResultOf<N>> {
+  private dispatch<N extends EventName>(chain: readonly ChainLink[], event: N, e: PayloadOf<N>, core: ((e: PayloadOf<N>) => ResultOf<N> | Promise<ResultOf<N>>) | undefined, ctx: DispatchContext): Promise<ResultOf<N>> {
     const bottom = core ?? specOf(event).echo
     if (!bottom) return Promise.reject(new ModloopError('MODLOOP_ERR_NEXT', `${event}: nothing beneath the last handler answers this event`, { event }))
     const n = chain.length
     const step = (i: number): Below => (e) => {
-      while (i < n && chain[i]!.predicate && !chain[i]!.predicate!(e)) i++
+      while (i < n && chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)) i++
       if (i === n) {
         try {
           return Promise.resolve(bottom(e))
@@ -208,7 +192,7 @@ export class Bus {
     const chain = this.chainFor(event)
     const n = chain.length
     const step = (i: number): StreamBelow => (e) => {
-      while (i < n && chain[i]!.predicate && !chain[i]!.predicate!(e)) i++
+      while (i < n && chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)) i++
       if (i === n) return toHookStream(core(e))
       return chain[i]!.stream(e, step(i + 1), ctx)
     }
@@ -222,7 +206,7 @@ export class Bus {
 
   /** The resolved handler order for an event, outermost first. */
   stack(event: EventName): StackEntry[] {
-    return this.chainFor(event).map((link) => ({
+    return this.chainFor(event).map(({ link }) => ({
       mod: link.mod,
       stage: link.options.stage ?? 0,
       matcher: link.matcherText,
@@ -238,8 +222,9 @@ export class Bus {
   followers(mod: string): Map<EventName, string[]> {
     const out = new Map<EventName, string[]>()
     for (const [event, hook] of this.hooks) {
-      const last = hook.taps.findLastIndex((t) => t.name === mod)
-      if (last >= 0) out.set(event, hook.taps.slice(last + 1).map((t) => t.name).filter((n) => n !== mod))
+      const taps = tapsOf(hook)
+      const last = taps.findLastIndex((t) => t.name === mod)
+      if (last >= 0) out.set(event, taps.slice(last + 1).map((t) => t.name).filter((n) => n !== mod))
     }
     return out
   }
@@ -253,24 +238,22 @@ export class Bus {
   /** Removes every handler of a mod; its in-flight handlers become no-ops. */
   disposeMod(mod: string): void {
     for (const [event, hook] of this.hooks) {
-      for (const tap of [...hook.taps]) if (tap.name === mod) this.remove(event, tap.link)
+      for (const tap of [...tapsOf(hook)]) if (tap.name === mod) this.remove(event, tap.link)
     }
   }
 
   private remove(event: EventName, link: Link): void {
     link.disposed = true
-    const hook = this.hooks.get(event)!
-    const i = hook.taps.findIndex((t) => t.link === link)
-    if (i >= 0) hook.taps.splice(i, 1)
+    removeTap(this.hooks.get(event)!, link)
     this.chains.delete(event)
   }
 
-  private chainFor(event: EventName): readonly Link[] {
+  private chainFor(event: EventName): readonly ChainLink[] {
     let chain = this.chains.get(event)
     if (!chain) {
       const hook = this.hooks.get(event)
       if (!hook) throw new ModloopError('MODLOOP_ERR_UNKNOWN_EVENT', `no such event: ${String(event)}`, { event })
-      const links = Object.freeze(hook.taps.map((t) => t.link))
+      const links = Object.freeze(tapsOf(hook).map(({ link, invoke, stream }) => ({ link, invoke, stream })))
       this.chains.set(event, links)
       return links
     }
@@ -282,7 +265,7 @@ function closableEvents(): string[] {
   return EVENT_NAMES.filter((n) => catalog[n].policy === 'closable')
 }
 
-function orderViolation(taps: readonly Tap[]): string | undefined {
+function orderViolation(taps: readonly ModTap[]): string | undefined {
   const position = new Map<string, number[]>()
   taps.forEach((t, i) => position.set(t.name, [...(position.get(t.name) ?? []), i]))
   for (const [i, tap] of taps.entries()) {

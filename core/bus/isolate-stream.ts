@@ -1,7 +1,7 @@
 import { describeError } from '../errors.js'
 import { toHookStream } from './hook-stream.js'
 import { checkRewrite, type Report } from './isolate.js'
-import type { Link, StreamBelow } from './link.js'
+import type { Link, StreamBelow, StreamInvoke } from './link.js'
 import type { DispatchContext, FailureKind, HookStream } from './types.js'
 import { watch, unwatch, type Watched } from './watchdog.js'
 import { lazySignal, makeNext } from './next-fn.js'
@@ -13,7 +13,7 @@ const EXPIRED = Symbol('expired')
  * own code runs — never at a yield, never while they read what is beneath. A handler that fails
  * mid-stream is dropped: the rest of the stream comes from beneath it, chunks already yielded stay.
  */
-export function isolateStream(link: Link, report: Report): Link['stream'] {
+export function isolateStream(link: Link, report: Report): StreamInvoke {
   return (e, below, ctx) => (link.disposed ? below(e) : toHookStream(run(link, e, below, ctx, report)))
 }
 

@@ -1,5 +1,5 @@
 import { describeError, ModloopError, type ErrorCode } from '../errors.js'
-import type { Below, Link } from './link.js'
+import type { Below, Invoke, Link } from './link.js'
 import type { DispatchContext, FailureKind, HandlerFailure } from './types.js'
 import { watch, unwatch, type Watched } from './watchdog.js'
 import { lazySignal, makeNext, type NextSource } from './next-fn.js'
@@ -20,7 +20,7 @@ const CODES: Record<FailureKind, ErrorCode> = {
  * its own time metered, and its failure turned into the event's policy — skipped (what is
  * beneath runs in its place), kept (the result of its `next` stands), closed, or caught.
  */
-export function isolate(link: Link, report: Report): Link['invoke'] {
+export function isolate(link: Link, report: Report): Invoke {
   return (e, below, ctx) =>
     link.disposed
       ? below(e)

@@ -6,7 +6,11 @@ import type { DispatchContext, HandlerOptions, HookStream } from './types.js'
 export type Below = (e: any) => Promise<any>
 export type StreamBelow = (e: any) => HookStream<any, any>
 
-/** One registered handler as the bus holds it: the tap's payload in its tapable hook. */
+/** Runs one handler (with everything beneath it as `below`), as the interceptors wrapped it. */
+export type Invoke = (e: unknown, below: Below, ctx: DispatchContext) => Promise<unknown>
+export type StreamInvoke = (e: unknown, below: StreamBelow, ctx: DispatchContext) => HookStream<unknown, unknown>
+
+/** One registered handler as the bus holds it: the payload of its tap in the event's tapable hook. */
 export interface Link {
   readonly mod: string
   readonly event: EventName
@@ -20,7 +24,4 @@ export interface Link {
   readonly failClosed: boolean
   catchHandler?: (...args: any[]) => any
   disposed: boolean
-  /** Set by the isolation interceptor: run this handler with its failure policy and budget. */
-  invoke: (e: unknown, below: Below, ctx: DispatchContext) => Promise<unknown>
-  stream: (e: unknown, below: StreamBelow, ctx: DispatchContext) => HookStream<unknown, unknown>
 }

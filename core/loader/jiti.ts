@@ -1,9 +1,20 @@
 import { createRequire } from 'node:module'
 import type { Jiti } from 'jiti'
+import { ModloopError } from '../errors.js'
 import { hostPaths } from './host-paths.js'
 import { transform } from './transform.js'
 
 let shared: Promise<Jiti> | undefined
+let hostModule: (() => Promise<Record<string, unknown>>) | undefined
+
+/**
+ * The public namespace mods import as `modloop`, handed over by the entry point that loads a
+ * distribution (core never imports the package that contains it). The first one given stands:
+ * one process hosts one modloop.
+ */
+export function useHostModule(load: () => Promise<Record<string, unknown>>): void {
+  hostModule ??= load
+}
 
 /**
  * The one jiti instance that imports every mod and TS/JS config file, so a module imported by two
@@ -26,7 +37,8 @@ async function create(moduleCache = true): Promise<Jiti> {
   // jiti through require: its ES module face makes Node scan the 190 KB CommonJS body for export
   // names first (~15 ms).
   const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti')
-  const [host, zod] = await Promise.all([import('../../index.js'), import('zod')])
+  if (!hostModule) throw new ModloopError('MODLOOP_ERR_USAGE', 'modloop: no host module was given to the loader; load distributions through the package entry (query, loadDistribution) or pass `builtins`')
+  const [host, zod] = await Promise.all([hostModule(), import('zod')])
   const paths = hostPaths()
   const alias: Record<string, string> = { modloop: paths.entry, zod: paths.zodDir }
   if (paths.testing) alias['modloop/testing'] = paths.testing

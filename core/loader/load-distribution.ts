@@ -8,7 +8,8 @@ import { mergeMods } from './merge-mods.js'
 import { mergeSettings } from './merge-config.js'
 import { keysNeedingMods } from './unread-keys.js'
 import { MANIFEST, pluginOptions } from './plugin-dir.js'
-import type { Builtins, Distribution, HookSource, Layer, LoadOptions } from './types.js'
+import { useHostModule } from './jiti.js'
+import type { Distribution, HookSource, Layer, LoadOptions } from './types.js'
 
 /**
  * Loads a distribution into a host: finds the config (or takes `configPath`), merges its extends
@@ -20,7 +21,8 @@ import type { Builtins, Distribution, HookSource, Layer, LoadOptions } from './t
 export async function loadDistribution(options: LoadOptions): Promise<Distribution> {
   const cwd = resolve(options.cwd)
   const strict = options.strict ?? false
-  const given = options.builtins ?? (await builtinSet())
+  const given = options.builtins
+  useHostModule(given.hostModule)
   const builtins = options.bare ? { ...given, defaultDistribution: [] } : given
   const host = options.host ?? new ModHost({ strict })
 
@@ -82,10 +84,4 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     needsMods: keysNeedingMods(layers),
     warnings: merged.warnings,
   }
-}
-
-// The registry lives with the mods; core reaches it only here, lazily, and callers may inject their own.
-async function builtinSet(): Promise<Builtins> {
-  const { builtinMods, defaultDistribution } = await import('../../mods/index.js')
-  return { mods: builtinMods, defaultDistribution }
 }

@@ -2,11 +2,24 @@ import type { UnreadKey } from './unread-keys.js'
 import type { ModloopError } from '../errors.js'
 import type { ModHost } from '../mod/host.js'
 import type { ConfigFile } from './config-schema.js'
+import type { Model } from '../model/types.js'
+import type { SessionStore } from '../session/store.js'
 
-/** The built-in set: mods by name (each a lazy import), and the distribution used when no config exists. */
+/**
+ * What an entry point (the package's `query()`, the CLI, the test kit) hands core, so that core
+ * itself imports no mod and not the package that contains it.
+ */
 export interface Builtins {
+  /** The built-in mods by name, each a lazy import. */
   mods: Readonly<Record<string, () => Promise<unknown>>>
+  /** The mods loaded when no config exists (and by `extends: 'modloop'`). */
   defaultDistribution: readonly string[]
+  /** The public `modloop` namespace: mods and TS configs that import `modloop` get this very instance. */
+  hostModule: () => Promise<Record<string, unknown>>
+  /** Where sessions are kept (resume, continue, fork; each session's lock): the file store by default. */
+  sessionStore?: SessionStore
+  /** The model behind `script` / MODLOOP_SCRIPT (a file path or a script value), when the entry offers one. */
+  scriptedModel?: (script: unknown, cwd: string) => Promise<Model>
 }
 
 /** Where a specifier is resolved from: a directory, and what to call it in messages. */
@@ -67,8 +80,8 @@ export interface LoadOptions {
   /** `--strict-mods`: the first load error throws. */
   strict?: boolean
   host?: ModHost
-  /** The built-in mods and default distribution; mods/index.ts when not given. */
-  builtins?: Builtins
+  /** The built-in mods, default distribution and public namespace, from the entry point. */
+  builtins: Builtins
 }
 
 export interface Distribution {

@@ -4,7 +4,7 @@ import type { ModelApiError } from '../model/types.js'
 import { compactShowingStatus, flushCompaction, invalidHistory } from './compact.js'
 import type { SDKMessage } from './messages.js'
 import type { Session } from './session.js'
-import type { Ending } from './turn-end.js'
+import type { Ending } from './ending.js'
 
 /** The request about to be sent, as `turn.request` and `turn.overflow` name it. */
 export interface RequestIds { turnId: string; index: number; model: string }

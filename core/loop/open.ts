@@ -4,11 +4,10 @@ import type { ModDefinition } from '../mod/define.js'
 import { ModHost } from '../mod/host.js'
 import type { Model } from '../model/types.js'
 import { installProviders } from './providers.js'
+import { installAsk } from './ask.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { Session } from './session.js'
-import type { Rebuilt } from '../session/rebuild.js'
-import { refusalOf, SESSION_REFUSED_REF } from '../session/lock.js'
-import { transcriptPath } from '../session/paths.js'
+import type { Rebuilt } from '../session/store.js'
 import { startProvenance, stopProvenance } from '../trace/session-trace.js'
 import { ModReloader } from '../loader/reload.js'
 import type { ResumedFrom, SessionStartInput } from '../events/types.js'
@@ -40,8 +39,9 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   let unreadKeys: (() => string[]) | undefined
   if (!options.host && (!options.bare || specs.length > 0)) {
     const { loadDistribution, unreadKeyWarnings } = await import('../loader/index.js')
+    if (!options.builtins) throw new ModloopError('MODLOOP_ERR_USAGE', 'query(): no built-in set to load a distribution from; import query from the modloop package, or pass `host`')
     // Bare: the named mods load against an empty distribution (built-in names still resolve).
-    const dist = await loadDistribution({ cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
+    const dist = await loadDistribution({ builtins: options.builtins, cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
     configModel = dist.config.model
     for (const warning of dist.warnings) log?.(warning)
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
@@ -63,19 +63,23 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   session.setupError = setupError ?? (await badFormat)
   if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
+  installAsk(host)
   startProvenance(session)
   if (!host.isBound) host.bind()
   const start: SessionStartInput = {
     cwd, ...surfaceFields(options), sessionId: session.id, source: resumed?.source ?? 'startup',
-    transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : transcriptPath(cwd, session.id, options.env),
+    transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : locationOf(session),
     ...(resumed ? { resumedFrom: resumedFrom(resumed) } : {}),
   }
-  await host.bus.emit('session.start', start)
-  const refused = refusalOf(host.state.get(SESSION_REFUSED_REF).value, session.id)
-  if (refused) {
-    await closeSession(session, 'other', !options.host)
-    throw refused
+  try {
+    hold(session, start.transcriptPath)
+  } catch (err) {
+    // Another process took the session first (two starts with one id, two resumes at once): a session
+    // that ran on beside it would lose what it did.
+    if (!options.host) await host.close()
+    throw err
   }
+  await host.bus.emit('session.start', start)
   if (startsOn !== model) await switchItself(session, startsOn, model, 'resume')
   startReloads(session, start)
   session.started = true
@@ -130,15 +134,12 @@ async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
   const env = options.env ?? process.env
   const script = options.script ?? env.MODLOOP_SCRIPT
   if (script !== undefined) {
-    const { loadScript } = await import('../model/script.js')
-    const { createScriptedModel } = await import('../model/scripted.js')
-    return createScriptedModel(await loadScript(typeof script === 'string' ? resolve(cwd, script) : script))
+    if (!options.builtins?.scriptedModel) throw new ModloopError('MODLOOP_ERR_SCRIPT', 'a model script was given, but this host has no scripted model (import query from the modloop package)')
+    return options.builtins.scriptedModel(script, cwd)
   }
   const { createAnthropicModel } = await import('../model/anthropic.js')
-  const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v))
   return createAnthropicModel({
     apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env,
-    retryBaseMs: num(env.MODLOOP_RETRY_BASE_MS), maxRetries: num(env.MODLOOP_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES),
   })
 }
 
@@ -154,11 +155,25 @@ function unusableScript(err: unknown): { model: Model; setupError: Error } {
   }
 }
 
+/** Where the session is kept: its store's location, or nowhere when the host keeps no sessions. */
+export function locationOf(session: Session): string {
+  return session.options.builtins?.sessionStore?.locationOf(session.cwd, session.id, session.options.env) ?? ''
+}
+
+/** Takes the session in its store for this process (unless it is not kept: persistSession false). */
+export function hold(session: Session, location: string): void {
+  const store = session.options.builtins?.sessionStore
+  if (!store || session.options.persistSession === false || location === '') return
+  session.release = store.hold(location, session.id)
+}
+
 /** Raises session.end (all handlers share one short wall-clock bound), then tears the mods down. */
 export async function closeSession(session: Session, reason: 'other' | 'prompt_input_exit' | 'clear' = 'other', closeHost = true): Promise<void> {
   if (session.ended) return
   session.ended = true
   await raiseSessionEnd(session, reason)
+  session.release?.()
+  session.release = undefined
   stopProvenance(session)
   session.reloader?.close()
   if (closeHost) await session.host.close()

@@ -1,4 +1,5 @@
 import type { ModDefinition } from '../mod/define.js'
+import type { Builtins } from '../loader/types.js'
 import type { ModHost } from '../mod/host.js'
 import type { Model } from '../model/types.js'
 import type { EffortLevel, ThinkingOption } from '../model/capabilities.js'
@@ -89,6 +90,11 @@ export interface QueryOptions {
   script?: unknown
   /** A host already loaded (tests, embedding); the query binds it. */
   host?: ModHost
+  /**
+   * The built-in mods, default distribution and scripted model. The package's `query()` fills it;
+   * core's own `query()` has no built-in set, so without it only a given `host` or object mods load.
+   */
+  builtins?: Builtins
   strictMods?: boolean
   /** Reload mods whose files changed, between turns (`--watch-mods`). */
   watchMods?: boolean

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ModloopError } from '../errors.js'
-import type { ToolOutput, Tool, ToolContext } from '../tools/tool.js'
+import type { ToolOutput, Tool, ToolContext, ToolTraits } from '../tools/tool.js'
 import { runToolCall } from '../tools/pipeline.js'
 import { uuid } from './messages.js'
 import type { Session } from './session.js'
@@ -24,6 +24,7 @@ export interface ToolRegistration {
   call?: (input: any, ctx: ToolContext) => Promise<ToolOutput> | ToolOutput
   /** Other names the model may call it by (e.g. the legacy `Task` for `Agent`). */
   aliases?: string[]
+  traits?: ToolTraits
 }
 
 /** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
@@ -41,7 +42,7 @@ export function installProviders(session: Session): void {
       }
       const readOnly = spec.isReadOnly
       const tool: Tool = {
-        name, mod, description: spec.description, input: spec.input,
+        name, mod, description: spec.description, input: spec.input, ...(spec.traits ? { traits: { ...spec.traits } } : {}),
         jsonSchema: spec.input ? undefined : spec.inputSchema ?? spec.jsonSchema ?? { type: 'object' },
         isReadOnly: typeof readOnly === 'function' ? readOnly : () => readOnly === true,
         call: spec.call ?? (() => {

@@ -1,16 +1,15 @@
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { TurnEnding } from '../events/types.js'
+import { envInteger, envNames } from '../env.js'
 import { attach } from './attach.js'
 import type { SDKMessage } from './messages.js'
 import type { Session } from './session.js'
 
 export type StopVerdict = { kind: 'end' } | { kind: 'halt'; reason: string; ending?: TurnEnding } | { kind: 'again'; content: ContentBlockParam[] }
 
-/** CLAUDE_CODE_STOP_HOOK_BLOCK_CAP (default 8): how many continuations one turn may take; 0 lifts the cap. */
+/** The STOP_HOOK_BLOCK_CAP setting (default 8): how many continuations one turn may take; 0 lifts the cap. */
 export function stopContinueCap(env: Record<string, string | undefined>): number {
-  const raw = env.MODLOOP_STOP_HOOK_BLOCK_CAP ?? env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP
-  const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw)
-  return Number.isInteger(n) && n >= 0 ? n : 8
+  return envInteger(env, 'STOP_HOOK_BLOCK_CAP', 8)
 }
 
 /**
@@ -37,7 +36,7 @@ export class StopGate {
     if (cap > 0 && this.continues >= cap) {
       yield session.stamp({
         type: 'system', subtype: 'informational', level: 'warning',
-        content: `A hook blocked the turn from ending ${this.continues + 1} consecutive times; overriding and ending the turn. Stop hooks should check stop_hook_active in their input and return success while it is true. Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP to raise this limit (0 lifts it).`,
+        content: `A hook blocked the turn from ending ${this.continues + 1} consecutive times; overriding and ending the turn. Stop hooks should check stop_hook_active in their input and return success while it is true. Set ${envNames('STOP_HOOK_BLOCK_CAP').join(' or ')} to raise this limit (0 lifts it).`,
       })
       return { kind: 'end' }
     }

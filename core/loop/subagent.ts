@@ -1,4 +1,5 @@
 import type { AgentSpawnInput } from '../events/types.js'
+import { envInteger } from '../env.js'
 import { resolveAlias } from '../model/aliases.js'
 import { uuid, type SDKResultMessage } from './messages.js'
 import { Session, type AgentScope } from './session.js'
@@ -35,18 +36,8 @@ export type SpawnAnswer = { deny: string } | { model: string; agentId: string; d
 const SUBAGENT_PROMPT =
   'You are a subagent running in modloop. Do the task you are given with the tools you have, then reply with a concise report of what you found or did: it is all the agent that called you will see.'
 
-/**
- * Tools a subagent never gets, whoever registered them (spec loop-and-sdk §7.3): they act on the
- * main conversation — ask its person, end it, change its mode — and `StructuredOutput` gives the
- * main turn's final answer, which a subagent's report is not.
- */
-const MAIN_THREAD_ONLY = new Set([
-  'StructuredOutput', 'AskUserQuestion', 'EndConversation', 'EnterPlanMode', 'ExitPlanMode', 'ScheduleWakeup', 'TaskOutput', 'WaitForMcpServers', 'Workflow',
-])
-
 export function maxSubagentDepth(env: Record<string, string | undefined>): number {
-  const n = Number(env.MODLOOP_MAX_SUBAGENT_SPAWN_DEPTH ?? env.CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH ?? 3)
-  return Number.isFinite(n) && n >= 1 ? n : 3
+  return envInteger(env, 'MAX_SUBAGENT_SPAWN_DEPTH', 3, 1)
 }
 
 /**
@@ -76,7 +67,9 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   const allowed = req.tools ? new Set(req.tools) : undefined
   const denied = new Set(req.disallowedTools ?? [])
   const tools = root.tools.subset((t) =>
-    (!allowed || allowed.has(t.name)) && !denied.has(t.name) && !MAIN_THREAD_ONLY.has(t.name) && !((t.name === 'Agent' || t.name === 'Task') && depth >= limit))
+    // A tool's traits, not its name, keep it from a subagent (spec loop-and-sdk §7.3): one that acts on
+    // the main conversation, and at the depth limit one that spawns subagents.
+    (!allowed || allowed.has(t.name)) && !denied.has(t.name) && !t.traits?.mainThreadOnly && !(t.traits?.spawnsAgents && depth >= limit))
   const abort = new AbortController()
   if (req.signal?.aborted) abort.abort(req.signal.reason)
   req.signal?.addEventListener('abort', () => abort.abort(req.signal?.reason), { once: true })

@@ -1,12 +1,18 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
+import type { SessionCompactResult } from '../events/types.js'
+import type { CompleteRequest, CompleteResult } from '../loop/complete.js'
+import type { ToolRegistration } from '../loop/providers.js'
+import type { SpawnAnswer, SpawnRequest } from '../loop/subagent.js'
+
 /**
  * `$`: the capabilities a mod gets, named as spec/mods.md §4 names them so a mod written for
- * that model reads the same here. Each method is served by a provider that some part of the
- * host (the loop, a mod of the core set) installs; a method with no counterpart in a terminal
- * runtime fails with MODLOOP_ERR_UNSUPPORTED naming it, never silently.
- * Mods add typed capabilities by declaration merging on `ModApiExtensions`.
+ * that model reads the same here. It holds only what modloop provides: every method here is
+ * served by the host, the loop or a mod of the core set (a method the mod model names that a
+ * terminal and headless runtime has no counterpart for is simply absent). Outside a session
+ * (registration, a bare host) a method that needs one fails with MODLOOP_ERR_NOT_BOUND or
+ * MODLOOP_ERR_NO_PROVIDER naming it. Mods add typed capabilities by declaration merging on
+ * `ModApiExtensions`.
  */
-
-export type Method<A extends unknown[] = any[], R = unknown> = (...args: A) => R
 
 export interface ModLog {
   debug(text: string): void
@@ -17,6 +23,7 @@ export interface ModLog {
 
 export interface StateRef { plugin: string; key: string; id?: string }
 
+/** The mod model's schema-only tool shape; `$.tool.register` also takes an implementation (`ToolRegistration`). */
 export interface ToolSpec {
   name: string
   description: string
@@ -24,42 +31,23 @@ export interface ToolSpec {
   isReadOnly?: boolean
 }
 
-/** Every namespace and method the mod model names, mapped to how modloop serves it. */
+/** Every method `$` serves through a provider, by namespace: what `buildApi` builds and the docs list. */
 export const API_METHODS = {
-  ui: ['log', 'ask', 'toast', 'status', 'notice', 'invalidate', 'resolve', 'open', 'close', 'panes', 'focus', 'scroll', 'copy', 'blit', 'selection'],
+  ui: ['ask'],
   command: ['register', 'run', 'list'],
   tool: ['register', 'unregister', 'call', 'check', 'list'],
-  agent: ['register', 'spawn', 'list'],
-  model: ['complete', 'fork', 'classify'],
-  prompt: ['submit', 'read', 'fill', 'suggest', 'compose'],
+  agent: ['spawn'],
+  model: ['complete'],
+  prompt: ['submit'],
   turn: ['abort'],
   // `clear` (/clear's new conversation) and `mods` (the loaded mods) are modloop additions.
-  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'repo', 'surfaces', 'usage', 'version', 'compact', 'send', 'append', 'authorize', 'clear', 'mods'],
+  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'usage', 'version', 'compact', 'append', 'clear', 'mods'],
   config: ['list', 'set'],
   settings: ['read'],
-  // `all` (the whole environment child processes get) is a modloop addition.
-  env: ['get', 'set', 'all'],
-  fs: ['read', 'write', 'list', 'exists', 'stat', 'ancestors'],
-  store: ['get', 'set', 'delete', 'keys'],
-  state: ['get', 'set'],
-  clock: ['now', 'sleep', 'after', 'every'],
-  http: ['fetch'],
-  process: ['run', 'spawn'],
-  mcp: ['call', 'connect'],
-  audio: ['play', 'speak'],
-  telemetry: ['log', 'mark'],
 } as const
 
-/** Capabilities that exist only in a graphical or cloud host; modloop has no counterpart. */
-export const UNSUPPORTED = new Set<string>([
-  'ui.resolve', 'ui.open', 'ui.close', 'ui.panes', 'ui.focus', 'ui.scroll', 'ui.copy', 'ui.blit', 'ui.selection',
-  'session.surfaces', 'session.send', 'session.authorize', 'audio.play', 'audio.speak', 'telemetry.log', 'telemetry.mark',
-])
-
-export type Namespace = keyof typeof API_METHODS
-export type MethodName = { [N in Namespace]: `${N}.${(typeof API_METHODS)[N][number]}` }[Namespace]
-
-type Untyped<N extends Namespace> = { readonly [M in (typeof API_METHODS)[N][number]]: Method }
+/** What `$.ui.ask` takes: the choices (2–4), or those with a header and multi-select. */
+export type AskOptions = string[] | { options?: string[]; header?: string; multiSelect?: true }
 
 /** One loaded mod, as `$.session.mods()` lists it. */
 export interface ModInfo {
@@ -77,27 +65,70 @@ export interface ModApiCore {
   /** Aborts when the mod is disposed or the host closes. */
   readonly signal: AbortSignal
   readonly log: ModLog
-  readonly ui: Untyped<'ui'> & {
+  readonly ui: {
     log(text: string, options?: { to?: 'transcript' | 'debug' }): void
-    ask(question: string, options?: string[] | { options?: string[]; header?: string; multiSelect?: true }): Promise<string>
+    /**
+     * Asks the person a question with choices and resolves to the chosen label (several,
+     * comma-joined, with multiSelect). Resolves to `null` when no one can answer: no UI (`-p`,
+     * `query()`), or the person dismissed the question. Raised as the `ui.ask` event, which the
+     * terminal (or another surface mod) answers.
+     */
+    ask(question: string, options?: AskOptions): Promise<string | null>
   }
-  readonly tool: Untyped<'tool'> & {
-    register(spec: ToolSpec): Promise<{ tool: string }>
-    call(args: { tool: string; [arg: string]: unknown }): Promise<unknown>
+  readonly tool: {
+    register(spec: ToolSpec | ToolRegistration): Promise<{ tool: string }>
+    /** Removes a tool this mod registered. */
+    unregister(args: { tool: string }): Promise<{ isRemoved: boolean }>
+    /** Runs a tool call through tool.call and tool.check, as the model's would. */
+    call(args: { tool: string; [arg: string]: unknown }): Promise<{ result?: unknown; text?: string; isError?: true; deny?: string }>
     check(args: { tool: string; input: unknown }): Promise<{ decision: 'allow' | 'ask' | 'deny' | 'defer'; reason?: string; rule?: string }>
     list(): Promise<{ name: string; description: string }[]>
   }
-  readonly prompt: Untyped<'prompt'> & {
-    submit(args: { text: string; asUser?: true }): Promise<unknown>
+  readonly command: {
+    register(spec: { name: string; description: string; argumentHint?: string }): { command: string }
+    /** Queues `/command args` as the next prompt. */
+    run(args: { command: string; args?: string }): Promise<{ queued: true }>
+    list(): { name: string; description: string; source: string; plugin: string }[]
   }
-  readonly session: Untyped<'session'> & {
+  readonly agent: {
+    /** Starts a subagent; `done` (a modloop addition) resolves to its final report. */
+    spawn(req: SpawnRequest): Promise<SpawnAnswer>
+  }
+  readonly model: {
+    /** One tool-less completion through the session's model; its cost counts in the session's. */
+    complete(req: CompleteRequest, options?: { signal?: AbortSignal }): Promise<CompleteResult>
+  }
+  readonly prompt: {
+    submit(args: { text: string; asUser?: true }): Promise<{ text: string }>
+  }
+  readonly turn: {
+    abort(): void
+  }
+  readonly session: {
     id(): string
     cwd(): string
     root(): string
     model(): string
     turns(): number
+    /** The conversation as the next request sends it (a copy; the last 4,096 messages). */
+    messages(): MessageParam[]
+    usage(): { startedAt: number; rateLimits: unknown[]; context: { tokens: number }; cost: { usd: number; apiDurationMs: number }; models: Record<string, unknown> }
+    version(): { version: number }
+    compact(args?: { instructions?: string; trigger?: 'manual' | 'plugin' }): Promise<SessionCompactResult>
+    /** A notice for the caller's stream that the model never reads (a `system` message). */
+    append(args: { message: { type: 'system'; subtype?: string; [field: string]: unknown } }): { message: unknown; uuid: string }
+    /** Starts a new conversation (/clear). */
+    clear(): Promise<unknown>
     /** Every mod loaded in this host, in load order: those that only handle events too. */
     mods(): ModInfo[]
+  }
+  readonly config: {
+    list(): { key: string; value: unknown }[]
+    set(args: { key: string; value: unknown }): Promise<{ value: unknown } | { deny: string }>
+  }
+  readonly settings: {
+    /** The launch flags as a settings layer (`source: 'flag'`). */
+    read(args?: { source?: string }): Record<string, unknown>
   }
   readonly state: {
     get(ref: StateRef): { value: unknown; version: number }
@@ -116,19 +147,6 @@ export interface ModApiCore {
     after(ms: number, fn: () => void): { cancel(): void }
     every(ms: number, fn: () => void): { cancel(): void }
   }
-  readonly command: Untyped<'command'>
-  readonly agent: Untyped<'agent'>
-  readonly model: Untyped<'model'>
-  readonly turn: Untyped<'turn'>
-  readonly config: Untyped<'config'>
-  readonly settings: Untyped<'settings'>
-  readonly fs: Untyped<'fs'>
-  readonly store: Untyped<'store'>
-  readonly http: Untyped<'http'>
-  readonly process: Untyped<'process'>
-  readonly mcp: Untyped<'mcp'>
-  readonly audio: Untyped<'audio'>
-  readonly telemetry: Untyped<'telemetry'>
 }
 
 /** Augment this interface (declaration merging) to type capabilities a mod adds. */

@@ -1,5 +1,5 @@
 import { ModloopError } from '../errors.js'
-import { API_METHODS, UNSUPPORTED, type ModApi, type ModLog, type StateRef } from './api.js'
+import { API_METHODS, type ModApi, type ModLog, type StateRef } from './api.js'
 
 export type Provider = (mod: string, ...args: any[]) => unknown
 export type LogLevel = keyof ModLog
@@ -49,9 +49,6 @@ const keyOf = (ref: StateRef) => `${ref.plugin}\u0000${ref.key}\u0000${ref.id ??
 export function buildApi(ctx: ApiContext): ModApi {
   const { mod } = ctx
   const call = (method: string) => (...args: unknown[]) => {
-    if (UNSUPPORTED.has(method)) {
-      throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.${method} is not supported by modloop (a terminal and headless runtime has no counterpart)`, { mod })
-    }
     if (!ctx.isBound()) {
       throw new ModloopError('MODLOOP_ERR_NOT_BOUND', `${mod}: $.${method} was called during registration; call it from a handler (session.start is the place)`, { mod })
     }

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import { isTransient, ModelApiError, type StreamOptions } from './types.js'
+import { envSetting } from '../env.js'
 
 export const DEFAULT_MAX_RETRIES = 10
 export const MAX_RETRIES_CAP = 15
@@ -19,12 +20,12 @@ export interface RetryOptions {
 }
 
 /**
- * The retry budget: explicit options, then MODLOOP_MAX_RETRIES (CLAUDE_CODE_MAX_RETRIES is
- * read as a compatible alias) and MODLOOP_RETRY_BASE_MS, then the defaults. Retries cap at 15.
+ * The retry budget: explicit options, then the MAX_RETRIES and RETRY_BASE_MS settings of the
+ * environment (`envSetting`), then the defaults. Retries cap at 15.
  */
 export function retryPolicy(options: RetryOptions = {}, env: NodeJS.ProcessEnv = process.env): RetryPolicy {
-  const maxRetries = options.maxRetries ?? envNumber(env.MODLOOP_MAX_RETRIES) ?? envNumber(env.CLAUDE_CODE_MAX_RETRIES) ?? DEFAULT_MAX_RETRIES
-  const baseMs = options.retryBaseMs ?? envNumber(env.MODLOOP_RETRY_BASE_MS) ?? DEFAULT_RETRY_BASE_MS
+  const maxRetries = options.maxRetries ?? envNumber(envSetting(env, 'MAX_RETRIES')) ?? DEFAULT_MAX_RETRIES
+  const baseMs = options.retryBaseMs ?? envNumber(envSetting(env, 'RETRY_BASE_MS')) ?? DEFAULT_RETRY_BASE_MS
   return {
     maxRetries: Math.min(MAX_RETRIES_CAP, Math.max(0, Math.floor(maxRetries))),
     baseMs: Math.max(0, baseMs),

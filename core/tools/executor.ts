@@ -1,17 +1,15 @@
 import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from './pipeline.js'
 import { validateInput } from './tool.js'
+import { envInteger, envSetting } from '../env.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
 /**
- * The cap on concurrent read-only calls: MODLOOP_MAX_TOOL_USE_CONCURRENCY, or the Claude Code
- * variable, else 10 — from the query's `env` first, then the process's.
+ * The cap on concurrent read-only calls: the MAX_TOOL_USE_CONCURRENCY setting, else 10 — from
+ * the query's `env` first, then the process's.
  */
 export function concurrencyCap(env: Env | undefined, processEnv: Env = process.env): number {
-  const raw = env?.MODLOOP_MAX_TOOL_USE_CONCURRENCY ?? env?.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY
-    ?? processEnv.MODLOOP_MAX_TOOL_USE_CONCURRENCY ?? processEnv.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY
-  const n = raw === undefined ? NaN : Number.parseInt(raw, 10)
-  return Number.isFinite(n) && n > 0 ? n : 10
+  return envInteger(envSetting(env, 'MAX_TOOL_USE_CONCURRENCY') !== undefined ? env : processEnv, 'MAX_TOOL_USE_CONCURRENCY', 10, 1)
 }
 
 interface Slot {

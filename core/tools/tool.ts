@@ -43,6 +43,18 @@ export interface Tool<I = any> {
   call(input: I, ctx: ToolContext): Promise<ToolOutput> | ToolOutput
   /** The mod that registered it. */
   readonly mod?: string
+  readonly traits?: ToolTraits
+}
+
+/** What a tool says of itself that the loop acts on, so core never needs to know tools by name. */
+export interface ToolTraits {
+  /**
+   * It acts on the main conversation — asks its person, ends it, changes its mode, gives the
+   * turn's final answer — so a subagent never gets it.
+   */
+  mainThreadOnly?: boolean
+  /** It starts subagents: a subagent at the nesting limit does not get it. */
+  spawnsAgents?: boolean
 }
 
 export function defineTool<S extends z.ZodType>(tool: Omit<Tool<z.output<S>>, 'input'> & { input: S }): Tool<z.output<S>> {

@@ -1,21 +1,16 @@
-import type { Below, Link, StreamBelow } from '../bus/link.js'
+import type { Below, Invoke, Link, StreamBelow, StreamInvoke } from '../bus/link.js'
+import type { TapWrapper } from '../bus/taps.js'
 import { isDenial, sameShallow, subjectOf, type ProvenanceRecord } from './record.js'
 
 export type ProvenanceSink = (record: ProvenanceRecord) => void
 
 const NONE = Symbol('none')
 
-/** The tapable interceptor the bus installs: it wraps each handler's invoke (or stream) as it is tapped. */
-export function provenanceInterceptor(sinks: () => readonly ProvenanceSink[]): { name: string; register: (tap: { link: Link }) => { link: Link } } {
-  return {
-    name: 'provenance',
-    register: (tap) => {
-      const { link } = tap
-      if (link.spec.stream) link.stream = provenanceStream(link, link.stream, sinks)
-      else link.invoke = provenanceInvoke(link, link.invoke, sinks)
-      return tap
-    },
-  }
+/** The register interceptor that records what handlers changed; with no sink it costs one length check a call. */
+export function provenanceInterceptor(sinks: () => readonly ProvenanceSink[]): TapWrapper {
+  return (tap) => (tap.link.spec.stream
+    ? { ...tap, stream: provenanceStream(tap.link, tap.stream, sinks) }
+    : { ...tap, invoke: provenanceInvoke(tap.link, tap.invoke, sinks) })
 }
 
 /**
@@ -23,7 +18,7 @@ export function provenanceInterceptor(sinks: () => readonly ProvenanceSink[]): {
  * the one it got, and its result against the one beneath it. With no sink listening the wrapper
  * only reads an array's length, so the cost stays with those who read the trace.
  */
-export function provenanceInvoke(link: Link, invoke: Link['invoke'], sinks: () => readonly ProvenanceSink[]): Link['invoke'] {
+export function provenanceInvoke(link: Link, invoke: Invoke, sinks: () => readonly ProvenanceSink[]): Invoke {
   return (e, below, ctx) => {
     if (sinks().length === 0) return invoke(e, below, ctx)
     let passed: unknown = NONE
@@ -50,7 +45,7 @@ export function provenanceInvoke(link: Link, invoke: Link['invoke'], sinks: () =
  * goes down; a handler that ends without ever calling `next` answered, recorded with its result.
  * Chunks a handler rewrites on their way up are not recorded.
  */
-export function provenanceStream(link: Link, stream: Link['stream'], sinks: () => readonly ProvenanceSink[]): Link['stream'] {
+export function provenanceStream(link: Link, stream: StreamInvoke, sinks: () => readonly ProvenanceSink[]): StreamInvoke {
   return (e, below, ctx) => {
     if (sinks().length === 0) return stream(e, below, ctx)
     let called = false

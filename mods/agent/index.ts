@@ -48,7 +48,7 @@ export default defineMod({
       $.state.set(AGENT_HOOKS_REF, hooksOf(agents))
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       await registerTool($, {
-        name: 'Agent', aliases: ['Task'], description: describe(agents), input,
+        name: 'Agent', aliases: ['Task'], traits: { spawnsAgents: true }, description: describe(agents), input,
         // A subagent's own calls are checked one by one; the Agent call itself runs beside other read-only calls.
         isReadOnly: true,
         call: async (i, ctx) => {

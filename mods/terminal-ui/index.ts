@@ -1,4 +1,5 @@
 import { STAGE } from '../../core/bus/types.js'
+import type { UiAskInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { publishSurface, type InteractiveSurface } from './surface.js'
@@ -16,6 +17,8 @@ export interface UiBridge {
   /** `/resume [id]`: the terminal picks and opens that session once this turn ends. */
   requestResume(id: string): void
   requestExit(): void
+  /** `$.ui.ask`: the person picks one of the choices; null when they dismiss it. */
+  ask(question: UiAskInput): Promise<string | null>
 }
 
 /** terminal-ui's published surface: the terminal connects each session's bridge through it. */
@@ -68,6 +71,9 @@ export default defineMod({
       bridge.attach($, { sessionId: e.sessionId, resumed: e.resumedFrom !== undefined })
       return result
     }, { stage: STAGE.guard })
+
+    // A question a mod asks the person: the terminal shows it as a chooser; without a terminal, no one answers.
+    on('ui.ask', async ($, e, next) => (bridge ? { answer: await bridge.ask(e) } : next(e)))
 
     // Outermost, so a prompt another mod drops is still seen as taken.
     on('prompt.submit', ($, e, next) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SDKMessage } from '../../core/loop/messages.js'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import { builtModloop } from '../helpers/built-cli.js'
 
 let dir: string

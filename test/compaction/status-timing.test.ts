@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { toolsMod } from '../loop/helpers.js'
 import { big, bigTool, compactionWith, summary } from './helpers.js'

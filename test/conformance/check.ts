@@ -15,10 +15,10 @@ const RECORDER = fileURLToPath(new URL('./recorder.ts', import.meta.url))
 export interface Recorded { event: EventName; e: Record<string, unknown> }
 
 /** A project (removed by `remove`) recording its events to `out`; `config` joins its modloop config. */
-export async function recordingProject(config: Record<string, unknown> = {}): Promise<{ dir: string; out: string; read: () => Promise<Recorded[]> }> {
+export async function recordingProject(config: Record<string, unknown> = {}, recorder: { ask?: boolean } = {}): Promise<{ dir: string; out: string; read: () => Promise<Recorded[]> }> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-conformance-')))
   const out = join(dir, 'events.jsonl')
-  await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ extends: 'modloop', mods: [[RECORDER, { out }]], ...config }))
+  await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ extends: 'modloop', mods: [[RECORDER, { out, ...recorder }]], ...config }))
   await writeFile(join(dir, 'notes.txt'), 'The notes say hello.\n')
   const read = async () => (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Recorded)
   return { dir, out, read }

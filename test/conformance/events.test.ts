@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EVENT_NAMES } from '../../core/events/catalog.js'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import { runCli } from '../helpers/cli.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { conversation } from '../sdk/conversation.js'
@@ -21,8 +21,8 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })))
 })
 
-async function project(config: Record<string, unknown> = {}) {
-  const p = await recordingProject(config)
+async function project(config: Record<string, unknown> = {}, recorder: { ask?: boolean } = {}) {
+  const p = await recordingProject(config, recorder)
   dirs.push(p.dir)
   return p
 }
@@ -42,8 +42,8 @@ describe('event conformance', () => {
     })
   }
 
-  it('query() with a single prompt', async () => {
-    const p = await project()
+  it('query() with a single prompt (a mod asks the person; no UI answers)', async () => {
+    const p = await project({}, { ask: true })
     const server = await startFakeAnthropic({ script: readNotes(p.dir) })
     try {
       const q = query({ prompt: 'What do the notes say?', options: { cwd: p.dir, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })

@@ -24,9 +24,18 @@ const OUTERMOST = { stage: STAGE.guard - 1 }
  */
 export default defineMod({
   name: 'event-recorder',
-  options: z.object({ out: z.string() }),
-  register(on, { out }) {
+  options: z.object({ out: z.string(), ask: z.boolean().default(false) }),
+  register(on, { out, ask }) {
     const record = (event: EventName, e: unknown) => appendFileSync(out, `${serialize(event, e)}\n`)
+    // With `ask`, the first turn asks the person a question, so `ui.ask` is raised too (no UI answers it headless).
+    let asked = !ask
+    on('turn.start', async ($, e, next) => {
+      if (!asked) {
+        asked = true
+        await $.ui.ask('Record this run?', ['yes', 'no'])
+      }
+      return next(e)
+    })
     for (const event of EVENT_NAMES) {
       if ((catalog[event] as { stream?: true }).stream) {
         on(event as 'turn.step', async function* (_$, e, next) {

@@ -132,7 +132,7 @@ describe('memory', () => {
   })
 
   it('delivers memory only in the first user message of a session', async () => {
-    const { query } = await import('../../core/loop/query.js')
+    const { query } = await import('../../entry.js')
     const { startFakeAnthropic } = await import('../helpers/fake-anthropic.js')
     const server = await startFakeAnthropic({ script: [{ reply: 'one' }, { reply: 'two' }] })
     async function* prompts() {

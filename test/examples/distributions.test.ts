@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadDistribution } from '../../core/loader/index.js'
+import { loadDistribution } from '../../index.js'
 import { runCli } from '../helpers/cli.js'
 import { example } from './paths.js'
 

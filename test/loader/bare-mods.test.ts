@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SDKMessage } from '../../core/loop/messages.js'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import { project } from './project.js'
 
 describe('query({ options: { bare: true, mods } })', () => {

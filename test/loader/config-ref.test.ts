@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SDKMessage } from '../../core/loop/messages.js'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import { runMain } from '../kit/run-main.js'
 import { project, type Project } from './project.js'
 

@@ -59,7 +59,7 @@ export default defineMod({
 /** An injected built-in set, so tests do not depend on what mods/index.ts holds. */
 export function builtins(names: string[] = [], defaults: string[] = names): Builtins {
   const mods = Object.fromEntries(names.map((n) => [n, async () => ({ register() {} })]))
-  return { mods, defaultDistribution: defaults }
+  return { mods, defaultDistribution: defaults, hostModule: () => import('../../index.js') as Promise<Record<string, unknown>> }
 }
 
 /** `tmp(files)` makes a project removed after each test of the file that calls this once. */

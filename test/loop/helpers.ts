@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import type { SDKMessage, SDKResultMessage } from '../../core/loop/messages.js'
 import type { QueryOptions } from '../../core/loop/options.js'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 
 /** Tools for loop tests: Echo (read-only), Wait (read-only, sleeps), Touch (writes: a serial barrier), Boom (throws). */

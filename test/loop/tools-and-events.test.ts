@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import type { EventName } from '../../core/events/catalog.js'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { runScript, toolsMod } from './helpers.js'

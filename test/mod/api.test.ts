@@ -40,14 +40,20 @@ describe('the $ API', () => {
     expect(duringRegister).toMatchObject({ code: 'MODLOOP_ERR_NOT_BOUND', message: expect.stringContaining('$.session.id') })
   })
 
-  it('a capability no part of the host serves fails naming it; unsupported ones say so', async () => {
+  it('a capability no part of the host serves (a bare host, no session) fails naming it', async () => {
     const { host, api } = await capture()
     host.bind()
-    expect(() => api().mcp.call('s', 't')).toThrow(expect.objectContaining({ code: 'MODLOOP_ERR_NO_PROVIDER', message: expect.stringContaining('$.mcp.call') }))
-    expect(() => api().audio.play({})).toThrow(expect.objectContaining({ code: 'MODLOOP_ERR_UNSUPPORTED', message: expect.stringContaining('$.audio.play is not supported by modloop') }))
-    expect(() => api().ui.blit({})).toThrow(expect.objectContaining({ code: 'MODLOOP_ERR_UNSUPPORTED' }))
-    host.provide({ 'mcp.call': (mod: string, server: string) => `${mod} called ${server}` })
-    expect(api().mcp.call('srv', 't')).toBe('probe called srv')
+    expect(() => api().session.model()).toThrow(expect.objectContaining({ code: 'MODLOOP_ERR_NO_PROVIDER', message: expect.stringContaining('$.session.model') }))
+    host.provide({ 'session.model': (mod: string) => `${mod} asked` })
+    expect(api().session.model()).toBe('probe asked')
+  })
+
+  it('holds only what modloop provides: no namespace or method the mod model names without a counterpart here', async () => {
+    const { api } = await capture()
+    const $ = api() as unknown as Record<string, Record<string, unknown>>
+    for (const absent of ['fs', 'store', 'http', 'process', 'mcp', 'audio', 'telemetry']) expect($[absent], absent).toBeUndefined()
+    expect(Object.keys($.ui!).sort()).toEqual(['ask', 'log'])
+    expect(Object.keys($.session!)).not.toContain('surfaces')
   })
 
   it('$.state: any mod reads, only the owner writes, ifVersion is compare-and-set', async () => {

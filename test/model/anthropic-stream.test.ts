@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
-import { assembleMessage } from '../../core/model/script.js'
+import { assembleMessage } from '../../testing/model/script.js'
 import { ModelApiError } from '../../core/model/types.js'
 import { collect, failure, fakeModel, request } from './helpers.js'
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
-import { createScriptCursor, eventsForStep, loadScript, parseScript } from '../../core/model/script.js'
+import { createScriptCursor, eventsForStep, loadScript, parseScript } from '../../testing/model/script.js'
 
 function scriptError(value: unknown): { field?: string; message: string } {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createScriptedModel } from '../../core/model/scripted.js'
-import { assembleMessage } from '../../core/model/script.js'
+import { createScriptedModel } from '../../testing/model/scripted.js'
+import { assembleMessage } from '../../testing/model/script.js'
 import type { RetryInfo } from '../../core/model/types.js'
 import { collect, failure, fakeModel, request } from './helpers.js'
 

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import { ModHost } from '../../core/mod/host.js'
 import type { CanUseTool, PermissionUpdate } from '../../core/tools/pipeline.js'
 import bashMod from '../../mods/bash/index.js'

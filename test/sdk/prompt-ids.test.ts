@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SDKMessage, SDKResultMessage, SDKUserMessage } from '../../core/loop/messages.js'
-import { query } from '../../core/loop/query.js'
+import { query } from '../../entry.js'
 import { defineMod } from '../../core/mod/define.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'

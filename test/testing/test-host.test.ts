@@ -31,25 +31,48 @@ describe('the test kit', () => {
     await t.close()
   })
 
-  it('fails run() and emit() on a call into $ that nothing answers, naming the event and the method', async () => {
+  it('fails emit() on a call into $ that nothing answers (no session runs yet), naming the event and the method', async () => {
     const remember = defineMod({
       name: 'remember',
       register(on) {
         on('prompt.submit', async ($, e, next) => {
-          await $.store.get({ key: 'last' })
+          $.session.turns()
           return next(e)
         })
       },
     })
-    const t = await createTestHost({ mods: [remember], script: [{ reply: 'hi' }, { reply: 'hi' }] })
-    await expect(t.run('hello')).rejects.toThrow(/^prompt\.submit: \$\.store\.get \(called by remember\) was not answered/)
-    await expect(t.emit('prompt.submit', { text: 'x', origin: { kind: 'sdk' }, wait: false }, (e) => ({ text: e.text }))).rejects.toThrow(/prompt\.submit: \$\.store\.get/)
+    const t = await createTestHost({ mods: [remember] })
+    await expect(t.emit('prompt.submit', { text: 'x', origin: { kind: 'sdk' }, wait: false }, (e) => ({ text: e.text }))).rejects.toThrow(/^prompt\.submit: \$\.session\.turns \(called by remember\) was not answered/)
     await t.close()
-    // Opting out records the call and lets the run finish.
-    const lenient = await createTestHost({ mods: [remember], script: [{ reply: 'hi' }], strict: false })
-    expect((await lenient.run('hello')).result.result).toBe('hi')
-    expect(lenient.host.unanswered).toEqual([expect.objectContaining({ mod: 'remember', event: 'prompt.submit', method: 'store.get' })])
+    // Opting out records the call and lets the dispatch finish.
+    const lenient = await createTestHost({ mods: [remember], strict: false })
+    expect(await lenient.emit('prompt.submit', { text: 'x', origin: { kind: 'sdk' }, wait: false }, (e) => ({ text: e.text }))).toEqual({ text: 'x' })
+    expect(lenient.host.unanswered).toEqual([expect.objectContaining({ mod: 'remember', event: 'prompt.submit', method: 'session.turns' })])
     await lenient.close()
+  })
+
+  it('$.ui.ask answers null where no UI can ask, and the ui.ask event lets a mod answer', async () => {
+    const answers: (string | null)[] = []
+    const asker = defineMod({
+      name: 'asker',
+      register(on) {
+        on('turn.start', async ($, e, next) => {
+          answers.push(await $.ui.ask('Go on?', ['go', 'stop']))
+          return next(e)
+        })
+      },
+    })
+    const t = await createTestHost({ mods: [asker], script: [{ reply: 'hi' }] })
+    await t.run('hello')
+    expect(answers).toEqual([null])
+    await t.close()
+    const questions: unknown[] = []
+    const person = defineMod({ name: 'person', register(on) { on('ui.ask', (_$, e) => { questions.push(e); return { answer: e.options[1]! } }) } })
+    const u = await createTestHost({ mods: [asker, person], script: [{ reply: 'hi' }] })
+    await u.run('hello')
+    expect(answers).toEqual([null, 'stop'])
+    expect(questions).toEqual([{ question: 'Go on?', options: ['go', 'stop'], mod: 'asker' }])
+    await u.close()
   })
 
   it('fails run() when the model calls a tool a mod registered but no tool.call handler serves', async () => {

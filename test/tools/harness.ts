@@ -5,7 +5,7 @@ import { closeSession, openSession } from '../../core/loop/open.js'
 import type { Session } from '../../core/loop/session.js'
 import type { ModDefinition } from '../../core/mod/define.js'
 import { ModHost } from '../../core/mod/host.js'
-import { createScriptedModel } from '../../core/model/scripted.js'
+import { createScriptedModel } from '../../testing/model/scripted.js'
 import { runToolCall, type CallOutcome } from '../../core/tools/pipeline.js'
 
 export interface Tools {

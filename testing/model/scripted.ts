@@ -1,8 +1,8 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
-import { modelErrorType } from './api-errors.js'
-import { abortedError, blockCompleted, retryPolicy, sleep, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
+import { modelErrorType } from '../../core/model/api-errors.js'
+import { abortedError, blockCompleted, retryPolicy, sleep, streamWithRetries, type Failure, type RetryOptions } from '../../core/model/retry.js'
 import { createScriptCursor, parseScript, type Script } from './script.js'
-import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from './types.js'
+import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from '../../core/model/types.js'
 
 export interface ScriptedModelOptions extends RetryOptions {
   name?: string

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ModloopError } from '../errors.js'
+import { ModloopError } from '../../core/errors.js'
 
 /**
  * The model script format, shared by the in-process scripted model and the fake Messages API
