@@ -44,7 +44,7 @@ export async function* beforeRequest(session: Session, ids: RequestIds): AsyncGe
 
 /** Installs a rewritten history for this and later requests; the reason it cannot stand, if it cannot. */
 function replaceHistory(session: Session, messages: SessionMessage[]): string | undefined {
-  const invalid = invalidHistory(messages)
+  const invalid = invalidHistory(messages, new Set(session.messages))
   if (invalid) return invalid
   const before = [...session.messages]
   session.messages.splice(0, session.messages.length, ...(messages as MessageParam[]))

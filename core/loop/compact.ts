@@ -19,10 +19,11 @@ export class CompactionQueue {
   running = false
 }
 
-const historySchema = z.array(z.object({
+const messageSchema = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
-})).min(1)
+})
+type Checked = z.infer<typeof messageSchema>
 
 function queue(session: Session, message: { type: 'system'; subtype: string; [field: string]: unknown }, history?: MessageParam[]): void {
   const q = session.compactions
@@ -30,22 +31,37 @@ function queue(session: Session, message: { type: 'system'; subtype: string; [fi
   q.waiting?.()
 }
 
-/** Why a history a mod handed back cannot stand as the conversation, or undefined when it can. */
-export function invalidHistory(messages: unknown): string | undefined {
-  const parsed = historySchema.safeParse(messages)
-  if (!parsed.success) return `the answer's messages are malformed at ${parsed.error.issues[0]?.path.join('.') || 'messages'}: ${parsed.error.issues[0]?.message}`
-  const list = parsed.data
+/**
+ * Why a history a mod handed back cannot stand as the conversation, or undefined when it can.
+ * Messages of the conversation as it is (`known`) were checked when they entered it: only the
+ * shape of the others is read again, so a history cut in a few places costs a few checks.
+ */
+export function invalidHistory(messages: unknown, known: ReadonlySet<unknown> = new Set()): string | undefined {
+  if (!Array.isArray(messages) || messages.length === 0) return 'the answer\'s messages must be a non-empty array'
+  for (const [i, m] of messages.entries()) {
+    if (known.has(m)) continue
+    const parsed = messageSchema.safeParse(m)
+    if (!parsed.success) return `the answer's messages are malformed at ${[i, ...parsed.error.issues[0]!.path].join('.')}: ${parsed.error.issues[0]!.message}`
+  }
+  const list = messages as Checked[]
   if (list[0]!.role !== 'user') return 'the answer\'s conversation must open with a user message'
   for (let i = 0; i < list.length; i++) {
     const m = list[i]!
     if (m.role !== 'assistant' || typeof m.content === 'string') continue
-    const uses = m.content.filter((b) => b.type === 'tool_use').map((b) => b.id)
-    const next = list[i + 1]
-    const answered = new Set(next && typeof next.content !== 'string' ? next.content.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id) : [])
-    const missing = uses.find((id) => !answered.has(id))
-    if (missing !== undefined) return `the answer leaves tool_use ${String(missing)} without its tool_result in the next message`
+    let answered: Set<unknown> | undefined
+    for (const b of m.content) {
+      if (b.type !== 'tool_use') continue
+      answered ??= resultIds(list[i + 1])
+      if (!answered.has(b.id)) return `the answer leaves tool_use ${String(b.id)} without its tool_result in the next message`
+    }
   }
   return undefined
+}
+
+function resultIds(m: Checked | undefined): Set<unknown> {
+  const ids = new Set<unknown>()
+  if (m && typeof m.content !== 'string') for (const b of m.content) if (b.type === 'tool_result') ids.add(b.tool_use_id)
+  return ids
 }
 
 /**
@@ -71,7 +87,7 @@ export async function compactConversation(session: Session, trigger: SessionComp
     } catch (err) {
       r = { skip: describeError(err), isFailed: true }
     }
-    const invalid = 'skip' in r ? undefined : invalidHistory(r.messages)
+    const invalid = 'skip' in r ? undefined : invalidHistory(r.messages, new Set(session.messages))
     if (invalid) r = { skip: invalid, isFailed: true }
     if ('skip' in r) {
       queue(session, { type: 'system', subtype: 'status', status: null, compact_result: 'failed', compact_error: r.skip })
