@@ -15,7 +15,8 @@ export const acp: CommandRun = async ({ values, io }) => {
   const [{ ndJsonStream }, { modloopAgent }] = await Promise.all([import('@agentclientprotocol/sdk'), import('./agent.js')])
   const { app, closeAll } = modloopAgent({ ...options, log }, log)
   const stdin = (io.stdin ?? process.stdin) as Readable
-  const output = new WritableStream<Uint8Array>({ write: (chunk) => void (io.stdout as { write(b: Uint8Array): unknown }).write(chunk) })
+  const text = new TextDecoder()
+  const output = new WritableStream<Uint8Array>({ write: (chunk) => void io.stdout.write(text.decode(chunk, { stream: true })) })
   const connection = app.connect(ndJsonStream(output, Readable.toWeb(stdin) as ReadableStream<Uint8Array>))
   const stop = () => connection.close()
   const signals = io.ownsProcess ? STOP_SIGNALS : []
