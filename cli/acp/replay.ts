@@ -1,6 +1,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
 import type { SDKMessage } from '../../core/loop/messages.js'
-import type { MessageEntry } from '../../core/session/entry.js'
+import { isPrompt, type MessageEntry } from '../../core/session/entry.js'
+import { promptText } from '../../core/session/list.js'
 import { findSession } from '../../core/session/locate.js'
 import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
 import { UpdateStream } from './updates.js'
@@ -22,8 +23,11 @@ export async function replayUpdates(sessionId: string, cwd: string, env: Record<
 
 function asMessage(e: MessageEntry): SDKMessage | undefined {
   if (e.type === 'assistant') return { type: 'assistant', message: e.message, parent_tool_use_id: null, uuid: e.uuid, session_id: e.sessionId }
-  if (e.type === 'user') {
-    return { type: 'user', message: e.message, parent_tool_use_id: null, ...(e.isMeta || e.isCompactSummary ? { isSynthetic: true } : {}) }
+  if (e.type !== 'user') return undefined
+  if (isPrompt(e) && typeof e.message.content !== 'string') {
+    // What was typed is the first text block; the context the runtime attached follows it as more text blocks.
+    const images = e.message.content.filter((b) => b.type === 'image')
+    return { type: 'user', message: { role: 'user', content: [{ type: 'text', text: promptText(e) ?? '' }, ...images] }, parent_tool_use_id: null }
   }
-  return undefined
+  return { type: 'user', message: e.message, parent_tool_use_id: null, ...(e.isMeta || e.isCompactSummary ? { isSynthetic: true } : {}) }
 }

@@ -36,7 +36,7 @@ describe('modloop acp', () => {
   it('initialize, a new session, a prompt with a Bash call: ask, tool call and update, streamed answer, end_turn', async () => {
     server = await startFakeAnthropic({
       script: [
-        { reply: [{ thinking: 'a shell will tell', signature: 's' }, { text: 'Running it.' }, { tool_use: { id: 'toolu_bash1', name: 'Bash', input: { command: 'echo hello-acp' } } }] },
+        { reply: [{ thinking: 'a shell will tell', signature: 's' }, { text: 'Running it.' }, { tool_use: { id: 'toolu_bash1', name: 'Bash', input: { command: 'touch made-by-acp && echo hello-acp' } } }] },
         { reply: 'It printed hello-acp.', expect: { toolResults: 1 } },
       ],
     })
@@ -71,7 +71,7 @@ describe('modloop acp', () => {
     expect(kinds(a).filter((k) => k === 'agent_message_chunk').length).toBeGreaterThan(2)
 
     const call = a.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call')!
-    expect(call).toMatchObject({ toolCallId: 'toolu_bash1', title: 'echo hello-acp', kind: 'execute', status: 'pending', rawInput: { command: 'echo hello-acp' } })
+    expect(call).toMatchObject({ toolCallId: 'toolu_bash1', title: 'touch made-by-acp && echo hello-acp', kind: 'execute', status: 'pending', rawInput: { command: 'touch made-by-acp && echo hello-acp' } })
     expect(asks).toHaveLength(1)
     expect(asks[0]!.toolCall).toMatchObject({ toolCallId: 'toolu_bash1', kind: 'execute' })
     expect(asks[0]!.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once'])
@@ -84,7 +84,7 @@ describe('modloop acp', () => {
     expect(order).toContain('usage_update')
     expect(order).toContain('available_commands_update')
     // "Always" saved the rule as the terminal saves it.
-    expect(await readFile(join(dir, '.claude', 'settings.local.json'), 'utf8')).toContain('Bash(echo hello-acp)')
+    expect(await readFile(join(dir, '.claude', 'settings.local.json'), 'utf8')).toContain('Bash(touch made-by-acp && echo hello-acp)')
 
     // Modes: set one, be told; a mode that is not offered is bad params.
     await a.agent.request('session/set_mode', { sessionId: created.sessionId, modeId: 'acceptEdits' })

@@ -42,7 +42,7 @@ export function startAgent(args: string[], o: { cwd: string; env: Record<string,
 
 /** The text of the chunks of one kind, joined. */
 export function chunks(updates: SessionNotification[], kind: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'): string {
-  return updates.map((n) => n.update).filter((u) => u.sessionUpdate === kind).map((u) => ('content' in u && !Array.isArray(u.content) && u.content.type === 'text' ? u.content.text : '')).join('')
+  return updates.map((n) => n.update).map((u) => (u.sessionUpdate === kind && u.content.type === 'text' ? u.content.text : '')).join('')
 }
 
 /** The JSON-RPC error code a rejected request carried. */
