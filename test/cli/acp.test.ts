@@ -92,9 +92,9 @@ describe('modloop acp', () => {
     expect(await errorCode(a.agent.request('session/set_mode', { sessionId: created.sessionId, modeId: 'bypassPermissions' }))).toBe(-32602)
   })
 
-  it('bad input gets the protocol\'s errors and the agent keeps serving', async () => {
-    server = await startFakeAnthropic({ script: [] })
-    const a = agentProcess = startAgent([], { cwd: dir, env: envFor(server) })
+  it('bad input gets the protocol\'s errors and the agent keeps serving; --max-turns ends a prompt max_turn_requests', async () => {
+    server = await startFakeAnthropic({ script: [{ reply: [{ tool_use: { name: 'Glob', input: { pattern: '*.txt' } } }] }] })
+    const a = agentProcess = startAgent(['--max-turns', '1'], { cwd: dir, env: envFor(server) })
     await a.agent.request('initialize', init)
     a.child.stdin.write('this is not json\n')
     expect(await errorCode(a.agent.request('no/such_method', {}))).toBe(-32601)
@@ -103,7 +103,9 @@ describe('modloop acp', () => {
     expect(await errorCode(a.agent.request('session/load', { sessionId: '00000000-0000-4000-8000-000000000000', cwd: dir, mcpServers: [] }))).toBe(-32002)
     expect(await errorCode(a.agent.request('authenticate', { methodId: 'nope' }))).toBe(-32602)
     // Still serving.
-    expect((await a.agent.request('session/new', { cwd: dir, mcpServers: [] })).sessionId).toMatch(/^[0-9a-f-]{36}$/)
+    const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/)
+    expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look around' }] })).stopReason).toBe('max_turn_requests')
   })
 
   it('a second prompt while one runs is refused; cancel stops the running Bash call and ends the prompt cancelled', async () => {
