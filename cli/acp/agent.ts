@@ -74,7 +74,7 @@ export function modloopAgent(base: QueryOptions, log: (line: string) => void): {
       return { modes: session.modes() }
     })
     .onRequest('session/prompt', async ({ params }) => ({ stopReason: await sessionOf(params.sessionId).prompt(params.prompt) }))
-    .onNotification('session/cancel', ({ params }) => sessions.get(params.sessionId)?.cancel())
+    .onNotification('session/cancel', async ({ params }) => { await sessions.get(params.sessionId)?.cancel() })
     .onRequest('session/set_mode', async ({ params }) => {
       await sessionOf(params.sessionId).setMode(params.modeId)
       return {}

@@ -23,7 +23,7 @@ export interface SessionStart {
   log(line: string): void
 }
 
-interface Turn { resolve(r: StopReason): void; reject(err: unknown): void; cancelled: boolean }
+interface Turn { uuid: string; resolve(r: StopReason): void; reject(err: unknown): void; cancelled: boolean }
 
 /**
  * One ACP session: a modloop session fed by the editor's prompts (query() with streaming input),
@@ -79,15 +79,23 @@ export class AcpSession {
     if (this.failure) throw RequestError.internalError(undefined, `the session stopped: ${(this.failure as Error).message}`)
     if (this.turn) throw RequestError.invalidRequest({ sessionId: this.id }, `session ${this.id} is already running a prompt; wait for its answer or cancel it`)
     const content = promptContent(blocks)
-    const done = new Promise<StopReason>((resolve, reject) => { this.turn = { resolve, reject, cancelled: false } })
-    this.input.send({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, priority: 'next' })
+    const uuid = randomUUID()
+    const done = new Promise<StopReason>((resolve, reject) => { this.turn = { uuid, resolve, reject, cancelled: false } })
+    this.input.send({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, priority: 'next', uuid })
     return done
   }
 
-  cancel(): void {
-    if (!this.turn) return
-    this.turn.cancelled = true
-    void this.query.interrupt()
+  async cancel(): Promise<void> {
+    const turn = this.turn
+    if (!turn) return
+    turn.cancelled = true
+    // A prompt still waiting for the session to take it never starts a turn: it is answered here.
+    const receipt = await this.query.interrupt({ cancel_queued: true })
+    if (receipt?.cancelled?.includes(turn.uuid) && this.turn === turn) {
+      this.turn = undefined
+      await this.sent
+      turn.resolve('cancelled')
+    }
   }
 
   async setMode(modeId: string): Promise<void> {
