@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { RequestPermissionRequest, ToolCallContent } from '@agentclientprotocol/sdk'
+import { RequestError, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chunks, errorCode, startAgent, type AgentProcess } from '../helpers/acp-agent.js'
 import { builtModloop } from '../helpers/built-cli.js'
@@ -137,13 +137,14 @@ describe('modloop acp', () => {
     expect(update?.status).toBe('failed')
   })
 
-  it('editor-side fs and terminal: Read sees the unsaved buffer, Edit lands in the editor, Bash runs in an editor terminal', async () => {
+  it('editor-side fs and terminal: Read sees the unsaved buffer, Edit and Write land in the editor, Bash runs in an editor terminal', async () => {
     const file = join(dir, 'notes.txt')
     await writeFile(file, 'disk text\n')
     server = await startFakeAnthropic({
       script: [
         { reply: [{ tool_use: { id: 'toolu_read', name: 'Read', input: { file_path: file } } }] },
         { reply: [{ tool_use: { id: 'toolu_edit', name: 'Edit', input: { file_path: file, old_string: 'buffer', new_string: 'edited' } } }] },
+        { reply: [{ tool_use: { id: 'toolu_write', name: 'Write', input: { file_path: join(dir, 'fresh.txt'), content: 'new in the editor\n' } } }] },
         { reply: [{ tool_use: { id: 'toolu_term', name: 'Bash', input: { command: 'echo via-terminal' } } }] },
         { reply: 'done' },
       ],
@@ -158,7 +159,7 @@ describe('modloop acp', () => {
         .onRequest('fs/read_text_file', ({ params }) => {
           reads.push(params.path)
           const content = buffers.get(params.path)
-          if (content === undefined) throw Object.assign(new Error('Resource not found'), { code: -32002 })
+          if (content === undefined) throw RequestError.resourceNotFound(params.path)
           return { content }
         })
         .onRequest('fs/write_text_file', ({ params }) => {
@@ -190,12 +191,14 @@ describe('modloop acp', () => {
     expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('buffer text')
     expect(buffers.get(file)).toBe('edited text\n')
     expect(await readFile(file, 'utf8')).toBe('disk text\n')
+    expect(buffers.get(join(dir, 'fresh.txt'))).toBe('new in the editor\n')
+    expect(existsSync(join(dir, 'fresh.txt'))).toBe(false)
     const updates = a.updates.map((n) => n.update)
     const editCall = updates.find((u) => u.sessionUpdate === 'tool_call' && u.toolCallId === 'toolu_edit')
     expect(editCall).toMatchObject({ kind: 'edit', locations: [{ path: file }], content: [{ type: 'diff', path: file, oldText: 'buffer', newText: 'edited' }] })
     const termContent = updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'toolu_term').flatMap((u) => ('content' in u ? (u.content as ToolCallContent[] | null) ?? [] : []))
     expect(termContent).toContainEqual({ type: 'terminal', terminalId: 'term-1' })
-    expect(JSON.stringify(server.requests[3]!.body.messages)).toContain('via-terminal')
+    expect(JSON.stringify(server.requests[4]!.body.messages)).toContain('via-terminal')
   })
 
   it('session/load replays a saved session, which goes on; it resumes with -p --resume, and a -p session loads over ACP', async () => {
