@@ -38,6 +38,7 @@ export class AcpSession {
   private turn: Turn | undefined
   private sent: Promise<void> = Promise.resolve()
   private commandsShown = ''
+  private prompted = false
   private failure: unknown
 
   private constructor(readonly id: string, private readonly start: SessionStart, run: typeof query, ready: { resolve(): void; reject(err: unknown): void }) {
@@ -79,6 +80,9 @@ export class AcpSession {
     if (this.failure) throw RequestError.internalError(undefined, `the session stopped: ${(this.failure as Error).message}`)
     if (this.turn) throw RequestError.invalidRequest({ sessionId: this.id }, `session ${this.id} is already running a prompt; wait for its answer or cancel it`)
     const content = promptContent(blocks)
+    // Told again with the first prompt, in case the editor dropped the first telling: it came as the session was made.
+    if (!this.prompted) void this.announceCommands(true).catch(() => {})
+    this.prompted = true
     const uuid = randomUUID()
     const done = new Promise<StopReason>((resolve, reject) => { this.turn = { uuid, resolve, reject, cancelled: false } })
     this.input.send({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, priority: 'next', uuid })
@@ -107,12 +111,12 @@ export class AcpSession {
   }
 
   /** Tells the editor the slash commands (and skills) the session offers, when they changed since last told. */
-  async announceCommands(): Promise<void> {
+  async announceCommands(again = false): Promise<void> {
     const commands: AvailableCommand[] = (await this.query.supportedCommands()).map((c) => ({
       name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
     }))
     const shown = JSON.stringify(commands)
-    if (shown === this.commandsShown) return
+    if (shown === this.commandsShown && !again) return
     this.commandsShown = shown
     this.send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }])
   }
