@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { listSessions, shorten } from '../core/session/list.js'
+import { listSessions, shorten } from '../mods/transcripts/store/list.js'
 import type { CommandRun } from './command.js'
 import { table } from './table.js'
 

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path'
 import type { SDKMessage } from '../core/loop/messages.js'
-import { isTurnResult, type MessageEntry } from '../core/session/entry.js'
-import { isPrompt, promptText } from '../core/session/list.js'
-import { findSession } from '../core/session/locate.js'
-import { chainTo, readTranscript } from '../core/session/transcript-read.js'
+import { isTurnResult, type MessageEntry } from '../mods/transcripts/store/entry.js'
+import { isPrompt, promptText } from '../mods/transcripts/store/list.js'
+import { findSession } from '../mods/transcripts/store/locate.js'
+import { chainTo, readTranscript } from '../mods/transcripts/store/transcript-read.js'
 import type { CommandRun } from './command.js'
 import { renderPretty } from './pretty.js'
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { projectDir, transcriptPath } from '../core/session/paths.js'
+import { projectDir, transcriptPath } from '../mods/transcripts/store/paths.js'
 import { describeRecord } from '../core/trace/describe.js'
 import { traceFileOf } from '../core/trace/log.js'
 import { readTrace, traceFiles } from '../core/trace/read.js'

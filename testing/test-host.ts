@@ -7,6 +7,7 @@ import type { EventName, PayloadOf, ResultOf } from '../core/events/catalog.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { ModSpec, QueryOptions } from '../core/loop/options.js'
 import { query } from '../core/loop/query.js'
+import { BUILTINS } from '../builtins.js'
 import type { ModDefinition } from '../core/mod/define.js'
 import { ModHost, type Unanswered } from '../core/mod/host.js'
 import { loadScript } from './model/script.js'
@@ -95,7 +96,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
       const mark = host.unanswered.length
       const messages: SDKMessage[] = []
       try {
-        for await (const m of query({ prompt, options: { cwd, env, ...queryOptions, host, modelProvider: model } })) messages.push(m)
+        for await (const m of query({ prompt, options: { cwd, env, builtins: BUILTINS, ...queryOptions, host, modelProvider: model } })) messages.push(m)
       } catch {
         // an error result is in `messages`; single-shot queries throw after yielding it
       }

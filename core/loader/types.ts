@@ -3,6 +3,7 @@ import type { ModloopError } from '../errors.js'
 import type { ModHost } from '../mod/host.js'
 import type { ConfigFile } from './config-schema.js'
 import type { Model } from '../model/types.js'
+import type { SessionStore } from '../session/store.js'
 
 /**
  * What an entry point (the package's `query()`, the CLI, the test kit) hands core, so that core
@@ -15,6 +16,8 @@ export interface Builtins {
   defaultDistribution: readonly string[]
   /** The public `modloop` namespace: mods and TS configs that import `modloop` get this very instance. */
   hostModule: () => Promise<Record<string, unknown>>
+  /** Where sessions are kept (resume, continue, fork; each session's lock): the file store by default. */
+  sessionStore?: SessionStore
   /** The model behind `script` / MODLOOP_SCRIPT (a file path or a script value), when the entry offers one. */
   scriptedModel?: (script: unknown, cwd: string) => Promise<Model>
 }

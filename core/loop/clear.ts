@@ -1,6 +1,5 @@
 import { ModloopError } from '../errors.js'
-import { transcriptPath } from '../session/paths.js'
-import { raiseSessionEnd, surfaceFields } from './open.js'
+import { hold, locationOf, raiseSessionEnd, surfaceFields } from './open.js'
 import type { Session } from './session.js'
 
 /**
@@ -13,10 +12,13 @@ export async function clearSession(session: Session): Promise<{ sessionId: strin
   if (session.agent) throw new ModloopError('MODLOOP_ERR_USAGE', 'a subagent cannot clear the conversation')
   const previousSessionId = session.id
   await raiseSessionEnd(session, 'clear')
+  session.release?.()
+  session.release = undefined
   session.renew()
+  const transcriptPath = locationOf(session)
+  hold(session, transcriptPath)
   await session.host.bus.emit('session.start', {
-    cwd: session.cwd, ...surfaceFields(session.options), sessionId: session.id, source: 'clear',
-    transcriptPath: transcriptPath(session.cwd, session.id, session.options.env),
+    cwd: session.cwd, ...surfaceFields(session.options), sessionId: session.id, source: 'clear', transcriptPath,
   })
   return { sessionId: session.id, previousSessionId }
 }

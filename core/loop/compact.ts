@@ -6,7 +6,7 @@ import type { ModelApiError } from '../model/types.js'
 import { contextTokens, meterOf, microcompact, resetAfterCompaction } from './compact-meter.js'
 import { uuid, zeroUsage, type SDKMessage } from './messages.js'
 import type { Session } from './session.js'
-import type { Ending } from './turn-end.js'
+import type { Ending } from './ending.js'
 
 /**
  * When compaction runs is a mod's decision, which it publishes as plain data in `$.state`

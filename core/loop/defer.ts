@@ -1,6 +1,7 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from '../tools/pipeline.js'
-import type { SDKMessage, SDKResultMessage } from './messages.js'
+import type { Ending } from './ending.js'
+import type { SDKMessage } from './messages.js'
 import { surfaceFields } from './open.js'
 import type { Session } from './session.js'
 import type { TurnEnd } from './turn-end.js'
@@ -38,29 +39,29 @@ export function deferralOf(session: Session, toolUses: readonly ToolUse[], outco
   return undefined
 }
 
-/** Ends the turn on a held-back call: its tool_use stays unanswered until the call is raised again. */
-export function endDeferred(session: Session, end: TurnEnd, held: ToolUse): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
+/** The turn ends on a held-back call: its tool_use stays unanswered until the call is raised again. */
+export function deferredEnding(session: Session, end: TurnEnd, held: ToolUse): Ending {
   session.deferred = held
   end.stopReason = 'tool_deferred'
-  return end.finish({ subtype: 'success', terminal: 'tool_deferred', isError: false, text: '', deferred: held })
+  return { subtype: 'success', terminal: 'tool_deferred', isError: false, text: '', deferred: held }
 }
 
 /**
- * Raises the held-back call again, first thing in a turn. Returns the turn's result when the turn
- * ends here (deferred again, or the tool is gone), else undefined once the call's result is in
- * the history.
+ * Raises the held-back call again, first thing in a turn. Returns the turn's ending when it ends
+ * here (deferred again, or the tool is gone), else undefined once the call's result is in the
+ * history.
  */
-export async function* replayDeferred(session: Session, signal: AbortSignal, end: TurnEnd): AsyncGenerator<SDKMessage, SDKResultMessage | undefined, undefined> {
+export async function* replayDeferred(session: Session, signal: AbortSignal, end: TurnEnd): AsyncGenerator<SDKMessage, Ending | undefined, undefined> {
   const held = session.deferred!
   if (!session.tools.get(held.name)) {
     end.stopReason = 'tool_deferred_unavailable'
-    return yield* end.finish({
+    return {
       subtype: 'success', terminal: 'tool_deferred_unavailable', isError: true, deferred: held,
       text: `The deferred call ${held.name} (${held.id}) cannot run: this session has no tool named ${held.name}. It stays pending until a session that has the tool resumes it.`,
-    })
+    }
   }
   const [outcome] = yield* session.drainWhile(Promise.all([runToolCall(callEnv(session, signal), held)]))
-  if (outcome!.deferred) return yield* endDeferred(session, end, held)
+  if (outcome!.deferred) return deferredEnding(session, end, held)
   session.deferred = undefined
   const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: held.id, content: outcome!.text, ...(outcome!.isError ? { is_error: true } : {}) }
   yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: null, tool_use_result: outcome!.result })

@@ -7,9 +7,7 @@ import { installProviders } from './providers.js'
 import { installAsk } from './ask.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { Session } from './session.js'
-import type { Rebuilt } from '../session/rebuild.js'
-import { refusalOf, SESSION_REFUSED_REF } from '../session/lock.js'
-import { transcriptPath } from '../session/paths.js'
+import type { Rebuilt } from '../session/store.js'
 import { startProvenance, stopProvenance } from '../trace/session-trace.js'
 import { ModReloader } from '../loader/reload.js'
 import type { ResumedFrom, SessionStartInput } from '../events/types.js'
@@ -70,15 +68,18 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   if (!host.isBound) host.bind()
   const start: SessionStartInput = {
     cwd, ...surfaceFields(options), sessionId: session.id, source: resumed?.source ?? 'startup',
-    transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : transcriptPath(cwd, session.id, options.env),
+    transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : locationOf(session),
     ...(resumed ? { resumedFrom: resumedFrom(resumed) } : {}),
   }
-  await host.bus.emit('session.start', start)
-  const refused = refusalOf(host.state.get(SESSION_REFUSED_REF).value, session.id)
-  if (refused) {
-    await closeSession(session, 'other', !options.host)
-    throw refused
+  try {
+    hold(session, start.transcriptPath)
+  } catch (err) {
+    // Another process took the session first (two starts with one id, two resumes at once): a session
+    // that ran on beside it would lose what it did.
+    if (!options.host) await host.close()
+    throw err
   }
+  await host.bus.emit('session.start', start)
   if (startsOn !== model) await switchItself(session, startsOn, model, 'resume')
   startReloads(session, start)
   session.started = true
@@ -154,11 +155,25 @@ function unusableScript(err: unknown): { model: Model; setupError: Error } {
   }
 }
 
+/** Where the session is kept: its store's location, or nowhere when the host keeps no sessions. */
+export function locationOf(session: Session): string {
+  return session.options.builtins?.sessionStore?.locationOf(session.cwd, session.id, session.options.env) ?? ''
+}
+
+/** Takes the session in its store for this process (unless it is not kept: persistSession false). */
+export function hold(session: Session, location: string): void {
+  const store = session.options.builtins?.sessionStore
+  if (!store || session.options.persistSession === false || location === '') return
+  session.release = store.hold(location, session.id)
+}
+
 /** Raises session.end (all handlers share one short wall-clock bound), then tears the mods down. */
 export async function closeSession(session: Session, reason: 'other' | 'prompt_input_exit' | 'clear' = 'other', closeHost = true): Promise<void> {
   if (session.ended) return
   session.ended = true
   await raiseSessionEnd(session, reason)
+  session.release?.()
+  session.release = undefined
   stopProvenance(session)
   session.reloader?.close()
   if (closeHost) await session.host.close()

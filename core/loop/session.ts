@@ -65,6 +65,8 @@ export class Session {
   /** Hot reload of file mods: `/reload`, and between turns with `watchMods`. */
   reloader: ModReloader | undefined
   ended = false
+  /** Lets go of the session in its store (its lock), once it ends or is cleared. */
+  release: (() => void) | undefined
   /** A tool call a `defer` verdict held back: the next turn raises it again first (core/loop/defer.ts). */
   deferred: { id: string; name: string; input: unknown } | undefined
   /** The usage of the last response on the main stream: how full the context is (getContextUsage). */

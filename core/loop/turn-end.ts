@@ -1,28 +1,10 @@
-import type { TurnEnding, Usage } from '../events/types.js'
+import type { Usage } from '../events/types.js'
+import type { Ending } from './ending.js'
 import { configRows } from './model-switch.js'
 import { VERSION } from '../version.js'
-import { zeroUsage, type ResultSubtype, type SDKMessage, type SDKResultMessage, type SDKSystemInit, type TerminalReason } from './messages.js'
+import { zeroUsage, type SDKMessage, type SDKResultMessage, type SDKSystemInit } from './messages.js'
 import type { Session } from './session.js'
 import { permissionModeInForce } from './controls.js'
-
-export interface Ending {
-  subtype: ResultSubtype
-  terminal: TerminalReason
-  isError: boolean
-  /** The result text; defaults to the last response's text. */
-  text?: string
-  errors?: string[]
-  /** The call a `defer` verdict held back. */
-  deferred?: { id: string; name: string; input: unknown }
-  /** What the StructuredOutput tool accepted (outputFormat). */
-  structuredOutput?: unknown
-}
-
-/** The ending a mod asked for (a tool's `endTurn`, a turn.stop halt's `ending`). */
-export function endingOf(ending: TurnEnding): Ending {
-  if ('error' in ending) return { subtype: ending.error.subtype, terminal: ending.error.terminal, isError: true, errors: [ending.error.message] }
-  return { subtype: 'success', terminal: 'completed', isError: false, structuredOutput: ending.structuredOutput }
-}
 
 /** What a turn accumulates for its one result message, and how it ends. */
 export class TurnEnd {

@@ -63,13 +63,16 @@ export interface CallOutcome {
   context?: string[]
   /** A `defer` verdict held the call back: it did not run (see core/loop/defer.ts). */
   deferred?: true
-  /** A tool.call handler asked to end the turn after this batch (hook_stopped), with this reason. */
-  halt?: string
-  /** The tool ended the turn with this ending (e.g. StructuredOutput), once the batch is answered. */
-  endTurn?: TurnEnding
-  /** canUseTool denied the call with `interrupt: true`: the turn ends, interrupted, once the batch is answered. */
-  interruptTurn?: true
+  /** The turn ends once this batch is answered (core/loop/ending.ts `afterBatch`). */
+  endAfterBatch?: EndAfterBatch
 }
+
+/**
+ * Why a call ends the turn once its batch is answered: an approver denied it with `interrupt`
+ * (the turn ends as an interrupt does), a tool.call handler halted (a hook's `continue: false`:
+ * hook_stopped, with its reason), or the tool gave the turn's ending (StructuredOutput).
+ */
+export type EndAfterBatch = { kind: 'interrupt' } | { kind: 'halt'; reason: string } | { kind: 'ending'; ending: TurnEnding }
 
 export const INTERRUPTED = '[Request interrupted by user for tool use]'
 export const DEFER_IGNORED = 'Not run: a permission check deferred this call, but a deferral is honoured only when it is the one tool call of a headless response. Call the tools one at a time.'
@@ -142,19 +145,19 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
   if (deferred) return outcome({ input: finalInput, text: DEFER_IGNORED, isError: true, deferred: true })
   if ('deny' in r) {
     env.onDenied?.({ tool_name: tool.name, tool_use_id: use.id, tool_input: deniedInput ?? finalInput })
-    return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...haltOf(r), ...(interruptTurn ? { interruptTurn: true } : {}) })
+    return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...endOf(r, interruptTurn) })
   }
   const bad = unserializable(r)
   if (bad) {
     const text = `Error: ${tool.name} returned a result that cannot be sent: ${bad}`
-    return outcome({ input: finalInput, result: text, text, isError: true, ...haltOf(r) })
+    return outcome({ input: finalInput, result: text, text, isError: true, ...endOf(r) })
   }
   const text = r.text ?? textOf(r.result)
   const content = contentOf(r, text, ran)
   return outcome({
     // A tool that gave only text has that text as its structured result too.
     input: finalInput, result: r.result === undefined ? text : r.result, text, ...(content ? { content } : {}), isError: r.isError === true,
-    context: r.context?.filter((c) => typeof c === 'string' && c.length > 0), ...haltOf(r), ...(r.endTurn ? { endTurn: r.endTurn } : {}),
+    context: r.context?.filter((c) => typeof c === 'string' && c.length > 0), ...endOf(r),
   })
 }
 
@@ -173,7 +176,13 @@ function contentOf(r: Answered, text: string, ran: ToolCallResult | undefined): 
 
 type Answered = Exclude<ToolCallResult, { deny: string }>
 
-const haltOf = (r: ToolCallResult) => (typeof r.halt === 'string' ? { halt: r.halt } : {})
+/** What of a call's answer ends the turn after its batch, strongest first: an interrupt, a halt, the tool's ending. */
+function endOf(r: ToolCallResult, interrupt = false): { endAfterBatch?: EndAfterBatch } {
+  if (interrupt) return { endAfterBatch: { kind: 'interrupt' } }
+  if (typeof r.halt === 'string') return { endAfterBatch: { kind: 'halt', reason: r.halt } }
+  if (!('deny' in r) && r.endTurn) return { endAfterBatch: { kind: 'ending', ending: r.endTurn } }
+  return {}
+}
 
 async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>): Promise<{ input: Record<string, unknown> } | { deny: string; interrupt?: true } | { defer: true }> {
   if (!env.bus.has('tool.check')) return { input }

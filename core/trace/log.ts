@@ -1,7 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ProvenanceRecord } from './record.js'
-import { sessionDirOf } from '../session/paths.js'
 
 const MAX_STRING = 2_000
 const MAX_ITEMS = 20
@@ -13,7 +12,7 @@ const MAX_CHARS = 256_000
 
 /** `<dir>/<session>.jsonl` → `<dir>/<session>.trace.jsonl`: the trace sits beside its transcript. */
 export function traceFileOf(transcriptPath: string): string {
-  return sessionDirOf(transcriptPath) + '.trace.jsonl'
+  return transcriptPath.replace(/\.jsonl$/, '') + '.trace.jsonl'
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ModApi } from '../../core/mod/api.js'
-import { sessionDirOf, transcriptPath } from '../../core/session/paths.js'
+import { sessionDirOf, transcriptPath } from '../transcripts/store/paths.js'
 import { join } from 'node:path'
 
 /** The transcript's path as the transcripts mod publishes it, else where it would be. */

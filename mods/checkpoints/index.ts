@@ -5,7 +5,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { rewind } from './rewind.js'
 import { CheckpointStore } from './store.js'
-import { sessionDirOf } from '../../core/session/paths.js'
+import { sessionDirOf } from '../transcripts/store/paths.js'
 
 const options = z.object({
   /** Checkpoint every session; otherwise only when the query asks (enableFileCheckpointing, --checkpoint). */

@@ -1,7 +1,7 @@
 import { STAGE, type On } from '../../core/bus/types.js'
 import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
-import { subagentTranscriptPath } from '../../core/session/paths.js'
+import { subagentTranscriptPath } from '../transcripts/store/paths.js'
 import { contexts, type HookBridge } from './bridge.js'
 import { adoptInvocationHooks } from './frontmatter-hooks.js'
 import { applyTitle } from './start-outputs.js'

@@ -1,6 +1,6 @@
 import { appendFile, mkdir, open, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { encodeCwd, modloopHome } from '../../core/session/paths.js'
+import { encodeCwd, modloopHome } from '../transcripts/store/paths.js'
 
 const KEEP = 500
 

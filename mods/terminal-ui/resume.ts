@@ -9,7 +9,7 @@ const SHOWN_MESSAGES = 4
 
 /** `/resume`: the session named, or one picked from this directory's sessions; undefined to stay. */
 export async function pickSession(app: App, view: MessageView, paint: Paint, cwd: string, env: Record<string, string | undefined>, asked: string, current: string): Promise<string | undefined> {
-  const { listSessions } = await import('../../core/session/list.js')
+  const { listSessions } = await import('../transcripts/store/list.js')
   const sessions = (await listSessions({ cwd, env })).filter((s) => s.sessionId !== current)
   if (asked) {
     const match = sessions.find((s) => s.sessionId === asked || s.sessionId.startsWith(asked))
@@ -33,7 +33,7 @@ export async function pickSession(app: App, view: MessageView, paint: Paint, cwd
  * there and not written by another process. Answers its id, or undefined (the reason shown) to stay.
  */
 async function openable(view: MessageView, paint: Paint, sessionId: string, cwd: string, env: Record<string, string | undefined>): Promise<string | undefined> {
-  const [{ findSession }, { assertUnlocked }] = await Promise.all([import('../../core/session/locate.js'), import('../../core/session/lock.js')])
+  const [{ findSession }, { assertUnlocked }] = await Promise.all([import('../transcripts/store/locate.js'), import('../transcripts/store/lock.js')])
   try {
     const file = await findSession(sessionId, cwd, env)
     assertUnlocked(file.path, file.sessionId)
@@ -47,7 +47,7 @@ async function openable(view: MessageView, paint: Paint, sessionId: string, cwd:
 /** Whether a session can be resumed: it has a transcript with a prompt (a session ended before its first has none). */
 export async function resumable(sessionId: string, cwd: string, env: Record<string, string | undefined>): Promise<boolean> {
   const [{ findSession }, { readTranscript }, { isPrompt }] = await Promise.all([
-    import('../../core/session/locate.js'), import('../../core/session/transcript-read.js'), import('../../core/session/entry.js'),
+    import('../transcripts/store/locate.js'), import('../transcripts/store/transcript-read.js'), import('../transcripts/store/entry.js'),
   ])
   try {
     const file = await findSession(sessionId, cwd, env)

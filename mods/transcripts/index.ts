@@ -4,10 +4,9 @@ import { describeError, isModloopError } from '../../core/errors.js'
 import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
-import { isPrompt, type CustomTitleEntry, type UserEntry } from '../../core/session/entry.js'
-import { acquireSessionLock, SESSION_REFUSED_REF } from '../../core/session/lock.js'
-import { subagentTranscriptPath } from '../../core/session/paths.js'
-import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
+import { isPrompt, type CustomTitleEntry, type UserEntry } from './store/entry.js'
+import { subagentTranscriptPath } from './store/paths.js'
+import { chainTo, readTranscript } from './store/transcript-read.js'
 import { VERSION } from '../../core/version.js'
 import { gitBranch } from './git-branch.js'
 import { toLine, type LineBase } from './lines.js'
@@ -30,7 +29,6 @@ interface Recording {
   main: TranscriptWriter
   agents: Map<string, TranscriptWriter>
   base: LineBase
-  release: () => void
   /**
    * Writes to the main transcript held back until the session's first prompt: a session that
    * only ran a command (/help, /cost) and ended leaves no file for `--continue` or the picker to
@@ -55,30 +53,17 @@ export default defineMod({
     const open = new Map<string, Recording>()
 
     on('session.start', async ($, e, next) => {
-      if (await isEphemeral($)) return next(e)
-      let release: () => void
-      try {
-        release = acquireSessionLock(e.transcriptPath, e.sessionId)
-      } catch (err) {
-        // Another writer took the session first: core refuses this one, as it refuses a locked resume.
-        if (isModloopError(err, 'MODLOOP_ERR_SESSION_LOCKED')) $.state.set(SESSION_REFUSED_REF, { sessionId: e.sessionId, message: err.message, file: err.file })
-        else $.log.error(`${describeError(err)}; this session is not recorded`)
-        return next(e)
-      }
+      // Core took the session in its store (its lock) before session.start: this process alone writes it.
+      if (await isEphemeral($) || e.transcriptPath === '') return next(e)
       const branch = await gitBranch(e.cwd)
       const base: LineBase = {
         sessionId: e.sessionId, cwd: e.cwd, isSidechain: false, userType: 'external',
         entrypoint: $.env.get('CLAUDE_CODE_ENTRYPOINT') ?? 'sdk-ts', version: VERSION, ...(branch ? { gitBranch: branch } : {}),
       }
       const main = new TranscriptWriter(e.transcriptPath, { after: e.source === 'resume' ? e.resumedFrom?.leafUuid : null, fsync: opts.fsync })
-      try {
-        if (e.source === 'fork' && e.resumedFrom) await copyHistory(main, e.resumedFrom, e.sessionId)
-      } catch (err) {
-        release()
-        throw err
-      }
+      if (e.source === 'fork' && e.resumedFrom) await copyHistory(main, e.resumedFrom, e.sessionId)
       const held = existsSync(e.transcriptPath) ? undefined : []
-      open.set(e.sessionId, { main, agents: new Map(), base, release, ...(held ? { held } : {}) })
+      open.set(e.sessionId, { main, agents: new Map(), base, ...(held ? { held } : {}) })
       $.state.set({ plugin: $.plugin.name, key: 'path' }, e.transcriptPath)
       const api: TranscriptsApi = {
         setTitle: (title) => {
@@ -178,5 +163,4 @@ function close(open: Map<string, Recording>, sessionId: string): void {
   open.delete(sessionId)
   r.main.close()
   for (const w of r.agents.values()) w.close()
-  r.release()
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { SDKMessage } from '../../core/loop/messages.js'
-import { TURN_RESULT, type EntryBase, type MessageEntry, type TurnResult } from '../../core/session/entry.js'
+import { TURN_RESULT, type EntryBase, type MessageEntry, type TurnResult } from './store/entry.js'
 
 /** The fields every line of one transcript shares; `uuid`, `parentUuid` and `timestamp` are per line. */
 export type LineBase = Omit<EntryBase, 'uuid' | 'parentUuid' | 'timestamp'>

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, ftruncateSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { MessageEntry } from '../../core/session/entry.js'
+import type { MessageEntry } from './store/entry.js'
 
 // Enough to find the parent of a response retracted within the last step.
 const REMEMBERED_PARENTS = 64

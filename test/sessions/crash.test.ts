@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { defineMod } from '../../core/mod/define.js'
 import { query } from '../../entry.js'
-import { UNANSWERED } from '../../core/session/rebuild.js'
+import { UNANSWERED } from '../../mods/transcripts/store/rebuild.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { assertAnswered, fileOf, historySpy, readLines, rebuilt, run, tempCwd } from './helpers.js'
 

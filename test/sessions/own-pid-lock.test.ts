@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
-import { acquireSessionLock, lockHolder } from '../../core/session/lock.js'
-import { lockPathOf } from '../../core/session/paths.js'
+import { acquireSessionLock, lockHolder } from '../../mods/transcripts/store/lock.js'
+import { lockPathOf } from '../../mods/transcripts/store/paths.js'
 import { fileOf, run, tempCwd } from './helpers.js'
 
 // In a container node runs as PID 1 every time: a lock left by a killed run names this very pid.

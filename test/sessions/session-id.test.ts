@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
-import { lockPathOf } from '../../core/session/paths.js'
+import { lockPathOf } from '../../mods/transcripts/store/paths.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { fileOf, readLines, run, tempCwd } from './helpers.js'
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { listSessions } from '../../core/session/list.js'
+import { listSessions } from '../../mods/transcripts/store/list.js'
 import { big, bigTool, compactionWith, summary } from '../compaction/helpers.js'
 import commandsMod from '../../mods/commands/index.js'
 import transcripts from '../../mods/transcripts/index.js'

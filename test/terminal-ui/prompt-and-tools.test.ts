@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { encodeCwd } from '../../core/session/paths.js'
+import { encodeCwd } from '../../mods/transcripts/store/paths.js'
 import { readLines } from '../sessions/helpers.js'
 import { hasTmux, project, send, tmuxSuite } from './suite.js'
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { lockPathOf, transcriptPath } from '../../core/session/paths.js'
+import { lockPathOf, transcriptPath } from '../../mods/transcripts/store/paths.js'
 import { hasTmux, project, send, tmuxSuite } from './suite.js'
 
 const suite = tmuxSuite(import.meta.filename)
@@ -31,7 +31,7 @@ describe.runIf(hasTmux)('sessions in the terminal (tmux)', () => {
     await p.waitFor('second answer')
     // The first session is taken by a live process of someone else.
     const env = { MODLOOP_HOME: where.home }
-    const { listSessions } = await import('../../core/session/list.js')
+    const { listSessions } = await import('../../mods/transcripts/store/list.js')
     const firstId = (await listSessions({ cwd: where.cwd, env })).find((s) => s.firstPrompt === 'the first session')!.sessionId
     const holder = spawn('sleep', ['60'], { stdio: 'ignore' })
     try {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { groupRunning } from '../../mods/bash/kill-group.js'
-import { projectDir } from '../../core/session/paths.js'
+import { projectDir } from '../../mods/transcripts/store/paths.js'
 import { hasTmux, project, send, tmuxSuite } from './suite.js'
 
 const suite = tmuxSuite(import.meta.filename)

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ModloopError } from '../errors.js'
+import { ModloopError } from '../../../core/errors.js'
 import { isPrompt } from './entry.js'
 import { isSessionId, projectDir, projectsRoot } from './paths.js'
 import { readTranscript } from './transcript-read.js'

@@ -1,27 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import type { ModelUsage } from '../loop/messages.js'
+import type { Carried, Rebuilt } from '../../../core/session/store.js'
 import { isTurnResult, type CarriedRead, type MessageEntry } from './entry.js'
-
-export interface Rebuilt {
-  /** The history as the loop had it: what the next request sends. */
-  messages: MessageParam[]
-  /** tool_use blocks that had no tool_result (the process died while tools ran), now answered with an error. */
-  repaired: number
-  /** Prompts the session took (user lines that are neither tool results nor runtime context). */
-  userTurns: number
-  totalCostUsd: number
-  modelUsage: Record<string, ModelUsage>
-  model?: string
-  lastActivityMs: number
-  /** A call a deferral held back as the session stopped: left unanswered, to be raised again. */
-  deferred?: { id: string; name: string; input: unknown }
-  /** The permission mode of the last prompt that recorded one. */
-  permissionMode?: string
-  /** What the last compaction carried past its boundary: the todo list and the files read until then. */
-  carried?: Carried
-}
-
-export interface Carried { todos?: unknown[]; readFiles?: CarriedRead[] }
 
 export const UNANSWERED = 'Not run to completion: the session stopped (the process ended) before this tool call finished. Its effects, if any, are unknown; check before relying on them.'
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import type { SDKResultMessage } from '../loop/messages.js'
-import type { Usage } from '../events/types.js'
+import type { SDKResultMessage } from '../../../core/loop/messages.js'
+import type { Usage } from '../../../core/events/types.js'
 
 /**
  * One line of a session transcript. The fields follow Claude Code's transcripts, so hook scripts

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { ModloopError } from '../errors.js'
+import { ModloopError } from '../../../core/errors.js'
 import { entrySchema, isMessageEntry, type MessageEntry, type TranscriptEntry } from './entry.js'
 
 export interface ReadTranscript {

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { ModloopError } from '../errors.js'
+import { ModloopError } from '../../../core/errors.js'
 import { lockPathOf } from './paths.js'
 
 /**
@@ -45,21 +45,6 @@ export function acquireSessionLock(sessionPath: string, sessionId: string): () =
     }
   }
   throw lockedError(sessionId, readPid(path) ?? 0, path)
-}
-
-/**
- * Where the mod that records sessions publishes that it lost the session's lock as the session
- * started (two new sessions given one id, or two resumes, at the same moment): `{ sessionId,
- * message, file }`. Core then refuses the session as it refuses a resume of a locked one — a
- * session that ran on unrecorded would lose what it did.
- */
-export const SESSION_REFUSED_REF = { plugin: 'transcripts', key: 'refused' } as const
-
-/** The locked-session error a mod published for `sessionId`, if it published one. */
-export function refusalOf(published: unknown, sessionId: string): ModloopError | undefined {
-  const r = published as { sessionId?: unknown; message?: unknown; file?: unknown } | undefined
-  if (r?.sessionId !== sessionId || typeof r.message !== 'string') return undefined
-  return new ModloopError('MODLOOP_ERR_SESSION_LOCKED', r.message, typeof r.file === 'string' ? { file: r.file } : {})
 }
 
 /** The pid of a live process holding the session's lock, if any. */

@@ -1,0 +1,67 @@
+import type { TurnEnding } from '../events/types.js'
+import type { ModelApiError } from '../model/types.js'
+import type { CallOutcome } from '../tools/pipeline.js'
+import type { ResultSubtype, TerminalReason } from './messages.js'
+
+/** How a turn ends: its result's subtype, terminal reason and text. */
+export interface Ending {
+  subtype: ResultSubtype
+  terminal: TerminalReason
+  isError: boolean
+  /** The result text; defaults to the last response's text. */
+  text?: string
+  errors?: string[]
+  /** The call a `defer` verdict held back. */
+  deferred?: { id: string; name: string; input: unknown }
+  /** What the StructuredOutput tool accepted (outputFormat). */
+  structuredOutput?: unknown
+}
+
+/**
+ * The one place that decides, from what a round saw, whether the turn ends and how: the signal
+ * and the budget after a response, a response that could not be recovered, and the end of a tool
+ * batch (an interrupt, a halt, a tool's own ending, the turn limit). Recoveries and the stop
+ * checks come first (round.ts); what is left is decided here.
+ */
+
+/** The ending a mod asked for (a tool's `endTurn`, a turn.stop halt's `ending`). */
+export function endingOf(ending: TurnEnding): Ending {
+  if ('error' in ending) return { subtype: ending.error.subtype, terminal: ending.error.terminal, isError: true, errors: [ending.error.message] }
+  return { subtype: 'success', terminal: 'completed', isError: false, structuredOutput: ending.structuredOutput }
+}
+
+export function apiFailure(error: ModelApiError): Ending {
+  return { subtype: 'success', terminal: 'api_error', text: `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`, isError: true }
+}
+
+/** A response arrived after the turn was interrupted or its budget ran out: its calls are answered as not run. */
+export function stoppedEnding(r: { over: boolean; maxBudgetUsd?: number; toolUses: number; errored: boolean }): Ending {
+  if (r.over) return { subtype: 'error_max_budget_usd', terminal: 'budget_exhausted', isError: true, errors: [`Reached the maximum budget ($${r.maxBudgetUsd})`] }
+  return { subtype: 'error_during_execution', terminal: r.toolUses > 0 && !r.errored ? 'aborted_tools' : 'aborted_streaming', isError: true }
+}
+
+/** A response without tool calls that no recovery is left for; undefined when it is an answer. */
+export function unrecoveredEnding(step: { stopReason: string | null; error?: ModelApiError }): Ending | undefined {
+  if (step.stopReason === 'max_tokens') return { subtype: 'error_during_execution', terminal: 'model_error', isError: true, errors: ['max_output_tokens'] }
+  if (step.error) return apiFailure(step.error)
+  if (step.stopReason === 'refusal') return { subtype: 'success', terminal: 'model_error', isError: true }
+  return undefined
+}
+
+/**
+ * Once a batch's calls all have their results: does the turn end before the next request? An
+ * interrupt (the signal, or an approver's deny with `interrupt`), a handler's halt (a hook's
+ * `continue: false`), a tool's own ending (StructuredOutput), or the turn limit. Undefined: go on.
+ */
+export function afterBatch(r: { outcomes: readonly CallOutcome[]; batchHalt?: string; aborted: boolean; num: number; maxTurns?: number }): Ending | undefined {
+  const ends = r.outcomes.flatMap((o) => (o.endAfterBatch ? [o.endAfterBatch] : []))
+  if (r.aborted || ends.some((e) => e.kind === 'interrupt')) return { subtype: 'error_during_execution', terminal: 'aborted_tools', isError: true }
+  const halt = ends.find((e) => e.kind === 'halt')?.reason ?? r.batchHalt
+  if (halt !== undefined) return { subtype: 'success', terminal: 'hook_stopped', text: halt, isError: false }
+  const ending = ends.find((e) => e.kind === 'ending')
+  if (ending) return endingOf(ending.ending)
+  if (r.maxTurns !== undefined && r.num >= r.maxTurns) {
+    return { subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${r.maxTurns})`] }
+  }
+  return undefined
+}

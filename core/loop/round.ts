@@ -1,0 +1,214 @@
+import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import { maxOutputTokens } from '../model/pricing.js'
+import { concurrencyCap, ToolExecutor } from '../tools/executor.js'
+import { INTERRUPTED, type CallEnv, type CallOutcome } from '../tools/pipeline.js'
+import { attach } from './attach.js'
+import { endBatch } from './batch.js'
+import { compactAfterTooLong, compactIfDue, isPromptTooLong } from './compact.js'
+import { noteResponse } from './compact-meter.js'
+import { deferralOf, deferredEnding } from './defer.js'
+import { afterBatch, apiFailure, endingOf, stoppedEnding, unrecoveredEnding, type Ending } from './ending.js'
+import { addUsage, type SDKMessage } from './messages.js'
+import { deliverSwitchContext, fallBack } from './model-switch.js'
+import { composeSystemPrompt } from './prompt.js'
+import { MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
+import type { Session } from './session.js'
+import { runStep, type StepOutcome } from './step.js'
+import { StopGate } from './stop.js'
+import { progressPoster } from './tool-progress.js'
+import type { TurnEnd } from './turn-end.js'
+import { recordUnshown } from './unshown.js'
+import { answer } from './answer.js'
+
+type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>
+
+/** What a round ends in: another request, the turn's ending, or the turn ending on a deferred call. */
+export type RoundEnd = 'continue' | Ending
+
+/**
+ * The rounds of one turn: each sends one request and deals with its response — recovering,
+ * answering its tool calls, or letting the turn end. `round()` is the whole of it, top to bottom;
+ * what ends the turn is decided in ending.ts from what the round saw.
+ */
+export class TurnRun {
+  private model: string
+  /** The model last chosen for the session: a switch (setModel, /model) takes over from the next request. */
+  private chosen: string
+  private supersedes: string[] | undefined
+  private readonly recovery = new Recovery()
+  private readonly stopGate: StopGate
+  private readonly env: CallEnv
+  private readonly cap: number
+
+  constructor(private readonly session: Session, private readonly turnId: string, private readonly signal: AbortSignal, private readonly end: TurnEnd) {
+    this.model = this.chosen = session.model
+    this.stopGate = new StopGate(session, turnId)
+    this.env = {
+      bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal,
+      agentId: session.agent?.agentId,
+      canUseTool: session.options.canUseTool,
+      onDenied: (d) => session.root.denials.push(d),
+      onProgress: progressPoster(session),
+    }
+    this.cap = concurrencyCap(session.options.env)
+  }
+
+  async *round(index: number): AsyncGenerator<SDKMessage, RoundEnd, undefined> {
+    const { session, signal, end } = this
+    if (signal.aborted) return { subtype: 'error_during_execution', terminal: 'aborted_streaming', isError: true }
+    const due = yield* compactIfDue(session)
+    if (due) return due
+    if (session.model !== this.chosen) this.model = this.chosen = session.model
+    await deliverSwitchContext(session)
+
+    const executor = new ToolExecutor(this.env, this.cap)
+    const step = yield* this.request(index, executor)
+    const blocks: ContentBlock[] = step.completed.filter((c) => !c.malformed).map((c) => c.block)
+    const toolUses = blocks.filter((b): b is ToolUse => b.type === 'tool_use')
+
+    // Responses that are retracted or retried never enter the history.
+    const retried = yield* this.retry(step, blocks, executor)
+    if (retried) return retried
+    if (blocks.length > 0) {
+      session.messages.push({ role: 'assistant', content: blocks })
+      end.num++
+      end.lastText = blocks.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('')
+    }
+    const failed = yield* this.failure(step, blocks, executor)
+    if (failed) return failed
+
+    const over = session.options.maxBudgetUsd !== undefined && session.root.totalCostUsd - session.root.costBeforeQuery >= session.options.maxBudgetUsd
+    if (signal.aborted || over) {
+      yield* answer(session, toolUses, await executor.finish(), over ? 'Not run: the budget for this session is used up.' : INTERRUPTED)
+      return stoppedEnding({ over, maxBudgetUsd: session.options.maxBudgetUsd, toolUses: toolUses.length, errored: step.error !== undefined })
+    }
+    if (toolUses.length === 0) return yield* this.answered(step, blocks)
+    return yield* this.tools(step, toolUses, executor)
+  }
+
+  /** Sends the request through `turn.step`, passing its messages on; the response is accounted as it ends. */
+  private async *request(index: number, executor: ToolExecutor): AsyncGenerator<SDKMessage, StepOutcome, undefined> {
+    const { session, end, model } = this
+    const tools = await session.toolDefinitions()
+    const request = {
+      model,
+      max_tokens: session.options.maxTokens ?? maxOutputTokens(model),
+      system: await composeSystemPrompt(session, model, tools.map((t) => t.name)),
+      messages: [...session.messages],
+      tools,
+    }
+    const gen = runStep(session, { turnId: this.turnId, index, request, signal: this.signal, executor, agentId: session.agent?.agentId, parentToolUseId: session.agent?.parentToolUseId })
+    let next = await gen.next()
+    while (!next.done) {
+      const m = next.value
+      if (this.supersedes && m.type === 'assistant') {
+        yield { ...m, supersedes: this.supersedes }
+        this.supersedes = undefined
+      } else yield m
+      next = await gen.next()
+    }
+    const step = next.value
+    end.apiMs += step.apiMs
+    session.account(step.model, step.usage)
+    if (!session.agent) session.lastUsage = step.usage
+    if (!step.error) noteResponse(session, request.messages, step.usage)
+    addUsage(end.usage, step.usage)
+    end.stopReason = step.stopReason
+    return step
+  }
+
+  /** A response retried before it counts: an unreadable tool call (once), or a refusal the fallback model takes over. */
+  private async *retry(step: StepOutcome, blocks: ContentBlock[], executor: ToolExecutor): AsyncGenerator<SDKMessage, RoundEnd | undefined, undefined> {
+    const { session, signal } = this
+    if (step.malformed && step.stopReason !== 'max_tokens' && !signal.aborted) {
+      await executor.finish()
+      if (this.recovery.retryMalformed()) {
+        this.supersedes = step.assistantUuids
+        return 'continue'
+      }
+      this.end.num++
+      return { subtype: 'error_during_execution', terminal: 'malformed_tool_use_exhausted', text: `the model sent a tool call that could not be read twice: ${step.malformed}`, isError: true }
+    }
+    const refusedTo = step.stopReason === 'refusal' && !signal.aborted ? await fallBack(session, this.model) : undefined
+    if (!refusedTo) return undefined
+    await executor.finish()
+    this.supersedes = step.assistantUuids
+    yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `${this.model} refused; retrying on ${refusedTo} for this turn` })
+    this.model = refusedTo
+    return 'continue'
+  }
+
+  /** An API error that left nothing to answer: compaction after "prompt too long", the fallback model, or the turn ends. */
+  private async *failure(step: StepOutcome, blocks: ContentBlock[], executor: ToolExecutor): AsyncGenerator<SDKMessage, RoundEnd | undefined, undefined> {
+    const { session, signal } = this
+    if (!step.error || signal.aborted || (step.error.midStream && blocks.length > 0)) return undefined
+    if (isPromptTooLong(step.error)) {
+      await executor.finish()
+      const after = yield* compactAfterTooLong(session)
+      return after === 'retry' ? 'continue' : after
+    }
+    const fallback = step.error.type === 'overloaded' || step.error.type === 'server_error' ? await fallBack(session, this.model) : undefined
+    if (fallback) {
+      yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `${this.model} is unavailable (${step.error.message}); falling back to ${fallback} for this turn` })
+      this.model = fallback
+      return 'continue'
+    }
+    await executor.finish()
+    return apiFailure(step.error)
+  }
+
+  /** A response without tool calls: a recovery nudge, a stop check that may continue the turn, or its end. */
+  private async *answered(step: StepOutcome, blocks: ContentBlock[]): AsyncGenerator<SDKMessage, RoundEnd, undefined> {
+    const { session, end } = this
+    const nudge = this.recovery.nudgeFor(step, blocks)
+    if (nudge) {
+      await this.addUserMessage(await nudgeContent(session, nudge, nudgeText(nudge, step.error)))
+      return 'continue'
+    }
+    const unrecovered = unrecoveredEnding(step)
+    if (unrecovered) {
+      if (step.stopReason === 'max_tokens') {
+        yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `The response exceeded the ${session.options.maxTokens ?? maxOutputTokens(this.model)} output token maximum ${MAX_TOKENS_RECOVERIES} times in a row.` })
+      }
+      return unrecovered
+    }
+    const stop = yield* this.stopGate.check(end.lastText)
+    if (stop.kind === 'halt') return stop.ending ? endingOf(stop.ending) : { subtype: 'success', terminal: 'hook_stopped', text: stop.reason, isError: false }
+    if (stop.kind === 'again') {
+      await this.addUserMessage(stop.content)
+      return 'continue'
+    }
+    return { subtype: 'success', terminal: 'completed', isError: false }
+  }
+
+  /** Runs the response's tool calls, answers every one, and lets the turn go on unless the batch ends it. */
+  private async *tools(step: StepOutcome, toolUses: ToolUse[], executor: ToolExecutor): AsyncGenerator<SDKMessage, RoundEnd, undefined> {
+    const { session, end, signal } = this
+    // Subagents' messages reach the root stream while its tools run; a subagent just waits on its own.
+    const outcomes = session.agent ? await executor.finish() : yield* session.drainWhile(executor.finish())
+    const deferred = deferralOf(session, toolUses, outcomes)
+    if (deferred) return deferredEnding(session, end, deferred)
+    const batch = await endBatch(session, this.turnId, outcomes)
+    const context = await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' })
+    const ending = afterBatch({ outcomes, batchHalt: batch.halt, aborted: signal.aborted, num: end.num, maxTurns: session.options.maxTurns })
+    yield* answer(session, toolUses, outcomes, INTERRUPTED, [...context, ...batch.context], ending === undefined)
+    if (step.malformed) {
+      const last = session.messages.at(-1)!
+      const nudge = await attach(session, 'malformed_tool_use', [NUDGE_MALFORMED], { kind: 'engine' })
+      last.content = [...(last.content as ContentBlockParam[]), ...nudge]
+      await recordUnshown(session, nudge, true)
+    }
+    return ending ?? 'continue'
+  }
+
+  private async addUserMessage(content: ContentBlockParam[]): Promise<void> {
+    this.session.messages.push({ role: 'user', content })
+    await recordUnshown(this.session, content, true)
+  }
+}
+
+/** A recovery nudge, through prompt.attachment; if a mod drops it, a bare continuation stands in so the request stays valid. */
+async function nudgeContent(session: Session, type: string, text: string): Promise<ContentBlockParam[]> {
+  const blocks = await attach(session, type, [text], { kind: 'engine' })
+  return blocks.length > 0 ? blocks : [{ type: 'text', text: 'Continue.' }]
+}
