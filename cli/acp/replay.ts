@@ -1,9 +1,9 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
 import type { SDKMessage } from '../../core/loop/messages.js'
-import { isPrompt, type MessageEntry } from '../../core/session/entry.js'
-import { promptText } from '../../core/session/list.js'
-import { findSession } from '../../core/session/locate.js'
-import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
+import { isPrompt, type MessageEntry } from '../../mods/transcripts/store/entry.js'
+import { promptText } from '../../mods/transcripts/store/list.js'
+import { findSession } from '../../mods/transcripts/store/locate.js'
+import { chainTo, readTranscript } from '../../mods/transcripts/store/transcript-read.js'
 import { UpdateStream } from './updates.js'
 
 /**
