@@ -1,6 +1,6 @@
 import { createHooksRunner, type HookRecord } from '../hooks-runner/index.js'
 import type { HookSource } from '../core/loader/types.js'
-import type { PendingDecision } from '../mods/shell-hooks/bridge.js'
+import type { ProposedVerdict } from '../core/events/types.js'
 import { shellHooksOptions } from '../mods/shell-hooks/options.js'
 import { loadSources } from '../mods/shell-hooks/sources.js'
 
@@ -11,8 +11,8 @@ export interface HookVerdict {
   /** The deciding hook: its command (or URL), where it is configured. */
   hook: { name: string; label: string; file: string }
   updatedInput?: Record<string, unknown>
-  /** As the shell-hooks bridge keeps an allow, ask or defer for the permission check. */
-  pending?: PendingDecision
+  /** As the shell-hooks mod passes an allow, ask or defer to the permission check (tool.check's `verdict`). */
+  pending?: ProposedVerdict
 }
 
 export interface HookCheckInput {

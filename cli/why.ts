@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { projectDir, transcriptPath } from '../mods/transcripts/store/paths.js'
-import { describeRecord } from '../core/trace/describe.js'
-import { traceFileOf } from '../core/trace/log.js'
-import { readTrace, traceFiles } from '../core/trace/read.js'
+import { projectDir, traceFileOf, transcriptPath } from '../mods/transcripts/store/paths.js'
+import { describeRecord } from './why-trace/describe.js'
+import { readTrace, traceFiles } from './why-trace/read.js'
 import type { ProvenanceRecord } from '../core/trace/record.js'
 import type { CommandRun } from './command.js'
 

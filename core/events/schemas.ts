@@ -60,7 +60,10 @@ export const payloadSchemas = {
   }),
   'tool.describe': z.looseObject({ tool: text, description: z.string(), provider: text }),
   'tool.call': z.looseObject({ tool: text, tool_use_id: text, agentId }),
-  'tool.check': z.looseObject({ tool: text, input: z.unknown(), tool_use_id: text.optional(), agentId, canAsk: z.boolean().optional() }),
+  'tool.check': z.looseObject({
+    tool: text, input: z.unknown(), tool_use_id: text.optional(), agentId, canAsk: z.boolean().optional(),
+    verdict: z.looseObject({ decision: z.enum(['allow', 'ask', 'deny', 'defer']), reason: text.optional(), hook: text.optional() }).optional(),
+  }),
   'tool.batch': z.looseObject({
     turnId: text, agentId,
     calls: z.array(z.looseObject({ tool: text, tool_use_id: text, input: z.unknown(), result: z.string(), isError: z.boolean() })).readonly(),

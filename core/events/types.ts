@@ -164,8 +164,15 @@ export interface ToolDescribeInput { tool: string; description: string; provider
 /** `isHidden` (a modloop addition) keeps the tool out of the request, e.g. for a bare-name deny rule. */
 export interface ToolDescribeResult { description: string; isHidden?: boolean }
 
-/** The tool's arguments are spread at the top level, beside the reserved fields. */
-export interface ToolCallInput { tool: string; tool_use_id: string; agentId?: string; [arg: string]: unknown }
+/**
+ * The tool's arguments are spread at the top level, beside the reserved fields. `verdict`: a
+ * permission verdict a handler reached before the check (a PreToolUse hook's), passed down with
+ * `next({ ...e, verdict })`; core hands it to `tool.check` in its payload.
+ */
+export interface ToolCallInput { tool: string; tool_use_id: string; agentId?: string; verdict?: ProposedVerdict; [arg: string]: unknown }
+
+/** A verdict reached before the permission check: what decided it, and why. */
+export interface ProposedVerdict { decision: Decision; reason?: string; hook?: string }
 /**
  * `halt` (a modloop addition) ends the turn as hook_stopped once the whole batch has been answered.
  * `content` (a modloop addition): the blocks the model is sent in place of `text`, when the answer
@@ -188,10 +195,12 @@ export interface ToolBatchResult { context?: string[]; halt?: string }
  */
 export type Decision = 'allow' | 'ask' | 'deny' | 'defer'
 /** `canAsk`: an ask verdict would reach an approver (canUseTool); without one an ask is denied. */
-export interface ToolCheckInput { tool: string; input: unknown; tool_use_id?: string; agentId?: string; canAsk?: boolean }
+/** `verdict`: what a tool.call handler decided before the check (ToolCallInput), for the handler that weighs it against the rules. */
+export interface ToolCheckInput { tool: string; input: unknown; tool_use_id?: string; agentId?: string; canAsk?: boolean; verdict?: ProposedVerdict }
 /** An ask may carry `suggestions` (what the approver could grant so as not to be asked again) and the `blockedPath` it is about. */
 /** `updatedInput` (allow or ask): the whole input the call runs with instead (a permission hook's rewrite); it is validated again. */
-export interface ToolCheckResult { decision: Decision; reason?: string; rule?: string; hook?: string; suggestions?: PermissionUpdate[]; blockedPath?: string; updatedInput?: Record<string, unknown> }
+/** `halt` (deny only): the turn ends as hook_stopped, with this reason, once the batch is answered (a PermissionRequest hook's `interrupt`). */
+export interface ToolCheckResult { decision: Decision; reason?: string; rule?: string; hook?: string; suggestions?: PermissionUpdate[]; blockedPath?: string; updatedInput?: Record<string, unknown>; halt?: string }
 
 /** A denied call: `reason` is what the model reads; `rule`/`hook` say what decided, as the verdict gave them. */
 export interface PermissionDeniedInput { tool: string; input: unknown; tool_use_id: string; reason: string; rule?: string; hook?: string; agentId?: string }

@@ -18,16 +18,12 @@ export interface BatchEnd {
 export async function endBatch(session: Session, turnId: string, outcomes: readonly CallOutcome[]): Promise<BatchEnd> {
   const { bus } = session.host
   if (!bus.has('tool.batch') || outcomes.length === 0) return { context: [] }
-  let r
-  try {
-    r = await bus.emit('tool.batch', {
-      turnId,
-      calls: outcomes.map((o) => ({ tool: o.name, tool_use_id: o.toolUseId, input: o.input, result: o.text, isError: o.isError })),
-      ...(session.agent ? { agentId: session.agent.agentId } : {}),
-    })
-  } catch {
-    return { context: [] }
-  }
+  // A failing handler is skipped by the bus (its policy is open): what is beneath it stands.
+  const r = await bus.emit('tool.batch', {
+    turnId,
+    calls: outcomes.map((o) => ({ tool: o.name, tool_use_id: o.toolUseId, input: o.input, result: o.text, isError: o.isError })),
+    ...(session.agent ? { agentId: session.agent.agentId } : {}),
+  })
   const texts = (r.context ?? []).filter((c) => typeof c === 'string' && c.length > 0)
   const context = texts.length > 0 ? await attach(session, 'tool_batch_context', texts, { kind: 'plugin', event: 'tool.batch' }) : []
   return { context, ...(typeof r.halt === 'string' ? { halt: r.halt } : {}) }

@@ -1,5 +1,7 @@
 import { ModloopError } from '../errors.js'
-import { hold, locationOf, raiseSessionEnd, surfaceFields } from './open.js'
+import { raiseSessionEnd } from './close.js'
+import { surfaceFields } from './options.js'
+import { hold, locationOf } from './session-store.js'
 import type { Session } from './session.js'
 
 /**

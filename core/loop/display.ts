@@ -91,13 +91,9 @@ export class Display {
     return text
   }
 
+  // A handler that fails is skipped by the bus: the text beneath it (the original, at the bottom) is shown.
   private async emit(messageId: string, index: number, final: boolean, delta: string): Promise<string> {
-    try {
-      return (await this.session.host.bus.emit('message.display', { turnId: this.session.turnId ?? '', messageId, index, final, delta })).text
-    } catch {
-      // A display rewrite that fails shows the original.
-      return delta
-    }
+    return (await this.session.host.bus.emit('message.display', { turnId: this.session.turnId ?? '', messageId, index, final, delta })).text
   }
 
   private changed(): boolean {

@@ -1,20 +1,19 @@
 import { resolve } from 'node:path'
-import { describeError, isModloopError, ModloopError } from '../errors.js'
+import { ModloopError } from '../errors.js'
 import type { ModDefinition } from '../mod/define.js'
 import { ModHost } from '../mod/host.js'
-import type { Model } from '../model/types.js'
 import { installProviders } from './providers.js'
 import { installAsk } from './ask.js'
-import { resolveModelName, type QueryOptions } from './options.js'
+import { resolveModelName, surfaceFields, type QueryOptions } from './options.js'
 import { Session } from './session.js'
 import type { Rebuilt } from '../session/store.js'
-import { startProvenance, stopProvenance } from '../trace/session-trace.js'
+import { startProvenance } from '../trace/session-trace.js'
 import { ModReloader } from '../loader/reload.js'
 import type { ResumedFrom, SessionStartInput } from '../events/types.js'
 import type { ResumeState } from '../session/resume.js'
 import { switchItself } from './model-switch.js'
-
-const SESSION_END_BOUND_MS = 1_500
+import { pickModel, unusableScript } from './model-pick.js'
+import { hold, locationOf } from './session-store.js'
 
 /**
  * Opens a session: loads the distribution (or uses the given host), adds this query's mods,
@@ -91,11 +90,6 @@ function warnToStderr(line: string): void {
   process.stderr.write(`modloop: ${line}\n`)
 }
 
-/** session.start's `surface` and `isInteractive`, from the query's options. */
-export function surfaceFields(options: QueryOptions): Pick<SessionStartInput, 'surface' | 'isInteractive'> {
-  return { surface: options.surface ?? null, isInteractive: options.isInteractive ?? options.surface !== undefined }
-}
-
 /**
  * `/reload` is answered by core beneath every mod (it reaches the host, which no mod can); it is
  * listed with the commands mods registered (/help, supportedCommands, init) unless a mod took the
@@ -129,78 +123,3 @@ function restore(session: Session, rebuilt: Rebuilt): void {
   session.deferred = rebuilt.deferred
 }
 
-async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
-  if (options.modelProvider) return options.modelProvider
-  const env = options.env ?? process.env
-  const script = options.script ?? env.MODLOOP_SCRIPT
-  if (script !== undefined) {
-    if (!options.builtins?.scriptedModel) throw new ModloopError('MODLOOP_ERR_SCRIPT', 'a model script was given, but this host has no scripted model (import query from the modloop package)')
-    return options.builtins.scriptedModel(script, cwd)
-  }
-  const { createAnthropicModel } = await import('../model/anthropic.js')
-  return createAnthropicModel({
-    apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env,
-  })
-}
-
-/**
- * A model script that cannot be read or does not parse is bad input, not a crash: the session
- * opens, and each turn ends `turn_setup_failed` with the error naming the file and field.
- */
-function unusableScript(err: unknown): { model: Model; setupError: Error } {
-  if (!isModloopError(err, 'MODLOOP_ERR_SCRIPT')) throw err
-  return {
-    model: { name: 'scripted', stream: () => { throw err } },
-    setupError: err,
-  }
-}
-
-/** Where the session is kept: its store's location, or nowhere when the host keeps no sessions. */
-export function locationOf(session: Session): string {
-  return session.options.builtins?.sessionStore?.locationOf(session.cwd, session.id, session.options.env) ?? ''
-}
-
-/** Takes the session in its store for this process (unless it is not kept: persistSession false). */
-export function hold(session: Session, location: string): void {
-  const store = session.options.builtins?.sessionStore
-  if (!store || session.options.persistSession === false || location === '') return
-  session.release = store.hold(location, session.id)
-}
-
-/** Raises session.end (all handlers share one short wall-clock bound), then tears the mods down. */
-export async function closeSession(session: Session, reason: 'other' | 'prompt_input_exit' | 'clear' = 'other', closeHost = true): Promise<void> {
-  if (session.ended) return
-  session.ended = true
-  await raiseSessionEnd(session, reason)
-  session.release?.()
-  session.release = undefined
-  stopProvenance(session)
-  session.reloader?.close()
-  if (closeHost) await session.host.close()
-}
-
-/**
- * Raises session.end for the session's current id. All handlers together share one short
- * wall-clock bound, raised to the longest own-time budget a handler declared: a mod that runs
- * work with a budget of its own (settings SessionEnd hooks) says so at registration.
- */
-export async function raiseSessionEnd(session: Session, reason: 'other' | 'prompt_input_exit' | 'clear'): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  const boundMs = Math.max(SESSION_END_BOUND_MS, ...session.host.bus.stack('session.end').map((s) => s.budgetMs))
-  try {
-    await Promise.race([
-      session.host.bus.emit('session.end', { reason, sessionId: session.id }),
-      new Promise((r) => { timer = setTimeout(r, boundMs) }),
-    ])
-  } catch (err) {
-    session.options.log?.(`session.end failed: ${describeError(err)}`)
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
-export function assertPrompt(prompt: unknown): void {
-  if (typeof prompt !== 'string' && !(prompt && typeof (prompt as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')) {
-    throw new ModloopError('MODLOOP_ERR_USAGE', 'query(): prompt must be a string or an async iterable of user messages')
-  }
-}

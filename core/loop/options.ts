@@ -1,3 +1,4 @@
+import type { SessionStartInput } from '../events/types.js'
 import type { ModDefinition } from '../mod/define.js'
 import type { Builtins } from '../loader/types.js'
 import type { ModHost } from '../mod/host.js'
@@ -113,4 +114,9 @@ export const DEFAULT_MODEL = 'claude-sonnet-4-5'
 export function resolveModelName(options: QueryOptions, configModel?: string): string {
   const env = options.env ?? process.env
   return options.model ?? configModel ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL
+}
+
+/** session.start's `surface` and `isInteractive`, from the query's options. */
+export function surfaceFields(options: QueryOptions): Pick<SessionStartInput, 'surface' | 'isInteractive'> {
+  return { surface: options.surface ?? null, isInteractive: options.isInteractive ?? options.surface !== undefined }
 }

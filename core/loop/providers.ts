@@ -7,7 +7,7 @@ import type { Session } from './session.js'
 import { spawnSubagent, type SpawnRequest } from './subagent.js'
 import { complete, type CompleteRequest } from './complete.js'
 import { compactOnRequest } from './compact.js'
-import { configRows, configSet } from './model-switch.js'
+import { configRows, configSet } from './model-controls.js'
 import { clearSession } from './clear.js'
 
 /** What `$.tool.register` takes: the mod-model shape, plus an implementation for tools that carry their own. */

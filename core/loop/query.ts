@@ -1,12 +1,13 @@
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { SDKMessage, SDKResultMessage, SDKUserMessage } from './messages.js'
-import { assertPrompt, closeSession, openSession } from './open.js'
+import { openSession } from './open.js'
+import { closeSession } from './close.js'
 import type { PromptInput, QueryOptions } from './options.js'
 import type { Session } from './session.js'
 import { InputQueue, pump } from './input-queue.js'
 import { runTurn, type TurnInput } from './turn.js'
 import type { ProvenanceRecord } from '../trace/record.js'
-import { modelControls, type ModelControls } from './model-switch.js'
+import { modelControls, type ModelControls } from './model-controls.js'
 import { Display } from './display.js'
 import { ModloopError } from '../errors.js'
 import {
@@ -155,4 +156,10 @@ function turnInput(message: SDKUserMessage): TurnInput {
   const texts = content.filter((b) => b.type === 'text') as Extract<ContentBlockParam, { type: 'text' }>[]
   const text = texts.map((b) => b.text).join('\n')
   return { text, origin: { kind: 'sdk' }, content: content.filter((b) => b.type !== 'text'), ...id }
+}
+
+function assertPrompt(prompt: unknown): void {
+  if (typeof prompt !== 'string' && !(prompt && typeof (prompt as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')) {
+    throw new ModloopError('MODLOOP_ERR_USAGE', 'query(): prompt must be a string or an async iterable of user messages')
+  }
 }

@@ -62,9 +62,13 @@ export class Session {
   readonly startedAt = Date.now()
   /** What mods changed or decided in this session (`modloop why`, `Query.why`); subagents share the root's. */
   provenance: ProvenanceLog | undefined
+  /** Stops recording provenance into `provenance` (the bus sink's disposer). */
+  stopProvenance: (() => void) | undefined
   /** Hot reload of file mods: `/reload`, and between turns with `watchMods`. */
   reloader: ModReloader | undefined
   ended = false
+  /** Where the session is kept (session.start's transcriptPath); empty when the host keeps no sessions. */
+  location = ''
   /** Lets go of the session in its store (its lock), once it ends or is cleared. */
   release: (() => void) | undefined
   /** A tool call a `defer` verdict held back: the next turn raises it again first (core/loop/defer.ts). */

@@ -1,6 +1,6 @@
 import type { Usage } from '../events/types.js'
 import type { Ending } from './ending.js'
-import { configRows } from './model-switch.js'
+import { configRows } from './model-controls.js'
 import { VERSION } from '../version.js'
 import { zeroUsage, type SDKMessage, type SDKResultMessage, type SDKSystemInit } from './messages.js'
 import type { Session } from './session.js'
@@ -29,17 +29,14 @@ export class TurnEnd {
     const aborted = ending.terminal === 'aborted_streaming' || ending.terminal === 'aborted_tools'
     const text = ending.text ?? this.lastText
     session.root.apiMs += this.apiMs
-    try {
-      const shown = await session.host.bus.emit('turn.complete', {
-        answer: this.lastText, durationMs, isAborted: aborted, turnId: this.turnId, usage: { ...this.usage },
-        ...(session.agent ? { agentId: session.agent.agentId } : {}),
-        reason: aborted ? 'aborted' : ending.isError ? 'error' : 'answer',
-      })
-      if (shown.text !== this.lastText && shown.text) {
-        yield session.stamp({ type: 'system', subtype: 'informational', level: 'info', content: shown.text })
-      }
-    } catch {
-      // turn.complete is observe-and-annotate: a failure there never changes how the turn ended
+    // A failing turn.complete handler is skipped by the bus: it never changes how the turn ended.
+    const shown = await session.host.bus.emit('turn.complete', {
+      answer: this.lastText, durationMs, isAborted: aborted, turnId: this.turnId, usage: { ...this.usage },
+      ...(session.agent ? { agentId: session.agent.agentId } : {}),
+      reason: aborted ? 'aborted' : ending.isError ? 'error' : 'answer',
+    })
+    if (shown.text !== this.lastText && shown.text) {
+      yield session.stamp({ type: 'system', subtype: 'informational', level: 'info', content: shown.text })
     }
     return session.stamp({
       type: 'result' as const,

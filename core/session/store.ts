@@ -24,6 +24,8 @@ export interface SessionStore {
    * time; returns the release. Throws MODLOOP_ERR_SESSION_LOCKED when another live process holds it.
    */
   hold(location: string, sessionId: string): () => void
+  /** The file the session's trace is appended to (what mods changed or decided, for `modloop why`), if the store keeps one. */
+  traceOf?(location: string): string | undefined
 }
 
 export interface StoredSession {

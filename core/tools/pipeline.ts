@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js'
-import type { PermissionUpdate, ToolCallInput, ToolCallResult, ToolCheckResult, TurnEnding } from '../events/types.js'
+import type { PermissionUpdate, ProposedVerdict, ToolCallInput, ToolCallResult, ToolCheckResult, TurnEnding } from '../events/types.js'
 import { describeError } from '../errors.js'
 import type { ToolRegistry } from './registry.js'
 import { sendableContent, validateInput, type Tool, type ToolOutput, type ToolResultContent } from './tool.js'
@@ -76,7 +76,7 @@ export type EndAfterBatch = { kind: 'interrupt' } | { kind: 'halt'; reason: stri
 
 export const INTERRUPTED = '[Request interrupted by user for tool use]'
 export const DEFER_IGNORED = 'Not run: a permission check deferred this call, but a deferral is honoured only when it is the one tool call of a headless response. Call the tools one at a time.'
-const RESERVED = new Set(['tool', 'tool_use_id', 'agentId'])
+const RESERVED = new Set(['tool', 'tool_use_id', 'agentId', 'verdict'])
 
 export function inputOf(e: ToolCallInput): Record<string, unknown> {
   const input: Record<string, unknown> = {}
@@ -117,15 +117,17 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
   let interruptTurn = false
   // What the permission check refused: a rewrite of the model's input (a PreToolUse hook's) when there was one.
   let deniedInput: unknown
-  const e: ToolCallInput = { ...(checked.input as Record<string, unknown>), tool: tool.name, tool_use_id: use.id, ...(env.agentId ? { agentId: env.agentId } : {}) }
+  // The reserved names are the event's, never the model's: a `verdict` in the model's input is dropped, not believed.
+  const { verdict: _fromModel, ...given } = checked.input as Record<string, unknown>
+  const e: ToolCallInput = { ...given, tool: tool.name, tool_use_id: use.id, ...(env.agentId ? { agentId: env.agentId } : {}) }
   const core = async (e2: ToolCallInput): Promise<ToolCallResult> => {
     const valid = e2 === e ? checked : validateInput(tool, inputOf(e2))
     if (!valid.ok) return { isError: true, result: valid.message }
-    const verdict = await permit(env, tool, use.id, valid.input as Record<string, unknown>)
+    const verdict = await permit(env, tool, use.id, valid.input as Record<string, unknown>, e2.verdict)
     if ('deny' in verdict) {
       deniedInput = valid.input
       interruptTurn = verdict.interrupt === true
-      return { deny: verdict.deny }
+      return { deny: verdict.deny, ...(verdict.halt !== undefined ? { halt: verdict.halt } : {}) }
     }
     if ('defer' in verdict) {
       deferred = true
@@ -184,13 +186,14 @@ function endOf(r: ToolCallResult, interrupt = false): { endAfterBatch?: EndAfter
   return {}
 }
 
-async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>): Promise<{ input: Record<string, unknown> } | { deny: string; interrupt?: true } | { defer: true }> {
+async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>, proposed: ProposedVerdict | undefined): Promise<{ input: Record<string, unknown> } | { deny: string; interrupt?: true; halt?: string } | { defer: true }> {
   if (!env.bus.has('tool.check')) return { input }
   const verdict = await env.bus.emit('tool.check', {
     tool: tool.name, input, tool_use_id: toolUseId, ...(env.agentId ? { agentId: env.agentId } : {}), ...(env.canUseTool ? { canAsk: true } : {}),
+    ...(proposed ? { verdict: proposed } : {}),
   }, undefined, { signal: env.signal })
   if (verdict.decision === 'defer') return { defer: true }
-  if (verdict.decision === 'deny') return { deny: await denied(env, tool, toolUseId, input, verdict) }
+  if (verdict.decision === 'deny') return { deny: await denied(env, tool, toolUseId, input, verdict), ...(typeof verdict.halt === 'string' ? { halt: verdict.halt } : {}) }
   if (verdict.updatedInput) {
     const valid = validateInput(tool, verdict.updatedInput)
     if (!valid.ok) return { deny: `${tool.name}: the input ${verdict.hook ?? 'a permission check'} substituted is not valid: ${valid.message}` }

@@ -10,11 +10,6 @@ const MAX_DEPTH = 8
 // call reads the trace file, which keeps them all.
 const MAX_CHARS = 256_000
 
-/** `<dir>/<session>.jsonl` → `<dir>/<session>.trace.jsonl`: the trace sits beside its transcript. */
-export function traceFileOf(transcriptPath: string): string {
-  return transcriptPath.replace(/\.jsonl$/, '') + '.trace.jsonl'
-}
-
 /**
  * One session's provenance: the latest records in memory, and — once the session has a transcript —
  * each appended as one JSON line to the trace file beside it, so `modloop why` can read it later.

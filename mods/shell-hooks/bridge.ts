@@ -28,7 +28,6 @@ export interface BridgeInit {
 }
 
 /** A PreToolUse verdict waiting for the permission check of the same call. */
-export interface PendingDecision { decision: 'allow' | 'ask' | 'defer'; reason?: string; hook: string }
 
 export interface FireOptions {
   agentId?: string
@@ -56,10 +55,6 @@ const groupsOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArra
  */
 export class HookBridge {
   readonly runner: HooksRunner
-  /** PreToolUse verdicts by tool_use_id, waiting for the call's permission check. */
-  readonly decisions = new Map<string, PendingDecision>()
-  /** PermissionRequest denies with `interrupt`, by tool_use_id: the call's turn ends after its batch. */
-  readonly interrupts = new Map<string, string>()
   /** Subagent types by agent id (SubagentStart, and `agent_type` of their events). */
   readonly agentTypes = new Map<string, string>()
   /** SessionStart context, for the first prompt. */

@@ -23,7 +23,7 @@ const permissionsApi = ($: ModApi) => $.state.get({ plugin: 'permissions', key: 
 export function registerPermissionHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
   on('tool.check', async ($, e, next) => {
     const b = bridgeOf($)
-    const hook = e.tool_use_id ? b?.decisions.get(e.tool_use_id) : undefined
+    const hook = e.verdict
     const verdict = await next(e)
     if (!b) return verdict
     const ordered = hookOverRules(hook, verdict)
@@ -60,8 +60,8 @@ async function permissionRequest($: ModApi, b: HookBridge, e: ToolCheckInput, ve
   if (!answer) return undefined
   if (answer.behavior === 'deny') {
     const reason = answer.message ?? `${r.hookName} hook denied this call`
-    if (answer.interrupt && e.tool_use_id) b.interrupts.set(e.tool_use_id, reason)
-    return { decision: 'deny', hook: r.hookName, reason }
+    // `interrupt` ends the turn as hook_stopped once the batch is answered.
+    return { decision: 'deny', hook: r.hookName, reason, ...(answer.interrupt ? { halt: reason } : {}) }
   }
   const api = permissionsApi($)
   for (const update of answer.updatedPermissions ?? []) {

@@ -52,23 +52,14 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
         input = r.updatedInput
         call = { ...r.updatedInput, tool: e.tool, tool_use_id: e.tool_use_id, ...(e.agentId ? { agentId: e.agentId } : {}) }
       }
-      if (r.decision) b.decisions.set(e.tool_use_id, { decision: r.decision, reason: r.decisionReason, hook: r.hookName })
+      // The hook's verdict travels down to the permission check in the event (tool.check's `verdict`).
+      if (r.decision) call = { ...call, verdict: { decision: r.decision, ...(r.decisionReason !== undefined ? { reason: r.decisionReason } : {}), ...(r.hookName ? { hook: r.hookName } : {}) } }
     }
     const started = performance.now()
-    let res: ToolCallResult
-    try {
-      res = await next(call)
-    } finally {
-      b.decisions.delete(e.tool_use_id)
-    }
+    let res: ToolCallResult = await next(call)
     b.instructionsLoaded()
     if (e.tool === 'Skill' && !('deny' in res) && !res.isError) adoptInvocationHooks($, b)
-    if ('deny' in res) {
-      // A PermissionRequest deny with `interrupt` ends the turn once the batch is answered.
-      const interrupt = b.interrupts.get(e.tool_use_id)
-      b.interrupts.delete(e.tool_use_id)
-      return interrupt === undefined ? res : { ...res, halt: interrupt }
-    }
+    if ('deny' in res) return res
     let halt: string | undefined
     const fields = { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id, duration_ms: Math.round(performance.now() - started) }
     if (!res.isError && b.has('PostToolUse')) {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import type { SessionStore, StoredSession } from '../../../core/session/store.js'
 import { findSession, latestSession } from './locate.js'
 import { acquireSessionLock, assertUnlocked } from './lock.js'
-import { transcriptPath } from './paths.js'
+import { traceFileOf, transcriptPath } from './paths.js'
 import { rebuildHistory } from './rebuild.js'
 import { chainTo, readTranscript } from './transcript-read.js'
 
@@ -15,6 +15,7 @@ export const fileStore: SessionStore = {
   locationOf: (cwd, sessionId, env) => transcriptPath(cwd, sessionId, env),
   exists: async (cwd, sessionId, env) => existsSync(transcriptPath(cwd, sessionId, env)),
   hold: (location, sessionId) => acquireSessionLock(location, sessionId),
+  traceOf: (location) => traceFileOf(location),
   async load({ id, cwd, env, fork, at }): Promise<StoredSession> {
     const file = id !== undefined ? await findSession(id, cwd, env) : await latestSession(cwd, env)
     if (!fork) assertUnlocked(file.path, file.sessionId)

@@ -48,6 +48,11 @@ export function subagentTranscriptPath(sessionPath: string, agentId: string): st
   return join(sessionDirOf(sessionPath), 'subagents', `agent-${agentId}.jsonl`)
 }
 
+/** `<dir>/<session>.jsonl` → `<dir>/<session>.trace.jsonl`: what mods changed or decided, beside the transcript (`modloop why`). */
+export function traceFileOf(sessionPath: string): string {
+  return `${sessionDirOf(sessionPath)}.trace.jsonl`
+}
+
 export function lockPathOf(sessionPath: string): string {
   return sessionPath.replace(/\.jsonl$/, '.lock')
 }

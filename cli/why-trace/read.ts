@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ProvenanceRecord } from './record.js'
+import type { ProvenanceRecord } from '../../core/trace/record.js'
 
 /** Reads a trace file; a torn or foreign line is skipped. */
 export async function readTrace(file: string): Promise<ProvenanceRecord[]> {

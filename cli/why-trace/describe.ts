@@ -1,4 +1,4 @@
-import type { ProvenanceRecord } from './record.js'
+import type { ProvenanceRecord } from '../../core/trace/record.js'
 
 const WIDTH = 160
 
