@@ -1,6 +1,7 @@
 import type { Command } from './command.js'
 import { LOAD_OPTIONS, LOAD_USAGE } from './load-args.js'
 import { HEADLESS_OPTIONS, HEADLESS_USAGE } from './headless-options.js'
+import { ACP_OPTIONS, ACP_USAGE } from './acp/options.js'
 
 const json = { json: { type: 'boolean' } } as const
 
@@ -13,6 +14,14 @@ export const COMMANDS: readonly Command[] = [
     options: HEADLESS_OPTIONS,
     positionals: { min: 0, max: Infinity },
     load: async () => (await import('./interactive.js')).defaultCommand,
+  },
+  {
+    path: ['acp'],
+    summary: 'serve the Agent Client Protocol on stdin/stdout, so an editor (Zed, …) runs this distribution as its agent',
+    usage: ACP_USAGE,
+    options: ACP_OPTIONS,
+    positionals: { min: 0, max: 0 },
+    load: async () => (await import('./acp/serve.js')).acp,
   },
   {
     path: ['demo'],

@@ -29,7 +29,9 @@ export const interactive: CommandRun = async ({ values, positionals, io }) => {
   }
   const given = queryOptions(values, io)
   markEntrypoint(io, 'cli')
-  const options = { ...given, cwd: resolve(io.cwd, given.cwd ?? '.') }
+  // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
+  const { BUILTINS } = await import('../builtins.js')
+  const options = { ...given, builtins: BUILTINS, cwd: resolve(io.cwd, given.cwd ?? '.') }
   const term: TerminalIo = { stdin, stdout, env: io.env }
   // Nothing of the project loads before the folder is trusted, so the built-in terminal asks.
   const { askTrust } = await import('../mods/terminal-ui/trust-ask.js')

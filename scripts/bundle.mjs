@@ -31,6 +31,7 @@ const VENDOR = {
     '@modelcontextprotocol/sdk/types.js',
   ],
   ajv: ['ajv'],
+  acp: ['@agentclientprotocol/sdk'],
   yaml: ['yaml'],
   diff: ['diff'],
   ignore: ['ignore'],

@@ -68,6 +68,8 @@ export class Session {
   readonly startedAt = Date.now()
   /** What mods changed or decided in this session (`modloop why`, `Query.why`); subagents share the root's. */
   provenance: ProvenanceLog | undefined
+  /** Stops recording provenance into `provenance` (the bus sink's disposer). */
+  stopProvenance: (() => void) | undefined
   /** Hot reload of file mods: `/reload`, and between turns with `watchMods`. */
   reloader: ModReloader | undefined
   ended = false

@@ -1,8 +1,6 @@
 import type { Session } from '../loop/session.js'
 import { ProvenanceLog } from './log.js'
 
-const stops = new WeakMap<Session, () => void>()
-
 /**
  * Turns provenance on for a session: records go to its log until it closes, and to the trace file
  * its store keeps beside the session (when it keeps one and the session is kept at all).
@@ -12,10 +10,10 @@ export function startProvenance(session: Session): void {
   const store = session.options.builtins?.sessionStore
   const log = new ProvenanceLog(() => (session.release && session.location ? store?.traceOf?.(session.location) : undefined))
   session.provenance = log
-  stops.set(session, host.bus.onProvenance((r) => log.add(r)))
+  session.stopProvenance = host.bus.onProvenance((r) => log.add(r))
 }
 
 export function stopProvenance(session: Session): void {
-  stops.get(session)?.()
-  stops.delete(session)
+  session.stopProvenance?.()
+  session.stopProvenance = undefined
 }

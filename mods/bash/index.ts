@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { allowedDirsOptions } from '../_shared/allowed-paths.js'
 import { registerTool } from '../_shared/register-tool.js'
+import { delegated } from '../_shared/tool-delegate.js'
 import { bashDescription, bashInput, bashTool } from './bash-tool.js'
 import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
 import { hookEnvFiles } from '../_shared/hook-env-files.js'
@@ -39,7 +40,11 @@ export default defineMod({
       await registerTool($, {
         name: 'Bash', description: bashDescription(opts), input: bashInput, isReadOnly: false,
         // A mod disposed mid-command (host closing) stops the command too.
-        call: (input, ctx) => bashTool(input, { ...ctx, signal: AbortSignal.any([ctx.signal, $.signal]) }, shell, opts, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId))),
+        call: async (input, ctx) => {
+          const signal = AbortSignal.any([ctx.signal, $.signal])
+          const { cwd } = await shell.currentCwd()
+          return (await delegated('Bash', input, { ...ctx, cwd, signal })) ?? bashTool(input, { ...ctx, signal }, shell, opts, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)))
+        },
       })
       publishToolOutput($, 'Bash', bashOutputShape)
       await registerTool($, { name: 'BashOutput', description: BASH_OUTPUT_DESCRIPTION, input: bashOutputInput, isReadOnly: true, call: (input) => bashOutputTool(input, shell, opts.maxOutputChars) })

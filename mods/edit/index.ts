@@ -2,6 +2,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
+import { delegated } from '../_shared/tool-delegate.js'
 import { EDIT_DESCRIPTION, editInput, editTool } from './edit-file.js'
 
 /** Edit: exact string replacement in a file read in this session, written back atomically. */
@@ -11,7 +12,10 @@ export default defineMod({
   options: allowedDirsOptions,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, call: async (input, ctx) => editTool(input, ctx, await sessionDirectories($, opts.additionalDirectories)) })
+      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, call: async (input, ctx) => {
+        const dirs = await sessionDirectories($, opts.additionalDirectories)
+        return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs)
+      } })
       return next(e)
     })
     on('session.end', ($, e, next) => {

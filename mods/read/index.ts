@@ -5,6 +5,7 @@ import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths
 import { forgetSession } from '../_shared/read-state.js'
 import { restoreReads } from '../_shared/read-state-restore.js'
 import { registerTool } from '../_shared/register-tool.js'
+import { delegated } from '../_shared/tool-delegate.js'
 import { publishToolOutput } from '../_shared/tool-output.js'
 import { readOutputShape } from './output-shape.js'
 import { READ_DESCRIPTION, readInput, readTool } from './read-file.js'
@@ -21,7 +22,10 @@ export default defineMod({
   options,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => readTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })
+      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => {
+        const dirs = await sessionDirectories($, opts.additionalDirectories)
+        return (await delegated('Read', input, ctx, dirs)) ?? readTool(input, ctx, { ...opts, additionalDirectories: dirs })
+      } })
       publishToolOutput($, 'Read', readOutputShape)
       // A resumed or forked session knows the files its history read, as long as they did not change since.
       if (e.resumedFrom) await restoreReads(e.sessionId, $.session.messages() as MessageParam[], e.resumedFrom.lastActivityMs, e.resumedFrom.carried?.readFiles)

@@ -2,24 +2,9 @@ import type { PermissionResult } from '../../core/tools/pipeline.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { Chooser } from './chooser.js'
 import { toolTitle } from './tool-view.js'
+import { alwaysRule, ruleText } from '../permissions/always-rule.js'
 
-const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
-
-/** The rule "allow always" saves: the exact command for Bash, the domain for WebFetch, edits as a class, else the tool. */
-export function alwaysRule(tool: string, input: Record<string, unknown>): { toolName: string; ruleContent?: string } {
-  if (tool === 'Bash' && typeof input.command === 'string') return { toolName: 'Bash', ruleContent: input.command }
-  if (tool === 'WebFetch' && typeof input.url === 'string') {
-    try {
-      return { toolName: 'WebFetch', ruleContent: `domain:${new URL(input.url).hostname}` }
-    } catch {
-      return { toolName: 'WebFetch' }
-    }
-  }
-  if (EDIT_TOOLS.has(tool)) return { toolName: 'Edit' }
-  return { toolName: tool }
-}
-
-export const ruleText = (r: { toolName: string; ruleContent?: string }) => (r.ruleContent === undefined ? r.toolName : `${r.toolName}(${r.ruleContent})`)
+export { alwaysRule, ruleText }
 
 interface PermissionsApi {
   persistUpdate(update: unknown): Promise<{ file?: string }>

@@ -2,6 +2,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
+import { delegated } from '../_shared/tool-delegate.js'
 import { WRITE_DESCRIPTION, writeInput, writeTool } from './write-file.js'
 
 /** Write: creates or replaces a file, only over a file read in this session and unchanged since. */
@@ -11,7 +12,10 @@ export default defineMod({
   options: allowedDirsOptions,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, call: async (input, ctx) => writeTool(input, ctx, await sessionDirectories($, opts.additionalDirectories)) })
+      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, call: async (input, ctx) => {
+        const dirs = await sessionDirectories($, opts.additionalDirectories)
+        return (await delegated('Write', input, ctx, dirs)) ?? writeTool(input, ctx, dirs)
+      } })
       return next(e)
     })
     on('session.end', ($, e, next) => {

@@ -1,0 +1,62 @@
+import type { AgentContext, PermissionOption } from '@agentclientprotocol/sdk'
+import type { CanUseTool, PermissionResult } from '../../core/tools/pipeline.js'
+import { alwaysRule, ruleText } from '../../mods/permissions/always-rule.js'
+import type { PermissionsAccess } from './permissions-api.js'
+import { toolInfo } from './tool-info.js'
+
+export interface PermissionAskContext {
+  client: AgentContext
+  sessionId: string
+  permissions(): PermissionsAccess | undefined
+  /** The call was allowed: it runs now. */
+  allowed(toolUseId: string): void
+  /** A line for the editor's log (the agent's stderr). */
+  log(line: string): void
+}
+
+/**
+ * canUseTool as an ACP `session/request_permission`: allow once, allow always (the rule is saved
+ * to the project's `.claude/settings.local.json` through the permissions mod, as the terminal
+ * saves it), or reject. An ask the editor cancels — or a cancelled turn — denies and ends the turn.
+ */
+export function askEditor(ctx: PermissionAskContext): CanUseTool {
+  return async (tool, input, o) => {
+    const rule = alwaysRule(tool, input)
+    const options: PermissionOption[] = [
+      { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'allow_always', name: `Always allow ${ruleText(rule)}`, kind: 'allow_always' },
+      { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
+    ]
+    const info = toolInfo(tool, input)
+    let answer
+    try {
+      answer = await ctx.client.request('session/request_permission', {
+        sessionId: ctx.sessionId, options,
+        toolCall: { toolCallId: o.toolUseID, title: info.title, kind: info.kind, status: 'pending', locations: info.locations, rawInput: input, ...(info.content.length ? { content: info.content } : {}) },
+      }, { cancellationSignal: o.signal, stopWaitingOnCancel: true })
+    } catch (err) {
+      if (o.signal.aborted) return interrupted(tool)
+      throw err
+    }
+    if (answer.outcome.outcome === 'cancelled' || o.signal.aborted) return interrupted(tool)
+    const picked = answer.outcome.optionId
+    if (picked === 'reject_once') return { behavior: 'deny', message: `The user denied this ${tool} call.` }
+    if (picked === 'allow_always') await saveRule(ctx, rule)
+    else if (picked !== 'allow_once') return { behavior: 'deny', message: `The editor answered with an option this ask did not offer ("${picked}"), so the ${tool} call was not run.` }
+    ctx.allowed(o.toolUseID)
+    return { behavior: 'allow' }
+  }
+}
+
+const interrupted = (tool: string): PermissionResult => ({ behavior: 'deny', message: `The user interrupted the ${tool} call and did not allow it.`, interrupt: true })
+
+async function saveRule(ctx: PermissionAskContext, rule: ReturnType<typeof alwaysRule>): Promise<void> {
+  const api = ctx.permissions()
+  if (!api) return ctx.log('the permissions mod is not loaded: allowed this once, no rule saved')
+  try {
+    const r = await api.persistUpdate({ type: 'addRules', rules: [rule], behavior: 'allow', destination: 'localSettings' })
+    ctx.log(`saved: allow ${ruleText(rule)}${r.file ? ` in ${r.file}` : ''}`)
+  } catch (err) {
+    ctx.log(`the rule could not be saved: ${(err as Error).message}`)
+  }
+}

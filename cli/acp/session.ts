@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto'
+import { RequestError, type AgentContext, type AvailableCommand, type ClientCapabilities, type ContentBlock, type SessionModeState, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk'
+import type { SDKMessage } from '../../core/loop/messages.js'
+import type { QueryOptions } from '../../core/loop/options.js'
+import type { Query } from '../../core/loop/query.js'
+import type { query } from '../../entry.js'
+import type { ModApi } from '../../core/mod/api.js'
+import { acpClientMod } from '../../mods/acp-client/index.js'
+import { InputChannel } from '../../mods/terminal-ui/input-channel.js'
+import { editorOf } from './editor.js'
+import { sessionModes } from './modes.js'
+import { askEditor } from './permission-ask.js'
+import { permissionsOf } from './permissions-api.js'
+import { promptContent } from './prompt.js'
+import { stopReasonOf } from './stop-reason.js'
+import { UpdateStream } from './updates.js'
+
+export interface SessionStart {
+  client: AgentContext
+  caps: ClientCapabilities | undefined
+  /** The query options of every session (the command line's), with this session's cwd, MCP servers and id or resume. */
+  options: QueryOptions & { cwd: string }
+  log(line: string): void
+}
+
+interface Turn { uuid: string; resolve(r: StopReason): void; reject(err: unknown): void; cancelled: boolean }
+
+/**
+ * One ACP session: a modloop session fed by the editor's prompts (query() with streaming input),
+ * its messages relayed as `session/update`s in order, each prompt answered when its turn's result
+ * arrives. One prompt runs at a time; `cancel` interrupts it.
+ */
+export class AcpSession {
+  private readonly input = new InputChannel()
+  private readonly stream = new UpdateStream(true)
+  private readonly query: Query
+  private $: ModApi | undefined
+  private turn: Turn | undefined
+  private sent: Promise<void> = Promise.resolve()
+  private commandsShown = ''
+  private prompted = false
+  private failure: unknown
+
+  private constructor(readonly id: string, private readonly start: SessionStart, run: typeof query, ready: { resolve(): void; reject(err: unknown): void }) {
+    const { client, caps, options } = start
+    const editor = editorOf(client, caps, id, (toolUseId, terminalId) => this.send(this.stream.inTerminal(toolUseId, terminalId)))
+    const mod = acpClientMod({ editor, started: ($) => { this.$ = $; ready.resolve() } })
+    const canUseTool = askEditor({
+      client, sessionId: id, permissions: () => permissionsOf(this.$), log: start.log,
+      allowed: (toolUseId) => this.send(this.stream.running(toolUseId)),
+    })
+    this.query = run({ prompt: this.input, options: { ...options, includePartialMessages: true, canUseTool, mods: [...(options.mods ?? []), mod] } })
+    void this.pump().catch((err: unknown) => {
+      this.failure = err
+      ready.reject(err)
+      this.turn?.reject(RequestError.internalError(undefined, `the session stopped: ${(err as Error).message}`))
+      this.turn = undefined
+    })
+  }
+
+  /** Opens a session (new, or resumed by `options.resume`) and resolves once its mods have started. */
+  static async open(start: SessionStart): Promise<AcpSession> {
+    const id = start.options.resume ?? start.options.sessionId ?? randomUUID()
+    let ready!: { resolve(): void; reject(err: unknown): void }
+    const started = new Promise<void>((resolve, reject) => { ready = { resolve, reject } })
+    // The loop loads with the first session: `initialize` is answered before any of it is imported.
+    const { query } = await import('../../entry.js')
+    const session = new AcpSession(id, { ...start, options: start.options.resume ? start.options : { ...start.options, sessionId: id } }, query, ready)
+    await started
+    return session
+  }
+
+  /** The permission modes, the one in force current. */
+  modes(): SessionModeState {
+    const current = permissionsOf(this.$)?.mode?.() ?? this.start.options.permissionMode ?? 'default'
+    return sessionModes(current, this.start.options.permissionMode === 'bypassPermissions')
+  }
+
+  async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    if (this.failure) throw RequestError.internalError(undefined, `the session stopped: ${(this.failure as Error).message}`)
+    if (this.turn) throw RequestError.invalidRequest({ sessionId: this.id }, `session ${this.id} is already running a prompt; wait for its answer or cancel it`)
+    const content = promptContent(blocks)
+    // Told again with the first prompt, in case the editor dropped the first telling: it came as the session was made.
+    if (!this.prompted) void this.announceCommands(true).catch(() => {})
+    this.prompted = true
+    const uuid = randomUUID()
+    const done = new Promise<StopReason>((resolve, reject) => { this.turn = { uuid, resolve, reject, cancelled: false } })
+    this.input.send({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, priority: 'next', uuid })
+    return done
+  }
+
+  async cancel(): Promise<void> {
+    const turn = this.turn
+    if (!turn) return
+    turn.cancelled = true
+    // A prompt still waiting for the session to take it never starts a turn: it is answered here.
+    const receipt = await this.query.interrupt({ cancel_queued: true })
+    if (receipt?.cancelled?.includes(turn.uuid) && this.turn === turn) {
+      this.turn = undefined
+      await this.sent
+      turn.resolve('cancelled')
+    }
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    if (!this.modes().availableModes.some((m) => m.id === modeId)) {
+      throw RequestError.invalidParams({ modeId }, `"${modeId}" is not one of this session's modes: ${this.modes().availableModes.map((m) => m.id).join(', ')}`)
+    }
+    await this.query.setPermissionMode(modeId)
+    this.send([{ sessionUpdate: 'current_mode_update', currentModeId: modeId }])
+  }
+
+  /** Tells the editor the slash commands (and skills) the session offers, when they changed since last told. */
+  async announceCommands(again = false): Promise<void> {
+    const commands: AvailableCommand[] = (await this.query.supportedCommands()).map((c) => ({
+      name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+    }))
+    const shown = JSON.stringify(commands)
+    if (shown === this.commandsShown && !again) return
+    this.commandsShown = shown
+    this.send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }])
+  }
+
+  async close(): Promise<void> {
+    this.input.end()
+    await this.query.close()
+  }
+
+  /** Updates go out in the order they were made; a prompt is answered after its last one. */
+  private send(updates: SessionUpdate[]): void {
+    for (const update of updates) {
+      this.sent = this.sent.then(() => this.start.client.notify('session/update', { sessionId: this.id, update })).catch((err: Error) => this.start.log(`an update could not be sent: ${err.message}`))
+    }
+  }
+
+  private async pump(): Promise<void> {
+    for await (const m of this.query as AsyncIterable<SDKMessage>) {
+      if (m.type !== 'result') {
+        this.send(this.stream.of(m))
+        continue
+      }
+      const turn = this.turn
+      if (!turn) continue
+      await this.usage(m.total_cost_usd)
+      await this.announceCommands().catch(() => {})
+      await this.sent
+      this.turn = undefined
+      try {
+        turn.resolve(stopReasonOf(m, turn.cancelled))
+      } catch (err) {
+        turn.reject(err)
+      }
+    }
+  }
+
+  /** How full the context window is and what the session has cost so far. */
+  private async usage(costUsd: number): Promise<void> {
+    const u = await this.query.getContextUsage()
+    this.send([{ sessionUpdate: 'usage_update', used: u.totalTokens, size: u.maxTokens, cost: { amount: costUsd, currency: 'USD' } }])
+  }
+}

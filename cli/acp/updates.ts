@@ -1,0 +1,105 @@
+import type { ContentBlock, ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { PlanEntry, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk'
+import type { SDKMessage } from '../../core/loop/messages.js'
+import { toolInfo } from './tool-info.js'
+
+interface CallSeen { name: string; input: Record<string, unknown>; running: boolean; terminalId?: string }
+
+/**
+ * Turns modloop's message stream into ACP `session/update`s: streamed text and thinking deltas,
+ * each tool call and its result, the plan TodoWrite keeps, a switch of the permission mode. Live
+ * (`streamed`), text comes from the deltas and the complete assistant message adds only its tool
+ * calls; a replayed history has no deltas, so its text comes from the messages themselves.
+ */
+export class UpdateStream {
+  private readonly calls = new Map<string, CallSeen>()
+
+  constructor(private readonly streamed: boolean) {}
+
+  /** The updates one message makes (none for the result, which ends the prompt, or a subagent's own messages). */
+  of(m: SDKMessage): SessionUpdate[] {
+    if ('parent_tool_use_id' in m && m.parent_tool_use_id) return []
+    switch (m.type) {
+      case 'stream_event': return this.delta(m.event)
+      case 'assistant': return m.message.content.flatMap((b) => this.assistantBlock(b))
+      case 'user': return this.user(m.message.content, m.isSynthetic === true || m.isCompactSummary === true)
+      case 'tool_progress': return this.running(m.tool_use_id)
+      case 'system': return m.subtype === 'status' && typeof m.permissionMode === 'string' ? [{ sessionUpdate: 'current_mode_update', currentModeId: m.permissionMode }] : []
+      default: return []
+    }
+  }
+
+  /** The call was allowed, or its tool reported progress: it runs now. */
+  running(toolUseId: string): SessionUpdate[] {
+    const call = this.calls.get(toolUseId)
+    if (!call || call.running) return []
+    call.running = true
+    return [{ sessionUpdate: 'tool_call_update', toolCallId: toolUseId, status: 'in_progress' }]
+  }
+
+  /** The call runs in an editor terminal: the editor shows it live in the tool call. */
+  inTerminal(toolUseId: string, terminalId: string): SessionUpdate[] {
+    const call = this.calls.get(toolUseId)
+    if (call) call.terminalId = terminalId
+    return [{ sessionUpdate: 'tool_call_update', toolCallId: toolUseId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }]
+  }
+
+  private delta(event: Extract<SDKMessage, { type: 'stream_event' }>['event']): SessionUpdate[] {
+    if (event.type !== 'content_block_delta') return []
+    if (event.delta.type === 'text_delta') return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.delta.text } }]
+    if (event.delta.type === 'thinking_delta') return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.delta.thinking } }]
+    return []
+  }
+
+  private assistantBlock(b: ContentBlock): SessionUpdate[] {
+    if (b.type === 'text' && !this.streamed) return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: b.text } }]
+    if (b.type === 'thinking' && !this.streamed) return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: b.thinking } }]
+    if (b.type !== 'tool_use') return []
+    const input = (b.input ?? {}) as Record<string, unknown>
+    this.calls.set(b.id, { name: b.name, input, running: false })
+    const info = toolInfo(b.name, input)
+    const call: SessionUpdate = { sessionUpdate: 'tool_call', toolCallId: b.id, title: info.title, kind: info.kind, status: 'pending', locations: info.locations, rawInput: input, content: info.content }
+    const plan = b.name === 'TodoWrite' ? planOf(input.todos) : undefined
+    return plan ? [call, { sessionUpdate: 'plan', entries: plan }] : [call]
+  }
+
+  private user(content: string | ContentBlockParam[], hidden: boolean): SessionUpdate[] {
+    if (typeof content === 'string') return this.streamed || hidden ? [] : [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: content } }]
+    return content.flatMap((b): SessionUpdate[] => {
+      if (b.type === 'tool_result') return this.result(b)
+      if (this.streamed || hidden) return []
+      if (b.type === 'text') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: b.text } }]
+      if (b.type === 'image' && b.source.type === 'base64') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'image', data: b.source.data, mimeType: b.source.media_type } }]
+      return []
+    })
+  }
+
+  private result(b: ToolResultBlockParam): SessionUpdate[] {
+    const call = this.calls.get(b.tool_use_id)
+    this.calls.delete(b.tool_use_id)
+    const text = typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n')
+    const status = b.is_error === true ? 'failed' : 'completed'
+    return [{ sessionUpdate: 'tool_call_update', toolCallId: b.tool_use_id, status, content: resultContent(call, text, b.is_error === true), rawOutput: text }]
+  }
+}
+
+/** A change keeps its diff (unless it failed); a terminal stays shown; anything else shows what the model read. */
+function resultContent(call: CallSeen | undefined, text: string, failed: boolean): ToolCallContent[] {
+  if (call?.terminalId) return [{ type: 'terminal', terminalId: call.terminalId }]
+  const diff = call && !failed ? toolInfo(call.name, call.input).content : []
+  if (diff.length > 0) return diff
+  if (!text) return []
+  const body = call?.name === 'Bash' ? `\`\`\`console\n${text.replace(/\n$/, '')}\n\`\`\`` : text
+  return [{ type: 'content', content: { type: 'text', text: body } }]
+}
+
+/** TodoWrite's list as an ACP plan. */
+function planOf(todos: unknown): PlanEntry[] | undefined {
+  if (!Array.isArray(todos)) return undefined
+  return todos.flatMap((t): PlanEntry[] => {
+    const todo = t as { content?: unknown; status?: unknown }
+    if (typeof todo.content !== 'string') return []
+    const status = todo.status === 'in_progress' || todo.status === 'completed' ? todo.status : 'pending'
+    return [{ content: todo.content, status, priority: 'medium' }]
+  })
+}

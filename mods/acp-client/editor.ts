@@ -1,0 +1,29 @@
+/**
+ * What an editor connected over the Agent Client Protocol offers a session: its buffers (read and
+ * write a text file, unsaved changes included) and its terminals. Each is present only when the
+ * editor advertised it; the front end (cli/acp) implements them over the connection.
+ */
+export interface Editor {
+  readTextFile?(path: string): Promise<string>
+  writeTextFile?(path: string, content: string): Promise<void>
+  /** Runs a shell command in an editor terminal, shown beside the tool call `toolUseId`. */
+  runInTerminal?(run: TerminalRun): Promise<TerminalOutcome>
+}
+
+export interface TerminalRun {
+  toolUseId: string
+  command: string
+  cwd: string
+  signal: AbortSignal
+  timeoutMs: number
+  outputByteLimit: number
+}
+
+export interface TerminalOutcome {
+  output: string
+  truncated: boolean
+  exitCode: number | null
+  signal: string | null
+  timedOut: boolean
+  aborted: boolean
+}
