@@ -3,8 +3,11 @@
  * that model reads the same here. Each method is served by a provider that some part of the
  * host (the loop, a mod of the core set) installs; a method with no counterpart in a terminal
  * runtime fails with MODLOOP_ERR_UNSUPPORTED naming it, never silently.
- * Mods add typed capabilities by declaration merging on `ModApiExtensions`.
+ * What mods offer each other is a capability (`$.capability`, typed by declaration merging on
+ * `Capabilities` in capabilities.ts).
  */
+
+import type { CapabilityApi } from './capabilities.js'
 
 export type Method<A extends unknown[] = any[], R = unknown> = (...args: A) => R
 
@@ -99,6 +102,8 @@ export interface ModApiCore {
     /** Every mod loaded in this host, in load order: those that only handle events too. */
     mods(): ModInfo[]
   }
+  /** The named APIs mods provide each other, typed by declaration merging on `Capabilities`. */
+  readonly capability: CapabilityApi
   readonly state: {
     get(ref: StateRef): { value: unknown; version: number }
     set(ref: StateRef, value: unknown, options?: { ifVersion?: number }): { isSet: boolean; version: number }
