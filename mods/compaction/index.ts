@@ -58,6 +58,8 @@ export default defineMod({
   name: 'compaction',
   description: 'Auto and manual (/compact) compaction, tool-result budgeting and microcompaction',
   options,
+  // The config's `compaction` gives the defaults; the mod's own entry wins.
+  configKeys: { compaction: (options, value) => ({ ...(value as Record<string, unknown>), ...options }) },
   register(on, opts) {
     const env = ($: ModApi) => (name: string) => $.env.get(name)
 

@@ -21,6 +21,14 @@ export default defineMod({
   name: 'mcp',
   description: 'MCP servers and their tools',
   options: mcpOptions,
+  // The config's servers join the option's; a server of the same name in the option wins.
+  configKeys: {
+    mcpServers: (options, value) => {
+      const own = options ?? {}
+      const servers = typeof own.servers === 'object' && own.servers !== null ? own.servers : {}
+      return { ...own, servers: { ...(value as Record<string, unknown>), ...servers } }
+    },
+  },
   register(on, opts) {
     let manager: McpManager | undefined
 

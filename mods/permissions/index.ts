@@ -7,6 +7,7 @@ import { persistUpdate } from './persist.js'
 import { ignoredNotice, loadPolicy } from './policy.js'
 import { coversTool } from './rule-match.js'
 import { claudeDir, permissionsOptions } from './settings-load.js'
+import { foldPermissions } from './config-key.js'
 import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
 import { MODES, type Mode, type Policy, type Verdict } from './types.js'
 import { PERMISSION_MODE_REF } from '../../core/loop/controls.js'
@@ -39,6 +40,7 @@ export default defineMod({
   name: 'permissions',
   description: 'Permission rules, modes and workspace trust (tool.check)',
   options: permissionsOptions,
+  configKeys: { permissions: foldPermissions },
   register(on, opts) {
     let policy: Policy | undefined
     let loadFailure: string | undefined

@@ -24,6 +24,8 @@ export default defineMod({
   name: 'shell-hooks',
   description: 'Runs settings hooks (.claude/settings.json and friends) at the loop events',
   options: shellHooksOptions,
+  // The config's `hooks` (and plugins') reach it as the loader's `configHooks` capability.
+  configKeys: { hooks: true },
   register(on, opts) {
     const bridges = new Map<string, HookBridge>()
     const bridgeOf = ($: ModApi) => bridges.get($.session.id() as string)
