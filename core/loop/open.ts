@@ -7,7 +7,9 @@ import { installProviders } from './providers.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { Session } from './session.js'
 import type { Rebuilt } from '../session/rebuild.js'
-import { refusalOf, SESSION_REFUSED_REF } from '../session/lock.js'
+import { refusalOf } from '../session/lock.js'
+import { provideConfigHooks } from '../loader/config-hooks.js'
+import { assertModeOwned } from './permission-mode.js'
 import { transcriptPath } from '../session/paths.js'
 import { startProvenance, stopProvenance } from '../trace/session-trace.js'
 import { ModReloader } from '../loader/reload.js'
@@ -45,13 +47,19 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     configModel = dist.config.model
     for (const warning of dist.warnings) log?.(warning)
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
-    host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)
+    provideConfigHooks(host, dist.hooks)
     unreadKeys = () => unreadKeyWarnings(dist.needsMods, host)
   }
   for (const def of options.mods ?? []) {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
   for (const warning of unreadKeys?.() ?? []) log(warning)
+  try {
+    assertModeOwned(host, options.permissionMode)
+  } catch (err) {
+    if (!options.host) await host.close()
+    throw err
+  }
   for (const err of host.errors) log(`${err.code}: ${err.message}`)
   // A resumed session goes on with its own model unless one is given; either way, if it starts on another, that is a switch.
   const fresh = resolveModelName(options, configModel)
@@ -71,7 +79,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     ...(resumed ? { resumedFrom: resumedFrom(resumed) } : {}),
   }
   await host.bus.emit('session.start', start)
-  const refused = refusalOf(host.state.get(SESSION_REFUSED_REF).value, session.id)
+  const refused = refusalOf(host.capabilities.get('sessionRefusal'), session.id)
   if (refused) {
     await closeSession(session, 'other', !options.host)
     throw refused

@@ -125,17 +125,17 @@ export function installProviders(session: Session): void {
     },
     'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),
     'config.list': () => configRows(session),
-    // The launch flags as a settings layer (`source: 'flag'`); settings files are read by the mods that own them.
+    // The launch options (`source: 'flag'`) under the names query() gives them; each mod reads the
+    // ones it owns (the permission options become rules in the permissions mod). Settings files are
+    // read by the mods that own them.
     'settings.read': (_mod: string, args?: { source?: string }) => {
       const o = session.options
       if (args?.source !== undefined && args.source !== 'flag') return {}
       return {
-        permissions: {
-          ...(o.allowedTools?.length ? { allow: [...o.allowedTools] } : {}),
-          ...(o.disallowedTools?.length ? { deny: [...o.disallowedTools] } : {}),
-          ...(o.permissionMode ? { defaultMode: o.permissionMode } : {}),
-          ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
-        },
+        ...(o.allowedTools?.length ? { allowedTools: [...o.allowedTools] } : {}),
+        ...(o.disallowedTools?.length ? { disallowedTools: [...o.disallowedTools] } : {}),
+        ...(o.permissionMode ? { permissionMode: o.permissionMode } : {}),
+        ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
         ...(o.trustWorkspace ? { trustWorkspace: true } : {}),
         ...(o.settings?.length ? { settings: [...o.settings] } : {}),
         ...(o.includeHookEvents ? { includeHookEvents: true } : {}),

@@ -13,7 +13,10 @@ export interface Capabilities {}
 
 export type CapabilityName = keyof Capabilities & string
 
-/** How a mod uses a capability: its absence at bind drops the mod (required), or its code copes (optional). */
+/**
+ * How a mod uses a capability: its absence at bind drops the mod (required), or its code copes
+ * (optional). A use named `family.*` covers every capability of that family, and is optional.
+ */
 export type CapabilityUse = 'required' | 'optional'
 export type CapabilityUses = { readonly [N in CapabilityName]?: CapabilityUse }
 
@@ -64,6 +67,9 @@ export class CapabilityStore {
 export function capabilityApi(mod: string, declared: CapabilityDeclarations, store: CapabilityStore): CapabilityApi {
   const provides = new Set(declared.provides ?? [])
   const uses = new Set([...Object.keys(declared.uses ?? {}), ...provides])
+  // `family.*` covers every capability named `family.<something>` (one per tool, say).
+  const families = [...uses].filter((u) => u.endsWith('.*')).map((u) => u.slice(0, -1))
+  const covers = (name: string) => uses.has(name) || families.some((f) => name.startsWith(f))
   return Object.freeze({
     provide: (name: string, value: unknown) => {
       if (!provides.has(name)) {
@@ -72,7 +78,7 @@ export function capabilityApi(mod: string, declared: CapabilityDeclarations, sto
       store.set(mod, name, value)
     },
     use: (name: string) => {
-      if (!uses.has(name)) {
+      if (!covers(name)) {
         throw new ModloopError('MODLOOP_ERR_CAPABILITY', `${mod}: $.capability.use("${name}") needs "${name}" in the mod's uses (required or optional)`, { mod, field: name })
       }
       return store.get(name as CapabilityName)

@@ -166,6 +166,11 @@ export class ModHost {
     return this.known[kind].get(name)
   }
 
+  /** The loaded mod that declares it provides a capability, if one does. */
+  providerOf(capability: string): string | undefined {
+    return this.list().find((m) => m.status === 'loaded' && (m.def.provides as readonly string[] | undefined)?.includes(capability))?.name
+  }
+
   /** Phase two: check declared dependencies and capabilities, then let `$` work. */
   bind(): void {
     this.checkDependencies()

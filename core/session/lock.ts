@@ -47,19 +47,24 @@ export function acquireSessionLock(sessionPath: string, sessionId: string): () =
   throw lockedError(sessionId, readPid(path) ?? 0, path)
 }
 
-/**
- * Where the mod that records sessions publishes that it lost the session's lock as the session
- * started (two new sessions given one id, or two resumes, at the same moment): `{ sessionId,
- * message, file }`. Core then refuses the session as it refuses a resume of a locked one — a
- * session that ran on unrecorded would lose what it did.
- */
-export const SESSION_REFUSED_REF = { plugin: 'transcripts', key: 'refused' } as const
+/** Why a session may not run: the lock it lost, with the lock file. */
+export interface SessionRefusal { message: string; file?: string }
 
-/** The locked-session error a mod published for `sessionId`, if it published one. */
-export function refusalOf(published: unknown, sessionId: string): ModloopError | undefined {
-  const r = published as { sessionId?: unknown; message?: unknown; file?: unknown } | undefined
-  if (r?.sessionId !== sessionId || typeof r.message !== 'string') return undefined
-  return new ModloopError('MODLOOP_ERR_SESSION_LOCKED', r.message, typeof r.file === 'string' ? { file: r.file } : {})
+declare module '../mod/capabilities.js' {
+  interface Capabilities {
+    /**
+     * Whether the mod that records sessions lost a session's lock as it started (two new sessions
+     * given one id, or two resumes, at the same moment). Core then refuses the session as it refuses
+     * a resume of a locked one — a session that ran on unrecorded would lose what it did.
+     */
+    sessionRefusal: (sessionId: string) => SessionRefusal | undefined
+  }
+}
+
+/** The locked-session error for `sessionId`, if the capability answers one. */
+export function refusalOf(refusal: ((sessionId: string) => SessionRefusal | undefined) | undefined, sessionId: string): ModloopError | undefined {
+  const r = refusal?.(sessionId)
+  return r ? new ModloopError('MODLOOP_ERR_SESSION_LOCKED', r.message, r.file !== undefined ? { file: r.file } : {}) : undefined
 }
 
 /** The pid of a live process holding the session's lock, if any. */

@@ -3,16 +3,19 @@ import { ProvenanceLog, traceFileOf } from './log.js'
 
 const stops = new WeakMap<Session, () => void>()
 
-// The transcripts mod publishes where it writes; the trace goes beside it, or stays in memory.
-const TRANSCRIPT_REF = { plugin: 'transcripts', key: 'path' } as const
+declare module '../mod/capabilities.js' {
+  interface Capabilities {
+    /** Where the session's transcript is written, by the mod that writes it; the trace goes beside it, or stays in memory. */
+    transcriptFile: (sessionId: string) => string | undefined
+  }
+}
 
 /** Turns provenance on for a session: records go to its log (and trace file) until it closes. */
 export function startProvenance(session: Session): void {
   const { host } = session
   const log = new ProvenanceLog(() => {
-    const path = host.state.get(TRANSCRIPT_REF).value
-    // Only this session's transcript: a host shared by several sessions keeps the last one's path.
-    return typeof path === 'string' && path.endsWith(`${session.id}.jsonl`) ? traceFileOf(path) : undefined
+    const path = host.capabilities.get('transcriptFile')?.(session.id)
+    return path === undefined ? undefined : traceFileOf(path)
   })
   session.provenance = log
   stops.set(session, host.bus.onProvenance((r) => log.add(r)))

@@ -26,8 +26,14 @@ export default defineMod({
   options: shellHooksOptions,
   // The config's `hooks` (and plugins') reach it as the loader's `configHooks` capability.
   configKeys: { hooks: true },
-  register(on, opts) {
+  provides: ['hookEnvFiles'],
+  uses: {
+    configHooks: 'optional', permissions: 'optional', permissionMode: 'optional', commands: 'optional', transcripts: 'optional',
+    memory: 'optional', agentHooks: 'optional', shellCwd: 'optional', 'toolOutput.*': 'optional',
+  },
+  register(on, opts, $) {
     const bridges = new Map<string, HookBridge>()
+    $.capability.provide('hookEnvFiles', (sessionId) => [...(bridges.get(sessionId)?.envFiles ?? [])])
     const bridgeOf = ($: ModApi) => bridges.get($.session.id() as string)
     registerSessionHooks(on, opts, bridges, bridgeOf)
     registerTurnHooks(on, bridgeOf)

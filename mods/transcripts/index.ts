@@ -5,14 +5,13 @@ import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.j
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { isPrompt, type CustomTitleEntry, type UserEntry } from '../../core/session/entry.js'
-import { acquireSessionLock, SESSION_REFUSED_REF } from '../../core/session/lock.js'
+import { acquireSessionLock, type SessionRefusal } from '../../core/session/lock.js'
 import { subagentTranscriptPath } from '../../core/session/paths.js'
 import { chainTo, readTranscript } from '../../core/session/transcript-read.js'
 import { VERSION } from '../../core/version.js'
 import { gitBranch } from './git-branch.js'
 import { toLine, type LineBase } from './lines.js'
 import { TranscriptWriter } from './writer.js'
-import { permissionModeOf } from '../_shared/permission-mode.js'
 import { readFilesOf } from '../_shared/read-state.js'
 
 const options = z.object({
@@ -20,10 +19,16 @@ const options = z.object({
   fsync: z.boolean().default(false),
 })
 
-/** What the transcripts mod offers other mods, as $.state { plugin: 'transcripts', key: 'api' }. */
+/** What the transcripts mod offers other mods, as the `transcripts` capability. */
 export interface TranscriptsApi {
   /** Records the session's title (`modloop sessions list` shows it) as a `custom-title` line. */
-  setTitle(title: string): void
+  setTitle(sessionId: string, title: string): void
+}
+
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    transcripts: TranscriptsApi
+  }
 }
 
 interface Recording {
@@ -43,16 +48,30 @@ interface Recording {
  * Transcripts: every message of a session, appended as one JSONL line to
  * `<MODLOOP_HOME>/projects/<encoded cwd>/<session-id>.jsonl` as it enters the record (before the
  * caller sees it), subagents' lines to `<session-id>/subagents/agent-<id>.jsonl`. Core reads the
- * file back on resume. The path is published as $.state { plugin: 'transcripts', key: 'path' },
- * and a {@link TranscriptsApi} under key 'api'.
+ * file back on resume. It provides where it writes (`transcriptFile`), whether it lost a session's
+ * lock (`sessionRefusal`), and a {@link TranscriptsApi} (`transcripts`).
  * A session started with `persistSession: false` is not written at all.
  */
 export default defineMod({
   name: 'transcripts',
   description: 'Writes each session to an append-only JSONL transcript, for resume, continue and fork',
   options,
-  register(on, opts) {
+  provides: ['transcripts', 'transcriptFile', 'sessionRefusal'],
+  uses: { permissionMode: 'optional', todo: 'optional' },
+  register(on, opts, $) {
     const open = new Map<string, Recording>()
+    const refused = new Map<string, SessionRefusal>()
+    // Kept after a session closes: what it recorded last (a trace line of its session.end) goes beside it.
+    const written = new Map<string, string>()
+    $.capability.provide('transcriptFile', (sessionId) => written.get(sessionId))
+    $.capability.provide('sessionRefusal', (sessionId) => refused.get(sessionId))
+    $.capability.provide('transcripts', {
+      setTitle: (sessionId, title) => {
+        const line: CustomTitleEntry = { type: 'custom-title', customTitle: title, sessionId }
+        const r = open.get(sessionId)
+        if (r) write(r, () => r.main.appendDetached({ ...line }))
+      },
+    })
 
     on('session.start', async ($, e, next) => {
       if (await isEphemeral($)) return next(e)
@@ -61,7 +80,7 @@ export default defineMod({
         release = acquireSessionLock(e.transcriptPath, e.sessionId)
       } catch (err) {
         // Another writer took the session first: core refuses this one, as it refuses a locked resume.
-        if (isModloopError(err, 'MODLOOP_ERR_SESSION_LOCKED')) $.state.set(SESSION_REFUSED_REF, { sessionId: e.sessionId, message: err.message, file: err.file })
+        if (isModloopError(err, 'MODLOOP_ERR_SESSION_LOCKED')) refused.set(e.sessionId, { message: err.message, ...(err.file !== undefined ? { file: err.file } : {}) })
         else $.log.error(`${describeError(err)}; this session is not recorded`)
         return next(e)
       }
@@ -79,26 +98,19 @@ export default defineMod({
       }
       const held = existsSync(e.transcriptPath) ? undefined : []
       open.set(e.sessionId, { main, agents: new Map(), base, release, ...(held ? { held } : {}) })
-      $.state.set({ plugin: $.plugin.name, key: 'path' }, e.transcriptPath)
-      const api: TranscriptsApi = {
-        setTitle: (title) => {
-          const line: CustomTitleEntry = { type: 'custom-title', customTitle: title, sessionId: e.sessionId }
-          const r = open.get(e.sessionId)
-          if (r) write(r, () => r.main.appendDetached({ ...line }))
-        },
-      }
-      $.state.set({ plugin: $.plugin.name, key: 'api' }, api)
+      written.set(e.sessionId, e.transcriptPath)
       return next(e)
     })
 
     on('session.message', ($, e, next) => {
       const recording = open.get($.session.id() as string)
-      if (recording) record(recording, e, { model: () => $.session.model() as string, permissionMode: () => permissionModeOf($), carried: () => carriedState($) }, opts.fsync)
+      if (recording) record(recording, e, { model: () => $.session.model() as string, permissionMode: () => $.capability.use('permissionMode')?.mode(), carried: () => carriedState($) }, opts.fsync)
       return next(e)
     })
 
     on('session.end', ($, e, next) => {
       close(open, e.sessionId)
+      refused.delete(e.sessionId)
       return next(e)
     })
 
@@ -160,7 +172,7 @@ function write(r: Recording, w: () => void): void {
  * session resumed after the compaction gets it back.
  */
 function carriedState($: ModApi): Pick<UserEntry, 'todos' | 'readFiles'> {
-  const todos = $.state.get({ plugin: 'todo', key: 'todos' }).value
+  const todos = $.capability.use('todo')?.todos()
   const readFiles = readFilesOf($.session.id() as string)
   return { ...(Array.isArray(todos) ? { todos: todos as unknown[] } : {}), ...(readFiles.length > 0 ? { readFiles } : {}) }
 }
