@@ -20,7 +20,8 @@ describe('with the permissions mod disabled', () => {
     await withoutPermissions()
     const r = await cli(['-p', 'hi', '--permission-mode', 'plan'], [{ reply: 'never' }])
     expect(r.code).not.toBe(0)
-    expect(r.err).toMatch(/permission mode "plan".*no loaded mod owns permission modes \(the "permissionMode" capability, which the permissions mod provides normally\)/)
+    expect(r.err).toContain('MODLOOP_ERR_CAPABILITY_MISSING')
+    expect(r.err).toMatch(/permission mode "plan".*no loaded mod owns permission modes \(the "permissionMode" capability/)
     expect(r.requests).toHaveLength(0)
   })
 
