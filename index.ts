@@ -34,6 +34,6 @@ export type { Distribution, LoadOptions, ResolvedConfig } from './core/loader/in
 export { defineTool } from './core/tools/tool.js'
 export type { Tool, ToolContext, ToolOutput } from './core/tools/tool.js'
 export type { CanUseTool, PermissionResult } from './core/tools/pipeline.js'
-export type { ToolRegistration } from './core/loop/providers.js'
+export type { ToolRegistration } from './core/loop/tool-providers.js'
 export { tool, createSdkMcpServer } from './mods/mcp/sdk-server.js'
 export type { SdkMcpToolDefinition, CreateSdkMcpServerOptions, McpSdkServerConfigWithInstance } from './mods/mcp/sdk-server.js'
