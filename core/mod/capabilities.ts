@@ -4,9 +4,9 @@ import { ModloopError } from '../errors.js'
  * The named APIs one mod provides and others use. Each capability's type is declared once, by
  * declaration merging on this interface, next to the code that defines it:
  *
- *   declare module '…/core/mod/capabilities.js' { interface Capabilities { todo: TodoApi } }
+ *   declare module '…/core/mod/capabilities.js' { interface Capabilities { greeter: GreeterApi } }
  *
- * so `$.capability.use('todo')` is typed `TodoApi | undefined` wherever it is read.
+ * so `$.capability.use('greeter')` is typed `GreeterApi | undefined` wherever it is read.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Capabilities {}
