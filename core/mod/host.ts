@@ -7,6 +7,7 @@ import type { EventName } from '../events/catalog.js'
 import type { ModApi, ModInfo } from './api.js'
 import { buildApi, StateStore, type LogSink, type Provider } from './build-api.js'
 import { capabilityErrors } from './capability-check.js'
+import { findCycle } from './find-cycle.js'
 import { CapabilityStore } from './capabilities.js'
 import type { ModDefinition, Teardown } from './define.js'
 
@@ -296,29 +297,4 @@ export class ModHost {
     mod.controller.abort(error)
     this.fail(error)
   }
-}
-
-function findCycle(mods: readonly LoadedMod[]): string[] | undefined {
-  const deps = new Map(mods.map((m) => [m.name, m.dependsOn]))
-  const state = new Map<string, 'visiting' | 'done'>()
-  const path: string[] = []
-  const visit = (name: string): string[] | undefined => {
-    if (state.get(name) === 'done') return undefined
-    if (state.get(name) === 'visiting') return [...path.slice(path.indexOf(name)), name]
-    state.set(name, 'visiting')
-    path.push(name)
-    for (const d of deps.get(name) ?? []) {
-      if (!deps.has(d)) continue
-      const found = visit(d)
-      if (found) return found
-    }
-    path.pop()
-    state.set(name, 'done')
-    return undefined
-  }
-  for (const m of mods) {
-    const found = visit(m.name)
-    if (found) return found
-  }
-  return undefined
 }
