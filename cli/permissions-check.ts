@@ -38,11 +38,10 @@ export const permissionsCheck: CommandRun = async ({ values, positionals, io }) 
   const dist = await distribution(values, io, cwd)
   const list = (key: string) => (Array.isArray(values[key]) ? (values[key] as unknown[]).map(String) : [])
   const settings = list('settings')
+  // The launch options under query()'s names, as the permissions mod reads them.
   const flags = {
-    permissions: {
-      allow: splitRuleList(list('allowedTools')), deny: splitRuleList(list('disallowedTools')),
-      ...(mode ? { defaultMode: mode } : {}), additionalDirectories: list('add-dir'),
-    },
+    allowedTools: splitRuleList(list('allowedTools')), disallowedTools: splitRuleList(list('disallowedTools')),
+    ...(mode ? { permissionMode: mode } : {}), additionalDirectories: list('add-dir'),
     trustWorkspace: values['trust-workspace'] === true,
     settings,
   }

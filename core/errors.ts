@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   MODLOOP_ERR_MOD_DUPLICATE: 'two mods have the same name',
   MODLOOP_ERR_MOD_DEPENDENCY: 'a mod depends on a mod that is not loaded',
   MODLOOP_ERR_MOD_CYCLE: 'mods depend on each other in a cycle',
+  MODLOOP_ERR_CAPABILITY: 'a capability was provided or used against what the mods declare',
+  MODLOOP_ERR_CAPABILITY_MISSING: 'a mod or the session needs a capability no loaded mod provides',
   MODLOOP_ERR_PLUGIN: 'a plugin directory is malformed',
   MODLOOP_ERR_ORDER: 'handler ordering constraints cannot all hold',
   MODLOOP_ERR_UNKNOWN_EVENT: 'no such event in the catalog',

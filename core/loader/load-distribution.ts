@@ -1,15 +1,15 @@
 import { join, resolve } from 'node:path'
 import type { ModloopError } from '../errors.js'
 import { ModHost } from '../mod/host.js'
-import { withOwnedSettings } from './config-owned.js'
+import { foldConfigKeys } from '../mod/config-keys.js'
 import { collectLayers, defaultLayer } from './extends.js'
 import { findConfig, loadConfigRef } from './find-config.js'
 import { mergeMods } from './merge-mods.js'
 import { mergeSettings } from './merge-config.js'
-import { keysNeedingMods } from './unread-keys.js'
+import { definitionOf, keysNeedingMods } from './unread-keys.js'
 import { MANIFEST, pluginOptions } from './plugin-dir.js'
 import { useHostModule } from './jiti.js'
-import type { Distribution, HookSource, Layer, LoadOptions } from './types.js'
+import type { Builtins, Distribution, HookSource, Layer, LoadOptions } from './types.js'
 
 /**
  * Loads a distribution into a host: finds the config (or takes `configPath`), merges its extends
@@ -46,7 +46,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
   for (const slot of merged.slots) {
     const { unit } = slot
     for (const err of unit.errors) report(err)
-    let modOptions = Object.hasOwn(builtins.mods, slot.spec) ? withOwnedSettings(slot.spec, slot.options, settings) : slot.options
+    let modOptions = slot.options
     if (unit.plugin) {
       try {
         modOptions = pluginOptions(unit.plugin, modOptions, join(unit.plugin.root, MANIFEST))
@@ -61,7 +61,8 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     }
     for (const mod of unit.mods) {
       const before = host.errors.length
-      await host.add(mod.def, { options: modOptions, source: mod.source, root: mod.root })
+      // The top-level config keys the mod declares it reads fold into its options.
+      await host.add(mod.def, { options: foldConfigKeys(mod.def.configKeys, modOptions, settings), source: mod.source, root: mod.root })
       // The host records options and register failures itself; surface them as this load's too.
       for (const err of host.errors.slice(before)) {
         errors.push(err)
@@ -70,6 +71,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     }
   }
 
+  await knowLeftOut(host, builtins, layers)
   return {
     host,
     config: {
@@ -81,7 +83,30 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     configFile: found?.file,
     hooks,
     errors,
-    needsMods: keysNeedingMods(layers),
+    needsMods: keysNeedingMods(layers, host),
     warnings: merged.warnings,
+  }
+}
+
+/** The config keys the loader and the loop read themselves; every other key is some mod's. */
+const CORE_KEYS = new Set(['extends', 'mods', 'model', 'env'])
+
+/**
+ * When a config key is set that no loaded mod reads, or a loaded mod requires a capability no
+ * loaded mod provides, the built-ins left out are read (not registered) so the warning or error
+ * can name the one that would answer. A distribution without either pays nothing.
+ */
+async function knowLeftOut(host: ModHost, builtins: Builtins, layers: readonly Layer[]): Promise<void> {
+  const loaded = host.list().filter((m) => m.status === 'loaded')
+  const read = new Set(loaded.flatMap((m) => Object.keys(m.def.configKeys ?? {})))
+  const provided = new Set<string>(loaded.flatMap((m) => m.def.provides ?? []))
+  const unread = layers.some((l) => Object.keys(l.config).some((k) => !CORE_KEYS.has(k) && !read.has(k)))
+  const missing = loaded.some((m) => Object.entries(m.def.uses ?? {}).some(([name, use]) => use === 'required' && !provided.has(name)))
+  if (!unread && !missing) return
+  const names = new Set(loaded.map((m) => m.name))
+  for (const [name, load] of Object.entries(builtins.mods)) {
+    if (names.has(name)) continue
+    const def = definitionOf(await load().catch(() => undefined))
+    if (def) host.know(def)
   }
 }

@@ -1,27 +1,36 @@
+import type { ModDefinition } from '../mod/define.js'
 import type { ModHost } from '../mod/host.js'
 import type { Layer } from './types.js'
 
-/** Config keys no part of core reads: the mod named here does, when it is loaded. */
-const READERS = { hooks: 'shell-hooks', permissions: 'permissions' } as const
+/** A config key set in these files, with the mod that normally reads it (from the mods' `configKeys`). */
+export interface UnreadKey { key: string; mod: string; files: string[] }
 
-/** A config key set in these files whose reading mod was not loaded. */
-export interface UnreadKey { key: keyof typeof READERS; mod: string; files: string[] }
+const isSet = (v: unknown) => v !== undefined && v !== null && (typeof v !== 'object' || Object.keys(v).length > 0)
 
-/** The config keys the distribution sets, with the mod each needs and the files that set it. */
-export function keysNeedingMods(layers: readonly Layer[]): UnreadKey[] {
-  return (Object.keys(READERS) as (keyof typeof READERS)[]).flatMap((key) => {
-    const files = layers.filter((l) => l.config[key] !== undefined && Object.keys(l.config[key] ?? {}).length > 0).map((l) => l.file ?? l.origin.label)
-    return files.length > 0 ? [{ key, mod: READERS[key], files }] : []
+/** The keys the layers set that some mod the host knows of declares it reads, with the files that set each. */
+export function keysNeedingMods(layers: readonly Layer[], host: ModHost): UnreadKey[] {
+  const keys = new Set(layers.flatMap((l) => Object.keys(l.config).filter((k) => isSet((l.config as Record<string, unknown>)[k]))))
+  return [...keys].flatMap((key) => {
+    const mod = host.usual('configKeys', key)
+    if (!mod) return []
+    const files = layers.filter((l) => isSet((l.config as Record<string, unknown>)[key])).map((l) => l.file ?? l.origin.label)
+    return [{ key, mod, files }]
   })
 }
 
 /**
- * Warnings for config keys that would do nothing: `hooks` without the shell-hooks mod, or
- * `permissions` without the permissions mod (a config with no `extends` and its own short mod
- * list). Asked once every mod is added, so mods a caller adds after the config count.
+ * Warnings for config keys that would do nothing: set, but no loaded mod declares it reads them
+ * (`hooks` without shell-hooks, `permissions` without permissions, …). Asked once every mod is
+ * added, so mods a caller adds after the config count.
  */
 export function unreadKeyWarnings(keys: readonly UnreadKey[], host: ModHost): string[] {
-  const loaded = new Set(host.list().filter((m) => m.status === 'loaded').map((m) => m.name))
-  return keys.filter((k) => !loaded.has(k.mod)).map((k) =>
+  const read = new Set(host.list().filter((m) => m.status === 'loaded').flatMap((m) => Object.keys(m.def.configKeys ?? {})))
+  return keys.filter((k) => !read.has(k.key)).map((k) =>
     `${k.files.join(', ')}: "${k.key}" is set, but the ${k.mod} mod that reads it is not loaded, so it does nothing (add "${k.mod}" to mods, or extend the default distribution)`)
+}
+
+/** The definitions a built-in module exports, for `host.know` (its default export, or a bare register). */
+export function definitionOf(ns: unknown): Pick<ModDefinition, 'name' | 'provides' | 'configKeys'> | undefined {
+  const d = (ns as { default?: unknown } | undefined)?.default as Partial<ModDefinition> | undefined
+  return d && typeof d === 'object' && typeof d.name === 'string' ? { name: d.name, provides: d.provides, configKeys: d.configKeys } : undefined
 }

@@ -7,6 +7,8 @@ import { installAsk } from './ask.js'
 import { resolveModelName, surfaceFields, type QueryOptions } from './options.js'
 import { Session } from './session.js'
 import type { Rebuilt } from '../session/store.js'
+import { provideConfigHooks } from '../loader/config-hooks.js'
+import { assertModeOwned } from './permission-mode.js'
 import { startProvenance } from '../trace/session-trace.js'
 import { ModReloader } from '../loader/reload.js'
 import type { ResumedFrom, SessionStartInput } from '../events/types.js'
@@ -44,13 +46,19 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     configModel = dist.config.model
     for (const warning of dist.warnings) log?.(warning)
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
-    host.state.set('loader', { plugin: 'loader', key: 'hooks' }, dist.hooks)
+    provideConfigHooks(host, dist.hooks)
     unreadKeys = () => unreadKeyWarnings(dist.needsMods, host)
   }
   for (const def of options.mods ?? []) {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
   for (const warning of unreadKeys?.() ?? []) log(warning)
+  try {
+    assertModeOwned(host, options.permissionMode)
+  } catch (err) {
+    if (!options.host) await host.close()
+    throw err
+  }
   for (const err of host.errors) log(`${err.code}: ${err.message}`)
   // A resumed session goes on with its own model unless one is given; either way, if it starts on another, that is a switch.
   const fresh = resolveModelName(options, configModel)

@@ -10,10 +10,13 @@ import type { ProvenanceRecord } from '../trace/record.js'
 import { modelControls, type ModelControls } from './model-controls.js'
 import { Display } from './display.js'
 import { ModloopError } from '../errors.js'
-import {
-  getContextUsage, interruptTurn, mcpServerStatus, rewindFiles, setPermissionMode, supportedCommands,
-  type ContextUsage, type InterruptReceipt, type McpServerStatus, type PermissionMode, type RewindFilesResult, type SlashCommand,
-} from './controls.js'
+import type { PermissionMode } from '../permission-modes.js'
+import { getContextUsage, type ContextUsage } from './context-usage.js'
+import { interruptTurn, type InterruptReceipt } from './interrupt.js'
+import { setPermissionMode } from './permission-mode.js'
+import { rewindFiles, type RewindFilesResult } from './rewind-files.js'
+import { mcpServerStatus, type McpServerStatus } from './server-status.js'
+import { supportedCommands, type SlashCommand } from './supported-commands.js'
 
 /** The object `query()` returns: the message stream, plus controls. */
 export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, ModelControls {

@@ -62,7 +62,6 @@ export class Session {
   costBeforeQuery = 0
   userTurns = 0
   model: string
-  permissionMode: string
   started = false
   /** When the session opened (ms since the epoch), for `$.session.usage()`. */
   readonly startedAt = Date.now()
@@ -101,7 +100,6 @@ export class Session {
     this.id = parent ? this.root.id : options.sessionId ?? uuid()
     this.cwd = options.cwd
     this.model = model
-    this.permissionMode = options.permissionMode ?? 'default'
   }
 
   readonly agent: AgentScope | undefined

@@ -4,7 +4,8 @@ import { configRows } from './model-controls.js'
 import { VERSION } from '../version.js'
 import { zeroUsage, type SDKMessage, type SDKResultMessage, type SDKSystemInit } from './messages.js'
 import type { Session } from './session.js'
-import { permissionModeInForce } from './controls.js'
+import { permissionModeInForce } from './permission-mode.js'
+import { mcpServerStatus } from './server-status.js'
 
 /** What a turn accumulates for its one result message, and how it ends. */
 export class TurnEnd {
@@ -65,7 +66,7 @@ export function initMessage(session: Session): SDKSystemInit {
     subtype: 'init' as const,
     cwd: session.cwd,
     tools: session.tools.names(),
-    mcp_servers: mcpServers(session),
+    mcp_servers: mcpServerStatus(session).map((s) => ({ name: s.name, status: s.status })),
     model: session.model,
     permissionMode: permissionModeInForce(session),
     slash_commands: [...session.root.commands.keys()],
@@ -79,12 +80,6 @@ export function initMessage(session: Session): SDKSystemInit {
     ...effortOf(session),
     capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1'],
   })
-}
-
-/** The mcp mod keeps its servers' statuses as `$.state`; without it there are none. */
-function mcpServers(session: Session): { name: string; status: string }[] {
-  const { value } = session.host.state.get({ plugin: 'mcp', key: 'servers' })
-  return Array.isArray(value) ? value.map((s: { name: string; status: string }) => ({ name: s.name, status: s.status })) : []
 }
 
 function effortOf(session: Session): { effort?: string } {

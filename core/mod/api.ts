@@ -1,7 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { SessionCompactResult } from '../events/types.js'
 import type { CompleteRequest, CompleteResult } from '../loop/complete.js'
-import type { ToolRegistration } from '../loop/providers.js'
+import type { ToolRegistration } from '../loop/tool-providers.js'
 import type { SpawnAnswer, SpawnRequest } from '../loop/subagent.js'
 
 /**
@@ -10,9 +10,11 @@ import type { SpawnAnswer, SpawnRequest } from '../loop/subagent.js'
  * served by the host, the loop or a mod of the core set (a method the mod model names that a
  * terminal and headless runtime has no counterpart for is simply absent). Outside a session
  * (registration, a bare host) a method that needs one fails with MODLOOP_ERR_NOT_BOUND or
- * MODLOOP_ERR_NO_PROVIDER naming it. Mods add typed capabilities by declaration merging on
- * `ModApiExtensions`.
+ * MODLOOP_ERR_NO_PROVIDER naming it. What mods offer each other is a capability
+ * (`$.capability`, typed by declaration merging on `Capabilities` in capabilities.ts).
  */
+
+import type { CapabilityApi } from './capabilities.js'
 
 export interface ModLog {
   debug(text: string): void
@@ -130,6 +132,8 @@ export interface ModApiCore {
     /** The launch flags as a settings layer (`source: 'flag'`). */
     read(args?: { source?: string }): Record<string, unknown>
   }
+  /** The named APIs mods provide each other, typed by declaration merging on `Capabilities`. */
+  readonly capability: CapabilityApi
   readonly state: {
     get(ref: StateRef): { value: unknown; version: number }
     set(ref: StateRef, value: unknown, options?: { ifVersion?: number }): { isSet: boolean; version: number }

@@ -1,5 +1,6 @@
 import { ModloopError } from '../errors.js'
 import { API_METHODS, type ModApi, type ModLog, type StateRef } from './api.js'
+import { capabilityApi, type CapabilityDeclarations, type CapabilityStore } from './capabilities.js'
 
 export type Provider = (mod: string, ...args: any[]) => unknown
 export type LogLevel = keyof ModLog
@@ -17,6 +18,9 @@ export interface ApiContext {
   state: StateStore
   /** What `$.env` reads and writes; process.env unless the host was given its own. */
   env?: Record<string, string | undefined>
+  capabilities: CapabilityStore
+  /** What the mod's definition declares it provides and uses. */
+  declared: CapabilityDeclarations
 }
 
 /** Host-held values per session, readable by every mod, writable only by their owner. */
@@ -84,6 +88,7 @@ export function buildApi(ctx: ApiContext): ModApi {
     all: () => ({ ...env() }),
   }
   api.clock = clockFor(ctx.signal)
+  api.capability = capabilityApi(mod, ctx.declared, ctx.capabilities)
   for (const ns of Object.keys(api)) Object.freeze(api[ns])
   api.plugin = Object.freeze({ name: mod, root: ctx.root, version: ctx.version })
   api.options = ctx.options

@@ -1,6 +1,8 @@
 import type { z } from 'zod'
 import type { ModApi } from './api.js'
 import type { On } from '../bus/types.js'
+import type { CapabilityName, CapabilityUses } from './capabilities.js'
+import type { ConfigKeys } from './config-keys.js'
 
 export type Teardown = () => void | Promise<void>
 
@@ -12,6 +14,12 @@ export interface ModDefinition<S extends z.ZodType = z.ZodType<Record<string, un
   options?: S
   /** Mods that must be loaded for this one to work; missing or cyclic → coded error. */
   dependsOn?: readonly string[]
+  /** The capabilities this mod publishes with `$.capability.provide` (see capabilities.ts). */
+  provides?: readonly CapabilityName[]
+  /** The capabilities it reads with `$.capability.use`; a required one no loaded mod provides drops it at bind. */
+  uses?: CapabilityUses
+  /** Top-level config keys this mod reads (`permissions`, `mcpServers`, …), each with how it folds into the options. */
+  configKeys?: ConfigKeys
   /** Registration only: call `on`, keep no side effects. `$` works from bind on (e.g. in session.start). */
   register(on: On, options: z.output<S>, $: ModApi): void | Teardown | Promise<void | Teardown>
 }

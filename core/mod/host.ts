@@ -6,6 +6,9 @@ import { describeError, isModloopError, ModloopError } from '../errors.js'
 import type { EventName } from '../events/catalog.js'
 import type { ModApi, ModInfo } from './api.js'
 import { buildApi, StateStore, type LogSink, type Provider } from './build-api.js'
+import { capabilityErrors } from './capability-check.js'
+import { findCycle } from './find-cycle.js'
+import { CapabilityStore } from './capabilities.js'
 import type { ModDefinition, Teardown } from './define.js'
 
 export type LoadStage = 'resolve' | 'import' | 'shape' | 'options' | 'register' | 'dependency'
@@ -64,6 +67,10 @@ export class ModHost {
   /** Calls nothing answered, in order; the test kit fails a test on them. */
   readonly unanswered: Unanswered[] = []
   readonly state = new StateStore()
+  /** The capabilities mods provide each other (and core looks up by name). */
+  readonly capabilities = new CapabilityStore()
+  /** Which mod provides each capability and reads each config key, from every definition seen (loaded or not). */
+  private readonly known = { capabilities: new Map<string, string>(), configKeys: new Map<string, string>() }
   private readonly mods = new Map<string, LoadedMod>()
   private readonly providers = new Map<string, Provider>()
   private bound = false
@@ -127,8 +134,10 @@ export class ModHost {
       $: buildApi({
         mod: def.name, root: add.root, version: def.version, options, signal: controller.signal,
         isBound: () => this.bound, provider: (m) => this.providers.get(m), log: this.log, state: this.state, env: this.env,
+        capabilities: this.capabilities, declared: def,
       }),
     }
+    this.know(def)
     this.mods.set(def.name, loaded)
     try {
       const teardown = await def.register(this.onFor(loaded), options as never, loaded.$)
@@ -144,9 +153,29 @@ export class ModHost {
     }
   }
 
-  /** Phase two: check declared dependencies, then let `$` work. */
+  /**
+   * Learns what a mod provides and reads without loading it (a built-in left out of the
+   * distribution), so an error or warning can say which mod would answer.
+   */
+  know(def: Pick<ModDefinition, 'name' | 'provides' | 'configKeys'>): void {
+    for (const name of def.provides ?? []) if (!this.known.capabilities.has(name)) this.known.capabilities.set(name, def.name)
+    for (const key of Object.keys(def.configKeys ?? {})) if (!this.known.configKeys.has(key)) this.known.configKeys.set(key, def.name)
+  }
+
+  /** The mod that normally provides a capability, or reads a config key, as far as the host has seen. */
+  usual(kind: 'capabilities' | 'configKeys', name: string): string | undefined {
+    return this.known[kind].get(name)
+  }
+
+  /** The loaded mod that declares it provides a capability, if one does. */
+  providerOf(capability: string): string | undefined {
+    return this.list().find((m) => m.status === 'loaded' && (m.def.provides as readonly string[] | undefined)?.includes(capability))?.name
+  }
+
+  /** Phase two: check declared dependencies and capabilities, then let `$` work. */
   bind(): void {
     this.checkDependencies()
+    this.checkCapabilities()
     this.bound = true
   }
 
@@ -156,6 +185,7 @@ export class ModHost {
     if (!mod || mod.status === 'disposed') return
     mod.status = 'disposed'
     this.bus.disposeMod(name)
+    this.capabilities.dropOwner(name)
     mod.controller.abort(new ModloopError('MODLOOP_ERR_DISPOSED', `${name} was disposed`, { mod: name }))
     try {
       await mod.teardown?.()
@@ -249,36 +279,22 @@ export class ModHost {
     }
   }
 
+  // A mod whose required capability is missing is dropped, then the check runs again: its own
+  // capabilities are gone too, which may leave another mod without one.
+  private checkCapabilities(): void {
+    for (;;) {
+      const found = capabilityErrors(this.list().filter((m) => m.status === 'loaded'), this.known.capabilities)
+      if (found.length === 0) return
+      for (const { mod, error } of found) this.dropFor(this.mods.get(mod)!, error)
+    }
+  }
+
   private dropFor(mod: LoadedMod, error: ModloopError): void {
     if (mod.status !== 'loaded') return
     mod.status = 'failed'
     this.bus.disposeMod(mod.name)
+    this.capabilities.dropOwner(mod.name)
     mod.controller.abort(error)
     this.fail(error)
   }
-}
-
-function findCycle(mods: readonly LoadedMod[]): string[] | undefined {
-  const deps = new Map(mods.map((m) => [m.name, m.dependsOn]))
-  const state = new Map<string, 'visiting' | 'done'>()
-  const path: string[] = []
-  const visit = (name: string): string[] | undefined => {
-    if (state.get(name) === 'done') return undefined
-    if (state.get(name) === 'visiting') return [...path.slice(path.indexOf(name)), name]
-    state.set(name, 'visiting')
-    path.push(name)
-    for (const d of deps.get(name) ?? []) {
-      if (!deps.has(d)) continue
-      const found = visit(d)
-      if (found) return found
-    }
-    path.pop()
-    state.set(name, 'done')
-    return undefined
-  }
-  for (const m of mods) {
-    const found = visit(m.name)
-    if (found) return found
-  }
-  return undefined
 }

@@ -1,17 +1,18 @@
-import { z } from 'zod'
-
 /**
- * The frontmatter hooks of the agent types that have them, as the agent mod publishes them under
- * `$.state` `{plugin: 'agent', key: 'hooks'}`, by agent type. The shell-hooks mod runs them while a
- * subagent of that type runs (spec settings-hooks §1.8), its `Stop` hooks as `SubagentStop`.
+ * The frontmatter hooks of the agent types that have them, by agent type, as the mod that runs
+ * subagents provides them (`agentHooks`). The shell-hooks mod runs them while a subagent of that
+ * type runs (spec settings-hooks §1.8), its `Stop` hooks as `SubagentStop`.
  */
-export const AGENT_HOOKS_REF = { plugin: 'agent', key: 'hooks' } as const
-
-export const agentHooksShape = z.record(z.string(), z.object({
-  hooks: z.record(z.string(), z.unknown()),
+export type AgentHooks = Record<string, {
+  hooks: Record<string, unknown>
   /** The agent file, or `config` for an agent defined in the distribution's config. */
-  file: z.string(),
+  file: string
   /** A project's agents run their hooks only where that project folder itself is trusted. */
-  scope: z.enum(['user', 'project', 'config']),
-}))
-export type AgentHooks = z.output<typeof agentHooksShape>
+  scope: 'user' | 'project' | 'config'
+}>
+
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    agentHooks: () => AgentHooks
+  }
+}

@@ -11,9 +11,6 @@ export const allowedDirsOptions = z.object({
 })
 export type AllowedDirsOptions = z.output<typeof allowedDirsOptions>
 
-/** The `$.state` key under which the permissions mod publishes the session's extra working directories. */
-export const DIRECTORIES_KEY = 'directories'
-
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string' && d !== '') : [])
 
 /**
@@ -22,10 +19,10 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((d): d is
  * and what the permissions mod holds (settings files, the config, directories granted by an approval).
  */
 export async function sessionDirectories($: ModApi, own: readonly string[]): Promise<string[]> {
-  const dirs = [...own, ...strings($.state.get({ plugin: 'permissions', key: DIRECTORIES_KEY }).value)]
+  const dirs = [...own, ...($.capability.use('permissions')?.directories() ?? [])]
   try {
-    const flags = (await $.settings.read({ source: 'flag' })) as { permissions?: { additionalDirectories?: unknown } } | undefined
-    dirs.push(...strings(flags?.permissions?.additionalDirectories))
+    const flags = (await $.settings.read({ source: 'flag' })) as { additionalDirectories?: unknown } | undefined
+    dirs.push(...strings(flags?.additionalDirectories))
   } catch {
     // A host without launch flags: the other sources still count.
   }

@@ -1,13 +1,12 @@
-import type { ModApi } from '../../core/mod/api.js'
-
-/**
- * Where the shell-hooks mod publishes a session's `CLAUDE_ENV_FILE` files (spec §4.3): the files
- * SessionStart (and the other env-file events') hooks may append `export` lines to, in settings
- * order. The bash mod sources those that exist before every command of the session.
- */
-export const hookEnvFilesRef = (sessionId: string) => ({ plugin: 'shell-hooks', key: 'env-files', id: sessionId })
-
-export function hookEnvFiles($: ModApi, sessionId: string): string[] {
-  const value = $.state.get(hookEnvFilesRef(sessionId)).value
-  return Array.isArray(value) ? value.filter((f): f is string => typeof f === 'string') : []
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    /**
+     * A session's `CLAUDE_ENV_FILE` files (spec §4.3), provided by the mod that runs settings hooks:
+     * the files SessionStart (and the other env-file events') hooks may append `export` lines to, in
+     * settings order. The shell sources those that exist before every command of the session.
+     */
+    hookEnvFiles: (sessionId: string) => readonly string[]
+  }
 }
+
+export {}

@@ -2,10 +2,10 @@ import type { ModApi } from '../../core/mod/api.js'
 import { sessionDirOf, transcriptPath } from '../transcripts/store/paths.js'
 import { join } from 'node:path'
 
-/** The transcript's path as the transcripts mod publishes it, else where it would be. */
+/** The transcript's path as the mod that writes it provides it (`transcriptFile`), else where it would be. */
 export function sessionPath($: ModApi): string {
-  const published = $.state.get({ plugin: 'transcripts', key: 'path' }).value
-  if (typeof published === 'string') return published
+  const published = $.capability.use('transcriptFile')?.($.session.id() as string)
+  if (published !== undefined) return published
   return transcriptPath($.session.cwd() as string, $.session.id() as string, { MODLOOP_HOME: $.env.get('MODLOOP_HOME') })
 }
 

@@ -24,16 +24,19 @@ export function outputShape<S extends z.ZodType>(schema: S, text: (result: z.out
   }
 }
 
-// A mod writes only its own state: a built-in tool's mod is named after it (Bash → bash, WebFetch → web-fetch).
-const ownerOf = (tool: string) => tool.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase()
-const ref = (tool: string) => ({ plugin: ownerOf(tool), key: 'output-shape', id: tool })
-
-/** Called by the mod named after the tool (see `ownerOf`). */
-export function publishToolOutput($: ModApi, tool: string, shape: ToolOutputShape): void {
-  $.state.set(ref(tool), shape)
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    /** A tool's output shape, provided by the mod that owns the tool as `toolOutput.<Tool>`; used as `toolOutput.*`. */
+    [tool: `toolOutput.${string}`]: ToolOutputShape
+  }
 }
 
+/** Called by the mod that owns the tool, which declares `provides: ['toolOutput.<Tool>']`. */
+export function publishToolOutput($: ModApi, tool: string, shape: ToolOutputShape): void {
+  $.capability.provide(`toolOutput.${tool}`, shape)
+}
+
+/** The shape of a tool's results, for a mod that declares `uses: { 'toolOutput.*': 'optional' }`. */
 export function toolOutputShape($: ModApi, tool: string): ToolOutputShape | undefined {
-  const value = $.state.get(ref(tool)).value as Partial<ToolOutputShape> | undefined
-  return typeof value?.parse === 'function' && typeof value.text === 'function' ? value as ToolOutputShape : undefined
+  return $.capability.use(`toolOutput.${tool}`)
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { SpawnAnswer, SpawnRequest } from '../../core/loop/subagent.js'
 import { defineMod } from '../../core/mod/define.js'
-import { AGENT_HOOKS_REF, type AgentHooks } from '../_shared/agent-hooks.js'
+import type { AgentHooks } from '../_shared/agent-hooks.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { agentConfig, loadAgents, type AgentDefinition } from './definitions.js'
 
@@ -42,10 +42,13 @@ export default defineMod({
   name: 'agent',
   description: 'The Agent tool: subagents with their own context and tools',
   options,
-  register(on, opts) {
+  provides: ['agentHooks'],
+  register(on, opts, $) {
+    let hooks: AgentHooks = {}
+    $.capability.provide('agentHooks', () => hooks)
     on('session.start', async ($, e, next) => {
       const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined))
-      $.state.set(AGENT_HOOKS_REF, hooksOf(agents))
+      hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       await registerTool($, {
         name: 'Agent', aliases: ['Task'], traits: { spawnsAgents: true }, description: describe(agents), input,

@@ -1,9 +1,7 @@
 import { z } from 'zod'
-import { PERMISSION_MODE_REF } from '../../core/loop/controls.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { classify } from './classifier.js'
-import { permissionModeOf } from '../_shared/permission-mode.js'
 
 const options = z.object({
   /** The classifier model (alias or id); default: the small fast model. */
@@ -27,6 +25,7 @@ export default defineMod({
   name: 'auto-mode',
   description: 'The auto permission mode: a classifier model decides what would need approval',
   options,
+  uses: { permissionMode: 'optional' },
   register(on, opts) {
     on('tool.check', async ($, e, next) => {
       const verdict = await next(e)
@@ -41,15 +40,13 @@ export default defineMod({
   },
 })
 
-/** The mode in effect: as switched mid-session, else as the permissions mod loaded it, else the launch flags'. */
+/** The mode in effect, as its owner (the `permissionMode` capability) answers; else the launch flags'. */
 async function modeOf($: ModApi): Promise<string | undefined> {
-  const switched = $.state.get(PERMISSION_MODE_REF).value
-  if (typeof switched === 'string') return switched
-  const loaded = permissionModeOf($)
-  if (loaded) return loaded
+  const owned = $.capability.use('permissionMode')?.mode()
+  if (owned) return owned
   try {
-    const flags = (await $.settings.read({ source: 'flag' })) as { permissions?: { defaultMode?: string } }
-    return flags?.permissions?.defaultMode
+    const flags = (await $.settings.read({ source: 'flag' })) as { permissionMode?: string }
+    return flags?.permissionMode
   } catch {
     return undefined
   }

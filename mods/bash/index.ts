@@ -5,8 +5,8 @@ import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
 import { bashDescription, bashInput, bashTool } from './bash-tool.js'
 import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
-import { hookEnvFiles } from '../_shared/hook-env-files.js'
-import { shellCwdRef } from '../_shared/shell-cwd.js'
+import '../_shared/hook-env-files.js'
+import '../_shared/shell-cwd.js'
 import { publishToolOutput } from '../_shared/tool-output.js'
 import { bashOutputShape } from './output-shape.js'
 import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
@@ -28,14 +28,19 @@ export default defineMod({
   name: 'bash',
   description: 'The Bash, BashOutput and KillShell tools',
   options,
-  register(on, opts) {
+  provides: ['toolOutput.Bash', 'shellCwd'],
+  uses: { hookEnvFiles: 'optional', transcriptFile: 'optional' },
+  register(on, opts, $) {
+    // Where each session's shell is after `cd`, for the settings hooks that run there.
+    const cwds = new Map<string, string>()
+    $.capability.provide('shellCwd', (sessionId) => cwds.get(sessionId))
     const sessions = new Map<string, ShellSession>()
     // Background shells run in groups of their own, which would outlive this process.
     const onExit = () => { for (const s of sessions.values()) s.background.killAllNow() }
     process.on('exit', onExit)
 
     on('session.start', async ($, e, next) => {
-      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => hookEnvFiles($, e.sessionId), () => $.env.all(), (cwd) => $.state.set(shellCwdRef(e.sessionId), cwd))
+      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => [...($.capability.use('hookEnvFiles')?.(e.sessionId) ?? [])], () => $.env.all(), (cwd) => cwds.set(e.sessionId, cwd))
       sessions.set(e.sessionId, shell)
       await registerTool($, {
         name: 'Bash', description: bashDescription(opts), input: bashInput, isReadOnly: false,

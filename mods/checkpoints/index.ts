@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import { REWIND_REF, type RewindFilesResult, type RewindService } from '../../core/loop/controls.js'
+import type { RewindFilesResult, RewindService } from '../../core/loop/rewind-files.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { rewind } from './rewind.js'
@@ -25,6 +25,7 @@ export default defineMod({
   name: 'checkpoints',
   description: 'File checkpoints for Query.rewindFiles and /rewind',
   options,
+  provides: ['fileRewind'],
   register(on, opts) {
     const stores = new Map<string, CheckpointStore>()
 
@@ -35,7 +36,7 @@ export default defineMod({
       if (e.source === 'resume') for (const warning of store.load()) $.log.warn(warning)
       stores.set(e.sessionId, store)
       const service: RewindService = (id, o) => rewind(store, id, o.dryRun === true)
-      $.state.set(REWIND_REF, service)
+      $.capability.provide('fileRewind', service)
       await $.command.register({ name: 'rewind', description: 'Restore the files edited since a prompt (default: the last one)', argumentHint: '[--dry-run] [turns back | user message id]' })
       return result
     })

@@ -8,9 +8,8 @@ import { BUILTINS, helpText, modsText } from './builtins.js'
 import { costText } from './cost.js'
 import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
-import { registerInvocation, setInvocation } from './invocation.js'
+import { registerInvocation, RunningInvocation } from './invocation.js'
 import { mentionOrigins } from './mention-origins.js'
-import { INVOCATION_REF } from '../_shared/invocation.js'
 import { skillListing } from './skill-listing.js'
 import { skillTool } from './skill-tool.js'
 
@@ -31,13 +30,7 @@ const options = z.object({
   skillListingChars: z.number().int().min(200).default(8_000),
 })
 
-export { INVOCATION_REF } from '../_shared/invocation.js'
-
-/** What the commands mod offers other mods, as $.state { plugin: 'commands', key: 'api' }. */
-export interface CommandsApi {
-  /** Reads the command and skill directories again (a SessionStart hook's `reloadSkills`). */
-  reload(): Promise<void>
-}
+export type { CommandsApi, Invocation } from './api.js'
 
 interface SessionCommands {
   /** What `/name` runs, by name: commands, then skills (a skill wins a shared name). */
@@ -51,9 +44,17 @@ export default defineMod({
   name: 'commands',
   description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear and /cost',
   options,
-  register(on, opts) {
+  provides: ['commands'],
+  register(on, opts, $) {
     const sessions = new Map<string, SessionCommands>()
-    registerInvocation(on)
+    const running = new RunningInvocation()
+    // The session a SessionStart hook's `reloadSkills` reloads: the one that started last.
+    let started: { cwd: string; sessionId: string } | undefined
+    $.capability.provide('commands', {
+      reload: () => (started ? load($, started.cwd, started.sessionId) : Promise.resolve()),
+      invocation: () => running.get(),
+    })
+    registerInvocation(on, running)
     const origins = mentionOrigins(on)
 
     const expand = ($: ModApi, def: PromptCommand, args: string) => expandPrompt(def, args, {
@@ -99,7 +100,7 @@ export default defineMod({
       }
       if (listing) {
         await registerTool($, skillTool(skills, (def, args) => {
-          setInvocation($, def)
+          running.set(def)
           return expand($, def, args)
         }))
       }
@@ -108,9 +109,8 @@ export default defineMod({
 
     on('session.start', async ($, e, next) => {
       await load($, e.cwd, e.sessionId)
-      $.state.set(INVOCATION_REF, undefined)
-      const api: CommandsApi = { reload: () => load($, e.cwd, e.sessionId) }
-      $.state.set({ plugin: 'commands', key: 'api' }, api)
+      running.clear()
+      started = { cwd: e.cwd, sessionId: e.sessionId }
       return next(e)
     })
 
@@ -129,7 +129,7 @@ export default defineMod({
       }
       const def = mine.prompts.get(e.command)
       if (!def?.userInvocable) return next(e)
-      setInvocation($, def)
+      running.set(def)
       origins.note($, def)
       return { prompt: await expand($, def, e.args) }
     })

@@ -59,6 +59,9 @@ export default defineMod({
   name: 'compaction',
   description: 'Auto and manual (/compact) compaction, tool-result budgeting and microcompaction',
   options,
+  // The config's `compaction` gives the defaults; the mod's own entry wins.
+  uses: { memory: 'optional', todo: 'optional', transcriptFile: 'optional' },
+  configKeys: { compaction: (options, value) => ({ ...(value as Record<string, unknown>), ...options }) },
   register(on, opts) {
     const auto = new AutoCompaction()
     let policy: Policy = {}

@@ -8,7 +8,6 @@ import type { ModApi } from '../../core/mod/api.js'
  * again), the task list, and the files Read most recently (their current content).
  */
 
-interface LoadedMemory { file_path: string; load_reason: string }
 interface Todo { content: string; status: string }
 
 export interface ReattachLimits {
@@ -27,9 +26,9 @@ async function readCapped(path: string, max: number): Promise<string | undefined
 }
 
 export async function memoryText($: ModApi, limits: ReattachLimits): Promise<string | undefined> {
-  const loaded = $.state.get({ plugin: 'memory', key: 'loaded' }).value
-  if (!Array.isArray(loaded)) return undefined
-  const paths = [...new Set((loaded as LoadedMemory[]).filter((l) => l.load_reason === 'session_start').map((l) => l.file_path))]
+  const loaded = $.capability.use('memory')?.loaded()
+  if (!loaded) return undefined
+  const paths = [...new Set(loaded.filter((l) => l.load_reason === 'session_start').map((l) => l.file_path))]
   const parts: string[] = []
   for (const path of paths) {
     const text = await readCapped(path, limits.memoryChars)
@@ -40,9 +39,9 @@ export async function memoryText($: ModApi, limits: ReattachLimits): Promise<str
 }
 
 export function todoText($: ModApi): string | undefined {
-  const todos = $.state.get({ plugin: 'todo', key: 'todos' }).value
-  if (!Array.isArray(todos) || todos.length === 0) return undefined
-  const rows = (todos as Todo[]).map((t) => `- [${t.status}] ${t.content}`)
+  const todos = $.capability.use('todo')?.todos()
+  if (!todos || todos.length === 0) return undefined
+  const rows = todos.map((t) => `- [${t.status}] ${t.content}`)
   return ['The task list (TodoWrite) as it stands:', ...rows].join('\n')
 }
 

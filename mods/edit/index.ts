@@ -10,6 +10,7 @@ export default defineMod({
   name: 'edit',
   description: 'The Edit tool',
   options: allowedDirsOptions,
+  uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, call: async (input, ctx) => {

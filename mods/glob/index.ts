@@ -17,6 +17,8 @@ export default defineMod({
   name: 'glob',
   description: 'The Glob tool',
   options,
+  provides: ['toolOutput.Glob'],
+  uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: async (input, ctx) => globTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })

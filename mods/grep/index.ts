@@ -15,6 +15,7 @@ export default defineMod({
   name: 'grep',
   description: 'The Grep tool',
   options,
+  uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Grep', description: GREP_DESCRIPTION, input: grepInput, isReadOnly: true, call: async (input, ctx) => grepTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })

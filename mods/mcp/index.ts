@@ -1,7 +1,7 @@
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { McpManager } from './manager.js'
-import { mcpOptions, STATE_KEY, type McpOptions } from './options.js'
+import { mcpOptions, type McpOptions } from './options.js'
 import { approvedServers, projectServers } from './approvals.js'
 import { collectServers, NOT_APPROVED } from './sources.js'
 import { trustStorePath } from '../permissions/trust-store.js'
@@ -21,8 +21,18 @@ export default defineMod({
   name: 'mcp',
   description: 'MCP servers and their tools',
   options: mcpOptions,
-  register(on, opts) {
+  // The config's servers join the option's; a server of the same name in the option wins.
+  configKeys: {
+    mcpServers: (options, value) => {
+      const own = options ?? {}
+      const servers = typeof own.servers === 'object' && own.servers !== null ? own.servers : {}
+      return { ...own, servers: { ...(value as Record<string, unknown>), ...servers } }
+    },
+  },
+  provides: ['serverStatus'],
+  register(on, opts, $) {
     let manager: McpManager | undefined
+    $.capability.provide('serverStatus', () => manager?.statuses() ?? [])
 
     on('session.start', async ($, e, next) => {
       const started = Date.now()
@@ -93,7 +103,6 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   } catch (err) {
     $.log.warn(`/mcp was not registered: ${(err as Error).message}`)
   }
-  $.state.set({ plugin: $.plugin.name, key: STATE_KEY }, [])
   // The MCP SDK loads only for a session that has servers.
   if (servers.length === 0) return undefined
   const { McpManager } = await import('./manager.js')

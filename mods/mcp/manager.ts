@@ -1,8 +1,7 @@
-import type { ToolRegistration } from '../../core/loop/providers.js'
+import type { ToolRegistration } from '../../core/loop/tool-providers.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { ServerConnection, type RemoteTool, type ServerStatus } from './connection.js'
-import { STATE_KEY } from './options.js'
 import type { ServerEntry } from './sources.js'
 import { outputLimit, toToolOutput } from './tool-result.js'
 import { mcpToolName as toolName } from './tool-name.js'
@@ -48,7 +47,6 @@ export class McpManager {
         log: (level, text) => $.log[level](text),
       }))
     }
-    this.publish()
   }
 
   /** Connects every server at once; resolves when all settled or after `waitMs`, whichever is first. */
@@ -115,7 +113,6 @@ export class McpManager {
       }
     }
     report.tools = [...wanted.entries()].filter(([n]) => this.owners.has(n)).map(([n, t]) => ({ name: n, isReadOnly: t.annotations?.readOnlyHint === true }))
-    this.publish()
   }
 
   private async callTool(conn: ServerConnection, name: string, tool: RemoteTool, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
@@ -139,11 +136,5 @@ export class McpManager {
     }
     report.status = conn.status
     report.error = conn.error
-    this.publish()
-  }
-
-  private publish(): void {
-    if (this.isClosed) return
-    this.$.state.set({ plugin: this.$.plugin.name, key: STATE_KEY }, this.statuses())
   }
 }

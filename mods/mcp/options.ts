@@ -1,8 +1,5 @@
 import { z } from 'zod'
 
-/** The `$.state` key (of this mod) holding `[{name, status}]` for every server: the init message reads it. */
-export const STATE_KEY = 'servers'
-
 /** What the mcp mod takes as options (a distribution's `['mcp', { … }]`). */
 export const mcpOptions = z.object({
   /** Servers of the modloop config (the config's `mcpServers`, passed here), by name. */

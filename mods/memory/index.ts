@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
+import type { LoadedInstruction } from './types.js'
 import { defineMod } from '../../core/mod/define.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
 import { MemoryReader } from './reader.js'
@@ -33,13 +34,22 @@ const options = z.object({
   lazy: z.boolean().default(true),
 })
 
-/**
- * Every memory file this session loaded, in order, as `{file_path, memory_type, load_reason,
- * globs?, trigger_file_path?, parent_file_path?}` (the settings `InstructionsLoaded` input). The
- * array only grows during a session and is replaced on each load, so a bridge that remembers the
- * last length (or `version`) raises `InstructionsLoaded` for exactly the new entries.
- */
-export const LOADED_REF = { plugin: 'memory', key: 'loaded' } as const
+/** What the memory mod offers other mods, as the `memory` capability. */
+export interface MemoryApi {
+  /**
+   * Every memory file the session that loaded last loaded, in order, as `{file_path, memory_type,
+   * load_reason, globs?, trigger_file_path?, parent_file_path?}` (the settings `InstructionsLoaded`
+   * input). It only grows during a session, so a bridge that remembers the last length raises
+   * `InstructionsLoaded` for exactly the new entries.
+   */
+  loaded(): readonly LoadedInstruction[]
+}
+
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    memory: MemoryApi
+  }
+}
 
 const pathArg = (e: Record<string, unknown>) =>
   [e.file_path, e.path, e.notebook_path].find((v): v is string => typeof v === 'string' && v !== '')
@@ -49,9 +59,14 @@ export default defineMod({
   name: 'memory',
   description: 'CLAUDE.md and AGENTS.md memory files, rules and @imports',
   options,
-  register(on, opts) {
+  provides: ['memory'],
+  register(on, opts, $) {
     const sessions = new Map<string, SessionMemory>()
-    const publish = ($: ModApi, memory: SessionMemory) => $.state.set(LOADED_REF, [...memory.loads])
+    let loads: readonly LoadedInstruction[] = []
+    $.capability.provide('memory', { loaded: () => loads })
+    const publish = (_$: ModApi, memory: SessionMemory) => {
+      loads = [...memory.loads]
+    }
 
     on('session.start', async ($, e, next) => {
       const home = opts.home ?? ($.env.get('HOME') || homedir())

@@ -22,6 +22,7 @@ export default defineMod({
   name: 'mentions',
   description: 'Reads the files and directories a prompt @-mentions',
   options,
+  uses: { permissions: 'optional' },
   register(on, opts) {
     // Innermost, where the read belongs: a mod that rewrites the path or range on the way down
     // is heard, and one that post-processes (memory adds the directory's CLAUDE.md) sees the file.

@@ -1,15 +1,15 @@
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
-import { DIRECTORIES_KEY } from '../_shared/allowed-paths.js'
+import type { PermissionsApi } from './api.js'
 import { evaluate } from './evaluate.js'
 import { invocationGrants } from './invocation-grant.js'
 import { persistUpdate } from './persist.js'
 import { ignoredNotice, loadPolicy } from './policy.js'
 import { coversTool } from './rule-match.js'
 import { claudeDir, permissionsOptions } from './settings-load.js'
+import { foldPermissions } from './config-key.js'
 import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
-import { MODES, type Mode, type Policy, type Verdict } from './types.js'
-import { PERMISSION_MODE_REF } from '../../core/loop/controls.js'
+import type { Mode, Policy } from './types.js'
 
 export const PLAN_REMINDER = [
   'Plan mode is on. Research and plan only: read, search and think, but change nothing —',
@@ -17,37 +17,43 @@ export const PLAN_REMINDER = [
   'When the plan is ready, present it and wait for it to be approved before making any change.',
 ].join(' ')
 
-/**
- * What the mod offers other mods and the host through `$.state` (`{plugin: 'permissions', key:
- * 'api'}`) once a session started: `persistUpdate` applies a canUseTool `updatedPermissions`
- * entry (see persist.ts), `check` answers a verdict with its deciding rule and source. The extra
- * working directories are published as `{plugin: 'permissions', key: 'directories'}` (absolute
- * paths), so the file tools accept what the policy counts as inside.
- */
-export interface PermissionsApi {
-  persistUpdate(update: unknown): Promise<{ file?: string }>
-  check(tool: string, input: unknown): Promise<Verdict>
-  mode(): Policy['mode']
-}
+export type { PermissionsApi } from './api.js'
 
 /**
  * Permissions: answers tool.check from the rules of every settings source, the permission mode
  * and the workspace's trust; hides tools a bare-name deny rule removes; reminds the model of plan
- * mode. Nothing in core decides permissions: without this mod every call is allowed.
+ * mode. It is the one owner of the permission mode (the `permissionMode` capability core asks).
+ * Nothing in core decides permissions: without this mod every call is allowed.
  */
 export default defineMod({
   name: 'permissions',
   description: 'Permission rules, modes and workspace trust (tool.check)',
   options: permissionsOptions,
-  register(on, opts) {
+  configKeys: { permissions: foldPermissions },
+  provides: ['permissions', 'permissionMode'],
+  uses: { commands: 'optional' },
+  register(on, opts, $) {
     let policy: Policy | undefined
     let loadFailure: string | undefined
     let apply: PermissionsApi['persistUpdate'] | undefined
+    // A switch through the owner (Query.setPermissionMode, Shift+Tab) outlives a policy reloaded by /clear.
+    let switched: Mode | undefined
     // Each workspace's ignored settings are reported once per host, not once per session.
     const reported = new Set<string>()
     // The running command's or skill's allowed-tools, on top of the session's rules.
-    const granted = invocationGrants()
-    const current = ($: ModApi, p: Policy) => granted($, withMode($, p))
+    const current = invocationGrants()
+    $.capability.provide('permissionMode', {
+      mode: () => policy?.mode ?? switched ?? 'default',
+      setMode: (mode) => {
+        switched = mode
+        if (policy) policy.mode = mode
+      },
+    })
+    $.capability.provide('permissions', {
+      persistUpdate: (update) => (apply ? apply(update) : Promise.reject(new Error(`the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}`))),
+      check: async (tool, input) => (policy ? evaluate(await current($, policy), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
+      directories: () => policy?.roots.lexical.slice(1) ?? [],
+    })
 
     on('session.start', async ($, e, next) => {
       const result = await next(e)
@@ -69,6 +75,7 @@ export default defineMod({
         $.log.error(`the permission settings could not be loaded, so every call will ask: ${loadFailure}`)
         return result
       }
+      if (switched) loaded.mode = switched
       policy = loaded
       loadFailure = undefined
       for (const warning of loaded.warnings) $.log.warn(warning)
@@ -78,14 +85,7 @@ export default defineMod({
       }
       await warnUnknownTools($, loaded)
       const ctx = { policy: loaded, cwd: e.cwd, claudeDir: claudeDir(opts, env) }
-      apply = async (update) => {
-        const written = await persistUpdate(update, ctx)
-        publishDirectories($, loaded)
-        return written
-      }
-      const api: PermissionsApi = { persistUpdate: apply, check: async (tool, input) => evaluate(await current($, loaded), tool, input), mode: () => withMode($, loaded).mode }
-      $.state.set({ plugin: $.plugin.name, key: 'api' }, api)
-      publishDirectories($, loaded)
+      apply = (update) => persistUpdate(update, ctx)
       return result
     })
 
@@ -125,28 +125,11 @@ export default defineMod({
 
     on('prompt.submit', async ($, e, next) => {
       const submitted = await next(e)
-      if (!policy || withMode($, policy).mode !== 'plan' || 'drop' in submitted) return submitted
+      if (!policy || policy.mode !== 'plan' || 'drop' in submitted) return submitted
       return { ...submitted, context: [...(submitted.context ?? []), PLAN_REMINDER] }
     })
   },
 })
-
-function publishDirectories($: ModApi, policy: Policy): void {
-  $.state.set({ plugin: $.plugin.name, key: DIRECTORIES_KEY }, policy.roots.lexical.slice(1))
-}
-
-// The version of the host's mode switch each policy has taken in: only a newer switch changes it,
-// so a later approval's setMode is not undone by an older switch.
-const switchSeen = new WeakMap<Policy, number>()
-
-/** The policy, under the mode the host switched to mid-session (Query.setPermissionMode) if it did since. */
-function withMode($: ModApi, policy: Policy): Policy {
-  const { value, version } = $.state.get(PERMISSION_MODE_REF)
-  if (switchSeen.get(policy) === version) return policy
-  switchSeen.set(policy, version)
-  if (typeof value === 'string' && (MODES as readonly string[]).includes(value)) policy.mode = value as Mode
-  return policy
-}
 
 /**
  * A rule naming a tool this session does not have is probably a typo: say so once per session.

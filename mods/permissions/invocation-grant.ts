@@ -1,9 +1,9 @@
 import type { ModApi } from '../../core/mod/api.js'
-import { INVOCATION_REF, invocationShape } from '../_shared/invocation.js'
+import type { Invocation } from '../commands/api.js'
 import { parseRule } from './rule-parse.js'
 import type { Policy, Rule } from './types.js'
 
-interface Grant { policy: Policy; version: number; rules: Rule[] }
+interface Grant { policy: Policy; invocation: Invocation | undefined; rules: Rule[] }
 
 /**
  * The allow rules a command's or skill's `allowed-tools` grant while it runs: from the moment it
@@ -14,16 +14,15 @@ interface Grant { policy: Policy; version: number; rules: Rule[] }
 export function invocationGrants() {
   let grant: Grant | undefined
   return async ($: ModApi, policy: Policy): Promise<Policy> => {
-    const { value, version } = $.state.get(INVOCATION_REF)
-    if (grant?.policy !== policy || grant.version !== version) grant = { policy, version, rules: await compile($, policy, value) }
+    const invocation = $.capability.use('commands')?.invocation()
+    if (grant?.policy !== policy || grant.invocation !== invocation) grant = { policy, invocation, rules: await compile($, policy, invocation) }
     return grant.rules.length === 0 ? policy : { ...policy, rules: [...policy.rules, ...grant.rules] }
   }
 }
 
-async function compile($: ModApi, policy: Policy, value: unknown): Promise<Rule[]> {
-  const parsed = invocationShape.safeParse(value)
-  if (!parsed.success || !parsed.data.allowedTools?.length) return []
-  const { command, source: where, file, allowedTools } = parsed.data
+async function compile($: ModApi, policy: Policy, invocation: Invocation | undefined): Promise<Rule[]> {
+  if (!invocation?.allowedTools?.length) return []
+  const { command, source: where, file, allowedTools } = invocation
   const label = `the allowed-tools of /${command}${file ? ` (${file})` : ''}`
   if (where === 'project' && !policy.trusted) {
     $.log.warn(`${label} are not granted: this workspace is not trusted, so its commands do not widen access. To honour them, run \`modloop trust ${policy.cwd}\`, or pass --trust-workspace for one run.`)

@@ -37,12 +37,26 @@ export interface Layer {
 const entries = z.array(z.unknown()).optional()
 const permissionsShape = z.looseObject({ allow: entries, ask: entries, deny: entries, defaultMode: z.unknown().optional(), additionalDirectories: entries })
 const settingsShape = z.looseObject({ permissions: permissionsShape.optional() })
-const flagShape = z.looseObject({ permissions: permissionsShape.optional(), trustWorkspace: z.boolean().optional(), settings: z.array(z.string()).optional() })
+// The launch options as `query()` and the CLI name them (--allowedTools, --permission-mode, --add-dir, …).
+const flagShape = z.looseObject({
+  allowedTools: entries, disallowedTools: entries, permissionMode: z.unknown().optional(), additionalDirectories: entries,
+  trustWorkspace: z.boolean().optional(), settings: z.array(z.string()).optional(),
+})
+
+/** The launch options as a settings layer's `permissions`: this mod's reading of them, not core's. */
+function flagPermissions(f: z.output<typeof flagShape>): z.output<typeof permissionsShape> {
+  return {
+    ...(f.allowedTools?.length ? { allow: f.allowedTools } : {}),
+    ...(f.disallowedTools?.length ? { deny: f.disallowedTools } : {}),
+    ...(f.permissionMode !== undefined ? { defaultMode: f.permissionMode } : {}),
+    ...(f.additionalDirectories?.length ? { additionalDirectories: f.additionalDirectories } : {}),
+  }
+}
 
 export interface LoadInput {
   cwd: string
   options: PermissionsOptions
-  /** What `$.settings.read({source: 'flag'})` answered: the launch flags as a settings layer. */
+  /** What `$.settings.read({source: 'flag'})` answered: the launch options, as query() names them. */
   flags: unknown
   env: Record<string, string | undefined>
 }
@@ -87,7 +101,7 @@ export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; t
       const { file, read } = await readSettingsArg(arg, cwd)
       take({ name: 'flagSettings', label: file, root: cwd, projectLevel: false }, read)
     }
-    layers.push(toLayer({ name: 'cliArg', label: 'the command line', root: cwd, projectLevel: false }, flags.data.permissions ?? {}, warnings))
+    layers.push(toLayer({ name: 'cliArg', label: 'the command line', root: cwd, projectLevel: false }, flagPermissions(flags.data), warnings))
   }
   const managedDir = options.managedDir === undefined ? defaultManagedDir() : options.managedDir
   if (managedDir !== false) {

@@ -20,6 +20,8 @@ export default defineMod({
   name: 'read',
   description: 'The Read tool',
   options,
+  provides: ['toolOutput.Read'],
+  uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => {

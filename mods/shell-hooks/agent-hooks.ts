@@ -1,6 +1,5 @@
 import { dirname, resolve } from 'node:path'
 import type { ModApi } from '../../core/mod/api.js'
-import { AGENT_HOOKS_REF, agentHooksShape } from '../_shared/agent-hooks.js'
 import { trustedExactly } from '../permissions/trust-store.js'
 import type { HookBridge } from './bridge.js'
 
@@ -11,9 +10,9 @@ import type { HookBridge } from './bridge.js'
  * User-level agents and those of the config are the user's own.
  */
 export async function adoptAgentHooks($: ModApi, b: HookBridge, agentId: string, agentType: string): Promise<void> {
-  const published = agentHooksShape.safeParse($.state.get(AGENT_HOOKS_REF).value)
+  const published = $.capability.use('agentHooks')?.()
   // Own keys only: an agent named `constructor` is no hooks entry of Object.prototype's.
-  const def = published.success && Object.hasOwn(published.data, agentType) ? published.data[agentType] : undefined
+  const def = published && Object.hasOwn(published, agentType) ? published[agentType] : undefined
   if (!def) return
   if (def.scope === 'project') {
     const folder = resolve(dirname(def.file), '..', '..')

@@ -10,9 +10,7 @@ import { hookWork, hostLlm, hostMcp } from './host-calls.js'
 import { capOutput, capText } from './output-cap.js'
 import { fingerprintOf, isProjectLevel } from './trust.js'
 import { sessionDirOf } from '../transcripts/store/paths.js'
-import { permissionModeOf } from '../_shared/permission-mode.js'
-import { hookEnvFilesRef } from '../_shared/hook-env-files.js'
-import { shellCwd } from '../_shared/shell-cwd.js'
+import '../_shared/shell-cwd.js'
 
 export interface BridgeInit {
   sessionId: string
@@ -67,7 +65,8 @@ export class HookBridge {
   /** Warnings already shown this session: a bad matcher would otherwise repeat on every call. */
   private readonly warned = new Set<string>()
   /** CLAUDE_ENV_FILE files of this session's hooks, published for the bash mod to source. */
-  private readonly envFiles = new Set<string>()
+  /** This session's `CLAUDE_ENV_FILE` files, offered as the `hookEnvFiles` capability. */
+  readonly envFiles = new Set<string>()
   private instructionsSeen = 0
   private readonly pending = new Set<Promise<unknown>>()
   /** Async hooks that ended with something for the model, not yet delivered. */
@@ -169,9 +168,9 @@ export class HookBridge {
   /** Fires InstructionsLoaded for memory files loaded since the last call; these run in the background (spec §2.5). */
   instructionsLoaded(): void {
     if (!this.has('InstructionsLoaded')) return
-    const loads = this.$.state.get({ plugin: 'memory', key: 'loaded' }).value
-    if (!Array.isArray(loads)) return
-    for (const load of loads.slice(this.instructionsSeen)) this.background(this.fire('InstructionsLoaded', { ...(load as Record<string, unknown>) }))
+    const loads = this.$.capability.use('memory')?.loaded()
+    if (!loads) return
+    for (const load of loads.slice(this.instructionsSeen)) this.background(this.fire('InstructionsLoaded', { ...load }))
     this.instructionsSeen = loads.length
   }
 
@@ -193,7 +192,7 @@ export class HookBridge {
       session_id: this.init.sessionId,
       transcript_path: this.init.transcriptPath,
       // Where the shell is after `cd`; hooks also run there. CLAUDE_PROJECT_DIR stays the project root.
-      cwd: shellCwd(this.$, this.init.sessionId) ?? this.init.cwd,
+      cwd: this.$.capability.use('shellCwd')?.(this.init.sessionId) ?? this.init.cwd,
       ...(o.noPermissionMode ? {} : { permission_mode: this.permissionMode() }),
       ...(level ? { effort: { level } } : {}),
       hook_event_name: event,
@@ -271,13 +270,11 @@ export class HookBridge {
   }
 
   private publishEnvFiles(files: readonly string[]): void {
-    const before = this.envFiles.size
     for (const f of files) this.envFiles.add(f)
-    if (this.envFiles.size > before) this.$.state.set(hookEnvFilesRef(this.init.sessionId), [...this.envFiles])
   }
 
   private permissionMode(): string {
-    return permissionModeOf(this.$) || 'default'
+    return this.$.capability.use('permissionMode')?.mode() ?? 'default'
   }
 }
 

@@ -1,5 +1,4 @@
 import type { ModApi } from '../../core/mod/api.js'
-import { INVOCATION_REF, invocationShape } from '../_shared/invocation.js'
 import type { HookBridge } from './bridge.js'
 
 /**
@@ -7,7 +6,7 @@ import type { HookBridge } from './bridge.js'
  * (`/name`) or by the model (the Skill tool): the commands mod publishes it as the invocation.
  */
 export function adoptInvocationHooks($: ModApi, b: HookBridge): void {
-  const parsed = invocationShape.safeParse($.state.get(INVOCATION_REF).value)
-  if (!parsed.success || !parsed.data.hooks) return
-  b.addFrontmatterHooks(parsed.data.file ?? `/${parsed.data.command}`, parsed.data.hooks)
+  const invocation = $.capability.use('commands')?.invocation()
+  if (!invocation?.hooks) return
+  b.addFrontmatterHooks(invocation.file ?? `/${invocation.command}`, invocation.hooks)
 }

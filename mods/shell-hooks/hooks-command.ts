@@ -13,7 +13,7 @@ export function registerHooksCommand(on: On, opts: ShellHooksOptions): void {
 
   on('command.run', async ($, e, next) => {
     if (e.command !== 'hooks') return next(e)
-    const config = $.state.get({ plugin: 'loader', key: 'hooks' }).value as ConfigHooks[] | undefined
+    const config = $.capability.use('configHooks')
     let flags: { settings?: string[] } = {}
     try {
       flags = (await $.settings.read({ source: 'flag' })) as typeof flags

@@ -24,8 +24,16 @@ export default defineMod({
   name: 'shell-hooks',
   description: 'Runs settings hooks (.claude/settings.json and friends) at the loop events',
   options: shellHooksOptions,
-  register(on, opts) {
+  // The config's `hooks` (and plugins') reach it as the loader's `configHooks` capability.
+  configKeys: { hooks: true },
+  provides: ['hookEnvFiles'],
+  uses: {
+    configHooks: 'optional', permissions: 'optional', permissionMode: 'optional', commands: 'optional', transcripts: 'optional',
+    memory: 'optional', agentHooks: 'optional', shellCwd: 'optional', 'toolOutput.*': 'optional',
+  },
+  register(on, opts, $) {
     const bridges = new Map<string, HookBridge>()
+    $.capability.provide('hookEnvFiles', (sessionId) => [...(bridges.get(sessionId)?.envFiles ?? [])])
     const bridgeOf = ($: ModApi) => bridges.get($.session.id() as string)
     registerSessionHooks(on, opts, bridges, bridgeOf)
     registerTurnHooks(on, bridgeOf)

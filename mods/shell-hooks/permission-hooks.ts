@@ -5,12 +5,7 @@ import type { HookBridge } from './bridge.js'
 import { hookOverRules } from './hook-order.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 
-interface PermissionsApi {
-  persistUpdate(update: unknown): Promise<{ file?: string }>
-  check(tool: string, input: unknown): Promise<{ decision: string; reason?: string; rule?: string }>
-}
-
-const permissionsApi = ($: ModApi) => $.state.get({ plugin: 'permissions', key: 'api' }).value as PermissionsApi | undefined
+const permissionsApi = ($: ModApi) => $.capability.use('permissions')
 
 /**
  * `tool.check` (before the permissions mod): a PreToolUse allow never loosens a deny or ask rule,
@@ -77,7 +72,7 @@ async function permissionRequest($: ModApi, b: HookBridge, e: ToolCheckInput, ve
   }
   if (!answer.updatedInput) return { decision: 'allow', hook: r.hookName }
   // The substituted input faces the deny and ask rules again (spec §2.10).
-  const again = api ? await api.check(e.tool, answer.updatedInput) : { decision: 'allow' }
+  const again: { decision: string; reason?: string; rule?: string } = api ? await api.check(e.tool, answer.updatedInput) : { decision: 'allow' }
   if (again.decision === 'deny') return { decision: 'deny', hook: r.hookName, reason: again.reason ?? `the input ${r.hookName} hook substituted is denied${again.rule ? ` by the rule ${again.rule}` : ''}` }
   if (again.decision === 'ask' && again.rule) return { decision: 'ask', hook: r.hookName, rule: again.rule, ...(again.reason ? { reason: again.reason } : {}), updatedInput: answer.updatedInput }
   return { decision: 'allow', hook: r.hookName, updatedInput: answer.updatedInput }

@@ -30,7 +30,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
       // A host without launch flags: only the settings files and the config apply.
     }
     const env = $.env.all()
-    const config = $.state.get({ plugin: 'loader', key: 'hooks' }).value as ConfigHooks[] | undefined
+    const config = $.capability.use('configHooks') as readonly ConfigHooks[] | undefined
     let loaded = await loadSources({
       cwd: e.cwd, home: opts.home, managedDir: opts.managedDir, settingSources: opts.settingSources, walkUpToGitRoot: opts.walkUpToGitRoot,
       settings: flags.settings, config, env,

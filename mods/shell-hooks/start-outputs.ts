@@ -3,14 +3,10 @@ import type { ModApi } from '../../core/mod/api.js'
 import type { HookRunResult } from '../../hooks-runner/index.js'
 import type { HookBridge } from './bridge.js'
 
-interface TitleApi { setTitle(title: string): void }
-interface ReloadApi { reload(): Promise<void> }
-
 /** Sets the session title: later hook inputs carry it as `session_title`, and the transcripts mod records it. */
 export function applyTitle($: ModApi, b: HookBridge, title: string): void {
   b.title = title
-  const api = $.state.get({ plugin: 'transcripts', key: 'api' }).value as TitleApi | undefined
-  api?.setTitle(title)
+  $.capability.use('transcripts')?.setTitle(b.init.sessionId, title)
 }
 
 /**
@@ -26,7 +22,7 @@ export async function applyStartOutputs($: ModApi, b: HookBridge, r: HookRunResu
     await $.prompt.submit({ text: r.initialUserMessage, asUser: true })
   }
   if (r.reloadSkills) {
-    const api = $.state.get({ plugin: 'commands', key: 'api' }).value as ReloadApi | undefined
+    const api = $.capability.use('commands')
     if (api) await api.reload()
     else $.log.debug(`${r.hookName} hook asked to reload skills, and no commands mod is loaded`)
   }

@@ -48,6 +48,7 @@ interface Listed { name: string; description: string; plugin?: string }
 export default defineMod({
   name: 'terminal-ui',
   description: 'The interactive terminal: prompt, rendering, permission asks, terminal commands',
+  uses: { permissions: 'optional', permissionMode: 'optional' },
   register(on, _options, $) {
     let bridge: UiBridge | undefined
     const surface: TerminalSurface = {

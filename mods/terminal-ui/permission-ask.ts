@@ -6,15 +6,8 @@ import { alwaysRule, ruleText } from '../permissions/always-rule.js'
 
 export { alwaysRule, ruleText }
 
-interface PermissionsApi {
-  persistUpdate(update: unknown): Promise<{ file?: string }>
-}
-
-/** The permissions mod's API, when it is loaded and its session started. */
-export function permissionsApi($: ModApi | undefined): PermissionsApi | undefined {
-  const api = $?.state.get({ plugin: 'permissions', key: 'api' }).value as PermissionsApi | undefined
-  return api && typeof api.persistUpdate === 'function' ? api : undefined
-}
+/** The `permissions` capability, when a mod provides it. */
+export const permissionsApi = ($: ModApi | undefined) => $?.capability.use('permissions')
 
 type Pick = 'once' | 'always' | 'deny' | 'cancel'
 

@@ -1,6 +1,8 @@
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { resolveModelName, type QueryOptions } from '../../core/loop/options.js'
 import type { ModApi } from '../../core/mod/api.js'
+import type { PermissionModeOwner } from '../../core/loop/permission-mode.js'
+import type { PermissionMode } from '../../core/permission-modes.js'
 import type { PermissionResult } from '../../core/tools/pipeline.js'
 import { VERSION } from '../../core/version.js'
 import { KEYS_HELP } from './app.js'
@@ -100,17 +102,19 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     let $: ModApi | undefined
     // A mode picked with Shift+Tab before the session started; it is set once it has.
     let modeChosen: string | undefined
-    const setMode = (api: NonNullable<ReturnType<typeof permissionsApi>>, mode: string) =>
-      api.persistUpdate({ type: 'setMode', mode, destination: 'session' }).catch((err: Error) => say(`the mode could not be set: ${err.message}`, 'error'))
+    // The mode has one owner (the `permissionMode` capability); Shift+Tab switches it there.
+    const ownerOf = (api: ModApi | undefined) => api?.capability.use('permissionMode')
+    const setMode = (owner: PermissionModeOwner, mode: string) =>
+      Promise.resolve().then(() => owner.setMode(mode as PermissionMode)).catch((err: Error) => say(`the mode could not be set: ${err.message}`, 'error'))
     surface.connect({
       attach: (api, e) => {
         $ = api
         app.$ = api
         sessionId = e.sessionId
-        const permissions = permissionsApi(api)
-        if (permissions && modeChosen) void setMode(permissions, modeChosen)
-        else if (!modeChosen) app.mode = (permissions as { mode?: () => string } | undefined)?.mode?.() ?? opts.permissionMode ?? 'default'
-        if (permissions) modeChosen = undefined
+        const owner = ownerOf(api)
+        if (owner && modeChosen) void setMode(owner, modeChosen)
+        else if (!modeChosen) app.mode = owner?.mode() ?? opts.permissionMode ?? 'default'
+        if (owner) modeChosen = undefined
         void app.refreshCommands()
         // A resumed session goes on from the totals its transcript carried, not from nothing (nor from the session left).
         view.totals.costUsd = costOf(api)
@@ -178,12 +182,12 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         input.end()
       },
       cycleMode: () => {
-        const api = permissionsApi($)
-        if (!api && host.get('permissions')?.status !== 'loaded') return say('no permissions mod is loaded: there is no mode to change', 'warn')
+        const owner = ownerOf($)
+        if (!owner && !host.providerOf('permissionMode')) return say('no loaded mod owns permission modes: there is no mode to change', 'warn')
         const modes = options.permissionMode === 'bypassPermissions' ? [...MODES, 'bypassPermissions'] : MODES
         const mode = modes[(modes.indexOf(app.mode) + 1) % modes.length]!
         app.mode = mode
-        if (api) void setMode(api, mode)
+        if (owner) void setMode(owner, mode)
         else modeChosen = mode
         app.redraw()
       },

@@ -22,8 +22,17 @@ const DESCRIPTION = `Keeps a structured todo list for the current session, to pl
 - Mark a task completed only when it is fully done: not while tests fail, the work is partial, or errors are unresolved.
 - Each task has content (imperative: "Fix the build") and activeForm (continuous: "Fixing the build").`
 
-// Output mods read the list as $.state.get({ plugin: 'todo', key: 'todos' }).
-const ref = ($: ModApi) => ({ plugin: $.plugin.name, key: 'todos' })
+/** What the todo mod offers other mods (output mods, compaction), as the `todo` capability. */
+export interface TodoApi {
+  /** The list as the last TodoWrite left it. */
+  todos(): readonly Todo[]
+}
+
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    todo: TodoApi
+  }
+}
 
 function carriedTodos(todos: unknown[] | undefined): Todo[] | undefined {
   const parsed = todoInput.shape.todos.safeParse(todos)
@@ -34,18 +43,21 @@ function carriedTodos(todos: unknown[] | undefined): Todo[] | undefined {
 export default defineMod({
   name: 'todo',
   description: 'The TodoWrite tool',
-  register(on) {
+  provides: ['todo'],
+  register(on, _options, $) {
+    let list: Todo[] = []
+    $.capability.provide('todo', { todos: () => list })
     on('session.start', async ($, e, next) => {
       // A host can serve several sessions one after another; each starts with an empty list,
       // or, resumed, with the list its last successful TodoWrite left — or, when a compaction
       // took that call away, the list the compaction recorded.
       const resumed = e.resumedFrom && (todosFromHistory($.session.messages() as MessageParam[], todoInput) ?? carriedTodos(e.resumedFrom.carried?.todos))
-      $.state.set(ref($), resumed || [])
+      list = resumed || []
       await registerTool($, {
         name: 'TodoWrite', description: DESCRIPTION, input: todoInput, isReadOnly: false,
         call: ({ todos }) => {
-          const oldTodos = ($.state.get(ref($)).value as Todo[] | undefined) ?? []
-          $.state.set(ref($), todos)
+          const oldTodos = list
+          list = todos
           const open = todos.filter((t) => t.status !== 'completed').length
           return {
             result: { oldTodos, newTodos: todos },

@@ -11,7 +11,6 @@ import { VERSION } from '../../core/version.js'
 import { gitBranch } from './git-branch.js'
 import { toLine, type LineBase } from './lines.js'
 import { TranscriptWriter } from './writer.js'
-import { permissionModeOf } from '../_shared/permission-mode.js'
 import { readFilesOf } from '../_shared/read-state.js'
 
 const options = z.object({
@@ -19,10 +18,18 @@ const options = z.object({
   fsync: z.boolean().default(false),
 })
 
-/** What the transcripts mod offers other mods, as $.state { plugin: 'transcripts', key: 'api' }. */
+/** What the transcripts mod offers other mods, as the `transcripts` capability. */
 export interface TranscriptsApi {
   /** Records the session's title (`modloop sessions list` shows it) as a `custom-title` line. */
-  setTitle(title: string): void
+  setTitle(sessionId: string, title: string): void
+}
+
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    transcripts: TranscriptsApi
+    /** Where the session's transcript is written, by the mod that writes it. */
+    transcriptFile: (sessionId: string) => string | undefined
+  }
 }
 
 interface Recording {
@@ -40,17 +47,29 @@ interface Recording {
 /**
  * Transcripts: every message of a session, appended as one JSONL line to
  * `<MODLOOP_HOME>/projects/<encoded cwd>/<session-id>.jsonl` as it enters the record (before the
- * caller sees it), subagents' lines to `<session-id>/subagents/agent-<id>.jsonl`. Core reads the
- * file back on resume. The path is published as $.state { plugin: 'transcripts', key: 'path' },
- * and a {@link TranscriptsApi} under key 'api'.
+ * caller sees it), subagents' lines to `<session-id>/subagents/agent-<id>.jsonl`. The file store
+ * (./store) reads them back on resume and holds each session's lock. It provides where it writes
+ * (`transcriptFile`) and a {@link TranscriptsApi} (`transcripts`).
  * A session started with `persistSession: false` is not written at all.
  */
 export default defineMod({
   name: 'transcripts',
   description: 'Writes each session to an append-only JSONL transcript, for resume, continue and fork',
   options,
-  register(on, opts) {
+  provides: ['transcripts', 'transcriptFile'],
+  uses: { permissionMode: 'optional', todo: 'optional' },
+  register(on, opts, $) {
     const open = new Map<string, Recording>()
+    // Kept after a session closes: what it recorded last (a trace line of its session.end) goes beside it.
+    const written = new Map<string, string>()
+    $.capability.provide('transcriptFile', (sessionId) => written.get(sessionId))
+    $.capability.provide('transcripts', {
+      setTitle: (sessionId, title) => {
+        const line: CustomTitleEntry = { type: 'custom-title', customTitle: title, sessionId }
+        const r = open.get(sessionId)
+        if (r) write(r, () => r.main.appendDetached({ ...line }))
+      },
+    })
 
     on('session.start', async ($, e, next) => {
       // Core took the session in its store (its lock) before session.start: this process alone writes it.
@@ -64,21 +83,13 @@ export default defineMod({
       if (e.source === 'fork' && e.resumedFrom) await copyHistory(main, e.resumedFrom, e.sessionId)
       const held = existsSync(e.transcriptPath) ? undefined : []
       open.set(e.sessionId, { main, agents: new Map(), base, ...(held ? { held } : {}) })
-      $.state.set({ plugin: $.plugin.name, key: 'path' }, e.transcriptPath)
-      const api: TranscriptsApi = {
-        setTitle: (title) => {
-          const line: CustomTitleEntry = { type: 'custom-title', customTitle: title, sessionId: e.sessionId }
-          const r = open.get(e.sessionId)
-          if (r) write(r, () => r.main.appendDetached({ ...line }))
-        },
-      }
-      $.state.set({ plugin: $.plugin.name, key: 'api' }, api)
+      written.set(e.sessionId, e.transcriptPath)
       return next(e)
     })
 
     on('session.message', ($, e, next) => {
       const recording = open.get($.session.id() as string)
-      if (recording) record(recording, e, { model: () => $.session.model() as string, permissionMode: () => permissionModeOf($), carried: () => carriedState($) }, opts.fsync)
+      if (recording) record(recording, e, { model: () => $.session.model() as string, permissionMode: () => $.capability.use('permissionMode')?.mode(), carried: () => carriedState($) }, opts.fsync)
       return next(e)
     })
 
@@ -145,7 +156,7 @@ function write(r: Recording, w: () => void): void {
  * session resumed after the compaction gets it back.
  */
 function carriedState($: ModApi): Pick<UserEntry, 'todos' | 'readFiles'> {
-  const todos = $.state.get({ plugin: 'todo', key: 'todos' }).value
+  const todos = $.capability.use('todo')?.todos()
   const readFiles = readFilesOf($.session.id() as string)
   return { ...(Array.isArray(todos) ? { todos: todos as unknown[] } : {}), ...(readFiles.length > 0 ? { readFiles } : {}) }
 }

@@ -10,6 +10,7 @@ export default defineMod({
   name: 'write',
   description: 'The Write tool',
   options: allowedDirsOptions,
+  uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, call: async (input, ctx) => {

@@ -7,7 +7,7 @@ import compaction from '../../mods/compaction/index.js'
 /** The compaction mod with options, as a config would give them. */
 export function compactionWith(options: Record<string, unknown> = {}): ModDefinition {
   const schema = compaction.options!
-  return defineMod({ name: 'compaction', register: (on, _o, $) => compaction.register(on, schema.parse(options), $) })
+  return { ...compaction, options: undefined, register: (on, _o, $) => compaction.register(on, schema.parse(options), $) } as ModDefinition
 }
 
 /** Big: a read-only tool whose result is `n` characters (tagged, so a test can find it). */

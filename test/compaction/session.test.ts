@@ -1,3 +1,4 @@
+import type { ModDefinition } from '../../core/mod/define.js'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -149,7 +150,7 @@ describe('tool-result budgeting', () => {
   it('Bash has its own lower limit', async () => {
     const cwd = await tempCwd()
     const command = `node -e "process.stdout.write('y'.repeat(40000))"`
-    const bashWide = defineMod({ name: 'bash', register: (on, _o, $) => bash.register(on, bash.options!.parse({ maxOutputChars: 100_000 }), $) })
+    const bashWide = { ...bash, options: undefined, register: (on, _o, $) => bash.register(on, bash.options!.parse({ maxOutputChars: 100_000 }), $) } as ModDefinition
     const r = await run([{ reply: [{ tool_use: { name: 'Bash', input: { command } } }] }, { reply: 'done' }], 'go', cwd, {}, [bashWide, compactionWith()])
     const block = r.requests.at(-1)!.body.messages.at(-1).content[0]
     expect(block.content).toContain('over the 30,000-character limit')

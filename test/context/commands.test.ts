@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
-import commandsMod, { INVOCATION_REF } from '../../mods/commands/index.js'
+import commandsMod from '../../mods/commands/index.js'
 import { expandShell } from '../../mods/commands/shell-expansion.js'
 import { skillListing } from '../../mods/commands/skill-listing.js'
 import bashMod from '../../mods/bash/index.js'
@@ -46,7 +46,7 @@ const firstText = (run: { requests: { body: any }[] }) => texts(run.requests[0]!
 describe('slash commands from .claude/commands', () => {
   it('fills $1, $2 and $ARGUMENTS (shell-style quoting, \\$ escapes) and publishes the frontmatter grants', async () => {
     let invocation: unknown
-    const probe = defineMod({ name: 'probe', register: (on) => on('turn.start', ($, e, next) => { invocation = $.state.get(INVOCATION_REF).value; return next(e) }) })
+    const probe = defineMod({ name: 'probe', uses: { commands: 'required' }, register: (on) => on('turn.start', ($, e, next) => { invocation = $.capability.use('commands')?.invocation(); return next(e) }) })
     const run = await runScript([{ reply: 'ok' }], '/review src/a.ts "error handling"', { cwd, mods: [commands(), probe] })
     expect(firstText(run)).toBe('Review src/a.ts with focus on error handling. All: src/a.ts "error handling". Price: $5.')
     expect(invocation).toEqual({ command: 'review', source: 'project', file: join(cwd, '.claude/commands/review.md'), allowedTools: ['Bash(git diff:*)', 'Read'], model: 'claude-haiku-4-5' })

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
-import memoryMod, { LOADED_REF } from '../../mods/memory/index.js'
+import memoryMod from '../../mods/memory/index.js'
 import readMod from '../../mods/read/index.js'
 import { runScript } from '../loop/helpers.js'
 import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
@@ -88,7 +88,7 @@ describe('memory', () => {
 
   it('loads nested CLAUDE.md files and paths-scoped rules when a tool touches a file they cover, once each', async () => {
     let loaded: unknown
-    const probe = defineMod({ name: 'probe', register: (on) => on('session.end', ($, e, next) => { loaded = $.state.get(LOADED_REF).value; return next(e) }) })
+    const probe = defineMod({ name: 'probe', uses: { memory: 'required' }, register: (on) => on('session.end', ($, e, next) => { loaded = $.capability.use('memory')?.loaded(); return next(e) }) })
     const read = (file: string) => ({ tool_use: { name: 'Read', input: { file_path: join(cwd, file) } } })
     const run = await runScript([
       { reply: [read('sub/file.txt'), read('src/x.ts')] },

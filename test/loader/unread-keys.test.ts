@@ -29,3 +29,24 @@ describe('config keys read by a mod that is not loaded', () => {
     expect(r.err).not.toContain('not loaded')
   })
 })
+
+describe('config keys a mod declares it reads', () => {
+  it('fold into the options of the mod that declares them, whoever wrote it', async () => {
+    const { loadDistribution } = await import('../../entry.js')
+    await writeFile(join(dir, 'greeting.mjs'), [
+      "export default { name: 'greeting', configKeys: { compaction: (options, value) => ({ ...options, folded: value }) }, register() {} }",
+    ].join('\n'))
+    await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ mods: [['./greeting.mjs', { own: 1 }]], compaction: { everyMessages: 3 } }))
+    const dist = await loadDistribution({ cwd: dir })
+    expect(dist.host.get('greeting')?.options).toEqual({ own: 1, folded: { everyMessages: 3 } })
+    const { unreadKeyWarnings } = await import('../../core/loader/unread-keys.js')
+    expect(unreadKeyWarnings(dist.needsMods, dist.host)).toEqual([])
+    await dist.host.close()
+  })
+
+  it('a key only a left-out built-in reads warns, naming that built-in', async () => {
+    await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ extends: 'modloop', mods: [{ name: 'mcp', enabled: false }], mcpServers: { docs: { command: 'true' } } }))
+    const r = await cli(['mods', 'list', '--json'])
+    expect(JSON.parse(r.out).warnings).toEqual([expect.stringContaining('"mcpServers" is set, but the mcp mod that reads it is not loaded')])
+  })
+})

@@ -17,6 +17,7 @@ describe('an HTTP MCP server that goes away', () => {
     // Tools the model calls to stop the server and start it again on the same port, between calls.
     const operator = defineMod({
       name: 'operator',
+      uses: { serverStatus: 'required' },
       register(on) {
         on('session.start', async ($, e, next) => {
           await $.tool.register({ name: 'StopServer', description: 'Stop the MCP server', inputSchema: { type: 'object' }, call: async () => { await http.close(); return { result: 'stopped' } } } as never)
@@ -24,7 +25,7 @@ describe('an HTTP MCP server that goes away', () => {
           return next(e)
         })
         on('tool.call', ($, e, next) => {
-          if (e.tool === 'mcp__web__echo') seen.push(structuredClone($.state.get({ plugin: 'mcp', key: 'servers' }).value))
+          if (e.tool === 'mcp__web__echo') seen.push(structuredClone($.capability.use('serverStatus')?.()))
           return next(e)
         })
       },

@@ -17,9 +17,10 @@ const names = (request: { body: any }) => (request.body.tools as { name: string 
 function statusProbe(seen: unknown[]) {
   return defineMod({
     name: 'status-probe',
+    uses: { serverStatus: 'required' },
     register(on) {
       on('tool.call', ($, e, next) => {
-        seen.push(structuredClone($.state.get({ plugin: 'mcp', key: 'servers' }).value))
+        seen.push(structuredClone($.capability.use('serverStatus')?.()))
         return next(e)
       })
     },
@@ -65,13 +66,14 @@ describe('MCP server lifecycle', () => {
     // A tool that returns once the slow server is connected, so the next request can be checked.
     const waiter = defineMod({
       name: 'waiter',
+      uses: { serverStatus: 'required' },
       register(on) {
         on('turn.start', (_$, e, next) => { firstTurnAt ||= Date.now() - started; return next(e) })
         on('session.start', async ($, e, next) => {
           await $.tool.register({
             name: 'AwaitServers', description: 'Wait for the MCP servers', inputSchema: { type: 'object' },
             call: async () => {
-              const isReady = () => ($.state.get({ plugin: 'mcp', key: 'servers' }).value as { status: string }[]).every((s) => s.status === 'connected')
+              const isReady = () => ($.capability.use('serverStatus')?.() ?? []).every((s) => s.status === 'connected')
               for (let i = 0; i < 250 && !isReady(); i++) await new Promise((r) => setTimeout(r, 20))
               return { result: isReady() ? 'ready' : 'still pending' }
             },

@@ -94,7 +94,7 @@ describe('the ask flow through the loop', () => {
       { reply: 'done' },
     ]
     const run = await runScript(script, 'go', { host, cwd: box.project, canUseTool })
-    const check = (host.state.get({ plugin: 'permissions', key: 'api' }).value as PermissionsApi).check
+    const check = host.capabilities.get('permissions')!.check
     await host.close()
     expect(canUseTool).not.toHaveBeenCalled()
     const results = run.requests[1]!.body.messages.at(-1).content
@@ -133,7 +133,7 @@ describe('persisting updatedPermissions', () => {
     await writeFile(join(cwd, '.claude', 'settings.local.json'), JSON.stringify({ env: { KEEP: '1' }, permissions: { deny: ['Bash(rm *)'] } }))
     const first = await hostWith()
     await runScript([{ reply: 'ok' }], 'go', { host: first.host, cwd, trustWorkspace: true })
-    const api = first.host.state.get({ plugin: 'permissions', key: 'api' }).value as PermissionsApi
+    const api = first.host.capabilities.get('permissions')!
     expect((await api.check('Bash', { command: 'printf persisted' })).decision).toBe('ask')
     const written = await api.persistUpdate({ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'printf persisted' }], behavior: 'allow', destination: 'localSettings' })
     expect(written.file).toBe(join(cwd, '.claude', 'settings.local.json'))
@@ -156,11 +156,12 @@ describe('persisting updatedPermissions', () => {
     await mkdir(cwd, { recursive: true })
     const { host } = await hostWith()
     await runScript([{ reply: 'ok' }], 'go', { host, cwd })
-    const api = host.state.get({ plugin: 'permissions', key: 'api' }).value as PermissionsApi
+    const api = host.capabilities.get('permissions')!
+    const owner = host.capabilities.get('permissionMode')!
     expect(await api.persistUpdate({ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: 'domain:example.com' }], behavior: 'allow', destination: 'session' })).toEqual({})
     await api.persistUpdate({ type: 'setMode', mode: 'acceptEdits', destination: 'localSettings' })
     await host.close()
-    expect(api.mode()).toBe('acceptEdits')
+    expect(owner.mode()).toBe('acceptEdits')
     expect(JSON.parse(await readFile(join(cwd, '.claude', 'settings.local.json'), 'utf8'))).toEqual({ permissions: { defaultMode: 'acceptEdits' } })
   })
 })

@@ -81,7 +81,8 @@ describe('Query controls in a streaming-input session', () => {
   })
 
   it('setPermissionMode("bypassPermissions") is refused unless the session was started with allowDangerouslySkipPermissions', async () => {
-    const c = await conversation([{ reply: 'one' }, { reply: 'two' }], { mods: [toolsMod()] })
+    const owner = () => permissionsWith({ home: box.home, trustStore: join(box.root, 'trust.json') })
+    const c = await conversation([{ reply: 'one' }, { reply: 'two' }], { cwd: box.project, mods: [toolsMod(), owner()], env: { MODLOOP_HOME: box.modloopHome } })
     try {
       await c.say('hello')
       await expect(c.q.setPermissionMode('bypassPermissions')).rejects.toThrow(/"bypassPermissions" needs the session to be started with allowDangerouslySkipPermissions: true/)
@@ -93,7 +94,7 @@ describe('Query controls in a streaming-input session', () => {
       await c.end()
     }
     // A session started in bypassPermissions (the CLI's --dangerously-skip-permissions) may go back to it.
-    const d = await conversation([{ reply: 'one' }], { mods: [toolsMod()], permissionMode: 'bypassPermissions' })
+    const d = await conversation([{ reply: 'one' }], { cwd: box.project, mods: [toolsMod(), owner()], env: { MODLOOP_HOME: box.modloopHome }, permissionMode: 'bypassPermissions' })
     try {
       await d.say('hello')
       await d.q.setPermissionMode('default')
@@ -104,7 +105,7 @@ describe('Query controls in a streaming-input session', () => {
   })
 
   it('supportedCommands(), mcpServerStatus() and getContextUsage() report the session', async () => {
-    const fakeMcp = defineMod({ name: 'mcp', register: (on) => on('session.start', ($, e, next) => { $.state.set({ plugin: 'mcp', key: 'servers' }, [{ name: 'docs', status: 'connected' }]); return next(e) }) })
+    const fakeMcp = defineMod({ name: 'mcp', provides: ['serverStatus'], register: (on, _o, $) => { $.capability.provide('serverStatus', () => [{ name: 'docs', status: 'connected' }]) } })
     const c = await conversation([{ reply: 'hi', usage: { input_tokens: 1200, output_tokens: 30, cache_read_input_tokens: 800 } }], { mods: [commandsMod, fakeMcp] })
     try {
       await expect(c.q.getContextUsage()).rejects.toThrow(/has not started/)

@@ -15,9 +15,10 @@ const use = (name: string, input: Record<string, unknown>) => ({ reply: [{ tool_
 function todoProbe(seen: unknown[]) {
   return defineMod({
     name: 'todo-probe',
+    uses: { todo: 'optional' },
     register(on) {
       on('turn.start', ($, e, next) => {
-        seen.push($.state.get({ plugin: 'todo', key: 'todos' }).value)
+        seen.push($.capability.use('todo')?.todos())
         return next(e)
       })
     },

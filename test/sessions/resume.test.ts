@@ -125,7 +125,7 @@ describe('resume', () => {
     const later = new Date(Date.now() + 5_000)
     await utimes(other, later, later)
     let restored: unknown
-    const peek = defineMod({ name: 'peek', register: (on) => on('prompt.submit', ($, e, next) => { restored = $.state.get({ plugin: 'todo', key: 'todos' }).value; return next(e) }) })
+    const peek = defineMod({ name: 'peek', uses: { todo: 'optional' }, register: (on) => on('prompt.submit', ($, e, next) => { restored = $.capability.use('todo')?.todos(); return next(e) }) })
     const second = await run([
       { reply: [{ tool_use: { name: 'Edit', input: { file_path: file, old_string: 'beta', new_string: 'gamma' } } }, { tool_use: { name: 'Edit', input: { file_path: other, old_string: 'two', new_string: 'three' } } }] },
       { reply: 'edited' },

@@ -8,12 +8,12 @@ afterEach(async () => { await box.remove() })
 
 const bashCall = (command: string) => ({ tool_use: { id: 'toolu_1', name: 'Bash', input: { command } } })
 const replaceWith = (value: unknown) => ({ PostToolUse: [{ matcher: 'Bash', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: value } }))] }] })
-const bashRun = () => run(box, [{ reply: [bashCall('echo original')] }, { reply: 'ok' }], 'go', { mods: [bash], permissionMode: 'bypassPermissions' })
+const bashRun = () => run(box, [{ reply: [bashCall('echo original')] }, { reply: 'ok' }], 'go', { mods: [bash] })
 
 describe('Bash results and settings hooks', () => {
   it('PostToolUseFailure: the error starts with `Exit code N`, then the output', async () => {
     await writeSettings(box, { PostToolUseFailure: [{ hooks: [cmd(dump(box, 'PostToolUseFailure'))] }] })
-    await run(box, [{ reply: [bashCall('echo out; echo err >&2; exit 3')] }, { reply: 'ok' }], 'go', { mods: [bash], permissionMode: 'bypassPermissions' })
+    await run(box, [{ reply: [bashCall('echo out; echo err >&2; exit 3')] }, { reply: 'ok' }], 'go', { mods: [bash] })
     const [failure] = await dumped(box, 'PostToolUseFailure')
     expect(failure!.error).toBe('Exit code 3\nout\nerr')
   })

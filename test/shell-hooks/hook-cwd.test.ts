@@ -19,7 +19,7 @@ describe('hook cwd', () => {
       { reply: [bashCall('cd src', 'toolu_1')] },
       { reply: [bashCall('true', 'toolu_2')] },
       { reply: 'ok' },
-    ], 'go', { mods: [bash], permissionMode: 'bypassPermissions' })
+    ], 'go', { mods: [bash] })
     const root = await realpath(box.project)
     const src = join(root, 'src')
     expect((await dumped(box, 'PreToolUse')).map((e) => e.cwd)).toEqual([box.project, src])

@@ -51,7 +51,7 @@ describe('skill frontmatter hooks', () => {
       { reply: [{ tool_use: { id: 'toolu_s', name: 'Skill', input: { skill: 'deploy' } } }] },
       { reply: [echo('toolu_1')] },
       { reply: 'ok' },
-    ], 'ship it', { mods: [commands], permissionMode: 'bypassPermissions' })
+    ], 'ship it', { mods: [commands] })
     expect((await dumped(box, 'Every')).map((e) => e.tool_use_id)).toEqual(['toolu_1'])
   })
 })

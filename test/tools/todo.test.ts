@@ -23,7 +23,7 @@ describe('TodoWrite', () => {
     const second = [{ ...first[0], status: 'completed' }, { ...first[1], status: 'in_progress' }]
     const r2 = await tools.call('TodoWrite', { todos: second })
     expect(r2.result).toEqual({ oldTodos: first, newTodos: second })
-    expect(tools.session.host.state.get({ plugin: 'todo', key: 'todos' }).value).toEqual(second)
+    expect(tools.session.host.capabilities.get('todo')?.todos()).toEqual(second)
   })
 
   it('rejects a todo without activeForm or with an unknown status', async () => {

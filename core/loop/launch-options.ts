@@ -1,0 +1,30 @@
+import type { Provider } from '../mod/build-api.js'
+import type { Session } from './session.js'
+
+/** `$.settings.read`: the launch options as mods read them. */
+export function launchOptionsProvider(session: Session): Record<string, Provider> {
+  return {
+    // The launch options (`source: 'flag'`) under the names query() gives them; each mod reads the
+    // ones it owns (the permission options become rules in the permissions mod). Settings files are
+    // read by the mods that own them.
+    'settings.read': (_mod: string, args?: { source?: string }) => {
+      const o = session.options
+      if (args?.source !== undefined && args.source !== 'flag') return {}
+      return {
+        ...(o.allowedTools?.length ? { allowedTools: [...o.allowedTools] } : {}),
+        ...(o.disallowedTools?.length ? { disallowedTools: [...o.disallowedTools] } : {}),
+        ...(o.permissionMode ? { permissionMode: o.permissionMode } : {}),
+        ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
+        ...(o.trustWorkspace ? { trustWorkspace: true } : {}),
+        ...(o.settings?.length ? { settings: [...o.settings] } : {}),
+        ...(o.includeHookEvents ? { includeHookEvents: true } : {}),
+        ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
+        ...(o.outputFormat ? { outputFormat: o.outputFormat } : {}),
+        ...(o.effort ? { effortLevel: o.effort } : {}),
+        ...(o.strictMcpConfig ? { strictMcpConfig: true } : {}),
+        ...(o.persistSession === false ? { persistSession: false } : {}),
+        ...(o.enableFileCheckpointing ? { enableFileCheckpointing: true } : {}),
+      }
+    },
+  }
+}

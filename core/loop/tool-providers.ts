@@ -1,0 +1,79 @@
+import type { z } from 'zod'
+import { ModloopError } from '../errors.js'
+import type { Provider } from '../mod/build-api.js'
+import type { ToolOutput, Tool, ToolContext, ToolTraits } from '../tools/tool.js'
+import { runToolCall } from '../tools/pipeline.js'
+import { uuid } from './messages.js'
+import type { Session } from './session.js'
+
+/** What `$.tool.register` takes: the mod-model shape, plus an implementation for tools that carry their own. */
+export interface ToolRegistration {
+  name: string
+  description: string
+  /** A zod schema for the input (converted to JSON Schema with zod's own converter). */
+  input?: z.ZodType
+  /** Or a JSON Schema, for tools described elsewhere (`jsonSchema`, the Tool contract's name, is taken too). */
+  inputSchema?: Record<string, unknown>
+  jsonSchema?: Record<string, unknown>
+  isReadOnly?: boolean | ((input: any) => boolean)
+  /** A tool with its own implementation keeps its name; one without is `mcp__<mod>__<name>`, served by a tool.call handler. */
+  call?: (input: any, ctx: ToolContext) => Promise<ToolOutput> | ToolOutput
+  /** Other names the model may call it by (e.g. the legacy `Task` for `Agent`). */
+  aliases?: string[]
+  traits?: ToolTraits
+}
+
+/** The `$.tool` methods: mods register, remove, list, call and check the session's tools. */
+export function toolProviders(session: Session): Record<string, Provider> {
+  const { host } = session
+  return {
+    'tool.register': (mod: string, spec: ToolRegistration) => {
+      if (!spec || typeof spec.name !== 'string' || typeof spec.description !== 'string') {
+        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.tool.register needs { name, description }`, { mod })
+      }
+      const name = spec.call ? spec.name : `mcp__${mod}__${spec.name}`
+      // Checked here, where the mod is known: a plain object as `input` would fail at the first call or listing.
+      if (spec.input !== undefined && !isZodSchema(spec.input)) {
+        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: tool "${spec.name}": input must be a zod schema; give a plain JSON Schema as inputSchema instead`, { mod })
+      }
+      const readOnly = spec.isReadOnly
+      const tool: Tool = {
+        name, mod, description: spec.description, input: spec.input, ...(spec.traits ? { traits: { ...spec.traits } } : {}),
+        jsonSchema: spec.input ? undefined : spec.inputSchema ?? spec.jsonSchema ?? { type: 'object' },
+        isReadOnly: typeof readOnly === 'function' ? readOnly : () => readOnly === true,
+        call: spec.call ?? (() => {
+          const message = `${name}: no tool.call handler of ${mod} answered this call`
+          host.unanswered.push({ mod, event: 'tool.call', method: 'tool.register', message })
+          return { isError: true, result: message }
+        }),
+      }
+      session.tools.register(tool)
+      for (const alias of spec.aliases ?? []) session.tools.alias(alias, name)
+      session.describeCache.delete(name)
+      return Promise.resolve({ tool: name })
+    },
+    // Only the mod that registered a tool may remove it (e.g. when an MCP server's list changes).
+    'tool.unregister': (mod: string, args: { tool: string }) => {
+      const tool = session.tools.get(args?.tool)
+      if (!tool || tool.mod !== mod || tool.name !== args.tool) return Promise.resolve({ isRemoved: false })
+      session.tools.unregister(tool.name)
+      session.describeCache.delete(tool.name)
+      return Promise.resolve({ isRemoved: true })
+    },
+    'tool.list': () => Promise.resolve(session.tools.list().map((t) => ({ name: t.name, description: t.description }))),
+    'tool.call': async (_mod: string, args: { tool: string; [k: string]: unknown }) => {
+      const { tool, ...input } = args
+      if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `$.tool.call: no such tool "${tool}"`)
+      const signal = session.turnAbort?.signal ?? new AbortController().signal
+      const o = await runToolCall({ bus: host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal }, { id: `toolu_mod_${uuid()}`, name: tool, input })
+      return o.denied ? { deny: o.text } : o.isError ? { isError: true, result: o.result, text: o.text } : { result: o.result, text: o.text }
+    },
+    'tool.check': (_mod: string, args: { tool: string; input: unknown }) => host.bus.emit('tool.check', { tool: args.tool, input: args.input }),
+  }
+}
+
+/** A zod schema (v4 or v3) as far as the pipeline uses one: it parses, and converts to JSON Schema. */
+function isZodSchema(value: unknown): value is z.ZodType {
+  const v = value as { safeParse?: unknown; _zod?: unknown; _def?: unknown } | null
+  return typeof v === 'object' && v !== null && typeof v.safeParse === 'function' && (v._zod !== undefined || v._def !== undefined)
+}

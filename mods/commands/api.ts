@@ -1,0 +1,30 @@
+/**
+ * The command or skill that runs now: set when a person runs `/name` or the model calls the Skill
+ * tool, cleared by the next prompt (spec loop-and-sdk §6.2). Its frontmatter grants belong to
+ * other mods: the permissions mod allows `allowedTools` until then, the commands mod sends that
+ * turn's requests to `model`, and the shell-hooks mod registers `hooks`.
+ */
+export interface Invocation {
+  command: string
+  /** Where the command file is: a project's widens access only in a trusted workspace. */
+  source: 'project' | 'user'
+  file?: string
+  allowedTools?: string[]
+  model?: string
+  /** Frontmatter hooks: the shell-hooks mod keeps them for the rest of the session. */
+  hooks?: Record<string, unknown>
+}
+
+/** What the commands mod offers other mods, as the `commands` capability. */
+export interface CommandsApi {
+  /** Reads the command and skill directories again (a SessionStart hook's `reloadSkills`). */
+  reload(): Promise<void>
+  /** The command or skill that runs now, if one does. */
+  invocation(): Invocation | undefined
+}
+
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    commands: CommandsApi
+  }
+}
