@@ -8,7 +8,7 @@ import { mergeMods } from './merge-mods.js'
 import { mergeSettings } from './merge-config.js'
 import { keysNeedingMods } from './unread-keys.js'
 import { MANIFEST, pluginOptions } from './plugin-dir.js'
-import type { Builtins, Distribution, HookSource, Layer, LoadOptions } from './types.js'
+import { LOADED_PLUGINS, type Builtins, type Distribution, type HookSource, type Layer, type LoadedPlugin, type LoadOptions } from './types.js'
 
 /**
  * Loads a distribution into a host: finds the config (or takes `configPath`), merges its extends
@@ -41,6 +41,8 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
 
   for (const err of merged.errors) report(err)
   const hooks: HookSource[] = [...configHooks]
+  const plugins: LoadedPlugin[] = []
+  const warnings = [...merged.warnings]
   for (const slot of merged.slots) {
     const { unit } = slot
     for (const err of unit.errors) report(err)
@@ -53,9 +55,11 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
         continue
       }
     }
-    if (unit.hooks) {
-      const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {} }
-      hooks.push(plugin ? { ...unit.hooks, plugin } : unit.hooks)
+    const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {} }
+    if (unit.hooks) hooks.push(plugin ? { ...unit.hooks, plugin } : unit.hooks)
+    if (plugin) {
+      plugins.push({ ...plugin, ...(unit.plugin!.manifest.version ? { version: unit.plugin!.manifest.version } : {}) })
+      warnings.push(...unit.plugin!.warnings)
     }
     for (const mod of unit.mods) {
       const before = host.errors.length
@@ -68,6 +72,8 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     }
   }
 
+  // The mods that own a plugin's parts (commands, skills, agents, MCP servers) read them from here.
+  host.state.set('loader', LOADED_PLUGINS, plugins)
   return {
     host,
     config: {
@@ -78,9 +84,10 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     },
     configFile: found?.file,
     hooks,
+    plugins,
     errors,
     needsMods: keysNeedingMods(layers),
-    warnings: merged.warnings,
+    warnings,
   }
 }
 

@@ -7,6 +7,11 @@ export interface CommandInfo {
   description: string
   argumentHint?: string
   mod: string
+  /**
+   * What the command does, as its mod says: `local` answers without the model (/compact, /cost),
+   * `prompt` expands into a prompt, `skill` is a skill run by name (init lists these as `skills`).
+   */
+  kind?: 'local' | 'prompt' | 'skill'
 }
 
 export type Expansion = { kind: 'prompt'; text: string } | { kind: 'output'; text: string } | { kind: 'deny'; text: string }

@@ -100,7 +100,7 @@ export function surfaceFields(options: QueryOptions): Pick<SessionStartInput, 's
 function startReloads(session: Session, start: SessionStartInput): void {
   session.reloader = new ModReloader(session, start)
   if (!session.commands.has('reload')) {
-    session.commands.set('reload', { name: 'reload', description: 'Re-import the mods loaded from files', argumentHint: '[mod…]', mod: 'modloop' })
+    session.commands.set('reload', { name: 'reload', description: 'Re-import the mods loaded from files', argumentHint: '[mod…]', mod: 'modloop', kind: 'local' })
   }
   if (session.options.watchMods) session.reloader.watch()
 }

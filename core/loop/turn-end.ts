@@ -4,6 +4,7 @@ import { VERSION } from '../version.js'
 import { zeroUsage, type ResultSubtype, type SDKMessage, type SDKResultMessage, type SDKSystemInit, type TerminalReason } from './messages.js'
 import type { Session } from './session.js'
 import { permissionModeInForce } from './controls.js'
+import { LOADED_PLUGINS, type LoadedPlugin } from '../loader/types.js'
 
 export interface Ending {
   subtype: ResultSubtype
@@ -94,12 +95,19 @@ export function initMessage(session: Session): SDKSystemInit {
     claude_code_version: VERSION,
     modloop_version: VERSION,
     output_style: 'default',
-    skills: [],
-    plugins: [],
+    skills: [...session.root.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name),
+    agents: [...session.root.agentTypes.keys()],
+    plugins: loadedPlugins(session).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
     ...effortOf(session),
     capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1'],
   })
+}
+
+/** The plugin directories the loader loaded (none when the host was handed in ready-made). */
+function loadedPlugins(session: Session): LoadedPlugin[] {
+  const { value } = session.host.state.get(LOADED_PLUGINS)
+  return Array.isArray(value) ? value as LoadedPlugin[] : []
 }
 
 /** The mcp mod keeps its servers' statuses as `$.state`; without it there are none. */

@@ -12,6 +12,6 @@ export const agentHooksShape = z.record(z.string(), z.object({
   /** The agent file, or `config` for an agent defined in the distribution's config. */
   file: z.string(),
   /** A project's agents run their hooks only where that project folder itself is trusted. */
-  scope: z.enum(['user', 'project', 'config']),
+  scope: z.enum(['user', 'project', 'config', 'plugin']),
 }))
 export type AgentHooks = z.output<typeof agentHooksShape>

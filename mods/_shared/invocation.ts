@@ -11,8 +11,8 @@ export const INVOCATION_REF = { plugin: 'commands', key: 'invocation' } as const
 
 export const invocationShape = z.object({
   command: z.string(),
-  /** Where the command file is: a project's widens access only in a trusted workspace. */
-  source: z.enum(['project', 'user']),
+  /** Where the command file is: a project's widens access only in a trusted workspace; a plugin's was chosen by whoever loaded it. */
+  source: z.enum(['project', 'user', 'plugin']),
   file: z.string().optional(),
   allowedTools: z.array(z.string()).optional(),
   model: z.string().optional(),

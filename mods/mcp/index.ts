@@ -89,7 +89,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
     }
   }
   try {
-    await $.command.register({ name: 'mcp', description: 'Show the MCP servers, their status and their tools' })
+    await $.command.register({ name: 'mcp', description: 'Show the MCP servers, their status and their tools', kind: 'local' })
   } catch (err) {
     $.log.warn(`/mcp was not registered: ${(err as Error).message}`)
   }
