@@ -36,7 +36,10 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   // Picked first so the model client loads while the distribution does.
   const picked = pickModel(options, cwd).then((model) => ({ model, setupError: undefined }), unusableScript)
   picked.catch(() => undefined)
-  const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
+  const specs = [
+    ...(options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m)),
+    ...pluginPaths(options, cwd),
+  ]
   let unreadKeys: (() => string[]) | undefined
   if (!options.host && (!options.bare || specs.length > 0)) {
     const { loadDistribution, unreadKeyWarnings } = await import('../loader/index.js')
@@ -80,6 +83,16 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   startReloads(session, start)
   session.started = true
   return session
+}
+
+/** The `plugins` option's directories, as absolute paths (a mod specifier names a plugin directory by its path). */
+function pluginPaths(options: QueryOptions, cwd: string): string[] {
+  return (options.plugins ?? []).map((p) => {
+    if (p?.type !== 'local' || typeof p.path !== 'string') {
+      throw new ModloopError('MODLOOP_ERR_USAGE', `query(): plugins: each entry must be { type: 'local', path }, got ${JSON.stringify(p)}`)
+    }
+    return resolve(cwd, p.path)
+  })
 }
 
 /** The `log` option's default (options.ts): warnings and errors on stderr. */

@@ -6,6 +6,7 @@ import { approvedServers, projectServers } from './approvals.js'
 import { collectServers, NOT_APPROVED } from './sources.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
+import { loadedPlugins } from '../_shared/loaded-plugins.js'
 
 const NONE = 'No MCP servers are configured.'
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
@@ -66,7 +67,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   const store = trustStorePath({ trustStore: opts.trustStore }, { MODLOOP_HOME: env('MODLOOP_HOME') })
   const unreviewed: string[] = []
   const { servers, warnings } = await collectServers({
-    cwd, options: opts, flags, env,
+    cwd, options: opts, flags, env, plugins: loadedPlugins($),
     projectTrust: () => projectTrust({ cwd, isInteractive, trustFlag: flags.trustWorkspace === true, headlessTrust: opts.trustProjectServers, trustStore: opts.trustStore, env }),
     projectApproved: async () => {
       if (flags.trustWorkspace === true) return () => true
