@@ -103,11 +103,13 @@ export class HookBridge {
   async takeAsync(onlyIfRewake = false): Promise<string[]> {
     const queued = onlyIfRewake ? [] : this.later.splice(0)
     if (this.arrived.length === 0 || (onlyIfRewake && !this.arrived.some((r) => r.rewake !== undefined))) return queued
-    const texts = this.arrived.splice(0).flatMap((r) => [
+    const arrived = this.arrived.splice(0)
+    const texts = arrived.flatMap((r) => [
       ...(r.additionalContext ? [[r.event, `${r.event} hook additional context: ${r.additionalContext}`]] : []),
       ...(r.systemMessage ? [[r.event, `${r.event} hook system message: ${r.systemMessage}`]] : []),
-      ...(r.rewake ? [[r.event, `${r.event} hook \`${r.record.name}\` (async) reported: ${r.rewake}`]] : []),
+      ...(r.rewake ? [[r.event, r.rewakeMessage ? `${r.rewakeMessage}\n${r.rewake}` : `${r.event} hook \`${r.record.name}\` (async) reported: ${r.rewake}`]] : []),
     ])
+    for (const r of arrived) if (r.rewake && r.rewakeSummary) this.notice(r.rewakeSummary)
     return [...queued, ...(await Promise.all(texts.map(([event, text]) => capText(text!, event!, this.sessionDir))))]
   }
 
