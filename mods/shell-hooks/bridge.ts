@@ -68,6 +68,8 @@ export class HookBridge {
   readonly effort: EffortTracker
   /** The session title a SessionStart or UserPromptSubmit hook set (`session_title` on later inputs). */
   title: string | undefined
+  /** The id of the user prompt being handled: `prompt_id` on every input of the events that prompt causes. */
+  promptId: string | undefined
   private readonly reported = new Set<string>()
   /** Warnings already shown this session: a bad matcher would otherwise repeat on every call. */
   private readonly warned = new Set<string>()
@@ -204,6 +206,7 @@ export class HookBridge {
       ...(o.noPermissionMode ? {} : { permission_mode: this.permissionMode() }),
       ...(level ? { effort: { level } } : {}),
       hook_event_name: event,
+      ...(this.promptId ? { prompt_id: this.promptId } : {}),
       ...(o.agentId ? { agent_id: o.agentId } : {}),
       ...(o.agentType ? { agent_type: o.agentType } : {}),
       ...fields,
