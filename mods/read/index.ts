@@ -4,6 +4,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { restoreReads } from '../_shared/read-state-restore.js'
+import { permissionModeOf } from '../_shared/permission-mode.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { publishToolOutput } from '../_shared/tool-output.js'
 import { readOutputShape } from './output-shape.js'
@@ -21,7 +22,7 @@ export default defineMod({
   options,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => readTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })
+      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => readTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories), anywhere: permissionModeOf($) === 'bypassPermissions' }) })
       publishToolOutput($, 'Read', readOutputShape)
       // A resumed or forked session knows the files its history read, as long as they did not change since.
       if (e.resumedFrom) await restoreReads(e.sessionId, $.session.messages() as MessageParam[], e.resumedFrom.lastActivityMs, e.resumedFrom.carried?.readFiles)
