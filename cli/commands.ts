@@ -33,11 +33,19 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['mods', 'list'],
-    summary: 'list the mods of the distribution, their options and status, and load errors',
+    summary: 'list the mods of the distribution, their status and option names, fitted to the terminal (--json for the full record), and load errors',
     usage: `modloop mods list [--json] ${LOAD_USAGE}`,
     options: { ...LOAD_OPTIONS, ...json },
     positionals: { min: 0, max: 0 },
     load: async () => (await import('./mods-list.js')).modsList,
+  },
+  {
+    path: ['mods', 'show'],
+    summary: 'one mod in full: its source, status, version and the options it was given',
+    usage: `modloop mods show <name> [--json] ${LOAD_USAGE}`,
+    options: { ...LOAD_OPTIONS, ...json },
+    positionals: { min: 1, max: 1 },
+    load: async () => (await import('./mods-show.js')).modsShow,
   },
   {
     path: ['mods', 'stack'],

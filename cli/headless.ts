@@ -8,6 +8,7 @@ import { splitRuleList } from './permissions-rule-list.js'
 import { renderPretty } from './pretty.js'
 import { tuneHeapForLongSession } from './heap.js'
 import { reasoningOptions } from './reasoning-options.js'
+import { pluginDirSpecs } from './plugin-dirs.js'
 import { usageError } from './usage-error.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
 
@@ -113,7 +114,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     env: io.env,
     config: str(values, 'config'),
     configLabel: '--config',
-    mods: list(values, 'mod'),
+    mods: [...(list(values, 'mod') ?? []), ...pluginDirSpecs(values, str(values, 'cwd') ?? io.cwd)],
     strictMods: values['strict-mods'] === true,
     model: str(values, 'model'),
     fallbackModel: str(values, 'fallback-model'),

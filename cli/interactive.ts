@@ -1,4 +1,4 @@
-import { provideConfigHooks } from '../core/loader/config-hooks.js'
+import { provideLoaded } from '../core/loader/config-hooks.js'
 import { resolve } from 'node:path'
 import { ModloopError } from '../core/errors.js'
 import type { Distribution } from '../core/loader/types.js'
@@ -63,7 +63,7 @@ function sessionLoader(options: QueryOptions & { cwd: string }): { first: Promis
     const specs = (options.mods ?? []).filter((m): m is string => typeof m === 'string')
     const host = new ModHost({ strict: options.strictMods, log })
     const dist = await loadDistribution({ cwd: options.cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })
-    provideConfigHooks(host, dist.hooks)
+    provideLoaded(host, dist.hooks, dist.plugins)
     for (const w of unreadKeyWarnings(dist.needsMods, host)) log('loader', 'warn', w)
     return dist
   }

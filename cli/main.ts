@@ -28,6 +28,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       io.stdout.write(usage())
       return 0
     }
+    const group = groupOf(argv)
+    if (group) {
+      const asked = argv[1] === '--help' || argv[1] === '-h'
+      ;(asked ? io.stdout : io.stderr).write(`${asked ? '' : `modloop ${group}: a subcommand is needed\n`}${groupUsage(group)}`)
+      return asked ? 0 : 2
+    }
     command = findCommand(argv)
     if (!command) throw usageError(argv.length === 0 ? 'no command given' : `unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"`)
     const { values, positionals } = parseCommandLine(command, argv.slice(command.path.length))
@@ -61,6 +67,23 @@ function parseCommandLine(command: Command, args: string[]) {
     throw usageError(n < min ? `missing argument: ${command.usage}` : `unexpected argument "${parsed.positionals[max]}"`)
   }
   return parsed
+}
+
+/**
+ * A group word (`mods`, `hooks`, …) given alone or with only --help: the words that head
+ * subcommands. Without this the default command would take the word as a prompt.
+ */
+function groupOf(argv: readonly string[]): string | undefined {
+  const first = argv[0]
+  if (first === undefined || first.startsWith('-')) return undefined
+  const isGroup = COMMANDS.some((c) => c.path.length > 1 && c.path[0] === first)
+  const rest = argv.slice(1)
+  return isGroup && (rest.length === 0 || (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h'))) ? first : undefined
+}
+
+function groupUsage(group: string): string {
+  const rows = COMMANDS.filter((c) => c.path[0] === group && c.path.length > 1).map((c) => `  ${c.usage}\n      ${c.summary}`)
+  return [`usage: modloop ${group} <subcommand> …`, 'subcommands:', ...rows, ''].join('\n')
 }
 
 function usage(): string {

@@ -3,6 +3,7 @@ import type { CommandRun } from './command.js'
 import { loadFromArgs } from './load-args.js'
 import { errorJson, formatErrors, shown } from './load-errors.js'
 import { table } from './table.js'
+import { fitLines, terminalWidth } from './terminal-width.js'
 
 /** `modloop mods list`: the distribution's mods in load order, then its load errors. Exit 1 if any mod failed. */
 export const modsList: CommandRun = async ({ values, io }) => {
@@ -14,12 +15,19 @@ export const modsList: CommandRun = async ({ values, io }) => {
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
   } else {
     io.stdout.write(`config: ${configFile ? shown(configFile, io.cwd) : '(none: the default distribution)'}\n`)
-    const rows = mods.map((m) => [m.name, shown(m.source, io.cwd), m.version ?? '', JSON.stringify(m.options), m.status])
-    io.stdout.write(rows.length > 0 ? table(['NAME', 'SOURCE', 'VERSION', 'OPTIONS', 'STATUS'], rows) : 'no mods loaded\n')
+    // One line per mod, fitted to the terminal: options are summarised by name (`mods show NAME` or --json for their values).
+    const rows = mods.map((m) => [m.name, m.status, m.version ?? '', shown(m.source, io.cwd), optionNames(m.options)])
+    io.stdout.write(rows.length > 0 ? fitLines(table(['NAME', 'STATUS', 'VERSION', 'SOURCE', 'OPTIONS'], rows), terminalWidth(io)) : 'no mods loaded\n')
     for (const h of hooks) io.stdout.write(`settings hooks from ${shown(h.source, io.cwd)}: ${Object.keys(h.hooks).join(', ')}\n`)
     io.stdout.write(formatErrors(host.errors, io.cwd))
     for (const w of warnings) io.stderr.write(`modloop: warning: ${w}\n`)
   }
   await host.close()
   return host.errors.length > 0 ? 1 : 0
+}
+
+/** The options a mod was given, by name only: `-` for none. */
+function optionNames(options: unknown): string {
+  const keys = options && typeof options === 'object' ? Object.keys(options) : []
+  return keys.length === 0 ? '-' : keys.join(', ')
 }

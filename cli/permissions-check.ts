@@ -5,6 +5,7 @@ import { permissionsOptions, type PermissionsOptions } from '../mods/permissions
 import { MODES, type Verdict } from '../mods/permissions/types.js'
 import { hookOverRules } from '../mods/shell-hooks/hook-order.js'
 import type { HookSource } from '../core/loader/types.js'
+import { pluginDirSpecs } from './plugin-dirs.js'
 import { preToolUse } from './permissions-hooks.js'
 import type { CommandRun, Values } from './command.js'
 import type { Io } from './io.js'
@@ -92,7 +93,7 @@ async function distribution(values: Values, io: Io, cwd: string): Promise<{ perm
   const dist = await loadDistribution({
     cwd,
     configPath: typeof values.config === 'string' ? values.config : undefined,
-    extraMods: Array.isArray(values.mod) ? values.mod.map(String) : undefined,
+    extraMods: [...(Array.isArray(values.mod) ? values.mod.map(String) : []), ...pluginDirSpecs(values, cwd)],
   })
   try {
     const loaded = dist.host.get('permissions')

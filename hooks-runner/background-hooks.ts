@@ -58,7 +58,7 @@ export class BackgroundHooks {
  * What an ended async hook delivers. Its JSON decides nothing; fields of the wrong type are dropped
  * rather than failing the whole output (spec §4.5).
  */
-export function backgroundResult(record: HookRecord, rewakeOnExit2: boolean): BackgroundHookResult {
+export function backgroundResult(record: HookRecord, rewakeOnExit2: { message?: string; summary?: string } | undefined): BackgroundHookResult {
   const result: BackgroundHookResult = { record, event: record.event }
   if (record.outcome === 'cancelled' || record.outcome === 'timeout') return result
   const out = classifyStdout(record.stdout)
@@ -67,6 +67,10 @@ export function backgroundResult(record: HookRecord, rewakeOnExit2: boolean): Ba
     if (typeof specific?.additionalContext === 'string' && specific.additionalContext) result.additionalContext = specific.additionalContext
     if (typeof out.value.systemMessage === 'string' && out.value.systemMessage) result.systemMessage = out.value.systemMessage
   }
-  if (rewakeOnExit2 && record.exitCode === 2) result.rewake = record.stderr.trim() || record.stdout.trim()
+  if (rewakeOnExit2 && record.exitCode === 2) {
+    result.rewake = record.stderr.trim() || record.stdout.trim()
+    if (rewakeOnExit2.message) result.rewakeMessage = rewakeOnExit2.message
+    if (rewakeOnExit2.summary) result.rewakeSummary = rewakeOnExit2.summary
+  }
   return result
 }

@@ -17,6 +17,10 @@ export const commandHandlerSchema = z.object({
   args: z.array(z.string()).optional(),
   async: z.boolean().optional(),
   asyncRewake: z.boolean().optional(),
+  /** An asyncRewake hook's wake-up: the line the model reads before the hook's output. */
+  rewakeMessage: z.string().optional(),
+  /** An asyncRewake hook's wake-up: the short line shown to the person while it is delivered. */
+  rewakeSummary: z.string().optional(),
   shell: z.enum(['bash', 'powershell']).optional(),
   ...common,
 })

@@ -2,7 +2,7 @@ import { classifyStdout, stripAnsi } from './classify-stdout.js'
 import type { HooksErrorCode, HooksWarning } from './errors.js'
 import { eventSpec, type HookEventName } from './events.js'
 import type { ResolvedHandler } from './hooks-config.js'
-import { effectOfOutput, effectOfVerdict } from './output-effect.js'
+import { effectOfOutput, effectOfVerdict, emptyStopBlock } from './output-effect.js'
 import { checkOutput } from './output-schema.js'
 import type { RawResult } from './raw-result.js'
 import type { HookEffect, HookOutcome, HookRecord } from './result-types.js'
@@ -69,6 +69,9 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
       // Exit 2 leaves Elicitation's answer unread: the elicitation is denied.
       const output = code === 2 && (event === 'Elicitation' || event === 'ElicitationResult') ? { ...checked.output, specific: {} } : checked.output
       record.effect = effectOfOutput(event, output)
+      if (!blocksOn2 && emptyStopBlock(event, output)) {
+        warnings.push({ code: 'HOOKS_WARN_EMPTY_BLOCK', message: `${h.name}: ${event} decision "block" without a reason is ignored; the turn ends (as in Claude Code)`, hook: h.name })
+      }
       if (blocksOn2) addBlock(record.effect, checked.output.reason ?? (raw.stderr.trim() || `${h.name} exited with status 2`), event)
       markBlocking(record)
       return record

@@ -28,10 +28,18 @@ export function effectOfOutput(event: HookEventName, output: HookOutput): HookEf
     // A deferred or denied call runs nothing, so neither its rewrite nor its context applies.
     if (effect.permission === 'defer' || effect.permission === 'deny') delete effect.specific.updatedInput
     if (effect.permission === 'defer') delete effect.context
-  } else if (output.decision === 'block' && eventSpec(event).decisionBlock) {
+  } else if (output.decision === 'block' && eventSpec(event).decisionBlock && !emptyStopBlock(event, output)) {
     effect.block = output.reason ?? 'Blocked by hook'
   }
   return effect
+}
+
+/**
+ * A Stop or SubagentStop `decision:"block"` with no reason to give the model: Claude Code does not
+ * continue the turn on it, so neither do we (the runner warns that it was ignored).
+ */
+export function emptyStopBlock(event: HookEventName, output: HookOutput): boolean {
+  return (event === 'Stop' || event === 'SubagentStop') && output.decision === 'block' && !output.reason?.trim()
 }
 
 /**

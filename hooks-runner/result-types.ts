@@ -150,4 +150,8 @@ export interface BackgroundHookResult {
   systemMessage?: string
   /** asyncRewake and exit 2: wake the model now with this text (stderr, else stdout). */
   rewake?: string
+  /** The hook's `rewakeMessage`: what the model reads before `rewake`. */
+  rewakeMessage?: string
+  /** The hook's `rewakeSummary`: the line the person sees while the wake-up is delivered. */
+  rewakeSummary?: string
 }

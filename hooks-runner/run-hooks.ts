@@ -99,6 +99,8 @@ export async function runHooks(event: HookEventName, input: Record<string, unkno
   const background: BackgroundHookHandle[] = []
   const startBackground = (h: ResolvedHandler, later: Promise<RawResult>, controller: AbortController) => {
     const rewake = h.config.type === 'command' && h.config.asyncRewake === true
+      ? { message: h.config.rewakeMessage, summary: h.config.rewakeSummary }
+      : undefined
     const done = later.then((raw) => {
       const record = { ...interpretResult(event, h, raw, []), async: true }
       options.onHookEnd?.(record)

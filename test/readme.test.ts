@@ -1,4 +1,7 @@
-import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -33,7 +36,7 @@ describe('README: write your first mod', () => {
   it('mods list shows the guard loaded from guard.ts', async () => {
     const r = await run(['mods', 'list'])
     expect(r.code).toBe(0)
-    expect(r.out).toMatch(/guard\s+guard\.ts/)
+    expect(r.out).toMatch(/guard\s+loaded\s+guard\.ts/)
   })
 
   it('mods stack tool.call shows the guard with its matcher', async () => {
@@ -49,5 +52,36 @@ describe('README: write your first mod', () => {
     const user = lines.find((l) => l.type === 'user')
     expect(user.message.content[0]).toMatchObject({ is_error: true, content: 'guard: "rm -rf" is not allowed' })
     expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', permission_denials: [{ tool_name: 'Bash' }] })
+  })
+})
+
+describe('README: embedding, from a directory outside the checkout', () => {
+  it('runs once modloop is linked there (what `npm link modloop` makes: node_modules/modloop → the checkout)', async () => {
+    const checkout = fileURLToPath(new URL('..', import.meta.url))
+    expect(existsSync(join(checkout, 'dist', 'index.js')), 'run `npm run build` first').toBe(true)
+    const example = blocks.find((b) => b.lang === 'ts' && b.code.includes("import { query } from 'modloop'"))!.code
+    const outside = await realpath(await mkdtemp(join(tmpdir(), 'modloop-embed-')))
+    try {
+      const project = join(outside, 'project')
+      await mkdir(join(outside, 'node_modules'), { recursive: true })
+      await mkdir(project)
+      await writeFile(join(outside, 'steps.json'), JSON.stringify([{ reply: 'the test passes now' }]))
+      // The README's code as written, pointed at a real project directory.
+      await writeFile(join(outside, 'embed.mjs'), example.replace("'/my/project'", JSON.stringify(project)))
+      const run = (env: Record<string, string>) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        execFile(process.execPath, ['embed.mjs'], { cwd: outside, env: { PATH: process.env.PATH, HOME: join(outside, 'home'), MODLOOP_HOME: join(outside, 'modloop-home'), ...env } }, (error, out, err) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out, err })
+        })
+      })
+      const env = { MODLOOP_SCRIPT: join(outside, 'steps.json') }
+      const unlinked = await run(env)
+      expect(unlinked.err).toContain("Cannot find package 'modloop'")
+      await symlink(checkout, join(outside, 'node_modules', 'modloop'), 'dir')
+      const linked = await run(env)
+      expect(linked.err).toBe('')
+      expect(linked.out).toContain('success the test passes now')
+    } finally {
+      await rm(outside, { recursive: true, force: true })
+    }
   })
 })

@@ -1,4 +1,6 @@
 import type { ModApi } from '../../core/mod/api.js'
+import '../../mods/permissions/api.js'
+import '../../core/loop/permission-mode.js'
 
 /** What the ACP front end uses of the permissions mod: saving a rule, and the mode in force. */
 export interface PermissionsAccess {
@@ -7,10 +9,12 @@ export interface PermissionsAccess {
 }
 
 /**
- * The permissions mod's API as this session's `$` reaches it, or undefined when the mod is not
- * loaded. The one place the front end reads it, so a change in how it is exposed changes one line.
+ * The permissions mod's capabilities as this session's `$` (the acp-client mod's) reaches them,
+ * or undefined when no permissions mod is loaded. The one place the front end reads them.
  */
 export function permissionsOf($: ModApi | undefined): PermissionsAccess | undefined {
-  const api = $?.state.get({ plugin: 'permissions', key: 'api' }).value as PermissionsAccess | undefined
-  return api && typeof api.persistUpdate === 'function' ? api : undefined
+  const api = $?.capability.use('permissions')
+  if (!api) return undefined
+  const owner = $?.capability.use('permissionMode')
+  return { persistUpdate: (update) => api.persistUpdate(update as never), ...(owner ? { mode: () => owner.mode() } : {}) }
 }

@@ -81,7 +81,8 @@ export interface PromptComposeInput { model: string; tools: readonly string[]; s
 export interface PromptComposeResult { sections: PromptSection[] }
 
 export interface CommandRunInput { command: string; args: string; origin: PromptOrigin }
-export type CommandRunResult = { output?: string; prompt?: string } | { deny: string }
+/** `unknown`: no mod knows the command (core's own answer beneath every handler). */
+export type CommandRunResult = { output?: string; prompt?: string } | { deny: string; unknown?: true }
 
 /**
  * `requested` is the alias or id asked for (null: back to the default); `to` is the model id it

@@ -1,14 +1,17 @@
 import type { ModHost } from '../mod/host.js'
-import type { HookSource } from './types.js'
+import type { HookSource, LoadedPlugin } from './types.js'
 
 declare module '../mod/capabilities.js' {
   interface Capabilities {
     /** The settings hooks of the config (every layer) and of plugin directories, for the mod that runs them. */
     configHooks: readonly HookSource[]
+    /** The plugin directories the loader loaded, for the mods that own their parts (commands, skills, agents, MCP servers). */
+    loadedPlugins: readonly LoadedPlugin[]
   }
 }
 
-/** The loader's own capability: it is no mod, so it publishes under its own name. */
-export function provideConfigHooks(host: ModHost, hooks: readonly HookSource[]): void {
+/** The loader's own capabilities: it is no mod, so it publishes under its own name. */
+export function provideLoaded(host: ModHost, hooks: readonly HookSource[], plugins: readonly LoadedPlugin[]): void {
   host.capabilities.set('loader', 'configHooks', hooks)
+  host.capabilities.set('loader', 'loadedPlugins', plugins)
 }

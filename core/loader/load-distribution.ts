@@ -9,7 +9,7 @@ import { mergeSettings } from './merge-config.js'
 import { definitionOf, keysNeedingMods } from './unread-keys.js'
 import { MANIFEST, pluginOptions } from './plugin-dir.js'
 import { useHostModule } from './jiti.js'
-import type { Builtins, Distribution, HookSource, Layer, LoadOptions } from './types.js'
+import type { Builtins, Distribution, HookSource, Layer, LoadedPlugin, LoadOptions } from './types.js'
 
 /**
  * Loads a distribution into a host: finds the config (or takes `configPath`), merges its extends
@@ -43,6 +43,8 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
 
   for (const err of merged.errors) report(err)
   const hooks: HookSource[] = [...configHooks]
+  const plugins: LoadedPlugin[] = []
+  const warnings = [...merged.warnings]
   for (const slot of merged.slots) {
     const { unit } = slot
     for (const err of unit.errors) report(err)
@@ -55,9 +57,11 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
         continue
       }
     }
-    if (unit.hooks) {
-      const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {} }
-      hooks.push(plugin ? { ...unit.hooks, plugin } : unit.hooks)
+    const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {} }
+    if (unit.hooks) hooks.push(plugin ? { ...unit.hooks, plugin } : unit.hooks)
+    if (plugin) {
+      plugins.push({ ...plugin, ...(unit.plugin!.manifest.version ? { version: unit.plugin!.manifest.version } : {}) })
+      warnings.push(...unit.plugin!.warnings)
     }
     for (const mod of unit.mods) {
       const before = host.errors.length
@@ -82,9 +86,10 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     },
     configFile: found?.file,
     hooks,
+    plugins,
     errors,
     needsMods: keysNeedingMods(layers, host),
-    warnings: merged.warnings,
+    warnings,
   }
 }
 

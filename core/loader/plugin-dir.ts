@@ -36,6 +36,8 @@ export interface PluginDir {
   modules: string[]
   /** Settings hooks the plugin ships, with the file they came from. */
   hooks?: { source: string; hooks: Record<string, unknown[]> }
+  /** What could not be read (a broken hooks.json), naming the file; the rest of the plugin loads. */
+  warnings: string[]
 }
 
 export const MANIFEST = join('.claude-plugin', 'plugin.json')
@@ -45,18 +47,26 @@ export function isPluginDir(dir: string): boolean {
   return existsSync(join(dir, MANIFEST))
 }
 
-/** Reads `.claude-plugin/plugin.json` and `hooks/hooks.json`; a malformed file → MODLOOP_ERR_PLUGIN naming it. */
+/**
+ * Reads `.claude-plugin/plugin.json` and, when there is one, `hooks/hooks.json`. A plugin needs no
+ * hooks: its commands, skills, agents and MCP servers are read by the mods that own them. A
+ * malformed manifest → MODLOOP_ERR_PLUGIN naming it; a malformed hooks.json is a warning naming
+ * it, and the plugin loads without those hooks.
+ */
 export async function readPluginDir(root: string): Promise<PluginDir> {
   const manifestFile = join(root, MANIFEST)
   const manifest = parseWith(manifestSchema, await readJson(manifestFile), manifestFile)
   const hooksFile = join(root, HOOKS_FILE)
-  if (!existsSync(hooksFile)) {
-    throw new ModloopError('MODLOOP_ERR_PLUGIN', `${manifest.name}: ${hooksFile} is missing; a plugin loaded as a mod names its modules and/or hooks there`, {
-      mod: manifest.name, file: hooksFile, stage: 'resolve',
-    })
+  const plugin: PluginDir = { root, manifest, modules: [], warnings: [] }
+  if (!existsSync(hooksFile)) return plugin
+  let spec: z.output<typeof hooksFileSchema>
+  try {
+    spec = parseWith(hooksFileSchema, await readJson(hooksFile), hooksFile)
+  } catch (err) {
+    plugin.warnings.push(`plugin ${manifest.name}: ${(err as Error).message}; its hooks are not loaded`)
+    return plugin
   }
-  const spec = parseWith(hooksFileSchema, await readJson(hooksFile), hooksFile)
-  const modules = (spec.modules ?? []).map((m) => {
+  plugin.modules = (spec.modules ?? []).map((m) => {
     const file = resolve(dirname(hooksFile), m)
     const rel = relative(root, file)
     // The layout keeps a plugin's code inside its own directory.
@@ -67,7 +77,8 @@ export async function readPluginDir(root: string): Promise<PluginDir> {
     }
     return file
   })
-  return { root, manifest, modules, hooks: spec.hooks ? { source: hooksFile, hooks: spec.hooks } : undefined }
+  if (spec.hooks) plugin.hooks = { source: hooksFile, hooks: spec.hooks }
+  return plugin
 }
 
 /** The mod name of a plugin's i-th module: the plugin's name, then `<plugin>:<basename>` for the others. */

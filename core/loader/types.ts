@@ -38,6 +38,17 @@ export interface HookSource {
   plugin?: { name: string; root: string; options: Readonly<Record<string, unknown>> }
 }
 
+/** A plugin directory the loader loaded: what mods read to take its commands, skills, agents and servers. */
+export interface LoadedPlugin {
+  name: string
+  /** The plugin's directory (`${CLAUDE_PLUGIN_ROOT}`). */
+  root: string
+  version?: string
+  /** Its userConfig values, after the config's options. */
+  options: Readonly<Record<string, unknown>>
+}
+
+
 /** One config of a distribution, in merge order (the furthest ancestor first). */
 export interface Layer {
   /** The config file; undefined for the built-in default distribution and for `--mod`. */
@@ -90,6 +101,8 @@ export interface Distribution {
   configFile?: string
   /** The config's own hooks (every layer) and each loaded plugin's hooks, in load order. */
   hooks: HookSource[]
+  /** The plugin directories loaded, in load order (also the `loadedPlugins` capability). */
+  plugins: LoadedPlugin[]
   /** Load errors of this call, each with its stage and file (also in host.errors). */
   errors: ModloopError[]
   /** Config keys that need a mod to mean anything; `unreadKeyWarnings` says which lack it. */

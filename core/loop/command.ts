@@ -1,11 +1,17 @@
 import type { PromptOrigin } from '../events/types.js'
 import type { Session } from './session.js'
+import { surfaceFields } from './options.js'
 
 export interface CommandInfo {
   name: string
   description: string
   argumentHint?: string
   mod: string
+  /**
+   * What the command does, as its mod says: `local` answers without the model (/compact, /cost),
+   * `prompt` expands into a prompt, `skill` is a skill run by name (init lists these as `skills`).
+   */
+  kind?: 'local' | 'prompt' | 'skill'
 }
 
 export type Expansion = { kind: 'prompt'; text: string } | { kind: 'output'; text: string } | { kind: 'deny'; text: string }
@@ -16,14 +22,18 @@ const COMMAND = /^\/([A-Za-z0-9_:.-]+)(?:\s+([\s\S]*))?$/
 /**
  * Raises `command.run` for a prompt that is a slash command. Mods serve commands: a handler
  * answers `{prompt}` (the turn goes on with that text), `{output}` (printed, no model call) or
- * `{deny}`. Nothing answering means the command is unknown: the answer names close matches.
+ * `{deny}`. Nothing answering means the command is unknown: headless, the text goes to the model
+ * as typed; in an interactive session the answer names close matches.
  */
 export async function expandCommand(session: Session, text: string, origin: PromptOrigin): Promise<Expansion | undefined> {
   const m = COMMAND.exec(text.trim())
   if (!m) return undefined
   const [, command, args = ''] = m as unknown as [string, string, string?]
   const r = await session.host.bus.emit('command.run', { command, args, origin }, async (e) =>
-    e.command === 'reload' && session.reloader ? { output: await session.reloader.command(e.args) } : { deny: unknownCommand(session, e.command) })
+    e.command === 'reload' && session.reloader ? { output: await session.reloader.command(e.args) } : { deny: unknownCommand(session, e.command), unknown: true as const })
+  // Headless, an unknown command is an ordinary prompt for the model, as in Claude Code; a person at
+  // the keyboard is told instead, with the close matches.
+  if ('deny' in r && r.unknown && !surfaceFields(session.options).isInteractive) return undefined
   if ('deny' in r) return { kind: 'deny', text: r.deny }
   if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt }
   return { kind: 'output', text: r.output ?? '' }

@@ -41,6 +41,8 @@ export interface SDKSystemInit {
   modloop_version: string
   output_style: string
   skills: string[]
+  /** The agent types the Agent tool can start (built-in, user, project, plugin `plugin:name`). */
+  agents: string[]
   plugins: { name: string; path: string; version?: string }[]
   mods: { name: string; source?: string; version?: string }[]
   /** The effort level the session's model is sent, when it takes one and one was asked for. */

@@ -7,7 +7,7 @@ import { installAsk } from './ask.js'
 import { resolveModelName, surfaceFields, type QueryOptions } from './options.js'
 import { Session } from './session.js'
 import type { Rebuilt } from '../session/store.js'
-import { provideConfigHooks } from '../loader/config-hooks.js'
+import { provideLoaded } from '../loader/config-hooks.js'
 import { assertModeOwned } from './permission-mode.js'
 import { startProvenance } from '../trace/session-trace.js'
 import { ModReloader } from '../loader/reload.js'
@@ -36,7 +36,10 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   // Picked first so the model client loads while the distribution does.
   const picked = pickModel(options, cwd).then((model) => ({ model, setupError: undefined }), unusableScript)
   picked.catch(() => undefined)
-  const specs = (options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m))
+  const specs = [
+    ...(options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m)),
+    ...pluginPaths(options, cwd),
+  ]
   let unreadKeys: (() => string[]) | undefined
   if (!options.host && (!options.bare || specs.length > 0)) {
     const { loadDistribution, unreadKeyWarnings } = await import('../loader/index.js')
@@ -46,7 +49,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     configModel = dist.config.model
     for (const warning of dist.warnings) log?.(warning)
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).
-    provideConfigHooks(host, dist.hooks)
+    provideLoaded(host, dist.hooks, dist.plugins)
     unreadKeys = () => unreadKeyWarnings(dist.needsMods, host)
   }
   for (const def of options.mods ?? []) {
@@ -93,6 +96,16 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   return session
 }
 
+/** The `plugins` option's directories, as absolute paths (a mod specifier names a plugin directory by its path). */
+function pluginPaths(options: QueryOptions, cwd: string): string[] {
+  return (options.plugins ?? []).map((p) => {
+    if (p?.type !== 'local' || typeof p.path !== 'string') {
+      throw new ModloopError('MODLOOP_ERR_USAGE', `query(): plugins: each entry must be { type: 'local', path }, got ${JSON.stringify(p)}`)
+    }
+    return resolve(cwd, p.path)
+  })
+}
+
 /** The `log` option's default (options.ts): warnings and errors on stderr. */
 function warnToStderr(line: string): void {
   process.stderr.write(`modloop: ${line}\n`)
@@ -106,7 +119,7 @@ function warnToStderr(line: string): void {
 function startReloads(session: Session, start: SessionStartInput): void {
   session.reloader = new ModReloader(session, start)
   if (!session.commands.has('reload')) {
-    session.commands.set('reload', { name: 'reload', description: 'Re-import the mods loaded from files', argumentHint: '[mod…]', mod: 'modloop' })
+    session.commands.set('reload', { name: 'reload', description: 'Re-import the mods loaded from files', argumentHint: '[mod…]', mod: 'modloop', kind: 'local' })
   }
   if (session.options.watchMods) session.reloader.watch()
 }

@@ -35,6 +35,8 @@ export interface QueryOptions {
   configLabel?: string
   /** Extra mods for this query, loaded after the distribution's. */
   mods?: ModSpec[]
+  /** Plugin directories (the Agent SDK's `plugins` option), loaded whole after `mods`, each path resolved from cwd. */
+  plugins?: { type: 'local'; path: string }[]
   /** Load no distribution at all: only `mods` (specifiers, built-in names and definitions). */
   bare?: boolean
   /** Environment for this query (process.env when absent). */

@@ -51,6 +51,8 @@ export class Session {
   readonly commands = new Map<string, CommandInfo>()
   /** Running and finished subagents of this root session, by id. */
   readonly agents = new Map<string, AgentScope>()
+  /** Agent types mods registered ($.agent.register), by name, with the mod that registered each: init's `agents`. */
+  readonly agentTypes = new Map<string, { name: string; description: string; mod: string }>()
   /** Prompts mods submitted with $.prompt.submit, run after the current turn. */
   readonly queued: string[] = []
   totalCostUsd = 0

@@ -4,6 +4,7 @@ import { configRows } from './model-controls.js'
 import { VERSION } from '../version.js'
 import { zeroUsage, type SDKMessage, type SDKResultMessage, type SDKSystemInit } from './messages.js'
 import type { Session } from './session.js'
+import '../loader/config-hooks.js'
 import { permissionModeInForce } from './permission-mode.js'
 import { mcpServerStatus } from './server-status.js'
 
@@ -74,8 +75,9 @@ export function initMessage(session: Session): SDKSystemInit {
     claude_code_version: VERSION,
     modloop_version: VERSION,
     output_style: 'default',
-    skills: [],
-    plugins: [],
+    skills: [...session.root.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name),
+    agents: [...session.root.agentTypes.keys()],
+    plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
     ...effortOf(session),
     capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1'],

@@ -38,7 +38,7 @@ export const API_METHODS = {
   ui: ['ask'],
   command: ['register', 'run', 'list'],
   tool: ['register', 'unregister', 'call', 'check', 'list'],
-  agent: ['spawn'],
+  agent: ['spawn', 'register', 'list'],
   model: ['complete'],
   prompt: ['submit'],
   turn: ['abort'],
@@ -87,14 +87,18 @@ export interface ModApiCore {
     list(): Promise<{ name: string; description: string }[]>
   }
   readonly command: {
-    register(spec: { name: string; description: string; argumentHint?: string }): { command: string }
+    /** `kind`: `local` answers without the model (/compact, /cost; raises no UserPromptSubmit), `prompt` expands into a prompt, `skill` is a skill run by name (init lists these as `skills`). */
+    register(spec: { name: string; description: string; argumentHint?: string; kind?: 'local' | 'prompt' | 'skill' }): { command: string }
     /** Queues `/command args` as the next prompt. */
     run(args: { command: string; args?: string }): Promise<{ queued: true }>
-    list(): { name: string; description: string; source: string; plugin: string }[]
+    list(): { name: string; description: string; source: string; plugin: string; kind?: 'local' | 'prompt' | 'skill' }[]
   }
   readonly agent: {
     /** Starts a subagent; `done` (a modloop addition) resolves to its final report. */
     spawn(req: SpawnRequest): Promise<SpawnAnswer>
+    /** Offers an agent type (the Agent tool's `subagent_type`), listed in init's `agents`; the mod still spawns it. */
+    register(spec: { name: string; description?: string }): { agent: string }
+    list(): { name: string; description: string; mod: string }[]
   }
   readonly model: {
     /** One tool-less completion through the session's model; its cost counts in the session's. */

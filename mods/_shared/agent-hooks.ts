@@ -8,7 +8,7 @@ export type AgentHooks = Record<string, {
   /** The agent file, or `config` for an agent defined in the distribution's config. */
   file: string
   /** A project's agents run their hooks only where that project folder itself is trusted. */
-  scope: 'user' | 'project' | 'config'
+  scope: 'user' | 'project' | 'config' | 'plugin'
 }>
 
 declare module '../../core/mod/capabilities.js' {

@@ -81,19 +81,21 @@ export type PathCheck = { ok: true; path: string } | { ok: false; message: strin
 
 /**
  * Checks a path a tool was given: absolute (unless `relativeTo` is set), and — after symlinks are
- * resolved — inside the allowed directories. Answers the real path to work on.
+ * resolved — inside the allowed directories, unless `anywhere` (a mode that lifts confinement).
+ * Answers the real path to work on.
  */
 export async function checkPath(
   given: string,
   cwd: string,
   extra: readonly string[],
-  options: { field?: string; relativeTo?: string } = {},
+  options: { field?: string; relativeTo?: string; anywhere?: boolean } = {},
 ): Promise<PathCheck> {
   const field = options.field ?? 'file_path'
   if (!isAbsolute(given) && options.relativeTo === undefined) {
     return { ok: false, message: `${field} must be an absolute path, but "${given}" is relative. Pass the full path, e.g. ${join(cwd, given)}` }
   }
   const absolute = resolve(options.relativeTo ?? cwd, given)
+  if (options.anywhere) return { ok: true, path: await realpathLoose(absolute) }
   const [real, roots] = await Promise.all([realpathLoose(absolute), allowedRoots(cwd, extra)])
   if (roots.some((root) => isInside(root, real))) return { ok: true, path: real }
   const shown = real === absolute ? given : `${given} (which resolves to ${real})`

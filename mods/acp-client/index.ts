@@ -22,6 +22,8 @@ export function acpClientMod(options: AcpClientOptions): ModDefinition {
   return defineMod({
     name: 'acp-client',
     description: 'Tools through the editor connected over the Agent Client Protocol',
+    // The front end reads the rule store and the mode through this mod's `$` (cli/acp/permissions-api.ts).
+    uses: { permissions: 'optional', permissionMode: 'optional' },
     register(on) {
       const undo = new Map<string, (() => void)[]>()
       on('session.start', async ($, e, next) => {

@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { withPluginRoot } from '../_shared/loaded-plugins.js'
 
 /** An agent type the Agent tool can dispatch. */
 export interface AgentDefinition {
@@ -15,7 +16,9 @@ export interface AgentDefinition {
   maxTurns?: number
   source: string
   /** Where it was defined: a project's agent runs its hooks only in that trusted project folder. */
-  scope: 'built-in' | 'user' | 'project' | 'config'
+  scope: 'built-in' | 'user' | 'project' | 'config' | 'plugin'
+  /** For a plugin's agent (named `plugin:name`): the plugin's name. */
+  plugin?: string
   /** Frontmatter (or config) hooks, the settings-file shape: they run while a subagent of this type runs. */
   hooks?: Record<string, unknown>
 }
@@ -49,8 +52,11 @@ export const GENERAL_PURPOSE: AgentDefinition = {
 
 const list = (v: string | string[] | undefined) => (v === undefined ? undefined : (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
 
-/** Reads `<dir>/*.md` agent files: YAML frontmatter, then the system prompt. Bad files are reported, not fatal. */
-export async function readAgentDir(dir: string, scope: 'user' | 'project', warn: (message: string) => void): Promise<AgentDefinition[]> {
+/**
+ * Reads `<dir>/*.md` agent files: YAML frontmatter, then the system prompt. Bad files are reported,
+ * not fatal. A plugin's agents are named `plugin:name`, with `${CLAUDE_PLUGIN_ROOT}` filled in.
+ */
+export async function readAgentDir(dir: string, scope: 'user' | 'project' | 'plugin', warn: (message: string) => void, plugin?: { name: string; root: string }): Promise<AgentDefinition[]> {
   let names: string[]
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort()
@@ -85,9 +91,11 @@ export async function readAgentDir(dir: string, scope: 'user' | 'project', warn:
       warn(`${file}: "__proto__" is not a usable agent name; skipped`)
       continue
     }
+    const prompt = m[2]!.trim() || undefined
     out.push({
-      name: f.name, description: f.description, prompt: m[2]!.trim() || undefined, tools: list(f.tools),
-      disallowedTools: list(f.disallowedTools), model: f.model, maxTurns: f.maxTurns, source: file, scope, ...(f.hooks ? { hooks: f.hooks } : {}),
+      name: plugin ? `${plugin.name}:${f.name}` : f.name, description: f.description, prompt: plugin && prompt ? withPluginRoot(prompt, plugin.root) : prompt, tools: list(f.tools),
+      disallowedTools: list(f.disallowedTools), model: f.model, maxTurns: f.maxTurns, source: file, scope, ...(f.hooks ? { hooks: plugin ? withPluginRoot(f.hooks, plugin.root) : f.hooks } : {}),
+      ...(plugin ? { plugin: plugin.name } : {}),
     })
   }
   return out
@@ -107,11 +115,20 @@ async function readAgentFile(file: string, warn: (message: string) => void): Pro
   }
 }
 
-/** Every agent type: built-in, then user (~/.claude/agents), project (.claude/agents), config — later ones win by name. */
-export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir()): Promise<Map<string, AgentDefinition>> {
+/** Every agent type: built-in, plugins' (`plugin:name`), then user (~/.claude/agents), project (.claude/agents), config — later ones win by name. */
+export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir(), plugins: readonly { name: string; root: string }[] = []): Promise<Map<string, AgentDefinition>> {
   const all = new Map<string, AgentDefinition>([[GENERAL_PURPOSE.name, GENERAL_PURPOSE]])
+  for (const p of plugins) for (const def of await readAgentDir(join(p.root, 'agents'), 'plugin', warn, p)) all.set(def.name, def)
   for (const def of await readAgentDir(join(home, '.claude', 'agents'), 'user', warn)) all.set(def.name, def)
   for (const def of await readAgentDir(join(cwd, '.claude', 'agents'), 'project', warn)) all.set(def.name, def)
   for (const [name, def] of Object.entries(fromConfig)) all.set(name, { name, ...def, source: 'config', scope: 'config' })
   return all
+}
+
+/** An agent type by name; a plugin's also by its short name, when no other agent type holds or shares it. */
+export function findAgent(agents: ReadonlyMap<string, AgentDefinition>, name: string): AgentDefinition | undefined {
+  const exact = agents.get(name)
+  if (exact) return exact
+  const short = [...agents.values()].filter((a) => a.plugin && a.name === `${a.plugin}:${name}`)
+  return short.length === 1 ? short[0] : undefined
 }

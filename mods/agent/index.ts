@@ -3,7 +3,8 @@ import type { SpawnAnswer, SpawnRequest } from '../../core/loop/subagent.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { AgentHooks } from '../_shared/agent-hooks.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
-import { agentConfig, loadAgents, type AgentDefinition } from './definitions.js'
+import { agentConfig, findAgent, loadAgents, type AgentDefinition } from './definitions.js'
+import { loadedPlugins } from '../_shared/loaded-plugins.js'
 
 const input = z.object({
   description: z.string().describe('A short (3–5 word) description of the task'),
@@ -43,11 +44,13 @@ export default defineMod({
   description: 'The Agent tool: subagents with their own context and tools',
   options,
   provides: ['agentHooks'],
+  uses: { loadedPlugins: 'optional' },
   register(on, opts, $) {
     let hooks: AgentHooks = {}
     $.capability.provide('agentHooks', () => hooks)
     on('session.start', async ($, e, next) => {
-      const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined))
+      const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined), loadedPlugins($))
+      for (const a of agents.values()) await $.agent.register({ name: a.name, description: a.description })
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       await registerTool($, {
@@ -55,7 +58,7 @@ export default defineMod({
         // A subagent's own calls are checked one by one; the Agent call itself runs beside other read-only calls.
         isReadOnly: true,
         call: async (i, ctx) => {
-          const def = agents.get(i.subagent_type ?? 'general-purpose')
+          const def = findAgent(agents, i.subagent_type ?? 'general-purpose')
           if (!def) return failure(`Agent type "${i.subagent_type}" not found. Available agent types: ${[...agents.keys()].join(', ')}`)
           const started = await spawn({
             prompt: i.prompt, description: i.description, subagentType: def.name, model: i.model ?? def.model,

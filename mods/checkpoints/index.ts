@@ -37,7 +37,7 @@ export default defineMod({
       stores.set(e.sessionId, store)
       const service: RewindService = (id, o) => rewind(store, id, o.dryRun === true)
       $.capability.provide('fileRewind', service)
-      await $.command.register({ name: 'rewind', description: 'Restore the files edited since a prompt (default: the last one)', argumentHint: '[--dry-run] [turns back | user message id]' })
+      await $.command.register({ name: 'rewind', description: 'Restore the files edited since a prompt (default: the last one)', argumentHint: '[--dry-run] [turns back | user message id]', kind: 'local' })
       return result
     })
 

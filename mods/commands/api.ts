@@ -7,7 +7,7 @@
 export interface Invocation {
   command: string
   /** Where the command file is: a project's widens access only in a trusted workspace. */
-  source: 'project' | 'user'
+  source: 'project' | 'user' | 'plugin'
   file?: string
   allowedTools?: string[]
   model?: string

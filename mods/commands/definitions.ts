@@ -7,7 +7,9 @@ import { listField, splitFrontmatter } from '../_shared/frontmatter.js'
 export interface PromptCommand {
   name: string
   kind: 'command' | 'skill'
-  source: 'project' | 'user'
+  source: 'project' | 'user' | 'plugin'
+  /** The plugin a command or skill came from (named `plugin:name`; `${CLAUDE_PLUGIN_ROOT}` is its directory). */
+  plugin?: PluginRef
   description: string
   /** Extra guidance for the model on when a skill applies (shown in the listing). */
   whenToUse?: string
@@ -26,6 +28,12 @@ export interface PromptCommand {
   dir?: string
   /** Frontmatter `hooks` (settings shape): registered for the rest of the session once it runs (spec settings-hooks §1.8). */
   hooks?: Record<string, unknown>
+}
+
+/** The plugin whose directory is read: its name prefixes what it holds. */
+export interface PluginRef {
+  name: string
+  root: string
 }
 
 const NAME = /^[A-Za-z0-9_:.-]{1,64}$/
@@ -80,10 +88,11 @@ async function parseFile(file: string, warn: (m: string) => void): Promise<{ fie
   return { fields: readFields(fm.data, file, warn), body: fm.body.trim(), bodyLine: 1 + lines(raw.slice(0, raw.length - fm.body.length)) + lines(lead) }
 }
 
-function build(name: string, kind: PromptCommand['kind'], source: PromptCommand['source'], file: string, parsed: { fields: Fields; body: string; bodyLine: number }): PromptCommand {
+function build(name: string, kind: PromptCommand['kind'], source: PromptCommand['source'], file: string, parsed: { fields: Fields; body: string; bodyLine: number }, plugin?: PluginRef): PromptCommand {
   const { fields, body, bodyLine } = parsed
   return {
-    name, kind, source, file, body, bodyLine,
+    name: plugin ? `${plugin.name}:${name}` : name, kind, source, file, body, bodyLine,
+    ...(plugin ? { plugin } : {}),
     description: fields.description?.trim() || firstLine(body) || `/${name}`,
     ...(fields.when_to_use ? { whenToUse: fields.when_to_use } : {}),
     ...(fields['argument-hint'] ? { argumentHint: fields['argument-hint'] } : {}),
@@ -98,8 +107,8 @@ function build(name: string, kind: PromptCommand['kind'], source: PromptCommand[
 
 const isDir = (path: string) => stat(path).then((s) => s.isDirectory(), () => false)
 
-/** `<dir>/**\/*.md` as commands: `a/b.md` is `/a:b`. */
-export async function readCommands(dir: string, source: PromptCommand['source'], warn: (m: string) => void): Promise<PromptCommand[]> {
+/** `<dir>/**\/*.md` as commands: `a/b.md` is `/a:b`, and a plugin's `/plugin:a:b`. */
+export async function readCommands(dir: string, source: PromptCommand['source'], warn: (m: string) => void, plugin?: PluginRef): Promise<PromptCommand[]> {
   if (!(await isDir(dir))) return []
   const { glob } = await import('tinyglobby')
   const files = (await glob('**/*.md', { cwd: dir, onlyFiles: true, expandDirectories: false })).sort()
@@ -112,13 +121,13 @@ export async function readCommands(dir: string, source: PromptCommand['source'],
       continue
     }
     const parsed = await parseFile(file, warn)
-    if (parsed) out.push(build(name, 'command', source, file, parsed))
+    if (parsed) out.push(build(name, 'command', source, file, parsed, plugin))
   }
   return out
 }
 
-/** `<dir>/<name>/SKILL.md` as skills; the frontmatter `name` wins over the directory's. */
-export async function readSkills(dir: string, source: PromptCommand['source'], warn: (m: string) => void): Promise<PromptCommand[]> {
+/** `<dir>/<name>/SKILL.md` as skills; the frontmatter `name` wins over the directory's; a plugin's is `plugin:name`. */
+export async function readSkills(dir: string, source: PromptCommand['source'], warn: (m: string) => void, plugin?: PluginRef): Promise<PromptCommand[]> {
   if (!(await isDir(dir))) return []
   const { glob } = await import('tinyglobby')
   const files = (await glob('*/SKILL.md', { cwd: dir, onlyFiles: true, expandDirectories: false })).sort()
@@ -132,7 +141,7 @@ export async function readSkills(dir: string, source: PromptCommand['source'], w
       warn(`${file}: "${name}" is not a usable skill name (1–64 of letters, digits, _ : . -); skipped`)
       continue
     }
-    out.push(build(name, 'skill', source, file, parsed))
+    out.push(build(name, 'skill', source, file, parsed, plugin))
   }
   return out
 }

@@ -18,6 +18,7 @@ export async function expandPrompt(def: PromptCommand, args: string, ctx: Expand
     CLAUDE_SESSION_ID: ctx.sessionId,
     CLAUDE_PROJECT_DIR: ctx.projectDir,
     ...(def.dir ? { CLAUDE_SKILL_DIR: def.dir } : {}),
+    ...(def.plugin ? { CLAUDE_PLUGIN_ROOT: def.plugin.root } : {}),
   }
   const text = await expandShell(renderBody(def.body, args, vars), ctx)
   return def.kind === 'skill' ? `Base directory for this skill: ${def.dir}\n\n${text}` : text

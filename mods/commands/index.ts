@@ -11,6 +11,8 @@ import { expandPrompt } from './expand.js'
 import { registerInvocation, RunningInvocation } from './invocation.js'
 import { mentionOrigins } from './mention-origins.js'
 import { skillListing } from './skill-listing.js'
+import { readPluginPrompts, unprefixed } from './plugin-prompts.js'
+import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { skillTool } from './skill-tool.js'
 
 const options = z.object({
@@ -45,6 +47,7 @@ export default defineMod({
   description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear and /cost',
   options,
   provides: ['commands'],
+  uses: { loadedPlugins: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionCommands>()
     const running = new RunningInvocation()
@@ -72,23 +75,27 @@ export default defineMod({
       const home = opts.home ?? ($.env.get('HOME') || homedir())
       const warn = (m: string) => $.log.warn(m)
       const none = Promise.resolve([] as PromptCommand[])
-      const [userCommands, projectCommands, userSkills, projectSkills] = await Promise.all([
+      const [userCommands, projectCommands, userSkills, projectSkills, plugin] = await Promise.all([
         opts.commands ? readCommands(join(home, '.claude', 'commands'), 'user', warn) : none,
         opts.commands ? readCommands(join(cwd, '.claude', 'commands'), 'project', warn) : none,
         opts.skills ? readSkills(join(home, '.claude', 'skills'), 'user', warn) : none,
         opts.skills ? readSkills(join(cwd, '.claude', 'skills'), 'project', warn) : none,
+        readPluginPrompts(loadedPlugins($), opts, warn),
       ])
-      // Later sources win a shared name: project over user, skills over commands.
-      const skills = new Map([...userSkills, ...projectSkills].map((s) => [s.name, s]))
-      const prompts = new Map([...userCommands, ...projectCommands, ...skills.values()].map((c) => [c.name, c]))
+      // Later sources win a shared name: project over user, skills over commands; plugins' are `plugin:name`.
+      const skills = new Map([...plugin.skills, ...userSkills, ...projectSkills].map((s) => [s.name, s]))
+      const named = new Map([...plugin.commands, ...userCommands, ...projectCommands, ...skills.values()].map((c) => [c.name, c]))
+      // What `/name` runs: the named ones, and plugins' under their short name where that is unambiguous.
+      const prompts = new Map([...unprefixed(named), ...named])
       const listing = skillListing([...skills.values()], { maxDescriptionChars: opts.maxDescriptionChars, totalChars: opts.skillListingChars })
       const had = sessions.get(sessionId)?.listing !== undefined
       sessions.set(sessionId, { prompts, skills, listing })
 
       const specs = [
-        ...(opts.builtins ? BUILTINS.map((b) => ({ name: b.name, description: b.description })) : []),
-        ...[...prompts.values()].filter((c) => c.userInvocable).map((c) => ({
-          name: c.name, description: `${c.description} (${c.source}${c.kind === 'skill' ? ' skill' : ''})`, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+        ...(opts.builtins ? BUILTINS.map((b) => ({ name: b.name, description: b.description, kind: 'local' as const })) : []),
+        ...[...named.values()].filter((c) => c.userInvocable).map((c) => ({
+          name: c.name, description: `${c.description} (${c.plugin ? `plugin ${c.plugin.name}` : c.source}${c.kind === 'skill' ? ' skill' : ''})`, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+          kind: c.kind === 'skill' ? 'skill' as const : 'prompt' as const,
         })),
       ]
       for (const spec of specs) {

@@ -84,7 +84,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       follow($)
       try {
-        await $.command.register({ name: 'compact', description: 'Summarize the conversation so far to free context', argumentHint: '[focus instructions]' })
+        await $.command.register({ name: 'compact', description: 'Summarize the conversation so far to free context', argumentHint: '[focus instructions]', kind: 'local' })
       } catch (err) {
         $.log.warn(`/compact was not registered: ${(err as Error).message}`)
       }

@@ -6,6 +6,7 @@ import { approvedServers, projectServers } from './approvals.js'
 import { collectServers, NOT_APPROVED } from './sources.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
+import { loadedPlugins } from '../_shared/loaded-plugins.js'
 
 const NONE = 'No MCP servers are configured.'
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
@@ -30,6 +31,7 @@ export default defineMod({
     },
   },
   provides: ['serverStatus'],
+  uses: { loadedPlugins: 'optional' },
   register(on, opts, $) {
     let manager: McpManager | undefined
     $.capability.provide('serverStatus', () => manager?.statuses() ?? [])
@@ -76,7 +78,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   const store = trustStorePath({ trustStore: opts.trustStore }, { MODLOOP_HOME: env('MODLOOP_HOME') })
   const unreviewed: string[] = []
   const { servers, warnings } = await collectServers({
-    cwd, options: opts, flags, env,
+    cwd, options: opts, flags, env, plugins: loadedPlugins($),
     projectTrust: () => projectTrust({ cwd, isInteractive, trustFlag: flags.trustWorkspace === true, headlessTrust: opts.trustProjectServers, trustStore: opts.trustStore, env }),
     projectApproved: async () => {
       if (flags.trustWorkspace === true) return () => true
@@ -99,7 +101,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
     }
   }
   try {
-    await $.command.register({ name: 'mcp', description: 'Show the MCP servers, their status and their tools' })
+    await $.command.register({ name: 'mcp', description: 'Show the MCP servers, their status and their tools', kind: 'local' })
   } catch (err) {
     $.log.warn(`/mcp was not registered: ${(err as Error).message}`)
   }

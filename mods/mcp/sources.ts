@@ -4,10 +4,11 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { serverFingerprint } from './approvals.js'
 import { expandVars } from './expand.js'
+import { withPluginRoot } from '../_shared/loaded-plugins.js'
 import { parseServer, type McpOptions, type ServerConfig } from './options.js'
 
 /** Where a server was configured, lowest precedence first. */
-export type Scope = 'user' | 'config' | 'project' | 'local' | 'query'
+export type Scope = 'user' | 'plugin' | 'config' | 'project' | 'local' | 'query'
 
 export interface ServerEntry {
   name: string
@@ -34,6 +35,8 @@ export interface SourceInput {
    * approved (asked in the terminal, or all of them by `--trust-workspace`). Absent: all are.
    */
   projectApproved?: () => Promise<(fingerprint: string) => boolean>
+  /** The plugin directories loaded: each one's `.mcp.json`, with `${CLAUDE_PLUGIN_ROOT}` filled in. */
+  plugins?: readonly { name: string; root: string }[]
 }
 
 export const NOT_APPROVED = 'not approved'
@@ -47,7 +50,7 @@ const userFile = z.looseObject({
 
 /**
  * Every configured server, a later scope replacing an earlier one of the same name: the user's
- * `.claude.json`, the modloop config (the mod's `servers`), the project's `.mcp.json` (only in a
+ * `.claude.json`, the loaded plugins' `.mcp.json` (the person chose to load them), the modloop config (the mod's `servers`), the project's `.mcp.json` (only in a
  * trusted workspace), the user's per-project entry in `.claude.json`, then `query()` options.
  * A file that cannot be read is skipped with a warning; a bad server is kept, failed, with why.
  * With the launch flags' `strictMcpConfig` (`--strict-mcp-config`) only the query's servers count.
@@ -73,6 +76,11 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
   const userPath = join(options.home ?? env('CLAUDE_CONFIG_DIR') ?? homedir(), '.claude.json')
   const user = await readJson(userPath, userFile, warnings)
   add('user', userPath, user?.mcpServers)
+  for (const plugin of input.plugins ?? []) {
+    const file = join(plugin.root, '.mcp.json')
+    const servers = (await readJson(file, withServers, warnings))?.mcpServers
+    if (servers) add('plugin', file, withPluginRoot(servers, plugin.root))
+  }
   add('config', 'the modloop config (mcpServers)', options.servers)
 
   const projectPath = join(cwd, '.mcp.json')

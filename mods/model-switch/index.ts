@@ -12,7 +12,7 @@ export default defineMod({
   register(on) {
     on('session.start', async ($, e, next) => {
       try {
-        await $.command.register({ name: 'model', description: 'Show or switch the model', argumentHint: '[name|default]' })
+        await $.command.register({ name: 'model', description: 'Show or switch the model', argumentHint: '[name|default]', kind: 'local' })
       } catch (err) {
         $.log.warn(`/model was not registered: ${(err as Error).message}`)
       }

@@ -21,12 +21,14 @@ export default defineMod({
   description: 'The Read tool',
   options,
   provides: ['toolOutput.Read'],
-  uses: { permissions: 'optional' },
+  uses: { permissions: 'optional', permissionMode: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
-        return (await delegated('Read', input, ctx, dirs)) ?? readTool(input, ctx, { ...opts, additionalDirectories: dirs })
+        // In bypassPermissions mode, path confinement is lifted as any other permission is (FIFOs, devices, oversize files are still refused).
+        const anywhere = $.capability.use('permissionMode')?.mode() === 'bypassPermissions'
+        return (await delegated('Read', input, ctx, dirs)) ?? readTool(input, ctx, { ...opts, additionalDirectories: dirs, anywhere })
       } })
       publishToolOutput($, 'Read', readOutputShape)
       // A resumed or forked session knows the files its history read, as long as they did not change since.

@@ -38,6 +38,11 @@ export const READ_DESCRIPTION = `Reads a text file from the local filesystem.
 
 export interface ReadOptions {
   additionalDirectories: readonly string[]
+  /**
+   * Under bypassPermissions, confinement to the working directories is a permission like any other
+   * and is lifted, as in Claude Code; FIFOs, devices and oversize files are still refused.
+   */
+  anywhere?: boolean
   /** The model-facing text stops at a line boundary before this many characters. */
   maxOutputChars: number
 }
@@ -45,7 +50,7 @@ export interface ReadOptions {
 const reminder = (text: string) => `<system-reminder>${text}</system-reminder>`
 
 export async function readTool(input: ReadInput, ctx: ToolContext, options: ReadOptions): Promise<ToolOutput> {
-  const checked = await checkPath(input.file_path, ctx.cwd, options.additionalDirectories)
+  const checked = await checkPath(input.file_path, ctx.cwd, options.additionalDirectories, { anywhere: options.anywhere })
   if (!checked.ok) return failure(checked.message)
   const shown = input.file_path
   const file = await readRegular(checked.path, MAX_FILE_BYTES)

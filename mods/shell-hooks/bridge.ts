@@ -61,6 +61,8 @@ export class HookBridge {
   readonly effort: EffortTracker
   /** The session title a SessionStart or UserPromptSubmit hook set (`session_title` on later inputs). */
   title: string | undefined
+  /** The id of the user prompt being handled: `prompt_id` on every input of the events that prompt causes. */
+  promptId: string | undefined
   private readonly reported = new Set<string>()
   /** Warnings already shown this session: a bad matcher would otherwise repeat on every call. */
   private readonly warned = new Set<string>()
@@ -97,11 +99,13 @@ export class HookBridge {
   async takeAsync(onlyIfRewake = false): Promise<string[]> {
     const queued = onlyIfRewake ? [] : this.later.splice(0)
     if (this.arrived.length === 0 || (onlyIfRewake && !this.arrived.some((r) => r.rewake !== undefined))) return queued
-    const texts = this.arrived.splice(0).flatMap((r) => [
+    const arrived = this.arrived.splice(0)
+    const texts = arrived.flatMap((r) => [
       ...(r.additionalContext ? [[r.event, `${r.event} hook additional context: ${r.additionalContext}`]] : []),
       ...(r.systemMessage ? [[r.event, `${r.event} hook system message: ${r.systemMessage}`]] : []),
-      ...(r.rewake ? [[r.event, `${r.event} hook \`${r.record.name}\` (async) reported: ${r.rewake}`]] : []),
+      ...(r.rewake ? [[r.event, r.rewakeMessage ? `${r.rewakeMessage}\n${r.rewake}` : `${r.event} hook \`${r.record.name}\` (async) reported: ${r.rewake}`]] : []),
     ])
+    for (const r of arrived) if (r.rewake && r.rewakeSummary) this.notice(r.rewakeSummary)
     return [...queued, ...(await Promise.all(texts.map(([event, text]) => capText(text!, event!, this.sessionDir))))]
   }
 
@@ -196,6 +200,7 @@ export class HookBridge {
       ...(o.noPermissionMode ? {} : { permission_mode: this.permissionMode() }),
       ...(level ? { effort: { level } } : {}),
       hook_event_name: event,
+      ...(this.promptId ? { prompt_id: this.promptId } : {}),
       ...(o.agentId ? { agent_id: o.agentId } : {}),
       ...(o.agentType ? { agent_type: o.agentType } : {}),
       ...fields,

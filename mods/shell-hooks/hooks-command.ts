@@ -7,7 +7,7 @@ import type { ShellHooksOptions } from './options.js'
 export function registerHooksCommand(on: On, opts: ShellHooksOptions): void {
   on('session.start', async ($, e, next) => {
     const result = await next(e)
-    $.command.register({ name: 'hooks', description: 'Show the settings hooks that apply here, by event and source' })
+    $.command.register({ name: 'hooks', description: 'Show the settings hooks that apply here, by event and source', kind: 'local' })
     return result
   })
 

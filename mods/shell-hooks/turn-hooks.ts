@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { STAGE, type On } from '../../core/bus/types.js'
 import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
@@ -19,7 +20,9 @@ const STOP_FAILURE_ERRORS = new Set(['rate_limit', 'overloaded', 'authentication
 export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
   on('prompt.submit', async ($, e, next) => {
     const b = bridgeOf($)
-    if (!b) return next(e)
+    if (b) b.promptId = randomUUID()
+    // A local command (/compact, /cost) is no prompt for the model: Claude Code raises no UserPromptSubmit for it.
+    if (!b || (await isLocalCommand($, e.text))) return next(e)
     const context = [...b.startContext, ...(await b.takeAsync())]
     b.startContext = []
     if (b.has('UserPromptSubmit')) {
@@ -113,4 +116,12 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     }
     return next(e)
   }, { budgetMs: HOOK_BUDGET_MS })
+}
+
+/** Whether the text runs a command its mod registered as `local` (answered without the model). */
+async function isLocalCommand($: ModApi, text: string): Promise<boolean> {
+  const m = /^\/([A-Za-z0-9_:.-]+)(?:\s|$)/.exec(text.trim())
+  if (!m) return false
+  const listed = (await $.command.list()) as { name: string; kind?: string }[]
+  return listed.some((c) => c.name === m[1] && c.kind === 'local')
 }

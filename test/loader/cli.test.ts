@@ -70,10 +70,30 @@ describe('modloop CLI, in-process', () => {
   it('mods list as a table, with --mod added from cwd', async () => {
     const io = capture(p.path('broken'))
     expect(await main(['mods', 'list', '--mod', '../watch.mjs'], io)).toBe(1)
-    expect(io.out()).toMatch(/NAME\s+SOURCE\s+VERSION\s+OPTIONS\s+STATUS/)
-    expect(io.out()).toMatch(/ok\s+ok\.mjs\s+\{\}\s+loaded/)
-    expect(io.out()).toMatch(/watch\s+\S*watch\.mjs/)
+    expect(io.out()).toMatch(/NAME\s+STATUS\s+VERSION\s+SOURCE\s+OPTIONS/)
+    expect(io.out()).toMatch(/ok\s+loaded\s+ok\.mjs\s+-/)
+    expect(io.out()).toMatch(/watch\s+loaded\s+\S*watch\.mjs/)
     expect(io.out()).toMatch(/MODLOOP_ERR_MOD_RESOLVE \[resolve\] modloop\.config\.json/)
+  })
+
+  it('mods list fits the terminal width: options by name only; mods show NAME gives one mod in full', async () => {
+    const io = { ...capture(p.dir), env: { COLUMNS: '60' } }
+    expect(await main(['mods', 'list'], io)).toBe(0)
+    const lines = io.out().trimEnd().split('\n')
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(60)
+    expect(io.out()).toMatch(/guard\s+loaded\s+1\.0\.0\s+guard\.ts\s+level/)
+    expect(io.out()).not.toContain('"level"')
+    // The default distribution's wide options, at a usual width.
+    const wide = { ...capture(p.dir), env: { COLUMNS: '100' } }
+    await main(['mods', 'list', '--mod', 'read', '--mod', 'bash'], wide)
+    expect(Math.max(...wide.out().trimEnd().split('\n').map((l) => l.length))).toBeLessThanOrEqual(100)
+    const show = capture(p.dir)
+    expect(await main(['mods', 'show', 'guard'], show)).toBe(0)
+    expect(show.out()).toContain('status: loaded')
+    expect(show.out()).toContain('"level": 2')
+    const missing = capture(p.dir)
+    expect(await main(['mods', 'show', 'nope'], missing)).toBe(2)
+    expect(missing.err()).toContain('no mod "nope"')
   })
 
   it('mods list --strict-mods fails on the first load error', async () => {

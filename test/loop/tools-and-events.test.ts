@@ -199,11 +199,18 @@ describe('slash commands', () => {
     expect(run.messages[0]).toMatchObject({ slash_commands: ['greet', 'review', 'reload'] })
   })
 
-  it('an unknown command says so and names close matches; a path is not a command', async () => {
-    const run = await runScript([], '/gret', { mods: [commands] })
+  it('in an interactive session an unknown command says so and names close matches; a path is not a command', async () => {
+    const run = await runScript([], '/gret', { mods: [commands], isInteractive: true })
     expect(run.result).toMatchObject({ is_error: true, result: 'Unknown command: /gret. Did you mean /greet?' })
     const path = await runScript([{ reply: 'ok' }], '/usr/bin/env fails', { mods: [commands] })
     expect(path.requests).toHaveLength(1)
+  })
+
+  it('headless, an unknown command goes to the model as an ordinary prompt, as typed', async () => {
+    const run = await runScript([{ reply: 'sure' }], '/nonexistent do it', { mods: [commands] })
+    expect(run.requests).toHaveLength(1)
+    expect((run.requests[0]!.body as any).messages[0].content[0].text).toBe('/nonexistent do it')
+    expect(run.result).toMatchObject({ subtype: 'success', is_error: false, result: 'sure' })
   })
 })
 

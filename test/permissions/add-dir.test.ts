@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -101,5 +102,28 @@ describe('--add-dir / additionalDirectories reach the file tools', () => {
     const run = await runScript([call('Read', { file_path: join(extra, 'notes.txt') }), { reply: 'done' }], 'go', { host, cwd: box.project, trustWorkspace: true })
     await host.close()
     expect(results(run)[0].is_error).toBeFalsy()
+  })
+})
+
+describe('Read outside the working directories, by permission mode', () => {
+  it('bypassPermissions reads it (still refusing a FIFO); default and acceptEdits refuse it', async () => {
+    const fifo = join(elsewhere, 'pipe')
+    execFileSync('mkfifo', [fifo])
+    const outcomes: Record<string, unknown[]> = {}
+    for (const mode of ['bypassPermissions', 'default', 'acceptEdits']) {
+      const host = await hostWith({})
+      const run = await runScript([call('Read', { file_path: join(elsewhere, 'private.txt') }), call('Read', { file_path: fifo }), { reply: 'done' }], 'go', { host, cwd: box.project, permissionMode: mode })
+      await host.close()
+      outcomes[mode] = results(run)
+    }
+    const [read, pipe] = outcomes.bypassPermissions as any[]
+    expect(read.is_error).toBeFalsy()
+    expect(read.content).toMatch(/1\s+keep out/)
+    expect(pipe).toMatchObject({ is_error: true, content: expect.stringContaining('not a regular file') })
+    for (const mode of ['default', 'acceptEdits']) {
+      const [refused] = outcomes[mode] as any[]
+      expect(refused.is_error, mode).toBe(true)
+      expect(JSON.stringify(refused.content)).not.toContain('keep out')
+    }
   })
 })

@@ -57,3 +57,14 @@ describe('PostCompact', () => {
     expect(new Set(log)).toEqual(new Set(['PreCompact']))
   })
 })
+
+describe('UserPromptSubmit and local commands', () => {
+  it('/compact raises no UserPromptSubmit; an ordinary prompt does', async () => {
+    await writeSettings(box, { UserPromptSubmit: [{ hooks: [cmd(dump(box, 'UserPromptSubmit'))] }] })
+    const compact = await run(box, [summary('SUMMARY')], '/compact', { mods: [compactionWith({ keepRecentFraction: 0, microcompact: false })] })
+    expect(compact.result.subtype).toBe('success')
+    expect(await dumped(box, 'UserPromptSubmit')).toEqual([])
+    await run(box, [{ reply: 'hi' }], 'hello', { mods: [compactionWith({ keepRecentFraction: 0, microcompact: false })] })
+    expect((await dumped(box, 'UserPromptSubmit')).map((e) => e.prompt)).toEqual(['hello'])
+  })
+})

@@ -6,7 +6,7 @@ import commandsMod from '../../mods/commands/index.js'
 import memoryMod from '../../mods/memory/index.js'
 import mentionsMod from '../../mods/mentions/index.js'
 import readMod from '../../mods/read/index.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, withOptions, COMMON, keys, json, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, withOptions, COMMON, SESSION_COMMON, keys, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -52,7 +52,7 @@ describe('InstructionsLoaded', () => {
     expect(r.result.terminal_reason).toBe('completed')
     const loads = await dumped(box, 'InstructionsLoaded')
     expect(loads).toHaveLength(1)
-    expect(keys(loads[0]!)).toEqual([...COMMON, 'file_path', 'load_reason', 'memory_type'].sort())
+    expect(keys(loads[0]!)).toEqual([...SESSION_COMMON, 'file_path', 'load_reason', 'memory_type'].sort())
     expect(loads[0]).toMatchObject({ file_path: join(box.project, 'CLAUDE.md'), memory_type: 'Project', load_reason: 'session_start' })
   })
 })

@@ -80,7 +80,10 @@ export const notices = (messages: readonly { type: string; subtype?: string }[])
   messages.filter((m) => m.type === 'system' && m.subtype === 'informational').map((m) => String((m as { content?: unknown }).content))
 
 /** The input fields every event carries (spec §2.1), for exact-field assertions. */
-export const COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
+/** The common fields of an event before any prompt (at session start). */
+export const SESSION_COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
+/** The common fields of every event a user prompt causes: they carry that prompt's id. */
+export const COMMON = [...SESSION_COMMON, 'prompt_id']
 export const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
 /** A hook command line that prints `o` as its JSON output. */
 export const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`

@@ -87,7 +87,7 @@ describe('Notification idle_prompt', () => {
     }
     const fired = await dumped(box, 'Notification')
     expect(fired).toHaveLength(1)
-    expect(keys(fired[0]!)).toEqual(['cwd', 'hook_event_name', 'message', 'notification_type', 'session_id', 'transcript_path'])
+    expect(keys(fired[0]!)).toEqual(['cwd', 'hook_event_name', 'message', 'notification_type', 'prompt_id', 'session_id', 'transcript_path'])
     expect(fired[0]).toMatchObject({ notification_type: 'idle_prompt', message: expect.stringContaining('waiting for your input') })
   })
 })

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeBox, writeSettings, cmd, run, lastUserTexts, json, type Box } from './helpers.js'
+import { makeBox, writeSettings, cmd, run, lastUserTexts, notices, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -38,5 +38,16 @@ describe('async hooks', () => {
     const r = await run(box, [echo, { reply: 'done', delayMs: 700 }, { reply: 'fixed it' }])
     expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'fixed it' })
     expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('the tests fail now')
+  })
+
+  it('asyncRewake with rewakeMessage and rewakeSummary: the model reads the message before the output, the person sees the summary, and neither is warned about', async () => {
+    const hook = cmd("sleep 0.2; echo 'two tests fail' >&2; exit 2", { asyncRewake: true, rewakeMessage: 'Background test run finished:', rewakeSummary: 'tests failed in the background' })
+    await writeSettings(box, { PostToolUse: [{ matcher: 'Echo', hooks: [hook] }] })
+    const r = await run(box, [echo, { reply: 'done', delayMs: 700 }, { reply: 'fixed it' }])
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'fixed it' })
+    expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('Background test run finished:\ntwo tests fail')
+    const shown = notices(r.messages).join('\n')
+    expect(shown).toContain('tests failed in the background')
+    expect(shown).not.toContain('unknown field')
   })
 })

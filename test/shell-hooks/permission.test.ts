@@ -67,7 +67,7 @@ describe('Notification', () => {
     const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()], canUseTool })
     expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'touched x' })
     const [n] = await dumped(box, 'Notification')
-    expect(keys(n!)).toEqual(['cwd', 'hook_event_name', 'message', 'notification_type', 'session_id', 'title', 'transcript_path'])
+    expect(keys(n!)).toEqual(['cwd', 'hook_event_name', 'message', 'notification_type', 'prompt_id', 'session_id', 'title', 'transcript_path'])
     expect(n).toMatchObject({ notification_type: 'permission_prompt', message: expect.stringContaining('Touch') })
     await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
     expect(await dumped(box, 'Notification')).toHaveLength(1)

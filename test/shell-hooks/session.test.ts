@@ -50,7 +50,7 @@ describe('PreCompact / PostCompact', () => {
     expect(r.requests.filter(isSummaryRequest)).toHaveLength(0)
     const pre = await dumped(box, 'PreCompact')
     expect(pre.length).toBeGreaterThanOrEqual(1)
-    expect(Object.keys(pre[0]!).sort()).toEqual(['custom_instructions', 'cwd', 'hook_event_name', 'permission_mode', 'session_id', 'transcript_path', 'trigger'])
+    expect(Object.keys(pre[0]!).sort()).toEqual(['custom_instructions', 'cwd', 'hook_event_name', 'permission_mode', 'prompt_id', 'session_id', 'transcript_path', 'trigger'])
     expect(pre[0]).toMatchObject({ trigger: 'auto', custom_instructions: null })
   })
 

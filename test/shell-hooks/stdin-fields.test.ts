@@ -34,7 +34,25 @@ describe('stdin fields', () => {
     expect(keys(stop!)).toEqual([...COMMON, 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
     expect(stop).toMatchObject({ stop_hook_active: false, last_assistant_message: 'all done' })
     const [end] = await dumped(box, 'SessionEnd')
-    expect(keys(end!)).toEqual(['cwd', 'hook_event_name', 'reason', 'session_id', 'transcript_path'])
+    expect(keys(end!)).toEqual(['cwd', 'hook_event_name', 'prompt_id', 'reason', 'session_id', 'transcript_path'])
     expect(end!.reason).toBe('other')
+    // One id for the prompt, the same on every event it caused.
+    const ids = new Set([submit, ...pre, post, failure, stop, end].map((e) => e!.prompt_id))
+    expect(ids.size).toBe(1)
+    expect([...ids][0]).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('each user prompt has its own prompt_id', async () => {
+    await writeSettings(box, { UserPromptSubmit: [{ hooks: [cmd(dump(box, 'UserPromptSubmit'))] }], Stop: [{ hooks: [cmd(dump(box, 'Stop'))] }] })
+    async function* prompts() {
+      for (const text of ['first', 'second']) yield { type: 'user' as const, message: { role: 'user' as const, content: text }, parent_tool_use_id: null, session_id: '' }
+    }
+    const r = await run(box, [{ reply: 'one' }, { reply: 'two' }], prompts() as never)
+    expect(r.result.subtype).toBe('success')
+    const submits = await dumped(box, 'UserPromptSubmit')
+    const stops = await dumped(box, 'Stop')
+    expect(submits.map((e) => e.prompt)).toEqual(['first', 'second'])
+    expect(stops.map((e) => e.prompt_id)).toEqual(submits.map((e) => e.prompt_id))
+    expect(submits[0]!.prompt_id).not.toBe(submits[1]!.prompt_id)
   })
 })

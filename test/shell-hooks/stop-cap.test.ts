@@ -28,3 +28,13 @@ describe('CLAUDE_CODE_STOP_HOOK_BLOCK_CAP', () => {
     expect(notices(r.messages).join('\n')).not.toContain('consecutive times')
   })
 })
+
+describe('a Stop decision "block" with no reason', () => {
+  it.each([{ decision: 'block' }, { decision: 'block', reason: '' }, { decision: 'block', reason: '  ' }])('%j is ignored: one request, and the hook log says why', async (output) => {
+    await writeSettings(box, { Stop: [{ hooks: [cmd(json(output))] }] })
+    const r = await run(box, replies(3), 'go')
+    expect(r.requests).toHaveLength(1)
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'done 0' })
+    expect(notices(r.messages).join('\n')).toContain('decision "block" without a reason is ignored')
+  })
+})

@@ -1,0 +1,18 @@
+import { resolve } from 'node:path'
+import { isPluginDir } from '../core/loader/plugin-dir.js'
+import type { Values } from './command.js'
+import { usageError } from './usage-error.js'
+
+/**
+ * `--plugin-dir DIR` (repeatable), as Claude Code takes it: each a plugin directory, loaded whole
+ * like a `--mod DIR` naming it. A directory without `.claude-plugin/plugin.json` is bad usage.
+ */
+export function pluginDirSpecs(values: Values, cwd: string): string[] {
+  const given = values['plugin-dir']
+  const dirs = Array.isArray(given) ? given.map(String) : []
+  return dirs.map((dir) => {
+    const abs = resolve(cwd, dir)
+    if (!isPluginDir(abs)) throw usageError(`--plugin-dir ${dir}: ${abs} holds no .claude-plugin/plugin.json`)
+    return abs
+  })
+}

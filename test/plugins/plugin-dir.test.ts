@@ -1,0 +1,112 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { writeToolsPlugin, writeTree } from './fixture.js'
+import { mcpOptions } from '../../mods/mcp/options.js'
+import { collectServers } from '../../mods/mcp/sources.js'
+
+let dir: string
+let project: string
+let plugin: string
+beforeEach(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-plugin-')))
+  project = join(dir, 'project')
+  plugin = join(dir, 'tools-plugin')
+  await writeTree(project, { 'README.md': 'a project\n' })
+})
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+const env = () => ({ HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: '', MODLOOP_HOME: join(dir, 'modloop-home') })
+const initOf = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l)).find((m) => m.subtype === 'init')
+const firstText = (r: { requests: { body: unknown }[] }) => (r.requests[0]!.body as any).messages[0].content[0].text as string
+
+describe('a plugin with commands, a skill and an agent and no hooks, from --plugin-dir', () => {
+  it('loads, and /tools:deploy expands with ${CLAUDE_PLUGIN_ROOT} filled in', async () => {
+    await writeToolsPlugin(plugin)
+    const r = await runCli(['-p', '/tools:deploy api', '--plugin-dir', plugin, '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'deployed' }], cwd: project, env: env() })
+    expect(r.err).not.toContain('MODLOOP_ERR')
+    expect(r.code).toBe(0)
+    expect(firstText(r)).toBe(`Deploy api with ${plugin}/scripts/deploy.sh`)
+    const init = initOf(r.out)
+    expect(init.plugins).toEqual([{ name: 'tools', path: plugin, version: '1.2.3' }])
+    expect(init.slash_commands).toEqual(expect.arrayContaining(['tools:deploy', 'tools:changelog']))
+    expect(init.skills).toEqual(['tools:changelog'])
+    expect(init.agents).toEqual(expect.arrayContaining(['general-purpose', 'tools:reviewer']))
+  })
+
+  it('its command is reachable unprefixed while no other command has that name', async () => {
+    await writeToolsPlugin(plugin)
+    const r = await runCli(['-p', '/deploy web', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
+    expect(firstText(r)).toBe(`Deploy web with ${plugin}/scripts/deploy.sh`)
+    // A project command of the same name takes the short name; the plugin's keeps its prefix.
+    await writeTree(project, { '.claude/commands/deploy.md': 'Project deploy $ARGUMENTS\n' })
+    const mine = await runCli(['-p', '/deploy web', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
+    expect(firstText(mine)).toBe('Project deploy web')
+  })
+
+  it('the Agent tool starts its agent by plugin:name', async () => {
+    await writeToolsPlugin(plugin)
+    const script = [
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'review', prompt: 'review it', subagent_type: 'tools:reviewer' } } }] },
+      { reply: 'looks fine' },
+      { reply: 'the reviewer says it looks fine' },
+    ]
+    const r = await runCli(['-p', 'review', '--plugin-dir', plugin], { script, cwd: project, env: env() })
+    expect(r.code).toBe(0)
+    expect((r.requests[1]!.body as any).system).toContain('You review changes.')
+  })
+
+  it('a broken file inside the plugin is a warning naming it; the rest loads', async () => {
+    await writeToolsPlugin(plugin, { 'hooks/hooks.json': '{ not json', 'agents/broken.md': 'no frontmatter here\n' })
+    const r = await runCli(['-p', '/tools:deploy api', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
+    expect(r.code).toBe(0)
+    expect(r.err).toContain(join(plugin, 'hooks', 'hooks.json'))
+    expect(r.err).toContain(join(plugin, 'agents', 'broken.md'))
+    expect(firstText(r)).toContain('Deploy api')
+  })
+
+  it('a directory that is no plugin is bad usage naming it', async () => {
+    const r = await runCli(['-p', 'hi', '--plugin-dir', project], { script: [], cwd: project, env: env() })
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('.claude-plugin/plugin.json')
+  })
+})
+
+describe('the other ways a plugin loads whole', () => {
+  it('--mod DIR and a config\'s mods', async () => {
+    await writeToolsPlugin(plugin)
+    const viaMod = await runCli(['-p', '/tools:deploy a', '--mod', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
+    expect(firstText(viaMod)).toContain('Deploy a with')
+    await writeTree(project, { 'modloop.config.json': JSON.stringify({ extends: 'modloop', mods: [plugin] }) })
+    const viaConfig = await runCli(['-p', '/tools:deploy b'], { script: [{ reply: 'ok' }], cwd: project, env: env() })
+    expect(viaConfig.err).not.toContain('MODLOOP_ERR')
+    expect(firstText(viaConfig)).toContain('Deploy b with')
+  })
+
+  it("query({ options: { plugins: [{ type: 'local', path }] } })", async () => {
+    await writeToolsPlugin(plugin)
+    const { query } = await import('../../index.js')
+    const messages: any[] = []
+    for await (const m of query({ prompt: '/tools:deploy c', options: { cwd: project, env: env(), script: [{ reply: 'ok' }], plugins: [{ type: 'local', path: plugin }] } })) messages.push(m)
+    expect(messages.find((m) => m.subtype === 'init')?.plugins).toEqual([{ name: 'tools', path: plugin, version: '1.2.3' }])
+    expect(messages.at(-1)).toMatchObject({ subtype: 'success', result: 'ok' })
+  })
+})
+
+describe('a plugin\'s MCP servers', () => {
+  it('.mcp.json is read with ${CLAUDE_PLUGIN_ROOT} filled in, and the session lists its server', async () => {
+    await writeToolsPlugin(plugin, { '.mcp.json': JSON.stringify({ mcpServers: { notes: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs'] } } }) })
+    const { servers, warnings } = await collectServers({
+      cwd: project, options: mcpOptions.parse({ home: join(dir, 'home') }), flags: {}, env: () => undefined,
+      projectTrust: async () => ({ trusted: true }), plugins: [{ name: 'tools', root: plugin }],
+    })
+    expect(warnings).toEqual([])
+    expect(servers).toEqual([expect.objectContaining({ name: 'notes', scope: 'plugin', config: expect.objectContaining({ args: [`${plugin}/server.mjs`] }) })])
+    const { query } = await import('../../index.js')
+    const messages: any[] = []
+    for await (const m of query({ prompt: 'hi', options: { cwd: project, env: env(), script: [{ reply: 'ok' }], plugins: [{ type: 'local', path: plugin }] } })) messages.push(m)
+    expect(messages.find((m) => m.subtype === 'init').mcp_servers.map((s: { name: string }) => s.name)).toContain('notes')
+  })
+})
