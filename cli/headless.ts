@@ -9,6 +9,7 @@ import { renderPretty } from './pretty.js'
 import { tuneHeapForLongSession } from './heap.js'
 import { reasoningOptions } from './reasoning-options.js'
 import { usageError } from './usage-error.js'
+import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
@@ -42,6 +43,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   // Only where the CLI owns the process: a test or an embedder keeps its own signal handling.
   const signals = io.ownsProcess ? STOP_SIGNALS : []
   for (const s of signals) process.once(s, onSignal)
+  const unguard = io.ownsProcess ? guardProcess(io, (err) => abort.abort(err)) : () => {}
   let result: SDKResultMessage | undefined
   try {
     for await (const m of query({ prompt, options })) {
@@ -53,6 +55,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
     if (!result) throw err
   } finally {
     for (const s of signals) process.off(s, onSignal)
+    unguard()
   }
   if (caught) {
     if (result && format === 'json') io.stdout.write(`${JSON.stringify(result)}\n`)

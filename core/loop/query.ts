@@ -9,6 +9,7 @@ import type { ProvenanceRecord } from '../trace/record.js'
 import { modelControls, type ModelControls } from './model-switch.js'
 import { Display } from './display.js'
 import { ModloopError } from '../errors.js'
+import { endStalled, STALLED, unlessStalled } from './stall.js'
 import {
   getContextUsage, interruptTurn, mcpServerStatus, rewindFiles, setPermissionMode, supportedCommands,
   type ContextUsage, type InterruptReceipt, type McpServerStatus, type PermissionMode, type RewindFilesResult, type SlashCommand,
@@ -113,7 +114,8 @@ async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKR
   const record = session.host.bus.has('session.message')
   const display = new Display(session)
   for (;;) {
-    const next = await turn.next()
+    const step = await unlessStalled(turn.next())
+    const next: IteratorResult<SDKMessage, SDKResultMessage> = step === STALLED ? { done: true, value: yield* endStalled(session) } : step
     // Notices mods appended ($.session.append) while nothing drained the outbox come first.
     if (!session.agent) {
       while (session.outbox.length > 0) {
