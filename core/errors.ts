@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   MODLOOP_ERR_CONFIG: 'the config file is invalid',
   MODLOOP_ERR_CONFIG_KEY: 'the config has an unknown key',
   MODLOOP_ERR_EXTENDS: 'a distribution named in extends could not be loaded',
+  MODLOOP_ERR_UNTRUSTED: "a project module was not imported: the folder is not trusted",
   MODLOOP_ERR_MOD_RESOLVE: 'a mod could not be found',
   MODLOOP_ERR_MOD_IMPORT: 'a mod module failed to import',
   MODLOOP_ERR_MOD_SHAPE: 'a mod module exports neither register nor a defineMod default',
