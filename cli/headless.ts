@@ -76,8 +76,15 @@ function print(format: string, verbose: boolean, m: SDKMessage, io: { stdout: { 
   else if (format === 'text' && verbose) {
     const line = renderPretty(m, { color: false })
     if (line) io.stderr.write(line)
+  } else if (format === 'text' && m.type === 'system' && m.subtype === 'api_retry') {
+    // A retry wait can last minutes: one line per attempt says the run is alive and why it waits.
+    const r = m as { error_status?: number | null; retry_delay_ms?: number; attempt?: number; max_retries?: number }
+    const what = typeof r.error_status === 'number' ? `API error ${r.error_status}` : 'no response from the API'
+    io.stderr.write(`modloop: ${what}, retrying in ${seconds(r.retry_delay_ms ?? 0)} s (attempt ${r.attempt} of ${r.max_retries})\n`)
   }
 }
+
+const seconds = (ms: number) => (ms >= 10_000 ? String(Math.round(ms / 1000)) : (ms / 1000).toFixed(1))
 
 function num(values: Values, key: string): number | undefined {
   const raw = values[key]

@@ -124,6 +124,10 @@ async function* loop(session: Session, turnId: string, signal: AbortSignal, end:
   const cap = concurrencyCap(options.env)
   for (let index = 0; ; index++) {
     if (signal.aborted) return yield* end.finish({ subtype: 'error_during_execution', terminal: 'aborted_streaming', isError: true })
+    // --max-turns 0 allows no request at all.
+    if (options.maxTurns !== undefined && options.maxTurns <= 0) {
+      return yield* end.finish({ subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${options.maxTurns})`] })
+    }
     const due = yield* compactIfDue(session)
     if (due) return yield* end.finish(due)
     if (session.model !== chosen) model = chosen = session.model
