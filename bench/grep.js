@@ -28,3 +28,35 @@ const js = await time(searchWithJs)
 const rg = await findExecutable('rg')
 const native = rg ? await time((spec) => searchWithRg(rg, spec)) : undefined
 console.log(`Grep over the repo: JS ${js.ms.toFixed(1)} ms${native ? `, rg ${native.ms.toFixed(1)} ms` : ' (rg not on PATH)'} (${inputs.length} searches: a files_with_matches and a content search)`)
+
+// The fallback's worst cases: a pattern that makes a backtracking engine explode, and a 1 GB file.
+{
+  const { mkdtemp, rm, writeFile, open } = await import('node:fs/promises')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const dir = await mkdtemp(join(tmpdir(), 'modloop-grep-bench-'))
+  try {
+    await writeFile(join(dir, 'evil.txt'), `${'a'.repeat(40)}!\n`)
+    const start = performance.now()
+    await searchWithJs(specOf({ pattern: '(a+)+$', output_mode: 'content', head_limit: 0 }, join(dir, 'evil.txt'), true, signal))
+    console.log(`Grep fallback, (a+)+$ over a 40-character line: ${(performance.now() - start).toFixed(1)} ms`)
+    if (process.env.MODLOOP_BENCH_BIG !== '0') {
+      const big = join(dir, 'big.txt')
+      const file = await open(big, 'w')
+      const line = `${'the quick brown fox jumps over the lazy dog '.repeat(2)}\n`
+      const block = line.repeat(Math.ceil((1 << 20) / line.length))
+      for (let written = 0; written < 1e9; written += block.length) await file.write(block)
+      await file.close()
+      const before = process.memoryUsage().rss
+      let peak = before
+      const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 20)
+      const t = performance.now()
+      const hits = await searchWithJs(specOf({ pattern: 'lazy cat', output_mode: 'count' }, big, true, signal))
+      clearInterval(sampler)
+      peak = Math.max(peak, process.memoryUsage().rss)
+      console.log(`Grep fallback over a 1 GB file: ${((performance.now() - t) / 1000).toFixed(1)} s, peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (${(before / 2 ** 20).toFixed(0)} MiB before it; ${hits.length} lines)`)
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}

@@ -58,9 +58,9 @@ export const COMMANDS: readonly Command[] = [
   {
     path: ['permissions', 'check'],
     summary: 'print the permission decision a tool call would get, and the rule that decided it',
-    usage: `modloop permissions check <Tool> ['<json input>'] [--mode M] [--cwd DIR] [--allowedTools RULES] [--disallowedTools RULES] [--add-dir DIR]... [--settings FILE|JSON]... [--trust-workspace] [--json] ${LOAD_USAGE}`,
+    usage: `modloop permissions check <Tool> ['<json input>'] [--mode M] [--cwd DIR] [--allowedTools RULES] [--disallowedTools RULES] [--add-dir DIR]... [--settings FILE|JSON]... [--json] ${LOAD_USAGE}`,
     options: {
-      ...LOAD_OPTIONS, ...json, mode: { type: 'string' }, cwd: { type: 'string' }, 'trust-workspace': { type: 'boolean' },
+      ...LOAD_OPTIONS, ...json, mode: { type: 'string' }, cwd: { type: 'string' },
       allowedTools: { type: 'string', multiple: true }, disallowedTools: { type: 'string', multiple: true }, 'add-dir': { type: 'string', multiple: true },
       settings: { type: 'string', multiple: true },
     },

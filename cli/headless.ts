@@ -10,6 +10,7 @@ import { tuneHeapForLongSession } from './heap.js'
 import { reasoningOptions } from './reasoning-options.js'
 import { pluginDirSpecs } from './plugin-dirs.js'
 import { usageError } from './usage-error.js'
+import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
@@ -43,6 +44,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   // Only where the CLI owns the process: a test or an embedder keeps its own signal handling.
   const signals = io.ownsProcess ? STOP_SIGNALS : []
   for (const s of signals) process.once(s, onSignal)
+  const unguard = io.ownsProcess ? guardProcess(io, (err) => abort.abort(err)) : () => {}
   let result: SDKResultMessage | undefined
   try {
     for await (const m of query({ prompt, options })) {
@@ -54,6 +56,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
     if (!result) throw err
   } finally {
     for (const s of signals) process.off(s, onSignal)
+    unguard()
   }
   if (caught) {
     if (result && format === 'json') io.stdout.write(`${JSON.stringify(result)}\n`)
@@ -74,8 +77,15 @@ function print(format: string, verbose: boolean, m: SDKMessage, io: { stdout: { 
   else if (format === 'text' && verbose) {
     const line = renderPretty(m, { color: false })
     if (line) io.stderr.write(line)
+  } else if (format === 'text' && m.type === 'system' && m.subtype === 'api_retry') {
+    // A retry wait can last minutes: one line per attempt says the run is alive and why it waits.
+    const r = m as { error_status?: number | null; retry_delay_ms?: number; attempt?: number; max_retries?: number }
+    const what = typeof r.error_status === 'number' ? `API error ${r.error_status}` : 'no response from the API'
+    io.stderr.write(`modloop: ${what}, retrying in ${seconds(r.retry_delay_ms ?? 0)} s (attempt ${r.attempt} of ${r.max_retries})\n`)
   }
 }
+
+const seconds = (ms: number) => (ms >= 10_000 ? String(Math.round(ms / 1000)) : (ms / 1000).toFixed(1))
 
 function num(values: Values, key: string): number | undefined {
   const raw = values[key]

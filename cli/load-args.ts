@@ -1,4 +1,7 @@
-import type { Distribution } from '../core/loader/types.js'
+import { realpathSync } from 'node:fs'
+import { resolve, sep } from 'node:path'
+import type { Distribution, LoadOptions } from '../core/loader/types.js'
+import { PACKAGE_ROOT } from '../core/version.js'
 import type { Io } from './io.js'
 import { pluginDirSpecs } from './plugin-dirs.js'
 import type { OptionSpecs, Values } from './command.js'
@@ -9,19 +12,55 @@ export const LOAD_OPTIONS = {
   mod: { type: 'string', multiple: true },
   'plugin-dir': { type: 'string', multiple: true },
   'strict-mods': { type: 'boolean' },
+  'trust-workspace': { type: 'boolean' },
 } as const satisfies OptionSpecs
 
-export const LOAD_USAGE = '[--config PATH] [--mod SPEC]... [--plugin-dir DIR]... [--strict-mods]'
+export const LOAD_USAGE = '[--config PATH] [--mod SPEC]... [--plugin-dir DIR]... [--strict-mods] [--trust-workspace]'
 
 /** Loads the distribution the command line names and binds its host. */
 export async function loadFromArgs(values: Values, io: Io): Promise<Distribution> {
-  const { loadDistribution } = await import('../entry.js')
-  const dist = await loadDistribution({
+  const dist = await loadForReview({
     cwd: io.cwd,
     configPath: typeof values.config === 'string' ? values.config : undefined,
     extraMods: [...(Array.isArray(values.mod) ? values.mod.map(String) : []), ...pluginDirSpecs(values, io.cwd)],
     strict: values['strict-mods'] === true,
-  })
+  }, values, io)
   dist.host.bind()
   return dist
+}
+
+/**
+ * Loads a distribution for a command that reviews a project (`mods list`, `hooks list`,
+ * `permissions check`, …). In a folder not trusted (`modloop trust`), and without
+ * `--trust-workspace`, no project code is imported: a config that is code, mod modules and
+ * plugin modules are held back (MODLOOP_ERR_UNTRUSTED, naming each file), and what the project
+ * would load is listed from the files' text — the config's JSON, plugin manifests and hooks.
+ * Files named on the command line (`--config`, `--mod`) and modloop's own are imported.
+ */
+export async function loadForReview(options: Omit<LoadOptions, 'builtins'>, values: Values, io: Io): Promise<Distribution> {
+  const { loadDistribution } = await import('../entry.js')
+  if (values['trust-workspace'] === true || (await isTrusted(io, options.cwd))) return loadDistribution(options)
+  const { withImportGate } = await import('../core/loader/import-gate.js')
+  const named = [options.configPath, ...(options.extraMods ?? []).map((m) => (typeof m === 'string' ? m : m[0]))]
+    .filter((s): s is string => s !== undefined)
+    .map((s) => realOf(resolve(options.cwd, s)))
+  const own = realOf(PACKAGE_ROOT)
+  return withImportGate((file) => {
+    const real = realOf(file)
+    if (real === own || real.startsWith(own + sep) || named.some((n) => real === n || real.startsWith(n + sep))) return undefined
+    return 'this folder is not trusted, so its code is not run to list it (trust it with `modloop trust`, or pass --trust-workspace)'
+  }, () => loadDistribution(options))
+}
+
+async function isTrusted(io: Io, cwd: string): Promise<boolean> {
+  const { trustStorePath, trustedBy } = await import('../mods/permissions/trust-store.js')
+  return (await trustedBy(trustStorePath({ home: io.env.HOME || undefined }, io.env), cwd).catch(() => undefined)) !== undefined
+}
+
+function realOf(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
 }

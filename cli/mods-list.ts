@@ -10,8 +10,11 @@ export const modsList: CommandRun = async ({ values, io }) => {
   const { host, configFile, hooks, needsMods, warnings: configWarnings } = await loadFromArgs(values, io)
   const warnings = [...configWarnings, ...unreadKeyWarnings(needsMods, host)]
   const mods = host.list().map((m) => ({ name: m.name, source: m.source, version: m.version, options: m.options, status: m.status }))
+  // Modules an untrusted folder holds are listed, not imported: they are not errors of the distribution.
+  const heldBack = host.errors.filter((e) => e.code === 'MODLOOP_ERR_UNTRUSTED')
+  const errors = host.errors.filter((e) => e.code !== 'MODLOOP_ERR_UNTRUSTED')
   if (values.json === true) {
-    const out = { configFile, mods, hooks: hooks.map((h) => ({ source: h.source, events: Object.keys(h.hooks) })), errors: host.errors.map(errorJson), warnings }
+    const out = { configFile, mods, heldBack: heldBack.map((e) => e.file), hooks: hooks.map((h) => ({ source: h.source, events: Object.keys(h.hooks) })), errors: errors.map(errorJson), warnings }
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
   } else {
     io.stdout.write(`config: ${configFile ? shown(configFile, io.cwd) : '(none: the default distribution)'}\n`)
@@ -19,11 +22,12 @@ export const modsList: CommandRun = async ({ values, io }) => {
     const rows = mods.map((m) => [m.name, m.status, m.version ?? '', shown(m.source, io.cwd), optionNames(m.options)])
     io.stdout.write(rows.length > 0 ? fitLines(table(['NAME', 'STATUS', 'VERSION', 'SOURCE', 'OPTIONS'], rows), terminalWidth(io)) : 'no mods loaded\n')
     for (const h of hooks) io.stdout.write(`settings hooks from ${shown(h.source, io.cwd)}: ${Object.keys(h.hooks).join(', ')}\n`)
-    io.stdout.write(formatErrors(host.errors, io.cwd))
+    for (const e of heldBack) io.stdout.write(`not imported (this folder is not trusted; \`modloop trust\` or --trust-workspace loads it): ${shown(e.file, io.cwd)}\n`)
+    io.stdout.write(formatErrors(errors, io.cwd))
     for (const w of warnings) io.stderr.write(`modloop: warning: ${w}\n`)
   }
   await host.close()
-  return host.errors.length > 0 ? 1 : 0
+  return errors.length > 0 ? 1 : 0
 }
 
 /** The options a mod was given, by name only: `-` for none. */

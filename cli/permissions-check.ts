@@ -8,6 +8,7 @@ import type { HookSource } from '../core/loader/types.js'
 import { pluginDirSpecs } from './plugin-dirs.js'
 import { preToolUse } from './permissions-hooks.js'
 import type { CommandRun, Values } from './command.js'
+import { loadForReview } from './load-args.js'
 import type { Io } from './io.js'
 import { splitRuleList } from './permissions-rule-list.js'
 import { usageError } from './usage-error.js'
@@ -89,12 +90,11 @@ export const permissionsCheck: CommandRun = async ({ values, positionals, io }) 
  * does not load that mod, so no settings hook would run), and its own hooks.
  */
 async function distribution(values: Values, io: Io, cwd: string): Promise<{ permissions: PermissionsOptions; shellHooks: unknown; hooks: HookSource[] }> {
-  const { loadDistribution } = await import('../entry.js')
-  const dist = await loadDistribution({
+  const dist = await loadForReview({
     cwd,
     configPath: typeof values.config === 'string' ? values.config : undefined,
     extraMods: [...(Array.isArray(values.mod) ? values.mod.map(String) : []), ...pluginDirSpecs(values, cwd)],
-  })
+  }, values, { ...io, cwd })
   try {
     const loaded = dist.host.get('permissions')
     if (!loaded) io.stderr.write('modloop: note: this distribution does not load the permissions mod, so its sessions allow every call; showing what the mod would decide\n')

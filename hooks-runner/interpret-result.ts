@@ -5,6 +5,7 @@ import type { ResolvedHandler } from './hooks-config.js'
 import { effectOfOutput, effectOfVerdict, emptyStopBlock } from './output-effect.js'
 import { checkOutput } from './output-schema.js'
 import type { RawResult } from './raw-result.js'
+import { sizeOf } from './size-of.js'
 import type { HookEffect, HookOutcome, HookRecord } from './result-types.js'
 
 const firstLine = (s: string) => s.trim().split('\n')[0] ?? ''
@@ -22,11 +23,11 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
     outcome: 'success', exitCode: raw.exitCode, signal: raw.signal, httpStatus: raw.httpStatus, pid: raw.pid,
     stdout: raw.stdout, stderr: raw.stderr, durationMs: raw.durationMs, effect: { specific: {} },
   }
-  const fail = (outcome: HookOutcome, message: string, errorCode: HooksErrorCode): HookRecord => {
+  const fail = (outcome: HookOutcome, message: string, errorCode: HooksErrorCode, closedAnyway = false): HookRecord => {
     record.outcome = outcome
     record.message = message
     record.errorCode = errorCode
-    const closed = h.config.onError === 'deny' || (outcome === 'timeout' && spec.timeoutBlocks === true)
+    const closed = closedAnyway || h.config.onError === 'deny' || (outcome === 'timeout' && spec.timeoutBlocks === true)
     const why = `${h.name}: ${message} (the hook fails closed)`
     if (closed && outcome !== 'cancelled' && spec.exit2 === 'block') {
       record.failedClosed = true
@@ -57,6 +58,13 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
   if (event === 'WorktreeCreate' && h.config.type === 'command') return worktreeCreate(record, raw, code, fail)
 
   const blocksOn2 = code === 2 && spec.exit2 === 'block'
+  // A decision too large to read whole is never taken as plain text: where the event is a gate,
+  // it is refused as a deny would be; where it is not, what was kept is used and the cut is said.
+  if (raw.stdoutCut && code === 0) {
+    const message = `printed ${sizeOf(raw.stdoutCut.total)} on stdout, past the ${sizeOf(raw.stdoutCut.kept)} a decision is read from, so its decision cannot be read`
+    if (spec.exit2 === 'block' || event === 'PermissionRequest') return fail('error', message, 'HOOKS_ERR_OUTPUT', true)
+    warnings.push({ code: 'HOOKS_WARN_OUTPUT_CUT', message: `${h.name}: ${message}; only the first ${sizeOf(raw.stdoutCut.kept)} were kept`, hook: h.name, file: h.source.file })
+  }
   const stdout = classifyStdout(raw.stdout)
   if (stdout.kind === 'json') {
     if (stdout.skipped > 0) {
@@ -88,7 +96,9 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
   if (raw.bodyNotJson) return fail('error', `answered with a body that is not a JSON object: ${firstLine(raw.stdout).slice(0, 200)}`, 'HOOKS_ERR_HTTP')
 
   if (code === 0) {
-    if (stdout.kind === 'text' && spec.stdoutContext) record.effect.context = stdout.text
+    if (stdout.kind === 'text' && spec.stdoutContext) {
+      record.effect.context = raw.stdoutCut ? `${stdout.text}\n[cut: the hook printed ${sizeOf(raw.stdoutCut.total)}; only the first ${sizeOf(raw.stdoutCut.kept)} were kept]` : stdout.text
+    }
     return record
   }
   if (blocksOn2) {

@@ -13,6 +13,8 @@ export interface RawResult {
   httpStatus?: number
   pid?: number
   stdout: string
+  /** stdout ran past the runner's cap: `stdout` is its first `kept` characters of `total`. */
+  stdoutCut?: { kept: number; total: number }
   stderr: string
   durationMs: number
   message?: string

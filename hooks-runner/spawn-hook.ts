@@ -28,11 +28,19 @@ export interface ProcessRun {
   pid?: number
   durationMs: number
   launchError?: string
+  /** Set when stdout ran past the cap: `stdout` holds its first `kept` characters of `total`. */
+  stdoutCut?: { kept: number; total: number }
   /** Set when the hook declared itself async: the process goes on, `later` settles when it ends. */
   detached?: { asyncTimeoutMs?: number; later: Promise<ProcessRun> }
 }
 
-const MAX_CHARS = 1024 * 1024
+/**
+ * A decision is read from stdout whole, so its cap is generous: a deny of several MB still parses.
+ * Past it the text is cut and the run says so (`stdoutCut`); the reader then fails closed where
+ * the event can block. stderr only ever becomes a message, so it keeps 1 MiB.
+ */
+export const MAX_STDOUT_CHARS = 16 * 1024 * 1024
+const MAX_STDERR_CHARS = 1024 * 1024
 const ASYNC_PROBE_CHARS = 4096
 
 /**
@@ -65,13 +73,16 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
 
   let early: ((run: ProcessRun) => void) | undefined
   let probing = spec.detectAsync === true
+  let stdoutTotal = 0
   child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    if (stdout.length < MAX_CHARS) stdout += d
+    stdoutTotal += d.length
+    if (stdout.length < MAX_STDOUT_CHARS) stdout += d.length <= MAX_STDOUT_CHARS - stdout.length ? d : d.slice(0, MAX_STDOUT_CHARS - stdout.length)
     if (probing) probeAsync()
   })
   child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    if (stderr.length < MAX_CHARS) stderr += d
+    if (stderr.length < MAX_STDERR_CHARS) stderr += d
   })
+  const cut = () => (stdoutTotal > stdout.length ? { stdoutCut: { kept: stdout.length, total: stdoutTotal } } : {})
   child.stdin!.on('error', () => {})
   child.stdin!.end(spec.stdin)
 
@@ -98,6 +109,7 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
     const resolveEarly = early
     early = undefined
     stdout = ''
+    stdoutTotal = 0
     resolveEarly({ status: 'exited', exitCode: 0, signal: null, stdout: t, stderr: '', pid: child.pid, durationMs: performance.now() - started, detached: { asyncTimeoutMs, later: finished } })
   }
 
@@ -114,7 +126,7 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
       child.stdout!.destroy()
       child.stderr!.destroy()
       if (launchError !== undefined) return resolve({ ...launchFailure(launchError, started), stdout, stderr })
-      resolve({ status, exitCode, signal: exitSignal, stdout, stderr, pid: child.pid, durationMs: performance.now() - started })
+      resolve({ status, exitCode, signal: exitSignal, stdout, stderr, pid: child.pid, durationMs: performance.now() - started, ...cut() })
     }
     // Only a failed spawn ends the run here; other errors of a started child are followed by 'exit'.
     child.once('error', (err) => {

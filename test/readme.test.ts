@@ -27,13 +27,14 @@ afterAll(() => rm(dir, { recursive: true, force: true }))
 async function run(args: string[]) {
   let out = ''
   let err = ''
-  const io: Io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, cwd: dir, env: {} }
+  const io: Io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, cwd: dir, env: { MODLOOP_HOME: join(dir, '.modloop-home') } }
   const code = await main(args, io)
   return { code, out, err }
 }
 
 describe('README: write your first mod', () => {
-  it('mods list shows the guard loaded from guard.ts', async () => {
+  it('mods list shows the guard loaded from guard.ts, once the folder is trusted', async () => {
+    expect((await run(['trust'])).code).toBe(0)
     const r = await run(['mods', 'list'])
     expect(r.code).toBe(0)
     expect(r.out).toMatch(/guard\s+loaded\s+guard\.ts/)

@@ -3,6 +3,7 @@ import type { Below, Invoke, Link } from './link.js'
 import type { DispatchContext, FailureKind, HandlerFailure } from './types.js'
 import { watch, unwatch, type Watched } from './watchdog.js'
 import { lazySignal, makeNext, type NextSource } from './next-fn.js'
+import { handlerScope } from './handler-scope.js'
 
 export type Report = (failure: HandlerFailure) => void
 
@@ -79,6 +80,10 @@ class Call implements Watched, NextSource {
     return this.link.event
   }
 
+  get label(): string {
+    return `${this.link.mod} (${this.link.event})`
+  }
+
   signal(): AbortSignal {
     return this.aborter.signal()
   }
@@ -89,7 +94,7 @@ class Call implements Watched, NextSource {
     watch(this, now)
     let r: unknown
     try {
-      r = this.link.handler(this.link.$, this.e, makeNext(this, (e2: unknown) => this.next(e2)))
+      r = handlerScope.run(this.link, this.link.handler, this.link.$, this.e, makeNext(this, (e2: unknown) => this.next(e2)))
     } catch (err) {
       this.fail('throw', err)
       return
@@ -120,7 +125,7 @@ class Call implements Watched, NextSource {
     }
     this.called = true
     if (this.pending++ === 0) this.own += performance.now() - this.resumedAt
-    const p = this.below(passed)
+    const p = handlerScope.exit(this.below, passed)
     this.last = p
     const resume = () => {
       if (--this.pending === 0) this.resumedAt = performance.now()

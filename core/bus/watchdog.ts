@@ -1,9 +1,16 @@
 /**
  * One shared timer watches every running handler's own time, so a dispatch costs a Set insert
  * and delete instead of a timer per handler. A handler's clock stops while it awaits `next`.
+ *
+ * The timer holds the process open while a handler's clock runs: a handler that never settles
+ * must reach its budget and be reported, not let Node drain the event loop and exit as if the
+ * run had ended. With no clock running (nothing watched, or every handler waiting on what is
+ * beneath) it lets go, so an idle embedder's process can still exit.
  */
 export interface Watched {
   readonly budgetMs: number
+  /** Who is watched, for a report of what a stalled run was waiting on: `mod (event)`. */
+  readonly label: string
   /** Own time so far, or -1 while the clock is stopped (awaiting what is beneath). */
   ownMs(now: number): number
   expire(): void
@@ -12,23 +19,41 @@ export interface Watched {
 const active = new Set<Watched>()
 let timer: NodeJS.Timeout | undefined
 let timerAt = Infinity
+let holding = false
 const MIN_TICK_MS = 5
+const MAX_TICK_MS = 2 ** 31 - 1
 
 export function watch(w: Watched, now: number): void {
   active.add(w)
   arm(now + w.budgetMs, now)
+  hold(true)
+}
+
+/** What is being watched now, oldest first. */
+export function watching(): string[] {
+  return [...active].map((w) => w.label)
 }
 
 export function unwatch(w: Watched): void {
   active.delete(w)
+  if (active.size === 0) hold(false)
+}
+
+function hold(on: boolean): void {
+  if (holding === on) return
+  holding = on
+  if (timer === undefined) return
+  if (on) timer.ref()
+  else timer.unref()
 }
 
 function arm(at: number, now: number): void {
   if (timer !== undefined && at >= timerAt - 1) return
   if (timer !== undefined) clearTimeout(timer)
   timerAt = at
-  timer = setTimeout(tick, Math.max(MIN_TICK_MS, at - now))
-  timer.unref()
+  // Past 2^31 - 1 ms Node would fire at once; a budget that long is checked again then.
+  timer = setTimeout(tick, Math.min(MAX_TICK_MS, Math.max(MIN_TICK_MS, at - now)))
+  if (!holding) timer.unref()
 }
 
 function tick(): void {
@@ -36,6 +61,7 @@ function tick(): void {
   timerAt = Infinity
   const now = performance.now()
   let soonest = Infinity
+  let running = false
   for (const w of active) {
     const own = w.ownMs(now)
     if (own < 0) {
@@ -46,8 +72,10 @@ function tick(): void {
       active.delete(w)
       w.expire()
     } else {
+      running = true
       soonest = Math.min(soonest, now + (w.budgetMs - own))
     }
   }
+  holding = running
   if (active.size > 0 && soonest < Infinity) arm(soonest, now)
 }

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path'
 import { describeError, isModloopError, ModloopError, type ErrorCode } from '../errors.js'
 import { describeImportFailure } from './import-module.js'
 import { sharedJiti } from './jiti.js'
+import { assertMayImport } from './import-gate.js'
 import { findPackageDir, isPathSpec } from './resolve-spec.js'
 
 export const SEARCH_PLACES = [
@@ -36,6 +37,7 @@ type Explorer = { search(from: string): Promise<{ config: unknown; filepath: str
 async function explorer(): Promise<Explorer> {
   const { cosmiconfig } = await import('cosmiconfig')
   const load = async (file: string) => {
+    assertMayImport(file, 'config')
     const jiti = await sharedJiti()
     try {
       return await jiti.import(file, { default: true })

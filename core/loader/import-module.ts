@@ -1,5 +1,6 @@
 import { ModloopError } from '../errors.js'
 import { sharedJiti } from './jiti.js'
+import { assertMayImport } from './import-gate.js'
 
 // jiti reports a parse failure as `ParseError: <reason> \n <file>:<line>:<column>`.
 const PARSE_ERROR = /^(\w*Error): ([\s\S]*?)\s*\n\s*(\S+:\d+:\d+)\s*$/
@@ -12,6 +13,7 @@ const FRAME = /(?:^|[\s(])((?:\/|[A-Za-z]:[\\/]|file:\/\/)[^\s():]+):(\d+):(\d+)
  * a throw at module level), `file:line:column` is in the message.
  */
 export async function importModule(file: string, what = 'mod'): Promise<Record<string, unknown>> {
+  assertMayImport(file, what)
   const jiti = await sharedJiti()
   try {
     return (await jiti.import(file)) as Record<string, unknown>

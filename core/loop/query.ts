@@ -17,6 +17,7 @@ import { setPermissionMode } from './permission-mode.js'
 import { rewindFiles, type RewindFilesResult } from './rewind-files.js'
 import { mcpServerStatus, type McpServerStatus } from './server-status.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
+import { endStalled, STALLED, unlessStalled } from './stall.js'
 
 /** The object `query()` returns: the message stream, plus controls. */
 export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, ModelControls {
@@ -117,7 +118,8 @@ async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKR
   const record = session.host.bus.has('session.message')
   const display = new Display(session)
   for (;;) {
-    const next = await turn.next()
+    const step = await unlessStalled(turn.next())
+    const next: IteratorResult<SDKMessage, SDKResultMessage> = step === STALLED ? { done: true, value: yield* endStalled(session) } : step
     // Notices mods appended ($.session.append) while nothing drained the outbox come first.
     if (!session.agent) {
       while (session.outbox.length > 0) {

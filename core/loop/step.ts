@@ -37,10 +37,15 @@ export interface StepRequest {
  * handler, and what leaves the outermost one is shown and recorded. Each completed block is
  * yielded as an assistant message; a complete tool_use block goes to the executor at once.
  */
+const RETRIED = Symbol('retried')
+
 export async function* runStep(session: Session, step: StepRequest): AsyncGenerator<SDKMessage, StepOutcome, undefined> {
   const { request, signal } = step
   const retries: SDKMessage[] = []
+  // A retry is shown as its wait begins, not when the next attempt answers (a wait can last minutes).
+  let retried: (() => void) | undefined
   const onRetry = (info: RetryInfo) => {
+    queueMicrotask(() => retried?.())
     // `message` would read as the API message a consumer looks for on every line: the text is `error_message`.
     retries.push(session.stamp({
       type: 'system', subtype: 'api_retry', attempt: info.attempt, max_retries: info.maxRetries,
@@ -89,8 +94,13 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
   const stream = session.host.bus.stream('turn.step', e, core, { signal })
   try {
     for (;;) {
-      const s = await stream.next()
-      while (retries.length) yield retries.shift()!
+      const pending = stream.next()
+      let s: Awaited<typeof pending> | typeof RETRIED
+      do {
+        s = await Promise.race([pending, new Promise<typeof RETRIED>((resolve) => { retried = () => resolve(RETRIED) })])
+        retried = undefined
+        while (retries.length) yield retries.shift()!
+      } while (s === RETRIED)
       if (s.done) break
       if (session.options.includePartialMessages) {
         const ev = eventOf(s.value)

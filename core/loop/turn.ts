@@ -89,6 +89,11 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
 
 /** The rounds of the turn, until one of them ends it: exactly one result, however it ends. */
 async function* loop(session: Session, turnId: string, signal: AbortSignal, end: TurnEnd): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
+  const { maxTurns } = session.options
+  // --max-turns 0 allows no request at all.
+  if (maxTurns !== undefined && maxTurns <= 0) {
+    return yield* end.finish({ subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${maxTurns})`] })
+  }
   const run = new TurnRun(session, turnId, signal, end)
   for (let index = 0; ; index++) {
     const r = yield* run.round(index)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { Bus } from '../bus/bus.js'
+import { handlerScope } from '../bus/handler-scope.js'
 import type { Matcher } from '../bus/matcher.js'
 import type { HandlerFailure, HandlerOptions, On } from '../bus/types.js'
 import { describeError, isModloopError, ModloopError } from '../errors.js'
@@ -53,7 +54,11 @@ export interface HostOptions {
   strict?: boolean
   /** What mods' `$.env` reads and writes (a test host's own HOME, …); default process.env. */
   env?: Record<string, string | undefined>
+  /** How long a mod's `register` may take before the start goes on without it (default MODLOOP_REGISTER_BUDGET_MS, else 10 s). */
+  registerBudgetMs?: number
 }
+
+const REGISTER_BUDGET_MS = 10_000
 
 /**
  * Holds the loaded mods: registers them (phase one), binds them (phase two, when `$` starts to
@@ -77,11 +82,14 @@ export class ModHost {
   private readonly log: LogSink
   private readonly strict: boolean
   private readonly env: Record<string, string | undefined> | undefined
+  private readonly registerBudgetMs: number
 
   constructor(options: HostOptions = {}) {
     this.log = options.log ?? (() => {})
     this.strict = options.strict ?? false
     this.env = options.env
+    const fromEnv = Number((options.env ?? process.env).MODLOOP_REGISTER_BUDGET_MS)
+    this.registerBudgetMs = options.registerBudgetMs ?? (fromEnv > 0 ? fromEnv : REGISTER_BUDGET_MS)
     // The host is the one that knows its mods: it serves their listing itself.
     this.providers.set('session.mods', () => this.list().filter((m) => m.status === 'loaded').map((m): ModInfo => ({
       name: m.name, ...(m.def.description ? { description: m.def.description } : {}), ...(m.version ? { version: m.version } : {}), ...(m.source ? { source: m.source } : {}),
@@ -89,7 +97,8 @@ export class ModHost {
     this.bus.onFailure((f) => {
       this.failures.push(f)
       if (isModloopError(f.error, 'MODLOOP_ERR_NO_PROVIDER')) this.unanswered.push({ mod: f.mod, event: f.event, method: f.error.method ?? '', message: f.message })
-      this.log(f.mod, 'warn', f.message)
+      // The sink names the mod itself; the message starts with it too.
+      this.log(f.mod, 'warn', f.message.startsWith(`${f.mod}: `) ? f.message.slice(f.mod.length + 2) : f.message)
     })
   }
 
@@ -140,13 +149,18 @@ export class ModHost {
     this.know(def)
     this.mods.set(def.name, loaded)
     try {
-      const teardown = await def.register(this.onFor(loaded), options as never, loaded.$)
+      const teardown = await withinBudget(handlerScope.run({ mod: def.name, event: 'register' }, () => def.register(this.onFor(loaded), options as never, loaded.$)), this.registerBudgetMs, () => new ModloopError(
+        'MODLOOP_ERR_MOD_REGISTER_TIMEOUT', `${def.name}: register did not return within ${this.registerBudgetMs} ms${where}; the start goes on without it`,
+        { mod: def.name, file: add.source, stage: 'register' },
+      ))
       if (typeof teardown === 'function') loaded.teardown = teardown
       return true
     } catch (err) {
       this.bus.disposeMod(def.name)
       this.mods.delete(def.name)
-      this.fail(new ModloopError('MODLOOP_ERR_MOD_REGISTER', `${def.name}: register failed${where}: ${describeError(err)}`, {
+      // Its signal aborts, so a register still running can see it was given up on.
+      controller.abort(err)
+      this.fail(isModloopError(err, 'MODLOOP_ERR_MOD_REGISTER_TIMEOUT') ? err : new ModloopError('MODLOOP_ERR_MOD_REGISTER', `${def.name}: register failed${where}: ${describeError(err)}`, {
         mod: def.name, file: add.source, stage: 'register', cause: err,
       }))
       return false
@@ -296,5 +310,19 @@ export class ModHost {
     this.capabilities.dropOwner(mod.name)
     mod.controller.abort(error)
     this.fail(error)
+  }
+}
+
+/**
+ * Settles as `work` does, or rejects with `overrun()` once `ms` pass. The timer is not unref'd:
+ * a register that never returns must reach its budget, not let the process drain and exit.
+ */
+async function withinBudget<T>(work: T | PromiseLike<T>, ms: number, overrun: () => Error): Promise<T> {
+  if (typeof (work as { then?: unknown } | undefined)?.then !== 'function') return work as T
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([work as PromiseLike<T>, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(overrun()), ms) })])
+  } finally {
+    clearTimeout(timer)
   }
 }

@@ -34,6 +34,11 @@ export class OutputFile {
     }
   }
 
+  /** How many characters of output the file holds (its notes aside). */
+  get kept(): number {
+    return this.written
+  }
+
   /** False once a write failed: the file is not whole. */
   get ok(): boolean {
     return !this.broken
@@ -95,6 +100,11 @@ export class FullOutput {
     this.pending.push(chunk)
     this.size += chunk.length
     if (this.size > this.cap) this.open()
+  }
+
+  /** How many characters of output the saved copy holds: less than came when the file's cap was reached or the disk fell behind. */
+  get kept(): number {
+    return this.file ? this.file.kept : this.size
   }
 
   /** Saves the output (if `needed` or already spilled) and gives its path; undefined when not saved. */

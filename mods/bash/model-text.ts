@@ -1,4 +1,5 @@
 import type { ShellRun } from './run-shell.js'
+import { sizeOf } from '../../hooks-runner/size-of.js'
 
 /**
  * What the model reads of a run: stdout, stderr and the notes, within `cap` characters all told,
@@ -16,12 +17,19 @@ export async function modelText(run: Pick<ShellRun, 'stdout' | 'stderr' | 'full'
   }
   const saved = await run.full.save(true)
   const total = stdout.length + stderr.length
-  const tail = [...notes, saved ? `The full output (${total} characters) was saved to: ${saved}` : `The output was ${total} characters; only its start and end are shown.`]
+  const tail = [...notes, savedNote(saved, total, run.full.kept)]
   // Separators and the notes come first out of the budget; the streams share what is left.
   const room = Math.max(0, o.cap - tail.reduce((n, s) => n + s.length + 1, 0) - 1)
   const [outRoom, errRoom] = share(stdout.length, stderr.length, room)
   const text = join(stdout.text(outRoom), stderr.text(errRoom), tail)
   return { text, ...(saved ? { rawOutputPath: saved } : {}) }
+}
+
+/** Says how much was kept and where: never "the full output" of a file its cap cut short. */
+function savedNote(saved: string | undefined, total: number, kept: number): string {
+  if (!saved) return `The output was ${total} characters; only its start and end are shown.`
+  if (kept >= total) return `The full output (${total} characters) was saved to: ${saved}`
+  return `The output was ${sizeOf(total)}; the first ${sizeOf(kept)} of it were saved to: ${saved}`
 }
 
 /** Splits `room` between two lengths: a short one keeps all it has, the long one takes the rest. */

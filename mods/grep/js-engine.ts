@@ -3,25 +3,21 @@ import { decodeText } from '../_shared/text-file.js'
 import { FILE_TYPES } from './file-types.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
 import type { SearchSpec } from './grep-input.js'
-import { compilePattern } from './js-regex.js'
+import { compilePattern, type LinearPattern } from './js-regex.js'
 import { requiredLiteral } from './required-literal.js'
 import { walkFiles } from './walk.js'
+import { searchLargeFile, type FileHits } from './search-large.js'
 
-interface FileHits {
-  path: string
-  lines: string[]
-  /** Indices of matched lines, ascending. */
-  matched: number[]
-  /** ripgrep's count: matching lines, or in multiline mode runs of lines a match spans. */
-  count: number
-}
+// Past this a file is searched a chunk at a time (line by line), never held whole.
+const LARGE_BYTES = 8 * 1024 * 1024
+const LARGE = Symbol('large')
 
 /**
  * Grep without ripgrep: the same file selection and the same output lines `rg --sort path`
  * prints, streamed file by file so a content search stops once it has enough lines.
  */
 export async function searchWithJs(spec: SearchSpec): Promise<string[]> {
-  let re: RegExp
+  let re: LinearPattern
   try {
     re = compilePattern(spec.pattern, { ignoreCase: spec.ignoreCase, multiline: spec.multiline })
   } catch (err) {
@@ -34,12 +30,13 @@ export async function searchWithJs(spec: SearchSpec): Promise<string[]> {
   }
   const files = spec.rootIsFile ? single(spec.root) : walkFiles(spec.root, { globs: spec.globs, types }, spec.signal)
   // Case-insensitive matching folds more than toLowerCase does (ſ matches s): no literal then.
-  const literal = spec.ignoreCase || re.flags.includes('i') ? undefined : requiredLiteral(re.source)
+  const literal = re.ignoresCase ? undefined : requiredLiteral(re.source)
   const out: string[] = []
   // The walk yields to the event loop every few milliseconds; each file is read and searched in one go.
   for await (const path of files) {
     if (spec.signal.aborted || out.length >= spec.stopAfter) break
-    const hits = searchFile(path, re, spec, literal)
+    let hits = searchFile(path, re, spec, literal)
+    if (hits === LARGE) hits = await searchLargeFile(path, re, spec, literal)
     if (hits) render(hits, spec, out)
   }
   if (out.length > spec.stopAfter) out.length = spec.stopAfter
@@ -52,8 +49,10 @@ async function* single(path: string): AsyncGenerator<string> {
   yield path
 }
 
-function searchFile(path: string, re: RegExp, spec: SearchSpec, literal?: string): FileHits | undefined {
-  const bytes = readBytes(path)
+function searchFile(path: string, re: LinearPattern, spec: SearchSpec, literal?: string): FileHits | typeof LARGE | undefined {
+  // A multiline match may span any lines, so that search still reads the file whole.
+  const bytes = readBytes(path, spec.multiline ? Infinity : LARGE_BYTES)
+  if (bytes === LARGE) return LARGE
   // Like ripgrep, a NUL byte marks a binary file, which is not searched.
   if (!bytes || bytes.includes(0)) return undefined
   const { text } = decodeText(bytes)
@@ -88,9 +87,9 @@ function searchFile(path: string, re: RegExp, spec: SearchSpec, literal?: string
   } else {
     const starts = lineStarts(text)
     let last = -1
-    for (const m of text.matchAll(re)) {
-      const first = lineAt(starts, m.index)
-      const end = m[0].length > 0 ? lineAt(starts, m.index + m[0].length - 1) : first
+    for (const [from, to] of re.matches(text)) {
+      const first = lineAt(starts, from)
+      const end = to > from ? lineAt(starts, to - 1) : first
       if (first > last) count++
       for (let i = Math.max(first, last + 1); i <= end; i++) matched.push(i)
       last = Math.max(last, end)
@@ -104,8 +103,8 @@ function searchFile(path: string, re: RegExp, spec: SearchSpec, literal?: string
 // short read is the end of a regular file), with no fstat and no buffer of its own to collect.
 let scratch = Buffer.allocUnsafe(64 * 1024)
 
-/** The file's bytes, in `scratch`: valid until the next call. */
-function readBytes(path: string): Buffer | undefined {
+/** The file's bytes, in `scratch`: valid until the next call. LARGE once it holds more than `limit`. */
+function readBytes(path: string, limit: number): Buffer | typeof LARGE | undefined {
   let fd: number
   try {
     fd = openSync(path, 'r')
@@ -115,6 +114,8 @@ function readBytes(path: string): Buffer | undefined {
   try {
     let size = 0
     for (;;) {
+      // Found large before the buffer grows past the limit: the chunked search reads it again.
+      if (size >= limit) return LARGE
       if (size === scratch.length) scratch = Buffer.concat([scratch, Buffer.allocUnsafe(scratch.length)])
       const room = scratch.length - size
       const n = readSync(fd, scratch, size, room, null)

@@ -1,3 +1,5 @@
+import { RE2JS } from 're2js'
+
 const POSIX_CLASSES: Record<string, string> = {
   alnum: 'a-zA-Z0-9', alpha: 'a-zA-Z', ascii: '\\x00-\\x7F', blank: ' \\t', cntrl: '\\x00-\\x1F\\x7F', digit: '0-9',
   graph: '!-~', lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~', space: '\\s', upper: 'A-Z', word: '\\w', xdigit: '0-9A-Fa-f',
@@ -25,23 +27,53 @@ export function translatePattern(pattern: string): { source: string; flags: stri
   return { source, flags }
 }
 
+/** A compiled search pattern: RE2 semantics, so every test runs in time linear in the text. */
+export interface LinearPattern {
+  test(line: string): boolean
+  /** Each match's start and end offsets, in order. */
+  matches(text: string): Generator<[number, number]>
+  /** Whether case is folded (`-i` or a leading `(?i)`): no literal may then narrow the search. */
+  readonly ignoresCase: boolean
+  /** The pattern as JavaScript would spell it, for finding a literal every match holds. */
+  readonly source: string
+}
+
+// What RE2 refuses that a backtracking engine would run, said as ripgrep without -P says it.
+const UNSUPPORTED: [RegExp, string][] = [
+  [/invalid escape sequence: `\\[1-9]/, 'backreferences (\\1 …)'],
+  [/`\(\?[=!]/, 'look-ahead ((?= …) and (?! …))'],
+  [/`\(\?<[=!]/, 'look-behind ((?<= …) and (?<! …))'],
+]
+
 /**
- * Compiles a search pattern. Unicode mode first (as ripgrep matches); a pattern only the older
- * JavaScript syntax accepts (identity escapes such as `\-`) falls back to it.
+ * Compiles a search pattern with re2js, a linear-time engine with the syntax and semantics of
+ * ripgrep's default one: `(a+)+$` on a long line answers at once instead of backtracking for
+ * minutes with the event loop blocked. Constructs only a backtracking engine has (backreferences,
+ * look-around) are refused with an error naming the construct, as ripgrep refuses them without -P.
  */
-export function compilePattern(pattern: string, options: { ignoreCase: boolean; multiline: boolean }): RegExp {
+export function compilePattern(pattern: string, options: { ignoreCase: boolean; multiline: boolean }): LinearPattern {
   const { source, flags: inline } = translatePattern(pattern)
-  const flags = new Set(inline)
-  if (options.ignoreCase) flags.add('i')
-  if (options.multiline) for (const f of 'gms') flags.add(f)
-  const base = [...flags].join('')
+  const brace = strayBrace(source)
+  if (brace !== undefined) throw new Error(`a "{" at ${brace} does not start a counted repetition ({n}, {n,} or {n,m}); escape it as \\{ to match it`)
+  const ignoresCase = options.ignoreCase || inline.includes('i') || /\(\?[a-zA-Z]*i[a-zA-Z]*[:)]/.test(pattern)
+  let flags = options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0
+  if (options.multiline) flags |= RE2JS.MULTILINE | RE2JS.DOTALL
+  let re: RE2JS
   try {
-    return new RegExp(source, `${base}u`)
+    re = RE2JS.compile(pattern, flags)
   } catch (err) {
-    // The older syntax reads a brace that is no repetition as a literal; ripgrep refuses it.
-    const brace = strayBrace(source)
-    if (brace !== undefined) throw new Error(`a "{" at ${brace} does not start a counted repetition ({n}, {n,} or {n,m}); escape it as \\{ to match it`, { cause: err })
-    return new RegExp(source, base)
+    const message = err instanceof Error ? err.message : String(err)
+    const construct = UNSUPPORTED.find(([test]) => test.test(message))?.[1]
+    throw new Error(construct ? `${construct} are not supported: Grep uses a linear-time engine, like ripgrep without -P (${message})` : message, { cause: err })
+  }
+  return {
+    ignoresCase,
+    source,
+    test: (line) => re.matcher(line).find(),
+    *matches(text) {
+      const m = re.matcher(text)
+      while (m.find()) yield [m.start(), m.end()]
+    },
   }
 }
 

@@ -36,7 +36,8 @@ export async function capText(text: string, hookName: string, sessionDir: string
   try {
     await mkdir(dir, { recursive: true })
     await writeFile(file, text)
-    return `${head}; the whole output is in ${file}. Its start:\n${text.slice(0, PREVIEW)}`
+    // Said as "saved", not "whole": the runner may have cut a huge output before it came here (it says so at the end).
+    return `${head}; it is saved in ${file}. Its start:\n${text.slice(0, PREVIEW)}`
   } catch (err) {
     return `${head} and could not be saved (${(err as Error).message}). Its start:\n${text.slice(0, PREVIEW)}`
   }

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { mergeRecords } from '../../hooks-runner/merge-results.js'
 import type { HookRecord, PermissionDecision } from '../../hooks-runner/result-types.js'
-import { cmd, fire, group, json, preToolUse, projectSource } from './helpers.js'
+import { cmd, fire, group, json, preToolUse, projectSource, tempDir } from './helpers.js'
 
 const decide = (permissionDecision: PermissionDecision, extra: object = {}) =>
   json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision, ...extra } })
@@ -94,14 +96,35 @@ describe('sequential groups (R4)', () => {
     expect(r.warnings.filter((w) => w.code === 'HOOKS_WARN_CONFLICT')).toEqual([])
   })
 
-  it('a sequential group takes as long as its hooks together; parallel groups do not', async () => {
-    const slow = [cmd('sleep 0.1; : a'), cmd('sleep 0.1; : b'), cmd('sleep 0.1; : c')]
-    const seq = await fire('Stop', {}, group('Stop', slow, { sequential: true }))
-    const par = await fire('Stop', {}, group('Stop', slow))
-    expect(seq.durationMs).toBeGreaterThanOrEqual(290)
-    expect(par.durationMs).toBeLessThan(250)
+  it('a sequential group runs its hooks one after another; a parallel group runs them at once', async () => {
+    // Order and overlap come from the hooks' own marks, never from how long the run took.
+    const dir = await tempDir()
+    const log = join(dir, 'marks.log')
+    const mark = (name: string, what: string) => `echo "${name} ${what} $(date +%s%N)" >> "${log}"`
+    const seqHooks = ['a', 'b', 'c'].map((n) => cmd(`${mark(n, 'start')}; sleep 0.05; ${mark(n, 'end')}`))
+    await fire('Stop', {}, group('Stop', seqHooks, { sequential: true }))
+    const seqMarks = await readMarks(log)
+    expect(seqMarks.map((m) => `${m.name} ${m.what}`)).toEqual(['a start', 'a end', 'b start', 'b end', 'c start', 'c end'])
+    for (let i = 1; i < seqMarks.length; i++) expect(seqMarks[i]!.at >= seqMarks[i - 1]!.at).toBe(true)
+
+    // Each parallel hook waits (up to 10 s) until all three have started: only hooks that overlap get past it.
+    const barrier = join(dir, 'barrier.log')
+    const parHooks = ['x', 'y', 'z'].map((n) => cmd(
+      `echo ${n} >> "${barrier}"; i=0; while [ "$(wc -l < "${barrier}")" -lt 3 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; `
+      + `if [ "$(wc -l < "${barrier}")" -ge 3 ]; then echo "${n} met"; else echo "${n} alone"; fi`,
+    ))
+    const par = await fire('Stop', {}, group('Stop', parHooks))
+    expect(par.records.map((r) => r.stdout.trim()).sort()).toEqual(['x met', 'y met', 'z met'])
   })
 })
+
+async function readMarks(path: string): Promise<{ name: string; what: string; at: bigint }[]> {
+  const text = await readFile(path, 'utf8')
+  return text.trim().split('\n').map((line) => {
+    const [name, what, at] = line.split(' ')
+    return { name: name!, what: what!, at: BigInt(at!) }
+  })
+}
 
 describe('fail closed (R1)', () => {
   it('onError deny turns a crash, a launch error or a timeout into a deny; default fails open', async () => {

@@ -55,7 +55,7 @@ describe('modloop CLI, in-process', () => {
 
   it('mods list --json: mods with source, version, options and status, and the hooks found', async () => {
     const io = capture(p.dir)
-    expect(await main(['mods', 'list', '--json'], io)).toBe(0)
+    expect(await main(['mods', 'list', '--json', '--trust-workspace'], io)).toBe(0)
     const out = JSON.parse(io.out())
     expect(out.configFile).toBe(p.path('modloop.config.json'))
     expect(out.mods).toEqual([
@@ -69,7 +69,7 @@ describe('modloop CLI, in-process', () => {
 
   it('mods list as a table, with --mod added from cwd', async () => {
     const io = capture(p.path('broken'))
-    expect(await main(['mods', 'list', '--mod', '../watch.mjs'], io)).toBe(1)
+    expect(await main(['mods', 'list', '--mod', '../watch.mjs', '--trust-workspace'], io)).toBe(1)
     expect(io.out()).toMatch(/NAME\s+STATUS\s+VERSION\s+SOURCE\s+OPTIONS/)
     expect(io.out()).toMatch(/ok\s+loaded\s+ok\.mjs\s+-/)
     expect(io.out()).toMatch(/watch\s+loaded\s+\S*watch\.mjs/)
@@ -78,7 +78,7 @@ describe('modloop CLI, in-process', () => {
 
   it('mods list fits the terminal width: options by name only; mods show NAME gives one mod in full', async () => {
     const io = { ...capture(p.dir), env: { COLUMNS: '60' } }
-    expect(await main(['mods', 'list'], io)).toBe(0)
+    expect(await main(['mods', 'list', '--trust-workspace'], io)).toBe(0)
     const lines = io.out().trimEnd().split('\n')
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(60)
     expect(io.out()).toMatch(/guard\s+loaded\s+1\.0\.0\s+guard\.ts\s+level/)
@@ -88,7 +88,7 @@ describe('modloop CLI, in-process', () => {
     await main(['mods', 'list', '--mod', 'read', '--mod', 'bash'], wide)
     expect(Math.max(...wide.out().trimEnd().split('\n').map((l) => l.length))).toBeLessThanOrEqual(100)
     const show = capture(p.dir)
-    expect(await main(['mods', 'show', 'guard'], show)).toBe(0)
+    expect(await main(['mods', 'show', 'guard', '--trust-workspace'], show)).toBe(0)
     expect(show.out()).toContain('status: loaded')
     expect(show.out()).toContain('"level": 2')
     const missing = capture(p.dir)
@@ -104,14 +104,14 @@ describe('modloop CLI, in-process', () => {
 
   it('mods stack tool.call prints the resolved order', async () => {
     const io = capture(p.dir)
-    expect(await main(['mods', 'stack', 'tool.call', '--json'], io)).toBe(0)
+    expect(await main(['mods', 'stack', 'tool.call', '--json', '--trust-workspace'], io)).toBe(0)
     const { event, stack } = JSON.parse(io.out())
     expect(event).toBe('tool.call')
     expect(stack.map((h: { position: number; mod: string; stage: number }) => [h.position, h.mod, h.stage])).toEqual([[1, 'outer', -100], [2, 'guard', 0], [3, 'watch', 100]])
     expect(stack[2].matcher).toBe('tool="Bash"')
 
     const text = capture(p.dir)
-    expect(await main(['mods', 'stack', 'tool.check'], text)).toBe(0)
+    expect(await main(['mods', 'stack', 'tool.check', '--trust-workspace'], text)).toBe(0)
     expect(text.out()).toMatch(/1\s+watch\s+0\s+failClosed catch/)
   })
 

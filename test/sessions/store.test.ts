@@ -40,7 +40,7 @@ describe('the session lock', () => {
   it('is exclusive, names the holder, is taken over from a dead pid, and released', async () => {
     const path = join(await tempCwd(), 's.jsonl')
     const release = acquireSessionLock(path, 'S1')
-    expect(readFileSync(lockPathOf(path), 'utf8')).toBe(String(process.pid))
+    expect(readFileSync(lockPathOf(path), 'utf8').split('\n')[0]).toBe(String(process.pid))
     let error: unknown
     try { acquireSessionLock(path, 'S1') } catch (err) { error = err }
     expect(isModloopError(error, 'MODLOOP_ERR_SESSION_LOCKED')).toBe(true)
@@ -50,7 +50,7 @@ describe('the session lock', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
     writeFileSync(lockPathOf(path), dead)
     const again = acquireSessionLock(path, 'S1')
-    expect(readFileSync(lockPathOf(path), 'utf8')).toBe(String(process.pid))
+    expect(readFileSync(lockPathOf(path), 'utf8').split('\n')[0]).toBe(String(process.pid))
     again()
   })
 })

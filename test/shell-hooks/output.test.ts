@@ -13,7 +13,7 @@ describe('hook output over 10,000 characters', () => {
     await writeSettings(box, { UserPromptSubmit: [{ hooks: [cmd("printf 'START'; head -c 12000 /dev/zero | tr '\\0' x")] }] })
     const r = await run(box, [{ reply: 'ok' }])
     const sent = lastUserTexts(r.requests[0]!.body).join('\n')
-    const file = /the whole output is in (\S+\.txt)\./.exec(sent)?.[1]
+    const file = /it is saved in (\S+\.txt)\./.exec(sent)?.[1]
     expect(file).toContain(`${r.result.session_id}/hook-output/`)
     expect(sent).toContain('hook output was 12005 characters')
     expect(sent).toContain(`START${'x'.repeat(1995)}`)

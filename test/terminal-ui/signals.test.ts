@@ -34,7 +34,7 @@ describe.runIf(hasTmux)('SIGTERM and SIGHUP in the interactive terminal (tmux)',
       const pgid = await until('the command started', () => (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim()) ? Number(readFileSync(pidFile, 'utf8')) : undefined)
       const dir = projectDir(where.cwd, { MODLOOP_HOME: where.home })
       const lock = join(dir, readdirSync(dir).find((n) => n.endsWith('.lock'))!)
-      const pid = Number(readFileSync(lock, 'utf8'))
+      const pid = Number(readFileSync(lock, 'utf8').split('\n')[0])
       process.kill(pid, signal)
       await p.waitFor(`[exited ${code}]`)
       expect(await groupRunning(pgid)).toBe(false)

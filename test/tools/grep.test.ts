@@ -92,12 +92,20 @@ describe('Grep (JavaScript engine)', () => {
     expect(r.text).toBe(`${p('src/util.ts')}:1:export function helper(n: number) {\n${p('src/util.ts')}:2:  return n + 1`)
   })
 
-  it('takes lookaround (ripgrep has none), line by line: a lookahead never sees the next line', async () => {
-    const ahead = await js.call('Grep', { pattern: 'helper(?= kept)' })
-    expect(ahead.text).toContain('keep.log')
-    // "Use" follows "docs" only across the line break.
-    expect(await js.call('Grep', { pattern: 'docs(?=\\sUse)' })).toMatchObject({ text: 'No files found' })
-    expect(await js.call('Grep', { pattern: 'docs(?![\\s\\S])', output_mode: 'content' })).toMatchObject({ text: expect.stringContaining('# Helper docs') })
+  it('refuses what only a backtracking engine runs, naming the construct, as ripgrep without -P does', async () => {
+    expect((await js.call('Grep', { pattern: 'helper(?= kept)' })).text).toContain('look-ahead ((?= …) and (?! …)) are not supported')
+    expect((await js.call('Grep', { pattern: '(?<!x)helper' })).text).toContain('look-behind ((?<= …) and (?<! …)) are not supported')
+    expect((await js.call('Grep', { pattern: '(he)lper\\1' })).text).toContain('backreferences (\\1 …) are not supported')
+  })
+
+  it('answers a pattern that makes a backtracking engine blow up, at once', async () => {
+    const { rm, writeFile } = await import('node:fs/promises')
+    await writeFile(p('evil.txt'), `${'a'.repeat(40)}!\n`)
+    try {
+      expect((await js.call('Grep', { pattern: '^(a+)+$', path: p('evil.txt'), output_mode: 'content' })).text).toBe('No matches found')
+    } finally {
+      await rm(p('evil.txt'))
+    }
   })
 
   it('passes over files without the literal every match must hold, and only then', () => {

@@ -1,7 +1,9 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { ModloopError } from '../../../core/errors.js'
 import { lockPathOf } from './paths.js'
+import { processStart } from './process-start.js'
 
 /**
  * The locks this process holds. A lock naming this process's own pid that is not here was left
@@ -11,8 +13,11 @@ const held = new Set<string>()
 
 /**
  * One writer per session: `<session-id>.lock` beside the transcript, created exclusively (`wx`)
- * and holding the writer's pid. A lock whose pid no longer runs (or is this process's pid but was
- * not taken by it) was left by a crash and is taken over. Synchronous on purpose: it runs once per session and must not interleave with itself.
+ * and naming its writer: pid, the process's start time and the host, one a line. A lock was left
+ * by a crash, and is taken over, when its pid no longer runs, or runs but started at another
+ * time (the pid was reused), or is this process's pid but was not taken by it. A lock from
+ * another host cannot be checked and holds. Synchronous on purpose: it runs once per session and
+ * must not interleave with itself.
  */
 export function acquireSessionLock(sessionPath: string, sessionId: string): () => void {
   const path = lockPathOf(sessionPath)
@@ -31,7 +36,7 @@ export function acquireSessionLock(sessionPath: string, sessionId: string): () =
       }
       continue
     }
-    writeSync(fd, String(process.pid))
+    writeSync(fd, `${process.pid}\n${ownStart() ?? ''}\n${hostname()}\n`)
     closeSync(fd)
     held.add(path)
     let released = false
@@ -65,18 +70,39 @@ function lockedError(sessionId: string, pid: number, path: string): ModloopError
   return new ModloopError('MODLOOP_ERR_SESSION_LOCKED', `session ${sessionId} is in use by ${who}; wait for it to end, or fork it with --fork-session (lock: ${path})`, { file: path })
 }
 
-function readPid(path: string): number | undefined {
+interface Owner { pid: number; start?: string; host?: string }
+
+/** The lock's writer; a lock of an older version holds only the pid. */
+function readOwner(path: string): Owner | undefined {
   try {
-    const pid = Number(readFileSync(path, 'utf8').trim())
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined
+    const [pidLine, start, host] = readFileSync(path, 'utf8').split('\n').map((l) => l.trim())
+    const pid = Number(pidLine)
+    return Number.isInteger(pid) && pid > 0 ? { pid, ...(start ? { start } : {}), ...(host ? { host } : {}) } : undefined
   } catch {
     return undefined
   }
 }
 
+function readPid(path: string): number | undefined {
+  return readOwner(path)?.pid
+}
+
+let ownStartCache: string | undefined
+function ownStart(): string | undefined {
+  ownStartCache ??= processStart(process.pid)
+  return ownStartCache
+}
+
 /** Whether the lock at `path` naming `pid` is still held. */
 function holds(pid: number, path: string): boolean {
-  return pid === process.pid ? held.has(path) : isAlive(pid)
+  if (pid === process.pid) return held.has(path)
+  const owner = readOwner(path)
+  if (owner?.host !== undefined && owner.host !== hostname()) return true
+  if (!isAlive(pid)) return false
+  // Alive, but a process that started at another time has the pid now: the writer is gone.
+  if (owner?.start === undefined) return true
+  const start = processStart(pid)
+  return start === undefined || start === owner.start
 }
 
 function isAlive(pid: number): boolean {

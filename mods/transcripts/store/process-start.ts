@@ -1,0 +1,26 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+
+/**
+ * When process `pid` started, as an opaque token that only compares equal for the same process:
+ * on Linux the start time in clock ticks since boot (`/proc/<pid>/stat`, field 22), elsewhere
+ * `ps -o lstart`. Undefined when the process does not exist or cannot be asked. A PID the system
+ * reused names a process with another start, so a lock can tell its writer from a stranger.
+ */
+export function processStart(pid: number): string | undefined {
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      // The command name (field 2) is in parentheses and may hold spaces; the fields after it are plain.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      return fields[19]
+    } catch {
+      return undefined
+    }
+  }
+  try {
+    return execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined
+  } catch {
+    return undefined
+  }
+}
