@@ -16,6 +16,7 @@ export interface EventMap {
   'command.run': { e: T.CommandRunInput; r: T.CommandRunResult }
   'model.switch': { e: T.ModelSwitchInput; r: T.ModelSwitchResult }
   'turn.start': { e: T.TurnStartInput; r: T.TurnStartResult }
+  'model.request': { e: T.ModelRequestInput; r: T.ModelRequestResult }
   'turn.step': { e: T.TurnStepInput; r: T.TurnStepResult; chunk: T.TurnStepChunk }
   'turn.stop': { e: T.TurnStopInput; r: T.TurnStopResult }
   'turn.complete': { e: T.TurnCompleteInput; r: T.TurnCompleteResult }
@@ -145,6 +146,13 @@ export const catalog = {
     fires: { in: 'turn' },
     kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId'],
     isResult: has('turnId', 'string'), echo: (e) => ({ turnId: e.turnId }),
+  },
+  'model.request': {
+    when: 'a request to the model is assembled, before it is sent: every round of the main loop and of subagents, and every $.model.complete; a handler may rewrite it (cache breakpoints, say)',
+    fires: { in: 'turn', subagent: true },
+    kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['purpose', 'sections', 'turnId', 'agentId'], key: 'purpose',
+    isResult: (r) => isObject(r) && isObject(r.request) && typeof r.request.model === 'string' && Array.isArray(r.request.messages),
+    echo: (e) => ({ request: e.request }),
   },
   'turn.step': {
     when: 'one model request within a turn is about to be sent; handlers see and may rewrite its stream',
