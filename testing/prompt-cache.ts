@@ -73,18 +73,18 @@ export class PromptCache {
       const entry = this.entries.get(hashes[hit]!)!
       entry.expires = now + TTL_MS[entry.ttl]
     }
-    const total = estimateTokens(JSON.stringify([body.system, body.messages, body.tools].map(unmarked)))
-    const read = Math.min(hit >= 0 ? prefix[hit]! : 0, total)
+    // The usual estimate, never less than the blocks' own sum (each block is rounded up on its own).
+    const total = Math.max(estimateTokens(JSON.stringify([body.system, body.messages, body.tools].map(unmarked))), prefix.at(-1) ?? 0)
+    const read = hit >= 0 ? prefix[hit]! : 0
     const split = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 }
     let covered = read
     for (const m of marks) {
       const ttl = blocks[m]!.mark!
       if (prefix[m]! < minimumCacheable(model)) continue
       this.entries.set(hashes[m]!, { expires: now + TTL_MS[ttl], ttl })
-      const upTo = Math.min(prefix[m]!, total)
-      if (upTo <= covered) continue
-      split[ttl === '1h' ? 'ephemeral_1h_input_tokens' : 'ephemeral_5m_input_tokens'] += upTo - covered
-      covered = upTo
+      if (prefix[m]! <= covered) continue
+      split[ttl === '1h' ? 'ephemeral_1h_input_tokens' : 'ephemeral_5m_input_tokens'] += prefix[m]! - covered
+      covered = prefix[m]!
     }
     const written = split.ephemeral_5m_input_tokens + split.ephemeral_1h_input_tokens
     return { input_tokens: total - read - written, cache_read_input_tokens: read, cache_creation_input_tokens: written, cache_creation: split }
