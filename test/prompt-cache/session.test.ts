@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
@@ -82,6 +85,31 @@ describe('prompt-cache through the real SDK against the fake Messages API', () =
       const content = (m: any) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content)
       const norm = (ms: any[]) => JSON.stringify(ms.map((m) => ({ role: m.role, content: content(m) })))
       expect(norm(b.messages.slice(0, a.messages.length))).toBe(norm(a.messages))
+    }
+  })
+
+  it('keeps the prefix byte-stable with the default distribution: tools, sections, date and memory files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'modloop-cache-'))
+    try {
+      await writeFile(join(dir, 'CLAUDE.md'), `# House rules\n${'Keep functions small. '.repeat(200)}\n`)
+      const r = await runScript(rounds(3), 'Read the parts.', {
+        bare: false, cwd: dir, model: MODEL, mods: [blobMod], permissionMode: 'bypassPermissions', env: { HOME: dir },
+      })
+      expect(r.result.subtype).toBe('success')
+      expect(r.requests).toHaveLength(4)
+      expect(JSON.stringify(r.requests[0]!.body.messages)).toContain('Keep functions small.')
+      expect(JSON.stringify(r.requests[0]!.body.system)).toContain("Today's date")
+      for (let i = 1; i < r.requests.length; i++) {
+        const [a, b] = [r.requests[i - 1]!.body, r.requests[i]!.body]
+        expect(JSON.stringify(unmarked(b.tools))).toBe(JSON.stringify(unmarked(a.tools)))
+        expect(JSON.stringify(unmarked(b.system))).toBe(JSON.stringify(unmarked(a.system)))
+        expect(JSON.stringify(unmarked(b.messages).slice(0, a.messages.length))).toBe(JSON.stringify(unmarked(a.messages)))
+        // The default distribution caches: each round reads what the one before sent.
+        expect(marksOf(b)).toBeGreaterThan(0)
+      }
+      expect(r.result.usage.cache_read_input_tokens).toBeGreaterThan(0)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
     }
   })
 
