@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { costUsd } from '../../core/model/pricing.js'
+import agentMod from '../../mods/agent/index.js'
 import promptCache from '../../mods/prompt-cache/index.js'
 import { withOptions } from '../helpers/with-options.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
@@ -111,6 +112,20 @@ describe('prompt-cache through the real SDK against the fake Messages API', () =
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+
+  it('marks a subagent\'s requests the same way: its rounds read each other from the cache', async () => {
+    const blob = (seed: string) => ({ tool_use: { name: 'Blob', input: { kb: 8, seed } } })
+    const r = await runScript([
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'read parts', prompt: 'Read two parts.' } } }] },
+      { reply: [blob('one')] }, { reply: [blob('two')] }, { reply: 'report' },
+      { reply: 'ok' },
+    ], 'go', { model: MODEL, mods: [toolsMod(), blobMod, agentMod, promptCache] })
+    expect(r.result.result).toBe('ok')
+    const child = r.requests.slice(1, 4).map((q) => q.body)
+    for (const body of child) expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' })
+    const reads = r.messages.filter((m: any) => m.type === 'assistant' && m.parent_tool_use_id).map((m: any) => m.message.usage.cache_read_input_tokens)
+    expect(Math.max(...reads)).toBeGreaterThan(2000)
   })
 
   it('marks nothing with DISABLE_PROMPT_CACHING=1: every round pays for its whole input', async () => {
