@@ -8,6 +8,7 @@ import { costUsd } from '../../core/model/pricing.js'
 import agentMod from '../../mods/agent/index.js'
 import promptCache from '../../mods/prompt-cache/index.js'
 import { withOptions } from '../helpers/with-options.js'
+import { conversation } from '../sdk/conversation.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 
 const MODEL = 'claude-sonnet-4-5'
@@ -126,6 +127,23 @@ describe('prompt-cache through the real SDK against the fake Messages API', () =
     for (const body of child) expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' })
     const reads = r.messages.filter((m: any) => m.type === 'assistant' && m.parent_tool_use_id).map((m: any) => m.message.usage.cache_read_input_tokens)
     expect(Math.max(...reads)).toBeGreaterThan(2000)
+  })
+
+  it('counts cache reads and writes as context (the meter behind compaction and "% context")', async () => {
+    const c = await conversation(rounds(3), { model: MODEL, systemPrompt: SYSTEM, mods: [toolsMod(), blobMod, promptCache] })
+    try {
+      await c.say('Read the parts.')
+      const last = [...c.seen].reverse().find((m: any) => m.type === 'assistant') as any
+      const u = last.message.usage
+      expect(u.cache_read_input_tokens).toBeGreaterThan(u.input_tokens)
+      const context = await c.q.getContextUsage()
+      // What the last request sent, read and written alike, plus its short answer ('Done.').
+      const sent = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
+      expect(context.totalTokens - sent).toBeGreaterThan(0)
+      expect(context.totalTokens - sent).toBeLessThan(10)
+    } finally {
+      await c.end()
+    }
   })
 
   it('marks nothing with DISABLE_PROMPT_CACHING=1: every round pays for its whole input', async () => {
