@@ -14,7 +14,7 @@ export interface ScriptRequest {
   tools?: unknown
 }
 
-/** Usage the server worked out for a request (its prompt cache); a step's own `usage` wins. */
+/** Usage the server worked out for a request (its prompt cache); a step with its own `usage` ignores it. */
 export interface CountedUsage {
   input_tokens: number
   cache_read_input_tokens: number
@@ -29,6 +29,8 @@ export interface CountedUsage {
 export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex: number, counted?: CountedUsage): RawMessageStreamEvent[] {
   const model = step.model ?? (typeof request.model === 'string' ? request.model : 'unknown-model')
   const usage = step.usage ?? {}
+  // A step that states its usage states all of it: what the server counted does not add to it.
+  if (step.usage) counted = undefined
   const inputTokens = usage.input_tokens ?? counted?.input_tokens ?? estimateTokens(JSON.stringify([request.system, request.messages, request.tools]))
   const outputTokens = usage.output_tokens ?? Math.max(1, estimateTokens(step.reply.map(blockText).join('')))
   const cacheRead = usage.cache_read_input_tokens ?? counted?.cache_read_input_tokens ?? 0
