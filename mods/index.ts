@@ -25,8 +25,9 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   'structured-output': () => import('./structured-output/index.js'),
   'model-switch': () => import('./model-switch/index.js'),
   compaction: () => import('./compaction/index.js'),
+  'prompt-cache': () => import('./prompt-cache/index.js'),
   'terminal-ui': () => import('./terminal-ui/index.js'),
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'bash', 'todo', 'web-fetch', 'agent', 'permissions', 'memory', 'context', 'commands', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'checkpoints', 'auto-mode', 'terminal-ui']
+export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'bash', 'todo', 'web-fetch', 'agent', 'permissions', 'memory', 'context', 'commands', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']

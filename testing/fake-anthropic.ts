@@ -4,12 +4,15 @@ import { setTimeout as delay } from 'node:timers/promises'
 import {
   assembleMessage, createScriptCursor, estimateTokens, loadScript, type ScriptAnswer, type ScriptRequest,
 } from './model/script.js'
+import { PromptCache } from './prompt-cache.js'
 
 export interface FakeAnthropicOptions {
   /** A script value, a parsed Script, or a path to a script file. */
   script: unknown
   /** Defaults to an ephemeral port. */
   port?: number
+  /** The prompt cache's clock (ms): a test moves it on to let entries expire. Defaults to Date.now. */
+  now?: () => number
 }
 
 export interface FakeRequest {
@@ -28,11 +31,13 @@ export interface FakeAnthropic {
 
 /**
  * A Messages API stand-in on 127.0.0.1, answering from a model script with the real SSE framing,
- * so tests drive the real SDK and the real HTTP path without the network.
+ * so tests drive the real SDK and the real HTTP path without the network. Requests with cache
+ * breakpoints are counted by its prompt cache (prompt-cache.ts), as the API counts them.
  */
 export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeAnthropic> {
   const cursor = createScriptCursor(await loadScript(options.script))
   const requests: FakeRequest[] = []
+  const cache = new PromptCache(options.now)
 
   const server = createServer((req, res) => {
     // A client that aborts mid-stream makes later writes fail; that is expected, not a crash.
@@ -59,7 +64,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
       return sendJson(res, 200, { input_tokens: estimateTokens(JSON.stringify([body.system, body.messages, body.tools])) })
     }
     if (pathname !== '/v1/messages') return sendError(res, 404, 'not_found_error', `no route ${pathname}`)
-    await answer(cursor.next(body as ScriptRequest), body.stream === true, res)
+    // Marks the API refuses fail the request before any step is spent on it.
+    const counted = cache.count(body)
+    if (counted && 'error' in counted) return sendError(res, 400, 'invalid_request_error', counted.error)
+    await answer(cursor.next(body as ScriptRequest, counted ?? undefined), body.stream === true, res)
   }
 
   const port = await new Promise<number>((resolve, reject) => {

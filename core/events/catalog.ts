@@ -17,6 +17,7 @@ export interface EventMap {
   'model.switch': { e: T.ModelSwitchInput; r: T.ModelSwitchResult }
   'turn.start': { e: T.TurnStartInput; r: T.TurnStartResult }
   'turn.request': { e: T.TurnRequestInput; r: T.TurnRequestResult }
+  'model.request': { e: T.ModelRequestInput; r: T.ModelRequestResult }
   'turn.step': { e: T.TurnStepInput; r: T.TurnStepResult; chunk: T.TurnStepChunk }
   'turn.overflow': { e: T.TurnOverflowInput; r: T.TurnOverflowResult }
   'turn.stop': { e: T.TurnStopInput; r: T.TurnStopResult }
@@ -155,6 +156,13 @@ export const catalog = {
     isResult: (r) => isObject(r) && (r.messages === undefined || Array.isArray(r.messages)) && (r.compact === undefined || isObject(r.compact))
       && (r.end === undefined || (isObject(r.end) && typeof r.end.terminal === 'string' && typeof r.end.text === 'string')),
     echo: () => ({}),
+  },
+  'model.request': {
+    when: 'a request to the model is assembled, before it is sent: every round of the main loop and of subagents, and every $.model.complete; a handler may rewrite it (cache breakpoints, say)',
+    fires: { in: 'turn', subagent: true },
+    kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['purpose', 'sections', 'turnId', 'agentId'], key: 'purpose',
+    isResult: (r) => isObject(r) && isObject(r.request) && typeof r.request.model === 'string' && Array.isArray(r.request.messages),
+    echo: (e) => ({ request: e.request }),
   },
   'turn.step': {
     when: 'one model request within a turn is about to be sent; handlers see and may rewrite its stream',

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { SDKMessage } from '../loop/messages.js'
+import type { ModelRequest } from '../model/types.js'
 import type { EventName, PayloadOf } from './catalog.js'
 
 /**
@@ -12,12 +13,22 @@ import type { EventName, PayloadOf } from './catalog.js'
 
 const text = z.string()
 const agentId = z.string().optional()
-const usage = z.looseObject({ input_tokens: z.number(), output_tokens: z.number(), cache_read_input_tokens: z.number(), cache_creation_input_tokens: z.number() })
+const usage = z.looseObject({
+  input_tokens: z.number(), output_tokens: z.number(), cache_read_input_tokens: z.number(), cache_creation_input_tokens: z.number(),
+  cache_creation: z.looseObject({ ephemeral_5m_input_tokens: z.number(), ephemeral_1h_input_tokens: z.number() }).optional(),
+})
+
 const origin = z.union([
   z.looseObject({ kind: z.enum(['sdk', 'composer', 'auto-continuation']) }),
   z.looseObject({ kind: z.literal('plugin'), name: text, asUser: z.boolean().optional() }),
 ])
 const sessionMessage = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown() })
+// A request's own shape is the Messages API's (core/model/types.ts); here its frame is checked.
+const requestFrame = z.looseObject({
+  model: text, max_tokens: z.number().int(), system: z.array(z.looseObject({ type: z.literal('text'), text: z.string() })).optional(),
+  messages: z.array(sessionMessage), tools: z.array(z.looseObject({ name: text })).optional(),
+})
+const modelRequest = z.custom<ModelRequest>((r) => requestFrame.safeParse(r).success, 'not a model request')
 const MESSAGE_TYPES = new Set(['system', 'assistant', 'user', 'stream_event', 'result'])
 // A message's own shape is the SDK's (core/loop/messages.ts); here only its type is checked.
 const sdkMessage = z.custom<SDKMessage>((m) => typeof m === 'object' && m !== null && MESSAGE_TYPES.has((m as { type?: string }).type ?? ''), 'not an SDK message')
@@ -52,6 +63,10 @@ export const payloadSchemas = {
   'turn.request': z.looseObject({
     turnId: text, index: z.number().int(), model: text, messages: z.array(sessionMessage).readonly(), tokens: z.number().int().min(0), agentId,
     compacted: z.union([z.looseObject({ tokensBefore: z.number(), tokensAfter: z.number() }), z.looseObject({ skip: z.string(), isFailed: z.literal(true).optional() })]).optional(),
+  }),
+  'model.request': z.looseObject({
+    purpose: z.enum(['turn', 'subagent', 'complete']), request: modelRequest, turnId: text.optional(), agentId,
+    sections: z.array(z.looseObject({ id: text, scope: z.enum(['shared', 'session']) })).readonly(),
   }),
   'turn.step': z.looseObject({
     turnId: text, index: z.number().int(), model: text, messageCount: z.number().int(), agentId,

@@ -4,14 +4,18 @@
  */
 
 import type { ResultSubtype, SDKMessage, TerminalReason } from '../loop/messages.js'
+import type { ModelRequest } from '../model/types.js'
 import type { ToolResultContent } from '../tools/tool.js'
 
+/** `cache_creation`: how the cache writes split by time to live, when the API reports it. */
 export interface Usage {
   input_tokens: number
   output_tokens: number
   cache_read_input_tokens: number
   cache_creation_input_tokens: number
+  cache_creation?: CacheCreation
 }
+export interface CacheCreation { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }
 
 /** Why a session starts: new, a resumed one (same id, appended to), a fork (a copy under a new id), or a fresh conversation after /clear. */
 export type SessionSource = 'startup' | 'resume' | 'fork' | 'clear' | 'compact'
@@ -103,6 +107,20 @@ export interface ModelSwitchInput {
 }
 /** `context`: text for the model, delivered with the next request (PostModelSwitch's additionalContext). */
 export type ModelSwitchResult = { model: string; context?: string[] } | { deny: string }
+
+/**
+ * What a model request is for: a round of the main loop (`turn`), a round of a subagent's loop
+ * (`subagent`), or a side request through `$.model.complete` (`complete`). `request.system` is
+ * text blocks, one per composed system-prompt section; `sections` names them, index for index.
+ */
+export interface ModelRequestInput {
+  purpose: 'turn' | 'subagent' | 'complete'
+  request: ModelRequest
+  sections: readonly { id: string; scope: 'shared' | 'session' }[]
+  turnId?: string
+  agentId?: string
+}
+export interface ModelRequestResult { request: ModelRequest }
 
 export interface TurnStartInput { text: string; turnId: string }
 export interface TurnStartResult { turnId: string }

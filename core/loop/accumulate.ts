@@ -1,5 +1,6 @@
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages'
 import type { StopReason, TurnStepChunk, Usage } from '../events/types.js'
+import { readUsage, type RawUsage } from '../model/usage.js'
 
 type Open =
   | { type: 'text'; text: string }
@@ -74,16 +75,16 @@ export class Accumulator {
   }
 
   private engine(ref: unknown): void {
-    const ev = ref as { type?: string; index?: number; content_block?: ContentBlock; message?: { id?: string; model?: string; usage?: Partial<Usage> }; usage?: Partial<Usage> }
+    const ev = ref as { type?: string; index?: number; content_block?: ContentBlock; message?: { id?: string; model?: string; usage?: RawUsage }; usage?: RawUsage }
     if (ev.type === 'message_start') {
       // A retried stream starts over: what the cut attempt left open is gone.
       this.open.clear()
       this.model = ev.message?.model
       this.messageId = ev.message?.id
       // The blocks go out before message_stop: they carry the usage known so far, as the API's own messages do.
-      this.usage = ev.message?.usage ? withUsage(ev.message.usage) : undefined
+      this.usage = ev.message?.usage ? readUsage(ev.message.usage) : undefined
     }
-    if (ev.type === 'message_delta' && ev.usage) this.usage = withUsage(ev.usage, this.usage)
+    if (ev.type === 'message_delta' && ev.usage) this.usage = readUsage(ev.usage, this.usage)
     if (ev.type !== 'content_block_start' || ev.index === undefined || !ev.content_block) return
     const cb = ev.content_block
     if (cb.type === 'text') this.open.set(ev.index, { type: 'text', text: cb.text ?? '' })
@@ -126,11 +127,3 @@ export class Accumulator {
   }
 }
 
-/** Usage counts from a raw stream event: a count the event leaves out (or sends as null) keeps its earlier value. */
-function withUsage(u: Partial<Record<keyof Usage, number | null>>, base?: Usage): Usage {
-  const pick = (k: keyof Usage) => (typeof u[k] === 'number' ? u[k] : base?.[k] ?? 0)
-  return {
-    input_tokens: pick('input_tokens'), output_tokens: pick('output_tokens'),
-    cache_read_input_tokens: pick('cache_read_input_tokens'), cache_creation_input_tokens: pick('cache_creation_input_tokens'),
-  }
-}

@@ -1,6 +1,7 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { StopReason, TurnStepChunk, TurnStepResult, Usage } from '../events/types.js'
 import { zeroUsage } from './messages.js'
+import { readUsage } from '../model/usage.js'
 
 /**
  * The core of `turn.step`: the model's raw stream events as chunks. Text, thinking and tool
@@ -12,7 +13,7 @@ export async function* chunksFrom(
   ids: { turnId: string; index: number },
 ): AsyncGenerator<TurnStepChunk, TurnStepResult, undefined> {
   let model = ''
-  const usage: Usage = zeroUsage()
+  let usage: Usage = zeroUsage()
   let stopReason: StopReason = null
   let answer = ''
   const tools = new Map<number, { id: string; name: string; json: string }>()
@@ -23,7 +24,7 @@ export async function* chunksFrom(
         answer = ''
         tools.clear()
         model = ev.message.model
-        Object.assign(usage, pickUsage(ev.message.usage))
+        usage = readUsage(ev.message.usage)
         yield { kind: 'engine', ref: ev }
         break
       case 'content_block_start':
@@ -53,7 +54,7 @@ export async function* chunksFrom(
         break
       case 'message_delta':
         stopReason = (ev.delta.stop_reason ?? null) as StopReason
-        if (ev.usage) Object.assign(usage, pickUsage(ev.usage, usage))
+        if (ev.usage) usage = readUsage(ev.usage, usage)
         yield { kind: 'engine', ref: ev }
         break
       case 'message_stop':
@@ -72,14 +73,6 @@ export async function* chunksFrom(
   }
 }
 
-function pickUsage(u: Partial<Record<keyof Usage, number | null>>, base: Usage = zeroUsage()): Usage {
-  return {
-    input_tokens: u.input_tokens ?? base.input_tokens,
-    output_tokens: u.output_tokens ?? base.output_tokens,
-    cache_read_input_tokens: u.cache_read_input_tokens ?? base.cache_read_input_tokens,
-    cache_creation_input_tokens: u.cache_creation_input_tokens ?? base.cache_creation_input_tokens,
-  }
-}
 
 function parseOr(json: string): unknown {
   if (json.trim() === '') return {}

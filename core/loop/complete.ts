@@ -3,6 +3,7 @@ import { ModelApiError } from '../model/types.js'
 import { addUsage, zeroUsage } from './messages.js'
 import type { Session } from './session.js'
 import { resolveAlias } from '../model/aliases.js'
+import { requestFor } from './request.js'
 
 export interface CompleteRequest {
   /** An alias (`haiku`, `sonnet`, `opus`) or a full id; default: the small fast model. */
@@ -27,11 +28,12 @@ export async function complete(session: Session, req: CompleteRequest, signal?: 
   const usage = zeroUsage()
   let text = ''
   try {
-    const events = session.llm.stream({
+    const request = await requestFor(session, {
       model, max_tokens: Math.min(req.maxTokens ?? 1024, 64_000),
-      ...(req.system ? { system: req.system } : {}),
+      ...(req.system ? { system: [{ type: 'text', text: req.system }] } : {}),
       messages: [{ role: 'user', content: req.prompt }],
-    }, { signal })
+    }, req.system ? [{ id: 'complete', scope: 'session' }] : [], undefined, 'complete')
+    const events = session.llm.stream(request, { signal })
     for await (const ev of events) {
       if (ev.type === 'message_start') addUsage(usage, ev.message.usage as Partial<Usage>)
       else if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') text += ev.delta.text

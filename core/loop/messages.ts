@@ -20,6 +20,9 @@ export interface ModelUsage {
   outputTokens: number
   cacheReadInputTokens: number
   cacheCreationInputTokens: number
+  /** The cache writes by time to live, once a response reported the split. */
+  cacheCreationEphemeral5mInputTokens?: number
+  cacheCreationEphemeral1hInputTokens?: number
   webSearchRequests: number
   costUSD: number
   contextWindow: number
@@ -152,4 +155,9 @@ export function addUsage(into: Usage, u: Partial<Usage> | null | undefined): voi
   into.output_tokens += u.output_tokens ?? 0
   into.cache_read_input_tokens += u.cache_read_input_tokens ?? 0
   into.cache_creation_input_tokens += u.cache_creation_input_tokens ?? 0
+  if (u.cache_creation) {
+    const c = (into.cache_creation ??= { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 })
+    c.ephemeral_5m_input_tokens += u.cache_creation.ephemeral_5m_input_tokens
+    c.ephemeral_1h_input_tokens += u.cache_creation.ephemeral_1h_input_tokens
+  }
 }

@@ -1,4 +1,5 @@
 import type { PromptSection } from '../events/types.js'
+import type { SystemBlock } from '../model/types.js'
 import type { Session } from './session.js'
 
 const INTRO =
@@ -26,12 +27,20 @@ export function baseSections(session: Session): { name: string; text: string | n
   return sections
 }
 
+/** The system prompt as sent: one text block per section, and the sections they are, index for index. */
+export interface ComposedSystem {
+  blocks: SystemBlock[]
+  sections: { id: string; scope: 'shared' | 'session' }[]
+}
+
 /**
  * Renders the system prompt: each section once per session through `prompt.section` (answers
  * are cached, so a stable prompt keeps the prompt cache warm), then the ordered list through
- * `prompt.compose` for every request.
+ * `prompt.compose` for every request. Each section is its own text block, so a cache breakpoint
+ * can sit between the stable sections and later ones; the blank line that joins two sections
+ * ends the earlier block, so the blocks read as the one joined text.
  */
-export async function composeSystemPrompt(session: Session, model: string, tools: readonly string[], agentId?: string): Promise<string> {
+export async function composeSystemPrompt(session: Session, model: string, tools: readonly string[], agentId?: string): Promise<ComposedSystem> {
   const { bus } = session.host
   const sections: PromptSection[] = []
   for (const base of baseSections(session)) {
@@ -45,7 +54,9 @@ export async function composeSystemPrompt(session: Session, model: string, tools
   const composed = bus.has('prompt.compose')
     ? (await bus.emit('prompt.compose', { model, tools, sections, ...(agentId ? { agentId } : {}) })).sections
     : sections
-  const shared = composed.filter((s) => s.scope === 'shared').map((s) => s.text)
-  const own = composed.filter((s) => s.scope !== 'shared').map((s) => s.text)
-  return [...shared, ...own].join('\n\n')
+  const ordered = [...composed.filter((s) => s.scope === 'shared'), ...composed.filter((s) => s.scope !== 'shared')].filter((s) => s.text !== '')
+  return {
+    blocks: ordered.map((s, i) => ({ type: 'text', text: i < ordered.length - 1 ? `${s.text}\n\n` : s.text })),
+    sections: ordered.map((s) => ({ id: s.id, scope: s.scope === 'shared' ? 'shared' : 'session' })),
+  }
 }

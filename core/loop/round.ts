@@ -10,6 +10,7 @@ import { afterBatch, apiFailure, endingOf, stoppedEnding, unrecoveredEnding, typ
 import { addUsage, type SDKMessage } from './messages.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
 import { composeSystemPrompt } from './prompt.js'
+import { requestFor } from './request.js'
 import { MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
 import type { Session } from './session.js'
 import { runStep, type StepOutcome } from './step.js'
@@ -89,13 +90,16 @@ export class TurnRun {
   private async *request(index: number, executor: ToolExecutor): AsyncGenerator<SDKMessage, StepOutcome, undefined> {
     const { session, end, model } = this
     const tools = await session.toolDefinitions()
-    const request = {
+    const system = await composeSystemPrompt(session, model, tools.map((t) => t.name))
+    // The history as the session holds it: a handler that marks the request copies what it marks.
+    const messages = [...session.messages]
+    const request = await requestFor(session, {
       model,
       max_tokens: session.options.maxTokens ?? maxOutputTokens(model),
-      system: await composeSystemPrompt(session, model, tools.map((t) => t.name)),
-      messages: [...session.messages],
+      ...(system.blocks.length > 0 ? { system: system.blocks } : {}),
+      messages,
       tools,
-    }
+    }, system.sections, this.turnId)
     const gen = runStep(session, { turnId: this.turnId, index, request, signal: this.signal, executor, agentId: session.agent?.agentId, parentToolUseId: session.agent?.parentToolUseId })
     let next = await gen.next()
     while (!next.done) {
@@ -110,7 +114,7 @@ export class TurnRun {
     end.apiMs += step.apiMs
     session.account(step.model, step.usage)
     if (!session.agent) session.lastUsage = step.usage
-    if (!step.error) session.meter.noteResponse(request.messages, step.usage)
+    if (!step.error) session.meter.noteResponse(messages, step.usage)
     addUsage(end.usage, step.usage)
     end.stopReason = step.stopReason
     return step

@@ -165,6 +165,10 @@ export class Session {
     m.outputTokens += usage.output_tokens
     m.cacheReadInputTokens += usage.cache_read_input_tokens
     m.cacheCreationInputTokens += usage.cache_creation_input_tokens
+    if (usage.cache_creation) {
+      m.cacheCreationEphemeral5mInputTokens = (m.cacheCreationEphemeral5mInputTokens ?? 0) + usage.cache_creation.ephemeral_5m_input_tokens
+      m.cacheCreationEphemeral1hInputTokens = (m.cacheCreationEphemeral1hInputTokens ?? 0) + usage.cache_creation.ephemeral_1h_input_tokens
+    }
     m.costUSD += cost
     return cost
   }
@@ -189,7 +193,10 @@ export class Session {
   usageSnapshot(): Usage {
     const u = zeroUsage()
     for (const m of Object.values(this.modelUsage)) {
-      addUsage(u, { input_tokens: m.inputTokens, output_tokens: m.outputTokens, cache_read_input_tokens: m.cacheReadInputTokens, cache_creation_input_tokens: m.cacheCreationInputTokens })
+      addUsage(u, {
+        input_tokens: m.inputTokens, output_tokens: m.outputTokens, cache_read_input_tokens: m.cacheReadInputTokens, cache_creation_input_tokens: m.cacheCreationInputTokens,
+        ...(m.cacheCreationEphemeral5mInputTokens !== undefined ? { cache_creation: { ephemeral_5m_input_tokens: m.cacheCreationEphemeral5mInputTokens, ephemeral_1h_input_tokens: m.cacheCreationEphemeral1hInputTokens ?? 0 } } : {}),
+      })
     }
     return u
   }

@@ -56,12 +56,20 @@ export function modelInfo(model: string): ModelInfo {
   return { family: row.family, pricing: row.pricing, contextWindow: WINDOW, maxOutputTokens: row.maxOutputTokens }
 }
 
-/** The cost of one request's usage in US dollars; missing counts are zero. */
+/** A 1-hour cache write costs twice the input price (a 5-minute one, `cacheWrite`, 1.25 times). */
+const HOUR_WRITE_FACTOR = 2
+
+/**
+ * The cost of one request's usage in US dollars; missing counts are zero. Cache writes the API
+ * split by time to live are priced by it; writes without a split count at the 5-minute rate.
+ */
 export function costUsd(model: string, usage: Partial<Usage>): number {
   const p = modelInfo(model).pricing
+  const hour = Math.min(usage.cache_creation?.ephemeral_1h_input_tokens ?? 0, usage.cache_creation_input_tokens ?? 0)
   const cost = (usage.input_tokens ?? 0) * p.input
     + (usage.output_tokens ?? 0) * p.output
-    + (usage.cache_creation_input_tokens ?? 0) * p.cacheWrite
+    + ((usage.cache_creation_input_tokens ?? 0) - hour) * p.cacheWrite
+    + hour * p.input * HOUR_WRITE_FACTOR
     + (usage.cache_read_input_tokens ?? 0) * p.cacheRead
   return cost / 1_000_000
 }

@@ -2,17 +2,23 @@ import type { RawMessageStreamEvent, MessageParam } from '@anthropic-ai/sdk/reso
 
 export type { RawMessageStreamEvent, MessageParam }
 
+/** A prompt-cache breakpoint: the prefix up to and including the block it sits on is cached. */
+export interface CacheControl { type: 'ephemeral'; ttl?: '5m' | '1h' }
+
 export interface ToolDefinition {
   name: string
   description: string
   input_schema: Record<string, unknown>
+  cache_control?: CacheControl
 }
+
+export interface SystemBlock { type: 'text'; text: string; cache_control?: CacheControl }
 
 /** One Messages API request, as the loop builds it (the adapter adds `stream: true`). */
 export interface ModelRequest {
   model: string
   max_tokens: number
-  system?: string | { type: 'text'; text: string }[]
+  system?: string | SystemBlock[]
   messages: MessageParam[]
   tools?: ToolDefinition[]
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import agentMod from '../../mods/agent/index.js'
 import { defineMod } from '../../core/mod/define.js'
 import { runScript, toolsMod, assertNoDanglingToolUse } from '../loop/helpers.js'
+import { systemText } from '../helpers/system-text.js'
 
 let cwd: string
 beforeAll(async () => {
@@ -52,7 +53,7 @@ describe('the Agent tool', () => {
     expect(run.result.result).toBe('ok')
     const child = run.requests[1]!.body as any
     expect(child.tools.map((t: any) => t.name)).toEqual(['Echo'])
-    expect(child.system).toBe('You only echo.')
+    expect(systemText(child)).toBe('You only echo.')
     expect(child.messages[0].content[0].text).toBe('echo hi')
     expect(warnings.join('\n')).toContain('broken.md')
   })

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import agentMod from '../../mods/agent/index.js'
 import { withOptions } from '../helpers/with-options.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
+import { systemText } from '../helpers/system-text.js'
 
 let cwd: string
 beforeAll(async () => { cwd = await realpath(await mkdtemp(join(tmpdir(), 'modloop-config-agents-'))) })
@@ -29,7 +30,7 @@ describe('agent types from the agent mod\'s options', () => {
     expect(run.requests[0]!.body.tools.find((t: any) => t.name === 'Agent').description).toContain('- reviewer: Reviews text (tools: Echo)')
     const child = run.requests[1]!.body
     expect(toolNames(run.requests[1]!)).toEqual(['Echo'])
-    expect(child.system).toBe('You are the reviewer. Echo what you review.')
+    expect(systemText(child)).toBe('You are the reviewer. Echo what you review.')
     expect(child.model).toBe('claude-haiku-4-5')
     expect(child.messages[0].content[0].text).toBe('review this')
     // The parent's tool result: the report, and the structured result hooks see.
@@ -50,7 +51,7 @@ describe('agent types from the agent mod\'s options', () => {
       { reply: 'ok' },
     ], 'go', { cwd, model: 'claude-sonnet-4-5', mods: [toolsMod(), agents({ quick: { description: 'Quick', prompt: 'Be quick.', model: 'haiku' }, same: { description: 'Same', prompt: 'Same.', model: 'inherit' } })] })
     expect(run.result).toMatchObject({ subtype: 'success', result: 'ok' })
-    const childModels = run.requests.slice(1, 3).map((r) => [r.body.system, r.body.model])
+    const childModels = run.requests.slice(1, 3).map((r) => [systemText(r.body), r.body.model])
     expect(childModels).toEqual(expect.arrayContaining([['Be quick.', 'claude-haiku-4-5'], ['Same.', 'claude-sonnet-4-5']]))
   })
 

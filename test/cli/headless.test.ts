@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
+import { systemText } from '../helpers/system-text.js'
 
 let dir: string
 beforeAll(async () => {
@@ -79,7 +80,7 @@ describe('modloop -p', () => {
   it('--system-prompt, --append-system-prompt and --model shape the request', async () => {
     const r = await cli(['-p', 'go', '--system-prompt', 'Be terse.', '--append-system-prompt', 'Use British spelling.', '--model', 'claude-haiku-4-5'], [{ reply: 'ok', expect: { model: 'claude-haiku-4-5' } }])
     expect(r.code).toBe(0)
-    expect((r.requests[0]!.body as any).system).toBe('Be terse.\n\nUse British spelling.')
+    expect(systemText(r.requests[0]!.body as any)).toBe('Be terse.\n\nUse British spelling.')
   })
 
   it('--mod adds a mod for this run', async () => {

@@ -12,6 +12,7 @@ import permissionsMod from '../../mods/permissions/index.js'
 import { runScript } from '../loop/helpers.js'
 import { conversation } from '../sdk/conversation.js'
 import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
+import { systemText } from '../helpers/system-text.js'
 
 let root: string
 let cwd: string
@@ -166,7 +167,7 @@ describe('skills', () => {
       { reply: [skill('doc.pdf'), skill('doc.pdf'), skill(undefined, 'secret')] },
       { reply: 'done' },
     ], 'convert the pdf', { cwd, mods: [commands()] })
-    const system = run.requests[0]!.body.system as string
+    const system = systemText(run.requests[0]!.body)
     expect(system).toContain('# Skills\n')
     expect(system).toContain('\n- pdf-tools: Work with PDF files when a PDF is involved')
     expect(system).not.toContain('secret')
@@ -182,7 +183,7 @@ describe('skills', () => {
     const run = await runScript([{ reply: 'ok' }], '/pdf-tools a.pdf', { cwd, mods: [commands()] })
     expect(firstText(run)).toBe(`Base directory for this skill: ${cwd}/.claude/skills/pdf\n\nUse pdftotext. Dir: ${cwd}/.claude/skills/pdf. Args: a.pdf`)
     const none = await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [commands({ skills: false })] })
-    expect(none.requests[0]!.body.system).not.toContain('# Skills')
+    expect(systemText(none.requests[0]!.body)).not.toContain('# Skills')
     expect(none.requests[0]!.body.tools.map((t: any) => t.name)).not.toContain('Skill')
   })
 

@@ -7,6 +7,7 @@ import contextMod from '../../mods/context/index.js'
 import { defineMod } from '../../core/mod/define.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 import { tempDir, withOptions, writeTree } from './fixtures.js'
+import { systemText } from '../helpers/system-text.js'
 
 let repo: string
 let plain: string
@@ -36,8 +37,8 @@ describe('context', () => {
     const writer = defineMod({ name: 'writer', register: (on) => on('tool.call', async (_$, e, next) => { await writeFile(join(repo, 'late.txt'), 'x'); return next(e) }) })
     const run = await runScript([{ reply: [{ tool_use: { name: 'Echo', input: { text: 'x' } } }] }, { reply: 'ok' }], 'hi', { cwd: repo, mods: [toolsMod(), writer, contextMod], model: 'claude-test-1' })
     await rm(join(repo, 'late.txt'))
-    const system = run.requests[0]!.body.system as string
-    expect(run.requests[1]!.body.system).toBe(system)
+    const system = systemText(run.requests[0]!.body)
+    expect(systemText(run.requests[1]!.body)).toBe(system)
     const env = system.indexOf('<env>')
     const gitAt = system.indexOf('gitStatus:')
     expect(env).toBeGreaterThan(0)
@@ -62,13 +63,13 @@ describe('context', () => {
 
   it('outside a repository: no git section, "no" in the environment; options turn each section off', async () => {
     const outside = await runScript([{ reply: 'ok' }], 'hi', { cwd: plain, mods: [contextMod] })
-    const system = outside.requests[0]!.body.system as string
+    const system = systemText(outside.requests[0]!.body)
     expect(system).toContain('Is the directory a git repository: no')
     expect(system).not.toContain('gitStatus')
-    const noGit = (await runScript([{ reply: 'ok' }], 'hi', { cwd: repo, mods: [withOptions(contextMod, { git: false })] })).requests[0]!.body.system
+    const noGit = systemText((await runScript([{ reply: 'ok' }], 'hi', { cwd: repo, mods: [withOptions(contextMod, { git: false })] })).requests[0]!.body)
     expect(noGit).toContain('<env>')
     expect(noGit).not.toContain('gitStatus')
-    const noEnv = (await runScript([{ reply: 'ok' }], 'hi', { cwd: repo, mods: [withOptions(contextMod, { env: false })] })).requests[0]!.body.system
+    const noEnv = systemText((await runScript([{ reply: 'ok' }], 'hi', { cwd: repo, mods: [withOptions(contextMod, { env: false })] })).requests[0]!.body)
     expect(noEnv).not.toContain('<env>')
     expect(noEnv).toContain('gitStatus')
   })
@@ -77,7 +78,7 @@ describe('context', () => {
     await writeTree(repo, Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`untracked-${String(i).padStart(2, '0')}.txt`, 'x'])))
     try {
       const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: repo, mods: [withOptions(contextMod, { maxStatusChars: 200 })] })
-      const status = (run.requests[0]!.body.system as string).split('Status:\n')[1]!.split('\n\nRecent commits')[0]!
+      const status = (systemText(run.requests[0]!.body)).split('Status:\n')[1]!.split('\n\nRecent commits')[0]!
       expect(status).toMatch(/\n\.\.\. \(\d+ more lines; run git status for the whole list\)$/)
       expect(status.split('\n').slice(0, -1).every((l) => /^( M|\?\?) \S+$/.test(l))).toBe(true)
     } finally {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { runScript } from './helpers.js'
+import { systemText } from '../helpers/system-text.js'
 
-const systemOf = (r: { requests: { body: any }[] }) => r.requests[0]!.body.system as string
+const systemOf = (r: { requests: { body: any }[] }) => systemText(r.requests[0]!.body)
 
 describe('systemPrompt: { type: "preset", append }', () => {
   it('sends the preset\'s sections, then the appended text at the end', async () => {

@@ -5,6 +5,7 @@ import { query } from '../../entry.js'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { runScript, toolsMod } from './helpers.js'
+import { systemText } from '../helpers/system-text.js'
 
 const wait = (label: string, ms: number) => ({ tool_use: { name: 'Wait', input: { ms, label } } })
 const times = (log: string[], what: string) => Number(log.find((l) => l.startsWith(what))!.split(' ')[2])
@@ -123,7 +124,7 @@ describe('events on the way', () => {
       on('tool.describe', { tool: 'Echo' }, () => ({ description: 'Repeat text back.' }))
     } })
     const run = await runScript([{ reply: 'ok' }], 'go', { mods: [toolsMod(), shaper] })
-    expect(run.requests[0]!.body.system).toBe('You are a test agent.\n\nAlways be brief.')
+    expect(systemText(run.requests[0]!.body)).toBe('You are a test agent.\n\nAlways be brief.')
     expect(run.requests[0]!.body.tools[0]).toMatchObject({ name: 'Echo', description: 'Repeat text back.' })
   })
 

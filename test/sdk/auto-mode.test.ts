@@ -6,6 +6,7 @@ import autoMode from '../../mods/auto-mode/index.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.js'
 import { conversation } from './conversation.js'
+import { systemText } from '../helpers/system-text.js'
 
 let box: Sandbox
 beforeAll(async () => { box = await sandbox() })
@@ -36,7 +37,7 @@ describe('the auto permission mode', () => {
     const asked = r.requests[1]!.body as any
     expect(asked.model).toBe('claude-haiku-4-5')
     expect(asked.tools).toBeUndefined()
-    expect(asked.system).toMatch(/review one tool call/)
+    expect(systemText(asked)).toMatch(/review one tool call/)
     expect(asked.messages[0].content).toContain('Tool: Touch')
     expect(asked.messages[0].content).toContain("The user's rules for this review: labels are harmless")
     const result = (r.requests[2]!.body as any).messages.at(-1).content[0]
@@ -73,7 +74,7 @@ describe('the auto permission mode', () => {
       expect((await c.say('touch')).permission_denials).toHaveLength(1)
       await c.q.setPermissionMode('auto')
       expect((await c.say('touch again')).permission_denials).toHaveLength(0)
-      expect((c.server.requests[3]!.body as any).system).toMatch(/review one tool call/)
+      expect(systemText(c.server.requests[3]!.body as any)).toMatch(/review one tool call/)
     } finally {
       await c.end()
     }

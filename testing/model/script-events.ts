@@ -14,17 +14,28 @@ export interface ScriptRequest {
   tools?: unknown
 }
 
+/** Usage the server worked out for a request (its prompt cache); a step with its own `usage` ignores it. */
+export interface CountedUsage {
+  input_tokens: number
+  cache_read_input_tokens: number
+  cache_creation_input_tokens: number
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }
+}
+
 /**
  * The Messages API stream events answering `request` with a reply step, in the order the API
  * sends them. Ids are derived from the step index so two runs of a script stream equal events.
  */
-export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex: number): RawMessageStreamEvent[] {
+export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex: number, counted?: CountedUsage): RawMessageStreamEvent[] {
   const model = step.model ?? (typeof request.model === 'string' ? request.model : 'unknown-model')
   const usage = step.usage ?? {}
-  const inputTokens = usage.input_tokens ?? estimateTokens(JSON.stringify([request.system, request.messages, request.tools]))
+  // A step that states its usage states all of it: what the server counted does not add to it.
+  if (step.usage) counted = undefined
+  const inputTokens = usage.input_tokens ?? counted?.input_tokens ?? estimateTokens(JSON.stringify([request.system, request.messages, request.tools]))
   const outputTokens = usage.output_tokens ?? Math.max(1, estimateTokens(step.reply.map(blockText).join('')))
-  const cacheRead = usage.cache_read_input_tokens ?? 0
-  const cacheWrite = usage.cache_creation_input_tokens ?? 0
+  const cacheRead = usage.cache_read_input_tokens ?? counted?.cache_read_input_tokens ?? 0
+  const cacheWrite = usage.cache_creation_input_tokens ?? counted?.cache_creation_input_tokens ?? 0
+  const split = usage.cache_creation_input_tokens === undefined && counted ? counted.cache_creation : { ephemeral_5m_input_tokens: cacheWrite, ephemeral_1h_input_tokens: 0 }
   const hasToolUse = step.reply.some((b) => 'tool_use' in b || 'tool_use_raw' in b)
   const stopReason: StopReason = step.stop_reason ?? (hasToolUse ? 'tool_use' : 'end_turn')
 
@@ -33,7 +44,7 @@ export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex
     output_tokens: 1,
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: cacheRead,
-    cache_creation: { ephemeral_5m_input_tokens: cacheWrite, ephemeral_1h_input_tokens: 0 },
+    cache_creation: split,
     inference_geo: null,
     output_tokens_details: null,
     server_tool_use: null,

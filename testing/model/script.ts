@@ -4,10 +4,10 @@ import { extname, resolve } from 'node:path'
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { describeError, ModloopError } from '../../core/errors.js'
 import { apiErrorTypeFor } from '../../core/model/api-errors.js'
-import { eventsForStep, type ScriptRequest } from './script-events.js'
+import { eventsForStep, type CountedUsage, type ScriptRequest } from './script-events.js'
 import { isErrorStep, parseScript, type ReplyStep, type Script, type StepExpect } from './script-schema.js'
 
-export { assembleMessage, estimateTokens, eventsForStep, type ScriptRequest } from './script-events.js'
+export { assembleMessage, estimateTokens, eventsForStep, type CountedUsage, type ScriptRequest } from './script-events.js'
 export {
   isErrorStep, parseScript, type ErrorStep, type ReplyStep, type Script, type ScriptBlock, type Step, type StepExpect,
 } from './script-schema.js'
@@ -50,8 +50,8 @@ export type ScriptAnswer =
   }
 
 export interface ScriptCursor {
-  /** Answers the next request and moves on; every request consumes a step (or one `times`). */
-  next(request: ScriptRequest): ScriptAnswer
+  /** Answers the next request and moves on; every request consumes a step (or one `times`). `counted`: usage worked out for it. */
+  next(request: ScriptRequest, counted?: CountedUsage): ScriptAnswer
   /** How many requests have been answered. */
   readonly requestCount: number
 }
@@ -63,7 +63,7 @@ export function createScriptCursor(script: Script): ScriptCursor {
   let requestCount = 0
   return {
     get requestCount() { return requestCount },
-    next(request) {
+    next(request, counted) {
       requestCount++
       const step = script.steps[stepIndex]
       if (step === undefined) {
@@ -88,7 +88,7 @@ export function createScriptCursor(script: Script): ScriptCursor {
         const message = step.error.message ?? `scripted ${type} (HTTP ${status}) at step ${index}`
         return { kind: 'error', stepIndex: index, status, type, message, exhausted: false }
       }
-      return { kind: 'reply', stepIndex: index, step, events: eventsForStep(step, request, index) }
+      return { kind: 'reply', stepIndex: index, step, events: eventsForStep(step, request, index, counted) }
     },
   }
 }

@@ -1,0 +1,31 @@
+import { z } from 'zod'
+import { STAGE } from '../../core/bus/types.js'
+import { defineMod } from '../../core/mod/define.js'
+import { placeBreakpoints } from './place.js'
+
+const options = z.object({
+  /** Off: the mod marks nothing (as `DISABLE_PROMPT_CACHING=1` does). */
+  enabled: z.boolean().default(true),
+  /** How long a cache entry lives unread: `5m` (writes at 1.25× the input price) or `1h` (2×). */
+  ttl: z.enum(['5m', '1h']).default('5m'),
+})
+
+/**
+ * Prompt caching: every request of the main loop and of subagents gets cache breakpoints
+ * (place.ts says where), so each round reads the previous round's prefix from the cache.
+ * `$.model.complete` requests are left alone: a one-off prompt shares no prefix with the loop,
+ * and a write nobody reads costs more than no write.
+ */
+export default defineMod({
+  name: 'prompt-cache',
+  description: 'Cache breakpoints on model requests (prompt caching)',
+  options,
+  register(on, opts) {
+    if (!opts.enabled) return
+    // Innermost: the breakpoints go on the request as every other handler left it.
+    on('model.request', ($, e, next) => {
+      if (e.purpose === 'complete' || /^(1|true)$/i.test($.env.get('DISABLE_PROMPT_CACHING') ?? '')) return next(e)
+      return next({ ...e, request: placeBreakpoints(e.request, e.sections, opts.ttl) })
+    }, { stage: STAGE.last })
+  },
+})
