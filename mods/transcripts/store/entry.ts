@@ -1,7 +1,6 @@
 import { z } from 'zod'
-import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import type { SDKResultMessage } from '../../../core/loop/messages.js'
-import type { Usage } from '../../../core/events/types.js'
+import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { SDKAssistantMessage, SDKResultMessage } from '../../../core/loop/messages.js'
 
 /**
  * One line of a session transcript. The fields follow Claude Code's transcripts, so hook scripts
@@ -47,16 +46,8 @@ export interface CarriedRead { path: string; whole: boolean }
 
 export interface AssistantEntry extends EntryBase {
   type: 'assistant'
-  message: {
-    id: string
-    type: 'message'
-    role: 'assistant'
-    model: string
-    content: ContentBlock[]
-    stop_reason: string | null
-    stop_sequence: string | null
-    usage: Usage
-  }
+  /** The API message, as the stream's assistant message carries it. */
+  message: SDKAssistantMessage['message']
   /** The API's id for the request that produced this response, when the model reported one. */
   requestId?: string
   error?: string
