@@ -1,3 +1,4 @@
+import { systemText } from '../helpers/system-text.js'
 import { mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -55,7 +56,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     ]
     const r = await runCli(['-p', 'review', '--plugin-dir', plugin], { script, cwd: project, env: env() })
     expect(r.code).toBe(0)
-    expect((r.requests[1]!.body as any).system).toContain('You review changes.')
+    expect(systemText(r.requests[1]!.body as { system?: unknown })).toContain('You review changes.')
   })
 
   it('a broken file inside the plugin is a warning naming it; the rest loads', async () => {
