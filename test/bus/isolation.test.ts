@@ -53,11 +53,10 @@ describe('isolation', () => {
   })
 
   it('times out a handler past its own-time budget and runs what is beneath', async () => {
-    const host = await hostWith(['slow', (on) => on('tool.call', async () => { await sleep(10_000); return { deny: 'late' } }, { budgetMs: 30 })])
+    const host = await hostWith(['slow', (on) => on('tool.call', async () => { await new Promise(() => {}); return { deny: 'late' } }, { budgetMs: 30 })])
     const failures = await failuresOf(host)
-    const started = performance.now()
+    // The handler never settles: the dispatch ending at all is its budget at work.
     expect(await host.bus.emit('tool.call', call(), run)).toEqual({ result: 'ran Bash' })
-    expect(performance.now() - started).toBeLessThan(1_000)
     expect(failures[0]).toMatchObject({ code: 'MODLOOP_ERR_HANDLER_TIMEOUT', mod: 'slow', outcome: 'skipped' })
   })
 

@@ -85,13 +85,12 @@ describe('streaming events (turn.step)', () => {
   it('times out a stuck streaming handler without counting time spent reading beneath', async () => {
     const failures: HandlerFailure[] = []
     const host = await hostWith(
-      ['stuck', (on) => on('turn.step', async function* () { await new Promise((r) => setTimeout(r, 5_000)); return result('never') }, { budgetMs: 30 })],
+      ['stuck', (on) => on('turn.step', async function* () { await new Promise(() => {}); return result('never') }, { budgetMs: 30 })],
     )
     host.bus.onFailure((f) => failures.push(f))
-    const started = performance.now()
+    // The handler never settles: the stream ending at all is its budget at work.
     const { result: r } = await drain(host.bus.stream('turn.step', step, core))
     expect(r.answer).toBe('hello claude-sonnet-4-5')
-    expect(performance.now() - started).toBeLessThan(1_000)
     expect(failures[0]).toMatchObject({ code: 'MODLOOP_ERR_HANDLER_TIMEOUT' })
   })
 

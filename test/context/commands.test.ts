@@ -153,10 +153,8 @@ describe('slash commands from .claude/commands', () => {
     const guard = defineMod({ name: 'guard', register: (on) => on('tool.check', (_$, e, next) => ((e.input as any).command?.startsWith('echo line') ? { decision: 'deny', reason: 'no echo' } : next(e))) })
     const run = await runScript([{ reply: 'ok' }], '/git:status foo', { cwd, mods: [commands(), guard] })
     expect(firstText(run)).toContain('\n[not run: no echo]\n')
-    const started = performance.now()
-    const out = await expandShell('!sleep 5; echo late', { cwd, timeoutMs: 200, maxOutputChars: 1000, refuse: async () => undefined })
+    const out = await expandShell('!sleep 60; echo late', { cwd, timeoutMs: 200, maxOutputChars: 1000, refuse: async () => undefined })
     expect(out).toBe('[stopped after 200 ms]')
-    expect(performance.now() - started).toBeLessThan(2_000)
   })
 })
 

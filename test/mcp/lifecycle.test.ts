@@ -108,23 +108,21 @@ describe('MCP server lifecycle', () => {
         return next(e)
       }),
     })
-    const started = Date.now()
     const run = await runScript([{ reply: 'ok' }], 'go', {
-      cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, startupTimeoutMs: 100, servers: { late: stdio({ env: { FIXTURE_DELAY_MS: '5000', FIXTURE_PID_FILE: pidFile } }) } }), spawned],
+      cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, startupTimeoutMs: 100, servers: { late: stdio({ env: { FIXTURE_DELAY_MS: '60000', FIXTURE_PID_FILE: pidFile } }) } }), spawned],
     })
+    // The server would take 60 s to start, past the test's own timeout: the run ending at all is the startup timeout at work.
     expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'late', status: 'pending' }])
-    expect(Date.now() - started).toBeLessThan(3_000)
     expect(isAlive(Number(await readFile(pidFile, 'utf8')))).toBe(false)
   })
 
   it('kills a server that ignores its closed stdin and SIGTERM when the session ends', async () => {
-    const started = Date.now()
     const run = await runScript([{ reply: [use('mcp__stubborn__pid')] }, { reply: 'done' }], 'go', {
       cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { stubborn: stdio({ env: { FIXTURE_STUBBORN: '1' } }) } })],
     })
     const pid = Number(resultText(toolResults(run.requests, 1)[0]!))
     expect(pid).toBeGreaterThan(0)
+    // It ignores closed stdin and SIGTERM for good: the run ending at all is the SIGKILL at work.
     expect(isAlive(pid)).toBe(false)
-    expect(Date.now() - started).toBeLessThan(4_000)
   })
 })

@@ -37,14 +37,13 @@ describe('Query controls in a streaming-input session', () => {
     let q: Pick<Query, 'interrupt'> | undefined
     const w = watcher((tool) => { if (tool === 'Bash') setTimeout(() => void q!.interrupt(), 150) })
     const c = await conversation([
-      { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 5 && echo late > late.txt' } } }] },
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 60 && echo late > late.txt' } } }] },
       { reply: 'still here' },
     ], { cwd, mods: [bashMod, w.mod] })
     q = c.q
     try {
-      const started = performance.now()
+      // The command would sleep 60 s, past the test's own timeout: the turn ending at all is the interrupt at work.
       const first = await c.say('run the slow thing')
-      expect(performance.now() - started).toBeLessThan(3_000)
       expect(first).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'aborted_tools', is_error: true })
       const second = await c.say('are you there?')
       expect(second).toMatchObject({ subtype: 'success', result: 'still here' })

@@ -156,9 +156,8 @@ describe('Stop', () => {
 describe('failures', () => {
   it('a hook that hangs past its timeout is killed and the turn goes on', async () => {
     await writeSettings(box, { PreToolUse: [{ hooks: [cmd('sleep 30', { timeout: 0.3 })] }] })
-    const started = performance.now()
+    // The hook would sleep 30 s, past the test's own timeout: the turn going on at all is its timeout at work.
     const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
-    expect(performance.now() - started).toBeLessThan(5000)
     expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'hi' })
   })
 

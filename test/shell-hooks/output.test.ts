@@ -25,12 +25,10 @@ describe('hook output over 10,000 characters', () => {
 describe('async hooks', () => {
   it('the loop does not wait; their context reaches the model with a later request', async () => {
     await writeSettings(box, { PostToolUse: [{ matcher: 'Echo', hooks: [cmd(`sleep 0.3; ${json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint is clean' } })}`, { async: true })] }] })
-    const started = performance.now()
     const r = await run(box, [echo, { reply: [{ tool_use: { id: 'toolu_w', name: 'Wait', input: { ms: 700, label: 'w' } } }] }, { reply: 'ok' }])
     expect(r.result.result).toBe('ok')
     expect(lastUserTexts(r.requests[1]!.body).join('\n')).not.toContain('lint is clean')
     expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('PostToolUse hook additional context: lint is clean')
-    expect(performance.now() - started).toBeLessThan(5_000)
   })
 
   it('asyncRewake: exit 2 wakes the model before the turn would end', async () => {

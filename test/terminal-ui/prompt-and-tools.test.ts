@@ -65,15 +65,14 @@ describe.runIf(hasTmux)('the prompt and tool calls in the interactive terminal (
   it('Esc while a tool runs stops it: the call shows interrupted, and the next prompt works', async () => {
     const where = await project()
     const p = await suite.open({
-      steps: [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 5' } } }] }, { reply: 'next works' }],
+      steps: [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 60' } } }] }, { reply: 'next works' }],
     }, where, { args: ['--allowedTools', 'Bash(sleep *)'] })
     await send(p, 'wait a while')
-    await p.waitFor(/Bash\(sleep 5\) \d/)
-    const pressed = Date.now()
+    await p.waitFor(/Bash\(sleep 60\) \d/)
+    // The command would sleep 60 s, past the test's own timeout: the notice arriving at all is Esc at work.
     await p.keys('Escape')
     await p.waitFor('Interrupted. What should modloop do instead?')
-    expect(Date.now() - pressed).toBeLessThan(4_000)
-    expect(await p.capture()).toMatch(/■ Bash\(sleep 5\) · interrupted · \d/)
+    expect(await p.capture()).toMatch(/■ Bash\(sleep 60\) · interrupted · \d/)
     await send(p, 'go on')
     await p.waitFor('next works')
     expect(server().requests).toHaveLength(2)

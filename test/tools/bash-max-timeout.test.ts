@@ -15,9 +15,8 @@ afterAll(async () => {
 
 describe('Bash maxTimeoutMs', () => {
   it('clamps a longer requested timeout to the maximum', async () => {
-    const started = performance.now()
-    const r = await tools.call('Bash', { command: 'echo started; sleep 10', timeout: 10_000 })
-    expect(performance.now() - started).toBeLessThan(5_000)
+    // Asked for 60 s, past the test's own timeout: the call ending at all is the clamp at work.
+    const r = await tools.call('Bash', { command: 'echo started; sleep 60', timeout: 60_000 })
     expect(r).toMatchObject({ isError: true, result: { timedOut: true, interrupted: true, stdout: 'started\n' } })
     expect(r.text).toBe('started\nCommand timed out after 300 ms and was stopped.')
   })

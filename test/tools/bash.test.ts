@@ -65,9 +65,8 @@ describe('Bash', () => {
 // Each waits on init's reaping, so they run side by side.
 describe.concurrent('Bash ends process groups', () => {
   it('on timeout kills the whole process group and keeps the partial output', async () => {
-    const started = Date.now()
+    // The command would sleep 30 s, past the test's own timeout: the call ending at all is the timeout at work.
     const r = await tools.call('Bash', { command: 'echo pid $$; echo before; sleep 30 & sleep 30', timeout: 300 })
-    expect(Date.now() - started).toBeLessThan(5_000)
     expect(r).toMatchObject({ isError: true, result: { interrupted: true, timedOut: true } })
     expect(r.text).toContain('before')
     expect(r.text).toContain('timed out after 300 ms')

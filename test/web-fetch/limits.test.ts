@@ -40,9 +40,8 @@ const resultOf = (run: Awaited<ReturnType<typeof runScript>>, i = 0) => (run.mes
 
 describe('WebFetch limits', () => {
   it('a page that never arrives ends at the timeout with an error saying so', async () => {
-    const started = performance.now()
+    // /hang never answers: the run ending at all is the timeout at work.
     const run = await runScript([{ reply: [fetchCall('/hang'), fetchCall('/slow-body')] }, { reply: 'ok' }], 'go', { mods: [toolsMod(), limited] })
-    expect(performance.now() - started).toBeLessThan(5_000)
     for (const i of [0, 1]) {
       expect(resultOf(run, i).message.content[0]).toMatchObject({ is_error: true, content: expect.stringContaining('did not arrive within 300 ms (the timeout)') })
     }
