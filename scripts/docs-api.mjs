@@ -1,7 +1,8 @@
 // Generates docs/mod-api.md from the `$` interface (core/mod/api.ts), so the reference lists
 // exactly what the host provides. `node scripts/docs-api.mjs --check` exits 1 when stale.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { writeOrCheck } from './generated-doc.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const src = readFileSync(`${root}core/mod/api.ts`, 'utf8')
@@ -80,15 +81,4 @@ export function generate() {
   return out.join('\n')
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = `${root}docs/mod-api.md`
-  const text = generate()
-  if (process.argv.includes('--check')) {
-    let current = ''
-    try { current = readFileSync(file, 'utf8') } catch {}
-    if (current !== text) {
-      console.error('docs/mod-api.md is stale: run `node scripts/docs-api.mjs`')
-      process.exit(1)
-    }
-  } else writeFileSync(file, text)
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeOrCheck('docs/mod-api.md', 'scripts/docs-api.mjs', generate())

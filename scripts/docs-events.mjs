@@ -1,7 +1,8 @@
 // Generates docs/events.md from the event catalog (core/events/catalog.ts and types.ts), so the
 // reference cannot drift from the code. `node scripts/docs-events.mjs --check` exits 1 when stale.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { writeOrCheck } from './generated-doc.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const catalogSrc = readFileSync(`${root}core/events/catalog.ts`, 'utf8')
@@ -69,15 +70,4 @@ export function generate() {
   return out.join('\n')
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = `${root}docs/events.md`
-  const text = generate()
-  if (process.argv.includes('--check')) {
-    let current = ''
-    try { current = readFileSync(file, 'utf8') } catch {}
-    if (current !== text) {
-      console.error('docs/events.md is stale: run `node scripts/docs-events.mjs`')
-      process.exit(1)
-    }
-  } else writeFileSync(file, text)
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeOrCheck('docs/events.md', 'scripts/docs-events.mjs', generate())
