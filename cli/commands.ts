@@ -4,6 +4,7 @@ import { HEADLESS_OPTIONS, HEADLESS_USAGE } from './headless-options.js'
 import { ACP_OPTIONS, ACP_USAGE } from './acp/options.js'
 
 const json = { json: { type: 'boolean' } } as const
+const store = { 'session-store': { type: 'string' } } as const
 
 /** Every command, by the words that select it. Later commands (headless `-p`, …) add rows here. */
 export const COMMANDS: readonly Command[] = [
@@ -93,19 +94,35 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['sessions', 'list'],
-    summary: 'list the sessions of this directory (id, last activity, turns, title), most recent first',
-    usage: 'modloop sessions list [--json] [--cwd DIR]',
-    options: { ...json, cwd: { type: 'string' } },
+    summary: 'list the sessions of this directory (id, last activity, turns, title), most recent first, from the local files or a session store',
+    usage: 'modloop sessions list [--json] [--cwd DIR] [--session-store URL]',
+    options: { ...json, cwd: { type: 'string' }, ...store },
     positionals: { min: 0, max: 0 },
     load: async () => (await import('./sessions-list.js')).sessionsList,
   },
   {
     path: ['sessions', 'show'],
     summary: 'replay one session readably: prompts, answers, tool calls and results, turn totals',
-    usage: 'modloop sessions show <id> [--cwd DIR]',
-    options: { cwd: { type: 'string' } },
+    usage: 'modloop sessions show <id> [--cwd DIR] [--session-store URL]',
+    options: { cwd: { type: 'string' }, ...store },
     positionals: { min: 1, max: 1 },
     load: async () => (await import('./sessions-show.js')).sessionsShow,
+  },
+  {
+    path: ['sessions', 'push'],
+    summary: "copy a session of this machine's files into the session store (Postgres), where any machine resumes it",
+    usage: 'modloop sessions push <id> [--cwd DIR] [--session-store URL]',
+    options: { cwd: { type: 'string' }, ...store },
+    positionals: { min: 1, max: 1 },
+    load: async () => (await import('./sessions-move.js')).sessionsPush,
+  },
+  {
+    path: ['sessions', 'pull'],
+    summary: "copy a session of the session store (Postgres) into this machine's files",
+    usage: 'modloop sessions pull <id> [--session-store URL]',
+    options: { ...store },
+    positionals: { min: 1, max: 1 },
+    load: async () => (await import('./sessions-move.js')).sessionsPull,
   },
   {
     path: ['why'],

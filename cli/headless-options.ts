@@ -37,6 +37,7 @@ export const HEADLESS_OPTIONS = {
   'watch-mods': { type: 'boolean' },
   checkpoint: { type: 'boolean' },
   'no-session-persistence': { type: 'boolean' },
+  'session-store': { type: 'string' },
   'mcp-config': { type: 'string', multiple: true },
   'strict-mcp-config': { type: 'boolean' },
 } as const satisfies OptionSpecs
@@ -46,7 +47,7 @@ const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
   'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
   thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'append-system-prompt': 'TEXT',
   'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR',
-  resume: 'ID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR',
+  resume: 'ID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL',
 }
 
 // Made from the option table, so an option the parser accepts cannot be missing from --help.

@@ -12,6 +12,7 @@ import { pluginDirSpecs } from './plugin-dirs.js'
 import { usageError } from './usage-error.js'
 import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
+import { builtinsWith, chooseSessionStore } from './session-store.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
@@ -31,6 +32,16 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   if (!prompt.trim() && !resuming) throw usageError('no prompt: give one after -p or on standard input')
   const options = queryOptions(values, io)
   markEntrypoint(io, 'sdk-cli')
+  const store = await chooseSessionStore(values, options.cwd ?? io.cwd, options.log)
+  try {
+    if (store) options.builtins = await builtinsWith(store)
+    return await run(format, prompt, options, values, io)
+  } finally {
+    await store?.close()
+  }
+}
+
+async function run(format: (typeof FORMATS)[number], prompt: string, options: QueryOptions, values: Values, io: Parameters<CommandRun>[0]['io']): Promise<number> {
   const { query } = await import('../entry.js')
   const abort = new AbortController()
   options.abortController = abort

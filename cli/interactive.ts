@@ -11,6 +11,7 @@ import { markEntrypoint } from './entrypoint.js'
 import { tuneHeapForLongSession } from './heap.js'
 import { queryOptions } from './headless.js'
 import { usageError } from './usage-error.js'
+import { builtinsWith, chooseSessionStore } from './session-store.js'
 
 /**
  * `modloop` with no `-p`: headless when `-p` is given, otherwise the interactive session, run by
@@ -30,14 +31,22 @@ export const interactive: CommandRun = async ({ values, positionals, io }) => {
   }
   const given = queryOptions(values, io)
   markEntrypoint(io, 'cli')
-  // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
-  const { BUILTINS } = await import('../builtins.js')
-  const options = { ...given, builtins: BUILTINS, cwd: resolve(io.cwd, given.cwd ?? '.') }
+  const cwd = resolve(io.cwd, given.cwd ?? '.')
   const term: TerminalIo = { stdin, stdout, env: io.env }
   // Nothing of the project loads before the folder is trusted, so the built-in terminal asks.
   const { askTrust } = await import('../mods/terminal-ui/trust-ask.js')
-  const trusted = await askTrust(term, options.cwd)
+  const trusted = await askTrust(term, cwd)
   if (trusted !== true) return trusted === false ? 1 : trusted.signalExit
+  // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
+  const store = await chooseSessionStore(values, cwd, given.log)
+  try {
+    return await runInteractive({ ...given, builtins: await builtinsWith(store), cwd }, positionals, io, term)
+  } finally {
+    await store?.close()
+  }
+}
+
+async function runInteractive(options: QueryOptions & { cwd: string }, positionals: string[], io: Parameters<CommandRun>[0]['io'], term: TerminalIo): Promise<number> {
   const loader = sessionLoader(options)
   const first = await loader.first
   const { findSurface } = await import('../mods/terminal-ui/surface.js')

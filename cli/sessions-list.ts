@@ -2,13 +2,22 @@ import { resolve } from 'node:path'
 import { listSessions, shorten } from '../mods/transcripts/store/list.js'
 import type { CommandRun } from './command.js'
 import { table } from './table.js'
+import { chooseSessionStore } from './session-store.js'
 
 const TITLE_CHARS = 30
 
-/** `modloop sessions list`: the sessions of this directory, most recently active first. */
+/** `modloop sessions list`: the sessions of this directory, most recently active first, from the local files or the session store. */
 export const sessionsList: CommandRun = async ({ values, io }) => {
   const cwd = resolve(io.cwd, typeof values.cwd === 'string' ? values.cwd : '.')
-  const sessions = await listSessions({ cwd, env: io.env })
+  const store = await chooseSessionStore(values, cwd)
+  let sessions
+  try {
+    sessions = store
+      ? await (await import('../mods/transcripts/store/postgres/list.js')).listStoredSessions(store, { cwd, env: io.env })
+      : await listSessions({ cwd, env: io.env })
+  } finally {
+    await store?.close()
+  }
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`)
     return 0

@@ -3,18 +3,36 @@ import type { SDKMessage } from '../core/loop/messages.js'
 import { isTurnResult, type MessageEntry } from '../mods/transcripts/store/entry.js'
 import { isPrompt, promptText } from '../mods/transcripts/store/list.js'
 import { findSession } from '../mods/transcripts/store/locate.js'
-import { chainTo, readTranscript } from '../mods/transcripts/store/transcript-read.js'
+import { chainTo, parseTranscript, readTranscript, type ReadTranscript } from '../mods/transcripts/store/transcript-read.js'
+import { redact } from '../mods/transcripts/store/postgres/connect.js'
+import { ModloopError } from '../core/errors.js'
+import { chooseSessionStore } from './session-store.js'
 import type { CommandRun } from './command.js'
 import { renderPretty } from './pretty.js'
 
-/** `modloop sessions show <id>`: the conversation replayed as `-p --verbose` shows it live. */
+/** `modloop sessions show <id>`: the conversation replayed as `-p --verbose` shows it live, from the local files or the session store. */
 export const sessionsShow: CommandRun = async ({ values, positionals, io }) => {
   const cwd = resolve(io.cwd, typeof values.cwd === 'string' ? values.cwd : '.')
-  const file = await findSession(positionals[0]!, cwd, io.env)
-  const { entries, warnings } = await readTranscript(file.path)
-  for (const w of warnings) io.stderr.write(`modloop: ${w}\n`)
-  const chain = chainTo(entries)
-  io.stdout.write(`session ${file.sessionId}\n${file.path}\n`)
+  const store = await chooseSessionStore(values, cwd)
+  let where: string
+  let read: ReadTranscript
+  try {
+    if (store) {
+      const stored = await store.read(positionals[0]!)
+      if (!stored) throw new ModloopError('MODLOOP_ERR_SESSION', `No conversation found with session ID: ${positionals[0]} (in the session store at ${redact(store.url)})`, { field: 'id' })
+      where = `${redact(store.url)} (session store)`
+      read = parseTranscript(stored.main, where)
+    } else {
+      const file = await findSession(positionals[0]!, cwd, io.env)
+      where = file.path
+      read = await readTranscript(file.path)
+    }
+  } finally {
+    await store?.close()
+  }
+  for (const w of read.warnings) io.stderr.write(`modloop: ${w}\n`)
+  const chain = chainTo(read.entries)
+  io.stdout.write(`session ${positionals[0]}\n${where}\n`)
   const kept = keptByCompaction(chain)
   chain.forEach((e, i) => {
     const label = kept.get(i)

@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   MODLOOP_ERR_TOOL: 'a tool failed',
   MODLOOP_ERR_SESSION: 'a session could not be found or loaded',
   MODLOOP_ERR_SESSION_LOCKED: 'another process is writing that session',
+  MODLOOP_ERR_STORE: 'the session store or the job queue (a database) could not be reached or refused a request',
+  MODLOOP_ERR_JOB: 'a job could not be submitted, run or found',
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

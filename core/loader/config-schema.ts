@@ -32,6 +32,9 @@ export const configSchema = z.strictObject({
   mcpServers: z.record(z.string(), z.unknown()).optional(),
   compaction: z.record(z.string(), z.unknown()).optional(),
   env: z.record(z.string(), z.string()).optional(),
+  // Where sessions are kept instead of the local transcript files. Read by the entry point (the CLI
+  // builds the store before the session opens, since a resume loads from it first), not by core.
+  sessionStore: z.strictObject({ postgres: z.string().min(1) }).optional(),
 })
 
 export type ModEntry = z.infer<typeof modEntrySchema>

@@ -5,7 +5,7 @@ type Settings = Omit<ResolvedConfig, 'files' | 'mods' | 'hooks'>
 const LISTS = ['allow', 'deny', 'ask', 'additionalDirectories'] as const
 
 /**
- * Merges everything but `mods` over the layers, ancestor first. Merge rule: scalars (`model`) —
+ * Merges everything but `mods` over the layers, ancestor first. Merge rule: scalars (`model`, `sessionStore`) —
  * the child wins; records (`env`, `mcpServers`, `compaction`) — shallow, the child's keys win;
  * `permissions` — shallow, but the allow/deny/ask and additionalDirectories lists are
  * concatenated; `hooks` — every layer's hooks are kept, each with its source file.
@@ -14,6 +14,7 @@ export function mergeSettings(layers: readonly Layer[]): Settings & { hooks: Hoo
   const out: Settings & { hooks: HookSource[] } = { hooks: [] }
   for (const { config, file, origin } of layers) {
     if (config.model !== undefined) out.model = config.model
+    if (config.sessionStore !== undefined) out.sessionStore = config.sessionStore
     if (config.env) out.env = { ...out.env, ...config.env }
     if (config.mcpServers) out.mcpServers = { ...out.mcpServers, ...config.mcpServers }
     if (config.compaction) out.compaction = { ...out.compaction, ...config.compaction }

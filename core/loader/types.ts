@@ -76,6 +76,8 @@ export interface ResolvedConfig {
   mcpServers?: Record<string, unknown>
   compaction?: Record<string, unknown>
   env?: Record<string, string>
+  /** Where sessions are kept (`{ postgres: URL }`); the entry point builds the store from it. */
+  sessionStore?: { postgres: string }
 }
 
 export interface LoadOptions {

@@ -18,7 +18,7 @@ export async function clearSession(session: Session): Promise<{ sessionId: strin
   session.release = undefined
   session.renew()
   const transcriptPath = locationOf(session)
-  hold(session, transcriptPath)
+  await hold(session, transcriptPath)
   await session.host.bus.emit('session.start', {
     cwd: session.cwd, ...surfaceFields(session.options), sessionId: session.id, source: 'clear', transcriptPath,
   })

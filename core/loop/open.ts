@@ -82,7 +82,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     ...(resumed ? { resumedFrom: resumedFrom(resumed) } : {}),
   }
   try {
-    hold(session, start.transcriptPath)
+    await hold(session, start.transcriptPath)
   } catch (err) {
     // Another process took the session first (two starts with one id, two resumes at once): a session
     // that ran on beside it would lose what it did.

@@ -6,10 +6,10 @@ export function locationOf(session: Session): string {
 }
 
 /** Takes the session in its store for this process (unless it is not kept: persistSession false). */
-export function hold(session: Session, location: string): void {
+export async function hold(session: Session, location: string): Promise<void> {
   const store = session.options.builtins?.sessionStore
   session.location = location
   if (!store || session.options.persistSession === false || location === '') return
-  session.release = store.hold(location, session.id)
+  session.release = await store.hold(location, session.id)
 }
 

@@ -21,9 +21,10 @@ export interface SessionStore {
   load(request: { id?: string; cwd: string; env?: Env; fork: boolean; at?: string }): Promise<StoredSession>
   /**
    * Takes the session for this process while it runs, so no other process writes it at the same
-   * time; returns the release. Throws MODLOOP_ERR_SESSION_LOCKED when another live process holds it.
+   * time; returns (or resolves to) the release. Throws MODLOOP_ERR_SESSION_LOCKED when another live
+   * process holds it. A store on a server takes its lock there, so it may answer asynchronously.
    */
-  hold(location: string, sessionId: string): () => void
+  hold(location: string, sessionId: string): (() => void) | Promise<() => void>
   /** The file the session's trace is appended to (what mods changed or decided, for `modloop why`), if the store keeps one. */
   traceOf?(location: string): string | undefined
 }

@@ -11,6 +11,7 @@ import { VERSION } from '../../core/version.js'
 import { gitBranch } from './git-branch.js'
 import { toLine, type LineBase } from './lines.js'
 import { TranscriptWriter } from './writer.js'
+import { journalFor, type Journal } from './store/journals.js'
 import { readFilesOf } from '../_shared/read-state.js'
 
 const options = z.object({
@@ -36,6 +37,8 @@ interface Recording {
   main: TranscriptWriter
   agents: Map<string, TranscriptWriter>
   base: LineBase
+  /** Where the lines go besides the local file, when the session's store keeps it elsewhere too (Postgres). */
+  journal?: Journal
   /**
    * Writes to the main transcript held back until the session's first prompt: a session that
    * only ran a command (/help, /cost) and ended leaves no file for `--continue` or the picker to
@@ -68,6 +71,7 @@ export default defineMod({
         const line: CustomTitleEntry = { type: 'custom-title', customTitle: title, sessionId }
         const r = open.get(sessionId)
         if (r) write(r, () => r.main.appendDetached({ ...line }))
+        if (r?.journal && !r.held) void stored(r.journal, $.log)
       },
     })
 
@@ -79,22 +83,27 @@ export default defineMod({
         sessionId: e.sessionId, cwd: e.cwd, isSidechain: false, userType: 'external',
         entrypoint: $.env.get('CLAUDE_CODE_ENTRYPOINT') ?? 'sdk-ts', version: VERSION, ...(branch ? { gitBranch: branch } : {}),
       }
-      const main = new TranscriptWriter(e.transcriptPath, { after: e.source === 'resume' ? e.resumedFrom?.leafUuid : null, fsync: opts.fsync })
+      const journal = journalFor(e.transcriptPath)
+      const main = new TranscriptWriter(e.transcriptPath, { after: e.source === 'resume' ? e.resumedFrom?.leafUuid : null, fsync: opts.fsync, ...(journal ? { copy: (t: string) => journal.add(t) } : {}) })
       if (e.source === 'fork' && e.resumedFrom) await copyHistory(main, e.resumedFrom, e.sessionId)
       const held = existsSync(e.transcriptPath) ? undefined : []
-      open.set(e.sessionId, { main, agents: new Map(), base, ...(held ? { held } : {}) })
+      open.set(e.sessionId, { main, agents: new Map(), base, ...(journal ? { journal } : {}), ...(held ? { held } : {}) })
       written.set(e.sessionId, e.transcriptPath)
       return next(e)
     })
 
-    on('session.message', ($, e, next) => {
+    on('session.message', async ($, e, next) => {
       const recording = open.get($.session.id() as string)
       if (recording) record(recording, e, { model: () => $.session.model() as string, permissionMode: () => $.capability.use('permissionMode')?.mode(), carried: () => carriedState($) }, opts.fsync)
+      // A store that keeps the session elsewhere has it too before the caller sees the message.
+      if (recording?.journal && !recording.held) await stored(recording.journal, $.log)
       return next(e)
     })
 
-    on('session.end', ($, e, next) => {
+    on('session.end', async ($, e, next) => {
+      const journal = open.get(e.sessionId)?.journal
       close(open, e.sessionId)
+      if (journal) await stored(journal, $.log)
       return next(e)
     })
 
@@ -124,7 +133,8 @@ function record(r: Recording, e: SessionMessageInput, live: Live, fsync: boolean
   const agentId = e.agentId
   let writer = r.main
   if (agentId) {
-    writer = r.agents.get(agentId) ?? new TranscriptWriter(subagentTranscriptPath(r.main.path, agentId), { fsync })
+    const journal = r.journal
+    writer = r.agents.get(agentId) ?? new TranscriptWriter(subagentTranscriptPath(r.main.path, agentId), { fsync, ...(journal ? { copy: (t: string) => journal.add(t, agentId) } : {}) })
     r.agents.set(agentId, writer)
   }
   const base = agentId ? { ...r.base, isSidechain: true, agentId } : r.base
@@ -166,6 +176,15 @@ async function copyHistory(writer: TranscriptWriter, from: ResumedFrom, sessionI
   const { entries } = await readTranscript(from.transcriptPath)
   const chain = from.leafUuid ? chainTo(entries, from.leafUuid) : []
   writer.appendLinked(chain.map((entry) => ({ ...entry, sessionId })))
+}
+
+/** Waits for the journal; a line it could not store is reported (it keeps the line and sends it again with the next one). */
+async function stored(journal: Journal, log: ModApi['log']): Promise<void> {
+  try {
+    await journal.flush()
+  } catch (err) {
+    log.error(`the session store did not take the transcript's last lines (the local transcript has them; they are sent again with the next line): ${describeError(err)}`)
+  }
 }
 
 function close(open: Map<string, Recording>, sessionId: string): void {

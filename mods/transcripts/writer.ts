@@ -15,10 +15,13 @@ export class TranscriptWriter {
   private last: string | null
   private readonly parents = new Map<string, string | null>()
   private readonly fsync: boolean
+  private readonly copy: ((text: string) => void) | undefined
 
-  constructor(readonly path: string, options: { after?: string | null; fsync?: boolean } = {}) {
+  /** `copy` gets every text written, after the local write: the session's journal when its store keeps it elsewhere too. */
+  constructor(readonly path: string, options: { after?: string | null; fsync?: boolean; copy?: (text: string) => void } = {}) {
     this.last = options.after ?? null
     this.fsync = options.fsync ?? false
+    this.copy = options.copy
   }
 
   /** The uuid the next line hangs from. */
@@ -61,6 +64,7 @@ export class TranscriptWriter {
     const bytes = Buffer.from(text, 'utf8')
     for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off)
     if (this.fsync) fsyncSync(fd)
+    this.copy?.(text)
   }
 
   private open(): number {

@@ -3,8 +3,8 @@ import type { SessionStore, StoredSession } from '../../../core/session/store.js
 import { findSession, latestSession } from './locate.js'
 import { acquireSessionLock, assertUnlocked } from './lock.js'
 import { traceFileOf, transcriptPath } from './paths.js'
-import { rebuildHistory } from './rebuild.js'
-import { chainTo, readTranscript } from './transcript-read.js'
+import { restoreSession } from './restore.js'
+import { readTranscript } from './transcript-read.js'
 
 /**
  * The default session store: one append-only JSONL transcript per session under
@@ -19,12 +19,6 @@ export const fileStore: SessionStore = {
   async load({ id, cwd, env, fork, at }): Promise<StoredSession> {
     const file = id !== undefined ? await findSession(id, cwd, env) : await latestSession(cwd, env)
     if (!fork) assertUnlocked(file.path, file.sessionId)
-    const { entries, warnings } = await readTranscript(file.path)
-    const chain = chainTo(entries, at)
-    const rebuilt = rebuildHistory(chain)
-    if (rebuilt.repaired > 0) {
-      warnings.push(`${file.path}: ${rebuilt.repaired} tool call${rebuilt.repaired === 1 ? '' : 's'} had no result (the session stopped while ${rebuilt.repaired === 1 ? 'it' : 'they'} ran); answered with an error`)
-    }
-    return { sessionId: file.sessionId, location: file.path, leafUuid: chain.at(-1)?.uuid ?? null, rebuilt, warnings }
+    return restoreSession(file.sessionId, file.path, await readTranscript(file.path), at)
   },
 }

@@ -36,22 +36,27 @@ const TITLE_CHARS = 60
  */
 export async function listSessions(options: { cwd: string; env?: Env; limit?: number }): Promise<SessionInfo[]> {
   const files = await sessionFiles(projectDir(options.cwd, options.env))
-  const infos = await Promise.all(files.map(async (f): Promise<SessionInfo | undefined> => {
+  const infos = await Promise.all(files.map(async (f) => {
     const entries = await readTranscript(f.path).then((r) => r.entries, (): TranscriptEntry[] => [])
-    if (!entries.some(isPrompt)) return undefined
-    const chain = chainTo(entries)
-    const rebuilt = rebuildHistory(chain)
-    const firstPrompt = promptText(chain.find((e) => isPrompt(e))) ?? ''
-    const first = chain[0]
-    const customTitle = entries.findLast(isCustomTitle)?.customTitle
-    return {
-      sessionId: f.sessionId, path: f.path, title: shorten(customTitle ?? firstPrompt), ...(customTitle !== undefined ? { customTitle } : {}), firstPrompt, turns: rebuilt.userTurns, messages: rebuilt.messages.length,
-      ...(first ? { createdAt: first.timestamp } : {}),
-      lastActivity: new Date(rebuilt.lastActivityMs || f.mtimeMs).toISOString(), fileSize: f.size, totalCostUsd: rebuilt.totalCostUsd,
-      ...(typeof chain.at(-1)?.gitBranch === 'string' ? { gitBranch: chain.at(-1)!.gitBranch } : {}),
-    }
+    return sessionInfo(entries, f)
   }))
   return infos.filter((s): s is SessionInfo => s !== undefined).slice(0, options.limit ?? Infinity)
+}
+
+/** One session's listing from its transcript's entries, whichever store kept them; undefined when it took no prompt. */
+export function sessionInfo(entries: readonly TranscriptEntry[], f: { sessionId: string; path: string; mtimeMs: number; size: number }): SessionInfo | undefined {
+  if (!entries.some(isPrompt)) return undefined
+  const chain = chainTo(entries)
+  const rebuilt = rebuildHistory(chain)
+  const firstPrompt = promptText(chain.find((e) => isPrompt(e))) ?? ''
+  const first = chain[0]
+  const customTitle = entries.findLast(isCustomTitle)?.customTitle
+  return {
+    sessionId: f.sessionId, path: f.path, title: shorten(customTitle ?? firstPrompt), ...(customTitle !== undefined ? { customTitle } : {}), firstPrompt, turns: rebuilt.userTurns, messages: rebuilt.messages.length,
+    ...(first ? { createdAt: first.timestamp } : {}),
+    lastActivity: new Date(rebuilt.lastActivityMs || f.mtimeMs).toISOString(), fileSize: f.size, totalCostUsd: rebuilt.totalCostUsd,
+    ...(typeof chain.at(-1)?.gitBranch === 'string' ? { gitBranch: chain.at(-1)!.gitBranch } : {}),
+  }
 }
 
 /** The text the user typed: the prompt's first text block (context blocks follow it). */

@@ -1,0 +1,41 @@
+import { resolve } from 'node:path'
+import type { Builtins } from '../core/loader/types.js'
+import type { PostgresStore } from '../mods/transcripts/store/postgres/pg-store.js'
+import type { Values } from './command.js'
+
+/**
+ * The session store a command uses: `--session-store URL`, else the config's `sessionStore: {
+ * postgres: URL }` (the given `--config`, or the one found from `cwd`, with what it extends),
+ * else none — the local files. Postgres code loads only when one is named.
+ */
+export async function chooseSessionStore(values: Values, cwd: string, log?: (line: string) => void): Promise<PostgresStore | undefined> {
+  const flag = values['session-store']
+  if (typeof flag === 'string') return openStore(flag, '--session-store', log)
+  const configured = await configuredStore(typeof values.config === 'string' ? values.config : undefined, cwd)
+  return configured ? openStore(configured.url, `${configured.file}: sessionStore.postgres`, log) : undefined
+}
+
+/** The built-in set with `store` as its session store (the file store when none). */
+export async function builtinsWith(store: PostgresStore | undefined): Promise<Builtins> {
+  const { BUILTINS } = await import('../builtins.js')
+  return store ? { ...BUILTINS, sessionStore: store } : BUILTINS
+}
+
+async function openStore(url: string, source: string, log?: (line: string) => void): Promise<PostgresStore> {
+  const { PostgresStore } = await import('../mods/transcripts/store/postgres/pg-store.js')
+  return new PostgresStore(url, { source, ...(log ? { log } : {}) })
+}
+
+/** The config's sessionStore, merged over its extends chain as the loader merges it (the child wins). */
+async function configuredStore(configPath: string | undefined, cwd: string): Promise<{ url: string; file: string } | undefined> {
+  const { findConfig, loadConfigRef } = await import('../core/loader/find-config.js')
+  const found = configPath !== undefined ? await loadConfigRef(configPath, resolve(cwd), 'MODLOOP_ERR_CONFIG', '--config') : await findConfig(resolve(cwd))
+  if (!found) return undefined
+  const [{ collectLayers }, { BUILTINS }] = await Promise.all([import('../core/loader/extends.js'), import('../builtins.js')])
+  let url: { url: string; file: string } | undefined
+  for (const layer of await collectLayers(found, BUILTINS)) {
+    const set = layer.config.sessionStore?.postgres
+    if (set !== undefined) url = { url: set, file: layer.file ?? layer.origin.label }
+  }
+  return url
+}

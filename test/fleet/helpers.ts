@@ -1,0 +1,45 @@
+import { mkdtempSync, realpathSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
+import { inject } from 'vitest'
+import type { Io } from '../../cli/io.js'
+import { main } from '../../cli/main.js'
+
+/** A database of this test file's own on the shared test server (test/fleet/postgres-setup.ts). */
+export async function freshDatabase(): Promise<string> {
+  const server = inject('postgresServer')
+  const name = `fleet_${randomUUID().replaceAll('-', '').slice(0, 16)}`
+  const admin = new pg.Client({ connectionString: `${server}postgres` })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE DATABASE ${name}`)
+  } finally {
+    await admin.end()
+  }
+  return `${server}${name}`
+}
+
+/** A query against a database, on a connection of its own. */
+export async function sql<T = Record<string, unknown>>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query(text, params)).rows as T[]
+  } finally {
+    await client.end()
+  }
+}
+
+export const tempDir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), `modloop-${prefix}-`)))
+
+export interface Captured { code: number; out: string; err: string }
+
+/** Runs the CLI in-process with its own output captured. */
+export async function cli(args: string[], cwd: string, env: Record<string, string | undefined>): Promise<Captured> {
+  let out = ''
+  let err = ''
+  const io: Io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, cwd, env }
+  return { code: await main(args, io), out, err }
+}
