@@ -75,6 +75,11 @@ async function run(format: (typeof FORMATS)[number], prompt: string, options: Qu
     return 128 + osConstants.signals[caught]
   }
   if (!result) return 1
+  return printResult(format, result, io)
+}
+
+/** The end of a `-p` run: the result as its format shows it (stream-json printed it already); answers the exit code. */
+export function printResult(format: string, result: SDKResultMessage, io: { stdout: { write(t: string): unknown }; stderr: { write(t: string): unknown } }): number {
   if (format === 'json') io.stdout.write(`${JSON.stringify(result)}\n`)
   if (format === 'text') {
     if (result.subtype === 'success') io.stdout.write(`${result.result ?? ''}\n`)
@@ -83,7 +88,8 @@ async function run(format: (typeof FORMATS)[number], prompt: string, options: Qu
   return result.is_error ? 1 : 0
 }
 
-function print(format: string, verbose: boolean, m: SDKMessage, io: { stdout: { write(t: string): unknown }; stderr: { write(t: string): unknown } }): void {
+/** One message as `-p` prints it in each output format (`submit --wait` prints a job's the same way). */
+export function print(format: string, verbose: boolean, m: SDKMessage, io: { stdout: { write(t: string): unknown }; stderr: { write(t: string): unknown } }): void {
   if (format === 'stream-json') io.stdout.write(`${JSON.stringify(m)}\n`)
   else if (format === 'text' && verbose) {
     const line = renderPretty(m, { color: false })

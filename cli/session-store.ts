@@ -9,10 +9,16 @@ import type { Values } from './command.js'
  * else none — the local files. Postgres code loads only when one is named.
  */
 export async function chooseSessionStore(values: Values, cwd: string, log?: (line: string) => void): Promise<PostgresStore | undefined> {
+  const chosen = await sessionStoreSetting(values, cwd)
+  return chosen ? openStore(chosen.url, chosen.source, log) : undefined
+}
+
+/** The session store's URL as `--session-store` or the config names it, and where it was named. */
+export async function sessionStoreSetting(values: Values, cwd: string): Promise<{ url: string; source: string } | undefined> {
   const flag = values['session-store']
-  if (typeof flag === 'string') return openStore(flag, '--session-store', log)
+  if (typeof flag === 'string') return { url: flag, source: '--session-store' }
   const configured = await configuredStore(typeof values.config === 'string' ? values.config : undefined, cwd)
-  return configured ? openStore(configured.url, `${configured.file}: sessionStore.postgres`, log) : undefined
+  return configured ? { url: configured.url, source: `${configured.file}: sessionStore.postgres` } : undefined
 }
 
 /** The built-in set with `store` as its session store (the file store when none). */

@@ -20,6 +20,8 @@ export interface PostgresStoreOptions {
   source?: string
   /** Warnings and errors of idle connections; default: stderr. */
   log?: (line: string) => void
+  /** The connection holding the session locks was lost while it held some: by default a warning in the log. */
+  onLost?: (why: string) => void
 }
 
 /**
@@ -33,6 +35,7 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements SessionStore {
   readonly url: string
   private readonly log: (line: string) => void
+  private readonly onLost: ((why: string) => void) | undefined
   private pool: Promise<Pool> | undefined
   private locks: AdvisoryLocks | undefined
   private readonly cwdOf = new Map<string, string>()
@@ -41,6 +44,7 @@ export class PostgresStore implements SessionStore {
   constructor(url: string, options: PostgresStoreOptions = {}) {
     this.url = checkUrl(url, options.source ?? 'session store')
     this.log = options.log ?? ((line) => process.stderr.write(`modloop: ${line}\n`))
+    this.onLost = options.onLost
   }
 
   /** The pool, with the store's tables made on first use. */
@@ -62,7 +66,10 @@ export class PostgresStore implements SessionStore {
   /** The advisory locks of this store's process (opened on first use). */
   async advisoryLocks(): Promise<AdvisoryLocks> {
     const pool = await this.db()
-    this.locks ??= new AdvisoryLocks(this.url, pool, 'sessions', (why) => this.log(`the session store's lock connection was lost (${why}): the sessions this process runs are no longer locked against other writers`))
+    this.locks ??= new AdvisoryLocks(this.url, pool, 'sessions', (why) => {
+      this.log(`the session store's lock connection was lost (${why}): the sessions this process runs are no longer locked against other writers`)
+      this.onLost?.(why)
+    })
     return this.locks
   }
 

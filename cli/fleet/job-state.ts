@@ -1,0 +1,84 @@
+import type { Pool } from 'pg'
+import { lockKey } from '../../mods/transcripts/store/postgres/lock-key.js'
+import { BOSS_SCHEMA, QUEUE, WAKE_CHANNEL } from './queue.js'
+
+/**
+ * The changes of a job's state that pg-boss has no call for, made on its job table the way its own
+ * calls make them (pg-boss 10's table: state, started_on, start_after, retry_count/limit, output).
+ */
+const JOB = `${BOSS_SCHEMA}.job`
+
+/** Whether the job is still active under the start this worker fetched it with: no one took it back in between. */
+export async function stillOurs(pool: Pool, id: string, startedOn: Date): Promise<boolean> {
+  // The fetched start came back as a Date (milliseconds); the table keeps microseconds.
+  const { rows } = await pool.query(`SELECT 1 FROM ${JOB} WHERE name = $1 AND id = $2 AND state = 'active' AND abs(extract(epoch FROM started_on - $3::timestamptz)) < 0.001`, [QUEUE, id, startedOn])
+  return rows.length > 0
+}
+
+/**
+ * A job this worker stops running without finishing it (it shuts down): back on the queue for the
+ * next worker at once. Cleared `started_on` keeps pg-boss from counting the next fetch as a retry.
+ */
+export async function handBack(pool: Pool, id: string): Promise<boolean> {
+  const { rows } = await pool.query(`
+    WITH back AS (
+      UPDATE ${JOB} SET state = 'retry', start_after = now(), started_on = NULL
+      WHERE name = $1 AND id = $2 AND state = 'active' RETURNING id
+    )
+    SELECT id, pg_notify($3, 'handed back') FROM back`, [QUEUE, id, WAKE_CHANNEL])
+  return rows.length > 0
+}
+
+export interface Reaped { id: string; failed: boolean }
+
+/**
+ * Jobs whose worker died: active for longer than `graceSeconds` (the moment between a fetch and
+ * its lock) while no one holds their job lock — a worker holds it on its own connection for as long
+ * as it runs the job, and the server drops it with the connection when the worker dies. Each goes
+ * back on the queue (the next fetch counts it as a retry), or fails once its retries are spent.
+ * Rows are taken FOR UPDATE SKIP LOCKED, so workers reaping at once never take the same job.
+ */
+export async function reapOrphans(pool: Pool, graceSeconds: number): Promise<Reaped[]> {
+  const client = await pool.connect()
+  const reaped: Reaped[] = []
+  try {
+    await client.query('BEGIN')
+    const { rows } = await client.query(`
+      SELECT id, retry_count, retry_limit FROM ${JOB}
+      WHERE name = $1 AND state = 'active' AND started_on < now() - make_interval(secs => $2)
+      ORDER BY started_on LIMIT 50 FOR UPDATE SKIP LOCKED`, [QUEUE, graceSeconds])
+    for (const row of rows as { id: string; retry_count: number; retry_limit: number }[]) {
+      const free = await client.query('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [lockKey('job', row.id)])
+      if (free.rows[0]?.ok !== true) continue
+      const failed = row.retry_count >= row.retry_limit
+      await client.query(failed
+        ? `UPDATE ${JOB} SET state = 'failed', completed_on = now(), output = $3::jsonb WHERE name = $1 AND id = $2`
+        : `UPDATE ${JOB} SET state = 'retry', start_after = now() WHERE name = $1 AND id = $2`,
+      failed ? [QUEUE, row.id, JSON.stringify({ error: `the worker running it stopped ${row.retry_count + 1} times; no runs are left (retry limit ${row.retry_limit})` })] : [QUEUE, row.id])
+      reaped.push({ id: row.id, failed })
+    }
+    if (reaped.some((r) => !r.failed)) await client.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, 'reaped'])
+    await client.query('COMMIT')
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw err
+  } finally {
+    client.release()
+  }
+  return reaped
+}
+
+/** Until when the queue is throttled (the API answered 429), if it is now. */
+export async function throttledUntil(pool: Pool): Promise<Date | undefined> {
+  const { rows } = await pool.query('SELECT until FROM modloop.queue_throttle WHERE queue = $1 AND until > now()', [QUEUE])
+  return rows[0]?.until as Date | undefined
+}
+
+/** No worker starts a job for `ms` (or longer, when throttled further already); answers until when. */
+export async function throttle(pool: Pool, ms: number, reason: string): Promise<Date> {
+  const { rows } = await pool.query(`
+    INSERT INTO modloop.queue_throttle AS t (queue, until, reason) VALUES ($1, now() + make_interval(secs => $2), $3)
+    ON CONFLICT (queue) DO UPDATE SET until = GREATEST(t.until, EXCLUDED.until), reason = EXCLUDED.reason
+    RETURNING until`, [QUEUE, ms / 1000, reason])
+  return rows[0].until as Date
+}

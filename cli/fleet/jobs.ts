@@ -1,0 +1,60 @@
+import { ModloopError } from '../../core/errors.js'
+import { redact } from '../../mods/transcripts/store/postgres/connect.js'
+import type { CommandRun } from '../command.js'
+import { renderPretty } from '../pretty.js'
+import { table } from '../table.js'
+import { usageError } from '../usage-error.js'
+import { followJob } from './follow.js'
+import { getJob, jobMessages, listJobs, type JobView } from './job-read.js'
+import { openQueue } from './queue.js'
+
+const PROMPT_CHARS = 40
+
+/**
+ * `modloop jobs --queue URL`: the queue's jobs, newest first — state, session, runs, messages so far,
+ * cost and result (`--json`: an array of `{ id, state, sessionId, result, … }`). With a job id: that
+ * job and its messages (`--follow`: as they arrive, until it ends).
+ */
+export const jobs: CommandRun = async ({ values, positionals, io }) => {
+  const queueUrl = typeof values.queue === 'string' ? values.queue : undefined
+  if (!queueUrl) throw usageError('--queue URL is needed: the Postgres the workers take jobs from')
+  const limit = values.limit === undefined ? 100 : Number(values.limit)
+  if (!Number.isInteger(limit) || limit <= 0) throw usageError(`--limit takes a positive whole number, not "${String(values.limit)}"`)
+  const queue = await openQueue(queueUrl, { role: 'jobs', supervise: false, log: (line) => io.stderr.write(`modloop: ${line}\n`) })
+  try {
+    const id = positionals[0]
+    if (id === undefined) {
+      const list = await listJobs(queue.pool, limit)
+      io.stdout.write(values.json === true ? `${JSON.stringify(list, null, 2)}\n` : list.length === 0 ? `no jobs on the queue at ${redact(queueUrl)}\n` : tableOf(list))
+      return 0
+    }
+    if (values.follow === true) return await followJob(queue, id, values.json === true ? 'stream-json' : 'text', values.json !== true, io)
+    const job = await getJob(queue.pool, id)
+    if (!job) throw new ModloopError('MODLOOP_ERR_JOB', `no job ${id} on the queue at ${redact(queueUrl)}`, { field: 'id' })
+    const messages = (await jobMessages(queue.pool, id, 0)).map((m) => m.message)
+    if (values.json === true) {
+      io.stdout.write(`${JSON.stringify({ ...job, messages }, null, 2)}\n`)
+      return 0
+    }
+    io.stdout.write(`job ${job.id}: ${job.state}${job.runs > 1 ? ` after ${job.runs} runs` : ''} · session ${job.sessionId ?? '-'}${job.result ? ` · $${job.result.total_cost_usd.toFixed(4)}` : ''}\n`)
+    if (job.error) io.stdout.write(`error: ${job.error}\n`)
+    for (const m of messages) io.stdout.write(renderPretty(m, { color: false }))
+    return 0
+  } finally {
+    await queue.close()
+  }
+}
+
+function tableOf(list: JobView[]): string {
+  const rows = list.map((j) => [
+    j.id, j.state, j.sessionId ?? '-', String(j.runs), String(j.messages),
+    j.result ? `$${j.result.total_cost_usd.toFixed(4)}` : '-',
+    short(j.result?.result ?? j.error ?? j.prompt),
+  ])
+  return table(['ID', 'STATE', 'SESSION', 'RUNS', 'MESSAGES', 'COST', 'RESULT / ERROR / PROMPT'], rows)
+}
+
+function short(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length <= PROMPT_CHARS ? line || '-' : `${line.slice(0, PROMPT_CHARS - 1)}…`
+}

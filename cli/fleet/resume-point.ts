@@ -1,0 +1,39 @@
+import type { SDKResultMessage } from '../../core/loop/messages.js'
+import { isPrompt, isTurnResult, type MessageEntry } from '../../mods/transcripts/store/entry.js'
+import { chainTo, parseTranscript } from '../../mods/transcripts/store/transcript-read.js'
+
+/**
+ * What a job's session says about a run of it that stopped (its worker died or shut down): the turn had ended
+ * (its result is on the record: the job is done, not run again), the prompt was taken but the turn
+ * did not end (resume the session and carry on), or the prompt never reached the store (run it).
+ */
+export type ResumePoint =
+  | { kind: 'ended'; result: SDKResultMessage }
+  | { kind: 'cut' }
+  | { kind: 'not-started' }
+
+/** `leafBefore`: the last message of the session before this job's prompt (null: the job started the session). */
+export function resumePoint(transcript: string | undefined, sessionId: string, leafBefore: string | null): ResumePoint {
+  if (!transcript) return { kind: 'not-started' }
+  const chain = chainTo(parseTranscript(transcript).entries)
+  const from = leafBefore === null ? 0 : chain.findIndex((e) => e.uuid === leafBefore) + 1
+  const since = chain.slice(from)
+  if (!since.some((e) => isPrompt(e))) return { kind: 'not-started' }
+  const last = since.at(-1)
+  // A turn the worker interrupted as it shut down ended aborted: that run was cut too.
+  if (last && isTurnResult(last) && !String(last.result.terminal_reason).startsWith('aborted')) return { kind: 'ended', result: resultOf(last, sessionId) }
+  return { kind: 'cut' }
+}
+
+/** The last message of a session's history, for a job that goes on from it. */
+export function leafOf(transcript: string | undefined): string | null {
+  return transcript ? chainTo(parseTranscript(transcript).entries).at(-1)?.uuid ?? null : null
+}
+
+function resultOf(e: MessageEntry & { result: object }, sessionId: string): SDKResultMessage {
+  return { type: 'result', ...(e.result as Omit<SDKResultMessage, 'type' | 'permission_denials' | 'session_id' | 'uuid'>), permission_denials: [], session_id: sessionId, uuid: e.uuid }
+}
+
+/** The prompt a job resumes its cut session with: the model goes on from the history it has. */
+export const CARRY_ON = 'The run of this job stopped before its turn ended: the worker running it went away, and another one resumed this session. ' +
+  'Carry on with the task from where the conversation above stops. A tool call without a result may or may not have run: check its effect before relying on it.'

@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs'
+import type PgBoss from 'pg-boss'
+import type { Pool } from 'pg'
+import { describeError, ModloopError } from '../../core/errors.js'
+import type { Builtins } from '../../core/loader/types.js'
+import type { QueryOptions } from '../../core/loop/options.js'
+import type { SDKResultMessage } from '../../core/loop/messages.js'
+import type { PostgresStore } from '../../mods/transcripts/store/postgres/pg-store.js'
+import { parseJobData, type JobData } from './job-data.js'
+import { JobLog } from './job-log.js'
+import { CARRY_ON, leafOf, resumePoint } from './resume-point.js'
+
+export interface JobContext {
+  pool: Pool
+  store: PostgresStore
+  builtins: Builtins
+  env: Record<string, string | undefined>
+  /** Names this worker in `job_run` (host:pid). */
+  worker: string
+  /** The worker's `--config`: the distribution of jobs that name none. */
+  config?: string
+  log(line: string): void
+  /** The API answered 429: the queue should slow down for at least this long. */
+  rateLimited(delayMs: number): void
+}
+
+/** How a run of a job ended: with the session's result; stopped by the worker (shutdown, or its job lock was lost); or failed. */
+export type JobOutcome =
+  | { kind: 'result'; result: SDKResultMessage; sessionId: string; ranAgain: boolean }
+  | { kind: 'stopped'; why: 'shutdown' | 'lost'; sessionId?: string }
+  | { kind: 'error'; error: Error; sessionId?: string }
+
+export interface RunningJob {
+  id: string
+  /** Stops the run: its turn is interrupted, and the session closes with what it wrote. */
+  stop(why: 'shutdown' | 'lost'): void
+  outcome: Promise<JobOutcome>
+}
+
+/** Runs one job as a session (query() in this process), resuming it when an earlier run was cut. */
+export function startJob(job: PgBoss.JobWithMetadata, ctx: JobContext): RunningJob {
+  const abort = new AbortController()
+  let stopped: 'shutdown' | 'lost' | undefined
+  const outcome = run(job, ctx, abort).then((o) => (stopped ? { kind: 'stopped' as const, why: stopped, ...('sessionId' in o ? { sessionId: o.sessionId } : {}) } : o),
+    (err: unknown) => (stopped ? { kind: 'stopped' as const, why: stopped } : { kind: 'error' as const, error: err instanceof Error ? err : new Error(String(err)) }))
+  return {
+    id: job.id,
+    stop: (why) => {
+      stopped ??= why
+      abort.abort(new Error(why === 'shutdown' ? 'the worker is shutting down' : 'the worker lost its job lock'))
+    },
+    outcome,
+  }
+}
+
+async function run(job: PgBoss.JobWithMetadata, ctx: JobContext, abort: AbortController): Promise<JobOutcome> {
+  const data = parseJobData(job.data, job.id)
+  if (!existsSync(data.cwd)) throw new ModloopError('MODLOOP_ERR_JOB', `job ${job.id}: its directory ${data.cwd} does not exist on this worker (${ctx.worker})`, { field: 'cwd' })
+  const { attempt, leafBefore } = await recordRun(ctx, job.id, data)
+  let prompt = data.prompt
+  let resume = data.resume === true
+  if (attempt > 1) {
+    const transcript = (await ctx.store.read(data.sessionId))?.main
+    const point = resumePoint(transcript, data.sessionId, leafBefore)
+    // The turn ended before the worker died: the job is done; running it again would do it twice.
+    if (point.kind === 'ended') return { kind: 'result', result: point.result, sessionId: data.sessionId, ranAgain: false }
+    if (point.kind === 'cut') prompt = CARRY_ON
+    // Whatever the earlier run stored, this run goes on from it.
+    if (transcript) resume = true
+  }
+  const log = new JobLog(ctx.pool, job.id, attempt)
+  const { query } = await import('../../entry.js')
+  let result: SDKResultMessage | undefined
+  try {
+    for await (const m of query({ prompt, options: sessionOptions(data, ctx, abort, resume) })) {
+      log.add(m)
+      if (m.type === 'system' && m.subtype === 'api_retry' && (m as { error_status?: number | null }).error_status === 429) ctx.rateLimited((m as { retry_delay_ms?: number }).retry_delay_ms ?? 0)
+      if (m.type === 'result') result = m
+    }
+  } catch (err) {
+    // A turn that ends in an error subtype yields its result, then throws (as the Agent SDK does).
+    if (!result) throw err
+  } finally {
+    await log.drain().catch((err: unknown) => ctx.log(`job ${job.id}: its messages did not all reach the queue's database: ${describeError(err)}`))
+    // The session's last lines are stored and its lock let go before the job is marked done.
+    await ctx.store.settled()
+  }
+  if (!result) throw new ModloopError('MODLOOP_ERR_JOB', `job ${job.id}: the session ended without a result`)
+  return { kind: 'result', result, sessionId: data.sessionId, ranAgain: attempt > 1 }
+}
+
+/** Records this run in `job_run`: the attempt it is, and where the session stood before the job's prompt. */
+async function recordRun(ctx: JobContext, jobId: string, data: JobData): Promise<{ attempt: number; leafBefore: string | null }> {
+  const known = await ctx.pool.query('UPDATE modloop.job_run SET attempts = attempts + 1, worker = $2, updated_at = now() WHERE job_id = $1 RETURNING attempts, leaf_before', [jobId, ctx.worker])
+  if (known.rows[0]) return { attempt: known.rows[0].attempts as number, leafBefore: known.rows[0].leaf_before as string | null }
+  const leafBefore = data.resume ? leafOf((await ctx.store.read(data.sessionId))?.main) : null
+  await ctx.pool.query('INSERT INTO modloop.job_run (job_id, session_id, leaf_before, worker) VALUES ($1, $2, $3, $4)', [jobId, data.sessionId, leafBefore, ctx.worker])
+  return { attempt: 1, leafBefore }
+}
+
+function sessionOptions(data: JobData, ctx: JobContext, abort: AbortController, resume: boolean): QueryOptions {
+  const o = data.options
+  return {
+    cwd: data.cwd,
+    env: ctx.env,
+    builtins: ctx.builtins,
+    abortController: abort,
+    ...(data.config ?? ctx.config ? { config: data.config ?? ctx.config, configLabel: data.config ? "the job's config" : "the worker's --config" } : {}),
+    ...(resume ? { resume: data.sessionId } : { sessionId: data.sessionId }),
+    ...(o.model ? { model: o.model } : {}),
+    ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
+    ...(o.maxBudgetUsd ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+    ...(o.permissionMode ? { permissionMode: o.permissionMode } : {}),
+    ...(o.allowedTools ? { allowedTools: o.allowedTools } : {}),
+    ...(o.disallowedTools ? { disallowedTools: o.disallowedTools } : {}),
+    ...(o.appendSystemPrompt ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
+    ...(o.script !== undefined ? { script: o.script as QueryOptions['script'] } : {}),
+    log: (line) => ctx.log(`session ${data.sessionId}: ${line}`),
+  }
+}

@@ -1,0 +1,139 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Worker } from '../../cli/fleet/worker.js'
+import { openQueue, QUEUE } from '../../cli/fleet/queue.js'
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
+import { cli, freshDatabase, jobRows, jobsEnded, sql, tempDir, until } from './helpers.js'
+
+let url: string
+let cwd: string
+const workers: Worker[] = []
+const servers: FakeAnthropic[] = []
+const logs: string[] = []
+
+beforeAll(async () => {
+  cwd = tempDir('fleet-jobs')
+  // A small distribution: transcripts and Bash, no asks (the jobs run unattended).
+  writeFileSync(join(cwd, 'modloop.config.json'), JSON.stringify({ mods: ['transcripts', 'bash'] }))
+})
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.stop(0)))
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+/** A worker of its own machine: its own home for the sessions' working copies. */
+async function startWorker(env: Record<string, string> = {}, options: Partial<ConstructorParameters<typeof Worker>[0]> = {}): Promise<Worker> {
+  const w = new Worker({ queueUrl: url, concurrency: 1, env: { MODLOOP_HOME: tempDir('worker-home'), ...env }, log: (l) => logs.push(l), pollMs: 500, reapMs: 200, graceSeconds: 1, ...options })
+  workers.push(w)
+  await w.start()
+  return w
+}
+
+async function fake(script: unknown[]): Promise<Record<string, string>> {
+  const server = await startFakeAnthropic({ script })
+  servers.push(server)
+  return { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1' }
+}
+
+const submit = (args: string[]) => cli(['submit', '--queue', url, '--cwd', cwd, ...args], cwd, {})
+const stopAll = async () => { await Promise.all(workers.splice(0).map((w) => w.stop(0))) }
+const turnResults = async (sessionId: string) => (await sql<{ n: string }>(url, `SELECT count(*) AS n FROM modloop.session_line WHERE session_id = $1 AND line LIKE '%"subtype":"turn_result"%'`, [sessionId]))[0]!.n
+
+describe('workers on a pg-boss queue', () => {
+  beforeAll(async () => { url = await freshDatabase() })
+
+  it('two workers share a queue: jobs run at once on both; submit --wait prints what -p prints', async () => {
+    const env = await fake([])
+    const [one, two] = [await startWorker(env), await startWorker(env)]
+    // Each job waits in Bash until both have started: they can only finish by running side by side.
+    const barrier = join(tempDir('barrier'), 'started')
+    const wait = `touch ${barrier}-$$; while [ $(ls ${barrier}-* | wc -l) -lt 2 ]; do sleep 0.02; done; echo both`
+    const script = join(cwd, 'barrier.json')
+    writeFileSync(script, JSON.stringify([{ reply: [{ tool_use: { name: 'Bash', input: { command: wait } } }] }, { reply: 'done side by side' }]))
+    const ids = [
+      (await submit(['-p', 'first', '--script', script])).out.trim(),
+      (await submit(['-p', 'second', '--script', script])).out.trim(),
+    ]
+    const rows = await jobsEnded(url, 2); console.log(JSON.stringify(rows.map(r => r.output)), logs.join("\n"))
+    expect(rows.map((r) => [r.state, r.output?.result?.result])).toEqual([['completed', 'done side by side'], ['completed', 'done side by side']])
+    const ran = await sql<{ worker: string }>(url, 'SELECT worker FROM modloop.job_run WHERE job_id = ANY($1::uuid[])', [ids])
+    expect(new Set(ran.map((r) => r.worker))).toEqual(new Set([one.name, two.name]))
+
+    const answer = join(cwd, 'answer.json')
+    writeFileSync(answer, JSON.stringify([{ reply: 'the answer' }]))
+    const waited = await submit(['-p', 'wait for me', '--script', answer, '--wait', '--output-format', 'json'])
+    expect(waited.code, waited.err).toBe(0)
+    expect(JSON.parse(waited.out)).toMatchObject({ type: 'result', subtype: 'success', result: 'the answer', is_error: false })
+    const streamed = await submit(['-p', 'stream it', '--script', answer, '--wait', '--output-format', 'stream-json'])
+    const local = await cli(['-p', 'stream it', '--script', answer, '--output-format', 'stream-json'], cwd, { MODLOOP_HOME: tempDir('home') })
+    const kinds = (out: string) => out.trim().split('\n').map((l) => { const m = JSON.parse(l); return `${m.type}/${m.subtype ?? ''}` })
+    expect(kinds(streamed.out)).toEqual(kinds(local.out))
+    expect((await submit(['-p', 'plain', '--script', answer, '--wait'])).out).toBe('the answer\n')
+
+    const listed = JSON.parse((await cli(['jobs', '--queue', url, '--json'], cwd, {})).out) as { id: string; state: string; sessionId: string; result: unknown }[]
+    expect(listed).toHaveLength(5)
+    expect(listed.every((j) => j.state === 'completed' && typeof j.sessionId === 'string' && j.result !== null)).toBe(true)
+    await stopAll()
+  })
+
+  it('100 small jobs across 4 workers: none lost, none run twice to completion', async () => {
+    const db = await freshDatabase()
+    const queue = await openQueue(db, { role: 'test', supervise: false, log: () => {} })
+    try {
+      const jobs = Array.from({ length: 100 }, (_, i) => ({ name: QUEUE, data: { prompt: `job ${i}`, cwd, sessionId: crypto.randomUUID(), options: { script: [{ reply: `done ${i}` }] } } }))
+      await queue.boss.insert(jobs)
+    } finally {
+      await queue.close()
+    }
+    const saved = url
+    url = db
+    const four = await Promise.all([1, 2, 3, 4].map(() => startWorker({}, { concurrency: 2 })))
+    const rows = await jobsEnded(db, 100)
+    url = saved
+    expect(rows).toHaveLength(100)
+    expect(rows.filter((r) => r.state === 'completed')).toHaveLength(100)
+    expect(rows.map((r) => r.output?.result?.result).sort()).toEqual(Array.from({ length: 100 }, (_, i) => `done ${i}`).sort())
+    const runs = await sql<{ attempts: number; n: string }>(db, 'SELECT attempts, count(*) AS n FROM modloop.job_run GROUP BY attempts')
+    expect(runs).toEqual([{ attempts: 1, n: '100' }])
+    const results = await sql<{ n: string }>(db, `SELECT count(*) AS n FROM modloop.session_line WHERE line LIKE '%"subtype":"turn_result"%'`)
+    expect(results[0]!.n).toBe('100')
+    expect(four.every((w) => w.done.completed > 0)).toBe(true)
+    expect(four.reduce((n, w) => n + w.done.completed, 0)).toBe(100)
+    await stopAll()
+  })
+
+  it('a graceful stop hands the running job back; another worker resumes its session and finishes it', async () => {
+    const env = await fake([
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 30' } } }] },
+      { reply: 'finished after the hand-back', expect: { lastUserText: 'Carry on with the task' } },
+    ])
+    const first = await startWorker(env)
+    const id = (await submit(['-p', 'a long task'])).out.trim()
+    // The Bash call is running once its tool_use is stored.
+    await until(async () => ((await sql(url, `SELECT 1 FROM modloop.job_message WHERE job_id = $1 AND message LIKE '%"tool_use"%'`, [id])).length > 0 ? true : undefined))
+    await first.stop(0)
+    expect(first.done.handedBack).toBe(1)
+    await startWorker(env)
+    const rows = await until(async () => (await jobRows(url)).find((r) => r.id === id && r.state === 'completed'))
+    expect(rows.output?.result).toMatchObject({ result: 'finished after the hand-back', is_error: false, session_id: rows.data.sessionId })
+    const lines = await sql<{ line: string }>(url, `SELECT line FROM modloop.session_line WHERE session_id = $1 AND agent_id = '' ORDER BY seq`, [rows.data.sessionId])
+    const texts = lines.map((l) => JSON.parse(l.line)).filter((e) => e.type === 'user' && typeof e.message?.content?.[0]?.text === 'string').map((e) => e.message.content[0].text as string)
+    expect(texts[0]).toBe('a long task')
+    expect(texts[1]).toMatch(/^The run of this job stopped/)
+    expect(await turnResults(rows.data.sessionId)).toBe('2')
+    await stopAll()
+  })
+
+  it('a 429 from the API throttles the queue: no worker starts a job until the pause is over', async () => {
+    const env = await fake([{ error: { status: 429 } }, { reply: 'after the 429' }, { reply: 'the next job' }])
+    await startWorker(env, { throttleMs: 1000 })
+    const first = (await submit(['-p', 'meets a 429'])).out.trim()
+    const second = (await submit(['-p', 'comes after'])).out.trim()
+    const rows = await until(async () => { const r = await jobRows(url); return r.filter((j) => [first, second].includes(j.id) && j.state === 'completed').length === 2 ? r : undefined })
+    const [throttled] = await sql<{ until: Date; reason: string }>(url, 'SELECT until, reason FROM modloop.queue_throttle')
+    expect(throttled!.reason).toContain('429')
+    expect(rows.find((r) => r.id === second)!.started_on!.getTime()).toBeGreaterThanOrEqual(throttled!.until.getTime())
+    await stopAll()
+  })
+})
