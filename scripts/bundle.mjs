@@ -36,6 +36,8 @@ const VENDOR = {
   diff: ['diff'],
   ignore: ['ignore'],
   html: ['node-html-markdown'],
+  // The Postgres client and the job queue: only the fleet commands and a Postgres session store load them.
+  fleet: ['pg', 'pg-boss'],
 }
 
 // The export names Node gives each package, so the stand-in module in the bundle exports the same.

@@ -80,5 +80,6 @@ export async function throttle(pool: Pool, ms: number, reason: string): Promise<
     INSERT INTO modloop.queue_throttle AS t (queue, until, reason) VALUES ($1, now() + make_interval(secs => $2), $3)
     ON CONFLICT (queue) DO UPDATE SET until = GREATEST(t.until, EXCLUDED.until), reason = EXCLUDED.reason
     RETURNING until`, [QUEUE, ms / 1000, reason])
+  await pool.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, 'throttled'])
   return rows[0].until as Date
 }

@@ -10,6 +10,8 @@ import { parseJobData, type JobData } from './job-data.js'
 import { JobLog } from './job-log.js'
 import { CARRY_ON, leafOf, resumePoint } from './resume-point.js'
 
+const SESSION_FREED_MS = 10_000
+
 export interface JobContext {
   pool: Pool
   store: PostgresStore
@@ -67,6 +69,8 @@ async function run(job: PgBoss.JobWithMetadata, ctx: JobContext, abort: AbortCon
     if (point.kind === 'cut') prompt = CARRY_ON
     // Whatever the earlier run stored, this run goes on from it.
     if (transcript) resume = true
+    // The worker that ran it died: its hold on the session goes as the server notices its connection closed.
+    if (!await ctx.store.freed(data.sessionId, SESSION_FREED_MS)) throw new ModloopError('MODLOOP_ERR_SESSION_LOCKED', `job ${job.id}: session ${data.sessionId} is still held by another process`)
   }
   const log = new JobLog(ctx.pool, job.id, attempt)
   const { query } = await import('../../entry.js')
@@ -91,6 +95,12 @@ async function run(job: PgBoss.JobWithMetadata, ctx: JobContext, abort: AbortCon
 
 /** Records this run in `job_run`: the attempt it is, and where the session stood before the job's prompt. */
 async function recordRun(ctx: JobContext, jobId: string, data: JobData): Promise<{ attempt: number; leafBefore: string | null }> {
+  if (!data.resume) {
+    // A job that starts its session: nothing stood before its prompt, and one statement records the run.
+    const { rows } = await ctx.pool.query(`INSERT INTO modloop.job_run (job_id, session_id, worker) VALUES ($1, $2, $3)
+      ON CONFLICT (job_id) DO UPDATE SET attempts = job_run.attempts + 1, worker = EXCLUDED.worker, updated_at = now() RETURNING attempts`, [jobId, data.sessionId, ctx.worker])
+    return { attempt: rows[0].attempts as number, leafBefore: null }
+  }
   const known = await ctx.pool.query('UPDATE modloop.job_run SET attempts = attempts + 1, worker = $2, updated_at = now() WHERE job_id = $1 RETURNING attempts, leaf_before', [jobId, ctx.worker])
   if (known.rows[0]) return { attempt: known.rows[0].attempts as number, leafBefore: known.rows[0].leaf_before as string | null }
   const leafBefore = data.resume ? leafOf((await ctx.store.read(data.sessionId))?.main) : null

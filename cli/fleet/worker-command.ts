@@ -22,7 +22,7 @@ export const worker: CommandRun = async ({ values, io }) => {
   const w = new Worker({
     queueUrl, ...(store ? { storeUrl: store.url } : {}), concurrency: int(values, 'concurrency', 1), env: io.env, log,
     ...(config ? { config: resolve(cwd, config) } : {}),
-    pollMs: seconds(values, 'poll-seconds', 2), graceSeconds: seconds(values, 'grace-seconds', 10) / 1000, reapMs: seconds(values, 'reap-seconds', 5),
+    pollMs: seconds(values, 'poll-seconds', 2), graceSeconds: seconds(values, 'grace-seconds', 3) / 1000, reapMs: seconds(values, 'reap-seconds', 2),
   })
   await w.start()
   log(`${w.name} takes jobs (concurrency ${int(values, 'concurrency', 1)})`)

@@ -52,6 +52,8 @@ export class Worker {
   private throttleTimer: NodeJS.Timeout | undefined
   /** A 429 being recorded: no job is fetched before the queue knows it is throttled. */
   private throttling: Promise<void> | undefined
+  private throttleChecked = 0
+  private throttleEnd: Date | undefined
   /** What this worker did, for its log and tests. */
   readonly done = { completed: 0, failed: 0, handedBack: 0, reaped: 0 }
 
@@ -69,7 +71,7 @@ export class Worker {
       log: o.log, rateLimited: (ms) => { this.throttling = this.rateLimited(ms) },
     }
     await this.listen()
-    this.timers.push(setInterval(() => this.wake(), o.pollMs ?? 2000), setInterval(() => void this.reap(), o.reapMs ?? 5000))
+    this.timers.push(setInterval(() => this.wake(), o.pollMs ?? 2000), setInterval(() => void this.reap(), o.reapMs ?? 2000))
     this.wake()
   }
 
@@ -126,7 +128,7 @@ export class Worker {
     try {
       while (!this.stopping && this.running.size < this.options.concurrency) {
         await this.throttling
-        const until = await throttledUntil(this.queue.pool)
+        const until = await this.throttledUntil()
         if (until) {
           clearTimeout(this.throttleTimer)
           this.throttleTimer = setTimeout(() => this.wake(), Math.max(0, until.getTime() - Date.now()) + 10)
@@ -139,6 +141,18 @@ export class Worker {
     } catch (err) {
       if (!this.stopping) this.options.log(`worker ${this.name}: could not take jobs: ${describeError(err)}`)
     }
+  }
+
+  /**
+   * Until when the queue is throttled. Asked of the database at most once a second: a worker that
+   * throttles it notifies the others, which then ask at once.
+   */
+  private async throttledUntil(): Promise<Date | undefined> {
+    if (Date.now() - this.throttleChecked > 1000) {
+      this.throttleChecked = Date.now()
+      this.throttleEnd = await throttledUntil(this.queue.pool)
+    }
+    return this.throttleEnd && this.throttleEnd.getTime() > Date.now() ? this.throttleEnd : undefined
   }
 
   /** Takes the job's lock and checks it is still the job fetched, then runs it. */
@@ -202,14 +216,17 @@ export class Worker {
   /** Listens for wake-ups on the lock connection (opened here). */
   private async listen(): Promise<void> {
     const client = await this.locks.connection()
-    client.on('notification', () => this.wake())
+    client.on('notification', (n) => {
+      if (n.payload === 'throttled') this.throttleChecked = 0
+      this.wake()
+    })
     await client.query(`LISTEN ${WAKE_CHANNEL}`)
   }
 
   private async reap(): Promise<void> {
     if (this.stopping) return
     try {
-      const reaped = await reapOrphans(this.queue.pool, this.options.graceSeconds ?? 10)
+      const reaped = await reapOrphans(this.queue.pool, this.options.graceSeconds ?? 3)
       for (const r of reaped) this.options.log(`worker ${this.name}: job ${r.id} lost its worker; ${r.failed ? 'failed: no runs left' : 'back on the queue'}`)
       this.done.reaped += reaped.length
     } catch (err) {
@@ -221,6 +238,8 @@ export class Worker {
     const pause = Math.max(ms, this.options.throttleMs ?? 10_000)
     try {
       const until = await throttle(this.queue.pool, pause, `the API answered 429 to ${this.name}`)
+      this.throttleEnd = until
+      this.throttleChecked = Date.now()
       this.options.log(`worker ${this.name}: the API is rate-limiting: no job starts until ${until.toISOString()}`)
     } catch (err) {
       this.options.log(`worker ${this.name}: could not throttle the queue: ${describeError(err)}`)

@@ -93,8 +93,8 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
   }
 }
 
-/** The config keys the loader and the loop read themselves; every other key is some mod's. */
-const CORE_KEYS = new Set(['extends', 'mods', 'model', 'env'])
+/** The config keys the loader, the loop and the entry point (`sessionStore`) read themselves; every other key is some mod's. */
+const CORE_KEYS = new Set(['extends', 'mods', 'model', 'env', 'sessionStore'])
 
 /**
  * When a config key is set that no loaded mod reads, or a loaded mod requires a capability no

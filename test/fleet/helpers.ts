@@ -6,19 +6,11 @@ import pg from 'pg'
 import { inject } from 'vitest'
 import type { Io } from '../../cli/io.js'
 import { main } from '../../cli/main.js'
+import { createDatabase } from '../../scripts/embedded-postgres.mjs'
 
 /** A database of this test file's own on the shared test server (test/fleet/postgres-setup.ts). */
 export async function freshDatabase(): Promise<string> {
-  const server = inject('postgresServer')
-  const name = `fleet_${randomUUID().replaceAll('-', '').slice(0, 16)}`
-  const admin = new pg.Client({ connectionString: `${server}postgres` })
-  await admin.connect()
-  try {
-    await admin.query(`CREATE DATABASE ${name}`)
-  } finally {
-    await admin.end()
-  }
-  return `${server}${name}`
+  return createDatabase(inject('postgresServer'), `fleet_${randomUUID().replaceAll('-', '').slice(0, 16)}`)
 }
 
 /** A query against a database, on a connection of its own. */

@@ -55,7 +55,7 @@ describe('workers on a pg-boss queue', () => {
       (await submit(['-p', 'first', '--script', script])).out.trim(),
       (await submit(['-p', 'second', '--script', script])).out.trim(),
     ]
-    const rows = await jobsEnded(url, 2); console.log(JSON.stringify(rows.map(r => r.output)), logs.join("\n"))
+    const rows = await jobsEnded(url, 2)
     expect(rows.map((r) => [r.state, r.output?.result?.result])).toEqual([['completed', 'done side by side'], ['completed', 'done side by side']])
     const ran = await sql<{ worker: string }>(url, 'SELECT worker FROM modloop.job_run WHERE job_id = ANY($1::uuid[])', [ids])
     expect(new Set(ran.map((r) => r.worker))).toEqual(new Set([one.name, two.name]))
@@ -81,7 +81,10 @@ describe('workers on a pg-boss queue', () => {
     const db = await freshDatabase()
     const queue = await openQueue(db, { role: 'test', supervise: false, log: () => {} })
     try {
-      const jobs = Array.from({ length: 100 }, (_, i) => ({ name: QUEUE, data: { prompt: `job ${i}`, cwd, sessionId: crypto.randomUUID(), options: { script: [{ reply: `done ${i}` }] } } }))
+      // The smallest distribution that keeps sessions: the transcripts mod alone.
+      const small = tempDir('fleet-small')
+      writeFileSync(join(small, 'modloop.config.json'), JSON.stringify({ mods: ['transcripts'] }))
+      const jobs = Array.from({ length: 100 }, (_, i) => ({ name: QUEUE, data: { prompt: `job ${i}`, cwd: small, sessionId: crypto.randomUUID(), options: { script: [{ reply: `done ${i}` }] } } }))
       await queue.boss.insert(jobs)
     } finally {
       await queue.close()

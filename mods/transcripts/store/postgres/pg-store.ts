@@ -114,6 +114,7 @@ export class PostgresStore implements SessionStore {
     let journal: PgJournal
     let releaseFile: () => void
     try {
+      // Read once the lock is ours: the last holder's lines are all in by then.
       journal = new PgJournal(pool, sessionId, this.cwdOf.get(location), await nextSeqs(pool, sessionId))
       // The working copy is a transcript file like any: no local process may write it beside this one.
       releaseFile = acquireSessionLock(location, sessionId)
@@ -133,6 +134,19 @@ export class PostgresStore implements SessionStore {
         .then(() => locks.free('session', sessionId))
       this.releasing.add(done)
       void done.finally(() => this.releasing.delete(done))
+    }
+  }
+
+  /**
+   * Waits up to `ms` for another process's hold on the session to end; answers whether it did.
+   * A process that died lets go when the server notices its connection closed, a moment later.
+   */
+  async freed(sessionId: string, ms: number): Promise<boolean> {
+    const locks = await this.advisoryLocks()
+    for (const end = Date.now() + ms; ;) {
+      if (await locks.holderElsewhere('session', sessionId) === undefined) return true
+      if (Date.now() >= end) return false
+      await new Promise((r) => setTimeout(r, 100))
     }
   }
 
