@@ -103,12 +103,12 @@ try {
   // (-9) while the model is answering; timed from the kill until the other has taken the job
   // again, and until it has completed it (resuming the session from the store).
   const recovery = await recover(await createDatabase(server.url, 'recovery'), [])
-  const tuned = await recover(await createDatabase(server.url, 'recovery_tuned'), ['--grace-seconds', '2', '--reap-seconds', '1'])
+  const tuned = await recover(await createDatabase(server.url, 'recovery_tuned'), ['--grace-seconds', '1', '--reap-seconds', '0.5'])
 
   const perThousand = (bytes) => `${(Number(bytes) / Number(s.sessions) * 1000 / 1024 / 1024).toFixed(1)} MiB`
   console.log(`fleet: one-turn session ${median(local).toFixed(1)} ms locally, ${median(through).toFixed(1)} ms through the queue (submit to completed, 1 idle worker): ${(median(through) - median(local)).toFixed(1)} ms overhead per job (median of 40)`)
   console.log(`fleet: ${one.toFixed(0)} jobs/min with 1 worker (concurrency 1), ${four.toFixed(0)} jobs/min with 4 workers × 2 in one process (2 cores; scripted model)`)
-  console.log(`fleet: worker killed -9 mid-session: job taken up again ${recovery.taken.toFixed(1)} s after the kill, completed after ${recovery.done.toFixed(1)} s (defaults: --grace-seconds 10, --reap-seconds 5; the job had run ${recovery.age.toFixed(1)} s); with --grace-seconds 2 --reap-seconds 1: ${tuned.taken.toFixed(1)} s, completed after ${tuned.done.toFixed(1)} s`)
+  console.log(`fleet: worker killed -9 mid-session: job taken up again ${recovery.taken.toFixed(1)} s after the kill, completed after ${recovery.done.toFixed(1)} s (defaults: --grace-seconds 3, --reap-seconds 2; the job had run ${recovery.age.toFixed(1)} s); with --grace-seconds 1 --reap-seconds 0.5: ${tuned.taken.toFixed(1)} s, completed after ${tuned.done.toFixed(1)} s`)
   console.log(`fleet: database per 1,000 one-turn sessions: ${perThousand(s.store)} of session store (their JSONL: ${perThousand(s.jsonl)}), ${perThousand(s.queue)} of queue (jobs, messages, runs)`)
 } finally {
   await server.stop()

@@ -83,3 +83,20 @@ export async function throttle(pool: Pool, ms: number, reason: string): Promise<
   await pool.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, 'throttled'])
   return rows[0].until as Date
 }
+
+/**
+ * The fleet's rows of jobs pg-boss has deleted (it archives finished jobs, then deletes them after
+ * its retention): their messages and runs go too. Answers how many jobs' rows went.
+ */
+export async function forgetDeletedJobs(pool: Pool): Promise<number> {
+  const { rows } = await pool.query(`
+    WITH gone AS (
+      SELECT r.job_id FROM modloop.job_run r
+      WHERE r.updated_at < now() - interval '1 hour'
+        AND NOT EXISTS (SELECT 1 FROM ${JOB} j WHERE j.name = $1 AND j.id = r.job_id)
+        AND NOT EXISTS (SELECT 1 FROM ${BOSS_SCHEMA}.archive a WHERE a.name = $1 AND a.id = r.job_id)
+      LIMIT 1000
+    ), messages AS (DELETE FROM modloop.job_message m USING gone WHERE m.job_id = gone.job_id)
+    DELETE FROM modloop.job_run r USING gone WHERE r.job_id = gone.job_id RETURNING 1`, [QUEUE])
+  return rows.length
+}

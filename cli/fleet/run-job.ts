@@ -69,8 +69,11 @@ async function run(job: PgBoss.JobWithMetadata, ctx: JobContext, abort: AbortCon
     if (point.kind === 'cut') prompt = CARRY_ON
     // Whatever the earlier run stored, this run goes on from it.
     if (transcript) resume = true
-    // The worker that ran it died: its hold on the session goes as the server notices its connection closed.
-    if (!await ctx.store.freed(data.sessionId, SESSION_FREED_MS)) throw new ModloopError('MODLOOP_ERR_SESSION_LOCKED', `job ${job.id}: session ${data.sessionId} is still held by another process`)
+  }
+  // The last process to run the session may be letting go of it still: a worker that just finished
+  // an earlier job of it, or one that died (its hold goes once the server sees its connection closed).
+  if (resume && !await ctx.store.freed(data.sessionId, SESSION_FREED_MS)) {
+    throw new ModloopError('MODLOOP_ERR_SESSION_LOCKED', `job ${job.id}: session ${data.sessionId} is still held by another process`)
   }
   const log = new JobLog(ctx.pool, job.id, attempt)
   const { query } = await import('../../entry.js')
@@ -85,9 +88,8 @@ async function run(job: PgBoss.JobWithMetadata, ctx: JobContext, abort: AbortCon
     // A turn that ends in an error subtype yields its result, then throws (as the Agent SDK does).
     if (!result) throw err
   } finally {
+    // The session's lines are stored by now (its end waited for them); its messages too, before the job is marked done.
     await log.drain().catch((err: unknown) => ctx.log(`job ${job.id}: its messages did not all reach the queue's database: ${describeError(err)}`))
-    // The session's last lines are stored and its lock let go before the job is marked done.
-    await ctx.store.settled()
   }
   if (!result) throw new ModloopError('MODLOOP_ERR_JOB', `job ${job.id}: the session ended without a result`)
   return { kind: 'result', result, sessionId: data.sessionId, ranAgain: attempt > 1 }

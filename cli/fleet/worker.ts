@@ -3,7 +3,7 @@ import type PgBoss from 'pg-boss'
 import { describeError } from '../../core/errors.js'
 import { AdvisoryLocks } from '../../mods/transcripts/store/postgres/locks.js'
 import { PostgresStore } from '../../mods/transcripts/store/postgres/pg-store.js'
-import { handBack, reapOrphans, stillOurs, throttle, throttledUntil } from './job-state.js'
+import { forgetDeletedJobs, handBack, reapOrphans, stillOurs, throttle, throttledUntil } from './job-state.js'
 import { MESSAGES_CHANNEL, openQueue, QUEUE, WAKE_CHANNEL, type Queue } from './queue.js'
 import { startJob, type JobContext, type JobOutcome, type RunningJob } from './run-job.js'
 
@@ -28,6 +28,8 @@ export interface WorkerOptions {
 }
 
 let workers = 0
+// How often a worker deletes the messages and runs of jobs pg-boss no longer keeps.
+const TIDY_MS = 15 * 60_000
 
 /**
  * A worker: takes jobs from the queue while it has room (`concurrency`), runs each as a session
@@ -71,7 +73,11 @@ export class Worker {
       log: o.log, rateLimited: (ms) => { this.throttling = this.rateLimited(ms) },
     }
     await this.listen()
-    this.timers.push(setInterval(() => this.wake(), o.pollMs ?? 2000), setInterval(() => void this.reap(), o.reapMs ?? 2000))
+    this.timers.push(
+      setInterval(() => this.wake(), o.pollMs ?? 2000),
+      setInterval(() => void this.reap(), o.reapMs ?? 2000),
+      setInterval(() => void forgetDeletedJobs(this.queue.pool).catch(() => undefined), TIDY_MS),
+    )
     this.wake()
   }
 
@@ -188,7 +194,8 @@ export class Worker {
     const { boss, pool } = this.queue
     try {
       if (outcome.kind === 'result') {
-        await boss.complete(QUEUE, job.id, { sessionId: outcome.sessionId, result: outcome.result })
+        // The session lets go of its lock meanwhile; a job that goes on with it waits for that (run-job.ts).
+        await Promise.all([boss.complete(QUEUE, job.id, { sessionId: outcome.sessionId, result: outcome.result }), this.store.settled()])
         this.done.completed++
       } else if (outcome.kind === 'error') {
         await boss.fail(QUEUE, job.id, { sessionId: outcome.sessionId, error: describeError(outcome.error) })
@@ -201,8 +208,7 @@ export class Worker {
       }
       // A job whose lock was lost is left active: a worker that sees it unlocked puts it back.
     } finally {
-      await this.locks.free('job', job.id)
-      await pool.query('SELECT pg_notify($1, $2)', [MESSAGES_CHANNEL, job.id]).catch(() => undefined)
+      await Promise.all([this.locks.free('job', job.id), pool.query('SELECT pg_notify($1, $2)', [MESSAGES_CHANNEL, job.id]).catch(() => undefined)])
     }
   }
 
