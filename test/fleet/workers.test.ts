@@ -74,7 +74,17 @@ describe('workers on a pg-boss queue', () => {
     const listed = JSON.parse((await cli(['jobs', '--queue', url, '--json'], cwd, {})).out) as { id: string; state: string; sessionId: string; result: unknown }[]
     expect(listed).toHaveLength(5)
     expect(listed.every((j) => j.state === 'completed' && typeof j.sessionId === 'string' && j.result !== null)).toBe(true)
+    const shown = await cli(['jobs', '--queue', url, ids[0]!], cwd, {})
+    expect(shown.out).toMatch(new RegExp(`^job ${ids[0]}: completed · session [0-9a-f-]{36} · \\$\\d`))
+    expect(shown.out).toContain('done side by side')
     await stopAll()
+  })
+
+  it('bad usage is refused before anything is queued, naming the flag', async () => {
+    expect(await submit(['--script', 'x.json'])).toMatchObject({ code: 2, err: expect.stringContaining('-p PROMPT is needed') })
+    expect(await cli(['submit', '-p', 'x'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('--queue URL is needed') })
+    expect(await cli(['worker', '--queue', 'mysql://db/x'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('--queue: expected a postgres:// URL') })
+    expect(await submit(['-p', 'x', '--session-id', 'not-a-uuid'])).toMatchObject({ code: 2, err: expect.stringContaining('--session-id') })
   })
 
   it('100 small jobs across 4 workers: none lost, none run twice to completion', async () => {
