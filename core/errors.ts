@@ -88,6 +88,7 @@ export function isModloopError(err: unknown, code?: ErrorCode): err is ModloopEr
 
 /** A one-line description of any thrown value, for messages that name a cause. */
 export function describeError(err: unknown): string {
-  if (err instanceof Error) return `${err.name === 'Error' ? 'Error' : err.name}: ${err.message}`
+  // A plain Error's name says nothing; a TypeError's or SyntaxError's says what kind of fault it was.
+  if (err instanceof Error) return err.name === 'Error' || err instanceof ModloopError ? err.message : `${err.name}: ${err.message}`
   return String(err)
 }

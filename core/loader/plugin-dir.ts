@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path'
 import { z } from 'zod'
-import { ModloopError } from '../errors.js'
+import { ModloopError, describeError } from '../errors.js'
 import { formatPath } from './config-schema.js'
 
 const userConfigField = z.looseObject({
@@ -63,7 +63,7 @@ export async function readPluginDir(root: string): Promise<PluginDir> {
   try {
     spec = parseWith(hooksFileSchema, await readJson(hooksFile), hooksFile)
   } catch (err) {
-    plugin.warnings.push(`plugin ${manifest.name}: ${(err as Error).message}; its hooks are not loaded`)
+    plugin.warnings.push(`plugin ${manifest.name}: ${describeError(err)}; its hooks are not loaded`)
     return plugin
   }
   plugin.modules = (spec.modules ?? []).map((m) => {
@@ -134,7 +134,7 @@ async function readJson(file: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(file, 'utf8'))
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err)
+    const reason = describeError(err)
     throw new ModloopError('MODLOOP_ERR_PLUGIN', `${file}: cannot read: ${reason}`, { file, stage: 'resolve', cause: err })
   }
 }

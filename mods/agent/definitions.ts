@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { withPluginRoot } from '../_shared/loaded-plugins.js'
+import { describeError } from '../../core/errors.js'
 
 /** An agent type the Agent tool can dispatch. */
 export interface AgentDefinition {
@@ -77,7 +78,7 @@ export async function readAgentDir(dir: string, scope: 'user' | 'project' | 'plu
     try {
       meta = (await import('yaml')).parse(m[1]!)
     } catch (err) {
-      warn(`${file}: malformed frontmatter: ${(err as Error).message}`)
+      warn(`${file}: malformed frontmatter: ${describeError(err)}`)
       continue
     }
     const parsed = frontmatter.safeParse(meta)
@@ -110,7 +111,7 @@ async function readAgentFile(file: string, warn: (message: string) => void): Pro
     }
     return await readFile(file, 'utf8')
   } catch (err) {
-    warn(`${file}: cannot be read (${(err as Error).message}); skipped`)
+    warn(`${file}: cannot be read (${describeError(err)}); skipped`)
     return undefined
   }
 }

@@ -6,6 +6,7 @@ import { serverFingerprint } from './approvals.js'
 import { expandVars } from './expand.js'
 import { withPluginRoot } from '../_shared/loaded-plugins.js'
 import { parseServer, type McpOptions, type ServerConfig } from './options.js'
+import { describeError } from '../../core/errors.js'
 
 /** Where a server was configured, lowest precedence first. */
 export type Scope = 'user' | 'plugin' | 'config' | 'project' | 'local' | 'query'
@@ -125,14 +126,14 @@ async function readJson<S extends z.ZodType>(file: string, schema: S, warnings: 
   try {
     text = await readFile(file, 'utf8')
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`${file} could not be read: ${(err as Error).message}`)
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`${file} could not be read: ${describeError(err)}`)
     return undefined
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (err) {
-    warnings.push(`${file} is not valid JSON (${(err as Error).message}); its MCP servers are skipped`)
+    warnings.push(`${file} is not valid JSON (${describeError(err)}); its MCP servers are skipped`)
     return undefined
   }
   const parsed = schema.safeParse(json)

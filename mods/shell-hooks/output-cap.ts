@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ContextItem, HookRunResult } from '../../hooks-runner/index.js'
+import { describeError } from '../../core/errors.js'
 
 /** Hook output strings longer than this go to a file (spec loop-and-sdk §3.5, settings-hooks §3.6). */
 export const OUTPUT_CAP = 10_000
@@ -39,6 +40,6 @@ export async function capText(text: string, hookName: string, sessionDir: string
     // Said as "saved", not "whole": the runner may have cut a huge output before it came here (it says so at the end).
     return `${head}; it is saved in ${file}. Its start:\n${text.slice(0, PREVIEW)}`
   } catch (err) {
-    return `${head} and could not be saved (${(err as Error).message}). Its start:\n${text.slice(0, PREVIEW)}`
+    return `${head} and could not be saved (${describeError(err)}). Its start:\n${text.slice(0, PREVIEW)}`
   }
 }

@@ -18,6 +18,7 @@ import { pickSession, resumable, showResumed } from './resume.js'
 import { surfaceOf, type InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
+import { describeError } from '../../core/errors.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
 
@@ -82,7 +83,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     try {
       dist = await ctx.load((name, level, text) => { if (level !== 'debug') say(`${name}: ${text}`, level === 'info' ? 'info' : level) })
     } catch (err) {
-      say(`modloop: the distribution could not be loaded: ${(err as Error).message}`, 'error')
+      say(`modloop: the distribution could not be loaded: ${describeError(err)}`, 'error')
       return { code: 1, failed: true }
     }
     const { host, configFile } = dist
@@ -218,7 +219,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         }
       }
     } catch (err) {
-      say(`modloop: ${(err as Error).message}`, 'error')
+      say(`modloop: ${describeError(err)}`, 'error')
       failed = true
     } finally {
       stopSession = undefined
