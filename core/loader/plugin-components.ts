@@ -67,8 +67,10 @@ export function readManifestComponents(raw: Record<string, unknown>, root: strin
       else if (field === 'mcpServers') out.paths.mcpServers = [...(out.paths.mcpServers ?? []), { origin: file, file }]
       else files.push(file)
     })
-    // A custom path replaces the default directory, as Claude Code reads them; bad entries drop out.
-    if (field === 'commands' || field === 'agents' || field === 'skills' || field === 'outputStyles') out.paths[field] = files
+    // A custom path replaces the default directory, as Claude Code reads them; bad entries drop
+    // out, and a field left with none leaves the default directory in force.
+    const replaces = field === 'commands' || field === 'agents' || field === 'skills' || field === 'outputStyles'
+    if (replaces && files.length > 0) out.paths[field] = files
   }
   return out
 }
