@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import '../../core/loop/output-style.js'
+import { STAGE } from '../../core/bus/types.js'
 import { defineMod } from '../../core/mod/define.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
@@ -20,13 +21,10 @@ interface SessionStyles {
   choice?: StyleChoice
 }
 
-// What the preset's intro says when a style that is not about coding is in force.
-const STYLED_INTRO = 'You are an interactive agent running in modloop, helping the user in their project. Respond as the output style at the end of this prompt describes.'
-
 /**
  * Output styles, as Claude Code has them: markdown files in `~/.claude/output-styles`,
  * `.claude/output-styles` and each plugin's `output-styles/` (named `plugin:name`), one chosen by
- * the `outputStyle` setting. The style's text ends the system prompt; the preset's concise-output
+ * the `outputStyle` setting. The style's text follows the other sections; the preset's concise-output
  * section goes, and its coding section too unless the style says `keep-coding-instructions: true`.
  * Subagents keep their own prompts. `/output-style` lists the styles; init names the one in force.
  */
@@ -75,7 +73,6 @@ export default defineMod({
       if (!active) return r
       if (e.name === 'tone') return { text: null }
       if (e.name === 'doing_tasks' && !active.keepCodingInstructions) return { text: null }
-      if (e.name === 'intro' && !active.keepCodingInstructions && r.text === e.text) return { text: STYLED_INTRO }
       return r
     })
 
@@ -84,7 +81,8 @@ export default defineMod({
       const active = sessions.get($.session.id())?.active
       if (!active || e.agentId) return r
       return { sections: [...r.sections, { id: 'output-style', text: `# Output style: ${active.name}\n\n${active.body}`, scope: 'session' }] }
-    })
+      // Outer to the other mods' section handlers, so the style follows what they add, as Claude Code appends it.
+    }, { stage: STAGE.early })
 
     on('command.run', { command: 'output-style' }, async ($, e) => {
       const mine = sessions.get($.session.id())
