@@ -58,9 +58,10 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
       }
     }
     const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {} }
-    if (unit.hooks) hooks.push(plugin ? { ...unit.hooks, plugin } : unit.hooks)
+    for (const h of unit.hooks) hooks.push(plugin ? { ...h, plugin } : h)
     if (plugin) {
-      plugins.push({ ...plugin, ...(unit.plugin!.manifest.version ? { version: unit.plugin!.manifest.version } : {}) })
+      const { version } = unit.plugin!.manifest
+      plugins.push({ ...plugin, ...(version ? { version } : {}), paths: unit.plugin!.paths })
       warnings.push(...unit.plugin!.warnings)
     }
     for (const mod of unit.mods) {

@@ -15,7 +15,7 @@ export interface UnitMod {
 /** What one specifier loaded: its mods, a plugin's hooks and manifest, and the errors on the way. */
 export interface LoadedUnit {
   mods: UnitMod[]
-  hooks?: HookSource
+  hooks: HookSource[]
   plugin?: PluginDir
   errors: ModloopError[]
 }
@@ -28,7 +28,7 @@ export async function loadTarget(target: Target): Promise<LoadedUnit> {
       const ns = await target.load()
       return single(asMod(ns, target.name, source), source)
     } catch (err) {
-      return { mods: [], errors: [toError(err, source, `the built-in mod ${target.name} failed to import: ${describeError(err)}`)] }
+      return { mods: [], hooks: [], errors: [toError(err, source, `the built-in mod ${target.name} failed to import: ${describeError(err)}`)] }
     }
   }
   if (target.kind === 'module') {
@@ -37,7 +37,7 @@ export async function loadTarget(target: Target): Promise<LoadedUnit> {
       def.version ??= target.version
       return single(def, target.file, target.root)
     } catch (err) {
-      return { mods: [], errors: [toError(err, target.file)] }
+      return { mods: [], hooks: [], errors: [toError(err, target.file)] }
     }
   }
   return loadPlugin(target.root)
@@ -48,7 +48,7 @@ async function loadPlugin(root: string): Promise<LoadedUnit> {
   try {
     plugin = await readPluginDir(root)
   } catch (err) {
-    return { mods: [], errors: [toError(err, root)] }
+    return { mods: [], hooks: [], errors: [toError(err, root)] }
   }
   const unit: LoadedUnit = { mods: [], hooks: plugin.hooks, plugin, errors: [] }
   for (const [i, file] of plugin.modules.entries()) {
@@ -68,7 +68,7 @@ async function loadPlugin(root: string): Promise<LoadedUnit> {
 }
 
 function single(def: ModDefinition, source: string, root?: string): LoadedUnit {
-  return { mods: [{ def, source, root }], errors: [] }
+  return { mods: [{ def, source, root }], hooks: [], errors: [] }
 }
 
 function asMod(ns: unknown, fallbackName: string, file: string): ModDefinition {

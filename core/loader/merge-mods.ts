@@ -106,7 +106,7 @@ async function load(spec: string, origin: Origin, builtins: Builtins): Promise<L
     const error = err instanceof ModloopError ? err : new ModloopError('MODLOOP_ERR_MOD_RESOLVE',
       `mod "${spec}" could not be resolved from ${origin.dir} (named in ${origin.label}): ${describeError(err)}`,
       { file: origin.file, stage: 'resolve', cause: err })
-    return { mods: [], errors: [error] }
+    return { mods: [], hooks: [], errors: [error] }
   }
 }
 

@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path'
 import { z } from 'zod'
-import { ModloopError, describeError } from '../errors.js'
+import { describeError, ModloopError } from '../errors.js'
 import { formatPath } from './config-schema.js'
+import { readManifestComponents, type HooksRef } from './plugin-components.js'
+import type { PluginPaths } from './types.js'
 
 const userConfigField = z.looseObject({
   type: z.string(),
@@ -32,11 +34,13 @@ export type UserConfigField = z.infer<typeof userConfigField>
 export interface PluginDir {
   root: string
   manifest: PluginManifest
-  /** Absolute paths of the hooks modules, in the order hooks.json lists them. */
+  /** Absolute paths of the hooks modules, in the order the hooks files list them. */
   modules: string[]
-  /** Settings hooks the plugin ships, with the file they came from. */
-  hooks?: { source: string; hooks: Record<string, unknown[]> }
-  /** What could not be read (a broken hooks.json), naming the file; the rest of the plugin loads. */
+  /** Settings hooks the plugin ships: `hooks/hooks.json`, then the manifest's `hooks`, each with where it came from. */
+  hooks: { source: string; hooks: Record<string, unknown[]> }[]
+  /** Where the manifest puts the plugin's parts. */
+  paths: PluginPaths
+  /** What could not be read (a broken hooks file, a bad manifest field), naming the file; the rest of the plugin loads. */
   warnings: string[]
 }
 
@@ -48,37 +52,56 @@ export function isPluginDir(dir: string): boolean {
 }
 
 /**
- * Reads `.claude-plugin/plugin.json` and, when there is one, `hooks/hooks.json`. A plugin needs no
- * hooks: its commands, skills, agents and MCP servers are read by the mods that own them. A
- * malformed manifest → MODLOOP_ERR_PLUGIN naming it; a malformed hooks.json is a warning naming
- * it, and the plugin loads without those hooks.
+ * Reads `.claude-plugin/plugin.json` and the hooks: `hooks/hooks.json` when there is one, and the
+ * files or inline hooks the manifest's `hooks` names. A plugin needs no hooks: its commands,
+ * skills, agents, output styles and MCP servers are read by the mods that own them, from the
+ * default directories or the manifest's paths. A manifest without a usable name (or a bad
+ * `userConfig`) → MODLOOP_ERR_PLUGIN naming it; a bad component field or hooks file is a warning
+ * naming it, and the plugin loads without that part.
  */
 export async function readPluginDir(root: string): Promise<PluginDir> {
   const manifestFile = join(root, MANIFEST)
-  const manifest = parseWith(manifestSchema, await readJson(manifestFile), manifestFile)
-  const hooksFile = join(root, HOOKS_FILE)
-  const plugin: PluginDir = { root, manifest, modules: [], warnings: [] }
-  if (!existsSync(hooksFile)) return plugin
-  let spec: z.output<typeof hooksFileSchema>
-  try {
-    spec = parseWith(hooksFileSchema, await readJson(hooksFile), hooksFile)
-  } catch (err) {
-    plugin.warnings.push(`plugin ${manifest.name}: ${describeError(err)}; its hooks are not loaded`)
-    return plugin
-  }
-  plugin.modules = (spec.modules ?? []).map((m) => {
-    const file = resolve(dirname(hooksFile), m)
-    const rel = relative(root, file)
-    // The layout keeps a plugin's code inside its own directory.
-    if (rel.startsWith('..') || isAbsolute(rel)) {
-      throw new ModloopError('MODLOOP_ERR_PLUGIN', `${manifest.name}: module "${m}" in ${hooksFile} lies outside the plugin directory`, {
-        mod: manifest.name, file: hooksFile, stage: 'resolve',
-      })
+  const raw = await readJson(manifestFile)
+  const manifest = parseWith(manifestSchema, raw, manifestFile)
+  const components = readManifestComponents(raw as Record<string, unknown>, root, manifestFile, manifest.name)
+  const plugin: PluginDir = { root, manifest, modules: [], hooks: [], paths: components.paths, warnings: components.warnings }
+  const defaultHooks = join(root, HOOKS_FILE)
+  const refs: HooksRef[] = existsSync(defaultHooks) ? [{ file: defaultHooks }] : []
+  // The default file named again in the manifest is read once.
+  refs.push(...components.hooks.filter((h) => !('file' in h) || h.file !== defaultHooks))
+  for (const ref of refs) {
+    const source = 'file' in ref ? ref.file : ref.label
+    let spec: z.output<typeof hooksFileSchema>
+    try {
+      const value = 'file' in ref ? await readJson(ref.file) : ref.inline
+      spec = parseWith(hooksFileSchema, asHooksFile(value), source)
+    } catch (err) {
+      plugin.warnings.push(`plugin ${manifest.name}: ${describeError(err)}; its hooks are not loaded`)
+      continue
     }
-    return file
-  })
-  if (spec.hooks) plugin.hooks = { source: hooksFile, hooks: spec.hooks }
+    plugin.modules.push(...(spec.modules ?? []).map((m) => moduleFile(m, 'file' in ref ? dirname(ref.file) : root, root, manifest.name, source)))
+    if (spec.hooks) plugin.hooks.push({ source, hooks: spec.hooks })
+  }
   return plugin
+}
+
+/** Inline manifest hooks may be the event map itself, or shaped as hooks.json is (`{ "hooks": { … } }`). */
+function asHooksFile(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
+  const v = value as Record<string, unknown>
+  return 'hooks' in v || 'modules' in v || 'description' in v ? v : { hooks: v }
+}
+
+/** A hooks `modules` entry as an absolute path; the layout keeps a plugin's code inside its own directory. */
+function moduleFile(m: string, from: string, root: string, plugin: string, source: string): string {
+  const file = resolve(from, m)
+  const rel = relative(root, file)
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new ModloopError('MODLOOP_ERR_PLUGIN', `${plugin}: module "${m}" in ${source} lies outside the plugin directory`, {
+      mod: plugin, file: source, stage: 'resolve',
+    })
+  }
+  return file
 }
 
 /** The mod name of a plugin's i-th module: the plugin's name, then `<plugin>:<basename>` for the others. */
@@ -134,7 +157,7 @@ async function readJson(file: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(file, 'utf8'))
   } catch (err) {
-    const reason = describeError(err)
+    const reason = err instanceof Error ? err.message : String(err)
     throw new ModloopError('MODLOOP_ERR_PLUGIN', `${file}: cannot read: ${reason}`, { file, stage: 'resolve', cause: err })
   }
 }

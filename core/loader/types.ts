@@ -46,6 +46,22 @@ export interface LoadedPlugin {
   version?: string
   /** Its userConfig values, after the config's options. */
   options: Readonly<Record<string, unknown>>
+  /** Where its manifest puts its parts (absent: the default directories). */
+  paths?: PluginPaths
+}
+
+/**
+ * A plugin's component paths from its manifest, absolute and inside the plugin. For commands,
+ * agents, skills and output styles a list replaces the default directory (Claude Code's rule; an
+ * author keeps it by listing it); MCP servers add to `.mcp.json`. Each entry is a file or a directory.
+ */
+export interface PluginPaths {
+  commands?: string[]
+  agents?: string[]
+  skills?: string[]
+  outputStyles?: string[]
+  /** MCP configs beside `.mcp.json`: a file to read, or servers given inline; `origin` names it in messages. */
+  mcpServers?: { origin: string; file?: string; servers?: Record<string, unknown> }[]
 }
 
 
