@@ -70,9 +70,10 @@ export function parseStream(out: string): { messages: Record<string, any>[]; res
 /**
  * What every fault must leave: a whole transcript with no unanswered tool_use, no lock, and no
  * process of the run still alive. `transcript: false` for a run that recorded nothing (a session
- * with no message writes no file). Returns the transcript's path.
+ * with no message writes no file); `repaired` for a session killed mid-call, whose file keeps the
+ * cut call unanswered (every read answers it). Returns the transcript's path.
  */
-export async function expectCleanEnd(cwd: string, run: Pick<FaultyRun, 'messages'>, o: { transcript?: boolean } = {}): Promise<string> {
+export async function expectCleanEnd(cwd: string, run: Pick<FaultyRun, 'messages'>, o: { transcript?: boolean; repaired?: number } = {}): Promise<string> {
   const sessionId = run.messages.find((m) => m.session_id)?.session_id as string | undefined
   expect(sessionId, 'the run printed no message').toBeDefined()
   const path = transcriptPath(cwd, sessionId!, { MODLOOP_HOME: join(cwd, 'home', '.modloop') })
@@ -80,7 +81,7 @@ export async function expectCleanEnd(cwd: string, run: Pick<FaultyRun, 'messages
   if (o.transcript !== false) {
     const back = rebuilt(path)
     expect(back.warnings).toEqual([])
-    expect(back.repaired, 'a tool_use was left without its tool_result').toBe(0)
+    expect(back.repaired, 'a tool_use was left without its tool_result').toBe(o.repaired ?? 0)
   }
   expect(existsSync(lockPathOf(path)), 'the session lock was left behind').toBe(false)
   expect(await leftoversOf(cwd), 'a process of the run is still alive').toEqual([])
