@@ -41,6 +41,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     stopSession?.()
   }, () => terminal.restore(), io.stdout)
   void view.print(`${paint.bold('modloop')} ${paint.dim(`v${VERSION} · ${options.cwd}`)}\n${paint.dim('/help for commands and keys · Esc interrupts · Ctrl+D exits')}`)
+  // A stray error the CLI caught is shown here, not written under the live screen; one of modloop's own ends the session.
+  const unlisten = ctx.faults?.listen((text) => void view.print(paint.red(text.trimEnd())), () => termination.end(1))
   try {
     let next: QueryOptions = options
     let prompt = ctx.prompt
@@ -66,6 +68,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       return outcome.code
     }
   } finally {
+    unlisten?.()
     await terminal.close()
     termination.dispose()
   }

@@ -29,7 +29,7 @@ describe.concurrent('a mod fault never ends a run silently', () => {
       expect(run.code).toBe(0)
       expect(run.err).toContain(culprit)
       expect(run.err).not.toMatch(/faulty: faulty:/)
-      expectCleanEnd(cwd, run)
+      await expectCleanEnd(cwd, run)
     } finally {
       await rm(cwd, { recursive: true, force: true })
     }
