@@ -1,7 +1,7 @@
 import { describeError, isModloopError, ModloopError } from '../errors.js'
 import { modFromModule, type ModDefinition } from '../mod/define.js'
 import { importModule } from './import-module.js'
-import { pluginModName, readPluginDir, type PluginDir } from './plugin-dir.js'
+import { pluginModName, type PluginDir, type PluginReader } from './plugin.js'
 import type { Target } from './resolve-spec.js'
 import type { HookSource } from './types.js'
 
@@ -21,7 +21,7 @@ export interface LoadedUnit {
 }
 
 /** Imports what a target names and reads each module as a mod; never throws, errors are kept per unit. */
-export async function loadTarget(target: Target): Promise<LoadedUnit> {
+export async function loadTarget(target: Target, readPlugin: PluginReader | undefined): Promise<LoadedUnit> {
   if (target.kind === 'builtin') {
     const source = `builtin:${target.name}`
     try {
@@ -40,13 +40,14 @@ export async function loadTarget(target: Target): Promise<LoadedUnit> {
       return { mods: [], hooks: [], errors: [toError(err, target.file)] }
     }
   }
-  return loadPlugin(target.root)
+  return loadPlugin(target.root, readPlugin)
 }
 
-async function loadPlugin(root: string): Promise<LoadedUnit> {
+async function loadPlugin(root: string, readPlugin: PluginReader | undefined): Promise<LoadedUnit> {
   let plugin: PluginDir
   try {
-    plugin = await readPluginDir(root)
+    if (!readPlugin) throw new ModloopError('MODLOOP_ERR_PLUGIN', `${root}: a plugin directory, and this host reads no plugins (import query from the modloop package)`, { file: root, stage: 'resolve' })
+    plugin = await readPlugin(root)
   } catch (err) {
     return { mods: [], hooks: [], errors: [toError(err, root)] }
   }

@@ -4,6 +4,7 @@ import type { ModHost } from '../mod/host.js'
 import type { ConfigFile } from './config-schema.js'
 import type { Model } from '../model/types.js'
 import type { SessionStore } from '../session/store.js'
+import type { PluginReader } from './plugin.js'
 
 /**
  * What an entry point (the package's `query()`, the CLI, the test kit) hands core, so that core
@@ -20,6 +21,8 @@ export interface Builtins {
   sessionStore?: SessionStore
   /** The model behind `script` / MODLOOP_SCRIPT (a file path or a script value), when the entry offers one. */
   scriptedModel?: (script: unknown, cwd: string) => Promise<Model>
+  /** Reads a plugin directory (Claude Code's layout); without it a plugin directory is a load error. */
+  readPlugin?: PluginReader
 }
 
 /** Where a specifier is resolved from: a directory, and what to call it in messages. */

@@ -71,7 +71,7 @@ describe("a manifest's component paths", () => {
       '.mcp.json': JSON.stringify({ mcpServers: { notes: { command: 'node', args: ['notes.mjs'] } } }),
       'config/mcp.json': JSON.stringify({ mcpServers: { fromFile: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/file.mjs'] } } }),
     })
-    const { readPluginDir } = await import('../../core/loader/plugin-dir.js')
+    const { readPluginDir } = await import('../../mods/_shared/plugin-format/read-plugin.js')
     const manifest = JSON.parse(JSON.stringify({ name: 'tools', mcpServers: ['./config/mcp.json', { inline: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/inline.mjs'] } }] }))
     await writeTree(plugin, { '.claude-plugin/plugin.json': JSON.stringify(manifest) })
     const read = await readPluginDir(plugin)

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path'
 import { z } from 'zod'
-import { describeError, ModloopError } from '../errors.js'
-import { formatPath } from './config-schema.js'
-import { readManifestComponents, type HooksRef } from './plugin-components.js'
-import type { PluginPaths } from './types.js'
+import { describeError, ModloopError } from '../../../core/errors.js'
+import { formatPath } from '../../../core/loader/config-schema.js'
+import { MANIFEST, type PluginDir } from '../../../core/loader/plugin.js'
+import { readManifestComponents, type HooksRef } from './components.js'
 
 const userConfigField = z.looseObject({
   type: z.string(),
@@ -30,26 +30,7 @@ const hooksFileSchema = z.looseObject({
 export type PluginManifest = z.infer<typeof manifestSchema>
 export type UserConfigField = z.infer<typeof userConfigField>
 
-/** A plugin directory in the Claude Code layout, read but not yet imported. */
-export interface PluginDir {
-  root: string
-  manifest: PluginManifest
-  /** Absolute paths of the hooks modules, in the order the hooks files list them. */
-  modules: string[]
-  /** Settings hooks the plugin ships: `hooks/hooks.json`, then the manifest's `hooks`, each with where it came from. */
-  hooks: { source: string; hooks: Record<string, unknown[]> }[]
-  /** Where the manifest puts the plugin's parts. */
-  paths: PluginPaths
-  /** What could not be read (a broken hooks file, a bad manifest field), naming the file; the rest of the plugin loads. */
-  warnings: string[]
-}
-
-export const MANIFEST = join('.claude-plugin', 'plugin.json')
 const HOOKS_FILE = join('hooks', 'hooks.json')
-
-export function isPluginDir(dir: string): boolean {
-  return existsSync(join(dir, MANIFEST))
-}
 
 /**
  * Reads `.claude-plugin/plugin.json` and the hooks: `hooks/hooks.json` when there is one, and the
@@ -64,7 +45,10 @@ export async function readPluginDir(root: string): Promise<PluginDir> {
   const raw = await readJson(manifestFile)
   const manifest = parseWith(manifestSchema, raw, manifestFile)
   const components = readManifestComponents(raw as Record<string, unknown>, root, manifestFile, manifest.name)
-  const plugin: PluginDir = { root, manifest, modules: [], hooks: [], paths: components.paths, warnings: components.warnings }
+  const plugin: PluginDir = {
+    root, manifest, modules: [], hooks: [], paths: components.paths, warnings: components.warnings,
+    optionsFor: (given) => pluginOptions(manifest, given, manifestFile),
+  }
   const defaultHooks = join(root, HOOKS_FILE)
   const refs: HooksRef[] = existsSync(defaultHooks) ? [{ file: defaultHooks }] : []
   // The default file named again in the manifest is read once.
@@ -104,21 +88,14 @@ function moduleFile(m: string, from: string, root: string, plugin: string, sourc
   return file
 }
 
-/** The mod name of a plugin's i-th module: the plugin's name, then `<plugin>:<basename>` for the others. */
-export function pluginModName(plugin: PluginDir, index: number): string {
-  if (index === 0) return plugin.manifest.name
-  const base = plugin.modules[index]!.split(/[\\/]/).pop()!.replace(/\.[cm]?[jt]sx?$/, '')
-  return `${plugin.manifest.name}:${base}`
-}
-
 /**
  * userConfig defaults, overridden by the options the config gives. A value of the wrong type, or
  * a required field left without a value → MODLOOP_ERR_MOD_OPTIONS naming the plugin and field.
  */
-export function pluginOptions(plugin: PluginDir, given: Record<string, unknown> | undefined, source: string): Record<string, unknown> {
-  const name = plugin.manifest.name
+function pluginOptions(manifest: PluginManifest, given: Record<string, unknown> | undefined, source: string): Record<string, unknown> {
+  const name = manifest.name
   const out: Record<string, unknown> = { ...given }
-  for (const [field, spec] of Object.entries(plugin.manifest.userConfig ?? {})) {
+  for (const [field, spec] of Object.entries(manifest.userConfig ?? {})) {
     let value = out[field]
     // A string outside the declared choices counts as unset, so the default applies.
     if (value !== undefined && spec.options && !spec.options.includes(value)) value = undefined
@@ -157,8 +134,7 @@ async function readJson(file: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(file, 'utf8'))
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err)
-    throw new ModloopError('MODLOOP_ERR_PLUGIN', `${file}: cannot read: ${reason}`, { file, stage: 'resolve', cause: err })
+    throw new ModloopError('MODLOOP_ERR_PLUGIN', `${file}: cannot read: ${describeError(err)}`, { file, stage: 'resolve', cause: err })
   }
 }
 
