@@ -4,6 +4,7 @@ import { z } from 'zod'
 import '../../core/loop/output-style.js'
 import { STAGE } from '../../core/bus/types.js'
 import { defineMod } from '../../core/mod/define.js'
+import { describeError } from '../../core/errors.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
 import { findStyle, readChoice, type StyleChoice } from './select.js'
@@ -57,7 +58,7 @@ export default defineMod({
       try {
         await $.command.register({ name: 'output-style', description: 'List the output styles (the outputStyle setting picks one)', kind: 'local' })
       } catch (err) {
-        warn(`/output-style was not registered: ${(err as Error).message}`)
+        warn(`/output-style was not registered: ${describeError(err)}`)
       }
       return next(e)
     })

@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { z } from 'zod'
 import { splitFrontmatter } from '../_shared/frontmatter.js'
+import { describeError } from '../../core/errors.js'
 
 /** An output style: instructions added to the system prompt, chosen by the `outputStyle` setting. */
 export interface OutputStyle {
@@ -58,7 +59,7 @@ async function readStyleFile(file: string, source: OutputStyle['source'], warn: 
     if (!(await stat(file)).isFile()) return undefined
     text = await readFile(file, 'utf8')
   } catch (err) {
-    warn(`${file}: cannot be read (${(err as Error).message}); skipped`)
+    warn(`${file}: cannot be read (${describeError(err)}); skipped`)
     return undefined
   }
   const fm = splitFrontmatter(text)
