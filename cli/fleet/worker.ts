@@ -55,6 +55,8 @@ export class Worker {
   /** A 429 being recorded: no job is fetched before the queue knows it is throttled. */
   private throttling: Promise<void> | undefined
   private throttleChecked = 0
+  /** The connection this worker listens on (the job locks'); a new one after it was lost. */
+  private listening: unknown
   private throttleEnd: Date | undefined
   /** What this worker did, for its log and tests. */
   readonly done = { completed: 0, failed: 0, handedBack: 0, reaped: 0 }
@@ -222,6 +224,8 @@ export class Worker {
   /** Listens for wake-ups on the lock connection (opened here). */
   private async listen(): Promise<void> {
     const client = await this.locks.connection()
+    if (this.listening === client) return
+    this.listening = client
     client.on('notification', (n) => {
       if (n.payload === 'throttled') this.throttleChecked = 0
       this.wake()

@@ -45,7 +45,11 @@ describe('a worker killed with kill -9 mid-session', () => {
     ] })
     const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: tempDir('death-home') }
     const first = worker(url, cwd, env)
-    onTestFailed(() => console.log(`first worker:\n${first.log.join('')}\nsecond worker:\n${children[1]?.log.join('')}\nrequests: ${fake?.requests.length}`))
+    // What each side saw, should this ever hang or fail.
+    onTestFailed(async () => {
+      const jobs = await jobRows(url).catch((err: unknown) => String(err))
+      console.log(`first worker:\n${first.log.join('')}\nsecond worker:\n${children[1]?.log.join('')}\nrequests: ${fake?.requests.length}\njobs: ${JSON.stringify(jobs)}`)
+    })
     const submitted = await cli(['submit', '--queue', url, '-p', 'a task that outlives its worker'], cwd, {})
     const id = submitted.out.trim()
     await until(async () => (existsSync(join(dir!, 'started')) ? true : undefined))
