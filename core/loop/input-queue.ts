@@ -66,7 +66,7 @@ export class InputQueue {
 }
 
 /** Reads streaming input into the queue in the background, so it arrives while turns run. */
-export function pump(input: AsyncIterable<SDKUserMessage>, queue: InputQueue, onError: (err: unknown) => void): void {
+export function pump(input: AsyncIterable<SDKUserMessage>, queue: Pick<InputQueue, 'push' | 'end'>, onError: (err: unknown) => void): void {
   void (async () => {
     try {
       for await (const message of input) queue.push(message)

@@ -18,9 +18,10 @@ import { rewindFiles, type RewindFilesResult } from './rewind-files.js'
 import { mcpServerStatus, type McpServerStatus } from './server-status.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
 import { endStalled, STALLED, unlessStalled } from './stall.js'
+import { sdkControls, type SdkControls } from './sdk-controls.js'
 
 /** The object `query()` returns: the message stream, plus controls. */
-export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, ModelControls {
+export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, ModelControls, SdkControls {
   /**
    * Interrupts the running turn (it ends aborted_streaming or aborted_tools) and answers with the
    * uuids of the user messages still waiting; with `cancel_queued` they are dropped instead.
@@ -53,14 +54,19 @@ export function query(params: { prompt: PromptInput; options?: QueryOptions }): 
   const options = params.options ?? {}
   let session: Session | undefined
   const closed = { value: false }
-  const gen = run(params.prompt, options, (s) => { session = s }, closed) as Query
+  let markOpened!: (s: Session) => void
+  let failedToOpen!: (err: unknown) => void
+  const openedSession = new Promise<Session>((resolve, reject) => { markOpened = resolve; failedToOpen = reject })
+  // Only the controls that wait for the session read it; a session that never opens is the stream's error.
+  openedSession.catch(() => undefined)
+  const gen = run(params.prompt, options, (s) => { session = s; markOpened(s) }, closed, failedToOpen) as Query
   const opened = (method: string): Session => {
     if (session) return session
     throw new ModloopError('MODLOOP_ERR_USAGE', `Query.${method}(): the session has not started yet; iterate the query first`, { field: method })
   }
   gen.why = (subject) => session?.provenance?.why(subject) ?? []
   gen.interrupt = async (o) => (session ? interruptTurn(session, o) : undefined)
-  Object.assign(gen, modelControls(() => session))
+  Object.assign(gen, modelControls(() => session), sdkControls(openedSession))
   gen.close = async () => {
     closed.value = true
     session?.turnAbort?.abort(new Error('closed'))
@@ -75,8 +81,11 @@ export function query(params: { prompt: PromptInput; options?: QueryOptions }): 
   return gen
 }
 
-async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Session) => void, closed: { value: boolean }): AsyncGenerator<SDKMessage, void, undefined> {
-  const session = await openSession(options)
+async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Session) => void, closed: { value: boolean }, notOpened: (err: unknown) => void): AsyncGenerator<SDKMessage, void, undefined> {
+  const session = await openSession(options).catch((err: unknown) => {
+    notOpened(err)
+    throw err
+  })
   opened(session)
   let failed: SDKResultMessage | undefined
   try {

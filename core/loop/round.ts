@@ -99,6 +99,7 @@ export class TurnRun {
       ...(system.blocks.length > 0 ? { system: system.blocks } : {}),
       messages,
       tools,
+      ...(session.options.betas?.length ? { betas: [...session.options.betas] } : {}),
     }, system.sections, this.turnId)
     const gen = runStep(session, { turnId: this.turnId, index, request, signal: this.signal, executor, agentId: session.agent?.agentId, parentToolUseId: session.agent?.parentToolUseId })
     let next = await gen.next()

@@ -5,6 +5,9 @@ import type { AgentHooks } from '../_shared/agent-hooks.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { agentConfig, findAgent, loadAgents, type AgentDefinition } from './definitions.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
+import type { ModApi } from '../../core/mod/api.js'
+import { registerMainAgent, startMainAgent, type MainAgents } from './main-agent.js'
+import { sdkAgents } from './sdk-agents.js'
 
 const input = z.object({
   description: z.string().describe('A short (3–5 word) description of the task'),
@@ -48,8 +51,12 @@ export default defineMod({
   register(on, opts, $) {
     let hooks: AgentHooks = {}
     $.capability.provide('agentHooks', () => hooks)
+    const main: MainAgents = new Map()
+    registerMainAgent(on, main)
     on('session.start', async ($, e, next) => {
       const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined), loadedPlugins($))
+      const flags = await launchFlags($)
+      for (const a of sdkAgents(flags.agents, (m) => $.log.warn(m))) agents.set(a.name, a)
       for (const a of agents.values()) await $.agent.register({ name: a.name, description: a.description })
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
@@ -76,7 +83,22 @@ export default defineMod({
           return { result, text: r.text || `(the ${def.name} agent ended without a report: ${r.terminalReason})`, isError: r.isError }
         },
       })
-      return next(e)
+      const result = await next(e)
+      if (typeof flags.agent === 'string') {
+        const agent = findAgent(agents, flags.agent)
+        if (agent) await startMainAgent($, main, e.sessionId, agent)
+        else $.log.error(`the agent option names "${flags.agent}", which is no agent type of this session (${[...agents.keys()].join(', ')}); the session runs as itself`)
+      }
+      return result
     })
   },
 })
+
+/** The launch options this mod reads: query()'s `agents` and `agent`. */
+async function launchFlags($: ModApi): Promise<{ agents?: unknown; agent?: unknown }> {
+  try {
+    return ((await $.settings.read({ source: 'flag' })) ?? {}) as { agents?: unknown; agent?: unknown }
+  } catch {
+    return {}
+  }
+}

@@ -1,5 +1,6 @@
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { resolveModelName, type QueryOptions } from '../../core/loop/options.js'
+import { settingsList } from '../../core/loop/launch-options.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { PermissionModeOwner } from '../../core/loop/permission-mode.js'
 import type { PermissionMode } from '../../core/permission-modes.js'
@@ -93,7 +94,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       return { code: 1, failed: true }
     }
     // Before the session starts: its hooks are fixed when shell-hooks starts with it.
-    await reviewProjectHooks(app, view, paint, { dist, cwd: options.cwd, settings: opts.settings, env: io.env, declined })
+    await reviewProjectHooks(app, view, paint, { dist, cwd: options.cwd, settings: settingsList(opts.settings), env: io.env, declined })
     await reviewProjectServers(app, view, paint, { dist, cwd: options.cwd, env: io.env, trustWorkspace: opts.trustWorkspace, declined })
     if (termination.code() !== undefined) {
       await host.close()
