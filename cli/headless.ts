@@ -12,6 +12,7 @@ import { pluginDirSpecs } from './plugin-dirs.js'
 import { usageError } from './usage-error.js'
 import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
+import { sdkFlagOptions } from './sdk-flags.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
@@ -119,7 +120,10 @@ function strings(values: Values, key: string): string[] | undefined {
 export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
   const mode = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}`)
+  const sdk = sdkFlagOptions(values)
+  for (const warning of sdk.warnings) io.stderr.write(`modloop: ${warning}\n`)
   return {
+    ...sdk.options,
     cwd: str(values, 'cwd') ?? io.cwd,
     env: io.env,
     config: str(values, 'config'),
