@@ -27,7 +27,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
 const HANDLERS: Record<string, Handler> = {
   initialize: (r, ctx) => ctx.reinitialize(r as ControlRequest['request']),
   interrupt: async (r, { query }) => (await query.interrupt({ cancel_queued: r.cancel_queued === true })) ?? { still_queued: [] },
-  set_permission_mode: async (r, { query }) => ({ mode: await query.setPermissionMode(String(r.mode)) }),
+  set_permission_mode: async (r, { query }) => query.setPermissionMode(String(r.mode)),
   set_model: async (r, { query }) => {
     await query.setModel(str(r.model) ?? undefined)
     return {}

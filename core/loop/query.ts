@@ -32,8 +32,8 @@ export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, Mode
   why(subject: string): ProvenanceRecord[]
   /** Ends the session at once: the running turn is aborted and input still waiting is dropped. */
   close(): Promise<void>
-  /** Switches the permission mode for the calls that follow; resolves with the mode in effect. */
-  setPermissionMode(mode: string): Promise<PermissionMode>
+  /** Switches the permission mode for the calls that follow; resolves with the mode in effect (`{ mode }`, the Agent SDK's answer). */
+  setPermissionMode(mode: string): Promise<{ mode: PermissionMode }>
   /** The slash commands mods registered. */
   supportedCommands(): Promise<SlashCommand[]>
   /** Each MCP server's status, as the mcp mod reports it. */
@@ -73,7 +73,7 @@ export function query(params: { prompt: PromptInput; options?: QueryOptions }): 
     session?.input?.end()
     await gen.return(undefined)
   }
-  gen.setPermissionMode = async (mode) => setPermissionMode(opened('setPermissionMode'), mode)
+  gen.setPermissionMode = async (mode) => ({ mode: await setPermissionMode(opened('setPermissionMode'), mode) })
   gen.supportedCommands = async () => supportedCommands(opened('supportedCommands'))
   gen.mcpServerStatus = async () => mcpServerStatus(opened('mcpServerStatus'))
   gen.getContextUsage = async () => getContextUsage(opened('getContextUsage'))
