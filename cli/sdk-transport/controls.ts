@@ -7,6 +7,8 @@ import type { ControlRequest, Wire } from './wire.js'
 
 export interface ControlContext {
   query: Query
+  /** Settles once the session is open: controls that come earlier wait for it, as the SDK's requests wait for the CLI. */
+  ready: Promise<unknown>
   wire: Wire
   proxies: McpProxies
   /** Answers a repeated initialize. */
@@ -77,6 +79,7 @@ export async function answerControl(message: ControlRequest, ctx: ControlContext
     return
   }
   try {
+    await ctx.ready
     ctx.wire.respond(id, { response: await handler(request, ctx) })
   } catch (err) {
     ctx.wire.respond(id, { error: describeError(err) })

@@ -46,8 +46,11 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
   }
   const { query } = await import('../../entry.js')
   const q = query({ prompt: input, options })
+  // A session that does not open is the stream's error, reported there; controls waiting on it are answered with it.
+  const ready = q.initializationResult()
+  ready.catch(() => undefined)
   const ctx: ControlContext = {
-    query: q, wire, proxies, endInput: () => input.end(),
+    query: q, wire, proxies, endInput: () => input.end(), ready,
     reinitialize: (request) => initializeResponse(q, request as InitializeRequest, false),
   }
   if (initialize) answerInitialize(ctx, initialize)
