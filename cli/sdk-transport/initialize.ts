@@ -42,8 +42,10 @@ export function initializeOptions(req: InitializeRequest, wire: Wire, proxies: M
   for (const name of req.sdkMcpServers ?? []) servers[name] = proxies.server(name)
   if (Object.keys(servers).length > 0) options.mcpServers = servers as QueryOptions['mcpServers']
   if (req.jsonSchema) options.outputFormat = { type: 'json_schema', schema: req.jsonSchema }
-  // The SDK sends [""] when its application gave no system prompt: modloop's minimal one stands.
-  if (Array.isArray(req.systemPrompt) && req.systemPrompt.some((p) => typeof p === 'string' && p.trim() !== '')) options.systemPrompt = req.systemPrompt
+  // The SDK sends [""] when its application gave no system prompt (modloop's minimal one stands),
+  // and none for the claude_code preset, which is modloop's preset here (its `append` comes apart).
+  if (req.systemPrompt === undefined) options.systemPrompt = { type: 'preset', preset: 'modloop' }
+  else if (Array.isArray(req.systemPrompt) && req.systemPrompt.some((p) => typeof p === 'string' && p.trim() !== '')) options.systemPrompt = req.systemPrompt
   if (req.appendSystemPrompt) options.appendSystemPrompt = req.appendSystemPrompt
   if (req.agents) options.agents = req.agents
   if (req.toolAliases) options.toolAliases = req.toolAliases
@@ -53,8 +55,22 @@ export function initializeOptions(req: InitializeRequest, wire: Wire, proxies: M
   if (req.additionalDirectories?.length) options.additionalDirectories = req.additionalDirectories
   const ignored = Object.entries(req).filter(([k, v]) => !READ.has(k) && v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)).map(([k]) => k)
   const warnings = ignored.length > 0 ? [`initialize: ${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} accepted but not honoured by modloop (docs/agent-sdk.md)`] : []
-  if (req.settings && settingsList(req.settings).length === 0) warnings.push('initialize: settings could not be read')
   return { options, warnings }
+}
+
+/**
+ * The SDK folds its `sandbox` option into the settings it passes (`--settings`, or initialize):
+ * modloop does not sandbox commands, which a person asking for it must hear.
+ */
+export function sandboxWarnings(settings: QueryOptions['settings']): string[] {
+  const asked = settingsList(settings).some((s) => {
+    try {
+      return (JSON.parse(s) as { sandbox?: { enabled?: unknown } })?.sandbox?.enabled === true
+    } catch {
+      return false
+    }
+  })
+  return asked ? ['sandbox (in the settings passed) is accepted but NOT enforced by modloop: commands run unsandboxed (docs/agent-sdk.md)'] : []
 }
 
 /** The command-line options joined with what initialize adds: lists add up, the rest replaces. */

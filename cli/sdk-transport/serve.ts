@@ -9,7 +9,7 @@ import { queryOptions } from '../headless.js'
 import { guardProcess } from '../process-guard.js'
 import { usageError } from '../usage-error.js'
 import { answerControl, type ControlContext } from './controls.js'
-import { initializeOptions, initializeResponse, joinOptions, type InitializeRequest } from './initialize.js'
+import { initializeOptions, initializeResponse, joinOptions, sandboxWarnings, type InitializeRequest } from './initialize.js'
 import { McpProxies } from './mcp-proxy.js'
 import { Wire, type ControlRequest, type Incoming } from './wire.js'
 
@@ -38,11 +38,14 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
   const input = new InputChannel()
   if (positionals.length > 0) input.push(positionals.join(' '), 'next')
   const added = initialize ? initializeOptions(initialize.request as InitializeRequest, wire, proxies) : { options: {}, warnings: [] }
-  for (const w of added.warnings) log(w)
+  const joined = joinOptions(base, added.options)
+  for (const w of [...added.warnings, ...sandboxWarnings(joined.settings)]) log(w)
   const abort = new AbortController()
   const options: QueryOptions = {
-    ...joinOptions(base, added.options), abortController: abort,
+    ...joined, abortController: abort,
     ...(values['permission-prompt-tool'] === 'stdio' ? { canUseTool: askSdk(wire) } : {}),
+    // The SDK asks for file checkpoints (enableFileCheckpointing) through the environment, not a flag.
+    ...(/^(1|true)$/i.test(io.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING ?? '') ? { enableFileCheckpointing: true } : {}),
   }
   const { query } = await import('../../entry.js')
   const q = query({ prompt: input, options })
