@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { createSdkMcpServer, query as sdkQuery, tool, type Options, type SDKMessage as SdkMessage } from '@anthropic-ai/claude-agent-sdk'
 import { z } from 'zod'
 import { query as modloopQuery, type QueryOptions } from '../../index.js'
+import { OPTION_SUPPORT } from '../../core/loop/option-names.js'
+import { CONTROL_SUBTYPES } from '../../cli/sdk-transport/controls.js'
 import { channel } from '../helpers/channel.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 
@@ -197,6 +199,19 @@ describe('the options', () => {
     // @ts-expect-error an option neither SDK has
     const bad: QueryOptions = { cwd: '.', notAnOption: true }
     expect(bad).toBeDefined()
+  })
+
+  it('docs/agent-sdk.md has a row for every official option, and names every control request modloop answers', () => {
+    type Official = { [K in keyof typeof OPTION_SUPPORT]: (typeof OPTION_SUPPORT)[K] extends 'modloop' ? never : K }[keyof typeof OPTION_SUPPORT]
+    // The table of what each option does is exactly the official set.
+    expectTypeOf<Exclude<keyof Options, Official>>().toEqualTypeOf<never>()
+    expectTypeOf<Exclude<Official, keyof Options>>().toEqualTypeOf<never>()
+    const doc = readFileSync(join(root, 'docs', 'agent-sdk.md'), 'utf8')
+    const section = doc.slice(doc.indexOf('## Options'), doc.indexOf('## Query methods'))
+    const rows = [...section.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]).sort()
+    const official = Object.entries(OPTION_SUPPORT).filter(([, s]) => s !== 'modloop').map(([k]) => k).sort()
+    expect(rows).toEqual(official)
+    for (const subtype of CONTROL_SUBTYPES) expect(doc, subtype).toContain(`\`${subtype}\``)
   })
 
   it('a made-up option is named in a warning at run time', async () => {
