@@ -1,3 +1,4 @@
+import { describeError } from '../../core/errors.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import type { Wire } from './wire.js'
@@ -42,7 +43,7 @@ export class McpProxies {
       // A notification or a response is acknowledged with a placeholder, which the client never sees.
       if (isRequest) await end.send(answer.mcp_response as JSONRPCMessage)
     } catch (err) {
-      const text = `MCP server "${name}" of the SDK application could not be reached: ${(err as Error).message}`
+      const text = `MCP server "${name}" of the SDK application could not be reached: ${describeError(err)}`
       if (!isRequest) return this.log(text)
       await end.send({ jsonrpc: '2.0', id: (message as { id: string | number }).id, error: { code: -32603, message: text } }).catch(() => undefined)
     }

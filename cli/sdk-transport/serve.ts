@@ -1,3 +1,4 @@
+import { describeError } from '../../core/errors.js'
 import type { Readable } from 'node:stream'
 import type { SDKUserMessage } from '../../core/loop/messages.js'
 import type { QueryOptions } from '../../core/loop/options.js'
@@ -69,7 +70,7 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
     if (!first.done && !initialize) dispatch(first.value)
     for await (const m of lines) dispatch(m)
   })().finally(() => input.end())
-  reading.catch((err: unknown) => log(`stdin could not be read: ${(err as Error).message}`))
+  reading.catch((err: unknown) => log(`stdin could not be read: ${describeError(err)}`))
 
   let caught: NodeJS.Signals | undefined
   const onSignal = (signal: NodeJS.Signals) => {
@@ -103,7 +104,7 @@ function isControl(m: Incoming): m is Incoming & ControlRequest {
 function answerInitialize(ctx: ControlContext, message: ControlRequest): void {
   initializeResponse(ctx.query, message.request as InitializeRequest, true).then(
     (response) => ctx.wire.respond(message.request_id, { response }),
-    (err: unknown) => ctx.wire.respond(message.request_id, { error: `the session could not start: ${(err as Error).message}` }),
+    (err: unknown) => ctx.wire.respond(message.request_id, { error: `the session could not start: ${describeError(err)}` }),
   )
 }
 
@@ -122,7 +123,7 @@ function askSdk(wire: Wire): CanUseTool {
       return permissionResult(r, toolName)
     } catch (err) {
       if (o.signal.aborted) throw err
-      return { behavior: 'deny', message: `The SDK's canUseTool could not be asked about ${toolName}: ${(err as Error).message}` }
+      return { behavior: 'deny', message: `The SDK's canUseTool could not be asked about ${toolName}: ${describeError(err)}` }
     }
   }
 }
