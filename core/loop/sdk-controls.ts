@@ -7,6 +7,7 @@ import { supportedModels, type ModelInfo } from './model-controls.js'
 import type { McpServerConfig } from './options.js'
 import type { Session } from './session.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
+import { outputStyleOf } from './output-style.js'
 
 /** An agent type the session offers (the SDK's AgentInfo). */
 export interface AgentInfo { name: string; description: string; model?: string }
@@ -83,7 +84,8 @@ export function sdkControls(opened: Promise<Session>): SdkControls {
     async initializationResult() {
       const session = await opened
       return {
-        commands: supportedCommands(session), agents: agentsOf(session), output_style: 'default', available_output_styles: ['default'],
+        // The style in force is known; the ones to choose from are the output-styles mod's to list (/output-style).
+        commands: supportedCommands(session), agents: agentsOf(session), output_style: outputStyleOf(session), available_output_styles: [outputStyleOf(session)],
         models: supportedModels(session), account: accountOf(session), claude_code_version: VERSION,
       }
     },
