@@ -16,7 +16,7 @@ import type { ResumeState } from '../session/resume.js'
 import { switchItself } from './model-switch.js'
 import { pickModel, unusableScript } from './model-pick.js'
 import { hold, locationOf } from './session-store.js'
-import { optionWarnings } from './option-names.js'
+import { optionWarnings, unreadOptionWarnings } from './option-names.js'
 import { approverOf } from './approver.js'
 
 /**
@@ -58,7 +58,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   for (const def of options.mods ?? []) {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
-  for (const warning of unreadKeys?.() ?? []) log(warning)
+  for (const warning of [...(unreadKeys?.() ?? []), ...unreadOptionWarnings(options, host)]) log(warning)
   try {
     assertModeOwned(host, options.permissionMode)
   } catch (err) {

@@ -1,3 +1,4 @@
+import type { ModHost } from '../mod/host.js'
 import type { QueryOptions } from './options.js'
 
 /**
@@ -48,4 +49,16 @@ function isSet(key: string, value: unknown): boolean {
   if (value === false || value === null || (Array.isArray(value) && value.length === 0)) return false
   if (key === 'sandbox') return (value as { enabled?: unknown }).enabled === true
   return true
+}
+
+// Options that a mod answers under the config key of the same name (`hooks` → shell-hooks, `mcpServers` → mcp).
+const READ_BY_MODS = ['hooks', 'mcpServers'] as const
+
+/** An option set while no loaded mod reads it would do nothing: said once, naming the mod that normally does. */
+export function unreadOptionWarnings(options: QueryOptions, host: ModHost): string[] {
+  const read = new Set(host.list().filter((m) => m.status === 'loaded').flatMap((m) => Object.keys(m.def.configKeys ?? {})))
+  return READ_BY_MODS.filter((key) => options[key] !== undefined && Object.keys(options[key] ?? {}).length > 0 && !read.has(key)).map((key) => {
+    const mod = host.usual('configKeys', key)
+    return `query(): option "${key}" is set, but no loaded mod reads it${mod ? ` (the ${mod} mod does normally)` : ''}, so it does nothing`
+  })
 }

@@ -90,6 +90,7 @@ describe('requests, logs and approvers', () => {
     const heard: string[] = []
     const r = await runScript([{ reply: 'ok' }], 'hi', {
       ...base(), log: undefined, betas: ['context-1m-2025-08-07'], stderr: (d) => void heard.push(d), sandbox: { enabled: true }, title: 'named',
+      hooks: { Stop: [{ hooks: [async () => ({})] }] },
       ...({ notAnOption: true } as object),
     })
     expect((r.requests[0] as unknown as { headers: Record<string, string> }).headers['anthropic-beta']).toBe('context-1m-2025-08-07')
@@ -97,6 +98,8 @@ describe('requests, logs and approvers', () => {
     expect(text).toContain('unknown option "notAnOption"')
     expect(text).toContain('option "sandbox" is accepted but NOT enforced')
     expect(text).toContain('option "title" is accepted but not honoured')
+    // No shell-hooks mod in this session: the callbacks would never run.
+    expect(text).toMatch(/option "hooks" is set, but no loaded mod reads it/)
   })
 
   it('permissionPromptToolName: an ask goes to that MCP tool, whose JSON answer decides', async () => {
