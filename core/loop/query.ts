@@ -135,6 +135,8 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
         break
       }
     }
+    // Tasks still running (shells do not hold the session) end with it: how they ended is shown.
+    if (session.tasks.list().length > 0 && !closed.value) yield* stopTasks(session, queue)
     if (inputError) throw inputError
   } finally {
     session.tasks.deliver = undefined

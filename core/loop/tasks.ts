@@ -186,8 +186,8 @@ export class SessionTasks {
       type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, priority: 'later',
       origin: { kind: 'task-notification', task_id: taskId },
     }
-    if (this.deliver) this.deliver(message)
-    else this.session.options.log?.(`the report of task ${taskId} had nowhere to go: the session takes no more prompts`)
+    // None once the session stopped taking prompts (it is closing, or gave up on its tasks): their ends were shown, their reports are not run.
+    this.deliver?.(message)
   }
 }
 
