@@ -117,20 +117,15 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
       const message = yield* nextPrompt(session, queue, options.maxWaitTasksMs)
       if (!message || closed.value) break
       const input = turnInput(message)
-      if (budget !== undefined && input.origin.kind === 'task-notification') {
-        if (used >= budget) {
-          session.options.log?.(`the turn budget (maxTurns ${budget}) is spent: the running tasks are stopped and their reports not run`)
-          yield* stopTasks(session, queue)
-          break
-        }
-        input.maxTurns = budget - used
-      }
+      if (budget !== undefined && input.origin.kind === 'task-notification') input.maxTurns = budget - used
       const result = yield* recorded(session, runTurn(session, input))
       used += result.num_turns
       yield* drainQueued(session)
       // A single prompt that failed ends the run: its tasks are not waited for.
-      if (single && first && result.subtype !== 'success') {
-        failed = result
+      if (single && first && result.subtype !== 'success') failed = result
+      const spent = budget !== undefined && used >= budget
+      if (failed || spent) {
+        if (spent && !failed && session.tasks.list().length > 0) session.options.log?.(`maxTurns (${budget}) is spent: the running tasks are stopped and their reports not run`)
         yield* stopTasks(session, queue)
         break
       }
