@@ -124,7 +124,7 @@ describe('faults', () => {
             name: 'Crash', description: 'Starts a task that crashes', isReadOnly: true, input: (await import('zod')).z.object({}),
             call: async (_i: unknown, ctx: { sessionId: string; toolUseId: string }) => {
               const r = await $.capability.use('tasks')!(ctx.sessionId)!.launch({
-                type: 'local_bash', description: 'doomed', background: true, toolUseId: ctx.toolUseId,
+                type: 'local_bash', description: 'doomed', background: true, holdsSession: true, toolUseId: ctx.toolUseId,
                 run: async () => { await new Promise((r) => setImmediate(r)); throw new Error('the work blew up') },
               })
               return { result: 'refused' in r ? r.refused : r.task.id }
