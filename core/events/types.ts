@@ -298,7 +298,7 @@ export type AgentSpawnResult = { model: string; agentId?: string } | { deny: str
 /**
  * A task: work that outlives one step of the loop, a subagent (`local_agent`) or a shell
  * (`local_bash`), in the foreground (a tool call waits for it) or the background. `outputFile`
- * is where its output goes while it runs.
+ * is where its output goes while it runs; `mod` is the mod that runs it.
  */
 export interface TaskStartInput {
   taskId: string
@@ -310,7 +310,6 @@ export interface TaskStartInput {
   subagentType?: string
   prompt?: string
   spawnDepth?: number
-  /** The mod that runs it. */
   mod: string
 }
 export interface TaskStartResult { taskId: string }
