@@ -36,8 +36,8 @@ export const KEYS_HELP = [
   'Keys:',
   '  Enter send · \\ then Enter, Shift+Enter or Ctrl+J: new line · Alt+Enter: send now (interrupts the turn)',
   '  Esc interrupt the turn · Shift+Tab cycle the permission mode · Tab complete a /command',
-  '  Ctrl+O show the last thinking in full, or collapse thinking again · Ctrl+T stop a background task',
-  '  ↑↓ history · Ctrl+C twice or Ctrl+D exit',
+  '  Ctrl+O show the last thinking in full, or collapse thinking again',
+  '  ↑↓ history · Ctrl+C twice or Ctrl+D exit · Ctrl+T stop a background task',
 ].join('\n')
 
 /**
