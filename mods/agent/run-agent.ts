@@ -58,9 +58,15 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
     await permissionsDirs($, 'addDirectories', worktree.path)
   }
   let background = i.run_in_background === true
-  // The call's own abort (an interrupted turn) stops the agent only while the call waits on it.
+  // The call's own abort (an interrupted turn) stops the agent only while the call waits on it:
+  // through the registry once it holds the task, so it ends `stopped`.
   const stop = new AbortController()
-  const onCallAbort = () => { if (!background) stop.abort(ctx.signal.reason) }
+  let registered = false
+  const onCallAbort = () => {
+    if (background) return
+    stop.abort(ctx.signal.reason)
+    if (registered) void registry?.stop(id)
+  }
   ctx.signal.addEventListener('abort', onCallAbort, { once: true })
   const log = registry ? new OutputLog(registry.outputFileFor(id), (m) => $.log.warn(m)) : undefined
   if (log) run.logs.set(id, log)
@@ -102,6 +108,8 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
       return outcomeOf((await finish())!, i.description, kept)
     },
   })
+  registered = !('refused' in launched)
+  if (ctx.signal.aborted) onCallAbort()
   if ('refused' in launched) {
     stop.abort(new Error(launched.refused))
     await finish().catch(() => {})

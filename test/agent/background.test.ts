@@ -105,6 +105,18 @@ describe('background subagents', () => {
     expect(run.results.map((r) => r.result)).toEqual(['started', 'it was stopped'])
   })
 
+  it('an interrupted turn stops the foreground agent it waits on: the task ends stopped, not failed', async () => {
+    const run = await runTasks([
+      { reply: [agent('toolu_int')] },
+      sub(gate('never')),
+    ], 'go', options([gates().mod, agentMod, tasksMod]), (m, q) => {
+      if (m.type === 'system' && m.subtype === 'task_started') void q.interrupt()
+    })
+    expect(run.results).toMatchObject([{ terminal_reason: 'aborted_tools' }])
+    expect(system(run, 'task_updated').map((m) => m.patch.status)).toEqual(['killed'])
+    expect(system(run, 'task_notification')[0]).toMatchObject({ status: 'stopped' })
+  })
+
   it('a subagent whose requests fail ends failed, and the model is told', async () => {
     const run = await runTasks([
       { reply: [agent('toolu_fail', { run_in_background: true })] },
