@@ -59,7 +59,8 @@ export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, Mode
 /**
  * Runs the agent. A string prompt is one turn with exactly one result; an async iterable of user
  * messages is a session with one result per message. A single-shot turn that ends in an error
- * subtype yields its result and then throws, as the Agent SDK does.
+ * subtype yields its result and then throws, as the Agent SDK does. Either way the stream goes on
+ * while background tasks run: each one's report is a turn of its own, with its own result.
  */
 export function query(params: { prompt: PromptInput; options?: QueryOptions }): Query {
   assertPrompt(params.prompt)

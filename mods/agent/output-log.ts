@@ -24,9 +24,14 @@ export function progressLine(m: SDKMessage): string | undefined {
   return undefined
 }
 
-/** A task's output file, appended to in order as its subagent works; a write that fails is reported once. */
+/**
+ * A task's output file, appended to in order as its subagent works. Lines that come while a write
+ * is under way go out together with the next one, so a chatty subagent costs few writes; a write
+ * that fails is reported once.
+ */
 export class OutputLog {
   private chain: Promise<void>
+  private pending = ''
   private failed = false
 
   constructor(readonly file: string, private readonly warn: (message: string) => void) {
@@ -34,7 +39,14 @@ export class OutputLog {
   }
 
   write(text: string): void {
-    this.chain = this.chain.then(() => (this.failed ? undefined : appendFile(this.file, text.endsWith('\n') ? text : `${text}\n`))).catch((err: unknown) => this.fail(err))
+    const queued = this.pending !== ''
+    this.pending += text.endsWith('\n') ? text : `${text}\n`
+    if (queued) return
+    this.chain = this.chain.then(() => {
+      const batch = this.pending
+      this.pending = ''
+      return this.failed ? undefined : appendFile(this.file, batch)
+    }).catch((err: unknown) => this.fail(err))
   }
 
   /** Resolves once everything written so far is on disk. */

@@ -22,6 +22,7 @@ const newId = (type: TaskLaunch['type']) => `${type === 'local_agent' ? 'a' : 'b
  */
 export class SessionTaskRegistry implements TaskRegistry {
   private readonly entries = new Map<string, Entry>()
+  private writes: Promise<void> = Promise.resolve()
 
   constructor(private readonly $: ModApi, readonly dir: string, private readonly maxConcurrent: number) {}
 
@@ -55,7 +56,7 @@ export class SessionTaskRegistry implements TaskRegistry {
     const gate = new Promise<boolean>((resolve) => { go = resolve })
     const entry: Entry = { record, abort, done: gate.then((announced) => (announced ? this.run(spec, entry, running) : { record })) }
     this.entries.set(id, entry)
-    await this.save(record)
+    this.save(record)
     try {
       await this.announce(spec, record, moved)
     } catch (err) {
@@ -64,7 +65,7 @@ export class SessionTaskRegistry implements TaskRegistry {
       record.endTime = Date.now()
       this.entries.delete(id)
       go(false)
-      await this.save(record)
+      this.save(record)
       return { refused: `the task could not be started: ${record.error}` }
     }
     go(true)
@@ -84,7 +85,7 @@ export class SessionTaskRegistry implements TaskRegistry {
           if (record.background || record.status !== 'running' || !spec.toBackground!()) return false
           record.background = true
           moved()
-          void this.save(record)
+          this.save(record)
           return true
         },
       } : {}),
@@ -104,7 +105,7 @@ export class SessionTaskRegistry implements TaskRegistry {
     record.summary = stopped ? stoppedSummary(record) : outcome.summary
     record.endTime = Date.now()
     if (!stopped && outcome.error) record.error = outcome.error
-    await this.save(record)
+    this.save(record)
     const durationMs = record.endTime - record.startTime
     try {
       await this.$.task.end({
@@ -136,16 +137,18 @@ export class SessionTaskRegistry implements TaskRegistry {
     return true
   }
 
-  /** Stops every running task: the session ends. */
+  /** Stops every running task, and lets the records be written: the session ends. */
   async stopAll(): Promise<void> {
     await Promise.all([...this.entries.keys()].map((id) => this.stop(id)))
+    await this.writes
   }
 
-  private async save(record: TaskRecord): Promise<void> {
-    try {
-      await writeRecord(this.dir, record)
-    } catch (err) {
+  /** Records are written in order, off the task's path: a record is bookkeeping for a later resume, not a step of the work. */
+  private save(record: TaskRecord): void {
+    const copy = { ...record }
+    this.writes = this.writes.then(() => writeRecord(this.dir, copy)).catch((err: unknown) => {
       this.$.log.warn(`task ${record.id}: its record could not be written in ${this.dir}: ${describeError(err)}`)
-    }
+    })
   }
+
 }
