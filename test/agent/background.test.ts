@@ -88,6 +88,18 @@ describe('background subagents', () => {
     expect(run.results).toHaveLength(1)
   })
 
+  it('the agent\'s model and effort go with its requests; the main conversation keeps its own', async () => {
+    const run = await runTasks([
+      { reply: [agent('toolu_fx', { model: 'claude-opus-4-7', effort: 'low' })] },
+      sub('done', { expect: { model: 'claude-opus-4-7' } }),
+      { reply: 'ok', expect: { model: 'claude-haiku-4-5' } },
+    ], 'go', options([agentMod, tasksMod], { model: 'claude-haiku-4-5' }))
+    expect(run.results[0]!.result).toBe('ok')
+    const subRequest = run.requests.find((r) => JSON.stringify(r.body.messages[0]).includes(SIDE))!
+    expect(subRequest.body.output_config).toEqual({ effort: 'low' })
+    expect(run.requests[0]!.body.output_config).toBeUndefined()
+  })
+
   it('Query.stopTask ends a running task: killed, then stopped, and the model is told', async () => {
     let stopped: Promise<void> | undefined
     const run = await runTasks([
