@@ -5,6 +5,7 @@ import type { PermissionModeOwner } from '../../core/loop/permission-mode.js'
 import type { PermissionMode } from '../../core/permission-modes.js'
 import type { PermissionResult } from '../../core/tools/pipeline.js'
 import { VERSION } from '../../core/version.js'
+import { describeError } from '../../core/errors.js'
 import { KEYS_HELP, type BackgroundTask } from './app.js'
 import { appendHistory, historyFile, readHistory } from './history.js'
 import type { TerminalSurface } from './index.js'
@@ -183,7 +184,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         // Background tasks would hold the session open: leaving ends them with it.
         if (app.tasks.length > 0) void q.close()
       },
-      stopTask: (taskId) => void q.stopTask(taskId).catch((err: Error) => say(`the task could not be stopped: ${err.message}`, 'error')),
+      stopTask: (taskId) => void q.stopTask(taskId).catch((err: unknown) => say(`the task could not be stopped: ${describeError(err)}`, 'error')),
       cycleMode: () => {
         const owner = ownerOf($)
         if (!owner && !host.providerOf('permissionMode')) return say('no loaded mod owns permission modes: there is no mode to change', 'warn')
