@@ -86,8 +86,8 @@ describe('hooks and tasks', () => {
   beforeAll(async () => { box = await makeBox() })
   afterAll(() => box.remove())
 
-  it('a background report is a prompt: UserPromptSubmit fires for it; SubagentStart and SubagentStop keep their fields', async () => {
-    await writeSettings(box, Object.fromEntries(['UserPromptSubmit', 'SubagentStart', 'SubagentStop'].map((e) => [e, [{ hooks: [cmd(dump(box, e))] }]])))
+  it('a background report is a prompt: UserPromptSubmit fires for it; SubagentStart and SubagentStop keep their fields; Stop lists the running tasks', async () => {
+    await writeSettings(box, Object.fromEntries(['UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'Stop'].map((e) => [e, [{ hooks: [cmd(dump(box, e))] }]])))
     const g = gates()
     const run = await runTasks([
       { reply: [{ tool_use: { id: 'toolu_h', name: 'Agent', input: { description: 'bg', prompt: 'hooked job', run_in_background: true } } }] },
@@ -109,6 +109,9 @@ describe('hooks and tasks', () => {
     expect(keys(stop!)).toEqual([...COMMON, 'agent_id', 'agent_type', 'agent_transcript_path', 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
     expect(stop).toMatchObject({ agent_id: start!.agent_id, last_assistant_message: 'hooked report' })
     expect(system(run, 'task_started')[0]!.task_id).toBe(start!.agent_id)
+    // The main turn's Stop came while the agent ran in the background: it lists it.
+    const [mainStop] = await dumped(box, 'Stop')
+    expect(mainStop!.background_tasks).toEqual([{ id: start!.agent_id, type: 'local_agent', status: 'running', description: 'bg' }])
   })
 })
 
