@@ -90,7 +90,7 @@ export class TurnRun {
   private async *request(index: number, executor: ToolExecutor): AsyncGenerator<SDKMessage, StepOutcome, undefined> {
     const { session, end, model } = this
     const tools = await session.toolDefinitions()
-    const system = await composeSystemPrompt(session, model, tools.map((t) => t.name))
+    const system = await composeSystemPrompt(session, model, tools.map((t) => t.name), session.agent?.agentId)
     // The history as the session holds it: a handler that marks the request copies what it marks.
     const messages = [...session.messages]
     const request = await requestFor(session, {

@@ -1,6 +1,7 @@
 import type { Usage } from '../events/types.js'
 import type { Ending } from './ending.js'
 import { configRows } from './model-controls.js'
+import { outputStyleOf } from './output-style.js'
 import { VERSION } from '../version.js'
 import { zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage, type SDKSystemInit } from './messages.js'
 import type { Session } from './session.js'
@@ -80,7 +81,7 @@ export function initMessage(session: Session): SDKSystemInit {
     apiKeySource: session.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
     claude_code_version: VERSION,
     modloop_version: VERSION,
-    output_style: 'default',
+    output_style: outputStyleOf(session),
     skills: [...session.root.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name),
     agents: [...session.root.agentTypes.keys()],
     plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),

@@ -5,6 +5,7 @@ import type { BackgroundShell } from './background-shells.js'
 import { capText } from './capped-text.js'
 import type { ShellSession } from './shell-session.js'
 import type { TaskRegistry } from '../_shared/tasks.js'
+import { describeError } from '../../core/errors.js'
 
 export const bashOutputInput = z.object({
   bash_id: z.string().describe('The id of the background shell (e.g. bash_1)'),
@@ -40,7 +41,7 @@ export function bashOutputTool(input: z.output<typeof bashOutputInput>, shell: S
     try {
       filter = new RegExp(input.filter)
     } catch (err) {
-      return failure(`The filter "${input.filter}" is not a valid regular expression: ${(err as Error).message}`)
+      return failure(`The filter "${input.filter}" is not a valid regular expression: ${describeError(err)}`)
     }
   }
   const out = take(bg.stdout, maxOutputChars, filter)

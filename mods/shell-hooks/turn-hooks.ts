@@ -7,6 +7,7 @@ import { contexts, type HookBridge } from './bridge.js'
 import { adoptInvocationHooks } from './frontmatter-hooks.js'
 import { applyTitle } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
+import { describeError } from '../../core/errors.js'
 
 // StopFailure's `error` values (spec §2.19); other model error kinds report as unknown.
 const STOP_FAILURE_ERRORS = new Set(['rate_limit', 'overloaded', 'authentication_failed', 'billing_error', 'invalid_request', 'model_not_found', 'server_error'])
@@ -93,7 +94,7 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       return await s.result
     } catch (err) {
       const type = (err as { type?: unknown }).type
-      failures.set(e.turnId, { type: typeof type === 'string' ? type : 'unknown', message: err instanceof Error ? err.message : String(err) })
+      failures.set(e.turnId, { type: typeof type === 'string' ? type : 'unknown', message: describeError(err) })
       throw err
     }
   })

@@ -5,7 +5,6 @@ import type { PermissionModeOwner } from '../../core/loop/permission-mode.js'
 import type { PermissionMode } from '../../core/permission-modes.js'
 import type { PermissionResult } from '../../core/tools/pipeline.js'
 import { VERSION } from '../../core/version.js'
-import { describeError } from '../../core/errors.js'
 import { KEYS_HELP, type BackgroundTask } from './app.js'
 import { appendHistory, historyFile, readHistory } from './history.js'
 import type { TerminalSurface } from './index.js'
@@ -19,6 +18,7 @@ import { pickSession, resumable, showResumed } from './resume.js'
 import { surfaceOf, type InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
+import { describeError } from '../../core/errors.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
 
@@ -41,6 +41,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     stopSession?.()
   }, () => terminal.restore(), io.stdout)
   void view.print(`${paint.bold('modloop')} ${paint.dim(`v${VERSION} · ${options.cwd}`)}\n${paint.dim('/help for commands and keys · Esc interrupts · Ctrl+D exits')}`)
+  // A stray error the CLI caught is shown here, not written under the live screen; one of modloop's own ends the session.
+  const unlisten = ctx.faults?.listen((text) => void view.print(paint.red(text.trimEnd())), () => termination.end(1))
   try {
     let next: QueryOptions = options
     let prompt = ctx.prompt
@@ -66,6 +68,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       return outcome.code
     }
   } finally {
+    unlisten?.()
     await terminal.close()
     termination.dispose()
   }
@@ -83,7 +86,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     try {
       dist = await ctx.load((name, level, text) => { if (level !== 'debug') say(`${name}: ${text}`, level === 'info' ? 'info' : level) })
     } catch (err) {
-      say(`modloop: the distribution could not be loaded: ${(err as Error).message}`, 'error')
+      say(`modloop: the distribution could not be loaded: ${describeError(err)}`, 'error')
       return { code: 1, failed: true }
     }
     const { host, configFile } = dist
@@ -226,7 +229,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         }
       }
     } catch (err) {
-      say(`modloop: ${(err as Error).message}`, 'error')
+      say(`modloop: ${describeError(err)}`, 'error')
       failed = true
     } finally {
       stopSession = undefined

@@ -66,6 +66,10 @@ const ReplyFields = z.strictObject({
   chunkDelayMs: z.number().min(0).optional(),
   /** Stop after this many events without message_stop, as if the connection were cut. */
   truncateAfter: z.number().int().min(0).optional(),
+  /** Send this many events, then nothing: the connection stays open until the client gives up on it. */
+  stallAfter: z.number().int().min(0).optional(),
+  /** Send this many events, then a frame whose data is not JSON, and end the response. */
+  malformedAfter: z.number().int().min(0).optional(),
   expect: Expect.optional(),
   when: When.optional(),
 })
@@ -78,6 +82,8 @@ const ErrorStep = z.strictObject({
   }),
   /** Answer this many consecutive requests with the same failure. */
   times: z.number().int().min(1).optional(),
+  /** The `retry-after` header (seconds, or an HTTP date); null sends none. 429 and 529 send "0" unless told. */
+  retryAfter: z.string().nullable().optional(),
   expect: Expect.optional(),
   when: When.optional(),
 })

@@ -47,6 +47,8 @@ export type ScriptAnswer =
     message: string
     /** True when the script has no step left; such a failure is not worth retrying. */
     exhausted: boolean
+    /** The `retry-after` header to send, if any. */
+    retryAfter?: string
   }
 
 export interface ScriptCursor {
@@ -91,7 +93,9 @@ export function createScriptCursor(script: Script): ScriptCursor {
         const { status } = step.error
         const type = step.error.type ?? apiErrorTypeFor(status)
         const message = step.error.message ?? `scripted ${type} (HTTP ${status}) at step ${index}`
-        return { kind: 'error', stepIndex: index, status, type, message, exhausted: false }
+        // Tests should not wait on real backoff: a throttle or an overload asks for an immediate retry unless told.
+        const retryAfter = step.retryAfter === undefined ? (status === 429 || status === 529 ? '0' : undefined) : (step.retryAfter ?? undefined)
+        return { kind: 'error', stepIndex: index, status, type, message, exhausted: false, ...(retryAfter !== undefined ? { retryAfter } : {}) }
       }
       return { kind: 'reply', stepIndex: index, step, events: eventsForStep(step, request, index, counted) }
     },
