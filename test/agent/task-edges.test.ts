@@ -142,9 +142,9 @@ describe('faults', () => {
       { reply: 'started' },
       { reply: 'it crashed', expect: { lastUserText: '<status>failed</status>' } },
     ], 'go', options([crasher, tasksMod]))
-    expect(system(run, 'task_notification')[0]).toMatchObject({ status: 'failed', summary: 'Background command "doomed" failed: Error: the work blew up' })
-    expect(system(run, 'task_updated')[0]!.patch).toMatchObject({ status: 'failed', error: 'Error: the work blew up' })
-    expect(lastUserText(run.requests.at(-1)!.body)).toContain('<summary>Background command "doomed" failed: Error: the work blew up</summary>')
+    expect(system(run, 'task_notification')[0]).toMatchObject({ status: 'failed', summary: 'Background command "doomed" failed: the work blew up' })
+    expect(system(run, 'task_updated')[0]!.patch).toMatchObject({ status: 'failed', error: 'the work blew up' })
+    expect(lastUserText(run.requests.at(-1)!.body)).toContain('<summary>Background command "doomed" failed: the work blew up</summary>')
     expect(run.results.map((r) => r.result)).toEqual(['started', 'it crashed'])
   })
 
