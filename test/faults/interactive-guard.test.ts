@@ -44,7 +44,7 @@ describe('the interactive front end guards the process as -p does', () => {
   it.runIf(existsSync(interactive))('an error of its own no one awaited is shown in the surface and ends the session with exit 1, not the process', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', PROGRAM(cwd)], { cwd })
     const [surface, end] = stdout.trim().split('\n').map((l) => JSON.parse(l))
-    expect(surface.stop).toBe('internal error (an uncaught exception): Error: boom')
+    expect(surface.stop).toBe('internal error (an uncaught exception): boom')
     expect(surface.shown).toEqual([expect.stringMatching(/^modloop: MODLOOP_ERR_STRAY: an uncaught exception inside modloop; ending the run: Error: boom/)])
     // Shown in the surface, not written under its screen; the guard is gone once the command returned.
     expect(end).toEqual({ code: 1, err: '', listeners: 0 })
