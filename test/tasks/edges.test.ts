@@ -13,7 +13,7 @@ import { sessionDirOf, transcriptPath } from '../../mods/transcripts/store/paths
 import '../../mods/_shared/tasks.js'
 import { cmd, dump, dumped, hooksMod, makeBox, writeSettings, COMMON, keys, type Box } from '../shell-hooks/helpers.js'
 import { withOptions } from '../helpers/with-options.js'
-import { gates, lastUserText, runTasks, system, toolResultOf } from './task-helpers.js'
+import { gates, lastUserText, runTasks, system, toolResultOf } from './helpers.js'
 
 let root: string
 let repo: string

@@ -7,7 +7,7 @@ import tasksMod from '../../mods/tasks/index.js'
 import bashMod from '../../mods/bash/index.js'
 import { withOptions } from '../helpers/with-options.js'
 import { shapeProblems } from '../helpers/sdk-shapes.js'
-import { gates, lastUserText, runTasks, system, toolResultOf } from './task-helpers.js'
+import { gates, lastUserText, runTasks, system, toolResultOf } from './helpers.js'
 
 let cwd: string
 let home: string
