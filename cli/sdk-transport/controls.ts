@@ -63,6 +63,7 @@ const HANDLERS: Record<string, Handler> = {
     await query.stopTask(String(r.task_id))
     return {}
   },
+  background_tasks: async (r, { query }) => ({ backgrounded: await query.backgroundTasks(str(r.tool_use_id)) }),
   end_session: async (_r, ctx) => {
     ctx.endInput()
     await ctx.query.interrupt({ cancel_queued: true })

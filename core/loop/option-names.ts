@@ -25,7 +25,7 @@ export const OPTION_SUPPORT = {
   agentProgressSummaries: 'no', resumeDropsTurn: 'no', managedSettings: 'no', skills: 'no', title: 'no',
   appendSystemPrompt: 'modloop', config: 'modloop', configLabel: 'modloop', mods: 'modloop', bare: 'modloop', trustWorkspace: 'modloop',
   strictMods: 'modloop', watchMods: 'modloop', log: 'modloop', surface: 'modloop', isInteractive: 'modloop',
-  maxTokens: 'modloop', modelProvider: 'modloop', script: 'modloop', host: 'modloop', builtins: 'modloop',
+  maxTokens: 'modloop', maxWaitTasksMs: 'modloop', modelProvider: 'modloop', script: 'modloop', host: 'modloop', builtins: 'modloop',
 } as const satisfies Record<keyof QueryOptions, OptionSupport> & Record<string, OptionSupport>
 
 /**

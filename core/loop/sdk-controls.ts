@@ -57,8 +57,6 @@ export interface SdkControls {
   reconnectMcpServer(serverName: string): Promise<void>
   toggleMcpServer(serverName: string, enabled: boolean): Promise<void>
   setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>
-  /** Stops a background task. modloop runs none yet: rejects, saying so. */
-  stopTask(taskId: string): Promise<void>
 }
 
 export function sdkControls(opened: Promise<Session>): SdkControls {
@@ -108,10 +106,6 @@ export function sdkControls(opened: Promise<Session>): SdkControls {
     },
     async setMcpServers(servers) {
       return (await capability('mcpControl', 'setMcpServers')).setServers(servers)
-    },
-    async stopTask(taskId) {
-      await opened
-      throw new ModloopError('MODLOOP_ERR_USAGE', `Query.stopTask("${taskId}"): this modloop runs no background tasks, so there is none to stop`, { field: 'taskId' })
     },
   }
 }

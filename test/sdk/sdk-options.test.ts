@@ -181,7 +181,7 @@ describe('the Query methods the SDK adds', () => {
       while (c.seen.filter((m) => m.type === 'result').length < 2) await new Promise((r) => setTimeout(r, 5))
       expect((c.server.requests[1]!.body as any).thinking).toEqual({ type: 'disabled' })
       expect(JSON.stringify((c.server.requests[1]!.body as any).messages)).toContain('second')
-      await expect(c.q.stopTask('task_1')).rejects.toThrow(/runs no background tasks/)
+      await expect(c.q.stopTask('task_1')).rejects.toThrow(/no running task task_1/)
     } finally {
       await c.end()
     }
