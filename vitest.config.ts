@@ -20,6 +20,8 @@ const shared = {
 export default defineConfig({
   test: {
     pool: 'forks',
+    // The official Agent SDK that test/agent-sdk drives modloop with, installed apart (see its install.mjs).
+    globalSetup: ['test/agent-sdk/install.mjs'],
     // Most tests wait on child processes and sockets, so two workers keep both cores busy; the
     // default (cores - 1) ran the suite one file at a time on a 2-core machine.
     maxWorkers: 2,

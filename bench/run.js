@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const scripts = ['dispatch.js', 'load-mods.js', 'cold-run.js', 'loop-rounds.js', 'read-concurrency.js', 'grep.js', 'hooks.js', 'sessions.js', 'compaction.js', 'prompt-cache.js', 'fleet.js']
+const scripts = ['dispatch.js', 'load-mods.js', 'cold-run.js', 'loop-rounds.js', 'read-concurrency.js', 'grep.js', 'hooks.js', 'sessions.js', 'compaction.js', 'prompt-cache.js', 'tasks.js', 'fleet.js']
 for (const script of scripts) {
   const path = fileURLToPath(new URL(script, import.meta.url))
   if (!existsSync(path)) continue

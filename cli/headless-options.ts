@@ -1,5 +1,6 @@
 import type { OptionSpecs } from './command.js'
 import { LOAD_OPTIONS } from './load-args.js'
+import { SDK_FLAGS } from './sdk-flags.js'
 
 /** The options of headless mode, kept apart so the command table does not import the loop. */
 export const HEADLESS_OPTIONS = {
@@ -10,6 +11,7 @@ export const HEADLESS_OPTIONS = {
   'include-partial-messages': { type: 'boolean' },
   'replay-user-messages': { type: 'boolean' },
   'max-turns': { type: 'string' },
+  'max-wait-tasks': { type: 'string' },
   'max-budget-usd': { type: 'string' },
   model: { type: 'string' },
   'fallback-model': { type: 'string' },
@@ -40,14 +42,18 @@ export const HEADLESS_OPTIONS = {
   'session-store': { type: 'string' },
   'mcp-config': { type: 'string', multiple: true },
   'strict-mcp-config': { type: 'boolean' },
+  // The Agent SDK's flags, so an application written for it starts this CLI unchanged (cli/sdk-flags.ts).
+  ...SDK_FLAGS,
 } as const satisfies OptionSpecs
 
 /** What a value-taking option's value looks like in the usage line; any other shows VALUE. */
 const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
-  'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
+  'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-wait-tasks': 'SECONDS', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
   thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'append-system-prompt': 'TEXT',
   'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR',
   resume: 'ID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL',
+  'input-format': 'text|stream-json', agent: 'NAME', betas: 'LIST', tools: 'default|LIST', 'setting-sources': 'user,project,local',
+  'permission-prompt-tool': 'stdio|TOOL', 'permission-prompts': 'host|none', 'plugin-dir-no-mcp': 'DIR',
 }
 
 // Made from the option table, so an option the parser accepts cannot be missing from --help.

@@ -13,14 +13,19 @@ import { usageError } from './usage-error.js'
 import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
+import { sdkFlagOptions } from './sdk-flags.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
+// How long -p waits for background tasks once its turn is over, unless --max-wait-tasks says otherwise.
+const DEFAULT_MAX_WAIT_TASKS_S = 600
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /**
  * `modloop -p`: one turn, headless. text prints the answer, json the result object, stream-json
  * every message as one JSON line (the shape consumers of `claude -p --output-format stream-json
- * --verbose` read). Exit 0 on success, 1 on an error result, 2 on bad usage, 128 + the signal's
+ * --verbose` read). Background tasks the turn started are waited for (at most --max-wait-tasks
+ * seconds, and within --max-turns): each one's report is a turn of its own, and the last result
+ * is the run's. Exit 0 on success, 1 on an error result, 2 on bad usage, 128 + the signal's
  * number when SIGINT, SIGTERM or SIGHUP stopped it (after SessionEnd ran).
  */
 export const headless: CommandRun = async ({ values, positionals, io }) => {
@@ -136,7 +141,10 @@ function strings(values: Values, key: string): string[] | undefined {
 export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
   const mode = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}`)
+  const sdk = sdkFlagOptions(values)
+  for (const warning of sdk.warnings) io.stderr.write(`modloop: ${warning}\n`)
   return {
+    ...sdk.options,
     cwd: str(values, 'cwd') ?? io.cwd,
     env: io.env,
     config: str(values, 'config'),
@@ -147,6 +155,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     fallbackModel: str(values, 'fallback-model'),
     ...reasoningOptions(values, io.cwd),
     maxTurns: num(values, 'max-turns'),
+    maxWaitTasksMs: (num(values, 'max-wait-tasks') ?? DEFAULT_MAX_WAIT_TASKS_S) * 1000,
     maxBudgetUsd: num(values, 'max-budget-usd'),
     systemPrompt: str(values, 'system-prompt'),
     appendSystemPrompt: str(values, 'append-system-prompt'),

@@ -22,8 +22,22 @@ import { builtinsWith, chooseSessionStore } from './session-store.js'
  * by default). It needs a terminal on both standard input and output.
  */
 export const defaultCommand: CommandRun = async (ctx) => {
+  const input = ctx.values['input-format']
+  if (input !== undefined && input !== 'text' && input !== 'stream-json') throw usageError('--input-format must be text or stream-json')
+  if (speaksSdkTransport(ctx)) return (await import('./sdk-transport/serve.js')).sdkTransport(ctx)
   if (ctx.values.print === true) return (await import('./headless.js')).headless(ctx)
   return interactive(ctx)
+}
+
+/**
+ * The Agent SDK's transport: stream-json in (`--input-format stream-json`, with or without -p),
+ * or stream-json out without -p and no terminal to type into, which is how the SDK starts its
+ * executable when it is told to read the first line before anything else.
+ */
+function speaksSdkTransport({ values, io }: Parameters<CommandRun>[0]): boolean {
+  if (values['input-format'] === 'stream-json') return true
+  const stdin = io.stdin as { isTTY?: boolean } | undefined
+  return values['output-format'] === 'stream-json' && values.print !== true && stdin?.isTTY !== true
 }
 
 export const interactive: CommandRun = async ({ values, positionals, io }) => {

@@ -8,11 +8,14 @@ import { usageError } from './usage-error.js'
  * like a `--mod DIR` naming it. A directory without `.claude-plugin/plugin.json` is bad usage.
  */
 export function pluginDirSpecs(values: Values, cwd: string): string[] {
-  const given = values['plugin-dir']
-  const dirs = Array.isArray(given) ? given.map(String) : []
-  return dirs.map((dir) => {
-    const abs = resolve(cwd, dir)
-    if (!isPluginDir(abs)) throw usageError(`--plugin-dir ${dir}: ${abs} holds no .claude-plugin/plugin.json`)
-    return abs
+  // The Agent SDK's --plugin-dir-no-mcp names a plugin directory too (its MCP servers are not skipped).
+  return (['plugin-dir', 'plugin-dir-no-mcp'] as const).flatMap((flag) => {
+    const given = values[flag]
+    const dirs = Array.isArray(given) ? given.map(String) : []
+    return dirs.map((dir) => {
+      const abs = resolve(cwd, dir)
+      if (!isPluginDir(abs)) throw usageError(`--${flag} ${dir}: ${abs} holds no .claude-plugin/plugin.json`)
+      return abs
+    })
   })
 }

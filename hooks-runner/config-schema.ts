@@ -56,12 +56,29 @@ export const agentHandlerSchema = z.object({
   ...common,
 })
 
+/**
+ * An in-process function (the Agent SDK's callback hooks): called with the hook input, its answer
+ * is read as a command's JSON output. A function cannot come from a settings file, only from a
+ * host that builds its sources in memory.
+ */
+export const callbackHandlerSchema = z.object({
+  type: z.literal('callback'),
+  callback: z.custom<HookCallbackFn>((v) => typeof v === 'function', 'expected a function (callback hooks come from query() options, not from settings files)'),
+  /** How listings name it. */
+  name: z.string().optional(),
+  ...common,
+})
+
+/** What a callback hook is handed and answers: the hook input, the tool_use_id of tool events, an abort signal; the JSON output. */
+export type HookCallbackFn = (input: Record<string, unknown>, toolUseId: string | undefined, options: { signal: AbortSignal }) => unknown
+
 export const HANDLER_SCHEMAS = {
   command: commandHandlerSchema,
   http: httpHandlerSchema,
   mcp_tool: mcpToolHandlerSchema,
   prompt: promptHandlerSchema,
   agent: agentHandlerSchema,
+  callback: callbackHandlerSchema,
 } as const
 
 /** A matcher group; `hooks` is checked handler by handler so one bad handler does not drop its siblings. */
@@ -87,7 +104,8 @@ export type HttpHandler = z.infer<typeof httpHandlerSchema>
 export type McpToolHandler = z.infer<typeof mcpToolHandlerSchema>
 export type PromptHandler = z.infer<typeof promptHandlerSchema>
 export type AgentHandler = z.infer<typeof agentHandlerSchema>
-export type HandlerConfig = CommandHandler | HttpHandler | McpToolHandler | PromptHandler | AgentHandler
+export type CallbackHandler = z.infer<typeof callbackHandlerSchema>
+export type HandlerConfig = CommandHandler | HttpHandler | McpToolHandler | PromptHandler | AgentHandler | CallbackHandler
 export type SettingsHooks = z.infer<typeof settingsHooksSchema>
 
 /** `hooks.PreToolUse[0].hooks[1].command` from a zod issue path under a base path. */

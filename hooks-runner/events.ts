@@ -11,7 +11,7 @@ export const HOOK_EVENTS = [
 ] as const
 
 export type HookEventName = (typeof HOOK_EVENTS)[number]
-export type HandlerType = 'command' | 'http' | 'mcp_tool' | 'prompt' | 'agent'
+export type HandlerType = 'command' | 'http' | 'mcp_tool' | 'prompt' | 'agent' | 'callback'
 type Discardable = 'systemMessage' | 'continue'
 
 export interface EventSpec {
@@ -106,10 +106,10 @@ export function acceptsHandlerType(event: HookEventName, type: HandlerType): boo
   const { types } = eventSpec(event)
   if (types === 'all') return true
   if (types === 'no-llm') return type !== 'prompt' && type !== 'agent'
-  return type === 'command' || type === 'mcp_tool'
+  return type === 'command' || type === 'mcp_tool' || type === 'callback'
 }
 
-const DEFAULT_TIMEOUT_S: Record<HandlerType, number> = { command: 600, http: 600, mcp_tool: 600, prompt: 30, agent: 60 }
+const DEFAULT_TIMEOUT_S: Record<HandlerType, number> = { command: 600, http: 600, mcp_tool: 600, prompt: 30, agent: 60, callback: 60 }
 
 /** A handler's timeout in seconds: its own `timeout`, else the per-type and per-event default (§4.4). */
 export function defaultTimeoutSeconds(event: HookEventName, type: HandlerType): number {

@@ -56,6 +56,8 @@ export function handlerName(config: HandlerConfig): string {
       return config.url
     case 'mcp_tool':
       return `${config.server}/${config.tool}`
+    case 'callback':
+      return `callback ${config.name ?? (config.callback.name || '(anonymous)')}`
     default:
       return config.prompt.length > 60 ? `${config.prompt.slice(0, 57)}...` : config.prompt
   }
@@ -68,6 +70,16 @@ export function dedupKey(h: ResolvedHandler): string {
     c.type === 'command' ? [c.command, c.args ?? null, c.shell ?? null] :
     c.type === 'http' ? [c.url] :
     c.type === 'mcp_tool' ? [c.server, c.tool, c.input ?? null] :
+    // Two callbacks are the same hook only when they are the one function.
+    c.type === 'callback' ? [callbackId(c.callback)] :
     [c.prompt, c.model ?? null]
   return JSON.stringify([h.source.dedupClass, c.type, what])
+}
+
+const callbackIds = new WeakMap<object, number>()
+let lastCallbackId = 0
+function callbackId(fn: object): number {
+  let id = callbackIds.get(fn)
+  if (id === undefined) callbackIds.set(fn, (id = ++lastCallbackId))
+  return id
 }

@@ -7,6 +7,7 @@ import { runCommand, type CommandOutcome } from './run-command.js'
 import { runHttp } from './run-http.js'
 import { runLlm, type LlmHook } from './run-llm.js'
 import { runMcp, type McpHook } from './run-mcp.js'
+import { runCallback } from './run-callback.js'
 
 export interface HandlerContext {
   event: HookEventName
@@ -47,6 +48,8 @@ export async function runHandler(h: ResolvedHandler, ctx: HandlerContext): Promi
     case 'mcp_tool':
       if (!ctx.mcp) return { raw: failedRaw('failed', 'mcp_tool hooks are not supported by this host (no mcp client given to the runner)', 'HOOKS_ERR_UNSUPPORTED') }
       return { raw: await runMcp(c, ctx.mcp, { input: ctx.input, timeoutMs: ctx.timeoutMs, signal: ctx.signal }) }
+    case 'callback':
+      return { raw: await runCallback(c, { input: ctx.input, timeoutMs: ctx.timeoutMs, signal: ctx.signal }) }
     case 'prompt':
     case 'agent':
       if (!ctx.llm) return { raw: failedRaw('failed', `${c.type} hooks are not supported by this host (no model given to the runner)`, 'HOOKS_ERR_UNSUPPORTED') }

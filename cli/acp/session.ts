@@ -141,7 +141,8 @@ export class AcpSession {
         continue
       }
       const turn = this.turn
-      if (!turn) continue
+      // A background task's report runs as a turn of its own: its result answers no prompt of the editor's.
+      if (!turn || m.origin?.kind === 'task-notification') continue
       await this.usage(m.total_cost_usd)
       await this.announceCommands().catch(() => {})
       await this.sent

@@ -1,4 +1,5 @@
 import type { Provider } from '../mod/build-api.js'
+import type { QueryOptions } from './options.js'
 import type { Session } from './session.js'
 
 /** `$.settings.read`: the launch options as mods read them. */
@@ -16,7 +17,7 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.permissionMode ? { permissionMode: o.permissionMode } : {}),
         ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
         ...(o.trustWorkspace ? { trustWorkspace: true } : {}),
-        ...(o.settings?.length ? { settings: [...o.settings] } : {}),
+        ...(settingsList(o.settings).length ? { settings: settingsList(o.settings) } : {}),
         ...(o.includeHookEvents ? { includeHookEvents: true } : {}),
         ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
         ...(o.outputFormat ? { outputFormat: o.outputFormat } : {}),
@@ -24,7 +25,20 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.strictMcpConfig ? { strictMcpConfig: true } : {}),
         ...(o.persistSession === false ? { persistSession: false } : {}),
         ...(o.enableFileCheckpointing ? { enableFileCheckpointing: true } : {}),
+        // The Agent SDK's options that mods answer: callback hooks (shell-hooks), which settings
+        // files to read (shell-hooks, permissions, memory), subagents and the main agent (agent).
+        ...(o.hooks ? { hooks: o.hooks } : {}),
+        ...(o.settingSources ? { settingSources: [...o.settingSources] } : {}),
+        ...(o.agents ? { agents: o.agents } : {}),
+        ...(o.agent ? { agent: o.agent } : {}),
       }
     },
   }
+}
+
+/** `settings` as a list of `--settings` values: the Agent SDK's one path or settings object becomes one entry. */
+export function settingsList(settings: QueryOptions['settings']): string[] {
+  if (settings === undefined) return []
+  if (typeof settings === 'string') return [settings]
+  return Array.isArray(settings) ? [...settings] : [JSON.stringify(settings)]
 }

@@ -16,6 +16,8 @@ import type { ResumeState } from '../session/resume.js'
 import { switchItself } from './model-switch.js'
 import { pickModel, unusableScript } from './model-pick.js'
 import { hold, locationOf } from './session-store.js'
+import { optionWarnings, unreadOptionWarnings } from './option-names.js'
+import { approverOf } from './approver.js'
 
 /**
  * Opens a session: loads the distribution (or uses the given host), adds this query's mods,
@@ -23,7 +25,8 @@ import { hold, locationOf } from './session-store.js'
  */
 export async function openSession(options: QueryOptions): Promise<Session> {
   const cwd = resolve(options.cwd ?? process.cwd())
-  const log = options.log ?? warnToStderr
+  const log = options.log ?? (options.stderr ? toCallback(options.stderr) : warnToStderr)
+  for (const warning of optionWarnings(options)) log(warning)
   // A resume that cannot load fails here, before any mod is loaded.
   const asksForSession = options.resume !== undefined || options.continue || options.forkSession || options.resumeSessionAt !== undefined || options.sessionId !== undefined
   const resumed = asksForSession ? await (await import('../session/resume.js')).loadResume(options, cwd) : undefined
@@ -55,7 +58,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   for (const def of options.mods ?? []) {
     if (typeof def === 'object' && !Array.isArray(def)) await host.add(def as ModDefinition, { source: 'query() options' })
   }
-  for (const warning of unreadKeys?.() ?? []) log(warning)
+  for (const warning of [...(unreadKeys?.() ?? []), ...unreadOptionWarnings(options, host)]) log(warning)
   try {
     assertModeOwned(host, options.permissionMode)
   } catch (err) {
@@ -69,7 +72,11 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const startsOn = resumed?.rebuilt.model ? (options.model ? resumed.rebuilt.model : fresh) : model
   const permissionMode = options.permissionMode ?? restoredMode(resumed?.rebuilt.permissionMode)
   const { model: llm, setupError } = await picked
-  const session = new Session(host, llm, { ...options, cwd, log, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}) }, startsOn)
+  const session: Session = new Session(host, llm, {
+    ...options, cwd, log, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}),
+    canUseTool: approverOf(options, () => session),
+  }, startsOn)
+  for (const [from, to] of Object.entries(options.toolAliases ?? {})) session.tools.redirect(from, to)
   session.setupError = setupError ?? (await badFormat)
   if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
@@ -109,6 +116,11 @@ function pluginPaths(options: QueryOptions, cwd: string): string[] {
 /** The `log` option's default (options.ts): warnings and errors on stderr. */
 function warnToStderr(line: string): void {
   process.stderr.write(`modloop: ${line}\n`)
+}
+
+/** The Agent SDK's `stderr` option hears the lines modloop would write to stderr. */
+function toCallback(stderr: (data: string) => void): (line: string) => void {
+  return (line) => stderr(`modloop: ${line}\n`)
 }
 
 /**

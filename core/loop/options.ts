@@ -6,8 +6,9 @@ import type { Model } from '../model/types.js'
 import type { EffortLevel, ThinkingOption } from '../model/capabilities.js'
 import type { CanUseTool } from '../tools/pipeline.js'
 import type { SDKUserMessage } from './messages.js'
+import type { SdkOnlyOptions, SystemPromptOption } from './sdk-options.js'
 
-export type SystemPromptOption = string | { type: 'preset'; preset?: 'claude_code' | 'modloop'; append?: string }
+export type { SystemPromptOption }
 
 /** A mod for one query: a specifier (path, package, built-in name), with options, or a definition. */
 export type ModSpec = string | [string, Record<string, unknown>] | ModDefinition
@@ -17,12 +18,23 @@ export type McpServerConfig =
   | { type?: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; timeout?: number }
   | { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeout?: number }
   | { type: 'sdk'; name: string; instance: unknown; timeout?: number }
+  // Other server kinds of the Agent SDK's type (claudeai-proxy, …): the mcp mod names what it cannot connect.
+  | { type: string; [field: string]: unknown }
 
-/** `query()` options; names follow the Agent SDK's `Options` where we offer the same thing. */
-export interface QueryOptions {
+/**
+ * `query()` options: every option of the Agent SDK's `Options` (those modloop took on later are in
+ * `SdkOnlyOptions`), then modloop's own. An option that is neither is a type error and, at run
+ * time, a warning naming it (option-names.ts).
+ */
+export interface QueryOptions extends SdkOnlyOptions {
   model?: string
   fallbackModel?: string
   maxTurns?: number
+  /**
+   * Once the input has ended (a single prompt's turn is over), how long the session still waits
+   * for running background tasks before it stops them (`-p --max-wait-tasks`); unbounded when absent.
+   */
+  maxWaitTasksMs?: number
   maxBudgetUsd?: number
   systemPrompt?: SystemPromptOption
   appendSystemPrompt?: string
@@ -46,8 +58,11 @@ export interface QueryOptions {
   disallowedTools?: string[]
   /** Extra working directories (`--add-dir`). */
   additionalDirectories?: string[]
-  /** `--settings`: extra settings files or inline JSON, read after the user, project and local ones (their `hooks`). */
-  settings?: string[]
+  /**
+   * `--settings`: extra settings files or inline JSON, read after the user, project and local ones
+   * (their `hooks`, `permissions`). The Agent SDK's forms are taken too: one path, or a settings object.
+   */
+  settings?: string | string[] | Record<string, unknown>
   /** Emit `system` hook_started / hook_response messages for every settings hook that runs. */
   includeHookEvents?: boolean
   /** Trust the workspace for this run (`--trust-workspace`). */

@@ -14,12 +14,22 @@ const PRESET: [string, string][] = [
   ['tone', 'Be concise. Refer to code as file_path:line_number. Use no emojis unless asked.'],
 ]
 
-/** The named sections core proposes; mods rewrite, drop or add to them through prompt.section and prompt.compose. */
+/** The Agent SDK's marker between the cacheable and the per-session part of a custom prompt given as a list. */
+export const SYSTEM_PROMPT_DYNAMIC_BOUNDARY = '__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__'
+
+/**
+ * The named sections core proposes; mods rewrite, drop or add to them through prompt.section and
+ * prompt.compose. A custom prompt (a string, a list, or `{type: 'custom'}`) replaces the default;
+ * a list gives one section per element (`custom`, `custom_1`, …), the SDK's boundary marker left out.
+ */
 export function baseSections(session: Session): { name: string; text: string | null }[] {
   const { systemPrompt, appendSystemPrompt } = session.options
   let sections: { name: string; text: string | null }[]
-  if (typeof systemPrompt === 'string') sections = [{ name: 'custom', text: systemPrompt }]
-  else if (systemPrompt?.type === 'preset') {
+  const custom = typeof systemPrompt === 'string' || Array.isArray(systemPrompt) ? systemPrompt : systemPrompt?.type === 'custom' ? systemPrompt.prompt : undefined
+  if (custom !== undefined) {
+    const parts = (Array.isArray(custom) ? custom : [custom]).filter((p) => p !== SYSTEM_PROMPT_DYNAMIC_BOUNDARY)
+    sections = (parts.length > 0 ? parts : ['']).map((text, i) => ({ name: i === 0 ? 'custom' : `custom_${i}`, text }))
+  } else if (typeof systemPrompt === 'object' && !Array.isArray(systemPrompt) && systemPrompt.type === 'preset') {
     sections = PRESET.map(([name, text]) => ({ name, text }))
     if (systemPrompt.append) sections.push({ name: 'append', text: systemPrompt.append })
   } else sections = [{ name: 'intro', text: INTRO }]

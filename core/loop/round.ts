@@ -99,6 +99,7 @@ export class TurnRun {
       ...(system.blocks.length > 0 ? { system: system.blocks } : {}),
       messages,
       tools,
+      ...(session.options.betas?.length ? { betas: [...session.options.betas] } : {}),
     }, system.sections, this.turnId)
     const gen = runStep(session, { turnId: this.turnId, index, request, signal: this.signal, executor, agentId: session.agent?.agentId, parentToolUseId: session.agent?.parentToolUseId })
     let next = await gen.next()
@@ -193,7 +194,7 @@ export class TurnRun {
     if (deferred) return deferredEnding(session, end, deferred)
     const batch = await endBatch(session, this.turnId, outcomes)
     const context = await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' })
-    const ending = afterBatch({ outcomes, batchHalt: batch.halt, aborted: signal.aborted, num: end.num, maxTurns: session.options.maxTurns })
+    const ending = afterBatch({ outcomes, batchHalt: batch.halt, aborted: signal.aborted, num: end.num, maxTurns: end.maxTurns })
     yield* answer(session, toolUses, outcomes, INTERRUPTED, [...context, ...batch.context], ending === undefined)
     if (step.malformed) {
       const last = session.messages.at(-1)!

@@ -36,6 +36,8 @@ export function toolProviders(session: Session): Record<string, Provider> {
       if (spec.input !== undefined && !isZodSchema(spec.input)) {
         throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: tool "${spec.name}": input must be a zod schema; give a plain JSON Schema as inputSchema instead`, { mod })
       }
+      // The `tools` option picks the built-in tools offered; a tool it leaves out is not there at all.
+      if (!offered(session, [name, ...(spec.aliases ?? [])], spec.traits)) return Promise.resolve({ tool: name, isOffered: false })
       const readOnly = spec.isReadOnly
       const tool: Tool = {
         name, mod, description: spec.description, input: spec.input, ...(spec.traits ? { traits: { ...spec.traits } } : {}),
@@ -70,6 +72,13 @@ export function toolProviders(session: Session): Record<string, Provider> {
     },
     'tool.check': (_mod: string, args: { tool: string; input: unknown }) => host.bus.emit('tool.check', { tool: args.tool, input: args.input }),
   }
+}
+
+/** Whether the `tools` option (a list, or the default set) lets this tool be registered. */
+function offered(session: Session, names: string[], traits: ToolTraits | undefined): boolean {
+  const picked = session.root.options.tools
+  if (!Array.isArray(picked) || traits?.external) return true
+  return names.some((n) => picked.includes(n))
 }
 
 /** A zod schema (v4 or v3) as far as the pipeline uses one: it parses, and converts to JSON Schema. */

@@ -3,7 +3,7 @@ import type { Ending } from './ending.js'
 import { configRows } from './model-controls.js'
 import { outputStyleOf } from './output-style.js'
 import { VERSION } from '../version.js'
-import { zeroUsage, type SDKMessage, type SDKResultMessage, type SDKSystemInit } from './messages.js'
+import { zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage, type SDKSystemInit } from './messages.js'
 import type { Session } from './session.js'
 import '../loader/config-hooks.js'
 import { permissionModeInForce } from './permission-mode.js'
@@ -20,9 +20,14 @@ export class TurnEnd {
   stopReason: string | null = null
   /** The uuid of the prompt's user message, once it entered the history. */
   userMessageUuid: string | undefined
+  /** Set for a turn no person started (a background task's report): the result carries it. */
+  origin: SDKMessageOrigin | undefined
+  /** How many model requests this turn may make (the session's maxTurns, or what a budget left it). */
+  maxTurns: number | undefined
 
   constructor(private readonly session: Session, private readonly turnId: string) {
     this.denialsStart = session.root.denials.length
+    this.maxTurns = session.options.maxTurns
   }
 
   /** Raises turn.complete, then returns the result (yielding a line if a mod put text beneath the answer). */
@@ -58,6 +63,7 @@ export class TurnEnd {
       ...(ending.deferred ? { deferred_tool_use: ending.deferred } : {}),
       ...('structuredOutput' in ending ? { structured_output: ending.structuredOutput } : {}),
       ...(this.userMessageUuid ? { user_message_uuid: this.userMessageUuid } : {}),
+      ...(this.origin ? { origin: this.origin } : {}),
     })
   }
 }

@@ -60,12 +60,14 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
   async function* attempt(request: ModelRequest, streamOptions: StreamOptions): AsyncGenerator<RawMessageStreamEvent> {
     const { signal } = streamOptions
     const api = await getClient()
-    const params = { ...request, stream: true } as MessageCreateParamsStreaming
+    const { betas, ...body } = request
+    const params = { ...body, stream: true } as MessageCreateParamsStreaming
+    const headers = betas?.length ? { 'anthropic-beta': betas.join(',') } : undefined
     const watch = new IdleWatch(idleMs, signal)
     let received = false
     try {
       watch.waiting()
-      const { data: stream, request_id: requestId } = await api.messages.create(params, { signal: watch.signal }).withResponse()
+      const { data: stream, request_id: requestId } = await api.messages.create(params, { signal: watch.signal, ...(headers ? { headers } : {}) }).withResponse()
       streamOptions.onResponse?.(requestId ? { requestId } : {})
       let stopped = false
       for await (const event of stream) {

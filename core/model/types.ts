@@ -24,6 +24,8 @@ export interface ModelRequest {
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' }
   output_config?: { effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max' }
   metadata?: { user_id?: string }
+  /** Beta features, sent as the `anthropic-beta` header (the `betas` query option). */
+  betas?: string[]
 }
 
 export type ModelErrorType =

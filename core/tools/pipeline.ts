@@ -17,9 +17,25 @@ export type PermissionResult =
 
 export type { PermissionUpdate }
 
-export type CanUseTool = (toolName: string, input: Record<string, unknown>, options: {
-  signal: AbortSignal; toolUseID: string; agentID?: string; decisionReason?: string; suggestions?: PermissionUpdate[]; blockedPath?: string
-}) => Promise<PermissionResult>
+/** What the approver is told about an ask, with the Agent SDK's names. */
+export interface CanUseToolOptions {
+  signal: AbortSignal
+  toolUseID: string
+  /** An id for this ask, unique in the session. */
+  requestId: string
+  agentID?: string
+  decisionReason?: string
+  suggestions?: PermissionUpdate[]
+  blockedPath?: string
+}
+
+/**
+ * The approver of asks (the Agent SDK's `canUseTool`). Declared as a method so an approver typed
+ * with the official SDK's wider options is accepted. `null` is no answer: the call is denied.
+ */
+export type CanUseTool = {
+  approve(toolName: string, input: Record<string, unknown>, options: CanUseToolOptions): Promise<PermissionResult | null>
+}['approve']
 
 /** What one tool call runs against. */
 export interface CallEnv {
@@ -204,9 +220,10 @@ async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record
     return { deny: `Permission to use ${tool.name} requires approval${verdict.reason ? ` (${verdict.reason})` : ''}, and no one can approve it in this non-interactive session.` }
   }
   const answer = await env.canUseTool(tool.name, input, {
-    signal: env.signal, toolUseID: toolUseId, agentID: env.agentId, decisionReason: verdict.reason,
+    signal: env.signal, toolUseID: toolUseId, requestId: `ask_${toolUseId}`, agentID: env.agentId, decisionReason: verdict.reason,
     ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}),
   })
+  if (answer === null || typeof answer !== 'object') return { deny: `Permission to use ${tool.name} was not given: the approver (canUseTool) gave no answer.` }
   if (answer.behavior === 'deny') return { deny: answer.message, ...(answer.interrupt === true ? { interrupt: true as const } : {}) }
   // The approver's substitute is held to the schema like the model's input; an invalid one grants nothing.
   if (answer.updatedInput !== undefined) {

@@ -8,6 +8,8 @@ export class ToolRegistry {
   private readonly tools = new Map<string, Tool>()
   private readonly schemas = new Map<string, Record<string, unknown>>()
   private readonly aliases = new Map<string, string>()
+  /** Names that resolve elsewhere even while a tool of their own exists (the `toolAliases` option). */
+  private readonly redirects = new Map<string, string>()
 
   register(tool: Tool): void {
     if (!NAME.test(tool.name)) {
@@ -26,6 +28,11 @@ export class ToolRegistry {
     this.aliases.set(from, to)
   }
 
+  /** `from` resolves to `to` from now on, whether or not a tool named `from` exists (one hop: `to` is taken as it is). */
+  redirect(from: string, to: string): void {
+    this.redirects.set(from, to)
+  }
+
   unregister(name: string): void {
     this.tools.delete(name)
     this.schemas.delete(name)
@@ -36,10 +43,13 @@ export class ToolRegistry {
     const copy = new ToolRegistry()
     for (const tool of this.tools.values()) if (keep(tool)) copy.tools.set(tool.name, tool)
     for (const [from, to] of this.aliases) if (copy.tools.has(to)) copy.aliases.set(from, to)
+    for (const [from, to] of this.redirects) copy.redirects.set(from, to)
     return copy
   }
 
   get(name: string): Tool | undefined {
+    const redirected = this.redirects.get(name)
+    if (redirected !== undefined) return this.tools.get(redirected)
     return this.tools.get(name) ?? this.tools.get(this.aliases.get(name) ?? '')
   }
 

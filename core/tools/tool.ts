@@ -55,6 +55,11 @@ export interface ToolTraits {
   mainThreadOnly?: boolean
   /** It starts subagents: a subagent at the nesting limit does not get it. */
   spawnsAgents?: boolean
+  /**
+   * Not one of the built-in tools (an MCP server's, the structured-output tool): the `tools` query
+   * option, which picks among the built-in ones, leaves it alone.
+   */
+  external?: boolean
 }
 
 export function defineTool<S extends z.ZodType>(tool: Omit<Tool<z.output<S>>, 'input'> & { input: S }): Tool<z.output<S>> {

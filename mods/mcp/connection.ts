@@ -92,6 +92,20 @@ export class ServerConnection {
     return result
   }
 
+  /** Closes the server and connects it afresh (Query.reconnectMcpServer, or switching it back on). */
+  async restart(): Promise<void> {
+    await this.close()
+    this.isShut = false
+    await this.connect()
+  }
+
+  /** Closes the server and reports it `disabled` (Query.toggleMcpServer off); `restart` brings it back. */
+  async disable(): Promise<void> {
+    await this.close()
+    this.tools = []
+    this.setStatus('disabled', 'switched off by toggleMcpServer')
+  }
+
   /** Ends the client and, for a child process, makes sure it is gone. */
   async close(): Promise<void> {
     this.isShut = true

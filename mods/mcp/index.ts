@@ -7,6 +7,7 @@ import { collectServers, NOT_APPROVED } from './sources.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
+import { mcpControl } from './control.js'
 import { describeError } from '../../core/errors.js'
 
 const NONE = 'No MCP servers are configured.'
@@ -31,13 +32,22 @@ export default defineMod({
       return { ...own, servers: { ...(value as Record<string, unknown>), ...servers } }
     },
   },
-  provides: ['serverStatus'],
+  provides: ['serverStatus', 'mcpControl'],
   uses: { loadedPlugins: 'optional' },
   register(on, opts, $) {
     let manager: McpManager | undefined
+    let cwd: string | undefined
     $.capability.provide('serverStatus', () => manager?.statuses() ?? [])
+    // A session that started with no servers gets a manager once one is asked for (setMcpServers).
+    $.capability.provide('mcpControl', mcpControl(async () => {
+      if (manager) return manager
+      if (cwd === undefined) throw new Error('the session has not started')
+      const { McpManager } = await import('./manager.js')
+      return (manager = new McpManager($, [], { cwd, connectTimeoutMs: connectTimeout($, opts) }))
+    }))
 
     on('session.start', async ($, e, next) => {
+      cwd = e.cwd
       const started = Date.now()
       await manager?.close()
       manager = undefined
@@ -109,7 +119,10 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   // The MCP SDK loads only for a session that has servers.
   if (servers.length === 0) return undefined
   const { McpManager } = await import('./manager.js')
+  return new McpManager($, servers, { cwd, connectTimeoutMs: connectTimeout($, opts) })
+}
+
+function connectTimeout($: ModApi, opts: McpOptions): number {
   const envTimeout = Number($.env.get('MCP_TIMEOUT'))
-  const connectTimeoutMs = opts.connectTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_CONNECT_TIMEOUT_MS)
-  return new McpManager($, servers, { cwd, connectTimeoutMs })
+  return opts.connectTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_CONNECT_TIMEOUT_MS)
 }

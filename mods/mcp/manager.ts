@@ -29,25 +29,75 @@ export class McpManager {
   /** Model-facing tool name → the server that owns it and the server's own name for it. */
   private readonly owners = new Map<string, { server: string; remote: string }>()
   private isClosed = false
+  /** Servers setMcpServers added: the next call replaces them. */
+  private readonly added = new Set<string>()
 
-  constructor(private readonly $: ModApi, entries: ServerEntry[], ctx: { cwd: string; connectTimeoutMs: number }) {
-    for (const entry of entries) {
-      const report: ServerReport = { name: entry.name, scope: entry.scope, status: 'pending', tools: [] }
-      this.reports.push(report)
-      if (entry.disabled || entry.error || !entry.config) {
-        Object.assign(report, entry.disabled ? { status: 'disabled', error: entry.disabled } : { status: 'failed', error: entry.error })
-        continue
-      }
-      this.connections.push(new ServerConnection({ ...entry, config: entry.config }, {
-        cwd: ctx.cwd, connectTimeoutMs: ctx.connectTimeoutMs,
-        // The session's environment: a query's `env` replaces this process's for the servers it starts too.
-        env: () => Object.fromEntries(Object.entries($.env.all()).filter((kv): kv is [string, string] => kv[1] !== undefined)),
-        envVar: (name) => $.env.get(name),
-        onTools: (conn) => this.syncTools(conn),
-        onStatus: (conn) => this.update(conn),
-        log: (level, text) => $.log[level](text),
-      }))
+  constructor(private readonly $: ModApi, entries: ServerEntry[], private readonly ctx: { cwd: string; connectTimeoutMs: number }) {
+    for (const entry of entries) this.open(entry)
+  }
+
+  private open(entry: ServerEntry): ServerConnection | undefined {
+    const $ = this.$
+    const report: ServerReport = { name: entry.name, scope: entry.scope, status: 'pending', tools: [] }
+    this.reports.push(report)
+    if (entry.disabled || entry.error || !entry.config) {
+      Object.assign(report, entry.disabled ? { status: 'disabled', error: entry.disabled } : { status: 'failed', error: entry.error })
+      return undefined
     }
+    const conn = new ServerConnection({ ...entry, config: entry.config }, {
+      cwd: this.ctx.cwd, connectTimeoutMs: this.ctx.connectTimeoutMs,
+      // The session's environment: a query's `env` replaces this process's for the servers it starts too.
+      env: () => Object.fromEntries(Object.entries($.env.all()).filter((kv): kv is [string, string] => kv[1] !== undefined)),
+      envVar: (name) => $.env.get(name),
+      onTools: (c) => this.syncTools(c),
+      onStatus: (c) => this.update(c),
+      log: (level, text) => $.log[level](text),
+    })
+    this.connections.push(conn)
+    return conn
+  }
+
+  /** The connection of a server by name; an error naming the servers there are when there is none. */
+  connection(name: string): ServerConnection {
+    const conn = this.connections.find((c) => c.name === name)
+    if (conn) return conn
+    const report = this.reports.find((r) => r.name === name)
+    if (report) throw new Error(`MCP server "${name}" cannot be connected: ${report.error ?? report.status}`)
+    throw new Error(`no MCP server is named "${name}" (servers: ${this.reports.map((r) => r.name).join(', ') || 'none'})`)
+  }
+
+  /** Registers the server's current tool list (none, once it was switched off). */
+  refreshTools(conn: ServerConnection): Promise<void> {
+    return this.syncTools(conn)
+  }
+
+  /** The servers a setMcpServers call replaces: those an earlier call added, and the in-process ones. */
+  runtimeNames(): string[] {
+    return this.reports.filter((r) => this.added.has(r.name) || this.connections.find((c) => c.name === r.name)?.entry.config.type === 'sdk').map((r) => r.name)
+  }
+
+  /** Connects a server while the session runs (replacing one of the same name); resolves once it connected or failed. */
+  async add(entry: ServerEntry): Promise<ServerConnection | { status: string; error?: string }> {
+    if (this.reports.some((r) => r.name === entry.name)) await this.remove(entry.name)
+    this.added.add(entry.name)
+    const conn = this.open(entry)
+    if (!conn) return this.reports.find((r) => r.name === entry.name)!
+    await conn.connect()
+    return conn
+  }
+
+  /** Disconnects a server and forgets it: its tools are removed. */
+  async remove(name: string): Promise<void> {
+    const conn = this.connections.find((c) => c.name === name)
+    if (conn) {
+      await conn.close()
+      conn.tools = []
+      await this.syncTools(conn)
+      this.connections.splice(this.connections.indexOf(conn), 1)
+    }
+    const i = this.reports.findIndex((r) => r.name === name)
+    if (i >= 0) this.reports.splice(i, 1)
+    this.added.delete(name)
   }
 
   /** Connects every server at once; resolves when all settled or after `waitMs`, whichever is first. */
@@ -105,7 +155,7 @@ export class McpManager {
         await register({
           name, inputSchema: { ...schema, type: 'object' },
           description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description,
-          isReadOnly: tool.annotations?.readOnlyHint === true,
+          isReadOnly: tool.annotations?.readOnlyHint === true, traits: { external: true },
           call: (input, ctx) => this.callTool(conn, name, tool, input, ctx),
         })
       } catch (err) {

@@ -71,10 +71,11 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       const home = opts.home ?? ($.env.get('HOME') || homedir())
       const disabled = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_CLAUDE_MDS') ?? '')
+      const picked = await settingSources($)
       const memory = new SessionMemory({
         cwd: e.cwd, repoRoot: await findRepoRoot(e.cwd), home,
         managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
-        sources: new Set(disabled ? [] : opts.sources), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
+        sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || !picked || picked.includes(s))), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
       }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m) }))
       sessions.set(e.sessionId, memory)
       await memory.start()
@@ -123,3 +124,13 @@ export default defineMod({
     })
   },
 })
+
+/** The Agent SDK's settingSources: user, project and local memory load only when their source is named (managed always). */
+async function settingSources($: ModApi): Promise<readonly string[] | undefined> {
+  try {
+    const flags = (await $.settings.read({ source: 'flag' })) as { settingSources?: unknown }
+    return Array.isArray(flags?.settingSources) ? flags.settingSources.filter((s): s is string => typeof s === 'string') : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -41,6 +41,7 @@ const settingsShape = z.looseObject({ permissions: permissionsShape.optional() }
 const flagShape = z.looseObject({
   allowedTools: entries, disallowedTools: entries, permissionMode: z.unknown().optional(), additionalDirectories: entries,
   trustWorkspace: z.boolean().optional(), settings: z.array(z.string()).optional(),
+  settingSources: z.array(z.enum(['user', 'project', 'local'])).optional(),
 })
 
 /** The launch options as a settings layer's `permissions`: this mod's reading of them, not core's. */
@@ -89,12 +90,14 @@ export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; t
   }
   const fromFile = async (file: string, name: RuleSource['name'], root: string, projectLevel: boolean) =>
     take({ name, label: file, root, projectLevel }, await readSettingsJson(file))
-  await fromFile(userFile, 'userSettings', home, false)
+  const flags = flagShape.safeParse(input.flags ?? {})
+  // The Agent SDK's settingSources picks which of the three settings files are read (all when absent).
+  const reads = new Set(flags.success ? flags.data.settingSources ?? ['user', 'project', 'local'] : ['user', 'project', 'local'])
+  if (reads.has('user')) await fromFile(userFile, 'userSettings', home, false)
   layers.push(toLayer({ name: 'modloopConfig', label: 'the modloop config', root: cwd, projectLevel: true }, options, warnings))
   // Started in the home folder, the project file is the user file: read it once.
-  if (projectFile !== userFile) await fromFile(projectFile, 'projectSettings', cwd, true)
-  await fromFile(join(cwd, '.claude', 'settings.local.json'), 'localSettings', cwd, true)
-  const flags = flagShape.safeParse(input.flags ?? {})
+  if (projectFile !== userFile && reads.has('project')) await fromFile(projectFile, 'projectSettings', cwd, true)
+  if (reads.has('local')) await fromFile(join(cwd, '.claude', 'settings.local.json'), 'localSettings', cwd, true)
   if (!flags.success) warnings.push(`the launch flags' permission settings could not be read: ${flags.error.issues[0]?.message}`)
   else {
     for (const arg of flags.data.settings ?? []) {

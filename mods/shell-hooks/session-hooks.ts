@@ -6,12 +6,13 @@ import { adoptAgentHooks } from './agent-hooks.js'
 import { contexts, envFileDir, HookBridge } from './bridge.js'
 import type { ShellHooksOptions } from './options.js'
 import { loadSources, type ConfigHooks } from './sources.js'
+import { sdkHookSource } from './sdk-hooks.js'
 import { applyStartOutputs } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 import { projectHookFingerprints, trustStorePath, withoutUnapproved } from './trust.js'
 import { describeError } from '../../core/errors.js'
 
-interface Flags { settings?: string[]; includeHookEvents?: boolean }
+interface Flags { settings?: string[]; includeHookEvents?: boolean; hooks?: unknown; settingSources?: ('user' | 'project' | 'local')[] }
 
 /**
  * The session events: sources load and SessionStart fires once the other mods started (its
@@ -31,9 +32,10 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
       // A host without launch flags: only the settings files and the config apply.
     }
     const env = $.env.all()
-    const config = $.capability.use('configHooks') as readonly ConfigHooks[] | undefined
+    const fromSdk = sdkHookSource(flags.hooks)
+    const config = [...($.capability.use('configHooks') as readonly ConfigHooks[] | undefined ?? []), ...(fromSdk ? [fromSdk] : [])]
     let loaded = await loadSources({
-      cwd: e.cwd, home: opts.home, managedDir: opts.managedDir, settingSources: opts.settingSources, walkUpToGitRoot: opts.walkUpToGitRoot,
+      cwd: e.cwd, home: opts.home, managedDir: opts.managedDir, settingSources: flags.settingSources ?? opts.settingSources, walkUpToGitRoot: opts.walkUpToGitRoot,
       settings: flags.settings, config, env,
     })
     for (const err of loaded.errors) $.log.warn(`settings hooks: ${err.message}`)

@@ -7,6 +7,8 @@ import { loadHookSources, type ExtraHookSource, type LoadedHookSources } from '.
 export interface ConfigHooks {
   source: string
   hooks: Record<string, unknown[]>
+  /** How listings name the source (default: Modloop Config, or Plugin Hooks for a plugin's). */
+  label?: string
   /** A plugin's hooks: the plugin's name, directory and options (its userConfig values). */
   plugin?: { name: string; root: string; options: Readonly<Record<string, unknown>> }
 }
@@ -49,7 +51,7 @@ export function loadSources(input: SourcesInput): Promise<LoadedHookSources> {
 
 function extraSource(c: ConfigHooks, configDir: string): ExtraHookSource {
   const root = c.plugin?.root ?? pluginRootOf(c.source)
-  if (!root) return { source: c.source, hooks: c.hooks, label: 'Modloop Config' }
+  if (!root) return { source: c.source, hooks: c.hooks, label: c.label ?? 'Modloop Config' }
   const name = c.plugin?.name ?? basename(root)
   return {
     source: c.source, hooks: c.hooks, label: 'Plugin Hooks', pluginRoot: root,

@@ -71,7 +71,9 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     const r = await b.fire(event, {
       stop_hook_active: e.stopHookActive, last_assistant_message: e.answer,
       ...(e.agentId ? { agent_transcript_path: subagentTranscriptPath(b.init.transcriptPath, e.agentId) } : {}),
-      background_tasks: [], session_crons: [],
+      // The background tasks running as the turn would end, as the Agent SDK summarizes them.
+      background_tasks: $.task.list().filter((t) => t.background).map((t) => ({ id: t.id, type: t.type, status: t.status, description: t.description })),
+      session_crons: [],
     }, { ...agent, signal: next.signal })
     if (r.stop) return { decision: 'halt', reason: r.stop.reason ?? `${r.hookName} hook stopped the session` }
     const feedback = [...(r.blocked ? [r.blockReason ?? ''] : []), ...r.additionalContexts.map((c) => c.text)].filter((t) => t !== '')

@@ -71,7 +71,7 @@ export default defineMod({
       sessions.set(e.sessionId, state)
       const register = $.tool.register as unknown as (spec: ToolRegistration) => Promise<{ tool: string }>
       await register({
-        name: TOOL_NAME, description: DESCRIPTION, inputSchema: parsed.data.schema, isReadOnly: true, traits: { mainThreadOnly: true },
+        name: TOOL_NAME, description: DESCRIPTION, inputSchema: parsed.data.schema, isReadOnly: true, traits: { mainThreadOnly: true, external: true },
         call: (input: unknown, ctx: ToolContext) => call(state, input, ctx),
       })
       return next(e)

@@ -1,11 +1,12 @@
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { resolveModelName, type QueryOptions } from '../../core/loop/options.js'
+import { settingsList } from '../../core/loop/launch-options.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { PermissionModeOwner } from '../../core/loop/permission-mode.js'
 import type { PermissionMode } from '../../core/permission-modes.js'
 import type { PermissionResult } from '../../core/tools/pipeline.js'
 import { VERSION } from '../../core/version.js'
-import { KEYS_HELP } from './app.js'
+import { KEYS_HELP, type BackgroundTask } from './app.js'
 import { appendHistory, historyFile, readHistory } from './history.js'
 import type { TerminalSurface } from './index.js'
 import { InputChannel } from './input-channel.js'
@@ -97,7 +98,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       return { code: 1, failed: true }
     }
     // Before the session starts: its hooks are fixed when shell-hooks starts with it.
-    await reviewProjectHooks(app, view, paint, { dist, cwd: options.cwd, settings: opts.settings, env: io.env, declined })
+    await reviewProjectHooks(app, view, paint, { dist, cwd: options.cwd, settings: settingsList(opts.settings), env: io.env, declined })
     await reviewProjectServers(app, view, paint, { dist, cwd: options.cwd, env: io.env, trustWorkspace: opts.trustWorkspace, declined })
     if (termination.code() !== undefined) {
       await host.close()
@@ -184,7 +185,10 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         exiting = true
         if (app.busy) void q.interrupt()
         input.end()
+        // Background tasks would hold the session open: leaving ends them with it.
+        if (app.tasks.length > 0) void q.close()
       },
+      stopTask: (taskId) => void q.stopTask(taskId).catch((err: unknown) => say(`the task could not be stopped: ${describeError(err)}`, 'error')),
       cycleMode: () => {
         const owner = ownerOf($)
         if (!owner && !host.providerOf('permissionMode')) return say('no loaded mod owns permission modes: there is no mode to change', 'warn')
@@ -210,6 +214,10 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
           for (const text of app.pending.takeJoining()) void view.print(promptText(text, paint))
         }
         if (m.type === 'system' && m.subtype === 'status' && typeof m.permissionMode === 'string') app.mode = m.permissionMode
+        if (m.type === 'system' && m.subtype === 'background_tasks_changed' && Array.isArray(m.tasks)) {
+          app.tasks = m.tasks as BackgroundTask[]
+          app.redraw()
+        }
         if (m.type !== 'result') continue
         app.busy = false
         await app.refreshCommands()
@@ -229,6 +237,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       surface.connect(undefined)
       app.actions = undefined
       app.busy = false
+      app.tasks = []
       app.pending.clear()
       await host.close()
       app.$ = undefined

@@ -67,7 +67,7 @@ describe('Query controls in a streaming-input session', () => {
       const first = await c.say('touch it')
       expect(first.permission_denials).toHaveLength(1)
       await expect(c.q.setPermissionMode('yolo')).rejects.toThrow(/"yolo" is not a permission mode/)
-      await expect(c.q.setPermissionMode('bypassPermissions')).resolves.toBe('bypassPermissions')
+      await expect(c.q.setPermissionMode('bypassPermissions')).resolves.toEqual({ mode: 'bypassPermissions' })
       const second = await c.say('touch it again')
       expect(second.permission_denials).toHaveLength(0)
       const results = c.seen.filter((m) => m.type === 'user' && (m as any).message.content[0]?.type === 'tool_result') as any[]
@@ -85,7 +85,7 @@ describe('Query controls in a streaming-input session', () => {
     try {
       await c.say('hello')
       await expect(c.q.setPermissionMode('bypassPermissions')).rejects.toThrow(/"bypassPermissions" needs the session to be started with allowDangerouslySkipPermissions: true/)
-      await expect(c.q.setPermissionMode('acceptEdits')).resolves.toBe('acceptEdits')
+      await expect(c.q.setPermissionMode('acceptEdits')).resolves.toEqual({ mode: 'acceptEdits' })
       await c.say('again')
       const inits = c.seen.filter((m) => m.type === 'system' && (m as any).subtype === 'init') as any[]
       expect(inits.map((i) => i.permissionMode)).toEqual(['default', 'acceptEdits'])
@@ -97,7 +97,7 @@ describe('Query controls in a streaming-input session', () => {
     try {
       await d.say('hello')
       await d.q.setPermissionMode('default')
-      await expect(d.q.setPermissionMode('bypassPermissions')).resolves.toBe('bypassPermissions')
+      await expect(d.q.setPermissionMode('bypassPermissions')).resolves.toEqual({ mode: 'bypassPermissions' })
     } finally {
       await d.end()
     }

@@ -1,0 +1,86 @@
+import type { QueryOptions } from '../core/loop/options.js'
+import type { OptionSpecs, Values } from './command.js'
+import { usageError } from './usage-error.js'
+
+/**
+ * The flags the Agent SDK may start its executable with, beyond those modloop had already: the
+ * parser accepts every one, so an application pointed at modloop starts. What each becomes is in
+ * `sdkFlagOptions`; the ones modloop cannot honour are in NOT_HONOURED, named once on stderr.
+ */
+export const SDK_FLAGS = {
+  'input-format': { type: 'string' },
+  agent: { type: 'string' },
+  betas: { type: 'string', multiple: true },
+  tools: { type: 'string' },
+  'setting-sources': { type: 'string' },
+  'permission-prompt-tool': { type: 'string' },
+  'permission-prompts': { type: 'string' },
+  'allow-dangerously-skip-permissions': { type: 'boolean' },
+  'await-initialize': { type: 'boolean' },
+  'initialize-fields': { type: 'string' },
+  'plugin-dir-no-mcp': { type: 'string', multiple: true },
+  'thinking-display': { type: 'string' },
+  'task-budget': { type: 'string' },
+  debug: { type: 'boolean' },
+  'debug-file': { type: 'string' },
+  'session-mirror': { type: 'boolean' },
+  'project-config-root': { type: 'string' },
+  'resume-drops-turn': { type: 'string' },
+  'managed-settings': { type: 'string' },
+  'managed-settings-in-initialize': { type: 'boolean' },
+  channels: { type: 'string', multiple: true },
+} as const satisfies OptionSpecs
+
+/** Flags accepted but not honoured, with what the person should know; named once on stderr when given. */
+const NOT_HONOURED: Partial<Record<keyof typeof SDK_FLAGS, string>> = {
+  'thinking-display': 'thinking is shown as the model sends it',
+  'task-budget': 'no task budget is sent to the API',
+  debug: 'modloop writes no debug log; warnings and errors go to stderr',
+  'debug-file': 'modloop writes no debug log; warnings and errors go to stderr',
+  'session-mirror': 'transcripts are not mirrored to a session store',
+  'project-config-root': 'settings and .claude trees are read from the working directory',
+  'resume-drops-turn': 'the truncating resume is not validated',
+  'managed-settings': 'managed settings from the parent process are not applied',
+  'managed-settings-in-initialize': 'managed settings from the parent process are not applied',
+  channels: 'MCP channels are not supported',
+  'plugin-dir-no-mcp': "the plugin is loaded, and its MCP servers are started too",
+}
+
+const SOURCES = ['user', 'project', 'local'] as const
+
+/**
+ * The query options the SDK's flags ask for, and a warning for each given flag modloop does not
+ * honour. `--permission-prompt-tool stdio` is the transport's own (its canUseTool asks the SDK).
+ */
+export function sdkFlagOptions(values: Values): { options: Partial<QueryOptions>; warnings: string[] } {
+  const warnings = Object.entries(NOT_HONOURED)
+    .filter(([flag]) => values[flag] !== undefined && values[flag] !== false)
+    .map(([flag, what]) => `--${flag} is accepted but not honoured: ${what}`)
+  const options: Partial<QueryOptions> = {}
+  const str = (key: string) => (typeof values[key] === 'string' ? (values[key] as string) : undefined)
+  const list = (key: string) => {
+    const v = values[key]
+    const items = Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : undefined
+    return items?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
+  }
+  if (str('agent')) options.agent = str('agent')
+  const betas = list('betas')
+  if (betas?.length) options.betas = betas
+  const tools = str('tools')
+  if (tools !== undefined && tools !== 'default') options.tools = list('tools') ?? []
+  const sources = list('setting-sources')
+  if (sources) {
+    const bad = sources.find((s) => !(SOURCES as readonly string[]).includes(s))
+    if (bad) throw usageError(`--setting-sources takes ${SOURCES.join(', ')} (comma-separated), not "${bad}"`)
+    options.settingSources = sources as QueryOptions['settingSources']
+  }
+  const promptTool = str('permission-prompt-tool')
+  if (promptTool && promptTool !== 'stdio') options.permissionPromptToolName = promptTool
+  const prompts = str('permission-prompts')
+  if (prompts !== undefined) {
+    if (prompts !== 'host' && prompts !== 'none') throw usageError(`--permission-prompts takes host or none, not "${prompts}"`)
+    options.permissionPrompts = prompts
+  }
+  if (values['allow-dangerously-skip-permissions'] === true) options.allowDangerouslySkipPermissions = true
+  return { options, warnings }
+}

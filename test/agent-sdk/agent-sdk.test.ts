@@ -1,0 +1,226 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
+import { createSdkMcpServer, query as sdkQuery, tool, type Options, type SDKMessage as SdkMessage } from '@anthropic-ai/claude-agent-sdk'
+import { z } from 'zod'
+import { query as modloopQuery, type QueryOptions } from '../../index.js'
+import { OPTION_SUPPORT } from '../../core/loop/option-names.js'
+import { CONTROL_SUBTYPES } from '../../cli/sdk-transport/controls.js'
+import { channel } from '../helpers/channel.js'
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
+
+// An application written for the official Agent SDK, run two ways: by the SDK itself, which starts
+// modloop's built CLI as its Claude Code executable and talks to it over stdio, and by modloop's
+// own query() in process, with the same options object.
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const EXECUTABLE = join(root, 'bin', 'modloop.cjs')
+type Via = 'agent-sdk' | 'modloop'
+const VIAS: Via[] = ['agent-sdk', 'modloop']
+
+/** The controls both Query objects have, as the scenarios use them. */
+interface Driven extends AsyncIterable<SdkMessage> {
+  interrupt(): Promise<unknown>
+  setPermissionMode(mode: 'acceptEdits'): Promise<unknown>
+}
+
+function run(via: Via, prompt: string | AsyncIterable<unknown>, options: Options): Driven {
+  if (via === 'agent-sdk') return sdkQuery({ prompt: prompt as string, options })
+  // The official Options object type-checks as modloop's (the test would not compile otherwise).
+  const mine: QueryOptions = options
+  return modloopQuery({ prompt: prompt as string, options: mine }) as unknown as Driven
+}
+
+let dir: string
+beforeAll(() => {
+  expect(existsSync(join(root, 'dist', 'bin', 'main.cjs')), 'run `npm run build` first').toBe(true)
+  dir = mkdtempSync(join(tmpdir(), 'modloop-agent-sdk-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A fresh project folder and fake Messages API server for one run; what the CLI wrote to stderr is kept. */
+async function app(script: unknown | ((cwd: string) => unknown), name: string) {
+  const cwd = mkdtempSync(join(dir, `${name}-`))
+  const server = await startFakeAnthropic({ script: typeof script === 'function' ? script(cwd) : script })
+  const stderr: string[] = []
+  const options: Options = {
+    cwd,
+    // The one option an application changes to run on modloop; modloop's own query() ignores it.
+    pathToClaudeCodeExecutable: EXECUTABLE,
+    env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1' },
+    settingSources: ['project', 'local'],
+    stderr: (data) => void stderr.push(data),
+  }
+  return { server, cwd, stderr, options }
+}
+
+async function collect(q: AsyncIterable<SdkMessage>): Promise<SdkMessage[]> {
+  const out: SdkMessage[] = []
+  for await (const m of q) out.push(m)
+  return out
+}
+
+const lastResult = (messages: SdkMessage[]) => messages.filter((m) => m.type === 'result').at(-1) as Extract<SdkMessage, { type: 'result' }>
+const lastToolResult = (server: FakeAnthropic) => (server.requests.at(-1)!.body as any).messages.at(-1).content[0]
+
+describe.each(VIAS)('an Agent SDK application, run by %s', (via) => {
+  it('a PreToolUse callback hook sees each Bash call first and may deny it; canUseTool answers the one it lets through', async () => {
+    const a = await app([
+      { reply: [{ tool_use: { id: 'toolu_rm', name: 'Bash', input: { command: 'rm -rf build' } } }] },
+      { reply: [{ tool_use: { id: 'toolu_touch', name: 'Bash', input: { command: 'touch made.txt' } } }] },
+      { reply: 'made it' },
+    ], `bash-${via}`)
+    const events: string[] = []
+    const hookInputs: Record<string, unknown>[] = []
+    try {
+      const messages = await collect(run(via, 'make a file', {
+        ...a.options,
+        canUseTool: async (toolName, input, o) => {
+          events.push(`canUseTool ${toolName} ${String(input.command)} ${o.toolUseID}`)
+          return { behavior: 'allow', updatedInput: input }
+        },
+        hooks: {
+          PreToolUse: [{
+            matcher: 'Bash',
+            hooks: [async (input, toolUseID) => {
+              hookInputs.push(input as unknown as Record<string, unknown>)
+              events.push(`PreToolUse ${toolUseID}`)
+              const command = (input as { tool_input?: { command?: string } }).tool_input?.command ?? ''
+              if (!command.startsWith('rm ')) return {}
+              return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm here' } }
+            }],
+          }],
+        },
+      }))
+      expect(lastResult(messages)).toMatchObject({ subtype: 'success', result: 'made it' })
+      expect(events).toEqual(['PreToolUse toolu_rm', 'PreToolUse toolu_touch', 'canUseTool Bash touch made.txt toolu_touch'])
+      expect(hookInputs[1]).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'touch made.txt' }, tool_use_id: 'toolu_touch', cwd: a.cwd })
+      const denied = (a.server.requests[1]!.body as any).messages.at(-1).content[0]
+      expect(denied).toMatchObject({ tool_use_id: 'toolu_rm', is_error: true })
+      expect(JSON.stringify(denied.content)).toContain('no rm here')
+      expect(existsSync(join(a.cwd, 'made.txt'))).toBe(true)
+      expect(lastToolResult(a.server)).toMatchObject({ tool_use_id: 'toolu_touch' })
+    } finally {
+      await a.server.close()
+    }
+  })
+
+  it('interrupt() ends a turn in flight; setPermissionMode() lets the next turn write without asking', async () => {
+    // The first request is never answered in time: only the interrupt ends that turn.
+    const a = await app((cwd: string) => [
+      { reply: 'too late', delayMs: 60_000 },
+      { reply: [{ tool_use: { id: 'toolu_write', name: 'Write', input: { file_path: join(cwd, 'notes.md'), content: 'hello\n' } } }] },
+      { reply: 'written' },
+    ], `interrupt-${via}`)
+    const asked: string[] = []
+    const input = channel()
+    const results: SdkMessage[] = []
+    let receipt: unknown
+    let mode: unknown
+    try {
+      const q = run(via, input.input, {
+        ...a.options,
+        canUseTool: async (toolName) => { asked.push(toolName); return { behavior: 'deny', message: 'not now' } },
+      })
+      input.send('take your time')
+      // Interrupted once the request is out (the loop goes on reading meanwhile: in process, the turn runs as it is read).
+      const interrupted = (async () => {
+        while (a.server.requests.length === 0) await new Promise((r) => setTimeout(r, 5))
+        receipt = await q.interrupt()
+      })()
+      for await (const m of q) {
+        if (m.type !== 'result') continue
+        results.push(m)
+        if (results.length === 1) {
+          mode = await q.setPermissionMode('acceptEdits')
+          input.send('write the notes')
+        } else input.close()
+      }
+      await interrupted
+      expect(receipt).toEqual({ still_queued: [] })
+      expect(results[0]).toMatchObject({ is_error: true, terminal_reason: 'aborted_streaming' })
+      expect(mode).toEqual({ mode: 'acceptEdits' })
+      expect(results[1]).toMatchObject({ subtype: 'success', result: 'written' })
+      expect(readFileSync(join(a.cwd, 'notes.md'), 'utf8')).toBe('hello\n')
+      expect(asked).toEqual([])
+    } finally {
+      await a.server.close()
+    }
+  })
+
+  it('calls a tool of an in-process MCP server (createSdkMcpServer)', async () => {
+    const a = await app([
+      { reply: [{ tool_use: { id: 'toolu_add', name: 'mcp__calc__add', input: { a: 2, b: 3 } } }] },
+      { reply: 'it is 5' },
+    ], `mcp-${via}`)
+    const calls: unknown[] = []
+    const calc = createSdkMcpServer({
+      name: 'calc', version: '1.0.0',
+      tools: [tool('add', 'Adds two numbers', { a: z.number(), b: z.number() }, async (args) => {
+        calls.push(args)
+        return { content: [{ type: 'text', text: String(args.a + args.b) }] }
+      })],
+    })
+    try {
+      const messages = await collect(run(via, 'add 2 and 3', {
+        ...a.options, mcpServers: { calc }, allowedTools: ['mcp__calc__add'],
+      }))
+      const init = messages.find((m) => m.type === 'system' && m.subtype === 'init') as Extract<SdkMessage, { subtype: 'init' }>
+      expect(init.tools).toContain('mcp__calc__add')
+      expect(init.mcp_servers).toContainEqual({ name: 'calc', status: 'connected' })
+      expect(calls).toEqual([{ a: 2, b: 3 }])
+      expect(lastToolResult(a.server)).toMatchObject({ tool_use_id: 'toolu_add', content: '5' })
+      expect(lastResult(messages)).toMatchObject({ subtype: 'success', result: 'it is 5' })
+    } finally {
+      await a.server.close()
+    }
+  })
+
+  it('resumes a session by the id its result carried', async () => {
+    const a = await app([{ reply: 'noted: the word is teal' }, { reply: 'it was teal' }], `resume-${via}`)
+    try {
+      const first = lastResult(await collect(run(via, 'remember the word teal', a.options)))
+      const second = lastResult(await collect(run(via, 'which word?', { ...a.options, resume: first.session_id })))
+      expect(second).toMatchObject({ subtype: 'success', result: 'it was teal', session_id: first.session_id })
+      const sent = JSON.stringify((a.server.requests[1]!.body as any).messages)
+      expect(sent).toContain('remember the word teal')
+      expect(sent).toContain('noted: the word is teal')
+    } finally {
+      await a.server.close()
+    }
+  })
+})
+
+describe('the options', () => {
+  it('every official option name is one of query()\'s, and a made-up one is a type error', () => {
+    expectTypeOf<Exclude<keyof Options, keyof QueryOptions>>().toEqualTypeOf<never>()
+    // @ts-expect-error an option neither SDK has
+    const bad: QueryOptions = { cwd: '.', notAnOption: true }
+    expect(bad).toBeDefined()
+  })
+
+  it('docs/agent-sdk.md has a row for every official option, and names every control request modloop answers', () => {
+    type Official = { [K in keyof typeof OPTION_SUPPORT]: (typeof OPTION_SUPPORT)[K] extends 'modloop' ? never : K }[keyof typeof OPTION_SUPPORT]
+    // The table of what each option does is exactly the official set.
+    expectTypeOf<Exclude<keyof Options, Official>>().toEqualTypeOf<never>()
+    expectTypeOf<Exclude<Official, keyof Options>>().toEqualTypeOf<never>()
+    const doc = readFileSync(join(root, 'docs', 'agent-sdk.md'), 'utf8')
+    const section = doc.slice(doc.indexOf('## Options'), doc.indexOf('## Query methods'))
+    const rows = [...section.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]).sort()
+    const official = Object.entries(OPTION_SUPPORT).filter(([, s]) => s !== 'modloop').map(([k]) => k).sort()
+    expect(rows).toEqual(official)
+    for (const subtype of CONTROL_SUBTYPES) expect(doc, subtype).toContain(`\`${subtype}\``)
+  })
+
+  it('a made-up option is named in a warning at run time', async () => {
+    const a = await app([{ reply: 'ok' }], 'unknown-option')
+    try {
+      await collect(run('modloop', 'hi', { ...a.options, ...({ notAnOption: 1 } as object) }))
+      expect(a.stderr.join('')).toContain('unknown option "notAnOption"')
+    } finally {
+      await a.server.close()
+    }
+  })
+})

@@ -1,0 +1,110 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main } from '../../cli/main.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+
+// The Agent SDK's transport, driven in process by hand: what the SDK writes on stdin, line by line.
+
+let dir: string
+beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'modloop-sdk-transport-')) })
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+const SDK_ARGS = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json']
+
+/** Runs the CLI with a stdin the test writes to; `on` sees each line out as it is written. */
+async function session(script: unknown, args: string[], on: (line: any, stdin: PassThrough) => void) {
+  const server = await startFakeAnthropic({ script })
+  const stdin = new PassThrough()
+  const out: any[] = []
+  let err = ''
+  let partial = ''
+  const io = {
+    stdout: {
+      write: (t: string) => {
+        const lines = (partial + t).split('\n')
+        partial = lines.pop()!
+        for (const l of lines) {
+          const m = JSON.parse(l)
+          out.push(m)
+          on(m, stdin)
+        }
+      },
+    },
+    stderr: { write: (t: string) => (err += t) },
+    stdin, cwd: dir,
+    env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1' },
+  }
+  const code = main([...SDK_ARGS, ...args], io as never)
+  return { server, stdin, out, err: () => err, code }
+}
+
+const line = (o: object) => `${JSON.stringify(o)}\n`
+const user = (text: string) => line({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null })
+
+describe('the SDK transport', () => {
+  it('answers initialize and the control requests it has controls for; names the ones it has not', async () => {
+    const s = await session([{ reply: 'hello' }], [], (m, stdin) => {
+      if (m.type === 'result') stdin.end()
+    })
+    s.stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', systemPrompt: [''], title: 'named' } }))
+    s.stdin.write('not json\n')
+    s.stdin.write(line({ type: 'control_request', request_id: 'status', request: { subtype: 'mcp_status' } }))
+    s.stdin.write(line({ type: 'control_request', request_id: 'settings', request: { subtype: 'get_settings' } }))
+    s.stdin.write(line({ type: 'control_request', request_id: 'mode', request: { subtype: 'set_permission_mode', mode: 'acceptEdits' } }))
+    s.stdin.write(line({ type: 'control_request', request_id: 'stop', request: { subtype: 'stop_task', task_id: 'task_x' } }))
+    s.stdin.write(user('hi'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    const answer = (id: string) => s.out.find((m) => m.type === 'control_response' && m.response.request_id === id)?.response
+    expect(answer('init')).toMatchObject({ subtype: 'success', response: { hook_on_failure_supported: true, output_style: 'default', pid: process.pid } })
+    expect(answer('init').response.commands.map((c: { name: string }) => c.name)).toContain('reload')
+    expect(answer('status')).toEqual({ subtype: 'success', request_id: 'status', response: { mcpServers: [] } })
+    expect(answer('settings')).toMatchObject({ subtype: 'error', error: expect.stringContaining('does not support the control request "get_settings"') })
+    expect(answer('mode')).toMatchObject({ subtype: 'success', response: { mode: 'acceptEdits' } })
+    expect(answer('stop')).toMatchObject({ subtype: 'error', error: expect.stringContaining('no running task task_x') })
+    expect(s.out.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'hello' })
+    expect(s.err()).toContain('a line that is not JSON was skipped: not json')
+    expect(s.err()).toContain('initialize: title is accepted but not honoured')
+    // The SDK's [""] (no system prompt given) leaves modloop's own.
+    expect(JSON.stringify((s.server.requests[0]!.body as any).system)).toContain('You are an agent running in modloop')
+  })
+
+  it('accepts every flag the SDK sends: honours tools, betas and setting sources, names the others once', async () => {
+    const s = await session([{ reply: 'ok' }], [
+      '--tools=Read', '--betas=context-1m-2025-08-07', '--setting-sources=project', '--thinking-display=summarized', '--debug', '--await-initialize',
+      '--permission-prompt-tool=stdio', '--allow-dangerously-skip-permissions', '--max-turns=3', '--include-partial-messages', '--project-config-root=/x',
+    ], (m, stdin) => {
+      if (m.type === 'result') stdin.end()
+    })
+    s.stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize' } }))
+    s.stdin.write(user('hi'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    expect(s.out.find((m) => m.type === 'system' && m.subtype === 'init').tools).toEqual(['Read'])
+    expect(s.server.requests[0]!.headers['anthropic-beta']).toBe('context-1m-2025-08-07')
+    const err = s.err()
+    for (const flag of ['--thinking-display', '--debug', '--project-config-root']) {
+      expect(err.split(`${flag} is accepted but not honoured`).length - 1, flag).toBe(1)
+    }
+    expect(err).not.toContain('--await-initialize')
+  })
+
+  it('a canUseTool ask still waiting when stdin closes is denied, and the session ends', async () => {
+    const s = await session([
+      { reply: [{ tool_use: { id: 'toolu_1', name: 'Bash', input: { command: 'touch x' } } }] },
+      { reply: 'could not' },
+    ], ['--permission-prompt-tool=stdio'], (m, stdin) => {
+      if (m.type === 'control_request' && m.request.subtype === 'can_use_tool') stdin.end()
+    })
+    s.stdin.write(user('touch it'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    const ask = s.out.find((m) => m.type === 'control_request')
+    expect(ask.request).toMatchObject({ subtype: 'can_use_tool', tool_name: 'Bash', input: { command: 'touch x' }, tool_use_id: 'toolu_1' })
+    const denied = (s.server.requests[1]!.body as any).messages.at(-1).content[0]
+    expect(denied).toMatchObject({ tool_use_id: 'toolu_1', is_error: true, content: expect.stringContaining('the SDK closed its input') })
+  })
+})
