@@ -103,6 +103,8 @@ await build({
   target: 'node20',
   external: ['jiti', 'sucrase', 'cosmiconfig'],
   plugins: [vendorPlugin],
+  // The SDK's Headers and FormData without undici (see the file).
+  inject: ['scripts/fetch-globals-inject.mjs'],
   // import() of an external becomes require(): a script compiled from a V8 code cache loses its
   // dynamic-import callback on Node 20 ("A dynamic import callback was not specified").
   supported: { 'dynamic-import': false },
