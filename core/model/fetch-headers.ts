@@ -54,6 +54,11 @@ export class FetchHeaders {
     this.map.delete(key)
   }
 
+  /** Name → value, names lowercased: node:http's header object, without the sorted iteration. */
+  toRecord(): Record<string, string> {
+    return Object.fromEntries(this.map)
+  }
+
   getSetCookie(): string[] {
     return [...this.cookies]
   }

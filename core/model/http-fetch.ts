@@ -174,6 +174,7 @@ function abortReason(signal: AbortSignal): unknown {
 
 /** Any HeadersInit (a Headers, pairs, a record) as node:http's header object, names lowercased. */
 function headerRecord(init: unknown): Record<string, string> {
+  if (init instanceof FetchHeaders) return init.toRecord()
   const out: Record<string, string> = {}
   if (init == null) return out
   const pairs: Iterable<readonly [string, unknown]> = typeof (init as Iterable<unknown>)[Symbol.iterator] === 'function'
