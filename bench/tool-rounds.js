@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startFakeAnthropic } from '../dist/testing/fake-anthropic.js'
+import { median, row } from './lib/rows.js'
 
 const ROUNDS = 10
 const RUNS = Number(process.env.BENCH_RUNS || 5)
 const bin = fileURLToPath(new URL('../bin/modloop.cjs', import.meta.url))
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const cwd = mkdtempSync(join(tmpdir(), 'modloop-rounds-'))
 writeFileSync(join(cwd, 'notes.txt'), Array.from({ length: 40 }, (_, i) => `line ${i} of the notes`).join('\n'))
@@ -72,6 +72,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const r = await toolRounds()
     console.log(`tool rounds (median gap of ${RUNS}×${ROUNDS} sequential rounds, model time excluded): Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms; Node spawning sh -c echo: ${r.shell.toFixed(1)} ms`)
+    const how = `median gap of ${RUNS}×${ROUNDS} sequential rounds through \`modloop -p\`, timed at the fake server`
+    row('gap per Bash round (echo)', r.bash, { max: 10, unit: 'ms', detail: `${how}; Node spawning sh -c echo: ${r.shell.toFixed(1)} ms` })
+    row('gap per Read round (a 40-line file)', r.read, { max: 2, unit: 'ms', detail: how })
   } finally {
     rmSync(cwd, { recursive: true, force: true })
   }
