@@ -112,7 +112,7 @@ function hookExit(): void {
 // Each side of a record keeps at most SIDE_CHARS characters of strings: a model.request rewrite
 // (a prompt-cache breakpoint) otherwise copied the system prompt, every tool's schema and twenty
 // messages, twice, on every round (~1 ms of a tool round's gap).
-const SIDE_CHARS = 16_000
+const SIDE_CHARS = 4_000
 
 function clipSide(value: unknown): unknown {
   return clip(value, 0, { left: SIDE_CHARS })
