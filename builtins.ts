@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import type { Builtins } from './core/loader/types.js'
 import { builtinMods, defaultDistribution } from './mods/index.js'
 import { fileStore } from './mods/transcripts/store/file-store.js'
+import { readPluginDir } from './mods/_shared/plugin-format/read-plugin.js'
 
 /**
  * What the entry points hand core: the built-in mods, the default distribution, the public
@@ -13,6 +14,7 @@ export const BUILTINS: Builtins = {
   defaultDistribution,
   hostModule: () => import('./index.js') as Promise<Record<string, unknown>>,
   sessionStore: fileStore,
+  readPlugin: readPluginDir,
   scriptedModel: async (script, cwd) => {
     const [{ loadScript }, { createScriptedModel }] = await Promise.all([import('./testing/model/script.js'), import('./testing/model/scripted.js')])
     return createScriptedModel(await loadScript(typeof script === 'string' ? resolve(cwd, script) : script))

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const scripts = ['dispatch.js', 'load-mods.js', 'cold-run.js', 'tool-rounds.js', 'npm-start.js', 'loop-rounds.js', 'read-concurrency.js', 'grep.js', 'hooks.js', 'sessions.js', 'compaction.js', 'prompt-cache.js']
+const scripts = ['dispatch.js', 'load-mods.js', 'cold-run.js', 'tool-rounds.js', 'npm-start.js', 'loop-rounds.js', 'read-concurrency.js', 'grep.js', 'hooks.js', 'sessions.js', 'compaction.js', 'prompt-cache.js', 'tasks.js']
 const only = process.argv.slice(2)
 const rows = []
 

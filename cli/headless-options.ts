@@ -10,6 +10,7 @@ export const HEADLESS_OPTIONS = {
   'include-partial-messages': { type: 'boolean' },
   'replay-user-messages': { type: 'boolean' },
   'max-turns': { type: 'string' },
+  'max-wait-tasks': { type: 'string' },
   'max-budget-usd': { type: 'string' },
   model: { type: 'string' },
   'fallback-model': { type: 'string' },
@@ -43,7 +44,7 @@ export const HEADLESS_OPTIONS = {
 
 /** What a value-taking option's value looks like in the usage line; any other shows VALUE. */
 const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
-  'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
+  'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-wait-tasks': 'SECONDS', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
   thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'append-system-prompt': 'TEXT',
   'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR',
   resume: 'ID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR',

@@ -14,12 +14,16 @@ import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
+// How long -p waits for background tasks once its turn is over, unless --max-wait-tasks says otherwise.
+const DEFAULT_MAX_WAIT_TASKS_S = 600
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /**
  * `modloop -p`: one turn, headless. text prints the answer, json the result object, stream-json
  * every message as one JSON line (the shape consumers of `claude -p --output-format stream-json
- * --verbose` read). Exit 0 on success, 1 on an error result, 2 on bad usage, 128 + the signal's
+ * --verbose` read). Background tasks the turn started are waited for (at most --max-wait-tasks
+ * seconds, and within --max-turns): each one's report is a turn of its own, and the last result
+ * is the run's. Exit 0 on success, 1 on an error result, 2 on bad usage, 128 + the signal's
  * number when SIGINT, SIGTERM or SIGHUP stopped it (after SessionEnd ran).
  */
 export const headless: CommandRun = async ({ values, positionals, io }) => {
@@ -130,6 +134,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     fallbackModel: str(values, 'fallback-model'),
     ...reasoningOptions(values, io.cwd),
     maxTurns: num(values, 'max-turns'),
+    maxWaitTasksMs: (num(values, 'max-wait-tasks') ?? DEFAULT_MAX_WAIT_TASKS_S) * 1000,
     maxBudgetUsd: num(values, 'max-budget-usd'),
     systemPrompt: str(values, 'system-prompt'),
     appendSystemPrompt: str(values, 'append-system-prompt'),

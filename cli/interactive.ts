@@ -6,8 +6,11 @@ import type { QueryOptions } from '../core/loop/options.js'
 import type { LogSink } from '../core/mod/build-api.js'
 import { ModHost } from '../core/mod/host.js'
 import type { InteractiveContext, TerminalIo } from '../mods/terminal-ui/surface.js'
-import type { CommandRun } from './command.js'
+import type { CommandRun, Values } from './command.js'
 import { markEntrypoint } from './entrypoint.js'
+import { faultRelay, type FaultRelay } from './fault-relay.js'
+import type { Io } from './io.js'
+import { guardProcess } from './process-guard.js'
 import { tuneHeapForLongSession } from './heap.js'
 import { queryOptions } from './headless.js'
 import { usageError } from './usage-error.js'
@@ -30,6 +33,20 @@ export const interactive: CommandRun = async ({ values, positionals, io }) => {
   }
   const given = queryOptions(values, io)
   markEntrypoint(io, 'cli')
+  // As -p does: a stray error is reported (in the surface once it listens), one of modloop's own ends the session.
+  const relay = faultRelay(io.stderr)
+  const unguard = io.ownsProcess ? guardProcess(relay.guard.io, relay.guard.stop) : () => {}
+  try {
+    const code = await runInteractive(values, positionals, io, given, relay)
+    return relay.stopped ? 1 : code
+  } finally {
+    unguard()
+  }
+}
+
+async function runInteractive(values: Values, positionals: string[], io: Io, given: QueryOptions, relay: FaultRelay): Promise<number> {
+  const stdin = io.stdin as NodeJS.ReadStream
+  const stdout = io.stdout as NodeJS.WriteStream
   // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
   const { BUILTINS } = await import('../builtins.js')
   const options = { ...given, builtins: BUILTINS, cwd: resolve(io.cwd, given.cwd ?? '.') }
@@ -46,7 +63,7 @@ export const interactive: CommandRun = async ({ values, positionals, io }) => {
     await first.host.close()
     throw noSurface(first)
   }
-  const ctx: InteractiveContext = { options, io: term, prompt: positionals.join(' ') || undefined, load: loader.load }
+  const ctx: InteractiveContext = { options, io: term, prompt: positionals.join(' ') || undefined, load: loader.load, faults: relay.feed }
   tuneHeapForLongSession(io)
   return found.surface.run(ctx)
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { usageError } from './usage-error.js'
+import { describeError } from '../core/errors.js'
 
 /**
  * A flag's JSON value: the text itself when it starts with `{`, else a file resolved from `cwd`.
@@ -15,12 +16,12 @@ export function readJsonArg(flag: string, value: string, cwd: string): { json: u
     try {
       text = readFileSync(where, 'utf8')
     } catch (err) {
-      throw usageError(`${flag}: ${where} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+      throw usageError(`${flag}: ${where} cannot be read (${(err as NodeJS.ErrnoException).code ?? describeError(err)})`)
     }
   }
   try {
     return { json: JSON.parse(text), where }
   } catch (err) {
-    throw usageError(`${flag}: ${where} is not valid JSON (${(err as Error).message})`)
+    throw usageError(`${flag}: ${where} is not valid JSON (${describeError(err)})`)
   }
 }

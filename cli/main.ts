@@ -59,7 +59,7 @@ function parseCommandLine(command: Command, args: string[]) {
     parsed = parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
   } catch (err) {
     // parseArgs throws TypeErrors coded ERR_PARSE_ARGS_* for unknown options and missing values.
-    throw usageError(err instanceof Error ? err.message : String(err))
+    throw usageError(describeError(err))
   }
   const { min, max } = command.positionals
   const n = parsed.positionals.length

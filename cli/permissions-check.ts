@@ -12,6 +12,7 @@ import { loadForReview } from './load-args.js'
 import type { Io } from './io.js'
 import { splitRuleList } from './permissions-rule-list.js'
 import { usageError } from './usage-error.js'
+import { describeError } from '../core/errors.js'
 
 /** A verdict as shown: the rules' (with the source of the deciding rule), or one a hook decided. */
 type Shown = Omit<Verdict, 'decision'> & { decision: Verdict['decision'] | 'defer'; hook?: string }
@@ -31,7 +32,7 @@ export const permissionsCheck: CommandRun = async ({ values, positionals, io }) 
   try {
     input = JSON.parse(json)
   } catch (err) {
-    throw usageError(`the tool input must be a JSON object, e.g. '{"command":"npm test"}' (${(err as Error).message})`)
+    throw usageError(`the tool input must be a JSON object, e.g. '{"command":"npm test"}' (${describeError(err)})`)
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw usageError('the tool input must be a JSON object')
   const mode = typeof values.mode === 'string' ? values.mode : undefined

@@ -88,6 +88,7 @@ export function isModloopError(err: unknown, code?: ErrorCode): err is ModloopEr
 
 /** A one-line description of any thrown value, for messages that name a cause. */
 export function describeError(err: unknown): string {
-  if (err instanceof Error) return `${err.name === 'Error' ? 'Error' : err.name}: ${err.message}`
+  // The message says what went wrong; the class name only when there is no message.
+  if (err instanceof Error) return err.message || err.name
   return String(err)
 }

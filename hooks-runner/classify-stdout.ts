@@ -1,3 +1,4 @@
+import { describeCause } from './errors.js'
 export type StdoutKind =
   | { kind: 'empty' }
   /** `brokenJson`: the text opens with `{` but does not parse (the parser's complaint). */
@@ -13,7 +14,7 @@ function parseObject(text: string): { value?: Record<string, unknown>; error?: s
     const v: unknown = JSON.parse(text)
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? { value: v as Record<string, unknown> } : {}
   } catch (err) {
-    return { error: (err as Error).message }
+    return { error: describeCause(err) }
   }
 }
 

@@ -5,6 +5,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createHooksRunner, HOOK_EVENTS, isHookEvent, loadHookSources, type LoadedHookSources } from './index.js'
 import { renderRun, runSummary } from './report.js'
+import { describeCause } from './errors.js'
 
 const USAGE = `usage: modloop-hooks list [--json] [--settings FILE|JSON]...
        modloop-hooks test <Event> [--tool NAME] [--input JSON|@file] [--settings FILE|JSON]... [--json]
@@ -75,7 +76,7 @@ function inputArg(raw: string | undefined, cwd: string): Record<string, unknown>
   try {
     json = JSON.parse(text)
   } catch (err) {
-    throw new UsageError(`--input is not JSON: ${(err as Error).message}`)
+    throw new UsageError(`--input is not JSON: ${describeCause(err)}`)
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new UsageError('--input must be a JSON object')
   return json as Record<string, unknown>
@@ -85,7 +86,7 @@ main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code },
   (err: unknown) => {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    process.stderr.write(`modloop-hooks: ${(err as Error).message}${usage ? `\n${USAGE}` : ''}\n`)
+    process.stderr.write(`modloop-hooks: ${describeCause(err)}${usage ? `\n${USAGE}` : ''}\n`)
     process.exitCode = usage ? 64 : 1
   },
 )

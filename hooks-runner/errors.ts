@@ -32,6 +32,7 @@ export const HOOKS_WARNING_CODES = {
   HOOKS_WARN_NOT_LOADED: 'a settings file exists where it is not read',
   HOOKS_WARN_DISABLED: 'hooks of some sources are switched off by a settings key',
   HOOKS_WARN_BANNER: 'a hook printed text before its JSON output; the text was ignored',
+  HOOKS_WARN_PIPES_HELD: 'a hook left a process running that holds its output; it was not waited for, and is ended with the session',
   HOOKS_WARN_OUTPUT_CUT: "a hook's stdout ran past the runner's cap; only its start was kept",
   HOOKS_WARN_NOT_JSON: 'a hook printed text that starts with `{` but is not valid JSON; it was taken as plain text',
   HOOKS_WARN_EVENT_NAME: 'hookSpecificOutput.hookEventName was missing; the event was inferred',

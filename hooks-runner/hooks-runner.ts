@@ -1,11 +1,12 @@
 import { BackgroundHooks } from './background-hooks.js'
+import { HeldGroups } from './held-groups.js'
 import type { HookEventName } from './events.js'
 import type { HooksConfig } from './hooks-config.js'
 import type { HookRunResult } from './result-types.js'
 import { runHooks, type RunHooksOptions } from './run-hooks.js'
 import { selectHandlers, type Selection } from './select-handlers.js'
 
-export type HooksRunnerInit = Omit<RunHooksOptions, 'background' | 'onceUsed' | 'signal'>
+export type HooksRunnerInit = Omit<RunHooksOptions, 'background' | 'heldGroups' | 'onceUsed' | 'signal'>
 
 export interface HooksRunner {
   readonly config: HooksConfig
@@ -15,7 +16,10 @@ export interface HooksRunner {
   run(event: HookEventName, input: Record<string, unknown>, options?: Partial<RunHooksOptions>): Promise<HookRunResult>
   /** Which handlers would run for this input, without running them (a dry run for listings and tests). */
   select(event: HookEventName, input: Record<string, unknown>): Selection
-  /** Kills async hooks still running and waits until each is finalised as cancelled. */
+  /**
+   * Kills async hooks still running and waits until each is finalised as cancelled; ends what
+   * hooks left running that still held their output pipes.
+   */
   close(): Promise<void>
 }
 
@@ -25,15 +29,18 @@ export interface HooksRunner {
  */
 export function createHooksRunner(init: HooksRunnerInit): HooksRunner {
   const background = new BackgroundHooks()
+  const heldGroups = new HeldGroups()
   const onceUsed = new Set<number>()
   return {
     config: init.config,
     background,
-    run: (event, input, options = {}) => runHooks(event, input, { ...init, background, onceUsed, ...options }),
+    run: (event, input, options = {}) => runHooks(event, input, { ...init, background, heldGroups, onceUsed, ...options }),
     select: (event, input) =>
       selectHandlers(init.config, event, { ...input, hook_event_name: event }, {
         cwd: init.cwd ?? (typeof input.cwd === 'string' ? input.cwd : init.projectDir), projectDir: init.projectDir, home: init.home, onceUsed,
       }),
-    close: () => background.cancelAll(),
+    close: async () => {
+      await Promise.all([background.cancelAll(), heldGroups.killAll(init.killGraceMs ?? 1000)])
+    },
   }
 }

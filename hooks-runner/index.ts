@@ -22,6 +22,7 @@ export type { RunHooksOptions } from './run-hooks.js'
 export { createHooksRunner } from './hooks-runner.js'
 export type { HooksRunner, HooksRunnerInit } from './hooks-runner.js'
 export { BackgroundHooks } from './background-hooks.js'
+export { HeldGroups } from './held-groups.js'
 export type { LlmHook, LlmHookRequest, LlmHookReply } from './run-llm.js'
 export type { McpHook, McpHookRequest } from './run-mcp.js'
 export type {

@@ -40,6 +40,12 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
     return record
   }
 
+  if (raw.pipesHeld) {
+    warnings.push({
+      code: 'HOOKS_WARN_PIPES_HELD', hook: h.name, file: h.source.file,
+      message: `${h.name}: a process it left running still holds its stdout or stderr; the hook was not waited for, and that process is ended with the session (to keep it running, redirect its output: \`cmd >/dev/null 2>&1 &\`)`,
+    })
+  }
   if (raw.status === 'cancelled') return fail('cancelled', raw.message ?? 'Hook cancelled', 'HOOKS_ERR_CANCELLED')
   if (raw.status === 'timeout') return fail('timeout', raw.message ?? 'timed out', 'HOOKS_ERR_TIMEOUT')
   if (raw.status === 'launch_error') return fail('launch_error', raw.message ?? 'could not be started', 'HOOKS_ERR_LAUNCH')

@@ -15,6 +15,8 @@ export interface RawResult {
   stdout: string
   /** stdout ran past the runner's cap: `stdout` is its first `kept` characters of `total`. */
   stdoutCut?: { kept: number; total: number }
+  /** A command hook exited while a process it left running still held its output pipes (its group is `pid`). */
+  pipesHeld?: true
   stderr: string
   durationMs: number
   message?: string

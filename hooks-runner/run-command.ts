@@ -44,7 +44,7 @@ export async function runCommand(h: CommandHandler, source: HookSource, ctx: Com
 }
 
 function toRaw(run: ProcessRun, shellForm: boolean, timeoutMs: number): RawResult {
-  const base = { exitCode: run.exitCode, signal: run.signal, pid: run.pid, stdout: run.stdout, stderr: run.stderr, durationMs: run.durationMs, shellForm, ...(run.stdoutCut ? { stdoutCut: run.stdoutCut } : {}) }
+  const base = { exitCode: run.exitCode, signal: run.signal, pid: run.pid, stdout: run.stdout, stderr: run.stderr, durationMs: run.durationMs, shellForm, ...(run.stdoutCut ? { stdoutCut: run.stdoutCut } : {}), ...(run.pipesHeld ? { pipesHeld: run.pipesHeld } : {}) }
   switch (run.status) {
     case 'launch_error':
       return { ...base, status: 'launch_error', message: `could not be started: ${run.launchError}` }

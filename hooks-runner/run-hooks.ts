@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { backgroundResult, type BackgroundHooks } from './background-hooks.js'
 import { describeCause, type HooksWarning } from './errors.js'
+import type { HeldGroups } from './held-groups.js'
 import { defaultTimeoutSeconds, eventSpec, type HookEventName } from './events.js'
 import { baseHookEnv } from './hook-env.js'
 import type { HooksConfig, ResolvedHandler } from './hooks-config.js'
@@ -33,6 +34,8 @@ export interface RunHooksOptions {
   fetch?: typeof fetch
   /** Async hooks report here when they end; without it, their results are only on `result.background`. */
   background?: BackgroundHooks
+  /** Hooks whose left-over processes still hold their pipes are noted here, to be ended later. */
+  heldGroups?: HeldGroups
   /** Directory for CLAUDE_ENV_FILE files (one `hook-<id>.sh` per handler) on the events that get one. */
   envFileDir?: string
   /** Ids of `once` handlers already run; the runner adds to it. Keep one per session. */
@@ -114,6 +117,7 @@ export async function runHooks(event: HookEventName, input: Record<string, unkno
   const runOne = async (h: ResolvedHandler, input: Record<string, unknown>, json: string): Promise<HookRecord> => {
     options.onHookStart?.(h)
     const outcome = await runHandler(h, ctxFor(h, input, json, false))
+    if (outcome.raw.pipesHeld && outcome.raw.pid !== undefined) options.heldGroups?.add(outcome.raw.pid)
     const record = interpretResult(event, h, outcome.raw, warnings)
     if (outcome.later) {
       record.async = true

@@ -30,6 +30,8 @@ export interface ProcessRun {
   launchError?: string
   /** Set when stdout ran past the cap: `stdout` holds its first `kept` characters of `total`. */
   stdoutCut?: { kept: number; total: number }
+  /** The hook exited, but a process it left running still held its stdout or stderr after the pipe grace. */
+  pipesHeld?: true
   /** Set when the hook declared itself async: the process goes on, `later` settles when it ends. */
   detached?: { asyncTimeoutMs?: number; later: Promise<ProcessRun> }
 }
@@ -117,6 +119,7 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
     let exitCode: number | null = null
     let exitSignal: NodeJS.Signals | null = null
     let done = false
+    let held = false
     const finish = async (launchError?: unknown) => {
       if (done) return
       done = true
@@ -126,7 +129,7 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
       child.stdout!.destroy()
       child.stderr!.destroy()
       if (launchError !== undefined) return resolve({ ...launchFailure(launchError, started), stdout, stderr })
-      resolve({ status, exitCode, signal: exitSignal, stdout, stderr, pid: child.pid, durationMs: performance.now() - started, ...cut() })
+      resolve({ status, exitCode, signal: exitSignal, stdout, stderr, pid: child.pid, durationMs: performance.now() - started, ...cut(), ...(held ? { pipesHeld: true as const } : {}) })
     }
     // Only a failed spawn ends the run here; other errors of a started child are followed by 'exit'.
     child.once('error', (err) => {
@@ -135,7 +138,10 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
     child.once('exit', (code, sig) => {
       exitCode = code
       exitSignal = sig
-      const grace = setTimeout(() => void finish(), spec.pipeGraceMs)
+      const grace = setTimeout(() => {
+        held = status === 'exited'
+        void finish()
+      }, spec.pipeGraceMs)
       child.once('close', () => {
         clearTimeout(grace)
         void finish()

@@ -8,6 +8,7 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   edit: () => import('./edit/index.js'),
   glob: () => import('./glob/index.js'),
   grep: () => import('./grep/index.js'),
+  tasks: () => import('./tasks/index.js'),
   bash: () => import('./bash/index.js'),
   todo: () => import('./todo/index.js'),
   'web-fetch': () => import('./web-fetch/index.js'),
@@ -16,6 +17,7 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   memory: () => import('./memory/index.js'),
   context: () => import('./context/index.js'),
   commands: () => import('./commands/index.js'),
+  'output-styles': () => import('./output-styles/index.js'),
   mentions: () => import('./mentions/index.js'),
   transcripts: () => import('./transcripts/index.js'),
   mcp: () => import('./mcp/index.js'),
@@ -30,4 +32,4 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'bash', 'todo', 'web-fetch', 'agent', 'permissions', 'memory', 'context', 'commands', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']
+export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'todo', 'web-fetch', 'agent', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']

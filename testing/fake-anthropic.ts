@@ -95,8 +95,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
 async function answer(reply: ScriptAnswer, stream: boolean, res: ServerResponse): Promise<void> {
   if (reply.kind === 'error') {
     const headers: Record<string, string> = {}
-    // Tests should not wait on real backoff; an exhausted script is not worth a retry at all.
-    if (reply.status === 429 || reply.status === 529) headers['retry-after'] = '0'
+    if (reply.retryAfter !== undefined) headers['retry-after'] = reply.retryAfter
+    // An exhausted script is not worth a retry at all.
     if (reply.exhausted) headers['x-should-retry'] = 'false'
     return sendError(res, reply.status, reply.type, reply.message, headers)
   }
@@ -109,13 +109,22 @@ async function answer(reply: ScriptAnswer, stream: boolean, res: ServerResponse)
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_step${reply.stepIndex}` })
   res.flushHeaders()
-  const cut = step.truncateAfter !== undefined && step.truncateAfter < events.length ? step.truncateAfter : events.length
+  const cut = Math.min(events.length, step.truncateAfter ?? Infinity, step.stallAfter ?? Infinity, step.malformedAfter ?? Infinity)
   for (let i = 0; i < cut; i++) {
     if (i > 0 && step.chunkDelayMs) await delay(step.chunkDelayMs)
     // The client went away (an abort): stop writing.
     if (res.destroyed || res.socket?.destroyed) return
     const event = events[i]!
     res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+  }
+  if (step.stallAfter !== undefined && step.stallAfter === cut) {
+    // Silent, the connection open, until the client gives up on it.
+    if (!res.destroyed) await new Promise((resolve) => res.once('close', resolve))
+    return
+  }
+  if (step.malformedAfter !== undefined && step.malformedAfter === cut) {
+    res.end('event: content_block_delta\ndata: {"type": "content_block_delta", not json\n\n')
+    return
   }
   if (cut < events.length) {
     // Give the written frames a moment to leave before cutting the connection under them.

@@ -3,6 +3,7 @@ import type { CanUseTool, PermissionResult } from '../../core/tools/pipeline.js'
 import { alwaysRule, ruleText } from '../../mods/permissions/always-rule.js'
 import type { PermissionsAccess } from './permissions-api.js'
 import { toolInfo } from './tool-info.js'
+import { describeError } from '../../core/errors.js'
 
 export interface PermissionAskContext {
   client: AgentContext
@@ -57,6 +58,6 @@ async function saveRule(ctx: PermissionAskContext, rule: ReturnType<typeof alway
     const r = await api.persistUpdate({ type: 'addRules', rules: [rule], behavior: 'allow', destination: 'localSettings' })
     ctx.log(`saved: allow ${ruleText(rule)}${r.file ? ` in ${r.file}` : ''}`)
   } catch (err) {
-    ctx.log(`the rule could not be saved: ${(err as Error).message}`)
+    ctx.log(`the rule could not be saved: ${describeError(err)}`)
   }
 }

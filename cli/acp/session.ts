@@ -14,6 +14,7 @@ import { permissionsOf } from './permissions-api.js'
 import { promptContent } from './prompt.js'
 import { stopReasonOf } from './stop-reason.js'
 import { UpdateStream } from './updates.js'
+import { describeError } from '../../core/errors.js'
 
 export interface SessionStart {
   client: AgentContext
@@ -53,7 +54,7 @@ export class AcpSession {
     void this.pump().catch((err: unknown) => {
       this.failure = err
       ready.reject(err)
-      this.turn?.reject(RequestError.internalError(undefined, `the session stopped: ${(err as Error).message}`))
+      this.turn?.reject(RequestError.internalError(undefined, `the session stopped: ${describeError(err)}`))
       this.turn = undefined
     })
   }
@@ -77,7 +78,7 @@ export class AcpSession {
   }
 
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
-    if (this.failure) throw RequestError.internalError(undefined, `the session stopped: ${(this.failure as Error).message}`)
+    if (this.failure) throw RequestError.internalError(undefined, `the session stopped: ${describeError(this.failure)}`)
     if (this.turn) throw RequestError.invalidRequest({ sessionId: this.id }, `session ${this.id} is already running a prompt; wait for its answer or cancel it`)
     const content = promptContent(blocks)
     // Told again with the first prompt, in case the editor dropped the first telling: it came as the session was made.
@@ -140,7 +141,8 @@ export class AcpSession {
         continue
       }
       const turn = this.turn
-      if (!turn) continue
+      // A background task's report runs as a turn of its own: its result answers no prompt of the editor's.
+      if (!turn || m.origin?.kind === 'task-notification') continue
       await this.usage(m.total_cost_usd)
       await this.announceCommands().catch(() => {})
       await this.sent

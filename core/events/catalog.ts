@@ -29,6 +29,9 @@ export interface EventMap {
   'permission.denied': { e: T.PermissionDeniedInput; r: T.PermissionDeniedResult }
   'permission.update': { e: T.PermissionUpdateInput; r: T.PermissionUpdateResult }
   'agent.spawn': { e: T.AgentSpawnInput; r: T.AgentSpawnResult }
+  'task.start': { e: T.TaskStartInput; r: T.TaskStartResult }
+  'task.update': { e: T.TaskUpdateInput; r: T.TaskUpdateResult }
+  'task.end': { e: T.TaskEndInput; r: T.TaskEndResult }
   'session.message': { e: T.SessionMessageInput; r: T.SessionMessageResult }
   'message.display': { e: T.MessageDisplayInput; r: T.MessageDisplayResult }
   'ui.ask': { e: T.UiAskInput; r: T.UiAskResult }
@@ -237,6 +240,24 @@ export const catalog = {
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool_use_id', 'parentModel', 'parentAgentId'], key: 'subagentType',
     isResult: denyOr((r) => typeof r.model === 'string'),
     failClosed: (_e, reason) => ({ deny: reason }),
+  },
+  'task.start': {
+    when: 'a task started (a subagent, or a shell in the background), before its task_started message; raised for the mod that runs it',
+    fires: { in: 'occasion' },
+    kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, key: 'taskType',
+    isResult: has('taskId', 'string'), echo: (e) => ({ taskId: e.taskId }),
+  },
+  'task.update': {
+    when: 'a running task changed: it moved to the background, or it ended (the status patch comes before task.end)',
+    fires: { in: 'occasion' },
+    kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS,
+    isResult: has('taskId', 'string'), echo: (e) => ({ taskId: e.taskId }),
+  },
+  'task.end': {
+    when: 'a task ended (completed, failed or stopped), before its task_notification message; a background task\'s report is then queued as a turn of its own',
+    fires: { in: 'occasion' },
+    kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, key: 'status',
+    isResult: has('taskId', 'string'), echo: (e) => ({ taskId: e.taskId }),
   },
   'session.message': {
     when: 'a message enters the conversation record (the prompt, each block, each tool result, the result), before the caller sees it',

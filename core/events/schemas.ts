@@ -21,7 +21,9 @@ const usage = z.looseObject({
 const origin = z.union([
   z.looseObject({ kind: z.enum(['sdk', 'composer', 'auto-continuation']) }),
   z.looseObject({ kind: z.literal('plugin'), name: text, asUser: z.boolean().optional() }),
+  z.looseObject({ kind: z.literal('task-notification'), taskId: text }),
 ])
+const taskUsage = z.looseObject({ total_tokens: z.number(), tool_uses: z.number(), duration_ms: z.number() })
 const sessionMessage = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown() })
 // A request's own shape is the Messages API's (core/model/types.ts); here its frame is checked.
 const requestFrame = z.looseObject({
@@ -97,6 +99,21 @@ export const payloadSchemas = {
   'agent.spawn': z.looseObject({
     tool_use_id: text, prompt: z.string(), description: z.string(), subagentType: text, model: text.optional(),
     parentModel: text, parentAgentId: text.optional(), cwd: text.optional(),
+  }),
+  'task.start': z.looseObject({
+    taskId: text, taskType: text, description: z.string(), isBackgrounded: z.boolean(), outputFile: text, toolUseId: text.optional(),
+    subagentType: text.optional(), prompt: z.string().optional(), spawnDepth: z.number().int().optional(), mod: text,
+  }),
+  'task.update': z.looseObject({
+    taskId: text,
+    patch: z.looseObject({
+      status: z.enum(['running', 'completed', 'failed', 'killed']).optional(), description: z.string().optional(), end_time: z.number().optional(),
+      error: z.string().optional(), is_backgrounded: z.boolean().optional(),
+    }),
+  }),
+  'task.end': z.looseObject({
+    taskId: text, status: z.enum(['completed', 'failed', 'stopped']), summary: z.string(), outputFile: text, toolUseId: text.optional(),
+    usage: taskUsage.optional(), notified: z.boolean(),
   }),
   'session.message': z.looseObject({ message: sdkMessage, shown: z.boolean(), agentId }),
   'ui.ask': z.looseObject({ question: text, options: z.array(text).min(2).max(4), header: text.optional(), multiSelect: z.boolean().optional(), mod: text }),

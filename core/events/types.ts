@@ -61,7 +61,11 @@ export type SessionCompactResult =
   | { messages: SessionMessage[]; tokensBefore?: number; tokensAfter?: number }
   | { skip: string; isFailed?: true }
 
-export type PromptOrigin = { kind: 'sdk' | 'composer' | 'auto-continuation' } | { kind: 'plugin'; name: string; asUser?: boolean }
+/** `task-notification`: a background task ended and its report comes back as a turn of its own. */
+export type PromptOrigin =
+  | { kind: 'sdk' | 'composer' | 'auto-continuation' }
+  | { kind: 'plugin'; name: string; asUser?: boolean }
+  | { kind: 'task-notification'; taskId: string }
 export interface PromptSubmitInput { text: string; context?: string[]; origin: PromptOrigin; wait: boolean; turnId?: string }
 export type PromptSubmitResult = { text: string; context?: string[]; origin?: PromptOrigin } | { drop: string }
 
@@ -290,6 +294,47 @@ export interface AgentSpawnInput {
   cwd?: string
 }
 export type AgentSpawnResult = { model: string; agentId?: string } | { deny: string }
+
+/**
+ * A task: work that outlives one step of the loop, a subagent (`local_agent`) or a shell
+ * (`local_bash`), in the foreground (a tool call waits for it) or the background. `outputFile`
+ * is where its output goes while it runs; `mod` is the mod that runs it.
+ */
+export interface TaskStartInput {
+  taskId: string
+  taskType: string
+  description: string
+  isBackgrounded: boolean
+  outputFile: string
+  toolUseId?: string
+  subagentType?: string
+  prompt?: string
+  spawnDepth?: number
+  mod: string
+}
+export interface TaskStartResult { taskId: string }
+/** What changed: the status (`killed` is a stopped task), the end time (ms since the epoch), a move to the background. */
+export interface TaskPatch {
+  status?: 'running' | 'completed' | 'failed' | 'killed'
+  description?: string
+  end_time?: number
+  error?: string
+  is_backgrounded?: boolean
+}
+export interface TaskUpdateInput { taskId: string; patch: TaskPatch }
+export interface TaskUpdateResult { taskId: string }
+export interface TaskUsage { total_tokens: number; tool_uses: number; duration_ms: number }
+/** `notified`: its report goes back to the model as a turn of its own (a background task's). */
+export interface TaskEndInput {
+  taskId: string
+  status: 'completed' | 'failed' | 'stopped'
+  summary: string
+  outputFile: string
+  toolUseId?: string
+  usage?: TaskUsage
+  notified: boolean
+}
+export interface TaskEndResult { taskId: string }
 
 /** A message entering the conversation record; `shown` is false for ones the caller's stream does not carry (the prompt). */
 export interface SessionMessageInput { message: SDKMessage; shown: boolean; agentId?: string }

@@ -62,7 +62,7 @@ function loadJson(file: string, content: string): unknown {
   try {
     return JSON.parse(content)
   } catch (err) {
-    throw new ModloopError('MODLOOP_ERR_CONFIG', `${file}: not valid JSON: ${(err as Error).message}`, { file, stage: 'config', cause: err })
+    throw new ModloopError('MODLOOP_ERR_CONFIG', `${file}: not valid JSON: ${describeError(err)}`, { file, stage: 'config', cause: err })
   }
 }
 

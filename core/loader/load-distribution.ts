@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import type { ModloopError } from '../errors.js'
 import { ModHost } from '../mod/host.js'
 import { foldConfigKeys } from '../mod/config-keys.js'
@@ -7,7 +7,6 @@ import { findConfig, loadConfigRef } from './find-config.js'
 import { mergeMods } from './merge-mods.js'
 import { mergeSettings } from './merge-config.js'
 import { definitionOf, keysNeedingMods } from './unread-keys.js'
-import { MANIFEST, pluginOptions } from './plugin-dir.js'
 import { useHostModule } from './jiti.js'
 import type { Builtins, Distribution, HookSource, Layer, LoadedPlugin, LoadOptions } from './types.js'
 
@@ -51,16 +50,17 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     let modOptions = slot.options
     if (unit.plugin) {
       try {
-        modOptions = pluginOptions(unit.plugin, modOptions, join(unit.plugin.root, MANIFEST))
+        modOptions = unit.plugin.optionsFor(modOptions)
       } catch (err) {
         report(err as ModloopError)
         continue
       }
     }
     const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {} }
-    if (unit.hooks) hooks.push(plugin ? { ...unit.hooks, plugin } : unit.hooks)
+    for (const h of unit.hooks) hooks.push(plugin ? { ...h, plugin } : h)
     if (plugin) {
-      plugins.push({ ...plugin, ...(unit.plugin!.manifest.version ? { version: unit.plugin!.manifest.version } : {}) })
+      const { version } = unit.plugin!.manifest
+      plugins.push({ ...plugin, ...(version ? { version } : {}), paths: unit.plugin!.paths })
       warnings.push(...unit.plugin!.warnings)
     }
     for (const mod of unit.mods) {

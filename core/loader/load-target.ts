@@ -1,7 +1,7 @@
 import { describeError, isModloopError, ModloopError } from '../errors.js'
 import { modFromModule, type ModDefinition } from '../mod/define.js'
 import { importModule } from './import-module.js'
-import { pluginModName, readPluginDir, type PluginDir } from './plugin-dir.js'
+import { pluginModName, type PluginDir, type PluginReader } from './plugin.js'
 import type { Target } from './resolve-spec.js'
 import type { HookSource } from './types.js'
 
@@ -17,20 +17,20 @@ export interface UnitMod {
 /** What one specifier loaded: its mods, a plugin's hooks and manifest, and the errors on the way. */
 export interface LoadedUnit {
   mods: UnitMod[]
-  hooks?: HookSource
+  hooks: HookSource[]
   plugin?: PluginDir
   errors: ModloopError[]
 }
 
 /** Imports what a target names and reads each module as a mod; never throws, errors are kept per unit. */
-export async function loadTarget(target: Target): Promise<LoadedUnit> {
+export async function loadTarget(target: Target, readPlugin: PluginReader | undefined): Promise<LoadedUnit> {
   if (target.kind === 'builtin') {
     const source = `builtin:${target.name}`
     try {
       const ns = await target.load()
       return { mods: [{ def: asMod(ns, target.name, source), source, builtin: true }], errors: [] }
     } catch (err) {
-      return { mods: [], errors: [toError(err, source, `the built-in mod ${target.name} failed to import: ${describeError(err)}`)] }
+      return { mods: [], hooks: [], errors: [toError(err, source, `the built-in mod ${target.name} failed to import: ${describeError(err)}`)] }
     }
   }
   if (target.kind === 'module') {
@@ -39,18 +39,19 @@ export async function loadTarget(target: Target): Promise<LoadedUnit> {
       def.version ??= target.version
       return single(def, target.file, target.root)
     } catch (err) {
-      return { mods: [], errors: [toError(err, target.file)] }
+      return { mods: [], hooks: [], errors: [toError(err, target.file)] }
     }
   }
-  return loadPlugin(target.root)
+  return loadPlugin(target.root, readPlugin)
 }
 
-async function loadPlugin(root: string): Promise<LoadedUnit> {
+async function loadPlugin(root: string, readPlugin: PluginReader | undefined): Promise<LoadedUnit> {
   let plugin: PluginDir
   try {
-    plugin = await readPluginDir(root)
+    if (!readPlugin) throw new ModloopError('MODLOOP_ERR_PLUGIN', `${root}: a plugin directory, and this host reads no plugins (import query from the modloop package)`, { file: root, stage: 'resolve' })
+    plugin = await readPlugin(root)
   } catch (err) {
-    return { mods: [], errors: [toError(err, root)] }
+    return { mods: [], hooks: [], errors: [toError(err, root)] }
   }
   const unit: LoadedUnit = { mods: [], hooks: plugin.hooks, plugin, errors: [] }
   for (const [i, file] of plugin.modules.entries()) {
@@ -70,7 +71,7 @@ async function loadPlugin(root: string): Promise<LoadedUnit> {
 }
 
 function single(def: ModDefinition, source: string, root?: string): LoadedUnit {
-  return { mods: [{ def, source, root }], errors: [] }
+  return { mods: [{ def, source, root }], hooks: [], errors: [] }
 }
 
 function asMod(ns: unknown, fallbackName: string, file: string): ModDefinition {

@@ -101,12 +101,12 @@ async function resolves(spec: string, origin: Origin, builtins: Builtins): Promi
 // Never rejects: a load started for an entry that turns out to be a duplicate is never awaited.
 async function load(spec: string, origin: Origin, builtins: Builtins): Promise<LoadedUnit> {
   try {
-    return await loadTarget(await resolveSpec(spec, origin, builtins))
+    return await loadTarget(await resolveSpec(spec, origin, builtins), builtins.readPlugin)
   } catch (err) {
     const error = err instanceof ModloopError ? err : new ModloopError('MODLOOP_ERR_MOD_RESOLVE',
       `mod "${spec}" could not be resolved from ${origin.dir} (named in ${origin.label}): ${describeError(err)}`,
       { file: origin.file, stage: 'resolve', cause: err })
-    return { mods: [], errors: [error] }
+    return { mods: [], hooks: [], errors: [error] }
   }
 }
 

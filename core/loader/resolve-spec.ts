@@ -4,7 +4,7 @@ import { basename, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ModloopError } from '../errors.js'
 import { sharedJiti } from './jiti.js'
-import { isPluginDir } from './plugin-dir.js'
+import { isPluginDir } from './plugin.js'
 import type { Builtins, Origin } from './types.js'
 
 /** What a mod specifier names. `name` is the fallback mod name when the module does not give one. */

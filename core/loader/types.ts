@@ -4,6 +4,7 @@ import type { ModHost } from '../mod/host.js'
 import type { ConfigFile } from './config-schema.js'
 import type { Model } from '../model/types.js'
 import type { SessionStore } from '../session/store.js'
+import type { PluginReader } from './plugin.js'
 
 /**
  * What an entry point (the package's `query()`, the CLI, the test kit) hands core, so that core
@@ -20,6 +21,8 @@ export interface Builtins {
   sessionStore?: SessionStore
   /** The model behind `script` / MODLOOP_SCRIPT (a file path or a script value), when the entry offers one. */
   scriptedModel?: (script: unknown, cwd: string) => Promise<Model>
+  /** Reads a plugin directory (Claude Code's layout); without it a plugin directory is a load error. */
+  readPlugin?: PluginReader
 }
 
 /** Where a specifier is resolved from: a directory, and what to call it in messages. */
@@ -46,6 +49,22 @@ export interface LoadedPlugin {
   version?: string
   /** Its userConfig values, after the config's options. */
   options: Readonly<Record<string, unknown>>
+  /** Where its manifest puts its parts (absent: the default directories). */
+  paths?: PluginPaths
+}
+
+/**
+ * A plugin's component paths from its manifest, absolute and inside the plugin. For commands,
+ * agents, skills and output styles a list replaces the default directory (Claude Code's rule; an
+ * author keeps it by listing it); MCP servers add to `.mcp.json`. Each entry is a file or a directory.
+ */
+export interface PluginPaths {
+  commands?: string[]
+  agents?: string[]
+  skills?: string[]
+  outputStyles?: string[]
+  /** MCP configs beside `.mcp.json`: a file to read, or servers given inline; `origin` names it in messages. */
+  mcpServers?: { origin: string; file?: string; servers?: Record<string, unknown> }[]
 }
 
 

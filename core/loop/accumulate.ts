@@ -1,6 +1,7 @@
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages'
 import type { StopReason, TurnStepChunk, Usage } from '../events/types.js'
 import { readUsage, type RawUsage } from '../model/usage.js'
+import { describeError } from '../errors.js'
 
 type Open =
   | { type: 'text'; text: string }
@@ -117,7 +118,7 @@ export class Accumulator {
           input = JSON.parse(b.json)
           if (typeof input !== 'object' || input === null || Array.isArray(input)) malformed = `tool input is not a JSON object: ${b.json.slice(0, 200)}`
         } catch (err) {
-          malformed = `tool input is not valid JSON (${(err as Error).message}): ${b.json.slice(0, 200)}`
+          malformed = `tool input is not valid JSON (${describeError(err)}): ${b.json.slice(0, 200)}`
         }
       }
       done = { index, block: { type: 'tool_use', id: b.id, name: b.name, input: malformed ? {} : input } as ContentBlock, malformed }

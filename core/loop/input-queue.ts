@@ -11,6 +11,7 @@ export class InputQueue {
   private readonly items: { message: SDKUserMessage; priority: Priority }[] = []
   private waiter: (() => void) | undefined
   private ended = false
+  private held: () => boolean = () => false
 
   /** Called for each message as it arrives; `onNow` interrupts whatever turn is running. */
   constructor(private readonly onNow: () => void) {}
@@ -29,6 +30,21 @@ export class InputQueue {
     this.wake()
   }
 
+  /** Whether the input has ended (what is waiting may still be taken). */
+  get isEnded(): boolean {
+    return this.ended
+  }
+
+  /** Keeps `take` waiting after the input ended while `held` says more may come (background tasks still running). */
+  holdWhile(held: () => boolean): void {
+    this.held = held
+  }
+
+  /** The hold may have changed: a waiting `take` looks again. */
+  poke(): void {
+    this.wake()
+  }
+
   /** The next message to start a turn with, by priority; undefined once the input has ended and drained. */
   async take(): Promise<SDKUserMessage | undefined> {
     for (;;) {
@@ -36,7 +52,7 @@ export class InputQueue {
         const i = this.items.findIndex((it) => it.priority === p)
         if (i >= 0) return this.items.splice(i, 1)[0]!.message
       }
-      if (this.ended) return undefined
+      if (this.ended && !this.held()) return undefined
       await new Promise<void>((resolve) => { this.waiter = resolve })
     }
   }

@@ -93,11 +93,16 @@ export interface SDKUserMessage {
   /** The message that opens a compacted conversation (its summary); recorded, not shown. */
   isCompactSummary?: true
   priority?: 'now' | 'next' | 'later'
+  /** Where it came from when no person typed it: a background task's report (`task-notification`). */
+  origin?: SDKMessageOrigin
   /** The echo of a prompt the caller sent (`replay-user-messages`): already recorded, carrying the uuid rewindFiles takes. */
   isReplay?: true
   uuid?: string
   session_id?: string
 }
+
+/** Where a prompt came from, as the Agent SDK marks it on user messages and results. */
+export type SDKMessageOrigin = { kind: 'human' } | { kind: 'task-notification'; task_id?: string }
 
 export interface SDKPartialMessage {
   type: 'stream_event'
@@ -139,6 +144,8 @@ export interface SDKResultMessage {
   structured_output?: unknown
   /** The uuid of the prompt's user message that started this turn (the id `rewindFiles` takes). */
   user_message_uuid?: string
+  /** Set on the result of a turn no person started: a background task's report (`task-notification`). */
+  origin?: SDKMessageOrigin
   session_id: string
   uuid: string
 }

@@ -23,6 +23,11 @@ export interface QueryOptions {
   model?: string
   fallbackModel?: string
   maxTurns?: number
+  /**
+   * Once the input has ended (a single prompt's turn is over), how long the session still waits
+   * for running background tasks before it stops them (`-p --max-wait-tasks`); unbounded when absent.
+   */
+  maxWaitTasksMs?: number
   maxBudgetUsd?: number
   systemPrompt?: SystemPromptOption
   appendSystemPrompt?: string

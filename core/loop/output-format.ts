@@ -1,4 +1,4 @@
-import { ModloopError } from '../errors.js'
+import { ModloopError, describeError } from '../errors.js'
 import { compileSchema } from '../tools/schema-check.js'
 
 /**
@@ -19,7 +19,7 @@ export async function outputFormatError(format: unknown): Promise<ModloopError |
   try {
     await compileSchema(schema)
   } catch (err) {
-    return fail('outputFormat.schema', `not a valid JSON Schema: ${(err as Error).message}`)
+    return fail('outputFormat.schema', `not a valid JSON Schema: ${describeError(err)}`)
   }
   return undefined
 }

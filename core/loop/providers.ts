@@ -7,6 +7,7 @@ import { launchOptionsProvider } from './launch-options.js'
 import { sessionProviders } from './session-providers.js'
 import { toolProviders } from './tool-providers.js'
 import type { CommandInfo } from './command.js'
+import type { TaskEndSpec, TaskStartSpec } from './tasks.js'
 
 /** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
 export function installProviders(session: Session): void {
@@ -47,6 +48,11 @@ export function installProviders(session: Session): void {
       return { agent: spec.name }
     },
     'agent.list': () => [...session.root.agentTypes.values()],
+    // Tasks are the root's: a subagent's Agent call starts them beside the main conversation's.
+    'task.start': (mod: string, spec: TaskStartSpec) => session.root.tasks.start(mod, spec),
+    'task.end': (mod: string, spec: TaskEndSpec) => session.root.tasks.end(mod, spec),
+    'task.stop': (_mod: string, taskId: string) => session.root.tasks.stop(taskId),
+    'task.list': () => session.root.tasks.list(),
     'turn.abort': () => {
       session.turnAbort?.abort(new Error('a mod aborted the turn'))
     },

@@ -18,6 +18,9 @@ import { rewindFiles, type RewindFilesResult } from './rewind-files.js'
 import { mcpServerStatus, type McpServerStatus } from './server-status.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
 import { endStalled, STALLED, unlessStalled } from './stall.js'
+import { nextPrompt, stopTasks } from './task-wait.js'
+import type { LiveTaskInfo } from './tasks.js'
+import type { PromptOrigin } from '../events/types.js'
 
 /** The object `query()` returns: the message stream, plus controls. */
 export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, ModelControls {
@@ -41,12 +44,23 @@ export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, Mode
   getContextUsage(): Promise<ContextUsage>
   /** Restores the files edited since that user message (needs enableFileCheckpointing). */
   rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>
+  /** Stops a running task (a subagent, a background shell): it ends `stopped`, with its task_notification. */
+  stopTask(taskId: string): Promise<void>
+  /**
+   * Moves the foreground task a tool call waits on (that tool_use id's, or every one) to the
+   * background: the call returns at once and the task's report comes back as a turn of its own.
+   * False only when a given id matched no foreground task.
+   */
+  backgroundTasks(toolUseId?: string): Promise<boolean>
+  /** The running tasks (a modloop addition; the stream's background_tasks_changed carries the background ones). */
+  runningTasks(): LiveTaskInfo[]
 }
 
 /**
  * Runs the agent. A string prompt is one turn with exactly one result; an async iterable of user
  * messages is a session with one result per message. A single-shot turn that ends in an error
- * subtype yields its result and then throws, as the Agent SDK does.
+ * subtype yields its result and then throws, as the Agent SDK does. Either way the stream goes on
+ * while background tasks run: each one's report is a turn of its own, with its own result.
  */
 export function query(params: { prompt: PromptInput; options?: QueryOptions }): Query {
   assertPrompt(params.prompt)
@@ -72,6 +86,9 @@ export function query(params: { prompt: PromptInput; options?: QueryOptions }): 
   gen.mcpServerStatus = async () => mcpServerStatus(opened('mcpServerStatus'))
   gen.getContextUsage = async () => getContextUsage(opened('getContextUsage'))
   gen.rewindFiles = async (userMessageId, o) => rewindFiles(opened('rewindFiles'), userMessageId, o)
+  gen.stopTask = async (taskId) => opened('stopTask').tasks.stop(taskId)
+  gen.backgroundTasks = async (toolUseId) => opened('backgroundTasks').tasks.background(toolUseId)
+  gen.runningTasks = () => session?.tasks.list() ?? []
   return gen
 }
 
@@ -79,25 +96,47 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
   const session = await openSession(options)
   opened(session)
   let failed: SDKResultMessage | undefined
+  // Prompts wait here, a single one too: a background task's report joins them (priority later) as a turn of its own.
+  const queue = new InputQueue(() => session.turnAbort?.abort(new Error('interrupted by a message sent with priority "now"')))
+  session.input = queue
+  queue.holdWhile(() => !closed.value && session.tasks.holding())
+  session.tasks.deliver = (message) => queue.push(message)
+  session.tasks.onChange = () => queue.poke()
+  const single = typeof prompt === 'string'
+  // A single prompt's turn and the turns of its tasks' reports share its maxTurns (`-p --max-turns`).
+  const budget = single ? options.maxTurns : undefined
+  let used = 0
+  let inputError: unknown
   try {
     // Prompts mods submitted as the session started (a SessionStart hook's initialUserMessage) come first.
     yield* drainQueued(session)
-    if (typeof prompt === 'string') {
-      const result = yield* recorded(session, runTurn(session, { text: prompt, origin: { kind: 'sdk' } }))
-      if (result.subtype !== 'success') failed = result
+    if (single) {
+      queue.push({ type: 'user', message: { role: 'user', content: prompt }, parent_tool_use_id: null })
+      queue.end()
+    } else pump(prompt, queue, (err) => { inputError = err })
+    for (let first = true; ; first = false) {
+      const message = yield* nextPrompt(session, queue, options.maxWaitTasksMs)
+      if (!message || closed.value) break
+      const input = turnInput(message)
+      if (budget !== undefined && input.origin.kind === 'task-notification') input.maxTurns = budget - used
+      const result = yield* recorded(session, runTurn(session, input))
+      used += result.num_turns
       yield* drainQueued(session)
-    } else {
-      const queue = new InputQueue(() => session.turnAbort?.abort(new Error('interrupted by a message sent with priority "now"')))
-      session.input = queue
-      let inputError: unknown
-      pump(prompt, queue, (err) => { inputError = err })
-      for (let message = await queue.take(); message && !closed.value; message = await queue.take()) {
-        yield* recorded(session, runTurn(session, turnInput(message)))
-        yield* drainQueued(session)
+      // A single prompt that failed ends the run: its tasks are not waited for.
+      if (single && first && result.subtype !== 'success') failed = result
+      const spent = budget !== undefined && used >= budget
+      if (failed || spent) {
+        if (spent && !failed && session.tasks.list().length > 0) session.options.log?.(`maxTurns (${budget}) is spent: the running tasks are stopped and their reports not run`)
+        yield* stopTasks(session, queue)
+        break
       }
-      if (inputError) throw inputError
     }
+    // Tasks still running (shells do not hold the session) end with it: how they ended is shown.
+    if (session.tasks.list().length > 0 && !closed.value) yield* stopTasks(session, queue)
+    if (inputError) throw inputError
   } finally {
+    session.tasks.deliver = undefined
+    await session.tasks.stopAll()
     await closeSession(session, 'other', !options.host)
   }
   if (failed) throw new Error(failed.errors?.join('; ') || `the turn ended with ${failed.subtype}`)
@@ -157,10 +196,11 @@ async function* reloaded(session: Session): AsyncGenerator<SDKMessage, void, und
 function turnInput(message: SDKUserMessage): TurnInput {
   const content = message.message.content
   const id = message.uuid ? { uuid: message.uuid } : {}
-  if (typeof content === 'string') return { text: content, origin: { kind: 'sdk' }, ...id }
+  const origin: PromptOrigin = message.origin?.kind === 'task-notification' ? { kind: 'task-notification', taskId: message.origin.task_id ?? '' } : { kind: 'sdk' }
+  if (typeof content === 'string') return { text: content, origin, ...id }
   const texts = content.filter((b) => b.type === 'text') as Extract<ContentBlockParam, { type: 'text' }>[]
   const text = texts.map((b) => b.text).join('\n')
-  return { text, origin: { kind: 'sdk' }, content: content.filter((b) => b.type !== 'text'), ...id }
+  return { text, origin, content: content.filter((b) => b.type !== 'text'), ...id }
 }
 
 function assertPrompt(prompt: unknown): void {

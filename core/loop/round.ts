@@ -90,7 +90,7 @@ export class TurnRun {
   private async *request(index: number, executor: ToolExecutor): AsyncGenerator<SDKMessage, StepOutcome, undefined> {
     const { session, end, model } = this
     const tools = await session.toolDefinitions()
-    const system = await composeSystemPrompt(session, model, tools.map((t) => t.name))
+    const system = await composeSystemPrompt(session, model, tools.map((t) => t.name), session.agent?.agentId)
     // The history as the session holds it: a handler that marks the request copies what it marks.
     const messages = [...session.messages]
     const request = await requestFor(session, {
@@ -193,7 +193,7 @@ export class TurnRun {
     if (deferred) return deferredEnding(session, end, deferred)
     const batch = await endBatch(session, this.turnId, outcomes)
     const context = await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' })
-    const ending = afterBatch({ outcomes, batchHalt: batch.halt, aborted: signal.aborted, num: end.num, maxTurns: session.options.maxTurns })
+    const ending = afterBatch({ outcomes, batchHalt: batch.halt, aborted: signal.aborted, num: end.num, maxTurns: end.maxTurns })
     yield* answer(session, toolUses, outcomes, INTERRUPTED, [...context, ...batch.context], ending === undefined)
     if (step.malformed) {
       const last = session.messages.at(-1)!

@@ -13,6 +13,7 @@ import type { ProvenanceLog } from '../trace/log.js'
 import type { ModReloader } from '../loader/reload.js'
 import { ContextMeter } from './context-meter.js'
 import { CompactionQueue } from './compact.js'
+import { SessionTasks } from './tasks.js'
 
 /** A subagent's place: who spawned it, and how deep it runs. */
 export interface AgentScope {
@@ -53,6 +54,8 @@ export class Session {
   readonly agents = new Map<string, AgentScope>()
   /** Agent types mods registered ($.agent.register), by name, with the mod that registered each: init's `agents`. */
   readonly agentTypes = new Map<string, { name: string; description: string; mod: string }>()
+  /** The running tasks (subagents, background shells) as core announces and controls them; the root's counts. */
+  readonly tasks: SessionTasks = new SessionTasks(this)
   /** Prompts mods submitted with $.prompt.submit, run after the current turn. */
   readonly queued: string[] = []
   totalCostUsd = 0

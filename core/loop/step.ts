@@ -7,6 +7,7 @@ import { Accumulator, type Completed } from './accumulate.js'
 import { chunksFrom, eventOf } from './chunks.js'
 import { uuid, zeroUsage, type SDKAssistantMessage, type SDKMessage } from './messages.js'
 import type { Session } from './session.js'
+import { describeError } from '../errors.js'
 
 export interface StepOutcome {
   completed: Completed[]
@@ -135,5 +136,5 @@ function withReasoning(request: ModelRequest, r: ReturnType<typeof reasoningPara
 function asModelError(err: unknown, signal: AbortSignal): ModelApiError {
   if (signal.aborted) return new ModelApiError('aborted', 'the request was aborted', null, true)
   if (err instanceof ModelApiError) return err
-  return new ModelApiError('unknown', err instanceof Error ? err.message : String(err), null, true)
+  return new ModelApiError('unknown', describeError(err), null, true)
 }

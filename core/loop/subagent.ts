@@ -1,6 +1,7 @@
 import type { AgentSpawnInput } from '../events/types.js'
 import { envInteger } from '../env.js'
 import { resolveAlias } from '../model/aliases.js'
+import type { EffortLevel } from '../model/capabilities.js'
 import { uuid, type SDKResultMessage } from './messages.js'
 import { Session, type AgentScope } from './session.js'
 import { runTurn } from './turn.js'
@@ -18,6 +19,14 @@ export interface SpawnRequest {
   parentToolUseId: string
   parentAgentId?: string
   signal?: AbortSignal
+  /** The effort its requests are sent with; the session's when absent. */
+  effort?: EffortLevel
+  /** Where its tools work (an isolated worktree); the session's directory when absent. */
+  cwd?: string
+  /** The id to give it (its task's); one is made when absent. */
+  agentId?: string
+  /** Whether its messages go on the root's stream now (a background subagent's do not); always when absent. */
+  shown?: () => boolean
 }
 
 export interface SubagentResult {
@@ -50,11 +59,13 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   const depth = (parent?.depth ?? 0) + 1
   const limit = maxSubagentDepth(root.env)
   if (depth > limit) return { deny: `Subagents may nest at most ${limit} deep; this one would be at depth ${depth}.` }
-  const agentId = uuid()
+  if (req.agentId !== undefined && (req.agentId === '' || root.agents.has(req.agentId))) return { deny: `The agent id "${req.agentId}" is already taken in this session.` }
+  const agentId = req.agentId ?? uuid()
   const e: AgentSpawnInput = {
     tool_use_id: req.parentToolUseId, prompt: req.prompt, description: req.description,
     subagentType: req.subagentType ?? 'general-purpose', parentModel: root.model,
     ...(req.model ? { model: req.model } : {}), ...(req.parentAgentId ? { parentAgentId: req.parentAgentId } : {}),
+    ...(req.cwd ? { cwd: req.cwd } : {}),
   }
   let spawned: AgentSpawnInput = e
   const decided = await root.host.bus.emit('agent.spawn', e, (e2) => {
@@ -76,6 +87,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   const child = new Session(root.host, root.llm, {
     ...root.options, systemPrompt: req.systemPrompt ?? SUBAGENT_PROMPT, appendSystemPrompt: undefined,
     maxTurns: req.maxTurns, abortController: abort, includePartialMessages: false,
+    ...(req.effort ? { effort: req.effort } : {}), ...(spawned.cwd ? { cwd: spawned.cwd } : {}),
   }, decided.model, { session: root, agent: scope, tools })
   root.agents.set(agentId, scope)
   const done = (async (): Promise<SubagentResult> => {
@@ -94,7 +106,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
           terminalReason: r.terminal_reason, numTurns: r.num_turns, durationMs: r.duration_ms, usage: r.usage,
         }
       }
-      root.post(next.value)
+      if (!req.shown || req.shown()) root.post(next.value)
     }
   })()
   return { model: decided.model, agentId, done }

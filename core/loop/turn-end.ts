@@ -1,8 +1,9 @@
 import type { Usage } from '../events/types.js'
 import type { Ending } from './ending.js'
 import { configRows } from './model-controls.js'
+import { outputStyleOf } from './output-style.js'
 import { VERSION } from '../version.js'
-import { zeroUsage, type SDKMessage, type SDKResultMessage, type SDKSystemInit } from './messages.js'
+import { zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage, type SDKSystemInit } from './messages.js'
 import type { Session } from './session.js'
 import '../loader/config-hooks.js'
 import { permissionModeInForce } from './permission-mode.js'
@@ -19,9 +20,14 @@ export class TurnEnd {
   stopReason: string | null = null
   /** The uuid of the prompt's user message, once it entered the history. */
   userMessageUuid: string | undefined
+  /** Set for a turn no person started (a background task's report): the result carries it. */
+  origin: SDKMessageOrigin | undefined
+  /** How many model requests this turn may make (the session's maxTurns, or what a budget left it). */
+  maxTurns: number | undefined
 
   constructor(private readonly session: Session, private readonly turnId: string) {
     this.denialsStart = session.root.denials.length
+    this.maxTurns = session.options.maxTurns
   }
 
   /** Raises turn.complete, then returns the result (yielding a line if a mod put text beneath the answer). */
@@ -57,6 +63,7 @@ export class TurnEnd {
       ...(ending.deferred ? { deferred_tool_use: ending.deferred } : {}),
       ...('structuredOutput' in ending ? { structured_output: ending.structuredOutput } : {}),
       ...(this.userMessageUuid ? { user_message_uuid: this.userMessageUuid } : {}),
+      ...(this.origin ? { origin: this.origin } : {}),
     })
   }
 }
@@ -74,7 +81,7 @@ export function initMessage(session: Session): SDKSystemInit {
     apiKeySource: session.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
     claude_code_version: VERSION,
     modloop_version: VERSION,
-    output_style: 'default',
+    output_style: outputStyleOf(session),
     skills: [...session.root.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name),
     agents: [...session.root.agentTypes.keys()],
     plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),

@@ -20,6 +20,8 @@ export interface TurnInput {
   content?: ContentBlockParam[]
   /** The uuid the caller gave its user message (streaming input); one is made when absent. */
   uuid?: string
+  /** Fewer model requests than the session's maxTurns: what a budget shared with earlier turns left. */
+  maxTurns?: number
 }
 
 /**
@@ -38,6 +40,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
   session.turnAbort = abort
   session.turnId = turnId
   const end = new TurnEnd(session, turnId)
+  if (input.maxTurns !== undefined) end.maxTurns = input.maxTurns
+  if (input.origin.kind === 'task-notification') end.origin = { kind: 'task-notification', task_id: input.origin.taskId }
   try {
     if (session.agent) {
       // A subagent's run: its prompt was settled by agent.spawn; no prompt.submit, init or turn.start.
@@ -64,7 +68,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       const text = expansion?.text ?? submitted.text
       const content: ContentBlockParam[] = [{ type: 'text', text }, ...(input.content ?? [])]
       content.push(...(await attach(session, 'prompt_context', submitted.context ?? [], { kind: 'plugin', event: 'prompt.submit' })))
-      content.push(...(await attach(session, 'file', await attachMentions(session, text), { kind: 'plugin', event: 'prompt.mention' })))
+      // A task's report is the runtime's words: an `@path` in it is not a person asking for that file.
+      if (input.origin.kind !== 'task-notification') content.push(...(await attach(session, 'file', await attachMentions(session, text), { kind: 'plugin', event: 'prompt.mention' })))
       // A call held back by a deferral runs first; resuming it may come with no prompt at all.
       const replayed = session.deferred !== undefined
       if (replayed) {
@@ -89,7 +94,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
 
 /** The rounds of the turn, until one of them ends it: exactly one result, however it ends. */
 async function* loop(session: Session, turnId: string, signal: AbortSignal, end: TurnEnd): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
-  const { maxTurns } = session.options
+  const { maxTurns } = end
   // --max-turns 0 allows no request at all.
   if (maxTurns !== undefined && maxTurns <= 0) {
     return yield* end.finish({ subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${maxTurns})`] })

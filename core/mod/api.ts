@@ -3,6 +3,7 @@ import type { SessionCompactResult } from '../events/types.js'
 import type { CompleteRequest, CompleteResult } from '../loop/complete.js'
 import type { ToolRegistration } from '../loop/tool-providers.js'
 import type { SpawnAnswer, SpawnRequest } from '../loop/subagent.js'
+import type { LiveTaskInfo, TaskEndSpec, TaskStartSpec } from '../loop/tasks.js'
 
 /**
  * `$`: the capabilities a mod gets, named as spec/mods.md §4 names them so a mod written for
@@ -39,6 +40,8 @@ export const API_METHODS = {
   command: ['register', 'run', 'list'],
   tool: ['register', 'unregister', 'call', 'check', 'list'],
   agent: ['spawn', 'register', 'list'],
+  // The tasks a mod runs (subagents, background shells) as the stream announces them: a modloop addition.
+  task: ['start', 'end', 'stop', 'list'],
   model: ['complete'],
   prompt: ['submit'],
   turn: ['abort'],
@@ -99,6 +102,20 @@ export interface ModApiCore {
     /** Offers an agent type (the Agent tool's `subagent_type`), listed in init's `agents`; the mod still spawns it. */
     register(spec: { name: string; description?: string }): { agent: string }
     list(): { name: string; description: string; mod: string }[]
+  }
+  readonly task: {
+    /**
+     * Announces a task this mod runs: `task.start`, then the stream's task_started (and, in the
+     * background, background_tasks_changed). `stop` and `toBackground` are how Query.stopTask
+     * and Query.backgroundTasks reach it.
+     */
+    start(spec: TaskStartSpec): Promise<void>
+    /** Announces its end: task.update and task_updated, task.end and task_notification; a background task's `notification` is queued as a turn of its own. */
+    end(spec: TaskEndSpec): Promise<void>
+    /** Stops a running task, whichever mod runs it (it ends `stopped`). */
+    stop(taskId: string): Promise<void>
+    /** The running tasks. */
+    list(): LiveTaskInfo[]
   }
   readonly model: {
     /** One tool-less completion through the session's model; its cost counts in the session's. */

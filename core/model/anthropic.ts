@@ -4,6 +4,7 @@ import { describeError } from '../errors.js'
 import { httpFetch, preconnect } from './http-fetch.js'
 import { modelErrorType } from './api-errors.js'
 import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
+import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from './types.js'
 
 export interface AnthropicModelOptions extends RetryOptions {
@@ -13,6 +14,11 @@ export interface AnthropicModelOptions extends RetryOptions {
   baseURL?: string
   /** Per-request timeout; 10 minutes by default. */
   timeoutMs?: number
+  /**
+   * A response that sends no event for this long is given up on and retried as a cut stream;
+   * 90 s by default (MODLOOP_STREAM_IDLE_TIMEOUT_MS), 0 for none.
+   */
+  streamIdleTimeoutMs?: number
   name?: string
   /** Where the ANTHROPIC_* variables are read: the session's environment (query options.env); process.env by default. */
   env?: Record<string, string | undefined>
@@ -31,6 +37,7 @@ let sdkImport: Promise<Sdk> | undefined
 export function createAnthropicModel(options: AnthropicModelOptions = {}): Model {
   const env = options.env ?? process.env
   const policy = retryPolicy(options, env)
+  const idleMs = streamIdleTimeoutMs(options.streamIdleTimeoutMs, env)
   let sdk: Sdk | undefined
   let client: Anthropic | undefined
   // Start loading the SDK now: its compilation overlaps the I/O of opening the session. The
@@ -58,22 +65,39 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
     const { signal } = streamOptions
     const api = await getClient()
     const params = { ...request, stream: true } as MessageCreateParamsStreaming
-    const { data: stream, request_id: requestId } = await api.messages.create(params, { signal }).withResponse()
-    streamOptions.onResponse?.(requestId ? { requestId } : {})
-    let stopped = false
-    for await (const event of stream) {
-      if (event.type === 'message_stop') stopped = true
-      yield event
+    const watch = new IdleWatch(idleMs, signal)
+    let received = false
+    try {
+      watch.waiting()
+      const { data: stream, request_id: requestId } = await api.messages.create(params, { signal: watch.signal }).withResponse()
+      streamOptions.onResponse?.(requestId ? { requestId } : {})
+      let stopped = false
+      for await (const event of stream) {
+        watch.holding()
+        received = true
+        if (event.type === 'message_stop') stopped = true
+        yield event
+        watch.waiting()
+      }
+      // The SDK ends the iteration quietly when the signal aborts it.
+      if (watch.fired) throw new StreamIdle(idleMs, received)
+      if (signal?.aborted) throw abortedError()
+      if (!stopped) throw new IncompleteStream()
+    } catch (err) {
+      // Whatever the SDK made of the abort, the cause was the silence.
+      if (watch.fired && !(err instanceof StreamIdle)) throw new StreamIdle(idleMs, received)
+      throw err
+    } finally {
+      watch.dispose()
     }
-    // The SDK ends the iteration quietly when the signal aborts it.
-    if (signal?.aborted) throw abortedError()
-    if (!stopped) throw new IncompleteStream()
   }
 
   function toFailure(err: unknown, midStream: boolean): Failure {
     if (err instanceof ModelApiError) {
       return { error: midStream && !err.midStream ? new ModelApiError(err.type, err.message, err.status, true) : err }
     }
+    // A silent stream is a cut one: retried until a block completed, like a reset.
+    if (err instanceof StreamIdle) return { error: new ModelApiError(midStream ? 'stream' : 'connection', err.message, null, midStream) }
     if (sdk !== undefined && err instanceof sdk.APIUserAbortError) return { error: abortedError() }
     if (sdk !== undefined && err instanceof sdk.APIConnectionTimeoutError) {
       return { error: new ModelApiError('connection', `the request timed out: ${err.message}`, null, midStream) }

@@ -1,3 +1,4 @@
+import { describeError } from '../errors.js'
 /**
  * Why `value` cannot go through JSON.stringify (a circular reference, a BigInt, a throwing
  * toJSON), or undefined when it can. It walks the value instead of serialising it: a tool result
@@ -15,7 +16,7 @@ export function whyUnserializable(value: unknown): string | undefined {
         JSON.stringify(v)
         return undefined
       } catch (err) {
-        return (err as Error).message
+        return describeError(err)
       }
     }
     if (path.includes(v)) return 'Converting circular structure to JSON'

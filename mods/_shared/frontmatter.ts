@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { describeError } from '../../core/errors.js'
 
 // The YAML parser loads on the first frontmatter, not at start-up: most sessions read none.
 const require = createRequire(import.meta.url)
@@ -35,7 +36,7 @@ export function splitFrontmatter(text: string): Frontmatter {
     data = parseYaml(m[1] ?? '')
   } catch (err) {
     const lenient = parseQuoted(m[1] ?? '')
-    if (lenient === undefined) return { data: {}, body, error: `malformed frontmatter: ${(err as Error).message.split('\n')[0]}` }
+    if (lenient === undefined) return { data: {}, body, error: `malformed frontmatter: ${describeError(err).split('\n')[0]}` }
     const warning = brokenLines(m[1] ?? '')
     return warning ? { data: lenient, body, warning } : { data: lenient, body }
   }

@@ -1,5 +1,6 @@
 import { close, constants, fstat, open, read, stat, type Stats } from 'node:fs'
 import { promisify } from 'node:util'
+import { describeError } from '../../core/errors.js'
 
 // The callback API, promisified: ~30% less of the event loop's time per call than fs/promises
 // (no FileHandle, no promise-based request), which ten concurrent Reads pay one after another.
@@ -24,7 +25,7 @@ const failed = (err: unknown): RegularFile => {
   const code = (err as NodeJS.ErrnoException).code
   if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, why: 'missing' }
   if (code === 'EISDIR') return { ok: false, why: 'directory' }
-  return { ok: false, why: 'error', message: (err as Error).message }
+  return { ok: false, why: 'error', message: describeError(err) }
 }
 
 /**

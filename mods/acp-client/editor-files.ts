@@ -8,6 +8,7 @@ import type { ToolDelegate } from '../_shared/tool-delegate.js'
 import { applyEdit } from '../edit/apply-edit.js'
 import { DEFAULT_LINES, MAX_LINE_CHARS } from '../read/read-file.js'
 import type { Editor } from './editor.js'
+import { describeError } from '../../core/errors.js'
 
 type Files = Required<Pick<Editor, 'readTextFile' | 'writeTextFile'>>
 
@@ -24,7 +25,7 @@ async function current(files: Pick<Files, 'readTextFile'>, path: string): Promis
   try {
     return { text: await files.readTextFile(path) }
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err)
+    const message = describeError(err)
     // Editors answer a missing file with "resource not found" (-32002) or an ENOENT message.
     return /not.?found|ENOENT|no such file/i.test(message) || (err as { code?: unknown }).code === -32002 ? {} : { error: message }
   }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { withPluginRoot } from '../_shared/loaded-plugins.js'
+import { describeError } from '../../core/errors.js'
 
 /** An agent type the Agent tool can dispatch. */
 export interface AgentDefinition {
@@ -63,9 +64,25 @@ export async function readAgentDir(dir: string, scope: 'user' | 'project' | 'plu
   } catch {
     return []
   }
+  return readAgentFiles(names.map((n) => join(dir, n)), scope, warn, plugin)
+}
+
+/** A path a plugin manifest gives for agents: a directory of agent files, or one `.md` file. */
+export async function readAgentPath(path: string, warn: (message: string) => void, plugin: { name: string; root: string }): Promise<AgentDefinition[]> {
+  const info = await stat(path).catch(() => undefined)
+  // Absent: the default directory of a plugin without agents (the loader reports a missing manifest path).
+  if (!info) return []
+  if (info.isDirectory()) return readAgentDir(path, 'plugin', warn, plugin)
+  if (!path.endsWith('.md')) {
+    warn(`${path}: an agent file must end in .md; skipped`)
+    return []
+  }
+  return readAgentFiles([path], 'plugin', warn, plugin)
+}
+
+async function readAgentFiles(files: readonly string[], scope: 'user' | 'project' | 'plugin', warn: (message: string) => void, plugin?: { name: string; root: string }): Promise<AgentDefinition[]> {
   const out: AgentDefinition[] = []
-  for (const name of names) {
-    const file = join(dir, name)
+  for (const file of files) {
     const text = await readAgentFile(file, warn)
     if (text === undefined) continue
     const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text)
@@ -77,7 +94,7 @@ export async function readAgentDir(dir: string, scope: 'user' | 'project' | 'plu
     try {
       meta = (await import('yaml')).parse(m[1]!)
     } catch (err) {
-      warn(`${file}: malformed frontmatter: ${(err as Error).message}`)
+      warn(`${file}: malformed frontmatter: ${describeError(err)}`)
       continue
     }
     const parsed = frontmatter.safeParse(meta)
@@ -110,15 +127,21 @@ async function readAgentFile(file: string, warn: (message: string) => void): Pro
     }
     return await readFile(file, 'utf8')
   } catch (err) {
-    warn(`${file}: cannot be read (${(err as Error).message}); skipped`)
+    warn(`${file}: cannot be read (${describeError(err)}); skipped`)
     return undefined
   }
 }
 
+/** A loaded plugin as far as its agents go. */
+export interface PluginAgents { name: string; root: string; paths?: { agents?: readonly string[] } }
+
 /** Every agent type: built-in, plugins' (`plugin:name`), then user (~/.claude/agents), project (.claude/agents), config — later ones win by name. */
-export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir(), plugins: readonly { name: string; root: string }[] = []): Promise<Map<string, AgentDefinition>> {
+export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir(), plugins: readonly PluginAgents[] = []): Promise<Map<string, AgentDefinition>> {
   const all = new Map<string, AgentDefinition>([[GENERAL_PURPOSE.name, GENERAL_PURPOSE]])
-  for (const p of plugins) for (const def of await readAgentDir(join(p.root, 'agents'), 'plugin', warn, p)) all.set(def.name, def)
+  // A plugin's manifest `agents` paths, where it gives them, replace its `agents/` directory.
+  for (const p of plugins) {
+    for (const path of p.paths?.agents ?? [join(p.root, 'agents')]) for (const def of await readAgentPath(path, warn, p)) all.set(def.name, def)
+  }
   for (const def of await readAgentDir(join(home, '.claude', 'agents'), 'user', warn)) all.set(def.name, def)
   for (const def of await readAgentDir(join(cwd, '.claude', 'agents'), 'project', warn)) all.set(def.name, def)
   for (const [name, def] of Object.entries(fromConfig)) all.set(name, { name, ...def, source: 'config', scope: 'config' })

@@ -3,15 +3,12 @@ import type { SpawnAnswer, SpawnRequest } from '../../core/loop/subagent.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { AgentHooks } from '../_shared/agent-hooks.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
+import '../_shared/tasks.js'
+import '../permissions/api.js'
 import { agentConfig, findAgent, loadAgents, type AgentDefinition } from './definitions.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
-
-const input = z.object({
-  description: z.string().describe('A short (3–5 word) description of the task'),
-  prompt: z.string().describe('The task for the agent to perform'),
-  subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
-  model: z.string().optional().describe('A model for this agent; default: the agent type\'s, else the current model'),
-})
+import { progressLine, type OutputLog } from './output-log.js'
+import { agentInput, callAgent } from './run-agent.js'
 
 const options = z.object({
   /** Agent types defined in the distribution's config, by name. */
@@ -25,6 +22,7 @@ function describe(agents: Map<string, AgentDefinition>): string {
   return [
     'Launch a subagent to handle a task on its own: it has a fresh context and its own tools, and replies with one report.',
     'Use it for open-ended searches and for independent pieces of work; several Agent calls in one response run in parallel.',
+    'With run_in_background the call returns at once and the agent\'s report comes back to you later as a message of its own; meanwhile go on with other work. With isolation "worktree" it works in its own git worktree.',
     'Available agent types:', ...rows,
   ].join('\n')
 }
@@ -38,42 +36,41 @@ function hooksOf(agents: Map<string, AgentDefinition>): AgentHooks {
   return out
 }
 
-/** Agent (alias Task): runs a subagent in a child loop and hands back its final report. */
+/**
+ * Agent (alias Task): runs a subagent in a child loop and hands back its final report, framed as
+ * the subagent's words; or, in the background, a task of the session's registry (the tasks mod)
+ * whose report comes back as a turn of its own.
+ */
 export default defineMod({
   name: 'agent',
   description: 'The Agent tool: subagents with their own context and tools',
   options,
   provides: ['agentHooks'],
-  uses: { loadedPlugins: 'optional' },
+  uses: { loadedPlugins: 'optional', tasks: 'optional', permissions: 'optional', transcriptFile: 'optional' },
   register(on, opts, $) {
     let hooks: AgentHooks = {}
     $.capability.provide('agentHooks', () => hooks)
+    // The output files of the subagents running now, by agent id: each of their messages goes to its file.
+    const logs = new Map<string, OutputLog>()
+    on('session.message', ($, e, next) => {
+      const log = e.agentId ? logs.get(e.agentId) : undefined
+      const line = log ? progressLine(e.message) : undefined
+      if (line) log!.write(line)
+      return next(e)
+    })
     on('session.start', async ($, e, next) => {
       const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined), loadedPlugins($))
       for (const a of agents.values()) await $.agent.register({ name: a.name, description: a.description })
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       await registerTool($, {
-        name: 'Agent', aliases: ['Task'], traits: { spawnsAgents: true }, description: describe(agents), input,
+        name: 'Agent', aliases: ['Task'], traits: { spawnsAgents: true }, description: describe(agents), input: agentInput,
         // A subagent's own calls are checked one by one; the Agent call itself runs beside other read-only calls.
         isReadOnly: true,
         call: async (i, ctx) => {
           const def = findAgent(agents, i.subagent_type ?? 'general-purpose')
           if (!def) return failure(`Agent type "${i.subagent_type}" not found. Available agent types: ${[...agents.keys()].join(', ')}`)
-          const started = await spawn({
-            prompt: i.prompt, description: i.description, subagentType: def.name, model: i.model ?? def.model,
-            tools: def.tools, disallowedTools: def.disallowedTools, systemPrompt: def.prompt, maxTurns: def.maxTurns,
-            parentToolUseId: ctx.toolUseId, parentAgentId: ctx.agentId, signal: ctx.signal,
-          })
-          if ('deny' in started) return failure(started.deny)
-          const r = await started.done
-          // The shape hooks see as tool_response (spec settings-hooks §2.31): a foreground run is `completed`; a failed one is an error result.
-          const result = {
-            status: 'completed', agentId: r.agentId, content: [{ type: 'text', text: r.text }], resolvedModel: started.model,
-            totalDurationMs: r.durationMs, totalToolUseCount: Math.max(0, r.numTurns - 1),
-            totalTokens: r.usage.input_tokens + r.usage.output_tokens, usage: r.usage,
-          }
-          return { result, text: r.text || `(the ${def.name} agent ended without a report: ${r.terminalReason})`, isError: r.isError }
+          return callAgent({ $, spawn, logs }, def, i, ctx)
         },
       })
       return next(e)

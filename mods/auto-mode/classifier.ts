@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
+import { describeError } from '../../core/errors.js'
 
 export interface ClassifierOptions {
   model?: string
@@ -34,7 +35,7 @@ export async function classify($: ModApi, opts: ClassifierOptions, call: { tool:
   try {
     reply = (await $.model.complete({ model: opts.model, system: SYSTEM, prompt, maxTokens: opts.maxTokens }, { signal })) as typeof reply
   } catch (err) {
-    return { decision: 'undecided', reason: `the classifier could not be asked: ${(err as Error).message}` }
+    return { decision: 'undecided', reason: `the classifier could not be asked: ${describeError(err)}` }
   }
   if (!reply.isAnswered || !reply.text) return { decision: 'undecided', reason: `the classifier gave no answer (${reply.reason ?? 'empty'}${reply.error ? `: ${reply.error}` : ''})` }
   const json = /\{[\s\S]*\}/.exec(reply.text)?.[0]

@@ -58,14 +58,17 @@ export class BackgroundShells {
 
   /**
    * `prelude` runs first on the same line (sourcing hook env files); `command` is what is reported.
+   * `output` is the output file's path, or makes it from the shell's id.
    * The whole output also goes to `outputPath` as it comes: what BashOutput hands over is capped,
    * and what nobody read in time is dropped from memory.
    */
-  start(command: string, cwd: string, prelude = '', outputPath?: string): BackgroundShell {
+  start(command: string, cwd: string, prelude = '', output?: string | ((id: string) => string)): BackgroundShell {
+    const id = `bash_${++this.counter}`
+    const outputPath = typeof output === 'function' ? output(id) : output
     const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd, this.env())
     const file = outputPath ? OutputFile.open(outputPath, this.fileLimits) : undefined
     const shell: BackgroundShell = {
-      id: `bash_${++this.counter}`, command, pgid: child.pid ?? -1, status: 'running', exitCode: null, startedAt: Date.now(),
+      id, command, pgid: child.pid ?? -1, status: 'running', exitCode: null, startedAt: Date.now(),
       stdout: new Unread(UNREAD_CAP), stderr: new Unread(UNREAD_CAP), ...(file ? { outputPath } : {}),
       exited: new Promise((resolve) => {
         child.once('error', (err) => {

@@ -4,6 +4,8 @@ import { failure } from '../_shared/register-tool.js'
 import type { BackgroundShell } from './background-shells.js'
 import { capText } from './capped-text.js'
 import type { ShellSession } from './shell-session.js'
+import type { TaskRegistry } from '../_shared/tasks.js'
+import { describeError } from '../../core/errors.js'
 
 export const bashOutputInput = z.object({
   bash_id: z.string().describe('The id of the background shell (e.g. bash_1)'),
@@ -39,7 +41,7 @@ export function bashOutputTool(input: z.output<typeof bashOutputInput>, shell: S
     try {
       filter = new RegExp(input.filter)
     } catch (err) {
-      return failure(`The filter "${input.filter}" is not a valid regular expression: ${(err as Error).message}`)
+      return failure(`The filter "${input.filter}" is not a valid regular expression: ${describeError(err)}`)
     }
   }
   const out = take(bg.stdout, maxOutputChars, filter)
@@ -62,11 +64,12 @@ export function bashOutputTool(input: z.output<typeof bashOutputInput>, shell: S
   return { result, text: parts.join('\n') }
 }
 
-export async function killShellTool(input: z.output<typeof killShellInput>, shell: ShellSession): Promise<ToolOutput> {
+/** `tasks`: the session's task registry, when the shell is one of its tasks: stopped there, it ends `stopped` with its notification. */
+export async function killShellTool(input: z.output<typeof killShellInput>, shell: ShellSession, tasks?: TaskRegistry): Promise<ToolOutput> {
   const bg = shell.background.get(input.shell_id)
   if (!bg) return unknown(shell, input.shell_id)
   if (bg.status !== 'running') return failure(`Shell ${bg.id} is not running (${bg.status}${bg.exitCode !== null ? `, exit code ${bg.exitCode}` : ''}).`)
-  await shell.background.kill(bg)
+  if (!(await tasks?.stop(bg.id))) await shell.background.kill(bg)
   const message = `Stopped shell ${bg.id} (${bg.command})`
   return { result: { message, shell_id: bg.id }, text: message }
 }

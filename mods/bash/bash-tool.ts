@@ -5,6 +5,8 @@ import { benignExit } from './exit-meaning.js'
 import { runShell } from './run-shell.js'
 import type { ShellSession } from './shell-session.js'
 import { modelText } from './model-text.js'
+import type { TaskRegistry } from '../_shared/tasks.js'
+import { startBackgroundTask } from './background-task.js'
 
 export const bashInput = z.object({
   command: z.string().min(1).describe('The command to run'),
@@ -29,9 +31,13 @@ export const bashDescription = (o: BashOptions) => `Runs a command with bash and
 - Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.
 - Independent commands can go in one response as separate calls; dependent ones chain with &&.`
 
-/** `fullOutputPath`: where the uncut output is saved when what the model reads had to be cut. */
-export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellSession, options: BashOptions, fullOutputPath?: string): Promise<ToolOutput> {
+/**
+ * `fullOutputPath`: where the uncut output is saved when what the model reads had to be cut.
+ * `tasks`: the session's task registry, when the tasks mod runs: background commands are its tasks.
+ */
+export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellSession, options: BashOptions, fullOutputPath?: string, tasks?: TaskRegistry): Promise<ToolOutput> {
   const { cwd, note: cwdNote } = await shell.currentCwd()
+  if (input.run_in_background && tasks) return startBackgroundTask(input, ctx, shell, tasks, cwd, cwdNote)
   if (input.run_in_background) {
     const bg = shell.background.start(input.command, cwd, shell.prelude(), fullOutputPath)
     const file = bg.outputPath ? ` Its whole output is also written to ${bg.outputPath}.` : ''

@@ -12,6 +12,7 @@ import { bashOutputShape } from './output-shape.js'
 import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
 import { join } from 'node:path'
 import { ShellSession } from './shell-session.js'
+import '../_shared/tasks.js'
 
 const options = allowedDirsOptions.extend({
   defaultTimeoutMs: z.number().int().positive().default(120_000),
@@ -29,7 +30,7 @@ export default defineMod({
   description: 'The Bash, BashOutput and KillShell tools',
   options,
   provides: ['toolOutput.Bash', 'shellCwd'],
-  uses: { hookEnvFiles: 'optional', transcriptFile: 'optional' },
+  uses: { hookEnvFiles: 'optional', transcriptFile: 'optional', tasks: 'optional' },
   register(on, opts, $) {
     // Where each session's shell is after `cd`, for the settings hooks that run there.
     const cwds = new Map<string, string>()
@@ -40,20 +41,31 @@ export default defineMod({
     process.on('exit', onExit)
 
     on('session.start', async ($, e, next) => {
-      const shell = new ShellSession(e.cwd, opts.additionalDirectories, () => [...($.capability.use('hookEnvFiles')?.(e.sessionId) ?? [])], () => $.env.all(), (cwd) => cwds.set(e.sessionId, cwd))
+      const envFiles = () => [...($.capability.use('hookEnvFiles')?.(e.sessionId) ?? [])]
+      const shell = new ShellSession(e.cwd, opts.additionalDirectories, envFiles, () => $.env.all(), (cwd) => cwds.set(e.sessionId, cwd))
       sessions.set(e.sessionId, shell)
+      // A subagent isolated in a worktree runs its commands there, its `cd` kept apart; background shells stay one list.
+      const elsewhere = new Map<string, ShellSession>()
+      const shellFor = (cwd: string) => {
+        if (cwd === e.cwd) return shell
+        let s = elsewhere.get(cwd)
+        if (!s) elsewhere.set(cwd, s = new ShellSession(cwd, opts.additionalDirectories, envFiles, () => $.env.all(), undefined, shell.background))
+        return s
+      }
+      const tasks = () => $.capability.use('tasks')?.(e.sessionId)
       await registerTool($, {
         name: 'Bash', description: bashDescription(opts), input: bashInput, isReadOnly: false,
         // A mod disposed mid-command (host closing) stops the command too.
         call: async (input, ctx) => {
           const signal = AbortSignal.any([ctx.signal, $.signal])
-          const { cwd } = await shell.currentCwd()
-          return (await delegated('Bash', input, { ...ctx, cwd, signal })) ?? bashTool(input, { ...ctx, signal }, shell, opts, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)))
+          const own = shellFor(ctx.cwd)
+          const { cwd } = await own.currentCwd()
+          return (await delegated('Bash', input, { ...ctx, cwd, signal })) ?? bashTool(input, { ...ctx, signal }, own, opts, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)), tasks())
         },
       })
       publishToolOutput($, 'Bash', bashOutputShape)
       await registerTool($, { name: 'BashOutput', description: BASH_OUTPUT_DESCRIPTION, input: bashOutputInput, isReadOnly: true, call: (input) => bashOutputTool(input, shell, opts.maxOutputChars) })
-      await registerTool($, { name: 'KillShell', description: KILL_SHELL_DESCRIPTION, input: killShellInput, isReadOnly: false, call: (input) => killShellTool(input, shell) })
+      await registerTool($, { name: 'KillShell', description: KILL_SHELL_DESCRIPTION, input: killShellInput, isReadOnly: false, call: (input) => killShellTool(input, shell, tasks()) })
       return next(e)
     })
 

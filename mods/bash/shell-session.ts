@@ -18,9 +18,11 @@ export class ShellSession {
     readonly env: () => Env = () => process.env,
     /** Told each time the directory changes, so others (settings hooks) can follow it. */
     private readonly onMove: (cwd: string) => void = () => {},
+    /** The background shells, when another ShellSession of the session already keeps them (a subagent's worktree). */
+    background?: BackgroundShells,
   ) {
     this.cwd = sessionCwd
-    this.background = new BackgroundShells(env)
+    this.background = background ?? new BackgroundShells(env)
   }
 
   private go(dir: string): void {

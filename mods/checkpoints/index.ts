@@ -6,6 +6,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { rewind } from './rewind.js'
 import { CheckpointStore } from './store.js'
 import { sessionDirOf } from '../transcripts/store/paths.js'
+import { describeError } from '../../core/errors.js'
 
 const options = z.object({
   /** Checkpoint every session; otherwise only when the query asks (enableFileCheckpointing, --checkpoint). */
@@ -57,7 +58,7 @@ export default defineMod({
         try {
           store.keep(resolve($.session.cwd() as string, path))
         } catch (err) {
-          $.log.warn(`${path}: no checkpoint was kept before ${e.tool} changed it: ${(err as Error).message}`)
+          $.log.warn(`${path}: no checkpoint was kept before ${e.tool} changed it: ${describeError(err)}`)
         }
       }
       return next(e)

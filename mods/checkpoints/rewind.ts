@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname } from 'node:path'
 import type { RewindFilesResult } from '../../core/loop/rewind-files.js'
 import type { CheckpointStore } from './store.js'
+import { describeError } from '../../core/errors.js'
 
 /**
  * Restores every file changed since the prompt `messageId` to its content before that prompt's
@@ -25,7 +26,7 @@ export async function rewind(store: CheckpointStore, messageId: string, dryRun: 
     try {
       target = blob === null ? null : store.read(blob)
     } catch (err) {
-      return { canRewind: false, error: `The checkpoint of ${path} cannot be read: ${(err as Error).message}` }
+      return { canRewind: false, error: `The checkpoint of ${path} cannot be read: ${describeError(err)}` }
     }
     const current = existsSync(path) ? readFileSync(path) : null
     if (current === null ? target === null : target !== null && current.equals(target)) continue
@@ -44,7 +45,7 @@ export async function rewind(store: CheckpointStore, messageId: string, dryRun: 
           writeFileSync(path, target)
         }
       } catch (err) {
-        return { canRewind: false, error: `${path} could not be restored: ${(err as Error).message}`, filesChanged: plan.map((p) => p.path) }
+        return { canRewind: false, error: `${path} could not be restored: ${describeError(err)}`, filesChanged: plan.map((p) => p.path) }
       }
     }
   }

@@ -114,16 +114,33 @@ export async function readCommands(dir: string, source: PromptCommand['source'],
   const files = (await glob('**/*.md', { cwd: dir, onlyFiles: true, expandDirectories: false })).sort()
   const out: PromptCommand[] = []
   for (const rel of files) {
-    const file = join(dir, rel)
-    const name = rel.slice(0, -'.md'.length).split(/[\\/]/).join(':')
-    if (!NAME.test(name)) {
-      warn(`${file}: "/${name}" is not a usable command name (1–64 of letters, digits, _ : . -); skipped`)
-      continue
-    }
-    const parsed = await parseFile(file, warn)
-    if (parsed) out.push(build(name, 'command', source, file, parsed, plugin))
+    const command = await readCommand(join(dir, rel), rel.slice(0, -'.md'.length).split(/[\\/]/).join(':'), source, warn, plugin)
+    if (command) out.push(command)
   }
   return out
+}
+
+/** A path a plugin manifest gives for commands: a directory read as `commands/` is, or one `.md` file named by its base name. */
+export async function readCommandPath(path: string, source: PromptCommand['source'], warn: (m: string) => void, plugin?: PluginRef): Promise<PromptCommand[]> {
+  const info = await stat(path).catch(() => undefined)
+  // Absent: the default directory of a plugin without commands (the loader reports a missing manifest path).
+  if (!info) return []
+  if (info.isDirectory()) return readCommands(path, source, warn, plugin)
+  if (!path.endsWith('.md')) {
+    warn(`${path}: a command file must end in .md; skipped`)
+    return []
+  }
+  const command = await readCommand(path, basename(path, '.md'), source, warn, plugin)
+  return command ? [command] : []
+}
+
+async function readCommand(file: string, name: string, source: PromptCommand['source'], warn: (m: string) => void, plugin?: PluginRef): Promise<PromptCommand | undefined> {
+  if (!NAME.test(name)) {
+    warn(`${file}: "/${name}" is not a usable command name (1–64 of letters, digits, _ : . -); skipped`)
+    return undefined
+  }
+  const parsed = await parseFile(file, warn)
+  return parsed && build(name, 'command', source, file, parsed, plugin)
 }
 
 /** `<dir>/<name>/SKILL.md` as skills; the frontmatter `name` wins over the directory's; a plugin's is `plugin:name`. */
@@ -133,15 +150,34 @@ export async function readSkills(dir: string, source: PromptCommand['source'], w
   const files = (await glob('*/SKILL.md', { cwd: dir, onlyFiles: true, expandDirectories: false })).sort()
   const out: PromptCommand[] = []
   for (const rel of files) {
-    const file = join(dir, rel)
-    const parsed = await parseFile(file, warn)
-    if (!parsed) continue
-    const name = parsed.fields.name?.trim() || basename(dirname(file))
-    if (!NAME.test(name)) {
-      warn(`${file}: "${name}" is not a usable skill name (1–64 of letters, digits, _ : . -); skipped`)
-      continue
-    }
-    out.push(build(name, 'skill', source, file, parsed, plugin))
+    const skill = await readSkill(join(dir, rel), source, warn, plugin)
+    if (skill) out.push(skill)
   }
   return out
+}
+
+/** A path a plugin manifest gives for skills: a skill's own directory (holding SKILL.md), or a directory of them. */
+export async function readSkillPath(path: string, source: PromptCommand['source'], warn: (m: string) => void, plugin?: PluginRef): Promise<PromptCommand[]> {
+  const own = basename(path) === 'SKILL.md' ? path : join(path, 'SKILL.md')
+  if (await stat(own).then((s) => s.isFile(), () => false)) {
+    const skill = await readSkill(own, source, warn, plugin)
+    return skill ? [skill] : []
+  }
+  const info = await stat(path).catch(() => undefined)
+  if (info && !info.isDirectory()) {
+    warn(`${path}: a skills path must be a directory; skipped`)
+    return []
+  }
+  return readSkills(path, source, warn, plugin)
+}
+
+async function readSkill(file: string, source: PromptCommand['source'], warn: (m: string) => void, plugin?: PluginRef): Promise<PromptCommand | undefined> {
+  const parsed = await parseFile(file, warn)
+  if (!parsed) return undefined
+  const name = parsed.fields.name?.trim() || basename(dirname(file))
+  if (!NAME.test(name)) {
+    warn(`${file}: "${name}" is not a usable skill name (1–64 of letters, digits, _ : . -); skipped`)
+    return undefined
+  }
+  return build(name, 'skill', source, file, parsed, plugin)
 }

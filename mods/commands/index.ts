@@ -14,6 +14,7 @@ import { skillListing } from './skill-listing.js'
 import { readPluginPrompts, unprefixed } from './plugin-prompts.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { skillTool } from './skill-tool.js'
+import { describeError } from '../../core/errors.js'
 
 const options = z.object({
   /** Where `~/.claude/commands` and `~/.claude/skills` are looked for (tests). */
@@ -102,7 +103,7 @@ export default defineMod({
         try {
           await $.command.register(spec)
         } catch (err) {
-          warn(`/${spec.name} was not registered: ${(err as Error).message}`)
+          warn(`/${spec.name} was not registered: ${describeError(err)}`)
         }
       }
       if (listing) {

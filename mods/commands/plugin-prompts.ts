@@ -1,16 +1,21 @@
 import { join } from 'node:path'
 import type { LoadedPlugin } from '../../core/loader/types.js'
-import { readCommands, readSkills, type PromptCommand } from './definitions.js'
+import { readCommandPath, readSkillPath, type PromptCommand } from './definitions.js'
 
-/** Each plugin's `commands/` and `skills/`, named `plugin:name`. A file that cannot be read is a warning naming it. */
+/**
+ * Each plugin's `commands/` and `skills/` (or the paths its manifest gives instead), named
+ * `plugin:name`. A file that cannot be read is a warning naming it.
+ */
 export async function readPluginPrompts(
   plugins: readonly LoadedPlugin[], want: { commands: boolean; skills: boolean }, warn: (m: string) => void,
 ): Promise<{ commands: PromptCommand[]; skills: PromptCommand[] }> {
   const read = await Promise.all(plugins.map(async (p) => {
     const ref = { name: p.name, root: p.root }
+    // The manifest's paths, where it gives them, replace the default directories.
+    const read = (paths: readonly string[], one: typeof readCommandPath) => Promise.all(paths.map((path) => one(path, 'plugin', warn, ref))).then((all) => all.flat())
     const [commands, skills] = await Promise.all([
-      want.commands ? readCommands(join(p.root, 'commands'), 'plugin', warn, ref) : [],
-      want.skills ? readSkills(join(p.root, 'skills'), 'plugin', warn, ref) : [],
+      want.commands ? read(p.paths?.commands ?? [join(p.root, 'commands')], readCommandPath) : [],
+      want.skills ? read(p.paths?.skills ?? [join(p.root, 'skills')], readSkillPath) : [],
     ])
     return { commands, skills }
   }))

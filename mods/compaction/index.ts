@@ -7,6 +7,7 @@ import { AutoCompaction, type Policy } from './auto.js'
 import { summarize } from './summarize.js'
 import { autoThreshold, isOn } from './threshold.js'
 import { persistResult } from './tool-results.js'
+import { describeError } from '../../core/errors.js'
 
 const COMPACTABLE = ['Bash', 'Glob', 'Grep', 'Read', 'WebFetch', 'WebSearch', 'Edit', 'Write']
 
@@ -86,7 +87,7 @@ export default defineMod({
       try {
         await $.command.register({ name: 'compact', description: 'Summarize the conversation so far to free context', argumentHint: '[focus instructions]', kind: 'local' })
       } catch (err) {
-        $.log.warn(`/compact was not registered: ${(err as Error).message}`)
+        $.log.warn(`/compact was not registered: ${describeError(err)}`)
       }
       return next(e)
     })
@@ -122,7 +123,7 @@ export default defineMod({
     on('session.compact', ($, e, next) => {
       if (isOn($.env.get('DISABLE_COMPACT'))) return { skip: 'compaction is disabled (DISABLE_COMPACT)' }
       if (e.trigger === 'auto' && !opts.auto) return { skip: 'automatic compaction is off' }
-      return summarize($, e, summaryOptions(opts, threshold)).catch((err: unknown) => ({ skip: `compaction failed: ${(err as Error).message}`, isFailed: true as const }))
+      return summarize($, e, summaryOptions(opts, threshold)).catch((err: unknown) => ({ skip: `compaction failed: ${describeError(err)}`, isFailed: true as const }))
     }, { stage: STAGE.last, budgetMs: 600_000 })
 
     on('tool.call', async ($, e, next) => {
@@ -136,7 +137,7 @@ export default defineMod({
       try {
         return { ...r, text: await persistResult(toolResultsDirOf($), e.tool_use_id, text, { limit, previewChars: rules.previewChars }, typeof raw === 'string' ? raw : undefined) }
       } catch (err) {
-        $.log.warn(`${e.tool} result of ${text.length} characters could not be saved to a file (${(err as Error).message}); it is sent whole`)
+        $.log.warn(`${e.tool} result of ${text.length} characters could not be saved to a file (${describeError(err)}); it is sent whole`)
         return r
       }
     })

@@ -7,6 +7,7 @@ import { specOf, type GrepInput, type SearchSpec } from './grep-input.js'
 import { grepResult } from './grep-result.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
 import { searchWithRg } from './rg-engine.js'
+import { describeError } from '../../core/errors.js'
 
 export interface GrepOptions {
   additionalDirectories: readonly string[]
@@ -34,7 +35,7 @@ export async function grepTool(input: GrepInput, ctx: ToolContext, options: Grep
   } catch (err) {
     if (err instanceof PatternError) return failure(`The pattern "${input.pattern}" is not a valid regular expression: ${err.message}`)
     if (err instanceof UnknownTypeError) return failure(`Grep: ${err.message}`)
-    return failure(`Grep failed: ${(err as Error).message}`)
+    return failure(`Grep failed: ${describeError(err)}`)
   }
   return grepResult(input, spec, lines)
 }

@@ -7,6 +7,7 @@ import { compilePattern, type LinearPattern } from './js-regex.js'
 import { requiredLiteral } from './required-literal.js'
 import { walkFiles } from './walk.js'
 import { searchLargeFile, type FileHits } from './search-large.js'
+import { describeError } from '../../core/errors.js'
 
 // Past this a file is searched a chunk at a time (line by line), never held whole.
 const LARGE_BYTES = 8 * 1024 * 1024
@@ -21,7 +22,7 @@ export async function searchWithJs(spec: SearchSpec): Promise<string[]> {
   try {
     re = compilePattern(spec.pattern, { ignoreCase: spec.ignoreCase, multiline: spec.multiline })
   } catch (err) {
-    throw new PatternError((err as Error).message)
+    throw new PatternError(describeError(err))
   }
   let types: readonly string[] | undefined
   if (spec.type !== undefined) {

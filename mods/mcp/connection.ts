@@ -4,6 +4,7 @@ import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
 import type { ServerEntry } from './sources.js'
 import { openTransport } from './transport.js'
+import { describeError } from '../../core/errors.js'
 
 export type { RemoteTool }
 export type ServerStatus = 'connected' | 'failed' | 'pending' | 'disabled'
@@ -83,8 +84,8 @@ export class ServerConnection {
       if (err instanceof McpError) throw new Error(`MCP server "${this.name}": ${tool} failed: ${err.message}`)
       // Anything else is the transport (a refused connection, a reset): reconnect on the next call.
       await this.shutdown(live)
-      this.setStatus('failed', `the connection broke: ${(err as Error).message}`)
-      throw new Error(`MCP server "${this.name}" could not be reached (${(err as Error).message}); it will be reconnected on next use`)
+      this.setStatus('failed', `the connection broke: ${describeError(err)}`)
+      throw new Error(`MCP server "${this.name}" could not be reached (${describeError(err)}); it will be reconnected on next use`)
     }
     // A call that changed the tool list announced it before answering: let the next request see the new list.
     if (this.refreshing) await within(this.refreshing, 2_000)

@@ -7,6 +7,7 @@ import { collectServers, NOT_APPROVED } from './sources.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
+import { describeError } from '../../core/errors.js'
 
 const NONE = 'No MCP servers are configured.'
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
@@ -41,7 +42,7 @@ export default defineMod({
       await manager?.close()
       manager = undefined
       const pending = open($, opts, e.cwd, e.isInteractive).catch((err) => {
-        $.log.error(`MCP servers could not be set up: ${(err as Error).message}`)
+        $.log.error(`MCP servers could not be set up: ${describeError(err)}`)
         return undefined
       })
       const result = await next(e)
@@ -72,7 +73,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   try {
     flags = (await $.settings.read({ source: 'flag' })) as typeof flags
   } catch (err) {
-    $.log.warn(`the launch options cannot be read (${(err as Error).message}); query() mcpServers are not seen`)
+    $.log.warn(`the launch options cannot be read (${describeError(err)}); query() mcpServers are not seen`)
   }
   const env = (name: string) => $.env.get(name)
   const store = trustStorePath({ trustStore: opts.trustStore }, { MODLOOP_HOME: env('MODLOOP_HOME') })
@@ -103,7 +104,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   try {
     await $.command.register({ name: 'mcp', description: 'Show the MCP servers, their status and their tools', kind: 'local' })
   } catch (err) {
-    $.log.warn(`/mcp was not registered: ${(err as Error).message}`)
+    $.log.warn(`/mcp was not registered: ${describeError(err)}`)
   }
   // The MCP SDK loads only for a session that has servers.
   if (servers.length === 0) return undefined

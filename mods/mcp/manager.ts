@@ -5,6 +5,7 @@ import { ServerConnection, type RemoteTool, type ServerStatus } from './connecti
 import type { ServerEntry } from './sources.js'
 import { outputLimit, toToolOutput } from './tool-result.js'
 import { mcpToolName as toolName } from './tool-name.js'
+import { describeError } from '../../core/errors.js'
 
 const MAX_DESCRIPTION = 2_048
 
@@ -94,7 +95,7 @@ export class McpManager {
     for (const [name, owner] of this.owners) {
       if (owner.server !== conn.name || wanted.has(name)) continue
       this.owners.delete(name)
-      await Promise.resolve(unregister({ tool: name })).catch((err) => this.$.log.warn(`${name} could not be removed: ${(err as Error).message}`))
+      await Promise.resolve(unregister({ tool: name })).catch((err) => this.$.log.warn(`${name} could not be removed: ${describeError(err)}`))
     }
     for (const [name, tool] of wanted) {
       this.owners.set(name, { server: conn.name, remote: tool.name })
@@ -109,7 +110,7 @@ export class McpManager {
         })
       } catch (err) {
         this.owners.delete(name)
-        this.$.log.warn(`${name} could not be registered: ${(err as Error).message}`)
+        this.$.log.warn(`${name} could not be registered: ${describeError(err)}`)
       }
     }
     report.tools = [...wanted.entries()].filter(([n]) => this.owners.has(n)).map(([n, t]) => ({ name: n, isReadOnly: t.annotations?.readOnlyHint === true }))
@@ -120,7 +121,7 @@ export class McpManager {
     try {
       raw = await conn.call(tool.name, input, ctx.signal)
     } catch (err) {
-      const text = (err as Error).message
+      const text = describeError(err)
       return { result: text, text, isError: true }
     }
     const maxChars = tool._meta?.['anthropic/maxResultSizeChars']

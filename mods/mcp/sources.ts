@@ -6,6 +6,8 @@ import { serverFingerprint } from './approvals.js'
 import { expandVars } from './expand.js'
 import { withPluginRoot } from '../_shared/loaded-plugins.js'
 import { parseServer, type McpOptions, type ServerConfig } from './options.js'
+import { describeError } from '../../core/errors.js'
+import type { PluginPaths } from '../../core/loader/types.js'
 
 /** Where a server was configured, lowest precedence first. */
 export type Scope = 'user' | 'plugin' | 'config' | 'project' | 'local' | 'query'
@@ -35,12 +37,14 @@ export interface SourceInput {
    * approved (asked in the terminal, or all of them by `--trust-workspace`). Absent: all are.
    */
   projectApproved?: () => Promise<(fingerprint: string) => boolean>
-  /** The plugin directories loaded: each one's `.mcp.json`, with `${CLAUDE_PLUGIN_ROOT}` filled in. */
-  plugins?: readonly { name: string; root: string }[]
+  /** The plugin directories loaded: each one's `.mcp.json` and manifest `mcpServers`, with `${CLAUDE_PLUGIN_ROOT}` filled in. */
+  plugins?: readonly { name: string; root: string; paths?: Pick<PluginPaths, 'mcpServers'> }[]
 }
 
 export const NOT_APPROVED = 'not approved'
 
+const jsonObject = z.record(z.string(), z.unknown())
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const withServers = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional() })
 const launchFlags = withServers.extend({ strictMcpConfig: z.boolean().optional() })
 const userFile = z.looseObject({
@@ -80,6 +84,12 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
     const file = join(plugin.root, '.mcp.json')
     const servers = (await readJson(file, withServers, warnings))?.mcpServers
     if (servers) add('plugin', file, withPluginRoot(servers, plugin.root))
+    // The manifest's `mcpServers`: files shaped as `.mcp.json` is (or the bare map), or the map inline.
+    for (const extra of plugin.paths?.mcpServers ?? []) {
+      const given = extra.file ? await readJson(extra.file, jsonObject, warnings) : extra.servers
+      const map = given && isObject(given.mcpServers) ? given.mcpServers : given
+      if (map) add('plugin', extra.origin, withPluginRoot(map, plugin.root))
+    }
   }
   add('config', 'the modloop config (mcpServers)', options.servers)
 
@@ -125,14 +135,14 @@ async function readJson<S extends z.ZodType>(file: string, schema: S, warnings: 
   try {
     text = await readFile(file, 'utf8')
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`${file} could not be read: ${(err as Error).message}`)
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`${file} could not be read: ${describeError(err)}`)
     return undefined
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (err) {
-    warnings.push(`${file} is not valid JSON (${(err as Error).message}); its MCP servers are skipped`)
+    warnings.push(`${file} is not valid JSON (${describeError(err)}); its MCP servers are skipped`)
     return undefined
   }
   const parsed = schema.safeParse(json)

@@ -1,4 +1,5 @@
 import { trustedBy, trustStorePath } from '../permissions/trust-store.js'
+import { describeError } from '../../core/errors.js'
 
 export interface TrustInput {
   cwd: string
@@ -24,7 +25,7 @@ export async function projectTrust(input: TrustInput): Promise<{ trusted: boolea
   try {
     recorded = await trustedBy(file, input.cwd)
   } catch (err) {
-    problem = ` (${(err as Error).message})`
+    problem = ` (${describeError(err)})`
   }
   if (recorded) return { trusted: true }
   if (!input.isInteractive && input.headlessTrust) return { trusted: true }

@@ -1,4 +1,5 @@
 import { defineMod } from '../../core/mod/define.js'
+import { describeError } from '../../core/errors.js'
 
 const USAGE = '/model <name>: switch to a model id or an alias (opus, sonnet, haiku); /model default: back to the default'
 
@@ -14,7 +15,7 @@ export default defineMod({
       try {
         await $.command.register({ name: 'model', description: 'Show or switch the model', argumentHint: '[name|default]', kind: 'local' })
       } catch (err) {
-        $.log.warn(`/model was not registered: ${(err as Error).message}`)
+        $.log.warn(`/model was not registered: ${describeError(err)}`)
       }
       return next(e)
     })
@@ -26,7 +27,7 @@ export default defineMod({
       try {
         r = (await $.config.set({ key: 'model', value: name === 'default' ? null : name })) as typeof r
       } catch (err) {
-        return { deny: (err as Error).message }
+        return { deny: describeError(err) }
       }
       if ('deny' in r) return { deny: `Model switch to ${name} refused: ${r.deny}` }
       return { output: `Model set to ${r.value}` }

@@ -10,6 +10,7 @@ import { claudeDir, permissionsOptions } from './settings-load.js'
 import { foldPermissions } from './config-key.js'
 import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
 import type { Mode, Policy } from './types.js'
+import { describeError } from '../../core/errors.js'
 
 export const PLAN_REMINDER = [
   'Plan mode is on. Research and plan only: read, search and think, but change nothing —',
@@ -61,7 +62,7 @@ export default defineMod({
       try {
         flags = await $.settings.read({ source: 'flag' })
       } catch (err) {
-        $.log.warn(`the launch flags cannot be read (${(err as Error).message}); only settings files and options apply`)
+        $.log.warn(`the launch flags cannot be read (${describeError(err)}); only settings files and options apply`)
       }
       const env = { MODLOOP_HOME: $.env.get('MODLOOP_HOME'), CLAUDE_CONFIG_DIR: $.env.get('CLAUDE_CONFIG_DIR') }
       let loaded: Policy
@@ -71,7 +72,7 @@ export default defineMod({
         // Without a policy nothing may run unasked: tool.check answers ask until a session loads one.
         policy = undefined
         apply = undefined
-        loadFailure = (err as Error).message
+        loadFailure = describeError(err)
         $.log.error(`the permission settings could not be loaded, so every call will ask: ${loadFailure}`)
         return result
       }
@@ -100,7 +101,7 @@ export default defineMod({
           const { file } = await apply(update)
           if (file) $.log.info(`${file}: saved the permission update given with the approval of ${e.tool}`)
         } catch (err) {
-          $.log.warn(`a permission update given with the approval of ${e.tool} was not applied: ${(err as Error).message}`)
+          $.log.warn(`a permission update given with the approval of ${e.tool} was not applied: ${describeError(err)}`)
         }
       }
       return next(e)

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { addRule, setRoots } from './policy.js'
 import { ruleText } from './rule-parse.js'
 import { MODES, type Policy, type RuleSource, type SourceName } from './types.js'
+import { describeError } from '../../core/errors.js'
 
 const destination = z.enum(['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg'])
 const ruleValue = z.object({ toolName: z.string().min(1), ruleContent: z.string().optional() })
@@ -88,7 +89,7 @@ async function mergeIntoFile(file: string, update: PermissionUpdate): Promise<vo
     settings = json as Record<string, unknown>
   } catch (err) {
     // A file that exists but cannot be read is left alone rather than overwritten.
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`permissions: ${file} was not updated: ${(err as Error).message}`)
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`permissions: ${file} was not updated: ${describeError(err)}`)
   }
   const permissions = (settings.permissions ??= {}) as Record<string, unknown>
   const listOf = (key: string) => (Array.isArray(permissions[key]) ? (permissions[key] as unknown[]) : [])

@@ -4,6 +4,7 @@ import { parseRule } from './rule-parse.js'
 import { homeOf, readLayers, type Layer, type LoadInput } from './settings-load.js'
 import { trustedBy, trustStorePath } from './trust-store.js'
 import type { Behavior, Ignored, Mode, Policy, RuleSource } from './types.js'
+import { describeError } from '../../core/errors.js'
 
 const BEHAVIORS: readonly Behavior[] = ['deny', 'ask', 'allow']
 /** Modes that widen nothing: a project may set them without being trusted. */
@@ -22,7 +23,7 @@ export async function loadPolicy(input: LoadInput): Promise<Policy> {
     try {
       trusted = (await trustedBy(trustStorePath(input.options, input.env), input.cwd)) !== undefined
     } catch (err) {
-      warnings.push(`the workspace trust store cannot be read: ${(err as Error).message}`)
+      warnings.push(`the workspace trust store cannot be read: ${describeError(err)}`)
     }
   }
   return buildPolicy(layers, { cwd: input.cwd, home: homeOf(input.options), trusted, warnings })

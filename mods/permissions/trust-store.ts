@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { isInside } from '../_shared/allowed-paths.js'
+import { describeError } from '../../core/errors.js'
 
 /**
  * Which workspaces the user trusts, kept under MODLOOP_HOME (default ~/.modloop) in
@@ -37,7 +38,7 @@ export async function readTrustStore(file: string): Promise<TrustStore> {
   try {
     json = JSON.parse(text)
   } catch (err) {
-    throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix or remove it`)
+    throw new Error(`${file} is not valid JSON (${describeError(err)}); fix or remove it`)
   }
   const parsed = storeSchema.safeParse(json)
   if (!parsed.success) throw new Error(`${file} does not hold { "workspaces": { "<path>": { "trustedAt": "…" } } }: ${parsed.error.issues[0]?.message}`)

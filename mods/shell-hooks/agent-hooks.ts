@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path'
 import type { ModApi } from '../../core/mod/api.js'
 import { trustedExactly } from '../permissions/trust-store.js'
 import type { HookBridge } from './bridge.js'
+import { describeError } from '../../core/errors.js'
 
 /**
  * Takes up the frontmatter hooks of a subagent's type as the subagent starts (spec §1.8). A
@@ -20,7 +21,7 @@ export async function adoptAgentHooks($: ModApi, b: HookBridge, agentId: string,
     try {
       trusted = await trustedExactly(b.init.trustStore, folder)
     } catch (err) {
-      return b.warn(`${def.file}: the hooks of agent "${agentType}" did not run: the record of trusted folders cannot be read: ${(err as Error).message}`)
+      return b.warn(`${def.file}: the hooks of agent "${agentType}" did not run: the record of trusted folders cannot be read: ${describeError(err)}`)
     }
     if (!trusted) return b.warn(`${def.file}: the hooks of agent "${agentType}" did not run: the folder ${folder} is not trusted itself (trust it with: modloop trust ${folder})`)
   }

@@ -7,7 +7,7 @@ import {
 } from '../../hooks-runner/index.js'
 import { EffortTracker, EFFORT_EVENTS, effortEnv } from './effort.js'
 import { hookWork, hostLlm, hostMcp } from './host-calls.js'
-import { capOutput, capText } from './output-cap.js'
+import { capOutput, capText, OUTPUT_CAP } from './output-cap.js'
 import { fingerprintOf, isProjectLevel } from './trust.js'
 import { sessionDirOf } from '../transcripts/store/paths.js'
 import '../_shared/shell-cwd.js'
@@ -283,13 +283,17 @@ export class HookBridge {
   }
 }
 
+// hook_response is shown and kept in the transcript: a hook's megabytes of output are not.
+const shown = (text: string) => (text.length <= OUTPUT_CAP ? text : `${text.slice(0, OUTPUT_CAP)}\n[cut: the hook printed ${text.length} characters; the first ${OUTPUT_CAP} are shown]`)
+
 function hookResponse(record: HookRecord, id: string, hookName: string): Record<string, unknown> {
   const outcome = record.outcome === 'success' || record.outcome === 'blocking' ? 'success' : record.outcome === 'cancelled' || record.outcome === 'timeout' ? 'cancelled' : 'error'
   return {
     subtype: 'hook_response', hook_id: id, hook_name: hookName, hook_event: record.event,
-    output: record.stdout + record.stderr, stdout: record.stdout, stderr: record.stderr, exit_code: record.exitCode ?? undefined, outcome,
-    // modloop additions: which hook it was, and where it was configured.
-    command: record.name, source_file: record.source.file, ...(record.message ? { message: record.message } : {}),
+    output: shown(record.stdout + record.stderr), stdout: shown(record.stdout), stderr: shown(record.stderr), exit_code: record.exitCode ?? undefined, outcome,
+    // modloop additions: which hook it was, where it was configured, and why it failed. Not
+    // `message`: a system message line's `message` is the transcript's API-message field.
+    command: record.name, source_file: record.source.file, ...(record.message ? { detail: record.message } : {}),
   }
 }
 

@@ -4,6 +4,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import type { HookBridge } from './bridge.js'
 import { hookOverRules } from './hook-order.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
+import { describeError } from '../../core/errors.js'
 
 const permissionsApi = ($: ModApi) => $.capability.use('permissions')
 
@@ -67,7 +68,7 @@ async function permissionRequest($: ModApi, b: HookBridge, e: ToolCheckInput, ve
     try {
       await api.persistUpdate(update)
     } catch (err) {
-      b.notice(`${r.hookName} hook: an updatedPermissions entry was not applied: ${(err as Error).message}`, 'warning')
+      b.notice(`${r.hookName} hook: an updatedPermissions entry was not applied: ${describeError(err)}`, 'warning')
     }
   }
   if (!answer.updatedInput) return { decision: 'allow', hook: r.hookName }

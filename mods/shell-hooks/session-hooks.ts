@@ -9,6 +9,7 @@ import { loadSources, type ConfigHooks } from './sources.js'
 import { applyStartOutputs } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 import { projectHookFingerprints, trustStorePath, withoutUnapproved } from './trust.js'
+import { describeError } from '../../core/errors.js'
 
 interface Flags { settings?: string[]; includeHookEvents?: boolean }
 
@@ -42,7 +43,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
       try {
         approved = new Set((await projectHookFingerprints(loaded.config, e.cwd, store)).filter((f) => f.approved).map((f) => f.fingerprint))
       } catch (err) {
-        $.log.warn(`the record of reviewed project hooks cannot be read: ${(err as Error).message}`)
+        $.log.warn(`the record of reviewed project hooks cannot be read: ${describeError(err)}`)
       }
     }
     if (opts.skipUnapprovedProjectHooks ?? e.isInteractive) {

@@ -7,6 +7,7 @@ import { contexts, type HookBridge } from './bridge.js'
 import { adoptInvocationHooks } from './frontmatter-hooks.js'
 import { applyTitle } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
+import { describeError } from '../../core/errors.js'
 
 // StopFailure's `error` values (spec §2.19); other model error kinds report as unknown.
 const STOP_FAILURE_ERRORS = new Set(['rate_limit', 'overloaded', 'authentication_failed', 'billing_error', 'invalid_request', 'model_not_found', 'server_error'])
@@ -70,7 +71,9 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     const r = await b.fire(event, {
       stop_hook_active: e.stopHookActive, last_assistant_message: e.answer,
       ...(e.agentId ? { agent_transcript_path: subagentTranscriptPath(b.init.transcriptPath, e.agentId) } : {}),
-      background_tasks: [], session_crons: [],
+      // The background tasks running as the turn would end, as the Agent SDK summarizes them.
+      background_tasks: $.task.list().filter((t) => t.background).map((t) => ({ id: t.id, type: t.type, status: t.status, description: t.description })),
+      session_crons: [],
     }, { ...agent, signal: next.signal })
     if (r.stop) return { decision: 'halt', reason: r.stop.reason ?? `${r.hookName} hook stopped the session` }
     const feedback = [...(r.blocked ? [r.blockReason ?? ''] : []), ...r.additionalContexts.map((c) => c.text)].filter((t) => t !== '')
@@ -91,7 +94,7 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       return await s.result
     } catch (err) {
       const type = (err as { type?: unknown }).type
-      failures.set(e.turnId, { type: typeof type === 'string' ? type : 'unknown', message: err instanceof Error ? err.message : String(err) })
+      failures.set(e.turnId, { type: typeof type === 'string' ? type : 'unknown', message: describeError(err) })
       throw err
     }
   })

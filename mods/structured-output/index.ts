@@ -5,6 +5,7 @@ import { defineMod } from '../../core/mod/define.js'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import type { TurnEnding } from '../../core/events/types.js'
 import { compileSchema, type SchemaCheck } from '../../core/tools/schema-check.js'
+import { describeError } from '../../core/errors.js'
 
 export const TOOL_NAME = 'StructuredOutput'
 /** Retries the model gets after a wrong or missing call (spec: MAX_STRUCTURED_OUTPUT_RETRIES, default 5). */
@@ -63,7 +64,7 @@ export default defineMod({
       try {
         check = await compileSchema(parsed.data.schema)
       } catch (err) {
-        $.log.error(`outputFormat.schema is not a valid JSON Schema: ${(err as Error).message}; structured output is off`)
+        $.log.error(`outputFormat.schema is not a valid JSON Schema: ${describeError(err)}; structured output is off`)
         return next(e)
       }
       const state: TurnState = { check, max: maxRetries(opts.maxRetries, $), failures: 0, done: false }

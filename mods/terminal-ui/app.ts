@@ -20,7 +20,12 @@ export interface Actions {
   interrupt(): void
   exit(): void
   cycleMode(): void
+  /** Stops a running background task (Query.stopTask). */
+  stopTask(taskId: string): void
 }
+
+/** A background task as the stream's background_tasks_changed lists it. */
+export interface BackgroundTask { task_id: string; task_type: string; description: string }
 
 const MODE_NAMES: Record<string, string> = {
   default: 'default', acceptEdits: 'accept edits', plan: 'plan mode', bypassPermissions: 'bypass permissions', dontAsk: "don't ask", auto: 'auto',
@@ -32,7 +37,7 @@ export const KEYS_HELP = [
   '  Enter send · \\ then Enter, Shift+Enter or Ctrl+J: new line · Alt+Enter: send now (interrupts the turn)',
   '  Esc interrupt the turn · Shift+Tab cycle the permission mode · Tab complete a /command',
   '  Ctrl+O show the last thinking in full, or collapse thinking again',
-  '  ↑↓ history · Ctrl+C twice or Ctrl+D exit',
+  '  ↑↓ history · Ctrl+C twice or Ctrl+D exit · Ctrl+T stop a background task',
 ].join('\n')
 
 /**
@@ -48,6 +53,8 @@ export class App {
   private readonly choosers: Chooser<unknown>[] = []
   busy = false
   mode = 'default'
+  /** The background tasks running now, as the last background_tasks_changed listed them. */
+  tasks: BackgroundTask[] = []
   $: ModApi | undefined
   private commands: string[] = []
   private exitArmedAt = 0
@@ -121,6 +128,7 @@ export class App {
     if (key.name === 'paste-end') return void (this.pasting = false)
     // Also while a chooser is open: the thinking may be what the answer depends on.
     if (key.ctrl && key.name === 'o' && !this.pasting) return this.view.toggleThinking()
+    if (key.ctrl && key.name === 't' && !this.pasting && !early) return this.pickTaskToStop()
     const chooser = this.choosers[0]
     // Typed ahead for the prompt, it must not answer a question (trust, approvals) no one has seen yet.
     if (chooser && early) return
@@ -216,6 +224,15 @@ export class App {
     return this.commands.filter((c) => c.startsWith(prefix))
   }
 
+  /** Ctrl+T: a chooser of the running background tasks; the one picked is stopped. */
+  private pickTaskToStop(): void {
+    if (this.tasks.length === 0) return void this.view.print(this.paint.dim('No background task is running.'))
+    const choices = this.tasks.map((t) => ({ label: `${t.description} (${t.task_type === 'local_bash' ? 'shell' : 'agent'} ${t.task_id})`, value: t.task_id as string | null }))
+    void this.choose<string | null>(['Stop which background task?'], choices, null).then(({ value }) => {
+      if (value !== null) this.actions?.stopTask(value)
+    })
+  }
+
   /** The terminal was given back: nothing draws any more. */
   stop(): void {
     this.stopped = true
@@ -270,6 +287,8 @@ export class App {
     const ctx = t.contextWindow > 0 ? `${Math.round((t.contextTokens / t.contextWindow) * 100)}% context` : '0% context'
     const mode = MODE_NAMES[this.mode] ?? this.mode
     const parts = [t.model, `⏵ ${mode}`, `$${t.costUsd.toFixed(4)}`, ctx]
+    const n = this.tasks.length
+    if (n > 0) parts.push(`${n} background task${n === 1 ? '' : 's'} (ctrl+t to stop)`)
     if (this.busy) parts.push('esc to interrupt')
     return p.dim(parts.join(' · '))
   }

@@ -1,6 +1,7 @@
 import type { App } from './app.js'
 import type { Paint } from './color.js'
 import type { MessageView } from './message-view.js'
+import { describeError } from '../../core/errors.js'
 
 /** Project items that run code of the folder's own (hooks, MCP servers), new or changed since approved. */
 export interface ApprovalAsk {
@@ -50,6 +51,6 @@ export async function askApproval(app: App, view: MessageView, paint: Paint, ask
     await ask.approve(ask.fingerprints)
     void view.print(paint.dim(`Approved ${n} ${n === 1 ? one : many} ${ask.approvedFor}.`))
   } catch (err) {
-    void view.print(paint.red(`the approval could not be saved in ${ask.store}: ${(err as Error).message}; ${ask.keptOff}`))
+    void view.print(paint.red(`the approval could not be saved in ${ask.store}: ${describeError(err)}; ${ask.keptOff}`))
   }
 }

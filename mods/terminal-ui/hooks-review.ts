@@ -7,6 +7,7 @@ import type { MessageView } from './message-view.js'
 import type { ShellHooksOptions } from '../shell-hooks/options.js'
 import { loadSources } from '../shell-hooks/sources.js'
 import { approveProjectHooks, projectHookFingerprints, trustStorePath, type ProjectHookFingerprint } from '../shell-hooks/trust.js'
+import { describeError } from '../../core/errors.js'
 
 const SHOWN = 6
 
@@ -48,7 +49,7 @@ export async function reviewProjectHooks(app: App, view: MessageView, paint: Pai
   try {
     found = await unapprovedProjectHooks(input)
   } catch (err) {
-    void view.print(paint.yellow(`the project hooks could not be reviewed: ${(err as Error).message}`))
+    void view.print(paint.yellow(`the project hooks could not be reviewed: ${describeError(err)}`))
     return
   }
   if (!found) return

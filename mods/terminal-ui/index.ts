@@ -4,6 +4,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { publishSurface, type InteractiveSurface } from './surface.js'
 import type { Outcome } from './tool-view.js'
+import { describeError } from '../../core/errors.js'
 
 /** What the in-session half needs from the terminal that runs the session. */
 export interface UiBridge {
@@ -66,7 +67,7 @@ export default defineMod({
           $.command.register(spec)
         } catch (err) {
           // /help and /mods may already belong to the commands mod; the handler below still answers first.
-          if (OWN.includes(spec)) $.log.warn((err as Error).message)
+          if (OWN.includes(spec)) $.log.warn(describeError(err))
         }
       }
       bridge.attach($, { sessionId: e.sessionId, resumed: e.resumedFrom !== undefined })

@@ -40,6 +40,8 @@ export class MessageView {
   private compacting: number | undefined
   /** A failed compaction's error, held until the next message shows whether a command reported it already. */
   private failedCompaction: string | undefined
+  /** The tasks running in the background, whose ends get a line. */
+  private readonly background = new Set<string>()
 
   constructor(private readonly screen: Screen, private readonly paint: Paint, private readonly changed: () => void) {
     this.thoughts = new ThinkingLog(paint)
@@ -130,6 +132,10 @@ export class MessageView {
       this.compacting = m.status === 'compacting' ? performance.now() : undefined
       this.failedCompaction = compactFailure(m) ?? this.failedCompaction
     }
+    // A foreground task is its tool line already: only background tasks get lines of their own.
+    if (m.subtype === 'task_started' && m.is_backgrounded === true) this.background.add(String(m.task_id))
+    if (m.subtype === 'task_updated' && (m.patch as { is_backgrounded?: boolean } | undefined)?.is_backgrounded) this.background.add(String(m.task_id))
+    if (m.subtype === 'task_notification' && !this.background.delete(String(m.task_id))) return this.changed()
     const post = m.subtype === 'compact_boundary' ? (m.compact_metadata as { post_tokens?: unknown } | undefined)?.post_tokens : undefined
     if (typeof post === 'number') this.totals.contextTokens = post
     const line = systemLine(m, this.paint, this.screen.columns - 1)

@@ -3,6 +3,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import type { App } from './app.js'
 import type { Paint } from './color.js'
 import type { MessageView } from './message-view.js'
+import { describeError } from '../../core/errors.js'
 
 const SHOWN_SESSIONS = 9
 const SHOWN_MESSAGES = 4
@@ -39,7 +40,7 @@ async function openable(view: MessageView, paint: Paint, sessionId: string, cwd:
     assertUnlocked(file.path, file.sessionId)
     return sessionId
   } catch (err) {
-    void view.print(paint.red(`/resume: ${(err as Error).message}; staying in this session`))
+    void view.print(paint.red(`/resume: ${describeError(err)}; staying in this session`))
     return undefined
   }
 }

@@ -5,7 +5,7 @@ import type { PermissionModeOwner } from '../../core/loop/permission-mode.js'
 import type { PermissionMode } from '../../core/permission-modes.js'
 import type { PermissionResult } from '../../core/tools/pipeline.js'
 import { VERSION } from '../../core/version.js'
-import { KEYS_HELP } from './app.js'
+import { KEYS_HELP, type BackgroundTask } from './app.js'
 import { appendHistory, historyFile, readHistory } from './history.js'
 import type { TerminalSurface } from './index.js'
 import { InputChannel } from './input-channel.js'
@@ -18,6 +18,7 @@ import { pickSession, resumable, showResumed } from './resume.js'
 import { surfaceOf, type InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
+import { describeError } from '../../core/errors.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
 
@@ -40,6 +41,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     stopSession?.()
   }, () => terminal.restore(), io.stdout)
   void view.print(`${paint.bold('modloop')} ${paint.dim(`v${VERSION} · ${options.cwd}`)}\n${paint.dim('/help for commands and keys · Esc interrupts · Ctrl+D exits')}`)
+  // A stray error the CLI caught is shown here, not written under the live screen; one of modloop's own ends the session.
+  const unlisten = ctx.faults?.listen((text) => void view.print(paint.red(text.trimEnd())), () => termination.end(1))
   try {
     let next: QueryOptions = options
     let prompt = ctx.prompt
@@ -65,6 +68,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       return outcome.code
     }
   } finally {
+    unlisten?.()
     await terminal.close()
     termination.dispose()
   }
@@ -82,7 +86,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     try {
       dist = await ctx.load((name, level, text) => { if (level !== 'debug') say(`${name}: ${text}`, level === 'info' ? 'info' : level) })
     } catch (err) {
-      say(`modloop: the distribution could not be loaded: ${(err as Error).message}`, 'error')
+      say(`modloop: the distribution could not be loaded: ${describeError(err)}`, 'error')
       return { code: 1, failed: true }
     }
     const { host, configFile } = dist
@@ -180,7 +184,10 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         exiting = true
         if (app.busy) void q.interrupt()
         input.end()
+        // Background tasks would hold the session open: leaving ends them with it.
+        if (app.tasks.length > 0) void q.close()
       },
+      stopTask: (taskId) => void q.stopTask(taskId).catch((err: unknown) => say(`the task could not be stopped: ${describeError(err)}`, 'error')),
       cycleMode: () => {
         const owner = ownerOf($)
         if (!owner && !host.providerOf('permissionMode')) return say('no loaded mod owns permission modes: there is no mode to change', 'warn')
@@ -206,6 +213,10 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
           for (const text of app.pending.takeJoining()) void view.print(promptText(text, paint))
         }
         if (m.type === 'system' && m.subtype === 'status' && typeof m.permissionMode === 'string') app.mode = m.permissionMode
+        if (m.type === 'system' && m.subtype === 'background_tasks_changed' && Array.isArray(m.tasks)) {
+          app.tasks = m.tasks as BackgroundTask[]
+          app.redraw()
+        }
         if (m.type !== 'result') continue
         app.busy = false
         await app.refreshCommands()
@@ -218,13 +229,14 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         }
       }
     } catch (err) {
-      say(`modloop: ${(err as Error).message}`, 'error')
+      say(`modloop: ${describeError(err)}`, 'error')
       failed = true
     } finally {
       stopSession = undefined
       surface.connect(undefined)
       app.actions = undefined
       app.busy = false
+      app.tasks = []
       app.pending.clear()
       await host.close()
       app.$ = undefined

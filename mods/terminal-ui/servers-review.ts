@@ -6,6 +6,7 @@ import { askApproval } from './approval-ask.js'
 import type { App } from './app.js'
 import type { Paint } from './color.js'
 import type { MessageView } from './message-view.js'
+import { describeError } from '../../core/errors.js'
 
 const SHOWN = 6
 
@@ -33,7 +34,7 @@ export async function reviewProjectServers(app: App, view: MessageView, paint: P
   try {
     servers = (await projectServers(input.cwd, store)).filter((s) => !s.approved && !input.declined.has(s.fingerprint) && !opts.disabled?.includes(s.name))
   } catch (err) {
-    void view.print(paint.yellow(`the MCP servers of .mcp.json could not be reviewed: ${(err as Error).message}`))
+    void view.print(paint.yellow(`the MCP servers of .mcp.json could not be reviewed: ${describeError(err)}`))
     return
   }
   const n = servers.length

@@ -5,8 +5,10 @@ const SIGNALS = ['SIGTERM', 'SIGHUP'] as const
 const SHUTDOWN_MS = 6_000
 
 export interface Termination {
-  /** The exit code of the signal that came (128 + its number), once one did. */
+  /** The exit code of the signal that came (128 + its number), once one did, or of `end`. */
   code(): number | undefined
+  /** Ends the session as a signal does, exiting with `code` (an internal error: 1); a no-op once ending. */
+  end(code: number): void
   dispose(): void
 }
 
@@ -23,17 +25,23 @@ export function onTermination(stop: () => void, restore: () => void, stdout: Nod
     restore()
     process.exit(code)
   }
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (code !== undefined) return force()
-    code = 128 + constants.signals[signal]
-    // After SIGHUP the terminal is gone: a write to it fails, and must not crash the shutdown.
-    if (signal === 'SIGHUP') stdout.on('error', () => {})
+  const end = (exitCode: number) => {
+    code = exitCode
     setTimeout(force, SHUTDOWN_MS).unref()
     stop()
+  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (code !== undefined) return force()
+    // After SIGHUP the terminal is gone: a write to it fails, and must not crash the shutdown.
+    if (signal === 'SIGHUP') stdout.on('error', () => {})
+    end(128 + constants.signals[signal])
   }
   for (const s of SIGNALS) process.on(s, onSignal)
   return {
     code: () => code,
+    end: (exitCode) => {
+      if (code === undefined) end(exitCode)
+    },
     dispose: () => {
       for (const s of SIGNALS) process.off(s, onSignal)
     },

@@ -26,6 +26,17 @@ export interface InteractiveContext {
    * `log`; each later call (a new session after /resume) loads it afresh.
    */
   load(log: LogSink): Promise<Distribution>
+  /**
+   * What the CLI's process guard caught while the surface runs: an error no handler awaited.
+   * `listen` shows each report in the surface (until it listens they go to stderr), and calls
+   * `stop` when one came from modloop itself: end the session as on SIGTERM. modloop then exits 1.
+   */
+  faults?: FaultFeed
+}
+
+export interface FaultFeed {
+  /** Returns the disposer. A stop that came before the surface listened is passed on at once. */
+  listen(show: (text: string) => void, stop: (err: Error) => void): () => void
 }
 
 /**

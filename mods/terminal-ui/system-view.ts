@@ -33,6 +33,12 @@ export function systemLine(m: SystemMessage, paint: Paint, width: number): strin
       return m.level === 'warning' ? paint.yellow(String(m.content)) : paint.dim(String(m.content))
     case 'local_command_output':
       return String(m.content ?? '')
+    case 'task_started':
+      return m.is_backgrounded === true ? paint.dim(`⧉ in the background: ${String(m.description)} (${String(m.task_id)})`) : undefined
+    case 'task_notification': {
+      const line = `⧉ ${String(m.summary)} (${String(m.task_id)})`
+      return m.status === 'completed' ? paint.dim(line) : paint.yellow(line)
+    }
     default:
       return undefined
   }

@@ -3,6 +3,7 @@ import type { CompleteRequest, CompleteResult } from '../../core/loop/complete.j
 import { defineMod } from '../../core/mod/define.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { fetchPage, type Page } from './fetch-page.js'
+import { describeError } from '../../core/errors.js'
 
 const input = z.object({
   url: z.string().url().describe('The URL to fetch'),
@@ -40,7 +41,7 @@ export default defineMod({
             page = hit && Date.now() - hit.at < opts.cacheTtlMs ? hit.page : await fetchPage(i.url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, signal: ctx.signal })
             cache.set(i.url, { at: Date.now(), page })
           } catch (err) {
-            return failure(`WebFetch could not fetch ${i.url}: ${(err as Error).message}`)
+            return failure(`WebFetch could not fetch ${i.url}: ${describeError(err)}`)
           }
           if (page.redirect) {
             const text = `${i.url} redirects to another host: ${page.redirect}\nTo read it, call WebFetch again with that URL.`

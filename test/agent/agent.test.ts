@@ -38,7 +38,8 @@ describe('the Agent tool', () => {
     expect(new Set(childMessages.map((m: any) => m.parent_tool_use_id))).toEqual(new Set(parentIds))
     expect(childMessages.some((m) => m.type === 'user')).toBe(true)
     const results = (run.requests.at(-1)!.body as any).messages.at(-1).content
-    expect(results.map((r: any) => r.content)).toEqual(['report', 'report'])
+    // Each report is handed back framed as its subagent's output, naming the agent.
+    expect(results.map((r: any) => r.content.split('\n').slice(1, 3))).toEqual([['report', '</subagent-report>'], ['report', '</subagent-report>']])
     expect(run.messages.filter((m) => m.type === 'result')).toHaveLength(1)
     assertNoDanglingToolUse(run.requests)
   })
@@ -72,7 +73,7 @@ describe('the Agent tool', () => {
     ], 'go', { cwd, mods: [toolsMod(), agentMod, policy] })
     const results = (run.requests.at(-1)!.body as any).messages[2].content
     expect(results[0]).toMatchObject({ is_error: true, content: 'not that' })
-    expect(results[1]).toMatchObject({ content: 'sub done' })
+    expect(results[1]).toMatchObject({ content: expect.stringContaining('\nsub done\n</subagent-report>') })
   })
 
   it('nesting stops at the depth limit: the deepest agent has no Agent tool', async () => {

@@ -35,7 +35,7 @@ describe('agent types from the agent mod\'s options', () => {
     expect(child.messages[0].content[0].text).toBe('review this')
     // The parent's tool result: the report, and the structured result hooks see.
     const answered = run.messages.find((m: any) => m.type === 'user' && !m.parent_tool_use_id) as any
-    expect(answered.message.content[0]).toMatchObject({ content: 'looks fine' })
+    expect(answered.message.content[0]).toMatchObject({ content: expect.stringContaining('\nlooks fine\n</subagent-report>') })
     expect(answered.tool_use_result).toMatchObject({
       status: 'completed', resolvedModel: 'claude-haiku-4-5', content: [{ type: 'text', text: 'looks fine' }], agentId: expect.any(String),
       totalToolUseCount: 1, totalDurationMs: expect.any(Number), totalTokens: expect.any(Number),

@@ -24,7 +24,7 @@ describe('isolation', () => {
     expect(await host.bus.emit('tool.call', call(), run)).toEqual({ result: 'ran Bash' })
     expect(after).toHaveBeenCalledOnce()
     expect(failures).toMatchObject([{ code: 'MODLOOP_ERR_HANDLER_THROW', mod: 'broken', event: 'tool.call', outcome: 'skipped' }])
-    expect(failures[0]!.message).toContain('broken: tool.call handler failed: Error: boom')
+    expect(failures[0]!.message).toContain('broken: tool.call handler failed: boom')
   })
 
   it('keeps the result of next when a handler fails after it', async () => {
@@ -112,7 +112,7 @@ describe('fail closed and catch', () => {
       on('tool.call', { tool: 'Bash' }, () => { throw new Error('boom') })
         .catch((_$, e, next) => (next.called ? next(e) : { deny: `guard failed: ${next.error.message}` }))
     }])
-    expect(await host.bus.emit('tool.call', call(), run)).toEqual({ deny: 'guard failed: Error: boom' })
+    expect(await host.bus.emit('tool.call', call(), run)).toEqual({ deny: 'guard failed: boom' })
   })
 
   it('catch gets a replay-safe next when the handler had called it', async () => {

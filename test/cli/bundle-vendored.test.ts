@@ -31,7 +31,8 @@ export default { name: 'locale-mod', register() {
     const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) }, cwd: dir, env: { ...process.env, MODLOOP_HOME: join(dir, 'home') } }
     expect(await main(['mods', 'list', '--mod', mod], io), err).toBe(0)
     expect(out).toContain('locale-mod')
-    expect((globalThis as { __modloopLocaleCheck?: unknown }).__modloopLocaleCheck).toEqual({ names: expect.any(Number), fr: 'function' })
-    expect((globalThis as { __modloopLocaleCheck: { names: number } }).__modloopLocaleCheck.names).toBeGreaterThan(30)
+    const check = (globalThis as unknown as { __modloopLocaleCheck?: { names: number; fr: string } }).__modloopLocaleCheck
+    expect(check).toEqual({ names: expect.any(Number), fr: 'function' })
+    expect(check!.names).toBeGreaterThan(30)
   })
 })

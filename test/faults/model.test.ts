@@ -1,10 +1,14 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Io } from '../../cli/io.js'
 import { main } from '../../cli/main.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { lastUserText, toolResults } from './hook-project.js'
+import { expectCleanEnd, faultyEnv, parseStream } from './run-faulty.js'
+
+// `modloop -p` in-process against the fake Messages API over real SSE: the faults are on the wire.
 
 let dir: string
 beforeAll(async () => {
@@ -13,28 +17,45 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
 /** Runs `modloop -p` in-process; `onErr` sees each stderr line with the requests the server had answered then. */
-async function run(args: string[], script: unknown, onErr: (line: string, requestsSoFar: number) => void = () => {}) {
+async function run(args: string[], script: unknown, o: { env?: Record<string, string>; onErr?: (line: string, requestsSoFar: number) => void } = {}) {
   const server = await startFakeAnthropic({ script })
   let out = ''
   let err = ''
   const io: Io = {
     stdout: { write: (t: string) => (out += t) },
-    stderr: { write: (t: string) => { err += t; onErr(t, server.requests.length) } },
+    stderr: { write: (t: string) => { err += t; o.onErr?.(t, server.requests.length) } },
     cwd: dir,
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: join(dir, 'home'), MODLOOP_RETRY_BASE_MS: '200' },
+    env: faultyEnv(dir, server.url, { MODLOOP_RETRY_BASE_MS: '200', ...o.env }),
   }
   try {
-    return { code: await main(args, io), out, err, requests: server.requests.length }
+    return { code: await main(args, io), out, err, requests: server.requests }
   } finally {
     await server.close()
   }
 }
 
+/** A stream-json run: its messages, result and the API retries it announced. */
+async function streamed(script: unknown, env: Record<string, string> = {}) {
+  const r = await run(['-p', 'go', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'], script, { env })
+  const { messages, result } = parseStream(r.out)
+  const retries = messages.filter((m) => m.type === 'system' && m.subtype === 'api_retry')
+  return { ...r, messages, result, retries }
+}
+
+const bash = (command: string) => ({ tool_use: { name: 'Bash', input: { command } } })
+// A Bash call then a text block: message_start, the tool block (start, 2 deltas, stop) = 5 events, then the text block.
+const TOOL_THEN_TEXT = [bash('echo kept'), { text: 'and more to say' }]
+const AFTER_TOOL_BLOCK = 6
+const IN_FIRST_BLOCK = 2
+const QUICK_IDLE = { MODLOOP_STREAM_IDLE_TIMEOUT_MS: '300' }
+
 describe('retry progress in text mode', () => {
   it.each([529, 500, 429])('API error %i: one stderr line per attempt, printed as the wait begins', async (status) => {
     const seen: number[] = []
-    const r = await run(['-p', 'go'], [{ error: { status }, times: 2 }, { reply: 'fine' }], (line, n) => {
-      if (line.includes('retrying in')) seen.push(n)
+    const r = await run(['-p', 'go'], [{ error: { status }, times: 2 }, { reply: 'fine' }], {
+      onErr: (line, n) => {
+        if (line.includes('retrying in')) seen.push(n)
+      },
     })
     expect(r.code).toBe(0)
     expect(r.out).toBe('fine\n')
@@ -45,11 +66,104 @@ describe('retry progress in text mode', () => {
   })
 })
 
+describe('API errors, with and without retry-after', () => {
+  it('a retry-after header sets the wait; without one the wait is the backoff', async () => {
+    const r = await streamed([
+      { error: { status: 429 }, retryAfter: '0.3' },
+      { error: { status: 529 }, retryAfter: null },
+      { error: { status: 500 }, retryAfter: '0.1' },
+      { reply: 'fine' },
+    ])
+    expect(r.result).toMatchObject({ subtype: 'success', result: 'fine' })
+    expect(r.retries.map((m) => [m.error_status, m.retry_delay_ms])).toEqual([[429, 300], [529, expect.any(Number)], [500, 100]])
+    // The backoff of a second attempt: twice the 200 ms base, plus up to a quarter.
+    expect(r.retries[1]!.retry_delay_ms).toBeGreaterThanOrEqual(400)
+    expect(r.retries[1]!.retry_delay_ms).toBeLessThanOrEqual(500)
+    await expectCleanEnd(dir, r)
+  })
+
+  it('past the retries the run ends with an error result naming the status and the retries; a StopFailure hook exiting 2 changes nothing', async () => {
+    await mkdir(join(dir, '.claude'), { recursive: true })
+    const hook = join(dir, 'stop-failure.sh')
+    await writeFile(hook, `#!/bin/sh\ncat > ${dir}/stop-failure.json\necho "exit 2 from StopFailure" >&2\nexit 2\n`, { mode: 0o755 })
+    await writeFile(join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { StopFailure: [{ hooks: [{ type: 'command', command: hook }] }] } }))
+    try {
+      const r = await streamed([{ error: { status: 529, message: 'Overloaded' }, times: 5 }, { reply: 'never' }], { MODLOOP_MAX_RETRIES: '2', MODLOOP_RETRY_BASE_MS: '1' })
+      expect(r.requests).toHaveLength(3)
+      expect(r.result).toMatchObject({ is_error: true, result: expect.stringContaining('Overloaded (gave up after 2 retries)') })
+      expect(r.code).toBe(1)
+      expect(JSON.parse(await readFile(join(dir, 'stop-failure.json'), 'utf8'))).toMatchObject({ hook_event_name: 'StopFailure', error: 'overloaded' })
+      await expectCleanEnd(dir, r)
+    } finally {
+      await rm(join(dir, '.claude'), { recursive: true, force: true })
+    }
+  })
+})
+
+describe('faults in the middle of a stream', () => {
+  it('a reset before a block completed is retried from the start', async () => {
+    const r = await streamed([
+      { reply: TOOL_THEN_TEXT, truncateAfter: IN_FIRST_BLOCK },
+      { reply: TOOL_THEN_TEXT },
+      { reply: 'done', expect: { toolResults: 1 } },
+    ])
+    expect(r.result, r.err).toMatchObject({ subtype: 'success', result: 'done' })
+    expect(r.retries).toHaveLength(1)
+    expect(r.retries[0]!.error_message).toContain('cut off before message_stop')
+    await expectCleanEnd(dir, r)
+  })
+
+  it.each([
+    ['a reset', { truncateAfter: AFTER_TOOL_BLOCK }],
+    ['a stall', { stallAfter: AFTER_TOOL_BLOCK }],
+  ])('%s after a tool block completed is not retried: the completed call runs, is answered, and the turn goes on', async (_, fault) => {
+    const r = await streamed([{ reply: TOOL_THEN_TEXT, ...fault }, { reply: 'done', expect: { toolResults: 1 } }], QUICK_IDLE)
+    expect(r.retries).toHaveLength(0)
+    expect(r.result, r.err).toMatchObject({ subtype: 'success', result: 'done' })
+    expect(toolResults(r.requests[1]!)).toEqual({ 'echo kept': 'kept' })
+    await expectCleanEnd(dir, r)
+  })
+
+  it('a frame that is not JSON is a cut stream: retried before a block completed', async () => {
+    const r = await streamed([{ reply: TOOL_THEN_TEXT, malformedAfter: IN_FIRST_BLOCK }, { reply: TOOL_THEN_TEXT }, { reply: 'done', expect: { toolResults: 1 } }])
+    expect(r.result, r.err).toMatchObject({ subtype: 'success', result: 'done' })
+    expect(r.retries).toHaveLength(1)
+    await expectCleanEnd(dir, r)
+  })
+})
+
+describe('a stream that stalls', () => {
+  it('silence past the idle timeout, before any event or mid-block, is given up on and retried', async () => {
+    const r = await streamed([
+      { reply: TOOL_THEN_TEXT, stallAfter: 0 },
+      { reply: TOOL_THEN_TEXT, stallAfter: IN_FIRST_BLOCK },
+      { reply: TOOL_THEN_TEXT },
+      { reply: 'done', expect: { toolResults: 1 } },
+    ], QUICK_IDLE)
+    expect(r.result, r.err).toMatchObject({ subtype: 'success', result: 'done' })
+    expect(r.retries.map((m) => m.error_message)).toEqual([
+      expect.stringContaining('stream idle timeout: no event from the API for 300 ms (no event received'),
+      expect.stringContaining('stream idle timeout: no event from the API for 300 ms (partial response received'),
+    ])
+    expect(lastUserText(r.requests[3]!)).toContain('kept')
+    await expectCleanEnd(dir, r)
+  })
+
+  it('a stream that stalls on every try ends the run with an error naming the idle time', async () => {
+    const r = await streamed([{ reply: 'never', stallAfter: 1 }, { reply: 'never', stallAfter: 1 }], { ...QUICK_IDLE, MODLOOP_MAX_RETRIES: '1', MODLOOP_RETRY_BASE_MS: '1' })
+    expect(r.requests).toHaveLength(2)
+    expect(r.result).toMatchObject({ is_error: true, result: expect.stringContaining('stream idle timeout: no event from the API for 300 ms (partial response received') })
+    expect(r.result!.result).toContain('(gave up after 1 retries)')
+    expect(r.code).toBe(1)
+    await expectCleanEnd(dir, r)
+  })
+})
+
 describe('--max-turns 0', () => {
   it('sends no request and ends with error_max_turns', async () => {
     const r = await run(['-p', 'go', '--max-turns', '0', '--output-format', 'json'], [{ reply: 'never' }])
     expect(r.code).toBe(1)
-    expect(r.requests).toBe(0)
+    expect(r.requests).toHaveLength(0)
     expect(JSON.parse(r.out)).toMatchObject({ subtype: 'error_max_turns', terminal_reason: 'max_turns' })
   })
 })

@@ -12,7 +12,7 @@ describe.concurrent('a mod fault never ends a run silently', () => {
   it.each([
     ['a tool.call handler that never settles', mod(`on('tool.call', () => new Promise(() => {}), { budgetMs: 200 })`), 'faulty: tool.call handler timed out'],
     ['a prompt.submit handler that never settles', mod(`on('prompt.submit', () => new Promise(() => {}), { budgetMs: 200 })`), 'faulty: prompt.submit handler timed out'],
-    ['a handler that throws', mod(`on('tool.call', () => { throw new Error('kaboom') })`), 'faulty: tool.call handler failed: Error: kaboom'],
+    ['a handler that throws', mod(`on('tool.call', () => { throw new Error('kaboom') })`), 'faulty: tool.call handler failed: kaboom'],
     ['a handler that answers the wrong shape', mod(`on('tool.call', () => 42)`), 'faulty: tool.call handler failed'],
     ['a stray rejection from a timer', mod(`on('tool.call', ($, e, next) => { setTimeout(() => Promise.reject(new Error('stray'))); return next(e) })`), 'MODLOOP_ERR_STRAY: faulty: an unhandled rejection from its tool.call handler'],
     ['a throw inside a timer', mod(`on('tool.call', ($, e, next) => { setTimeout(() => { throw new Error('timer') }); return next(e) })`), 'MODLOOP_ERR_STRAY: faulty: an uncaught exception from its tool.call handler'],
@@ -29,7 +29,7 @@ describe.concurrent('a mod fault never ends a run silently', () => {
       expect(run.code).toBe(0)
       expect(run.err).toContain(culprit)
       expect(run.err).not.toMatch(/faulty: faulty:/)
-      expectCleanEnd(cwd, run)
+      await expectCleanEnd(cwd, run)
     } finally {
       await rm(cwd, { recursive: true, force: true })
     }

@@ -12,7 +12,8 @@ export interface BuiltRun { code: number; out: string; err: string }
 export function builtModloop(args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<BuiltRun> {
   expect(existsSync(join(root, 'dist', 'bin', 'main.cjs')), 'run `npm run build` first').toBe(true)
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(root, 'bin', 'modloop.cjs'), ...args], options, (error, out, err) => {
+    // Room for what a run may print (execFile kills a child past its 1 MB default).
+    execFile(process.execPath, [join(root, 'bin', 'modloop.cjs'), ...args], { maxBuffer: 64 * 1024 * 1024, ...options }, (error, out, err) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out, err })
     })
   })

@@ -106,6 +106,29 @@ const status = z.looseObject({
   status: z.enum(['compacting', 'requesting']).nullable(), compact_result: z.enum(['success', 'failed']).optional(),
 })
 
+// The task messages (spec §2.4; the Agent SDK's SDKTask*Message and SDKBackgroundTasksChangedMessage).
+const taskStarted = z.looseObject({
+  type: z.literal('system'), subtype: z.literal('task_started'), ...base, ...noMessage,
+  task_id: id, description: z.string(), tool_use_id: id.optional(), subagent_type: id.optional(), is_backgrounded: z.boolean().optional(),
+  spawn_depth: count.optional(), task_type: id.optional(), prompt: z.string().optional(),
+})
+const taskUpdated = z.looseObject({
+  type: z.literal('system'), subtype: z.literal('task_updated'), ...base, ...noMessage, task_id: id,
+  patch: z.looseObject({
+    status: z.enum(['pending', 'running', 'completed', 'failed', 'killed', 'paused']).optional(), description: z.string().optional(),
+    end_time: z.number().optional(), total_paused_ms: z.number().optional(), error: z.string().optional(), is_backgrounded: z.boolean().optional(),
+  }),
+})
+const taskNotification = z.looseObject({
+  type: z.literal('system'), subtype: z.literal('task_notification'), ...base, ...noMessage,
+  task_id: id, tool_use_id: id.optional(), status: z.enum(['completed', 'failed', 'stopped']), output_file: z.string(), summary: z.string(),
+  usage: z.looseObject({ total_tokens: count, tool_uses: count, duration_ms: count }).optional(),
+})
+const backgroundTasksChanged = z.looseObject({
+  type: z.literal('system'), subtype: z.literal('background_tasks_changed'), ...base, ...noMessage,
+  tasks: z.array(z.looseObject({ task_id: id, task_type: id, description: z.string() })),
+})
+
 const otherSystem = z.looseObject({ type: z.literal('system'), subtype: id, ...base, ...noMessage })
 
 const resultCommon = {
@@ -114,6 +137,7 @@ const resultCommon = {
   total_cost_usd: z.number().min(0), usage, modelUsage: z.record(z.string(), modelUsage),
   permission_denials: z.array(z.looseObject({ tool_name: id, tool_use_id: id, tool_input: z.unknown() })),
   terminal_reason: z.enum(TERMINAL_REASONS),
+  origin: z.looseObject({ kind: id }).optional(),
 }
 
 export const result = z.discriminatedUnion('subtype', [
@@ -125,7 +149,10 @@ export const result = z.discriminatedUnion('subtype', [
   }),
 ])
 
-const SYSTEM: Record<string, z.ZodType> = { init: systemInit, api_retry: apiRetry, informational, compact_boundary: compactBoundary, status }
+const SYSTEM: Record<string, z.ZodType> = {
+  init: systemInit, api_retry: apiRetry, informational, compact_boundary: compactBoundary, status,
+  task_started: taskStarted, task_updated: taskUpdated, task_notification: taskNotification, background_tasks_changed: backgroundTasksChanged,
+}
 
 /** The schema a line must meet, by its type (and subtype); undefined for a type the spec does not have. */
 export function shapeFor(line: { type?: unknown; subtype?: unknown }): z.ZodType | undefined {

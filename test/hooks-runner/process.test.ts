@@ -50,8 +50,9 @@ describe.concurrent('process hygiene (spec §4.4, R7)', () => {
     const r = await fire('Stop', {}, group('Stop', [cmd('sleep 5 & echo started')]))
     const rec = r.records[0]!
     expect(rec).toMatchObject({ outcome: 'success', stdout: 'started\n' })
-    // The run ended while the grandchild still held stdout open.
+    // The run ended while the grandchild still held stdout open, and says so.
     expect(groupAlive(rec.pid!)).toBe(true)
+    expect(r.warnings).toContainEqual(expect.objectContaining({ code: 'HOOKS_WARN_PIPES_HELD', hook: 'sleep 5 & echo started' }))
     process.kill(-rec.pid!, 'SIGKILL')
   })
 

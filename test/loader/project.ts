@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { Builtins } from '../../core/loader/types.js'
+import { readPluginDir } from '../../mods/_shared/plugin-format/read-plugin.js'
 
 export interface Project {
   dir: string
@@ -59,7 +60,7 @@ export default defineMod({
 /** An injected built-in set, so tests do not depend on what mods/index.ts holds. */
 export function builtins(names: string[] = [], defaults: string[] = names): Builtins {
   const mods = Object.fromEntries(names.map((n) => [n, async () => ({ register() {} })]))
-  return { mods, defaultDistribution: defaults, hostModule: () => import('../../index.js') as Promise<Record<string, unknown>> }
+  return { mods, defaultDistribution: defaults, hostModule: () => import('../../index.js') as Promise<Record<string, unknown>>, readPlugin: readPluginDir }
 }
 
 /** `tmp(files)` makes a project removed after each test of the file that calls this once. */

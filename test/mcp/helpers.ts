@@ -20,7 +20,8 @@ export const stdio = (extra: Record<string, unknown> = {}) => ({ command: proces
 
 /** The mcp mod with these options (a query's `mods` takes definitions without options). */
 export function mcp(options: Record<string, unknown> = {}): ModDefinition {
-  const parsed = mcpOptions.parse(options)
+  // The longest startup wait the mod allows: a fixture server started on a busy machine is slow to answer.
+  const parsed = mcpOptions.parse({ startupTimeoutMs: 9_000, ...options })
   return { ...mcpMod, options: undefined, register: (on, _o, $) => mcpMod.register(on, parsed, $) } as ModDefinition
 }
 

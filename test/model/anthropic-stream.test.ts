@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
 import { assembleMessage } from '../../testing/model/script.js'
 import { ModelApiError } from '../../core/model/types.js'
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, streamIdleTimeoutMs } from '../../core/model/stream-idle.js'
 import { collect, failure, fakeModel, request } from './helpers.js'
 
 describe('the Anthropic adapter against the fake Messages API', () => {
@@ -153,5 +154,29 @@ describe('the Anthropic adapter against the fake Messages API', () => {
     }
     expect(caught).toMatchObject({ type: 'aborted' })
     expect(events.length).toBeLessThan(6)
+  })
+
+  it('gives up on a response silent past the idle timeout, and counts only the time spent waiting on the server', async () => {
+    const { model, server } = await fakeModel([{ reply: 'hi', stallAfter: 0 }, { reply: 'hi there' }], { streamIdleTimeoutMs: 200 })
+    const retries: string[] = []
+    const events: string[] = []
+    for await (const event of model.stream(request, { onRetry: (r) => retries.push(r.message) })) {
+      events.push(event.type)
+      // Holding an event longer than the idle timeout is the caller's time, not the server's silence.
+      if (events.length === 1) await new Promise((r) => setTimeout(r, 400))
+    }
+    expect(retries).toEqual(['stream idle timeout: no event from the API for 200 ms (no event received; MODLOOP_STREAM_IDLE_TIMEOUT_MS sets the limit)'])
+    expect(events.at(-1)).toBe('message_stop')
+    expect(server.requests).toHaveLength(2)
+  })
+})
+
+describe('the stream idle timeout setting', () => {
+  it('is the option, then MODLOOP_STREAM_IDLE_TIMEOUT_MS, then CLAUDE_STREAM_IDLE_TIMEOUT_MS, then 90 s', () => {
+    expect(streamIdleTimeoutMs(5, { MODLOOP_STREAM_IDLE_TIMEOUT_MS: '7' })).toBe(5)
+    expect(streamIdleTimeoutMs(undefined, { MODLOOP_STREAM_IDLE_TIMEOUT_MS: '7', CLAUDE_STREAM_IDLE_TIMEOUT_MS: '9' })).toBe(7)
+    expect(streamIdleTimeoutMs(undefined, { CLAUDE_STREAM_IDLE_TIMEOUT_MS: '9' })).toBe(9)
+    expect(streamIdleTimeoutMs(undefined, { MODLOOP_STREAM_IDLE_TIMEOUT_MS: 'soon' })).toBe(DEFAULT_STREAM_IDLE_TIMEOUT_MS)
+    expect(DEFAULT_STREAM_IDLE_TIMEOUT_MS).toBe(90_000)
   })
 })

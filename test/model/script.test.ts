@@ -71,6 +71,21 @@ describe('model scripts', () => {
     expect(cursor.next(req)).toMatchObject({ kind: 'error', status: 500, exhausted: true, message: expect.stringContaining('exhausted after 2 steps') })
   })
 
+  it('a step with `when` answers the first request it matches, out of order; the others go in order', () => {
+    const cursor = createScriptCursor(parseScript([
+      { reply: 'main 1' },
+      { reply: 'sub 1', when: { firstUserText: 'side job' } },
+      { reply: 'sub 2', when: { firstUserText: 'side job' } },
+      { reply: 'main 2' },
+    ]))
+    const main = { model: 'm', messages: [{ role: 'user', content: 'go' }] }
+    const sub = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'the side job' }] }] }
+    const texts = [cursor.next(sub), cursor.next(main), cursor.next(sub), cursor.next(main)]
+      .map((a) => (a.kind === 'reply' ? a.step.reply[0] : a))
+    expect(texts).toEqual([{ text: 'sub 1' }, { text: 'main 1' }, { text: 'sub 2' }, { text: 'main 2' }])
+    expect(cursor.next(sub)).toMatchObject({ kind: 'error', exhausted: true })
+  })
+
   it('builds the Messages API event sequence for a step', () => {
     const [step] = parseScript([{ reply: [{ thinking: 'hm' }, { text: 'hi' }, { tool_use_raw: { name: 'T', json: '{"a":' } }] }]).steps
     const events = eventsForStep(step as never, { model: 'claude-haiku-4-5', messages: [] }, 3)

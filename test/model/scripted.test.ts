@@ -69,6 +69,18 @@ describe('the scripted model', () => {
     expect(model.requests).toHaveLength(2)
   })
 
+  it('gives up on a stalled step after the idle timeout and retries it, as the Anthropic adapter does; a malformed frame is a cut', async () => {
+    const retries: string[] = []
+    const model = createScriptedModel([{ reply: 'x', stallAfter: 1 }, { reply: 'y', malformedAfter: 0 }, { reply: 'whole' }], { retryBaseMs: 1, streamIdleTimeoutMs: 50 })
+    const seen: string[] = []
+    for await (const event of model.stream(request, { onRetry: (r) => retries.push(`${r.error}: ${r.message}`) })) seen.push(event.type)
+    expect(retries).toEqual([
+      'stream: stream idle timeout: no event from the API for 50 ms (partial response received; MODLOOP_STREAM_IDLE_TIMEOUT_MS sets the limit)',
+      'connection: the response stream held a frame that is not JSON, after 0 events (step 1)',
+    ])
+    expect(seen.at(-1)).toBe('message_stop')
+  })
+
   it('answers an expect mismatch with a 400', async () => {
     const model = createScriptedModel([{ reply: 'ok', expect: { toolResults: 2 } }])
     const err = await failure(model)

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ModHost } from '../../core/mod/host.js'
@@ -106,20 +106,27 @@ describe('--add-dir / additionalDirectories reach the file tools', () => {
 })
 
 describe('Read outside the working directories, by permission mode', () => {
-  it('bypassPermissions reads it (still refusing a FIFO); default and acceptEdits refuse it', async () => {
+  it('bypassPermissions reads it (still refusing a FIFO, a device and an oversize file); default and acceptEdits refuse it', async () => {
     const fifo = join(elsewhere, 'pipe')
     execFileSync('mkfifo', [fifo])
+    // Sparse: past Read's 32 MiB limit without writing the bytes.
+    const huge = join(elsewhere, 'huge.log')
+    await writeFile(huge, '')
+    await truncate(huge, 33 * 1024 * 1024)
     const outcomes: Record<string, unknown[]> = {}
     for (const mode of ['bypassPermissions', 'default', 'acceptEdits']) {
       const host = await hostWith({})
-      const run = await runScript([call('Read', { file_path: join(elsewhere, 'private.txt') }), call('Read', { file_path: fifo }), { reply: 'done' }], 'go', { host, cwd: box.project, permissionMode: mode })
+      const reads = [join(elsewhere, 'private.txt'), fifo, '/dev/zero', huge].map((file_path) => call('Read', { file_path }))
+      const run = await runScript([...reads, { reply: 'done' }], 'go', { host, cwd: box.project, permissionMode: mode })
       await host.close()
       outcomes[mode] = results(run)
     }
-    const [read, pipe] = outcomes.bypassPermissions as any[]
+    const [read, pipe, device, oversize] = outcomes.bypassPermissions as any[]
     expect(read.is_error).toBeFalsy()
     expect(read.content).toMatch(/1\s+keep out/)
     expect(pipe).toMatchObject({ is_error: true, content: expect.stringContaining('not a regular file') })
+    expect(device).toMatchObject({ is_error: true, content: expect.stringContaining('not a regular file') })
+    expect(oversize).toMatchObject({ is_error: true, content: expect.stringContaining('more than Read takes') })
     for (const mode of ['default', 'acceptEdits']) {
       const [refused] = outcomes[mode] as any[]
       expect(refused.is_error, mode).toBe(true)

@@ -59,6 +59,19 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     expect(systemText(r.requests[1]!.body as { system?: unknown })).toContain('You review changes.')
   })
 
+  it('its skill and its agent are reachable by their short names too', async () => {
+    await writeToolsPlugin(plugin)
+    const skill = await runCli(['-p', '/changelog', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
+    expect(firstText(skill)).toContain('Read the commits and write the entry.')
+    const script = [
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'review', prompt: 'review it', subagent_type: 'reviewer' } } }] },
+      { reply: 'looks fine' },
+      { reply: 'done' },
+    ]
+    const agent = await runCli(['-p', 'review', '--plugin-dir', plugin], { script, cwd: project, env: env() })
+    expect(systemText(agent.requests[1]!.body as { system?: unknown })).toContain('You review changes.')
+  })
+
   it('a broken file inside the plugin is a warning naming it; the rest loads', async () => {
     await writeToolsPlugin(plugin, { 'hooks/hooks.json': '{ not json', 'agents/broken.md': 'no frontmatter here\n' })
     const r = await runCli(['-p', '/tools:deploy api', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
@@ -93,6 +106,21 @@ describe('the other ways a plugin loads whole', () => {
     for await (const m of query({ prompt: '/tools:deploy c', options: { cwd: project, env: env(), script: [{ reply: 'ok' }], plugins: [{ type: 'local', path: plugin }] } })) messages.push(m)
     expect(messages.find((m) => m.subtype === 'init')?.plugins).toEqual([{ name: 'tools', path: plugin, version: '1.2.3' }])
     expect(messages.at(-1)).toMatchObject({ subtype: 'success', result: 'ok' })
+  })
+})
+
+describe('the review commands take --plugin-dir', () => {
+  it('mods list names the plugin and its hooks; hooks list lists its hooks with their source', async () => {
+    await writeToolsPlugin(plugin, { 'hooks/hooks.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo stop' }] }] } }) })
+    const mods = await runCli(['mods', 'list', '--plugin-dir', plugin], { script: [], cwd: project, env: env() })
+    expect(mods.code).toBe(0)
+    expect(mods.out).toContain(`plugin tools 1.2.3 from ${plugin}`)
+    expect(mods.out).toContain(`settings hooks from ${join(plugin, 'hooks', 'hooks.json')}: Stop`)
+    const json = await runCli(['mods', 'list', '--json', '--plugin-dir', plugin], { script: [], cwd: project, env: env() })
+    expect(JSON.parse(json.out).plugins).toEqual([{ name: 'tools', path: plugin, version: '1.2.3' }])
+    const hooks = await runCli(['hooks', 'list', '--plugin-dir', plugin], { script: [], cwd: project, env: env() })
+    expect(hooks.code).toBe(0)
+    expect(hooks.out).toMatch(new RegExp(`Stop .*echo stop .*Plugin Hooks: ${join(plugin, 'hooks', 'hooks.json')}`))
   })
 })
 

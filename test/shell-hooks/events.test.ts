@@ -40,7 +40,7 @@ describe('SubagentStart / SubagentStop', () => {
     expect(stops[0]!.agent_transcript_path).toBe(join(stops[0]!.transcript_path.replace(/\.jsonl$/, ''), 'subagents', `agent-${start!.agent_id}.jsonl`))
     // The block reached the subagent, not the parent; the parent got the final report.
     expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('cite your sources')
-    expect(lastUserTexts(r.requests[3]!.body)[0]).toBe('found it, see a.txt')
+    expect(lastUserTexts(r.requests[3]!.body)[0]).toContain('\nfound it, see a.txt\n</subagent-report>')
   })
 })
 

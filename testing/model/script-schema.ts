@@ -37,6 +37,18 @@ const Expect = z.strictObject({
 })
 export type StepExpect = z.infer<typeof Expect>
 
+/**
+ * Which request a step answers when requests run side by side (a background subagent beside the
+ * main loop): the first request that matches it, out of order. Steps without `when` answer the
+ * other requests in order.
+ */
+const When = z.strictObject({
+  /** The first user message's text contains this (a subagent's first message is its prompt). */
+  firstUserText: z.string().optional(),
+  lastUserText: z.string().optional(),
+})
+export type StepWhen = z.infer<typeof When>
+
 const ScriptUsage = z.strictObject({
   input_tokens: z.number().int().min(0).optional(),
   output_tokens: z.number().int().min(0).optional(),
@@ -54,7 +66,12 @@ const ReplyFields = z.strictObject({
   chunkDelayMs: z.number().min(0).optional(),
   /** Stop after this many events without message_stop, as if the connection were cut. */
   truncateAfter: z.number().int().min(0).optional(),
+  /** Send this many events, then nothing: the connection stays open until the client gives up on it. */
+  stallAfter: z.number().int().min(0).optional(),
+  /** Send this many events, then a frame whose data is not JSON, and end the response. */
+  malformedAfter: z.number().int().min(0).optional(),
   expect: Expect.optional(),
+  when: When.optional(),
 })
 
 const ErrorStep = z.strictObject({
@@ -65,7 +82,10 @@ const ErrorStep = z.strictObject({
   }),
   /** Answer this many consecutive requests with the same failure. */
   times: z.number().int().min(1).optional(),
+  /** The `retry-after` header (seconds, or an HTTP date); null sends none. 429 and 529 send "0" unless told. */
+  retryAfter: z.string().nullable().optional(),
   expect: Expect.optional(),
+  when: When.optional(),
 })
 
 export type ReplyStep = Omit<z.infer<typeof ReplyFields>, 'reply'> & { reply: ScriptBlock[] }

@@ -5,7 +5,7 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import { describeError, ModloopError } from '../../core/errors.js'
 import { apiErrorTypeFor } from '../../core/model/api-errors.js'
 import { eventsForStep, type CountedUsage, type ScriptRequest } from './script-events.js'
-import { isErrorStep, parseScript, type ReplyStep, type Script, type StepExpect } from './script-schema.js'
+import { isErrorStep, parseScript, type ReplyStep, type Script, type StepExpect, type StepWhen } from './script-schema.js'
 
 export { assembleMessage, estimateTokens, eventsForStep, type CountedUsage, type ScriptRequest } from './script-events.js'
 export {
@@ -47,6 +47,8 @@ export type ScriptAnswer =
     message: string
     /** True when the script has no step left; such a failure is not worth retrying. */
     exhausted: boolean
+    /** The `retry-after` header to send, if any. */
+    retryAfter?: string
   }
 
 export interface ScriptCursor {
@@ -56,27 +58,32 @@ export interface ScriptCursor {
   readonly requestCount: number
 }
 
-/** Walks a script one request at a time — the one place that decides which step answers. */
+/**
+ * Walks a script one request at a time — the one place that decides which step answers. A step
+ * with `when` answers the first request that matches it; the others are taken in order.
+ */
 export function createScriptCursor(script: Script): ScriptCursor {
-  let stepIndex = 0
-  let repeats = 0
+  const spent = new Set<number>()
+  const repeats = new Map<number, number>()
   let requestCount = 0
+  const pick = (request: ScriptRequest): number | undefined => {
+    const open = script.steps.map((step, i) => ({ step, i })).filter(({ i }) => !spent.has(i))
+    return (open.find(({ step }) => step.when && whenMatches(step.when, request)) ?? open.find(({ step }) => !step.when))?.i
+  }
   return {
     get requestCount() { return requestCount },
     next(request, counted) {
       requestCount++
-      const step = script.steps[stepIndex]
-      if (step === undefined) {
-        const message = `model script exhausted after ${script.steps.length} steps (request ${requestCount} has no step)`
-        return { kind: 'error', stepIndex, status: 500, type: 'api_error', message, exhausted: true }
+      const index = pick(request)
+      const step = index === undefined ? undefined : script.steps[index]
+      if (step === undefined || index === undefined) {
+        const left = script.steps.length - spent.size
+        const message = `model script exhausted after ${script.steps.length} steps (request ${requestCount} has no step${left > 0 ? `; ${left} left wait for requests they match` : ''})`
+        return { kind: 'error', stepIndex: script.steps.length, status: 500, type: 'api_error', message, exhausted: true }
       }
-      const index = stepIndex
-      if (isErrorStep(step) && ++repeats < (step.times ?? 1)) {
-        // stay on this step for its next repeat
-      } else {
-        stepIndex++
-        repeats = 0
-      }
+      const repeat = (repeats.get(index) ?? 0) + 1
+      if (!isErrorStep(step) || repeat >= (step.times ?? 1)) spent.add(index)
+      else repeats.set(index, repeat)
       const mismatch = step.expect ? expectMismatch(step.expect, request) : null
       if (mismatch !== null) {
         const message = `model script step ${index}: the request did not match expect: ${mismatch}`
@@ -86,11 +93,21 @@ export function createScriptCursor(script: Script): ScriptCursor {
         const { status } = step.error
         const type = step.error.type ?? apiErrorTypeFor(status)
         const message = step.error.message ?? `scripted ${type} (HTTP ${status}) at step ${index}`
-        return { kind: 'error', stepIndex: index, status, type, message, exhausted: false }
+        // Tests should not wait on real backoff: a throttle or an overload asks for an immediate retry unless told.
+        const retryAfter = step.retryAfter === undefined ? (status === 429 || status === 529 ? '0' : undefined) : (step.retryAfter ?? undefined)
+        return { kind: 'error', stepIndex: index, status, type, message, exhausted: false, ...(retryAfter !== undefined ? { retryAfter } : {}) }
       }
       return { kind: 'reply', stepIndex: index, step, events: eventsForStep(step, request, index, counted) }
     },
   }
+}
+
+function whenMatches(when: StepWhen, request: ScriptRequest): boolean {
+  const messages = Array.isArray(request.messages) ? (request.messages as { role?: unknown; content?: unknown }[]) : []
+  const textOf = (m: { content?: unknown } | undefined) => contentOf(m).map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n')
+  if (when.firstUserText !== undefined && !textOf(messages.find((m) => m?.role === 'user')).includes(when.firstUserText)) return false
+  if (when.lastUserText !== undefined && !textOf(messages.findLast((m) => m?.role === 'user')).includes(when.lastUserText)) return false
+  return true
 }
 
 /** Describes every way `request` differs from `expect`, or null when it fits. */
@@ -117,10 +134,13 @@ type LooseBlock = { type?: unknown; text?: unknown }
 
 function lastUserContent(request: ScriptRequest): LooseBlock[] {
   const messages = Array.isArray(request.messages) ? (request.messages as { role?: unknown; content?: unknown }[]) : []
-  const last = messages.findLast((m) => m?.role === 'user')
-  if (last === undefined) return []
-  if (typeof last.content === 'string') return [{ type: 'text', text: last.content }]
-  return Array.isArray(last.content) ? (last.content as LooseBlock[]) : []
+  return contentOf(messages.findLast((m) => m?.role === 'user'))
+}
+
+function contentOf(message: { content?: unknown } | undefined): LooseBlock[] {
+  if (message === undefined) return []
+  if (typeof message.content === 'string') return [{ type: 'text', text: message.content }]
+  return Array.isArray(message.content) ? (message.content as LooseBlock[]) : []
 }
 
 function clip(text: string): string {

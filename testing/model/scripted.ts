@@ -1,11 +1,14 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { modelErrorType } from '../../core/model/api-errors.js'
 import { abortedError, blockCompleted, retryPolicy, sleep, streamWithRetries, type Failure, type RetryOptions } from '../../core/model/retry.js'
+import { StreamIdle, streamIdleTimeoutMs } from '../../core/model/stream-idle.js'
 import { createScriptCursor, parseScript, type Script } from './script.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from '../../core/model/types.js'
 
 export interface ScriptedModelOptions extends RetryOptions {
   name?: string
+  /** As the Anthropic adapter's: how long a stalled step (`stallAfter`) is waited on. */
+  streamIdleTimeoutMs?: number
 }
 
 /** A model that answers from a script in-process, remembering what it was asked. */
@@ -22,26 +25,38 @@ export interface ScriptedModel extends Model {
 export function createScriptedModel(script: Script | unknown, options: ScriptedModelOptions = {}): ScriptedModel {
   const cursor = createScriptCursor(parseScript(script))
   const policy = retryPolicy(options)
+  const idleMs = streamIdleTimeoutMs(options.streamIdleTimeoutMs, process.env)
   const requests: ModelRequest[] = []
 
   async function* attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<RawMessageStreamEvent> {
     requests.push(structuredClone(request))
     const answer = cursor.next(request)
     if (answer.kind === 'error') {
-      // Like the fake server: 429/529 ask for an immediate retry, an exhausted script for none.
+      // Like the fake server: the script's retry-after (429/529 ask for an immediate retry), an exhausted script for none.
+      const seconds = answer.retryAfter === undefined ? NaN : Number(answer.retryAfter)
       throw new ScriptedFailure({
         error: new ModelApiError(modelErrorType(answer.status, answer.type), answer.message, answer.status),
-        retryAfterMs: answer.status === 429 || answer.status === 529 ? 0 : null,
+        retryAfterMs: Number.isFinite(seconds) ? seconds * 1000 : null,
         retryable: answer.exhausted ? false : undefined,
       })
     }
     const { step, events } = answer
     if (step.delayMs) await sleep(step.delayMs, signal)
-    const cut = step.truncateAfter !== undefined && step.truncateAfter < events.length ? step.truncateAfter : events.length
+    const cut = Math.min(events.length, step.truncateAfter ?? Infinity, step.stallAfter ?? Infinity, step.malformedAfter ?? Infinity)
     for (let i = 0; i < cut; i++) {
       if (i > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs, signal)
       if (signal?.aborted) throw abortedError()
       yield events[i]!
+    }
+    if (step.stallAfter === cut) {
+      // As the adapter's idle watch would: wait the idle time (or for the abort), then give up.
+      await sleep(idleMs > 0 ? idleMs : 2 ** 31 - 1, signal)
+      const idle = new StreamIdle(idleMs, cut > 0)
+      throw new ModelApiError(cut > 0 ? 'stream' : 'connection', idle.message, null, cut > 0)
+    }
+    if (step.malformedAfter === cut) {
+      const message = `the response stream held a frame that is not JSON, after ${cut} events (step ${answer.stepIndex})`
+      throw cut === 0 ? new ModelApiError('connection', message) : new ModelApiError('stream', message, null, true)
     }
     if (cut < events.length) {
       const message = `the response stream was cut off before message_stop, after ${cut} events (step ${answer.stepIndex})`

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { ModloopError } from '../../../core/errors.js'
+import { ModloopError, describeError } from '../../../core/errors.js'
 import { entrySchema, isMessageEntry, type MessageEntry, type TranscriptEntry } from './entry.js'
 
 export interface ReadTranscript {
@@ -18,7 +18,7 @@ export async function readTranscript(path: string): Promise<ReadTranscript> {
   try {
     text = await readFile(path, 'utf8')
   } catch (err) {
-    throw new ModloopError('MODLOOP_ERR_SESSION', `cannot read the session transcript ${path}: ${(err as Error).message}`, { file: path, cause: err })
+    throw new ModloopError('MODLOOP_ERR_SESSION', `cannot read the session transcript ${path}: ${describeError(err)}`, { file: path, cause: err })
   }
   return parseTranscript(text, path)
 }

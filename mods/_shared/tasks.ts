@@ -1,0 +1,97 @@
+/**
+ * The session's task registry, as the tasks mod provides it (`tasks`): subagents and background
+ * shells register their work there, so one list, one cap and one set of stream messages cover
+ * both. Each task has an id, a status, an output file under the session's directory, and start
+ * and end times; a background task's report comes back to the model as a turn of its own.
+ */
+
+export type TaskType = 'local_agent' | 'local_bash'
+export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped'
+
+/** How the work ended, as the mod that ran it says; a stopped task ends `stopped` whatever it returns. */
+export interface TaskOutcome {
+  status: 'completed' | 'failed'
+  /** One line for people and the model (`Agent "…" completed`). */
+  summary: string
+  /** What the model reads of it in the notification: the subagent's report, the shell's exit. */
+  result?: string
+  error?: string
+  usage?: { total_tokens: number; tool_uses: number }
+}
+
+export interface RunningTask {
+  readonly id: string
+  readonly outputFile: string
+  /** Aborts when the task is stopped (Query.stopTask, KillShell, the session ending). */
+  readonly signal: AbortSignal
+  /** Whether it runs in the background now: a foreground task may be moved there. */
+  readonly background: boolean
+}
+
+export interface TaskLaunch {
+  type: TaskType
+  description: string
+  background: boolean
+  /** The caller's own id for it (a shell's `bash_1`); else one is made. */
+  id?: string
+  toolUseId?: string
+  subagentType?: string
+  prompt?: string
+  command?: string
+  spawnDepth?: number
+  /** Keeps the session's stream open while it runs in the background (a subagent's report is awaited). */
+  holdsSession?: boolean
+  /** Does the work; a throw ends it failed. */
+  run(task: RunningTask): Promise<TaskOutcome>
+  /** Moves it from the foreground to the background (its tool call returns at once); false when it cannot. */
+  toBackground?(): boolean
+}
+
+/** What the registry keeps of a task (and writes to `<session dir>/tasks/<id>.json`). */
+export interface TaskRecord {
+  id: string
+  type: TaskType
+  description: string
+  status: TaskStatus
+  background: boolean
+  outputFile: string
+  toolUseId?: string
+  subagentType?: string
+  command?: string
+  /** ms since the epoch. */
+  startTime: number
+  endTime?: number
+  summary?: string
+  error?: string
+  /** Why it ended as it did when no outcome says (a process that died with it running). */
+  note?: string
+}
+
+export interface TaskHandle {
+  readonly id: string
+  readonly outputFile: string
+  /** Settles when the task ended, with its record and, unless it was stopped first, its outcome. */
+  readonly done: Promise<{ record: TaskRecord; outcome?: TaskOutcome }>
+  /** Settles when the task moved to the background. */
+  readonly backgrounded: Promise<void>
+}
+
+export interface TaskRegistry {
+  /** Starts a task; a background one past the cap is refused (the reason names the cap and the option). */
+  launch(spec: TaskLaunch): Promise<{ task: TaskHandle } | { refused: string }>
+  /** Why a background task would be refused now, if it would. */
+  refusal(): string | undefined
+  /** Where a task of this id writes its output (`<session dir>/tasks/<id>.output`). */
+  outputFileFor(id: string): string
+  list(): TaskRecord[]
+  get(id: string): TaskRecord | undefined
+  /** Stops a running task and waits for it to end; false when no such task runs. */
+  stop(id: string): Promise<boolean>
+}
+
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    /** The task registry of a session, by session id (the tasks mod). */
+    tasks: (sessionId: string) => TaskRegistry | undefined
+  }
+}

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { describeError } from '../../core/errors.js'
+import type { SpawnAnswer, SpawnRequest, SubagentResult } from '../../core/loop/subagent.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import { EFFORT_LEVELS } from '../../core/model/capabilities.js'
+import { sessionDirOf } from '../transcripts/store/paths.js'
+import { failure } from '../_shared/register-tool.js'
+import { sessionPath } from '../_shared/session-dir.js'
+import type { TaskOutcome, TaskRegistry } from '../_shared/tasks.js'
+import type { AgentDefinition } from './definitions.js'
+import { handBack, launchReceipt, worktreeLine } from './hand-back.js'
+import { OutputLog } from './output-log.js'
+import { createWorktree, finishWorktree, type Worktree } from './worktree.js'
+
+export const agentInput = z.object({
+  description: z.string().describe('A short (3–5 word) description of the task'),
+  prompt: z.string().describe('The task for the agent to perform'),
+  subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
+  model: z.string().optional().describe('A model for this agent (an alias such as sonnet, opus or haiku, or an id); default: the agent type\'s, else the current model'),
+  effort: z.enum(EFFORT_LEVELS).optional().describe('The reasoning effort of the agent\'s requests; default: the session\'s'),
+  run_in_background: z.boolean().optional().describe('Run the agent in the background: the call returns at once, and its report comes back to you on its own when it is done'),
+  isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works in a git worktree of its own (a copy of the repository on a new branch), kept only if it commits'),
+})
+export type AgentInput = z.output<typeof agentInput>
+
+export interface AgentRun {
+  $: ModApi
+  spawn: (req: SpawnRequest) => Promise<SpawnAnswer>
+  /** The output files of running subagents by agent id; the mod feeds them each message (session.message). */
+  logs: Map<string, OutputLog>
+}
+
+const newAgentId = () => `a${randomBytes(8).toString('hex')}`
+
+/**
+ * One Agent call. In the foreground the call waits for the report and hands it back framed; in
+ * the background (or once Query.backgroundTasks moved it there) it answers with a launch receipt
+ * and the report comes back as a turn of its own. With the tasks mod loaded either way is a task
+ * of the session's registry, with its output file; without it only the foreground is offered.
+ */
+export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInput, ctx: ToolContext): Promise<ToolOutput> {
+  const { $ } = run
+  const registry = $.capability.use('tasks')?.(ctx.sessionId)
+  if (i.run_in_background && !registry) return failure('run_in_background needs the tasks mod (it keeps the session\'s tasks), which this distribution does not load. Run the agent in the foreground.')
+  const refused = i.run_in_background ? registry!.refusal() : undefined
+  if (refused) return failure(refused)
+  const id = newAgentId()
+  let worktree: Worktree | undefined
+  if (i.isolation === 'worktree') {
+    try {
+      worktree = await createWorktree(ctx.cwd, join(sessionDirOf(sessionPath($)), 'worktrees', id), id, $.env.all())
+    } catch (err) {
+      return failure(`The agent could not be isolated: ${describeError(err)}`)
+    }
+    await permissionsDirs($, 'addDirectories', worktree.path)
+  }
+  let background = i.run_in_background === true
+  // The call's own abort (an interrupted turn) stops the agent only while the call waits on it:
+  // through the registry once it holds the task, so it ends `stopped`.
+  const stop = new AbortController()
+  let registered = false
+  const onCallAbort = () => {
+    if (background) return
+    stop.abort(ctx.signal.reason)
+    if (registered) void registry?.stop(id)
+  }
+  ctx.signal.addEventListener('abort', onCallAbort, { once: true })
+  const log = registry ? new OutputLog(registry.outputFileFor(id), (m) => $.log.warn(m)) : undefined
+  if (log) run.logs.set(id, log)
+  const started = await run.spawn({
+    agentId: id, prompt: worktree ? `${i.prompt}\n\n${worktreeNote(worktree)}` : i.prompt, description: i.description, subagentType: def.name,
+    model: i.model ?? def.model, tools: def.tools, disallowedTools: def.disallowedTools, systemPrompt: def.prompt, maxTurns: def.maxTurns,
+    parentToolUseId: ctx.toolUseId, parentAgentId: ctx.agentId, signal: stop.signal, shown: () => !background,
+    ...(i.effort ? { effort: i.effort } : {}), ...(worktree ? { cwd: worktree.cwd } : {}),
+  })
+  let report: SubagentResult | undefined
+  let kept: { path: string; branch: string; commits: number } | undefined
+  // Waits for the subagent, then writes its report to the output file and ends its worktree.
+  const finish = async (): Promise<SubagentResult | undefined> => {
+    try {
+      if (!('deny' in started)) report = await started.done
+    } finally {
+      ctx.signal.removeEventListener('abort', onCallAbort)
+      if (log) {
+        if (report) log.write(`\n--- report ---\n${report.text}`)
+        await log.flush()
+        run.logs.delete(id)
+      }
+      if (worktree) kept = await endWorktree($, worktree)
+    }
+    return report
+  }
+  if ('deny' in started) {
+    await finish()
+    return failure(started.deny)
+  }
+  if (!registry) return reportOutput((await finish())!, def, started.model, kept)
+  const launched = await registry.launch({
+    id, type: 'local_agent', description: i.description, background, toolUseId: ctx.toolUseId, subagentType: def.name, prompt: i.prompt,
+    holdsSession: true,
+    toBackground: () => (background = true),
+    run: async (task) => {
+      task.signal.addEventListener('abort', () => stop.abort(task.signal.reason), { once: true })
+      if (task.signal.aborted) stop.abort(task.signal.reason)
+      return outcomeOf((await finish())!, i.description, kept)
+    },
+  })
+  registered = !('refused' in launched)
+  if (ctx.signal.aborted) onCallAbort()
+  if ('refused' in launched) {
+    stop.abort(new Error(launched.refused))
+    await finish().catch(() => {})
+    return failure(launched.refused)
+  }
+  const receipt = () => ({
+    result: { status: 'async_launched', isAsync: true, agentId: id, description: i.description, prompt: i.prompt, outputFile: launched.task.outputFile },
+    text: launchReceipt(id, launched.task.outputFile),
+  })
+  if (background) return receipt()
+  const moved = await Promise.race([launched.task.done.then(() => false), launched.task.backgrounded.then(() => true)])
+  if (moved) return receipt()
+  const { record } = await launched.task.done
+  if (record.status === 'stopped' || !report) return failure(`The ${def.name} subagent was stopped before it finished; what it did so far is in ${record.outputFile}.`)
+  return reportOutput(report, def, started.model, kept)
+}
+
+/** The result of a foreground run: the shape hooks see as tool_response (spec settings-hooks §2.31), and the framed report the model reads. */
+function reportOutput(r: SubagentResult, def: AgentDefinition, model: string, kept: { path: string; branch: string; commits: number } | undefined): ToolOutput {
+  const result = {
+    status: 'completed', agentId: r.agentId, content: [{ type: 'text', text: r.text }], resolvedModel: model,
+    totalDurationMs: r.durationMs, totalToolUseCount: Math.max(0, r.numTurns - 1),
+    totalTokens: r.usage.input_tokens + r.usage.output_tokens, usage: r.usage, ...(kept ? { worktreePath: kept.path, worktreeBranch: kept.branch } : {}),
+  }
+  const report = r.text || `(the ${def.name} agent ended without a report: ${r.terminalReason})`
+  return { result, text: handBack(report, { agentId: r.agentId, type: def.name, worktree: worktreeLine(kept) }), isError: r.isError }
+}
+
+function outcomeOf(r: SubagentResult, description: string, kept: { path: string; branch: string; commits: number } | undefined): TaskOutcome {
+  const failed = r.isError
+  return {
+    status: failed ? 'failed' : 'completed',
+    summary: `Agent "${description}" ${failed ? 'failed' : 'completed'}`,
+    result: [r.text || `(no report: ${r.terminalReason})`, worktreeLine(kept)].filter(Boolean).join('\n\n'),
+    ...(failed ? { error: r.text || String(r.terminalReason) } : {}),
+    usage: { total_tokens: r.usage.input_tokens + r.usage.output_tokens, tool_uses: Math.max(0, r.numTurns - 1) },
+  }
+}
+
+function worktreeNote(w: Worktree): string {
+  return `You work in an isolated git worktree at ${w.path} (branch ${w.branch}), not in the project's own checkout. Commit the changes that should be kept: a worktree without commits is removed when you finish.`
+}
+
+async function endWorktree($: ModApi, w: Worktree): Promise<{ path: string; branch: string; commits: number } | undefined> {
+  try {
+    const ended = await finishWorktree(w, $.env.all())
+    if ('kept' in ended) return ended.kept
+    await permissionsDirs($, 'removeDirectories', w.path)
+  } catch (err) {
+    $.log.warn(`the worktree ${w.path} could not be ended: ${describeError(err)}`)
+  }
+  return undefined
+}
+
+/** The worktree counts as a working directory of the session while the agent runs there (the permissions mod's policy). */
+async function permissionsDirs($: ModApi, type: 'addDirectories' | 'removeDirectories', dir: string): Promise<void> {
+  try {
+    await $.capability.use('permissions')?.persistUpdate({ type, directories: [dir], destination: 'session' })
+  } catch (err) {
+    $.log.warn(`the permissions mod did not take ${dir} as a working directory: ${describeError(err)}`)
+  }
+}
+
+export type { TaskRegistry }

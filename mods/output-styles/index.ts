@@ -1,0 +1,110 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { z } from 'zod'
+import '../../core/loop/output-style.js'
+import { STAGE } from '../../core/bus/types.js'
+import { defineMod } from '../../core/mod/define.js'
+import { describeError } from '../../core/errors.js'
+import { loadedPlugins } from '../_shared/loaded-plugins.js'
+import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
+import { findStyle, readChoice, type StyleChoice } from './select.js'
+
+const options = z.object({
+  /** Where `~/.claude` (settings.json, output-styles/) is looked for (tests); else CLAUDE_CONFIG_DIR, else HOME. */
+  home: z.string().optional(),
+  /** The style in force unless a project, local or `--settings` file names another: a distribution's default. */
+  outputStyle: z.string().min(1).optional(),
+})
+
+interface SessionStyles {
+  styles: OutputStyle[]
+  active?: OutputStyle
+  choice?: StyleChoice
+}
+
+/**
+ * Output styles, as Claude Code has them: markdown files in `~/.claude/output-styles`,
+ * `.claude/output-styles` and each plugin's `output-styles/` (named `plugin:name`), one chosen by
+ * the `outputStyle` setting. The style's text follows the other sections; the preset's concise-output
+ * section goes, and its coding section too unless the style says `keep-coding-instructions: true`.
+ * Subagents keep their own prompts. `/output-style` lists the styles; init names the one in force.
+ */
+export default defineMod({
+  name: 'output-styles',
+  description: 'Output styles from ~/.claude/output-styles, .claude/output-styles and plugins, chosen by the outputStyle setting; /output-style lists them',
+  options,
+  provides: ['outputStyle'],
+  uses: { loadedPlugins: 'optional' },
+  register(on, opts, $) {
+    const sessions = new Map<string, SessionStyles>()
+    $.capability.provide('outputStyle', (sessionId) => sessions.get(sessionId)?.active?.name ?? 'default')
+
+    on('session.start', async ($, e, next) => {
+      const warn = (m: string) => $.log.warn(m)
+      const claudeDir = opts.home ? join(opts.home, '.claude') : $.env.get('CLAUDE_CONFIG_DIR') || join($.env.get('HOME') || homedir(), '.claude')
+      const plugins = loadedPlugins($)
+      const [user, project, ...fromPlugins] = await Promise.all([
+        readStyleDir(join(claudeDir, 'output-styles'), 'user', warn),
+        readStyleDir(join(e.cwd, '.claude', 'output-styles'), 'project', warn),
+        // A plugin manifest's `outputStyles` paths, where it gives them, replace its `output-styles/`.
+        ...plugins.map(async (p) => (await Promise.all((p.paths?.outputStyles ?? [join(p.root, 'output-styles')]).map((path) => readStylePath(path, warn, p.name)))).flat()),
+      ])
+      const styles = [...fromPlugins.flat(), ...user!, ...project!]
+      const flags = $.settings.read({ source: 'flag' })
+      const settingsArgs = Array.isArray(flags.settings) ? flags.settings.filter((s): s is string => typeof s === 'string') : []
+      const choice = await readChoice({ cwd: e.cwd, claudeDir, option: opts.outputStyle, settingsArgs }, warn)
+      const active = findStyle(styles, choice, warn)
+      sessions.set(e.sessionId, { styles, ...(active ? { active } : {}), ...(choice ? { choice } : {}) })
+      try {
+        await $.command.register({ name: 'output-style', description: 'List the output styles (the outputStyle setting picks one)', kind: 'local' })
+      } catch (err) {
+        warn(`/output-style was not registered: ${describeError(err)}`)
+      }
+      return next(e)
+    })
+
+    on('session.end', async ($, e, next) => {
+      sessions.delete(e.sessionId)
+      return next(e)
+    })
+
+    on('prompt.section', async ($, e, next) => {
+      const r = await next(e)
+      const active = sessions.get($.session.id())?.active
+      if (!active) return r
+      if (e.name === 'tone') return { text: null }
+      if (e.name === 'doing_tasks' && !active.keepCodingInstructions) return { text: null }
+      return r
+    })
+
+    on('prompt.compose', async ($, e, next) => {
+      const r = await next(e)
+      const active = sessions.get($.session.id())?.active
+      if (!active || e.agentId) return r
+      return { sections: [...r.sections, { id: 'output-style', text: `# Output style: ${active.name}\n\n${active.body}`, scope: 'session' }] }
+      // Outer to the other mods' section handlers, so the style follows what they add, as Claude Code appends it.
+    }, { stage: STAGE.early })
+
+    on('command.run', { command: 'output-style' }, async ($, e) => {
+      const mine = sessions.get($.session.id())
+      if (!mine) return { output: 'No output styles were read for this session.' }
+      return { output: listing(mine, e.args.trim()) }
+    })
+  },
+})
+
+function listing(mine: SessionStyles, asked: string): string {
+  const activeName = mine.active?.name ?? 'default'
+  const row = (name: string, from: string, description?: string) =>
+    `${name === activeName ? '*' : ' '} ${name} (${from})${description ? ` — ${description}` : ''}`
+  const lines = [
+    'Output styles (* in force):',
+    row('default', 'modloop'),
+    ...mine.styles.map((s) => row(s.name, s.plugin ? `plugin ${s.plugin}` : s.source, s.description)),
+    '',
+    mine.choice ? `outputStyle "${mine.choice.value}" is set in ${mine.choice.origin}.` : 'No settings file sets outputStyle.',
+    'To change it, set "outputStyle" in .claude/settings.local.json (or another settings file); it applies from the next session.',
+  ]
+  if (asked) lines.unshift(`/output-style does not switch styles mid-session ("${asked}" not applied): the system prompt is read once per session.`, '')
+  return lines.join('\n')
+}

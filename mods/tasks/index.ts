@@ -1,0 +1,68 @@
+import { z } from 'zod'
+import { defineMod } from '../../core/mod/define.js'
+import { sessionDirOf } from '../transcripts/store/paths.js'
+import { sessionPath } from '../_shared/session-dir.js'
+import '../_shared/tasks.js'
+import { staleNote } from './notification.js'
+import { SessionTaskRegistry } from './registry.js'
+import { stopStale, tasksDirOf } from './task-files.js'
+
+const options = z.object({
+  /** How many tasks may run in the background at once (subagents and shells together). */
+  maxConcurrent: z.number().int().min(1).default(4),
+})
+
+/**
+ * The task registry: the subagents and background shells of a session, with their ids, status,
+ * output files and times, under `<session dir>/tasks/`. The Agent and Bash tools run their work
+ * through it (the `tasks` capability), so the stream's task messages, the cap on background
+ * work and Query.stopTask cover both. A resumed session finds the tasks its previous process
+ * left running: they are marked stopped, and the model is told with its next prompt.
+ */
+export default defineMod({
+  name: 'tasks',
+  description: 'The task registry: subagents and background shells, their status, output files and cap',
+  options,
+  provides: ['tasks'],
+  uses: { transcriptFile: 'optional' },
+  register(on, opts, $) {
+    const registries = new Map<string, SessionTaskRegistry>()
+    $.capability.provide('tasks', (sessionId) => registries.get(sessionId))
+    // What the model is told, with its next prompt, of tasks a previous process left running.
+    const notes = new Map<string, string>()
+
+    on('session.start', async ($, e, next) => {
+      const dir = tasksDirOf(sessionDirOf(sessionPath($)))
+      registries.set(e.sessionId, new SessionTaskRegistry($, dir, opts.maxConcurrent))
+      if (e.resumedFrom) {
+        const stale = await stopStale(tasksDirOf(sessionDirOf(e.resumedFrom.transcriptPath)), (m) => $.log.warn(m))
+        if (stale.length > 0) {
+          notes.set(e.sessionId, staleNote(stale))
+          $.session.append({ message: { type: 'system', subtype: 'informational', level: 'warning', content: `${stale.length} background task${stale.length === 1 ? '' : 's'} of this session (${stale.map((r) => r.id).join(', ')}) ended with the previous process and ${stale.length === 1 ? 'was' : 'were'} marked stopped` } })
+        }
+      }
+      return next(e)
+    })
+
+    on('prompt.submit', ($, e, next) => {
+      const id = $.session.id() as string
+      const note = notes.get(id)
+      if (note === undefined) return next(e)
+      notes.delete(id)
+      return next({ ...e, context: [...(e.context ?? []), note] })
+    })
+
+    on('session.end', async ($, e, next) => {
+      const registry = registries.get(e.sessionId)
+      registries.delete(e.sessionId)
+      notes.delete(e.sessionId)
+      await registry?.stopAll()
+      return next(e)
+    })
+
+    return async () => {
+      await Promise.all([...registries.values()].map((r) => r.stopAll()))
+      registries.clear()
+    }
+  },
+})

@@ -1,0 +1,34 @@
+import type { TaskOutcome, TaskRecord } from '../_shared/tasks.js'
+
+const LABEL: Record<TaskRecord['type'], string> = { local_agent: 'Agent', local_bash: 'Background command' }
+
+/** The one line that says how a task ended, for a task its outcome does not describe (it was stopped). */
+export function stoppedSummary(record: TaskRecord): string {
+  return `${LABEL[record.type]} "${record.description}" was stopped`
+}
+
+/**
+ * The turn that hands a background task's report back to the model, in Claude Code's
+ * `<task-notification>` form: the task, where its whole output is, how it ended, and its result.
+ * It comes from the runtime, never from the person; the tags say so to the model.
+ */
+export function notificationText(record: TaskRecord, outcome: TaskOutcome | undefined, durationMs: number): string {
+  const lines = ['<task-notification>', `<task-id>${record.id}</task-id>`]
+  if (record.toolUseId) lines.push(`<tool-use-id>${record.toolUseId}</tool-use-id>`)
+  lines.push(`<output-file>${record.outputFile}</output-file>`, `<status>${record.status}</status>`, `<summary>${record.summary ?? ''}</summary>`)
+  const result = record.status === 'stopped' ? undefined : outcome?.result
+  if (result) lines.push(`<result>${result}</result>`)
+  if (outcome?.usage) lines.push(`<usage>total_tokens: ${outcome.usage.total_tokens}\ntool_uses: ${outcome.usage.tool_uses}\nduration_ms: ${durationMs}</usage>`)
+  lines.push('</task-notification>')
+  return lines.join('\n')
+}
+
+/** What the model is told of tasks a previous process left running: they ended with it, unfinished. */
+export function staleNote(records: readonly TaskRecord[]): string {
+  const rows = records.map((r) => `- ${r.id}: ${LABEL[r.type]} "${r.description}" (its output so far: ${r.outputFile})`)
+  return [
+    `${records.length === 1 ? 'A background task was' : `${records.length} background tasks were`} still running when the previous modloop process of this session ended; ${records.length === 1 ? 'it was' : 'they were'} stopped and did not finish:`,
+    ...rows,
+    'Check the output files for partial results before assuming the work was done.',
+  ].join('\n')
+}

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { describeError } from '../../core/errors.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { RunningTask, TaskHandle, TaskLaunch, TaskOutcome, TaskRecord, TaskRegistry } from '../_shared/tasks.js'
+import { notificationText, stoppedSummary } from './notification.js'
+import { writeRecord } from './task-files.js'
+
+interface Entry {
+  record: TaskRecord
+  abort: AbortController
+  done: TaskHandle['done']
+}
+
+const newId = (type: TaskLaunch['type']) => `${type === 'local_agent' ? 'a' : 'b'}${randomBytes(8).toString('hex')}`
+
+/**
+ * One session's tasks. A task is announced to core (`$.task.start`, which the stream shows and
+ * Query.stopTask reaches), runs, and ends announced (`$.task.end`) with its record written beside
+ * its output; a background task's end carries the notification that becomes the model's next turn.
+ * At most `maxConcurrent` tasks run in the background at once.
+ */
+export class SessionTaskRegistry implements TaskRegistry {
+  private readonly entries = new Map<string, Entry>()
+  private writes: Promise<void> = Promise.resolve()
+
+  constructor(private readonly $: ModApi, readonly dir: string, private readonly maxConcurrent: number) {}
+
+  refusal(): string | undefined {
+    const running = [...this.entries.values()].filter((e) => e.record.status === 'running' && e.record.background).length
+    if (running < this.maxConcurrent) return undefined
+    return `${running} background tasks are already running, the most this session allows (the tasks mod's maxConcurrent option). Wait for one to finish, stop one, or run this in the foreground.`
+  }
+
+  outputFileFor(id: string): string {
+    return join(this.dir, `${id}.output`)
+  }
+
+  async launch(spec: TaskLaunch): Promise<{ task: TaskHandle } | { refused: string }> {
+    const refused = spec.background ? this.refusal() : undefined
+    if (refused) return { refused }
+    const id = spec.id ?? newId(spec.type)
+    if (this.entries.has(id)) return { refused: `a task with id ${id} already exists in this session` }
+    const record: TaskRecord = {
+      id, type: spec.type, description: spec.description, status: 'running', background: spec.background, outputFile: this.outputFileFor(id),
+      startTime: Date.now(), ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}), ...(spec.subagentType ? { subagentType: spec.subagentType } : {}),
+      ...(spec.command ? { command: spec.command } : {}),
+    }
+    const abort = new AbortController()
+    let moved!: () => void
+    const backgrounded = new Promise<void>((resolve) => { moved = resolve })
+    if (spec.background) moved()
+    const running: RunningTask = { id, outputFile: record.outputFile, signal: abort.signal, get background() { return record.background } }
+    // The work starts once its start is announced; a stop asked for meanwhile waits for it too.
+    let go!: (announced: boolean) => void
+    const gate = new Promise<boolean>((resolve) => { go = resolve })
+    const entry: Entry = { record, abort, done: gate.then((announced) => (announced ? this.run(spec, entry, running) : { record })) }
+    this.entries.set(id, entry)
+    this.save(record)
+    try {
+      await this.announce(spec, record, moved)
+    } catch (err) {
+      record.status = 'failed'
+      record.error = describeError(err)
+      record.endTime = Date.now()
+      this.entries.delete(id)
+      go(false)
+      this.save(record)
+      return { refused: `the task could not be started: ${record.error}` }
+    }
+    go(true)
+    return { task: { id, outputFile: record.outputFile, done: entry.done, backgrounded } }
+  }
+
+  /** `$.task.start`: the stream shows it, and Query.stopTask and Query.backgroundTasks reach it through the handles given here. */
+  private announce(spec: TaskLaunch, record: TaskRecord, moved: () => void): Promise<void> {
+    const { id } = record
+    return this.$.task.start({
+      taskId: id, taskType: spec.type, description: spec.description, isBackgrounded: spec.background, outputFile: record.outputFile,
+      holdsSession: spec.holdsSession === true, stop: async () => void (await this.stop(id)),
+      ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}), ...(spec.subagentType ? { subagentType: spec.subagentType } : {}),
+      ...(spec.prompt !== undefined ? { prompt: spec.prompt } : {}), ...(spec.spawnDepth !== undefined ? { spawnDepth: spec.spawnDepth } : {}),
+      ...(spec.toBackground ? {
+        toBackground: () => {
+          if (record.background || record.status !== 'running' || !spec.toBackground!()) return false
+          record.background = true
+          moved()
+          this.save(record)
+          return true
+        },
+      } : {}),
+    })
+  }
+
+  private async run(spec: TaskLaunch, entry: Entry, running: RunningTask): Promise<{ record: TaskRecord; outcome?: TaskOutcome }> {
+    const { record, abort } = entry
+    let outcome: TaskOutcome | undefined
+    try {
+      outcome = await spec.run(running)
+    } catch (err) {
+      outcome = { status: 'failed', summary: `${record.type === 'local_agent' ? 'Agent' : 'Background command'} "${record.description}" failed: ${describeError(err)}`, error: describeError(err) }
+    }
+    const stopped = abort.signal.aborted
+    record.status = stopped ? 'stopped' : outcome.status
+    record.summary = stopped ? stoppedSummary(record) : outcome.summary
+    record.endTime = Date.now()
+    if (!stopped && outcome.error) record.error = outcome.error
+    this.save(record)
+    const durationMs = record.endTime - record.startTime
+    try {
+      await this.$.task.end({
+        taskId: record.id, status: record.status as 'completed' | 'failed' | 'stopped', summary: record.summary,
+        ...(record.error ? { error: record.error } : {}),
+        ...(outcome.usage ? { usage: { ...outcome.usage, duration_ms: durationMs } } : {}),
+        ...(record.background ? { notification: notificationText(record, outcome, durationMs) } : {}),
+      })
+    } catch (err) {
+      this.$.log.warn(`task ${record.id}: its end could not be announced: ${describeError(err)}`)
+    }
+    return stopped ? { record } : { record, outcome }
+  }
+
+  list(): TaskRecord[] {
+    return [...this.entries.values()].map((e) => ({ ...e.record }))
+  }
+
+  get(id: string): TaskRecord | undefined {
+    const e = this.entries.get(id)
+    return e ? { ...e.record } : undefined
+  }
+
+  async stop(id: string): Promise<boolean> {
+    const e = this.entries.get(id)
+    if (!e || e.record.status !== 'running') return false
+    e.abort.abort(new Error(`task ${id} was stopped`))
+    await e.done
+    return true
+  }
+
+  /** Stops every running task, and lets the records be written: the session ends. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((id) => this.stop(id)))
+    await this.writes
+  }
+
+  /** Records are written in order, off the task's path: a record is bookkeeping for a later resume, not a step of the work. */
+  private save(record: TaskRecord): void {
+    const copy = { ...record }
+    this.writes = this.writes.then(() => writeRecord(this.dir, copy)).catch((err: unknown) => {
+      this.$.log.warn(`task ${record.id}: its record could not be written in ${this.dir}: ${describeError(err)}`)
+    })
+  }
+
+}

@@ -1,0 +1,49 @@
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describeError } from '../../core/errors.js'
+import type { TaskRecord } from '../_shared/tasks.js'
+
+/** `<session dir>/tasks/`: each task's output (`<id>.output`) and its record (`<id>.json`). */
+export const tasksDirOf = (sessionDir: string): string => join(sessionDir, 'tasks')
+
+/** Writes a task's record whole (a temporary file renamed over it), so a reader never sees half of one. */
+export async function writeRecord(dir: string, record: TaskRecord): Promise<void> {
+  await mkdir(dir, { recursive: true })
+  const file = join(dir, `${record.id}.json`)
+  const tmp = `${file}.${process.pid}.tmp`
+  await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`)
+  await rename(tmp, file)
+}
+
+/**
+ * Marks the tasks a previous process left `running` in `dir` as stopped, with a note: that
+ * process is gone, and its tasks with it. Returns them; unreadable records are reported and kept.
+ */
+export async function stopStale(dir: string, warn: (message: string) => void, now = Date.now()): Promise<TaskRecord[]> {
+  let names: string[]
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()
+  } catch {
+    return []
+  }
+  const stale: TaskRecord[] = []
+  for (const name of names) {
+    const file = join(dir, name)
+    let record: TaskRecord
+    try {
+      record = JSON.parse(await readFile(file, 'utf8')) as TaskRecord
+    } catch (err) {
+      warn(`${file}: the task record could not be read (${describeError(err)}); left as it is`)
+      continue
+    }
+    if (record?.status !== 'running') continue
+    const stopped: TaskRecord = { ...record, status: 'stopped', endTime: now, note: 'still running when the process that ran it ended' }
+    try {
+      await writeRecord(dir, stopped)
+    } catch (err) {
+      warn(`${file}: could not be marked stopped (${describeError(err)})`)
+    }
+    stale.push(stopped)
+  }
+  return stale
+}

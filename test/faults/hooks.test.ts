@@ -1,0 +1,143 @@
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { hookProject, lastUserText, toolResults } from './hook-project.js'
+import { expectCleanEnd, runFaulty } from './run-faulty.js'
+
+// Whole runs of the built CLI with real settings hooks (sh and node scripts). Faults of one kind
+// share a run: each misbehaving hook is bound to its own Bash call by an `if` rule, and one exit-2
+// script serves every event of a turn. The runs go at once.
+
+const bash = (command: string) => ({ tool_use: { name: 'Bash', input: { command } } })
+const onCall = (word: string, command: string, more: object = {}) => ({ type: 'command', command, if: `Bash(echo ${word}*)`, ...more })
+// Node writes the big outputs so their size is exact; the JSON is a real deny.
+const printer = (body: string) => `#!/usr/bin/env node\nprocess.stdout.write(${body})\n`
+const deny = (reasonChars: number) => `JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no: ' + 'x'.repeat(${reasonChars}) } })`
+
+describe.concurrent('a hook fault never ends a run silently or fails open', () => {
+  it('hang, crash, garbage, wrong shape, missing binary, background child, no stdin read, 10 MB, huge deny: each named, the run goes on to its result', async () => {
+    const p = await hookProject({
+      'hang.sh': 'sleep 600',
+      'crash.sh': 'kill -SEGV $$',
+      'garbage.sh': `echo '{"hookSpecificOutput": oops'`,
+      'shape.sh': `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"maybe"}}'`,
+      'background.sh': 'sleep 600 &\necho started',
+      'no-stdin.sh': 'exit 0',
+      'deny-big.js': printer(deny(2_000_000)),
+      'deny-huge.js': printer(deny(20_000_000)),
+      'ten-mb.js': printer(`'z'.repeat(10_000_000)`),
+    }, (path) => ({
+      SessionStart: [{ hooks: [{ type: 'command', command: path('ten-mb.js') }] }],
+      PreToolUse: [{
+        matcher: 'Bash',
+        hooks: [
+          onCall('hang', path('hang.sh'), { timeout: 0.5 }),
+          onCall('crash', path('crash.sh')),
+          onCall('garbage', path('garbage.sh')),
+          onCall('shape', path('shape.sh')),
+          onCall('missing', path('no-such-hook.sh')),
+          onCall('background', path('background.sh')),
+          onCall('deny-big', path('deny-big.js')),
+          onCall('deny-huge', path('deny-huge.js')),
+        ],
+      }],
+      // Its input carries the prompt, past a pipe's buffer: the write to a hook that never reads must not hang or crash.
+      UserPromptSubmit: [{ hooks: [{ type: 'command', command: path('no-stdin.sh') }] }],
+    }))
+    const calls = ['hang', 'crash', 'garbage', 'shape', 'missing', 'background', 'deny-big', 'deny-huge']
+    const prompt = `go ${'.'.repeat(100_000)}`
+    const run = await runFaulty(p.cwd, undefined, { prompt, script: [{ reply: calls.map((c) => bash(`echo ${c}`)) }, { reply: 'done', expect: { toolResults: calls.length } }] })
+
+    expect(run.result, run.err).toMatchObject({ type: 'result', subtype: 'success', result: 'done' })
+    expect(run.code).toBe(0)
+    await expectCleanEnd(p.cwd, run)
+
+    // Every failure names its hook.
+    expect(run.err).toContain(`${p.path('hang.sh')}: timed out after 0.5 s; its process group was killed`)
+    expect(run.err).toContain(`${p.path('crash.sh')}: Failed with non-blocking status code 139`)
+    expect(run.err).toContain(`${p.path('garbage.sh')} (${p.settings}): stdout starts with "{" but is not valid JSON`)
+    expect(run.err).toContain(`${p.path('shape.sh')}: JSON validation failed: hookSpecificOutput.permissionDecision`)
+    expect(run.err).toContain(`${p.path('no-such-hook.sh')}: could not be started`)
+    expect(run.err).toContain(`${p.path('background.sh')}: a process it left running still holds its stdout or stderr`)
+    expect(run.err).toContain(`${p.path('deny-huge.js')}: printed 20.0 MB on stdout, past the 16 MiB a decision is read from`)
+
+    // A failing hook fails open; a deny, however large, denies; one too large to read fails closed.
+    const results = toolResults(run.requests[1]!)
+    for (const ran of ['hang', 'crash', 'garbage', 'shape', 'missing', 'background']) expect(results[`echo ${ran}`], ran).toBe(ran)
+    expect(results['echo deny-big']).toMatch(/^PreToolUse:Bash hook denied this call: PreToolUse:Bash hook output was 2000004 characters; it is saved in \S+\. Its start:\nno: xxx/)
+    expect(results['echo deny-huge']).toContain('printed 20.0 MB on stdout, past the 16 MiB a decision is read from, so its decision cannot be read (the hook fails closed)')
+
+    // 10 MB of SessionStart context reaches the model as a file path and its start, the file whole.
+    const first = JSON.stringify(run.requests[0]!.body)
+    expect(first.length).toBeLessThan(200_000)
+    const saved = /SessionStart:startup hook output was 10000000 characters; it is saved in (\S+?)\. Its start/.exec(first)?.[1]
+    expect(saved && statSync(saved).size).toBe(10_000_000)
+  }, 60_000)
+
+  it('exit 2 on every event of a turn: blocks where the event can block, reaches the model or the user as the event says, never stops the run', async () => {
+    const p = await hookProject({ 'exit2.sh': EXIT2 }, (path) => Object.fromEntries(
+      ['SessionStart', 'InstructionsLoaded', 'MessageDisplay', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd']
+        .map((event) => [event, [{ hooks: [{ type: 'command', command: path('exit2.sh') }] }]]),
+    ), { 'CLAUDE.md': 'Be brief.\n' })
+    const run = await runFaulty(p.cwd, undefined, {
+      script: [
+        { reply: [bash('echo deny-me'), bash('echo ran'), bash('exit 3'), { tool_use: { name: 'Agent', input: { description: 'sub', prompt: 'help' } } }] },
+        { reply: 'sub done' },
+        { reply: 'sub really done', expect: { lastUserText: 'exit 2 from SubagentStop' } },
+        { reply: 'first', expect: { toolResults: 4 } },
+        { reply: 'done', expect: { lastUserText: 'exit 2 from Stop' } },
+      ],
+    })
+    expect(run.result, run.err).toMatchObject({ type: 'result', subtype: 'success', result: 'done' })
+    expect(run.code).toBe(0)
+    await expectCleanEnd(p.cwd, run)
+
+    const fired = new Set(readFileSync(p.path('events.log'), 'utf8').split('\n').filter(Boolean))
+    expect([...fired].sort()).toEqual(['InstructionsLoaded', 'MessageDisplay', 'PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStart', 'SubagentStop'])
+    // To the model: the deny reason, and beside the results of the calls that ran.
+    const results = toolResults(run.requests[3]!)
+    expect(results['echo deny-me']).toContain('exit 2 from PreToolUse')
+    expect(results['echo ran']).toBe('ran')
+    // Beside the results: what a PostToolUse hook says of a call that already ran.
+    expect(lastUserText(run.requests[3]!)).toContain('exit 2 from PostToolUse')
+    expect(lastUserText(run.requests[3]!)).toContain('exit 2 from PostToolUseFailure')
+    expect(lastUserText(run.requests[2]!)).toContain('exit 2 from SubagentStop')
+    expect(lastUserText(run.requests[4]!)).toContain('exit 2 from Stop')
+    // To the user: the events that cannot block say so, naming the hook.
+    for (const event of ['SessionStart', 'SubagentStart', 'SessionEnd']) expect(run.err, event).toMatch(new RegExp(`${event}\\S* hook error \\(Project Settings: ${p.settings}\\): ${p.path('exit2.sh')}: .*exit 2 from ${event}`))
+  }, 60_000)
+
+  it('exit 2 on UserPromptSubmit drops the prompt: no request, a hook_stopped result naming the hook', async () => {
+    const p = await hookProject({ 'exit2.sh': EXIT2 }, (path) => ({ UserPromptSubmit: [{ hooks: [{ type: 'command', command: path('exit2.sh') }] }] }))
+    const run = await runFaulty(p.cwd, undefined, { script: [{ reply: 'never' }] })
+    expect(run.requests).toHaveLength(0)
+    expect(run.result, run.err).toMatchObject({ type: 'result', terminal_reason: 'hook_stopped' })
+    expect(JSON.stringify(run.messages)).toContain('exit 2 from UserPromptSubmit')
+    // Nothing was said in the session, so it wrote no transcript.
+    await expectCleanEnd(p.cwd, run, { transcript: false })
+  }, 60_000)
+
+  it('exit 2 on PermissionRequest is not honoured (the call still asks, and -p denies it); on PostToolBatch it stops the loop', async () => {
+    const p = await hookProject({ 'exit2.sh': EXIT2 }, (path) => ({
+      PermissionRequest: [{ hooks: [{ type: 'command', command: path('exit2.sh') }] }],
+      PostToolBatch: [{ hooks: [{ type: 'command', command: path('exit2.sh') }] }],
+    }))
+    const run = await runFaulty(p.cwd, undefined, { args: ['--permission-mode', 'default'], script: [{ reply: [bash('touch made')] }, { reply: 'never' }] })
+    expect(run.requests).toHaveLength(1)
+    expect(run.result, run.err).toMatchObject({ type: 'result', terminal_reason: 'hook_stopped' })
+    expect(readFileSync(p.path('events.log'), 'utf8')).toBe('PermissionRequest\nPostToolBatch\n')
+    expect(JSON.stringify(run.messages)).toContain('exit 2 from PostToolBatch')
+    await expectCleanEnd(p.cwd, run)
+    expect(existsSync(join(p.cwd, 'made'))).toBe(false)
+  }, 60_000)
+})
+
+// Logs the event, then exits 2 with a line naming it — except on a Stop already continued (or the
+// turn would go on to the cap) and on PreToolUse of calls other than `deny-me`, which must run.
+const EXIT2 = `input=$(cat)
+event=$(printf '%s' "$input" | sed -n 's/.*"hook_event_name":"\\([A-Za-z]*\\)".*/\\1/p')
+echo "$event" >> "$(dirname "$0")/events.log"
+case "$input" in *'"stop_hook_active":true'*) exit 0 ;; esac
+case "$event:$input" in PreToolUse:*deny-me*) ;; PreToolUse:*) exit 0 ;; esac
+echo "exit 2 from $event" >&2
+exit 2`

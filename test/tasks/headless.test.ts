@@ -1,0 +1,79 @@
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { shapeProblems } from '../helpers/sdk-shapes.js'
+
+let dir: string
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-bg-cli-')))
+  // Gate waits until the main conversation's first result is recorded (`after-result`), or for ever.
+  await writeFile(join(dir, 'gate.mjs'), `import { z } from 'zod'
+let resulted
+const firstResult = new Promise((resolve) => { resulted = resolve })
+export function register(on) {
+  on('session.message', (_$, e, next) => {
+    if (e.message.type === 'result' && !e.agentId) resulted()
+    return next(e)
+  })
+  on('session.start', async ($, e, next) => {
+    await $.tool.register({ name: 'Gate', description: 'Waits', input: z.object({ until: z.string() }), isReadOnly: true, call: (i, ctx) => new Promise((resolve, reject) => {
+      if (i.until === 'after-result') firstResult.then(() => resolve({ result: 'opened' }))
+      ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })
+    }) })
+    return next(e)
+  })
+}
+`)
+  await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ mods: ['tasks', 'agent', './gate.mjs'] }))
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+const SIDE = 'side job'
+const script = (until: string) => [
+  { reply: [{ tool_use: { id: 'toolu_bg', name: 'Agent', input: { description: 'side job', prompt: SIDE, run_in_background: true } } }] },
+  { reply: [{ tool_use: { name: 'Gate', input: { until } } }], when: { firstUserText: SIDE } },
+  { reply: 'side job done', when: { firstUserText: SIDE } },
+  { reply: 'started it' },
+  { reply: 'all done', expect: { lastUserText: '<result>side job done</result>' } },
+]
+
+async function streamJson(args: string[], steps: unknown) {
+  const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose', ...args], { script: steps, cwd: dir, env: { MODLOOP_HOME: join(dir, 'home') } })
+  const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>)
+  return { ...r, lines, kinds: lines.map((l) => `${l.type}${l.subtype ? `/${l.subtype}` : ''}`) }
+}
+
+describe('-p with background tasks', () => {
+  it('waits for a running background agent; its report is a second turn with its own result line', async () => {
+    const r = await streamJson([], script('after-result'))
+    expect(r.code, r.err).toBe(0)
+    expect(shapeProblems(r.lines)).toEqual([])
+    const results = r.lines.filter((l) => l.type === 'result')
+    expect(results.map((l) => l.result)).toEqual(['started it', 'all done'])
+    // The first result came while the task still ran (its gate opens on that result); the task's end, then the second turn.
+    const first = r.kinds.indexOf('result/success')
+    expect(r.kinds.indexOf('system/task_started')).toBeLessThan(first)
+    expect(first).toBeLessThan(r.kinds.indexOf('system/task_updated'))
+    expect(r.kinds.indexOf('system/task_updated')).toBeLessThan(r.kinds.indexOf('system/task_notification'))
+    expect(r.kinds.indexOf('system/task_notification')).toBeLessThan(r.kinds.lastIndexOf('system/init'))
+    expect(r.lines.at(-1)).toMatchObject({ type: 'result', origin: { kind: 'task-notification' } })
+  })
+
+  it('--max-wait-tasks bounds the wait: the task is stopped, shown so, and no turn runs for it', async () => {
+    const r = await streamJson(['--max-wait-tasks', '0.2'], script('never'))
+    expect(r.code, r.err).toBe(0)
+    expect(r.lines.filter((l) => l.type === 'result').map((l) => l.result)).toEqual(['started it'])
+    expect(r.lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'stopped', summary: 'Agent "side job" was stopped' })
+    expect(r.lines.at(-1)).toMatchObject({ subtype: 'background_tasks_changed', tasks: [] })
+  })
+
+  it('--max-turns bounds it too: a budget the first turn spent stops the task at once', async () => {
+    const r = await streamJson(['--max-turns', '2'], script('never'))
+    expect(r.code, r.err).toBe(0)
+    expect(r.lines.filter((l) => l.type === 'result').map((l) => l.result)).toEqual(['started it'])
+    expect(r.lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'stopped' })
+    expect(r.err).toContain('maxTurns (2) is spent')
+  })
+})
