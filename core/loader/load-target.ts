@@ -28,7 +28,7 @@ export async function loadTarget(target: Target, readPlugin: PluginReader | unde
     const source = `builtin:${target.name}`
     try {
       const ns = await target.load()
-      return { mods: [{ def: asMod(ns, target.name, source), source, builtin: true }], errors: [] }
+      return { mods: [{ def: asMod(ns, target.name, source), source, builtin: true }], hooks: [], errors: [] }
     } catch (err) {
       return { mods: [], hooks: [], errors: [toError(err, source, `the built-in mod ${target.name} failed to import: ${describeError(err)}`)] }
     }
