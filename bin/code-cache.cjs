@@ -3,24 +3,39 @@
 // Node 20 offers this neither for ES modules nor through require(), hence vm.Script. CommonJS, as
 // is the launcher: an ES module entry would start Node's ESM loader (~7 ms) for nothing.
 'use strict'
-const { createHash } = require('node:crypto')
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs')
+const { fstatSync, mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs')
 const { createRequire } = require('node:module')
 const { homedir, tmpdir } = require('node:os')
 const { basename, dirname, join } = require('node:path')
 const { setFlagsFromString } = require('node:v8')
 const { Script } = require('node:vm')
 
+// V8 flags the launcher set before it loaded anything (setLaunchFlags), in order.
+const launchFlags = []
+
+/** A short, stable tag for a list of flags (FNV-1a), so caches made under other flags keep apart. */
+function flagsTag(flags) {
+  if (flags.length === 0) return 'plain'
+  let h = 0x811c9dc5
+  for (const c of flags.join(' ')) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0
+  return h.toString(36)
+}
+
 /**
  * Where a cache may live, best first: beside the bundle (one cache for every user of an
  * install), else under $MODLOOP_HOME/cache, else the OS temp dir. The name carries the bundle's
- * content hash and the V8 version, so a rebuilt bundle or another Node never meets a stale cache.
+ * identity — its inode, size and modification time — the flags the launcher set, and the V8
+ * version: a rebuilt bundle or another Node never meets a stale cache, and runs launched with
+ * other flags (a `-p` run and a terminal session) keep one cache each instead of rejecting each
+ * other's. (A hash of the content, as before, read 2 MB through SHA-1 on every start: ~5 ms.)
  */
-function cachePaths(file, bytes) {
-  const hash = createHash('sha1').update(bytes).digest('hex').slice(0, 16)
-  const name = `${basename(file, '.cjs')}-${hash}-${process.versions.v8}.cache`
+function cachePaths(file, stat) {
+  const id = [stat.ino, stat.size, Math.round(stat.mtimeMs)].map((n) => n.toString(36)).join('.')
+  const base = basename(file, '.cjs')
+  const tag = flagsTag(launchFlags)
+  const name = `${base}-${id}-${tag}-${process.versions.v8}.cache`
   const home = process.env.MODLOOP_HOME || join(homedir(), '.modloop')
-  return [join(dirname(file), name), join(home, 'cache', name), join(tmpdir(), 'modloop-cache', name)]
+  return { base, tag, paths: [join(dirname(file), name), join(home, 'cache', name), join(tmpdir(), 'modloop-cache', name)] }
 }
 
 function readCache(paths) {
@@ -35,8 +50,9 @@ function readCache(paths) {
 }
 
 // A temp name then a rename: a concurrent reader sees no file or a whole one. Caches of other
-// builds in the same place are removed, so upgrades do not pile them up.
-function writeCache(paths, data) {
+// builds (or Node versions) for the same flags in the same place are removed, so upgrades do not
+// pile them up.
+function writeCache({ base, tag, paths }, data) {
   for (const path of paths) {
     const temp = `${path}.${process.pid}.tmp`
     try {
@@ -47,9 +63,10 @@ function writeCache(paths, data) {
       rmSync(temp, { force: true })
       continue
     }
-    const prefix = basename(path).split('-')[0] + '-'
     for (const old of readdirSync(dirname(path))) {
-      if (old.startsWith(prefix) && old.endsWith('.cache') && old !== basename(path)) rmSync(join(dirname(path), old), { force: true })
+      if (!old.startsWith(`${base}-`) || !old.endsWith('.cache') || old === basename(path)) continue
+      // `<base>-<id>-<tag>-<v8>.cache`: the id and the tag hold no dash.
+      if (old.slice(base.length + 1).split('-')[1] === tag) rmSync(join(dirname(path), old), { force: true })
     }
     return
   }
@@ -65,9 +82,9 @@ let startFlags
 process.once('exit', () => {
   // Each cache is made under the flags its script will meet when it loads next time: those
   // loaded after the change under the changed flags, the others once V8 is put back.
-  for (const entry of unsaved) if (entry.afterFlags) writeCache(entry.paths, entry.script.createCachedData())
+  for (const entry of unsaved) if (entry.afterFlags) writeCache(entry.where, entry.script.createCachedData())
   for (const flag of startFlags ?? []) setFlagsFromString(flag)
-  for (const entry of unsaved) if (!entry.afterFlags) writeCache(entry.paths, entry.script.createCachedData())
+  for (const entry of unsaved) if (!entry.afterFlags) writeCache(entry.where, entry.script.createCachedData())
 })
 
 /**
@@ -80,13 +97,21 @@ process.once('exit', () => {
 function requireCached(file) {
   const known = loaded.get(file)
   if (known) return known.exports
-  const bytes = readFileSync(file)
-  const paths = cachePaths(file, bytes)
+  // One open for the identity and the bytes: the file read is the file named.
+  const fd = openSync(file, 'r')
+  let bytes
+  let where
+  try {
+    where = cachePaths(file, fstatSync(fd))
+    bytes = readFileSync(fd)
+  } finally {
+    closeSync(fd)
+  }
   // No importModuleDynamically: the bundle holds no import() (scripts/bundle.mjs turns them into
   // require), and a script compiled from a cache would lose the callback anyway.
-  const script = new Script(bytes.toString('latin1'), { filename: file, cachedData: readCache(paths) })
+  const script = new Script(bytes.toString('latin1'), { filename: file, cachedData: readCache(where.paths) })
   // V8 sets cachedDataRejected only when it was given a cache; undefined means there was none.
-  if (script.cachedDataRejected !== false) unsaved.push({ paths, script, afterFlags: startFlags !== undefined })
+  if (script.cachedDataRejected !== false) unsaved.push({ where, script, afterFlags: startFlags !== undefined })
   const module = { exports: {}, filename: file, id: file, loaded: false }
   loaded.set(file, module)
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file))
@@ -108,4 +133,21 @@ function setV8Flags(flags, defaults) {
   for (const flag of flags) setFlagsFromString(flag)
 }
 
-module.exports = { requireCached, setV8Flags }
+/**
+ * Sets V8 flags for the whole run, before anything is loaded through the cache (the launcher's
+ * part): the caches made under them are named apart (see cachePaths).
+ */
+function setLaunchFlags(flags) {
+  if (loaded.size > 0) throw new Error('setLaunchFlags: a script was already loaded through the code cache')
+  for (const flag of flags) {
+    setFlagsFromString(flag)
+    launchFlags.push(flag)
+  }
+}
+
+/** The value the launcher gave a flag (`--max-opt=0`), if it set one. */
+function launchFlag(name) {
+  return launchFlags.findLast((f) => f === name || f.startsWith(`${name}=`))
+}
+
+module.exports = { requireCached, setV8Flags, setLaunchFlags, launchFlag }

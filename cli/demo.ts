@@ -14,11 +14,12 @@ export const demo: CommandRun = async ({ values, io }) => {
   const dir = join(PACKAGE_ROOT, 'examples', 'demo')
   const cwd = await realpath(await mkdtemp(join(tmpdir(), 'modloop-demo-')))
   const color = !io.env.NO_COLOR && (io.stdout as { isTTY?: boolean }).isTTY === true
+  const prompt = 'The tests in this project fail. Find the bug and fix it.'
+  // Said as soon as the directory is known: the copy and the session follow while it is read.
+  io.stdout.write(`modloop demo — a scripted model fixes a failing test in ${cwd}\n\n> ${prompt}\n\n`)
   try {
     await cp(join(dir, 'project'), cwd, { recursive: true })
     const script = JSON.parse((await readFile(join(dir, 'script.json'), 'utf8')).replaceAll('{{cwd}}', cwd))
-    const prompt = 'The tests in this project fail. Find the bug and fix it.'
-    io.stdout.write(`modloop demo — a scripted model fixes a failing test in ${cwd}\n\n> ${prompt}\n\n`)
     const { query } = await import('../entry.js')
     let failed = true
     for await (const m of query({ prompt, options: { cwd, env: io.env, config: join(dir, 'modloop.config.json'), script, log: (line) => io.stderr.write(`modloop: ${line}\n`) } })) {

@@ -12,12 +12,19 @@ import { PACKAGE_ROOT } from '../core/version.js'
  * generation would collect over and over (~25 ms more CPU for a cold `-p` run). V8 reads both
  * flags at each collection, so setting them in a running process takes effect. The CLI owns its
  * process; query() leaves an embedding application's V8 as it is. Set through the code-cache
- * loader, which keeps its caches under the flags a cold start runs with.
+ * loader, which keeps its caches under the flags a cold start runs with. A headless run also
+ * gets V8's optimising compilers back here, which its launcher started without (bin/modloop.cjs).
  */
-export const LONG_SESSION_V8_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=30'] as const
-// The same flags at V8's defaults (Node 20's V8 11.3): set back at exit, so the code cache written
-// then carries the flags the next start runs with (bin/code-cache.cjs; test/cli/code-cache.test.ts).
-const V8_DEFAULTS = ['--semi-space-growth-factor=2', '--heap-growing-percent=0'] as const
+export const LONG_SESSION_V8_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=30', '--max-opt=999'] as const
+// The same flags as the run started with (Node 20's V8 11.3 defaults, or what the launcher set): set
+// back at exit, so the code cache written then carries the flags the next start runs with
+// (bin/code-cache.cjs; test/cli/code-cache.test.ts).
+const V8_DEFAULTS = ['--semi-space-growth-factor=2', '--heap-growing-percent=0', '--max-opt=999'] as const
+
+interface CodeCache {
+  setV8Flags(flags: readonly string[], defaults: readonly string[]): void
+  launchFlag(name: string): string | undefined
+}
 
 let applied = false
 
@@ -25,7 +32,8 @@ let applied = false
 export function tuneHeapForLongSession(io: { ownsProcess?: boolean }): boolean {
   if (applied || !io.ownsProcess) return false
   applied = true
-  const { setV8Flags } = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'bin', 'code-cache.cjs')) as { setV8Flags(flags: readonly string[], defaults: readonly string[]): void }
-  setV8Flags(LONG_SESSION_V8_FLAGS, V8_DEFAULTS)
+  const cache = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'bin', 'code-cache.cjs')) as CodeCache
+  const defaults = V8_DEFAULTS.map((flag) => cache.launchFlag(flag.slice(0, flag.indexOf('='))) ?? flag)
+  cache.setV8Flags(LONG_SESSION_V8_FLAGS, defaults)
   return true
 }

@@ -38,6 +38,8 @@ const VENDOR = {
   html: ['node-html-markdown'],
   // The Postgres client and the job queue: only the fleet commands and a Postgres session store load them.
   fleet: ['pg', 'pg-boss'],
+  // Grep's engine when ripgrep is missing.
+  re2js: ['re2js'],
 }
 
 // The export names Node gives each package, so the stand-in module in the bundle exports the same.
@@ -73,6 +75,33 @@ for (const [group, specs] of Object.entries(VENDOR)) {
   })
 }
 
+// zod's ~40 locales (~250 KB), of which English is built in: `z.locales` stays whole for mods, each
+// locale a function that loads the group on its first call.
+await build({
+  absWorkingDir: root,
+  stdin: { contents: "export * as p0 from 'zod/v4/locales'", resolveDir: root, sourcefile: 'vendor-zod-locales.mjs' },
+  outfile: 'dist/vendor/zod-locales.cjs',
+  ...CACHED_CJS,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+})
+const localeNames = Object.keys(await import('zod/v4/locales'))
+const zodLocalesPlugin = {
+  name: 'modloop-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /.*/, namespace: 'modloop-zod-locales' }, (args) => ({ path: args.path, external: true }))
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'modloop-zod-locales' } : undefined))
+    b.onLoad({ filter: /.*/, namespace: 'modloop-zod-locales' }, () => ({
+      loader: 'js',
+      contents: [
+        "let ns\nconst load = () => (ns ??= require('../../bin/code-cache.cjs').requireCached(require('node:path').join(__dirname, '..', 'vendor', 'zod-locales.cjs')).p0)",
+        ...localeNames.map((n) => `export function ${n}(...args) { return load().${n}(...args) }`),
+      ].join('\n'),
+    }))
+  },
+}
+
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([group, specs]) => specs.map((s, i) => [s, { group, index: i }])))
 const vendorPlugin = {
   name: 'modloop-vendor',
@@ -104,7 +133,9 @@ await build({
   platform: 'node',
   target: 'node20',
   external: ['jiti', 'sucrase', 'cosmiconfig'],
-  plugins: [vendorPlugin],
+  plugins: [vendorPlugin, zodLocalesPlugin],
+  // The SDK's Headers and FormData without undici (see the file).
+  inject: ['scripts/fetch-globals-inject.mjs'],
   // import() of an external becomes require(): a script compiled from a V8 code cache loses its
   // dynamic-import callback on Node 20 ("A dynamic import callback was not specified").
   supported: { 'dynamic-import': false },

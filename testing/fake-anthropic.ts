@@ -19,6 +19,10 @@ export interface FakeRequest {
   body: Record<string, unknown>
   headers: IncomingHttpHeaders
   path: string
+  /** performance.now() when the whole request had arrived (benchmarks time the client's gap between rounds). */
+  receivedAt: number
+  /** performance.now() when its response was fully written; absent until then. */
+  answeredAt?: number
 }
 
 export interface FakeAnthropic {
@@ -58,7 +62,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     } catch {
       return sendError(res, 400, 'invalid_request_error', 'the request body is not JSON')
     }
-    requests.push({ body, headers: req.headers, path })
+    const received: FakeRequest = { body, headers: req.headers, path, receivedAt: performance.now() }
+    requests.push(received)
+    res.once('finish', () => { received.answeredAt = performance.now() })
     if (req.method !== 'POST') return sendError(res, 405, 'invalid_request_error', `${req.method} is not supported`)
     if (pathname === '/v1/messages/count_tokens') {
       return sendJson(res, 200, { input_tokens: estimateTokens(JSON.stringify([body.system, body.messages, body.tools])) })

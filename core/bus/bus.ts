@@ -117,6 +117,7 @@ export class Bus {
     matcher: Matcher | undefined,
     handler: (...args: any[]) => any,
     options: HandlerOptions = {},
+    attributed = false,
   ): Registration<N> {
     if (!isEventName(event)) {
       throw new ModloopError('MODLOOP_ERR_UNKNOWN_EVENT', `${mod}: on("${String(event)}"): no such event. Events: ${EVENT_NAMES.join(', ')}`, { mod, event })
@@ -135,6 +136,7 @@ export class Bus {
       matcherText: matcher ? describeMatcher(matcher) : undefined,
       budgetMs: options.budgetMs ?? spec.budgetMs,
       failClosed: options.failClosed ?? false,
+      attributed,
       disposed: false,
     }
     // `after: X` is X's `before`: collect every mod already tapped that wants to run after this one.

@@ -11,10 +11,24 @@ export interface HandlerRef {
  * so an error nobody awaited — a rejection in a timer, a throw in a callback — can be reported
  * against the mod that caused it (the CLI's process guard reads it). What runs beneath `next`
  * leaves the scope, so core's own work is never blamed on the handler that called it.
+ *
+ * Only mods whose code modloop imported from a file (a user's, a plugin's) are entered: once a
+ * store is set, Node hooks every promise the process makes (~14% of a cold one-turn run, a third
+ * of a tool round's time), and built-in mods are modloop's own code, whose stray error is
+ * modloop's to report. A session of built-in mods never turns the hooks on.
  */
 export const handlerScope = new AsyncLocalStorage<HandlerRef>()
 
-/** The mod and event whose handler created the running work, if a handler did. */
+/** The mod and event whose handler created the running work, if an attributed handler did. */
 export function runningHandler(): HandlerRef | undefined {
   return handlerScope.getStore()
+}
+
+/**
+ * Calls `fn` in `ref`'s scope, or — with no `ref` — outside any scope. Leaving a scope costs
+ * nothing unless one is set (only ever after an attributed mod's code ran).
+ */
+export function runIn<A extends unknown[], R>(ref: HandlerRef | undefined, fn: (...args: A) => R, ...args: A): R {
+  if (ref) return handlerScope.run(ref, fn, ...args)
+  return handlerScope.getStore() === undefined ? fn(...args) : handlerScope.run(undefined as never, fn, ...args)
 }

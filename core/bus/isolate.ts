@@ -3,7 +3,7 @@ import type { Below, Invoke, Link } from './link.js'
 import type { DispatchContext, FailureKind, HandlerFailure } from './types.js'
 import { watch, unwatch, type Watched } from './watchdog.js'
 import { lazySignal, makeNext, type NextSource } from './next-fn.js'
-import { handlerScope } from './handler-scope.js'
+import { runIn } from './handler-scope.js'
 
 export type Report = (failure: HandlerFailure) => void
 
@@ -94,7 +94,7 @@ class Call implements Watched, NextSource {
     watch(this, now)
     let r: unknown
     try {
-      r = handlerScope.run(this.link, this.link.handler, this.link.$, this.e, makeNext(this, (e2: unknown) => this.next(e2)))
+      r = runIn(this.link.attributed ? this.link : undefined, this.link.handler, this.link.$, this.e, makeNext(this, (e2: unknown) => this.next(e2)))
     } catch (err) {
       this.fail('throw', err)
       return
@@ -125,7 +125,7 @@ class Call implements Watched, NextSource {
     }
     this.called = true
     if (this.pending++ === 0) this.own += performance.now() - this.resumedAt
-    const p = handlerScope.exit(this.below, passed)
+    const p = runIn(undefined, this.below, passed)
     this.last = p
     const resume = () => {
       if (--this.pending === 0) this.resumedAt = performance.now()

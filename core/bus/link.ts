@@ -22,6 +22,8 @@ export interface Link {
   readonly options: HandlerOptions
   readonly budgetMs: number
   readonly failClosed: boolean
+  /** Stray errors from its handler's work are attributed to its mod (see handler-scope.ts). */
+  readonly attributed: boolean
   catchHandler?: (...args: any[]) => any
   disposed: boolean
 }

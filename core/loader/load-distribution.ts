@@ -66,7 +66,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     for (const mod of unit.mods) {
       const before = host.errors.length
       // The top-level config keys the mod declares it reads fold into its options.
-      await host.add(mod.def, { options: foldConfigKeys(mod.def.configKeys, modOptions, settings), source: mod.source, root: mod.root })
+      await host.add(mod.def, { options: foldConfigKeys(mod.def.configKeys, modOptions, settings), source: mod.source, root: mod.root, attributed: !mod.builtin })
       // The host records options and register failures itself; surface them as this load's too.
       for (const err of host.errors.slice(before)) {
         errors.push(err)

@@ -10,6 +10,8 @@ export interface UnitMod {
   /** The module file, or `builtin:<name>`. */
   source: string
   root?: string
+  /** One of the built-in set handed to the loader (modloop's own code), not a file it imported. */
+  builtin?: boolean
 }
 
 /** What one specifier loaded: its mods, a plugin's hooks and manifest, and the errors on the way. */
@@ -26,7 +28,7 @@ export async function loadTarget(target: Target, readPlugin: PluginReader | unde
     const source = `builtin:${target.name}`
     try {
       const ns = await target.load()
-      return single(asMod(ns, target.name, source), source)
+      return { mods: [{ def: asMod(ns, target.name, source), source, builtin: true }], hooks: [], errors: [] }
     } catch (err) {
       return { mods: [], hooks: [], errors: [toError(err, source, `the built-in mod ${target.name} failed to import: ${describeError(err)}`)] }
     }

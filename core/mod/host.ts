@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { Bus } from '../bus/bus.js'
-import { handlerScope } from '../bus/handler-scope.js'
+import { runIn } from '../bus/handler-scope.js'
 import type { Matcher } from '../bus/matcher.js'
 import type { HandlerFailure, HandlerOptions, On } from '../bus/types.js'
 import { describeError, isModloopError, ModloopError } from '../errors.js'
@@ -29,6 +29,8 @@ export interface LoadedMod {
   def: ModDefinition
   /** The options as given, before the schema filled defaults: a reload parses them with the new schema. */
   given: unknown
+  /** Its code came from a file modloop imported: stray errors of its work are attributed to it (handler-scope.ts). */
+  attributed: boolean
 }
 
 export interface AddOptions {
@@ -36,6 +38,12 @@ export interface AddOptions {
   /** The file or package the mod came from, for messages and `mods list`. */
   source?: string
   root?: string
+  /**
+   * Its code was imported from a file (a user's or a plugin's mod), so the work its handlers start
+   * is tracked and a stray error in it is reported against it (handler-scope.ts). Built-in mods,
+   * modloop's own code, are not: tracking costs every promise of the process a hook.
+   */
+  attributed?: boolean
 }
 
 /** A call nothing in the host answered: a `$` method with no provider, or a mod's tool no tool.call handler served. */
@@ -139,7 +147,7 @@ export class ModHost {
     const controller = new AbortController()
     const loaded: LoadedMod = {
       name: def.name, version: def.version, source: add.source, root: add.root, options,
-      dependsOn: def.dependsOn ?? [], status: 'loaded', controller, def, given: add.options,
+      dependsOn: def.dependsOn ?? [], status: 'loaded', controller, def, given: add.options, attributed: add.attributed ?? false,
       $: buildApi({
         mod: def.name, root: add.root, version: def.version, options, signal: controller.signal,
         isBound: () => this.bound, provider: (m) => this.providers.get(m), log: this.log, state: this.state, env: this.env,
@@ -149,7 +157,7 @@ export class ModHost {
     this.know(def)
     this.mods.set(def.name, loaded)
     try {
-      const teardown = await withinBudget(handlerScope.run({ mod: def.name, event: 'register' }, () => def.register(this.onFor(loaded), options as never, loaded.$)), this.registerBudgetMs, () => new ModloopError(
+      const teardown = await withinBudget(runIn(loaded.attributed ? { mod: def.name, event: 'register' } : undefined, () => def.register(this.onFor(loaded), options as never, loaded.$)), this.registerBudgetMs, () => new ModloopError(
         'MODLOOP_ERR_MOD_REGISTER_TIMEOUT', `${def.name}: register did not return within ${this.registerBudgetMs} ms${where}; the start goes on without it`,
         { mod: def.name, file: add.source, stage: 'register' },
       ))
@@ -216,7 +224,7 @@ export class ModHost {
   async reload(name: string, def: ModDefinition): Promise<ModloopError | undefined> {
     const old = this.mods.get(name)
     if (!old || old.status !== 'loaded') return new ModloopError('MODLOOP_ERR_MOD_REGISTER', `${name}: not loaded, so it cannot be reloaded`, { mod: name })
-    const add: AddOptions = { options: old.given, source: old.source, root: old.root }
+    const add: AddOptions = { options: old.given, source: old.source, root: old.root, attributed: old.attributed }
     const places = this.bus.followers(name)
     await this.unload(name)
     const errorsBefore = this.errors.length
@@ -272,7 +280,7 @@ export class ModHost {
       const matcher = (hasMatcher ? a : undefined) as Matcher | undefined
       const handler = (hasMatcher ? b : a) as (...args: any[]) => any
       const options = (hasMatcher ? c : b) as HandlerOptions | undefined
-      return this.bus.register(mod.name, mod.$, event, matcher, handler, options)
+      return this.bus.register(mod.name, mod.$, event, matcher, handler, options, mod.attributed)
     }) as unknown as On
   }
 

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { describeError } from '../errors.js'
+import { httpFetch, preconnect } from './http-fetch.js'
 import { modelErrorType } from './api-errors.js'
 import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
 import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
@@ -39,8 +40,10 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
   const idleMs = streamIdleTimeoutMs(options.streamIdleTimeoutMs, env)
   let sdk: Sdk | undefined
   let client: Anthropic | undefined
-  // Start loading the SDK now: its compilation overlaps the I/O of opening the session.
+  // Start loading the SDK now: its compilation overlaps the I/O of opening the session. The
+  // connection is opened now too, so its handshake overlaps it as well.
   ;(sdkImport ??= import('@anthropic-ai/sdk')).catch(() => undefined)
+  preconnect(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com')
 
   async function getClient(): Promise<Anthropic> {
     if (client !== undefined) return client
@@ -50,6 +53,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
       ...auth,
       baseURL: options.baseURL ?? env.ANTHROPIC_BASE_URL,
       maxRetries: 0,
+      fetch: httpFetch as unknown as typeof fetch,
       timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       // Core prints nothing; ANTHROPIC_LOG still turns the SDK's own logging on for debugging.
       logLevel: env.ANTHROPIC_LOG ? undefined : 'off',

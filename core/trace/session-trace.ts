@@ -16,4 +16,5 @@ export function startProvenance(session: Session): void {
 export function stopProvenance(session: Session): void {
   session.stopProvenance?.()
   session.stopProvenance = undefined
+  session.provenance?.close()
 }

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { childProcess } from '../../hooks-runner/child-process.js'
-import { randomBytes } from 'node:crypto'
-import { readFile, rm } from 'node:fs/promises'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CappedText } from './capped-text.js'
@@ -46,6 +45,19 @@ const DRAIN_MS = 100
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
+// The files the shells' EXIT traps write their directory to: numbered, in a directory of this
+// process's own (mode 0700, so no one can put a link where the next one will be written), made
+// on first use and removed at exit. A random name per command cost ~0.5 ms of a Bash round.
+let cwdFiles: { dir: string; next: number } | undefined
+function nextCwdFile(): string {
+  if (!cwdFiles) {
+    const dir = mkdtempSync(join(tmpdir(), 'modloop-cwd-'))
+    cwdFiles = { dir, next: 0 }
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  }
+  return join(cwdFiles.dir, String(cwdFiles.next++))
+}
+
 /** `bash -c` in a process group of its own, so a timeout or an abort can end it as a tree. */
 export function spawnShell(script: string, cwd: string, env: Env = process.env): ChildProcess {
   return childProcess().spawn('bash', ['-c', script], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env })
@@ -57,7 +69,7 @@ export function spawnShell(script: string, cwd: string, env: Env = process.env):
  * EXIT trap into a temp file, so `cd` can persist into the next call.
  */
 export async function runShell(command: string, options: ShellOptions): Promise<ShellRun> {
-  const cwdFile = join(tmpdir(), `modloop-cwd-${process.pid}-${randomBytes(6).toString('hex')}`)
+  const cwdFile = nextCwdFile()
   // On the same line as the command, so bash's line numbers in errors stay the user's.
   const child = spawnShell(`${options.prelude ?? ''}trap 'pwd -P > ${quote(cwdFile)} 2>/dev/null' EXIT; ${command}`, options.cwd, options.env)
   const stdout = new CappedText(options.maxOutputChars)
@@ -88,12 +100,21 @@ export async function runShell(command: string, options: ShellOptions): Promise<
     const leftovers = !killing && (await groupRunning(child.pid!))
     if (leftovers) void kill()
     if (killing) await killing
-    const cwd = (await readFile(cwdFile, 'utf8').catch(() => '')).trim() || undefined
+    // A few bytes in a file just written: read at once, not through the thread pool.
+    const cwd = readSmall(cwdFile)
     return { stdout, stderr, full, exitCode, signal, timedOut, aborted, cwd, leftovers, pgid: child.pid! }
   } finally {
     clearTimeout(timer)
     options.signal.removeEventListener('abort', onAbort)
-    await rm(cwdFile, { force: true })
+    rmSync(cwdFile, { force: true })
+  }
+}
+
+function readSmall(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim() || undefined
+  } catch {
+    return undefined
   }
 }
 

@@ -6,13 +6,17 @@ export interface GitOptions {
   maxStatusChars: number
 }
 
-/** One git command's stdout (trailing space trimmed), or undefined when git is missing, fails or times out. */
-function git(args: string[], cwd: string, timeoutMs: number): Promise<string | undefined> {
+// A snapshot must not take the index lock from under the user's own git commands.
+const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }
+const LOG = ['log', '--oneline', '-n', '5']
+const STATUS = ['status', '--short', '--branch']
+const REFS = ['for-each-ref', '--format=%(refname)%09%(symref)', 'refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master']
+
+/** A command's stdout (trailing space trimmed), or undefined when it is missing, fails or times out. */
+function run(file: string, args: string[], cwd: string, timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    childProcess().execFile('git', args, {
-      cwd, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true,
-      // A snapshot must not take the index lock from under the user's own git commands.
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+    childProcess().execFile(file, args, {
+      cwd, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true, env: { ...process.env, ...GIT_ENV },
     }, (err, stdout) => {
       // A status too long to buffer is still a status: its head is all the snapshot shows anyway.
       const overflow = (err as NodeJS.ErrnoException | null)?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
@@ -22,18 +26,32 @@ function git(args: string[], cwd: string, timeoutMs: number): Promise<string | u
 }
 
 /**
+ * The three commands' outputs. Spawning is the cost that counts — each spawn forks the whole
+ * Node process (~7 ms of a cold run's CPU apiece) — so where there is a POSIX shell one `sh`
+ * runs all three, one after another, their outputs apart by NUL (which none of them prints),
+ * the status last so that a status too long to buffer loses only its own tail. The shell's exit
+ * status is the status command's: outside a repository it fails, and so does the snapshot.
+ */
+async function gitOutputs(cwd: string, timeoutMs: number): Promise<{ status?: string; log?: string; refs?: string }> {
+  if (process.platform === 'win32') {
+    const [status, log, refs] = await Promise.all([STATUS, LOG, REFS].map((args) => run('git', args, cwd, timeoutMs)))
+    return { status, log, refs }
+  }
+  const quote = (args: string[]) => ['git', ...args].map((a) => `'${a}'`).join(' ')
+  const script = `${quote(LOG)}; printf '\\0'; ${quote(REFS)}; printf '\\0'; exec ${quote(STATUS)}`
+  const out = await run('sh', ['-c', script], cwd, timeoutMs)
+  if (out === undefined) return {}
+  const [log, refs, status] = out.split('\0')
+  return { log: log?.trimEnd(), refs: refs?.trimEnd(), status }
+}
+
+/**
  * The git block of the system prompt: branch, main branch, short status and the last five
- * commits, read once at session start. Three git commands run side by side (spawning is the
- * main cost, so status also gives the branch). Undefined outside a repository or without git:
- * the block is then simply left out.
+ * commits, read once at session start (status also gives the branch). Undefined outside a
+ * repository or without git: the block is then simply left out.
  */
 export async function gitSnapshot(cwd: string, options: GitOptions): Promise<string | undefined> {
-  const run = (...args: string[]) => git(args, cwd, options.timeoutMs)
-  const [status, log, refs] = await Promise.all([
-    run('status', '--short', '--branch'),
-    run('log', '--oneline', '-n', '5'),
-    run('for-each-ref', '--format=%(refname)%09%(symref)', 'refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master'),
-  ])
+  const { status, log, refs } = await gitOutputs(cwd, options.timeoutMs)
   if (status === undefined) return undefined
   const [head = '', ...changes] = status.split('\n')
   const main = mainBranch(refs ?? '')

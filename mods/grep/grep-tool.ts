@@ -6,7 +6,6 @@ import { findExecutable } from './find-executable.js'
 import { specOf, type GrepInput, type SearchSpec } from './grep-input.js'
 import { grepResult } from './grep-result.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
-import { searchWithJs } from './js-engine.js'
 import { searchWithRg } from './rg-engine.js'
 import { describeError } from '../../core/errors.js'
 
@@ -19,7 +18,8 @@ export interface GrepOptions {
 /** Which engine a search runs on; 'rg' without ripgrep on PATH falls back to JavaScript. */
 export async function engineFor(choice: GrepOptions['engine']): Promise<(spec: SearchSpec) => Promise<string[]>> {
   const rg = choice === 'js' ? undefined : await findExecutable('rg')
-  return rg ? (spec) => searchWithRg(rg, spec) : searchWithJs
+  // The JavaScript engine (with re2js, ~180 KB) loads only when a search needs it.
+  return rg ? (spec) => searchWithRg(rg, spec) : (await import('./js-engine.js')).searchWithJs
 }
 
 export async function grepTool(input: GrepInput, ctx: ToolContext, options: GrepOptions): Promise<ToolOutput> {

@@ -118,6 +118,8 @@ describe('the trace file', () => {
     log.add({ mod: 'm', event: 'session.compact', kind: 'answer', subject: 'session.compact', before: { messages }, after: { messages: [] }, at: 1 })
     log.add({ mod: 'm', event: 'prompt.section', kind: 'result', subject: 'prompt', before: { text: 'x'.repeat(5_000) }, after: { text: 'y' }, at: 2 })
     expect((log.records[0]!.before as { messages: unknown[] }).messages).toHaveLength(21)
+    // The file gets a turn's lines in one write once that turn is over.
+    await new Promise((resolve) => setImmediate(resolve))
     const [compact, section] = await readTrace(file)
     expect((compact!.before as { messages: unknown[] }).messages).toHaveLength(21)
     expect((compact!.before as { messages: unknown[] }).messages.at(-1)).toBe('… 80 more items')

@@ -1,0 +1,81 @@
+// The gap per tool round: ten sequential Bash (`echo`) or Read rounds through the CLI (`modloop -p`)
+// against the fake server on loopback, timed at the server: from the end of the response that
+// asked for the tool to the arrival of the next request. The model's time is not in it; the
+// client's is all of it (reading the stream, permission and hook checks, running the tool, the
+// transcript, building and sending the next request). Node spawning `sh -c 'echo'` is the yardstick.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startFakeAnthropic } from '../dist/testing/fake-anthropic.js'
+import { median, row } from './lib/rows.js'
+
+const ROUNDS = 10
+const RUNS = Number(process.env.BENCH_RUNS || 5)
+const bin = fileURLToPath(new URL('../bin/modloop.cjs', import.meta.url))
+
+const cwd = mkdtempSync(join(tmpdir(), 'modloop-rounds-'))
+writeFileSync(join(cwd, 'notes.txt'), Array.from({ length: 40 }, (_, i) => `line ${i} of the notes`).join('\n'))
+const inputs = {
+  Bash: (i) => ({ command: `echo round ${i}`, description: 'Print the round' }),
+  Read: () => ({ file_path: join(cwd, 'notes.txt') }),
+}
+
+/** The gaps (ms) of one CLI run of ten rounds of `tool`. */
+async function gaps(tool) {
+  const script = [...Array.from({ length: ROUNDS }, (_, i) => ({ reply: [{ tool_use: { name: tool, input: inputs[tool](i) } }] })), { reply: 'Done.' }]
+  const server = await startFakeAnthropic({ script })
+  try {
+    const env = { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench', MODLOOP_HOME: join(cwd, 'home'), HOME: cwd }
+    const child = spawn(process.execPath, [bin, '-p', 'go', '--allowedTools', tool], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (out += d))
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    const r = server.requests
+    if (code !== 0 || r.length !== ROUNDS + 1) throw new Error(`${tool} rounds failed (${code}, ${r.length} requests): ${out}`)
+    return r.slice(1).map((req, i) => req.receivedAt - r[i].answeredAt)
+  } finally {
+    await server.close()
+  }
+}
+
+/** Node's own cost of a shell round trip: spawn `sh -c 'echo x'` and read its output to the end. */
+async function shellSpawn() {
+  const samples = []
+  for (let i = 0; i < 20; i++) {
+    const start = performance.now()
+    await new Promise((resolve, reject) => {
+      const c = spawn('sh', ['-c', 'echo x'], { stdio: ['ignore', 'pipe', 'pipe'] })
+      c.stdout.resume()
+      c.on('error', reject)
+      c.on('close', resolve)
+    })
+    samples.push(performance.now() - start)
+  }
+  return median(samples.slice(5))
+}
+
+export async function toolRounds() {
+  const rows = {}
+  for (const tool of ['Bash', 'Read']) {
+    const all = []
+    await gaps(tool)
+    for (let i = 0; i < RUNS; i++) all.push(...(await gaps(tool)))
+    rows[tool] = median(all)
+  }
+  return { bash: rows.Bash, read: rows.Read, shell: await shellSpawn() }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    const r = await toolRounds()
+    console.log(`tool rounds (median gap of ${RUNS}×${ROUNDS} sequential rounds, model time excluded): Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms; Node spawning sh -c echo: ${r.shell.toFixed(1)} ms`)
+    const how = `median gap of ${RUNS}×${ROUNDS} sequential rounds through \`modloop -p\`, timed at the fake server`
+    row('gap per Bash round (echo)', r.bash, { max: 10, unit: 'ms', detail: `${how}; Node spawning sh -c echo: ${r.shell.toFixed(1)} ms` })
+    row('gap per Read round (a 40-line file)', r.read, { max: 2, unit: 'ms', detail: how })
+  } finally {
+    rmSync(cwd, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,32 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { builtModloop } from '../helpers/built-cli.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'modloop-lean-start-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+// What a cold run loads is its start-up time: these stay out of a one-turn run against a local server.
+describe('a cold one-turn run of the CLI', () => {
+  it('talks to the API over node:http without loading undici (fetch), TLS, or promise hooks', async () => {
+    const report = join(dir, 'loaded.json')
+    const preload = join(dir, 'report.cjs')
+    // Node's own record of the built-in modules this process loaded, and whether async hooks were ever turned on.
+    writeFileSync(preload, `const ah = require('node:async_hooks'); let hooked = false
+const orig = ah.AsyncLocalStorage.prototype._enable; ah.AsyncLocalStorage.prototype._enable = function () { hooked = true; return orig.call(this) }
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ modules: process.moduleLoadList, hooked })))\n`)
+    const server = await startFakeAnthropic({ script: [{ reply: 'Hello.' }] })
+    try {
+      const run = await builtModloop(['-p', 'hi'], { cwd: dir, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: join(dir, 'home'), NODE_OPTIONS: `--require ${preload}` } })
+      expect(run.out + run.err).toContain('Hello.')
+      const loaded = JSON.parse(readFileSync(report, 'utf8')) as { modules: string[]; hooked: boolean }
+      expect(loaded.modules.filter((m) => /undici|NativeModule (tls|https|http2)$/.test(m))).toEqual([])
+      expect(loaded.modules).toContain('NativeModule http')
+      expect(loaded.hooked).toBe(false)
+    } finally {
+      await server.close()
+    }
+  })
+})
