@@ -10,6 +10,9 @@ const ISOLATED = ['cli', 'faults', 'mcp', 'sessions', 'shell-hooks', 'terminal-u
   .map((dir) => `test/${dir}/**/*.test.ts`)
 const FLEET = 'test/fleet/**/*.test.ts'
 
+// test/agent-sdk holds its own node_modules (the official SDK and its dependencies' tests).
+const exclude = ['**/node_modules/**']
+
 const shared = {
   testTimeout: 15_000,
   // Sessions a test runs through the default distribution (it records transcripts) never reach the
@@ -26,8 +29,8 @@ export default defineConfig({
     // default (cores - 1) ran the suite one file at a time on a 2-core machine.
     maxWorkers: 2,
     projects: [
-      { test: { ...shared, name: 'in-process', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
-      { test: { ...shared, name: 'isolated', include: ISOLATED, exclude: [FLEET] } },
+      { test: { ...shared, name: 'in-process', include: ['test/**/*.test.ts'], exclude: [...ISOLATED, ...exclude], isolate: false } },
+      { test: { ...shared, name: 'isolated', include: ISOLATED, exclude: [FLEET, ...exclude] } },
       // The fleet's files share one Postgres server, started only when one of them runs.
       { test: { ...shared, name: 'fleet', include: [FLEET], globalSetup: ['test/fleet/postgres-setup.ts'] } },
     ],
