@@ -1,4 +1,5 @@
 import type { Pool } from 'pg'
+import { inTransaction } from '../../mods/transcripts/store/postgres/transaction.js'
 
 /**
  * What the fleet keeps beside pg-boss's own tables, in schema `modloop` (beside the session store's):
@@ -37,16 +38,8 @@ const SCHEMA_LOCK = 7_243_316_002
 export async function ensureFleetSchema(pool: Pool): Promise<void> {
   const { rows } = await pool.query(`SELECT to_regclass('modloop.queue_throttle') IS NOT NULL AS ready`)
   if (rows[0]?.ready) return
-  const client = await pool.connect()
-  try {
-    await client.query('BEGIN')
+  await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
     await client.query(DDL)
-    await client.query('COMMIT')
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined)
-    throw err
-  } finally {
-    client.release()
-  }
+  })
 }

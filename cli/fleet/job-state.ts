@@ -1,5 +1,6 @@
 import type { Pool } from 'pg'
 import { lockKey } from '../../mods/transcripts/store/postgres/lock-key.js'
+import { inTransaction } from '../../mods/transcripts/store/postgres/transaction.js'
 import { BOSS_SCHEMA, QUEUE, WAKE_CHANNEL } from './queue.js'
 
 /**
@@ -39,10 +40,8 @@ export interface Reaped { id: string; failed: boolean }
  * Rows are taken FOR UPDATE SKIP LOCKED, so workers reaping at once never take the same job.
  */
 export async function reapOrphans(pool: Pool, graceSeconds: number): Promise<Reaped[]> {
-  const client = await pool.connect()
-  const reaped: Reaped[] = []
-  try {
-    await client.query('BEGIN')
+  return inTransaction(pool, async (client) => {
+    const reaped: Reaped[] = []
     const { rows } = await client.query(`
       SELECT id, retry_count, retry_limit FROM ${JOB}
       WHERE name = $1 AND state = 'active' AND started_on < now() - make_interval(secs => $2)
@@ -58,14 +57,8 @@ export async function reapOrphans(pool: Pool, graceSeconds: number): Promise<Rea
       reaped.push({ id: row.id, failed })
     }
     if (reaped.some((r) => !r.failed)) await client.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, 'reaped'])
-    await client.query('COMMIT')
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined)
-    throw err
-  } finally {
-    client.release()
-  }
-  return reaped
+    return reaped
+  })
 }
 
 /** Until when the queue is throttled (the API answered 429), if it is now. */

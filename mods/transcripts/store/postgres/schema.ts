@@ -1,4 +1,5 @@
 import type { Pool } from 'pg'
+import { inTransaction } from './transaction.js'
 
 /**
  * The tables of the session store, in schema `modloop`: one row per session (its project
@@ -31,20 +32,12 @@ const SCHEMA_LOCK = 7_243_316_001
 
 /** Creates the store's tables when they are missing. */
 export async function ensureSessionSchema(pool: Pool): Promise<void> {
-  const client = await pool.connect()
-  try {
-    const { rows } = await client.query(`SELECT to_regclass('modloop.session_line') IS NOT NULL AS ready`)
-    if (rows[0]?.ready) return
-    await client.query('BEGIN')
+  const { rows } = await pool.query(`SELECT to_regclass('modloop.session_line') IS NOT NULL AS ready`)
+  if (rows[0]?.ready) return
+  await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
     await client.query(DDL)
-    await client.query('COMMIT')
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined)
-    throw err
-  } finally {
-    client.release()
-  }
+  })
 }
 
 export interface LineRow { agent: string; seq: number; line: string }
