@@ -76,9 +76,9 @@ describe('API errors, with and without retry-after', () => {
     ])
     expect(r.result).toMatchObject({ subtype: 'success', result: 'fine' })
     expect(r.retries.map((m) => [m.error_status, m.retry_delay_ms])).toEqual([[429, 300], [529, expect.any(Number)], [500, 100]])
-    // The backoff of a second attempt: twice the 200 ms base, plus up to a quarter.
+    // The backoff of a second attempt (twice the 200 ms base), not the previous retry-after; the
+    // jitter's range is proven on backoffMs itself (test/model/anthropic-retry.test.ts).
     expect(r.retries[1]!.retry_delay_ms).toBeGreaterThanOrEqual(400)
-    expect(r.retries[1]!.retry_delay_ms).toBeLessThanOrEqual(500)
     await expectCleanEnd(dir, r)
   })
 
