@@ -14,6 +14,7 @@ import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
 import { sdkFlagOptions } from './sdk-flags.js'
+import { num, str } from './flag-values.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
 // How long -p waits for background tasks once its turn is over, unless --max-wait-tasks says otherwise.
@@ -109,18 +110,7 @@ export function print(format: string, verbose: boolean, m: SDKMessage, io: { std
 
 const seconds = (ms: number) => (ms >= 10_000 ? String(Math.round(ms / 1000)) : (ms / 1000).toFixed(1))
 
-function num(values: Values, key: string): number | undefined {
-  const raw = values[key]
-  if (raw === undefined) return undefined
-  const n = Number(raw)
-  if (typeof raw !== 'string' || !Number.isFinite(n) || n < 0) throw usageError(`--${key} takes a non-negative number, not "${String(raw)}"`)
-  return n
-}
 
-function str(values: Values, key: string): string | undefined {
-  const v = values[key]
-  return typeof v === 'string' ? v : undefined
-}
 
 function list(values: Values, key: string): string[] | undefined {
   const v = values[key]

@@ -1,7 +1,7 @@
 import type { CallbackHandler } from './config-schema.js'
 import { describeCause } from './errors.js'
 import { failedRaw, type RawResult } from './raw-result.js'
-import { formatSeconds } from './run-command.js'
+import { timedCall } from './timed-call.js'
 
 /**
  * Calls an in-process callback hook. Its answer is read as a command's JSON stdout on exit 0, so
@@ -10,28 +10,14 @@ import { formatSeconds } from './run-command.js'
  * fails closed under `onError: "deny"`.
  */
 export async function runCallback(h: CallbackHandler, ctx: { input: Record<string, unknown>; timeoutMs: number; signal?: AbortSignal }): Promise<RawResult> {
-  const started = performance.now()
-  const timeout = new AbortController()
-  const timer = setTimeout(() => timeout.abort(), ctx.timeoutMs)
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout.signal]) : timeout.signal
-  const aborted = new Promise<'aborted'>((resolve) => signal.addEventListener('abort', () => resolve('aborted'), { once: true }))
-  try {
-    const toolUseId = typeof ctx.input.tool_use_id === 'string' ? ctx.input.tool_use_id : undefined
-    const answer = await Promise.race([Promise.resolve(h.callback(ctx.input, toolUseId, { signal })), aborted])
-    const durationMs = performance.now() - started
-    if (answer === 'aborted') {
-      return timeout.signal.aborted
-        ? failedRaw('timeout', `timed out after ${formatSeconds(ctx.timeoutMs)}`, 'HOOKS_ERR_TIMEOUT', durationMs)
-        : failedRaw('cancelled', 'Hook cancelled', 'HOOKS_ERR_CANCELLED', durationMs)
-    }
-    if (answer !== undefined && answer !== null && (typeof answer !== 'object' || Array.isArray(answer))) {
-      return failedRaw('failed', `the callback answered ${Array.isArray(answer) ? 'an array' : typeof answer}, not a hook output object`, 'HOOKS_ERR_EXIT', durationMs)
-    }
-    const output = answer && (answer as { async?: unknown }).async === true ? {} : answer ?? {}
-    return { status: 'done', exitCode: 0, stdout: JSON.stringify(output), stderr: '', durationMs }
-  } catch (err) {
-    return failedRaw('failed', `the callback threw: ${describeCause(err)}`, 'HOOKS_ERR_EXIT', performance.now() - started)
-  } finally {
-    clearTimeout(timer)
+  const toolUseId = typeof ctx.input.tool_use_id === 'string' ? ctx.input.tool_use_id : undefined
+  const r = await timedCall(ctx, (signal) => h.callback(ctx.input, toolUseId, { signal }))
+  if (r.kind === 'aborted') return r.result
+  if (r.kind === 'threw') return failedRaw('failed', `the callback threw: ${describeCause(r.err)}`, 'HOOKS_ERR_EXIT', r.durationMs)
+  const { value: answer, durationMs } = r
+  if (answer !== undefined && answer !== null && (typeof answer !== 'object' || Array.isArray(answer))) {
+    return failedRaw('failed', `the callback answered ${Array.isArray(answer) ? 'an array' : typeof answer}, not a hook output object`, 'HOOKS_ERR_EXIT', durationMs)
   }
+  const output = answer && (answer as { async?: unknown }).async === true ? {} : answer ?? {}
+  return { status: 'done', exitCode: 0, stdout: JSON.stringify(output), stderr: '', durationMs }
 }

@@ -1,7 +1,7 @@
 import type { McpToolHandler } from './config-schema.js'
 import { describeCause } from './errors.js'
 import { failedRaw, type RawResult } from './raw-result.js'
-import { formatSeconds } from './run-command.js'
+import { timedCall } from './timed-call.js'
 
 export interface McpHookRequest {
   server: string
@@ -40,25 +40,11 @@ export function substituteInput(value: unknown, hookInput: Record<string, unknow
 
 /** Calls the tool; its text is read like command stdout, `isError` or a failed call is a non-blocking error (§3.10). */
 export async function runMcp(h: McpToolHandler, mcp: McpHook, ctx: { input: Record<string, unknown>; timeoutMs: number; signal?: AbortSignal }): Promise<RawResult> {
-  const started = performance.now()
-  const timeout = new AbortController()
-  const timer = setTimeout(() => timeout.abort(), ctx.timeoutMs)
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout.signal]) : timeout.signal
-  const aborted = new Promise<'aborted'>((resolve) => signal.addEventListener('abort', () => resolve('aborted'), { once: true }))
-  try {
-    const input = substituteInput(h.input ?? {}, ctx.input) as Record<string, unknown>
-    const result = await Promise.race([mcp({ server: h.server, tool: h.tool, input, signal, timeoutMs: ctx.timeoutMs }), aborted])
-    const durationMs = performance.now() - started
-    if (result === 'aborted') {
-      return timeout.signal.aborted
-        ? failedRaw('timeout', `timed out after ${formatSeconds(ctx.timeoutMs)}`, 'HOOKS_ERR_TIMEOUT', durationMs)
-        : failedRaw('cancelled', 'Hook cancelled', 'HOOKS_ERR_CANCELLED', durationMs)
-    }
-    if (result.isError) return { ...failedRaw('failed', `the tool reported an error: ${result.text.slice(0, 200)}`, 'HOOKS_ERR_MCP', durationMs), stdout: result.text }
-    return { status: 'done', exitCode: 0, stdout: result.text, stderr: '', durationMs }
-  } catch (err) {
-    return failedRaw('failed', `the tool call failed: ${describeCause(err)}`, 'HOOKS_ERR_MCP', performance.now() - started)
-  } finally {
-    clearTimeout(timer)
-  }
+  const input = substituteInput(h.input ?? {}, ctx.input) as Record<string, unknown>
+  const r = await timedCall(ctx, (signal) => mcp({ server: h.server, tool: h.tool, input, signal, timeoutMs: ctx.timeoutMs }))
+  if (r.kind === 'aborted') return r.result
+  if (r.kind === 'threw') return failedRaw('failed', `the tool call failed: ${describeCause(r.err)}`, 'HOOKS_ERR_MCP', r.durationMs)
+  const { value: result, durationMs } = r
+  if (result.isError) return { ...failedRaw('failed', `the tool reported an error: ${result.text.slice(0, 200)}`, 'HOOKS_ERR_MCP', durationMs), stdout: result.text }
+  return { status: 'done', exitCode: 0, stdout: result.text, stderr: '', durationMs }
 }

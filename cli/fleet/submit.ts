@@ -8,6 +8,7 @@ import { usageError } from '../usage-error.js'
 import { followJob } from './follow.js'
 import { jobDataSchema, type JobData } from './job-data.js'
 import { DEFAULT_RETRIES, openQueue, QUEUE, WAKE_CHANNEL } from './queue.js'
+import { num, str } from '../flag-values.js'
 
 const FORMATS = ['text', 'json', 'stream-json']
 // A backstop only: a worker holds each job's lock while it runs it, and a job is taken back as soon as its worker is gone.
@@ -86,15 +87,4 @@ function script(file: string): unknown {
 const FLAGS: Record<string, string> = { sessionId: '--session-id', maxTurns: '--max-turns', maxBudgetUsd: '--max-budget-usd', permissionMode: '--permission-mode', model: '--model' }
 const flagOf = (path: readonly PropertyKey[]) => FLAGS[String(path.at(-1))] ?? `--${String(path.at(-1))}`
 
-function str(values: Values, key: string): string | undefined {
-  const v = values[key]
-  return typeof v === 'string' ? v : undefined
-}
 
-function num(values: Values, key: string): number | undefined {
-  const raw = values[key]
-  if (raw === undefined) return undefined
-  const n = Number(raw)
-  if (typeof raw !== 'string' || !Number.isFinite(n) || n < 0) throw usageError(`--${key} takes a non-negative number, not "${String(raw)}"`)
-  return n
-}
