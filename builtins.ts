@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { Builtins } from './core/loader/types.js'
+import type { Builtins } from './runtime/loader/types.js'
 import { builtinMods, defaultDistribution } from './mods/index.js'
 import { fileStore } from './mods/transcripts/store/file-store.js'
 import { readPluginDir } from './mods/_shared/plugin-format/read-plugin.js'

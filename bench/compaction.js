@@ -108,7 +108,7 @@ async function session() {
   const { runInNewContext } = await import('node:vm')
   setFlagsFromString('--expose-gc')
   const gc = runInNewContext('gc')
-  const { query } = await import('../dist/core/loop/query.js')
+  const { query } = await import('../dist/runtime/query.js')
   const { eventsForStep } = await import('../dist/testing/model/script.js')
   const compaction = (await import('../dist/mods/compaction/index.js')).default
 

@@ -1,6 +1,6 @@
 // A 20-round tool conversation: core overhead per loop round (in-process scripted model, a trivial
 // tool), and the same conversation through the real SDK against the fake server on loopback.
-import { query } from '../dist/core/loop/query.js'
+import { query } from '../dist/runtime/query.js'
 import { createScriptedModel } from '../dist/testing/model/scripted.js'
 import { startFakeAnthropic } from '../dist/testing/fake-anthropic.js'
 import { z } from 'zod'

@@ -6,7 +6,7 @@ import { copyFile, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { query } from '../dist/core/loop/query.js'
+import { query } from '../dist/runtime/query.js'
 import { defineMod } from '../dist/core/mod/define.js'
 import { createScriptedModel } from '../dist/testing/model/scripted.js'
 import read from '../dist/mods/read/index.js'
@@ -19,7 +19,7 @@ const dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-bench-read-')))
 
 async function sources() {
   const found = []
-  for (const top of ['core', 'mods', 'cli', 'hooks-runner', 'testing']) {
+  for (const top of ['core', 'runtime', 'mods', 'cli', 'hooks-runner', 'testing']) {
     for (const entry of await readdir(join(root, top), { recursive: true, withFileTypes: true })) {
       if (entry.isFile() && entry.name.endsWith('.ts')) found.push(join(entry.parentPath ?? entry.path, entry.name))
     }

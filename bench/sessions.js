@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto'
 
 const home = mkdtempSync(join(tmpdir(), 'modloop-bench-sessions-'))
 process.env.MODLOOP_HOME = home
-const { query } = await import('../dist/core/loop/query.js')
-const { loadResume } = await import('../dist/core/session/resume.js')
+const { query } = await import('../dist/runtime/query.js')
+const { loadResume } = await import('../dist/runtime/resume.js')
 const { transcriptPath } = await import('../dist/mods/transcripts/store/paths.js')
 const { toLine } = await import('../dist/mods/transcripts/lines.js')
 const { TranscriptWriter } = await import('../dist/mods/transcripts/writer.js')

@@ -1,5 +1,5 @@
 import { constants as osConstants } from 'node:os'
-import type { QueryOptions } from '../core/loop/options.js'
+import type { QueryOptions } from '../runtime/options.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { CommandRun, Values } from './command.js'
 import { markEntrypoint } from './entrypoint.js'

@@ -1,6 +1,5 @@
 import type { LlmHook } from '../hooks-runner/index.js'
-import { smallFastModel } from '../core/loop/complete.js'
-import { resolveAlias } from '../core/model/aliases.js'
+import { resolveAlias, smallFastModel } from '../core/model/aliases.js'
 import type { Model } from '../core/model/types.js'
 import { PROMPT_HOOK_SYSTEM } from '../mods/shell-hooks/verdict-prompts.js'
 
@@ -13,7 +12,7 @@ export function cliLlm(env: Record<string, string | undefined>): LlmHook {
   let model: Model | undefined
   return async (request) => {
     if (!model) {
-      const { createAnthropicModel } = await import('../core/model/anthropic.js')
+      const { createAnthropicModel } = await import('../runtime/model/anthropic.js')
       const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v))
       model = createAnthropicModel({
         apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL,

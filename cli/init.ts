@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
-import { isPathSpec } from '../core/loader/resolve-spec.js'
+import { isPathSpec } from '../runtime/loader/resolve-spec.js'
 import type { CommandRun } from './command.js'
 import { distributionFiles } from './templates/distribution.js'
 import { modFiles } from './templates/mod.js'

@@ -1,8 +1,8 @@
-import { provideLoaded } from '../core/loader/config-hooks.js'
+import { provideLoaded } from '../runtime/loader/config-hooks.js'
 import { resolve } from 'node:path'
 import { ModloopError } from '../core/errors.js'
-import type { Distribution } from '../core/loader/types.js'
-import type { QueryOptions } from '../core/loop/options.js'
+import type { Distribution } from '../runtime/loader/types.js'
+import type { QueryOptions } from '../runtime/options.js'
 import type { LogSink } from '../core/mod/build-api.js'
 import { ModHost } from '../core/mod/host.js'
 import type { InteractiveContext, TerminalIo } from '../mods/terminal-ui/surface.js'
@@ -99,7 +99,7 @@ function sessionLoader(options: QueryOptions & { cwd: string }): { first: Promis
   const held: Parameters<LogSink>[] = []
   let sink: LogSink = (...line) => held.push(line)
   const loadWith = async (log: LogSink) => {
-    const [{ loadDistribution }, { unreadKeyWarnings }] = await Promise.all([import('../entry.js'), import('../core/loader/index.js')])
+    const [{ loadDistribution }, { unreadKeyWarnings }] = await Promise.all([import('../entry.js'), import('../runtime/loader/index.js')])
     const specs = (options.mods ?? []).filter((m): m is string => typeof m === 'string')
     const host = new ModHost({ strict: options.strictMods, log })
     const dist = await loadDistribution({ cwd: options.cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
-import type { Distribution, LoadOptions } from '../core/loader/types.js'
+import type { Distribution, LoadOptions } from '../runtime/loader/types.js'
 import { PACKAGE_ROOT } from '../core/version.js'
 import type { Io } from './io.js'
 import { pluginDirSpecs } from './plugin-dirs.js'
@@ -40,7 +40,7 @@ export async function loadFromArgs(values: Values, io: Io): Promise<Distribution
 export async function loadForReview(options: Omit<LoadOptions, 'builtins'>, values: Values, io: Io): Promise<Distribution> {
   const { loadDistribution } = await import('../entry.js')
   if (values['trust-workspace'] === true || (await isTrusted(io, options.cwd))) return loadDistribution(options)
-  const { withImportGate } = await import('../core/loader/import-gate.js')
+  const { withImportGate } = await import('../runtime/loader/import-gate.js')
   const named = [options.configPath, ...(options.extraMods ?? []).map((m) => (typeof m === 'string' ? m : m[0]))]
     .filter((s): s is string => s !== undefined)
     .map((s) => realOf(resolve(options.cwd, s)))

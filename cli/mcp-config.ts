@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { McpServerConfig } from '../core/loop/options.js'
+import type { McpServerConfig } from '../core/mod/session-capabilities.js'
 import { readJsonArg } from './json-arg.js'
 import { usageError } from './usage-error.js'
 

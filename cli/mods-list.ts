@@ -1,4 +1,4 @@
-import { unreadKeyWarnings } from '../core/loader/unread-keys.js'
+import { unreadKeyWarnings } from '../runtime/loader/unread-keys.js'
 import type { CommandRun } from './command.js'
 import { loadFromArgs } from './load-args.js'
 import { errorJson, formatErrors, shown } from './load-errors.js'

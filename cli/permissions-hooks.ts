@@ -1,5 +1,5 @@
 import { createHooksRunner, type HookRecord } from '../hooks-runner/index.js'
-import type { HookSource } from '../core/loader/types.js'
+import type { HookSource } from '../runtime/loader/types.js'
 import type { ProposedVerdict } from '../core/events/types.js'
 import { shellHooksOptions } from '../mods/shell-hooks/options.js'
 import { loadSources } from '../mods/shell-hooks/sources.js'

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { isPluginDir } from '../core/loader/plugin.js'
+import { isPluginDir } from '../runtime/loader/plugin.js'
 import type { Values } from './command.js'
 import { usageError } from './usage-error.js'
 

@@ -1,4 +1,4 @@
-import type { QueryOptions } from '../core/loop/options.js'
+import type { QueryOptions } from '../runtime/options.js'
 import { EFFORT_LEVELS, type EffortLevel } from '../core/model/capabilities.js'
 import type { Values } from './command.js'
 import { readJsonArg } from './json-arg.js'

@@ -1,4 +1,4 @@
-import type { QueryOptions } from '../core/loop/options.js'
+import type { QueryOptions } from '../runtime/options.js'
 import type { OptionSpecs, Values } from './command.js'
 import { usageError } from './usage-error.js'
 

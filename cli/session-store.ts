@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { Builtins } from '../core/loader/types.js'
+import type { Builtins } from '../runtime/loader/types.js'
 import type { PostgresStore } from '../mods/transcripts/store/postgres/pg-store.js'
 import type { Values } from './command.js'
 
@@ -34,10 +34,10 @@ async function openStore(url: string, source: string, log?: (line: string) => vo
 
 /** The config's sessionStore, merged over its extends chain as the loader merges it (the child wins). */
 async function configuredStore(configPath: string | undefined, cwd: string): Promise<{ url: string; file: string } | undefined> {
-  const { findConfig, loadConfigRef } = await import('../core/loader/find-config.js')
+  const { findConfig, loadConfigRef } = await import('../runtime/loader/find-config.js')
   const found = configPath !== undefined ? await loadConfigRef(configPath, resolve(cwd), 'MODLOOP_ERR_CONFIG', '--config') : await findConfig(resolve(cwd))
   if (!found) return undefined
-  const [{ collectLayers }, { BUILTINS }] = await Promise.all([import('../core/loader/extends.js'), import('../builtins.js')])
+  const [{ collectLayers }, { BUILTINS }] = await Promise.all([import('../runtime/loader/extends.js'), import('../builtins.js')])
   let url: { url: string; file: string } | undefined
   for (const layer of await collectLayers(found, BUILTINS)) {
     const set = layer.config.sessionStore?.postgres

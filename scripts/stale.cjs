@@ -5,7 +5,7 @@
 const { readdirSync, statSync } = require('node:fs')
 const { join } = require('node:path')
 
-const SOURCES = ['index.ts', 'testing.ts', 'core', 'mods', 'hooks-runner', 'cli', 'testing', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs']
+const SOURCES = ['index.ts', 'testing.ts', 'core', 'runtime', 'mods', 'hooks-runner', 'cli', 'testing', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs']
 
 /** The newest modification time under a file or directory (test files excluded: they are not built). */
 function newest(path) {

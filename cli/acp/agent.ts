@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path'
 import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk'
 import { isModloopError } from '../../core/errors.js'
-import type { QueryOptions } from '../../core/loop/options.js'
+import type { QueryOptions } from '../../runtime/options.js'
 import { VERSION } from '../../core/version.js'
 import { mcpServersOf } from './mcp-servers.js'
 import { replayUpdates } from './replay.js'

@@ -1,5 +1,5 @@
 import type { McpServer } from '@agentclientprotocol/sdk'
-import type { McpServerConfig } from '../../core/loop/options.js'
+import type { McpServerConfig } from '../../core/mod/session-capabilities.js'
 
 /**
  * The MCP servers an editor hands a session, as query() options name them (the mcp mod validates

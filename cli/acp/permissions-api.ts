@@ -1,6 +1,6 @@
 import type { ModApi } from '../../core/mod/api.js'
 import '../../mods/permissions/api.js'
-import '../../core/loop/permission-mode.js'
+import '../../runtime/permission-mode.js'
 
 /** What the ACP front end uses of the permissions mod: saving a rule, and the mode in force. */
 export interface PermissionsAccess {

@@ -1,7 +1,7 @@
-import type { QueryOptions } from '../../core/loop/options.js'
-import type { Query } from '../../core/loop/query.js'
-import type { SdkHooks } from '../../core/loop/sdk-options.js'
-import { settingsList } from '../../core/loop/launch-options.js'
+import type { QueryOptions } from '../../runtime/options.js'
+import type { Query } from '../../runtime/query.js'
+import type { SdkHooks } from '../../runtime/sdk-options.js'
+import { settingsList } from '../../runtime/launch-options.js'
 import type { McpProxies } from './mcp-proxy.js'
 import type { Wire } from './wire.js'
 

@@ -1,7 +1,7 @@
 import { describeError } from '../../core/errors.js'
 import type { Readable } from 'node:stream'
 import type { SDKUserMessage } from '../../core/loop/messages.js'
-import type { QueryOptions } from '../../core/loop/options.js'
+import type { QueryOptions } from '../../runtime/options.js'
 import type { CanUseTool, PermissionResult } from '../../core/tools/pipeline.js'
 import { InputChannel } from '../../mods/terminal-ui/input-channel.js'
 import type { CommandRun } from '../command.js'

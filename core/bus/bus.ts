@@ -9,7 +9,7 @@ import { compileMatcher, type Matcher } from './matcher.js'
 import { addTap, createHook, intercept, removeTap, tapsOf, type ModHook, type ModTap } from './taps.js'
 import type { DispatchContext, HandlerFailure, HandlerOptions, HookStream, Registration } from './types.js'
 import { provenanceInterceptor, type ProvenanceSink } from '../trace/interceptor.js'
-import { timingInterceptor, type TraceEntry, type TraceListener } from '../trace/timing.js'
+import { timingInterceptor, type TraceListener } from '../trace/timing.js'
 
 export type { TraceEntry } from '../trace/timing.js'
 

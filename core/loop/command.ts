@@ -1,6 +1,6 @@
 import type { PromptOrigin } from '../events/types.js'
 import type { Session } from './session.js'
-import { surfaceFields } from './options.js'
+import { surfaceFields } from './session-options.js'
 
 export interface CommandInfo {
   name: string
@@ -12,6 +12,8 @@ export interface CommandInfo {
    * `prompt` expands into a prompt, `skill` is a skill run by name (init lists these as `skills`).
    */
   kind?: 'local' | 'prompt' | 'skill'
+  /** A command the runtime answers itself beneath every mod (`/reload`): its output. */
+  run?: (args: string) => Promise<string>
 }
 
 export type Expansion = { kind: 'prompt'; text: string } | { kind: 'output'; text: string } | { kind: 'deny'; text: string }
@@ -29,8 +31,10 @@ export async function expandCommand(session: Session, text: string, origin: Prom
   const m = COMMAND.exec(text.trim())
   if (!m) return undefined
   const [, command, args = ''] = m as unknown as [string, string, string?]
-  const r = await session.host.bus.emit('command.run', { command, args, origin }, async (e) =>
-    e.command === 'reload' && session.reloader ? { output: await session.reloader.command(e.args) } : { deny: unknownCommand(session, e.command), unknown: true as const })
+  const r = await session.host.bus.emit('command.run', { command, args, origin }, async (e) => {
+    const own = session.commands.get(e.command)?.run
+    return own ? { output: await own(e.args) } : { deny: unknownCommand(session, e.command), unknown: true as const }
+  })
   // Headless, an unknown command is an ordinary prompt for the model, as in Claude Code; a person at
   // the keyboard is told instead, with the close matches.
   if ('deny' in r && r.unknown && !surfaceFields(session.options).isInteractive) return undefined

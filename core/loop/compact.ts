@@ -127,7 +127,7 @@ export async function* flushCompaction(session: Session): AsyncGenerator<SDKMess
  * a `/compact` shows its `compacting` status while the summary is written, not after. `opening`
  * is yielded first, once: when the first of those arrives, else when the work is done.
  */
-export async function* flushWhile<T>(session: Session, work: Promise<T>, opening: () => SDKMessage): AsyncGenerator<SDKMessage, T, undefined> {
+export async function* flushWhile<T>(session: Session, work: Promise<T>, opening?: () => SDKMessage): AsyncGenerator<SDKMessage, T, undefined> {
   const q = session.compactions
   let done = false
   const settled = work.then(() => { done = true }, () => { done = true })
@@ -142,7 +142,7 @@ export async function* flushWhile<T>(session: Session, work: Promise<T>, opening
     }
     if (!opened) {
       opened = true
-      yield opening()
+      if (opening) yield opening()
     }
     yield* flushCompaction(session)
     // The work may have ended while a flushed message was being read: what it queued since goes out too.

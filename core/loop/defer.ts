@@ -2,7 +2,7 @@ import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from '../tools/pipeline.js'
 import type { Ending } from './ending.js'
 import type { SDKMessage } from './messages.js'
-import { surfaceFields } from './options.js'
+import { surfaceFields } from './session-options.js'
 import type { Session } from './session.js'
 import type { TurnEnd } from './turn-end.js'
 

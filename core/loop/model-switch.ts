@@ -3,7 +3,7 @@ import type { ModelSwitchInput, ModelSwitchResult } from '../events/types.js'
 import { attach } from './attach.js'
 import { costUsd, modelInfo } from '../model/pricing.js'
 import { resolveAlias } from '../model/aliases.js'
-import { DEFAULT_MODEL } from './options.js'
+import { DEFAULT_MODEL } from './session-options.js'
 import type { Session } from './session.js'
 import { recordUnshown } from './unshown.js'
 

@@ -1,7 +1,7 @@
 import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { maxOutputTokens } from '../model/pricing.js'
 import { concurrencyCap, ToolExecutor } from '../tools/executor.js'
-import { INTERRUPTED, type CallEnv, type CallOutcome } from '../tools/pipeline.js'
+import { INTERRUPTED, type CallEnv } from '../tools/pipeline.js'
 import { attach } from './attach.js'
 import { endBatch } from './batch.js'
 import { afterTooLong, beforeRequest, isPromptTooLong } from './before-request.js'

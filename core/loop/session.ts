@@ -5,15 +5,12 @@ import { contextWindow, costUsd, maxOutputTokens } from '../model/pricing.js'
 import type { Model, ToolDefinition } from '../model/types.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { addUsage, uuid, zeroUsage, type ModelUsage, type SDKMessage } from './messages.js'
-import type { QueryOptions } from './options.js'
+import type { SessionOptions } from './session-options.js'
 import { VERSION } from '../version.js'
 import type { CommandInfo } from './command.js'
 import type { InputQueue } from './input-queue.js'
-import type { ProvenanceLog } from '../trace/log.js'
-import type { ModReloader } from '../loader/reload.js'
 import { ContextMeter } from './context-meter.js'
 import { CompactionQueue } from './compact.js'
-import { SessionTasks } from './tasks.js'
 
 /** A subagent's place: who spawned it, and how deep it runs. */
 export interface AgentScope {
@@ -25,7 +22,8 @@ export interface AgentScope {
 
 /**
  * One conversation: its history as the next request will send it, its tools, and its running
- * totals. Core keeps only what the loop needs; features keep their own state through `$.state`.
+ * totals. Core keeps only what the loop needs; the runtime adds its own fields (runtime/session-fields.ts),
+ * and features keep their own state through `$.state`.
  * A subagent runs in a child session: its own history and tools, the root's id, totals and outbox.
  */
 export class Session {
@@ -54,8 +52,6 @@ export class Session {
   readonly agents = new Map<string, AgentScope>()
   /** Agent types mods registered ($.agent.register), by name, with the mod that registered each: init's `agents`. */
   readonly agentTypes = new Map<string, { name: string; description: string; mod: string }>()
-  /** The running tasks (subagents, background shells) as core announces and controls them; the root's counts. */
-  readonly tasks: SessionTasks = new SessionTasks(this)
   /** Prompts mods submitted with $.prompt.submit, run after the current turn. */
   readonly queued: string[] = []
   totalCostUsd = 0
@@ -70,12 +66,8 @@ export class Session {
   started = false
   /** When the session opened (ms since the epoch), for `$.session.usage()`. */
   readonly startedAt = Date.now()
-  /** What mods changed or decided in this session (`modloop why`, `Query.why`); subagents share the root's. */
-  provenance: ProvenanceLog | undefined
-  /** Stops recording provenance into `provenance` (the bus sink's disposer). */
-  stopProvenance: (() => void) | undefined
-  /** Hot reload of file mods: `/reload`, and between turns with `watchMods`. */
-  reloader: ModReloader | undefined
+  /** The `system`/`init` message each turn's stream opens with, as the runtime that opened the session builds it. */
+  initMessage: (() => SDKMessage) | undefined
   ended = false
   /** Where the session is kept (session.start's transcriptPath); empty when the host keeps no sessions. */
   location = ''
@@ -95,7 +87,7 @@ export class Session {
   constructor(
     readonly host: ModHost,
     readonly llm: Model,
-    readonly options: QueryOptions & { cwd: string },
+    readonly options: SessionOptions & { cwd: string },
     model: string,
     parent?: { session: Session; agent: AgentScope; tools: ToolRegistry },
   ) {

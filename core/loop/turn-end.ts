@@ -1,13 +1,7 @@
 import type { Usage } from '../events/types.js'
 import type { Ending } from './ending.js'
-import { configRows } from './model-controls.js'
-import { outputStyleOf } from './output-style.js'
-import { VERSION } from '../version.js'
-import { zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage, type SDKSystemInit } from './messages.js'
+import { zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage } from './messages.js'
 import type { Session } from './session.js'
-import '../loader/config-hooks.js'
-import { permissionModeInForce } from './permission-mode.js'
-import { mcpServerStatus } from './server-status.js'
 
 /** What a turn accumulates for its one result message, and how it ends. */
 export class TurnEnd {
@@ -66,32 +60,4 @@ export class TurnEnd {
       ...(this.origin ? { origin: this.origin } : {}),
     })
   }
-}
-
-export function initMessage(session: Session): SDKSystemInit {
-  return session.stamp({
-    type: 'system' as const,
-    subtype: 'init' as const,
-    cwd: session.cwd,
-    tools: session.tools.names(),
-    mcp_servers: mcpServerStatus(session).map((s) => ({ name: s.name, status: s.status })),
-    model: session.model,
-    permissionMode: permissionModeInForce(session),
-    slash_commands: [...session.root.commands.keys()],
-    apiKeySource: session.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
-    claude_code_version: VERSION,
-    modloop_version: VERSION,
-    output_style: outputStyleOf(session),
-    skills: [...session.root.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name),
-    agents: [...session.root.agentTypes.keys()],
-    plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),
-    mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
-    ...effortOf(session),
-    capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1'],
-  })
-}
-
-function effortOf(session: Session): { effort?: string } {
-  const effort = configRows(session).find((r) => r.key === 'effort')?.value
-  return typeof effort === 'string' ? { effort } : {}
 }

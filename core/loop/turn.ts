@@ -2,7 +2,7 @@ import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PromptOrigin } from '../events/types.js'
 import { describeError } from '../errors.js'
 import { uuid, type SDKMessage, type SDKResultMessage } from './messages.js'
-import { initMessage, TurnEnd } from './turn-end.js'
+import { TurnEnd } from './turn-end.js'
 import type { Session } from './session.js'
 import { expandCommand } from './command.js'
 import { attachMentions } from './mentions.js'
@@ -62,7 +62,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       session.userTurns++
       // Every turn that runs opens its stream with init, a local command's (/cost, /compact) too; a
       // command that compacts shows its status while it runs and its boundary before its result.
-      const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin), () => initMessage(session))
+      const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin), session.root.initMessage)
       if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false })
       if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: true })
       const text = expansion?.text ?? submitted.text

@@ -1,9 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { SessionCompactResult } from '../events/types.js'
-import type { CompleteRequest, CompleteResult } from '../loop/complete.js'
-import type { ToolRegistration } from '../loop/tool-providers.js'
-import type { SpawnAnswer, SpawnRequest } from '../loop/subagent.js'
-import type { LiveTaskInfo, TaskEndSpec, TaskStartSpec } from '../loop/tasks.js'
+import type { CompleteRequest, CompleteResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
 
 /**
  * `$`: the capabilities a mod gets, named as spec/mods.md §4 names them so a mod written for

@@ -11,3 +11,8 @@ export function resolveAlias(name: string, env: Record<string, string | undefine
   if (!alias) return name
   return env[`ANTHROPIC_DEFAULT_${name.toUpperCase()}_MODEL`] || alias.id
 }
+
+/** The model of small side requests (`$.model.complete` with no model, prompt hooks): ANTHROPIC_SMALL_FAST_MODEL, else haiku. */
+export function smallFastModel(env: Record<string, string | undefined>): string {
+  return env.ANTHROPIC_SMALL_FAST_MODEL || resolveAlias('haiku', env)
+}

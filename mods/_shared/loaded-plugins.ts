@@ -1,5 +1,5 @@
-import type { LoadedPlugin } from '../../core/loader/types.js'
-import '../../core/loader/config-hooks.js'
+import type { LoadedPlugin } from '../../runtime/loader/types.js'
+import '../../runtime/loader/config-hooks.js'
 import type { ModApi } from '../../core/mod/api.js'
 
 /**

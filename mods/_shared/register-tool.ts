@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { ToolRegistration } from '../../core/loop/tool-providers.js'
+import type { ToolRegistration } from '../../core/mod/contracts.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { ToolContext, ToolOutput, ToolTraits } from '../../core/tools/tool.js'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { SpawnAnswer, SpawnRequest } from '../../core/loop/subagent.js'
+import type { SpawnAnswer, SpawnRequest } from '../../core/mod/contracts.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { AgentHooks } from '../_shared/agent-hooks.js'
 import { failure, registerTool } from '../_shared/register-tool.js'

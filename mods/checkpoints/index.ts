@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import type { RewindFilesResult, RewindService } from '../../core/loop/rewind-files.js'
+import type { RewindFilesResult, RewindService } from '../../core/mod/session-capabilities.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { rewind } from './rewind.js'

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { RewindFilesResult } from '../../core/loop/rewind-files.js'
+import type { RewindFilesResult } from '../../core/mod/session-capabilities.js'
 import type { CheckpointStore } from './store.js'
 import { describeError } from '../../core/errors.js'
 

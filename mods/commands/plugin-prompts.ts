@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { LoadedPlugin } from '../../core/loader/types.js'
+import type { LoadedPlugin } from '../../runtime/loader/types.js'
 import { readCommandPath, readSkillPath, type PromptCommand } from './definitions.js'
 
 /**

@@ -8,7 +8,6 @@ import type { ModApi } from '../../core/mod/api.js'
  * again), the task list, and the files Read most recently (their current content).
  */
 
-interface Todo { content: string; status: string }
 
 export interface ReattachLimits {
   files: number

@@ -1,4 +1,4 @@
-import type { McpControl, McpSetServersResult } from '../../core/loop/sdk-controls.js'
+import type { McpControl, McpSetServersResult } from '../../core/mod/session-capabilities.js'
 import type { McpManager } from './manager.js'
 import { parseServer } from './options.js'
 

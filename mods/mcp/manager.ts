@@ -1,4 +1,4 @@
-import type { ToolRegistration } from '../../core/loop/tool-providers.js'
+import type { ToolRegistration } from '../../core/mod/contracts.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { ServerConnection, type RemoteTool, type ServerStatus } from './connection.js'

@@ -7,7 +7,7 @@ import { expandVars } from './expand.js'
 import { withPluginRoot } from '../_shared/loaded-plugins.js'
 import { parseServer, type McpOptions, type ServerConfig } from './options.js'
 import { describeError } from '../../core/errors.js'
-import type { PluginPaths } from '../../core/loader/types.js'
+import type { PluginPaths } from '../../runtime/loader/types.js'
 
 /** Where a server was configured, lowest precedence first. */
 export type Scope = 'user' | 'plugin' | 'config' | 'project' | 'local' | 'query'

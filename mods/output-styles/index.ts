@@ -1,7 +1,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
-import '../../core/loop/output-style.js'
+import '../../core/mod/session-capabilities.js'
 import { STAGE } from '../../core/bus/types.js'
 import { defineMod } from '../../core/mod/define.js'
 import { describeError } from '../../core/errors.js'

@@ -1,5 +1,4 @@
 import type { On } from '../../core/bus/types.js'
-import type { HookSource as ConfigHooks } from '../../core/loader/types.js'
 import { hooksText } from './listing.js'
 import type { ShellHooksOptions } from './options.js'
 

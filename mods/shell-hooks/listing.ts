@@ -1,4 +1,4 @@
-import type { HookSource as ConfigHooks } from '../../core/loader/types.js'
+import type { HookSource as ConfigHooks } from '../../runtime/loader/types.js'
 import type { ShellHooksOptions } from './options.js'
 import { loadSources } from './sources.js'
 import { fingerprintOf, isProjectLevel, projectHookFingerprints, trustStorePath } from './trust.js'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ToolRegistration } from '../../core/loop/tool-providers.js'
+import type { ToolRegistration } from '../../core/mod/contracts.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'

@@ -1,5 +1,5 @@
 import { relative } from 'node:path'
-import type { Distribution } from '../../core/loader/types.js'
+import type { Distribution } from '../../runtime/loader/types.js'
 import { askApproval } from './approval-ask.js'
 import type { App } from './app.js'
 import type { Paint } from './color.js'

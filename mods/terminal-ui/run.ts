@@ -1,8 +1,8 @@
 import type { SDKMessage } from '../../core/loop/messages.js'
-import { resolveModelName, type QueryOptions } from '../../core/loop/options.js'
-import { settingsList } from '../../core/loop/launch-options.js'
+import { resolveModelName, type QueryOptions } from '../../runtime/options.js'
+import { settingsList } from '../../runtime/launch-options.js'
 import type { ModApi } from '../../core/mod/api.js'
-import type { PermissionModeOwner } from '../../core/loop/permission-mode.js'
+import type { PermissionModeOwner } from '../../core/mod/session-capabilities.js'
 import type { PermissionMode } from '../../core/permission-modes.js'
 import type { PermissionResult } from '../../core/tools/pipeline.js'
 import { VERSION } from '../../core/version.js'
@@ -163,7 +163,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         }
         o.signal.addEventListener('abort', onAbort, { once: true })
       })
-    const { query } = await import('../../core/loop/query.js')
+    const { query } = await import('../../runtime/query.js')
     const q = query({
       prompt: input,
       options: {

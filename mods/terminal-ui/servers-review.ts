@@ -1,4 +1,4 @@
-import type { Distribution } from '../../core/loader/types.js'
+import type { Distribution } from '../../runtime/loader/types.js'
 import { approveServers, projectServers } from '../mcp/approvals.js'
 import type { McpOptions } from '../mcp/options.js'
 import { trustStorePath } from '../permissions/trust-store.js'

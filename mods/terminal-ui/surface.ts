@@ -1,5 +1,5 @@
-import type { Distribution } from '../../core/loader/types.js'
-import type { QueryOptions } from '../../core/loop/options.js'
+import type { Distribution } from '../../runtime/loader/types.js'
+import type { QueryOptions } from '../../runtime/options.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { LogSink } from '../../core/mod/build-api.js'
 import type { ModHost } from '../../core/mod/host.js'

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { SEARCH_PLACES } from '../../core/loader/find-config.js'
+import { SEARCH_PLACES } from '../../runtime/loader/find-config.js'
 import { readAgentDir } from '../agent/definitions.js'
 import { readCommands, readSkills } from '../commands/definitions.js'
 import { NARROW_MODES } from '../permissions/policy.js'

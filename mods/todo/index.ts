@@ -1,7 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
-import type { ModApi } from '../../core/mod/api.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { todosFromHistory } from './from-history.js'
 

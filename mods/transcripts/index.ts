@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
-import { describeError, isModloopError } from '../../core/errors.js'
+import { describeError } from '../../core/errors.js'
 import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'

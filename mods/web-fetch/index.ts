@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { CompleteRequest, CompleteResult } from '../../core/loop/complete.js'
+import type { CompleteRequest, CompleteResult } from '../../core/mod/contracts.js'
 import { defineMod } from '../../core/mod/define.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { fetchPage, type Page } from './fetch-page.js'

@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const stall = join(root, 'dist/core/loop/stall.js')
+const stall = join(root, 'dist/runtime/stall.js')
 
 // A drained event loop only happens in a process of its own: the test runner keeps its loop busy.
 describe.runIf(existsSync(stall))('a run whose loop drains', () => {

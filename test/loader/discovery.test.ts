@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { loadDistribution } from '../../core/loader/load-distribution.js'
-import { SEARCH_PLACES } from '../../core/loader/find-config.js'
+import { loadDistribution } from '../../runtime/loader/load-distribution.js'
+import { SEARCH_PLACES } from '../../runtime/loader/find-config.js'
 import { bareMod, builtins, projectsPerTest } from './project.js'
 
 const tmp = projectsPerTest()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
-import { loadDistribution } from '../../core/loader/load-distribution.js'
+import { loadDistribution } from '../../runtime/loader/load-distribution.js'
 import { bareMod, builtins, typedMod, projectsPerTest } from './project.js'
 
 const tmp = projectsPerTest()

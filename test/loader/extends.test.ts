@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadDistribution } from '../../core/loader/load-distribution.js'
+import { loadDistribution } from '../../runtime/loader/load-distribution.js'
 import { bareMod, builtins, typedMod, projectsPerTest } from './project.js'
 
 const tmp = projectsPerTest()

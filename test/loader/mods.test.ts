@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ModloopError } from '../../core/errors.js'
-import { loadDistribution } from '../../core/loader/load-distribution.js'
+import { loadDistribution } from '../../runtime/loader/load-distribution.js'
 import { bareMod, builtins, project, typedMod, type Project } from './project.js'
 
 const made: Project[] = []

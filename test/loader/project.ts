@@ -2,7 +2,7 @@ import { afterEach } from 'vitest'
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { Builtins } from '../../core/loader/types.js'
+import type { Builtins } from '../../runtime/loader/types.js'
 import { readPluginDir } from '../../mods/_shared/plugin-format/read-plugin.js'
 
 export interface Project {

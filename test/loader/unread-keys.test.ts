@@ -39,7 +39,7 @@ describe('config keys a mod declares it reads', () => {
     await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ mods: [['./greeting.mjs', { own: 1 }]], compaction: { everyMessages: 3 } }))
     const dist = await loadDistribution({ cwd: dir })
     expect(dist.host.get('greeting')?.options).toEqual({ own: 1, folded: { everyMessages: 3 } })
-    const { unreadKeyWarnings } = await import('../../core/loader/unread-keys.js')
+    const { unreadKeyWarnings } = await import('../../runtime/loader/unread-keys.js')
     expect(unreadKeyWarnings(dist.needsMods, dist.host)).toEqual([])
     await dist.host.close()
   })

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { ProvenanceLog } from '../../core/trace/log.js'
+import { ProvenanceLog } from '../../runtime/trace-log.js'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void

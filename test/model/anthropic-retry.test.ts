@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createAnthropicModel } from '../../core/model/anthropic.js'
-import { backoffMs, retryPolicy } from '../../core/model/retry.js'
+import { createAnthropicModel } from '../../runtime/model/anthropic.js'
+import { backoffMs, retryPolicy } from '../../runtime/model/retry.js'
 import { assembleMessage } from '../../testing/model/script.js'
 import { ModelApiError, type RetryInfo } from '../../core/model/types.js'
 import { collect, failure, fakeModel, request } from './helpers.js'

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
 import { assembleMessage } from '../../testing/model/script.js'
 import { ModelApiError } from '../../core/model/types.js'
-import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, streamIdleTimeoutMs } from '../../core/model/stream-idle.js'
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, streamIdleTimeoutMs } from '../../runtime/model/stream-idle.js'
 import { collect, failure, fakeModel, request } from './helpers.js'
 
 describe('the Anthropic adapter against the fake Messages API', () => {

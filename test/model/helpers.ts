@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest'
-import { createAnthropicModel, type AnthropicModelOptions } from '../../core/model/anthropic.js'
+import { createAnthropicModel, type AnthropicModelOptions } from '../../runtime/model/anthropic.js'
 import type { Model, ModelRequest, RawMessageStreamEvent, StreamOptions } from '../../core/model/types.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FetchHeaders } from '../../core/model/fetch-headers.js'
-import { httpFetch, preconnect } from '../../core/model/http-fetch.js'
+import { FetchHeaders } from '../../runtime/model/fetch-headers.js'
+import { httpFetch, preconnect } from '../../runtime/model/http-fetch.js'
 
 interface Res {
   status: number

@@ -9,7 +9,7 @@ import transcripts from '../../mods/transcripts/index.js'
 import { toolsMod } from '../loop/helpers.js'
 import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.js'
 import { fileOf, readLines, tempCwd } from '../sessions/helpers.js'
-import type { Query } from '../../core/loop/query.js'
+import type { Query } from '../../runtime/query.js'
 import { conversation } from './conversation.js'
 
 let box: Sandbox

@@ -1,7 +1,7 @@
 import type { SDKMessage, SDKResultMessage } from '../../core/loop/messages.js'
-import type { QueryOptions } from '../../core/loop/options.js'
+import type { QueryOptions } from '../../runtime/options.js'
 import { query } from '../../entry.js'
-import type { Query } from '../../core/loop/query.js'
+import type { Query } from '../../runtime/query.js'
 import { channel } from '../helpers/channel.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import type { SDKMessage, SDKResultMessage } from '../../core/loop/messages.js'
-import type { QueryOptions } from '../../core/loop/options.js'
-import type { Query } from '../../core/loop/query.js'
+import type { QueryOptions } from '../../runtime/options.js'
+import type { Query } from '../../runtime/query.js'
 import { query } from '../../entry.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 

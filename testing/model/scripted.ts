@@ -1,7 +1,7 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { modelErrorType } from '../../core/model/api-errors.js'
-import { abortedError, blockCompleted, retryPolicy, sleep, streamWithRetries, type Failure, type RetryOptions } from '../../core/model/retry.js'
-import { StreamIdle, streamIdleTimeoutMs } from '../../core/model/stream-idle.js'
+import { abortedError, blockCompleted, retryPolicy, sleep, streamWithRetries, type Failure, type RetryOptions } from '../../runtime/model/retry.js'
+import { StreamIdle, streamIdleTimeoutMs } from '../../runtime/model/stream-idle.js'
 import { createScriptCursor, parseScript, type Script } from './script.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from '../../core/model/types.js'
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
 import { z } from 'zod'
-import { formatPath } from '../../../core/loader/config-schema.js'
-import type { PluginPaths } from '../../../core/loader/types.js'
+import { formatPath } from '../../../runtime/loader/config-schema.js'
+import type { PluginPaths } from '../../../runtime/loader/types.js'
 
 const path = z.string().min(1)
 const paths = z.union([path, z.array(path)])

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path'
 import { z } from 'zod'
 import { describeError, ModloopError } from '../../../core/errors.js'
-import { formatPath } from '../../../core/loader/config-schema.js'
-import { MANIFEST, type PluginDir } from '../../../core/loader/plugin.js'
+import { formatPath } from '../../../runtime/loader/config-schema.js'
+import { MANIFEST, type PluginDir } from '../../../runtime/loader/plugin.js'
 import { readManifestComponents, type HooksRef } from './components.js'
 
 const userConfigField = z.looseObject({

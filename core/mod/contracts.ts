@@ -1,0 +1,105 @@
+import type { z } from 'zod'
+import type { TaskEndInput, TaskStartInput, TaskUsage, Usage } from '../events/types.js'
+import type { SDKResultMessage } from '../loop/messages.js'
+import type { EffortLevel } from '../model/capabilities.js'
+import type { ToolContext, ToolOutput, ToolTraits } from '../tools/tool.js'
+
+// What the `$` methods served by the runtime (runtime/providers.ts) take and give: declared here,
+// with the `$` type, so mods and the type need not import the runtime that serves them.
+
+export interface CompleteRequest {
+  /** An alias (`haiku`, `sonnet`, `opus`) or a full id; default: the small fast model. */
+  model?: string
+  prompt: string
+  system?: string
+  maxTokens?: number
+}
+
+export type CompleteResult =
+  | { isAnswered: true; text: string; usage: Usage }
+  | { isAnswered: false; reason: 'api-error' | 'empty-reply' | 'aborted'; status?: number | null; error?: string; usage: Usage }
+
+export interface SpawnRequest {
+  prompt: string
+  description: string
+  subagentType?: string
+  model?: string
+  /** Only these tools (names); all of the parent's when absent. */
+  tools?: readonly string[]
+  disallowedTools?: readonly string[]
+  systemPrompt?: string
+  maxTurns?: number
+  parentToolUseId: string
+  parentAgentId?: string
+  signal?: AbortSignal
+  /** The effort its requests are sent with; the session's when absent. */
+  effort?: EffortLevel
+  /** Where its tools work (an isolated worktree); the session's directory when absent. */
+  cwd?: string
+  /** The id to give it (its task's); one is made when absent. */
+  agentId?: string
+  /** Whether its messages go on the root's stream now (a background subagent's do not); always when absent. */
+  shown?: () => boolean
+}
+
+export interface SubagentResult {
+  agentId: string
+  text: string
+  isError: boolean
+  subtype: SDKResultMessage['subtype']
+  terminalReason: SDKResultMessage['terminal_reason']
+  numTurns: number
+  durationMs: number
+  usage: SDKResultMessage['usage']
+}
+
+export type SpawnAnswer = { deny: string } | { model: string; agentId: string; done: Promise<SubagentResult> }
+
+/** What `$.tool.register` takes: the mod-model shape, plus an implementation for tools that carry their own. */
+export interface ToolRegistration {
+  name: string
+  description: string
+  /** A zod schema for the input (converted to JSON Schema with zod's own converter). */
+  input?: z.ZodType
+  /** Or a JSON Schema, for tools described elsewhere (`jsonSchema`, the Tool contract's name, is taken too). */
+  inputSchema?: Record<string, unknown>
+  jsonSchema?: Record<string, unknown>
+  isReadOnly?: boolean | ((input: any) => boolean)
+  /** A tool with its own implementation keeps its name; one without is `mcp__<mod>__<name>`, served by a tool.call handler. */
+  call?: (input: any, ctx: ToolContext) => Promise<ToolOutput> | ToolOutput
+  /** Other names the model may call it by (e.g. the legacy `Task` for `Agent`). */
+  aliases?: string[]
+  traits?: ToolTraits
+}
+
+/** What a mod hands `$.task.start`: the task as events and messages show it, and how to control it. */
+export interface TaskStartSpec extends Omit<TaskStartInput, 'mod'> {
+  /** Keeps the session's stream open until the task ends, once it runs in the background (a subagent's does, a shell's not). */
+  holdsSession?: boolean
+  /** Stops it; the mod then ends it through `$.task.end` as `stopped`. */
+  stop(): Promise<void> | void
+  /** Moves a foreground task to the background (the tool call waiting on it returns); false when it cannot move. */
+  toBackground?(): boolean
+}
+
+/** What a mod hands `$.task.end`. `notification`: the text of the turn that hands a background task's report back. */
+export interface TaskEndSpec {
+  taskId: string
+  status: TaskEndInput['status']
+  summary: string
+  error?: string
+  usage?: TaskUsage
+  notification?: string
+}
+
+/** A running task as `$.task.list()` and `Query` report it. */
+export interface LiveTaskInfo {
+  id: string
+  type: string
+  status: 'running'
+  description: string
+  background: boolean
+  outputFile: string
+  toolUseId?: string
+  mod: string
+}

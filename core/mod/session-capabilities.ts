@@ -1,0 +1,60 @@
+import type { PermissionMode } from '../permission-modes.js'
+
+// The capabilities the runtime reads to answer the Query controls and the init message, provided
+// by the mods that own each thing; without a provider the runtime answers as each line says.
+
+export interface McpServerStatus { name: string; status: string; [field: string]: unknown }
+
+/** The one owner of the session's permission mode: the mod that decides permissions provides it. */
+export interface PermissionModeOwner {
+  /** The mode the owner decides under now. */
+  mode(): string
+  /** Switches the mode for the calls that follow (Query.setPermissionMode, Shift+Tab). */
+  setMode(mode: PermissionMode): void | Promise<void>
+}
+
+/** What `Query.rewindFiles` answers (the Agent SDK's RewindFilesResult). */
+export interface RewindFilesResult {
+  canRewind: boolean
+  error?: string
+  filesChanged?: string[]
+  insertions?: number
+  deletions?: number
+}
+
+/** Restores the files as they were before a user message's turn; `dryRun` only reports. */
+export type RewindService = (userMessageId: string, options: { dryRun?: boolean }) => Promise<RewindFilesResult>
+
+/** An MCP server for one query, as the Agent SDK spells it; the mcp mod validates and connects it. */
+export type McpServerConfig =
+  | { type?: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; timeout?: number }
+  | { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; timeout?: number }
+  | { type: 'sdk'; name: string; instance: unknown; timeout?: number }
+  // Other server kinds of the Agent SDK's type (claudeai-proxy, …): the mcp mod names what it cannot connect.
+  | { type: string; [field: string]: unknown }
+
+/** What `Query.setMcpServers` answers. */
+export interface McpSetServersResult { added: string[]; removed: string[]; errors: Record<string, string> }
+
+/** The session's MCP servers changed while it runs (Query.reconnectMcpServer, toggleMcpServer, setMcpServers). */
+export interface McpControl {
+  reconnect(name: string): Promise<void>
+  toggle(name: string, enabled: boolean): Promise<void>
+  /** Replaces the servers an earlier call set (and the query's in-process ones) with these. */
+  setServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>
+}
+
+declare module './capabilities.js' {
+  interface Capabilities {
+    /** The statuses of the session's MCP servers (the mod that connects them provides it); without it there are none. */
+    serverStatus: () => readonly McpServerStatus[]
+    /** The output style in force in a session, by its id (the mod that reads output styles provides it); without it, `default`. */
+    outputStyle: (sessionId: string) => string
+    /** The session's permission mode, by its one owner (the permissions mod); without it, `default` and tools run unchecked. */
+    permissionMode: PermissionModeOwner
+    /** The file checkpoints of the session (a checkpointing mod provides it); without it rewindFiles answers that checkpointing is off. */
+    fileRewind: RewindService
+    /** Changes to the MCP servers of a running session (the mod that connects them provides it). */
+    mcpControl: McpControl
+  }
+}

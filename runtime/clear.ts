@@ -1,0 +1,26 @@
+import { ModloopError } from '../core/errors.js'
+import { raiseSessionEnd } from './close.js'
+import { surfaceFields } from '../core/loop/session-options.js'
+import { hold, locationOf } from './session-store.js'
+import type { Session } from '../core/loop/session.js'
+
+/**
+ * `/clear` (served through `$.session.clear`): the conversation ends (session.end, reason
+ * `clear`) and a new one starts in the same process under a new id, with no history
+ * (session.start, source `clear`), so every mod sets itself up again as for a new session.
+ * Spend from here on counts against maxBudgetUsd afresh; the query's total cost goes on.
+ */
+export async function clearSession(session: Session): Promise<{ sessionId: string; previousSessionId: string }> {
+  if (session.agent) throw new ModloopError('MODLOOP_ERR_USAGE', 'a subagent cannot clear the conversation')
+  const previousSessionId = session.id
+  await raiseSessionEnd(session, 'clear')
+  session.release?.()
+  session.release = undefined
+  session.renew()
+  const transcriptPath = locationOf(session)
+  await hold(session, transcriptPath)
+  await session.host.bus.emit('session.start', {
+    cwd: session.cwd, ...surfaceFields(session.options), sessionId: session.id, source: 'clear', transcriptPath,
+  })
+  return { sessionId: session.id, previousSessionId }
+}

@@ -1,0 +1,44 @@
+import type { Provider } from '../core/mod/build-api.js'
+import type { QueryOptions } from './options.js'
+import type { Session } from '../core/loop/session.js'
+
+/** `$.settings.read`: the launch options as mods read them. */
+export function launchOptionsProvider(session: Session): Record<string, Provider> {
+  return {
+    // The launch options (`source: 'flag'`) under the names query() gives them; each mod reads the
+    // ones it owns (the permission options become rules in the permissions mod). Settings files are
+    // read by the mods that own them.
+    'settings.read': (_mod: string, args?: { source?: string }) => {
+      const o = session.options
+      if (args?.source !== undefined && args.source !== 'flag') return {}
+      return {
+        ...(o.allowedTools?.length ? { allowedTools: [...o.allowedTools] } : {}),
+        ...(o.disallowedTools?.length ? { disallowedTools: [...o.disallowedTools] } : {}),
+        ...(o.permissionMode ? { permissionMode: o.permissionMode } : {}),
+        ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
+        ...(o.trustWorkspace ? { trustWorkspace: true } : {}),
+        ...(settingsList(o.settings).length ? { settings: settingsList(o.settings) } : {}),
+        ...(o.includeHookEvents ? { includeHookEvents: true } : {}),
+        ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
+        ...(o.outputFormat ? { outputFormat: o.outputFormat } : {}),
+        ...(o.effort ? { effortLevel: o.effort } : {}),
+        ...(o.strictMcpConfig ? { strictMcpConfig: true } : {}),
+        ...(o.persistSession === false ? { persistSession: false } : {}),
+        ...(o.enableFileCheckpointing ? { enableFileCheckpointing: true } : {}),
+        // The Agent SDK's options that mods answer: callback hooks (shell-hooks), which settings
+        // files to read (shell-hooks, permissions, memory), subagents and the main agent (agent).
+        ...(o.hooks ? { hooks: o.hooks } : {}),
+        ...(o.settingSources ? { settingSources: [...o.settingSources] } : {}),
+        ...(o.agents ? { agents: o.agents } : {}),
+        ...(o.agent ? { agent: o.agent } : {}),
+      }
+    },
+  }
+}
+
+/** `settings` as a list of `--settings` values: the Agent SDK's one path or settings object becomes one entry. */
+export function settingsList(settings: QueryOptions['settings']): string[] {
+  if (settings === undefined) return []
+  if (typeof settings === 'string') return [settings]
+  return Array.isArray(settings) ? [...settings] : [JSON.stringify(settings)]
+}

@@ -1,0 +1,117 @@
+import { resolve } from 'node:path'
+import type { ModloopError } from '../../core/errors.js'
+import { ModHost } from '../../core/mod/host.js'
+import { foldConfigKeys } from '../../core/mod/config-keys.js'
+import { collectLayers, defaultLayer } from './extends.js'
+import { findConfig, loadConfigRef } from './find-config.js'
+import { mergeMods } from './merge-mods.js'
+import { mergeSettings } from './merge-config.js'
+import { definitionOf, keysNeedingMods } from './unread-keys.js'
+import { useHostModule } from './jiti.js'
+import type { Builtins, Distribution, HookSource, Layer, LoadedPlugin, LoadOptions } from './types.js'
+
+/**
+ * Loads a distribution into a host: finds the config (or takes `configPath`), merges its extends
+ * chain, resolves and imports every enabled mod, and registers each in order with its options.
+ * With no config, the built-in default distribution loads. A config that cannot be read throws
+ * (MODLOOP_ERR_CONFIG, _CONFIG_KEY, _EXTENDS); a bad mod is recorded with its stage and file and
+ * the others still load — unless `strict`, where the first error throws. The caller binds the host.
+ */
+export async function loadDistribution(options: LoadOptions): Promise<Distribution> {
+  const cwd = resolve(options.cwd)
+  const strict = options.strict ?? false
+  const given = options.builtins
+  useHostModule(given.hostModule)
+  const builtins = options.bare ? { ...given, defaultDistribution: [] } : given
+  const host = options.host ?? new ModHost({ strict })
+
+  const found = options.bare ? undefined
+    : options.configPath !== undefined ? await loadConfigRef(options.configPath, cwd, 'MODLOOP_ERR_CONFIG', options.configLabel ?? '--config')
+    : await findConfig(cwd)
+  const layers: Layer[] = found ? await collectLayers(found, builtins) : [defaultLayer(builtins, cwd)]
+  if (options.extraMods?.length) layers.push({ origin: { dir: cwd, label: '--mod' }, config: { mods: [...options.extraMods] } })
+
+  const { hooks: configHooks, ...settings } = mergeSettings(layers)
+  const merged = await mergeMods(layers, builtins)
+  const errors: ModloopError[] = []
+  const report = (err: ModloopError) => {
+    errors.push(err)
+    if (strict) throw err
+    host.fail(err)
+  }
+
+  for (const err of merged.errors) report(err)
+  const hooks: HookSource[] = [...configHooks]
+  const plugins: LoadedPlugin[] = []
+  const warnings = [...merged.warnings]
+  for (const slot of merged.slots) {
+    const { unit } = slot
+    for (const err of unit.errors) report(err)
+    let modOptions = slot.options
+    if (unit.plugin) {
+      try {
+        modOptions = unit.plugin.optionsFor(modOptions)
+      } catch (err) {
+        report(err as ModloopError)
+        continue
+      }
+    }
+    const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {} }
+    for (const h of unit.hooks) hooks.push(plugin ? { ...h, plugin } : h)
+    if (plugin) {
+      const { version } = unit.plugin!.manifest
+      plugins.push({ ...plugin, ...(version ? { version } : {}), paths: unit.plugin!.paths })
+      warnings.push(...unit.plugin!.warnings)
+    }
+    for (const mod of unit.mods) {
+      const before = host.errors.length
+      // The top-level config keys the mod declares it reads fold into its options.
+      await host.add(mod.def, { options: foldConfigKeys(mod.def.configKeys, modOptions, settings), source: mod.source, root: mod.root, attributed: !mod.builtin })
+      // The host records options and register failures itself; surface them as this load's too.
+      for (const err of host.errors.slice(before)) {
+        errors.push(err)
+        if (strict) throw err
+      }
+    }
+  }
+
+  await knowLeftOut(host, builtins, layers)
+  return {
+    host,
+    config: {
+      files: layers.flatMap((l) => (l.file ? [l.file] : [])),
+      mods: merged.slots.map((s) => ({ spec: s.spec, options: s.options, from: s.from.label })),
+      hooks,
+      ...settings,
+    },
+    configFile: found?.file,
+    hooks,
+    plugins,
+    errors,
+    needsMods: keysNeedingMods(layers, host),
+    warnings,
+  }
+}
+
+/** The config keys the loader, the loop and the entry point (`sessionStore`) read themselves; every other key is some mod's. */
+const CORE_KEYS = new Set(['extends', 'mods', 'model', 'env', 'sessionStore'])
+
+/**
+ * When a config key is set that no loaded mod reads, or a loaded mod requires a capability no
+ * loaded mod provides, the built-ins left out are read (not registered) so the warning or error
+ * can name the one that would answer. A distribution without either pays nothing.
+ */
+async function knowLeftOut(host: ModHost, builtins: Builtins, layers: readonly Layer[]): Promise<void> {
+  const loaded = host.list().filter((m) => m.status === 'loaded')
+  const read = new Set(loaded.flatMap((m) => Object.keys(m.def.configKeys ?? {})))
+  const provided = new Set<string>(loaded.flatMap((m) => m.def.provides ?? []))
+  const unread = layers.some((l) => Object.keys(l.config).some((k) => !CORE_KEYS.has(k) && !read.has(k)))
+  const missing = loaded.some((m) => Object.entries(m.def.uses ?? {}).some(([name, use]) => use === 'required' && !provided.has(name)))
+  if (!unread && !missing) return
+  const names = new Set(loaded.map((m) => m.name))
+  for (const [name, load] of Object.entries(builtins.mods)) {
+    if (names.has(name)) continue
+    const def = definitionOf(await load().catch(() => undefined))
+    if (def) host.know(def)
+  }
+}

@@ -1,0 +1,83 @@
+import { ModloopError } from '../core/errors.js'
+import { capabilitiesOf, clampEffort, requestedThinking, type EffortLevel } from '../core/model/capabilities.js'
+import { MODEL_ALIASES, resolveAlias } from '../core/model/aliases.js'
+import { defaultModelOf, switchModel } from '../core/loop/model-switch.js'
+import type { Session } from '../core/loop/session.js'
+
+/** What `Query.supportedModels()` lists (the Agent SDK's ModelInfo). */
+export interface ModelInfo {
+  value: string
+  displayName: string
+  description: string
+  supportsEffort?: boolean
+  supportedEffortLevels?: EffortLevel[]
+  supportsAdaptiveThinking?: boolean
+}
+
+/** The aliases, each with what its model accepts, and the default. */
+export function supportedModels(session: Session): ModelInfo[] {
+  const describe = (value: string, id: string, displayName: string, description: string): ModelInfo => {
+    const can = capabilitiesOf(id)
+    return {
+      value, displayName, description,
+      supportsEffort: can.effort.length > 0,
+      ...(can.effort.length > 0 ? { supportedEffortLevels: [...can.effort] } : {}),
+      supportsAdaptiveThinking: can.thinking.includes('adaptive'),
+    }
+  }
+  const fallback = defaultModelOf(session.root)
+  return [
+    describe('default', fallback, 'Default', `The session's default model (${fallback})`),
+    ...Object.entries(MODEL_ALIASES).map(([alias, a]) => {
+      const id = resolveAlias(alias, session.env)
+      return describe(alias, id, alias[0]!.toUpperCase() + alias.slice(1), `${a.description} (${id})`)
+    }),
+  ]
+}
+
+/** `$.config.list()`: the rows core keeps; `effort` is what the current model is sent (absent when it takes none). */
+export function configRows(session: Session): { key: string; value: unknown }[] {
+  const root = session.root
+  const thinking = requestedThinking(root.options)
+  return [
+    { key: 'model', value: root.model },
+    { key: 'effort', value: clampEffort(root.model, root.options.effort, thinking?.type === 'disabled') ?? null },
+  ]
+}
+
+/** `$.config.set({ key: 'model', value })`: a mod switching the model on the person's behalf (e.g. `/model`). */
+export async function configSet(session: Session, mod: string, args: { key?: unknown; value?: unknown }): Promise<{ value: unknown } | { deny: string }> {
+  if (args?.key !== 'model') {
+    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: unknown key "${String(args?.key)}" (modloop keeps: model)`, { mod, field: 'key' })
+  }
+  if (args.value !== null && args.value !== undefined && typeof args.value !== 'string') {
+    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: model must be a string or null`, { mod, field: 'value' })
+  }
+  const r = await switchModel(session, args.value ?? null, 'command')
+  return 'deny' in r ? r : { value: r.model }
+}
+
+/** The Query methods of model choice (the Agent SDK's setModel and supportedModels). */
+export interface ModelControls {
+  /** Switches the model for the requests that follow (no name: back to the default); rejects when a mod denies it. */
+  setModel(model?: string): Promise<void>
+  supportedModels(): Promise<ModelInfo[]>
+}
+
+export function modelControls(current: () => Session | undefined): ModelControls {
+  const opened = (method: string): Session => {
+    const session = current()
+    if (!session) throw new ModloopError('MODLOOP_ERR_USAGE', `Query.${method}: the session is not open yet; call it once the first message arrived`)
+    return session
+  }
+  return {
+    async setModel(model?: string) {
+      const r = await switchModel(opened('setModel'), model ?? null, 'sdk')
+      if ('deny' in r) throw new ModloopError('MODLOOP_ERR_USAGE', `setModel(${model === undefined ? '' : JSON.stringify(model)}) was refused: ${r.deny}`, { field: 'model' })
+    },
+    async supportedModels() {
+      return supportedModels(opened('supportedModels'))
+    },
+  }
+}
+

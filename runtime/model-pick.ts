@@ -1,0 +1,31 @@
+import { isModloopError, ModloopError } from '../core/errors.js'
+import type { Model } from '../core/model/types.js'
+import type { QueryOptions } from './options.js'
+
+/** The model client a session talks to: the one given, the scripted model for a script, else the Anthropic API. */
+export async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
+  if (options.modelProvider) return options.modelProvider
+  const env = options.env ?? process.env
+  const script = options.script ?? env.MODLOOP_SCRIPT
+  if (script !== undefined) {
+    if (!options.builtins?.scriptedModel) throw new ModloopError('MODLOOP_ERR_SCRIPT', 'a model script was given, but this host has no scripted model (import query from the modloop package)')
+    return options.builtins.scriptedModel(script, cwd)
+  }
+  const { createAnthropicModel } = await import('./model/anthropic.js')
+  return createAnthropicModel({
+    apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env,
+  })
+}
+
+/**
+ * A model script that cannot be read or does not parse is bad input, not a crash: the session
+ * opens, and each turn ends `turn_setup_failed` with the error naming the file and field.
+ */
+export function unusableScript(err: unknown): { model: Model; setupError: Error } {
+  if (!isModloopError(err, 'MODLOOP_ERR_SCRIPT')) throw err
+  return {
+    model: { name: 'scripted', stream: () => { throw err } },
+    setupError: err,
+  }
+}
+

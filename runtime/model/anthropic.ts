@@ -1,0 +1,179 @@
+import type Anthropic from '@anthropic-ai/sdk'
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import { describeError } from '../../core/errors.js'
+import { httpFetch, preconnect } from './http-fetch.js'
+import { modelErrorType } from '../../core/model/api-errors.js'
+import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
+import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
+import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from '../../core/model/types.js'
+
+export interface AnthropicModelOptions extends RetryOptions {
+  /** Defaults to ANTHROPIC_API_KEY (ANTHROPIC_AUTH_TOKEN is used when neither is set). */
+  apiKey?: string
+  /** Defaults to ANTHROPIC_BASE_URL, then the SDK's default host. */
+  baseURL?: string
+  /** Per-request timeout; 10 minutes by default. */
+  timeoutMs?: number
+  /**
+   * A response that sends no event for this long is given up on and retried as a cut stream;
+   * 90 s by default (MODLOOP_STREAM_IDLE_TIMEOUT_MS), 0 for none.
+   */
+  streamIdleTimeoutMs?: number
+  name?: string
+  /** Where the ANTHROPIC_* variables are read: the session's environment (query options.env); process.env by default. */
+  env?: Record<string, string | undefined>
+}
+
+export const DEFAULT_TIMEOUT_MS = 600_000
+
+type Sdk = typeof import('@anthropic-ai/sdk')
+let sdkImport: Promise<Sdk> | undefined
+
+/**
+ * The Messages API through @anthropic-ai/sdk, streaming. The SDK's own retries are off so every
+ * retry goes through streamWithRetries and is reported through `onRetry`. The SDK starts loading
+ * when the model is created, in the background, so that nothing waits for it before the first request.
+ */
+export function createAnthropicModel(options: AnthropicModelOptions = {}): Model {
+  const env = options.env ?? process.env
+  const policy = retryPolicy(options, env)
+  const idleMs = streamIdleTimeoutMs(options.streamIdleTimeoutMs, env)
+  let sdk: Sdk | undefined
+  let client: Anthropic | undefined
+  // Start loading the SDK now: its compilation overlaps the I/O of opening the session. The
+  // connection is opened now too, so its handshake overlaps it as well.
+  ;(sdkImport ??= import('@anthropic-ai/sdk')).catch(() => undefined)
+  preconnect(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com')
+
+  async function getClient(): Promise<Anthropic> {
+    if (client !== undefined) return client
+    const auth = credentials(options, env)
+    sdk = await (sdkImport ??= import('@anthropic-ai/sdk'))
+    client = new sdk.default({
+      ...auth,
+      baseURL: options.baseURL ?? env.ANTHROPIC_BASE_URL,
+      maxRetries: 0,
+      fetch: httpFetch as unknown as typeof fetch,
+      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      // Core prints nothing; ANTHROPIC_LOG still turns the SDK's own logging on for debugging.
+      logLevel: env.ANTHROPIC_LOG ? undefined : 'off',
+    })
+    return client
+  }
+
+  async function* attempt(request: ModelRequest, streamOptions: StreamOptions): AsyncGenerator<RawMessageStreamEvent> {
+    const { signal } = streamOptions
+    const api = await getClient()
+    const { betas, ...body } = request
+    const params = { ...body, stream: true } as MessageCreateParamsStreaming
+    const headers = betas?.length ? { 'anthropic-beta': betas.join(',') } : undefined
+    const watch = new IdleWatch(idleMs, signal)
+    let received = false
+    try {
+      watch.waiting()
+      const { data: stream, request_id: requestId } = await api.messages.create(params, { signal: watch.signal, ...(headers ? { headers } : {}) }).withResponse()
+      streamOptions.onResponse?.(requestId ? { requestId } : {})
+      let stopped = false
+      for await (const event of stream) {
+        watch.holding()
+        received = true
+        if (event.type === 'message_stop') stopped = true
+        yield event
+        watch.waiting()
+      }
+      // The SDK ends the iteration quietly when the signal aborts it.
+      if (watch.fired) throw new StreamIdle(idleMs, received)
+      if (signal?.aborted) throw abortedError()
+      if (!stopped) throw new IncompleteStream()
+    } catch (err) {
+      // Whatever the SDK made of the abort, the cause was the silence.
+      if (watch.fired && !(err instanceof StreamIdle)) throw new StreamIdle(idleMs, received)
+      throw err
+    } finally {
+      watch.dispose()
+    }
+  }
+
+  function toFailure(err: unknown, midStream: boolean): Failure {
+    if (err instanceof ModelApiError) {
+      return { error: midStream && !err.midStream ? new ModelApiError(err.type, err.message, err.status, true) : err }
+    }
+    // A silent stream is a cut one: retried until a block completed, like a reset.
+    if (err instanceof StreamIdle) return { error: new ModelApiError(midStream ? 'stream' : 'connection', err.message, null, midStream) }
+    if (sdk !== undefined && err instanceof sdk.APIUserAbortError) return { error: abortedError() }
+    if (sdk !== undefined && err instanceof sdk.APIConnectionTimeoutError) {
+      return { error: new ModelApiError('connection', `the request timed out: ${err.message}`, null, midStream) }
+    }
+    if (sdk !== undefined && err instanceof sdk.APIConnectionError) {
+      return { error: midStream ? new ModelApiError('stream', `${CUT_OFF} (${connectionMessage(err)})`, null, true) : new ModelApiError('connection', connectionMessage(err)) }
+    }
+    if (sdk !== undefined && err instanceof sdk.APIError) {
+      const status = typeof err.status === 'number' ? err.status : null
+      const type = modelErrorType(status, err.type)
+      const error = new ModelApiError(type, err.apiMessage ?? err.message, status, midStream)
+      const shouldRetry = err.headers?.get('x-should-retry')
+      const retryable = shouldRetry === 'false' ? false : shouldRetry === 'true' ? true : undefined
+      return { error, retryable, retryAfterMs: retryAfter(err.headers) }
+    }
+    // A body cut off mid-read surfaces as a plain fetch error ("TypeError: terminated"), or as IncompleteStream.
+    if (err instanceof IncompleteStream) return { error: new ModelApiError('stream', err.message, null, midStream) }
+    if (midStream) return { error: new ModelApiError('stream', `${CUT_OFF} (${describeError(err)})`, null, true) }
+    return { error: new ModelApiError('connection', describeError(err), null, false) }
+  }
+
+  return {
+    name: options.name ?? 'anthropic',
+    stream(request: ModelRequest, streamOptions: StreamOptions = {}) {
+      return streamWithRetries(() => attempt(request, streamOptions), toFailure, policy, streamOptions, blockCompleted)
+    },
+  }
+}
+
+const CUT_OFF = 'the response stream was cut off before message_stop'
+
+class IncompleteStream extends Error {
+  constructor() {
+    super(CUT_OFF)
+  }
+}
+
+/**
+ * Picks the SDK credential. A local stand-in server (ANTHROPIC_BASE_URL not on anthropic.com)
+ * needs no key, but the SDK insists on one, so it gets a placeholder.
+ */
+function credentials(options: AnthropicModelOptions, env: Record<string, string | undefined>): { apiKey: string } | { authToken: string } {
+  const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY
+  if (apiKey) return { apiKey }
+  const authToken = env.ANTHROPIC_AUTH_TOKEN
+  if (authToken) return { authToken }
+  const baseURL = options.baseURL ?? env.ANTHROPIC_BASE_URL
+  if (baseURL && !isAnthropicHost(baseURL)) return { apiKey: 'modloop-local-no-key' }
+  throw new ModelApiError(
+    'authentication_failed',
+    'ANTHROPIC_API_KEY is not set: export it, pass apiKey, or point ANTHROPIC_BASE_URL at a local Messages API server',
+  )
+}
+
+function isAnthropicHost(baseURL: string): boolean {
+  try {
+    const host = new URL(baseURL).hostname
+    return host === 'anthropic.com' || host.endsWith('.anthropic.com')
+  } catch {
+    return true
+  }
+}
+
+/** retry-after-ms, then retry-after (seconds or an HTTP date), in ms; null when absent. */
+function retryAfter(headers: Headers | undefined): number | null {
+  const ms = Number(headers?.get('retry-after-ms') ?? NaN)
+  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, RETRY_AFTER_CAP_MS)
+  const value = headers?.get('retry-after')
+  if (value == null) return null
+  const seconds = Number(value)
+  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now()
+  return Number.isFinite(wait) ? Math.min(Math.max(0, wait), RETRY_AFTER_CAP_MS) : null
+}
+
+function connectionMessage(err: Error): string {
+  return err.cause === undefined ? err.message : `${err.message} (${describeError(err.cause)})`
+}

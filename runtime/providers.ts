@@ -1,0 +1,61 @@
+import { ModloopError } from '../core/errors.js'
+import type { Session } from '../core/loop/session.js'
+import { spawnSubagent } from './subagent.js'
+import type { SpawnRequest, CompleteRequest, TaskEndSpec, TaskStartSpec } from '../core/mod/contracts.js'
+import { complete } from './complete.js'
+import { configRows, configSet } from './model-controls.js'
+import { launchOptionsProvider } from './launch-options.js'
+import { sessionProviders } from './session-providers.js'
+import { toolProviders } from './tool-providers.js'
+import type { CommandInfo } from '../core/loop/command.js'
+
+/** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
+export function installProviders(session: Session): void {
+  const { host } = session
+  host.provide({
+    ...toolProviders(session),
+    ...sessionProviders(session),
+    ...launchOptionsProvider(session),
+    'prompt.submit': (mod: string, args: { text: string; asUser?: true }) => {
+      const text = args.asUser ? args.text : `The ${mod} mod sent a message: ${args.text}`
+      session.queued.push(text)
+      return Promise.resolve({ text })
+    },
+    'command.register': (mod: string, spec: { name: string; description: string; argumentHint?: string; kind?: CommandInfo['kind'] }) => {
+      if (!spec || !/^[A-Za-z0-9_:.-]{1,64}$/.test(spec.name ?? '')) {
+        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.command.register needs a name of 1–64 of [A-Za-z0-9_:.-]`, { mod })
+      }
+      const taken = session.commands.get(spec.name)
+      if (taken && taken.mod !== mod) throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: "/${spec.name}" refused: ${taken.mod} registered it`, { mod })
+      const kind = spec.kind === 'local' || spec.kind === 'prompt' || spec.kind === 'skill' ? spec.kind : undefined
+      session.commands.set(spec.name, { name: spec.name, description: spec.description ?? '', argumentHint: spec.argumentHint, mod, ...(kind ? { kind } : {}) })
+      return { command: spec.name }
+    },
+    'command.list': () => [...session.commands.values()].map((c) => ({ name: c.name, description: c.description, source: 'plugin', plugin: c.mod, ...(c.kind ? { kind: c.kind } : {}) })),
+    'command.run': (_mod: string, args: { command: string; args?: string }) => {
+      session.queued.push(`/${args.command}${args.args ? ` ${args.args}` : ''}`)
+      return Promise.resolve({ queued: true })
+    },
+    'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),
+    'config.list': () => configRows(session),
+    'model.complete': (_mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => complete(session, req, options?.signal),
+    // Resolves once the subagent started; `done` (a modloop addition) resolves to its final report.
+    'agent.spawn': (_mod: string, req: SpawnRequest) => spawnSubagent(session, req),
+    // The agent types a mod offers (the Agent tool's subagent_type), listed in init; the mod still spawns them.
+    'agent.register': (mod: string, spec: { name?: unknown; description?: unknown }) => {
+      if (typeof spec?.name !== 'string' || spec.name === '') throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.agent.register needs { name }`, { mod })
+      session.root.agentTypes.set(spec.name, { name: spec.name, description: typeof spec.description === 'string' ? spec.description : '', mod })
+      return { agent: spec.name }
+    },
+    'agent.list': () => [...session.root.agentTypes.values()],
+    // Tasks are the root's: a subagent's Agent call starts them beside the main conversation's.
+    'task.start': (mod: string, spec: TaskStartSpec) => session.root.tasks.start(mod, spec),
+    'task.end': (mod: string, spec: TaskEndSpec) => session.root.tasks.end(mod, spec),
+    'task.stop': (_mod: string, taskId: string) => session.root.tasks.stop(taskId),
+    'task.list': () => session.root.tasks.list(),
+    'turn.abort': () => {
+      session.turnAbort?.abort(new Error('a mod aborted the turn'))
+    },
+  })
+}
+

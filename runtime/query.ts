@@ -1,0 +1,220 @@
+import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { SDKMessage, SDKResultMessage, SDKUserMessage } from '../core/loop/messages.js'
+import { openSession } from './open.js'
+import { closeSession } from './close.js'
+import type { PromptInput, QueryOptions } from './options.js'
+import type { Session } from '../core/loop/session.js'
+import { InputQueue, pump } from '../core/loop/input-queue.js'
+import { runTurn, type TurnInput } from '../core/loop/turn.js'
+import type { ProvenanceRecord } from '../core/trace/record.js'
+import { modelControls, type ModelControls } from './model-controls.js'
+import { Display } from './display.js'
+import { ModloopError } from '../core/errors.js'
+import type { PermissionMode } from '../core/permission-modes.js'
+import { getContextUsage, type ContextUsage } from './context-usage.js'
+import { interruptTurn, type InterruptReceipt } from './interrupt.js'
+import { setPermissionMode } from './permission-mode.js'
+import { rewindFiles } from './rewind-files.js'
+import type { RewindFilesResult, McpServerStatus } from '../core/mod/session-capabilities.js'
+import { mcpServerStatus } from './server-status.js'
+import { supportedCommands, type SlashCommand } from './supported-commands.js'
+import { endStalled, STALLED, unlessStalled } from './stall.js'
+import { sdkControls, type SdkControls } from './sdk-controls.js'
+import { nextPrompt, stopTasks } from './task-wait.js'
+import type { LiveTaskInfo } from '../core/mod/contracts.js'
+import type { PromptOrigin } from '../core/events/types.js'
+
+/** The object `query()` returns: the message stream, plus controls. */
+export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, ModelControls, SdkControls {
+  /**
+   * Interrupts the running turn (it ends aborted_streaming or aborted_tools) and answers with the
+   * uuids of the user messages still waiting; with `cancel_queued` they are dropped instead.
+   * Undefined before the session opened.
+   */
+  interrupt(options?: { cancel_queued?: boolean }): Promise<InterruptReceipt | undefined>
+  /** What mods changed or decided about a tool call (by tool_use_id) or, with `'prompt'`, the prompt; in order. */
+  why(subject: string): ProvenanceRecord[]
+  /** Ends the session at once: the running turn is aborted and input still waiting is dropped. */
+  close(): Promise<void>
+  /** Switches the permission mode for the calls that follow; resolves with the mode in effect (`{ mode }`, the Agent SDK's answer). */
+  setPermissionMode(mode: string): Promise<{ mode: PermissionMode }>
+  /** The slash commands mods registered. */
+  supportedCommands(): Promise<SlashCommand[]>
+  /** Each MCP server's status, as the mcp mod reports it. */
+  mcpServerStatus(): Promise<McpServerStatus[]>
+  /** How full the context window is. */
+  getContextUsage(): Promise<ContextUsage>
+  /** Restores the files edited since that user message (needs enableFileCheckpointing). */
+  rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>
+  /** Stops a running task (a subagent, a background shell): it ends `stopped`, with its task_notification. */
+  stopTask(taskId: string): Promise<void>
+  /**
+   * Moves the foreground task a tool call waits on (that tool_use id's, or every one) to the
+   * background: the call returns at once and the task's report comes back as a turn of its own.
+   * False only when a given id matched no foreground task.
+   */
+  backgroundTasks(toolUseId?: string): Promise<boolean>
+  /** The running tasks (a modloop addition; the stream's background_tasks_changed carries the background ones). */
+  runningTasks(): LiveTaskInfo[]
+}
+
+/**
+ * Runs the agent. A string prompt is one turn with exactly one result; an async iterable of user
+ * messages is a session with one result per message. A single-shot turn that ends in an error
+ * subtype yields its result and then throws, as the Agent SDK does. Either way the stream goes on
+ * while background tasks run: each one's report is a turn of its own, with its own result.
+ */
+export function query(params: { prompt: PromptInput; options?: QueryOptions }): Query {
+  assertPrompt(params.prompt)
+  const options = params.options ?? {}
+  let session: Session | undefined
+  const closed = { value: false }
+  let markOpened!: (s: Session) => void
+  let failedToOpen!: (err: unknown) => void
+  const openedSession = new Promise<Session>((resolve, reject) => { markOpened = resolve; failedToOpen = reject })
+  // Only the controls that wait for the session read it; a session that never opens is the stream's error.
+  openedSession.catch(() => undefined)
+  const gen = run(params.prompt, options, (s) => { session = s; markOpened(s) }, closed, failedToOpen) as Query
+  const opened = (method: string): Session => {
+    if (session) return session
+    throw new ModloopError('MODLOOP_ERR_USAGE', `Query.${method}(): the session has not started yet; iterate the query first`, { field: method })
+  }
+  gen.why = (subject) => session?.provenance?.why(subject) ?? []
+  gen.interrupt = async (o) => (session ? interruptTurn(session, o) : undefined)
+  Object.assign(gen, modelControls(() => session), sdkControls(openedSession))
+  gen.close = async () => {
+    closed.value = true
+    session?.turnAbort?.abort(new Error('closed'))
+    session?.input?.end()
+    await gen.return(undefined)
+  }
+  gen.setPermissionMode = async (mode) => ({ mode: await setPermissionMode(opened('setPermissionMode'), mode) })
+  gen.supportedCommands = async () => supportedCommands(opened('supportedCommands'))
+  gen.mcpServerStatus = async () => mcpServerStatus(opened('mcpServerStatus'))
+  gen.getContextUsage = async () => getContextUsage(opened('getContextUsage'))
+  gen.rewindFiles = async (userMessageId, o) => rewindFiles(opened('rewindFiles'), userMessageId, o)
+  gen.stopTask = async (taskId) => opened('stopTask').tasks.stop(taskId)
+  gen.backgroundTasks = async (toolUseId) => opened('backgroundTasks').tasks.background(toolUseId)
+  gen.runningTasks = () => session?.tasks.list() ?? []
+  return gen
+}
+
+async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Session) => void, closed: { value: boolean }, notOpened: (err: unknown) => void): AsyncGenerator<SDKMessage, void, undefined> {
+  const session = await openSession(options).catch((err: unknown) => {
+    notOpened(err)
+    throw err
+  })
+  opened(session)
+  let failed: SDKResultMessage | undefined
+  // Prompts wait here, a single one too: a background task's report joins them (priority later) as a turn of its own.
+  const queue = new InputQueue(() => session.turnAbort?.abort(new Error('interrupted by a message sent with priority "now"')))
+  session.input = queue
+  queue.holdWhile(() => !closed.value && session.tasks.holding())
+  session.tasks.deliver = (message) => queue.push(message)
+  session.tasks.onChange = () => queue.poke()
+  const single = typeof prompt === 'string'
+  // A single prompt's turn and the turns of its tasks' reports share its maxTurns (`-p --max-turns`).
+  const budget = single ? options.maxTurns : undefined
+  let used = 0
+  let inputError: unknown
+  try {
+    // Prompts mods submitted as the session started (a SessionStart hook's initialUserMessage) come first.
+    yield* drainQueued(session)
+    if (single) {
+      queue.push({ type: 'user', message: { role: 'user', content: prompt }, parent_tool_use_id: null })
+      queue.end()
+    } else pump(prompt, queue, (err) => { inputError = err })
+    for (let first = true; ; first = false) {
+      const message = yield* nextPrompt(session, queue, options.maxWaitTasksMs)
+      if (!message || closed.value) break
+      const input = turnInput(message)
+      if (budget !== undefined && input.origin.kind === 'task-notification') input.maxTurns = budget - used
+      const result = yield* recorded(session, runTurn(session, input))
+      used += result.num_turns
+      yield* drainQueued(session)
+      // A single prompt that failed ends the run: its tasks are not waited for.
+      if (single && first && result.subtype !== 'success') failed = result
+      const spent = budget !== undefined && used >= budget
+      if (failed || spent) {
+        if (spent && !failed && session.tasks.list().length > 0) session.options.log?.(`maxTurns (${budget}) is spent: the running tasks are stopped and their reports not run`)
+        yield* stopTasks(session, queue)
+        break
+      }
+    }
+    // Tasks still running (shells do not hold the session) end with it: how they ended is shown.
+    if (session.tasks.list().length > 0 && !closed.value) yield* stopTasks(session, queue)
+    if (inputError) throw inputError
+  } finally {
+    session.tasks.deliver = undefined
+    await session.tasks.stopAll()
+    await closeSession(session, 'other', !options.host)
+  }
+  if (failed) throw new Error(failed.errors?.join('; ') || `the turn ended with ${failed.subtype}`)
+}
+
+/** Prompts mods submitted run as their own turns: those of a turn once it ends, those of session.start before the first. */
+async function* drainQueued(session: Session): AsyncGenerator<SDKMessage, void, undefined> {
+  while (session.queued.length > 0) {
+    const text = session.queued.shift()!
+    yield* recorded(session, runTurn(session, { text, origin: { kind: 'plugin', name: 'mod' } }))
+  }
+}
+
+/** Relays a turn's messages, the result last, each through session.message before the caller sees it. */
+async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKResultMessage, undefined>): AsyncGenerator<SDKMessage, SDKResultMessage, undefined> {
+  // Mods whose files changed are reloaded between turns (the turn's generator has not started yet).
+  if (session.reloader?.hasPending) yield* reloaded(session)
+  const record = session.host.bus.has('session.message')
+  const display = new Display(session)
+  for (;;) {
+    const step = await unlessStalled(turn.next())
+    const next: IteratorResult<SDKMessage, SDKResultMessage> = step === STALLED ? { done: true, value: yield* endStalled(session) } : step
+    // Notices mods appended ($.session.append) while nothing drained the outbox come first.
+    if (!session.agent) {
+      while (session.outbox.length > 0) {
+        const notice = session.outbox.shift()!
+        if (record && recordable(notice)) await session.host.bus.emit('session.message', { message: notice, shown: true })
+        yield notice
+      }
+    }
+    // A replayed prompt was recorded as it entered the history.
+    if (record && recordable(next.value) && !('isReplay' in next.value && next.value.isReplay)) {
+      await session.host.bus.emit('session.message', { message: next.value, shown: true })
+    }
+    // Recorded as it is, shown as message.display handlers have it (held back while a line is incomplete).
+    const shown = await display.show(next.value)
+    for (const m of shown) yield m
+    if (next.done) return shown.at(-1) as SDKResultMessage
+  }
+}
+
+/** A subagent's messages (they carry parent_tool_use_id) were recorded by its own loop; tool progress is only shown. */
+function recordable(m: SDKMessage): boolean {
+  return m.type !== 'tool_progress' && !('parent_tool_use_id' in m && m.parent_tool_use_id)
+}
+
+/**
+ * Reloads the changed mods and says so, once, in the stream: an info line for each reload, a
+ * warning for each that kept its last good version (also logging it would show it twice).
+ */
+async function* reloaded(session: Session): AsyncGenerator<SDKMessage, void, undefined> {
+  for (const o of await session.reloader!.applyPending()) {
+    yield session.stamp({ type: 'system', subtype: 'informational', level: o.ok ? 'info' : 'warning', content: o.message })
+  }
+}
+
+function turnInput(message: SDKUserMessage): TurnInput {
+  const content = message.message.content
+  const id = message.uuid ? { uuid: message.uuid } : {}
+  const origin: PromptOrigin = message.origin?.kind === 'task-notification' ? { kind: 'task-notification', taskId: message.origin.task_id ?? '' } : { kind: 'sdk' }
+  if (typeof content === 'string') return { text: content, origin, ...id }
+  const texts = content.filter((b) => b.type === 'text') as Extract<ContentBlockParam, { type: 'text' }>[]
+  const text = texts.map((b) => b.text).join('\n')
+  return { text, origin, content: content.filter((b) => b.type !== 'text'), ...id }
+}
+
+function assertPrompt(prompt: unknown): void {
+  if (typeof prompt !== 'string' && !(prompt && typeof (prompt as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')) {
+    throw new ModloopError('MODLOOP_ERR_USAGE', 'query(): prompt must be a string or an async iterable of user messages')
+  }
+}

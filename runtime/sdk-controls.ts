@@ -1,0 +1,106 @@
+import { ModloopError } from '../core/errors.js'
+import type { CapabilityName } from '../core/mod/capabilities.js'
+import { VERSION } from '../core/version.js'
+import { pump } from '../core/loop/input-queue.js'
+import type { SDKUserMessage } from '../core/loop/messages.js'
+import { supportedModels, type ModelInfo } from './model-controls.js'
+import type { McpServerConfig } from '../core/mod/session-capabilities.js'
+import type { Session } from '../core/loop/session.js'
+import { supportedCommands, type SlashCommand } from './supported-commands.js'
+import { outputStyleOf } from './output-style.js'
+import type { McpSetServersResult } from '../core/mod/session-capabilities.js'
+
+/** An agent type the session offers (the SDK's AgentInfo). */
+export interface AgentInfo { name: string; description: string; model?: string }
+
+/** Who pays for the requests, as far as modloop knows (the SDK's AccountInfo). */
+export interface AccountInfo { apiKeySource?: string; tokenSource?: string; apiProvider?: 'firstParty' }
+
+/** What `Query.initializationResult` answers: the SDK's initialize response, as modloop fills it. */
+export interface InitializationResult {
+  commands: SlashCommand[]
+  agents: AgentInfo[]
+  output_style: string
+  available_output_styles: string[]
+  models: ModelInfo[]
+  account: AccountInfo
+  claude_code_version: string
+}
+
+/** The Query methods of the Agent SDK that `query.ts` leaves to this file. */
+export interface SdkControls {
+  /** Sends more user messages into a session started with streaming input; resolves once `stream` ends. */
+  streamInput(stream: AsyncIterable<SDKUserMessage>): Promise<void>
+  /** What the session offers once it is open: commands, agents, models, account. */
+  initializationResult(): Promise<InitializationResult>
+  supportedAgents(): Promise<AgentInfo[]>
+  accountInfo(): Promise<AccountInfo>
+  /** Deprecated in the SDK (use `thinking`): 0 turns thinking off, another number is a budget, null restores the query's own. */
+  setMaxThinkingTokens(maxThinkingTokens: number | null): Promise<void>
+  reconnectMcpServer(serverName: string): Promise<void>
+  toggleMcpServer(serverName: string, enabled: boolean): Promise<void>
+  setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>
+}
+
+export function sdkControls(opened: Promise<Session>): SdkControls {
+  const capability = async <N extends CapabilityName>(name: N, method: string) => {
+    const session = await opened
+    const value = session.host.capabilities.get(name)
+    if (value) return value
+    const usual = session.host.usual('capabilities', name)
+    throw new ModloopError('MODLOOP_ERR_CAPABILITY_MISSING', `Query.${method}: no loaded mod provides "${name}"${usual ? ` (the ${usual} mod does normally)` : ''}`, { field: method })
+  }
+  let ownThinking: { value: Session['options']['thinking'] } | undefined
+  return {
+    async streamInput(stream) {
+      const session = await opened
+      const queue = session.input
+      if (!queue) throw new ModloopError('MODLOOP_ERR_USAGE', 'Query.streamInput: the query was started with a string prompt; start it with an async iterable to send more messages', { field: 'streamInput' })
+      let failure: unknown
+      await new Promise<void>((resolve) => {
+        pump(stream, { push: (m: SDKUserMessage) => queue.push(m), end: resolve }, (err) => { failure = err })
+      })
+      if (failure) throw failure
+    },
+    async initializationResult() {
+      const session = await opened
+      return {
+        // The style in force is known; the ones to choose from are the output-styles mod's to list (/output-style).
+        commands: supportedCommands(session), agents: agentsOf(session), output_style: outputStyleOf(session), available_output_styles: [outputStyleOf(session)],
+        models: supportedModels(session), account: accountOf(session), claude_code_version: VERSION,
+      }
+    },
+    async supportedAgents() {
+      return agentsOf(await opened)
+    },
+    async accountInfo() {
+      return accountOf(await opened)
+    },
+    async setMaxThinkingTokens(n) {
+      const options = (await opened).root.options
+      ownThinking ??= { value: options.thinking }
+      options.thinking = n === null ? ownThinking.value : n === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: n }
+    },
+    async reconnectMcpServer(name) {
+      await (await capability('mcpControl', 'reconnectMcpServer')).reconnect(name)
+    },
+    async toggleMcpServer(name, enabled) {
+      await (await capability('mcpControl', 'toggleMcpServer')).toggle(name, enabled)
+    },
+    async setMcpServers(servers) {
+      return (await capability('mcpControl', 'setMcpServers')).setServers(servers)
+    },
+  }
+}
+
+function agentsOf(session: Session): AgentInfo[] {
+  return [...session.root.agentTypes.values()].map((a) => ({ name: a.name, description: a.description }))
+}
+
+function accountOf(session: Session): AccountInfo {
+  const env = session.env
+  return {
+    apiProvider: 'firstParty',
+    ...(env.ANTHROPIC_API_KEY ? { apiKeySource: 'ANTHROPIC_API_KEY' } : env.ANTHROPIC_AUTH_TOKEN ? { tokenSource: 'ANTHROPIC_AUTH_TOKEN' } : {}),
+  }
+}

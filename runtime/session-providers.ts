@@ -1,0 +1,43 @@
+import type { Provider } from '../core/mod/build-api.js'
+import { ModloopError } from '../core/errors.js'
+import type { Session } from '../core/loop/session.js'
+import { compactOnRequest } from '../core/loop/compact.js'
+import { clearSession } from './clear.js'
+
+/** The `$.session` methods (and the environment `$.env` reads): facts of the running session. */
+export function sessionProviders(session: Session): Record<string, Provider> {
+  return {
+    'session.id': () => session.id,
+    'env.table': () => session.env,
+    'session.compact': (mod: string, args?: { instructions?: string; trigger?: 'manual' | 'plugin' }) => compactOnRequest(session, mod, args),
+    'session.cwd': () => session.cwd,
+    'session.root': () => session.cwd,
+    'session.model': () => session.model,
+    'session.turns': () => session.userTurns,
+    'session.messages': () => structuredClone(session.messages.slice(-4096)),
+    'session.version': () => ({ version: session.version }),
+    'session.clear': () => clearSession(session.root),
+    // Status-line figures as the mod model names them; rate limits are unknown to a headless runtime.
+    // `cost.apiDurationMs` and `models` (tokens and cost by model, as results' modelUsage) are modloop additions.
+    'session.usage': () => {
+      const root = session.root
+      const u = root.usageSnapshot()
+      return {
+        startedAt: root.startedAt, rateLimits: [],
+        context: { tokens: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens },
+        cost: { usd: root.totalCostUsd, apiDurationMs: Math.round(root.apiMs) },
+        models: structuredClone(root.modelUsage),
+      }
+    },
+    // A notice for the caller's stream that the model never reads: a `system` message (informational by
+    // default; a modloop reading of the mod model's `system` append), delivered before the next message.
+    'session.append': (mod: string, args: { message?: { type?: string; content?: unknown; subtype?: string; [field: string]: unknown } }) => {
+      const m = args?.message
+      if (m?.type !== 'system') throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.session.append supports only { message: { type: 'system', … } } notices`, { mod })
+      const { type: _t, subtype, ...fields } = m
+      const message = session.stamp({ type: 'system' as const, subtype: typeof subtype === 'string' ? subtype : 'informational', ...fields })
+      session.post(message)
+      return { message, uuid: message.uuid }
+    },
+  }
+}

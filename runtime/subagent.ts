@@ -1,0 +1,77 @@
+import type { AgentSpawnInput } from '../core/events/types.js'
+import { envInteger } from '../core/env.js'
+import { resolveAlias } from '../core/model/aliases.js'
+import { uuid } from '../core/loop/messages.js'
+import { Session, type AgentScope } from '../core/loop/session.js'
+import { runTurn } from '../core/loop/turn.js'
+import type { SpawnAnswer, SpawnRequest, SubagentResult } from '../core/mod/contracts.js'
+
+const SUBAGENT_PROMPT =
+  'You are a subagent running in modloop. Do the task you are given with the tools you have, then reply with a concise report of what you found or did: it is all the agent that called you will see.'
+
+export function maxSubagentDepth(env: Record<string, string | undefined>): number {
+  return envInteger(env, 'MAX_SUBAGENT_SPAWN_DEPTH', 3, 1)
+}
+
+/**
+ * Starts a subagent: `agent.spawn` may rewrite or refuse it, then a child session runs its own
+ * loop with its own context and a restricted tool set. Its messages reach the root stream with
+ * `parent_tool_use_id`; `done` resolves to its final report.
+ */
+export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<SpawnAnswer> {
+  const parent = req.parentAgentId ? root.agents.get(req.parentAgentId) : undefined
+  const depth = (parent?.depth ?? 0) + 1
+  const limit = maxSubagentDepth(root.env)
+  if (depth > limit) return { deny: `Subagents may nest at most ${limit} deep; this one would be at depth ${depth}.` }
+  if (req.agentId !== undefined && (req.agentId === '' || root.agents.has(req.agentId))) return { deny: `The agent id "${req.agentId}" is already taken in this session.` }
+  const agentId = req.agentId ?? uuid()
+  const e: AgentSpawnInput = {
+    tool_use_id: req.parentToolUseId, prompt: req.prompt, description: req.description,
+    subagentType: req.subagentType ?? 'general-purpose', parentModel: root.model,
+    ...(req.model ? { model: req.model } : {}), ...(req.parentAgentId ? { parentAgentId: req.parentAgentId } : {}),
+    ...(req.cwd ? { cwd: req.cwd } : {}),
+  }
+  let spawned: AgentSpawnInput = e
+  const decided = await root.host.bus.emit('agent.spawn', e, (e2) => {
+    spawned = e2
+    // Agent definitions name models as Claude Code's do: an alias (haiku, sonnet, opus), inherit, or an id.
+    return { model: !e2.model || e2.model === 'inherit' ? root.model : resolveAlias(e2.model, root.env), agentId }
+  })
+  if ('deny' in decided) return decided
+  const scope: AgentScope = { agentId, parentToolUseId: req.parentToolUseId, depth, type: spawned.subagentType }
+  const allowed = req.tools ? new Set(req.tools) : undefined
+  const denied = new Set(req.disallowedTools ?? [])
+  const tools = root.tools.subset((t) =>
+    // A tool's traits, not its name, keep it from a subagent (spec loop-and-sdk §7.3): one that acts on
+    // the main conversation, and at the depth limit one that spawns subagents.
+    (!allowed || allowed.has(t.name)) && !denied.has(t.name) && !t.traits?.mainThreadOnly && !(t.traits?.spawnsAgents && depth >= limit))
+  const abort = new AbortController()
+  if (req.signal?.aborted) abort.abort(req.signal.reason)
+  req.signal?.addEventListener('abort', () => abort.abort(req.signal?.reason), { once: true })
+  const child = new Session(root.host, root.llm, {
+    ...root.options, systemPrompt: req.systemPrompt ?? SUBAGENT_PROMPT, appendSystemPrompt: undefined,
+    maxTurns: req.maxTurns, abortController: abort, includePartialMessages: false,
+    ...(req.effort ? { effort: req.effort } : {}), ...(spawned.cwd ? { cwd: spawned.cwd } : {}),
+  }, decided.model, { session: root, agent: scope, tools })
+  root.agents.set(agentId, scope)
+  const done = (async (): Promise<SubagentResult> => {
+    const gen = runTurn(child, { text: spawned.prompt, origin: { kind: 'sdk' } })
+    const record = root.host.bus.has('session.message')
+    for (;;) {
+      const next = await gen.next()
+      // Its messages (those with parent_tool_use_id, and its result) are recorded here, in its
+      // own order, before the root's stream carries them; the root records the rest.
+      const own = next.done || ('parent_tool_use_id' in next.value && next.value.parent_tool_use_id)
+      if (record && own) await root.host.bus.emit('session.message', { message: next.value, shown: !next.done, agentId })
+      if (next.done) {
+        const r = next.value
+        return {
+          agentId, text: r.subtype === 'success' ? r.result ?? '' : (r.errors ?? []).join('; '), isError: r.is_error, subtype: r.subtype,
+          terminalReason: r.terminal_reason, numTurns: r.num_turns, durationMs: r.duration_ms, usage: r.usage,
+        }
+      }
+      if (!req.shown || req.shown()) root.post(next.value)
+    }
+  })()
+  return { model: decided.model, agentId, done }
+}

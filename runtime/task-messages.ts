@@ -1,0 +1,37 @@
+import type { TaskPatch, TaskUsage } from '../core/events/types.js'
+import type { TaskEndSpec, TaskStartSpec } from '../core/mod/contracts.js'
+
+/**
+ * The Agent SDK's task messages (`system` subtypes), as query() yields them and stream-json
+ * prints them. Built here without uuid and session id; the session stamps them.
+ */
+
+export interface BackgroundTaskEntry { task_id: string; task_type: string; description: string }
+
+export function taskStarted(spec: TaskStartSpec) {
+  return {
+    type: 'system' as const, subtype: 'task_started', task_id: spec.taskId, description: spec.description, task_type: spec.taskType,
+    is_backgrounded: spec.isBackgrounded, ...(spec.toolUseId ? { tool_use_id: spec.toolUseId } : {}),
+    ...(spec.subagentType ? { subagent_type: spec.subagentType } : {}), ...(spec.spawnDepth !== undefined ? { spawn_depth: spec.spawnDepth } : {}),
+    ...(spec.prompt !== undefined ? { prompt: spec.prompt } : {}),
+    // A modloop addition: where its output goes while it runs.
+    output_file: spec.outputFile,
+  }
+}
+
+export function taskUpdated(taskId: string, patch: TaskPatch) {
+  return { type: 'system' as const, subtype: 'task_updated', task_id: taskId, patch }
+}
+
+export function taskNotification(end: TaskEndSpec & { outputFile: string; toolUseId?: string }) {
+  const usage: TaskUsage | undefined = end.usage
+  return {
+    type: 'system' as const, subtype: 'task_notification', task_id: end.taskId, status: end.status, output_file: end.outputFile,
+    summary: end.summary, ...(end.toolUseId ? { tool_use_id: end.toolUseId } : {}), ...(usage ? { usage } : {}),
+  }
+}
+
+/** The whole set of live background tasks, sent on every change of it. */
+export function backgroundTasksChanged(tasks: BackgroundTaskEntry[]) {
+  return { type: 'system' as const, subtype: 'background_tasks_changed', tasks }
+}

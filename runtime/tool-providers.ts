@@ -1,0 +1,72 @@
+import type { z } from 'zod'
+import { ModloopError } from '../core/errors.js'
+import type { Provider } from '../core/mod/build-api.js'
+import type { Tool, ToolTraits } from '../core/tools/tool.js'
+import { runToolCall } from '../core/tools/pipeline.js'
+import { uuid } from '../core/loop/messages.js'
+import type { Session } from '../core/loop/session.js'
+import type { ToolRegistration } from '../core/mod/contracts.js'
+
+/** The `$.tool` methods: mods register, remove, list, call and check the session's tools. */
+export function toolProviders(session: Session): Record<string, Provider> {
+  const { host } = session
+  return {
+    'tool.register': (mod: string, spec: ToolRegistration) => {
+      if (!spec || typeof spec.name !== 'string' || typeof spec.description !== 'string') {
+        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.tool.register needs { name, description }`, { mod })
+      }
+      const name = spec.call ? spec.name : `mcp__${mod}__${spec.name}`
+      // Checked here, where the mod is known: a plain object as `input` would fail at the first call or listing.
+      if (spec.input !== undefined && !isZodSchema(spec.input)) {
+        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: tool "${spec.name}": input must be a zod schema; give a plain JSON Schema as inputSchema instead`, { mod })
+      }
+      // The `tools` option picks the built-in tools offered; a tool it leaves out is not there at all.
+      if (!offered(session, [name, ...(spec.aliases ?? [])], spec.traits)) return Promise.resolve({ tool: name, isOffered: false })
+      const readOnly = spec.isReadOnly
+      const tool: Tool = {
+        name, mod, description: spec.description, input: spec.input, ...(spec.traits ? { traits: { ...spec.traits } } : {}),
+        jsonSchema: spec.input ? undefined : spec.inputSchema ?? spec.jsonSchema ?? { type: 'object' },
+        isReadOnly: typeof readOnly === 'function' ? readOnly : () => readOnly === true,
+        call: spec.call ?? (() => {
+          const message = `${name}: no tool.call handler of ${mod} answered this call`
+          host.unanswered.push({ mod, event: 'tool.call', method: 'tool.register', message })
+          return { isError: true, result: message }
+        }),
+      }
+      session.tools.register(tool)
+      for (const alias of spec.aliases ?? []) session.tools.alias(alias, name)
+      session.describeCache.delete(name)
+      return Promise.resolve({ tool: name })
+    },
+    // Only the mod that registered a tool may remove it (e.g. when an MCP server's list changes).
+    'tool.unregister': (mod: string, args: { tool: string }) => {
+      const tool = session.tools.get(args?.tool)
+      if (!tool || tool.mod !== mod || tool.name !== args.tool) return Promise.resolve({ isRemoved: false })
+      session.tools.unregister(tool.name)
+      session.describeCache.delete(tool.name)
+      return Promise.resolve({ isRemoved: true })
+    },
+    'tool.list': () => Promise.resolve(session.tools.list().map((t) => ({ name: t.name, description: t.description }))),
+    'tool.call': async (_mod: string, args: { tool: string; [k: string]: unknown }) => {
+      const { tool, ...input } = args
+      if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `$.tool.call: no such tool "${tool}"`)
+      const signal = session.turnAbort?.signal ?? new AbortController().signal
+      const o = await runToolCall({ bus: host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal }, { id: `toolu_mod_${uuid()}`, name: tool, input })
+      return o.denied ? { deny: o.text } : o.isError ? { isError: true, result: o.result, text: o.text } : { result: o.result, text: o.text }
+    },
+    'tool.check': (_mod: string, args: { tool: string; input: unknown }) => host.bus.emit('tool.check', { tool: args.tool, input: args.input }),
+  }
+}
+
+/** Whether the `tools` option (a list, or the default set) lets this tool be registered. */
+function offered(session: Session, names: string[], traits: ToolTraits | undefined): boolean {
+  const picked = session.root.options.tools
+  if (!Array.isArray(picked) || traits?.external) return true
+  return names.some((n) => picked.includes(n))
+}
+
+/** A zod schema (v4 or v3) as far as the pipeline uses one: it parses, and converts to JSON Schema. */
+function isZodSchema(value: unknown): value is z.ZodType {
+  const v = value as { safeParse?: unknown; _zod?: unknown; _def?: unknown } | null
+  return typeof v === 'object' && v !== null && typeof v.safeParse === 'function' && (v._zod !== undefined || v._def !== undefined)
+}
