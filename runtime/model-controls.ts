@@ -35,7 +35,7 @@ export function supportedModels(session: Session): ModelInfo[] {
   ]
 }
 
-/** `$.config.list()`: the rows core keeps; `effort` is what the current model is sent (absent when it takes none). */
+/** `$.config.list()`: the rows the runtime keeps; `effort` is what the current model is sent (absent when it takes none). */
 export function configRows(session: Session): { key: string; value: unknown }[] {
   const root = session.root
   const thinking = requestedThinking(root.options)

@@ -79,7 +79,7 @@ declare module '../core/loop/session-options.js' {
     host?: ModHost
     /**
      * The built-in mods, default distribution and scripted model. The package's `query()` fills it;
-     * core's own `query()` has no built-in set, so without it only a given `host` or object mods load.
+     * the runtime's own `query()` has no built-in set, so without it only a given `host` or object mods load.
      */
     builtins?: Builtins
     strictMods?: boolean

@@ -19,7 +19,7 @@ interface LiveTask {
 const STOP_ALL_GRACE_MS = 2_000
 
 /**
- * The session's running tasks as core sees them: what the stream announces (task_started,
+ * The session's running tasks as the runtime sees them: what the stream announces (task_started,
  * task_updated, task_notification, background_tasks_changed), the catalog's task events, the
  * controls that reach a task (`Query.stopTask`, `Query.backgroundTasks`), and whether a task
  * still holds the stream open. The mods that run tasks keep everything else (ids, files, caps).

@@ -33,7 +33,7 @@ export const configSchema = z.strictObject({
   compaction: z.record(z.string(), z.unknown()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   // Where sessions are kept instead of the local transcript files. Read by the entry point (the CLI
-  // builds the store before the session opens, since a resume loads from it first), not by core.
+  // builds the store before the session opens, since a resume loads from it first), not by the loader.
   sessionStore: z.strictObject({ postgres: z.string().min(1) }).optional(),
 })
 

@@ -9,7 +9,7 @@ let hostModule: (() => Promise<Record<string, unknown>>) | undefined
 
 /**
  * The public namespace mods import as `modloop`, handed over by the entry point that loads a
- * distribution (core never imports the package that contains it). The first one given stands:
+ * distribution (the runtime never imports the package that contains it). The first one given stands:
  * one process hosts one modloop.
  */
 export function useHostModule(load: () => Promise<Record<string, unknown>>): void {

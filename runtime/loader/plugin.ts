@@ -5,7 +5,7 @@ import type { PluginPaths } from './types.js'
 /**
  * A plugin directory (Claude Code's layout), read but not yet imported: what the loader needs of
  * it. Reading the layout — the manifest, hooks files, component paths, userConfig — is a
- * compatibility feature, so it is handed in (`Builtins.readPlugin`), not core's.
+ * compatibility feature, so it is handed in (`Builtins.readPlugin`), not the loader's own.
  */
 export interface PluginDir {
   root: string

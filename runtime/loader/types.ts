@@ -7,7 +7,7 @@ import type { SessionStore } from '../../core/session/store.js'
 import type { PluginReader } from './plugin.js'
 
 /**
- * What an entry point (the package's `query()`, the CLI, the test kit) hands core, so that core
+ * What an entry point (the package's `query()`, the CLI, the test kit) hands the runtime, so that the runtime
  * itself imports no mod and not the package that contains it.
  */
 export interface Builtins {
