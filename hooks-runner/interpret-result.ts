@@ -112,6 +112,12 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
     record.outcome = 'blocking'
     return record
   }
+  // Where the event ignores exit 2 (Notification, PermissionDenied, PermissionRequest, StopFailure, …:
+  // spec §2.2, §3.3) it is no error either: nothing is shown or blocked; the record keeps its stderr.
+  if (code === 2 && spec.exit2 === 'ignored') {
+    record.message = `exit 2 is ignored on ${event}`
+    return record
+  }
   const why = raw.signal ? `killed by ${raw.signal}` : `Failed with non-blocking status code ${code}`
   return fail('error', `${why}: ${firstLine(raw.stderr) || 'No stderr output'}`, 'HOOKS_ERR_EXIT')
 }

@@ -265,6 +265,8 @@ export class HookBridge {
     for (const m of r.systemMessages) this.notice(m.text, 'warning')
     for (const w of r.warnings) this.warn(w.message)
     for (const record of r.records) {
+      // An exit 2 the event ignores (Notification, PermissionDenied, …) is shown nowhere: the debug log keeps its stderr.
+      if (record.exitCode === 2 && record.outcome === 'success') this.$.log.debug(`${r.hookName} hook ${record.name}: ${record.message ?? 'exit 2'}: ${record.stderr.trim() || 'no stderr output'}`)
       const h = this.config.handlers.find((x) => x.id === record.id)
       if (!h || !isProjectLevel(h)) continue
       const fp = fingerprintOf(h)

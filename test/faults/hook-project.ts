@@ -1,6 +1,6 @@
 import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll } from 'vitest'
 import type { FakeRequest } from '../helpers/fake-anthropic.js'
 
@@ -18,7 +18,7 @@ export interface HookProject {
 /**
  * A project folder, removed after the test file, with executable hook scripts in `hooks/` (sh
  * unless a script starts with its own shebang), `.claude/settings.json` holding `hooks`, and
- * other files at its root.
+ * other files under its root (`.claude/commands/x.md`, …).
  */
 export async function hookProject(scripts: Record<string, string>, hooks: (path: (name: string) => string) => Record<string, unknown>, files: Record<string, string> = {}): Promise<HookProject> {
   const cwd = await realpath(await mkdtemp(join(tmpdir(), 'modloop-faults-hooks-')))
@@ -31,7 +31,10 @@ export async function hookProject(scripts: Record<string, string>, hooks: (path:
     await writeFile(path(name), body.startsWith('#!') ? body : `#!/bin/sh\n${body}\n`)
     await chmod(path(name), 0o755)
   }
-  for (const [name, body] of Object.entries(files)) await writeFile(join(cwd, name), body)
+  for (const [name, body] of Object.entries(files)) {
+    await mkdir(dirname(join(cwd, name)), { recursive: true })
+    await writeFile(join(cwd, name), body)
+  }
   await writeFile(settings, JSON.stringify({ hooks: hooks(path) }))
   return { cwd, settings, path }
 }

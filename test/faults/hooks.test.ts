@@ -3,10 +3,12 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { hookProject, lastUserText, toolResults } from './hook-project.js'
 import { expectCleanEnd, runFaulty } from './run-faulty.js'
+import { runStreaming } from './stream-session.js'
 
 // Whole runs of the built CLI with real settings hooks (sh and node scripts). Faults of one kind
 // share a run: each misbehaving hook is bound to its own Bash call by an `if` rule, and one exit-2
-// script serves every event of a turn. The runs go at once.
+// script serves every event of a turn. The events that commands raise (/model, /compact, a custom
+// command) share one session of the Agent SDK's transport, fed one prompt at a time. The runs go at once.
 
 const bash = (command: string) => ({ tool_use: { name: 'Bash', input: { command } } })
 const onCall = (word: string, command: string, more: object = {}) => ({ type: 'command', command, if: `Bash(echo ${word}*)`, ...more })
@@ -105,6 +107,8 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     expect(lastUserText(run.requests[4]!)).toContain('exit 2 from Stop')
     // To the user: the events that cannot block say so, naming the hook.
     for (const event of ['SessionStart', 'SubagentStart', 'SessionEnd']) expect(run.err, event).toMatch(new RegExp(`${event}\\S* hook error \\(Project Settings: ${p.settings}\\): ${p.path('exit2.sh')}: .*exit 2 from ${event}`))
+    // Shown nowhere: the events that ignore exit 2.
+    for (const event of ['InstructionsLoaded', 'MessageDisplay']) expect(`${run.err}${JSON.stringify(run.messages)}`, event).not.toContain(`exit 2 from ${event}`)
   }, 60_000)
 
   it('exit 2 on UserPromptSubmit drops the prompt: no request, a hook_stopped result naming the hook', async () => {
@@ -117,7 +121,7 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     await expectCleanEnd(p.cwd, run, { transcript: false })
   }, 60_000)
 
-  it('exit 2 on PermissionRequest is not honoured (the call still asks, and -p denies it); on PostToolBatch it stops the loop', async () => {
+  it('exit 2 on PermissionRequest is not honoured (the call still asks, and -p denies it) and its stderr is shown nowhere; on PostToolBatch it stops the loop', async () => {
     const p = await hookProject({ 'exit2.sh': EXIT2 }, (path) => ({
       PermissionRequest: [{ hooks: [{ type: 'command', command: path('exit2.sh') }] }],
       PostToolBatch: [{ hooks: [{ type: 'command', command: path('exit2.sh') }] }],
@@ -127,17 +131,83 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     expect(run.result, run.err).toMatchObject({ type: 'result', terminal_reason: 'hook_stopped' })
     expect(readFileSync(p.path('events.log'), 'utf8')).toBe('PermissionRequest\nPostToolBatch\n')
     expect(JSON.stringify(run.messages)).toContain('exit 2 from PostToolBatch')
+    expect(`${run.err}${JSON.stringify(run.messages)}`).not.toContain('exit 2 from PermissionRequest')
     await expectCleanEnd(p.cwd, run)
     expect(existsSync(join(p.cwd, 'made'))).toBe(false)
+  }, 60_000)
+
+  it('exit 2 in a session of commands: PreModelSwitch, UserPromptExpansion and PreCompact refuse with the stderr shown to the user; PostModelSwitch and PostCompact notice it; Notification ignores it', async () => {
+    const events = ['PreModelSwitch', 'PostModelSwitch', 'UserPromptExpansion', 'Notification', 'PreCompact', 'PostCompact']
+    const p = await hookProject({ 'exit2.sh': EXIT2 }, (path) => Object.fromEntries(events.map((event) => [event, [{ hooks: [{ type: 'command', command: path('exit2.sh') }] }]])), {
+      '.claude/commands/review.md': 'Review $ARGUMENTS.\n',
+    })
+    // The Agent SDK's transport: prompts one after another; the permission ask goes to the test (a Notification), which denies it.
+    const run = await runStreaming(p.cwd, {
+      args: ['--permission-mode', 'default', '--permission-prompt-tool', 'stdio'],
+      inputs: ['/model opus', '/model haiku', '/review src', 'go', '/compact block-me', '/compact'],
+      script: [{ reply: [bash('touch asked')] }, { reply: 'asked', expect: { toolResults: 1, model: 'claude-haiku-4-5' } }, { reply: 'SUMMARY' }],
+    })
+    expect(run.results.map((r) => r.result), run.err).toEqual([
+      'Model switch to opus refused: PreModelSwitch:claude-opus-4-7 hook blocked the switch to claude-opus-4-7: exit 2 from PreModelSwitch',
+      'Model set to claude-haiku-4-5',
+      'UserPromptExpansion operation blocked by hook:\nexit 2 from UserPromptExpansion',
+      'asked',
+      'Not compacted: PreCompact:manual hook blocked compaction: exit 2 from PreCompact',
+      expect.stringMatching(/^Compacted the conversation/),
+    ])
+    expect(run.results.map((r) => r.is_error)).toEqual([true, false, true, false, false, false])
+    expect(run.code).toBe(0)
+    await expectCleanEnd(p.cwd, run)
+    expect(readFileSync(p.path('events.log'), 'utf8').split('\n').filter(Boolean).sort()).toEqual([...events, 'PreModelSwitch', 'PreCompact'].sort())
+
+    // What was refused never reached the model: no expansion, one summary; the switch that went through holds.
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5', 'claude-haiku-4-5'])
+    expect(lastUserText(run.requests[0]!)).toMatch(/^go/)
+    expect(JSON.stringify(run.requests[0]!.body)).not.toContain('Review src')
+    expect(run.messages.filter((m) => m.type === 'system' && m.subtype === 'compact_boundary')).toHaveLength(1)
+    // The ask went on to the approver (the test), whose deny is the call's answer.
+    expect(run.messages.filter((m) => m.type === 'control_request' && m.request.subtype === 'can_use_tool')).toHaveLength(1)
+    expect(toolResults(run.requests[1]!)['touch asked']).toBe('denied by the test')
+    expect(existsSync(join(p.cwd, 'asked'))).toBe(false)
+    // None of these events sends the stderr to the model.
+    expect(JSON.stringify(run.requests.map((r) => r.body))).not.toContain('exit 2 from')
+    // To the user, naming the hook: the events that cannot block. Notification's exit 2 is shown nowhere.
+    const notices = run.messages.filter((m) => m.type === 'system' && m.subtype === 'informational').map((m) => String(m.content))
+    for (const event of ['PostModelSwitch', 'PostCompact']) {
+      const notice = new RegExp(`^${event}:\\S+ hook error \\(Project Settings: ${p.settings}\\): ${p.path('exit2.sh')}: Failed with non-blocking status code 2: exit 2 from ${event}$`)
+      expect(notices.filter((n) => notice.test(n)), event).toHaveLength(1)
+      expect(run.err).toMatch(new RegExp(notice.source.slice(1, -1)))
+    }
+    expect(notices.join('\n')).not.toContain('exit 2 from Notification')
+    expect(run.err).not.toContain('exit 2 from Notification')
+  }, 60_000)
+
+  it('exit 2 on PermissionDenied is ignored: the auto mode\'s denial stands, the model reads only the denial, the user sees nothing', async () => {
+    const p = await hookProject({ 'exit2.sh': EXIT2 }, (path) => ({ PermissionDenied: [{ hooks: [{ type: 'command', command: path('exit2.sh') }] }] }))
+    const verdict = { reply: JSON.stringify({ decision: 'deny', reason: 'nothing asked for a touch' }) }
+    const run = await runFaulty(p.cwd, undefined, { args: ['--permission-mode', 'auto'], script: [{ reply: [bash('touch made')] }, verdict, { reply: 'done', expect: { toolResults: 1 } }] })
+    expect(run.result, run.err).toMatchObject({ type: 'result', subtype: 'success', result: 'done', permission_denials: [expect.objectContaining({ tool_name: 'Bash' })] })
+    expect(run.code).toBe(0)
+    await expectCleanEnd(p.cwd, run)
+    expect(readFileSync(p.path('events.log'), 'utf8')).toBe('PermissionDenied\n')
+    expect(toolResults(run.requests[2]!)['touch made']).toBe('The auto mode classifier refused this Bash call: nothing asked for a touch')
+    expect(existsSync(join(p.cwd, 'made'))).toBe(false)
+    expect(JSON.stringify(run.messages)).not.toContain('exit 2 from')
+    expect(run.err).not.toContain('exit 2 from')
   }, 60_000)
 })
 
 // Logs the event, then exits 2 with a line naming it — except on a Stop already continued (or the
-// turn would go on to the cap) and on PreToolUse of calls other than `deny-me`, which must run.
+// turn would go on to the cap), and where only one of the calls, compactions or switches must be
+// blocked so that the rest go on: PreToolUse of `deny-me`, PreCompact of `/compact block-me`,
+// PreModelSwitch to an opus model.
 const EXIT2 = `input=$(cat)
 event=$(printf '%s' "$input" | sed -n 's/.*"hook_event_name":"\\([A-Za-z]*\\)".*/\\1/p')
 echo "$event" >> "$(dirname "$0")/events.log"
 case "$input" in *'"stop_hook_active":true'*) exit 0 ;; esac
-case "$event:$input" in PreToolUse:*deny-me*) ;; PreToolUse:*) exit 0 ;; esac
+case "$event:$input" in
+  PreToolUse:*deny-me*|PreCompact:*block-me*|PreModelSwitch:*'"to_model":"claude-opus'*) ;;
+  PreToolUse:*|PreCompact:*|PreModelSwitch:*) exit 0 ;;
+esac
 echo "exit 2 from $event" >&2
 exit 2`

@@ -43,13 +43,28 @@ describe('exit codes (spec §3.2, §3.3)', () => {
   it.each<[HookEventName, Record<string, unknown>]>([
     ['SessionStart', { source: 'startup' }],
     ['SessionEnd', { reason: 'other' }],
-    ['Notification', { notification_type: 'idle_prompt', message: 'x' }],
-    ['PermissionRequest', preToolUse()],
     ['PostCompact', { trigger: 'auto' }],
+    ['PostModelSwitch', { from_model: 'a', to_model: 'b' }],
   ])('exit 2 cannot block %s: it is a non-blocking error', async (event, input) => {
     const r = await fire(event, input, group(event, [cmd('echo nope >&2; exit 2')]))
     expect(r.blocked).toBe(false)
     expect(r.records[0]!.outcome).toBe('error')
+    expect(r.errors[0]!.message).toBe('Failed with non-blocking status code 2: nope')
+  })
+
+  it.each<[HookEventName, Record<string, unknown>]>([
+    ['Notification', { notification_type: 'idle_prompt', message: 'x' }],
+    ['PermissionRequest', preToolUse()],
+    ['PermissionDenied', { ...preToolUse(), reason: 'Blocked by classifier' }],
+    ['InstructionsLoaded', { load_reason: 'session_start' }],
+    ['StopFailure', { error: 'rate_limit' }],
+  ])('exit 2 on %s is ignored: no block and no error; the record keeps stderr', async (event, input) => {
+    const r = await fire(event, input, group(event, [cmd('echo nope >&2; exit 2')]))
+    expect(r).toMatchObject({ blocked: false, errors: [] })
+    expect(r.records[0]).toMatchObject({ outcome: 'success', exitCode: 2, stderr: 'nope\n', message: `exit 2 is ignored on ${event}` })
+    // Any other failing status is still an error to report.
+    const crashed = await fire(event, input, group(event, [cmd('echo nope >&2; exit 1')]))
+    expect(crashed.errors[0]!.message).toBe('Failed with non-blocking status code 1: nope')
   })
 
   it('exit 2 blocks even when JSON says allow; the JSON reason wins over stderr', async () => {
