@@ -25,7 +25,6 @@ export type { QueryOptions, ModSpec, SystemPromptOption, PromptInput } from './r
 export type { EffortLevel, ThinkingOption } from './core/model/capabilities.js'
 export type { ModelInfo } from './runtime/model-controls.js'
 export type * from './core/loop/messages.js'
-export { publishSurface, SURFACE_KEY } from './mods/terminal-ui/surface.js'
 export type { InteractiveSurface, InteractiveContext, TerminalIo } from './mods/terminal-ui/surface.js'
 export type { Distribution, LoadOptions, ResolvedConfig } from './runtime/loader/index.js'
 export { defineTool } from './core/tools/tool.js'

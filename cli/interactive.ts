@@ -18,7 +18,7 @@ import { builtinsWith, chooseSessionStore } from './session-store.js'
 
 /**
  * `modloop` with no `-p`: headless when `-p` is given, otherwise the interactive session, run by
- * whichever mod of the distribution publishes the interactive surface (the built-in terminal-ui
+ * whichever mod of the distribution provides the interactive surface (the built-in terminal-ui
  * by default). It needs a terminal on both standard input and output.
  */
 export const defaultCommand: CommandRun = async (ctx) => {
@@ -125,6 +125,6 @@ function noSurface(dist: Distribution): ModloopError {
   const where = dist.configFile ?? 'the default distribution'
   const errors = dist.host.errors.map((e) => `\n  ${e.code}${e.mod ? ` ${e.mod}` : ''}: ${e.message.split('\n')[0]}`).join('')
   return new ModloopError('MODLOOP_ERR_CONFIG',
-    `no mod of ${where} provides the interactive surface: keep the built-in "terminal-ui" in its mods or add a mod that publishes one (publishSurface), or pass -p "<prompt>" to run headless${errors}`,
+    `no mod of ${where} provides the interactive surface: keep the built-in "terminal-ui" in its mods or add a mod that provides one (a surface.<name> capability), or pass -p "<prompt>" to run headless${errors}`,
     { file: dist.configFile, stage: 'config' })
 }

@@ -18,7 +18,7 @@ export function isolateStream(link: Link, report: Report): StreamInvoke {
 }
 
 async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext, report: Report): AsyncGenerator<unknown, unknown, undefined> {
-  const meter = new Meter(link.budgetMs, `${link.mod} (${link.event})`)
+  const meter = new Meter(link.budgetMs, `${link.mod} (${link.event})`, link.$)
   let opened: HookStream<unknown, unknown> | undefined
   let drained: { result: unknown } | undefined
   // An error from beneath that the handler lets through is not the handler's failure: it goes on up.
@@ -91,7 +91,7 @@ class Meter implements Watched {
   private stopped = 1
   private onExpire: (() => void) | undefined
 
-  constructor(readonly budgetMs: number, readonly label: string) {}
+  constructor(readonly budgetMs: number, readonly label: string, readonly owner: object) {}
 
   start(): void {
     this.stopped = 0

@@ -84,6 +84,10 @@ class Call implements Watched, NextSource {
     return `${this.link.mod} (${this.link.event})`
   }
 
+  get owner(): object {
+    return this.link.$
+  }
+
   signal(): AbortSignal {
     return this.aborter.signal()
   }
@@ -107,6 +111,14 @@ class Call implements Watched, NextSource {
     return this.pending > 0 ? -1 : this.own + (now - this.resumedAt)
   }
 
+  pause(): void {
+    if (this.pending++ === 0) this.own += performance.now() - this.resumedAt
+  }
+
+  resume(): void {
+    if (--this.pending === 0) this.resumedAt = performance.now()
+  }
+
   expire(): void {
     this.fail('timeout', new Error(`ran past its ${this.budgetMs} ms budget`))
   }
@@ -124,12 +136,10 @@ class Call implements Watched, NextSource {
       return Promise.reject(err)
     }
     this.called = true
-    if (this.pending++ === 0) this.own += performance.now() - this.resumedAt
+    this.pause()
     const p = runIn(undefined, this.below, passed)
     this.last = p
-    const resume = () => {
-      if (--this.pending === 0) this.resumedAt = performance.now()
-    }
+    const resume = () => this.resume()
     p.then(resume, resume)
     return p
   }

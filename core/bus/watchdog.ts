@@ -11,8 +11,13 @@ export interface Watched {
   readonly budgetMs: number
   /** Who is watched, for a report of what a stalled run was waiting on: `mod (event)`. */
   readonly label: string
+  /** The `$` of the handler's mod: what `pauseFor` matches. */
+  readonly owner: object
   /** Own time so far, or -1 while the clock is stopped (awaiting what is beneath). */
   ownMs(now: number): number
+  /** Stops the clock until as many `resume` calls came; nests with the stops of `next`. */
+  pause(): void
+  resume(): void
   expire(): void
 }
 
@@ -32,6 +37,23 @@ export function watch(w: Watched, now: number): void {
 /** What is being watched now, oldest first. */
 export function watching(): string[] {
   return [...active].map((w) => w.label)
+}
+
+/**
+ * Stops the clocks of every watched handler of one mod (`owner`, its `$`) until the returned
+ * function is called: the mod waits on a person (`$.ui.ask`), not on its own code. A mod is not
+ * told which of its calls is asking (that would take an AsyncLocalStorage store on every
+ * dispatch), so a sibling call of the same mod that runs meanwhile is not metered either.
+ */
+export function pauseFor(owner: object): () => void {
+  const paused = [...active].filter((w) => w.owner === owner)
+  for (const w of paused) w.pause()
+  let resumed = false
+  return () => {
+    if (resumed) return
+    resumed = true
+    for (const w of paused) w.resume()
+  }
 }
 
 export function unwatch(w: Watched): void {

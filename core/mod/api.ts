@@ -73,7 +73,8 @@ export interface ModApiCore {
      * Asks the person a question with choices and resolves to the chosen label (several,
      * comma-joined, with multiSelect). Resolves to `null` when no one can answer: no UI (`-p`,
      * `query()`), or the person dismissed the question. Raised as the `ui.ask` event, which the
-     * terminal (or another surface mod) answers.
+     * terminal (or another surface mod) answers. The wait is not the asking handler's own time:
+     * its mod's handlers are paused until the answer comes, as while they await `next`.
      */
     ask(question: string, options?: AskOptions): Promise<string | null>
   }

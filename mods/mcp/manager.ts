@@ -21,7 +21,7 @@ export interface ServerReport {
 /**
  * The servers of one session: connects them all at once, registers each server's tools as
  * `mcp__<server>__<tool>` when its list is known (and again, or unregistered, when it changes),
- * and publishes every server's status as `$.state` `{plugin: 'mcp', key: 'servers'}`.
+ * and reports every server's status (the mod provides it as the `serverStatus` capability).
  */
 export class McpManager {
   readonly connections: ServerConnection[] = []

@@ -32,7 +32,7 @@ interface Scope {
  */
 export class SessionMemory {
   readonly startup: MemoryEntry[] = []
-  /** Every load, in order; published to `$.state` by the mod. */
+  /** Every load, in order; the mod's `memory` capability lists them. */
   readonly loads: LoadedInstruction[] = []
   /** Still true until a prompt found the conversation already started. */
   firstPromptPending = true

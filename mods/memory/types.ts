@@ -5,7 +5,7 @@ export type MemoryType = 'Managed' | 'User' | 'Project' | 'Local'
 export type LoadReason = 'session_start' | 'nested_traversal' | 'path_glob_match' | 'include'
 
 /**
- * One load of a memory file, as published in `$.state({plugin: 'memory', key: 'loaded'})`. The
+ * One load of a memory file, as the `memory` capability's `loaded()` lists it. The
  * field names are those of the settings `InstructionsLoaded` hook input, so a bridge passes them on.
  */
 export interface LoadedInstruction {

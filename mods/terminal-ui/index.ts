@@ -2,7 +2,7 @@ import { STAGE } from '../../core/bus/types.js'
 import type { UiAskInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
-import { publishSurface, type InteractiveSurface } from './surface.js'
+import type { InteractiveSurface } from './surface.js'
 import type { Outcome } from './tool-view.js'
 import { describeError } from '../../core/errors.js'
 
@@ -22,7 +22,7 @@ export interface UiBridge {
   ask(question: UiAskInput): Promise<string | null>
 }
 
-/** terminal-ui's published surface: the terminal connects each session's bridge through it. */
+/** terminal-ui's surface (the `surface.terminal` capability): the terminal connects each session's bridge through it. */
 export interface TerminalSurface extends InteractiveSurface {
   connect(bridge: UiBridge | undefined): void
 }
@@ -40,8 +40,8 @@ const SHARED = [
 interface Listed { name: string; description: string; plugin?: string }
 
 /**
- * The interactive terminal. It publishes itself as the interactive surface (`modloop` with no
- * `-p` runs it); in a session the terminal runs, it times every tool call beneath the other mods
+ * The interactive terminal. It provides the interactive surface `surface.terminal` (`modloop`
+ * with no `-p` runs it); in a session the terminal runs, it times every tool call beneath the other mods
  * (to tell ok, error and denied apart), notes when a turn takes a typed prompt, and serves the
  * terminal's slash commands through command.run like any other mod's. In a session no terminal
  * runs (`-p`, query()) every handler only passes through.
@@ -50,13 +50,14 @@ export default defineMod({
   name: 'terminal-ui',
   description: 'The interactive terminal: prompt, rendering, permission asks, terminal commands',
   uses: { permissions: 'optional', permissionMode: 'optional' },
+  provides: ['surface.terminal'],
   register(on, _options, $) {
     let bridge: UiBridge | undefined
     const surface: TerminalSurface = {
       run: async (ctx) => (await import('./run.js')).runTerminalUi(ctx, $.plugin.name),
       connect: (b) => { bridge = b },
     }
-    publishSurface($, surface)
+    $.capability.provide('surface.terminal', surface)
 
     // Outermost: the terminal attaches once every other mod has set the session up (the permissions API among them).
     on('session.start', async ($, e, next) => {

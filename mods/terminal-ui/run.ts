@@ -8,7 +8,6 @@ import type { PermissionResult } from '../../core/tools/pipeline.js'
 import { VERSION } from '../../core/version.js'
 import { KEYS_HELP, type BackgroundTask } from './app.js'
 import { appendHistory, historyFile, readHistory } from './history.js'
-import type { TerminalSurface } from './index.js'
 import { InputChannel } from './input-channel.js'
 import { reviewProjectHooks } from './hooks-review.js'
 import { reviewProjectServers } from './servers-review.js'
@@ -16,7 +15,7 @@ import { modsText } from './listings.js'
 import { promptText } from './pending.js'
 import { permissionChooser, permissionsApi, ruleText } from './permission-ask.js'
 import { pickSession, resumable, showResumed } from './resume.js'
-import { surfaceOf, type InteractiveContext } from './surface.js'
+import type { InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
 import { describeError } from '../../core/errors.js'
@@ -91,7 +90,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       return { code: 1, failed: true }
     }
     const { host, configFile } = dist
-    const surface = surfaceOf(host, mod) as TerminalSurface | undefined
+    const surface = host.capabilities.get('surface.terminal')
     if (typeof surface?.connect !== 'function') {
       say(`modloop: the distribution no longer loads the ${mod} mod, which this terminal runs`, 'error')
       await host.close()

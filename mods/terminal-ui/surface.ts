@@ -1,11 +1,17 @@
 import type { Distribution } from '../../runtime/loader/types.js'
 import type { QueryOptions } from '../../runtime/options.js'
-import type { ModApi } from '../../core/mod/api.js'
 import type { LogSink } from '../../core/mod/build-api.js'
 import type { ModHost } from '../../core/mod/host.js'
+import type { TerminalSurface } from './index.js'
 
-/** The `$.state` key under which a mod publishes itself as the interactive surface. */
-export const SURFACE_KEY = 'interactive-surface'
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    /** An interactive surface `modloop` can run, provided as `surface.<name>` by the mod that draws it. */
+    [surface: `surface.${string}`]: InteractiveSurface
+    /** terminal-ui's surface: the terminal connects each session's bridge to that session's terminal-ui through it. */
+    'surface.terminal': TerminalSurface
+  }
+}
 
 export interface TerminalIo {
   stdin: NodeJS.ReadStream
@@ -40,33 +46,28 @@ export interface FaultFeed {
 }
 
 /**
- * The contract of the interactive surface: a mod publishes one from `register` with
- * `publishSurface($, { run })`, and `modloop` runs the last mod of the distribution that did.
- * `run` owns the terminal until it resolves to the exit code.
+ * The contract of the interactive surface: a mod provides one from `register` as a capability
+ * named `surface.<name>` (declared in its `provides`), and `modloop` runs the last mod of the
+ * distribution that did. `run` owns the terminal until it resolves to the exit code.
  */
 export interface InteractiveSurface {
   run(ctx: InteractiveContext): Promise<number>
 }
 
-export function publishSurface($: ModApi, surface: InteractiveSurface): void {
-  $.state.set({ plugin: $.plugin.name, key: SURFACE_KEY }, surface)
-}
-
-/** The surface of a mod in `host` by name, if it published one. */
-export function surfaceOf(host: ModHost, mod: string): InteractiveSurface | undefined {
-  const value = host.state.get({ plugin: mod, key: SURFACE_KEY }).value
-  return typeof (value as Partial<InteractiveSurface> | undefined)?.run === 'function' ? (value as InteractiveSurface) : undefined
-}
-
 /**
- * The surface `modloop` runs: the last loaded mod that published one, so a mod a config adds
+ * The surface `modloop` runs: the last loaded mod that provides one, so a mod a config adds
  * after the default distribution takes over from the built-in terminal-ui.
  */
 export function findSurface(host: ModHost): { mod: string; surface: InteractiveSurface } | undefined {
   for (const mod of [...host.list()].reverse()) {
     if (mod.status !== 'loaded') continue
-    const surface = surfaceOf(host, mod.name)
-    if (surface) return { mod: mod.name, surface }
+    for (const name of mod.def.provides ?? []) {
+      if (!isSurfaceName(name) || host.capabilities.owner(name) !== mod.name) continue
+      const surface = host.capabilities.get(name)
+      if (typeof surface?.run === 'function') return { mod: mod.name, surface }
+    }
   }
   return undefined
 }
+
+const isSurfaceName = (name: string): name is `surface.${string}` => name.startsWith('surface.')

@@ -13,8 +13,8 @@ const interactive = join(root, 'dist/cli/interactive.js')
 
 // A surface mod standing in for the terminal: it listens to the guard's feed, then throws in a
 // timer of its own, outside any handler — an error of modloop's own, which must end the session.
-const SURFACE = `export default { name: 'fake-surface', register(on, options, $) {
-  $.state.set({ plugin: $.plugin.name, key: 'interactive-surface' }, { run: (ctx) => new Promise((resolve) => {
+const SURFACE = `export default { name: 'fake-surface', provides: ['surface.fake'], register(on, options, $) {
+  $.capability.provide('surface.fake', { run: (ctx) => new Promise((resolve) => {
     const shown = []
     ctx.faults.listen((text) => shown.push(text), (err) => { console.log(JSON.stringify({ shown, stop: err.message })); resolve(0) })
     setTimeout(() => { throw new Error('boom') })

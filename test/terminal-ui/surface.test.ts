@@ -26,8 +26,9 @@ export default {
 /** A replacement interactive surface: it loads its session's distribution and says what it got. */
 const OTHER_UI = `export default {
   name: 'other-ui',
+  provides: ['surface.other-ui'],
   register(on, options, $) {
-    $.state.set({ plugin: $.plugin.name, key: 'interactive-surface' }, {
+    $.capability.provide('surface.other-ui', {
       async run(ctx) {
         const dist = await ctx.load(() => {})
         const names = dist.host.list().map((m) => m.name)
@@ -104,6 +105,46 @@ describe('session.start under the interactive terminal', () => {
       { surface: 'terminal', isInteractive: true, source: 'clear' },
       { surface: null, isInteractive: false, source: 'startup' },
     ])
+  })
+})
+
+/** Asks the person in prompt.submit, on a budget far shorter than a person takes; writes the answer to `out`. */
+const asker = (out: string) => `import { appendFileSync } from 'node:fs'
+export default {
+  name: 'asker',
+  register(on) {
+    on('prompt.submit', async ($, e, next) => {
+      appendFileSync(${JSON.stringify(out)}, JSON.stringify(await $.ui.ask('Send it?', ['send', 'hold'])) + '\\n')
+      return next(e)
+    }, { budgetMs: 50 })
+  },
+}
+`
+
+describe('$.ui.ask in the terminal', () => {
+  it('shows the question as a chooser; the asking handler waits on the person past its budget and gets the pick', async () => {
+    const { cwd, home } = await dirs()
+    const out = join(home, 'answers.jsonl')
+    await writeFile(join(cwd, 'asker.mjs'), asker(out))
+    const server = await startFakeAnthropic({ script: { steps: [{ reply: 'held, as asked' }] } })
+    try {
+      const t = fakeTerminal(cwd, { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', HOME: home, MODLOOP_HOME: home })
+      const exit = main(['--mod', './asker.mjs'], t.io)
+      await t.waitFor('Ctrl+D exits')
+      t.type('hi\r')
+      await t.waitFor('asked by asker')
+      // A person reads the question for several times the handler's 50 ms budget.
+      await delay(300)
+      t.type('2')
+      await t.waitFor('held, as asked')
+      t.type('\u0004')
+      expect(await exit).toBe(0)
+      expect(t.screen()).toContain('Send it?')
+      expect(t.screen()).not.toContain('timed out')
+    } finally {
+      await server.close()
+    }
+    expect(await readFile(out, 'utf8')).toBe('"hold"\n')
   })
 })
 
