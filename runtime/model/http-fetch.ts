@@ -134,6 +134,9 @@ function preconnecting<T extends typeof HttpAgent>(Base: T, defaultPort: number)
       const options: ConnectOptions = { host, port: Number(url.port || defaultPort), ...(defaultPort === 443 ? { servername: host } : {}) }
       const create = HttpAgent.prototype.createConnection as unknown as (this: HttpAgent, o: ConnectOptions) => Socket
       const socket = (Base.prototype.createConnection as unknown as typeof create).call(this, options)
+      // As the agent's own connections are (its `noDelay` default): without it, Nagle's algorithm
+      // may hold a request's last segment until the server acknowledges the ones before it.
+      socket.setNoDelay(true)
       // Until a request takes it, its failure is nobody's: the request opens its own.
       socket.on('error', noop)
       socket.unref()

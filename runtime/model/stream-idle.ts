@@ -35,7 +35,10 @@ export class StreamIdle extends Error {
 export class IdleWatch {
   readonly signal: AbortSignal
   private readonly controller = new AbortController()
+  // One timer for the whole response, pushed back at each wait: a cleared timer and a new one for
+  // every event cost each event a timer list made and dropped.
   private timer: NodeJS.Timeout | undefined
+  private held = true
   private idle = false
   private readonly follow: () => void
 
@@ -52,21 +55,26 @@ export class IdleWatch {
   }
 
   waiting(): void {
-    this.holding()
+    this.held = false
     if (this.ms <= 0 || this.signal.aborted) return
-    this.timer = setTimeout(() => {
-      this.idle = true
-      this.controller.abort(new Error('stream idle timeout'))
-    }, this.ms)
+    if (this.timer) this.timer.refresh()
+    else this.timer = setTimeout(() => this.expire(), this.ms)
   }
 
   holding(): void {
-    clearTimeout(this.timer)
-    this.timer = undefined
+    this.held = true
   }
 
   dispose(): void {
-    this.holding()
+    clearTimeout(this.timer)
+    this.timer = undefined
     this.outer?.removeEventListener('abort', this.follow)
+  }
+
+  // A timer that runs out while the caller holds an event counts for nothing: the next wait starts it over.
+  private expire(): void {
+    if (this.held || this.timer === undefined) return
+    this.idle = true
+    this.controller.abort(new Error('stream idle timeout'))
   }
 }

@@ -111,7 +111,12 @@ describe('the model client fetch over node:http', () => {
       const connected = new Promise((resolve) => other.once('connection', resolve))
       preconnect(url)
       await connected
-      const ports = [await (await (httpFetch(url) as Promise<Res>)).text(), await (await (httpFetch(url) as Promise<Res>)).text()]
+      const first = await (httpFetch(url) as Promise<Res>)
+      // Node keeps whether a socket asked for TCP_NODELAY under this symbol; its agent asks for its own connections.
+      const socket = (first.body as unknown as { socket: object }).socket
+      const noDelay = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'kSetNoDelay')!
+      expect((socket as Record<symbol, unknown>)[noDelay]).toBe(true)
+      const ports = [await first.text(), await (await (httpFetch(url) as Promise<Res>)).text()]
       expect(ports).toEqual([String(accepted[0]), String(accepted[0])])
       expect(accepted).toHaveLength(1)
     } finally {
