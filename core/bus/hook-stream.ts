@@ -2,26 +2,61 @@ import type { HookStream } from './types.js'
 
 /** Wraps a generator so its final result is also readable as `.result` once it has been drained. */
 export function toHookStream<C, R>(source: AsyncGenerator<C, R, undefined>): HookStream<C, R> {
-  let settle!: (r: R) => void
-  let fail!: (err: unknown) => void
-  const result = new Promise<R>((resolve, reject) => {
-    settle = resolve
-    fail = reject
-  })
-  result.catch(() => {})
-  async function* drain(): AsyncGenerator<C, R, undefined> {
-    try {
-      const r = yield* source
-      settle(r)
-      return r
-    } catch (err) {
-      fail(err)
-      throw err
-    } finally {
-      fail(new Error('the stream was closed before it ended'))
-    }
+  return new ResultStream(source)
+}
+
+/**
+ * A stream whose result settles as it ends: with the value it returned, with what it threw, or
+ * as closed when it was closed before its end. Every chunk of a streaming event passes through one
+ * per handler and one beneath them: a plain object forwarding `next` costs a chunk one promise,
+ * where a wrapping async generator cost several (~20% of a tool round's streaming while the code
+ * is cold).
+ */
+export class ResultStream<C, R> implements HookStream<C, R> {
+  readonly result: Promise<R>
+  private settle!: (r: R) => void
+  private fail!: (err: unknown) => void
+
+  constructor(private readonly source: AsyncGenerator<C, R, undefined>) {
+    this.result = new Promise<R>((resolve, reject) => {
+      this.settle = resolve
+      this.fail = reject
+    })
+    this.result.catch(() => {})
   }
-  const stream = drain() as HookStream<C, R>
-  Object.defineProperty(stream, 'result', { value: result })
-  return stream
+
+  next(): Promise<IteratorResult<C, R>> {
+    return this.track(this.source.next())
+  }
+
+  return(value: R | PromiseLike<R>): Promise<IteratorResult<C, R>> {
+    this.fail(closedEarly())
+    return this.source.return(value)
+  }
+
+  throw(err: unknown): Promise<IteratorResult<C, R>> {
+    return this.track(this.source.throw(err))
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return(undefined as R)
+  }
+
+  private track(step: Promise<IteratorResult<C, R>>): Promise<IteratorResult<C, R>> {
+    return step.then((s) => {
+      if (s.done) this.settle(s.value)
+      return s
+    }, (err: unknown) => {
+      this.fail(err)
+      throw err
+    })
+  }
+}
+
+export function closedEarly(): Error {
+  return new Error('the stream was closed before it ended')
 }

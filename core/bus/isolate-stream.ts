@@ -1,5 +1,5 @@
 import { describeError } from '../errors.js'
-import { toHookStream } from './hook-stream.js'
+import { closedEarly, toHookStream } from './hook-stream.js'
 import { checkRewrite, type Report } from './isolate.js'
 import type { Link, StreamBelow, StreamInvoke } from './link.js'
 import type { DispatchContext, FailureKind, HookStream } from './types.js'
@@ -128,23 +128,69 @@ class Meter implements Watched {
 
   /** Wraps what is beneath so the clock stops while the handler waits on it. */
   paused<C, R>(inner: HookStream<C, R>, onError: (err: unknown) => void): HookStream<C, R> {
-    const meter = this
-    async function* relay(): AsyncGenerator<C, R, undefined> {
-      for (;;) {
-        meter.pause()
-        let step: IteratorResult<C, R>
-        try {
-          step = await inner.next()
-        } catch (err) {
-          onError(err)
-          throw err
-        } finally {
-          meter.resume()
-        }
-        if (step.done) return step.value
-        yield step.value
-      }
+    return new PausedStream(this, inner, onError)
+  }
+}
+
+/**
+ * What is beneath a streaming handler, as the handler reads it: the handler's clock stops while it
+ * waits for each chunk, and an error from beneath is noted as not the handler's own. Closing it
+ * leaves what is beneath as it is (the handler is done with it; `rest` may still read it on).
+ */
+class PausedStream<C, R> implements HookStream<C, R> {
+  readonly result: Promise<R>
+  private settle!: (r: R) => void
+  private fail!: (err: unknown) => void
+  private ended = false
+
+  constructor(private readonly meter: Meter, private readonly inner: HookStream<C, R>, private readonly onError: (err: unknown) => void) {
+    this.result = new Promise<R>((resolve, reject) => {
+      this.settle = resolve
+      this.fail = reject
+    })
+    this.result.catch(() => {})
+  }
+
+  async next(): Promise<IteratorResult<C, R>> {
+    if (this.ended) return { done: true, value: undefined as R }
+    this.meter.pause()
+    let step: IteratorResult<C, R>
+    try {
+      step = await this.inner.next()
+    } catch (err) {
+      this.onError(err)
+      this.end(err)
+      throw err
+    } finally {
+      this.meter.resume()
     }
-    return toHookStream(relay())
+    if (step.done) {
+      this.ended = true
+      this.settle(step.value)
+    }
+    return step
+  }
+
+  async return(value: R | PromiseLike<R>): Promise<IteratorResult<C, R>> {
+    this.end(closedEarly())
+    return { done: true, value: await value }
+  }
+
+  async throw(err: unknown): Promise<IteratorResult<C, R>> {
+    this.end(err)
+    throw err
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return(undefined as R)
+  }
+
+  private end(err: unknown): void {
+    this.ended = true
+    this.fail(err)
   }
 }

@@ -98,7 +98,11 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
       const pending = stream.next()
       let s: Awaited<typeof pending> | typeof RETRIED
       do {
-        s = await Promise.race([pending, new Promise<typeof RETRIED>((resolve) => { retried = () => resolve(RETRIED) })])
+        // One promise a chunk that the chunk or a retry settles (a race of two cost each chunk three).
+        s = await new Promise<Awaited<typeof pending> | typeof RETRIED>((resolve, reject) => {
+          retried = () => resolve(RETRIED)
+          pending.then(resolve, reject)
+        })
         retried = undefined
         while (retries.length) yield retries.shift()!
       } while (s === RETRIED)

@@ -94,6 +94,27 @@ describe('streaming events (turn.step)', () => {
     expect(failures[0]).toMatchObject({ code: 'MODLOOP_ERR_HANDLER_TIMEOUT' })
   })
 
+  it('a reader that stops early closes the stream: its result says so, and without handlers the core stream ends', async () => {
+    let ended = false
+    async function* endless(): AsyncGenerator<TurnStepChunk, TurnStepResult, undefined> {
+      try {
+        for (;;) yield { kind: 'text', index: 0, text: 'x' }
+      } finally {
+        ended = true
+      }
+    }
+    const host = await hostWith(['pass', (on) => on('turn.step', async function* (_$, e, next) { return yield* next(e) })])
+    const beneath = host.bus.stream('turn.step', step, endless)
+    const direct = (await hostWith()).bus.stream('turn.step', step, endless)
+    for (const s of [beneath, direct]) {
+      expect(await s.next()).toEqual({ done: false, value: { kind: 'text', index: 0, text: 'x' } })
+      await s.return(undefined as never)
+      await expect(s.result).rejects.toThrow('the stream was closed before it ended')
+      expect(await s.next()).toMatchObject({ done: true })
+    }
+    expect(ended).toBe(true)
+  })
+
   it('refuses .catch on a streaming event, saying so', async () => {
     await expect(hostWith(['c', (on) => {
       (on('turn.step', async function* (_$, e, next) { return yield* next(e) }) as unknown as { catch(f: unknown): void }).catch(() => undefined)
