@@ -18,9 +18,13 @@ const MAX_CHARS = 256_000
  *
  * The file is written off the critical path: the lines of one turn of the event loop go out
  * together in one write on an fd kept open, after the work that made them (a tool round wrote
- * 3-6 records, each an open, a write and a close: ~1 ms of its gap). A process killed outright
- * loses at most the records of its last turn; `close` (the session's end) and the process's
- * exit write what is left.
+ * 3-6 records, each an open, a write and a close: ~1 ms of its gap). A record is cut and made
+ * into its line then too, not when it is added: a round's model.request rewrite (the prompt-cache
+ * breakpoints) took ~13% of a tool round's CPU to cut and serialise before its request could go
+ * out, and now waits until the request is sent. At most one record waits: the next one added
+ * makes its line first, so a burst of records over large results does not hold them all (and the
+ * lines keep the order the records came in). A process killed outright loses at most the records
+ * of its last turn; `close` (the session's end) and the process's exit write what is left.
  */
 export class ProvenanceLog {
   // Memory keeps each record as its JSON line, as the file does: a cut string is a V8 slice that
@@ -32,38 +36,60 @@ export class ProvenanceLog {
   private target: string | undefined
   private fd: number | undefined
   private failed = false
+  /** The record added last, not yet made into its line, and the file it goes to. */
+  private waiting: { record: ProvenanceRecord; file: string | undefined } | undefined
+  private scheduled = false
 
   constructor(private readonly fileOf: () => string | undefined = () => undefined) {}
 
   /** The records in memory, oldest first. */
   get records(): ProvenanceRecord[] {
+    this.settle()
     return this.lines.map((l) => JSON.parse(l.line) as ProvenanceRecord)
   }
 
   add(record: ProvenanceRecord): void {
+    this.settle()
+    this.waiting = { record, file: this.failed ? undefined : this.fileOf() }
+    if (this.scheduled) return
+    this.scheduled = true
+    hookExit()
+    unflushed.add(this)
+    setImmediate(() => {
+      this.scheduled = false
+      this.flush()
+    })
+  }
+
+  /** Makes the waiting record into its line: kept in memory, and queued for the file. */
+  private settle(): void {
+    const waiting = this.waiting
+    if (!waiting) return
+    this.waiting = undefined
+    const { record, file } = waiting
     const line = JSON.stringify({ ...record, before: clipSide(record.before), after: clipSide(record.after) })
     this.lines.push({ subject: record.subject, line })
     this.chars += line.length
     let drop = 0
     while (this.chars > MAX_CHARS && this.lines.length - drop > 1) this.chars -= this.lines[drop++]!.line.length
     if (drop > 0) this.lines.splice(0, drop)
-    const file = this.failed ? undefined : this.fileOf()
-    if (!file) return
+    if (!file || this.failed) return
     if (file !== this.target) {
-      this.flush()
+      this.write()
       this.release()
       this.target = file
     }
-    if (this.unwritten.push(`${line}\n`) === 1) {
-      hookExit()
-      unflushed.add(this)
-      setImmediate(() => this.flush())
-    }
+    this.unwritten.push(`${line}\n`)
   }
 
-  /** Writes the lines not yet in the file. */
+  /** Writes the lines not yet in the file, the waiting record's with them. */
   flush(): void {
     unflushed.delete(this)
+    this.settle()
+    this.write()
+  }
+
+  private write(): void {
     if (this.unwritten.length === 0) return
     const text = this.unwritten.join('')
     this.unwritten = []
@@ -95,6 +121,7 @@ export class ProvenanceLog {
 
   /** The records about one subject (a tool_use_id, or `prompt`), in the order they happened. */
   why(subject: string): ProvenanceRecord[] {
+    this.settle()
     return this.lines.filter((l) => l.subject === subject).map((l) => JSON.parse(l.line) as ProvenanceRecord)
   }
 }
