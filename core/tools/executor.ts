@@ -1,4 +1,4 @@
-import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from './pipeline.js'
+import { runToolCall, type CallEnv, type CallOutcome, type CheckedInput, type ToolUse } from './pipeline.js'
 import { validateInput } from './tool.js'
 import { envInteger, envSetting } from '../env.js'
 
@@ -15,6 +15,8 @@ export function concurrencyCap(env: Env | undefined, processEnv: Env = process.e
 interface Slot {
   use: ToolUse
   readOnly: boolean
+  /** The input as checked against the tool's schema when the call was added (the call does not check it again). */
+  checked?: CheckedInput
   outcome?: Promise<CallOutcome>
 }
 
@@ -37,9 +39,9 @@ export class ToolExecutor {
     const tool = this.env.tools.get(use.name)
     const valid = tool ? validateInput(tool, use.input) : undefined
     const readOnly = !tool || !valid?.ok || safeReadOnly(() => tool.isReadOnly(valid.input))
-    const slot: Slot = { use, readOnly }
+    const slot: Slot = { use, readOnly, ...(tool && valid ? { checked: { tool, valid } } : {}) }
     this.slots.push(slot)
-    if (this.openHead && readOnly) slot.outcome = this.limited(use)
+    if (this.openHead && readOnly) slot.outcome = this.limited(slot)
     else this.openHead = false
   }
 
@@ -50,12 +52,12 @@ export class ToolExecutor {
       if (slot.outcome) continue
       if (!slot.readOnly) {
         await Promise.allSettled(this.slots.slice(0, i).map((s) => s.outcome))
-        slot.outcome = runToolCall(this.env, slot.use)
+        slot.outcome = runToolCall(this.env, slot.use, slot.checked)
         await slot.outcome.catch(() => {})
         continue
       }
       await Promise.allSettled(this.slots.slice(0, i).map((s) => s.outcome))
-      for (let j = i; j < this.slots.length && this.slots[j]!.readOnly; j++) this.slots[j]!.outcome = this.limited(this.slots[j]!.use)
+      for (let j = i; j < this.slots.length && this.slots[j]!.readOnly; j++) this.slots[j]!.outcome = this.limited(this.slots[j]!)
     }
     return Promise.all(this.slots.map((s) => s.outcome!))
   }
@@ -64,11 +66,11 @@ export class ToolExecutor {
     return this.slots.length
   }
 
-  private async limited(use: ToolUse): Promise<CallOutcome> {
+  private async limited(slot: Slot): Promise<CallOutcome> {
     if (this.running >= this.cap) await new Promise<void>((resolve) => this.waiting.push(resolve))
     this.running++
     try {
-      return await runToolCall(this.env, use)
+      return await runToolCall(this.env, slot.use, slot.checked)
     } finally {
       this.running--
       this.waiting.shift()?.()

@@ -2,13 +2,19 @@ import type { Bus } from '../bus/bus.js'
 import type { PermissionUpdate, ProposedVerdict, ToolCallInput, ToolCallResult, ToolCheckResult, TurnEnding } from '../events/types.js'
 import { describeError } from '../errors.js'
 import type { ToolRegistry } from './registry.js'
-import { sendableContent, validateInput, type Tool, type ToolOutput, type ToolResultContent } from './tool.js'
+import { sendableContent, validateInput, type Tool, type ToolOutput, type ToolResultContent, type Validation } from './tool.js'
 import { whyUnserializable } from './serializable.js'
 
 export interface ToolUse {
   id: string
   name: string
   input: unknown
+}
+
+/** A call's input as checked against its tool's schema. */
+export interface CheckedInput {
+  tool: Tool
+  valid: Validation<unknown>
 }
 
 export type PermissionResult =
@@ -115,7 +121,7 @@ function unserializable(r: { result: unknown; text?: unknown }): string | undefi
  * One tool call: name and input are checked, then `tool.call` runs with — beneath every mod —
  * the permission verdict (`tool.check`, then `canUseTool` for an ask) and the tool itself.
  */
-export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutcome> {
+export async function runToolCall(env: CallEnv, use: ToolUse, validated?: CheckedInput): Promise<CallOutcome> {
   const started = performance.now()
   const outcome = (fields: Partial<CallOutcome> & { text: string }): CallOutcome => ({
     toolUseId: use.id, name: use.name, input: use.input, result: fields.text, isError: false, denied: false,
@@ -124,7 +130,8 @@ export async function runToolCall(env: CallEnv, use: ToolUse): Promise<CallOutco
   if (env.signal.aborted) return outcome({ text: INTERRUPTED, isError: true, interrupted: true })
   const tool = env.tools.get(use.name)
   if (!tool) return outcome({ text: `Error: No such tool available: ${use.name}. Available tools: ${env.tools.names().join(', ')}`, isError: true })
-  const checked = validateInput(tool, use.input)
+  // The executor checked the input already, to learn whether the call is read-only: not again, unless the tool was replaced since.
+  const checked = validated?.tool === tool ? validated.valid : validateInput(tool, use.input)
   if (!checked.ok) return outcome({ text: checked.message, isError: true })
 
   let finalInput: unknown = checked.input

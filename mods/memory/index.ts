@@ -51,8 +51,14 @@ declare module '../../core/mod/capabilities.js' {
   }
 }
 
-const pathArg = (e: Record<string, unknown>) =>
-  [e.file_path, e.path, e.notebook_path].find((v): v is string => typeof v === 'string' && v !== '')
+/** The path a tool call touched; `file` when its field names a file (`file_path`, `notebook_path`), where `path` may be a directory. */
+function pathArg(e: Record<string, unknown>): { path: string; kind?: 'file' } | undefined {
+  for (const [field, kind] of [['file_path', 'file'], ['path', undefined], ['notebook_path', 'file']] as const) {
+    const v = e[field]
+    if (typeof v === 'string' && v !== '') return { path: v, ...(kind ? { kind } : {}) }
+  }
+  return undefined
+}
 
 /** Memory: CLAUDE.md / AGENTS.md files and rules, in the first user message and as tools reach further. */
 export default defineMod({
@@ -98,13 +104,13 @@ export default defineMod({
 
     on('tool.call', async ($, e, next) => {
       const r = await next(e)
-      const path = pathArg(e)
+      const arg = pathArg(e)
       const memory = sessions.get($.session.id() as string)
-      if ('deny' in r || r.isError || !path || !memory) return r
-      const entries = await memory.touch(path, e.agentId ?? '')
+      if ('deny' in r || r.isError || !arg || !memory) return r
+      const entries = await memory.touch(arg.path, e.agentId ?? '', arg.kind)
       if (entries.length === 0) return r
       publish($, memory)
-      return { ...r, context: [...(r.context ?? []), renderLazy(entries, resolve($.session.cwd() as string, path))] }
+      return { ...r, context: [...(r.context ?? []), renderLazy(entries, resolve($.session.cwd() as string, arg.path))] }
     })
 
     // A mentioned file pulls in the memory of its directories, as a tool touching it would.

@@ -56,13 +56,14 @@ export class SessionMemory {
    * memory files of the directories between the project and the path, and scoped rules whose
    * globs match it. Each is delivered once per context.
    */
-  async touch(path: string, agent: string): Promise<MemoryEntry[]> {
+  async touch(path: string, agent: string, kind?: 'file'): Promise<MemoryEntry[]> {
     if (!this.options.lazy) return []
     const { cwd, repoRoot } = this.options
     const target = resolve(cwd, path)
-    const info = await stat(target).catch(() => undefined)
-    if (!info) return []
-    const dir = info.isDirectory() ? target : dirname(target)
+    // A path a tool read or wrote as a file needs no stat to say where its directory is: a trip
+    // to the thread pool on every file tool call, in the gap before the next request.
+    const dir = kind === 'file' ? dirname(target) : await dirOf(target)
+    if (dir === undefined) return []
     const scope = this.scope(agent)
     const out: MemoryEntry[] = []
     const top = isInside(cwd, dir) ? cwd : repoRoot && isInside(repoRoot, dir) ? repoRoot : undefined
@@ -91,4 +92,11 @@ export class SessionMemory {
   private record(entries: readonly MemoryEntry[]): void {
     for (const { scope: _s, content: _c, notes: _n, ...load } of entries) this.loads.push(load)
   }
+}
+
+/** The directory a touched path stands for: itself, or the one holding it; undefined when it does not exist. */
+async function dirOf(target: string): Promise<string | undefined> {
+  const info = await stat(target).catch(() => undefined)
+  if (!info) return undefined
+  return info.isDirectory() ? target : dirname(target)
 }
