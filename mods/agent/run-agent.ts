@@ -16,7 +16,7 @@ import { OutputLog } from './output-log.js'
 import { createWorktree, finishWorktree, type Worktree } from './worktree.js'
 
 export const agentInput = z.object({
-  description: z.string().describe('A short (3–5 word) description of the task'),
+  description: z.string().describe('A short (3-5 word) description of the task'),
   prompt: z.string().describe('The task for the agent to perform'),
   subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
   model: z.string().optional().describe('A model for this agent (an alias such as sonnet, opus or haiku, or an id); default: the agent type\'s, else the current model'),

@@ -10,7 +10,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 // What a cold run loads is its start-up time: these stay out of a one-turn run against a local server.
 describe('a cold one-turn run of the CLI', () => {
-  it('talks to the API over node:http without loading undici (fetch), TLS, or promise hooks', async () => {
+  it('talks to the API over node:http without loading undici (fetch), TLS, or promise hooks, with ASCII tool schemas', async () => {
     const report = join(dir, 'loaded.json')
     const preload = join(dir, 'report.cjs')
     // Node's own record of the built-in modules this process loaded, and whether async hooks were ever turned on.
@@ -25,6 +25,9 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(repor
       expect(loaded.modules.filter((m) => /undici|NativeModule (tls|https|http2)$/.test(m))).toEqual([])
       expect(loaded.modules).toContain('NativeModule http')
       expect(loaded.hooked).toBe(false)
+      // The tools the default distribution describes are ASCII: one character past it (an en dash in
+      // a schema) made every request body a two-byte string in V8, twice the memory to build and encode.
+      expect(JSON.stringify(server.requests[0]!.body.tools).match(/[^\x00-\x7f]/g) ?? []).toEqual([])
     } finally {
       await server.close()
     }
