@@ -34,9 +34,11 @@ export const bashDescription = (o: BashOptions) => `Runs a command with bash and
 /**
  * `fullOutputPath`: where the uncut output is saved when what the model reads had to be cut.
  * `tasks`: the session's task registry, when the tasks mod runs: background commands are its tasks.
+ * `at`: where the command starts, when the caller asked the shell already (asking twice would lose
+ * the note of a directory that was gone, and cost a second stat once the shell has left the session's).
  */
-export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellSession, options: BashOptions, fullOutputPath?: string, tasks?: TaskRegistry): Promise<ToolOutput> {
-  const { cwd, note: cwdNote } = await shell.currentCwd()
+export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellSession, options: BashOptions, fullOutputPath?: string, tasks?: TaskRegistry, at?: { cwd: string; note?: string }): Promise<ToolOutput> {
+  const { cwd, note: cwdNote } = at ?? await shell.currentCwd()
   if (input.run_in_background && tasks) return startBackgroundTask(input, ctx, shell, tasks, cwd, cwdNote)
   if (input.run_in_background) {
     const bg = shell.background.start(input.command, cwd, shell.prelude(), fullOutputPath)

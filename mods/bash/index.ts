@@ -59,8 +59,8 @@ export default defineMod({
         call: async (input, ctx) => {
           const signal = AbortSignal.any([ctx.signal, $.signal])
           const own = shellFor(ctx.cwd)
-          const { cwd } = await own.currentCwd()
-          return (await delegated('Bash', input, { ...ctx, cwd, signal })) ?? bashTool(input, { ...ctx, signal }, own, opts, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)), tasks())
+          const at = await own.currentCwd()
+          return (await delegated('Bash', input, { ...ctx, cwd: at.cwd, signal })) ?? bashTool(input, { ...ctx, signal }, own, opts, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)), tasks(), at)
         },
       })
       publishToolOutput($, 'Bash', bashOutputShape)

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { childProcess } from '../../hooks-runner/child-process.js'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, unlink } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CappedText } from './capped-text.js'
@@ -106,7 +106,8 @@ export async function runShell(command: string, options: ShellOptions): Promise<
   } finally {
     clearTimeout(timer)
     options.signal.removeEventListener('abort', onAbort)
-    rmSync(cwdFile, { force: true })
+    // Not waited for: the next command writes a file of another name (and the directory goes at exit).
+    unlink(cwdFile, () => {})
   }
 }
 

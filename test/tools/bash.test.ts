@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import bash from '../../mods/bash/index.js'
@@ -49,6 +49,14 @@ describe('Bash', () => {
     const out = await tools.call('Bash', { command: 'cd / && pwd' })
     expect(out.text).toContain('reset to')
     expect((await tools.call('Bash', { command: 'pwd' })).text).toBe(tmp.dir)
+  })
+
+  it('starts over in the session directory when the one it was in is gone, and says so', async () => {
+    await mkdir(join(tmp.dir, 'gone'))
+    await tools.call('Bash', { command: 'cd gone' })
+    await rm(join(tmp.dir, 'gone'), { recursive: true })
+    const r = await tools.call('Bash', { command: 'pwd' })
+    expect(r.text).toBe(`${tmp.dir}\nThe previous working directory ${join(tmp.dir, 'gone')} no longer exists; the shell started in ${tmp.dir}.`)
   })
 
   it('caps output at 30,000 characters, keeping head and tail', async () => {
