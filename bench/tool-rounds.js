@@ -2,7 +2,9 @@
 // against the fake server on loopback, timed at the server: from the end of the response that
 // asked for the tool to the arrival of the next request. The model's time is not in it; the
 // client's is all of it (reading the stream, permission and hook checks, running the tool, the
-// transcript, building and sending the next request). Node spawning `sh -c 'echo'` is the yardstick.
+// transcript, building and sending the next request). Two yardsticks: Node spawning `sh -c 'echo'`,
+// and a bare client (bench/lib/bare-client.js) that does nothing between rounds, whose gap is what
+// loopback, scheduling and the server's reading and parsing of a request of the same size cost.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,6 +16,7 @@ import { median, row } from './lib/rows.js'
 const ROUNDS = 10
 const RUNS = Number(process.env.BENCH_RUNS || 5)
 const bin = fileURLToPath(new URL('../bin/modloop.cjs', import.meta.url))
+const bare = fileURLToPath(new URL('./lib/bare-client.js', import.meta.url))
 
 const cwd = mkdtempSync(join(tmpdir(), 'modloop-rounds-'))
 writeFileSync(join(cwd, 'notes.txt'), Array.from({ length: 40 }, (_, i) => `line ${i} of the notes`).join('\n'))
@@ -21,6 +24,9 @@ const inputs = {
   Bash: (i) => ({ command: `echo round ${i}`, description: 'Print the round' }),
   Read: () => ({ file_path: join(cwd, 'notes.txt') }),
 }
+
+// The size of the last request a Read run sent, for the bare client to send as much.
+let lastBodyBytes = 0
 
 /** The gaps (ms) of one CLI run of ten rounds of `tool`. */
 async function gaps(tool) {
@@ -35,6 +41,22 @@ async function gaps(tool) {
     const code = await new Promise((resolve) => child.on('close', resolve))
     const r = server.requests
     if (code !== 0 || r.length !== ROUNDS + 1) throw new Error(`${tool} rounds failed (${code}, ${r.length} requests): ${out}`)
+    lastBodyBytes = Buffer.byteLength(JSON.stringify(r.at(-1).body))
+    return r.slice(1).map((req, i) => req.receivedAt - r[i].answeredAt)
+  } finally {
+    await server.close()
+  }
+}
+
+/** The gaps (ms) of a client that does nothing between rounds, sending requests of `bytes` each. */
+async function bareGaps(bytes) {
+  const script = [...Array.from({ length: ROUNDS }, () => ({ reply: [{ tool_use: { name: 'Read', input: { file_path: join(cwd, 'notes.txt') } } }] })), { reply: 'Done.' }]
+  const server = await startFakeAnthropic({ script })
+  try {
+    const child = spawn(process.execPath, [bare, server.url, String(ROUNDS + 1), String(bytes)], { stdio: ['ignore', 'ignore', 'inherit'] })
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    const r = server.requests
+    if (code !== 0 || r.length !== ROUNDS + 1) throw new Error(`the bare client failed (${code}, ${r.length} requests)`)
     return r.slice(1).map((req, i) => req.receivedAt - r[i].answeredAt)
   } finally {
     await server.close()
@@ -65,14 +87,16 @@ export async function toolRounds() {
     for (let i = 0; i < RUNS; i++) all.push(...(await gaps(tool)))
     rows[tool] = median(all)
   }
-  return { bash: rows.Bash, read: rows.Read, shell: await shellSpawn() }
+  const floor = []
+  for (let i = 0; i < RUNS; i++) floor.push(...(await bareGaps(lastBodyBytes)))
+  return { bash: rows.Bash, read: rows.Read, shell: await shellSpawn(), floor: median(floor) }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const r = await toolRounds()
-    console.log(`tool rounds (median gap of ${RUNS}×${ROUNDS} sequential rounds, model time excluded): Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms; Node spawning sh -c echo: ${r.shell.toFixed(1)} ms`)
-    const how = `median gap of ${RUNS}×${ROUNDS} sequential rounds through \`modloop -p\`, timed at the fake server`
+    console.log(`tool rounds (median gap of ${RUNS}×${ROUNDS} sequential rounds, model time excluded): Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms; Node spawning sh -c echo: ${r.shell.toFixed(1)} ms; a client doing nothing between rounds: ${r.floor.toFixed(1)} ms`)
+    const how = `median gap of ${RUNS}×${ROUNDS} sequential rounds through \`modloop -p\`, timed at the fake server; a client doing nothing between rounds: ${r.floor.toFixed(1)} ms`
     row('gap per Bash round (echo)', r.bash, { max: 10, unit: 'ms', detail: `${how}; Node spawning sh -c echo: ${r.shell.toFixed(1)} ms` })
     row('gap per Read round (a 40-line file)', r.read, { max: 2, unit: 'ms', detail: how })
   } finally {
