@@ -30,8 +30,11 @@ export function translatePattern(pattern: string): { source: string; flags: stri
 /** A compiled search pattern: RE2 semantics, so every test runs in time linear in the text. */
 export interface LinearPattern {
   test(line: string): boolean
-  /** Each match's start and end offsets, in order, searching from `from` (the text before it still counts for `^`, `\b`, `\A`). */
-  matches(text: string, from?: number): Generator<[number, number]>
+  /**
+   * Each match's start and end offsets, in order, searching from `from` (the text before it still
+   * counts for `^`, `\b`, `\A`). In UTF-8 bytes the offsets are byte offsets.
+   */
+  matches(text: string | Uint8Array, from?: number): Generator<[number, number]>
   /** Whether case is folded (`-i` or a leading `(?i)`): no literal may then narrow the search. */
   readonly ignoresCase: boolean
   /** The pattern as JavaScript would spell it, for finding a literal every match holds. */

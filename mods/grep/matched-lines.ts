@@ -24,6 +24,7 @@ export class MatchedLines {
  * line break, where only an empty match can be. ripgrep reports no such line (it would be numbered
  * one past the last), and stops there.
  */
-export function pastLastLine(text: string, offset: number, textStart = 0): boolean {
-  return offset === text.length && (offset === textStart || text.charCodeAt(offset - 1) === 10)
+export function pastLastLine(text: string | Uint8Array, offset: number, textStart = 0): boolean {
+  if (offset !== text.length) return false
+  return offset === textStart || (typeof text === 'string' ? text.charCodeAt(offset - 1) : text[offset - 1]) === 10
 }

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer'
 import { closeSync, openSync, readSync } from 'node:fs'
 import type { SearchSpec } from './grep-input.js'
 import type { LinearPattern } from './js-regex.js'
-import { LineCursor, detach } from './line-cursor.js'
+import { LineCursor } from './line-cursor.js'
 import { MatchedLines, pastLastLine } from './matched-lines.js'
 import type { FileHits } from './search-large.js'
 
@@ -19,12 +19,14 @@ const RESTART = Symbol('restart')
 /**
  * A multiline search of a file too large to hold, in windows that start at line starts and overlap
  * by `overlap` bytes: memory stays at a window plus the lines the output shows, however large the
- * file. Each window is searched from where the last accepted match left off (the line break before
- * it is kept, so `^`, `\b` and `\A` see what they would in the whole text). A match is taken from
- * the window it starts in before the overlap; one that starts in the overlap is left to the next
- * window, which holds it whole with the same text before it. So every match up to `overlap` bytes
- * long is found once, as the whole-file search finds it. A longer match may be cut at a window's end
- * (a greedy `a.*b` then stops at the window's last `b`), and the search goes on after it.
+ * file. The pattern runs on the window's UTF-8 bytes, so no string the window's size is made (and
+ * none is left for the collector per window). Each window is searched from where the last accepted
+ * match left off, with the line break before it kept so `^`, `\b` and `\A` see what they would in
+ * the whole text. A match is taken from the window it starts in before the overlap; one starting in
+ * the overlap is left to the next window, which holds it whole with the same text before it. So
+ * every match up to `overlap` bytes long is found once, as the whole-file search finds it. A longer
+ * one that crosses a window's end may be missed or cut there (a greedy `a.*b` stops at the
+ * window's last `b`), and the search goes on after it.
  */
 export async function searchLargeMultiline(path: string, re: LinearPattern, spec: SearchSpec, literal: string | undefined, sizes: Windows): Promise<FileHits | undefined> {
   let fd: number
@@ -53,10 +55,11 @@ async function scan(fd: number, path: string, re: LinearPattern, spec: SearchSpe
   if (head[0] === 0xff && head[1] === 0xfe) return undefined
   const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf
   const textStart = bom ? 3 : 0
+  const needle = literal === undefined ? undefined : Buffer.from(literal)
   let start = textStart // byte offset of the window's first line
   let firstLine = 0 // its line index
-  let windowAt = 0 // its offset in the whole text, in characters
-  let from = 0 // where the search goes on, in the whole text
+  let windowAt = 0 // its offset in the whole text as UTF-8
+  let from = 0 // where the search goes on, in the whole text as UTF-8
   let filled = -1 // lines up to here hold their text (or were not wanted)
   let wantUpTo = -1 // the last line the output shows so far (after-context included)
   let before: string[] = [] // the text of the `spec.before` lines above the window
@@ -88,13 +91,20 @@ async function scan(fd: number, path: string, re: LinearPattern, spec: SearchSpe
     // Like ripgrep, a NUL byte marks a binary file, which is not searched.
     if (bytes.includes(0)) return undefined
     if (encoding === 'utf8' && !bom && !isUtf8(bytes)) return RESTART
-    const text = bytes.toString(encoding)
-    // Windows are cut after a line break, where no UTF-8 sequence can be split.
-    const nextAt = final ? text.length : text.length - bytes.toString(encoding, next).length
-    // Reading and decoding a window take a few tens of milliseconds: a turn for the event loop before the search.
+    // What the pattern runs on: the bytes, when they are UTF-8 as the whole-file search reads them.
+    // Otherwise the text that search decodes (a byte a character, or U+FFFD after a BOM) in UTF-8:
+    // each part apart, so the hand-over stays at a line start.
+    let text = bytes
+    let nextAt = next
+    if (encoding === 'latin1' || (bom && !isUtf8(bytes))) {
+      const head = Buffer.from(bytes.toString(encoding, 0, next), 'utf8')
+      text = final ? head : Buffer.concat([head, Buffer.from(bytes.toString(encoding, next), 'utf8')])
+      nextAt = head.length
+    }
+    // Reading a window takes a few milliseconds: a turn for the event loop before the search.
     if (await pause()) return undefined
     const cursor = new LineCursor(text, lead, firstLine)
-    const lineText = (i: number) => (i >= firstLine ? detach(cursor.textOf(i)) : before[i - firstLine + before.length] ?? '')
+    const lineText = (i: number) => (i >= firstLine ? cursor.textOf(i) : before[i - firstLine + before.length] ?? '')
     const fill = (upTo: number) => {
       for (let i = filled + 1; i <= upTo; i++) lines[i] = lineText(i)
       filled = Math.max(filled, upTo)
@@ -104,7 +114,7 @@ async function scan(fd: number, path: string, re: LinearPattern, spec: SearchSpe
     if (content && wantUpTo > filled) fill(Math.min(wantUpTo, lastLine()))
 
     const at = Math.max(lead, from - windowAt + lead)
-    if (at <= text.length && (literal === undefined || text.includes(literal, at))) {
+    if (at <= text.length && (needle === undefined || text.includes(needle, at))) {
       for (const [a, b] of re.matches(text, at)) {
         // One starting in the overlap is left to the next window, which has room for it after it.
         if (!final && a >= nextAt) break
@@ -114,7 +124,7 @@ async function scan(fd: number, path: string, re: LinearPattern, spec: SearchSpe
         const known = runs.lines.length
         runs.add(first, end)
         // After an empty match the search goes on a character later, as the matcher itself does.
-        from = windowAt + (b > a ? b : b + ((text.codePointAt(b) ?? 0) > 0xffff ? 2 : 1)) - lead
+        from = windowAt + (b > a ? b : b + charBytes(text[b])) - lead
         if (spec.mode === 'files_with_matches') return stop(start - lead + bytes.length)
         if (content && runs.lines.length > known) {
           filled = Math.max(filled, runs.lines[known]! - spec.before - 1)
@@ -139,10 +149,16 @@ async function scan(fd: number, path: string, re: LinearPattern, spec: SearchSpe
   }
 }
 
+/** The length of the UTF-8 sequence a byte starts (1 past the end). */
+function charBytes(lead: number | undefined): number {
+  return lead === undefined || lead < 0xc0 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4
+}
+
 /**
  * The bytes from `position`: at least `sizes.window` of them, cut after a line break, with a line
  * start (`next`, where the next window begins) at least `overlap` bytes before the cut and after
- * `lead`. A line too long for that makes the window grow, as the line must be shown whole.
+ * `lead`. A line too long for that makes the window grow, as the line must be shown whole. Cut at
+ * line breaks, a window never splits a UTF-8 sequence.
  */
 function readWindow(fd: number, buf: Buffer, position: number, lead: number, sizes: Windows): { bytes: Buffer; next: number; final: boolean } | undefined {
   let size = 0
