@@ -225,7 +225,7 @@ export const catalog = {
   },
   'permission.ask': {
     when: 'the permission check (tool.check) asks about a tool call, after every tool.check handler: the ask is about to go on to the approver (canUseTool), or with none be refused; a handler may answer it instead',
-    fires: { in: 'occasion', subagent: true },
+    fires: { in: 'occasion' },
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'input', 'tool_use_id', 'canAsk', 'agentId'], key: 'tool',
     isResult: (r) => isObject(r) && (r.decision === 'allow' || r.decision === 'ask' || r.decision === 'deny'),
     echo: () => ({ decision: 'ask' }),
