@@ -53,6 +53,7 @@ async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext
     gen = link.handler(link.$, e, next)
     if (!gen || typeof gen[Symbol.asyncIterator] !== 'function') throw new Error(`${link.event} handlers must be async generators`)
   } catch (err) {
+    aborter.release()
     return yield* fallback('throw', err)
   }
   meter.start()
@@ -81,6 +82,7 @@ async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext
     }
   } finally {
     meter.stop()
+    aborter.release()
   }
 }
 

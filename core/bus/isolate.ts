@@ -148,6 +148,7 @@ class Call implements Watched, NextSource {
     if (this.done) return false
     this.done = true
     unwatch(this)
+    this.aborter.release()
     return true
   }
 

@@ -21,23 +21,36 @@ export function makeNext<F extends (e: any) => any>(source: NextSource, fn: F): 
   return fn
 }
 
-/** A signal that aborts with `outer`, built on demand. */
-export function lazySignal(outer: AbortSignal | undefined): { signal(): AbortSignal; abort(reason: unknown): void } {
+/**
+ * A signal that aborts with `outer`, built on demand. `release` unhooks it from `outer` once the
+ * handler is done: `outer` (a turn's signal) outlives thousands of dispatches, and a listener left
+ * by each would pile up (Node warns past ten).
+ */
+export function lazySignal(outer: AbortSignal | undefined): { signal(): AbortSignal; abort(reason: unknown): void; release(): void } {
   let controller: AbortController | undefined
   let pending: { reason: unknown } | undefined
+  let follow: (() => void) | undefined
   return {
     signal() {
       if (!controller) {
         controller = new AbortController()
         if (pending) controller.abort(pending.reason)
         else if (outer?.aborted) controller.abort(outer.reason)
-        else outer?.addEventListener('abort', () => controller!.abort(outer.reason), { once: true })
+        else if (outer) {
+          const own = controller
+          follow = () => own.abort(outer.reason)
+          outer.addEventListener('abort', follow, { once: true })
+        }
       }
       return controller.signal
     },
     abort(reason) {
       if (controller) controller.abort(reason)
       else pending = { reason }
+    },
+    release() {
+      if (follow) outer?.removeEventListener('abort', follow)
+      follow = undefined
     },
   }
 }

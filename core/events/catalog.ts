@@ -26,6 +26,7 @@ export interface EventMap {
   'tool.call': { e: T.ToolCallInput; r: T.ToolCallResult }
   'tool.check': { e: T.ToolCheckInput; r: T.ToolCheckResult }
   'tool.batch': { e: T.ToolBatchInput; r: T.ToolBatchResult }
+  'permission.ask': { e: T.PermissionAskInput; r: T.PermissionAskResult }
   'permission.denied': { e: T.PermissionDeniedInput; r: T.PermissionDeniedResult }
   'permission.update': { e: T.PermissionUpdateInput; r: T.PermissionUpdateResult }
   'agent.spawn': { e: T.AgentSpawnInput; r: T.AgentSpawnResult }
@@ -221,6 +222,14 @@ export const catalog = {
     kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'calls', 'agentId'],
     isResult: (r) => isObject(r) && (r.context === undefined || Array.isArray(r.context)) && (r.halt === undefined || typeof r.halt === 'string'),
     echo: () => ({}),
+  },
+  'permission.ask': {
+    when: 'the permission check (tool.check) asks about a tool call, after every tool.check handler: the ask is about to go on to the approver (canUseTool), or with none be refused; a handler may answer it instead',
+    fires: { in: 'occasion' },
+    kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'input', 'tool_use_id', 'canAsk', 'agentId'], key: 'tool',
+    isResult: (r) => isObject(r) && (r.decision === 'allow' || r.decision === 'ask' || r.decision === 'deny'),
+    echo: () => ({ decision: 'ask' }),
+    failClosed: (_e, reason) => ({ decision: 'deny', reason }),
   },
   'permission.denied': {
     when: 'the permission check denied a tool call (a rule, a mode, a hook or the auto mode classifier), before the model reads why',

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { SDKMessage } from '../loop/messages.js'
 import type { ModelRequest } from '../model/types.js'
 import type { EventName, PayloadOf } from './catalog.js'
+import type { PermissionUpdate } from './types.js'
 
 /**
  * The payload schema of every catalog event, for conformance tests and tools that check what a
@@ -13,6 +14,8 @@ import type { EventName, PayloadOf } from './catalog.js'
 
 const text = z.string()
 const agentId = z.string().optional()
+// Its entries are checked by the permissions mod that made or applies them; here, that each is an entry.
+const permissionUpdate = z.custom<PermissionUpdate>((v) => typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string')
 const usage = z.looseObject({
   input_tokens: z.number(), output_tokens: z.number(), cache_read_input_tokens: z.number(), cache_creation_input_tokens: z.number(),
   cache_creation: z.looseObject({ ephemeral_5m_input_tokens: z.number(), ephemeral_1h_input_tokens: z.number() }).optional(),
@@ -91,6 +94,10 @@ export const payloadSchemas = {
   'tool.batch': z.looseObject({
     turnId: text, agentId,
     calls: z.array(z.looseObject({ tool: text, tool_use_id: text, input: z.unknown(), result: z.string(), isError: z.boolean() })).readonly(),
+  }),
+  'permission.ask': z.looseObject({
+    tool: text, input: z.unknown(), tool_use_id: text, canAsk: z.boolean().optional(), reason: z.string().optional(), rule: text.optional(),
+    hook: text.optional(), suggestions: z.array(permissionUpdate).optional(), blockedPath: text.optional(), agentId,
   }),
   'permission.denied': z.looseObject({
     tool: text, input: z.unknown(), tool_use_id: text, reason: z.string(), rule: text.optional(), hook: text.optional(), agentId,

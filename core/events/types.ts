@@ -267,6 +267,22 @@ export interface ToolCheckInput { tool: string; input: unknown; tool_use_id?: st
 /** `halt` (deny only): the turn ends as hook_stopped, with this reason, once the batch is answered (a PermissionRequest hook's `interrupt`). */
 export interface ToolCheckResult { decision: Decision; reason?: string; rule?: string; hook?: string; suggestions?: PermissionUpdate[]; blockedPath?: string; updatedInput?: Record<string, unknown>; halt?: string }
 
+/**
+ * An ask the permission check left standing, about to go on to the approver (canUseTool) — or,
+ * with none (`canAsk` absent), to be refused. `reason`, `rule`, `hook`, `suggestions` and
+ * `blockedPath` are tool.check's verdict as it stood after every tool.check handler.
+ */
+export interface PermissionAskInput {
+  tool: string; input: unknown; tool_use_id: string; canAsk?: boolean; reason?: string; rule?: string; hook?: string
+  suggestions?: PermissionUpdate[]; blockedPath?: string; agentId?: string
+}
+/**
+ * `ask`: the ask goes on as it is (`reason` replaces what the approver is told); `allow` or `deny`
+ * answers it for the approver (a PermissionRequest hook's). `updatedInput` (allow or ask) is the
+ * whole input the call runs with, validated again; `halt` (deny only) ends the turn as hook_stopped.
+ */
+export interface PermissionAskResult { decision: 'allow' | 'ask' | 'deny'; reason?: string; rule?: string; hook?: string; updatedInput?: Record<string, unknown>; halt?: string }
+
 /** A denied call: `reason` is what the model reads; `rule`/`hook` say what decided, as the verdict gave them. */
 export interface PermissionDeniedInput { tool: string; input: unknown; tool_use_id: string; reason: string; rule?: string; hook?: string; agentId?: string }
 /** `reason` replaces what the model reads (e.g. a note that it may retry); the denial itself stands. */

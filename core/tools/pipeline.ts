@@ -1,9 +1,10 @@
 import type { Bus } from '../bus/bus.js'
-import type { PermissionUpdate, ProposedVerdict, ToolCallInput, ToolCallResult, ToolCheckResult, TurnEnding } from '../events/types.js'
+import type { PermissionUpdate, ToolCallInput, ToolCallResult, TurnEnding } from '../events/types.js'
 import { describeError } from '../errors.js'
 import type { ToolRegistry } from './registry.js'
 import { sendableContent, validateInput, type Tool, type ToolOutput, type ToolResultContent, type Validation } from './tool.js'
 import { whyUnserializable } from './serializable.js'
+import { permit } from './permit.js'
 
 export interface ToolUse {
   id: string
@@ -207,53 +208,6 @@ function endOf(r: ToolCallResult, interrupt = false): { endAfterBatch?: EndAfter
   if (typeof r.halt === 'string') return { endAfterBatch: { kind: 'halt', reason: r.halt } }
   if (!('deny' in r) && r.endTurn) return { endAfterBatch: { kind: 'ending', ending: r.endTurn } }
   return {}
-}
-
-async function permit(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>, proposed: ProposedVerdict | undefined): Promise<{ input: Record<string, unknown> } | { deny: string; interrupt?: true; halt?: string } | { defer: true }> {
-  if (!env.bus.has('tool.check')) return { input }
-  const verdict = await env.bus.emit('tool.check', {
-    tool: tool.name, input, tool_use_id: toolUseId, ...(env.agentId ? { agentId: env.agentId } : {}), ...(env.canUseTool ? { canAsk: true } : {}),
-    ...(proposed ? { verdict: proposed } : {}),
-  }, undefined, { signal: env.signal })
-  if (verdict.decision === 'defer') return { defer: true }
-  if (verdict.decision === 'deny') return { deny: await denied(env, tool, toolUseId, input, verdict), ...(typeof verdict.halt === 'string' ? { halt: verdict.halt } : {}) }
-  if (verdict.updatedInput) {
-    const valid = validateInput(tool, verdict.updatedInput)
-    if (!valid.ok) return { deny: `${tool.name}: the input ${verdict.hook ?? 'a permission check'} substituted is not valid: ${valid.message}` }
-    input = valid.input as Record<string, unknown>
-  }
-  if (verdict.decision === 'allow') return { input }
-  if (!env.canUseTool) {
-    return { deny: `Permission to use ${tool.name} requires approval${verdict.reason ? ` (${verdict.reason})` : ''}, and no one can approve it in this non-interactive session.` }
-  }
-  const answer = await env.canUseTool(tool.name, input, {
-    signal: env.signal, toolUseID: toolUseId, requestId: `ask_${toolUseId}`, agentID: env.agentId, decisionReason: verdict.reason,
-    ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}),
-  })
-  if (answer === null || typeof answer !== 'object') return { deny: `Permission to use ${tool.name} was not given: the approver (canUseTool) gave no answer.` }
-  if (answer.behavior === 'deny') return { deny: answer.message, ...(answer.interrupt === true ? { interrupt: true as const } : {}) }
-  // The approver's substitute is held to the schema like the model's input; an invalid one grants nothing.
-  if (answer.updatedInput !== undefined) {
-    const valid = validateInput(tool, answer.updatedInput)
-    if (!valid.ok) return { deny: `${tool.name}: the input the canUseTool approver substituted is not valid: ${valid.message}` }
-    input = valid.input as Record<string, unknown>
-  }
-  // Applied before the call runs: a granted directory or rule already holds for it.
-  if (answer.updatedPermissions?.length && env.bus.has('permission.update')) {
-    await env.bus.emit('permission.update', { tool: tool.name, tool_use_id: toolUseId, updates: answer.updatedPermissions, ...(env.agentId ? { agentId: env.agentId } : {}) }, undefined, { signal: env.signal })
-  }
-  return { input }
-}
-
-/** The reason the model reads for a denied call, after permission.denied handlers had their say. */
-async function denied(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>, verdict: ToolCheckResult): Promise<string> {
-  const reason = verdict.reason ?? `Permission to use ${tool.name} has been denied${verdict.rule ? ` by the rule ${verdict.rule}` : ''}.`
-  if (!env.bus.has('permission.denied')) return reason
-  const r = await env.bus.emit('permission.denied', {
-    tool: tool.name, input, tool_use_id: toolUseId, reason,
-    ...(verdict.rule ? { rule: verdict.rule } : {}), ...(verdict.hook ? { hook: verdict.hook } : {}), ...(env.agentId ? { agentId: env.agentId } : {}),
-  }, undefined, { signal: env.signal })
-  return r.reason
 }
 
 async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unknown): Promise<ToolCallResult> {

@@ -18,7 +18,10 @@ const options = z.object({
  * ($.model.complete) decides instead. Its reason goes into the verdict, so a refusal reads it
  * and `permission_denials` records the call. Undecided (no reply, no valid verdict), the ask
  * stands and goes to canUseTool as in default mode. The classifier may refuse but never approve
- * a call a hook asked about, and a `$.tool.check` query (no tool_use_id) is never classified.
+ * a call a hook asked about (this handler wraps the shell-hooks mod's to see that the ask was a
+ * hook's), and a `$.tool.check` query (no tool_use_id) is never classified. What answers an ask
+ * before the approver (PermissionRequest hooks, the permission_prompt notification) is raised
+ * on `permission.ask`, after tool.check: it hears only of the asks the classifier left standing.
  * In any other mode the mod does nothing.
  */
 export default defineMod({

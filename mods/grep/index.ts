@@ -6,7 +6,10 @@ import { GREP_DESCRIPTION, grepInput } from './grep-input.js'
 import { grepTool } from './grep-tool.js'
 
 const options = allowedDirsOptions.extend({
-  /** auto: ripgrep when it is on PATH, else the built-in JavaScript search (same results). */
+  /**
+   * auto: ripgrep when it is on PATH, else the built-in JavaScript search (same results, but for one
+   * limit: in a file past 8 MiB a multiline match longer than 1 MiB may be missed; docs/reliability.md).
+   */
   engine: z.enum(['auto', 'rg', 'js']).default('auto'),
 })
 

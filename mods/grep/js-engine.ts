@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { decodeText } from '../_shared/text-file.js'
 import { FILE_TYPES } from './file-types.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
@@ -7,17 +7,23 @@ import { compilePattern, type LinearPattern } from './js-regex.js'
 import { requiredLiteral } from './required-literal.js'
 import { walkFiles } from './walk.js'
 import { searchLargeFile, type FileHits } from './search-large.js'
+import { searchLargeMultiline, type Windows } from './search-multiline.js'
+import { MatchedLines, pastLastLine } from './matched-lines.js'
 import { describeError } from '../../core/errors.js'
 
-// Past this a file is searched a chunk at a time (line by line), never held whole.
-const LARGE_BYTES = 8 * 1024 * 1024
+/** Past `largeBytes` a file is never held whole: it is searched a chunk at a time, or for a multiline search in overlapping windows. */
+export interface GrepSizes extends Windows {
+  largeBytes: number
+}
+
+export const GREP_SIZES: GrepSizes = { largeBytes: 8 * 1024 * 1024, window: 8 * 1024 * 1024, overlap: 1024 * 1024 }
 const LARGE = Symbol('large')
 
 /**
  * Grep without ripgrep: the same file selection and the same output lines `rg --sort path`
  * prints, streamed file by file so a content search stops once it has enough lines.
  */
-export async function searchWithJs(spec: SearchSpec): Promise<string[]> {
+export async function searchWithJs(spec: SearchSpec, sizes: GrepSizes = GREP_SIZES): Promise<string[]> {
   let re: LinearPattern
   try {
     re = compilePattern(spec.pattern, { ignoreCase: spec.ignoreCase, multiline: spec.multiline })
@@ -36,8 +42,8 @@ export async function searchWithJs(spec: SearchSpec): Promise<string[]> {
   // The walk yields to the event loop every few milliseconds; each file is read and searched in one go.
   for await (const path of files) {
     if (spec.signal.aborted || out.length >= spec.stopAfter) break
-    let hits = searchFile(path, re, spec, literal)
-    if (hits === LARGE) hits = await searchLargeFile(path, re, spec, literal)
+    let hits = searchFile(path, re, spec, sizes.largeBytes, literal)
+    if (hits === LARGE) hits = spec.multiline ? await searchLargeMultiline(path, re, spec, literal, sizes) : await searchLargeFile(path, re, spec, literal)
     if (hits) render(hits, spec, out)
   }
   if (out.length > spec.stopAfter) out.length = spec.stopAfter
@@ -50,9 +56,8 @@ async function* single(path: string): AsyncGenerator<string> {
   yield path
 }
 
-function searchFile(path: string, re: LinearPattern, spec: SearchSpec, literal?: string): FileHits | typeof LARGE | undefined {
-  // A multiline match may span any lines, so that search still reads the file whole.
-  const bytes = readBytes(path, spec.multiline ? Infinity : LARGE_BYTES)
+function searchFile(path: string, re: LinearPattern, spec: SearchSpec, largeBytes: number, literal?: string): FileHits | typeof LARGE | undefined {
+  const bytes = readBytes(path, largeBytes)
   if (bytes === LARGE) return LARGE
   // Like ripgrep, a NUL byte marks a binary file, which is not searched.
   if (!bytes || bytes.includes(0)) return undefined
@@ -75,7 +80,7 @@ function searchFile(path: string, re: LinearPattern, spec: SearchSpec, literal?:
   }
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
-  const matched: number[] = []
+  let matched: number[] = []
   let count = 0
   if (!spec.multiline) {
     for (let i = 0; i < lines.length; i++) {
@@ -87,21 +92,22 @@ function searchFile(path: string, re: LinearPattern, spec: SearchSpec, literal?:
     count = matched.length
   } else {
     const starts = lineStarts(text)
-    let last = -1
+    const runs = new MatchedLines(true)
     for (const [from, to] of re.matches(text)) {
+      if (pastLastLine(text, from)) break
       const first = lineAt(starts, from)
-      const end = to > from ? lineAt(starts, to - 1) : first
-      if (first > last) count++
-      for (let i = Math.max(first, last + 1); i <= end; i++) matched.push(i)
-      last = Math.max(last, end)
+      runs.add(first, to > from ? lineAt(starts, to - 1) : first)
       if (spec.mode === 'files_with_matches') break
     }
+    matched = runs.lines
+    count = runs.count
   }
   return matched.length > 0 ? { path, lines, matched, count } : undefined
 }
 
 // One buffer for every file of a search, grown as needed: a file costs open, read and close (a
-// short read is the end of a regular file), with no fstat and no buffer of its own to collect.
+// short read is the end of a regular file), with no fstat (but for one that fills the buffer) and
+// no buffer of its own to collect.
 let scratch = Buffer.allocUnsafe(64 * 1024)
 
 /** The file's bytes, in `scratch`: valid until the next call. LARGE once it holds more than `limit`. */
@@ -114,13 +120,23 @@ function readBytes(path: string, limit: number): Buffer | typeof LARGE | undefin
   }
   try {
     let size = 0
+    let sized = false
     for (;;) {
       // Found large before the buffer grows past the limit: the chunked search reads it again.
       if (size >= limit) return LARGE
-      if (size === scratch.length) scratch = Buffer.concat([scratch, Buffer.allocUnsafe(scratch.length)])
+      if (size === scratch.length) {
+        // A file that fills the buffer is worth one fstat: one past the limit is left to the chunked
+        // search at once, not read up to the limit here first (8 MiB took ~80 ms with the event loop blocked).
+        if (!sized) {
+          sized = true
+          if (fstatSync(fd).size > limit) return LARGE
+        }
+        scratch = Buffer.concat([scratch, Buffer.allocUnsafe(scratch.length)])
+      }
       const room = scratch.length - size
       const n = readSync(fd, scratch, size, room, null)
       size += n
+      if (size > limit) return LARGE
       if (n < room) return scratch.subarray(0, size)
     }
   } catch {

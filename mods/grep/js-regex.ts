@@ -30,8 +30,11 @@ export function translatePattern(pattern: string): { source: string; flags: stri
 /** A compiled search pattern: RE2 semantics, so every test runs in time linear in the text. */
 export interface LinearPattern {
   test(line: string): boolean
-  /** Each match's start and end offsets, in order. */
-  matches(text: string): Generator<[number, number]>
+  /**
+   * Each match's start and end offsets, in order, searching from `from` (the text before it still
+   * counts for `^`, `\b`, `\A`). In UTF-8 bytes the offsets are byte offsets.
+   */
+  matches(text: string | Uint8Array, from?: number): Generator<[number, number]>
   /** Whether case is folded (`-i` or a leading `(?i)`): no literal may then narrow the search. */
   readonly ignoresCase: boolean
   /** The pattern as JavaScript would spell it, for finding a literal every match holds. */
@@ -70,9 +73,11 @@ export function compilePattern(pattern: string, options: { ignoreCase: boolean; 
     ignoresCase,
     source,
     test: (line) => re.matcher(line).find(),
-    *matches(text) {
+    *matches(text, from = 0) {
       const m = re.matcher(text)
-      while (m.find()) yield [m.start(), m.end()]
+      if (!m.find(from)) return
+      do yield [m.start(), m.end()]
+      while (m.find())
     },
   }
 }

@@ -22,7 +22,7 @@ const YIELD_MS = 20
 /**
  * Searches a file too large to hold, a chunk at a time: memory stays at a chunk plus the lines the
  * output shows (context included), however large the file. Line by line only (a multiline search
- * reads the file whole); a NUL byte anywhere marks it binary, as ripgrep has it.
+ * goes window by window: search-multiline.ts); a NUL byte anywhere marks it binary, as ripgrep has it.
  */
 export async function searchLargeFile(path: string, re: LinearPattern, spec: SearchSpec, literal?: string): Promise<FileHits | undefined> {
   let fd: number

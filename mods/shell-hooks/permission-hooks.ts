@@ -1,5 +1,5 @@
-import type { On } from '../../core/bus/types.js'
-import type { ToolCheckInput, ToolCheckResult } from '../../core/events/types.js'
+import { STAGE, type On } from '../../core/bus/types.js'
+import type { PermissionAskInput, PermissionAskResult } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { HookBridge } from './bridge.js'
 import { hookOverRules } from './hook-order.js'
@@ -10,28 +10,35 @@ const permissionsApi = ($: ModApi) => $.capability.use('permissions')
 
 /**
  * `tool.check` (before the permissions mod): a PreToolUse allow never loosens a deny or ask rule,
- * its ask forces the question and its defer holds the call. Where the verdict still asks,
- * PermissionRequest hooks answer for the approver (spec §2.10): deny (with `message`; `interrupt`
- * also ends the turn), or allow — `updatedInput` is checked again against the rules, and
- * `updatedPermissions` go to the permissions mod as an approver's would. An ask nobody answered
- * reaches the approver, and Notification `permission_prompt` tells the person.
+ * its ask forces the question and its defer holds the call. The auto-mode mod wraps this handler,
+ * so it knows an ask was a hook's (and never approves it).
+ *
+ * `permission.ask` (beneath every mod, as settings hooks sit): the ask every tool.check handler
+ * left standing — the auto mode's classifier neither allowed nor denied it — is about to reach the
+ * approver. PermissionRequest hooks answer for the approver (spec §2.10): deny (with `message`;
+ * `interrupt` also ends the turn), or allow — `updatedInput` is checked again against the rules,
+ * and `updatedPermissions` go to the permissions mod as an approver's would. An ask still standing
+ * goes on to the approver, and Notification `permission_prompt` tells the person.
  */
 export function registerPermissionHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
   on('tool.check', async ($, e, next) => {
-    const b = bridgeOf($)
     const hook = e.verdict
     const verdict = await next(e)
-    if (!b) return verdict
-    const ordered = hookOverRules(hook, verdict)
-    if (ordered) return ordered
-    if (verdict.decision !== 'ask' || !e.tool_use_id) return verdict
-    const answered = b.has('PermissionRequest') ? await permissionRequest($, b, e, verdict, next.signal) : undefined
-    if (answered) return answered
+    if (!bridgeOf($)) return verdict
+    return hookOverRules(hook, verdict) ?? verdict
+  }, { before: 'permissions', budgetMs: HOOK_BUDGET_MS })
+
+  on('permission.ask', async ($, e, next) => {
+    const asked = await next(e)
+    const b = bridgeOf($)
+    if (!b || asked.decision !== 'ask') return asked
+    const answered = b.has('PermissionRequest') ? await permissionRequest($, b, e, next.signal) : undefined
+    if (answered && answered.decision !== 'ask') return answered
     if (e.canAsk && b.has('Notification') && !/^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_PERMISSION_PROMPT_NOTIFY_HOOKS') ?? '')) {
       b.background(b.fire('Notification', { message: `modloop needs your permission to use ${e.tool}`, title: 'Permission needed', notification_type: 'permission_prompt' }, { noPermissionMode: true }))
     }
-    return verdict
-  }, { before: 'permissions', budgetMs: HOOK_BUDGET_MS })
+    return answered ?? asked
+  }, { stage: STAGE.last, budgetMs: HOOK_BUDGET_MS })
 
   // PermissionDenied fires only for the auto mode's refusals (spec §2.11); `retry` tells the model
   // it may try again, and the denial stands either way.
@@ -48,9 +55,9 @@ export function registerPermissionHooks(on: On, bridgeOf: ($: ModApi) => HookBri
 const AUTO_MODE_RULE = '[mode:auto]'
 const RETRY_NOTE = 'A PermissionDenied hook says you may retry this call.'
 
-async function permissionRequest($: ModApi, b: HookBridge, e: ToolCheckInput, verdict: ToolCheckResult, signal: AbortSignal | undefined): Promise<ToolCheckResult | undefined> {
+async function permissionRequest($: ModApi, b: HookBridge, e: PermissionAskInput, signal: AbortSignal | undefined): Promise<PermissionAskResult | undefined> {
   const r = await b.fire('PermissionRequest', {
-    tool_name: e.tool, tool_input: e.input, ...(verdict.suggestions?.length ? { permission_suggestions: verdict.suggestions } : {}),
+    tool_name: e.tool, tool_input: e.input, ...(e.suggestions?.length ? { permission_suggestions: e.suggestions } : {}),
   }, { ...b.agentOptions(e.agentId), signal })
   const answer = r.permissionRequest
   if (!answer) return undefined

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
 import type { HandlerFailure } from '../../core/bus/types.js'
 import type { ToolCallInput, ToolCheckInput } from '../../core/events/types.js'
@@ -77,6 +78,26 @@ describe('isolation', () => {
     }, { budgetMs: 20 })])
     await host.bus.emit('tool.call', call(), run)
     expect(signal?.aborted).toBe(true)
+  })
+
+  it('next.signal follows the dispatch signal, and lets go of it once the handler is done', async () => {
+    const outer = new AbortController()
+    const seen: AbortSignal[] = []
+    const host = await hostWith(['reader', (on) => on('tool.call', async (_$, e, next) => { seen.push(next.signal); return next(e) })])
+    // A turn's signal outlives its dispatches: none may leave a listener on it.
+    for (let i = 0; i < 20; i++) await host.bus.emit('tool.call', call(), run, { signal: outer.signal })
+    expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0)
+    let live: AbortSignal | undefined
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    const host2 = await hostWith(['holder', (on) => on('tool.call', async (_$, e, next) => { live = next.signal; await held; return next(e) })])
+    const pending = host2.bus.emit('tool.call', call(), run, { signal: outer.signal })
+    await vi.waitFor(() => expect(live).toBeDefined())
+    outer.abort(new Error('stop'))
+    expect(live!.aborted).toBe(true)
+    release()
+    await pending
+    expect(seen.every((s) => !s.aborted)).toBe(true)
   })
 
   it('one failing mod never stops another', async () => {

@@ -85,7 +85,7 @@ describe('event conformance', () => {
     const events = await p.read()
     checkRun('query() streaming', events)
     const names = new Set(events.map((r) => r.event))
-    for (const name of ['prompt.mention', 'prompt.attachment', 'permission.update', 'permission.denied', 'agent.spawn', 'command.run', 'model.switch', 'session.compact'] as const) {
+    for (const name of ['prompt.mention', 'prompt.attachment', 'permission.ask', 'permission.update', 'permission.denied', 'agent.spawn', 'command.run', 'model.switch', 'session.compact'] as const) {
       expect(names, `${name} never fired`).toContain(name)
     }
     // The subagent's own turn raises the turn and tool events with its agentId.

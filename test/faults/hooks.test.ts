@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { hookProject, lastUserText, toolResults } from './hook-project.js'
 import { expectCleanEnd, runFaulty } from './run-faulty.js'
@@ -195,7 +196,46 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     expect(JSON.stringify(run.messages)).not.toContain('exit 2 from')
     expect(run.err).not.toContain('exit 2 from')
   }, 60_000)
+
+  it('auto mode through the Agent SDK\'s transport: a call the classifier refuses raises neither PermissionRequest nor the notification; one it leaves undecided raises both before can_use_tool', async () => {
+    const p = await hookProject({ 'record.sh': RECORD }, (path) => Object.fromEntries(['PermissionRequest', 'Notification', 'PermissionDenied'].map((event) => [event, [{ hooks: [{ type: 'command', command: path('record.sh') }] }]])))
+    const log = p.path('events.log')
+    const logged = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [])
+    const run = await runStreaming(p.cwd, {
+      args: ['--permission-mode', 'auto', '--permission-prompt-tool', 'stdio', '--include-hook-events'],
+      inputs: ['go'],
+      script: [
+        { reply: [bash('touch refused')] }, { reply: JSON.stringify({ decision: 'deny', reason: 'nothing asked for it' }) },
+        { reply: [bash('touch asked')] }, { reply: 'no verdict from me' },
+        { reply: 'done', expect: { toolResults: 1 } },
+      ],
+      // The notification runs beside the ask: the approver answers once it was logged, so the log
+      // shows whether it came first (one raised only after the answer would never be logged).
+      canUseTool: async (request) => {
+        while (!logged().some((l) => l.startsWith('Notification'))) await sleep(10)
+        appendFileSync(log, `approver ${request.input.command}\n`)
+        return { behavior: 'allow', updatedInput: request.input }
+      },
+    })
+    expect(run.result, run.err).toMatchObject({ type: 'result', subtype: 'success', result: 'done', permission_denials: [expect.objectContaining({ tool_name: 'Bash' })] })
+    expect(run.code).toBe(0)
+    await expectCleanEnd(p.cwd, run)
+    expect(existsSync(join(p.cwd, 'refused'))).toBe(false)
+    expect(existsSync(join(p.cwd, 'asked'))).toBe(true)
+    expect(logged()).toEqual(['PermissionDenied touch refused', 'PermissionRequest touch asked', 'Notification permission_prompt', 'approver touch asked'])
+    // In the stream too, PermissionRequest started before the approver was asked. (Its hook_response
+    // waits in the session's stream, which a control request does not, so only the starts are ordered.)
+    const order = run.messages.flatMap((m) => m.type === 'system' && m.subtype === 'hook_started' ? [m.hook_event] : m.type === 'control_request' ? [m.request.subtype] : [])
+    expect(order).toEqual(['PermissionDenied', 'PermissionRequest', 'can_use_tool'])
+    expect(run.messages.filter((m) => m.subtype === 'hook_response').map((m) => m.hook_event)).toEqual(['PermissionDenied', 'PermissionRequest'])
+  }, 60_000)
 })
+
+// Logs the event with the Bash command it is about (or the notification's type).
+const RECORD = `input=$(cat)
+event=$(printf '%s' "$input" | sed -n 's/.*"hook_event_name":"\\([A-Za-z]*\\)".*/\\1/p')
+about=$(printf '%s' "$input" | sed -n -e 's/.*"command":"\\([^"]*\\)".*/\\1/p' -e 's/.*"notification_type":"\\([a-z_]*\\)".*/\\1/p' | head -n 1)
+echo "$event $about" >> "$(dirname "$0")/events.log"`
 
 // Logs the event, then exits 2 with a line naming it — except on a Stop already continued (or the
 // turn would go on to the cap), and where only one of the calls, compactions or switches must be

@@ -15,8 +15,8 @@ export interface StreamOptions {
   /** Arguments after the transport's own (`--input-format stream-json --output-format stream-json --verbose`). */
   args?: string[]
   env?: Record<string, string>
-  /** The answer to a `can_use_tool` request (`--permission-prompt-tool stdio`); deny by default. */
-  canUseTool?: (request: Record<string, any>) => Record<string, unknown>
+  /** The answer to a `can_use_tool` request (`--permission-prompt-tool stdio`), at once or once it settles; deny by default. */
+  canUseTool?: (request: Record<string, any>) => Record<string, unknown> | Promise<Record<string, unknown>>
 }
 
 export interface StreamRun extends FaultyRun {
@@ -56,8 +56,8 @@ export async function runStreaming(cwd: string, o: StreamOptions): Promise<Strea
     const onMessage = (m: Record<string, any>) => {
       messages.push(m)
       if (m.type === 'control_request' && m.request?.subtype === 'can_use_tool') {
-        const response = o.canUseTool?.(m.request) ?? { behavior: 'deny', message: 'denied by the test' }
-        write({ type: 'control_response', response: { subtype: 'success', request_id: m.request_id, response } })
+        void Promise.resolve(o.canUseTool?.(m.request) ?? { behavior: 'deny', message: 'denied by the test' }).then((response) =>
+          write({ type: 'control_response', response: { subtype: 'success', request_id: m.request_id, response } }))
       }
       const answered = (m.type === 'result' && waitingFor === 'result') || (m.type === 'control_response' && m.response?.request_id === waitingFor)
       if (answered) next()

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +11,8 @@ import type { Io } from '../../cli/io.js'
 import { bareMod, project, typedMod, type Project } from './project.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const pkg = (await import('../../package.json', { with: { type: 'json' } })).default
+// Read, not imported: an imported package.json would be copied into dist by the type-check's emit.
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 
 function capture(cwd: string): Io & { out: () => string; err: () => string } {
   let out = ''

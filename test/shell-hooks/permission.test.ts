@@ -1,8 +1,11 @@
+import { appendFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { CanUseTool } from '../../core/tools/pipeline.js'
 import autoMode from '../../mods/auto-mode/index.js'
 import permissions from '../../mods/permissions/index.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, withOptions, COMMON, keys, type Box, type Hooks } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, script, withOptions, COMMON, keys, type Box, type Hooks } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -98,5 +101,89 @@ describe('PermissionDenied', () => {
     const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
     expect(r.result.permission_denials).toHaveLength(1)
     expect(await dumped(box, 'PermissionDenied')).toEqual([])
+  })
+})
+
+// One auto-mode session of five calls, each asking under the rules (Touch writes): the classifier
+// refuses a, approves b, gives no verdict on c; a PreToolUse hook asks about d and e, and the
+// classifier approves d (which it may not do for a hook's ask) and refuses e. The hooks and the
+// approver write to one log, in the order things happened.
+describe('in auto mode, PermissionRequest and permission_prompt hear only of asks that reach the approver', () => {
+  let auto: Box
+  let log: string
+  let outcome: Awaited<ReturnType<typeof run>>
+  const reasons: string[] = []
+  const classify = (decision: string, reason: string) => ({ reply: JSON.stringify({ decision, reason }), model: 'claude-haiku-4-5' })
+  const lines = async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').map((l) => l.trim()).filter(Boolean)
+
+  beforeAll(async () => {
+    auto = await makeBox()
+    log = join(auto.out, 'events.log')
+    const record = await script(auto, 'record.sh', `input=$(cat)
+event=$(printf '%s' "$input" | sed -n 's/.*"hook_event_name":"\\([A-Za-z]*\\)".*/\\1/p')
+label=$(printf '%s' "$input" | sed -n 's/.*"label":"\\([a-z]*\\)".*/\\1/p')
+echo "$event $label" >> ${log}
+printf '%s\\n' "$input" >> ${auto.out}/$event.jsonl
+`)
+    const askHook = await script(auto, 'ask.sh', `case "$(cat)" in *'"label":"d"'*|*'"label":"e"'*)
+  printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'a person decides d and e' } })}' ;;
+esac
+`)
+    await writeSettings(auto, {
+      PreToolUse: [{ matcher: 'Touch', hooks: [cmd(`sh ${askHook}`)] }],
+      PermissionRequest: [{ matcher: 'Touch', hooks: [cmd(`sh ${record}`)] }],
+      Notification: [{ matcher: 'permission_prompt', hooks: [cmd(`sh ${record}`)] }],
+      PermissionDenied: [{ hooks: [cmd(`sh ${record}`)] }],
+    })
+    // The approver is asked only after PermissionRequest has answered (it is awaited). The
+    // notification runs beside the ask: the approver answers once it was logged, so one raised
+    // only after the answer would never be, and the log holds the order they happened in.
+    const canUseTool: CanUseTool = async (_tool, input, o) => {
+      reasons.push(o.decisionReason ?? '')
+      while ((await lines()).filter((l) => l === 'Notification').length < reasons.length) await sleep(10)
+      await appendFile(log, `approver ${String(input.label)}\n`)
+      return { behavior: 'allow' }
+    }
+    const touchAgain = (label: string) => ({ reply: [touch(label, `toolu_${label}`)] })
+    outcome = await run(auto, [
+      touchAgain('a'), classify('deny', 'nothing asked for a'),
+      touchAgain('b'), classify('allow', 'b is harmless'),
+      touchAgain('c'), { reply: 'no verdict from me' },
+      touchAgain('d'), classify('allow', 'd looks harmless'),
+      touchAgain('e'), classify('deny', 'nothing asked for e'),
+      { reply: 'done' },
+    ], 'go', {
+      permissionMode: 'auto', canUseTool,
+      mods: [withOptions(permissions, { home: auto.home, trustStore: auto.store }), withOptions(autoMode, { model: 'claude-haiku-4-5' })],
+    })
+  }, 30_000)
+  afterAll(async () => { await auto.remove() })
+
+  const results = () => Object.fromEntries(outcome.requests.flatMap((r) => r.body.messages ?? []).flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+    .filter((b: any) => b.type === 'tool_result').map((b: any) => [b.tool_use_id, b.content]))
+
+  it('the classifier decides a, b and e: no PermissionRequest, no Notification, no approver; PermissionDenied for its refusals', async () => {
+    expect(outcome.result).toMatchObject({ result: 'done' })
+    expect(outcome.result.permission_denials.map((d: any) => d.tool_use_id)).toEqual(['toolu_a', 'toolu_e'])
+    expect(results()).toMatchObject({
+      toolu_a: 'The auto mode classifier refused this Touch call: nothing asked for a', toolu_b: 'touched b', toolu_e: 'The auto mode classifier refused this Touch call: nothing asked for e',
+    })
+    const recorded = await lines()
+    for (const label of ['a', 'b', 'e']) expect(recorded.filter((l) => l.endsWith(` ${label}`) && !l.startsWith('PermissionDenied'))).toEqual([])
+    expect(recorded.filter((l) => l.startsWith('PermissionDenied'))).toEqual(['PermissionDenied a', 'PermissionDenied e'])
+  })
+
+  it('an ask that goes on to the approver (no verdict; a hook\'s ask the classifier may not approve) raises PermissionRequest and the notification first', async () => {
+    expect(results()).toMatchObject({ toolu_c: 'touched c', toolu_d: 'touched d' })
+    expect(await lines()).toEqual([
+      'PermissionDenied a',
+      'PermissionRequest c', 'Notification', 'approver c',
+      'PermissionRequest d', 'Notification', 'approver d',
+      'PermissionDenied e',
+    ])
+    expect(reasons[0]).toContain("auto mode: the classifier's reply was not a verdict")
+    expect(reasons[1]).toContain('auto mode: a hook asked, so the classifier cannot approve it')
+    const asked = await dumped(auto, 'PermissionRequest')
+    expect(asked.map((i) => [i.tool_input.label, i.permission_mode])).toEqual([['c', 'auto'], ['d', 'auto']])
   })
 })

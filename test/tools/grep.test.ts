@@ -92,6 +92,12 @@ describe('Grep (JavaScript engine)', () => {
     expect(r.text).toBe(`${p('src/util.ts')}:1:export function helper(n: number) {\n${p('src/util.ts')}:2:  return n + 1`)
   })
 
+  it('puts no match on a line past the last: an empty match after the final line break is none', async () => {
+    const r = await js.call('Grep', { pattern: '$', path: 'notes/blank.txt', output_mode: 'content', multiline: true })
+    expect(r.text).toBe('1:a\n2:\n3:b')
+    expect((await js.call('Grep', { pattern: '\\z', path: 'notes/blank.txt', output_mode: 'count', multiline: true })).text).toBe('No matches found')
+  })
+
   it('refuses what only a backtracking engine runs, naming the construct, as ripgrep without -P does', async () => {
     expect((await js.call('Grep', { pattern: 'helper(?= kept)' })).text).toContain('look-ahead ((?= …) and (?! …)) are not supported')
     expect((await js.call('Grep', { pattern: '(?<!x)helper' })).text).toContain('look-behind ((?<= …) and (?<! …)) are not supported')
@@ -194,6 +200,9 @@ const SAME_CASES: Record<string, unknown>[] = [
   { pattern: '^foo' },
   { pattern: '^$' },
   { pattern: 'x*', path: 'notes' },
+  // In multiline mode too: no line past the last.
+  { pattern: '$', path: 'notes/blank.txt', output_mode: 'content', multiline: true },
+  { pattern: '^$', path: 'notes', output_mode: 'content', multiline: true },
   // The first line holding the literal does not match; the second does.
   { pattern: 'widget [a-z]' },
   { pattern: 'widget [a-z]', output_mode: 'count' },
