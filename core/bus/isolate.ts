@@ -68,7 +68,7 @@ class Call implements Watched, NextSource {
     private readonly link: Link,
     private readonly e: any,
     private readonly below: Below,
-    private readonly ctx: DispatchContext,
+    ctx: DispatchContext,
     private readonly resolve: (r: unknown) => void,
     private readonly report: Report,
   ) {

@@ -67,7 +67,7 @@ export class TurnRun {
     const toolUses = blocks.filter((b): b is ToolUse => b.type === 'tool_use')
 
     // Responses that are retracted or retried never enter the history.
-    const retried = yield* this.retry(step, blocks, executor)
+    const retried = yield* this.retry(step, executor)
     if (retried) return retried
     if (blocks.length > 0) {
       session.messages.push({ role: 'assistant', content: blocks })
@@ -122,7 +122,7 @@ export class TurnRun {
   }
 
   /** A response retried before it counts: an unreadable tool call (once), or a refusal the fallback model takes over. */
-  private async *retry(step: StepOutcome, blocks: ContentBlock[], executor: ToolExecutor): AsyncGenerator<SDKMessage, RoundEnd | undefined, undefined> {
+  private async *retry(step: StepOutcome, executor: ToolExecutor): AsyncGenerator<SDKMessage, RoundEnd | undefined, undefined> {
     const { session, signal } = this
     if (step.malformed && step.stopReason !== 'max_tokens' && !signal.aborted) {
       await executor.finish()
