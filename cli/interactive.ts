@@ -36,8 +36,9 @@ export const defaultCommand: CommandRun = async (ctx) => {
  */
 function speaksSdkTransport({ values, io }: Parameters<CommandRun>[0]): boolean {
   if (values['input-format'] === 'stream-json') return true
-  const stdin = io.stdin as { isTTY?: boolean } | undefined
-  return values['output-format'] === 'stream-json' && values.print !== true && stdin?.isTTY !== true
+  if (values['output-format'] !== 'stream-json' || values.print === true) return false
+  // Read last: process.stdin builds its stream on first access (see io.ts).
+  return (io.stdin as { isTTY?: boolean } | undefined)?.isTTY !== true
 }
 
 export const interactive: CommandRun = async ({ values, positionals, io }) => {

@@ -134,7 +134,7 @@ await build({
   target: 'node20',
   external: ['jiti', 'sucrase', 'cosmiconfig'],
   plugins: [vendorPlugin, zodLocalesPlugin],
-  // The SDK's Headers and FormData without undici (see the file).
+  // The SDK's Headers, FormData and ReadableStream without loading them (see the file).
   inject: ['scripts/fetch-globals-inject.mjs'],
   // import() of an external becomes require(): a script compiled from a V8 code cache loses its
   // dynamic-import callback on Node 20 ("A dynamic import callback was not specified").
@@ -143,7 +143,9 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   // The bundle sits where the ES modules' chunks sat (dist/bin), so paths found from it still hold.
-  define: { 'import.meta.url': '__modloopUrl' },
+  // globalThis.ReadableStream is a stand-in that loads Node's web streams only for a real stream
+  // (see the inject file).
+  define: { 'import.meta.url': '__modloopUrl', 'globalThis.ReadableStream': '__lazyReadableStream' },
   banner: { js: `${Module.wrapper[0]}const __modloopUrl = require('node:url').pathToFileURL(__filename).href;` },
   footer: { js: Module.wrapper[1] },
   logLevel: 'warning',

@@ -70,6 +70,20 @@ describe('the code cache', () => {
     expect(cacheOf(dir)?.ino).not.toBe(first?.ino)
   })
 
+  it('is taken when larger than its source, and a corrupt one only costs a compile and is written anew', async () => {
+    const { dir, file } = project()
+    await start(file, 'setV8Flags')
+    const first = cacheOf(dir)!
+    // Larger than the room read for the source (bin/code-cache.cjs reads a cache that fits into it).
+    expect(statSync(join(dir, first.name)).size).toBeGreaterThan(statSync(file).size * 1.25)
+    await start(file, 'setV8Flags')
+    expect(cacheOf(dir)).toEqual(first)
+    writeFileSync(join(dir, first.name), Buffer.alloc(statSync(join(dir, first.name)).size, 7))
+    const { stdout } = await run(process.execPath, ['-e', `console.log(require(${JSON.stringify(codeCache)}).requireCached(${JSON.stringify(file)}).f3(2))`])
+    expect(stdout.trim()).toBe('9')
+    expect(cacheOf(dir)?.ino).not.toBe(first.ino)
+  })
+
   it('of the CLI bundle survives headless runs, which tune the heap mid-session', async () => {
     // A copy of the install whose bundle has no cache yet, away from the CLI runs of other tests.
     const install = mkdtempSync(join(tmpdir(), 'modloop-code-cache-cli-'))

@@ -10,21 +10,25 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 // What a cold run loads is its start-up time: these stay out of a one-turn run against a local server.
 describe('a cold one-turn run of the CLI', () => {
-  it('talks to the API over node:http without loading undici (fetch), TLS, or promise hooks, with ASCII tool schemas', async () => {
+  it('talks to the API over node:http without loading undici (fetch), web streams, TLS, promise hooks or stdin, with ASCII tool schemas', async () => {
     const report = join(dir, 'loaded.json')
     const preload = join(dir, 'report.cjs')
     // Node's own record of the built-in modules this process loaded, and whether async hooks were ever turned on.
     writeFileSync(preload, `const ah = require('node:async_hooks'); let hooked = false
 const orig = ah.AsyncLocalStorage.prototype._enable; ah.AsyncLocalStorage.prototype._enable = function () { hooked = true; return orig.call(this) }
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ modules: process.moduleLoadList, hooked })))\n`)
+const stdin = Object.getOwnPropertyDescriptor(process, 'stdin'); let stdinBuilt = false
+Object.defineProperty(process, 'stdin', { ...stdin, get() { stdinBuilt = true; return stdin.get.call(this) } })
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ modules: process.moduleLoadList, hooked, stdinBuilt })))\n`)
     const server = await startFakeAnthropic({ script: [{ reply: 'Hello.' }] })
     try {
       const run = await builtModloop(['-p', 'hi'], { cwd: dir, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: join(dir, 'home'), NODE_OPTIONS: `--require ${preload}` } })
       expect(run.out + run.err).toContain('Hello.')
-      const loaded = JSON.parse(readFileSync(report, 'utf8')) as { modules: string[]; hooked: boolean }
-      expect(loaded.modules.filter((m) => /undici|NativeModule (tls|https|http2)$/.test(m))).toEqual([])
+      const loaded = JSON.parse(readFileSync(report, 'utf8')) as { modules: string[]; hooked: boolean; stdinBuilt: boolean }
+      expect(loaded.modules.filter((m) => /undici|webstreams\/readablestream|NativeModule (tls|https|http2)$/.test(m))).toEqual([])
       expect(loaded.modules).toContain('NativeModule http')
       expect(loaded.hooked).toBe(false)
+      // A prompt on the command line never needs standard input, whose stream costs ~5 ms to build.
+      expect(loaded.stdinBuilt).toBe(false)
       // The tools the default distribution describes are ASCII: one character past it (an en dash in
       // a schema) made every request body a two-byte string in V8, twice the memory to build and encode.
       expect(JSON.stringify(server.requests[0]!.body.tools).match(/[^\x00-\x7f]/g) ?? []).toEqual([])
