@@ -1,5 +1,5 @@
-import type Anthropic from '@anthropic-ai/sdk'
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { MessagesClient } from './sdk-client.js'
 import { describeError } from '../../core/errors.js'
 import { httpFetch, preconnect } from './http-fetch.js'
 import { modelErrorType } from '../../core/model/api-errors.js'
@@ -26,7 +26,7 @@ export interface AnthropicModelOptions extends RetryOptions {
 
 export const DEFAULT_TIMEOUT_MS = 600_000
 
-type Sdk = typeof import('@anthropic-ai/sdk')
+type Sdk = typeof import('./sdk-client.js')
 let sdkImport: Promise<Sdk> | undefined
 
 /**
@@ -39,17 +39,17 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
   const policy = retryPolicy(options, env)
   const idleMs = streamIdleTimeoutMs(options.streamIdleTimeoutMs, env)
   let sdk: Sdk | undefined
-  let client: Anthropic | undefined
+  let client: MessagesClient | undefined
   // Start loading the SDK now: its compilation overlaps the I/O of opening the session. The
   // connection is opened now too, so its handshake overlaps it as well.
-  ;(sdkImport ??= import('@anthropic-ai/sdk')).catch(() => undefined)
+  ;(sdkImport ??= import('./sdk-client.js')).catch(() => undefined)
   preconnect(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com')
 
-  async function getClient(): Promise<Anthropic> {
+  async function getClient(): Promise<MessagesClient> {
     if (client !== undefined) return client
     const auth = credentials(options, env)
-    sdk = await (sdkImport ??= import('@anthropic-ai/sdk'))
-    client = new sdk.default({
+    sdk = await (sdkImport ??= import('./sdk-client.js'))
+    client = new sdk.MessagesClient({
       ...auth,
       baseURL: options.baseURL ?? env.ANTHROPIC_BASE_URL,
       maxRetries: 0,

@@ -35,4 +35,13 @@ export default { name: 'locale-mod', register() {
     expect(check).toEqual({ names: expect.any(Number), fr: 'function' })
     expect(check!.names).toBeGreaterThan(30)
   })
+
+  it("holds the SDK's messages resource, not the other resources the package's client builds", () => {
+    // runtime/model/sdk-client.ts: the package's `Anthropic` brought ~58 resource classes (beta,
+    // models, files, organization, …) and a quarter of the bundle into every cold start.
+    const text = readFileSync(join(root, 'dist', 'bin', 'main.cjs'), 'latin1')
+    const resources = text.match(/extends APIResource\b/g) ?? []
+    expect(resources.length).toBeGreaterThan(0)
+    expect(resources.length, 'resource classes in the bundle: messages and its batches').toBeLessThanOrEqual(4)
+  })
 })
