@@ -55,7 +55,7 @@ function readCache(paths, spare) {
       const size = fstatSync(fd).size
       return readAll(fd, size <= spare.length ? spare.subarray(0, size) : Buffer.allocUnsafe(size))
     } catch {
-      return undefined
+      continue // unreadable here: try the next place, as a missing one
     } finally {
       closeSync(fd)
     }
