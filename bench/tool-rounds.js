@@ -5,6 +5,11 @@
 // transcript, building and sending the next request). Two yardsticks: Node spawning `sh -c 'echo'`,
 // and a bare client (bench/lib/bare-client.js) that does nothing between rounds, whose gap is what
 // loopback, scheduling and the server's reading and parsing of a request of the same size cost.
+//
+// Two paces of model. Streamed, as a model answers: the first event after 20 ms, then one every
+// 3 ms (~15 ms for a tool call; a real model takes hundreds). A client may work while the answer
+// streams (read it as it comes, start the next command's bash), which is what a user meets. And at
+// once, the whole answer in one write: there every piece of the client's work is in the gap.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -28,9 +33,11 @@ const inputs = {
 // The size of the last request a Read run sent, for the bare client to send as much.
 let lastBodyBytes = 0
 
-/** The gaps (ms) of one CLI run of ten rounds of `tool`. */
-async function gaps(tool) {
-  const script = [...Array.from({ length: ROUNDS }, (_, i) => ({ reply: [{ tool_use: { name: tool, input: inputs[tool](i) } }] })), { reply: 'Done.' }]
+export const PACES = { streamed: { delayMs: 20, chunkDelayMs: 3 }, 'at once': {} }
+
+/** The gaps (ms) of one CLI run of ten rounds of `tool`, the model answering at `pace`. */
+async function gaps(tool, pace) {
+  const script = [...Array.from({ length: ROUNDS }, (_, i) => ({ reply: [{ tool_use: { name: tool, input: inputs[tool](i) } }], ...pace })), { reply: 'Done.' }]
   const server = await startFakeAnthropic({ script })
   try {
     const env = { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench', MODLOOP_HOME: join(cwd, 'home'), HOME: cwd }
@@ -49,8 +56,8 @@ async function gaps(tool) {
 }
 
 /** The gaps (ms) of a client that does nothing between rounds, sending requests of `bytes` each. */
-async function bareGaps(bytes) {
-  const script = [...Array.from({ length: ROUNDS }, () => ({ reply: [{ tool_use: { name: 'Read', input: { file_path: join(cwd, 'notes.txt') } } }] })), { reply: 'Done.' }]
+async function bareGaps(bytes, pace) {
+  const script = [...Array.from({ length: ROUNDS }, () => ({ reply: [{ tool_use: { name: 'Read', input: { file_path: join(cwd, 'notes.txt') } } }], ...pace })), { reply: 'Done.' }]
   const server = await startFakeAnthropic({ script })
   try {
     const child = spawn(process.execPath, [bare, server.url, String(ROUNDS + 1), String(bytes)], { stdio: ['ignore', 'ignore', 'inherit'] })
@@ -79,26 +86,33 @@ async function shellSpawn() {
   return median(samples.slice(5))
 }
 
+/** Per pace: the median gaps of Bash, Read and the bare client; and Node's own shell spawn. */
 export async function toolRounds() {
-  const rows = {}
-  for (const tool of ['Bash', 'Read']) {
-    const all = []
-    await gaps(tool)
-    for (let i = 0; i < RUNS; i++) all.push(...(await gaps(tool)))
-    rows[tool] = median(all)
+  const paces = {}
+  for (const [name, pace] of Object.entries(PACES)) {
+    const rows = {}
+    for (const tool of ['Bash', 'Read']) {
+      const all = []
+      await gaps(tool, pace)
+      for (let i = 0; i < RUNS; i++) all.push(...(await gaps(tool, pace)))
+      rows[tool] = median(all)
+    }
+    const floor = []
+    for (let i = 0; i < RUNS; i++) floor.push(...(await bareGaps(lastBodyBytes, pace)))
+    paces[name] = { bash: rows.Bash, read: rows.Read, floor: median(floor) }
   }
-  const floor = []
-  for (let i = 0; i < RUNS; i++) floor.push(...(await bareGaps(lastBodyBytes)))
-  return { bash: rows.Bash, read: rows.Read, shell: await shellSpawn(), floor: median(floor) }
+  return { paces, shell: await shellSpawn() }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    const r = await toolRounds()
-    console.log(`tool rounds (median gap of ${RUNS}×${ROUNDS} sequential rounds, model time excluded): Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms; Node spawning sh -c echo: ${r.shell.toFixed(1)} ms; a client doing nothing between rounds: ${r.floor.toFixed(1)} ms`)
-    const how = `median gap of ${RUNS}×${ROUNDS} sequential rounds through \`modloop -p\`, timed at the fake server; a client doing nothing between rounds: ${r.floor.toFixed(1)} ms`
-    row('gap per Bash round (echo)', r.bash, { max: 10, unit: 'ms', detail: `${how}; Node spawning sh -c echo: ${r.shell.toFixed(1)} ms` })
-    row('gap per Read round (a 40-line file)', r.read, { max: 2, unit: 'ms', detail: how })
+    const { paces, shell } = await toolRounds()
+    const { streamed, 'at once': once } = paces
+    const fig = (r) => `Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms, a client doing nothing between rounds ${r.floor.toFixed(1)} ms`
+    console.log(`tool rounds (median gap of ${RUNS}×${ROUNDS} sequential rounds, model time excluded): streamed answers: ${fig(streamed)}; answers at once: ${fig(once)}; Node spawning sh -c echo: ${shell.toFixed(1)} ms`)
+    const how = (r) => `median gap of ${RUNS}×${ROUNDS} sequential rounds through \`modloop -p\`, timed at the fake server, the model's answers streamed; a client doing nothing between rounds: ${r.floor.toFixed(1)} ms`
+    row('gap per Bash round (echo)', streamed.bash, { max: 10, unit: 'ms', detail: `${how(streamed)}; answers at once: ${once.bash.toFixed(1)} ms; Node spawning sh -c echo: ${shell.toFixed(1)} ms` })
+    row('gap per Read round (a 40-line file)', streamed.read, { max: 2, unit: 'ms', detail: `${how(streamed)}; answers at once: ${once.read.toFixed(1)} ms (a client doing nothing: ${once.floor.toFixed(1)} ms)` })
   } finally {
     rmSync(cwd, { recursive: true, force: true })
   }

@@ -52,7 +52,7 @@ export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellS
   // A heartbeat while the command runs: the caller's stream shows it still going (tool_progress).
   const beat = setInterval(() => ctx.progress({ command: input.command }), PROGRESS_INTERVAL_MS)
   beat.unref()
-  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude(), env: shell.env(), fullOutputPath }).finally(() => clearInterval(beat))
+  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude(), env: shell.env(), fullOutputPath, spare: shell.spare }).finally(() => clearInterval(beat))
   const notes = cwdNote ? [cwdNote] : []
   if (run.cwd && run.cwd !== cwd) {
     const refused = await shell.moveTo(run.cwd)

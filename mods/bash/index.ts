@@ -21,6 +21,9 @@ const options = allowedDirsOptions.extend({
   maxOutputChars: z.number().int().min(1_000).default(30_000),
 })
 
+// How long an answer must still be streaming for the spare bash to start in its time.
+const SPARE_AFTER_MS = 2
+
 // session.end handlers share a 1.5 s bound, so background shells get a shorter grace there.
 const END_GRACE_MS = 500
 
@@ -37,7 +40,12 @@ export default defineMod({
     $.capability.provide('shellCwd', (sessionId) => cwds.get(sessionId))
     const sessions = new Map<string, ShellSession>()
     // Background shells run in groups of their own, which would outlive this process.
-    const onExit = () => { for (const s of sessions.values()) s.background.killAllNow() }
+    const onExit = () => {
+      for (const s of sessions.values()) {
+        s.background.killAllNow()
+        s.spare.dispose()
+      }
+    }
     process.on('exit', onExit)
 
     on('session.start', async ($, e, next) => {
@@ -49,7 +57,7 @@ export default defineMod({
       const shellFor = (cwd: string) => {
         if (cwd === e.cwd) return shell
         let s = elsewhere.get(cwd)
-        if (!s) elsewhere.set(cwd, s = new ShellSession(cwd, opts.additionalDirectories, envFiles, () => $.env.all(), undefined, shell.background))
+        if (!s) elsewhere.set(cwd, s = new ShellSession(cwd, opts.additionalDirectories, envFiles, () => $.env.all(), undefined, shell))
         return s
       }
       const tasks = () => $.capability.use('tasks')?.(e.sessionId)
@@ -69,15 +77,36 @@ export default defineMod({
       return next(e)
     })
 
+    // While the model streams its answer, the next command's bash starts (SpareShell): the fork
+    // costs the model's time, not the round's. Only sessions that ran a command keep one, and not
+    // when the whole answer came at once: a fork then would hold up the round it was to spare.
+    on('turn.step', async function* ($, e, next) {
+      const shell = sessions.get($.session.id())
+      const s = next(e)
+      if (!shell?.spare.needed()) return yield* s
+      const first = await s.next()
+      if (first.done) return first.value
+      const timer = setTimeout(() => shell.spare.prepare(shell.env()), SPARE_AFTER_MS)
+      timer.unref()
+      try {
+        yield first.value
+        return yield* s
+      } finally {
+        clearTimeout(timer)
+      }
+    })
+
     on('session.end', async ($, e, next) => {
       const shell = sessions.get(e.sessionId)
       sessions.delete(e.sessionId)
+      shell?.spare.dispose()
       await shell?.background.killAll(END_GRACE_MS)
       return next(e)
     })
 
     return async () => {
       process.off('exit', onExit)
+      for (const s of sessions.values()) s.spare.dispose()
       await Promise.all([...sessions.values()].map((s) => s.background.killAll(END_GRACE_MS)))
       sessions.clear()
     }

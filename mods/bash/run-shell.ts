@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { CappedText } from './capped-text.js'
 import { FullOutput } from './full-output.js'
 import { groupRunning, killGroup } from './kill-group.js'
+import type { SpareShell } from './spare-shell.js'
 
 export type Env = Record<string, string | undefined>
 
@@ -38,6 +39,8 @@ export interface ShellOptions {
   env?: Env
   /** Where the uncut output goes once it passes `maxOutputChars`. */
   fullOutputPath?: string
+  /** A bash started ahead for this command, when the session keeps one (see SpareShell). */
+  spare?: SpareShell
 }
 
 // After the shell exits, a process it started in the background may still hold the pipes open.
@@ -71,7 +74,8 @@ export function spawnShell(script: string, cwd: string, env: Env = process.env):
 export async function runShell(command: string, options: ShellOptions): Promise<ShellRun> {
   const cwdFile = nextCwdFile()
   // On the same line as the command, so bash's line numbers in errors stay the user's.
-  const child = spawnShell(`${options.prelude ?? ''}trap 'pwd -P > ${quote(cwdFile)} 2>/dev/null' EXIT; ${command}`, options.cwd, options.env)
+  const script = `${options.prelude ?? ''}trap 'pwd -P > ${quote(cwdFile)} 2>/dev/null' EXIT; ${command}`
+  const child = options.spare?.take(script, options.cwd, options.env ?? process.env) ?? spawnShell(script, options.cwd, options.env)
   const stdout = new CappedText(options.maxOutputChars)
   const stderr = new CappedText(options.maxOutputChars)
   const full = new FullOutput(options.fullOutputPath, options.maxOutputChars)

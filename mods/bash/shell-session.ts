@@ -2,12 +2,15 @@ import { stat } from 'node:fs/promises'
 import { allowedRoots, isInside, realpathLoose } from '../_shared/allowed-paths.js'
 import { BackgroundShells } from './background-shells.js'
 import type { Env } from './run-shell.js'
+import { SpareShell } from './spare-shell.js'
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** What Bash keeps per session: the directory `cd` moved to, the background shells, and the env files hooks wrote. */
 export class ShellSession {
   readonly background: BackgroundShells
+  /** The bash waiting for the next command (one per session: it takes its directory when used). */
+  readonly spare: SpareShell
   private cwd: string
 
   /** `env`: the session's environment, read at each command (a mod may change it between two). */
@@ -18,11 +21,12 @@ export class ShellSession {
     readonly env: () => Env = () => process.env,
     /** Told each time the directory changes, so others (settings hooks) can follow it. */
     private readonly onMove: (cwd: string) => void = () => {},
-    /** The background shells, when another ShellSession of the session already keeps them (a subagent's worktree). */
-    background?: BackgroundShells,
+    /** The background shells and the spare, when another ShellSession of the session already keeps them (a subagent's worktree). */
+    shared?: Pick<ShellSession, 'background' | 'spare'>,
   ) {
     this.cwd = sessionCwd
-    this.background = background ?? new BackgroundShells(env)
+    this.background = shared?.background ?? new BackgroundShells(env)
+    this.spare = shared?.spare ?? new SpareShell()
   }
 
   private go(dir: string): void {
