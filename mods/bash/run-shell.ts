@@ -46,7 +46,8 @@ export interface ShellOptions {
 // After the shell exits, a process it started in the background may still hold the pipes open.
 const DRAIN_MS = 100
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+/** `s` as one word to the shell, single-quoted. */
+export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 // The files the shells' EXIT traps write their directory to: numbered, in a directory of this
 // process's own (mode 0700, so no one can put a link where the next one will be written), made
@@ -74,7 +75,7 @@ export function spawnShell(script: string, cwd: string, env: Env = process.env):
 export async function runShell(command: string, options: ShellOptions): Promise<ShellRun> {
   const cwdFile = nextCwdFile()
   // On the same line as the command, so bash's line numbers in errors stay the user's.
-  const script = `${options.prelude ?? ''}trap 'pwd -P > ${quote(cwdFile)} 2>/dev/null' EXIT; ${command}`
+  const script = `${options.prelude ?? ''}trap 'pwd -P > ${shellQuote(cwdFile)} 2>/dev/null' EXIT; ${command}`
   const child = options.spare?.take(script, options.cwd, options.env ?? process.env) ?? spawnShell(script, options.cwd, options.env)
   const stdout = new CappedText(options.maxOutputChars)
   const stderr = new CappedText(options.maxOutputChars)

@@ -1,10 +1,8 @@
 import { stat } from 'node:fs/promises'
 import { allowedRoots, isInside, realpathLoose } from '../_shared/allowed-paths.js'
 import { BackgroundShells } from './background-shells.js'
-import type { Env } from './run-shell.js'
+import { shellQuote as quote, type Env } from './run-shell.js'
 import { SpareShell } from './spare-shell.js'
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** What Bash keeps per session: the directory `cd` moved to, the background shells, and the env files hooks wrote. */
 export class ShellSession {

@@ -1,8 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { childProcess } from '../../hooks-runner/child-process.js'
-import type { Env } from './run-shell.js'
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+import { shellQuote, type Env } from './run-shell.js'
 
 // The spare reads the command byte by byte (bash's `read` on a pipe); longer ones start as before.
 const MAX_SCRIPT_BYTES = 4096
@@ -36,7 +34,7 @@ function sameEnv(a: Map<string, string>, b: Map<string, string>): boolean {
 function restore(env: Map<string, string>): string {
   return ['PWD', 'OLDPWD', 'BASH_ENV'].map((name) => {
     const value = env.get(name)
-    return value === undefined ? `unset ${name}` : `export ${name}=${quote(value)}`
+    return value === undefined ? `unset ${name}` : `export ${name}=${shellQuote(value)}`
   }).join('; ')
 }
 
@@ -66,10 +64,11 @@ export class SpareShell {
   take(script: string, cwd: string, env: Env): ChildProcess | undefined {
     this.wanted = true
     const ready = this.ready
-    if (!ready) return undefined
+    // A long script is read faster by a bash of its own; the spare waits for the next command.
+    if (!ready || Buffer.byteLength(script) > MAX_SCRIPT_BYTES) return undefined
     this.ready = undefined
     const { child } = ready
-    if (child.exitCode !== null || child.signalCode !== null || Buffer.byteLength(script) > MAX_SCRIPT_BYTES || cwd.includes('\0') || !sameEnv(ready.env, defined(env))) {
+    if (child.exitCode !== null || child.signalCode !== null || !sameEnv(ready.env, defined(env))) {
       end(child)
       return undefined
     }
