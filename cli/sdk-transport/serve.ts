@@ -115,6 +115,9 @@ function answerInitialize(ctx: ControlContext, message: ControlRequest): void {
 function askSdk(wire: Wire): CanUseTool {
   return async (toolName, input, o) => {
     try {
+      // What the session said before the ask (a PermissionRequest hook's hook_response) waits in
+      // its stream, which the control request does not: one turn of the event loop lets it out first.
+      await new Promise((resolve) => setImmediate(resolve))
       const r = await wire.request({
         subtype: 'can_use_tool', tool_name: toolName, input, tool_use_id: o.toolUseID,
         ...(o.suggestions ? { permission_suggestions: o.suggestions } : {}), ...(o.blockedPath ? { blocked_path: o.blockedPath } : {}),
