@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { OutputFile, type OutputFileLimits } from './full-output.js'
 import { killGroup, signalGroup } from './kill-group.js'
+import { ensureGuard, guardGroup, releaseGroup } from './group-guard.js'
 import { spawnShell, type Env } from './run-shell.js'
 
 export type ShellStatus = 'running' | 'completed' | 'failed' | 'killed'
@@ -65,6 +66,7 @@ export class BackgroundShells {
   start(command: string, cwd: string, prelude = '', output?: string | ((id: string) => string)): BackgroundShell {
     const id = `bash_${++this.counter}`
     const outputPath = typeof output === 'function' ? output(id) : output
+    ensureGuard()
     const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd, this.env())
     const file = outputPath ? OutputFile.open(outputPath, this.fileLimits) : undefined
     const shell: BackgroundShell = {
@@ -79,10 +81,14 @@ export class BackgroundShells {
         child.once('exit', (code) => {
           if (shell.status === 'running') shell.status = code === 0 ? 'completed' : 'failed'
           shell.exitCode = code
+          // Off the guard's list at once: what it left running would end unseen, and a listed id
+          // that comes round again names someone else's group (kill() and the session's end still end it).
+          releaseGroup(shell.pgid)
           resolve()
         })
       }),
     }
+    guardGroup(shell.pgid)
     // 'close' comes after both streams ended, so the file has all of the output.
     if (file) child.once('close', () => void file.end().then((whole) => { if (!whole) delete shell.outputPath }))
     child.stdout!.setEncoding('utf8').on('data', (d: string) => { shell.stdout.push(d); file?.write(d) })
@@ -104,6 +110,7 @@ export class BackgroundShells {
     if (shell.status === 'running') shell.status = 'killed'
     if (shell.pgid > 0) await killGroup(shell.pgid, graceMs)
     await shell.exited
+    releaseGroup(shell.pgid)
   }
 
   /** Ends every shell still running (its group may outlive the shell itself). */
@@ -113,6 +120,11 @@ export class BackgroundShells {
 
   /** Last resort when the process exits: no time to wait, so SIGKILL at once. */
   killAllNow(): void {
-    for (const s of this.shells.values()) if (s.pgid > 0) signalGroup(s.pgid, 'SIGKILL')
+    for (const s of this.shells.values()) {
+      if (s.pgid <= 0) continue
+      signalGroup(s.pgid, 'SIGKILL')
+      // Ended already: the guard need not wait out a second's grace for it after this process is gone.
+      releaseGroup(s.pgid)
+    }
   }
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { CappedText } from './capped-text.js'
 import { FullOutput } from './full-output.js'
 import { groupRunning, killGroup } from './kill-group.js'
+import { ensureGuard, guardGroup, releaseGroup } from './group-guard.js'
 import type { SpareShell } from './spare-shell.js'
 
 export type Env = Record<string, string | undefined>
@@ -76,7 +77,9 @@ export async function runShell(command: string, options: ShellOptions): Promise<
   const cwdFile = nextCwdFile()
   // On the same line as the command, so bash's line numbers in errors stay the user's.
   const script = `${options.prelude ?? ''}trap 'pwd -P > ${shellQuote(cwdFile)} 2>/dev/null' EXIT; ${command}`
+  ensureGuard()
   const child = options.spare?.take(script, options.cwd, options.env ?? process.env) ?? spawnShell(script, options.cwd, options.env)
+  if (child.pid) guardGroup(child.pid)
   const stdout = new CappedText(options.maxOutputChars)
   const stderr = new CappedText(options.maxOutputChars)
   const full = new FullOutput(options.fullOutputPath, options.maxOutputChars)
@@ -111,6 +114,8 @@ export async function runShell(command: string, options: ShellOptions): Promise<
   } finally {
     clearTimeout(timer)
     options.signal.removeEventListener('abort', onAbort)
+    // Its group was waited out (or ended) above; one that failed to start has none.
+    if (child.pid) releaseGroup(child.pid)
     // Not waited for: the next command writes a file of another name (and the directory goes at exit).
     unlink(cwdFile, () => {})
   }

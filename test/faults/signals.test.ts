@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { constants, tmpdir } from 'node:os'
@@ -10,6 +10,7 @@ import { builtModloop } from '../helpers/built-cli.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 import { lastUserText } from './hook-project.js'
 import { expectCleanEnd, faultyEnv, leftoversOf, parseStream } from './run-faulty.js'
+import { groupRunning } from '../../mods/bash/kill-group.js'
 
 // The built CLI as a real process, stopped by a signal while a Bash command runs and while a model
 // response is stalled. Sync is on markers (a pid file the command writes, the request the server
@@ -102,7 +103,7 @@ describe.concurrent('-p stopped by a signal', () => {
     }, 60_000)
   }
 
-  it('kill -9 mid-tool, then --resume: the lock is taken over, the cut call is answered, the session goes on', async () => {
+  it('kill -9 mid-tool, then --resume: the command is ended all the same, the lock is taken over, the cut call is answered, the session goes on', async () => {
     const { cwd } = await project()
     const pidFile = join(cwd, 'shell.pid')
     const server = await startFakeAnthropic({ script: [...longBash(pidFile).slice(0, 1), { reply: 'resumed', expect: { lastUserText: 'again' } }] })
@@ -111,9 +112,12 @@ describe.concurrent('-p stopped by a signal', () => {
       await until(pidIn(pidFile), 'the Bash command start')
       run.child.kill('SIGKILL')
       expect((await run.ended).signal).toBe('SIGKILL')
-      // Nothing was left to end what the killed run started: that is the point of kill -9.
+      // No exit handler ran: the command's group (its shell, a child and a grandchild in the
+      // background) is ended by the run's group guard, which saw the run's end as its stdin closing.
       const shell = pidIn(pidFile)()!
-      process.kill(-shell, 'SIGKILL')
+      for (let i = 0; i < 600 && (await groupRunning(shell)); i++) await sleep(25)
+      const diag = () => spawnSync('sh', ['-c', `ps -eo pid,ppid,pgid,sid,stat,lstart,args | grep -E " ${shell} |ids=" | grep -v grep; for p in $(pgrep -g ${shell}) $(pgrep -f "ids="); do echo "fds of $p:"; ls -l /proc/$p/fd 2>&1 | tail -n +2; done; echo "run pid ${run.child.pid}"`]).stdout.toString()
+      expect(await groupRunning(shell), diag()).toBe(false)
       const sessionId = parseStream(run.out()).messages.find((m) => m.session_id)!.session_id as string
       const again = await builtModloop(['-p', 'again', '--resume', sessionId, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'], { cwd, env: faultyEnv(cwd, server.url) })
       const resumed = parseStream(again.out)
