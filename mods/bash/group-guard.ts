@@ -6,7 +6,7 @@ import { childProcess } from '../../hooks-runner/child-process.js'
  * process is gone without its exit handlers: kill -9, a crash in native code, the OOM killer. The
  * commands run detached (their own sessions), so nothing else would end them.
  *
- * It reads `+<pgid>` and `-<pgid>` lines on stdin and keeps the list; when stdin closes (this
+ * It reads `+<pgid>` and `-<pgid>` lines on stdin and keeps the list (once each); when stdin closes (this
  * process gone, however), it sends SIGTERM to each group left, and SIGKILL a second later. A
  * group leaves the list as soon as its command is over: pids come back round (32,768 of them on
  * many systems, within minutes on a busy one), and an id left listed could by then name someone
@@ -15,7 +15,7 @@ import { childProcess } from '../../hooks-runner/child-process.js'
 const GUARD = `ids=' '
 while IFS= read -r l; do
   case $l in
-    +*) ids="$ids\${l#+} " ;;
+    +*) id=\${l#+}; case $ids in *" $id "*) ;; *) ids="$ids$id " ;; esac ;;
     -*) id=\${l#-}; case $ids in *" $id "*) ids="\${ids%%" $id "*} \${ids#*" $id "}" ;; esac ;;
   esac
 done
@@ -62,7 +62,11 @@ function send(line: string): void {
   guard?.stdin!.write(`${line}\n`)
 }
 
-/** Lists a command's process group, to be ended should this process die with it running. */
+/**
+ * Lists a command's process group, to be ended should this process die with it running. A spare
+ * bash is listed before it is handed its command; a command spawned directly, once spawn()
+ * returns, so a kill -9 in the few milliseconds between its exec and this line leaves it running.
+ */
 export function guardGroup(pgid: number): void {
   if (pgid > 0) send(`+${pgid}`)
 }

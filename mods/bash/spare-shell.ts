@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { childProcess } from '../../hooks-runner/child-process.js'
+import { guardGroup } from './group-guard.js'
 import { shellQuote, type Env } from './run-shell.js'
 
 // The spare reads the command byte by byte (bash's `read` on a pipe); longer ones start as before.
@@ -73,6 +74,8 @@ export class SpareShell {
       return undefined
     }
     for (const handle of handles(child)) handle.ref()
+    // Listed before it has its command, so no moment of the command goes unguarded.
+    if (child.pid) guardGroup(child.pid)
     child.stdin!.end(`${cwd}\0${script}\0`)
     return child
   }

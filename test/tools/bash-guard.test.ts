@@ -54,14 +54,14 @@ async function until<T>(probe: () => T | undefined | Promise<T | undefined>, wha
 
 describe('the group guard', () => {
   it('ends the groups still listed when the process that listed them dies by kill -9, and only those', async () => {
-    // A process that starts three groups (sleep, each its own), lists all three and takes one back
-    // off, then waits to be killed.
+    // A process that starts three groups (sleep, each its own), lists all three (one twice: a group
+    // is listed once) and takes that one back off, then waits to be killed.
     const script = `
       import { spawn } from 'node:child_process'
       import { guardGroup, releaseGroup } from ${JSON.stringify(guardModule)}
       const start = () => spawn('sh', ['-c', 'sleep 600 & sleep 600'], { detached: true, stdio: 'ignore' }).pid
       const [kept, released, other] = [start(), start(), start()]
-      guardGroup(kept); guardGroup(released); releaseGroup(released); guardGroup(other)
+      guardGroup(kept); guardGroup(released); guardGroup(released); releaseGroup(released); guardGroup(other)
       console.log(JSON.stringify({ kept, released, other }))
       setInterval(() => {}, 1000)`
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
