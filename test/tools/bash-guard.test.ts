@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { groupRunning } from '../../mods/bash/kill-group.js'
+import { childrenOf } from './harness.js'
 
 const guardModule = fileURLToPath(new URL('../../dist/mods/bash/group-guard.js', import.meta.url))
 const leftover: number[] = []
@@ -16,22 +17,6 @@ afterAll(() => {
     }
   }
 })
-
-/** The pids of the processes whose parent is `pid` and whose command line starts with `prefix`. */
-function childrenOf(pid: number, prefix: string): number[] {
-  const out: number[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').startsWith(prefix)) out.push(Number(name))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out
-}
 
 /** Whether `pid` is a live process (a zombie waiting for init to reap it is not). */
 function running(pid: number): boolean {
@@ -70,7 +55,7 @@ describe('the group guard', () => {
     const groups = await until(() => (out.includes('\n') ? JSON.parse(out) as { kept: number; released: number; other: number } : undefined), 'the groups')
     leftover.push(groups.kept, groups.released, groups.other)
     // The guard has its list once it runs: the lines were queued for it and written as it started.
-    await until(() => (childrenOf(child.pid!, 'sh\0-c\0ids=').length === 1 ? true : undefined), 'the guard')
+    await until(() => (childrenOf(child.pid!, 'sh\0-c\0ids=').size === 1 ? true : undefined), 'the guard')
     child.kill('SIGKILL')
     await until(async () => (!(await groupRunning(groups.kept)) && !(await groupRunning(groups.other)) ? true : undefined), 'the listed groups end')
     expect(await groupRunning(groups.released)).toBe(true)
@@ -83,7 +68,7 @@ describe('the group guard', () => {
       setTimeout(() => console.log('listed'), 0)
       setInterval(() => {}, 1000)`
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
-    const [guard] = await until(() => { const g = childrenOf(child.pid!, 'sh\0-c\0ids='); return g.length === 1 ? g : undefined }, 'the guard')
+    const [guard] = await until(() => { const g = childrenOf(child.pid!, 'sh\0-c\0ids='); return g.size === 1 ? [...g] : undefined }, 'the guard')
     child.kill('SIGKILL')
     // Its parent gone, the guard is init's: it exits as soon as its stdin ends, having nothing to end.
     await until(() => (running(guard!) ? undefined : true), 'the guard exit')

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,7 +6,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { runShell, type Env, type ShellOptions } from '../../mods/bash/run-shell.js'
 import { SpareShell } from '../../mods/bash/spare-shell.js'
 import { runScript } from '../loop/helpers.js'
-import { groupAlive, tempDir } from './harness.js'
+import { childrenOf, groupAlive, tempDir } from './harness.js'
 
 let tmp: Awaited<ReturnType<typeof tempDir>>
 beforeAll(async () => {
@@ -18,20 +17,7 @@ beforeAll(async () => {
 afterAll(() => tmp.remove())
 
 /** The pids whose parent is this process (children started by a spawn, waiting or running). */
-function children(): Set<number> {
-  const out = new Set<number>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      // The fields after the command's name (which may hold spaces) start at its closing paren.
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) out.add(Number(name))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out
-}
+const children = () => childrenOf(process.pid)
 
 const options = (env: Env, spare?: SpareShell): ShellOptions => ({ cwd: tmp.dir, timeoutMs: 10_000, signal: new AbortController().signal, maxOutputChars: 100_000, env, spare })
 

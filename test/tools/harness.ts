@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,4 +53,21 @@ export function groupAlive(pgid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ESRCH'
   }
+}
+
+/** The pids whose parent is `pid` (and whose command line starts with `prefix`): what a process has spawned that still runs or waits. */
+export function childrenOf(pid: number, prefix = ''): Set<number> {
+  const out = new Set<number>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      // The fields after the command's name (which may hold spaces) start at its closing paren.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue
+      if (!prefix || readFileSync(`/proc/${name}/cmdline`, 'utf8').startsWith(prefix)) out.add(Number(name))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out
 }
