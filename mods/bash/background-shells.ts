@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { OutputFile, type OutputFileLimits } from './full-output.js'
-import { killGroup, signalGroup } from './kill-group.js'
+import { groupRunning, killGroup, signalGroup } from './kill-group.js'
 import { ensureGuard, guardGroup, releaseGroup } from './group-guard.js'
 import { spawnShell, type Env } from './run-shell.js'
 
@@ -45,6 +45,12 @@ export interface BackgroundShell {
   /** Where the whole output (both streams as they came) is written; unset when it cannot be. */
   outputPath?: string
   exited: Promise<void>
+  /**
+   * Nothing of its group ran any more when its shell exited. Its id is then never signalled
+   * again: pids come back round (32,768 on many systems), and by a session's end it may be
+   * someone else's group.
+   */
+  groupGone?: boolean
 }
 
 // Unread output kept per stream between two BashOutput calls.
@@ -84,6 +90,7 @@ export class BackgroundShells {
           // Off the guard's list at once: what it left running would end unseen, and a listed id
           // that comes round again names someone else's group (kill() and the session's end still end it).
           releaseGroup(shell.pgid)
+          void groupRunning(shell.pgid).then((running) => { if (!running) shell.groupGone = true })
           resolve()
         })
       }),
@@ -108,20 +115,20 @@ export class BackgroundShells {
   /** Ends one shell's whole process group; resolves when it is gone. */
   async kill(shell: BackgroundShell, graceMs?: number): Promise<void> {
     if (shell.status === 'running') shell.status = 'killed'
-    if (shell.pgid > 0) await killGroup(shell.pgid, graceMs)
+    if (shell.pgid > 0 && !shell.groupGone) await killGroup(shell.pgid, graceMs)
     await shell.exited
     releaseGroup(shell.pgid)
   }
 
   /** Ends every shell still running (its group may outlive the shell itself). */
   async killAll(graceMs?: number): Promise<void> {
-    await Promise.all([...this.shells.values()].filter((s) => s.pgid > 0 && (s.status === 'running' || signalGroup(s.pgid, 0))).map((s) => this.kill(s, graceMs)))
+    await Promise.all([...this.shells.values()].filter((s) => s.pgid > 0 && !s.groupGone && (s.status === 'running' || signalGroup(s.pgid, 0))).map((s) => this.kill(s, graceMs)))
   }
 
   /** Last resort when the process exits: no time to wait, so SIGKILL at once. */
   killAllNow(): void {
     for (const s of this.shells.values()) {
-      if (s.pgid <= 0) continue
+      if (s.pgid <= 0 || s.groupGone) continue
       signalGroup(s.pgid, 'SIGKILL')
       // Ended already: the guard need not wait out a second's grace for it after this process is gone.
       releaseGroup(s.pgid)

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import bash from '../../mods/bash/index.js'
 import { groupAlive, openTools, tempDir, type Tools } from './harness.js'
 
@@ -141,6 +141,32 @@ describe('background shells', () => {
     const stdout = ((await own.call('BashOutput', { bash_id: 'bash_1' })).result as { stdout: string }).stdout
     await own.close()
     await expectGroupGone(pidIn(stdout))
+  })
+})
+
+describe('a background shell that is over', () => {
+  it('has its group id never signalled again once its group was found empty: by then it may be someone else\'s', async () => {
+    const { BackgroundShells } = await import('../../mods/bash/background-shells.js')
+    const shells = new BackgroundShells(() => process.env)
+    const done = shells.start('true', tmp.dir)
+    const leaving = shells.start('sleep 30 & exit 0', tmp.dir)
+    await Promise.all([done.exited, leaving.exited])
+    for (let i = 0; i < 200 && !done.groupGone; i++) await sleep(10)
+    expect(done.groupGone).toBe(true)
+    // The shell that left a child running still has its group: that one is ended at the session's end.
+    expect(leaving.groupGone).toBeFalsy()
+    const kill = vi.spyOn(process, 'kill')
+    try {
+      await shells.killAll(100)
+      shells.killAllNow()
+      await shells.kill(done)
+      const signalled = kill.mock.calls.map(([pid]) => pid)
+      expect(signalled).not.toContain(-done.pgid)
+      expect(signalled).toContain(-leaving.pgid)
+    } finally {
+      kill.mockRestore()
+    }
+    await expectGroupGone(leaving.pgid)
   })
 })
 
