@@ -6,23 +6,41 @@ export function toHookStream<C, R>(source: AsyncGenerator<C, R, undefined>): Hoo
 }
 
 /**
- * A stream whose result settles as it ends: with the value it returned, with what it threw, or
- * as closed when it was closed before its end. Every chunk of a streaming event passes through one
- * per handler and one beneath them: a plain object forwarding `next` costs a chunk one promise,
- * where a wrapping async generator cost several (~20% of a tool round's streaming while the code
- * is cold).
+ * A stream that settles `.result` itself, as a plain object: every chunk of a streaming event
+ * passes through one per handler and one beneath them, and an object forwarding `next` costs a
+ * chunk one promise where a wrapping async generator cost several (~20% of a tool round's
+ * streaming while the code is cold).
  */
-export class ResultStream<C, R> implements HookStream<C, R> {
+export abstract class SettlingStream<C, R> implements HookStream<C, R> {
   readonly result: Promise<R>
-  private settle!: (r: R) => void
-  private fail!: (err: unknown) => void
+  protected settle!: (r: R) => void
+  protected fail!: (err: unknown) => void
 
-  constructor(private readonly source: AsyncGenerator<C, R, undefined>) {
+  constructor() {
     this.result = new Promise<R>((resolve, reject) => {
       this.settle = resolve
       this.fail = reject
     })
     this.result.catch(() => {})
+  }
+
+  abstract next(): Promise<IteratorResult<C, R>>
+  abstract return(value: R | PromiseLike<R>): Promise<IteratorResult<C, R>>
+  abstract throw(err: unknown): Promise<IteratorResult<C, R>>
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return(undefined as R)
+  }
+}
+
+/** A generator as a stream whose result settles as it ends: with the value it returned, with what it threw, or as closed when it was closed before its end. */
+export class ResultStream<C, R> extends SettlingStream<C, R> {
+  constructor(private readonly source: AsyncGenerator<C, R, undefined>) {
+    super()
   }
 
   next(): Promise<IteratorResult<C, R>> {
@@ -36,14 +54,6 @@ export class ResultStream<C, R> implements HookStream<C, R> {
 
   throw(err: unknown): Promise<IteratorResult<C, R>> {
     return this.track(this.source.throw(err))
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.return(undefined as R)
   }
 
   private track(step: Promise<IteratorResult<C, R>>): Promise<IteratorResult<C, R>> {

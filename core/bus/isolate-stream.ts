@@ -1,5 +1,5 @@
 import { describeError } from '../errors.js'
-import { closedEarly, toHookStream } from './hook-stream.js'
+import { closedEarly, SettlingStream, toHookStream } from './hook-stream.js'
 import { checkRewrite, type Report } from './isolate.js'
 import type { Link, StreamBelow, StreamInvoke } from './link.js'
 import type { DispatchContext, FailureKind, HookStream } from './types.js'
@@ -139,18 +139,11 @@ class Meter implements Watched {
  * waits for each chunk, and an error from beneath is noted as not the handler's own. Closing it
  * leaves what is beneath as it is (the handler is done with it; `rest` may still read it on).
  */
-class PausedStream<C, R> implements HookStream<C, R> {
-  readonly result: Promise<R>
-  private settle!: (r: R) => void
-  private fail!: (err: unknown) => void
+class PausedStream<C, R> extends SettlingStream<C, R> {
   private ended = false
 
   constructor(private readonly meter: Meter, private readonly inner: HookStream<C, R>, private readonly onError: (err: unknown) => void) {
-    this.result = new Promise<R>((resolve, reject) => {
-      this.settle = resolve
-      this.fail = reject
-    })
-    this.result.catch(() => {})
+    super()
   }
 
   async next(): Promise<IteratorResult<C, R>> {
@@ -181,14 +174,6 @@ class PausedStream<C, R> implements HookStream<C, R> {
   async throw(err: unknown): Promise<IteratorResult<C, R>> {
     this.end(err)
     throw err
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.return(undefined as R)
   }
 
   private end(err: unknown): void {

@@ -78,8 +78,10 @@ export async function runShell(command: string, options: ShellOptions): Promise<
   // On the same line as the command, so bash's line numbers in errors stay the user's.
   const script = `${options.prelude ?? ''}trap 'pwd -P > ${shellQuote(cwdFile)} 2>/dev/null' EXIT; ${command}`
   ensureGuard()
-  const child = options.spare?.take(script, options.cwd, options.env ?? process.env) ?? spawnShell(script, options.cwd, options.env)
-  if (child.pid) guardGroup(child.pid)
+  // A spare is listed with the guard as it is handed the command; a spawned shell once it exists.
+  const spare = options.spare?.take(script, options.cwd, options.env ?? process.env)
+  const child = spare ?? spawnShell(script, options.cwd, options.env)
+  if (!spare && child.pid) guardGroup(child.pid)
   const stdout = new CappedText(options.maxOutputChars)
   const stderr = new CappedText(options.maxOutputChars)
   const full = new FullOutput(options.fullOutputPath, options.maxOutputChars)
