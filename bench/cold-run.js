@@ -4,6 +4,11 @@
 // binary is on the PATH, with Claude Code answering the same prompt from the same server.
 // Each Node process reports its CPU time and peak RSS through a preload (lib/usage.cjs); Claude
 // Code's come from /usr/bin/time when it is there. Medians of BENCH_RUNS rounds (default 9).
+// BENCH_CLAUDE names a Claude Code binary that is not on the PATH: the npm package
+// @anthropic-ai/claude-code installs it as node_modules/@anthropic-ai/claude-code-linux-x64/claude
+// (its install script, which would copy it to the package's bin, is not run by npm 11's defaults).
+// Beside them, the CLI's code loaded and nothing run (lib/load-only.cjs) shows what of the
+// target is left for the session itself.
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
@@ -15,9 +20,10 @@ import { median, row } from './lib/rows.js'
 const RUNS = Number(process.env.BENCH_RUNS || 9)
 const bin = fileURLToPath(new URL('../bin/modloop.cjs', import.meta.url))
 const usagePreload = fileURLToPath(new URL('./lib/usage.cjs', import.meta.url))
+const loadOnly = fileURLToPath(new URL('./lib/load-only.cjs', import.meta.url))
 const bundleDir = fileURLToPath(new URL('../dist/bin/', import.meta.url))
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
-const claude = process.env.PATH?.split(delimiter).map((d) => join(d, 'claude')).find((p) => existsSync(p))
+const claude = process.env.BENCH_CLAUDE || process.env.PATH?.split(delimiter).map((d) => join(d, 'claude')).find((p) => existsSync(p))
 
 const work = mkdtempSync(join(tmpdir(), 'modloop-cold-'))
 const repo = join(work, 'repo')
@@ -41,6 +47,7 @@ const variants = [
   { name: "node -e ''", node: ['-e', ''], cwd: repo },
   { name: 'modloop (git repository)', node: [bin, '-p', 'hi'], cwd: repo, expect: 'Hello' },
   { name: 'modloop (no repository)', node: [bin, '-p', 'hi'], cwd: plain, expect: 'Hello' },
+  { name: 'modloop (code loaded only)', node: [loadOnly], cwd: repo },
   ...(claude ? [{ name: 'claude (git repository)', command: claude, args: ['-p', 'hi'], cwd: repo, expect: 'Hello' }] : []),
 ]
 
@@ -109,7 +116,8 @@ try {
   }
   const node = fig("node -e ''")
   const ours = fig('modloop (git repository)')
-  const detail = `${ours.ms.toFixed(0)} ms vs ${node.ms.toFixed(0)} ms wall (medians of ${RUNS} alternating runs); CPU ${ours.cpuMs.toFixed(0)} vs ${node.cpuMs.toFixed(0)} ms (${(ours.cpuMs / node.cpuMs).toFixed(2)}×)`
+  const loaded = fig('modloop (code loaded only)')
+  const detail = `${ours.ms.toFixed(0)} ms vs ${node.ms.toFixed(0)} ms wall (medians of ${RUNS} alternating runs); CPU ${ours.cpuMs.toFixed(0)} vs ${node.cpuMs.toFixed(0)} ms (${(ours.cpuMs / node.cpuMs).toFixed(2)}×); the code loaded and nothing run: ${loaded.ms.toFixed(0)} ms (${(loaded.ms / node.ms).toFixed(2)}×)`
   row("cold -p one-turn in a git repository, × node -e ''", ours.ms / node.ms, { max: 1.8, unit: '×', detail, digits: 2 })
   if (runs.has('claude (git repository)')) {
     const cc = fig('claude (git repository)')

@@ -2,9 +2,11 @@
 // against the fake server on loopback, timed at the server: from the end of the response that
 // asked for the tool to the arrival of the next request. The model's time is not in it; the
 // client's is all of it (reading the stream, permission and hook checks, running the tool, the
-// transcript, building and sending the next request). Two yardsticks: Node spawning `sh -c 'echo'`,
-// and a bare client (bench/lib/bare-client.js) that does nothing between rounds, whose gap is what
-// loopback, scheduling and the server's reading and parsing of a request of the same size cost.
+// transcript, building and sending the next request). Three yardsticks: Node spawning `sh -c 'echo'`;
+// a bare client (bench/lib/bare-client.js) that does nothing between rounds, whose gap is what
+// loopback, scheduling and the server's reading and parsing of a request of the same size cost;
+// and modloop's model client alone (bench/lib/model-client.js), the real SDK doing nothing else,
+// whose gap is the floor the SDK sets under any round.
 //
 // Two paces of model. Streamed, as a model answers: the first event after 20 ms, then one every
 // 3 ms (~15 ms for a tool call; a real model takes hundreds). A client may work while the answer
@@ -22,6 +24,9 @@ const ROUNDS = 10
 const RUNS = Number(process.env.BENCH_RUNS || 5)
 const bin = fileURLToPath(new URL('../bin/modloop.cjs', import.meta.url))
 const bare = fileURLToPath(new URL('./lib/bare-client.js', import.meta.url))
+const modelClient = fileURLToPath(new URL('./lib/model-client.js', import.meta.url))
+// The model client runs from dist/ without the CLI's code cache: its first requests compile.
+const MODEL_CLIENT_WARMUP = 5
 
 const cwd = mkdtempSync(join(tmpdir(), 'modloop-rounds-'))
 writeFileSync(join(cwd, 'notes.txt'), Array.from({ length: 40 }, (_, i) => `line ${i} of the notes`).join('\n'))
@@ -55,16 +60,16 @@ async function gaps(tool, pace) {
   }
 }
 
-/** The gaps (ms) of a client that does nothing between rounds, sending requests of `bytes` each. */
-async function bareGaps(bytes, pace) {
-  const script = [...Array.from({ length: ROUNDS }, () => ({ reply: [{ tool_use: { name: 'Read', input: { file_path: join(cwd, 'notes.txt') } } }], ...pace })), { reply: 'Done.' }]
+/** The gaps (ms) of `client` (a script as bench/lib/bare-client.js) sending requests of `bytes` each, its first `warmup` left out. */
+async function clientGaps(client, bytes, pace, warmup = 0) {
+  const script = [...Array.from({ length: warmup + ROUNDS }, () => ({ reply: [{ tool_use: { name: 'Read', input: { file_path: join(cwd, 'notes.txt') } } }], ...pace })), { reply: 'Done.' }]
   const server = await startFakeAnthropic({ script })
   try {
-    const child = spawn(process.execPath, [bare, server.url, String(ROUNDS + 1), String(bytes)], { stdio: ['ignore', 'ignore', 'inherit'] })
+    const child = spawn(process.execPath, [client, server.url, String(warmup + ROUNDS + 1), String(bytes)], { stdio: ['ignore', 'ignore', 'inherit'] })
     const code = await new Promise((resolve) => child.on('close', resolve))
     const r = server.requests
-    if (code !== 0 || r.length !== ROUNDS + 1) throw new Error(`the bare client failed (${code}, ${r.length} requests)`)
-    return r.slice(1).map((req, i) => req.receivedAt - r[i].answeredAt)
+    if (code !== 0 || r.length !== warmup + ROUNDS + 1) throw new Error(`${client} failed (${code}, ${r.length} requests)`)
+    return r.slice(1).map((req, i) => req.receivedAt - r[i].answeredAt).slice(warmup)
   } finally {
     await server.close()
   }
@@ -86,7 +91,7 @@ async function shellSpawn() {
   return median(samples.slice(5))
 }
 
-/** Per pace: the median gaps of Bash, Read and the bare client; and Node's own shell spawn. */
+/** Per pace: the median gaps of Bash, Read, the bare client and the model client alone; and Node's own shell spawn. */
 export async function toolRounds() {
   const paces = {}
   for (const [name, pace] of Object.entries(PACES)) {
@@ -98,8 +103,12 @@ export async function toolRounds() {
       rows[tool] = median(all)
     }
     const floor = []
-    for (let i = 0; i < RUNS; i++) floor.push(...(await bareGaps(lastBodyBytes, pace)))
-    paces[name] = { bash: rows.Bash, read: rows.Read, floor: median(floor) }
+    const sdk = []
+    for (let i = 0; i < RUNS; i++) {
+      floor.push(...(await clientGaps(bare, lastBodyBytes, pace)))
+      sdk.push(...(await clientGaps(modelClient, lastBodyBytes, pace, MODEL_CLIENT_WARMUP)))
+    }
+    paces[name] = { bash: rows.Bash, read: rows.Read, floor: median(floor), sdk: median(sdk) }
   }
   return { paces, shell: await shellSpawn() }
 }
@@ -108,11 +117,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const { paces, shell } = await toolRounds()
     const { streamed, 'at once': once } = paces
-    const fig = (r) => `Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms, a client doing nothing between rounds ${r.floor.toFixed(1)} ms`
+    const fig = (r) => `Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms, the model client alone ${r.sdk.toFixed(1)} ms, a client doing nothing between rounds ${r.floor.toFixed(1)} ms`
     console.log(`tool rounds (median gap of ${RUNS}×${ROUNDS} sequential rounds, model time excluded): streamed answers: ${fig(streamed)}; answers at once: ${fig(once)}; Node spawning sh -c echo: ${shell.toFixed(1)} ms`)
     const how = (r) => `median gap of ${RUNS}×${ROUNDS} sequential rounds through \`modloop -p\`, timed at the fake server, the model's answers streamed; a client doing nothing between rounds: ${r.floor.toFixed(1)} ms`
     row('gap per Bash round (echo)', streamed.bash, { max: 10, unit: 'ms', detail: `${how(streamed)}; answers at once: ${once.bash.toFixed(1)} ms; Node spawning sh -c echo: ${shell.toFixed(1)} ms` })
-    row('gap per Read round (a 40-line file)', streamed.read, { max: 2, unit: 'ms', detail: `${how(streamed)}; answers at once: ${once.read.toFixed(1)} ms (a client doing nothing: ${once.floor.toFixed(1)} ms)` })
+    row('gap per Read round (a 40-line file)', streamed.read, { max: 2, unit: 'ms', detail: `${how(streamed)}; modloop's model client alone (the SDK, nothing else between requests): ${streamed.sdk.toFixed(1)} ms; answers at once: ${once.read.toFixed(1)} ms (the model client alone: ${once.sdk.toFixed(1)} ms, a client doing nothing: ${once.floor.toFixed(1)} ms)` })
   } finally {
     rmSync(cwd, { recursive: true, force: true })
   }

@@ -2,18 +2,10 @@
 'use strict'
 const { join } = require('node:path')
 const { requireCached, setLaunchFlags } = require('./code-cache.cjs')
+const { launchFlags } = require('./launch-flags.cjs')
 
 const argv = process.argv.slice(2)
-setLaunchFlags([
-  // fetch (WebFetch) parses HTTP with a WebAssembly module whose optimising recompile, left
-  // unfinished when a short run exits, adds ~25 MiB to peak memory; the baseline compiler parses
-  // a stream just as well.
-  '--liftoff-only',
-  // A headless run starts without V8's optimising compilers: a one-turn run ends before their
-  // code would pay, and their compiles took ~5 MiB of its peak memory for no time saved. The run
-  // gets them back once the session is under way (cli/heap.ts, at the first answer).
-  ...(argv.includes('-p') || argv.includes('--print') ? ['--max-opt=0'] : []),
-])
+setLaunchFlags(launchFlags(argv))
 const { main } = requireCached(join(__dirname, '..', 'dist', 'bin', 'main.cjs'))
 
 // A reader that went away (`| head`, a parent that stopped reading) is no crash: what is left to

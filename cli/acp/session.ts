@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { uuid as newUuid } from '../../core/random.js'
 import { RequestError, type AgentContext, type AvailableCommand, type ClientCapabilities, type ContentBlock, type SessionModeState, type SessionUpdate, type StopReason } from '@agentclientprotocol/sdk'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import type { QueryOptions } from '../../runtime/options.js'
@@ -61,7 +61,7 @@ export class AcpSession {
 
   /** Opens a session (new, or resumed by `options.resume`) and resolves once its mods have started. */
   static async open(start: SessionStart): Promise<AcpSession> {
-    const id = start.options.resume ?? start.options.sessionId ?? randomUUID()
+    const id = start.options.resume ?? start.options.sessionId ?? newUuid()
     let ready!: { resolve(): void; reject(err: unknown): void }
     const started = new Promise<void>((resolve, reject) => { ready = { resolve, reject } })
     // The loop loads with the first session: `initialize` is answered before any of it is imported.
@@ -84,7 +84,7 @@ export class AcpSession {
     // Told again with the first prompt, in case the editor dropped the first telling: it came as the session was made.
     if (!this.prompted) void this.announceCommands(true).catch(() => {})
     this.prompted = true
-    const uuid = randomUUID()
+    const uuid = newUuid()
     const done = new Promise<StopReason>((resolve, reject) => { this.turn = { uuid, resolve, reject, cancelled: false } })
     this.input.send({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, priority: 'next', uuid })
     return done

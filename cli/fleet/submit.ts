@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { uuid } from '../../core/random.js'
 import { existsSync, readFileSync } from 'node:fs'
 import { extname, isAbsolute, resolve } from 'node:path'
 import { ModloopError } from '../../core/errors.js'
@@ -46,7 +46,7 @@ function jobData(values: Values, cwd: string): JobData {
   if (!prompt?.trim()) throw usageError('-p PROMPT is needed: what the job asks')
   const dir = resolve(cwd, str(values, 'cwd') ?? '.')
   const resumeId = str(values, 'resume')
-  const sessionId = resumeId ?? str(values, 'session-id') ?? randomUUID()
+  const sessionId = resumeId ?? str(values, 'session-id') ?? uuid()
   if (resumeId && str(values, 'session-id')) throw usageError('--resume and --session-id cannot be used together: a resumed session keeps its id')
   const config = str(values, 'config')
   const mode = str(values, 'permission-mode')

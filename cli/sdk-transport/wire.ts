@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { uuid } from '../../core/random.js'
 import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
 
@@ -29,7 +29,7 @@ export class Wire {
   /** Sends a control request to the SDK and resolves with its response (rejects on an error answer). */
   request(request: Record<string, unknown> & { subtype: string }, signal?: AbortSignal): Promise<Record<string, unknown>> {
     if (this.closedReason) return Promise.reject(new Error(`${request.subtype}: ${this.closedReason}`))
-    const id = randomUUID()
+    const id = uuid()
     return new Promise((resolve, reject) => {
       const done = () => {
         this.pending.delete(id)

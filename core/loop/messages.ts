@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { ContentBlock, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { Usage } from '../events/types.js'
 
@@ -152,7 +151,7 @@ export interface SDKResultMessage {
 
 export type SDKMessage = SDKSystemInit | SDKSystemMessage | SDKAssistantMessage | SDKUserMessage | SDKPartialMessage | SDKToolProgressMessage | SDKResultMessage
 
-export const uuid = (): string => randomUUID()
+export { uuid } from '../random.js'
 
 export const zeroUsage = (): Usage => ({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })
 

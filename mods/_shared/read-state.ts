@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../../core/random.js'
 
 /** What Read saw of one file: enough to tell later whether the file changed since. */
 export interface ReadRecord {
@@ -17,7 +17,7 @@ export interface ReadRecord {
  */
 const sessions = new Map<string, Map<string, ReadRecord>>()
 
-export const hashBytes = (bytes: Uint8Array): string => createHash('sha1').update(bytes).digest('hex')
+export const hashBytes = (bytes: Uint8Array): string => nodeCrypto().createHash('sha1').update(bytes).digest('hex')
 
 export function recordRead(sessionId: string, path: string, record: ReadRecord): void {
   let files = sessions.get(sessionId)

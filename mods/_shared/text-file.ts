@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer'
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../../core/random.js'
 import { chmod, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
@@ -89,7 +89,7 @@ export function encodeText(text: string, format: TextFormat): Buffer {
  */
 export async function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {
   const mode = await stat(path).then((s) => s.mode & 0o7777, () => undefined)
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`)
   try {
     await writeFile(temp, data, { flag: 'wx' })
     if (mode !== undefined) await chmod(temp, mode)

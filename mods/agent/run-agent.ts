@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../../core/random.js'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { describeError } from '../../core/errors.js'
@@ -33,7 +33,7 @@ export interface AgentRun {
   logs: Map<string, OutputLog>
 }
 
-const newAgentId = () => `a${randomBytes(8).toString('hex')}`
+const newAgentId = () => `a${randomHex(8)}`
 
 /**
  * One Agent call. In the foreground the call waits for the report and hands it back framed; in

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../../core/random.js'
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -61,7 +61,7 @@ export class CheckpointStore {
     let blob: string | null = null
     if (existsSync(path)) {
       const bytes = readFileSync(path)
-      blob = createHash('sha256').update(bytes).digest('hex')
+      blob = nodeCrypto().createHash('sha256').update(bytes).digest('hex')
       const file = join(this.blobs, blob)
       if (!existsSync(file)) {
         mkdirSync(this.blobs, { recursive: true })

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../../core/random.js'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { approvedFingerprints, approveFingerprints } from '../permissions/trust-store.js'
@@ -21,7 +21,7 @@ export interface ProjectServer {
 export function serverFingerprint(name: string, raw: unknown): string {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>
   const picked = [name, r.type ?? 'stdio', r.command ?? null, r.args ?? [], sorted(r.env), r.url ?? null, sorted(r.headers)]
-  return createHash('sha256').update(JSON.stringify(picked)).digest('hex').slice(0, 16)
+  return nodeCrypto().createHash('sha256').update(JSON.stringify(picked)).digest('hex').slice(0, 16)
 }
 
 function sorted(v: unknown): unknown {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { uuid } from '../../core/random.js'
 import { join } from 'node:path'
 import type { ModApi } from '../../core/mod/api.js'
 import {
@@ -223,11 +223,11 @@ export class HookBridge {
       signal: o.signal,
       env: effortEnv(this.effort.level(o.agentId), this.$.env.all()),
       onHookStart: show ? (h) => {
-        const id = randomUUID()
+        const id = uuid()
         ids.set(h.id, id)
         this.post({ subtype: 'hook_started', hook_id: id, hook_name: hookName, hook_event: event })
       } : undefined,
-      onHookEnd: show ? (record) => this.post(hookResponse(record, ids.get(record.id) ?? randomUUID(), hookName)) : undefined,
+      onHookEnd: show ? (record) => this.post(hookResponse(record, ids.get(record.id) ?? uuid(), hookName)) : undefined,
     })
     const r = await capOutput(ran, this.sessionDir)
     this.report(r, o.quiet === true)

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { randomUUID } from 'node:crypto'
+import { uuid } from '../../core/random.js'
 import { smallFastModel } from '../../core/model/aliases.js'
 import type { CompleteRequest, CompleteResult, SpawnAnswer, SpawnRequest } from '../../core/mod/contracts.js'
 import type { ModApi } from '../../core/mod/api.js'
@@ -37,7 +37,7 @@ export function hostLlm($: ModApi): LlmHook {
       prompt: request.prompt, description: `${request.event} agent hook`, subagentType: 'hook-verifier',
       // The subagent takes a model id as it stands, so aliases are resolved here.
       model: request.model ? resolveAlias(request.model, $.env.all()) : smallFastModel($.env.all()), tools: VERIFIER_TOOLS, systemPrompt: AGENT_HOOK_SYSTEM, maxTurns: VERIFIER_MAX_TURNS,
-      parentToolUseId: `hook_${randomUUID()}`, signal: request.signal,
+      parentToolUseId: `hook_${uuid()}`, signal: request.signal,
     })
     if ('deny' in started) throw new Error(`the verifier subagent was refused: ${started.deny}`)
     const r = await started.done

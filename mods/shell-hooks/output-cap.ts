@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { uuid } from '../../core/random.js'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ContextItem, HookRunResult } from '../../hooks-runner/index.js'
@@ -43,7 +43,7 @@ export async function capOutput(r: HookRunResult, sessionDir: string): Promise<H
 export async function capText(text: string, hookName: string, sessionDir: string): Promise<string> {
   if (text.length <= OUTPUT_CAP) return text
   const dir = join(sessionDir, 'hook-output')
-  const file = join(dir, `${hookName.replace(/[^\w.-]+/g, '_')}-${randomUUID()}.txt`)
+  const file = join(dir, `${hookName.replace(/[^\w.-]+/g, '_')}-${uuid()}.txt`)
   const head = `${hookName} hook output was ${text.length} characters`
   try {
     await mkdir(dir, { recursive: true })

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../../core/random.js'
 import type { HooksConfig, LoadedHookSources, ResolvedHandler } from '../../hooks-runner/index.js'
 import { approvedFingerprints, approveFingerprints, trustStorePath } from '../permissions/trust-store.js'
 
@@ -20,7 +20,7 @@ export const isProjectLevel = (h: ResolvedHandler) => h.source.kind === 'project
 
 /** A hook's identity for review: its event, matcher and what it runs. Any change makes it a new hook. */
 export function fingerprintOf(h: ResolvedHandler): string {
-  return createHash('sha256').update(JSON.stringify([h.event, h.matcher ?? '', h.config.type, h.name])).digest('hex').slice(0, 16)
+  return nodeCrypto().createHash('sha256').update(JSON.stringify([h.event, h.matcher ?? '', h.config.type, h.name])).digest('hex').slice(0, 16)
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { uuid } from '../../core/random.js'
 import { STAGE, type On } from '../../core/bus/types.js'
 import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
@@ -21,7 +21,7 @@ const STOP_FAILURE_ERRORS = new Set(['rate_limit', 'overloaded', 'authentication
 export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
   on('prompt.submit', async ($, e, next) => {
     const b = bridgeOf($)
-    if (b) b.promptId = randomUUID()
+    if (b) b.promptId = uuid()
     // A local command (/compact, /cost) is no prompt for the model: Claude Code raises no UserPromptSubmit for it.
     if (!b || (await isLocalCommand($, e.text))) return next(e)
     const context = [...b.startContext, ...(await b.takeAsync())]

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../../core/random.js'
 import { join } from 'node:path'
 import { describeError } from '../../core/errors.js'
 import type { ModApi } from '../../core/mod/api.js'
@@ -12,7 +12,7 @@ interface Entry {
   done: TaskHandle['done']
 }
 
-const newId = (type: TaskLaunch['type']) => `${type === 'local_agent' ? 'a' : 'b'}${randomBytes(8).toString('hex')}`
+const newId = (type: TaskLaunch['type']) => `${type === 'local_agent' ? 'a' : 'b'}${randomHex(8)}`
 
 /**
  * One session's tasks. A task is announced to core (`$.task.start`, which the stream shows and

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { uuid as newUuid } from '../../core/random.js'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { TURN_RESULT, type EntryBase, type MessageEntry, type TurnResult } from './store/entry.js'
 
@@ -14,7 +14,7 @@ export type LineBase = Omit<EntryBase, 'uuid' | 'parentUuid' | 'timestamp'>
  */
 export function toLine(m: SDKMessage, base: LineBase, model?: string): MessageEntry | undefined {
   const timestamp = new Date().toISOString()
-  const uuid = m.uuid ?? randomUUID()
+  const uuid = m.uuid ?? newUuid()
   const parentUuid = null
   switch (m.type) {
     case 'user':

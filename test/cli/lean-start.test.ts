@@ -10,7 +10,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 // What a cold run loads is its start-up time: these stay out of a one-turn run against a local server.
 describe('a cold one-turn run of the CLI', () => {
-  it('talks to the API over node:http without loading undici (fetch), web streams, TLS, promise hooks or stdin, with ASCII tool schemas', async () => {
+  it('talks to the API over node:http without loading undici (fetch), web streams, TLS, node:crypto, promise hooks or stdin, with ASCII tool schemas', async () => {
     const report = join(dir, 'loaded.json')
     const preload = join(dir, 'report.cjs')
     // Node's own record of the built-in modules this process loaded, and whether async hooks were ever turned on.
@@ -26,6 +26,8 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(repor
       const loaded = JSON.parse(readFileSync(report, 'utf8')) as { modules: string[]; hooked: boolean; stdinBuilt: boolean }
       expect(loaded.modules.filter((m) => /undici|webstreams\/readablestream|NativeModule (tls|https|http2)$/.test(m))).toEqual([])
       expect(loaded.modules).toContain('NativeModule http')
+      // Ids come from core/random.ts's pool: a run that hashes nothing never loads node:crypto (~3 ms).
+      expect(loaded.modules.filter((m) => /NativeModule (internal\/)?crypto/.test(m))).toEqual([])
       expect(loaded.hooked).toBe(false)
       // A prompt on the command line never needs standard input, whose stream costs ~5 ms to build.
       expect(loaded.stdinBuilt).toBe(false)

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../../../core/random.js'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -27,7 +27,7 @@ export function encodeCwd(cwd: string): string {
   const abs = resolve(cwd)
   const name = abs.replace(/[^A-Za-z0-9]/g, '-')
   if (name.length <= MAX_DIR_NAME) return name
-  return `${name.slice(0, MAX_DIR_NAME)}-${createHash('sha256').update(abs).digest('hex').slice(0, 12)}`
+  return `${name.slice(0, MAX_DIR_NAME)}-${nodeCrypto().createHash('sha256').update(abs).digest('hex').slice(0, 12)}`
 }
 
 export function projectDir(cwd: string, env?: Env): string {
