@@ -29,7 +29,9 @@ export interface StackEntry {
 }
 
 const EMPTY_CTX: DispatchContext = {}
-const toList = (v: string | readonly string[] | undefined): string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : [...v])
+// Read on every registration for every tap of the event: no array made where there is none to read.
+const NONE: readonly string[] = Object.freeze([])
+const toList = (v: string | readonly string[] | undefined): readonly string[] => (v === undefined ? NONE : typeof v === 'string' ? [v] : v)
 
 // A tap runs only as the isolation interceptor wrapped it; these stand until it does, at once.
 const unwrapped: Invoke = () => Promise.reject(new Error('a handler ran before the isolation interceptor wrapped it'))
@@ -212,8 +214,8 @@ export class Bus {
       mod: link.mod,
       stage: link.options.stage ?? 0,
       matcher: link.matcherText,
-      before: toList(link.options.before),
-      after: toList(link.options.after),
+      before: [...toList(link.options.before)],
+      after: [...toList(link.options.after)],
       failClosed: link.failClosed,
       hasCatch: link.catchHandler !== undefined,
       budgetMs: link.budgetMs,
@@ -268,14 +270,19 @@ function closableEvents(): string[] {
 }
 
 function orderViolation(taps: readonly ModTap[]): string | undefined {
-  const position = new Map<string, number[]>()
-  taps.forEach((t, i) => position.set(t.name, [...(position.get(t.name) ?? []), i]))
+  // A \`before\` is broken by any of the other mod's handlers above this one, an \`after\` by any below.
+  const first = new Map<string, number>()
+  const last = new Map<string, number>()
+  taps.forEach((t, i) => {
+    if (!first.has(t.name)) first.set(t.name, i)
+    last.set(t.name, i)
+  })
   for (const [i, tap] of taps.entries()) {
     for (const other of toList(tap.link.options.before)) {
-      if ((position.get(other) ?? []).some((j) => j < i)) return `"${tap.name}" must run before "${other}", but stages or other constraints put it after`
+      if ((first.get(other) ?? Infinity) < i) return `"${tap.name}" must run before "${other}", but stages or other constraints put it after`
     }
     for (const other of toList(tap.link.options.after)) {
-      if ((position.get(other) ?? []).some((j) => j > i)) return `"${tap.name}" must run after "${other}", but stages or other constraints put it before`
+      if ((last.get(other) ?? -1) > i) return `"${tap.name}" must run after "${other}", but stages or other constraints put it before`
     }
   }
   return undefined

@@ -44,6 +44,22 @@ describe('order', () => {
       ['x', (on) => on('tool.call', h, { after: 'y', stage: -100 })],
     )).rejects.toMatchObject({ code: 'MODLOOP_ERR_MOD_REGISTER' })
   })
+
+  it('refuses a before or after that any handler of the other mod breaks, naming both mods', async () => {
+    const h = (_$: unknown, e: ToolCallInput, next: (e: ToolCallInput) => Promise<unknown>) => next(e) as never
+    // y has a handler on either side of x's place: the first breaks x's before, the last its after.
+    const twoSided = (on: Parameters<Parameters<typeof hostWith>[0][1]>[0]) => {
+      on('tool.call', h, { stage: -100 })
+      on('tool.call', h, { stage: 100 })
+    }
+    await expect(hostWith(['y', twoSided], ['x', (on) => on('tool.call', h, { before: 'y' })]))
+      .rejects.toThrow(/"x" must run before "y", but stages or other constraints put it after/)
+    await expect(hostWith(['y', twoSided], ['x', (on) => on('tool.call', h, { after: 'y' })]))
+      .rejects.toThrow(/"x" must run after "y", but stages or other constraints put it before/)
+    // Both of y's handlers beneath x: its before holds.
+    const host = await hostWith(['y', (on) => { on('tool.call', h, { stage: 50 }); on('tool.call', h, { stage: 100 }) }], ['x', (on) => on('tool.call', h, { before: 'y' })])
+    expect(host.bus.stack('tool.call').map((s) => s.mod)).toEqual(['x', 'y', 'y'])
+  })
 })
 
 describe('what a handler can do', () => {
