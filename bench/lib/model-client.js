@@ -1,8 +1,8 @@
 // modloop's model client alone (runtime/model/anthropic.js: the real SDK over node:http, as a
 // session uses it), in a process of its own, streaming each response to its end and sending the
 // next request (of the size given) at once. Its gaps at the fake server are what a tool round
-// costs with nothing of the loop in it: the floor the SDK sets under a round. The first `warmup`
-// requests compile what the CLI's code cache would have compiled; the bench leaves their gaps out.
+// costs with nothing of the loop in it: the floor the SDK sets under a round. Its first requests
+// compile what the CLI's code cache would have held: tool-rounds.js leaves their gaps out.
 // Usage: node model-client.js <base url> <requests> <body bytes>
 import { createAnthropicModel } from '../../dist/runtime/model/anthropic.js'
 

@@ -270,7 +270,7 @@ function closableEvents(): string[] {
 }
 
 function orderViolation(taps: readonly ModTap[]): string | undefined {
-  // A \`before\` is broken by any of the other mod's handlers above this one, an \`after\` by any below.
+  // A `before` is broken by any of the other mod's handlers above this one, an `after` by any below.
   const first = new Map<string, number>()
   const last = new Map<string, number>()
   taps.forEach((t, i) => {
