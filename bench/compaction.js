@@ -125,7 +125,8 @@ async function session() {
     },
   }
   const options = compaction.options.parse({ thresholdTokens: 50_000, microcompact: { tools: ['Big'] } })
-  const compactionMod = { name: 'compaction', register: (on, _o, $) => compaction.register(on, options, $) }
+  // The mod as defined (its uses and provides with it), registered with the bench's options.
+  const compactionMod = { ...compaction, register: (on, _o, $) => compaction.register(on, options, $) }
 
   // The model counts the request's tokens as the API would (four characters a token), block by
   // block: blocks are replaced, never edited, so each is measured once. Serializing the whole

@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto'
 
 const home = mkdtempSync(join(tmpdir(), 'modloop-bench-sessions-'))
 process.env.MODLOOP_HOME = home
-const { query } = await import('../dist/runtime/query.js')
+// The entry's query() hands the runtime modloop's built-ins, the file session store among them.
+const { query } = await import('../dist/entry.js')
+const { BUILTINS } = await import('../dist/builtins.js')
 const { loadResume } = await import('../dist/runtime/resume.js')
 const { transcriptPath } = await import('../dist/mods/transcripts/store/paths.js')
 const { toLine } = await import('../dist/mods/transcripts/lines.js')
@@ -48,7 +50,7 @@ const big = writeSession(10_000)
 const load = []
 for (let i = 0; i < 7; i++) {
   const t = performance.now()
-  const state = await loadResume({ resume: big }, cwd)
+  const state = await loadResume({ resume: big, builtins: BUILTINS }, cwd)
   load.push(performance.now() - t)
   if (state.rebuilt.messages.length !== 10_000) throw new Error(`rebuilt ${state.rebuilt.messages.length} messages, not 10,000`)
 }
