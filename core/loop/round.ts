@@ -79,7 +79,8 @@ export class TurnRun {
 
     const over = session.options.maxBudgetUsd !== undefined && session.root.totalCostUsd - session.root.costBeforeQuery >= session.options.maxBudgetUsd
     if (signal.aborted || over) {
-      yield* answer(session, toolUses, await executor.finish(), over ? 'Not run: the budget for this session is used up.' : INTERRUPTED)
+      // Calls that started while the response streamed finish; the rest never start and are answered as not run.
+      yield* answer(session, toolUses, await executor.settle(), over ? 'Not run: the budget for this session is used up.' : INTERRUPTED)
       return stoppedEnding({ over, maxBudgetUsd: session.options.maxBudgetUsd, toolUses: toolUses.length, errored: step.error !== undefined })
     }
     if (toolUses.length === 0) return yield* this.answered(step, blocks)
@@ -121,11 +122,14 @@ export class TurnRun {
     return step
   }
 
-  /** A response retried before it counts: an unreadable tool call (once), or a refusal the fallback model takes over. */
+  /**
+   * A response retried before it counts: an unreadable tool call (once), or a refusal the fallback
+   * model takes over. Its calls that started while it streamed finish; the others never run.
+   */
   private async *retry(step: StepOutcome, executor: ToolExecutor): AsyncGenerator<SDKMessage, RoundEnd | undefined, undefined> {
     const { session, signal } = this
     if (step.malformed && step.stopReason !== 'max_tokens' && !signal.aborted) {
-      await executor.finish()
+      await executor.settle()
       if (this.recovery.retryMalformed()) {
         this.supersedes = step.assistantUuids
         return 'continue'
@@ -135,7 +139,7 @@ export class TurnRun {
     }
     const refusedTo = step.stopReason === 'refusal' && !signal.aborted ? await fallBack(session, this.model) : undefined
     if (!refusedTo) return undefined
-    await executor.finish()
+    await executor.settle()
     this.supersedes = step.assistantUuids
     yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `${this.model} refused; retrying on ${refusedTo} for this turn` })
     this.model = refusedTo
@@ -147,7 +151,7 @@ export class TurnRun {
     const { session, signal } = this
     if (!step.error || signal.aborted || (step.error.midStream && blocks.length > 0)) return undefined
     if (isPromptTooLong(step.error)) {
-      await executor.finish()
+      await executor.settle()
       const after = yield* afterTooLong(session, { turnId: this.turnId, index, model: this.model }, step.error)
       return after === 'retry' ? 'continue' : after
     }
@@ -157,7 +161,7 @@ export class TurnRun {
       this.model = fallback
       return 'continue'
     }
-    await executor.finish()
+    await executor.settle()
     return apiFailure(step.error)
   }
 

@@ -18,20 +18,28 @@ interface Slot {
   /** The input as checked against the tool's schema when the call was added (the call does not check it again). */
   checked?: CheckedInput
   outcome?: Promise<CallOutcome>
+  /** Settles once the call has started (its outcome is set). */
+  started: Promise<void>
+  start: () => void
 }
 
 /**
- * Runs the tool calls of one response. Consecutive read-only calls form one concurrent batch
- * (under the cap); any other call is a serial barrier. Read-only calls at the head of the
- * response start as soon as their block is complete in the stream. Results keep the original
- * order, and a failed call never cancels its siblings.
+ * Runs the tool calls of one response, each as soon as its block is complete in the stream and
+ * the calls before it allow: any call starts when none is running, and a read-only call also
+ * beside read-only ones (under the cap). So consecutive read-only calls form one concurrent batch,
+ * any other call runs alone and is a barrier, and calls start in their order, never past one that
+ * must wait. A call at the head of the response, read-only or not, runs while the rest of the
+ * response streams, as Claude Code's executor runs it. Results keep the original order, and a
+ * failed call never cancels its siblings.
  */
 export class ToolExecutor {
   private readonly slots: Slot[] = []
   private running = 0
   private readonly waiting: (() => void)[] = []
-  /** True while every call so far is read-only: new read-only calls may start at once. */
-  private openHead = true
+  /** Calls started and not yet settled, and how many of them are not read-only. */
+  private active = 0
+  private activeWriters = 0
+  private stopped = false
 
   constructor(private readonly env: CallEnv, private readonly cap: number) {}
 
@@ -39,31 +47,54 @@ export class ToolExecutor {
     const tool = this.env.tools.get(use.name)
     const valid = tool ? validateInput(tool, use.input) : undefined
     const readOnly = !tool || !valid?.ok || safeReadOnly(() => tool.isReadOnly(valid.input))
-    const slot: Slot = { use, readOnly, ...(tool && valid ? { checked: { tool, valid } } : {}) }
-    this.slots.push(slot)
-    if (this.openHead && readOnly) slot.outcome = this.limited(slot)
-    else this.openHead = false
+    let start!: () => void
+    const started = new Promise<void>((resolve) => { start = resolve })
+    this.slots.push({ use, readOnly, ...(tool && valid ? { checked: { tool, valid } } : {}), started, start })
+    this.pump()
   }
 
   /** Runs whatever has not started, in order, and resolves every outcome in the original order. */
-  async finish(): Promise<CallOutcome[]> {
-    for (let i = 0; i < this.slots.length; i++) {
-      const slot = this.slots[i]!
-      if (slot.outcome) continue
-      if (!slot.readOnly) {
-        await Promise.allSettled(this.slots.slice(0, i).map((s) => s.outcome))
-        slot.outcome = runToolCall(this.env, slot.use, slot.checked)
-        await slot.outcome.catch(() => {})
-        continue
-      }
-      await Promise.allSettled(this.slots.slice(0, i).map((s) => s.outcome))
-      for (let j = i; j < this.slots.length && this.slots[j]!.readOnly; j++) this.slots[j]!.outcome = this.limited(this.slots[j]!)
-    }
-    return Promise.all(this.slots.map((s) => s.outcome!))
+  finish(): Promise<CallOutcome[]> {
+    this.pump()
+    return Promise.all(this.slots.map((s) => s.started.then(() => s.outcome!)))
+  }
+
+  /**
+   * Starts nothing more and resolves the outcomes of the calls already started (the turn was
+   * stopped, or the response is not kept): a call that never started has none, and is answered
+   * as not run.
+   */
+  settle(): Promise<CallOutcome[]> {
+    this.stopped = true
+    return Promise.all(this.slots.flatMap((s) => (s.outcome ? [s.outcome] : [])))
   }
 
   get size(): number {
     return this.slots.length
+  }
+
+  /** Starts the calls that may start now, in order; called as each is added and as each settles. */
+  private pump(): void {
+    if (this.stopped) return
+    for (const slot of this.slots) {
+      if (slot.outcome) continue
+      if (this.active > 0 && (!slot.readOnly || this.activeWriters > 0)) return
+      this.begin(slot)
+      // A call that is not read-only runs alone: the next waits for it to settle.
+      if (!slot.readOnly) return
+    }
+  }
+
+  private begin(slot: Slot): void {
+    this.active++
+    if (!slot.readOnly) this.activeWriters++
+    const run = slot.readOnly ? this.limited(slot) : runToolCall(this.env, slot.use, slot.checked)
+    slot.outcome = run.finally(() => {
+      this.active--
+      if (!slot.readOnly) this.activeWriters--
+      this.pump()
+    })
+    slot.start()
   }
 
   private async limited(slot: Slot): Promise<CallOutcome> {

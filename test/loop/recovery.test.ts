@@ -35,6 +35,19 @@ describe('terminal reasons and recovery', () => {
     assertNoDanglingToolUse(run.requests)
   })
 
+  it('malformed tool JSON: a call of the retracted response that had not started never runs', async () => {
+    const log: string[] = []
+    // Touch waits for the read-only Wait (300 ms) to end; the response is retracted before it does.
+    const run = await runScript([
+      { reply: [{ tool_use: { name: 'Wait', input: { ms: 300, label: 'first' } } }, { tool_use: { name: 'Touch', input: { label: 'late' } } }, { tool_use_raw: { name: 'Echo', json: '{"text": "oops' } }] },
+      { reply: [echo('ok')] },
+      { reply: 'done' },
+    ], 'go', { mods: [toolsMod(log)] })
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'done' })
+    expect(log.filter((l) => l.startsWith('touch'))).toEqual([])
+    assertNoDanglingToolUse(run.requests)
+  })
+
   it('malformed tool JSON twice: malformed_tool_use_exhausted', async () => {
     const bad = { reply: [{ tool_use_raw: { name: 'Echo', json: '{nope' } }] }
     const run = await runScript([bad, bad])
@@ -61,6 +74,18 @@ describe('terminal reasons and recovery', () => {
     const run = await runScript([{ reply: [echo('1')], usage: { input_tokens: 1_000_000 } }, { reply: 'never' }], 'go', { maxBudgetUsd: 0.5 })
     expect(run.result).toMatchObject({ subtype: 'error_max_budget_usd', terminal_reason: 'budget_exhausted' })
     expect(run.requests).toHaveLength(1)
+  })
+
+  it('maxBudgetUsd: a call still waiting its turn when the budget runs out is answered as not run; one running finishes', async () => {
+    const log: string[] = []
+    // The writing call waits for the read-only one (300 ms), which outlasts the response: the budget is found spent first.
+    const slow = { tool_use: { name: 'Wait', input: { ms: 300, label: 'first' } } }
+    const late = { tool_use: { name: 'Touch', input: { label: 'late' } } }
+    const run = await runScript([{ reply: [slow, late], usage: { input_tokens: 1_000_000 } }, { reply: 'never' }], 'go', { maxBudgetUsd: 0.5, mods: [toolsMod(log)] })
+    expect(run.result).toMatchObject({ subtype: 'error_max_budget_usd', terminal_reason: 'budget_exhausted' })
+    expect(log.filter((l) => l.startsWith('touch'))).toEqual([])
+    const results = run.messages.flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content : [])).filter((b: any) => b.type === 'tool_result') as any[]
+    expect(results.map((r) => r.content)).toEqual(['waited first', 'Not run: the budget for this session is used up.'])
   })
 
   it('an API failure after retries: success subtype with is_error and api_error', async () => {

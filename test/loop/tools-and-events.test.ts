@@ -54,6 +54,27 @@ describe('tool orchestration', () => {
     expect(times(log, 'end early')).toBeLessThan(times(log, 'stream-end'))
   })
 
+  it('starts the head call while the rest of the response streams, a writing one too; a later one waits its turn', async () => {
+    const log: string[] = []
+    const clock = defineMod({ name: 'clock', register: (on) => on('turn.step', async function* (_$, e, next) {
+      const s = next(e)
+      for await (const c of s) {
+        if (c.kind === 'stop') log.push(`stream-end x ${Math.round(performance.now())}`)
+        yield c
+      }
+      return await s.result
+    }) })
+    // As Claude Code's executor: a call starts once its block is complete if none is running.
+    await runScript([{ reply: [{ tool_use: { name: 'Touch', input: { label: 'first' } } }, { text: 'x'.repeat(160) }], chunkDelayMs: 20 }, { reply: 'done' }], 'go', { mods: [toolsMod(log), clock] })
+    expect(log.indexOf('touch first')).toBeGreaterThanOrEqual(0)
+    expect(log.indexOf('touch first')).toBeLessThan(log.findIndex((l) => l.startsWith('stream-end')))
+    // A writing call after a running read-only one waits for it to end, stream or no stream;
+    // and a read-only one after it waits for the write.
+    log.length = 0
+    await runScript([{ reply: [wait('a', 60), { tool_use: { name: 'Touch', input: { label: 't' } } }, wait('b', 10), { text: 'x'.repeat(80) }], chunkDelayMs: 20 }, { reply: 'done' }], 'go', { mods: [toolsMod(log), clock] })
+    expect(log.filter((l) => !l.startsWith('stream-end')).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual(['start a', 'end a', 'touch t', 'start b', 'end b'])
+  })
+
   it('a failed call never cancels its siblings', async () => {
     const run = await runScript([{ reply: [{ tool_use: { name: 'Boom', input: {} } }, wait('ok', 5)] }, { reply: 'done' }])
     const results = run.requests[1]!.body.messages[2].content
