@@ -55,6 +55,8 @@ export class ToolExecutor {
 
   /** Runs whatever has not started, in order, and resolves every outcome in the original order. */
   finish(): Promise<CallOutcome[]> {
+    // After settle() nothing more starts: what started is all there is to wait for.
+    if (this.stopped) return this.settle()
     this.pump()
     return Promise.all(this.slots.map((s) => s.started.then(() => s.outcome!)))
   }
