@@ -10,6 +10,16 @@ import { systemText } from '../helpers/system-text.js'
 const wait = (label: string, ms: number) => ({ tool_use: { name: 'Wait', input: { ms, label } } })
 const times = (log: string[], what: string) => Number(log.find((l) => l.startsWith(what))!.split(' ')[2])
 
+/** A mod that logs `stream-end x <ms>` as each response's stream ends, in the log the tools write. */
+const streamEnds = (log: string[]) => defineMod({ name: 'clock', register: (on) => on('turn.step', async function* (_$, e, next) {
+  const s = next(e)
+  for await (const c of s) {
+    if (c.kind === 'stop') log.push(`stream-end x ${Math.round(performance.now())}`)
+    yield c
+  }
+  return await s.result
+}) })
+
 describe('tool orchestration', () => {
   it('runs consecutive read-only calls concurrently and returns results in order', async () => {
     const log: string[] = []
@@ -42,28 +52,14 @@ describe('tool orchestration', () => {
 
   it('starts a read-only call while the rest of the response is still streaming', async () => {
     const log: string[] = []
-    const clock = defineMod({ name: 'clock', register: (on) => on('turn.step', async function* (_$, e, next) {
-      const s = next(e)
-      for await (const c of s) {
-        if (c.kind === 'stop') log.push(`stream-end x ${Math.round(performance.now())}`)
-        yield c
-      }
-      return await s.result
-    }) })
+    const clock = streamEnds(log)
     await runScript([{ reply: [wait('early', 10), { text: 'x'.repeat(160) }], chunkDelayMs: 20 }, { reply: 'done' }], 'go', { mods: [toolsMod(log), clock] })
     expect(times(log, 'end early')).toBeLessThan(times(log, 'stream-end'))
   })
 
   it('starts the head call while the rest of the response streams, a writing one too; a later one waits its turn', async () => {
     const log: string[] = []
-    const clock = defineMod({ name: 'clock', register: (on) => on('turn.step', async function* (_$, e, next) {
-      const s = next(e)
-      for await (const c of s) {
-        if (c.kind === 'stop') log.push(`stream-end x ${Math.round(performance.now())}`)
-        yield c
-      }
-      return await s.result
-    }) })
+    const clock = streamEnds(log)
     // As Claude Code's executor: a call starts once its block is complete if none is running.
     await runScript([{ reply: [{ tool_use: { name: 'Touch', input: { label: 'first' } } }, { text: 'x'.repeat(160) }], chunkDelayMs: 20 }, { reply: 'done' }], 'go', { mods: [toolsMod(log), clock] })
     expect(log.indexOf('touch first')).toBeGreaterThanOrEqual(0)
