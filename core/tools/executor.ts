@@ -96,6 +96,8 @@ export class ToolExecutor {
       if (!slot.readOnly) this.activeWriters--
       this.pump()
     })
+    // finish() or settle() awaits it; a call failing while the response still streams is not unhandled meanwhile.
+    slot.outcome.catch(() => {})
     slot.start()
   }
 
