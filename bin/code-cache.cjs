@@ -164,6 +164,24 @@ function setV8Flags(flags, defaults) {
 }
 
 /**
+ * The V8 flags a run of the CLI starts with, given its arguments (bin/modloop.cjs, and
+ * bench/lib/load-only.cjs, which loads the bundle as a `-p` run does). Here rather than in a file
+ * of their own: the launcher loads this one anyway, and another file costs every start ~0.5 ms.
+ */
+function launchFlagsFor(argv) {
+  return [
+    // fetch (WebFetch) parses HTTP with a WebAssembly module whose optimising recompile, left
+    // unfinished when a short run exits, adds ~25 MiB to peak memory; the baseline compiler parses
+    // a stream just as well.
+    '--liftoff-only',
+    // A headless run starts without V8's optimising compilers: a one-turn run ends before their
+    // code would pay, and their compiles took ~5 MiB of its peak memory for no time saved. The run
+    // gets them back once the session is under way (cli/heap.ts, at the first answer).
+    ...(argv.includes('-p') || argv.includes('--print') ? ['--max-opt=0'] : []),
+  ]
+}
+
+/**
  * Sets V8 flags for the whole run, before anything is loaded through the cache (the launcher's
  * part): the caches made under them are named apart (see cachePaths).
  */
@@ -180,4 +198,4 @@ function launchFlag(name) {
   return launchFlags.findLast((f) => f === name || f.startsWith(`${name}=`))
 }
 
-module.exports = { requireCached, setV8Flags, setLaunchFlags, launchFlag }
+module.exports = { requireCached, setV8Flags, setLaunchFlags, launchFlag, launchFlagsFor }

@@ -5,8 +5,7 @@
 // CLI first).
 'use strict'
 const { join } = require('node:path')
-const { requireCached, setLaunchFlags } = require('../../bin/code-cache.cjs')
-const { launchFlags } = require('../../bin/launch-flags.cjs')
+const { launchFlagsFor, requireCached, setLaunchFlags } = require('../../bin/code-cache.cjs')
 
-setLaunchFlags(launchFlags(['-p']))
+setLaunchFlags(launchFlagsFor(['-p']))
 requireCached(join(__dirname, '..', '..', 'dist', 'bin', 'main.cjs'))

@@ -116,8 +116,8 @@ export class BackgroundShells {
   async kill(shell: BackgroundShell, graceMs?: number): Promise<void> {
     if (shell.status === 'running') shell.status = 'killed'
     if (shell.pgid > 0 && !shell.groupGone) await killGroup(shell.pgid, graceMs)
+    // Its exit took the group off the guard's list already.
     await shell.exited
-    releaseGroup(shell.pgid)
   }
 
   /** Ends every shell still running (its group may outlive the shell itself). */
