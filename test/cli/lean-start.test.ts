@@ -10,7 +10,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 // What a cold run loads is its start-up time: these stay out of a one-turn run against a local server.
 describe('a cold one-turn run of the CLI', () => {
-  it('talks to the API over node:http without loading undici (fetch), web streams, TLS, node:crypto, promise hooks or stdin, with ASCII tool schemas', async () => {
+  it('talks to the API over node:http without loading undici (fetch), web streams, TLS, node:crypto, cosmiconfig, promise hooks or stdin, with ASCII tool schemas', async () => {
     const report = join(dir, 'loaded.json')
     const preload = join(dir, 'report.cjs')
     // Node's own record of the built-in modules this process loaded, and whether async hooks were ever turned on.
@@ -18,12 +18,16 @@ describe('a cold one-turn run of the CLI', () => {
 const orig = ah.AsyncLocalStorage.prototype._enable; ah.AsyncLocalStorage.prototype._enable = function () { hooked = true; return orig.call(this) }
 const stdin = Object.getOwnPropertyDescriptor(process, 'stdin'); let stdinBuilt = false
 Object.defineProperty(process, 'stdin', { ...stdin, get() { stdinBuilt = true; return stdin.get.call(this) } })
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ modules: process.moduleLoadList, hooked, stdinBuilt })))\n`)
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ modules: process.moduleLoadList, files: Object.keys(require.cache), hooked, stdinBuilt })))\n`)
+    // A JavaScript project, as most are: its package.json has no modloop key.
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', scripts: { test: 'vitest' } }))
     const server = await startFakeAnthropic({ script: [{ reply: 'Hello.' }] })
     try {
       const run = await builtModloop(['-p', 'hi'], { cwd: dir, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: join(dir, 'home'), NODE_OPTIONS: `--require ${preload}` } })
       expect(run.out + run.err).toContain('Hello.')
-      const loaded = JSON.parse(readFileSync(report, 'utf8')) as { modules: string[]; hooked: boolean; stdinBuilt: boolean }
+      const loaded = JSON.parse(readFileSync(report, 'utf8')) as { modules: string[]; files: string[]; hooked: boolean; stdinBuilt: boolean }
+      // Finding no config in a package.json takes no cosmiconfig (~30 ms to import).
+      expect(loaded.files.filter((f) => f.includes('cosmiconfig'))).toEqual([])
       expect(loaded.modules.filter((m) => /undici|webstreams\/readablestream|NativeModule (tls|https|http2)$/.test(m))).toEqual([])
       expect(loaded.modules).toContain('NativeModule http')
       // Ids come from core/random.ts's pool: a run that hashes nothing never loads node:crypto (~3 ms).

@@ -40,6 +40,14 @@ describe('config discovery', () => {
     expect(configFile).toBe(p.path('modloop.config.json'))
   })
 
+  it('reads a package.json as cosmiconfig would: empty or with a null key is skipped, one that does not parse stops the search', async () => {
+    const p = await tmp({ 'modloop.config.json': { mods }, 'mods/hello.mjs': bareMod(), 'a/package.json': '  \n', 'a/b/package.json': { name: 'b', modloop: null }, 'bad/package.json': '{ "name": ' })
+    expect((await loadDistribution({ cwd: p.path('a/b'), builtins: builtins() })).configFile).toBe(p.path('modloop.config.json'))
+    const err = await loadDistribution({ cwd: p.path('bad'), builtins: builtins() }).catch((e: unknown) => e)
+    expect(err).toMatchObject({ code: 'MODLOOP_ERR_CONFIG', file: p.path('bad/package.json') })
+    expect((err as Error).message).toContain('not valid JSON')
+  })
+
   it('takes the nearest config when several directories hold one', async () => {
     const p = await tmp({ 'modloop.config.json': { mods: [] }, 'sub/.modlooprc.json': { mods: [] } })
     const { configFile } = await loadDistribution({ cwd: p.path('sub'), builtins: builtins() })
