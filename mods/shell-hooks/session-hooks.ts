@@ -9,7 +9,7 @@ import { loadSources, type ConfigHooks } from './sources.js'
 import { sdkHookSource } from './sdk-hooks.js'
 import { applyStartOutputs } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
-import { projectHookFingerprints, trustStorePath, withoutUnapproved } from './trust.js'
+import { approvedProjectHooks, isProjectLevel, trustStorePath, withoutUnapproved } from './trust.js'
 import { describeError } from '../../core/errors.js'
 
 interface Flags { settings?: string[]; includeHookEvents?: boolean; hooks?: unknown; settingSources?: ('user' | 'project' | 'local')[] }
@@ -41,9 +41,9 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     for (const err of loaded.errors) $.log.warn(`settings hooks: ${err.message}`)
     let approved = new Set<string>()
     const store = opts.trustStore ?? trustStorePath({}, env)
-    if (loaded.config.handlers.length > 0) {
+    if (loaded.config.handlers.some(isProjectLevel)) {
       try {
-        approved = new Set((await projectHookFingerprints(loaded.config, e.cwd, store)).filter((f) => f.approved).map((f) => f.fingerprint))
+        approved = await approvedProjectHooks(store, e.cwd)
       } catch (err) {
         $.log.warn(`the record of reviewed project hooks cannot be read: ${describeError(err)}`)
       }

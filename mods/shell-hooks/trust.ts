@@ -29,12 +29,18 @@ export function fingerprintOf(h: ResolvedHandler): string {
  * these hooks and report the unapproved ones that ran.
  */
 export async function projectHookFingerprints(config: HooksConfig, workspace: string, storeFile: string): Promise<ProjectHookFingerprint[]> {
-  const approved = await approvedFingerprints(storeFile, 'hooks', workspace)
+  const approved = await approvedProjectHooks(storeFile, workspace)
   return config.handlers.filter(isProjectLevel).map((h) => {
     const fingerprint = fingerprintOf(h)
     return { fingerprint, event: h.event, matcher: h.matcher ?? '', command: h.name, file: h.source.file, approved: approved.has(fingerprint) }
   })
 }
+
+/**
+ * The fingerprints approved for the workspace, read from the store without hashing a hook: a run
+ * that never fires a project hook then never loads node:crypto (~7 ms here).
+ */
+export const approvedProjectHooks = (storeFile: string, workspace: string): Promise<Set<string>> => approvedFingerprints(storeFile, 'hooks', workspace)
 
 /** The sources without their project-level hooks that are not approved, and those left out. */
 export function withoutUnapproved(loaded: LoadedHookSources, approved: ReadonlySet<string>): { loaded: LoadedHookSources; skipped: ResolvedHandler[] } {

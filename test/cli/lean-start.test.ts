@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -19,8 +19,11 @@ const orig = ah.AsyncLocalStorage.prototype._enable; ah.AsyncLocalStorage.protot
 const stdin = Object.getOwnPropertyDescriptor(process, 'stdin'); let stdinBuilt = false
 Object.defineProperty(process, 'stdin', { ...stdin, get() { stdinBuilt = true; return stdin.get.call(this) } })
 process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ modules: process.moduleLoadList, files: Object.keys(require.cache), hooked, stdinBuilt })))\n`)
-    // A JavaScript project, as most are: its package.json has no modloop key.
+    // A JavaScript project, as most are: its package.json has no modloop key, and its settings have
+    // a hook this turn never fires.
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', scripts: { test: 'vitest' } }))
+    mkdirSync(join(dir, '.claude'))
+    writeFileSync(join(dir, '.claude/settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } }))
     const server = await startFakeAnthropic({ script: [{ reply: 'Hello.' }] })
     try {
       const run = await builtModloop(['-p', 'hi'], { cwd: dir, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: join(dir, 'home'), NODE_OPTIONS: `--require ${preload}` } })
@@ -30,7 +33,8 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(repor
       expect(loaded.files.filter((f) => f.includes('cosmiconfig'))).toEqual([])
       expect(loaded.modules.filter((m) => /undici|webstreams\/readablestream|NativeModule (tls|https|http2)$/.test(m))).toEqual([])
       expect(loaded.modules).toContain('NativeModule http')
-      // Ids come from core/random.ts's pool: a run that hashes nothing never loads node:crypto (~3 ms).
+      // Ids come from core/random.ts's pool, and a project hook is hashed for its review only when it
+      // runs: a run that hashes nothing never loads node:crypto (~7 ms).
       expect(loaded.modules.filter((m) => /NativeModule (internal\/)?crypto/.test(m))).toEqual([])
       expect(loaded.hooked).toBe(false)
       // A prompt on the command line never needs standard input, whose stream costs ~5 ms to build.

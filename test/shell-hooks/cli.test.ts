@@ -77,6 +77,11 @@ describe('-p --include-hook-events', () => {
     const r = await cli(['-p', 'hi'], [{ reply: 'hello' }])
     expect(r.code).toBe(0)
     expect(r.err).toContain('ran a project hook not yet reviewed')
+    // Approved, it runs unreported: the store's fingerprints are matched as the hook runs.
+    expect((await cli(['hooks', 'list', '--approve'])).code).toBe(0)
+    const again = await cli(['-p', 'hi'], [{ reply: 'hello' }])
+    expect(again.code).toBe(0)
+    expect(again.err).not.toContain('not yet reviewed')
   })
 })
 
