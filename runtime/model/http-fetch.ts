@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
+import { encodeBody } from './body-buffer.js'
 import { FetchHeaders } from './fetch-headers.js'
 
 export interface FetchInit {
@@ -28,8 +29,6 @@ export const httpFetch: HttpFetch = async (input, init = {}) => {
     return globalThis.fetch(input as string, init as RequestInit)
   }
   const headers = headerRecord(init.headers)
-  // No content-length of ours: node:http counts a body given to end() itself (a 30 KB request's
-  // UTF-8 length is ~40 µs to count here) and sends the header.
   const agent = await agentFor(url.protocol === 'https:')
   if (signal?.aborted) throw abortReason(signal)
   return new Promise((resolve, reject) => {
@@ -53,7 +52,13 @@ export const httpFetch: HttpFetch = async (input, init = {}) => {
       res.once('close', done)
       resolve(new HttpResponse(url.href, res))
     })
-    req.end(body ?? undefined)
+    // The body goes as bytes from the kept buffer (body-buffer.ts); node:http sends their length.
+    const encoded = typeof body === 'string' ? encodeBody(body) : undefined
+    if (encoded) {
+      req.once('finish', () => encoded.release(true))
+      req.once('close', () => encoded.release(false))
+    }
+    req.end(encoded?.bytes)
   })
 }
 

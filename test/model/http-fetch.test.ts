@@ -21,8 +21,9 @@ let release: () => void = () => {}
 
 beforeAll(async () => {
   server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    let body = ''
-    for await (const chunk of req) body += chunk
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks).toString('utf8')
     const socket = `${req.socket.remotePort}`
     seen.push({ method: req.method, headers: req.headers, body, socket })
     if (req.url === '/stream') {
@@ -61,6 +62,17 @@ describe('the model client fetch over node:http', () => {
     const got = seen.at(-1)!
     expect(got).toMatchObject({ method: 'POST', body: '{"a":"é"}' })
     expect(got.headers).toMatchObject({ 'x-api-key': 'k', 'content-length': String(Buffer.byteLength('{"a":"é"}')) })
+  })
+
+  it('sends large bodies whole, several at once and one after another (one buffer is kept between requests)', async () => {
+    const body = (i: number) => JSON.stringify({ i, text: `round ${i}: é 漢字 🙂 `.repeat(20_000) })
+    const sent = [0, 1, 2].map((i) => get('/json', { method: 'POST', body: body(i) }).then((r) => r.text()))
+    await Promise.all(sent)
+    await (await get('/json', { method: 'POST', body: body(3) })).text()
+    const got = seen.slice(-4).map((r) => r.body).sort()
+    expect(got.map((b) => b === body(JSON.parse(b).i))).toEqual([true, true, true, true])
+    expect(got.map((b) => JSON.parse(b).i)).toEqual([0, 1, 2, 3])
+    expect(seen.slice(-4).every((r) => r.headers['content-length'] === String(Buffer.byteLength(r.body)))).toBe(true)
   })
 
   it('takes headers as a record or pairs, and gives a 404 as a response, not an error', async () => {
