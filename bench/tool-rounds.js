@@ -21,6 +21,7 @@ import { startFakeAnthropic } from '../dist/testing/fake-anthropic.js'
 import { median, row } from './lib/rows.js'
 
 const ROUNDS = 10
+const LONG_ROUNDS = 100
 const RUNS = Number(process.env.BENCH_RUNS || 5)
 const bin = fileURLToPath(new URL('../bin/modloop.cjs', import.meta.url))
 const bare = fileURLToPath(new URL('./lib/bare-client.js', import.meta.url))
@@ -75,6 +76,31 @@ async function clientGaps(client, bytes, pace, warmup = 0) {
   }
 }
 
+/**
+ * A long conversation: LONG_ROUNDS Read rounds of distinct 60-line files, answers at once, in one
+ * run. The last 20 gaps and the size of their requests: what a round costs once the request
+ * carries a few hundred KB of conversation (its encoding and writing grow with it).
+ */
+async function longConversation() {
+  const files = Array.from({ length: LONG_ROUNDS }, (_, i) => {
+    const file = join(cwd, `long-${i}.txt`)
+    writeFileSync(file, Array.from({ length: 60 }, (_, j) => `line ${j} of file ${i}: some text of a realistic length`).join('\n'))
+    return file
+  })
+  const server = await startFakeAnthropic({ script: [...files.map((file_path) => ({ reply: [{ tool_use: { name: 'Read', input: { file_path } } }] })), { reply: 'Done.' }] })
+  try {
+    const env = { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench', MODLOOP_HOME: join(cwd, 'home'), HOME: cwd }
+    const child = spawn(process.execPath, [bin, '-p', 'go', '--allowedTools', 'Read'], { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] })
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    const r = server.requests
+    if (code !== 0 || r.length !== LONG_ROUNDS + 1) throw new Error(`long conversation failed (${code}, ${r.length} requests)`)
+    const last = r.slice(-20)
+    return { gap: median(last.map((req) => req.receivedAt - r[r.indexOf(req) - 1].answeredAt)), kb: median(last.map((req) => Buffer.byteLength(JSON.stringify(req.body)) / 1024)) }
+  } finally {
+    await server.close()
+  }
+}
+
 /** Node's own cost of a shell round trip: spawn `sh -c 'echo x'` and read its output to the end. */
 async function shellSpawn() {
   const samples = []
@@ -110,15 +136,16 @@ export async function toolRounds() {
     }
     paces[name] = { bash: rows.Bash, read: rows.Read, floor: median(floor), sdk: median(sdk) }
   }
-  return { paces, shell: await shellSpawn() }
+  return { paces, shell: await shellSpawn(), long: await longConversation() }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    const { paces, shell } = await toolRounds()
+    const { paces, shell, long } = await toolRounds()
     const { streamed, 'at once': once } = paces
     const fig = (r) => `Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms, the model client alone ${r.sdk.toFixed(1)} ms, a client doing nothing between rounds ${r.floor.toFixed(1)} ms`
     console.log(`tool rounds (median gap of ${RUNS}×${ROUNDS} sequential rounds, model time excluded): streamed answers: ${fig(streamed)}; answers at once: ${fig(once)}; Node spawning sh -c echo: ${shell.toFixed(1)} ms`)
+    console.log(`a long conversation (${LONG_ROUNDS} Read rounds, answers at once): the last 20 rounds' median gap ${long.gap.toFixed(1)} ms, their requests ${long.kb.toFixed(0)} KB`)
     const how = (r) => `median gap of ${RUNS}×${ROUNDS} sequential rounds through \`modloop -p\`, timed at the fake server, the model's answers streamed; a client doing nothing between rounds: ${r.floor.toFixed(1)} ms`
     row('gap per Bash round (echo)', streamed.bash, { max: 10, unit: 'ms', detail: `${how(streamed)}; answers at once: ${once.bash.toFixed(1)} ms; Node spawning sh -c echo: ${shell.toFixed(1)} ms` })
     row('gap per Read round (a 40-line file)', streamed.read, { max: 2, unit: 'ms', detail: `${how(streamed)}; modloop's model client alone (the SDK, nothing else between requests): ${streamed.sdk.toFixed(1)} ms; answers at once: ${once.read.toFixed(1)} ms (the model client alone: ${once.sdk.toFixed(1)} ms, a client doing nothing: ${once.floor.toFixed(1)} ms)` })
