@@ -10,6 +10,7 @@
 import { build } from 'esbuild'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import Module from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -102,6 +103,22 @@ const zodLocalesPlugin = {
   },
 }
 
+// fdir (tinyglobby's crawler) requires picomatch at its top level through createRequire, which
+// the bundle cannot see: each first glob then compiled picomatch from node_modules, from source,
+// though the bundle holds it (tinyglobby imports it) and tinyglobby never uses fdir's copy. The
+// bundle gives fdir its own picomatch; the build fails if fdir's line changes.
+const FDIR_PICOMATCH = /__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);/
+const fdirPlugin = {
+  name: 'modloop-fdir-picomatch',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]fdir[\\/]dist[\\/]index\.mjs$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      if (!FDIR_PICOMATCH.test(source)) throw new Error(`${args.path}: fdir no longer requires picomatch as scripts/bundle.mjs expects; look again at fdirPlugin`)
+      return { contents: `import __bundledPicomatch from 'picomatch'\n${source.replace(FDIR_PICOMATCH, 'pm = __bundledPicomatch;')}`, loader: 'js' }
+    })
+  },
+}
+
 const vendorOf = new Map(Object.entries(VENDOR).flatMap(([group, specs]) => specs.map((s, i) => [s, { group, index: i }])))
 const vendorPlugin = {
   name: 'modloop-vendor',
@@ -133,7 +150,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external: ['jiti', 'sucrase', 'cosmiconfig'],
-  plugins: [vendorPlugin, zodLocalesPlugin],
+  plugins: [vendorPlugin, zodLocalesPlugin, fdirPlugin],
   // The SDK's Headers, FormData and ReadableStream without loading them (see the file).
   inject: ['scripts/fetch-globals-inject.mjs'],
   // import() of an external becomes require(): a script compiled from a V8 code cache loses its

@@ -1,10 +1,12 @@
 import { createRequire } from 'node:module'
 import { describeError } from '../../core/errors.js'
+import { requireVendor } from '../../core/vendor.js'
 
 // The YAML parser loads on the first frontmatter, not at start-up: most sessions read none.
-const require = createRequire(import.meta.url)
-let yaml: typeof import('yaml') | undefined
-const parseYaml = (text: string): unknown => (yaml ??= require('yaml') as typeof import('yaml')).parse(text)
+type Yaml = typeof import('yaml')
+let yaml: Yaml | undefined
+const loadYaml = (): Yaml => requireVendor<{ p0: Yaml }>('yaml.cjs', () => ({ p0: createRequire(import.meta.url)('yaml') as Yaml })).p0
+const parseYaml = (text: string): unknown => (yaml ??= loadYaml()).parse(text)
 
 /** A markdown file split into its YAML frontmatter and its body. */
 export interface Frontmatter {

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { TransformOptions, TransformResult } from 'jiti'
-import { PACKAGE_ROOT } from '../../core/version.js'
+import { requireVendor } from '../../core/vendor.js'
 
 const require = createRequire(import.meta.url)
 type Sucrase = typeof import('sucrase')
@@ -37,9 +36,4 @@ export function transform(opts: TransformOptions): TransformResult {
  * The build's one-file copy of sucrase (scripts/bundle.mjs), run with a V8 code cache: parsing and
  * compiling it is most of what a first transform costs. Without a build, the package itself.
  */
-function loadSucrase(): Sucrase {
-  const file = join(PACKAGE_ROOT, 'dist', 'vendor', 'sucrase.cjs')
-  if (!existsSync(file)) return require('sucrase') as Sucrase
-  const { requireCached } = require(join(PACKAGE_ROOT, 'bin', 'code-cache.cjs')) as { requireCached(file: string): unknown }
-  return requireCached(file) as Sucrase
-}
+const loadSucrase = (): Sucrase => requireVendor('sucrase.cjs', () => require('sucrase') as Sucrase)
