@@ -49,7 +49,9 @@ async function explorer(): Promise<Explorer> {
     searchPlaces: SEARCH_PLACES,
     searchStrategy: 'none',
     cache: false,
-    loaders: { '.ts': load, '.mts': load, '.js': load, '.mjs': load, '.json': loadJson },
+    // Every config that is code goes through the gated import: a `.cjs` named by `extends` or
+    // --config included, which cosmiconfig's own loader would have run without asking.
+    loaders: { '.ts': load, '.mts': load, '.cts': load, '.js': load, '.mjs': load, '.cjs': load, '.json': loadJson },
   })
 }
 

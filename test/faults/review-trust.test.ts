@@ -11,16 +11,21 @@ const marking = (mark: string) => `import { writeFileSync } from 'node:fs'\nwrit
 
 let p: Project
 let ts: Project
+let cjs: Project
 const mark = () => p.path('ran.txt')
 beforeAll(async () => {
   p = await project({ 'modloop.config.json': { mods: ['./sneaky.mjs'], hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'exit 0' }] }] } } })
   await p.write({ 'sneaky.mjs': marking(mark()) })
+  // A config's `extends` naming CommonJS: cosmiconfig's own loader for .cjs would run it ungated.
+  cjs = await project({ '.modlooprc.json': { extends: './base.cjs' } })
+  await cjs.write({ 'base.cjs': `require('node:fs').writeFileSync(${JSON.stringify(cjs.path('ran.txt'))}, 'ran')\nmodule.exports = { mods: [] }\n` })
   ts = await project()
   await ts.write({ 'modloop.config.ts': `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(ts.path('ran.txt'))}, 'ran')\nexport default { mods: [] }\n` })
 })
 afterAll(async () => {
   await p.remove()
   await ts.remove()
+  await cjs.remove()
 })
 
 function capture(cwd: string, home: string): Io & { out: () => string; err: () => string } {
@@ -70,5 +75,12 @@ describe('the review commands run no project code in a folder not trusted', () =
     expect(await main(['mods', 'list'], io)).toBe(1)
     expect(existsSync(ts.path('ran.txt'))).toBe(false)
     expect(io.err()).toContain(`${ts.path('modloop.config.ts')}: the config was not imported: this folder is not trusted`)
+  })
+
+  it('nor is a CommonJS config another extends', async () => {
+    const io = capture(cjs.dir, cjs.path('home'))
+    expect(await main(['mods', 'list'], io)).toBe(1)
+    expect(existsSync(cjs.path('ran.txt'))).toBe(false)
+    expect(io.err()).toContain(`${cjs.path('base.cjs')}: the config was not imported: this folder is not trusted`)
   })
 })

@@ -79,6 +79,18 @@ describe('config discovery', () => {
     }
   })
 
+  it('--config and extends take CommonJS and .cts configs', async () => {
+    const p = await tmp({
+      'base.cjs': `module.exports = { mods: ['./hello.mjs'] }\n`,
+      'typed.cts': `const config: { extends: string } = { extends: './base.cjs' }\nmodule.exports = config\n`,
+      'hello.mjs': bareMod(),
+    })
+    const { host, errors, config } = await loadDistribution({ cwd: p.dir, configPath: './typed.cts', builtins: builtins() })
+    expect(errors).toEqual([])
+    expect(config.files).toEqual([p.path('base.cjs'), p.path('typed.cts')])
+    expect(host.list().map((m) => m.name)).toEqual(['hello'])
+  })
+
   it('--config naming nothing → MODLOOP_ERR_CONFIG', async () => {
     const p = await tmp({})
     await expect(loadDistribution({ cwd: p.dir, configPath: './nope.json', builtins: builtins() })).rejects.toMatchObject({ code: 'MODLOOP_ERR_CONFIG' })
