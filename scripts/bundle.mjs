@@ -5,8 +5,8 @@
 // (wrapping 2 MB of source at run time keeps a second copy: ~3 MiB more peak memory); it is not
 // loadable with require(). Packages that only some sessions use stay out of it (see VENDOR): the
 // bundle's source text stays in memory for the whole run, so lazily used code kept in it would
-// be paid for in peak memory by every run. jiti, sucrase and cosmiconfig stay external: they load
-// only when needed.
+// be paid for in peak memory by every run. jiti and sucrase stay external: they load only when
+// needed (sucrase from a one-file build of its own).
 import { build } from 'esbuild'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -34,6 +34,9 @@ const VENDOR = {
   ajv: ['ajv'],
   acp: ['@agentclientprotocol/sdk'],
   yaml: ['yaml'],
+  // Config files: a project or a distribution with one. From node_modules, its ~10 files compiled
+  // from source cost a start ~25 ms.
+  cosmiconfig: ['cosmiconfig'],
   diff: ['diff'],
   ignore: ['ignore'],
   html: ['node-html-markdown'],
@@ -61,6 +64,20 @@ const CACHED_CJS = {
   supported: { 'dynamic-import': false },
 }
 
+// cosmiconfig requires node:crypto at its top, for its TypeScript loader's temporary file names
+// (modloop loads .ts configs with jiti): a stand-in that loads it on first use saves a start with
+// a config ~5 ms.
+const lazyCryptoPlugin = {
+  name: 'modloop-lazy-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^crypto$/ }, () => ({ path: 'crypto', namespace: 'modloop-lazy-crypto' }))
+    b.onLoad({ filter: /.*/, namespace: 'modloop-lazy-crypto' }, () => ({
+      loader: 'js',
+      contents: "let crypto\nmodule.exports = new Proxy({}, { get: (_, key) => (crypto ??= require('node:crypto'))[key] })",
+    }))
+  },
+}
+
 rmSync(join(root, 'dist', 'bin'), { recursive: true, force: true })
 for (const [group, specs] of Object.entries(VENDOR)) {
   // A .mjs stdin gets Node's interop for CommonJS packages (default = module.exports).
@@ -70,6 +87,9 @@ for (const [group, specs] of Object.entries(VENDOR)) {
     stdin: { contents, resolveDir: root, sourcefile: `vendor-${group}.mjs` },
     outfile: `dist/vendor/${group}.cjs`,
     ...CACHED_CJS,
+    // cosmiconfig's TypeScript loader requires the compiler; modloop loads .ts configs with jiti.
+    external: ['typescript'],
+    plugins: group === 'cosmiconfig' ? [lazyCryptoPlugin] : [],
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',
@@ -149,7 +169,7 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['jiti', 'sucrase', 'cosmiconfig'],
+  external: ['jiti', 'sucrase'],
   plugins: [vendorPlugin, zodLocalesPlugin, fdirPlugin],
   // The SDK's Headers, FormData and ReadableStream without loading them (see the file).
   inject: ['scripts/fetch-globals-inject.mjs'],
