@@ -34,10 +34,13 @@ async function openStore(url: string, source: string, log?: (line: string) => vo
 
 /** The config's sessionStore, merged over its extends chain as the loader merges it (the child wins). */
 async function configuredStore(configPath: string | undefined, cwd: string): Promise<{ url: string; file: string } | undefined> {
-  const { findConfig, loadConfigRef } = await import('../runtime/loader/find-config.js')
+  const [{ findConfig, loadConfigRef }, { useHostModule }, { BUILTINS }] = await Promise.all([import('../runtime/loader/find-config.js'), import('../runtime/loader/jiti.js'), import('../builtins.js')])
+  // A config that is code is imported through the loader's jiti, which gives it modloop's own
+  // namespace: this runs before the distribution loads, which would otherwise have set it.
+  useHostModule(BUILTINS.hostModule)
   const found = configPath !== undefined ? await loadConfigRef(configPath, resolve(cwd), 'MODLOOP_ERR_CONFIG', '--config') : await findConfig(resolve(cwd))
   if (!found) return undefined
-  const [{ collectLayers }, { BUILTINS }] = await Promise.all([import('../runtime/loader/extends.js'), import('../builtins.js')])
+  const { collectLayers } = await import('../runtime/loader/extends.js')
   let url: { url: string; file: string } | undefined
   for (const layer of await collectLayers(found, BUILTINS)) {
     const set = layer.config.sessionStore?.postgres
