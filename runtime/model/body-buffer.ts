@@ -5,7 +5,9 @@
  * that memory alone. The buffer is lent to one request at a time, until its bytes are handed to
  * the socket; a request made while it is lent, or a body past the cap, gets a buffer of its own.
  */
-const CAP = 16 << 20
+// Past this a request gets memory of its own, as before: a conversation of images (several MB of
+// base64 a request) does not leave the process holding as much for the rest of its life.
+const CAP = 4 << 20
 const FIRST = 64 << 10
 let kept: Buffer | undefined
 let lent = false
