@@ -6,12 +6,17 @@ import { shellQuote, type Env } from './run-shell.js'
 // The spare reads the command byte by byte (bash's `read` on a pipe); longer ones start as before.
 const MAX_SCRIPT_BYTES = 4096
 
+// The spare's own variables, named apart from any a command would have: assigned in a bash that
+// had them from its environment, they would be exported to the command changed.
+const DIR_VAR = '__modloop_spare_dir'
+const SCRIPT_VAR = '__modloop_spare_script'
+
 /**
  * Variables a bash started in between would not pass on as they came: exported functions are
- * re-serialised, and these two would set the spare's own options. A session that has them starts
- * each command as before.
+ * re-serialised, SHELLOPTS and BASHOPTS would set the spare's own options, and the spare's own
+ * two would be overwritten. A session that has them starts each command as before.
  */
-const unfaithful = (name: string) => name.startsWith('BASH_FUNC_') || name === 'SHELLOPTS' || name === 'BASHOPTS'
+const unfaithful = (name: string) => name.startsWith('BASH_FUNC_') || name === 'SHELLOPTS' || name === 'BASHOPTS' || name === DIR_VAR || name === SCRIPT_VAR
 
 /** The environment as spawn() passes it: defined values only. */
 function defined(env: Env): Map<string, string> {
@@ -93,9 +98,9 @@ export class SpareShell {
     const rest = Object.fromEntries(vars)
     delete rest.BASH_ENV
     // A failed `cd` (the directory went between the check and the command) ends like a failed command.
-    const script = `IFS= read -r -d '' d || exit 0; IFS= read -r -d '' s || exit 0; ` +
-      `builtin cd -P -- "$d" 2>/dev/null || { printf 'bash: %s: the working directory is gone\\n' "$d" >&2; exit 1; }; ` +
-      `${restore(vars)}; exec bash -c "$s" </dev/null`
+    const script = `IFS= read -r -d '' ${DIR_VAR} || exit 0; IFS= read -r -d '' ${SCRIPT_VAR} || exit 0; ` +
+      `builtin cd -P -- "$${DIR_VAR}" 2>/dev/null || { printf 'bash: %s: the working directory is gone\\n' "$${DIR_VAR}" >&2; exit 1; }; ` +
+      `${restore(vars)}; exec bash -c "$${SCRIPT_VAR}" </dev/null`
     let child: ChildProcess
     try {
       child = childProcess().spawn('bash', ['-c', script], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: rest })

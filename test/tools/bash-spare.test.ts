@@ -39,6 +39,8 @@ describe('the spare bash (a command started while the model answers)', () => {
   const env: Env = {
     PATH: process.env.PATH, HOME: '/home/nobody-here', SHLVL: '3', PWD: '/nowhere/stale', OLDPWD: '/before',
     'ODD-NAME': 'kept', MULTI: 'one\ntwo', QUOTED: `it's "here"`, UNSET: undefined,
+    // Names a reader script would reach for: the spare's own variables must not overwrite them.
+    d: 'dee', s: 'ess',
   }
 
   it('is the command: same pid, parent, process group, session, stdin, exit code and output as a spawn', async () => {
