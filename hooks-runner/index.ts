@@ -23,6 +23,7 @@ export { createHooksRunner } from './hooks-runner.js'
 export type { HooksRunner, HooksRunnerInit } from './hooks-runner.js'
 export { BackgroundHooks } from './background-hooks.js'
 export { HeldGroups } from './held-groups.js'
+export { SpareSh } from './spare-sh.js'
 export type { LlmHook, LlmHookRequest, LlmHookReply } from './run-llm.js'
 export type { McpHook, McpHookRequest } from './run-mcp.js'
 export type {

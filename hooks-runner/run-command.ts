@@ -3,6 +3,7 @@ import { commandLine } from './command-line.js'
 import type { CommandHandler } from './config-schema.js'
 import type { HookSource } from './hooks-config.js'
 import type { RawResult } from './raw-result.js'
+import type { SpareSh } from './spare-sh.js'
 import { spawnHook, type ProcessRun } from './spawn-hook.js'
 
 export interface CommandContext {
@@ -17,6 +18,7 @@ export interface CommandContext {
   pipeGraceMs: number
   /** Honour a leading `{"async": true}` on stdout by moving the process to the background. */
   detectAsync: boolean
+  spare?: SpareSh
 }
 
 export interface CommandOutcome {
@@ -34,7 +36,7 @@ export async function runCommand(h: CommandHandler, source: HookSource, ctx: Com
   }
   const run = await spawnHook({
     file: line.file, args: line.args, cwd, env: ctx.env, stdin: ctx.stdin, timeoutMs: ctx.timeoutMs, signal: ctx.signal,
-    killGraceMs: ctx.killGraceMs, pipeGraceMs: ctx.pipeGraceMs, detectAsync: ctx.detectAsync,
+    killGraceMs: ctx.killGraceMs, pipeGraceMs: ctx.pipeGraceMs, detectAsync: ctx.detectAsync, spare: ctx.spare,
   })
   const shellForm = !h.args && h.shell !== 'powershell'
   const raw = toRaw(run, shellForm, ctx.timeoutMs)

@@ -8,6 +8,7 @@ import { runHttp } from './run-http.js'
 import { runLlm, type LlmHook } from './run-llm.js'
 import { runMcp, type McpHook } from './run-mcp.js'
 import { runCallback } from './run-callback.js'
+import type { SpareSh } from './spare-sh.js'
 
 export interface HandlerContext {
   event: HookEventName
@@ -27,6 +28,7 @@ export interface HandlerContext {
   mcp?: McpHook
   fetch: typeof fetch
   httpEnvBound?: readonly string[]
+  spare?: SpareSh
 }
 
 /** Runs one handler of any type and reports its raw result; the caller gives it meaning. */
@@ -41,7 +43,7 @@ export async function runHandler(h: ResolvedHandler, ctx: HandlerContext): Promi
         stdin: `${ctx.inputJson}\n`,
         cwd: ctx.cwd, fallbackDirs: ctx.fallbackDirs, env: handlerEnv(ctx.sharedEnv, h.source, ctx.envFile),
         timeoutMs: ctx.timeoutMs, signal: ctx.signal, killGraceMs: ctx.killGraceMs, pipeGraceMs: ctx.pipeGraceMs,
-        detectAsync: ctx.detectAsync,
+        detectAsync: ctx.detectAsync, spare: ctx.spare,
       })
     case 'http':
       return { raw: await runHttp(c, { body: ctx.inputJson, env: ctx.sharedEnv, envBound: ctx.httpEnvBound, timeoutMs: ctx.timeoutMs, signal: ctx.signal, fetch: ctx.fetch }) }

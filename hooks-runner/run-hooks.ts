@@ -15,6 +15,7 @@ import { runHandler, type HandlerContext } from './run-handler.js'
 import type { LlmHook } from './run-llm.js'
 import type { McpHook } from './run-mcp.js'
 import { selectHandlers } from './select-handlers.js'
+import type { SpareSh } from './spare-sh.js'
 
 export interface RunHooksOptions {
   config: HooksConfig
@@ -50,6 +51,8 @@ export interface RunHooksOptions {
   onHookStart?: (handler: ResolvedHandler) => void
   /** Progress: a hook's record is ready. */
   onHookEnd?: (record: HookRecord) => void
+  /** A shell started ahead for the next shell-form command hook (see SpareSh). */
+  spare?: SpareSh
 }
 
 /**
@@ -82,6 +85,7 @@ export async function runHooks(event: HookEventName, input: Record<string, unkno
     event, cwd, fallbackDirs: [options.projectDir, home], sharedEnv: baseHookEnv({ base: env, projectDir: options.projectDir, input: payload }),
     signal: options.signal, killGraceMs: options.killGraceMs ?? 1000, pipeGraceMs: options.pipeGraceMs ?? 100,
     llm: options.llm, mcp: options.mcp, fetch: options.fetch ?? fetch, httpEnvBound: options.config.httpHookAllowedEnvVars,
+    spare: options.spare,
   }
   const envFiles: string[] = []
   if (eventSpec(event).envFile && options.envFileDir) await mkdir(options.envFileDir, { recursive: true })

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process'
 import { childProcess } from './child-process.js'
 import { describeCause } from './errors.js'
 import { killGroup } from './kill-group.js'
+import type { SpareSh } from './spare-sh.js'
 
 export interface SpawnSpec {
   file: string
@@ -17,6 +18,8 @@ export interface SpawnSpec {
   pipeGraceMs: number
   /** Watch stdout for a leading `{"async": true}` object and return early when it appears (§4.5). */
   detectAsync?: boolean
+  /** A shell started ahead for a shell-form hook, when the session keeps one (see SpareSh). */
+  spare?: SpareSh
 }
 
 export interface ProcessRun {
@@ -55,7 +58,7 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
   const started = performance.now()
   let child: ChildProcess
   try {
-    child = childProcess().spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+    child = spec.spare?.take(spec.file, spec.args, spec.cwd, spec.env) ?? childProcess().spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
   } catch (err) {
     return Promise.resolve(launchFailure(err, started))
   }

@@ -7,6 +7,7 @@ import { registerIdleHooks } from './idle-hooks.js'
 import { registerModelHooks } from './model-hooks.js'
 import { registerPermissionHooks } from './permission-hooks.js'
 import { registerSessionHooks } from './session-hooks.js'
+import { registerSpareHooks } from './spare-hooks.js'
 import { registerToolHooks } from './tool-hooks.js'
 import { registerTurnHooks } from './turn-hooks.js'
 
@@ -41,6 +42,7 @@ export default defineMod({
     registerPermissionHooks(on, bridgeOf)
     registerModelHooks(on, bridgeOf)
     registerIdleHooks(on, opts.idleNotifyMs, bridgeOf)
+    registerSpareHooks(on, bridgeOf)
     registerHooksCommand(on, opts)
     return async () => {
       for (const b of bridges.values()) await b.close()

@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises'
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { defineMod } from '../../core/mod/define.js'
+import { cmd, makeBox, run, writeSettings, type Box } from './helpers.js'
+
+let box: Box
+beforeEach(async () => { box = await makeBox() })
+afterEach(async () => { await box.remove() })
+
+/** The pids whose parent is this process. */
+function children(): Set<number> {
+  const out = new Set<number>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) out.add(Number(name))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out
+}
+
+/** Three Echo calls in a session with a PreToolUse hook; per call, whether the hook's shell was running when the call began. */
+async function hookPids(pace: { chunkDelayMs?: number }) {
+  const pids = join(box.out, 'pids')
+  await writeSettings(box, { PreToolUse: [{ matcher: 'Echo', hooks: [cmd(`cat > /dev/null; echo "$$" >> ${pids}`)] }] })
+  const atCheck: Set<number>[] = []
+  const watch = defineMod({
+    name: 'watch-calls',
+    register(on) {
+      on('tool.call', ($, e, next) => {
+        atCheck.push(children())
+        return next(e)
+      })
+    },
+  })
+  const step = { reply: [{ tool_use: { name: 'Echo', input: { text: 'hi' } } }], ...pace }
+  const r = await run(box, [step, step, step, { reply: 'Done.' }], 'go', { mods: [watch] })
+  expect(r.result.terminal_reason).toBe('completed')
+  const ran = (await readFile(pids, 'utf8')).trim().split('\n').map(Number)
+  expect(ran).toHaveLength(3)
+  expect(atCheck).toHaveLength(3)
+  return ran.map((pid, i) => atCheck[i]!.has(pid))
+}
+
+describe.skipIf(process.platform !== 'linux')('command hooks in a shell started while the model answers', () => {
+  it('runs the next PreToolUse hook of a session in the shell started while the model streamed', async () => {
+    // The session's first hook is spawned; each later one was waiting.
+    expect(await hookPids({ chunkDelayMs: 10 })).toEqual([false, true, true])
+  })
+
+  it('starts none when the answer comes at once: the fork would hold up the round', async () => {
+    expect(await hookPids({})).toEqual([false, false, false])
+  })
+})
