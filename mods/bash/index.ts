@@ -13,6 +13,7 @@ import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
 import { join } from 'node:path'
 import { ShellSession } from './shell-session.js'
 import '../_shared/tasks.js'
+import { prepareWhileStreaming } from '../_shared/while-streaming.js'
 
 const options = allowedDirsOptions.extend({
   defaultTimeoutMs: z.number().int().positive().default(120_000),
@@ -20,9 +21,6 @@ const options = allowedDirsOptions.extend({
   /** Per stream (stdout, stderr): past this, the middle is cut. */
   maxOutputChars: z.number().int().min(1_000).default(30_000),
 })
-
-// How long an answer must still be streaming for the spare bash to start in its time.
-const SPARE_AFTER_MS = 2
 
 // session.end handlers share a 1.5 s bound, so background shells get a shorter grace there.
 const END_GRACE_MS = 500
@@ -77,23 +75,10 @@ export default defineMod({
       return next(e)
     })
 
-    // While the model streams its answer, the next command's bash starts (SpareShell): the fork
-    // costs the model's time, not the round's. Only sessions that ran a command keep one, and not
-    // when the whole answer came at once: a fork then would hold up the round it was to spare.
-    on('turn.step', async function* ($, e, next) {
+    // While the model streams its answer, the next command's bash starts (SpareShell).
+    prepareWhileStreaming(on, ($) => {
       const shell = sessions.get($.session.id())
-      const s = next(e)
-      if (!shell?.spare.needed()) return yield* s
-      const first = await s.next()
-      if (first.done) return first.value
-      const timer = setTimeout(() => shell.spare.prepare(shell.env()), SPARE_AFTER_MS)
-      timer.unref()
-      try {
-        yield first.value
-        return yield* s
-      } finally {
-        clearTimeout(timer)
-      }
+      return shell && { needed: () => shell.spare.needed(), prepare: () => shell.spare.prepare(shell.env()) }
     })
 
     on('session.end', async ($, e, next) => {

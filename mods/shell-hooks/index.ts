@@ -7,7 +7,7 @@ import { registerIdleHooks } from './idle-hooks.js'
 import { registerModelHooks } from './model-hooks.js'
 import { registerPermissionHooks } from './permission-hooks.js'
 import { registerSessionHooks } from './session-hooks.js'
-import { registerSpareHooks } from './spare-hooks.js'
+import { prepareWhileStreaming } from '../_shared/while-streaming.js'
 import { registerToolHooks } from './tool-hooks.js'
 import { registerTurnHooks } from './turn-hooks.js'
 
@@ -42,7 +42,8 @@ export default defineMod({
     registerPermissionHooks(on, bridgeOf)
     registerModelHooks(on, bridgeOf)
     registerIdleHooks(on, opts.idleNotifyMs, bridgeOf)
-    registerSpareHooks(on, bridgeOf)
+    // While the model streams, the shell for the next command hook starts (hooks-runner's SpareSh).
+    prepareWhileStreaming(on, ($) => bridgeOf($)?.runner.spare)
     registerHooksCommand(on, opts)
     return async () => {
       for (const b of bridges.values()) await b.close()

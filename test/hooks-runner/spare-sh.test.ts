@@ -1,25 +1,14 @@
-import { readFileSync, readdirSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createHooksRunner } from '../../hooks-runner/hooks-runner.js'
 import { groupAlive } from '../../hooks-runner/kill-group.js'
 import { SpareSh } from '../../hooks-runner/spare-sh.js'
 import { spawnHook, type ProcessRun } from '../../hooks-runner/spawn-hook.js'
 import { cmd, configOf, group, preToolUse, tempDir } from './helpers.js'
+import { childrenOf } from '../tools/harness.js'
 
 /** The pids whose parent is this process (children started by a spawn, waiting or running). */
-function children(): Set<number> {
-  const out = new Set<number>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) out.add(Number(name))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out
-}
+const children = () => childrenOf(process.pid)
 
 // An environment a spawn passes on as it is, with what the shell in between would change.
 const env: NodeJS.ProcessEnv = {

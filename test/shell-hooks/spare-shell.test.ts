@@ -1,28 +1,16 @@
 import { readFile } from 'node:fs/promises'
-import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import { cmd, makeBox, run, writeSettings, type Box } from './helpers.js'
+import { childrenOf } from '../tools/harness.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
 
-/** The pids whose parent is this process. */
-function children(): Set<number> {
-  const out = new Set<number>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) out.add(Number(name))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out
-}
+/** The pids whose parent is this process (children started by a spawn, waiting or running). */
+const children = () => childrenOf(process.pid)
 
 /** Three Echo calls in a session with a PreToolUse hook; per call, whether the hook's shell was running when the call began. */
 async function hookPids(pace: { chunkDelayMs?: number }) {
