@@ -12,8 +12,10 @@
 // 3 ms (~15 ms for a tool call; a real model takes hundreds). A client may work while the answer
 // streams (read it as it comes, start the next command's bash), which is what a user meets. And at
 // once, the whole answer in one write: there every piece of the client's work is in the gap.
+// Printed beside the rows: a Read round in a project with a PreToolUse command hook (a process
+// per call), and a long conversation's rounds (their requests carry ~350 KB).
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -41,13 +43,18 @@ let lastBodyBytes = 0
 
 export const PACES = { streamed: { delayMs: 20, chunkDelayMs: 3 }, 'at once': {} }
 
-/** The gaps (ms) of one CLI run of ten rounds of `tool`, the model answering at `pace`. */
-async function gaps(tool, pace) {
+// A project whose settings have a PreToolUse hook on every tool: a process per call.
+const hooked = join(cwd, 'hooked')
+mkdirSync(join(hooked, '.claude'), { recursive: true })
+writeFileSync(join(hooked, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: '.*', hooks: [{ type: 'command', command: 'true' }] }] } }))
+
+/** The gaps (ms) of one CLI run of ten rounds of `tool`, the model answering at `pace`, in `where`. */
+async function gaps(tool, pace, where = cwd) {
   const script = [...Array.from({ length: ROUNDS }, (_, i) => ({ reply: [{ tool_use: { name: tool, input: inputs[tool](i) } }], ...pace })), { reply: 'Done.' }]
   const server = await startFakeAnthropic({ script })
   try {
     const env = { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench', MODLOOP_HOME: join(cwd, 'home'), HOME: cwd }
-    const child = spawn(process.execPath, [bin, '-p', 'go', '--allowedTools', tool], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [bin, '-p', 'go', '--allowedTools', tool], { cwd: where, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     child.stdout.on('data', (d) => (out += d))
     child.stderr.on('data', (d) => (out += d))
@@ -136,15 +143,19 @@ export async function toolRounds() {
     }
     paces[name] = { bash: rows.Bash, read: rows.Read, floor: median(floor), sdk: median(sdk) }
   }
-  return { paces, shell: await shellSpawn(), long: await longConversation() }
+  const withHook = []
+  await gaps('Read', PACES.streamed, hooked)
+  for (let i = 0; i < RUNS; i++) withHook.push(...(await gaps('Read', PACES.streamed, hooked)))
+  return { paces, shell: await shellSpawn(), long: await longConversation(), hookedRead: median(withHook) }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    const { paces, shell, long } = await toolRounds()
+    const { paces, shell, long, hookedRead } = await toolRounds()
     const { streamed, 'at once': once } = paces
     const fig = (r) => `Bash ${r.bash.toFixed(1)} ms, Read ${r.read.toFixed(1)} ms, the model client alone ${r.sdk.toFixed(1)} ms, a client doing nothing between rounds ${r.floor.toFixed(1)} ms`
     console.log(`tool rounds (median gap of ${RUNS}×${ROUNDS} sequential rounds, model time excluded): streamed answers: ${fig(streamed)}; answers at once: ${fig(once)}; Node spawning sh -c echo: ${shell.toFixed(1)} ms`)
+    console.log(`a Read round with a PreToolUse command hook (\`true\`), streamed: ${hookedRead.toFixed(1)} ms`)
     console.log(`a long conversation (${LONG_ROUNDS} Read rounds, answers at once): the last 20 rounds' median gap ${long.gap.toFixed(1)} ms, their requests ${long.kb.toFixed(0)} KB`)
     const how = (r) => `median gap of ${RUNS}×${ROUNDS} sequential rounds through \`modloop -p\`, timed at the fake server, the model's answers streamed; a client doing nothing between rounds: ${r.floor.toFixed(1)} ms`
     row('gap per Bash round (echo)', streamed.bash, { max: 10, unit: 'ms', detail: `${how(streamed)}; answers at once: ${once.bash.toFixed(1)} ms; Node spawning sh -c echo: ${shell.toFixed(1)} ms` })
