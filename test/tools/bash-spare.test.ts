@@ -77,12 +77,15 @@ describe('the spare bash (a command started while the model answers)', () => {
     for (const run of [direct, viaSpare]) expect(run).toMatchObject({ exitCode: null, signal: 'SIGTERM' })
   })
 
-  it('is not used for another environment, nor made for exported functions; ends when disposed', async () => {
+  it('is not used for a script over 1 KB or another environment, nor made for exported functions; ends when disposed', async () => {
     const spare = new SpareShell()
     spare.take('true', tmp.dir, env)
     const first = children()
     spare.prepare(env)
     const [waiting] = [...children()].filter((pid) => !first.has(pid))
+    // A script past 1 KB is read a byte a system call: slower than a spawn, so it gets one; the spare waits on.
+    expect(spare.take(`: ${'x'.repeat(1100)}`, tmp.dir, env)).toBeUndefined()
+    expect(spare.needed()).toBe(false)
     expect(spare.take('echo hi', tmp.dir, { ...env, OTHER: '1' })).toBeUndefined()
     for (let i = 0; i < 100 && groupAlive(waiting!); i++) await new Promise((r) => setTimeout(r, 20))
     expect(groupAlive(waiting!)).toBe(false)
