@@ -5,6 +5,9 @@ import { ACP_OPTIONS, ACP_USAGE } from './acp/options.js'
 
 const json = { json: { type: 'boolean' } } as const
 const store = { 'session-store': { type: 'string' } } as const
+// The sessions commands read the config for its session store, and, in a folder not trusted, run
+// none of its code to do so (cli/load-args.ts withReviewGate).
+const sessionsStore = { ...store, 'trust-workspace': { type: 'boolean' } } as const
 
 /** Every command, by the words that select it. Later commands (headless `-p`, …) add rows here. */
 export const COMMANDS: readonly Command[] = [
@@ -95,32 +98,32 @@ export const COMMANDS: readonly Command[] = [
   {
     path: ['sessions', 'list'],
     summary: 'list the sessions of this directory (id, last activity, turns, title), most recent first, from the local files or a session store',
-    usage: 'modloop sessions list [--json] [--cwd DIR] [--session-store URL]',
-    options: { ...json, cwd: { type: 'string' }, ...store },
+    usage: 'modloop sessions list [--json] [--cwd DIR] [--session-store URL] [--trust-workspace]',
+    options: { ...json, cwd: { type: 'string' }, ...sessionsStore },
     positionals: { min: 0, max: 0 },
     load: async () => (await import('./sessions-list.js')).sessionsList,
   },
   {
     path: ['sessions', 'show'],
     summary: 'replay one session readably: prompts, answers, tool calls and results, turn totals',
-    usage: 'modloop sessions show <id> [--cwd DIR] [--session-store URL]',
-    options: { cwd: { type: 'string' }, ...store },
+    usage: 'modloop sessions show <id> [--cwd DIR] [--session-store URL] [--trust-workspace]',
+    options: { cwd: { type: 'string' }, ...sessionsStore },
     positionals: { min: 1, max: 1 },
     load: async () => (await import('./sessions-show.js')).sessionsShow,
   },
   {
     path: ['sessions', 'push'],
     summary: "copy a session of this machine's files into the session store (Postgres), where any machine resumes it",
-    usage: 'modloop sessions push <id> [--cwd DIR] [--session-store URL]',
-    options: { cwd: { type: 'string' }, ...store },
+    usage: 'modloop sessions push <id> [--cwd DIR] [--session-store URL] [--trust-workspace]',
+    options: { cwd: { type: 'string' }, ...sessionsStore },
     positionals: { min: 1, max: 1 },
     load: async () => (await import('./sessions-move.js')).sessionsPush,
   },
   {
     path: ['sessions', 'pull'],
     summary: "copy a session of the session store (Postgres) into this machine's files",
-    usage: 'modloop sessions pull <id> [--session-store URL]',
-    options: { ...store },
+    usage: 'modloop sessions pull <id> [--session-store URL] [--trust-workspace]',
+    options: { ...sessionsStore },
     positionals: { min: 1, max: 1 },
     load: async () => (await import('./sessions-move.js')).sessionsPull,
   },

@@ -39,17 +39,25 @@ export async function loadFromArgs(values: Values, io: Io): Promise<Distribution
  */
 export async function loadForReview(options: Omit<LoadOptions, 'builtins'>, values: Values, io: Io): Promise<Distribution> {
   const { loadDistribution } = await import('../entry.js')
-  if (values['trust-workspace'] === true || (await isTrusted(io, options.cwd))) return loadDistribution(options)
-  const { withImportGate } = await import('../runtime/loader/import-gate.js')
   const named = [options.configPath, ...(options.extraMods ?? []).map((m) => (typeof m === 'string' ? m : m[0]))]
-    .filter((s): s is string => s !== undefined)
-    .map((s) => realOf(resolve(options.cwd, s)))
+  return withReviewGate(values, io, options.cwd, named, () => loadDistribution(options))
+}
+
+/**
+ * Runs `load` for a command that reviews or lists a project: in a folder not trusted, and without
+ * `--trust-workspace`, it imports no project code (MODLOOP_ERR_UNTRUSTED names the file). Files
+ * named on the command line (`named`, as given there) and modloop's own are imported.
+ */
+export async function withReviewGate<T>(values: Values, io: Io, cwd: string, named: readonly (string | undefined)[], load: () => Promise<T>): Promise<T> {
+  if (values['trust-workspace'] === true || (await isTrusted(io, cwd))) return load()
+  const { withImportGate } = await import('../runtime/loader/import-gate.js')
+  const given = named.filter((s): s is string => s !== undefined).map((s) => realOf(resolve(cwd, s)))
   const own = realOf(PACKAGE_ROOT)
   return withImportGate((file) => {
     const real = realOf(file)
-    if (real === own || real.startsWith(own + sep) || named.some((n) => real === n || real.startsWith(n + sep))) return undefined
+    if (real === own || real.startsWith(own + sep) || given.some((n) => real === n || real.startsWith(n + sep))) return undefined
     return 'this folder is not trusted, so its code is not run to list it (trust it with `modloop trust`, or pass --trust-workspace)'
-  }, () => loadDistribution(options))
+  }, load)
 }
 
 async function isTrusted(io: Io, cwd: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import type { Builtins } from '../runtime/loader/types.js'
 import type { PostgresStore } from '../mods/transcripts/store/postgres/pg-store.js'
 import type { Values } from './command.js'
+import type { Io } from './io.js'
 
 /**
  * The session store a command uses: `--session-store URL`, else the config's `sessionStore: {
@@ -11,6 +12,15 @@ import type { Values } from './command.js'
 export async function chooseSessionStore(values: Values, cwd: string, log?: (line: string) => void): Promise<PostgresStore | undefined> {
   const chosen = await sessionStoreSetting(values, cwd)
   return chosen ? openStore(chosen.url, chosen.source, log) : undefined
+}
+
+/**
+ * The session store a command that lists or moves sessions uses: as chooseSessionStore, but in a
+ * folder not trusted a config that is code is not run to learn it (MODLOOP_ERR_UNTRUSTED).
+ */
+export async function reviewSessionStore(values: Values, io: Io, cwd: string): Promise<PostgresStore | undefined> {
+  const { withReviewGate } = await import('./load-args.js')
+  return withReviewGate(values, io, cwd, [], () => chooseSessionStore(values, cwd))
 }
 
 /** The session store's URL as `--session-store` or the config names it, and where it was named. */

@@ -2,14 +2,14 @@ import { resolve } from 'node:path'
 import { listSessions, shorten } from '../mods/transcripts/store/list.js'
 import type { CommandRun } from './command.js'
 import { table } from './table.js'
-import { chooseSessionStore } from './session-store.js'
+import { reviewSessionStore } from './session-store.js'
 
 const TITLE_CHARS = 30
 
 /** `modloop sessions list`: the sessions of this directory, most recently active first, from the local files or the session store. */
 export const sessionsList: CommandRun = async ({ values, io }) => {
   const cwd = resolve(io.cwd, typeof values.cwd === 'string' ? values.cwd : '.')
-  const store = await chooseSessionStore(values, cwd)
+  const store = await reviewSessionStore(values, io, cwd)
   let sessions
   try {
     sessions = store

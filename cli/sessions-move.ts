@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import type { CommandRun, Values } from './command.js'
 import type { Io } from './io.js'
-import { chooseSessionStore } from './session-store.js'
+import { reviewSessionStore } from './session-store.js'
 import { usageError } from './usage-error.js'
 import type { PostgresStore } from '../mods/transcripts/store/postgres/pg-store.js'
 
@@ -25,7 +25,7 @@ export const sessionsPull: CommandRun = async ({ values, positionals, io }) => m
 
 async function move(values: Values, io: Io, run: (store: PostgresStore, cwd: string) => Promise<void>): Promise<number> {
   const cwd = resolve(io.cwd, typeof values.cwd === 'string' ? values.cwd : '.')
-  const store = await chooseSessionStore(values, cwd)
+  const store = await reviewSessionStore(values, io, cwd)
   if (!store) throw usageError('no session store: give --session-store URL, or set sessionStore: { postgres: URL } in the config')
   try {
     await run(store, cwd)

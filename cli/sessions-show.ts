@@ -6,14 +6,14 @@ import { findSession } from '../mods/transcripts/store/locate.js'
 import { chainTo, parseTranscript, readTranscript, type ReadTranscript } from '../mods/transcripts/store/transcript-read.js'
 import { redact } from '../mods/transcripts/store/postgres/connect.js'
 import { ModloopError } from '../core/errors.js'
-import { chooseSessionStore } from './session-store.js'
+import { reviewSessionStore } from './session-store.js'
 import type { CommandRun } from './command.js'
 import { renderPretty } from './pretty.js'
 
 /** `modloop sessions show <id>`: the conversation replayed as `-p --verbose` shows it live, from the local files or the session store. */
 export const sessionsShow: CommandRun = async ({ values, positionals, io }) => {
   const cwd = resolve(io.cwd, typeof values.cwd === 'string' ? values.cwd : '.')
-  const store = await chooseSessionStore(values, cwd)
+  const store = await reviewSessionStore(values, io, cwd)
   let where: string
   let read: ReadTranscript
   try {

@@ -77,6 +77,18 @@ describe('the review commands run no project code in a folder not trusted', () =
     expect(io.err()).toContain(`${ts.path('modloop.config.ts')}: the config was not imported: this folder is not trusted`)
   })
 
+  it('nor does listing sessions run a config that is code, to learn its session store', async () => {
+    const io = capture(ts.dir, ts.path('home'))
+    expect(await main(['sessions', 'list'], io)).toBe(1)
+    expect(existsSync(ts.path('ran.txt'))).toBe(false)
+    expect(io.err()).toContain(`${ts.path('modloop.config.ts')}: the config was not imported: this folder is not trusted`)
+    const trusting = capture(ts.dir, ts.path('home'))
+    expect(await main(['sessions', 'list', '--trust-workspace'], trusting)).toBe(0)
+    expect(trusting.out()).toContain('no sessions in')
+    expect(existsSync(ts.path('ran.txt'))).toBe(true)
+    await rm(ts.path('ran.txt'))
+  })
+
   it('nor is a CommonJS config another extends', async () => {
     const io = capture(cjs.dir, cjs.path('home'))
     expect(await main(['mods', 'list'], io)).toBe(1)
