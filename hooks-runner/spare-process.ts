@@ -8,6 +8,18 @@ export function definedEnv(env: NodeJS.ProcessEnv): Map<string, string> {
   return out
 }
 
+/**
+ * The shell commands that give `names` back the values `env` has for them (or unset them): what a
+ * spare puts back before it execs, so the process gets exactly the environment spawn() would have
+ * given it though the spare's own start and `cd` changed them.
+ */
+export function restoreVars(env: Map<string, string>, names: readonly string[]): string {
+  return names.map((name) => {
+    const value = env.get(name)
+    return value === undefined ? `unset ${name}` : `export ${name}='${value.replaceAll("'", `'\\''`)}'`
+  }).join('; ')
+}
+
 function sameEnv(a: Map<string, string>, b: Map<string, string>): boolean {
   if (a.size !== b.size) return false
   for (const [k, v] of a) if (b.get(k) !== v) return false

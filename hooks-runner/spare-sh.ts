@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { definedEnv, SpareProcess } from './spare-process.js'
+import { definedEnv, restoreVars, SpareProcess } from './spare-process.js'
 
 // The spare reads the command a line at a time, and sh's `read` on a pipe takes a byte a system
 // call: past ~2 KB that is slower than the fork it spares (4 KB: 10.0 ms against 7.8 spawned).
@@ -11,19 +11,6 @@ const SHELL = '/bin/sh'
 // them from its environment, they would be exported to the hook changed. An environment that has
 // one of them gets no spare.
 const VARS = ['__modloop_spare_dir', '__modloop_spare_lines', '__modloop_spare_command', '__modloop_spare_i', '__modloop_spare_line']
-
-const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
-
-/**
- * What the spare puts back before it execs the hook's shell, so that shell gets exactly the
- * environment spawn() would have given it: its `cd` changed PWD and OLDPWD.
- */
-function restore(env: Map<string, string>): string {
-  return ['PWD', 'OLDPWD'].map((name) => {
-    const value = env.get(name)
-    return value === undefined ? `unset ${name}` : `export ${name}=${quote(value)}`
-  }).join('; ')
-}
 
 /**
  * A `/bin/sh` started ahead of a session's next shell-form command hook, while the model is still
@@ -72,7 +59,8 @@ export class SpareSh extends SpareProcess {
       `while [ "$${i}" -lt "$${count}" ]; do IFS= read -r ${line} || exit 0; ` +
       `if [ "$${i}" -eq 0 ]; then ${command}=$${line}; else ${command}="$${command}\n$${line}"; fi; ${i}=$((${i} + 1)); done; ` +
       `cd -P -- "$${dir}" 2>/dev/null || { printf 'sh: %s: the working directory is gone\\n' "$${dir}" >&2; exit 1; }; ` +
-      `${restore(vars)}; exec ${SHELL} -c "$${command}"`
+      // Its `cd` changed PWD and OLDPWD.
+      `${restoreVars(vars, ['PWD', 'OLDPWD'])}; exec ${SHELL} -c "$${command}"`
     this.launch(SHELL, script, Object.fromEntries(vars), vars)
   }
 

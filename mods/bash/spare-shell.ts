@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
-import { definedEnv, SpareProcess } from '../../hooks-runner/spare-process.js'
+import { definedEnv, restoreVars, SpareProcess } from '../../hooks-runner/spare-process.js'
 import { guardGroup } from './group-guard.js'
-import { shellQuote, type Env } from './run-shell.js'
+import type { Env } from './run-shell.js'
 
 // The spare reads the command byte by byte (bash's `read` on a pipe), a system call a byte: past
 // ~2 KB that is slower than the fork it spares (a 4 KB script took 13.2 ms against 10.7 spawned).
@@ -21,17 +21,11 @@ const SCRIPT_VAR = '__modloop_spare_script'
 const unfaithful = (name: string) => name.startsWith('BASH_FUNC_') || name === 'SHELLOPTS' || name === 'BASHOPTS' || name === DIR_VAR || name === SCRIPT_VAR
 
 /**
- * What a bash must put back before it execs the command's own bash, so that bash gets exactly the
- * environment spawn() would have given it: the spare's start set PWD and exported OLDPWD, its `cd`
- * changed both, and BASH_ENV was held back so the spare would not source the file itself. SHLVL
- * needs nothing: bash raises it at start and lowers it for `exec`.
+ * What a bash must put back before it execs the command's own bash: the spare's start set PWD and
+ * exported OLDPWD, its `cd` changed both, and BASH_ENV was held back so the spare would not source
+ * the file itself. SHLVL needs nothing: bash raises it at start and lowers it for `exec`.
  */
-function restore(env: Map<string, string>): string {
-  return ['PWD', 'OLDPWD', 'BASH_ENV'].map((name) => {
-    const value = env.get(name)
-    return value === undefined ? `unset ${name}` : `export ${name}=${shellQuote(value)}`
-  }).join('; ')
-}
+const RESTORED = ['PWD', 'OLDPWD', 'BASH_ENV']
 
 /**
  * A bash started ahead of the next command, while the model is still answering, so that the
@@ -80,7 +74,7 @@ export class SpareShell extends SpareProcess {
     // A failed `cd` (the directory went between the check and the command) ends like a failed command.
     const script = `IFS= read -r -d '' ${DIR_VAR} || exit 0; IFS= read -r -d '' ${SCRIPT_VAR} || exit 0; ` +
       `builtin cd -P -- "$${DIR_VAR}" 2>/dev/null || { printf 'bash: %s: the working directory is gone\\n' "$${DIR_VAR}" >&2; exit 1; }; ` +
-      `${restore(vars)}; exec bash -c "$${SCRIPT_VAR}" </dev/null`
+      `${restoreVars(vars, RESTORED)}; exec bash -c "$${SCRIPT_VAR}" </dev/null`
     this.launch('bash', script, rest, vars)
   }
 

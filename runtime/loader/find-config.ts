@@ -74,8 +74,7 @@ export async function findConfig(cwd: string): Promise<FoundConfig | undefined> 
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     // A directory with no candidate file, or only a package.json without the key, needs no
     // cosmiconfig: in a directory tree with no config at all, start-up never imports it.
-    const present = SEARCH_PLACES.filter((place) => existsSync(join(dir, place)))
-    if (present.length > 0 && !(present.length === 1 && present[0] === 'package.json' && holdsNoConfig(join(dir, 'package.json')))) {
+    if (SEARCH_PLACES.some((place) => existsSync(join(dir, place)) && (place !== 'package.json' || !holdsNoConfig(join(dir, place))))) {
       const ex = await explorer()
       const found = await attempt(() => ex.search(dir), dir)
       if (found) return { file: found.filepath, raw: found.config }
