@@ -1,38 +1,25 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { defineMod } from '../../core/mod/define.js'
 import { cmd, makeBox, run, writeSettings, type Box } from './helpers.js'
-import { childrenOf } from '../tools/harness.js'
+import { watchCallChildren } from '../tools/harness.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
 afterEach(async () => { await box.remove() })
 
-/** The pids whose parent is this process (children started by a spawn, waiting or running). */
-const children = () => childrenOf(process.pid)
-
 /** Three Echo calls in a session with a PreToolUse hook; per call, whether the hook's shell was running when the call began. */
 async function hookPids(pace: { chunkDelayMs?: number }) {
   const pids = join(box.out, 'pids')
   await writeSettings(box, { PreToolUse: [{ matcher: 'Echo', hooks: [cmd(`cat > /dev/null; echo "$$" >> ${pids}`)] }] })
-  const atCheck: Set<number>[] = []
-  const watch = defineMod({
-    name: 'watch-calls',
-    register(on) {
-      on('tool.call', ($, e, next) => {
-        atCheck.push(children())
-        return next(e)
-      })
-    },
-  })
+  const { mod: watch, atCall } = watchCallChildren()
   const step = { reply: [{ tool_use: { name: 'Echo', input: { text: 'hi' } } }], ...pace }
   const r = await run(box, [step, step, step, { reply: 'Done.' }], 'go', { mods: [watch] })
   expect(r.result.terminal_reason).toBe('completed')
   const ran = (await readFile(pids, 'utf8')).trim().split('\n').map(Number)
   expect(ran).toHaveLength(3)
-  expect(atCheck).toHaveLength(3)
-  return ran.map((pid, i) => atCheck[i]!.has(pid))
+  expect(atCall).toHaveLength(3)
+  return ran.map((pid, i) => atCall[i]!.has(pid))
 }
 
 describe.skipIf(process.platform !== 'linux')('command hooks in a shell started while the model answers', () => {

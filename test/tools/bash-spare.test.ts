@@ -2,11 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import bash from '../../mods/bash/index.js'
-import { defineMod } from '../../core/mod/define.js'
 import { runShell, type Env, type ShellOptions } from '../../mods/bash/run-shell.js'
 import { SpareShell } from '../../mods/bash/spare-shell.js'
 import { runScript } from '../loop/helpers.js'
-import { childrenOf, groupAlive, tempDir } from './harness.js'
+import { childrenOf, groupAlive, tempDir, watchCallChildren } from './harness.js'
 
 let tmp: Awaited<ReturnType<typeof tempDir>>
 beforeAll(async () => {
@@ -111,17 +110,7 @@ describe('the spare bash (a command started while the model answers)', () => {
 
   /** Three `echo $$` Bash calls in a session; per call, whether its bash was running when the call began. */
   async function sessionPids(pace: { chunkDelayMs?: number }) {
-    // What was running when the call began: the spare is among it, a spawn for the call is not.
-    const atCall: Set<number>[] = []
-    const watch = defineMod({
-      name: 'watch-calls',
-      register(on) {
-        on('tool.call', ($, e, next) => {
-          atCall.push(children())
-          return next(e)
-        })
-      },
-    })
+    const { mod: watch, atCall } = watchCallChildren()
     const step = { reply: [{ tool_use: { name: 'Bash', input: { command: 'echo $$' } } }], ...pace }
     const run = await runScript([step, step, step, { reply: 'Done.' }], 'go', { cwd: tmp.dir, mods: [bash, watch] })
     expect(run.result).toMatchObject({ subtype: 'success' })

@@ -71,3 +71,21 @@ export function childrenOf(pid: number, prefix = ''): Set<number> {
   }
   return out
 }
+
+/**
+ * A mod that notes, as each tool call begins, which processes this one has as children: a spare
+ * started ahead is among them, a process spawned for the call is not.
+ */
+export function watchCallChildren(): { mod: ModDefinition; atCall: Set<number>[] } {
+  const atCall: Set<number>[] = []
+  const mod: ModDefinition = {
+    name: 'watch-calls',
+    register(on) {
+      on('tool.call', ($, e, next) => {
+        atCall.push(childrenOf(process.pid))
+        return next(e)
+      })
+    },
+  }
+  return { mod, atCall }
+}
