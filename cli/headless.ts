@@ -10,6 +10,7 @@ import { tuneHeapForLongSession } from './heap.js'
 import { reasoningOptions } from './reasoning-options.js'
 import { pluginDirSpecs } from './plugin-dirs.js'
 import { usageError } from './usage-error.js'
+import { headlessPrompt } from './piped-input.js'
 import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
@@ -32,7 +33,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 export const headless: CommandRun = async ({ values, positionals, io }) => {
   const format = (values['output-format'] ?? 'text') as (typeof FORMATS)[number]
   if (!FORMATS.includes(format)) throw usageError(`--output-format must be one of ${FORMATS.join(', ')}`)
-  const prompt = positionals.length > 0 ? positionals.join(' ') : await readStdin(io as { stdin?: NodeJS.ReadableStream })
+  const prompt = await headlessPrompt(positionals, io)
   // Resuming may come without a prompt: a tool call a deferral held back runs first.
   const resuming = values.resume !== undefined || values.continue === true
   if (!prompt.trim() && !resuming) throw usageError('no prompt: give one after -p or on standard input')
@@ -171,12 +172,4 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     strictMcpConfig: values['strict-mcp-config'] === true ? true : undefined,
     log: (line) => io.stderr.write(`modloop: ${line}\n`),
   }
-}
-
-async function readStdin(io: { stdin?: NodeJS.ReadableStream }): Promise<string> {
-  const stdin = io.stdin ?? process.stdin
-  if ((stdin as { isTTY?: boolean }).isTTY) return ''
-  let text = ''
-  for await (const chunk of stdin) text += chunk.toString()
-  return text
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
+import { execNoInput } from '../helpers/built-cli.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const codeCache = join(root, 'bin', 'code-cache.cjs')
@@ -94,7 +95,7 @@ describe('the code cache', () => {
     for (const name of readdirSync(join(root, 'dist')).filter((n) => n !== 'bin')) symlinkSync(join(root, 'dist', name), join(install, 'dist', name))
     copyFileSync(join(root, 'dist', 'bin', 'main.cjs'), join(install, 'dist', 'bin', 'main.cjs'))
     writeFileSync(join(install, 'script.json'), JSON.stringify([{ reply: 'Done.' }]))
-    const cli = () => run(process.execPath, [join(install, 'bin', 'modloop.cjs'), '-p', 'hi', '--script', 'script.json'], { cwd: install, env: { ...process.env, MODLOOP_HOME: install } })
+    const cli = () => execNoInput(process.execPath, [join(install, 'bin', 'modloop.cjs'), '-p', 'hi', '--script', 'script.json'], { cwd: install, env: { ...process.env, MODLOOP_HOME: install } })
     expect((await cli()).stdout).toContain('Done.')
     const first = cacheOf(join(install, 'dist', 'bin'))
     expect(first).toBeDefined()

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { spawn, type SpawnOptions } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -11,10 +11,29 @@ export interface BuiltRun { code: number; out: string; err: string }
 /** The built CLI as a real process: exit code, stdout and stderr, never throwing on a non-zero exit. */
 export function builtModloop(args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<BuiltRun> {
   expect(existsSync(join(root, 'dist', 'bin', 'main.cjs')), 'run `npm run build` first').toBe(true)
-  return new Promise((resolve) => {
-    // Room for what a run may print (execFile kills a child past its 1 MB default).
-    execFile(process.execPath, [join(root, 'bin', 'modloop.cjs'), ...args], { maxBuffer: 64 * 1024 * 1024, ...options }, (error, out, err) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out, err })
-    })
+  return runNoInput(process.execPath, [join(root, 'bin', 'modloop.cjs'), ...args], options)
+}
+
+/**
+ * A process with /dev/null on its standard input, as a terminal user's `-p` run has nothing piped
+ * in: an open pipe would be waited for as piped input (cli/piped-input.ts). Its exit code (1 for
+ * a signal), stdout and stderr.
+ */
+export function runNoInput(file: string, args: string[], options: SpawnOptions): Promise<BuiltRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d))
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d))
+    child.once('error', reject)
+    child.once('close', (code) => resolve({ code: code ?? 1, out, err }))
   })
+}
+
+/** As promisify(execFile): stdout and stderr, rejecting on a non-zero exit; nothing piped in. */
+export async function execNoInput(file: string, args: string[], options: SpawnOptions): Promise<{ stdout: string; stderr: string }> {
+  const run = await runNoInput(file, args, options)
+  if (run.code !== 0) throw Object.assign(new Error(`${file} ${args.join(' ')} exited ${run.code}: ${run.err}`), { code: run.code, stdout: run.out, stderr: run.err })
+  return { stdout: run.out, stderr: run.err }
 }

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
 import { lockPathOf } from '../../mods/transcripts/store/paths.js'
+import { execNoInput } from '../helpers/built-cli.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { fileOf, readLines, run, tempCwd } from './helpers.js'
 
@@ -16,7 +15,7 @@ async function cliProcess(args: string[], cwd: string, script: unknown): Promise
   const server = await startFakeAnthropic({ script })
   try {
     const { CLAUDE_CODE_ENTRYPOINT: _, ...env } = process.env
-    return await promisify(execFile)(process.execPath, [join(root, 'bin/modloop.cjs'), ...args], {
+    return await execNoInput(process.execPath, [join(root, 'bin/modloop.cjs'), ...args], {
       cwd, env: { ...env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1' },
     })
   } finally {
