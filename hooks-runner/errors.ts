@@ -38,7 +38,7 @@ export const HOOKS_WARNING_CODES = {
   HOOKS_WARN_EVENT_NAME: 'hookSpecificOutput.hookEventName was missing; the event was inferred',
   HOOKS_WARN_OUTPUT_FIELD: "a hook's JSON output carries a field the event does not use",
   HOOKS_WARN_CONFLICT: 'several hooks rewrote the same value; the last in settings order won',
-  HOOKS_WARN_EMPTY_BLOCK: 'a Stop or SubagentStop hook blocked without a reason; the block is ignored',
+  HOOKS_WARN_EMPTY_BLOCK: 'a Stop or SubagentStop hook blocked without a reason; the turn goes on with "Blocked by hook" as the feedback',
   HOOKS_WARN_TERMINAL_SEQUENCE: 'a terminalSequence holds escape codes outside the allowed set; it was dropped',
 } as const
 

@@ -84,7 +84,7 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
       const output = code === 2 && (event === 'Elicitation' || event === 'ElicitationResult') ? { ...checked.output, specific: {} } : checked.output
       record.effect = effectOfOutput(event, output)
       if (!blocksOn2 && emptyStopBlock(event, output)) {
-        warnings.push({ code: 'HOOKS_WARN_EMPTY_BLOCK', message: `${h.name}: ${event} decision "block" without a reason is ignored; the turn ends (as in Claude Code)`, hook: h.name })
+        warnings.push({ code: 'HOOKS_WARN_EMPTY_BLOCK', message: `${h.name}: ${event} decision "block" without a reason; the turn goes on with "Blocked by hook" as the feedback`, hook: h.name })
       }
       if (blocksOn2) addBlock(record.effect, checked.output.reason ?? (raw.stderr.trim() || `${h.name} exited with status 2`), event)
       markBlocking(record)

@@ -28,15 +28,16 @@ export function effectOfOutput(event: HookEventName, output: HookOutput): HookEf
     // A deferred or denied call runs nothing, so neither its rewrite nor its context applies.
     if (effect.permission === 'defer' || effect.permission === 'deny') delete effect.specific.updatedInput
     if (effect.permission === 'defer') delete effect.context
-  } else if (output.decision === 'block' && eventSpec(event).decisionBlock && !emptyStopBlock(event, output)) {
-    effect.block = output.reason ?? 'Blocked by hook'
+  } else if (output.decision === 'block' && eventSpec(event).decisionBlock) {
+    effect.block = emptyStopBlock(event, output) ? 'Blocked by hook' : output.reason ?? 'Blocked by hook'
   }
   return effect
 }
 
 /**
- * A Stop or SubagentStop `decision:"block"` with no reason to give the model: Claude Code does not
- * continue the turn on it, so neither do we (the runner warns that it was ignored).
+ * A Stop or SubagentStop `decision:"block"` with no reason to give the model. Claude Code still
+ * blocks on it (its feedback then reads "Blocked by hook"), so a hook that relies on that keeps the
+ * turn going here too; the runner warns, as the model is told nothing it can act on.
  */
 export function emptyStopBlock(event: HookEventName, output: HookOutput): boolean {
   return (event === 'Stop' || event === 'SubagentStop') && output.decision === 'block' && !output.reason?.trim()

@@ -76,10 +76,10 @@ describe('exit codes (spec §3.2, §3.3)', () => {
   it.each<[HookEventName, Record<string, unknown>]>([
     ['Stop', { stop_hook_active: false }],
     ['SubagentStop', { agent_type: 'Explore' }],
-  ])('%s decision "block" with an empty reason does not block, and says why (as in Claude Code)', async (event, input) => {
+  ])('%s decision "block" with an empty reason still blocks, with "Blocked by hook" as the reason and a warning (as in Claude Code)', async (event, input) => {
     const r = await fire(event, input, group(event, [cmd(json({ decision: 'block', reason: ' ' }))]))
-    expect(r.blocked).toBe(false)
-    expect(r.warnings).toContainEqual(expect.objectContaining({ code: 'HOOKS_WARN_EMPTY_BLOCK', message: expect.stringContaining(`${event} decision "block" without a reason is ignored`) }))
+    expect(r).toMatchObject({ blocked: true, blockReason: 'Blocked by hook' })
+    expect(r.warnings).toContainEqual(expect.objectContaining({ code: 'HOOKS_WARN_EMPTY_BLOCK', message: expect.stringContaining(`${event} decision "block" without a reason; the turn goes on`) }))
   })
 
   it('any other exit with schema-valid JSON lets the JSON decide, with no error', async () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeBox, writeSettings, cmd, run, json, notices, script, type Box } from './helpers.js'
+import { makeBox, writeSettings, cmd, run, json, notices, script, lastUserTexts, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -30,11 +30,13 @@ describe('CLAUDE_CODE_STOP_HOOK_BLOCK_CAP', () => {
 })
 
 describe('a Stop decision "block" with no reason', () => {
-  it.each([{ decision: 'block' }, { decision: 'block', reason: '' }, { decision: 'block', reason: '  ' }])('%j is ignored: one request, and the hook log says why', async (output) => {
-    await writeSettings(box, { Stop: [{ hooks: [cmd(json(output))] }] })
+  it.each([{ decision: 'block' }, { decision: 'block', reason: '' }, { decision: 'block', reason: '  ' }])('%j still continues the turn once, the model told "Blocked by hook", and the hook log says why', async (output) => {
+    // Blocks only while stop_hook_active is false, as a well-behaved Stop hook does.
+    await writeSettings(box, { Stop: [{ hooks: [cmd(`grep -q '"stop_hook_active":true' || ${json(output)}`)] }] })
     const r = await run(box, replies(3), 'go')
-    expect(r.requests).toHaveLength(1)
-    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'done 0' })
-    expect(notices(r.messages).join('\n')).toContain('decision "block" without a reason is ignored')
+    expect(r.requests).toHaveLength(2)
+    expect(lastUserTexts(r.requests[1]!.body).join('\n')).toContain('Stop hook feedback:\nBlocked by hook')
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'done 1' })
+    expect(notices(r.messages).join('\n')).toContain('decision "block" without a reason; the turn goes on with "Blocked by hook"')
   })
 })
