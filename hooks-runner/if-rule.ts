@@ -87,13 +87,21 @@ function pathMatches(pattern: string, file: string, ctx: IfContext): boolean {
   let base = ctx.cwd
   let glob = pattern
   if (pattern.startsWith('//')) return picomatch(pattern.slice(1), { dot: true })(resolve(ctx.cwd, file))
+  let anchored = true
   if (pattern.startsWith('~/')) [base, glob] = [home, pattern.slice(2)]
   else if (pattern.startsWith('/')) [base, glob] = [ctx.projectDir, pattern.slice(1)]
   else if (pattern.startsWith('./')) glob = pattern.slice(2)
-  const rel = relative(base, resolve(ctx.cwd, file))
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false
+  else anchored = false
+  const target = resolve(ctx.cwd, file)
+  const rel = relative(base, target)
   // A pattern without a slash (`*.ts`, `.env`) names files at any depth, as in .gitignore.
-  return picomatch(glob, { dot: true, basename: !glob.includes('/') })(rel.split('\\').join('/'))
+  const test = picomatch(glob, { dot: true, basename: !glob.includes('/') })
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return test(rel.split('\\').join('/'))
+  // A file outside the current directory (the model cd'd away, or it is in an added directory):
+  // an unanchored glob such as `*.ts` or `**/*.ts` still names it, as in Claude Code, where a
+  // bare name (`a.txt`) and `src/**` (rooted at the cwd) do not: the path is tried from the root.
+  const hasGlob = /[*?[{]/.test(glob)
+  return !anchored && hasGlob && rel !== '' && test(target.split('\\').join('/').replace(/^([A-Za-z]:)?\/+/, ''))
 }
 
 function domainMatches(domain: string, url: string): boolean {

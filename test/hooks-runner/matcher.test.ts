@@ -113,6 +113,14 @@ describe('if rules (spec §1.5)', () => {
     ['Write(~/notes/*)', 'Write', '/h/notes/x.txt', '/p', true],
     ['Edit(*.ts)', 'Write', '/p/a.ts', '/p', false],
     ['Read(.env)', 'Read', '/p/deep/.env', '/p', true],
+    // Outside the current directory (after a cd, or an added directory) unanchored patterns still apply.
+    ['Edit(*.ts)', 'Edit', '/p/a.ts', '/p/sub', true],
+    ['Edit(**/*.ts)', 'Edit', '/other/x/a.ts', '/p', true],
+    ['Edit(*.ts)', 'Edit', '/other/a.js', '/p', false],
+    ['Edit(src/**)', 'Edit', '/p/src/a.ts', '/p/sub', false],
+    ['Edit(./*.ts)', 'Edit', '/p/a.ts', '/p/sub', false],
+    ['Read(a.txt)', 'Read', '/p/a.txt', '/p/sub', false],
+    ['Edit(/docs/*.md)', 'Edit', '/q/docs/a.md', '/p', false],
   ])('%s on %s %s (cwd %s) → %s', (rule, tool, path, cwd, expected) => {
     expect(ifRuleMatches(rule, file(tool, path, cwd)).run).toBe(expected)
   })
