@@ -118,6 +118,12 @@ export function defaultTimeoutSeconds(event: HookEventName, type: HandlerType): 
   return DEFAULT_TIMEOUT_S[type]
 }
 
+/**
+ * The longest timeout a timer can hold: Node fires a longer one at once (after 1 ms), so a
+ * `timeout` meant as "never" (past ~24.8 days) would kill the hook as soon as it started.
+ */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1
+
 /** Whether the event honours a JSON field, given its discard list. */
 export function eventKeeps(event: HookEventName, field: Discardable | 'fields'): boolean {
   const { discards } = eventSpec(event)

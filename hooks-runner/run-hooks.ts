@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { backgroundResult, type BackgroundHooks } from './background-hooks.js'
 import { describeCause, type HooksWarning } from './errors.js'
 import type { HeldGroups } from './held-groups.js'
-import { defaultTimeoutSeconds, eventSpec, type HookEventName } from './events.js'
+import { defaultTimeoutSeconds, eventSpec, MAX_TIMEOUT_MS, type HookEventName } from './events.js'
 import { baseHookEnv } from './hook-env.js'
 import type { HooksConfig, ResolvedHandler } from './hooks-config.js'
 import { interpretResult } from './interpret-result.js'
@@ -96,7 +96,7 @@ export async function runHooks(event: HookEventName, input: Record<string, unkno
     return file
   }
   const budgetMs = event === 'SessionEnd' ? sessionEndBudget(options, selection.handlers, env) : Infinity
-  const timeoutOf = (h: ResolvedHandler) => Math.min((h.config.timeout ?? defaultTimeoutSeconds(event, h.config.type)) * 1000, budgetMs)
+  const timeoutOf = (h: ResolvedHandler) => Math.min((h.config.timeout ?? defaultTimeoutSeconds(event, h.config.type)) * 1000, budgetMs, MAX_TIMEOUT_MS)
   const ctxFor = (h: ResolvedHandler, input: Record<string, unknown>, json: string, isAsync: boolean): HandlerContext => ({
     ...shared, input, inputJson: json, timeoutMs: timeoutOf(h), envFile: envFileFor(h), detectAsync: !isAsync,
     // Async hooks outlive the firing, so the firing's abort signal does not reach them.

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { childProcess } from './child-process.js'
 import { describeCause } from './errors.js'
+import { MAX_TIMEOUT_MS } from './events.js'
 import { killGroup } from './kill-group.js'
 import type { SpareSh } from './spare-sh.js'
 
@@ -105,7 +106,7 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
     probing = false
     const v = value as { async?: unknown; asyncTimeout?: unknown }
     if (v.async !== true || !early) return
-    const asyncTimeoutMs = typeof v.asyncTimeout === 'number' && v.asyncTimeout > 0 ? v.asyncTimeout : undefined
+    const asyncTimeoutMs = typeof v.asyncTimeout === 'number' && v.asyncTimeout > 0 ? Math.min(v.asyncTimeout, MAX_TIMEOUT_MS) : undefined
     if (asyncTimeoutMs !== undefined) {
       clearTimeout(timer)
       timeoutMs = asyncTimeoutMs

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { defaultTimeoutSeconds, HOOK_EVENTS, type HandlerType, type HookEventName, type LlmHookRequest, type McpHookRequest } from '../../hooks-runner/index.js'
-import { fire, group } from './helpers.js'
+import { cmd, fire, group, json, preToolUse } from './helpers.js'
 
 const TYPES: HandlerType[] = ['command', 'http', 'mcp_tool', 'prompt', 'agent']
 
@@ -31,5 +31,13 @@ describe('default timeouts by handler type and event', () => {
       ['UserPromptSubmit agent', 60_000], ['UserPromptSubmit prompt', 30_000],
       ['mcp display', 10_000], ['mcp own', 5_000], ['mcp switch', 30_000], ['mcp t', 30_000], ['mcp t', 600_000],
     ])
+  })
+})
+
+describe('a timeout longer than a timer can hold', () => {
+  it('is not fired at once: a command hook given 1e12 s (meant as "never") runs to its end and decides', async () => {
+    const deny = json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'finished' } })
+    const r = await fire('PreToolUse', preToolUse(), group('PreToolUse', [cmd(`sleep 0.2; ${deny}`, { timeout: 1e12 })]))
+    expect(r).toMatchObject({ decision: 'deny', blockReason: 'finished', errors: [] })
   })
 })
