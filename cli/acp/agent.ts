@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
 import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk'
 import { isModloopError } from '../../core/errors.js'
@@ -26,7 +27,7 @@ export function modloopAgent(base: QueryOptions, log: (line: string) => void): {
     return session
   }
   const open = async (client: AgentContext, cwd: string, mcpServers: readonly McpServer[], more: Partial<QueryOptions>) => {
-    if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not "${cwd}"`)
+    await checkCwd(cwd)
     const editorServers = mcpServersOf(mcpServers)
     const options = { ...base, ...more, cwd, ...(editorServers ? { mcpServers: { ...base.mcpServers, ...editorServers } } : {}) }
     const session = await AcpSession.open({ client, caps, options, log })
@@ -60,6 +61,7 @@ export function modloopAgent(base: QueryOptions, log: (line: string) => void): {
       return { sessionId: session.id, modes: session.modes() }
     })
     .onRequest('session/load', async ({ params, client }) => {
+      await checkCwd(params.cwd)
       let updates
       try {
         updates = await replayUpdates(params.sessionId, params.cwd, env)
@@ -87,4 +89,11 @@ export function modloopAgent(base: QueryOptions, log: (line: string) => void): {
       sessions.clear()
     },
   }
+}
+
+/** The folder a session runs in: absolute, and there (else the session would start, then fail every tool call: Bash "spawn bash ENOENT"). */
+async function checkCwd(cwd: string): Promise<void> {
+  if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not "${cwd}"`)
+  const isDir = await stat(cwd).then((st) => st.isDirectory(), () => false)
+  if (!isDir) throw RequestError.invalidParams({ cwd }, `cwd ${cwd} is not an existing directory`)
 }

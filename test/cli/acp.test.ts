@@ -100,6 +100,9 @@ describe('modloop acp', () => {
     expect(await errorCode(a.agent.request('no/such_method', {}))).toBe(-32601)
     expect(await errorCode(a.agent.request('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] }))).toBe(-32002)
     expect(await errorCode(a.agent.request('session/new', { cwd: 'relative/dir', mcpServers: [] }))).toBe(-32602)
+    // A folder that is not there is refused up front, not a session whose every tool call fails.
+    expect(await errorCode(a.agent.request('session/new', { cwd: join(dir, 'no-such-dir'), mcpServers: [] }))).toBe(-32602)
+    expect(await errorCode(a.agent.request('session/load', { sessionId: '00000000-0000-4000-8000-000000000000', cwd: join(dir, 'no-such-dir'), mcpServers: [] }))).toBe(-32602)
     expect(await errorCode(a.agent.request('session/load', { sessionId: '00000000-0000-4000-8000-000000000000', cwd: dir, mcpServers: [] }))).toBe(-32002)
     expect(await errorCode(a.agent.request('authenticate', { methodId: 'nope' }))).toBe(-32602)
     // Still serving.
