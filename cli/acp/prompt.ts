@@ -17,7 +17,7 @@ export function promptContent(blocks: readonly ContentBlock[]): ContentBlockPara
     switch (b.type) {
       case 'text': return { type: 'text', text: b.text }
       case 'image': return image(b.mimeType, b.data, i)
-      case 'resource_link': return { type: 'text', text: mention(b.uri, b.name) }
+      case 'resource_link': return { type: 'text', text: mention(b.uri, b.name, i) }
       case 'resource': {
         const r = b.resource
         if ('text' in r) return { type: 'text', text: `<context ref="${r.uri}">\n${r.text}\n</context>` }
@@ -37,8 +37,14 @@ function image(mimeType: string, data: string, i: number): ImageBlockParam {
 }
 
 /** A file URI as the mention the prompt would hold had it been typed; any other link as a markdown link. */
-function mention(uri: string, name: string): string {
+function mention(uri: string, name: string, i: number): string {
   if (!uri.startsWith('file://')) return `[${name}](${uri})`
-  const path = fileURLToPath(uri)
+  let path: string
+  try {
+    path = fileURLToPath(uri)
+  } catch (err) {
+    // A file URI with a host, or with an encoded "/", names no local file: the editor sent bad params.
+    throw RequestError.invalidParams({ index: i, uri }, `prompt[${i}]: ${uri} is not a local file URI: ${(err as Error).message}`)
+  }
   return /\s/.test(path) ? `@"${path}"` : `@${path}`
 }

@@ -108,6 +108,8 @@ describe('modloop acp', () => {
     // Still serving.
     const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/)
+    // A file link with a host names no local file: bad params, not an internal error.
+    expect(await errorCode(a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'resource_link', uri: 'file://elsewhere/x.ts', name: 'x.ts' }] }))).toBe(-32602)
     expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look around' }] })).stopReason).toBe('max_turn_requests')
   })
 
