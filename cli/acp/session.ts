@@ -68,6 +68,9 @@ export class AcpSession {
     const { query } = await import('../../entry.js')
     const session = new AcpSession(id, { ...start, options: start.options.resume ? start.options : { ...start.options, sessionId: id } }, query, ready)
     await started
+    // Mods start before the query holds its session, and its controls need that: a set_mode sent
+    // right after session/new, or the mode in force that session/new reports.
+    await session.query.supportedAgents()
     return session
   }
 

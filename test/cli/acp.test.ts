@@ -113,6 +113,19 @@ describe('modloop acp', () => {
     expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look around' }] })).stopReason).toBe('max_turn_requests')
   })
 
+  it('session/new reports the mode the command line set, and set_mode works as soon as it is answered', async () => {
+    server = await startFakeAnthropic({ script: [] })
+    const a = agentProcess = startAgent(['--permission-mode', 'acceptEdits'], { cwd: dir, env: envFor(server) })
+    await a.agent.request('initialize', init)
+    const { sessionId, modes } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    expect(modes?.currentModeId).toBe('acceptEdits')
+    // Sent at once, as an editor restoring its mode picker does: the session is ready for it.
+    await a.agent.request('session/set_mode', { sessionId, modeId: 'plan' })
+    const told = () => a.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'current_mode_update')
+    while (told().length === 0) await new Promise((r) => setTimeout(r, 10))
+    expect(told()).toEqual([{ sessionUpdate: 'current_mode_update', currentModeId: 'plan' }])
+  })
+
   it('a second prompt while one runs is refused; cancel stops the running Bash call and ends the prompt cancelled', async () => {
     server = await startFakeAnthropic({
       script: [{ reply: [{ tool_use: { id: 'toolu_slow', name: 'Bash', input: { command: 'echo $$ > slow.pid; sleep 30; echo finished > slow.done' } } }] }],
