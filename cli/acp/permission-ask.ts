@@ -37,7 +37,10 @@ export function askEditor(ctx: PermissionAskContext): CanUseTool {
       }, { cancellationSignal: o.signal, stopWaitingOnCancel: true })
     } catch (err) {
       if (o.signal.aborted) return interrupted(tool)
-      throw err
+      // An editor that answers the ask with an error has not allowed the call. Thrown on, the error
+      // would fail the tool call through every mod around it, each logging it as its own failure.
+      ctx.log(`the editor could not be asked about ${tool}: ${describeError(err)}`)
+      return { behavior: 'deny', message: `The editor could not be asked about this ${tool} call (${describeError(err)}), so it was not run.` }
     }
     if (answer.outcome.outcome === 'cancelled' || o.signal.aborted) return interrupted(tool)
     const picked = answer.outcome.optionId

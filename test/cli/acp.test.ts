@@ -126,6 +126,26 @@ describe('modloop acp', () => {
     expect(told()).toEqual([{ sessionUpdate: 'current_mode_update', currentModeId: 'plan' }])
   })
 
+  it('an ask the editor answers with an error denies the call, saying so once', async () => {
+    server = await startFakeAnthropic({
+      script: [
+        { reply: [{ tool_use: { id: 'toolu_asked', name: 'Bash', input: { command: 'touch never-asked-well' } } }] },
+        { reply: 'Not run.', expect: { toolResults: 1 } },
+      ],
+    })
+    const a = agentProcess = startAgent([], {
+      cwd: dir, env: envFor(server),
+      setup: (app) => app.onRequest('session/request_permission', () => { throw RequestError.internalError(undefined, 'the dialog broke') }),
+    })
+    await a.agent.request('initialize', init)
+    const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'make it' }] })).stopReason).toBe('end_turn')
+    expect(existsSync(join(dir, 'never-asked-well'))).toBe(false)
+    expect(lastUser(server)).toContain('The editor could not be asked about this Bash call')
+    expect(a.stderr()).toContain('the editor could not be asked about Bash')
+    expect(a.stderr()).not.toContain('handler failed')
+  })
+
   it('a second prompt while one runs is refused; cancel stops the running Bash call and ends the prompt cancelled', async () => {
     server = await startFakeAnthropic({
       script: [{ reply: [{ tool_use: { id: 'toolu_slow', name: 'Bash', input: { command: 'echo $$ > slow.pid; sleep 30; echo finished > slow.done' } } }] }],
