@@ -146,6 +146,16 @@ describe('modloop acp', () => {
     expect(a.stderr()).not.toContain('handler failed')
   })
 
+  it('a slash command that makes no model call shows its output as the agent\'s message', async () => {
+    server = await startFakeAnthropic({ script: [] })
+    const a = agentProcess = startAgent([], { cwd: dir, env: envFor(server) })
+    await a.agent.request('initialize', init)
+    const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/cost' }] })).stopReason).toBe('end_turn')
+    expect(chunks(a.updates, 'agent_message_chunk')).toMatch(/^Total cost: /)
+    expect(server.requests).toHaveLength(0)
+  })
+
   it('a second prompt while one runs is refused; cancel stops the running Bash call and ends the prompt cancelled', async () => {
     server = await startFakeAnthropic({
       script: [{ reply: [{ tool_use: { id: 'toolu_slow', name: 'Bash', input: { command: 'echo $$ > slow.pid; sleep 30; echo finished > slow.done' } } }] }],
