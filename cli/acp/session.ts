@@ -148,7 +148,7 @@ export class AcpSession {
       if (!turn || m.origin?.kind === 'task-notification') continue
       // A turn with no model call (a local slash command: /help, /cost, /clear) answers only in its
       // result text, which no update carries: without this the editor shows nothing at all.
-      if (m.subtype === 'success' && m.num_turns === 0 && m.result) this.send([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: m.result } }])
+      if (m.subtype === 'success' && !m.is_error && m.num_turns === 0 && m.result) this.send([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: m.result } }])
       await this.usage(m.total_cost_usd)
       await this.announceCommands().catch(() => {})
       await this.sent

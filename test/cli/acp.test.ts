@@ -156,6 +156,17 @@ describe('modloop acp', () => {
     expect(server.requests).toHaveLength(0)
   })
 
+  it('a prompt whose model request fails answers an internal error with the API\'s message; the session goes on', async () => {
+    server = await startFakeAnthropic({ script: [{ error: { status: 401, message: 'invalid x-api-key' } }, { reply: 'back again' }] })
+    const a = agentProcess = startAgent([], { cwd: dir, env: envFor(server) })
+    await a.agent.request('initialize', init)
+    const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    const failed = await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }).then(() => undefined, (err: { code?: number; message?: string }) => err)
+    expect(failed).toMatchObject({ code: -32603, message: expect.stringContaining('invalid x-api-key') })
+    expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] })).stopReason).toBe('end_turn')
+    expect(chunks(a.updates, 'agent_message_chunk')).toBe('back again')
+  })
+
   it('a second prompt while one runs is refused; cancel stops the running Bash call and ends the prompt cancelled', async () => {
     server = await startFakeAnthropic({
       script: [{ reply: [{ tool_use: { id: 'toolu_slow', name: 'Bash', input: { command: 'echo $$ > slow.pid; sleep 30; echo finished > slow.done' } } }] }],
