@@ -3,6 +3,7 @@
  * distribution pays only for the mods it names.
  */
 export const builtinMods: Record<string, () => Promise<unknown /* module namespace */>> = {
+  'settings-env': () => import('./settings-env/index.js'),
   read: () => import('./read/index.js'),
   write: () => import('./write/index.js'),
   edit: () => import('./edit/index.js'),
@@ -32,4 +33,4 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'todo', 'web-fetch', 'agent', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']
+export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'todo', 'web-fetch', 'agent', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']

@@ -2,9 +2,8 @@ import { resolve } from 'node:path'
 import { realpathLoose } from '../_shared/allowed-paths.js'
 import { parseRule } from './rule-parse.js'
 import { homeOf, readLayers, type Layer, type LoadInput } from './settings-load.js'
-import { trustedBy, trustStorePath } from './trust-store.js'
+import { workspaceTrusted } from './trust-store.js'
 import type { Behavior, Ignored, Mode, Policy, RuleSource } from './types.js'
-import { describeError } from '../../core/errors.js'
 
 const BEHAVIORS: readonly Behavior[] = ['deny', 'ask', 'allow']
 /** Modes that widen nothing: a project may set them without being trusted. */
@@ -18,14 +17,7 @@ export const NARROW_MODES: ReadonlySet<string> = new Set<Mode>(['default', 'plan
  */
 export async function loadPolicy(input: LoadInput): Promise<Policy> {
   const { layers, trustFlag, warnings } = await readLayers(input)
-  let trusted = trustFlag
-  if (!trusted) {
-    try {
-      trusted = (await trustedBy(trustStorePath(input.options, input.env), input.cwd)) !== undefined
-    } catch (err) {
-      warnings.push(`the workspace trust store cannot be read: ${describeError(err)}`)
-    }
-  }
+  const trusted = await workspaceTrusted(input.cwd, trustFlag, input.options, input.env, warnings)
   return buildPolicy(layers, { cwd: input.cwd, home: homeOf(input.options), trusted, warnings })
 }
 

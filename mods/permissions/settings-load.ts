@@ -1,8 +1,8 @@
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import { z } from 'zod'
-import { defaultManagedDir, managedSettingsFiles, readSettingsArg, readSettingsJson, type SettingsJson } from '../../hooks-runner/read-settings.js'
+import { readSettingsSources, type Flags } from './settings-sources.js'
 import { MODES, type Mode, type RuleSource } from './types.js'
+
+export { claudeDir, homeOf } from './settings-sources.js'
 
 /**
  * The mod's options: a distribution's own rules (the loader folds the config's top-level
@@ -37,15 +37,9 @@ export interface Layer {
 const entries = z.array(z.unknown()).optional()
 const permissionsShape = z.looseObject({ allow: entries, ask: entries, deny: entries, defaultMode: z.unknown().optional(), additionalDirectories: entries })
 const settingsShape = z.looseObject({ permissions: permissionsShape.optional() })
-// The launch options as `query()` and the CLI name them (--allowedTools, --permission-mode, --add-dir, …).
-const flagShape = z.looseObject({
-  allowedTools: entries, disallowedTools: entries, permissionMode: z.unknown().optional(), additionalDirectories: entries,
-  trustWorkspace: z.boolean().optional(), settings: z.array(z.string()).optional(),
-  settingSources: z.array(z.enum(['user', 'project', 'local'])).optional(),
-})
 
 /** The launch options as a settings layer's `permissions`: this mod's reading of them, not core's. */
-function flagPermissions(f: z.output<typeof flagShape>): z.output<typeof permissionsShape> {
+function flagPermissions(f: Flags): z.output<typeof permissionsShape> {
   return {
     ...(f.allowedTools?.length ? { allow: f.allowedTools } : {}),
     ...(f.disallowedTools?.length ? { deny: f.disallowedTools } : {}),
@@ -62,71 +56,39 @@ export interface LoadInput {
   env: Record<string, string | undefined>
 }
 
-/** The user's `.claude` folder: under the `home` option, else CLAUDE_CONFIG_DIR, else the OS home. */
-export function claudeDir(options: PermissionsOptions, env: Record<string, string | undefined>): string {
-  if (options.home) return join(options.home, '.claude')
-  return env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude')
-}
-
-export const homeOf = (options: PermissionsOptions) => options.home ?? homedir()
-
 /**
- * Reads every source, lowest precedence first: user settings, the mod's options (the modloop
- * config), project settings, local settings, each `--settings` file or inline JSON, the launch
- * flags, then managed policy. Rule lists add up across them; for defaultMode the last source that
- * sets one wins. Only the project-level ones need a trusted workspace to widen access. A file
- * that cannot be read is skipped with a warning naming it; so is each bad entry.
+ * The permission layers of every settings source (settings-sources.ts), lowest precedence first,
+ * with the mod's options (the modloop config) after the user's settings and the launch flags
+ * before managed policy. Rule lists add up across them; for defaultMode the last source that
+ * sets one wins. Only the project-level ones need a trusted workspace to widen access. A source
+ * whose permissions cannot be read is skipped with a warning naming it; so is each bad entry.
  */
 export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; trustFlag: boolean; warnings: string[] }> {
-  const { cwd, options, env } = input
-  const warnings: string[] = []
-  const home = homeOf(options)
-  const userFile = join(claudeDir(options, env), 'settings.json')
-  const projectFile = join(cwd, '.claude', 'settings.json')
+  const { cwd, options } = input
+  const read = await readSettingsSources({ cwd, places: options, flags: input.flags, env: input.env, config: { permissions: options } })
+  const warnings = read.warnings
   const layers: Layer[] = []
-  const take = (source: RuleSource, read: SettingsJson) => {
-    const settings = settingsOf(source.label, read, warnings)
-    if (settings) layers.push(toLayer(source, settings.permissions ?? {}, warnings))
+  for (const { source, settings } of read.sources) {
+    if (source.name === 'policySettings' && read.flags) layers.push(flagLayer(cwd, read.flags, warnings))
+    const parsed = source.name === 'modloopConfig' ? options : permissionsOf(source.label, settings, warnings)
+    if (parsed) layers.push(toLayer(source, parsed, warnings))
   }
-  const fromFile = async (file: string, name: RuleSource['name'], root: string, projectLevel: boolean) =>
-    take({ name, label: file, root, projectLevel }, await readSettingsJson(file))
-  const flags = flagShape.safeParse(input.flags ?? {})
-  // The Agent SDK's settingSources picks which of the three settings files are read (all when absent).
-  const reads = new Set(flags.success ? flags.data.settingSources ?? ['user', 'project', 'local'] : ['user', 'project', 'local'])
-  if (reads.has('user')) await fromFile(userFile, 'userSettings', home, false)
-  layers.push(toLayer({ name: 'modloopConfig', label: 'the modloop config', root: cwd, projectLevel: true }, options, warnings))
-  // Started in the home folder, the project file is the user file: read it once.
-  if (projectFile !== userFile && reads.has('project')) await fromFile(projectFile, 'projectSettings', cwd, true)
-  if (reads.has('local')) await fromFile(join(cwd, '.claude', 'settings.local.json'), 'localSettings', cwd, true)
-  if (!flags.success) warnings.push(`the launch flags' permission settings could not be read: ${flags.error.issues[0]?.message}`)
-  else {
-    for (const arg of flags.data.settings ?? []) {
-      const { file, read } = await readSettingsArg(arg, cwd)
-      take({ name: 'flagSettings', label: file, root: cwd, projectLevel: false }, read)
-    }
-    layers.push(toLayer({ name: 'cliArg', label: 'the command line', root: cwd, projectLevel: false }, flagPermissions(flags.data), warnings))
-  }
-  const managedDir = options.managedDir === undefined ? defaultManagedDir() : options.managedDir
-  if (managedDir !== false) {
-    for (const file of await managedSettingsFiles(managedDir)) await fromFile(file, 'policySettings', cwd, false)
-  }
-  return { layers, trustFlag: flags.success && flags.data.trustWorkspace === true, warnings }
+  if (read.flags && !layers.some((l) => l.source.name === 'cliArg')) layers.push(flagLayer(cwd, read.flags, warnings))
+  return { layers, trustFlag: read.trustFlag, warnings }
 }
 
-/** The permission keys of one settings source; a source that cannot be read becomes a warning naming it. */
-function settingsOf(label: string, read: SettingsJson, warnings: string[]): z.output<typeof settingsShape> | undefined {
-  if (read.status === 'absent') return undefined
-  if (read.status === 'error') {
-    warnings.push(read.error.message)
-    return undefined
-  }
-  const parsed = settingsShape.safeParse(read.json)
+const flagLayer = (cwd: string, flags: Flags, warnings: string[]) =>
+  toLayer({ name: 'cliArg', label: 'the command line', root: cwd, projectLevel: false }, flagPermissions(flags), warnings)
+
+/** The permissions of one settings source; a malformed one becomes a warning naming it. */
+function permissionsOf(label: string, settings: Record<string, unknown>, warnings: string[]): z.output<typeof permissionsShape> | undefined {
+  const parsed = settingsShape.safeParse(settings)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     warnings.push(`${label}: ${issue?.path.join('.') || '(file)'}: ${issue?.message}; its permissions are skipped`)
     return undefined
   }
-  return parsed.data
+  return parsed.data.permissions ?? {}
 }
 
 function toLayer(source: RuleSource, p: z.output<typeof permissionsShape> | PermissionsOptions, warnings: string[]): Layer {

@@ -52,6 +52,21 @@ export async function trustedBy(file: string, dir: string): Promise<string | und
   return Object.keys(store.workspaces).find((w) => isInside(w, real))
 }
 
+/**
+ * Whether a session in `cwd` honours what its project settings widen (allow rules, env, …):
+ * --trust-workspace, or a trusted folder covering it. A store that cannot be read trusts nothing
+ * and says so in `warnings`.
+ */
+export async function workspaceTrusted(cwd: string, trustFlag: boolean, where: TrustLocation, env: Record<string, string | undefined>, warnings: string[]): Promise<boolean> {
+  if (trustFlag) return true
+  try {
+    return (await trustedBy(trustStorePath(where, env), cwd)) !== undefined
+  } catch (err) {
+    warnings.push(`the workspace trust store cannot be read: ${describeError(err)}`)
+    return false
+  }
+}
+
 /** Records (or, with `trusted: false`, removes) a workspace; answers its real path. */
 export async function setTrust(file: string, dir: string, trusted: boolean): Promise<string> {
   const real = await realpath(dir)

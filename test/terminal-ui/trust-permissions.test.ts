@@ -21,6 +21,7 @@ describe('the trust question', () => {
     ['allow rules', 'settings.json', { permissions: { allow: ['Bash(npm test)'] } }, 'permissions that widen access in .claude/settings.json (allow rules)'],
     ['a looser mode', 'settings.local.json', { permissions: { defaultMode: 'bypassPermissions' } }, 'permissions that widen access in .claude/settings.local.json (defaultMode bypassPermissions)'],
     ['extra directories', 'settings.json', { permissions: { additionalDirectories: ['../shared'], defaultMode: 'acceptEdits' } }, 'permissions that widen access in .claude/settings.json (defaultMode acceptEdits, additionalDirectories)'],
+    ['an env block', 'settings.local.json', { env: { PATH: './bin' } }, 'environment variables (env) in .claude/settings.local.json'],
   ])('is asked for project settings with %s', async (_what, name, json, reason) => {
     await settings(name, json)
     expect(await needsTrust(cwd, env())).toEqual({ reasons: [reason], store: join(base, 'modloop-home', 'trusted.json') })

@@ -1,0 +1,80 @@
+import { z } from 'zod'
+import { defineMod } from '../../core/mod/define.js'
+import { describeError } from '../../core/errors.js'
+import { readSettingsSources } from '../permissions/settings-sources.js'
+import { workspaceTrusted } from '../permissions/trust-store.js'
+import { ignoredEnvNotice, mergeEnvBlocks } from './env-blocks.js'
+
+const options = z.object({
+  /** The user's home: `~/.claude/settings.json` is read there (default: CLAUDE_CONFIG_DIR, else the OS home). */
+  home: z.string().optional(),
+  /** The managed-policy directory; `false` reads none (default: the platform's). */
+  managedDir: z.union([z.string(), z.literal(false)]).optional(),
+  /** The trust file (default: $MODLOOP_HOME/trusted.json, MODLOOP_HOME defaulting to ~/.modloop). */
+  trustStore: z.string().optional(),
+})
+
+/** A variable this mod set, and what it replaced, so the session's end can put it back. */
+interface Applied { name: string; value: string; before: string | undefined }
+
+/**
+ * Settings env: the `env` blocks of `~/.claude/settings.json`, `.claude/settings.json`,
+ * `.claude/settings.local.json`, `--settings` and managed policy set variables in the session's
+ * environment, the later source winning per name (user < project < local < --settings < policy) and
+ * over the launch environment, as in Claude Code. Bash commands, settings hooks, MCP servers and
+ * whatever reads `$.env` see them. Project and local settings apply only in a trusted workspace
+ * (`modloop trust`, --trust-workspace), as their allow rules do: a cloned repository's env could
+ * set PATH or NODE_OPTIONS for the commands the user allowed.
+ */
+export default defineMod({
+  name: 'settings-env',
+  description: 'Applies the env blocks of the settings files to the session environment',
+  options,
+  register(on, opts) {
+    const applied = new Map<string, Applied[]>()
+
+    // Before next(): every other mod's start (SessionStart hooks, MCP servers, the first Bash
+    // shell) comes after, whatever the load order, and the earlier the mod the fewer read before it.
+    on('session.start', async ($, e, next) => {
+      let flags: unknown = {}
+      try {
+        flags = await $.settings.read({ source: 'flag' })
+      } catch {
+        // A host without launch flags: the settings files alone apply.
+      }
+      const env = $.env.all()
+      try {
+        // Unreadable files are reported by the permissions and shell-hooks mods, which read them too.
+        const read = await readSettingsSources({ cwd: e.cwd, places: opts, flags, env })
+        const warnings: string[] = []
+        const trusted = read.sources.some((s) => s.source.projectLevel && s.settings.env !== undefined)
+          ? await workspaceTrusted(e.cwd, read.trustFlag, opts, env, warnings)
+          : true
+        const blocks = mergeEnvBlocks(read.sources, trusted)
+        for (const w of [...warnings, ...blocks.warnings]) $.log.warn(w)
+        if (blocks.ignored.length > 0) $.log.warn(ignoredEnvNotice(e.cwd, blocks.ignored))
+        const set: Applied[] = []
+        for (const [name, { value }] of blocks.values) {
+          set.push({ name, value, before: $.env.get(name) })
+          $.env.set(name, value)
+        }
+        applied.set(e.sessionId, set)
+        if (set.length > 0) $.log.debug(`set ${set.map((s) => s.name).join(', ')} from the settings env`)
+      } catch (err) {
+        $.log.warn(`the settings env could not be applied: ${describeError(err)}`)
+      }
+      return next(e)
+    })
+
+    // The environment may be this process's own (query() without `env`): what the session's settings
+    // set goes back once its SessionEnd hooks ran, so the next session in this process starts clean.
+    on('session.end', async ($, e, next) => {
+      const result = await next(e)
+      for (const a of (applied.get(e.sessionId) ?? []).reverse()) {
+        if ($.env.get(a.name) === a.value) $.env.set(a.name, a.before)
+      }
+      applied.delete(e.sessionId)
+      return result
+    })
+  },
+})
