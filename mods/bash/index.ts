@@ -12,14 +12,17 @@ import { bashOutputShape } from './output-shape.js'
 import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
 import { join } from 'node:path'
 import { ShellSession } from './shell-session.js'
+import { bashLimits } from './limits.js'
 import '../_shared/tasks.js'
 import { prepareWhileStreaming } from '../_shared/while-streaming.js'
 
+// Unset, each falls back to Claude Code's variable (BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS,
+// BASH_MAX_OUTPUT_LENGTH) in the session's environment, then to 120 s, 600 s and 30,000 (limits.ts).
 const options = allowedDirsOptions.extend({
-  defaultTimeoutMs: z.number().int().positive().default(120_000),
-  maxTimeoutMs: z.number().int().positive().default(600_000),
+  defaultTimeoutMs: z.number().int().positive().optional(),
+  maxTimeoutMs: z.number().int().positive().optional(),
   /** Per stream (stdout, stderr): past this, the middle is cut. */
-  maxOutputChars: z.number().int().min(1_000).default(30_000),
+  maxOutputChars: z.number().int().min(1_000).optional(),
 })
 
 // session.end handlers share a 1.5 s bound, so background shells get a shorter grace there.
@@ -47,6 +50,7 @@ export default defineMod({
     process.on('exit', onExit)
 
     on('session.start', async ($, e, next) => {
+      const limits = bashLimits(opts, (name) => $.env.get(name))
       const envFiles = () => [...($.capability.use('hookEnvFiles')?.(e.sessionId) ?? [])]
       const shell = new ShellSession(e.cwd, opts.additionalDirectories, envFiles, () => $.env.all(), (cwd) => cwds.set(e.sessionId, cwd))
       sessions.set(e.sessionId, shell)
@@ -60,17 +64,17 @@ export default defineMod({
       }
       const tasks = () => $.capability.use('tasks')?.(e.sessionId)
       await registerTool($, {
-        name: 'Bash', description: bashDescription(opts), input: bashInput, isReadOnly: false,
+        name: 'Bash', description: bashDescription(limits), input: bashInput, isReadOnly: false,
         // A mod disposed mid-command (host closing) stops the command too.
         call: async (input, ctx) => {
           const signal = AbortSignal.any([ctx.signal, $.signal])
           const own = shellFor(ctx.cwd)
           const at = await own.currentCwd()
-          return (await delegated('Bash', input, { ...ctx, cwd: at.cwd, signal })) ?? bashTool(input, { ...ctx, signal }, own, opts, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)), tasks(), at)
+          return (await delegated('Bash', input, { ...ctx, cwd: at.cwd, signal })) ?? bashTool(input, { ...ctx, signal }, own, limits, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)), tasks(), at)
         },
       })
       publishToolOutput($, 'Bash', bashOutputShape)
-      await registerTool($, { name: 'BashOutput', description: BASH_OUTPUT_DESCRIPTION, input: bashOutputInput, isReadOnly: true, call: (input) => bashOutputTool(input, shell, opts.maxOutputChars) })
+      await registerTool($, { name: 'BashOutput', description: BASH_OUTPUT_DESCRIPTION, input: bashOutputInput, isReadOnly: true, call: (input) => bashOutputTool(input, shell, limits.maxOutputChars) })
       await registerTool($, { name: 'KillShell', description: KILL_SHELL_DESCRIPTION, input: killShellInput, isReadOnly: false, call: (input) => killShellTool(input, shell, tasks()) })
       return next(e)
     })

@@ -1,0 +1,28 @@
+import type { BashOptions } from './bash-tool.js'
+
+export const DEFAULT_TIMEOUT_MS = 120_000
+export const MAX_TIMEOUT_MS = 600_000
+export const DEFAULT_OUTPUT_CHARS = 30_000
+/** BASH_MAX_OUTPUT_LENGTH is held at this, as in Claude Code. */
+const OUTPUT_CHARS_CAP = 150_000
+
+/**
+ * A session's Bash limits: the mod's options where a distribution set them, else Claude Code's
+ * variables in the session's environment (settings `env` included: the settings-env mod sets them
+ * before this mod starts), else the defaults. As in Claude Code, a maximum that comes from the
+ * environment or the default is never below the default timeout; one the options set is kept,
+ * as a cap on every command.
+ */
+export function bashLimits(opts: Partial<BashOptions>, env: (name: string) => string | undefined): BashOptions {
+  const defaultTimeoutMs = opts.defaultTimeoutMs ?? positive(env('BASH_DEFAULT_TIMEOUT_MS')) ?? DEFAULT_TIMEOUT_MS
+  const maxTimeoutMs = opts.maxTimeoutMs ?? Math.max(positive(env('BASH_MAX_TIMEOUT_MS')) ?? MAX_TIMEOUT_MS, defaultTimeoutMs)
+  const fromEnv = positive(env('BASH_MAX_OUTPUT_LENGTH'))
+  const maxOutputChars = opts.maxOutputChars ?? (fromEnv === undefined ? DEFAULT_OUTPUT_CHARS : Math.min(fromEnv, OUTPUT_CHARS_CAP))
+  return { defaultTimeoutMs, maxTimeoutMs, maxOutputChars }
+}
+
+/** A whole number above zero, else undefined: a malformed value is ignored, as an unset one. */
+function positive(raw: string | undefined): number | undefined {
+  const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw)
+  return Number.isInteger(n) && n > 0 ? n : undefined
+}
