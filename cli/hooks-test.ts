@@ -27,12 +27,24 @@ export const hooksTest: CommandRun = async ({ values, positionals, io }) => {
   }
   const loaded = await loadForCli(values, io)
   for (const e of loaded.errors) io.stderr.write(`modloop: ${e.message}\n`)
-  const runner = createHooksRunner({ config: loaded.config, projectDir: io.cwd, env: io.env as NodeJS.ProcessEnv, llm: cliLlm(io.env) })
+  const runner = createHooksRunner({ config: loaded.config, projectDir: io.cwd, env: await withSettingsEnv(values, io) as NodeJS.ProcessEnv, llm: cliLlm(io.env) })
   const r = await runner.run(event, input)
   await runner.close()
   if (values.json === true) io.stdout.write(`${JSON.stringify(runSummary(r), null, 2)}\n`)
   else io.stdout.write(renderRun(r))
   return r.blocked || r.decision === 'deny' ? 2 : 0
+}
+
+/** The hooks see the settings files' `env` as in a session (the settings-env mod's rules, trust included). */
+async function withSettingsEnv(values: Parameters<CommandRun>[0]['values'], io: Parameters<CommandRun>[0]['io']): Promise<Record<string, string | undefined>> {
+  const { readSettingsEnv } = await import('../mods/settings-env/read-env.js')
+  const flags = {
+    ...(Array.isArray(values.settings) ? { settings: values.settings.map(String) } : {}),
+    ...(values['trust-workspace'] === true ? { trustWorkspace: true } : {}),
+  }
+  const read = await readSettingsEnv({ cwd: io.cwd, places: { home: io.env.CLAUDE_CONFIG_DIR ? undefined : io.env.HOME || undefined }, flags, env: io.env })
+  for (const w of read.warnings) io.stderr.write(`modloop: ${w}\n`)
+  return { ...io.env, ...Object.fromEntries(read.values) }
 }
 
 function inputArg(raw: unknown, cwd: string): Record<string, unknown> {

@@ -1,9 +1,7 @@
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { describeError } from '../../core/errors.js'
-import { readSettingsSources } from '../permissions/settings-sources.js'
-import { workspaceTrusted } from '../permissions/trust-store.js'
-import { ignoredEnvNotice, mergeEnvBlocks } from './env-blocks.js'
+import { readSettingsEnv } from './read-env.js'
 
 const options = z.object({
   /** The user's home: `~/.claude/settings.json` is read there (default: CLAUDE_CONFIG_DIR, else the OS home). */
@@ -42,19 +40,11 @@ export default defineMod({
       } catch {
         // A host without launch flags: the settings files alone apply.
       }
-      const env = $.env.all()
       try {
-        // Unreadable files are reported by the permissions and shell-hooks mods, which read them too.
-        const read = await readSettingsSources({ cwd: e.cwd, places: opts, flags, env })
-        const warnings: string[] = []
-        const trusted = read.sources.some((s) => s.source.projectLevel && s.settings.env !== undefined)
-          ? await workspaceTrusted(e.cwd, read.trustFlag, opts, env, warnings)
-          : true
-        const blocks = mergeEnvBlocks(read.sources, trusted)
-        for (const w of [...warnings, ...blocks.warnings]) $.log.warn(w)
-        if (blocks.ignored.length > 0) $.log.warn(ignoredEnvNotice(e.cwd, blocks.ignored))
+        const { values, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
+        for (const w of warnings) $.log.warn(w)
         const set: Applied[] = []
-        for (const [name, { value }] of blocks.values) {
+        for (const [name, value] of values) {
           set.push({ name, value, before: $.env.get(name) })
           $.env.set(name, value)
         }

@@ -51,3 +51,21 @@ it('modloop -p applies the settings env to hooks and Bash; the project env waits
   expect(trusted.bash).toBe('project project user flag launch')
   expect(trusted.err).not.toContain('not trusted')
 })
+
+it('modloop hooks test runs the hooks with the settings env, under the same trust rule', async () => {
+  const home = join(root, 'home')
+  const project = join(root, 'project')
+  for (const d of [join(home, '.claude'), join(project, '.claude')]) await mkdir(d, { recursive: true })
+  await writeFile(join(home, '.claude', 'settings.json'), JSON.stringify({
+    env: { SENV_A: 'user' },
+    hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo "A=$SENV_A P=$SENV_P"' }] }] },
+  }))
+  await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ env: { SENV_P: 'project' } }))
+  const env = { PATH: process.env.PATH, HOME: home, MODLOOP_HOME: join(root, 'modloop-home') }
+  const untrusted = await builtModloop(['hooks', 'test', 'SessionStart'], { cwd: project, env })
+  expect(untrusted.out).toContain('A=user P=')
+  expect(untrusted.out).not.toContain('P=project')
+  expect(untrusted.err).toContain('the env of its project settings is not applied: SENV_P')
+  const trusted = await builtModloop(['hooks', 'test', 'SessionStart', '--trust-workspace'], { cwd: project, env })
+  expect(trusted.out).toContain('A=user P=project')
+})
