@@ -14,6 +14,8 @@ export interface PromptCommand {
   /** Extra guidance for the model on when a skill applies (shown in the listing). */
   whenToUse?: string
   argumentHint?: string
+  /** Names for the argument words in order (frontmatter `arguments`): `$file` in the body is the word at its place. */
+  argumentNames?: string[]
   /** Tools the command's author grants while it runs: the permissions mod allows them until the next prompt. */
   allowedTools?: string[]
   model?: string
@@ -47,6 +49,8 @@ const FIELDS = {
   when_to_use: text,
   // YAML reads `argument-hint: [file]` as a list; its author meant the brackets.
   'argument-hint': z.union([text, z.array(z.unknown()).transform((a) => a.map((v) => `[${String(v)}]`).join(' '))]),
+  // A space-separated string or a list, as Claude Code takes it.
+  arguments: z.union([text, z.array(text)]),
   'allowed-tools': z.union([text, z.array(text)]),
   model: text,
   'disable-model-invocation': flag,
@@ -96,6 +100,7 @@ function build(name: string, kind: PromptCommand['kind'], source: PromptCommand[
     description: fields.description?.trim() || firstLine(body) || `/${name}`,
     ...(fields.when_to_use ? { whenToUse: fields.when_to_use } : {}),
     ...(fields['argument-hint'] ? { argumentHint: fields['argument-hint'] } : {}),
+    ...(argumentNames(fields.arguments) ? { argumentNames: argumentNames(fields.arguments) } : {}),
     ...(listField(fields['allowed-tools']) ? { allowedTools: listField(fields['allowed-tools']) } : {}),
     ...(fields.model ? { model: fields.model } : {}),
     modelInvocable: kind === 'skill' && fields['disable-model-invocation'] !== true,
@@ -103,6 +108,11 @@ function build(name: string, kind: PromptCommand['kind'], source: PromptCommand[
     ...(kind === 'skill' ? { dir: dirname(file) } : {}),
     ...(fields.hooks ? { hooks: fields.hooks } : {}),
   }
+}
+
+function argumentNames(value: string | string[] | undefined): string[] | undefined {
+  const names = (typeof value === 'string' ? value.split(/[\s,]+/) : value ?? []).map((n) => n.trim()).filter(Boolean)
+  return names.length > 0 ? names : undefined
 }
 
 const isDir = (path: string) => stat(path).then((s) => s.isDirectory(), () => false)

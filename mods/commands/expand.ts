@@ -9,7 +9,7 @@ export interface ExpandContext extends ShellContext {
 
 /**
  * The prompt a command or skill becomes: placeholders first, then the embedded shell commands
- * (so `!git log $1` sees the argument, and no command output is read as a placeholder). `@file`
+ * (so `!git log $0` sees the argument, and no command output is read as a placeholder). `@file`
  * references stay in the text: the loop's mention pass attaches them. A skill's text says where
  * the skill lives, since its instructions may name files beside SKILL.md.
  */
@@ -20,6 +20,6 @@ export async function expandPrompt(def: PromptCommand, args: string, ctx: Expand
     ...(def.dir ? { CLAUDE_SKILL_DIR: def.dir } : {}),
     ...(def.plugin ? { CLAUDE_PLUGIN_ROOT: def.plugin.root } : {}),
   }
-  const text = await expandShell(renderBody(def.body, args, vars), ctx)
+  const text = await expandShell(renderBody(def.body, args, vars, def.argumentNames), ctx)
   return def.kind === 'skill' ? `Base directory for this skill: ${def.dir}\n\n${text}` : text
 }

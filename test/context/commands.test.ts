@@ -23,16 +23,18 @@ beforeAll(async () => {
   cwd = join(root, 'project')
   home = join(root, 'home')
   await writeTree(root, {
-    'project/.claude/commands/review.md': '---\ndescription: Review a file\nargument-hint: [file] [focus]\nallowed-tools: Bash(git diff:*), Read\nmodel: claude-haiku-4-5\n---\nReview $1 with focus on $2. All: $ARGUMENTS. Price: \\$5.\n',
+    'project/.claude/commands/review.md': '---\ndescription: Review a file\nargument-hint: [file] [focus]\nallowed-tools: Bash(git diff:*), Read\nmodel: claude-haiku-4-5\n---\nReview $0 with focus on $1. All: $ARGUMENTS. Price: \\$5.\n',
     'project/.claude/commands/plain.md': 'Summarize the project.\n',
     'project/.claude/commands/git/status.md': [
       '---', 'description: Git status', '---',
-      'Branch: !`echo main-branch`', '!echo line-form $1', 'See @notes.md',
+      'Branch: !`echo main-branch`', '!echo line-form $0', 'See @notes.md',
       '```!', 'echo block1', 'echo block2', '```',
       '```', '!not-run', '```',
     ].join('\n'),
     'project/.claude/commands/broken.md': '---\ndescription: "unclosed\n---\nBroken body $ARGUMENTS\n',
     'project/.claude/commands/index-args.md': 'First: $ARGUMENTS[0], missing: $3\n',
+    'project/.claude/commands/named.md': '---\ndescription: Named words\narguments: [file, focus]\n---\nF=$file FO=$focus U=$undeclared N=$0/$1/$10 S=$1x\n',
+    'project/.claude/commands/named-string.md': '---\ndescription: Named words, a string\narguments: file focus\n---\n$focus on $file\n',
     'home/.claude/commands/user-cmd.md': '---\ndescription: From home\n---\nUser command.\n',
     'project/.claude/skills/pdf/SKILL.md': '---\nname: pdf-tools\ndescription: Work with PDF files\nwhen_to_use: when a PDF is involved\n---\nUse pdftotext. Dir: ${CLAUDE_SKILL_DIR}. Args: $ARGUMENTS\n',
     'project/.claude/skills/secret/SKILL.md': '---\ndescription: Hidden from the model\ndisable-model-invocation: true\n---\nSecret.\n',
@@ -45,7 +47,7 @@ const commands = (extra: Record<string, unknown> = {}) => withOptions(commandsMo
 const firstText = (run: { requests: { body: any }[] }) => texts(run.requests[0]!.body, 0)[0]
 
 describe('slash commands from .claude/commands', () => {
-  it('fills $1, $2 and $ARGUMENTS (shell-style quoting, \\$ escapes) and publishes the frontmatter grants', async () => {
+  it('fills $0, $1 and $ARGUMENTS (shell-style quoting, \\$ escapes) and publishes the frontmatter grants', async () => {
     let invocation: unknown
     const probe = defineMod({ name: 'probe', uses: { commands: 'required' }, register: (on) => on('turn.start', ($, e, next) => { invocation = $.capability.use('commands')?.invocation(); return next(e) }) })
     const run = await runScript([{ reply: 'ok' }], '/review src/a.ts "error handling"', { cwd, mods: [commands(), probe] })
@@ -57,6 +59,13 @@ describe('slash commands from .claude/commands', () => {
     expect(firstText(await runScript([{ reply: 'ok' }], '/plain extra words', { cwd, mods: [commands()] }))).toBe('Summarize the project.\n\nARGUMENTS: extra words')
     expect(firstText(await runScript([{ reply: 'ok' }], '/plain', { cwd, mods: [commands()] }))).toBe('Summarize the project.')
     expect(firstText(await runScript([{ reply: 'ok' }], '/index-args a b', { cwd, mods: [commands()] }))).toBe('First: a, missing: $3')
+  })
+
+  it('$N is 0-based as $ARGUMENTS[N] is; the arguments frontmatter names the words ($file), a declared name with no word is empty', async () => {
+    const named = (prompt: string) => runScript([{ reply: 'ok' }], prompt, { cwd, mods: [commands()] }).then(firstText)
+    expect(await named('/named a.ts "error paths"')).toBe('F=a.ts FO=error paths U=$undeclared N=a.ts/error paths/$10 S=$1x')
+    expect(await named('/named a.ts')).toBe('F=a.ts FO= U=$undeclared N=a.ts/$1/$10 S=$1x')
+    expect(await named('/named-string x.ts speed')).toBe('speed on x.ts')
   })
 
   it('nested directories give dir:name; ! lines, !`cmd` and ```! blocks run; @file is left for the mention pass', async () => {
@@ -100,6 +109,8 @@ describe('slash commands from .claude/commands', () => {
       '/help — List the slash commands of this session',
       '/index-args — First: $ARGUMENTS[0], missing: $3 (project)',
       '/mods — List the loaded mods and the commands each registered',
+      '/named — Named words (project)',
+      '/named-string — Named words, a string (project)',
       '/pdf-tools — Work with PDF files (project skill)',
       '/plain — Summarize the project. (project)',
       '/reload — Re-import the mods loaded from files',

@@ -16,7 +16,7 @@ export async function writeTree(root: string, files: Record<string, string>): Pr
 export async function writeToolsPlugin(root: string, extra: Record<string, string> = {}): Promise<void> {
   await writeTree(root, {
     '.claude-plugin/plugin.json': JSON.stringify({ name: 'tools', version: '1.2.3', description: 'Release helpers' }),
-    'commands/deploy.md': '---\ndescription: Deploy a service\nargument-hint: <service>\n---\nDeploy $1 with ${CLAUDE_PLUGIN_ROOT}/scripts/deploy.sh\n',
+    'commands/deploy.md': '---\ndescription: Deploy a service\nargument-hint: <service>\n---\nDeploy $0 with ${CLAUDE_PLUGIN_ROOT}/scripts/deploy.sh\n',
     'skills/changelog/SKILL.md': '---\nname: changelog\ndescription: Write the changelog entry\n---\nRead the commits and write the entry.\n',
     'agents/reviewer.md': '---\nname: reviewer\ndescription: Reviews a change\n---\nYou review changes.\n',
     ...extra,
