@@ -107,7 +107,9 @@ export default defineMod({
         }
       }
       if (listing) {
-        await registerTool($, skillTool(skills, (def, args) => {
+        // The Skill tool takes a plugin skill's short name where `/name` does.
+        const callable = new Map([...prompts].filter(([, c]) => c.kind === 'skill'))
+        await registerTool($, skillTool(callable, (def, args) => {
           running.set(def)
           return expand($, def, args)
         }))

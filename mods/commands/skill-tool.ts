@@ -28,11 +28,11 @@ export function skillTool(
     call: async (i): Promise<ToolOutput> => {
       const name = i.skill.trim().replace(/^\//, '')
       const def = skills.get(name)
-      if (!def) return failure(`Unknown skill "${name}". Skills: ${[...skills.values()].filter((s) => s.modelInvocable).map((s) => s.name).join(', ') || '(none)'}`)
+      if (!def) return failure(`Unknown skill "${name}". Skills: ${[...new Set([...skills.values()].filter((s) => s.modelInvocable).map((s) => s.name))].join(', ') || '(none)'}`)
       if (!def.modelInvocable) return failure(`The skill "${name}" is run only by the user, as /${name}.`)
       const text = await expand(def, i.args ?? '')
-      const result = { success: true, commandName: name }
-      const key = `${name}\u0000${text}`
+      const result = { success: true, commandName: def.name }
+      const key = `${def.name}\u0000${text}`
       if (given.has(key)) return { result, text: `The skill "${name}" is already loaded: follow the instructions an earlier Skill result gave.` }
       given.add(key)
       return { result, text: `Launching skill: ${name}\n\n${text}` }

@@ -72,6 +72,15 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     expect(systemText(agent.requests[1]!.body as { system?: unknown })).toContain('You review changes.')
   })
 
+  it('the Skill tool takes the skill by its short name as /name does', async () => {
+    await writeToolsPlugin(plugin)
+    const script = [{ reply: [{ tool_use: { name: 'Skill', input: { skill: 'changelog' } } }] }, { reply: 'done' }]
+    const r = await runCli(['-p', 'write the changelog', '--plugin-dir', plugin, '--allowedTools', 'Skill'], { script, cwd: project, env: env() })
+    const result = (r.requests[1]!.body as any).messages[2].content[0]
+    expect(result.is_error).toBeUndefined()
+    expect(result.content).toContain('Read the commits and write the entry.')
+  })
+
   it('a broken file inside the plugin is a warning naming it; the rest loads', async () => {
     await writeToolsPlugin(plugin, { 'hooks/hooks.json': '{ not json', 'agents/broken.md': 'no frontmatter here\n' })
     const r = await runCli(['-p', '/tools:deploy api', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
