@@ -55,7 +55,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   }, decided.model, { session: root, agent: scope, tools })
   root.agents.set(agentId, scope)
   const done = (async (): Promise<SubagentResult> => {
-    const gen = runTurn(child, { text: spawned.prompt, origin: { kind: 'sdk' } })
+    const gen = runTurn(child, { text: spawned.prompt, ...(spawned.context?.length ? { context: spawned.context } : {}), origin: { kind: 'sdk' } })
     const record = root.host.bus.has('session.message')
     for (;;) {
       const next = await gen.next()

@@ -308,6 +308,8 @@ export interface AgentSpawnInput {
   parentModel: string
   parentAgentId?: string
   cwd?: string
+  /** Text for the subagent's first message after its prompt, each a reminder (the memory files, say), as prompt.submit's context is for a prompt. */
+  context?: readonly string[]
 }
 export type AgentSpawnResult = { model: string; agentId?: string } | { deny: string }
 

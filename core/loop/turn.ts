@@ -22,6 +22,8 @@ export interface TurnInput {
   uuid?: string
   /** Fewer model requests than the session's maxTurns: what a budget shared with earlier turns left. */
   maxTurns?: number
+  /** A subagent's first message: what agent.spawn's handlers added beside its prompt. */
+  context?: readonly string[]
 }
 
 /**
@@ -46,6 +48,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
     if (session.agent) {
       // A subagent's run: its prompt was settled by agent.spawn; no prompt.submit, init or turn.start.
       const prompt: ContentBlockParam[] = [{ type: 'text', text: input.text }]
+      prompt.push(...(await attach(session, 'prompt_context', input.context ?? [], { kind: 'plugin', event: 'agent.spawn' })))
       session.messages.push({ role: 'user', content: prompt })
       await recordUnshown(session, prompt, false)
       return yield* loop(session, turnId, abort.signal, end)

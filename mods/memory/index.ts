@@ -102,6 +102,17 @@ export default defineMod({
       return next(text ? { ...e, context: [text, ...(e.context ?? [])] } : e)
     })
 
+    // A subagent's context is its own (spec loop-and-sdk §7.3): its first message gets the memory
+    // files too, or it would work without the project's instructions.
+    on('agent.spawn', async ($, e, next) => {
+      const memory = sessions.get($.session.id() as string)
+      const text = memory && renderStartup(memory.startup, opts.currentDate ? today() : undefined)
+      if (!memory || !text) return next(e)
+      const r = await next({ ...e, context: [...(e.context ?? []), text] })
+      if (!('deny' in r) && r.agentId) memory.startAgent(r.agentId)
+      return r
+    })
+
     on('tool.call', async ($, e, next) => {
       const r = await next(e)
       const arg = pathArg(e)

@@ -38,6 +38,8 @@ export class SessionMemory {
   firstPromptPending = true
   private readonly scoped: ScopedRule[] = []
   private readonly scopes = new Map<string, Scope>()
+  /** What the startup files put in a context: a subagent starts with them too. */
+  private startupScope: Omit<Scope, 'rules'> = { seen: new Set(), visited: new Set() }
 
   constructor(private readonly options: SessionMemoryOptions, private readonly reader: MemoryReader) {}
 
@@ -48,7 +50,13 @@ export class SessionMemory {
     for (const dir of chain(startupTop(cwd, repoRoot), cwd)) main.visited.add(dir)
     for (const file of found.files) this.startup.push(...(await this.reader.read(file, { load_reason: 'session_start' }, main.seen)))
     this.scoped.push(...found.scoped)
+    this.startupScope = { seen: new Set(main.seen), visited: new Set(main.visited) }
     this.record(this.startup)
+  }
+
+  /** A subagent's context opens with the startup files (see the memory mod's agent.spawn), so touching their directories brings nothing twice. */
+  startAgent(agent: string): void {
+    this.scopes.set(agent, { seen: new Set(this.startupScope.seen), visited: new Set(this.startupScope.visited), rules: new Set() })
   }
 
   /**

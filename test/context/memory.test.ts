@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import memoryMod from '../../mods/memory/index.js'
 import readMod from '../../mods/read/index.js'
+import agentMod from '../../mods/agent/index.js'
 import { runScript } from '../loop/helpers.js'
 import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
 
@@ -129,6 +130,23 @@ describe('memory', () => {
     expect(records.find((r) => r.file_path === `${cwd}/.claude/rules/ts.md`)).toEqual({
       file_path: `${cwd}/.claude/rules/ts.md`, memory_type: 'Project', load_reason: 'path_glob_match', globs: ['src/**/*.ts'], trigger_file_path: `${cwd}/src/x.ts`,
     })
+  })
+
+  it('gives a subagent the memory files in its first message, and does not deliver them again when it touches their directories', async () => {
+    const run = await runScript([
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'look', prompt: 'Look at the app.' } } }] },
+      { reply: [{ tool_use: { name: 'Read', input: { file_path: join(cwd, 'sub/file.txt') } } }] },
+      { reply: 'seen' },
+      { reply: 'done' },
+    ], 'hello', { cwd, mods: [readMod, agentMod, memory()] })
+    expect(run.result.result).toBe('done')
+    const [prompt, reminder, ...rest] = texts(run.requests[1]!.body, 0)
+    expect(prompt).toBe('Look at the app.')
+    expect(rest).toEqual([])
+    expect(filesIn(reminder!)).toEqual(filesIn(texts(run.requests[0]!.body, 0)[1]!))
+    // The nested memory is new to it; style.md, which it imports, came with the startup files.
+    const afterRead = run.requests[2]!.body.messages[2].content.filter((b: any) => b.type === 'text').map((b: any) => b.text).join('\n')
+    expect(filesIn(afterRead)).toEqual(['repo/app/sub/CLAUDE.md', 'repo/app/sub/sub-extra.md'])
   })
 
   it('delivers memory only in the first user message of a session', async () => {
