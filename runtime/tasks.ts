@@ -125,6 +125,7 @@ export class SessionTasks {
     return [...this.live.values()].map(({ spec, mod, background }) => ({
       id: spec.taskId, type: spec.taskType, status: 'running' as const, description: spec.description, background,
       outputFile: spec.outputFile, mod, ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
+      ...(spec.subagentType ? { subagentType: spec.subagentType } : {}),
     }))
   }
 

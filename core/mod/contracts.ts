@@ -101,5 +101,7 @@ export interface LiveTaskInfo {
   background: boolean
   outputFile: string
   toolUseId?: string
+  /** A subagent's agent type. */
+  subagentType?: string
   mod: string
 }

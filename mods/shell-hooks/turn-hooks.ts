@@ -1,4 +1,5 @@
 import { uuid } from '../../core/random.js'
+import { backgroundTasks } from './background-tasks.js'
 import { STAGE, type On } from '../../core/bus/types.js'
 import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
@@ -72,7 +73,7 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       stop_hook_active: e.stopHookActive, last_assistant_message: e.answer,
       ...(e.agentId ? { agent_transcript_path: subagentTranscriptPath(b.init.transcriptPath, e.agentId) } : {}),
       // The background tasks running as the turn would end, as the Agent SDK summarizes them.
-      background_tasks: $.task.list().filter((t) => t.background).map((t) => ({ id: t.id, type: t.type, status: t.status, description: t.description })),
+      background_tasks: backgroundTasks($.task.list()),
       session_crons: [],
     }, { ...agent, signal: next.signal })
     if (r.stop) return { decision: 'halt', reason: r.stop.reason ?? `${r.hookName} hook stopped the session` }

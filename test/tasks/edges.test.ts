@@ -111,7 +111,18 @@ describe('hooks and tasks', () => {
     expect(system(run, 'task_started')[0]!.task_id).toBe(start!.agent_id)
     // The main turn's Stop came while the agent ran in the background: it lists it.
     const [mainStop] = await dumped(box, 'Stop')
-    expect(mainStop!.background_tasks).toEqual([{ id: start!.agent_id, type: 'local_agent', status: 'running', description: 'bg' }])
+    expect(mainStop!.background_tasks).toEqual([{ id: start!.agent_id, type: 'subagent', status: 'running', description: 'bg', agent_type: 'general-purpose' }])
+  })
+
+  it('Stop labels a background shell "shell", as the hook input does', async () => {
+    await writeSettings(box, { Stop: [{ hooks: [cmd(dump(box, 'Stop'))] }] })
+    const run = await runTasks([
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 30', description: 'wait a while', run_in_background: true } } }] },
+      { reply: 'started it' },
+    ], 'go', { cwd: box.project, mods: [hooksMod(box), bashMod, tasksMod] as never, env: { MODLOOP_HOME: join(box.root, 'mh2') } })
+    expect(run.error).toBeUndefined()
+    const stops = await dumped(box, 'Stop')
+    expect(stops.at(-1)!.background_tasks).toEqual([{ id: expect.stringMatching(/^bash_/), type: 'shell', status: 'running', description: 'wait a while' }])
   })
 })
 
