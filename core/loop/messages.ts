@@ -167,3 +167,12 @@ export function addUsage(into: Usage, u: Partial<Usage> | null | undefined): voi
     c.ephemeral_1h_input_tokens += u.cache_creation.ephemeral_1h_input_tokens
   }
 }
+
+/**
+ * A response's blocks as the history sends them back: the API refuses a text block with no text
+ * in a request ("text content blocks must contain non-whitespace text"), though a response may
+ * hold one, so such blocks are left out.
+ */
+export function historyBlocks<B extends { type: string }>(blocks: readonly B[]): B[] {
+  return blocks.filter((b) => b.type !== 'text' || (b as { text?: unknown }).text === undefined || String((b as { text?: unknown }).text).trim() !== '')
+}

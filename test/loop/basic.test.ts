@@ -25,6 +25,15 @@ describe('the turn loop through the real SDK', () => {
     assertNoDanglingToolUse(run.requests)
   })
 
+  it('leaves a response\'s empty text block out of the history the next request sends, as the API refuses one', async () => {
+    const run = await runScript([
+      { reply: [{ thinking: 'plan', signature: 'sig' }, { text: '' }, { text: ' \n' }, { tool_use: { name: 'Echo', input: { text: 'ping' } } }] },
+      { reply: 'Got ping' },
+    ])
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'Got ping' })
+    expect(run.requests[1]!.body.messages[1].content.map((b: any) => b.type)).toEqual(['thinking', 'tool_use'])
+  })
+
   it('feeds unknown tools, invalid input and throwing tools back as error results', async () => {
     const run = await runScript([
       { reply: [

@@ -39,6 +39,14 @@ describe('resume', () => {
     expect(rebuilt(fileOf(cwd, first.sessionId)).messages).toEqual(JSON.parse(JSON.stringify(second.history)))
   })
 
+  it('a response\'s empty text block is left out of the resumed history as it is of the live one', async () => {
+    const first = await run([{ reply: [{ text: '' }, echo('one')] }, { reply: 'first answer' }], 'first prompt', cwd)
+    const second = await run([{ reply: 'second answer' }], 'second prompt', cwd, { resume: first.sessionId })
+    const sent = (second.requests[0]!.body as any).messages
+    expect(sent[1].content.map((b: any) => b.type)).toEqual(['tool_use'])
+    expect(sent.slice(0, -1)).toEqual(JSON.parse(JSON.stringify(first.history)))
+  })
+
   it('continue takes the most recently active session of the directory', async () => {
     const dir = await tempCwd()
     await run([{ reply: 'a' }], 'older', dir)

@@ -1,5 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { Carried, Rebuilt } from '../../../core/session/store.js'
+import { historyBlocks } from '../../../core/loop/messages.js'
 import { isTurnResult, type CarriedRead, type MessageEntry } from './entry.js'
 
 export const UNANSWERED = 'Not run to completion: the session stopped (the process ended) before this tool call finished. Its effects, if any, are unknown; check before relying on them.'
@@ -25,9 +26,9 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     if (at > lastActivityMs) lastActivityMs = at
     if (e.type === 'assistant') {
       const last = messages.at(-1)
-      const blocks = e.message.content
-      if (last?.role === 'assistant' && responseId !== undefined && responseId === e.message.id) (last.content as ContentBlockParam[]).push(...(blocks as ContentBlockParam[]))
-      else messages.push({ role: 'assistant', content: [...blocks] as ContentBlockParam[] })
+      const blocks = historyBlocks(e.message.content as ContentBlockParam[])
+      if (last?.role === 'assistant' && responseId !== undefined && responseId === e.message.id) (last.content as ContentBlockParam[]).push(...blocks)
+      else if (blocks.length > 0) messages.push({ role: 'assistant', content: blocks })
       responseId = e.message.id
     } else if (e.type === 'user') {
       const content = asBlocks(e.message.content)
