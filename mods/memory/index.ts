@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { z } from 'zod'
@@ -32,6 +33,8 @@ const options = z.object({
   currentDate: z.boolean().default(true),
   /** Load nested CLAUDE.md files and `paths:`-scoped rules when a tool touches a file they cover. */
   lazy: z.boolean().default(true),
+  /** Let project and local memory files import files outside the project (Claude Code asks once per project; modloop has no prompt for it). */
+  externalImports: z.boolean().default(false),
 })
 
 /** What the memory mod offers other mods, as the `memory` capability. */
@@ -78,11 +81,13 @@ export default defineMod({
       const home = opts.home ?? ($.env.get('HOME') || homedir())
       const disabled = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_CLAUDE_MDS') ?? '')
       const picked = await settingSources($)
+      const repoRoot = await findRepoRoot(e.cwd)
+      const project = await realpath(repoRoot ?? e.cwd).catch(() => resolve(repoRoot ?? e.cwd))
       const memory = new SessionMemory({
-        cwd: e.cwd, repoRoot: await findRepoRoot(e.cwd), home,
+        cwd: e.cwd, repoRoot, home,
         managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
         sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || !picked || picked.includes(s))), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
-      }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m) }))
+      }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m), project, externalImports: opts.externalImports }))
       sessions.set(e.sessionId, memory)
       await memory.start()
       publish($, memory)

@@ -2,6 +2,7 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { splitFrontmatter } from '../_shared/frontmatter.js'
 import { looksBinary } from '../_shared/text-file.js'
+import { isInside } from '../_shared/allowed-paths.js'
 import { findImports, stripBlockComments } from './markdown.js'
 import type { Candidate, LoadedInstruction, MemoryEntry } from './types.js'
 
@@ -11,6 +12,13 @@ export interface ReaderOptions {
   maxDepth: number
   maxFileBytes: number
   warn: (message: string) => void
+  /**
+   * The project's real path (its repository root, or cwd outside one). A project or local memory
+   * file comes with the repository, so its imports stay inside it unless `externalImports`: a
+   * cloned CLAUDE.md must not pull `@~/.aws/credentials` into the request.
+   */
+  project?: string
+  externalImports?: boolean
 }
 
 /** The load facts a file passes on: its own, or (for what it imports) `include` with itself as parent. */
@@ -69,6 +77,12 @@ export class MemoryReader {
         entry.notes.push(`@${ref.raw} (line ${ref.line}) was not imported: ${target} does not exist.`)
         continue
       }
+      if (this.refusesExternal(file, targetReal)) {
+        const why = `${target} is outside the project (${this.options.project}), and a project memory file imports from outside it only with the memory mod's externalImports option`
+        this.options.warn(`${where}: @${ref.raw} was not imported: ${why}`)
+        entry.notes.push(`@${ref.raw} (line ${ref.line}) was not imported: ${why}.`)
+        continue
+      }
       const loop = here.indexOf(targetReal)
       if (loop !== -1) {
         this.reportCycle([...here.slice(loop), targetReal], where, ref.raw, entry)
@@ -78,6 +92,12 @@ export class MemoryReader {
       const imported: Candidate = { path: target, memory_type: file.memory_type, scope: `imported by ${file.path}` }
       await this.visit(imported, targetReal, { load_reason: 'include', parent_file_path: file.path, ...(load.trigger_file_path ? { trigger_file_path: load.trigger_file_path } : {}) }, here, seen, out)
     }
+  }
+
+  private refusesExternal(file: Candidate, targetReal: string): boolean {
+    const { project, externalImports } = this.options
+    if (externalImports || project === undefined) return false
+    return (file.memory_type === 'Project' || file.memory_type === 'Local') && !isInside(project, targetReal)
   }
 
   private resolveImport(path: string, from: string): string {

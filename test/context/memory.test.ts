@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises'
+import { rm, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
@@ -147,6 +147,37 @@ describe('memory', () => {
     // The nested memory is new to it; style.md, which it imports, came with the startup files.
     const afterRead = run.requests[2]!.body.messages[2].content.filter((b: any) => b.type === 'text').map((b: any) => b.text).join('\n')
     expect(filesIn(afterRead)).toEqual(['repo/app/sub/CLAUDE.md', 'repo/app/sub/sub-extra.md'])
+  })
+
+  it('a project memory file imports nothing from outside the project (a link out included) unless externalImports; the user\'s may', async () => {
+    const box = await tempDir('memory-external')
+    try {
+      await writeTree(box, {
+        'home/.claude/CLAUDE.md': 'User memory @~/notes.md\n',
+        'home/notes.md': 'User notes.\n',
+        'home/secret.md': 'SECRET FROM HOME\n',
+        'outside.md': 'OUTSIDE THE PROJECT\n',
+        'proj/.git/': '',
+        'proj/CLAUDE.md': 'Project memory.\n@~/secret.md\n@../outside.md\n@docs/inside.md\n@docs/link.md\n',
+        'proj/docs/inside.md': 'Inside doc.\n',
+      })
+      await symlink(join(box, 'outside.md'), join(box, 'proj/docs/link.md'))
+      const cwd = join(box, 'proj')
+      const warnings: string[] = []
+      const mod = (extra: Record<string, unknown>) => withOptions(memoryMod, { home: join(box, 'home'), managedPath: false, currentDate: false, ...extra })
+      const closed = texts((await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [mod({})], log: (l) => warnings.push(l) })).requests[0]!.body, 0)[1]!
+      expect(closed).toContain('User notes.')
+      expect(closed).toContain('Inside doc.')
+      expect(closed).not.toContain('SECRET FROM HOME')
+      expect(closed).not.toContain('OUTSIDE THE PROJECT')
+      expect(closed).toContain(`@~/secret.md (line 2) was not imported: ${join(box, 'home/secret.md')} is outside the project`)
+      expect(warnings.filter((w) => w.includes('externalImports'))).toHaveLength(3)
+      const open = texts((await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [mod({ externalImports: true })] })).requests[0]!.body, 0)[1]!
+      expect(open).toContain('SECRET FROM HOME')
+      expect(open).toContain('OUTSIDE THE PROJECT')
+    } finally {
+      await rm(box, { recursive: true, force: true })
+    }
   })
 
   it('delivers memory only in the first user message of a session', async () => {
