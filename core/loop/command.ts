@@ -21,6 +21,11 @@ export type Expansion = { kind: 'prompt'; text: string } | { kind: 'output'; tex
 // A slash command is `/name args`; a prompt that merely starts with a path (`/usr/bin/x fails`) is not one.
 const COMMAND = /^\/([A-Za-z0-9_:.-]+)(?:\s+([\s\S]*))?$/
 
+/** Whether a prompt's text is written as a slash command (`/name args`). */
+export function isSlashCommand(text: string): boolean {
+  return COMMAND.test(text.trim())
+}
+
 /**
  * Raises `command.run` for a prompt that is a slash command. Mods serve commands: a handler
  * answers `{prompt}` (the turn goes on with that text), `{output}` (printed, no model call) or

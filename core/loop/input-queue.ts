@@ -1,3 +1,4 @@
+import { isSlashCommand } from './command.js'
 import { uuid, type SDKUserMessage } from './messages.js'
 
 export type Priority = 'now' | 'next' | 'later'
@@ -57,10 +58,15 @@ export class InputQueue {
     }
   }
 
-  /** Removes and returns the `next` messages waiting, to join the running turn. */
+  /**
+   * Removes and returns the `next` messages waiting, to join the running turn. A slash command
+   * stays queued: joined, it would reach the model as the bare text `/name args`, never run. It
+   * waits for the turn to end and runs as a turn of its own (spec loop-and-sdk §6.1).
+   */
   takeJoining(): SDKUserMessage[] {
-    const joining = this.items.filter((it) => it.priority === 'next').map((it) => it.message)
-    for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i]!.priority === 'next') this.items.splice(i, 1)
+    const joins = (it: { message: SDKUserMessage; priority: Priority }) => it.priority === 'next' && !isSlashCommand(textOf(it.message))
+    const joining = this.items.filter(joins).map((it) => it.message)
+    for (let i = this.items.length - 1; i >= 0; i--) if (joins(this.items[i]!)) this.items.splice(i, 1)
     return joining
   }
 
@@ -79,6 +85,14 @@ export class InputQueue {
     this.waiter = undefined
     w?.()
   }
+}
+
+/** A message's prompt text: its string content, or its first text block. */
+function textOf(message: SDKUserMessage): string {
+  const c = message.message.content
+  if (typeof c === 'string') return c
+  const first = c.find((b) => b.type === 'text')
+  return first && 'text' in first ? first.text : ''
 }
 
 /** Reads streaming input into the queue in the background, so it arrives while turns run. */

@@ -67,6 +67,14 @@ describe('the input queue under mixed priorities', () => {
     expect([textOf(await q.take()), textOf(await q.take()), await q.take()]).toEqual(['A', 'C', undefined])
   })
 
+  it('takeJoining leaves a `next` slash command queued, to run as a turn of its own; a path is a prompt', async () => {
+    const q = new InputQueue(() => {})
+    for (const [text, p] of [['B', 'next'], ['/review src/a.ts', 'next'], ['/usr/bin/x fails', 'next'], ['D', 'next']] as const) q.push(userMessage(text, p))
+    expect(q.takeJoining().map(textOf)).toEqual(['B', '/usr/bin/x fails', 'D'])
+    q.end()
+    expect([textOf(await q.take()), await q.take()]).toEqual(['/review src/a.ts', undefined])
+  })
+
   it('take hands out `now` first, then `next`, then `later`, each FIFO; only `now` interrupts', async () => {
     const onNow = vi.fn()
     const q = new InputQueue(onNow)
