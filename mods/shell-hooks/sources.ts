@@ -55,7 +55,9 @@ function extraSource(c: ConfigHooks, configDir: string): ExtraHookSource {
   const name = c.plugin?.name ?? basename(root)
   return {
     source: c.source, hooks: c.hooks, label: 'Plugin Hooks', pluginRoot: root,
-    pluginData: pluginDataDir(configDir, name), pluginOptions: optionStrings(c.plugin?.options ?? {}),
+    // A plugin loaded from a directory is `name@inline` to Claude Code (spec mods §1.3), so its
+    // data lives in `<name>-inline`: state a plugin keeps there is found under either runtime.
+    pluginData: pluginDataDir(configDir, `${name}@inline`), pluginOptions: optionStrings(c.plugin?.options ?? {}),
   }
 }
 

@@ -43,7 +43,7 @@ describe('plugin hooks through the mod in a session', () => {
     }))
     const r = await runScript([{ reply: 'ok' }], 'hello', { bare: false, mods: [], cwd: box.project, trustWorkspace: true })
     expect(r.error).toBeUndefined()
-    const data = join(box.home, '.claude', 'plugins', 'data', 'fmt-tools')
+    const data = join(box.home, '.claude', 'plugins', 'data', 'fmt-tools-inline')
     const context = lastUserTexts(r.requests[0]!.body).join('\n')
     expect(context).toContain(`root=${root}`)
     expect(context).toContain(`data=${data}`)
