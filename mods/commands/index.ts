@@ -63,6 +63,7 @@ export default defineMod({
 
     const expand = ($: ModApi, def: PromptCommand, args: string) => expandPrompt(def, args, {
       cwd: $.session.cwd() as string, projectDir: $.session.cwd() as string, sessionId: $.session.id() as string,
+      configDir: $.env.get('CLAUDE_CONFIG_DIR') || join(opts.home ?? ($.env.get('HOME') || homedir()), '.claude'),
       timeoutMs: opts.shellTimeoutMs, maxOutputChars: opts.maxShellOutputChars,
       // The person typed the command, which stands for the shell lines it runs, so only a deny stops one.
       refuse: async (command) => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { pluginDataDir } from '../_shared/plugin-data.js'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { loadHookSources, type ExtraHookSource, type LoadedHookSources } from '../../hooks-runner/index.js'
@@ -55,16 +56,10 @@ function extraSource(c: ConfigHooks, configDir: string): ExtraHookSource {
   const name = c.plugin?.name ?? basename(root)
   return {
     source: c.source, hooks: c.hooks, label: 'Plugin Hooks', pluginRoot: root,
-    // A plugin loaded from a directory is `name@inline` to Claude Code (spec mods §1.3), so its
-    // data lives in `<name>-inline`: state a plugin keeps there is found under either runtime.
-    pluginData: pluginDataDir(configDir, `${name}@inline`), pluginOptions: optionStrings(c.plugin?.options ?? {}),
+    pluginData: pluginDataDir(configDir, name), pluginOptions: optionStrings(c.plugin?.options ?? {}),
   }
 }
 
-/** `~/.claude/plugins/data/<id>/`, the id with every character outside `[A-Za-z0-9_-]` made `-` (spec §1.7). */
-export function pluginDataDir(configDir: string, pluginId: string): string {
-  return join(configDir, 'plugins', 'data', pluginId.replace(/[^A-Za-z0-9_-]/g, '-'))
-}
 
 /** Option values as the environment and `${user_config.KEY}` carry them: text, lists joined by commas. */
 function optionStrings(options: Readonly<Record<string, unknown>>): Record<string, string> {

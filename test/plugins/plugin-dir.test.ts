@@ -72,6 +72,13 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     expect(systemText(agent.requests[1]!.body as { system?: unknown })).toContain('You review changes.')
   })
 
+  it('a command body gets ${CLAUDE_PLUGIN_DATA}, the data directory its hooks get, made before its ! lines run', async () => {
+    await writeToolsPlugin(plugin, { 'commands/stash.md': '---\ndescription: Stash\n---\nData: ${CLAUDE_PLUGIN_DATA}\n!`ls -d ${CLAUDE_PLUGIN_DATA}`\n' })
+    const r = await runCli(['-p', '/tools:stash', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
+    const data = join(dir, 'home', '.claude', 'plugins', 'data', 'tools-inline')
+    expect(firstText(r)).toBe(`Data: ${data}\n${data}`)
+  })
+
   it('the Skill tool takes the skill by its short name as /name does', async () => {
     await writeToolsPlugin(plugin)
     const script = [{ reply: [{ tool_use: { name: 'Skill', input: { skill: 'changelog' } } }] }, { reply: 'done' }]
