@@ -61,6 +61,8 @@ class Call implements Watched, NextSource {
   private pending = 0
   private called = false
   private last: Promise<unknown> | undefined
+  // What the last next() rejected with, held to tell a failure passed up from beneath from the handler's own.
+  private belowFailed: { error: unknown } | undefined
   private done = false
   private readonly aborter: ReturnType<typeof lazySignal>
 
@@ -139,8 +141,11 @@ class Call implements Watched, NextSource {
     this.pause()
     const p = runIn(undefined, this.below, passed)
     this.last = p
-    const resume = () => this.resume()
-    p.then(resume, resume)
+    this.belowFailed = undefined
+    p.then(() => this.resume(), (error: unknown) => {
+      if (this.last === p) this.belowFailed = { error }
+      this.resume()
+    })
     return p
   }
 
@@ -174,6 +179,13 @@ class Call implements Watched, NextSource {
   private fail(kind: FailureKind, err: unknown): void {
     if (!this.finish()) return
     this.aborter.abort(err)
+    // A handler that only passed on what its next() rejected with did not fail: the failure is
+    // beneath it, and goes on up as it is. Reported here, it would be reported again by every
+    // handler above, each naming itself.
+    if (kind === 'throw' && this.called && this.belowFailed?.error === err && !this.link.catchHandler) {
+      this.resolve(this.last)
+      return
+    }
     const { link } = this
     const message = `${link.mod}: ${link.event} handler ${kind === 'timeout' ? 'timed out' : 'failed'}: ${describeError(err)}`
     const failure = (outcome: HandlerFailure['outcome']): HandlerFailure => ({

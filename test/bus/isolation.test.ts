@@ -40,6 +40,25 @@ describe('isolation', () => {
     expect(failures[0]).toMatchObject({ outcome: 'kept' })
   })
 
+  it('a failure beneath handlers that only pass on next() goes up as it is, blamed on none of them', async () => {
+    const pass = (_$: unknown, e: ToolCallInput, next: (e: ToolCallInput) => Promise<unknown>) => next(e) as never
+    const host = await hostWith(
+      ['outer', (on) => on('tool.call', pass)],
+      ['middle', (on) => on('tool.call', async (_$, e, next) => await next(e))],
+      ['own', (on) => on('tool.call', async (_$, e, next) => {
+        try {
+          return await next(e)
+        } catch (err) {
+          throw new Error(`own view of ${(err as Error).message}`)
+        }
+      })],
+    )
+    const failures = await failuresOf(host)
+    await expect(host.bus.emit('tool.call', call(), () => { throw new Error('core broke') })).rejects.toThrow('core broke')
+    // Only the handler that threw an error of its own is reported; the two that passed it on are not.
+    expect(failures.map((f) => [f.mod, f.outcome, f.message])).toEqual([['own', 'kept', 'own: tool.call handler failed: own view of core broke']])
+  })
+
   it('treats a wrong-shaped or missing result as a failure', async () => {
     const host = await hostWith(
       ['shape', (on) => on('tool.call', () => ({ nonsense: true }) as never)],
