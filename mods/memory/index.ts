@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import { workspaceTrusted } from '../permissions/trust-store.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { LoadedInstruction } from './types.js'
 import { defineMod } from '../../core/mod/define.js'
@@ -33,8 +34,14 @@ const options = z.object({
   currentDate: z.boolean().default(true),
   /** Load nested CLAUDE.md files and `paths:`-scoped rules when a tool touches a file they cover. */
   lazy: z.boolean().default(true),
-  /** Let project and local memory files import files outside the project (Claude Code asks once per project; modloop has no prompt for it). */
+  /**
+   * Let project and local memory files import files outside the project. Claude Code asks once per
+   * project; here a trusted workspace (`modloop trust`, --trust-workspace, the terminal's trust
+   * question) is that approval, and `true` gives it everywhere.
+   */
   externalImports: z.boolean().default(false),
+  /** The trust file (default: $MODLOOP_HOME/trusted.json, MODLOOP_HOME defaulting to ~/.modloop). */
+  trustStore: z.string().optional(),
 })
 
 /** What the memory mod offers other mods, as the `memory` capability. */
@@ -87,7 +94,7 @@ export default defineMod({
         cwd: e.cwd, repoRoot, home,
         managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
         sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || !picked || picked.includes(s))), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
-      }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m), project, externalImports: opts.externalImports }))
+      }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m), project, externalImports: externalApproval($, e.cwd, opts) }))
       sessions.set(e.sessionId, memory)
       await memory.start()
       publish($, memory)
@@ -155,4 +162,20 @@ async function settingSources($: ModApi): Promise<readonly string[] | undefined>
   } catch {
     return undefined
   }
+}
+
+/**
+ * Whether project memory may import from outside the project: the option, else a trusted workspace,
+ * read once, when the first such import is met.
+ */
+function externalApproval($: ModApi, cwd: string, opts: z.output<typeof options>): () => Promise<boolean> {
+  let answer: Promise<boolean> | undefined
+  return () => answer ??= (async () => {
+    if (opts.externalImports) return true
+    const flags = await Promise.resolve($.settings.read({ source: 'flag' })).catch(() => ({}))
+    const warnings: string[] = []
+    const trusted = await workspaceTrusted(cwd, (flags as { trustWorkspace?: unknown }).trustWorkspace === true, { trustStore: opts.trustStore, home: opts.home }, $.env.all(), warnings)
+    for (const w of warnings) $.log.warn(w)
+    return trusted
+  })()
 }

@@ -14,11 +14,12 @@ export interface ReaderOptions {
   warn: (message: string) => void
   /**
    * The project's real path (its repository root, or cwd outside one). A project or local memory
-   * file comes with the repository, so its imports stay inside it unless `externalImports`: a
-   * cloned CLAUDE.md must not pull `@~/.aws/credentials` into the request.
+   * file comes with the repository, so its imports stay inside it unless `externalImports` says
+   * yes: a cloned CLAUDE.md must not pull `@~/.aws/credentials` into the request. Asked only when
+   * such an import is met (it may read the workspace trust store).
    */
   project?: string
-  externalImports?: boolean
+  externalImports?: () => Promise<boolean>
 }
 
 /** The load facts a file passes on: its own, or (for what it imports) `include` with itself as parent. */
@@ -77,8 +78,8 @@ export class MemoryReader {
         entry.notes.push(`@${ref.raw} (line ${ref.line}) was not imported: ${target} does not exist.`)
         continue
       }
-      if (this.refusesExternal(file, targetReal)) {
-        const why = `${target} is outside the project (${this.options.project}), and a project memory file imports from outside it only with the memory mod's externalImports option`
+      if (await this.refusesExternal(file, targetReal)) {
+        const why = `${target} is outside the project (${this.options.project}), and a project memory file imports from outside it only in a trusted workspace (\`modloop trust\`, --trust-workspace) or with the memory mod's externalImports option`
         this.options.warn(`${where}: @${ref.raw} was not imported: ${why}`)
         entry.notes.push(`@${ref.raw} (line ${ref.line}) was not imported: ${why}.`)
         continue
@@ -94,10 +95,10 @@ export class MemoryReader {
     }
   }
 
-  private refusesExternal(file: Candidate, targetReal: string): boolean {
+  private async refusesExternal(file: Candidate, targetReal: string): Promise<boolean> {
     const { project, externalImports } = this.options
-    if (externalImports || project === undefined) return false
-    return (file.memory_type === 'Project' || file.memory_type === 'Local') && !isInside(project, targetReal)
+    if (project === undefined || (file.memory_type !== 'Project' && file.memory_type !== 'Local') || isInside(project, targetReal)) return false
+    return !(await externalImports?.())
   }
 
   private resolveImport(path: string, from: string): string {

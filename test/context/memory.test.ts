@@ -7,6 +7,7 @@ import readMod from '../../mods/read/index.js'
 import agentMod from '../../mods/agent/index.js'
 import { runScript } from '../loop/helpers.js'
 import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
+import { setTrust } from '../../mods/permissions/trust-store.js'
 
 let root: string
 let home: string
@@ -149,7 +150,7 @@ describe('memory', () => {
     expect(filesIn(afterRead)).toEqual(['repo/app/sub/CLAUDE.md', 'repo/app/sub/sub-extra.md'])
   })
 
-  it('a project memory file imports nothing from outside the project (a link out included) unless externalImports; the user\'s may', async () => {
+  it('a project memory file imports nothing from outside the project (a link out included) unless externalImports or a trusted workspace; the user\'s may', async () => {
     const box = await tempDir('memory-external')
     try {
       await writeTree(box, {
@@ -175,6 +176,12 @@ describe('memory', () => {
       const open = texts((await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [mod({ externalImports: true })] })).requests[0]!.body, 0)[1]!
       expect(open).toContain('SECRET FROM HOME')
       expect(open).toContain('OUTSIDE THE PROJECT')
+      // A trusted workspace is the one-time approval Claude Code asks for.
+      const trustStore = join(box, 'trusted.json')
+      await setTrust(trustStore, cwd, true)
+      const trusted = texts((await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [mod({ trustStore })] })).requests[0]!.body, 0)[1]!
+      expect(trusted).toContain('SECRET FROM HOME')
+      expect(trusted).toContain('OUTSIDE THE PROJECT')
     } finally {
       await rm(box, { recursive: true, force: true })
     }
