@@ -23,5 +23,9 @@ export interface Command {
   usage: string
   options: OptionSpecs
   positionals: { min: number; max: number }
+  /** Options that take several values in a row, as Claude Code's do (cli/variadic-args.ts). */
+  variadic?: readonly string[]
+  /** Other spellings of options: alias → the option's name. */
+  aliases?: Readonly<Record<string, string>>
   load: () => Promise<CommandRun>
 }

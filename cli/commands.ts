@@ -1,6 +1,6 @@
 import type { Command } from './command.js'
 import { LOAD_OPTIONS, LOAD_USAGE } from './load-args.js'
-import { HEADLESS_OPTIONS, HEADLESS_USAGE } from './headless-options.js'
+import { HEADLESS_ALIASES, HEADLESS_OPTIONS, HEADLESS_USAGE, HEADLESS_VARIADIC } from './headless-options.js'
 import { ACP_OPTIONS, ACP_USAGE } from './acp/options.js'
 
 const json = { json: { type: 'boolean' } } as const
@@ -16,6 +16,8 @@ export const COMMANDS: readonly Command[] = [
     summary: 'the interactive session in the terminal; or, with -p, one prompt headless, printing the answer, the result as JSON, or every message as JSON lines',
     usage: HEADLESS_USAGE,
     options: HEADLESS_OPTIONS,
+    variadic: HEADLESS_VARIADIC,
+    aliases: HEADLESS_ALIASES,
     positionals: { min: 0, max: Infinity },
     load: async () => (await import('./interactive.js')).defaultCommand,
   },

@@ -46,6 +46,12 @@ export const HEADLESS_OPTIONS = {
   ...SDK_FLAGS,
 } as const satisfies OptionSpecs
 
+/** The options that take several values in a row, as Claude Code's do: `--allowedTools Read Grep`. */
+export const HEADLESS_VARIADIC = ['allowedTools', 'disallowedTools', 'add-dir', 'mcp-config', 'betas', 'tools'] as const satisfies readonly (keyof typeof HEADLESS_OPTIONS)[]
+
+/** Claude Code's other spellings of options. */
+export const HEADLESS_ALIASES: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { 'allowed-tools': 'allowedTools', 'disallowed-tools': 'disallowedTools' }
+
 /** What a value-taking option's value looks like in the usage line; any other shows VALUE. */
 const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
   'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-wait-tasks': 'SECONDS', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',

@@ -3,6 +3,7 @@ import type { QueryOptions } from '../runtime/options.js'
 import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { CommandRun, Values } from './command.js'
 import { markEntrypoint } from './entrypoint.js'
+import { HEADLESS_VARIADIC } from './headless-options.js'
 import { mcpConfigServers } from './mcp-config.js'
 import { splitRuleList } from './permissions-rule-list.js'
 import { renderPretty } from './pretty.js'
@@ -36,7 +37,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   const prompt = await headlessPrompt(positionals, io)
   // Resuming may come without a prompt: a tool call a deferral held back runs first.
   const resuming = values.resume !== undefined || values.continue === true
-  if (!prompt.trim() && !resuming) throw usageError('no prompt: give one after -p or on standard input')
+  if (!prompt.trim() && !resuming) throw usageError(`no prompt: give one after -p or on standard input${listFlagsHint(values)}`)
   const options = queryOptions(values, io)
   markEntrypoint(io, 'sdk-cli')
   const store = await chooseSessionStore(values, options.cwd ?? io.cwd, options.log)
@@ -46,6 +47,13 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   } finally {
     await store?.close()
   }
+}
+
+// A list flag takes every word after it up to the next option, so a prompt written after one is
+// taken as one of its values; say so rather than only that the prompt is missing.
+function listFlagsHint(values: Values): string {
+  const given = HEADLESS_VARIADIC.filter((name) => values[name] !== undefined)
+  return given.length === 0 ? '' : ` (${given.map((n) => `--${n}`).join(', ')} ${given.length === 1 ? 'takes every word after it' : 'take every word after each'} up to the next option: put the prompt before it, or after --)`
 }
 
 async function run(format: (typeof FORMATS)[number], prompt: string, options: QueryOptions, values: Values, io: Parameters<CommandRun>[0]['io']): Promise<number> {

@@ -5,6 +5,7 @@ import type { Command } from './command.js'
 import { COMMANDS, findCommand } from './commands.js'
 import { processIo, type Io } from './io.js'
 import { usageError } from './usage-error.js'
+import { expandVariadic } from './variadic-args.js'
 import { VERSION } from '../core/version.js'
 
 /**
@@ -56,7 +57,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 function parseCommandLine(command: Command, args: string[]) {
   let parsed
   try {
-    parsed = parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
+    const spelled = command.variadic || command.aliases ? expandVariadic(args, command.variadic ?? [], command.aliases) : args
+    parsed = parseArgs({ args: spelled, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
   } catch (err) {
     // parseArgs throws TypeErrors coded ERR_PARSE_ARGS_* for unknown options and missing values.
     throw usageError(describeError(err))

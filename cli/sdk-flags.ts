@@ -11,7 +11,7 @@ export const SDK_FLAGS = {
   'input-format': { type: 'string' },
   agent: { type: 'string' },
   betas: { type: 'string', multiple: true },
-  tools: { type: 'string' },
+  tools: { type: 'string', multiple: true },
   'setting-sources': { type: 'string' },
   'permission-prompt-tool': { type: 'string' },
   'permission-prompts': { type: 'string' },
@@ -66,8 +66,8 @@ export function sdkFlagOptions(values: Values): { options: Partial<QueryOptions>
   if (str('agent')) options.agent = str('agent')
   const betas = list('betas')
   if (betas?.length) options.betas = betas
-  const tools = str('tools')
-  if (tools !== undefined && tools !== 'default') options.tools = list('tools') ?? []
+  const tools = list('tools')
+  if (tools !== undefined && !(tools.length === 1 && tools[0] === 'default')) options.tools = tools
   const sources = list('setting-sources')
   if (sources) {
     const bad = sources.find((s) => !(SOURCES as readonly string[]).includes(s))
