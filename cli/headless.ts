@@ -24,8 +24,8 @@ const DEFAULT_MAX_WAIT_TASKS_S = 600
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /**
- * `modloop -p`: one turn, headless. text prints the answer, json the result object, stream-json
- * every message as one JSON line (the shape consumers of `claude -p --output-format stream-json
+ * `modloop -p`: one turn, headless. text prints the answer, json the result object (with
+ * --verbose: every message, in one JSON array), stream-json every message as one JSON line (the shape consumers of `claude -p --output-format stream-json
  * --verbose` read). Background tasks the turn started are waited for (at most --max-wait-tasks
  * seconds, and within --max-turns): each one's report is a turn of its own, and the last result
  * is the run's. Exit 0 on success, 1 on an error result, 2 on bad usage, 128 + the signal's
@@ -72,10 +72,13 @@ async function run(format: (typeof FORMATS)[number], prompt: string, options: Qu
   for (const s of signals) process.once(s, onSignal)
   const unguard = io.ownsProcess ? guardProcess(io, (err) => abort.abort(err)) : () => {}
   let result: SDKResultMessage | undefined
+  // json with --verbose prints every message as one JSON array, as `claude -p` does.
+  const all: SDKMessage[] | undefined = format === 'json' && values.verbose === true ? [] : undefined
   try {
     for await (const m of query({ prompt, options })) {
       if (m.type === 'assistant') tuneHeapForLongSession(io)
       if (m.type === 'result') result = m
+      if (all && m.type !== 'stream_event') all.push(m)
       print(format, values.verbose === true, m, io)
     }
   } catch (err) {
@@ -85,11 +88,15 @@ async function run(format: (typeof FORMATS)[number], prompt: string, options: Qu
     unguard()
   }
   if (caught) {
-    if (result && format === 'json') io.stdout.write(`${JSON.stringify(result)}\n`)
+    if (result && format === 'json') io.stdout.write(`${JSON.stringify(all ?? result)}\n`)
     io.stderr.write(`modloop: stopped by ${caught}\n`)
     return 128 + osConstants.signals[caught]
   }
   if (!result) return 1
+  if (all) {
+    io.stdout.write(`${JSON.stringify(all)}\n`)
+    return result.is_error ? 1 : 0
+  }
   return printResult(format, result, io)
 }
 

@@ -38,6 +38,14 @@ describe('modloop -p', () => {
     for (const key of ['duration_ms', 'duration_api_ms', 'total_cost_usd', 'usage', 'modelUsage', 'stop_reason', 'permission_denials', 'session_id', 'uuid']) expect(result).toHaveProperty(key)
   })
 
+  it('json with --verbose: every message in one JSON array, the result last', async () => {
+    const r = await cli(['-p', 'go', '--output-format', 'json', '--verbose'], toolTurn)
+    expect(r.code).toBe(0)
+    const all = JSON.parse(r.out)
+    expect(all.map((l: any) => `${l.type}${l.subtype ? `/${l.subtype}` : ''}`)).toEqual(['system/init', 'assistant', 'assistant', 'user', 'assistant', 'result/success'])
+    expect(all.at(-1)).toMatchObject({ result: 'all done' })
+  })
+
   it('stream-json: one message per line, in the shapes consumers read', async () => {
     const r = await cli(['-p', 'go', '--output-format', 'stream-json', '--verbose'], toolTurn)
     const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
