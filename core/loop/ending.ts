@@ -15,6 +15,8 @@ export interface Ending {
   deferred?: { id: string; name: string; input: unknown }
   /** What the StructuredOutput tool accepted (outputFormat). */
   structuredOutput?: unknown
+  /** The HTTP status of the API failure that ended the turn (null: no response at all). */
+  apiErrorStatus?: number | null
 }
 
 /**
@@ -31,7 +33,7 @@ export function endingOf(ending: TurnEnding): Ending {
 }
 
 export function apiFailure(error: ModelApiError): Ending {
-  return { subtype: 'success', terminal: 'api_error', text: `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`, isError: true }
+  return { subtype: 'success', terminal: 'api_error', text: `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`, isError: true, apiErrorStatus: error.status }
 }
 
 /** A response arrived after the turn was interrupted or its budget ran out: its calls are answered as not run. */

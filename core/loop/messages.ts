@@ -139,6 +139,8 @@ export interface SDKResultMessage {
   permission_denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[]
   /** The call a `defer` verdict held back (terminal_reason tool_deferred or tool_deferred_unavailable). */
   deferred_tool_use?: { id: string; name: string; input: unknown }
+  /** On a turn an API failure ended: its HTTP status, null when no response came at all. */
+  api_error_status?: number | null
   /** The value the StructuredOutput tool accepted (outputFormat), on a success. */
   structured_output?: unknown
   /** The uuid of the prompt's user message that started this turn (the id `rewindFiles` takes). */

@@ -56,6 +56,7 @@ export class TurnEnd {
       permission_denials: session.root.denials.slice(this.denialsStart),
       ...(ending.deferred ? { deferred_tool_use: ending.deferred } : {}),
       ...('structuredOutput' in ending ? { structured_output: ending.structuredOutput } : {}),
+      ...(ending.apiErrorStatus !== undefined ? { api_error_status: ending.apiErrorStatus } : {}),
       ...(this.userMessageUuid ? { user_message_uuid: this.userMessageUuid } : {}),
       ...(this.origin ? { origin: this.origin } : {}),
     })

@@ -60,7 +60,7 @@ describe('stream-json lines against the spec\'s message shapes', () => {
 
     const api = await streamJson([], [{ error: { status: 400, message: 'bad request' } }])
     expectWellShaped(api.lines)
-    expect(api.lines.at(-1)).toMatchObject({ subtype: 'success', is_error: true, terminal_reason: 'api_error' })
+    expect(api.lines.at(-1)).toMatchObject({ subtype: 'success', is_error: true, terminal_reason: 'api_error', api_error_status: 400 })
 
     const script = await streamJson(['--script', 'bad.json'], [])
     expectWellShaped(script.lines)

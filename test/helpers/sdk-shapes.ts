@@ -138,6 +138,7 @@ const resultCommon = {
   permission_denials: z.array(z.looseObject({ tool_name: id, tool_use_id: id, tool_input: z.unknown() })),
   terminal_reason: z.enum(TERMINAL_REASONS),
   origin: z.looseObject({ kind: id }).optional(),
+  api_error_status: z.number().int().nullable().optional(),
 }
 
 export const result = z.discriminatedUnion('subtype', [
