@@ -1,4 +1,4 @@
-import { ModloopError } from '../core/errors.js'
+import { isModloopError, ModloopError } from '../core/errors.js'
 import type { ResumedFrom } from '../core/events/types.js'
 import type { QueryOptions } from './options.js'
 import type { Rebuilt } from '../core/session/store.js'
@@ -21,7 +21,8 @@ const usage = (message: string, field: string) => new ModloopError('MODLOOP_ERR_
 /**
  * What `resume`, `continue`, `forkSession` and `resumeSessionAt` ask for, checked here and loaded
  * from the session store (refused while another process writes it, unless forking): the history
- * rebuilt and the totals to carry on. Undefined for a new session.
+ * rebuilt and the totals to carry on. Undefined for a new session (and for `continue` in a
+ * directory with no session yet).
  */
 export async function loadResume(options: QueryOptions, cwd: string): Promise<ResumeState | undefined> {
   const store = options.builtins?.sessionStore
@@ -41,7 +42,13 @@ export async function loadResume(options: QueryOptions, cwd: string): Promise<Re
   }
   if (options.sessionId !== undefined && !UUID.test(options.sessionId)) throw usage(`sessionId must be a UUID, not "${options.sessionId}"`, 'sessionId')
   if (!store) throw usage('this host keeps no sessions (no session store was given), so none can be resumed', options.resume !== undefined ? 'resume' : 'continue')
-  const stored = await store.load({ id: options.resume, cwd, env: options.env, fork: options.forkSession === true, at: options.resumeSessionAt })
+  const stored = await store.load({ id: options.resume, cwd, env: options.env, fork: options.forkSession === true, at: options.resumeSessionAt }).catch((err: unknown) => {
+    // Nothing to continue starts the conversation, as Claude Code's --continue does: `-p -c` run
+    // again and again keeps one conversation from the first run on. A fork or a cut of nothing stays an error.
+    if (isModloopError(err, 'MODLOOP_ERR_SESSION') && err.field === 'continue' && !options.forkSession && options.resumeSessionAt === undefined) return undefined
+    throw err
+  })
+  if (stored === undefined) return undefined
   return {
     source: options.forkSession ? 'fork' : 'resume',
     sessionId: options.forkSession ? options.sessionId : stored.sessionId,

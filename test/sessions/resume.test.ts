@@ -58,6 +58,18 @@ describe('resume', () => {
     expect(cont.starts[0]!.source).toBe('resume')
   })
 
+  it('continue in a directory with no session yet starts one, which the next continue carries on; a fork of nothing is refused', async () => {
+    const dir = await tempCwd()
+    const first = await run([{ reply: 'a' }], 'start', dir, { continue: true })
+    expect(first.error).toBeUndefined()
+    expect(first.starts[0]!.source).toBe('startup')
+    const next = await run([{ reply: 'b' }], 'go on', dir, { continue: true })
+    expect(next.result.session_id).toBe(first.sessionId)
+    expect((next.requests[0]!.body as any).messages.map((m: any) => m.content[0].text)).toEqual(['start', 'a', 'go on'])
+    const empty = await tempCwd()
+    expect(isModloopError((await run([], 'x', empty, { continue: true, forkSession: true })).error, 'MODLOOP_ERR_SESSION')).toBe(true)
+  })
+
   it('fork copies the history into a new session and leaves the original untouched', async () => {
     const first = await run(toolTurn, 'to fork', cwd)
     const original = readFileSync(fileOf(cwd, first.sessionId), 'utf8')
