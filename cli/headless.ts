@@ -5,6 +5,7 @@ import type { CommandRun, Values } from './command.js'
 import { markEntrypoint } from './entrypoint.js'
 import { HEADLESS_VARIADIC } from './headless-options.js'
 import { mcpConfigServers } from './mcp-config.js'
+import { readJsonArg } from './json-arg.js'
 import { splitRuleList } from './permissions-rule-list.js'
 import { renderPretty } from './pretty.js'
 import { tuneHeapForLongSession } from './heap.js'
@@ -170,7 +171,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     disallowedTools: rules(values, 'disallowedTools'),
     additionalDirectories: strings(values, 'add-dir'),
     trustWorkspace: values['trust-workspace'] === true ? true : undefined,
-    settings: strings(values, 'settings'),
+    settings: settingsArgs(strings(values, 'settings'), str(values, 'cwd') ?? io.cwd),
     includeHookEvents: values['include-hook-events'] === true ? true : undefined,
     includePartialMessages: values['include-partial-messages'] === true,
     ...(values['replay-user-messages'] === true ? { extraArgs: { 'replay-user-messages': null } } : {}),
@@ -187,4 +188,17 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     strictMcpConfig: values['strict-mcp-config'] === true ? true : undefined,
     log: (line) => io.stderr.write(`modloop: ${line}\n`),
   }
+}
+
+/**
+ * `--settings` values, each checked now: a file that is missing or not a JSON object would
+ * otherwise be skipped with a warning, and the run go on without the rules the person named
+ * (Claude Code refuses to start). The mods read them again from the same place (the session's cwd).
+ */
+function settingsArgs(values: string[] | undefined, cwd: string): string[] | undefined {
+  for (const value of values ?? []) {
+    const { json, where } = readJsonArg('--settings', value, cwd)
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) throw usageError(`--settings: ${where} is not a JSON object`)
+  }
+  return values
 }

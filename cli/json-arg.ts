@@ -20,7 +20,8 @@ export function readJsonArg(flag: string, value: string, cwd: string): { json: u
     }
   }
   try {
-    return { json: JSON.parse(text), where }
+    // A file saved with a byte order mark is still JSON to the settings and config readers.
+    return { json: JSON.parse(text.replace(/^\uFEFF/, '')), where }
   } catch (err) {
     throw usageError(`${flag}: ${where} is not valid JSON (${describeError(err)})`)
   }

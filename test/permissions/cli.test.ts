@@ -128,6 +128,15 @@ describe('settings that are the user\'s own apply in an untrusted workspace', ()
     expect(results(await cli(['-p', 'go'], printf))[0]).toMatch(/requires approval/)
   })
 
+  it('--settings naming a file that is not there, or JSON that does not parse, stops the run before any request', async () => {
+    const missing = await cli(['-p', 'go', '--settings', 'no-such-settings.json'], printf)
+    expect(missing).toMatchObject({ code: 2, requests: [] })
+    expect(missing.err).toContain(`--settings: ${join(workspace, 'no-such-settings.json')} cannot be read (ENOENT)`)
+    const broken = await cli(['-p', 'go', '--settings', '{"permissions":{"deny":["Bash"]'], printf)
+    expect(broken).toMatchObject({ code: 2, requests: [] })
+    expect(broken.err).toContain('--settings: the JSON given to --settings is not valid JSON')
+  })
+
   it('--dangerously-skip-permissions runs what would ask; a deny rule still holds', async () => {
     const r = await cli(['-p', 'go', '--dangerously-skip-permissions'], twoCalls)
     expect(results(r)).toEqual(['trusted', expect.stringMatching(/denied by the rule Bash\(rm \*\)/)])
