@@ -66,12 +66,27 @@ export function defineTool<S extends z.ZodType>(tool: Omit<Tool<z.output<S>>, 'i
   return tool as unknown as Tool<z.output<S>>
 }
 
-/** The JSON Schema the model sees for a tool's input. */
+/**
+ * The JSON Schema the model sees for a tool's input: what it may send, so a field with a default
+ * (Edit's `replace_all`, Grep's `output_mode`) is optional, not required as it is in what parsing
+ * gives back. Objects stay closed (`additionalProperties: false`) as the output schema has them:
+ * a key the tool does not know is dropped, and the model should not be invited to send one.
+ */
 export function inputSchemaOf(tool: Tool): Record<string, unknown> {
   if (tool.jsonSchema) return tool.jsonSchema
   if (!tool.input) return { type: 'object' }
-  const { $schema: _, ...schema } = z.toJSONSchema(tool.input, { unrepresentable: 'any' }) as Record<string, unknown>
+  const { $schema: _, ...schema } = z.toJSONSchema(tool.input, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>
+  closeLike(schema, z.toJSONSchema(tool.input, { unrepresentable: 'any' }))
   return schema
+}
+
+/** Copies `additionalProperties: false` from `output` onto the same objects of `input` (the two schemas differ only in that and `required`). */
+function closeLike(input: unknown, output: unknown): void {
+  if (typeof input !== 'object' || input === null || typeof output !== 'object' || output === null) return
+  const i = input as Record<string, unknown>
+  const o = output as Record<string, unknown>
+  if (!Array.isArray(i) && o.additionalProperties === false && i.type === 'object' && i.additionalProperties === undefined) i.additionalProperties = false
+  for (const key of Object.keys(i)) if (key in o) closeLike(i[key], o[key])
 }
 
 export type Validation<I> = { ok: true; input: I } | { ok: false; message: string }
