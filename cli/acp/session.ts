@@ -84,6 +84,12 @@ export class AcpSession {
     if (this.failure) throw RequestError.internalError(undefined, `the session stopped: ${describeError(this.failure)}`)
     if (this.turn) throw RequestError.invalidRequest({ sessionId: this.id }, `session ${this.id} is already running a prompt; wait for its answer or cancel it`)
     const content = promptContent(blocks)
+    const first = content[0]
+    if (content.length === 1 && first?.type === 'text' && isEditorsCommand(first.text)) {
+      this.send([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: EDITORS_COMMAND_NOTE } }])
+      await this.sent
+      return 'end_turn'
+    }
     // Told again with the first prompt, in case the editor dropped the first telling: it came as the session was made.
     if (!this.prompted) void this.announceCommands(true).catch(() => {})
     this.prompted = true
@@ -116,7 +122,7 @@ export class AcpSession {
 
   /** Tells the editor the slash commands (and skills) the session offers, when they changed since last told. */
   async announceCommands(again = false): Promise<void> {
-    const commands: AvailableCommand[] = (await this.query.supportedCommands()).map((c) => ({
+    const commands: AvailableCommand[] = (await this.query.supportedCommands()).filter((c) => !EDITORS_COMMANDS.has(c.name)).map((c) => ({
       name: c.name, description: c.description, ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
     }))
     const shown = JSON.stringify(commands)
@@ -166,4 +172,17 @@ export class AcpSession {
     const u = await this.query.getContextUsage()
     this.send([{ sessionUpdate: 'usage_update', used: u.totalTokens, size: u.maxTokens, cost: { amount: costUsd, currency: 'USD' } }])
   }
+}
+
+/**
+ * Commands the editor does itself, not offered here. `/clear` moves the conversation to a new
+ * session id the editor never learns: the editor's thread would keep the old id, and loading it
+ * later would bring back what `/clear` dropped. A new thread in the editor is the fresh start.
+ */
+const EDITORS_COMMANDS = new Set(['clear'])
+const EDITORS_COMMAND_NOTE = '/clear is not available in an editor: start a new thread for a fresh conversation.'
+
+function isEditorsCommand(text: string): boolean {
+  const name = /^\/([A-Za-z0-9_:.-]+)(?:\s|$)/.exec(text.trim())?.[1]
+  return name !== undefined && EDITORS_COMMANDS.has(name)
 }

@@ -156,6 +156,21 @@ describe('modloop acp', () => {
     expect(server.requests).toHaveLength(0)
   })
 
+  it('/clear is the editor\'s (a new thread): not offered, and answered with a note, the conversation kept for session/load', async () => {
+    server = await startFakeAnthropic({ script: [{ reply: 'one' }, { reply: 'two' }] })
+    const a = agentProcess = startAgent([], { cwd: dir, env: envFor(server) })
+    await a.agent.request('initialize', init)
+    const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'first' }] })
+    expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/clear' }] })).stopReason).toBe('end_turn')
+    expect(chunks(a.updates, 'agent_message_chunk')).toContain('/clear is not available in an editor')
+    await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'second' }] })
+    expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('first')
+    const offered = a.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'available_commands_update')
+    expect(offered.length).toBeGreaterThan(0)
+    for (const u of offered) expect((u as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).not.toContain('clear')
+  })
+
   it('a prompt whose model request fails answers an internal error with the API\'s message; the session goes on', async () => {
     server = await startFakeAnthropic({ script: [{ error: { status: 401, message: 'invalid x-api-key' } }, { reply: 'back again' }] })
     const a = agentProcess = startAgent([], { cwd: dir, env: envFor(server) })
