@@ -6,11 +6,12 @@ import { stripForRules } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
 import { blockedPathOf, suggestionsFor } from './suggest.js'
 import { allowsPart, callFacts, coversTool, matchesCall, type CallFacts } from './rule-match.js'
+import { APPROVAL_REASON, EXIT_PLAN_TOOL } from './plan-mode.js'
 import { EDIT_TOOLS, isCriticalTarget, isProtected, NO_APPROVAL, PLAN_TOOLS, READ_TOOLS } from './tool-classes.js'
 import type { Policy, Roots, Rule, Verdict } from './types.js'
 
-export const planDenial = (tool: string) =>
-  `${tool} cannot run in plan mode: while planning, only tools that read run. Finish the research, present the plan, and make changes only once plan mode has ended.`
+/** Why a call that changes something goes to the approver in plan mode. */
+export const planAsk = (tool: string) => `plan mode: ${tool} can change files or systems, so it runs only if the user approves it`
 
 /** The verdict on one call. */
 export async function evaluate(policy: Policy, tool: string, input: unknown): Promise<Verdict> {
@@ -19,9 +20,11 @@ export async function evaluate(policy: Policy, tool: string, input: unknown): Pr
 
 /**
  * The order (spec loop-and-sdk §3.3; a PreToolUse hook's verdict comes before all of it, from the
- * hook bridge): deny rules → ask rules → the mode (plan refuses what writes; then the built-in
- * gates: critical removals ask in every mode, protected paths in every mode but bypass; bypass
- * allows; acceptEdits allows edits inside the working directories) → allow rules → what needs no
+ * hook bridge): deny rules → ask rules → ExitPlanMode (asks in plan mode; outside it the call
+ * itself answers that there is no plan mode to leave) → the built-in gates (critical removals ask
+ * in every mode, protected paths in every mode but bypass) → the mode (plan asks about what writes,
+ * with no rule named, as only the mode asks: a PreToolUse allow settles it as Claude Code's does;
+ * bypass allows; acceptEdits allows edits inside the working directories) → allow rules → what needs no
  * approval → ask. In dontAsk every ask becomes a deny.
  */
 export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict> {
@@ -36,9 +39,10 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   for (const rule of policy.rules) {
     if (rule.behavior === 'ask' && matchesCall(rule, facts)) return ask({ decision: 'ask', ...by(rule), reason: `the rule ${rule.text} (${rule.source.label}) asks first` })
   }
-  if (mode === 'plan' && !planSafe(facts)) return { decision: 'deny', rule: '[mode:plan]', reason: planDenial(facts.tool) }
+  if (facts.tool === EXIT_PLAN_TOOL) return mode === 'plan' ? { decision: 'ask', reason: APPROVAL_REASON } : { decision: 'allow', rule: '[no-approval-needed]' }
   const gate = await gateOf(policy, facts)
   if (gate) return ask(gate)
+  if (mode === 'plan' && !planSafe(facts)) return { decision: 'ask', reason: planAsk(facts.tool) }
   if (mode === 'bypassPermissions') return { decision: 'allow', rule: '[mode:bypassPermissions]' }
   if (mode === 'acceptEdits' && EDIT_TOOLS.has(facts.tool) && facts.path && inside(policy.roots, facts.path)) return { decision: 'allow', rule: '[mode:acceptEdits]' }
   let unapproved: string[] = []

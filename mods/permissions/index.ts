@@ -11,24 +11,23 @@ import { foldPermissions } from './config-key.js'
 import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
 import type { Mode, Policy } from './types.js'
 import { describeError } from '../../core/errors.js'
+import { EXIT_PLAN_TOOL, PLAN_EXITED, PLAN_REMINDER, registerExitPlanMode } from './plan-mode.js'
 
-export const PLAN_REMINDER = [
-  'Plan mode is on. Research and plan only: read, search and think, but change nothing —',
-  'no edits, no writes, no commands that alter files, settings or systems; such tool calls are refused.',
-  'When the plan is ready, present it and wait for it to be approved before making any change.',
-].join(' ')
+export { PLAN_REMINDER } from './plan-mode.js'
 
 export type { PermissionsApi } from './api.js'
 
 /**
  * Permissions: answers tool.check from the rules of every settings source, the permission mode
  * and the workspace's trust; hides tools a bare-name deny rule removes; reminds the model of plan
- * mode. It is the one owner of the permission mode (the `permissionMode` capability core asks).
+ * mode and offers ExitPlanMode to leave it. It is the one owner of the permission mode (the
+ * `permissionMode` capability core asks): every switch — Query.setPermissionMode, Shift+Tab, an
+ * approver's setMode, an approved plan — goes through `switchMode`, which tells the stream.
  * Nothing in core decides permissions: without this mod every call is allowed.
  */
 export default defineMod({
   name: 'permissions',
-  description: 'Permission rules, modes and workspace trust (tool.check)',
+  description: 'Permission rules, modes and workspace trust (tool.check); the ExitPlanMode tool',
   options: permissionsOptions,
   configKeys: { permissions: foldPermissions },
   provides: ['permissions', 'permissionMode'],
@@ -43,13 +42,27 @@ export default defineMod({
     const reported = new Set<string>()
     // The running command's or skill's allowed-tools, on top of the session's rules.
     const current = invocationGrants()
-    $.capability.provide('permissionMode', {
-      mode: () => policy?.mode ?? switched ?? 'default',
-      setMode: (mode) => {
-        switched = mode
-        if (policy) policy.mode = mode
-      },
-    })
+    // The mode plan mode was entered from: an approved plan goes back to it.
+    let beforePlan: Mode = 'default'
+    // The model was last told that plan mode is on: once it is off, the next prompt says so.
+    let remindedOfPlan = false
+    // ExitPlanMode calls checked in plan mode, so sent to the approver: only these leave it.
+    const exitAsks = new Set<string>()
+    const modeNow = (): Mode => policy?.mode ?? switched ?? 'default'
+    const switchMode = (mode: Mode) => {
+      const from = modeNow()
+      switched = mode
+      if (policy) policy.mode = mode
+      if (mode === 'plan' && from !== 'plan') beforePlan = from
+      if (mode === from) return
+      // Claude Code's status message: the SDK stream, the ACP editor's mode and the terminal's mode line follow it.
+      try {
+        $.session.append({ message: { type: 'system', subtype: 'status', status: null, permissionMode: mode } })
+      } catch {
+        // Before a session starts there is no stream to tell; the session reports its mode as it starts.
+      }
+    }
+    $.capability.provide('permissionMode', { mode: modeNow, setMode: switchMode })
     $.capability.provide('permissions', {
       persistUpdate: (update) => (apply ? apply(update) : Promise.reject(new Error(`the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}`))),
       check: async (tool, input) => (policy ? evaluate(await current($, policy), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
@@ -77,6 +90,9 @@ export default defineMod({
         return result
       }
       if (switched) loaded.mode = switched
+      beforePlan = 'default'
+      remindedOfPlan = false
+      exitAsks.clear()
       policy = loaded
       loadFailure = undefined
       for (const warning of loaded.warnings) $.log.warn(warning)
@@ -85,8 +101,13 @@ export default defineMod({
         $.log.warn(ignoredNotice(e.cwd, loaded.ignored))
       }
       await warnUnknownTools($, loaded)
-      const ctx = { policy: loaded, cwd: e.cwd, claudeDir: claudeDir(opts, env) }
+      const ctx = { policy: loaded, cwd: e.cwd, claudeDir: claudeDir(opts, env), setMode: switchMode }
       apply = (update) => persistUpdate(update, ctx)
+      await registerExitPlanMode($, {
+        mode: modeNow, beforePlan: () => beforePlan, setMode: switchMode,
+        told: () => { remindedOfPlan = false },
+        askedInPlan: (id) => exitAsks.delete(id),
+      })
       return result
     })
 
@@ -110,6 +131,7 @@ export default defineMod({
     on('tool.check', async ($, e, next) => {
       if (!policy) return { decision: 'ask', rule: '[not-loaded]', reason: `the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}` }
       const verdict = await evaluate(await current($, policy), e.tool, e.input)
+      if (e.tool === EXIT_PLAN_TOOL && policy.mode === 'plan' && e.tool_use_id) exitAsks.add(e.tool_use_id)
       const answer = { decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}), ...(verdict.rule ? { rule: verdict.rule } : {}) }
       if (answer.decision === 'ask') return { ...answer, ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}) }
       if (answer.decision !== 'allow') return answer
@@ -126,8 +148,11 @@ export default defineMod({
 
     on('prompt.submit', async ($, e, next) => {
       const submitted = await next(e)
-      if (!policy || policy.mode !== 'plan' || 'drop' in submitted) return submitted
-      return { ...submitted, context: [...(submitted.context ?? []), PLAN_REMINDER] }
+      if (!policy || 'drop' in submitted) return submitted
+      const inPlan = policy.mode === 'plan'
+      const reminder = inPlan ? PLAN_REMINDER : remindedOfPlan ? PLAN_EXITED : undefined
+      remindedOfPlan = inPlan
+      return reminder ? { ...submitted, context: [...(submitted.context ?? []), reminder] } : submitted
     })
   },
 })

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { addRule, setRoots } from './policy.js'
 import { ruleText } from './rule-parse.js'
-import { MODES, type Policy, type RuleSource, type SourceName } from './types.js'
+import { MODES, type Mode, type Policy, type RuleSource, type SourceName } from './types.js'
 import { describeError } from '../../core/errors.js'
 
 const destination = z.enum(['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg'])
@@ -25,6 +25,8 @@ export interface PersistContext {
   cwd: string
   /** The user's `.claude` folder (for `userSettings`). */
   claudeDir: string
+  /** Switches the mode through its owner, so the switch is told like any other; without it the policy's mode is set. */
+  setMode?(mode: Mode): void
 }
 
 /** The settings file a destination names; `session` and `cliArg` live only in memory. */
@@ -50,7 +52,8 @@ export async function persistUpdate(raw: unknown, ctx: PersistContext): Promise<
   const file = settingsFileFor(update.destination, ctx)
   if (file) await mergeIntoFile(file, update)
   const source: RuleSource = { name: sourceName(update.destination), label: file ?? 'this session', root: ctx.cwd, projectLevel: false }
-  await applyToPolicy(ctx.policy, update, source)
+  if (update.type === 'setMode' && ctx.setMode) ctx.setMode(update.mode)
+  else await applyToPolicy(ctx.policy, update, source)
   return file ? { file } : {}
 }
 

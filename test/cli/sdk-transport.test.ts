@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -106,5 +107,50 @@ describe('the SDK transport', () => {
     expect(ask.request).toMatchObject({ subtype: 'can_use_tool', tool_name: 'Bash', input: { command: 'touch x' }, tool_use_id: 'toolu_1' })
     const denied = (s.server.requests[1]!.body as any).messages.at(-1).content[0]
     expect(denied).toMatchObject({ tool_use_id: 'toolu_1', is_error: true, content: expect.stringContaining('the SDK closed its input') })
+  })
+
+  it('plan mode: set_permission_mode and an approved ExitPlanMode are told as status messages; the plan ends for the mode it was entered from', async () => {
+    const file = join(dir, 'written-after-plan.txt')
+    const answered: string[] = []
+    const s = await session([
+      { reply: [{ tool_use: { id: 'toolu_exit', name: 'ExitPlanMode', input: { plan: '# Plan\n1. write the file' } } }] },
+      { reply: [{ tool_use: { id: 'toolu_write', name: 'Write', input: { file_path: file, content: 'x' } } }] },
+      { reply: 'written' },
+      { reply: 'planning again' },
+      { reply: 'back to work' },
+    ], ['--permission-mode', 'acceptEdits', '--permission-prompt-tool=stdio'], (m, stdin) => {
+      if (m.type === 'control_request' && m.request.subtype === 'can_use_tool') {
+        // As the Agent SDK answers an allow: the input echoed back.
+        stdin.write(line({ type: 'control_response', response: { subtype: 'success', request_id: m.request_id, response: { behavior: 'allow', updatedInput: m.request.input } } }))
+      }
+      if (m.type !== 'result') return
+      answered.push(m.result)
+      // Then plan mode again (a turn in it), then out of it by hand: the next prompt says it ended.
+      if (answered.length === 1) {
+        stdin.write(line({ type: 'control_request', request_id: 'plan2', request: { subtype: 'set_permission_mode', mode: 'plan' } }))
+        stdin.write(user('plan again'))
+      } else if (answered.length === 2) {
+        stdin.write(line({ type: 'control_request', request_id: 'off', request: { subtype: 'set_permission_mode', mode: 'default' } }))
+        stdin.write(user('now do it'))
+      } else stdin.end()
+    })
+    s.stdin.write(line({ type: 'control_request', request_id: 'plan', request: { subtype: 'set_permission_mode', mode: 'plan' } }))
+    s.stdin.write(user('plan it'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    expect(answered).toEqual(['written', 'planning again', 'back to work'])
+    const asks = s.out.filter((m) => m.type === 'control_request' && m.request.subtype === 'can_use_tool')
+    // Only the plan was asked about: back in acceptEdits, the Write ran unasked.
+    expect(asks.map((m) => [m.request.tool_name, m.request.input])).toEqual([['ExitPlanMode', { plan: '# Plan\n1. write the file' }]])
+    expect(existsSync(file)).toBe(true)
+    const statuses = s.out.filter((m) => m.type === 'system' && m.subtype === 'status').map((m) => m.permissionMode)
+    expect(statuses).toEqual(['plan', 'acceptEdits', 'plan', 'default'])
+    const exitResult = (s.server.requests[1]!.body as any).messages.at(-1).content[0]
+    expect(exitResult).toMatchObject({ tool_use_id: 'toolu_exit', content: expect.stringContaining('User has approved your plan') })
+    const text = (i: number) => JSON.stringify((s.server.requests[i]!.body as any).messages.at(-1))
+    expect(text(0)).toContain('Plan mode is on')
+    expect(text(3)).toContain('Plan mode is on')
+    expect(text(4)).toContain('## Exited Plan Mode')
+    expect(text(4)).not.toContain('Plan mode is on')
   })
 })

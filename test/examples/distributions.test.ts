@@ -34,7 +34,7 @@ describe('example distributions', () => {
     ], 'review this project')
     expect(r.code, r.err).toBe(0)
     const out = lines(r.out)
-    expect(out[0].tools).toEqual(['Read', 'Glob', 'Grep'])
+    expect(out[0].tools).toEqual(['Read', 'Glob', 'Grep', 'ExitPlanMode'])
     // The Write tool is not even loaded: the model's call fails as an unknown tool.
     const writeResult = out.filter((l) => l.type === 'user').at(-1).message.content[0]
     expect(writeResult).toMatchObject({ type: 'tool_result', is_error: true, content: expect.stringContaining('No such tool available: Write') })

@@ -104,6 +104,7 @@ const compactBoundary = z.looseObject({
 const status = z.looseObject({
   type: z.literal('system'), subtype: z.literal('status'), ...base, ...noMessage,
   status: z.enum(['compacting', 'requesting']).nullable(), compact_result: z.enum(['success', 'failed']).optional(),
+  permissionMode: z.enum(PERMISSION_MODES).optional(),
 })
 
 // The task messages (spec §2.4; the Agent SDK's SDKTask*Message and SDKBackgroundTasksChangedMessage).

@@ -78,7 +78,7 @@ describe('headless runs', () => {
     const allowed = await cli(['-p', 'go', '--allowedTools', 'Bash(printf *),Read'], script)
     expect(results(allowed)).toEqual(['a b'])
     const hidden = await cli(['-p', 'go', '--disallowedTools', 'Bash'], [{ reply: 'ok' }])
-    expect((hidden.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).toEqual(['BashOutput', 'KillShell'])
+    expect((hidden.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).toEqual(['BashOutput', 'KillShell', 'ExitPlanMode'])
   })
 
   it('a bad rule and a rule for an unknown tool are warnings naming where they are', async () => {
@@ -95,7 +95,7 @@ describe('modloop permissions check', () => {
     [['Bash', '{"command":"git push origin main"}', '--mode', 'bypassPermissions'], ['decision: ask', 'rule: Bash(git push *)']],
     [['Bash', '{"command":"npm test"}'], ['decision: ask', 'rule: (none: no rule matched', 'mode: default', '(not trusted)']],
     [['Bash', '{"command":"printf trusted"}', '--trust-workspace'], ['decision: allow', 'rule: Bash(printf trusted)', 'mode: acceptEdits', '(trusted)']],
-    [['Write', `{"file_path":"${'{ws}'}/x.txt","content":""}`, '--mode', 'plan'], ['decision: deny', 'rule: [mode:plan]', 'cannot run in plan mode']],
+    [['Write', `{"file_path":"${'{ws}'}/x.txt","content":""}`, '--mode', 'plan'], ['decision: ask', 'rule: (none: no rule matched', 'reason: plan mode: Write can change files']],
     [['Read', '{"file_path":"/etc/hostname"}', '--mode', 'dontAsk'], ['decision: deny', 'rule: [mode:dontAsk]', 'outside the working directories']],
     [['Read', '{"file_path":"/etc/hostname"}', '--add-dir', '/etc'], ['decision: allow', 'rule: [working-directory]']],
   ])('%j', async (args, expected) => {

@@ -103,13 +103,13 @@ describe('the ask flow through the loop', () => {
     expect(await check('Bash', { command: 'rm -f nothing' })).toMatchObject({ decision: 'deny', rule: 'Bash(rm *)', source: expect.stringContaining('the modloop config') })
   })
 
-  it('plan mode: the model is reminded, and a write is refused with the plan-mode message', async () => {
+  it('plan mode: the model is reminded, and a write, which would go to the approver, is refused when there is none', async () => {
     const { host } = await hostWith()
     const run = await runScript(bashTurn('touch made-in-plan'), 'go', { host, cwd: box.project, permissionMode: 'plan' })
     await host.close()
     const first = run.requests[0]!.body.messages[0].content
     expect(first.map((b: any) => b.text).join('\n')).toContain(PLAN_REMINDER)
-    expect(toolResult(run.requests[1])).toMatchObject({ is_error: true, content: expect.stringContaining('cannot run in plan mode') })
+    expect(toolResult(run.requests[1])).toMatchObject({ is_error: true, content: expect.stringContaining('(plan mode: Bash can change files or systems, so it runs only if the user approves it), and no one can approve it') })
   })
 
   it('a bare-name deny rule removes the tool from the request; a scoped one does not', async () => {
