@@ -18,12 +18,14 @@ export interface PermissionAskContext {
 /**
  * canUseTool as an ACP `session/request_permission`: allow once, allow always (the rule is saved
  * to the project's `.claude/settings.local.json` through the permissions mod, as the terminal
- * saves it), or reject. An ask the editor cancels — or a cancelled turn — denies and ends the turn.
+ * saves it), or reject; ExitPlanMode offers the modes to leave plan mode for instead. An ask the
+ * editor cancels — or a cancelled turn — denies and ends the turn.
  */
 export function askEditor(ctx: PermissionAskContext): CanUseTool {
   return async (tool, input, o) => {
+    const plan = tool === 'ExitPlanMode'
     const rule = alwaysRule(tool, input)
-    const options: PermissionOption[] = [
+    const options: PermissionOption[] = plan ? PLAN_OPTIONS : [
       { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
       { optionId: 'allow_always', name: `Always allow ${ruleText(rule)}`, kind: 'allow_always' },
       { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
@@ -44,12 +46,31 @@ export function askEditor(ctx: PermissionAskContext): CanUseTool {
     }
     if (answer.outcome.outcome === 'cancelled' || o.signal.aborted) return interrupted(tool)
     const picked = answer.outcome.optionId
+    if (plan) return planAnswer(ctx, picked, o.toolUseID)
     if (picked === 'reject_once') return { behavior: 'deny', message: `The user denied this ${tool} call.` }
     if (picked === 'allow_always') await saveRule(ctx, rule)
     else if (picked !== 'allow_once') return { behavior: 'deny', message: `The editor answered with an option this ask did not offer ("${picked}"), so the ${tool} call was not run.` }
     ctx.allowed(o.toolUseID)
     return { behavior: 'allow' }
   }
+}
+
+/**
+ * ExitPlanMode asks whether to leave plan mode and into which mode, as Claude Code's plan approval
+ * does; the editor shows the plan as the tool call's content (tool-info.ts). The option id is the mode.
+ */
+const PLAN_OPTIONS: PermissionOption[] = [
+  { optionId: 'acceptEdits', name: 'Yes, and auto-accept edits', kind: 'allow_always' },
+  { optionId: 'default', name: 'Yes, and manually approve edits', kind: 'allow_once' },
+  { optionId: 'plan', name: 'No, keep planning', kind: 'reject_once' },
+]
+
+function planAnswer(ctx: PermissionAskContext, picked: string, toolUseId: string): PermissionResult {
+  if (picked === 'plan') return { behavior: 'deny', message: 'The user did not approve the plan and wants to keep planning: stay in plan mode.' }
+  if (picked !== 'acceptEdits' && picked !== 'default') return { behavior: 'deny', message: `The editor answered with an option this ask did not offer ("${picked}"), so plan mode goes on.` }
+  ctx.allowed(toolUseId)
+  // The mode is set through the permissions mod before the call runs, which then leaves plan mode for it.
+  return { behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode: picked, destination: 'session' }] }
 }
 
 const interrupted = (tool: string): PermissionResult => ({ behavior: 'deny', message: `The user interrupted the ${tool} call and did not allow it.`, interrupt: true })

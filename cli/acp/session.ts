@@ -117,7 +117,7 @@ export class AcpSession {
       throw RequestError.invalidParams({ modeId }, `"${modeId}" is not one of this session's modes: ${this.modes().availableModes.map((m) => m.id).join(', ')}`)
     }
     await this.query.setPermissionMode(modeId)
-    this.send([{ sessionUpdate: 'current_mode_update', currentModeId: modeId }])
+    this.send(this.stream.modeSwitched(modeId))
   }
 
   /** Tells the editor the slash commands (and skills) the session offers, when they changed since last told. */

@@ -16,7 +16,7 @@ const KINDS: Record<string, ToolKind> = {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined)
 
-/** The title, kind, locations and (for Write and Edit) the diff of a tool call, from its name and input. */
+/** The title, kind, locations and (for Write and Edit) the diff — for ExitPlanMode the plan — of a tool call, from its name and input. */
 export function toolInfo(name: string, input: Record<string, unknown>): ToolInfo {
   const kind = KINDS[name] ?? 'other'
   const path = str(input.file_path) ?? str(input.notebook_path)
@@ -35,12 +35,14 @@ function titleOf(name: string, input: Record<string, unknown>, path: string | un
     case 'WebSearch': return `Search the web: ${str(input.query) ?? ''}`
     case 'TodoWrite': return 'Update the plan'
     case 'Agent': case 'Task': return str(input.description) ?? 'Run a subagent'
+    case 'ExitPlanMode': return 'Ready to code?'
     default: return name
   }
 }
 
-/** Write shows the new content against nothing known; Edit the replaced text against its replacement. */
+/** Write shows the new content against nothing known; Edit the replaced text against its replacement; ExitPlanMode its plan. */
 function diffOf(name: string, input: Record<string, unknown>, path: string | undefined): ToolCallContent[] {
+  if (name === 'ExitPlanMode') return str(input.plan) ? [{ type: 'content', content: { type: 'text', text: input.plan as string } }] : []
   if (!path) return []
   if (name === 'Write' && typeof input.content === 'string') return [{ type: 'diff', path, oldText: null, newText: input.content }]
   if (name === 'Edit' && typeof input.new_string === 'string') {

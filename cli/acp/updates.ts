@@ -13,6 +13,8 @@ interface CallSeen { name: string; input: Record<string, unknown>; running: bool
  */
 export class UpdateStream {
   private readonly calls = new Map<string, CallSeen>()
+  // The mode the editor was last told: a status message repeating it (a set_mode answered at once) tells nothing new.
+  private mode: string | undefined
 
   constructor(private readonly streamed: boolean) {}
 
@@ -24,9 +26,15 @@ export class UpdateStream {
       case 'assistant': return m.message.content.flatMap((b) => this.assistantBlock(b))
       case 'user': return this.user(m.message.content, m.isSynthetic === true || m.isCompactSummary === true)
       case 'tool_progress': return this.running(m.tool_use_id)
-      case 'system': return m.subtype === 'status' && typeof m.permissionMode === 'string' ? [{ sessionUpdate: 'current_mode_update', currentModeId: m.permissionMode }] : []
+      case 'system': return m.subtype === 'status' && typeof m.permissionMode === 'string' && m.permissionMode !== this.mode ? this.modeSwitched(m.permissionMode) : []
       default: return []
     }
+  }
+
+  /** The permission mode switched (the editor's set_mode, or an approved plan): the editor shows it. */
+  modeSwitched(mode: string): SessionUpdate[] {
+    this.mode = mode
+    return [{ sessionUpdate: 'current_mode_update', currentModeId: mode }]
   }
 
   /** The call was allowed, or its tool reported progress: it runs now. */
