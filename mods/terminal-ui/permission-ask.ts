@@ -34,3 +34,32 @@ export function permissionChooser(
     answer({ behavior: 'deny', message }, value, rule)
   }, 'cancel')
 }
+
+type PlanPick = 'acceptEdits' | 'default' | 'keep' | 'cancel'
+
+/**
+ * ExitPlanMode's ask: leave plan mode for acceptEdits or default (the permissions mod switches
+ * the mode as the approval's `setMode` update says), or keep planning with what to change. The
+ * plan itself is printed above the question (it may be long), as Claude Code shows it.
+ */
+export function planChooser(answer: (result: PermissionResult, pick: PlanPick) => void): Chooser<PlanPick> {
+  const leave = (mode: 'acceptEdits' | 'default'): PermissionResult => ({ behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode, destination: 'session' }] })
+  return new Chooser<PlanPick>(['Ready to code? The plan is above.', 'Would you like to proceed?'], [
+    { label: 'Yes, and auto-accept edits', value: 'acceptEdits' },
+    { label: 'Yes, and manually approve edits', value: 'default' },
+    { label: 'No, keep planning (and tell modloop what to change)', value: 'keep', withText: 'what to change' },
+  ], ({ value, text }) => {
+    if (value === 'acceptEdits' || value === 'default') return answer(leave(value), value)
+    const why = text?.trim()
+    const message = value === 'cancel'
+      ? 'The user interrupted the ExitPlanMode call: plan mode goes on.'
+      : `The user did not approve the plan and wants to keep planning${why ? `: ${why}` : '.'}`
+    answer({ behavior: 'deny', message }, value)
+  }, 'cancel')
+}
+
+/** The plan ExitPlanMode hands in, as the terminal prints it above the question. */
+export function planText(input: Record<string, unknown>): string {
+  const plan = typeof input.plan === 'string' ? input.plan.trim() : ''
+  return plan ? `Plan:\n${plan.split('\n').map((l) => `  ${l}`).join('\n')}` : 'The plan is ready (no plan text was given).'
+}

@@ -13,7 +13,7 @@ import { reviewProjectHooks } from './hooks-review.js'
 import { reviewProjectServers } from './servers-review.js'
 import { modsText } from './listings.js'
 import { promptText } from './pending.js'
-import { permissionChooser, permissionsApi, ruleText } from './permission-ask.js'
+import { permissionChooser, permissionsApi, planChooser, planText, ruleText } from './permission-ask.js'
 import { pickSession, resumable, showResumed } from './resume.js'
 import type { InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
@@ -142,22 +142,36 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     })
     const canUseTool = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string }) =>
       new Promise<PermissionResult>((resolve) => {
-        const chooser = app.open(permissionChooser(tool, toolInput, o.decisionReason, (result, pick, rule) => {
-          o.signal.removeEventListener('abort', onAbort)
-          if (pick === 'cancel') q.interrupt()
-          if (pick !== 'always') return resolve(result)
-          const api = permissionsApi($)
-          if (!api) {
-            say('the permissions mod is not loaded: allowed this once, no rule saved', 'warn')
-            return resolve(result)
-          }
-          api.persistUpdate({ type: 'addRules', rules: [rule], behavior: 'allow', destination: 'localSettings' })
-            .then((r) => say(`saved: allow ${ruleText(rule)}${r.file ? ` in ${r.file}` : ''}`))
-            .catch((err: Error) => say(`the rule could not be saved: ${err.message}`, 'error'))
-            .finally(() => resolve(result))
-        }))
+        if (tool === 'ExitPlanMode') void view.print(paint.bold(planText(toolInput)))
+        // The plan approval offers the modes to leave plan mode for, not a rule to save.
+        const chooser: { close(): void } = tool === 'ExitPlanMode' ? openPlan() : openAsk()
+        function openPlan() {
+          const c = app.open(planChooser((result, pick) => {
+            o.signal.removeEventListener('abort', onAbort)
+            if (pick === 'cancel') q.interrupt()
+            resolve(result)
+          }))
+          return { close: () => app.close(c) }
+        }
+        function openAsk() {
+          const c = app.open(permissionChooser(tool, toolInput, o.decisionReason, (result, pick, rule) => {
+            o.signal.removeEventListener('abort', onAbort)
+            if (pick === 'cancel') q.interrupt()
+            if (pick !== 'always') return resolve(result)
+            const api = permissionsApi($)
+            if (!api) {
+              say('the permissions mod is not loaded: allowed this once, no rule saved', 'warn')
+              return resolve(result)
+            }
+            api.persistUpdate({ type: 'addRules', rules: [rule], behavior: 'allow', destination: 'localSettings' })
+              .then((r) => say(`saved: allow ${ruleText(rule)}${r.file ? ` in ${r.file}` : ''}`))
+              .catch((err: Error) => say(`the rule could not be saved: ${err.message}`, 'error'))
+              .finally(() => resolve(result))
+          }))
+          return { close: () => app.close(c) }
+        }
         const onAbort = () => {
-          app.close(chooser)
+          chooser.close()
           resolve({ behavior: 'deny', message: 'interrupted' })
         }
         o.signal.addEventListener('abort', onAbort, { once: true })

@@ -16,6 +16,8 @@ const oneLine = (text: string, max: number) => {
 export function toolTitle(name: string, input: unknown): string {
   if (typeof input !== 'object' || input === null) return name
   const i = input as Record<string, unknown>
+  // Its plan is printed above the approval question; repeated in the title it would only be cut short.
+  if (name === 'ExitPlanMode') return name
   for (const key of ['command', 'file_path', 'pattern', 'url', 'path', 'description', 'skill', 'prompt']) {
     if (typeof i[key] === 'string') return `${name}(${oneLine(i[key] as string, 60)})`
   }
