@@ -21,17 +21,13 @@ export const NOT_IN_PLAN_MODE = `You are not in plan mode, so there is nothing t
 /** Why the call goes to the approver (the approver's decisionReason, and part of the denial when there is none). */
 export const APPROVAL_REASON = 'leaving plan mode needs the user to approve the plan'
 
-const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning, to ask the user to approve your plan.
+// ASCII, as every tool schema of the default distribution (test/cli/lean-start.test.ts says why).
+const DESCRIPTION = `Use this tool in plan mode once the plan is finished, to ask the user to approve it.
 
-## How this tool works
 - Pass the whole plan, in markdown, as the \`plan\` argument: it is what the user reads and approves.
-- The user approves it (plan mode then ends and you can make changes) or refuses it with what to change (you stay in plan mode).
-
-## When to use it
-Only when the task is to plan the implementation of something that needs code changes. For research — gathering information, searching or reading files, understanding the codebase — do not use it: just answer.
-
-## Before using it
-Make the plan complete and unambiguous. Do not ask "Is this plan okay?" or "Should I proceed?" in text: this tool is how the plan is approved.`
+- Approved, plan mode ends and you can make changes; refused, you stay in plan mode and revise the plan as told.
+- Use it only to plan changes to code. For research (searching, reading, explaining the codebase), just answer.
+- Make the plan complete and unambiguous first. Do not ask "Is this plan okay?" in text: this tool is how a plan is approved.`
 
 const exitPlanInput = z.looseObject({
   plan: z.string().optional().describe('The plan to approve, in markdown: concise, but detailed enough to carry out'),
