@@ -156,7 +156,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     env: io.env,
     config: str(values, 'config'),
     configLabel: '--config',
-    mods: [...(list(values, 'mod') ?? []), ...pluginDirSpecs(values, str(values, 'cwd') ?? io.cwd)],
+    mods: [...(list(values, 'mod') ?? []), ...pluginDirSpecs(values, str(values, 'cwd') ?? io.cwd, io.env)],
     strictMods: values['strict-mods'] === true,
     model: str(values, 'model'),
     fallbackModel: str(values, 'fallback-model'),

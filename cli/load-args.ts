@@ -22,7 +22,7 @@ export async function loadFromArgs(values: Values, io: Io): Promise<Distribution
   const dist = await loadForReview({
     cwd: io.cwd,
     configPath: typeof values.config === 'string' ? values.config : undefined,
-    extraMods: [...(Array.isArray(values.mod) ? values.mod.map(String) : []), ...pluginDirSpecs(values, io.cwd)],
+    extraMods: [...(Array.isArray(values.mod) ? values.mod.map(String) : []), ...pluginDirSpecs(values, io.cwd, io.env)],
     strict: values['strict-mods'] === true,
   }, values, io)
   dist.host.bind()

@@ -94,7 +94,7 @@ async function distribution(values: Values, io: Io, cwd: string): Promise<{ perm
   const dist = await loadForReview({
     cwd,
     configPath: typeof values.config === 'string' ? values.config : undefined,
-    extraMods: [...(Array.isArray(values.mod) ? values.mod.map(String) : []), ...pluginDirSpecs(values, cwd)],
+    extraMods: [...(Array.isArray(values.mod) ? values.mod.map(String) : []), ...pluginDirSpecs(values, cwd, io.env)],
   }, values, { ...io, cwd })
   try {
     const loaded = dist.host.get('permissions')

@@ -37,6 +37,18 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     expect(init.agents).toEqual(expect.arrayContaining(['general-purpose', 'tools:reviewer']))
   })
 
+  it('CLAUDE_CODE_PLUGIN_DIRS loads it as --plugin-dir does (once when both name it); a directory that is no plugin is bad usage naming the variable', async () => {
+    await writeToolsPlugin(plugin)
+    const r = await runCli(['-p', '/tools:deploy api', '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'deployed' }], cwd: project, env: { ...env(), CLAUDE_CODE_PLUGIN_DIRS: `${plugin}:` } })
+    expect(r.code).toBe(0)
+    expect(firstText(r)).toBe(`Deploy api with ${plugin}/scripts/deploy.sh`)
+    const both = await runCli(['-p', 'hi', '--plugin-dir', plugin, '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'ok' }], cwd: project, env: { ...env(), CLAUDE_CODE_PLUGIN_DIRS: plugin } })
+    expect(initOf(both.out).plugins).toEqual([{ name: 'tools', path: plugin, version: '1.2.3' }])
+    const bad = await runCli(['-p', 'hi'], { script: [], cwd: project, env: { ...env(), CLAUDE_CODE_PLUGIN_DIRS: project } })
+    expect(bad.code).toBe(2)
+    expect(bad.err).toContain(`CLAUDE_CODE_PLUGIN_DIRS: ${project}: ${project} holds no .claude-plugin/plugin.json`)
+  })
+
   it('its command is reachable unprefixed while no other command has that name', async () => {
     await writeToolsPlugin(plugin)
     const r = await runCli(['-p', '/deploy web', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
