@@ -1,31 +1,15 @@
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RequestPermissionRequest } from '@agentclientprotocol/sdk'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startAgent, type AgentProcess } from '../helpers/acp-agent.js'
+import { describe, expect, it } from 'vitest'
+import { acpTestBed, startAgent, type AgentProcess } from '../helpers/acp-agent.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 
 // Plan mode through `modloop acp`: the editor is asked to approve the plan, choosing the mode to leave it for.
 
-let dir: string
 let server: FakeAnthropic | undefined
 let agentProcess: AgentProcess | undefined
-beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-acp-plan-')))
-  await mkdir(join(dir, 'home'))
-})
-afterEach(async () => {
-  await agentProcess?.close()
-  await server?.close()
-  agentProcess = server = undefined
-})
-afterAll(() => rm(dir, { recursive: true, force: true }))
-
-const envFor = (s: FakeAnthropic) => ({
-  ...process.env, HOME: join(dir, 'home'), MODLOOP_HOME: join(dir, 'home'), ANTHROPIC_BASE_URL: s.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1',
-})
+const { dir, envFor } = acpTestBed('modloop-acp-plan-', () => [agentProcess, server], () => { agentProcess = server = undefined })
 const init = { protocolVersion: 1, clientCapabilities: {} }
 const PLAN = '# Plan\n1. Write planned.txt'
 

@@ -1,31 +1,16 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { RequestError, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { chunks, errorCode, startAgent, type AgentProcess } from '../helpers/acp-agent.js'
+import { describe, expect, it } from 'vitest'
+import { acpTestBed, chunks, errorCode, startAgent, type AgentProcess } from '../helpers/acp-agent.js'
 import { builtModloop } from '../helpers/built-cli.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 
-let dir: string
 let server: FakeAnthropic | undefined
 let agentProcess: AgentProcess | undefined
-beforeAll(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-acp-')))
-  await mkdir(join(dir, 'home'))
-})
-afterEach(async () => {
-  await agentProcess?.close()
-  await server?.close()
-  agentProcess = server = undefined
-})
-afterAll(() => rm(dir, { recursive: true, force: true }))
-
-const envFor = (s: FakeAnthropic) => ({
-  ...process.env, HOME: join(dir, 'home'), MODLOOP_HOME: join(dir, 'home'), ANTHROPIC_BASE_URL: s.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1',
-})
+const { dir, envFor } = acpTestBed('modloop-acp-', () => [agentProcess, server], () => { agentProcess = server = undefined })
 const init = { protocolVersion: 1, clientCapabilities: {} }
 const kinds = (a: AgentProcess) => a.updates.map((n) => n.update.sessionUpdate)
 const lastUser = (s: FakeAnthropic) => JSON.stringify((s.requests.at(-1)!.body.messages as unknown[]).at(-1))

@@ -1,10 +1,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { client, ndJsonStream, type ClientApp, type ClientContext, type SessionNotification } from '@agentclientprotocol/sdk'
-import { expect } from 'vitest'
+import { afterAll, afterEach, expect } from 'vitest'
+import type { FakeAnthropic } from './fake-anthropic.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -53,4 +55,25 @@ export async function errorCode(p: Promise<unknown>): Promise<number | undefined
   } catch (err) {
     return (err as { code?: number }).code
   }
+}
+
+/**
+ * The frame of an ACP test file: a temp dir with a home (removed after the file's tests), the
+ * agent and server each test started closed after it (`started` gives them, `reset` forgets them),
+ * and the environment an agent talking to a server gets.
+ */
+export function acpTestBed(prefix: string, started: () => [AgentProcess | undefined, FakeAnthropic | undefined], reset: () => void) {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  mkdirSync(join(dir, 'home'))
+  afterEach(async () => {
+    const [agent, server] = started()
+    await agent?.close()
+    await server?.close()
+    reset()
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const envFor = (s: FakeAnthropic) => ({
+    ...process.env, HOME: join(dir, 'home'), MODLOOP_HOME: join(dir, 'home'), ANTHROPIC_BASE_URL: s.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1',
+  })
+  return { dir, envFor }
 }
