@@ -45,6 +45,8 @@ export interface Rebuilt {
   messages: MessageParam[]
   /** tool_use blocks that had no tool_result (the process died while tools ran), now answered with an error. */
   repaired: number
+  /** Tool results without their tool_use, and a missing opening prompt, mended after a damaged line was skipped. */
+  mended?: number
   /** Prompts the session took (user lines that are neither tool results nor runtime context). */
   userTurns: number
   totalCostUsd: number

@@ -43,6 +43,29 @@ describe('a transcript cut by a crash', () => {
     expect(rebuilt(path).warnings).toEqual([expect.stringContaining('line 2 is not valid JSON')])
   })
 
+  it('a damaged line in the middle loses that line only, and the resumed request stays valid', async () => {
+    const cwd = await tempCwd()
+    const first = await run([{ reply: [echo('a')] }, { reply: [echo('b')] }, { reply: 'done' }], 'p', cwd)
+    const path = fileOf(cwd, first.sessionId)
+    const lines = readFileSync(path, 'utf8').split('\n')
+    // Hand-edited garbage where the second response's tool call was: its result has no call now.
+    const at = lines.findIndex((l) => l.includes('"type":"tool_use"') && l.includes('toolu_1_1'))
+    lines[at] = '{garbage'
+    writeFileSync(path, lines.join('\n'))
+    const logged: string[] = []
+    const resumed = await run([{ reply: 'resumed' }], 'next', cwd, { resume: first.sessionId, log: (l) => logged.push(l) })
+    expect(resumed.result.subtype).toBe('success')
+    expect(logged).toEqual(expect.arrayContaining([expect.stringContaining(`line ${at + 1} is not valid JSON`), expect.stringContaining('linked to the line written before')]))
+    const sent = (resumed.requests[0]!.body as any).messages as MessageParam[]
+    // Everything before the damaged line is still there: the first prompt and the first round.
+    expect((sent[0]!.content as any)[0].text).toBe('p')
+    expect(JSON.stringify(sent)).toContain('toolu_0_1')
+    expect(JSON.stringify(sent)).not.toContain('"tool_use_id":"toolu_1_1"')
+    assertAnswered(sent)
+    // The lost response held only the call: its result, joined to the round before, is dropped.
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user'])
+  })
+
   it('tool calls without results are answered with an error: alone, or beside the results that arrived', async () => {
     const cwd = await tempCwd()
     const first = await run([{ reply: [echo('a'), echo('b')] }, { reply: 'done' }], 'p', cwd)

@@ -53,9 +53,11 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
   const result = totals && isTurnResult(totals) ? totals : undefined
   const deferred = pendingDeferral(messages, result?.result.deferred_tool_use)
   const repaired = answerDangling(messages, deferred?.id)
+  const mended = mendGaps(messages)
   return {
     messages,
     repaired,
+    ...(mended > 0 ? { mended } : {}),
     userTurns,
     totalCostUsd: result?.result.total_cost_usd ?? 0,
     modelUsage: structuredClone(result?.result.modelUsage ?? {}),
@@ -81,6 +83,33 @@ function pendingDeferral(messages: readonly MessageParam[], held: { id: string; 
   const last = messages.at(-1)
   if (!held || last?.role !== 'assistant' || typeof last.content === 'string') return undefined
   return last.content.some((b) => b.type === 'tool_use' && b.id === held.id) ? { id: held.id, name: held.name, input: held.input } : undefined
+}
+
+export const LOST_LINES = '[Part of this conversation could not be read back from its transcript (a damaged line was skipped).]'
+
+/**
+ * A chain that stepped over a damaged line can miss the prompt it opens with, or the response a
+ * tool result answers: the API refuses both (the first message must be the user's; every
+ * tool_result must answer a tool_use of the message before). Such results are dropped, and a note
+ * stands where a user message is left with nothing, so the conversation stays sendable.
+ */
+function mendGaps(messages: MessageParam[]): number {
+  let mended = 0
+  if (messages[0]?.role === 'assistant') {
+    messages.unshift({ role: 'user', content: [{ type: 'text', text: LOST_LINES }] })
+    mended++
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role !== 'user' || typeof m.content === 'string') continue
+    const before = messages[i - 1]
+    const asked = new Set(before?.role === 'assistant' && typeof before.content !== 'string' ? before.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])) : [])
+    const kept = m.content.filter((b) => b.type !== 'tool_result' || asked.has(b.tool_use_id))
+    if (kept.length === m.content.length) continue
+    mended += m.content.length - kept.length
+    m.content = kept.length > 0 ? kept : [{ type: 'text', text: LOST_LINES }]
+  }
+  return mended
 }
 
 const asBlocks = (content: string | ContentBlockParam[]): ContentBlockParam[] =>

@@ -59,10 +59,13 @@ export function parseTranscript(text: string, path = 'transcript'): ReadTranscri
  */
 export function chainTo(entries: readonly TranscriptEntry[], leafUuid?: string, options: { sidechain?: boolean } = {}): MessageEntry[] {
   const byUuid = new Map<string, MessageEntry>()
+  // Each message line's place in the file, to step over a parent that is missing.
+  const before = new Map<string, MessageEntry | undefined>()
   let last: MessageEntry | undefined
   for (const e of entries) {
     if (!isMessageEntry(e) || (e.isSidechain === true) !== (options.sidechain === true)) continue
     byUuid.set(e.uuid, e)
+    before.set(e.uuid, last)
     last = e
   }
   const leaf = leafUuid === undefined ? last : byUuid.get(leafUuid)
@@ -71,9 +74,24 @@ export function chainTo(entries: readonly TranscriptEntry[], leafUuid?: string, 
   }
   const chain: MessageEntry[] = []
   const seen = new Set<string>()
-  for (let e = leaf; e && !seen.has(e.uuid); e = e.parentUuid ? byUuid.get(e.parentUuid) : undefined) {
+  for (let e = leaf; e && !seen.has(e.uuid); e = parentOf(e, byUuid, before)) {
     seen.add(e.uuid)
     chain.push(e)
   }
   return chain.reverse()
+}
+
+/**
+ * A line's parent; when the parent is not in the file (its line was damaged and skipped), the
+ * message line written before it, which is where the writer's chain runs: stopping there instead
+ * would silently drop everything before the damaged line from the resumed conversation.
+ */
+function parentOf(e: MessageEntry, byUuid: ReadonlyMap<string, MessageEntry>, before: ReadonlyMap<string, MessageEntry | undefined>): MessageEntry | undefined {
+  if (!e.parentUuid) return undefined
+  return byUuid.get(e.parentUuid) ?? before.get(e.uuid)
+}
+
+/** Lines of a chain whose parent was missing and that chainTo linked to the line before them instead. */
+export function bridgedLinks(chain: readonly MessageEntry[]): number {
+  return chain.filter((e, i) => i > 0 && e.parentUuid !== chain[i - 1]!.uuid).length
 }
