@@ -178,3 +178,15 @@ export function addUsage(into: Usage, u: Partial<Usage> | null | undefined): voi
 export function historyBlocks<B extends { type: string }>(blocks: readonly B[]): B[] {
   return blocks.filter((b) => b.type !== 'text' || (b as { text?: unknown }).text === undefined || String((b as { text?: unknown }).text).trim() !== '')
 }
+
+/**
+ * A whole response's blocks without the thinking it ended on. A response cut while it streamed
+ * (an interrupt, a crash, max_tokens) can end on a thinking block; sent back as the latest
+ * assistant message it is refused ("thinking blocks in the latest assistant message cannot be
+ * modified"), on every request from then on. Nothing the model said or did is lost with it.
+ */
+export function withoutTrailingThinking<B extends { type: string }>(blocks: readonly B[]): B[] {
+  let end = blocks.length
+  while (end > 0 && (blocks[end - 1]!.type === 'thinking' || blocks[end - 1]!.type === 'redacted_thinking')) end--
+  return end === blocks.length ? [...blocks] : blocks.slice(0, end)
+}

@@ -7,7 +7,7 @@ import { endBatch } from './batch.js'
 import { afterTooLong, beforeRequest, isPromptTooLong } from './before-request.js'
 import { deferralOf, deferredEnding } from './defer.js'
 import { afterBatch, apiFailure, endingOf, stoppedEnding, unrecoveredEnding, type Ending } from './ending.js'
-import { addUsage, type SDKMessage, historyBlocks } from './messages.js'
+import { addUsage, type SDKMessage, historyBlocks, withoutTrailingThinking } from './messages.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
 import { composeSystemPrompt } from './prompt.js'
 import { requestFor } from './request.js'
@@ -70,7 +70,7 @@ export class TurnRun {
     const retried = yield* this.retry(step, executor)
     if (retried) return retried
     if (blocks.length > 0) {
-      const kept = historyBlocks(blocks)
+      const kept = withoutTrailingThinking(historyBlocks(blocks))
       if (kept.length > 0) session.messages.push({ role: 'assistant', content: kept })
       end.num++
       end.lastText = blocks.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('')

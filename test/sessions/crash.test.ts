@@ -66,6 +66,22 @@ describe('a transcript cut by a crash', () => {
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user'])
   })
 
+  it('a response cut after its thinking block is not sent back as a thinking-only message', async () => {
+    const cwd = await tempCwd()
+    const first = await run([{ reply: [{ thinking: 'hmm', signature: 'sig-1' }, echo('a')] }, { reply: [{ thinking: 'so', signature: 'sig-2' }, { text: 'done' }] }], 'p', cwd)
+    const path = fileOf(cwd, first.sessionId)
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean)
+    // Killed while the second response streamed: its thinking line was written, its text was not.
+    writeFileSync(path, `${lines.slice(0, lines.findIndex((l) => l.includes('sig-2')) + 1).join('\n')}\n`)
+    const resumed = await run([{ reply: 'resumed' }], 'next', cwd, { resume: first.sessionId })
+    const sent = (resumed.requests[0]!.body as any).messages as MessageParam[]
+    expect(JSON.stringify(sent)).not.toContain('sig-2')
+    // The first response keeps its thinking: it ended on its tool call.
+    expect(JSON.stringify(sent)).toContain('sig-1')
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'user'])
+    assertAnswered(sent)
+  })
+
   it('tool calls without results are answered with an error: alone, or beside the results that arrived', async () => {
     const cwd = await tempCwd()
     const first = await run([{ reply: [echo('a'), echo('b')] }, { reply: 'done' }], 'p', cwd)

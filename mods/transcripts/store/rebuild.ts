@@ -1,6 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { Carried, Rebuilt } from '../../../core/session/store.js'
-import { historyBlocks } from '../../../core/loop/messages.js'
+import { historyBlocks, withoutTrailingThinking } from '../../../core/loop/messages.js'
 import { isTurnResult, type CarriedRead, type MessageEntry } from './entry.js'
 
 export const UNANSWERED = 'Not run to completion: the session stopped (the process ended) before this tool call finished. Its effects, if any, are unknown; check before relying on them.'
@@ -50,6 +50,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
       responseId = undefined
     }
   }
+  dropTrailingThinking(messages)
   const result = totals && isTurnResult(totals) ? totals : undefined
   const deferred = pendingDeferral(messages, result?.result.deferred_tool_use)
   const repaired = answerDangling(messages, deferred?.id)
@@ -83,6 +84,18 @@ function pendingDeferral(messages: readonly MessageParam[], held: { id: string; 
   const last = messages.at(-1)
   if (!held || last?.role !== 'assistant' || typeof last.content === 'string') return undefined
   return last.content.some((b) => b.type === 'tool_use' && b.id === held.id) ? { id: held.id, name: held.name, input: held.input } : undefined
+}
+
+/** As the loop keeps a response (round.ts): the thinking a cut response ended on is not sent back; a response of nothing else goes. */
+function dropTrailingThinking(messages: MessageParam[]): void {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!
+    if (m.role !== 'assistant' || typeof m.content === 'string') continue
+    const kept = withoutTrailingThinking(m.content)
+    if (kept.length === m.content.length) continue
+    if (kept.length > 0) m.content = kept
+    else messages.splice(i, 1)
+  }
 }
 
 export const LOST_LINES = '[Part of this conversation could not be read back from its transcript (a damaged line was skipped).]'
