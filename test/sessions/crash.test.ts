@@ -9,6 +9,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { query } from '../../entry.js'
 import { UNANSWERED } from '../../mods/transcripts/store/rebuild.js'
 import transcripts from '../../mods/transcripts/index.js'
+import { big, bigTool, compactionWith, summary } from '../compaction/helpers.js'
 import { assertAnswered, fileOf, historySpy, readLines, rebuilt, run, tempCwd } from './helpers.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -80,6 +81,26 @@ describe('a transcript cut by a crash', () => {
     expect(JSON.stringify(sent)).toContain('sig-1')
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'user'])
     assertAnswered(sent)
+  })
+
+  it('a compaction cut after its boundary line, before its summary line, replaced nothing', async () => {
+    const cwd = await tempCwd()
+    const mods = [bigTool, compactionWith({ thresholdTokens: 5_000, keepRecentFraction: 0, microcompact: false })]
+    const first = await run([big('r1', 24_000), summary('SUMMARY'), { reply: 'first done' }], 'go', cwd, {}, mods)
+    const path = fileOf(cwd, first.sessionId)
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean)
+    // Killed right after the boundary was written: the summary and the kept messages never were.
+    writeFileSync(path, `${lines.slice(0, lines.findIndex((l) => l.includes('"compact_boundary"')) + 1).join('\n')}\n`)
+    const resumed = await run([{ reply: 'resumed' }], 'next', cwd, { resume: first.sessionId })
+    const sent = JSON.stringify((resumed.requests[0]!.body as any).messages)
+    expect(sent).toContain('"text":"go"')
+    expect(sent).toContain('<r1>')
+    // Resumed again, the boundary that the resumed session went on after still replaced nothing.
+    const again = await run([{ reply: 'again' }], 'last', cwd, { resume: first.sessionId })
+    const sentAgain = (again.requests[0]!.body as any).messages as MessageParam[]
+    expect(JSON.stringify(sentAgain)).toContain('<r1>')
+    expect(JSON.stringify(sentAgain)).toContain('"text":"next"')
+    assertAnswered(sentAgain)
   })
 
   it('tool calls without results are answered with an error: alone, or beside the results that arrived', async () => {

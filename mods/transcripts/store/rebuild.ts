@@ -21,9 +21,17 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
   let permissionMode: string | undefined
   let carried: Carried | undefined
   let lastActivityMs = 0
+  // The history before the last boundary, until the summary after it shows the compaction was recorded whole.
+  let beforeBoundary: MessageParam[] | undefined
+  const settleBoundary = (e: MessageEntry) => {
+    if (!beforeBoundary) return
+    if (e.type !== 'user' || e.isCompactSummary !== true) messages.unshift(...beforeBoundary)
+    beforeBoundary = undefined
+  }
   for (const e of chain) {
     const at = Date.parse(e.timestamp)
     if (at > lastActivityMs) lastActivityMs = at
+    if (e.type === 'user' || e.type === 'assistant') settleBoundary(e)
     if (e.type === 'assistant') {
       const last = messages.at(-1)
       const blocks = historyBlocks(e.message.content as ContentBlockParam[])
@@ -45,11 +53,15 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     } else if (isTurnResult(e)) {
       totals = e
     } else if (e.type === 'system' && e.subtype === 'compact_boundary') {
-      // A compaction replaced the history: the lines after the boundary are what was sent from then on.
-      messages.length = 0
+      // A compaction replaced the history: the lines after the boundary are what was sent from then
+      // on. They open with its summary; a boundary without one (the process died before the summary
+      // line was written) replaced nothing, and the history before it stands.
+      if (beforeBoundary) messages.unshift(...beforeBoundary)
+      beforeBoundary = messages.splice(0)
       responseId = undefined
     }
   }
+  if (beforeBoundary) messages.unshift(...beforeBoundary)
   dropTrailingThinking(messages)
   const result = totals && isTurnResult(totals) ? totals : undefined
   const deferred = pendingDeferral(messages, result?.result.deferred_tool_use)
