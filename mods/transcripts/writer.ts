@@ -84,7 +84,9 @@ export class TranscriptWriter {
 
 /**
  * A file whose last line has no newline was cut by a crash: that line was never acknowledged.
- * It is cut off before appending, or the next line would be glued to it and lost as well.
+ * It is cut off before appending, or the next line would be glued to it and lost as well. A last
+ * line that is whole JSON only lost its newline (an editor, a script rewriting the file): the
+ * reader took it as a line, so it gets its newline back instead of being cut.
  */
 function dropTornTail(fd: number): void {
   const size = fstatSync(fd).size
@@ -100,11 +102,19 @@ function dropTornTail(fd: number): void {
       checkedLast = true
     }
     const at = chunk.subarray(0, n).lastIndexOf(0x0a)
-    if (at !== -1) {
-      ftruncateSync(fd, start + at + 1)
-      return
-    }
+    if (at !== -1) return endTail(fd, start + at + 1, size)
     end = start
   }
-  ftruncateSync(fd, 0)
+  endTail(fd, 0, size)
+}
+
+function endTail(fd: number, from: number, size: number): void {
+  const tail = Buffer.alloc(size - from)
+  readSync(fd, tail, 0, tail.length, from)
+  try {
+    JSON.parse(tail.toString('utf8'))
+    writeSync(fd, '\n')
+  } catch {
+    ftruncateSync(fd, from)
+  }
 }

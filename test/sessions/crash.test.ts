@@ -35,6 +35,22 @@ describe('a transcript cut by a crash', () => {
     expect(after.messages).toEqual(JSON.parse(JSON.stringify(second.history)))
   })
 
+  it('a whole last line that only lost its newline is kept, not cut off as torn', async () => {
+    const cwd = await tempCwd()
+    const first = await run([{ reply: 'x' }], 'p', cwd)
+    const path = fileOf(cwd, first.sessionId)
+    // A script or an editor rewrote the file without the final newline.
+    writeFileSync(path, readFileSync(path, 'utf8').trimEnd())
+    const last = readLines(path).at(-1)!
+    const second = await run([{ reply: 'y' }], 'q', cwd, { resume: first.sessionId })
+    expect(second.result.subtype).toBe('success')
+    expect(readLines(path).map((l) => l.uuid)).toContain(last.uuid)
+    const after = rebuilt(path)
+    expect(after.warnings).toEqual([])
+    expect(after.chain.map((e) => e.uuid)).toContain(last.uuid)
+    expect(after.chain.every((e, i) => i === 0 || e.parentUuid === after.chain[i - 1]!.uuid)).toBe(true)
+  })
+
   it('a damaged line in the middle is skipped with its line number', async () => {
     const cwd = await tempCwd()
     const first = await run([{ reply: 'x' }], 'p', cwd)
