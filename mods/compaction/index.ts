@@ -118,7 +118,9 @@ export default defineMod({
       auto.compacted()
       const figures = r.tokensBefore !== undefined && r.tokensAfter !== undefined ? ` (${r.tokensBefore.toLocaleString('en-US')} → ${r.tokensAfter.toLocaleString('en-US')} tokens)` : ''
       return { output: `Compacted the conversation${figures}.` }
-    })
+      // The summary is written inside this handler ($.session.compact waits for it): it gets the
+      // time the session.compact handler gets, not the default budget a model call easily outlasts.
+    }, { budgetMs: 600_000 })
 
     on('session.compact', ($, e, next) => {
       if (isOn($.env.get('DISABLE_COMPACT'))) return { skip: 'compaction is disabled (DISABLE_COMPACT)' }

@@ -9,6 +9,7 @@ import transcripts from '../../mods/transcripts/index.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { fileOf, readLines, rebuilt, run, tempCwd } from '../sessions/helpers.js'
 import { defineMod } from '../../core/mod/define.js'
+import { ModHost } from '../../core/mod/host.js'
 import { big, bigTool, boundaries, compactionWith, firstUserText, isSummaryRequest, mainRequests, summary } from './helpers.js'
 
 const opts = { thresholdTokens: 5_000, keepRecentFraction: 0, microcompact: false }
@@ -56,6 +57,16 @@ describe('/compact', () => {
     expect(firstUserText(last)).toContain('SUMMARY-MANUAL')
     expect(JSON.stringify(last.body.messages)).not.toContain('hi there')
     expect(JSON.stringify(last.body.messages.at(-1))).toContain('after')
+  })
+
+  it('gives /compact the time the summary gets: a model call past the default budget does not make it a prompt', async () => {
+    // /compact waits for the summary inside its command.run handler; with the default budget a
+    // summary taking over 10 s timed that handler out and "/compact" went to the model as a prompt.
+    const host = new ModHost()
+    expect(await host.add(compactionWith(opts))).toBe(true)
+    host.bind()
+    const budgetOf = (event: 'command.run' | 'session.compact') => host.bus.stack(event).find((s) => s.mod === 'compaction')!.budgetMs
+    expect(budgetOf('command.run')).toBeGreaterThanOrEqual(budgetOf('session.compact'))
   })
 
   it('shows its compacting status while the summary is written, after the turn\'s init', async () => {
