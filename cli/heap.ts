@@ -15,11 +15,15 @@ import { PACKAGE_ROOT } from '../core/version.js'
  * loader, which keeps its caches under the flags a cold start runs with. A headless run also
  * gets V8's optimising compilers back here, which its launcher started without (bin/modloop.cjs).
  */
-export const LONG_SESSION_V8_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=30', '--max-opt=999'] as const
+// `--max-opt=0` at launch also turns V8's baseline and optimising compilers off (it implies
+// --no-sparkplug and --no-turbofan), and raising it again does not turn them back on: without the
+// last two, a headless session ran every round interpreted (a hot loop 3-4x slower).
+export const LONG_SESSION_V8_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=30', '--max-opt=999', '--sparkplug', '--turbofan'] as const
 // The same flags as the run started with (Node 20's V8 11.3 defaults, or what the launcher set): set
 // back at exit, so the code cache written then carries the flags the next start runs with
 // (bin/code-cache.cjs; test/cli/code-cache.test.ts).
 const V8_DEFAULTS = ['--semi-space-growth-factor=2', '--heap-growing-percent=0', '--max-opt=999'] as const
+const COMPILERS = ['sparkplug', 'turbofan'] as const
 
 interface CodeCache {
   setV8Flags(flags: readonly string[], defaults: readonly string[]): void
@@ -33,7 +37,10 @@ export function tuneHeapForLongSession(io: { ownsProcess?: boolean }): boolean {
   if (applied || !io.ownsProcess) return false
   applied = true
   const cache = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'bin', 'code-cache.cjs')) as CodeCache
-  const defaults = V8_DEFAULTS.map((flag) => cache.launchFlag(flag.slice(0, flag.indexOf('='))) ?? flag)
+  const defaults: string[] = V8_DEFAULTS.map((flag) => cache.launchFlag(flag.slice(0, flag.indexOf('='))) ?? flag)
+  // The compilers as the launch left them: off under a launch --max-opt below 3 (their tiers), else on.
+  const maxOpt = Number(cache.launchFlag('--max-opt')?.split('=')[1] ?? 999)
+  for (const compiler of COMPILERS) defaults.push(maxOpt < 3 ? `--no-${compiler}` : `--${compiler}`)
   cache.setV8Flags(LONG_SESSION_V8_FLAGS, defaults)
   return true
 }

@@ -22,6 +22,26 @@ async function youngGenerationMb(tuned: boolean): Promise<number> {
 }
 
 describe('V8 settings for long sessions', () => {
+  it('give a headless run its baseline and optimising compilers back, which its launch turned off', async () => {
+    // A process launched as a `-p` run is (--max-opt=0, which also means --no-sparkplug --no-turbofan),
+    // asking V8 to optimise a hot function: whether it could.
+    const optimised = async (tuned: boolean) => {
+      const script = `
+        require(${JSON.stringify(`${root}bin/code-cache.cjs`)}).setLaunchFlags(['--max-opt=0'])
+        import(${JSON.stringify(heapModule)}).then(({ tuneHeapForLongSession }) => {
+          if (${tuned}) tuneHeapForLongSession({ ownsProcess: true })
+          const f = new Function('n', 'let s = 0; for (let i = 0; i < n; i++) s += i; return s')
+          eval('%PrepareFunctionForOptimization(f)'); f(10); f(10)
+          eval('%OptimizeFunctionOnNextCall(f)'); f(10)
+          console.log((eval('%GetOptimizationStatus(f)') & 16) !== 0)
+        })`
+      const { stdout } = await promisify(execFile)(process.execPath, ['--allow-natives-syntax', '-e', script])
+      return stdout.trim()
+    }
+    expect(await optimised(false)).toBe('false')
+    expect(await optimised(true)).toBe('true')
+  })
+
   it('are left alone in a process the CLI does not own (a test, an embedding application)', () => {
     expect(tuneHeapForLongSession({})).toBe(false)
     expect(tuneHeapForLongSession({ ownsProcess: false })).toBe(false)
