@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
 import {
-  assembleMessage, createScriptCursor, estimateTokens, loadScript, type ScriptAnswer, type ScriptRequest,
+  assembleMessage, createScriptCursor, estimateJsonTokens, loadScript, type ScriptAnswer, type ScriptRequest,
 } from './model/script.js'
 import { PromptCache } from './prompt-cache.js'
 
@@ -67,7 +67,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     res.once('finish', () => { received.answeredAt = performance.now() })
     if (req.method !== 'POST') return sendError(res, 405, 'invalid_request_error', `${req.method} is not supported`)
     if (pathname === '/v1/messages/count_tokens') {
-      return sendJson(res, 200, { input_tokens: estimateTokens(JSON.stringify([body.system, body.messages, body.tools])) })
+      return sendJson(res, 200, { input_tokens: estimateJsonTokens([body.system, body.messages, body.tools]) })
     }
     if (pathname !== '/v1/messages') return sendError(res, 404, 'not_found_error', `no route ${pathname}`)
     // Marks the API refuses fail the request before any step is spent on it.

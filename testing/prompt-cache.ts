@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { estimateTokens } from './model/script-events.js'
+import { weighedJsonLength } from '../core/model/media-weight.js'
+import { estimateJsonTokens } from './model/script-events.js'
 
 /** What a request's input came to: read from the cache, written to it, and neither. */
 export interface CacheFigures {
@@ -74,7 +75,7 @@ export class PromptCache {
       entry.expires = now + TTL_MS[entry.ttl]
     }
     // The usual estimate, never less than the blocks' own sum (each block is rounded up on its own).
-    const total = Math.max(estimateTokens(JSON.stringify([body.system, body.messages, body.tools].map(unmarked))), prefix.at(-1) ?? 0)
+    const total = Math.max(estimateJsonTokens([body.system, body.messages, body.tools].map(unmarked)), prefix.at(-1) ?? 0)
     const read = hit >= 0 ? prefix[hit]! : 0
     const split = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 }
     let covered = read
@@ -97,10 +98,11 @@ function blocksOf(body: Record<string, unknown>): Block[] {
   const add = (where: string, value: unknown) => {
     const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
     const cc = v.cache_control as { type?: string; ttl?: Ttl } | undefined | null
-    const key = `${where}\u0000${JSON.stringify(unmarked(value))}`
+    const bare = unmarked(value)
+    const key = `${where}\u0000${JSON.stringify(bare)}`
     const refused = v.type === 'thinking' || v.type === 'redacted_thinking' ? 'cache_control cannot be set on thinking blocks'
       : v.type === 'text' && v.text === '' ? 'cache_control cannot be set for empty text blocks' : undefined
-    out.push({ key, tokens: estimateTokens(key), ...(cc ? { mark: cc.ttl === '1h' ? '1h' : '5m' } : {}), ...(refused ? { refused } : {}) })
+    out.push({ key, tokens: Math.ceil((where.length + 1 + weighedJsonLength(bare)) / 4), ...(cc ? { mark: cc.ttl === '1h' ? '1h' : '5m' } : {}), ...(refused ? { refused } : {}) })
   }
   for (const t of Array.isArray(body.tools) ? body.tools : []) add('tool', t)
   if (typeof body.system === 'string') add('system', { type: 'text', text: body.system })

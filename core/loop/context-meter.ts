@@ -1,5 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { Usage } from '../events/types.js'
+import { weighedJsonLength } from '../model/media-weight.js'
 
 export const CHARS_PER_TOKEN = 4
 
@@ -14,7 +15,8 @@ interface Reported { tokens: number; count: number; chars: number; last: Message
  * tells exactly how many input tokens its request held (input + cache reads + cache writes);
  * what joined the history since (that response, tool results, prompts) is estimated at four
  * characters a token of its serialized content — the usual ratio for English and code, and the
- * one the fake Messages API server uses. The estimate never compounds: every response replaces
+ * one the fake Messages API server uses — an image or a PDF at what the API counts for it (see
+ * weighedJsonLength). The estimate never compounds: every response replaces
  * it with the API's figure. `overhead` is the system prompt and tool schemas, learned from the
  * same figure, so a history rebuilt after compaction is measured with them.
  *
@@ -76,7 +78,7 @@ export class ContextMeter {
     const blocks = typeof content === 'string' ? -1 : content.length
     const known = this.sizes.get(m)
     if (known && known.content === content && known.blocks === blocks) return known.chars
-    const chars = JSON.stringify(content).length
+    const chars = weighedJsonLength(content)
     this.sizes.set(m, { content, blocks, chars })
     return chars
   }

@@ -1,4 +1,4 @@
-import type { ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { DocumentBlockParam, ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import type { TurnEnding } from '../events/types.js'
 
@@ -12,13 +12,13 @@ export interface ToolContext {
   progress(data: unknown): void
 }
 
-/** A block of a tool result as the Messages API takes it: text, or an image given inline (base64). */
-export type ToolResultContent = TextBlockParam | ImageBlockParam
+/** A block of a tool result as the Messages API takes it: text, an image or a PDF given inline (base64). */
+export type ToolResultContent = TextBlockParam | ImageBlockParam | DocumentBlockParam
 
 /**
  * What a tool returns: its structured result (hook scripts see it as tool_response) and the text
- * the model reads. A tool whose answer holds images gives `content` too: the blocks the model is
- * sent in place of `text` (which stays the plain form, for hooks and displays).
+ * the model reads. A tool whose answer holds images or a PDF gives `content` too: the blocks the
+ * model is sent in place of `text` (which stays the plain form, for hooks and displays).
  */
 export interface ToolOutput {
   result: unknown
@@ -111,15 +111,19 @@ export function validateInput<I>(tool: Tool<I>, input: unknown): Validation<I> {
 
 const MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
 
+type Block = { type?: unknown; text?: unknown; source?: { type?: unknown; media_type?: unknown; data?: unknown } }
+const isBase64 = (b: Block, types: (t: unknown) => boolean) => b.source?.type === 'base64' && types(b.source.media_type) && typeof b.source.data === 'string'
+
 /**
- * The blocks a tool gave that the API takes in a tool_result — text, and base64 images of the
- * four types it reads — or undefined when any other is among them: then the text is sent alone,
- * since one unreadable block would fail the whole request.
+ * The blocks a tool gave that the API takes in a tool_result — text, base64 images of the four
+ * types it reads, and base64 PDFs — or undefined when any other is among them: then the text is
+ * sent alone, since one unreadable block would fail the whole request.
  */
 export function sendableContent(content: unknown): ToolResultContent[] | undefined {
   if (!Array.isArray(content) || content.length === 0) return undefined
-  const ok = content.every((b: { type?: unknown; text?: unknown; source?: { type?: unknown; media_type?: unknown; data?: unknown } }) =>
+  const ok = content.every((b: Block) =>
     (b?.type === 'text' && typeof b.text === 'string')
-    || (b?.type === 'image' && b.source?.type === 'base64' && MEDIA_TYPES.has(b.source.media_type as string) && typeof b.source.data === 'string'))
+    || (b?.type === 'image' && isBase64(b, (t) => MEDIA_TYPES.has(t as string)))
+    || (b?.type === 'document' && isBase64(b, (t) => t === 'application/pdf')))
   return ok ? content as ToolResultContent[] : undefined
 }

@@ -1,4 +1,5 @@
 import type { SessionMessage } from '../../core/events/types.js'
+import { weighedJsonLength } from '../../core/model/media-weight.js'
 
 type Block = { type: string; [field: string]: unknown }
 
@@ -75,7 +76,7 @@ export function tailStart(messages: readonly SessionMessage[], budget: number): 
   let tokens = 0
   let start: number | undefined
   for (let i = messages.length - 1; i >= 1; i--) {
-    tokens += Math.ceil(JSON.stringify(messages[i]!.content).length / 4)
+    tokens += Math.ceil(weighedJsonLength(messages[i]!.content) / 4)
     if (tokens > budget) break
     if (messages[i]!.role === 'assistant' && messages[i - 1]!.role === 'user') start = i
   }

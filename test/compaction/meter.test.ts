@@ -114,3 +114,23 @@ describe('the context meter', () => {
     expect(JSON.stringify(originals)).not.toContain('[cleared]')
   })
 })
+
+describe('images and PDFs', () => {
+  const withBlock = (source: Record<string, string>, type: 'image' | 'document'): MessageParam[] => [
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type, source } as never] }] },
+  ]
+
+  it('weighs one at what the API counts for it, not at its base64 (a screenshot would read as ~250,000 tokens)', () => {
+    const data = 'A'.repeat(1_000_000)
+    const image = new ContextMeter(withBlock({ type: 'base64', media_type: 'image/png', data }, 'image')).tokens()
+    expect(image).toBeGreaterThan(1_600)
+    expect(image).toBeLessThan(1_700)
+    const pdf = new ContextMeter(withBlock({ type: 'base64', media_type: 'application/pdf', data }, 'document')).tokens()
+    expect(pdf).toBeGreaterThan(60_000)
+    expect(pdf).toBeLessThan(60_100)
+    // A small one counts as its text: no more than it is.
+    const small = new ContextMeter(withBlock({ type: 'base64', media_type: 'image/png', data: 'AAAA' }, 'image')).tokens()
+    expect(small).toBeLessThan(40)
+  })
+})
+

@@ -1,6 +1,7 @@
 import type {
   ContentBlock, Message, MessageDeltaUsage, RawContentBlockStartEvent, RawMessageStreamEvent, StopReason, Usage,
 } from '@anthropic-ai/sdk/resources/messages'
+import { weighedJsonLength } from '../../core/model/media-weight.js'
 import type { ReplyStep, ScriptBlock } from './script-schema.js'
 
 /** Text and tool JSON are cut into pieces of this size so a reply really streams. */
@@ -31,7 +32,7 @@ export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex
   const usage = step.usage ?? {}
   // A step that states its usage states all of it: what the server counted does not add to it.
   if (step.usage) counted = undefined
-  const inputTokens = usage.input_tokens ?? counted?.input_tokens ?? estimateTokens(JSON.stringify([request.system, request.messages, request.tools]))
+  const inputTokens = usage.input_tokens ?? counted?.input_tokens ?? estimateJsonTokens([request.system, request.messages, request.tools])
   const outputTokens = usage.output_tokens ?? Math.max(1, estimateTokens(step.reply.map(blockText).join('')))
   const cacheRead = usage.cache_read_input_tokens ?? counted?.cache_read_input_tokens ?? 0
   const cacheWrite = usage.cache_creation_input_tokens ?? counted?.cache_creation_input_tokens ?? 0
@@ -158,6 +159,11 @@ export function assembleMessage(events: Iterable<RawMessageStreamEvent>): Messag
 /** A rough token count (four characters a token), for usage a script leaves out. */
 export function estimateTokens(text: string | undefined): number {
   return Math.ceil((text?.length ?? 0) / 4)
+}
+
+/** The same count for a value sent as JSON, each image or PDF in it counted as the API counts one (roughly), not by its base64. */
+export function estimateJsonTokens(value: unknown): number {
+  return Math.ceil(weighedJsonLength(value) / 4)
 }
 
 function start(index: number, content_block: RawContentBlockStartEvent['content_block']): RawMessageStreamEvent {

@@ -7,7 +7,7 @@ import { apiErrorTypeFor } from '../../core/model/api-errors.js'
 import { eventsForStep, type CountedUsage, type ScriptRequest } from './script-events.js'
 import { isErrorStep, parseScript, type ReplyStep, type Script, type StepExpect, type StepWhen } from './script-schema.js'
 
-export { assembleMessage, estimateTokens, eventsForStep, type CountedUsage, type ScriptRequest } from './script-events.js'
+export { assembleMessage, estimateJsonTokens, estimateTokens, eventsForStep, type CountedUsage, type ScriptRequest } from './script-events.js'
 export {
   isErrorStep, parseScript, type ErrorStep, type ReplyStep, type Script, type ScriptBlock, type Step, type StepExpect,
 } from './script-schema.js'
