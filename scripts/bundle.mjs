@@ -44,6 +44,9 @@ const VENDOR = {
   fleet: ['pg', 'pg-boss'],
   // Grep's engine when ripgrep is missing.
   re2js: ['re2js'],
+  // Read's coders for an image it shrinks, and its PDF reader.
+  image: ['pngjs', 'jpeg-js'],
+  pdf: ['@pdfme/pdf-lib'],
 }
 
 // The export names Node gives each package, so the stand-in module in the bundle exports the same.

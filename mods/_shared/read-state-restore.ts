@@ -41,6 +41,8 @@ function touchedFiles(messages: readonly MessageParam[]): Map<string, boolean> {
         const call = calls.get(b.tool_use_id)
         const path = call?.input.file_path
         if (!call || typeof path !== 'string') continue
+        // An image or a PDF was seen as a picture, not as text Edit could match: it does not count as read.
+        if (call.name === 'Read' && Array.isArray(b.content) && !/\.ipynb$/i.test(path)) continue
         const text = typeof b.content === 'string' ? b.content : ''
         const whole = call.name === 'Write' ? true
           : call.name === 'Edit' ? files.get(path) ?? true

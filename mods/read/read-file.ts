@@ -8,12 +8,19 @@ import { readRegular } from '../_shared/read-regular.js'
 import { hashBytes, recordRead } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
 import { decodeText, looksBinary } from '../_shared/text-file.js'
+import { imageHeader } from './image-header.js'
+import { readImage } from './read-image.js'
+import { MAX_NOTEBOOK_BYTES, renderNotebook } from './read-notebook.js'
+import { MAX_PAGES_PER_READ, readPdf } from './read-pdf.js'
 
 export const DEFAULT_LINES = 2000
 export const MAX_LINE_CHARS = 2000
 const CUT_NOTE = `… [line cut at ${MAX_LINE_CHARS} characters]`
 // Whole-file reads keep the file in memory; past this size a range is pointless without streaming.
 const MAX_FILE_BYTES = 32 * 1024 * 1024
+// A PDF is read a page range at a time, so a longer one than the API takes whole still serves.
+const MAX_PDF_BYTES = 100 * 1024 * 1024
+const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp'])
 const BINARY_EXTENSIONS = new Set([
   '.png', '.jpg', '.jpeg', '.gif', '.webp', '.bmp', '.ico', '.tiff', '.pdf', '.zip', '.gz', '.tgz', '.bz2', '.xz', '.7z',
   '.tar', '.jar', '.class', '.exe', '.dll', '.so', '.dylib', '.o', '.a', '.wasm', '.mp3', '.mp4', '.mov', '.wav', '.ogg',
@@ -24,14 +31,16 @@ export const readInput = z.object({
   file_path: z.string().describe('The absolute path of the file to read'),
   offset: z.number().int().min(0).optional().describe('The line number to start from (1-based). Only for files too long to read at once'),
   limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${DEFAULT_LINES})`),
+  pages: z.string().optional().describe(`Page range for PDF files (e.g., "1-5", "3", "10-20"). Only applicable to PDF files. Maximum ${MAX_PAGES_PER_READ} pages per request.`),
 })
 export type ReadInput = z.output<typeof readInput>
 
-export const READ_DESCRIPTION = `Reads a text file from the local filesystem.
+export const READ_DESCRIPTION = `Reads a file from the local filesystem.
 - file_path must be an absolute path inside the session's working directories.
 - By default up to ${DEFAULT_LINES} lines are returned from the start of the file; pass offset (1-based line) and limit for longer files.
 - Lines longer than ${MAX_LINE_CHARS} characters are cut.
 - Output is numbered like \`cat -n\`: the line number, a tab, then the line. The number is not part of the file.
+- Reads images (PNG, JPEG, GIF, WebP) and presents them visually. Reads PDFs; for PDFs over 10 pages pass pages (e.g. "1-5", at most ${MAX_PAGES_PER_READ} pages per call). Reads Jupyter notebooks (.ipynb) as all their cells with outputs.
 - Directories cannot be read: list them with Glob or with ls through Bash.
 - A file must be read before Edit or Write may change it.
 - Reading several files that may be useful at once, in one response, is faster.`
@@ -53,19 +62,36 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
   const checked = await checkPath(input.file_path, ctx.cwd, options.additionalDirectories, { anywhere: options.anywhere })
   if (!checked.ok) return failure(checked.message)
   const shown = input.file_path
-  const file = await readRegular(checked.path, MAX_FILE_BYTES)
+  const ext = extname(checked.path).toLowerCase()
+  const cap = ext === '.ipynb' ? MAX_NOTEBOOK_BYTES : ext === '.pdf' ? MAX_PDF_BYTES : MAX_FILE_BYTES
+  const file = await readRegular(checked.path, cap)
   if (!file.ok) {
     switch (file.why) {
       case 'missing': return failure(`File does not exist: ${shown}.${await similarNames(checked.path)}`)
       case 'directory': return failure(`${shown} is a directory, not a file. List it with Glob, or with ls through Bash.`)
       case 'irregular': return failure(`${shown} is not a regular file.`)
-      case 'too-large': return failure(`${shown} is ${file.size === undefined ? '' : `${file.size} bytes, `}more than Read takes (${MAX_FILE_BYTES} bytes). Search it with Grep, or look at parts of it with head/tail/sed through Bash.`)
+      case 'too-large': return failure(`${shown} is ${file.size === undefined ? '' : `${file.size} bytes, `}more than Read takes (${cap} bytes). Search it with Grep, or look at parts of it with head/tail/sed through Bash.`)
       default: return failure(`Cannot read ${shown}: ${file.message}`)
     }
   }
   const { bytes, mtimeMs } = file
-  if (BINARY_EXTENSIONS.has(extname(checked.path).toLowerCase()) || looksBinary(bytes)) {
-    return failure(`${shown} is a binary file (${bytes.length} bytes); Read shows text files only.`)
+  // Images and PDFs are told by their bytes too: a screenshot saved without its extension is still one.
+  if (ext === '.pdf' || (looksBinary(bytes) && bytes.subarray(0, 5).toString('latin1') === '%PDF-')) return readPdf(bytes, shown, input.pages)
+  if (IMAGE_EXTENSIONS.has(ext) || (looksBinary(bytes) && imageHeader(bytes))) return readImage(bytes, shown)
+  if (ext === '.ipynb') {
+    const nb = renderNotebook(decodeText(bytes).text, shown)
+    if (!nb.ok) return failure(nb.message)
+    const chars = nb.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0)
+    if (chars > options.maxOutputChars) {
+      return failure(`${shown} has ${nb.cells.length} cells whose text and outputs come to ${chars} characters, more than Read returns (${options.maxOutputChars}). Look at parts of it through Bash, e.g. jq '.cells[0:10]' ${shown}.`)
+    }
+    // The model saw every cell: Edit and Write may change the file.
+    recordRead(ctx.sessionId, checked.path, { mtimeMs, hash: hashBytes(bytes), whole: true })
+    const text = nb.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n')
+    return { result: { type: 'notebook', file: { filePath: shown, cells: nb.cells } }, text, content: nb.content }
+  }
+  if (BINARY_EXTENSIONS.has(ext) || looksBinary(bytes)) {
+    return failure(`${shown} is a binary file (${bytes.length} bytes); Read shows text files, images, PDFs and notebooks only.`)
   }
   const { text } = decodeText(bytes)
   const start = input.offset ? input.offset - 1 : 0
