@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import type { ModApi } from '../../core/mod/api.js'
+import { looksBinary } from '../_shared/text-file.js'
 
 /**
  * What the summary alone would lose, read fresh after compaction: the memory files loaded at
@@ -15,9 +16,14 @@ export interface ReattachLimits {
   memoryChars: number
 }
 
+// Read shows these as pictures: their bytes read as text would be noise (a small PDF may hold no NUL byte).
+const PICTURES = /\.(png|jpe?g|gif|webp|pdf)$/i
+
 async function readCapped(path: string, max: number): Promise<string | undefined> {
   try {
-    const text = await readFile(path, 'utf8')
+    const bytes = await readFile(path)
+    if (PICTURES.test(path) || looksBinary(bytes)) return undefined
+    const text = bytes.toString('utf8')
     return text.length <= max ? text : `${text.slice(0, max)}\n… [truncated: ${(text.length - max).toLocaleString('en-US')} more characters; Read the file for the rest]`
   } catch {
     return undefined

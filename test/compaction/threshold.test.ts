@@ -7,6 +7,7 @@ import todo from '../../mods/todo/index.js'
 import { autoThreshold } from '../../mods/compaction/threshold.js'
 import { run, tempCwd } from '../sessions/helpers.js'
 import { big, bigTool, compactionWith, mainRequests, summary } from './helpers.js'
+import { pdf, png } from '../tools/media-files.js'
 
 const at = (env: Record<string, string> = {}, thresholdTokens?: number) => {
   const warnings: string[] = []
@@ -63,5 +64,20 @@ describe('after compaction', () => {
     expect(rest).toContain(`A file read before compaction, as it is now: ${join(cwd, 'notes.txt')}`)
     expect(rest).toContain('version one')
     expect(texts.slice(1).every((t: string) => t.startsWith('<system-reminder>'))).toBe(true)
+  })
+
+  it('re-attaches no image or PDF that Read showed: their bytes are no text', async () => {
+    const cwd = await tempCwd()
+    writeFileSync(join(cwd, 'notes.txt'), 'version one\n')
+    writeFileSync(join(cwd, 'red.png'), png(4, 3))
+    writeFileSync(join(cwd, 'doc.pdf'), pdf(1))
+    const readOf = (file: string) => ({ reply: [{ tool_use: { name: 'Read', input: { file_path: join(cwd, file) } } }] })
+    const script = [readOf('notes.txt'), readOf('red.png'), readOf('doc.pdf'), big('r1'), big('r2'), summary('SUMMARY-PICTURES'), { reply: 'done' }]
+    const r = await run(script, 'go', cwd, {}, [read, bigTool, compactionWith({ thresholdTokens: 4_000, keepRecentFraction: 0, microcompact: false })])
+    expect(r.result.result).toBe('done')
+    const rest = mainRequests(r.requests).at(-1)!.body.messages[0].content.slice(1).map((b: any) => b.text).join('\n')
+    expect(rest).toContain(`A file read before compaction, as it is now: ${join(cwd, 'notes.txt')}`)
+    expect(rest).not.toContain('red.png')
+    expect(rest).not.toContain('doc.pdf')
   })
 })
