@@ -70,7 +70,11 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
       case 'missing': return failure(`File does not exist: ${shown}.${await similarNames(checked.path)}`)
       case 'directory': return failure(`${shown} is a directory, not a file. List it with Glob, or with ls through Bash.`)
       case 'irregular': return failure(`${shown} is not a regular file.`)
-      case 'too-large': return failure(`${shown} is ${file.size === undefined ? '' : `${file.size} bytes, `}more than Read takes (${cap} bytes). Search it with Grep, or look at parts of it with head/tail/sed through Bash.`)
+      case 'too-large': {
+        const size = `${shown} is ${file.size === undefined ? '' : `${file.size} bytes, `}more than Read takes (${cap} bytes).`
+        if (IMAGE_EXTENSIONS.has(ext)) return failure(`${size} Make a smaller copy (for example with ImageMagick through Bash: convert in${ext} -resize 2000x2000 out.png) and read that.`)
+        return failure(`${size} Search it with Grep, or look at parts of it with head/tail/sed through Bash.`)
+      }
       default: return failure(`Cannot read ${shown}: ${file.message}`)
     }
   }

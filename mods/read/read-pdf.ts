@@ -15,7 +15,19 @@ export interface PageRange { first: number; last: number }
 type PdfLib = typeof import('@pdfme/pdf-lib')
 let pdfLib: Promise<PdfLib> | undefined
 // pdf-lib (pure JavaScript) loads on the first PDF read, never at start.
-const loadPdfLib = () => (pdfLib ??= import('@pdfme/pdf-lib'))
+const loadPdfLib = () => (pdfLib ??= import('@pdfme/pdf-lib').then((lib) => (quietParserWarnings(), lib)))
+
+// What pdf-lib's parser says with console.warn of a damaged file, which it reads past: printed, it
+// would land in the middle of the terminal's screen. Other warnings pass.
+const PARSER_WARNINGS = /^(Trying to parse invalid object|Invalid object ref|Removing parsed object|Parsed number that is too large)/
+
+function quietParserWarnings(): void {
+  const warn = console.warn
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && PARSER_WARNINGS.test(args[0])) return
+    warn.apply(console, args)
+  }
+}
 
 /** "3", "1-5" or "4-" (to the end, within the per-call limit); 1-based. */
 export function parsePages(pages: string): PageRange | string {

@@ -12,6 +12,8 @@ beforeAll(async () => {
   tmp = await tempDir()
   await writeFile(join(tmp.dir, 'wide.png'), png(2400, 10, (x) => [x % 256, 0, 0]))
   await writeFile(join(tmp.dir, 'long.pdf'), pdf(12))
+  // A damaged object that pdf-lib reads past, saying so with console.warn.
+  await writeFile(join(tmp.dir, 'damaged.pdf'), pdf(3).toString('latin1').replace('/BaseFont /Helvetica >>', '/BaseFont /Helvetica )) ]'))
 })
 afterAll(() => tmp.remove())
 
@@ -19,9 +21,9 @@ const readCall = (input: Record<string, unknown>) => ({ tool_use: { name: 'Read'
 
 // Read's image coders and PDF reader are files of their own in the build (scripts/bundle.mjs), loaded on first use.
 describe('Read of an image and a PDF in the built CLI', () => {
-  it('the built CLI loads its image coders and PDF reader when a read needs them, and prints the results in stream-json', async () => {
+  it('the built CLI loads its image coders and PDF reader when a read needs them, prints the results in stream-json, and keeps pdf-lib\'s parser warnings off stderr', async () => {
     const server = await startFakeAnthropic({ script: [
-      { reply: [readCall({ file_path: join(tmp.dir, 'wide.png') }), readCall({ file_path: join(tmp.dir, 'long.pdf'), pages: '2-3' })] },
+      { reply: [readCall({ file_path: join(tmp.dir, 'wide.png') }), readCall({ file_path: join(tmp.dir, 'long.pdf'), pages: '2-3' }), readCall({ file_path: join(tmp.dir, 'damaged.pdf') })] },
       { reply: 'seen' },
     ] })
     try {
@@ -30,7 +32,9 @@ describe('Read of an image and a PDF in the built CLI', () => {
       })
       expect(run.code, run.err).toBe(0)
       const results = run.out.trim().split('\n').map((l) => JSON.parse(l)).filter((m) => m.type === 'user' && m.tool_use_result)
-      expect(results.map((m) => m.tool_use_result.type)).toEqual(['image', 'pdf'])
+      expect(results.map((m) => m.tool_use_result.type)).toEqual(['image', 'pdf', 'pdf'])
+      // The parser's complaints about the damaged one stay off the screen.
+      expect(run.err).not.toContain('Trying to parse invalid object')
       expect(results[0].tool_use_result.file.dimensions).toEqual({ originalWidth: 2400, originalHeight: 10, displayWidth: 2000, displayHeight: 8 })
       expect(results[1].tool_use_result.file).toMatchObject({ totalPages: 12, firstPage: 2, lastPage: 3 })
       const [image, doc] = toolResults(server.requests, 1)
