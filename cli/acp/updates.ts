@@ -87,7 +87,11 @@ export class UpdateStream {
     this.calls.delete(b.tool_use_id)
     const text = typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n')
     const status = b.is_error === true ? 'failed' : 'completed'
-    return [{ sessionUpdate: 'tool_call_update', toolCallId: b.tool_use_id, status, content: resultContent(call, text, b.is_error === true), rawOutput: text }]
+    // An image the tool gave (Read of one, an MCP tool's) is shown in the editor as an image.
+    const images: ToolCallContent[] = typeof b.content === 'string' ? [] : (b.content ?? []).flatMap((c) => (c.type === 'image' && c.source.type === 'base64'
+      ? [{ type: 'content' as const, content: { type: 'image' as const, data: c.source.data, mimeType: c.source.media_type } }]
+      : []))
+    return [{ sessionUpdate: 'tool_call_update', toolCallId: b.tool_use_id, status, content: [...resultContent(call, text, b.is_error === true), ...images], rawOutput: text }]
   }
 }
 

@@ -6,7 +6,7 @@ import { hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/rea
 import { failure } from '../_shared/register-tool.js'
 import type { ToolDelegate } from '../_shared/tool-delegate.js'
 import { applyEdit } from '../edit/apply-edit.js'
-import { DEFAULT_LINES, MAX_LINE_CHARS } from '../read/read-file.js'
+import { DEFAULT_LINES, MAX_LINE_CHARS, readsAsMedia } from '../read/read-file.js'
 import type { Editor } from './editor.js'
 import { describeError } from '../../core/errors.js'
 
@@ -36,6 +36,8 @@ export const editorRead = (files: Files): ToolDelegate => async (input, ctx, dir
   const shown = str(input.file_path)
   const checked = await checkPath(shown, ctx.cwd, dirs)
   if (!checked.ok) return failure(checked.message)
+  // An image, a PDF or a notebook is read from disk by Read itself: as text it would be noise.
+  if (readsAsMedia(checked.path)) return undefined
   const { text, error } = await current(files, checked.path)
   if (error) return failure(`Cannot read ${shown} in the editor: ${error}`)
   if (text === undefined) return failure(`File does not exist: ${shown}.`)

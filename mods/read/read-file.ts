@@ -21,6 +21,12 @@ const MAX_FILE_BYTES = 32 * 1024 * 1024
 // A PDF is read a page range at a time, so a longer one than the API takes whole still serves.
 const MAX_PDF_BYTES = 100 * 1024 * 1024
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp'])
+
+/** Files Read shows as pictures or cells, not as numbered lines: an editor's text buffer of one is no help. */
+export const readsAsMedia = (path: string): boolean => {
+  const ext = extname(path).toLowerCase()
+  return IMAGE_EXTENSIONS.has(ext) || ext === '.pdf' || ext === '.ipynb'
+}
 const BINARY_EXTENSIONS = new Set([
   '.png', '.jpg', '.jpeg', '.gif', '.webp', '.bmp', '.ico', '.tiff', '.pdf', '.zip', '.gz', '.tgz', '.bz2', '.xz', '.7z',
   '.tar', '.jar', '.class', '.exe', '.dll', '.so', '.dylib', '.o', '.a', '.wasm', '.mp3', '.mp4', '.mov', '.wav', '.ogg',

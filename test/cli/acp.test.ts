@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { acpTestBed, chunks, errorCode, startAgent, type AgentProcess } from '../helpers/acp-agent.js'
 import { builtModloop } from '../helpers/built-cli.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
+import { png } from '../tools/media-files.js'
 
 let server: FakeAnthropic | undefined
 let agentProcess: AgentProcess | undefined
@@ -262,6 +263,31 @@ describe('modloop acp', () => {
     const termContent = updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'toolu_term').flatMap((u) => ('content' in u ? (u.content as ToolCallContent[] | null) ?? [] : []))
     expect(termContent).toContainEqual({ type: 'terminal', terminalId: 'term-1' })
     expect(JSON.stringify(server.requests[4]!.body.messages)).toContain('via-terminal')
+  })
+
+  it('an image is read from disk, not through the editor\'s text buffers, and shown in the editor as an image', async () => {
+    const image = join(dir, 'shot.png')
+    await writeFile(image, png(4, 3))
+    server = await startFakeAnthropic({ script: [{ reply: [{ tool_use: { id: 'toolu_img', name: 'Read', input: { file_path: image } } }] }, { reply: 'a red square' }] })
+    const reads: string[] = []
+    const a = agentProcess = startAgent([], {
+      cwd: dir, env: envFor(server),
+      setup: (app) => app
+        .onRequest('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }))
+        .onRequest('fs/read_text_file', ({ params }) => {
+          reads.push(params.path)
+          return { content: 'text the editor made of the bytes' }
+        })
+        .onRequest('fs/write_text_file', () => ({})),
+    })
+    await a.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } })
+    const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look' }] })).stopReason).toBe('end_turn')
+    expect(reads).toEqual([])
+    const data = png(4, 3).toString('base64')
+    expect(JSON.stringify(server.requests[1]!.body.messages)).toContain(data)
+    const update = a.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'toolu_img')
+    expect(update).toMatchObject({ status: 'completed', content: [{ type: 'content', content: { type: 'image', data, mimeType: 'image/png' } }] })
   })
 
   it('session/load replays a saved session, which goes on; it resumes with -p --resume, and a -p session loads over ACP', async () => {
