@@ -33,7 +33,8 @@ export default defineMod({
     },
   },
   provides: ['serverStatus', 'mcpControl'],
-  uses: { loadedPlugins: 'optional' },
+  // transcriptFile: outputs over the limit are saved beside the transcript.
+  uses: { loadedPlugins: 'optional', transcriptFile: 'optional' },
   register(on, opts, $) {
     let manager: McpManager | undefined
     let cwd: string | undefined

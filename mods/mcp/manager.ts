@@ -6,6 +6,9 @@ import type { ServerEntry } from './sources.js'
 import { outputLimit, toToolOutput } from './tool-result.js'
 import { mcpToolName as toolName } from './tool-name.js'
 import { describeError } from '../../core/errors.js'
+import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 
 const MAX_DESCRIPTION = 2_048
 
@@ -175,7 +178,23 @@ export class McpManager {
       return { result: text, text, isError: true }
     }
     const maxChars = tool._meta?.['anthropic/maxResultSizeChars']
-    return toToolOutput(raw, name, outputLimit(this.$.env.get('MAX_MCP_OUTPUT_TOKENS'), typeof maxChars === 'number' ? maxChars : undefined))
+    const limit = outputLimit(this.$.env.get('MAX_MCP_OUTPUT_TOKENS'), typeof maxChars === 'number' ? maxChars : undefined)
+    return toToolOutput(raw, name, limit, (text) => this.saveWhole(text, ctx.toolUseId))
+  }
+
+  /** Writes an output over the limit beside the session's transcript; undefined (the text is then cut) when it cannot. */
+  private async saveWhole(text: string, toolUseId: string): Promise<string | undefined> {
+    try {
+      const dir = toolResultsDirOf(this.$)
+      await mkdir(dir, { recursive: true })
+      // Not the name compaction gives a result it saves, so neither overwrites the other.
+      const path = join(dir, `mcp-${toolResultFile(toolUseId)}`)
+      await writeFile(path, text, 'utf8')
+      return path
+    } catch (err) {
+      this.$.log.warn(`an MCP output of ${text.length} characters could not be saved to a file (${describeError(err)}); it is cut at the limit`)
+      return undefined
+    }
   }
 
   private update(conn: ServerConnection): void {

@@ -18,14 +18,21 @@ export function outputLimit(envTokens: string | undefined, toolMaxChars?: number
   return { chars: Math.min(toolMaxChars, MAX_RESULT_CHARS_CAP), tokens }
 }
 
+/** How much of an output over the limit the model is shown beside the path of the whole of it. */
+export const PREVIEW_CHARS = 2_000
+
 /**
  * An MCP CallToolResult as a tool output: `result` is the CallToolResult itself (what hooks see as
  * tool_response), `text` what the model reads — text blocks as they are, embedded text resources
  * with their URI, and a short placeholder for images, audio and binary data. An answer with
  * images the API reads also gives `content`: its blocks in order, each image as an image block,
  * so the model sees the picture, not its placeholder.
+ *
+ * Text over the limit is written whole by `save` (which answers its path), and the model reads
+ * where it is and how it starts: cutting it instead would lose the rest for good. Without `save`,
+ * or when saving fails, the text is cut at the limit.
  */
-export function toToolOutput(raw: unknown, tool: string, limit: { chars: number; tokens: number }): ToolOutput {
+export async function toToolOutput(raw: unknown, tool: string, limit: { chars: number; tokens: number }, save?: (text: string) => Promise<string | undefined>): Promise<ToolOutput> {
   const result = (raw ?? {}) as CallResult
   const blocks = Array.isArray(result.content) ? result.content : []
   const parts = blocks.map(blockText)
@@ -35,7 +42,11 @@ export function toToolOutput(raw: unknown, tool: string, limit: { chars: number;
   if (text === '') text = result.isError ? `${tool} reported an error without a message` : `${tool} completed with no output`
   const isCut = text.length > limit.chars
   if (isCut) {
-    text = `${text.slice(0, limit.chars)}\n\n[Output truncated: ${tool} returned ${text.length.toLocaleString('en-US')} characters, more than the ${limit.chars.toLocaleString('en-US')} allowed (MAX_MCP_OUTPUT_TOKENS=${limit.tokens}). Ask for less: narrower arguments, filters or paging.]`
+    const over = `${tool} returned ${text.length.toLocaleString('en-US')} characters, more than the ${limit.chars.toLocaleString('en-US')} allowed (MAX_MCP_OUTPUT_TOKENS=${limit.tokens})`
+    const path = await save?.(text)
+    text = path
+      ? `${text.slice(0, Math.min(limit.chars, PREVIEW_CHARS))}\n\n[Output too large: ${over}. The full output was saved to: ${path}\nRead or Grep that file for the parts you need; the above is its start.]`
+      : `${text.slice(0, limit.chars)}\n\n[Output truncated: ${over}. Ask for less: narrower arguments, filters or paging.]`
   }
   const content = withImages(blocks, isCut ? text : undefined)
   const output: ToolOutput = { result: raw, text, ...(content ? { content } : {}) }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
@@ -69,7 +70,7 @@ describe('MCP tools in the loop', () => {
     expect(overlap).toBeGreaterThan(250)
   })
 
-  it("truncates output above MAX_MCP_OUTPUT_TOKENS; times calls out after the server's timeout, else MCP_TOOL_TIMEOUT", async () => {
+  it("saves output above MAX_MCP_OUTPUT_TOKENS whole to a file and shows its start; times calls out after the server's timeout, else MCP_TOOL_TIMEOUT", async () => {
     process.env.MAX_MCP_OUTPUT_TOKENS = '100'
     process.env.MCP_TOOL_TIMEOUT = '300'
     try {
@@ -78,7 +79,11 @@ describe('MCP tools in the loop', () => {
         { reply: 'done' },
       ], 'go', { cwd: dirs.project, mods: [toolsMod(), both({ timeout: 150 })] })
       const [big, slow, slowWeb, echo] = toolResults(run.requests, 1)
-      expect(resultText(big!)).toMatch(/^x{400}\n\n\[Output truncated: mcp__fixture__big returned 1,000 characters, more than the 400 allowed \(MAX_MCP_OUTPUT_TOKENS=100\)/)
+      // The model reads the start and where the rest is: the file holds every character, not the cut text.
+      const shown = resultText(big!)
+      expect(shown).toMatch(/^x{400}\n\n\[Output too large: mcp__fixture__big returned 1,000 characters, more than the 400 allowed \(MAX_MCP_OUTPUT_TOKENS=100\)\. The full output was saved to: /)
+      const saved = /saved to: (\S+)/.exec(shown)![1]!
+      expect(await readFile(saved, 'utf8')).toBe('x'.repeat(1000))
       expect(slow!.is_error).toBe(true)
       expect(resultText(slow!)).toBe('MCP server "fixture": wait timed out after 300 ms')
       expect(resultText(slowWeb!)).toBe('MCP server "web": wait timed out after 150 ms')
