@@ -82,6 +82,8 @@ export class ServerConnection {
       }
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new Error(`MCP server "${this.name}": ${tool} timed out after ${timeout} ms`)
       if (err instanceof McpError) throw new Error(`MCP server "${this.name}": ${tool} failed: ${err.message}`)
+      // The SDK client checks the answer's shape: a bad answer is the server's error, and the connection is fine.
+      if (isSchemaError(err)) throw new Error(`MCP server "${this.name}" returned a malformed result for ${tool}: ${schemaIssues(err)}`)
       // Anything else is the transport (a refused connection, a reset): reconnect on the next call.
       await this.shutdown(live)
       this.setStatus('failed', `the connection broke: ${describeError(err)}`)
@@ -222,6 +224,16 @@ async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
   const settled = await Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => { timer = setTimeout(() => r(false), ms) })])
   clearTimeout(timer)
   return settled
+}
+
+/** The MCP SDK rejects a result that fails its schema with the zod error itself (zod 4 core names it `$ZodError`). */
+function isSchemaError(err: unknown): err is { issues: { path: PropertyKey[]; message: string }[] } {
+  return /^\$?ZodError$/.test(String((err as Error | null)?.name)) && Array.isArray((err as { issues?: unknown }).issues)
+}
+
+/** A zod error's issues on one line: `content: expected array`. */
+function schemaIssues(err: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return err.issues.slice(0, 3).map((i) => `${i.path.length ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`).join('; ')
 }
 
 function positive(v: string | undefined): number | undefined {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
@@ -45,6 +46,25 @@ describe('MCP server lifecycle', () => {
     expect(second).toBeGreaterThan(0)
     expect(second).not.toBe(first)
     expect([first, second].filter(isAlive)).toEqual([])
+  })
+
+  it('reports a result that is not a CallToolResult as that server\'s error, and keeps the server running', async () => {
+    const seen: unknown[] = []
+    const raw = { command: process.execPath, args: [fileURLToPath(new URL('./fixtures/raw-server.mjs', import.meta.url))] }
+    const run = await runScript([
+      { reply: [use('mcp__raw__pid', { valid: true })] },
+      { reply: [use('mcp__raw__pid')] },
+      { reply: [use('mcp__raw__pid', { valid: true })] },
+      { reply: 'done' },
+    ], 'go', { cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { raw } }), statusProbe(seen)] })
+    const first = Number(resultText(toolResults(run.requests, 1)[0]!))
+    const bad = toolResults(run.requests, 2)[0]!
+    expect(bad.is_error).toBe(true)
+    expect(resultText(bad)).toMatch(/^MCP server "raw" returned a malformed result for pid: content: .*expected array/)
+    expect(resultText(bad)).not.toContain('\n')
+    // The same process answers the next call: nothing was wrong with the connection.
+    expect(seen[2]).toEqual([{ name: 'raw', status: 'connected' }])
+    expect(Number(resultText(toolResults(run.requests, 3)[0]!))).toBe(first)
   })
 
   it('refreshes the tool list on notifications/tools/list_changed', async () => {
