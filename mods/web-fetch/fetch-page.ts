@@ -1,3 +1,4 @@
+import { decodeBody, isBinary } from './decode.js'
 
 export interface Page {
   url: string
@@ -9,6 +10,8 @@ export interface Page {
   content: string
   /** Set when the page redirects to another host: the model decides whether to follow. */
   redirect?: string
+  /** Not text (an image, a PDF, an archive): `content` is empty, and the model is told what it is instead. */
+  binary?: true
   /** The page was longer than the size cap: only its first `bytes` were read. */
   truncated?: true
 }
@@ -26,7 +29,7 @@ export function normaliseUrl(raw: string): URL {
 /**
  * Fetches a page with a timeout (for the whole exchange, body included) and a size cap: a page
  * past the cap is cut there, and says so. Same-host redirects are followed; a redirect to another
- * host is reported instead, so the model can decide. HTML becomes markdown.
+ * host is reported instead, so the model can decide. HTML becomes markdown; text is decoded in the charset the page declares.
  */
 export async function fetchPage(raw: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<Page> {
   const timeout = AbortSignal.timeout(opts.timeoutMs)
@@ -51,16 +54,20 @@ async function fetchWithin(raw: string, opts: { maxBytes: number }, signal: Abor
       url = next
       continue
     }
-    const { text, bytes, truncated } = await readCapped(res, opts.maxBytes)
+    const { body: raw, bytes, truncated } = await readCapped(res, opts.maxBytes)
     const contentType = res.headers.get('content-type') ?? ''
-    const body = /html/i.test(contentType) ? (await import('node-html-markdown')).NodeHtmlMarkdown.translate(text) : text
+    const page = { url: url.href, code: res.status, codeText: res.statusText, bytes, contentType }
+    if (isBinary(raw, contentType)) return { ...page, content: '', binary: true, ...(truncated ? { truncated } : {}) }
+    const text = decodeBody(raw, contentType)
+    const isHtml = /html/i.test(contentType) || (contentType === '' && /^\s*<(!doctype html|html)/i.test(text))
+    const body = isHtml ? (await import('node-html-markdown')).NodeHtmlMarkdown.translate(text) : text
     const note = `\n\n[The page is longer than the ${opts.maxBytes.toLocaleString('en-US')}-byte limit: only its first ${bytes.toLocaleString('en-US')} bytes were read.]`
-    return { url: url.href, code: res.status, codeText: res.statusText, bytes, contentType, content: truncated ? body + note : body, ...(truncated ? { truncated } : {}) }
+    return { ...page, content: truncated ? body + note : body, ...(truncated ? { truncated } : {}) }
   }
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<{ text: string; bytes: number; truncated: boolean }> {
-  if (!res.body) return { text: '', bytes: 0, truncated: false }
+async function readCapped(res: Response, maxBytes: number): Promise<{ body: Uint8Array; bytes: number; truncated: boolean }> {
+  if (!res.body) return { body: new Uint8Array(0), bytes: 0, truncated: false }
   const chunks: Uint8Array[] = []
   let bytes = 0
   let truncated = false
@@ -72,5 +79,5 @@ async function readCapped(res: Response, maxBytes: number): Promise<{ text: stri
     // Leaving the loop cancels the rest of the body.
     if (truncated) break
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), bytes, truncated }
+  return { body: Buffer.concat(chunks), bytes, truncated }
 }

@@ -48,6 +48,8 @@ export default defineMod({
             return { result: { ...summary(page, started), result: text }, text }
           }
           if (page.code >= 400) return failure(`WebFetch got HTTP ${page.code} ${page.codeText} from ${page.url}`)
+          // Decoded as text, an image or a PDF is noise to the model that reads the page.
+          if (page.binary) return failure(`${page.url} is not a text page (${page.contentType || 'no Content-Type'}, ${page.truncated ? 'over ' : ''}${page.bytes.toLocaleString('en-US')} bytes): WebFetch reads HTML and text only`)
           const content = page.content.length > opts.maxContentChars ? `${page.content.slice(0, opts.maxContentChars)}\n[content truncated]` : page.content
           const answer = await completeFn({
             model: opts.model, maxTokens: 2048,

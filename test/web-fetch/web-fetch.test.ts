@@ -12,6 +12,15 @@ beforeAll(async () => {
     if (req.url === '/page') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
       res.end('<html><body><h1>Release notes</h1><p>Version <b>4.2</b> adds <a href="/x">streaming</a>.</p><script>evil()</script></body></html>')
+    } else if (req.url === '/latin1') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' })
+      res.end(Buffer.from('Caf\xe9 \x93menu\x94 \x96 10\x80', 'latin1'))
+    } else if (req.url === '/sjis') {
+      res.writeHead(200, { 'content-type': 'text/html' })
+      res.end(Buffer.concat([Buffer.from('<html><head><meta charset="Shift_JIS"></head><body><p>'), Buffer.from([0x82, 0xb1, 0x82, 0xf1, 0x82, 0xc9, 0x82, 0xbf, 0x82, 0xcd]), Buffer.from('</p></body></html>')]))
+    } else if (req.url === '/image') {
+      res.writeHead(200, { 'content-type': 'image/png' })
+      res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))
     } else if (req.url === '/moved') {
       res.writeHead(301, { location: '/page' })
       res.end()
@@ -54,6 +63,26 @@ describe('WebFetch', () => {
     expect(away.content).toContain('https://example.org/elsewhere')
     expect(missing).toMatchObject({ is_error: true })
     expect(missing.content).toContain('404')
+  })
+
+  it('decodes a page in the charset its header or its meta tag declares, and does not read binary content as text', async () => {
+    const run = await runScript([
+      { reply: [fetchCall(`${base}/latin1`)] },
+      { reply: 'first' },
+      { reply: [fetchCall(`${base}/sjis`)] },
+      { reply: 'second' },
+      { reply: [fetchCall(`${base}/image`)] },
+      { reply: 'ok' },
+    ], 'go', { mods: [toolsMod(), webFetch] })
+    const pageOf = (i: number) => (run.requests[i]!.body as any).messages[0].content as string
+    // windows-1252 is what the web means by iso-8859-1: its 0x80-0x9F are quotes, dashes and the euro sign.
+    expect(pageOf(1)).toContain('Café “menu” – 10€')
+    expect(pageOf(3)).toContain('こんにちは')
+    // The image never reaches a model as text: the model is told what it is.
+    expect(run.requests).toHaveLength(6)
+    const image = (run.requests[5]!.body as any).messages.at(-1).content[0]
+    expect(image).toMatchObject({ is_error: true })
+    expect(image.content).toContain('/image is not a text page (image/png, 12 bytes)')
   })
 
   it('upgrades http to https except on loopback', () => {
