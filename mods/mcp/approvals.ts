@@ -15,12 +15,15 @@ export interface ProjectServer {
 
 /**
  * A project server's identity for approval: its name and what decides what it runs or reaches
- * (type, command, args, env, url, headers), as written in the file: a change to any of them makes
- * it a new server that is asked about again. Keys are sorted so reformatting the file changes nothing.
+ * (type, command, args, env, cwd, url, headers), as written in the file: a change to any of them makes
+ * it a new server that is asked about again (a new `cwd` runs another `node server.js`). Keys are
+ * sorted so reformatting the file changes nothing.
  */
 export function serverFingerprint(name: string, raw: unknown): string {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>
   const picked = [name, r.type ?? 'stdio', r.command ?? null, r.args ?? [], sorted(r.env), r.url ?? null, sorted(r.headers)]
+  // Only when set, so the servers approved before cwd counted keep their fingerprints.
+  if (r.cwd !== undefined) picked.push({ cwd: r.cwd })
   return nodeCrypto().createHash('sha256').update(JSON.stringify(picked)).digest('hex').slice(0, 16)
 }
 

@@ -11,13 +11,16 @@ beforeAll(async () => { dirs = await tempDirs() })
 afterAll(() => dirs.remove())
 
 describe('project MCP server fingerprints', () => {
-  it('change with the command, args, env, url or headers, not with the order of keys', () => {
+  it('change with the command, args, env, cwd, url or headers, not with the order of keys', () => {
     const base = serverFingerprint('s', { command: 'node', args: ['a'], env: { A: '1', B: '2' } })
     expect(serverFingerprint('s', { env: { B: '2', A: '1' }, args: ['a'], command: 'node' })).toBe(base)
     expect(serverFingerprint('s', { command: 'node', args: ['b'], env: { A: '1', B: '2' } })).not.toBe(base)
     expect(serverFingerprint('s', { command: 'sh', args: ['a'], env: { A: '1', B: '2' } })).not.toBe(base)
     expect(serverFingerprint('s', { command: 'node', args: ['a'], env: { A: '9', B: '2' } })).not.toBe(base)
     expect(serverFingerprint('t', { command: 'node', args: ['a'], env: { A: '1', B: '2' } })).not.toBe(base)
+    // `node a` in another folder runs another file.
+    expect(serverFingerprint('s', { command: 'node', args: ['a'], env: { A: '1', B: '2' }, cwd: 'tools' })).not.toBe(base)
+    expect(serverFingerprint('s', { command: 'node', args: ['a'], env: { A: '1', B: '2' }, cwd: 'tools' })).not.toBe(serverFingerprint('s', { command: 'node', args: ['a'], env: { A: '1', B: '2' }, cwd: 'evil' }))
     const http = serverFingerprint('h', { type: 'http', url: 'https://a.example/mcp', headers: { X: '1' } })
     expect(serverFingerprint('h', { type: 'http', url: 'https://b.example/mcp', headers: { X: '1' } })).not.toBe(http)
     expect(serverFingerprint('h', { type: 'http', url: 'https://a.example/mcp', headers: { X: '2' } })).not.toBe(http)
