@@ -146,7 +146,7 @@ export class ServerConnection {
       this.tools = await this.listTools(live)
     } catch (err) {
       await this.shutdown(live)
-      if (!this.isShut) this.setStatus('failed', `${describe(err)}${this.stderrNote()}`)
+      if (!this.isShut) this.setStatus('failed', `${this.startFailure(err)}${this.stderrNote()}`)
       return
     } finally {
       this.starting = undefined
@@ -204,6 +204,15 @@ export class ServerConnection {
       if (await within(live.closed, waitMs)) return
     }
     this.ctx.log('warn', `${this.name}: the server process ${pid} did not exit`)
+  }
+
+  /** Why a connect failed, in words: the SDK's "Request timed out" and "Connection closed" say neither what nor why. */
+  private startFailure(err: unknown): string {
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      return `it did not answer the MCP handshake within ${this.ctx.connectTimeoutMs} ms (MCP_TIMEOUT)`
+    }
+    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed && (this.entry.config.type ?? 'stdio') === 'stdio') return 'the server exited before it finished starting'
+    return describe(err)
   }
 
   private setStatus(status: ServerStatus, error?: string): void {

@@ -18,4 +18,20 @@ describe('a server that fails in -p', () => {
     expect(init.mcp_servers).toEqual([{ name: 'missing', status: 'failed' }])
     expect(r.err).toMatch(/MCP server "missing" failed: .*not found/)
   })
+
+  it('says a server exited while starting, with what it printed, and that one never answered within MCP_TIMEOUT', async () => {
+    await writeFile(join(dirs.home, '.claude.json'), '{}')
+    const node = (code: string) => ({ command: process.execPath, args: ['-e', code] })
+    await writeFile(join(dirs.project, 'modloop.config.json'), JSON.stringify({
+      mods: [['mcp', { home: dirs.home }]],
+      mcpServers: {
+        exits: node("process.stderr.write('cannot open /data/app.db\\n'); process.exit(2)"),
+        mute: node('process.stdin.resume()'),
+      },
+    }))
+    const r = await runCli(['-p', 'go'], { script: [{ reply: 'ok' }], cwd: dirs.project, env: { MODLOOP_HOME: dirs.home, MCP_TIMEOUT: '500' } })
+    expect(r.code).toBe(0)
+    expect(r.err).toContain('MCP server "exits" failed: the server exited before it finished starting (stderr: cannot open /data/app.db)')
+    expect(r.err).toContain('MCP server "mute" failed: it did not answer the MCP handshake within 500 ms (MCP_TIMEOUT)')
+  })
 })
