@@ -4,7 +4,6 @@ import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
 import type { ServerEntry } from './sources.js'
 import { openTransport } from './transport.js'
-import { describeError } from '../../core/errors.js'
 
 export type { RemoteTool }
 export type ServerStatus = 'connected' | 'failed' | 'pending' | 'disabled'
@@ -86,8 +85,8 @@ export class ServerConnection {
       if (isSchemaError(err)) throw new Error(`MCP server "${this.name}" returned a malformed result for ${tool}: ${schemaIssues(err)}`)
       // Anything else is the transport (a refused connection, a reset): reconnect on the next call.
       await this.shutdown(live)
-      this.setStatus('failed', `the connection broke: ${describeError(err)}`)
-      throw new Error(`MCP server "${this.name}" could not be reached (${describeError(err)}); it will be reconnected on next use`)
+      this.setStatus('failed', `the connection broke: ${describe(err)}`)
+      throw new Error(`MCP server "${this.name}" could not be reached (${describe(err)}); it will be reconnected on next use`)
     }
     // A call that changed the tool list announced it before answering: let the next request see the new list.
     if (this.refreshing) await within(this.refreshing, 2_000)
@@ -253,5 +252,8 @@ function positive(v: string | undefined): number | undefined {
 function describe(err: unknown): string {
   const e = err as NodeJS.ErrnoException
   if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `the command was not found (${e.path ?? e.message})`
-  return e instanceof Error ? e.message : String(err)
+  if (!(e instanceof Error)) return String(err)
+  // fetch says only "fetch failed": the reason (refused, unknown host, reset) is its cause.
+  const cause = (e as { cause?: unknown }).cause
+  return cause instanceof Error && cause.message && !e.message.includes(cause.message) ? `${e.message} (${cause.message})` : e.message
 }

@@ -1,4 +1,6 @@
 import { writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
@@ -7,6 +9,15 @@ import { tempDirs } from './helpers.js'
 let dirs: Awaited<ReturnType<typeof tempDirs>>
 beforeAll(async () => { dirs = await tempDirs() })
 afterAll(() => dirs.remove())
+
+/** A port nothing listens on: one the system gave out and that was closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  await new Promise((r) => server.close(r))
+  return port
+}
 
 describe('a server that fails in -p', () => {
   it('is named on stderr with why, beside its failed status in init', async () => {
@@ -19,7 +30,7 @@ describe('a server that fails in -p', () => {
     expect(r.err).toMatch(/MCP server "missing" failed: .*not found/)
   })
 
-  it('says a server exited while starting, with what it printed, and that one never answered within MCP_TIMEOUT', async () => {
+  it('says a server exited while starting, with what it printed, and that one never answered within MCP_TIMEOUT, and why an HTTP server could not be reached', async () => {
     await writeFile(join(dirs.home, '.claude.json'), '{}')
     const node = (code: string) => ({ command: process.execPath, args: ['-e', code] })
     await writeFile(join(dirs.project, 'modloop.config.json'), JSON.stringify({
@@ -27,11 +38,13 @@ describe('a server that fails in -p', () => {
       mcpServers: {
         exits: node("process.stderr.write('cannot open /data/app.db\\n'); process.exit(2)"),
         mute: node('process.stdin.resume()'),
+        refused: { type: 'http', url: `http://127.0.0.1:${await closedPort()}/mcp` },
       },
     }))
     const r = await runCli(['-p', 'go'], { script: [{ reply: 'ok' }], cwd: dirs.project, env: { MODLOOP_HOME: dirs.home, MCP_TIMEOUT: '500' } })
     expect(r.code).toBe(0)
     expect(r.err).toContain('MCP server "exits" failed: the server exited before it finished starting (stderr: cannot open /data/app.db)')
     expect(r.err).toContain('MCP server "mute" failed: it did not answer the MCP handshake within 500 ms (MCP_TIMEOUT)')
+    expect(r.err).toMatch(/MCP server "refused" failed: fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/)
   })
 })
