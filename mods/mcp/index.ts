@@ -108,7 +108,9 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   for (const s of servers) if (s.error) $.log.warn(s.error)
   for (const s of servers) if (s.disabled?.startsWith(NOT_APPROVED)) $.log.warn(`MCP server "${s.name}" not started: ${s.disabled}`)
   if (unreviewed.length > 0) {
-    for (const s of (await projectServers(cwd, store).catch(() => [])).filter((p) => unreviewed.includes(p.fingerprint))) {
+    // Only what will start: not a server whose config failed, nor one a later scope replaced.
+    const starting = (name: string) => servers.some((s) => s.name === name && s.scope === 'project' && s.config && !s.error && !s.disabled)
+    for (const s of (await projectServers(cwd, store).catch(() => [])).filter((p) => unreviewed.includes(p.fingerprint) && starting(p.name))) {
       $.log.warn(`started a project MCP server not yet approved in this workspace: "${s.name}" (${s.summary}; .mcp.json); start modloop in ${cwd} to approve it`)
     }
   }

@@ -64,4 +64,17 @@ describe('project MCP servers in a trusted workspace', () => {
     expect((await go()).logged).toMatch(/not yet approved in this workspace: "proj"/)
     expect((await go({ trustWorkspace: true, isInteractive: true })).statuses).toEqual([{ name: 'proj', status: 'connected' }])
   })
+
+  it('a run with no one to ask names as started only the unapproved servers that did start', async () => {
+    const trustStore = join(dirs.home, 'trusted-started.json')
+    await writeFile(join(dirs.home, '.claude.json'), '{}')
+    await setTrust(trustStore, dirs.project, true)
+    await writeFile(join(dirs.project, '.mcp.json'), JSON.stringify({ mcpServers: { proj: stdio(), unset: stdio({ args: ['${MODLOOP_TEST_NEVER_SET}'] }) } }))
+    const logged: string[] = []
+    const run = await runScript([{ reply: 'ok' }], 'go', { cwd: dirs.project, log: (line: string) => logged.push(line), mods: [toolsMod(), mcp({ home: dirs.home, trustStore })] })
+    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'proj', status: 'connected' }, { name: 'unset', status: 'failed' }])
+    expect(logged.join('\n')).toMatch(/started a project MCP server not yet approved in this workspace: "proj"/)
+    // It failed on its config: it was never started.
+    expect(logged.join('\n')).not.toMatch(/started a project MCP server not yet approved in this workspace: "unset"/)
+  })
 })
