@@ -56,8 +56,9 @@ export async function projectServers(cwd: string, storeFile: string): Promise<Pr
 }
 
 function summaryOf(raw: unknown): string {
-  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as { command?: unknown; args?: unknown; url?: unknown }
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as { command?: unknown; args?: unknown; url?: unknown; cwd?: unknown }
   if (typeof r.url === 'string') return r.url
   const args = Array.isArray(r.args) ? r.args.map(String) : []
-  return [String(r.command ?? '?'), ...args].join(' ')
+  // The folder decides what `node server.js` runs: a reviewer must see it.
+  return [String(r.command ?? '?'), ...args].join(' ') + (typeof r.cwd === 'string' ? ` (in ${r.cwd})` : '')
 }

@@ -27,6 +27,14 @@ describe('project MCP server fingerprints', () => {
   })
 })
 
+describe('project MCP servers as a reviewer reads them', () => {
+  it('say what runs, and in which folder when the entry sets one', async () => {
+    await writeFile(join(dirs.home, '.mcp.json'), JSON.stringify({ mcpServers: { here: { command: 'node', args: ['server.js'] }, there: { command: 'node', args: ['server.js'], cwd: 'tools' } } }))
+    const listed = await projectServers(dirs.home, join(dirs.home, 'no-trust.json'))
+    expect(listed.map((s) => s.summary)).toEqual(['node server.js', 'node server.js (in tools)'])
+  })
+})
+
 describe('project MCP servers in a trusted workspace', () => {
   it('are asked about in the terminal, which leaves out what is not approved; a run with no one to ask starts them and names the unapproved; --trust-workspace starts them all', async () => {
     const trustStore = join(dirs.home, 'trusted.json')
