@@ -12,6 +12,12 @@ import { join } from 'node:path'
 
 const MAX_DESCRIPTION = 2_048
 
+/** A file extension for saved binary content: the MIME subtype (`audio/wav` → wav), else bin. */
+function extensionOf(mimeType: string | undefined): string {
+  const sub = /^[a-z]+\/(?:x-)?([a-z0-9]+)/i.exec(mimeType ?? '')?.[1]?.toLowerCase()
+  return sub && sub !== 'octet' ? sub : 'bin'
+}
+
 /** A server as `init` and `/mcp` report it. */
 export interface ServerReport {
   name: string
@@ -179,20 +185,25 @@ export class McpManager {
     }
     const maxChars = tool._meta?.['anthropic/maxResultSizeChars']
     const limit = outputLimit(this.$.env.get('MAX_MCP_OUTPUT_TOKENS'), typeof maxChars === 'number' ? maxChars : undefined)
-    return toToolOutput(raw, name, limit, (text) => this.saveWhole(text, ctx.toolUseId))
+    // Not the name compaction gives a result it saves, so neither overwrites the other.
+    const base = `mcp-${toolResultFile(ctx.toolUseId).replace(/\.txt$/, '')}`
+    let blobs = 0
+    return toToolOutput(raw, name, limit, {
+      text: (text) => this.saveFile(`${base}.txt`, text, `an MCP output of ${text.length} characters`, 'it is cut at the limit'),
+      blob: (data, mimeType) => this.saveFile(`${base}-${++blobs}.${extensionOf(mimeType)}`, Buffer.from(data, 'base64'), `binary content (${mimeType ?? 'no type'})`, 'it is only named'),
+    })
   }
 
-  /** Writes an output over the limit beside the session's transcript; undefined (the text is then cut) when it cannot. */
-  private async saveWhole(text: string, toolUseId: string): Promise<string | undefined> {
+  /** Writes part of a result beside the session's transcript; undefined when it cannot (the caller says what happens then). */
+  private async saveFile(file: string, data: string | Buffer, what: string, otherwise: string): Promise<string | undefined> {
     try {
       const dir = toolResultsDirOf(this.$)
       await mkdir(dir, { recursive: true })
-      // Not the name compaction gives a result it saves, so neither overwrites the other.
-      const path = join(dir, `mcp-${toolResultFile(toolUseId)}`)
-      await writeFile(path, text, 'utf8')
+      const path = join(dir, file)
+      await writeFile(path, data)
       return path
     } catch (err) {
-      this.$.log.warn(`an MCP output of ${text.length} characters could not be saved to a file (${describeError(err)}); it is cut at the limit`)
+      this.$.log.warn(`${what} could not be saved to a file (${describeError(err)}); ${otherwise}`)
       return undefined
     }
   }

@@ -28,14 +28,23 @@ export const PREVIEW_CHARS = 2_000
  * images the API reads also gives `content`: its blocks in order, each image as an image block,
  * so the model sees the picture, not its placeholder.
  *
- * Text over the limit is written whole by `save` (which answers its path), and the model reads
- * where it is and how it starts: cutting it instead would lose the rest for good. Without `save`,
- * or when saving fails, the text is cut at the limit.
+ * Text over the limit is written whole by `save.text` (which answers its path), and the model
+ * reads where it is and how it starts: cutting it instead would lose the rest for good. Binary
+ * data the API cannot take (audio, an image of another type, a blob resource) is written by
+ * `save.blob`, and the placeholder says where. Without a saver, or when saving fails, the text is
+ * cut at the limit and binary data is only named.
  */
-export async function toToolOutput(raw: unknown, tool: string, limit: { chars: number; tokens: number }, save?: (text: string) => Promise<string | undefined>): Promise<ToolOutput> {
+export async function toToolOutput(raw: unknown, tool: string, limit: { chars: number; tokens: number }, save: Savers = {}): Promise<ToolOutput> {
   const result = (raw ?? {}) as CallResult
   const blocks = Array.isArray(result.content) ? result.content : []
-  const parts = blocks.map(blockText)
+  const savedAt = new Map<Block, string>()
+  for (const b of blocks) {
+    const data = binaryOf(b)
+    const path = data && !isImage(b) ? await save.blob?.(data.base64, data.mimeType) : undefined
+    if (path) savedAt.set(b, path)
+  }
+  const text_ = (b: Block) => blockText(b, savedAt.get(b))
+  const parts = blocks.map(text_)
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent))
   if (parts.length === 0 && result.toolResult !== undefined) parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult))
   let text = parts.join('\n')
@@ -43,12 +52,12 @@ export async function toToolOutput(raw: unknown, tool: string, limit: { chars: n
   const isCut = text.length > limit.chars
   if (isCut) {
     const over = `${tool} returned ${text.length.toLocaleString('en-US')} characters, more than the ${limit.chars.toLocaleString('en-US')} allowed (MAX_MCP_OUTPUT_TOKENS=${limit.tokens})`
-    const path = await save?.(text)
+    const path = await save.text?.(text)
     text = path
       ? `${text.slice(0, Math.min(limit.chars, PREVIEW_CHARS))}\n\n[Output too large: ${over}. The full output was saved to: ${path}\nRead or Grep that file for the parts you need; the above is its start.]`
       : `${text.slice(0, limit.chars)}\n\n[Output truncated: ${over}. Ask for less: narrower arguments, filters or paging.]`
   }
-  const content = withImages(blocks, isCut ? text : undefined)
+  const content = withImages(blocks, isCut ? text : undefined, text_)
   const output: ToolOutput = { result: raw, text, ...(content ? { content } : {}) }
   return result.isError ? { ...output, isError: true } : output
 }
@@ -61,7 +70,7 @@ const isImage = (b: Block) => b?.type === 'image' && typeof b.data === 'string' 
  * (the API refuses an empty text block, so none is made). Text cut to the output limit goes first
  * as one block, the images after it.
  */
-function withImages(blocks: Block[], cutText: string | undefined): ToolResultContent[] | undefined {
+function withImages(blocks: Block[], cutText: string | undefined, blockText: (b: Block) => string): ToolResultContent[] | undefined {
   if (!blocks.some(isImage)) return undefined
   const image = (b: Block): ToolResultContent => ({ type: 'image', source: { type: 'base64', media_type: b.mimeType as 'image/png', data: b.data! } })
   if (cutText !== undefined) return [{ type: 'text', text: cutText }, ...blocks.filter(isImage).map(image)]
@@ -84,18 +93,36 @@ function withImages(blocks: Block[], cutText: string | undefined): ToolResultCon
   return out
 }
 
-function blockText(block: Block): string {
+export interface Savers {
+  /** Writes an output over the limit whole; answers its path, or undefined when it could not. */
+  text?(text: string): Promise<string | undefined>
+  /** Writes base64 data to a file named for its MIME type; answers its path, or undefined. */
+  blob?(base64: string, mimeType: string | undefined): Promise<string | undefined>
+}
+
+/** The base64 data of an image, audio or blob resource block. */
+function binaryOf(b: Block): { base64: string; mimeType: string | undefined } | undefined {
+  if ((b?.type === 'image' || b?.type === 'audio') && typeof b.data === 'string') return { base64: b.data, mimeType: b.mimeType }
+  if (b?.type === 'resource' && typeof b.resource?.blob === 'string') return { base64: b.resource.blob, mimeType: b.resource.mimeType }
+  return undefined
+}
+
+/** Where binary data went, and its size, after a placeholder: the model can read the file. */
+const savedNote = (b: Block, path: string | undefined) => (path ? ` ${Math.floor((binaryOf(b)!.base64.replace(/=+$/, '').length * 3) / 4).toLocaleString('en-US')} bytes, saved to ${path}` : '')
+
+function blockText(block: Block, savedAt?: string): string {
   switch (block?.type) {
     case 'text':
       return block.text ?? ''
     case 'image':
-      return `[Image: ${block.mimeType ?? 'unknown type'}]`
+      return savedAt ? `[Image: ${block.mimeType ?? 'unknown type'},${savedNote(block, savedAt)}]` : `[Image: ${block.mimeType ?? 'unknown type'}]`
     case 'audio':
-      return `[Audio: ${block.mimeType ?? 'unknown type'}]`
+      return savedAt ? `[Audio: ${block.mimeType ?? 'unknown type'},${savedNote(block, savedAt)}]` : `[Audio: ${block.mimeType ?? 'unknown type'}]`
     case 'resource': {
       const r = block.resource ?? {}
       const head = `[Resource: ${r.uri ?? 'no uri'}${r.mimeType ? ` (${r.mimeType})` : ''}]`
-      return typeof r.text === 'string' ? `${head}\n${r.text}` : `${head} binary content not shown`
+      if (typeof r.text === 'string') return `${head}\n${r.text}`
+      return savedAt ? `${head} binary content,${savedNote(block, savedAt)}` : `${head} binary content not shown`
     }
     case 'resource_link':
       return `[Resource link: ${block.uri ?? 'no uri'}${block.name ? ` (${block.name})` : ''}${block.mimeType ? ` ${block.mimeType}` : ''}]`

@@ -52,6 +52,15 @@ describe('MCP tools in the loop', () => {
     expect(shown.tool_use_result).toEqual({ content: [{ type: 'text', text: 'echo: hi' }] })
   })
 
+  it('saves audio and blob resources to files the model is pointed at', async () => {
+    const run = await runScript([{ reply: [use('mcp__fixture__sound')] }, { reply: 'done' }], 'go', { cwd: dirs.project, mods: [toolsMod(), both()] })
+    const text = resultText(toolResults(run.requests, 1)[0]!)
+    const [audio, blob] = [...text.matchAll(/saved to (\S+?)\]?$/gm)].map((m) => m[1]!)
+    expect(text).toMatch(/^\[Audio: audio\/wav, 14 bytes, saved to \S+\.wav\]\n\[Resource: db:\/\/dump \(application\/octet-stream\)\] binary content, 4 bytes, saved to \S+\.bin$/)
+    expect(await readFile(audio!, 'utf8')).toBe('RIFF fake wave')
+    expect([...await readFile(blob!)]).toEqual([0, 1, 2, 255])
+  })
+
   it("starts stdio servers in the session's environment: a query's env replaces this process's", async () => {
     const env = { ...process.env, FIXTURE_SECRET: 'from the query' }
     const run = await runScript([{ reply: [use('mcp__fixture__whoami')] }, { reply: 'done' }], 'go', {
@@ -128,7 +137,7 @@ describe('MCP tools in the loop', () => {
 
     const listing = await runScript([], '/mcp', { cwd: dirs.project, mods: [toolsMod(), mod] })
     const text = listing.result.result as string
-    expect(text).toContain('fixture (config): connected, 10 tools')
+    expect(text).toContain('fixture (config): connected, 11 tools')
     expect(text).toContain('    mcp__fixture__echo (read-only)')
     expect(text).toContain('    mcp__fixture__crash\n')
     expect(text).toMatch(/missing \(config\): failed — .*the command was not found/)
