@@ -149,6 +149,8 @@ export class McpManager {
       const owner = this.owners.get(name)
       if (name.length > 64) this.$.log.warn(`${conn.name}: tool "${tool.name}" is left out: ${name} is longer than the 64 characters a tool name may have`)
       else if (owner && owner.server !== conn.name) this.$.log.warn(`${conn.name}: tool "${tool.name}" is left out: ${name} already belongs to server "${owner.server}"`)
+      // `a.b` and `a_b` are both `a_b` to the model: the first keeps the name, so calls reach the tool they always did.
+      else if (wanted.has(name)) this.$.log.warn(`${conn.name}: tool "${tool.name}" is left out: its name ${name} is also the name of its tool "${wanted.get(name)!.name}"`)
       else wanted.set(name, tool)
     }
     for (const [name, owner] of this.owners) {

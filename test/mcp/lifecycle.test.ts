@@ -67,6 +67,17 @@ describe('MCP server lifecycle', () => {
     expect(Number(resultText(toolResults(run.requests, 3)[0]!))).toBe(first)
   })
 
+  it('keeps the first of two tools whose names are one to the model, and says the other is left out', async () => {
+    const raw = { command: process.execPath, args: [fileURLToPath(new URL('./fixtures/raw-server.mjs', import.meta.url))] }
+    const logged: string[] = []
+    const run = await runScript([{ reply: [use('mcp__raw__dup_name')] }, { reply: 'done' }], 'go', {
+      cwd: dirs.project, log: (line: string) => logged.push(line), mods: [toolsMod(), mcp({ home: dirs.home, servers: { raw } })],
+    })
+    expect(names(run.requests[0]!).filter((n) => n.startsWith('mcp__raw__dup'))).toEqual(['mcp__raw__dup_name'])
+    expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('dup.name')
+    expect(logged.join('\n')).toContain('raw: tool "dup_name" is left out: its name mcp__raw__dup_name is also the name of its tool "dup.name"')
+  })
+
   it('refreshes the tool list on notifications/tools/list_changed', async () => {
     const run = await runScript([
       { reply: [use('mcp__fixture__grow')] },
