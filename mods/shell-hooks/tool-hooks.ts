@@ -66,8 +66,10 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       const r = await b.fire('PostToolUse', { ...fields, tool_response: res.result }, agent)
       context.push(...contexts(r))
       if (r.blocked) context.push(`${r.hookName} hook blocking error: ${r.blockReason ?? ''}`)
-      if (r.updatedToolOutput !== undefined) {
-        const replaced = replacedOutput($, e.tool, res, r.updatedToolOutput)
+      // updatedMCPToolOutput is the deprecated name, still honoured for MCP tools (spec §2.12).
+      const updated = r.updatedToolOutput ?? (e.tool.startsWith('mcp__') ? r.updatedMCPToolOutput : undefined)
+      if (updated !== undefined) {
+        const replaced = replacedOutput($, e.tool, res, updated)
         if (replaced) res = replaced
         else b.warn(`${r.hookName} hook: updatedToolOutput does not fit the ${e.tool} tool's output and was ignored`)
       }

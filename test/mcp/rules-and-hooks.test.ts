@@ -37,4 +37,19 @@ describe('MCP tools under permission rules and settings hooks (the default mods,
     const seen = (await readFile(log, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l))
     expect(seen.map((e) => [e.hook_event_name, e.tool_name]).sort()).toEqual([['PreToolUse', 'mcp__fixture__echo'], ['PreToolUse', 'mcp__fixture__fail']])
   })
+
+  it("a PostToolUse hook's updatedMCPToolOutput (the older name of updatedToolOutput, for MCP tools) replaces what the model reads", async () => {
+    const trustStore = join(dirs.home, 'trusted.json')
+    const output = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: [{ type: 'text', text: 'REDACTED BY HOOK' }] } }
+    await writeFile(join(dirs.project, 'modloop.config.json'), JSON.stringify({
+      mods: [['mcp', { home: dirs.home }], ['permissions', { home: dirs.home, trustStore }], ['shell-hooks', { home: dirs.home, managedDir: false, trustStore }]],
+      mcpServers: { fixture: stdio() },
+      permissions: { allow: ['mcp__fixture'] },
+      hooks: { PostToolUse: [{ matcher: 'mcp__fixture__echo', hooks: [{ type: 'command', command: `echo '${JSON.stringify(output)}'` }] }] },
+    }))
+    const run = await runScript([{ reply: [use('mcp__fixture__echo', { text: 'a secret' })] }, { reply: 'done' }], 'go', {
+      bare: false, mods: [], cwd: dirs.project, trustWorkspace: true,
+    })
+    expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('REDACTED BY HOOK')
+  })
 })
