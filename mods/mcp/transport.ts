@@ -34,9 +34,17 @@ export function openTransport(config: ServerConfig, ctx: { cwd: string; env: Rec
         command: config.command, args: config.args, cwd: resolve(ctx.cwd, config.cwd ?? '.'),
         env: { ...ctx.env, ...config.env }, stderr: 'pipe',
       })
+      // The SDK forgets its child as it closes, and a client whose handshake fails closes the
+      // transport itself without waiting for the child to exit: remember the pid so it can be ended.
+      let started: number | undefined
+      const start = transport.start.bind(transport)
+      transport.start = async () => {
+        await start()
+        started = transport.pid ?? undefined
+      }
       return {
         transport,
-        pid: () => transport.pid ?? undefined,
+        pid: () => transport.pid ?? started,
         onStderr: (listener) => {
           let partial = ''
           transport.stderr?.on('data', (chunk: Buffer) => {

@@ -1,10 +1,10 @@
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
-import { tempDirs } from './helpers.js'
+import { isAlive, tempDirs } from './helpers.js'
 
 let dirs: Awaited<ReturnType<typeof tempDirs>>
 beforeAll(async () => { dirs = await tempDirs() })
@@ -30,14 +30,16 @@ describe('a server that fails in -p', () => {
     expect(r.err).toMatch(/MCP server "missing" failed: .*not found/)
   })
 
-  it('says a server exited while starting, with what it printed, and that one never answered within MCP_TIMEOUT, and why an HTTP server could not be reached', async () => {
+  it('says a server exited while starting, with what it printed, and that one never answered within MCP_TIMEOUT (and ends it), and why an HTTP server could not be reached', async () => {
     await writeFile(join(dirs.home, '.claude.json'), '{}')
+    const pidFile = join(dirs.home, 'mute.pid')
     const node = (code: string) => ({ command: process.execPath, args: ['-e', code] })
     await writeFile(join(dirs.project, 'modloop.config.json'), JSON.stringify({
       mods: [['mcp', { home: dirs.home }]],
       mcpServers: {
         exits: node("process.stderr.write('cannot open /data/app.db\\n'); process.exit(2)"),
-        mute: node('process.stdin.resume()'),
+        // It outlives its closed stdin: only a signal ends it.
+        mute: node(`require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`),
         refused: { type: 'http', url: `http://127.0.0.1:${await closedPort()}/mcp` },
       },
     }))
@@ -45,6 +47,8 @@ describe('a server that fails in -p', () => {
     expect(r.code).toBe(0)
     expect(r.err).toContain('MCP server "exits" failed: the server exited before it finished starting (stderr: cannot open /data/app.db)')
     expect(r.err).toContain('MCP server "mute" failed: it did not answer the MCP handshake within 500 ms (MCP_TIMEOUT)')
+    // The server that never answered is ended with the attempt, not left running.
+    expect(isAlive(Number(await readFile(pidFile, 'utf8')))).toBe(false)
     expect(r.err).toMatch(/MCP server "refused" failed: fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/)
   })
 })
