@@ -94,3 +94,16 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message || err.name
   return String(err)
 }
+
+/**
+ * As describeError, with the error's cause after it when the message does not already say it:
+ * a failed connection's message ("fetch failed", "Connection error.") says nothing of why, its
+ * cause does ("connect ECONNREFUSED 127.0.0.1:8080").
+ */
+export function describeWithCause(err: unknown): string {
+  const message = describeError(err)
+  const cause = err instanceof Error ? err.cause : undefined
+  if (cause === undefined) return message
+  const why = describeError(cause)
+  return why && !message.includes(why) ? `${message} (${why})` : message
+}

@@ -15,6 +15,7 @@ import { promptContent } from './prompt.js'
 import { stopReasonOf } from './stop-reason.js'
 import { UpdateStream } from './updates.js'
 import { describeError } from '../../core/errors.js'
+import { slashCommandName } from '../../core/loop/command.js'
 
 export interface SessionStart {
   client: AgentContext
@@ -183,6 +184,6 @@ const EDITORS_COMMANDS = new Set(['clear'])
 const EDITORS_COMMAND_NOTE = '/clear is not available in an editor: start a new thread for a fresh conversation.'
 
 function isEditorsCommand(text: string): boolean {
-  const name = /^\/([A-Za-z0-9_:.-]+)(?:\s|$)/.exec(text.trim())?.[1]
+  const name = slashCommandName(text)
   return name !== undefined && EDITORS_COMMANDS.has(name)
 }

@@ -21,9 +21,9 @@ export type Expansion = { kind: 'prompt'; text: string } | { kind: 'output'; tex
 // A slash command is `/name args`; a prompt that merely starts with a path (`/usr/bin/x fails`) is not one.
 const COMMAND = /^\/([A-Za-z0-9_:.-]+)(?:\s+([\s\S]*))?$/
 
-/** Whether a prompt's text is written as a slash command (`/name args`). */
-export function isSlashCommand(text: string): boolean {
-  return COMMAND.test(text.trim())
+/** The command a prompt's text is written as (`/name args` gives `name`), if it is one. */
+export function slashCommandName(text: string): string | undefined {
+  return COMMAND.exec(text.trim())?.[1]
 }
 
 /**

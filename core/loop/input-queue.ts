@@ -1,4 +1,4 @@
-import { isSlashCommand } from './command.js'
+import { slashCommandName } from './command.js'
 import { uuid, type SDKUserMessage } from './messages.js'
 
 export type Priority = 'now' | 'next' | 'later'
@@ -64,7 +64,7 @@ export class InputQueue {
    * waits for the turn to end and runs as a turn of its own (spec loop-and-sdk §6.1).
    */
   takeJoining(): SDKUserMessage[] {
-    const joins = (it: { message: SDKUserMessage; priority: Priority }) => it.priority === 'next' && !isSlashCommand(textOf(it.message))
+    const joins = (it: { message: SDKUserMessage; priority: Priority }) => it.priority === 'next' && slashCommandName(textOf(it.message)) === undefined
     const joining = this.items.filter(joins).map((it) => it.message)
     for (let i = this.items.length - 1; i >= 0; i--) if (joins(this.items[i]!)) this.items.splice(i, 1)
     return joining

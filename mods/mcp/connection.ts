@@ -4,6 +4,7 @@ import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
 import type { ServerEntry } from './sources.js'
 import { openTransport } from './transport.js'
+import { describeWithCause } from '../../core/errors.js'
 
 export type { RemoteTool }
 export type ServerStatus = 'connected' | 'failed' | 'pending' | 'disabled'
@@ -252,8 +253,6 @@ function positive(v: string | undefined): number | undefined {
 function describe(err: unknown): string {
   const e = err as NodeJS.ErrnoException
   if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `the command was not found (${e.path ?? e.message})`
-  if (!(e instanceof Error)) return String(err)
   // fetch says only "fetch failed": the reason (refused, unknown host, reset) is its cause.
-  const cause = (e as { cause?: unknown }).cause
-  return cause instanceof Error && cause.message && !e.message.includes(cause.message) ? `${e.message} (${cause.message})` : e.message
+  return describeWithCause(err)
 }

@@ -1,6 +1,6 @@
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { MessagesClient } from './sdk-client.js'
-import { describeError } from '../../core/errors.js'
+import { describeError, describeWithCause } from '../../core/errors.js'
 import { httpFetch, preconnect } from './http-fetch.js'
 import { modelErrorType } from '../../core/model/api-errors.js'
 import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
@@ -106,7 +106,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
       return { error: new ModelApiError('connection', `the request timed out: ${err.message}`, null, midStream) }
     }
     if (sdk !== undefined && err instanceof sdk.APIConnectionError) {
-      return { error: midStream ? new ModelApiError('stream', `${CUT_OFF} (${connectionMessage(err)})`, null, true) : new ModelApiError('connection', connectionMessage(err)) }
+      return { error: midStream ? new ModelApiError('stream', `${CUT_OFF} (${describeWithCause(err)})`, null, true) : new ModelApiError('connection', describeWithCause(err)) }
     }
     if (sdk !== undefined && err instanceof sdk.APIError) {
       const status = typeof err.status === 'number' ? err.status : null
@@ -189,8 +189,4 @@ function retryAfter(headers: Headers | undefined): number | null {
   const seconds = Number(value)
   const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now()
   return Number.isFinite(wait) ? Math.min(Math.max(0, wait), RETRY_AFTER_CAP_MS) : null
-}
-
-function connectionMessage(err: Error): string {
-  return err.cause === undefined ? err.message : `${err.message} (${describeError(err.cause)})`
 }
