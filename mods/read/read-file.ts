@@ -86,8 +86,9 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
   }
   const { bytes, mtimeMs } = file
   // Images and PDFs are told by their bytes too: a screenshot saved without its extension is still one.
-  if (ext === '.pdf' || (looksBinary(bytes) && bytes.subarray(0, 5).toString('latin1') === '%PDF-')) return readPdf(bytes, shown, input.pages)
-  if (IMAGE_EXTENSIONS.has(ext) || (looksBinary(bytes) && imageHeader(bytes))) return readImage(bytes, shown)
+  const binary = looksBinary(bytes)
+  if (ext === '.pdf' || (binary && bytes.subarray(0, 5).toString('latin1') === '%PDF-')) return readPdf(bytes, shown, input.pages)
+  if (IMAGE_EXTENSIONS.has(ext) || (binary && imageHeader(bytes))) return readImage(bytes, shown)
   if (ext === '.ipynb') {
     const nb = renderNotebook(decodeText(bytes).text, shown)
     if (!nb.ok) return failure(nb.message)
@@ -100,7 +101,7 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
     const text = nb.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n')
     return { result: { type: 'notebook', file: { filePath: shown, cells: nb.cells } }, text, content: nb.content }
   }
-  if (BINARY_EXTENSIONS.has(ext) || looksBinary(bytes)) {
+  if (BINARY_EXTENSIONS.has(ext) || binary) {
     return failure(`${shown} is a binary file (${bytes.length} bytes); Read shows text files, images, PDFs and notebooks only.`)
   }
   const { text } = decodeText(bytes)
