@@ -54,13 +54,6 @@ export const homeOf = (places: SettingsPlaces) => places.home ?? homedir()
 export async function readSettingsSources(input: SourcesInput): Promise<{ sources: SettingsSource[]; flags?: Flags; trustFlag: boolean; warnings: string[] }> {
   const { cwd, places, env } = input
   const warnings: string[] = []
-  const sources: SettingsSource[] = []
-  const take = (source: RuleSource, read: SettingsJson) => {
-    if (read.status === 'error') warnings.push(read.error.message)
-    else if (read.status === 'ok') sources.push({ source, settings: read.json })
-  }
-  const fromFile = async (file: string, name: RuleSource['name'], root: string, projectLevel: boolean) =>
-    take({ name, label: file, root, projectLevel }, await readSettingsJson(file))
   const userFile = join(claudeDir(places, env), 'settings.json')
   const projectFile = join(cwd, '.claude', 'settings.json')
   const parsed = flagShape.safeParse(input.flags ?? {})
@@ -68,18 +61,30 @@ export async function readSettingsSources(input: SourcesInput): Promise<{ source
   if (!parsed.success) warnings.push(`the launch flags' settings could not be read: ${parsed.error.issues[0]?.message}`)
   // The Agent SDK's settingSources picks which of the three settings files are read (all when absent).
   const reads = new Set(flags?.settingSources ?? ['user', 'project', 'local'])
-  if (reads.has('user')) await fromFile(userFile, 'userSettings', homeOf(places), false)
-  if (input.config) sources.push({ source: { name: 'modloopConfig', label: 'the modloop config', root: cwd, projectLevel: true }, settings: input.config })
-  // Started in the home folder, the project file is the user file: read it once.
-  if (projectFile !== userFile && reads.has('project')) await fromFile(projectFile, 'projectSettings', cwd, true)
-  if (reads.has('local')) await fromFile(join(cwd, '.claude', 'settings.local.json'), 'localSettings', cwd, true)
-  for (const arg of flags?.settings ?? []) {
-    const { file, read } = await readSettingsArg(arg, cwd)
-    take({ name: 'flagSettings', label: file, root: cwd, projectLevel: false }, read)
-  }
+  const file = (path: string, name: RuleSource['name'], root: string, projectLevel: boolean) =>
+    readSettingsJson(path).then((read) => ({ source: { name, label: path, root, projectLevel }, read }))
   const managedDir = places.managedDir === undefined ? defaultManagedDir() : places.managedDir
-  if (managedDir !== false) {
-    for (const file of await managedSettingsFiles(managedDir)) await fromFile(file, 'policySettings', cwd, false)
+  // Every file is read at once (each read a trip to the thread pool), then taken in precedence order.
+  const [user, project, local, flagged, managed] = await Promise.all([
+    reads.has('user') ? file(userFile, 'userSettings', homeOf(places), false) : undefined,
+    // Started in the home folder, the project file is the user file: read it once.
+    projectFile !== userFile && reads.has('project') ? file(projectFile, 'projectSettings', cwd, true) : undefined,
+    reads.has('local') ? file(join(cwd, '.claude', 'settings.local.json'), 'localSettings', cwd, true) : undefined,
+    Promise.all((flags?.settings ?? []).map(async (arg) => {
+      const { file: path, read } = await readSettingsArg(arg, cwd)
+      return { source: { name: 'flagSettings' as const, label: path, root: cwd, projectLevel: false }, read }
+    })),
+    managedDir === false ? [] : managedSettingsFiles(managedDir).then((files) => Promise.all(files.map((f) => file(f, 'policySettings', cwd, false)))),
+  ])
+  const sources: SettingsSource[] = []
+  const take = (got: { source: RuleSource; read: SettingsJson } | undefined) => {
+    if (got?.read.status === 'error') warnings.push(got.read.error.message)
+    else if (got?.read.status === 'ok') sources.push({ source: got.source, settings: got.read.json })
   }
+  take(user)
+  if (input.config) sources.push({ source: { name: 'modloopConfig', label: 'the modloop config', root: cwd, projectLevel: true }, settings: input.config })
+  take(project)
+  take(local)
+  for (const got of [...flagged, ...managed]) take(got)
   return { sources, flags, trustFlag: flags?.trustWorkspace === true, warnings }
 }
