@@ -1,23 +1,56 @@
 import type { ContentBlock, ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ToolExecutor } from '../tools/executor.js'
 import { INTERRUPTED, type CallOutcome } from '../tools/pipeline.js'
 import type { SDKMessage } from './messages.js'
 import type { Session } from './session.js'
 import { recordUnshown } from './unshown.js'
 
+type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>
+
+/** One call's tool_result block, and the user message that carries it in the stream. */
+export function resultOf(session: Session, use: Pick<ToolUse, 'id'>, o: CallOutcome | undefined, missing = INTERRUPTED): { block: ToolResultBlockParam; message: SDKMessage } {
+  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: use.id, content: o?.content ?? o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
+  const message = session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o ? o.result ?? o.text : missing })
+  return { block, message }
+}
+
 /**
- * Answers every tool_use of the last response, in order: one user message per result, one history
- * entry for all. With `join`, messages sent with priority `next` join them; a round that ends the
- * turn (an interrupt, a halt, the last allowed turn) leaves them waiting to start a turn of their own.
+ * Waits for every call of the response, yielding each one's result as soon as it and every call
+ * before it have settled — the stream keeps the tool_use order, and a result enters the
+ * transcript the moment it exists: a process killed while a later call runs keeps what the
+ * finished calls did, and a resume answers only the unfinished ones as not run. A deferred call
+ * (and what follows it) waits for answer(), which decides what it gets. Returns the outcomes and
+ * how many results were yielded.
  */
-export async function* answer(session: Session, toolUses: Extract<ContentBlock, { type: 'tool_use' }>[], outcomes: CallOutcome[], missing = INTERRUPTED, context: ContentBlockParam[] = [], join = false): AsyncGenerator<SDKMessage> {
+export async function* resultsAsSettled(session: Session, toolUses: readonly ToolUse[], executor: ToolExecutor): AsyncGenerator<SDKMessage, { outcomes: CallOutcome[]; shown: number }, undefined> {
+  const outcomes: CallOutcome[] = []
+  let shown = 0
+  for (const pending of executor.each()) {
+    // Subagents' messages reach the root stream while its tools run; a subagent just waits on its own.
+    const o = session.agent ? await pending : yield* session.drainWhile(pending)
+    outcomes.push(o)
+    if (shown === outcomes.length - 1 && !o.deferred && toolUses[shown]?.id === o.toolUseId) {
+      yield resultOf(session, toolUses[shown]!, o).message
+      shown++
+    }
+  }
+  return { outcomes, shown }
+}
+
+/**
+ * Answers every tool_use of the last response, in order: one user message per result (but for
+ * the first `shown`, already yielded by resultsAsSettled), one history entry for all. With `join`,
+ * messages sent with priority `next` join them; a round that ends the turn (an interrupt, a halt,
+ * the last allowed turn) leaves them waiting to start a turn of their own.
+ */
+export async function* answer(session: Session, toolUses: ToolUse[], outcomes: CallOutcome[], missing = INTERRUPTED, context: ContentBlockParam[] = [], join = false, shown = 0): AsyncGenerator<SDKMessage> {
   if (toolUses.length === 0) return
   const byId = new Map(outcomes.map((o) => [o.toolUseId, o]))
   const results: ToolResultBlockParam[] = []
-  for (const use of toolUses) {
-    const o = byId.get(use.id)
-    const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: use.id, content: o?.content ?? o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
+  for (const [i, use] of toolUses.entries()) {
+    const { block, message } = resultOf(session, use, byId.get(use.id), missing)
     results.push(block)
-    yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o ? o.result ?? o.text : missing })
+    if (i >= shown) yield message
   }
   const extra: ContentBlockParam[] = [...context]
   // Messages sent with priority `next` while this turn ran join it here, beside the tool results.

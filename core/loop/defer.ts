@@ -1,5 +1,5 @@
-import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from '../tools/pipeline.js'
+import { resultOf } from './answer.js'
 import type { Ending } from './ending.js'
 import type { SDKMessage } from './messages.js'
 import { surfaceFields } from './session-options.js'
@@ -63,8 +63,8 @@ export async function* replayDeferred(session: Session, signal: AbortSignal, end
   const [outcome] = yield* session.drainWhile(Promise.all([runToolCall(callEnv(session, signal), held)]))
   if (outcome!.deferred) return deferredEnding(session, end, held)
   session.deferred = undefined
-  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: held.id, content: outcome!.text, ...(outcome!.isError ? { is_error: true } : {}) }
-  yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: null, tool_use_result: outcome!.result })
+  const { block, message } = resultOf(session, held, outcome)
+  yield message
   session.messages.push({ role: 'user', content: [block] })
   return undefined
 }

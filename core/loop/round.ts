@@ -18,7 +18,7 @@ import { StopGate } from './stop.js'
 import { progressPoster } from './tool-progress.js'
 import type { TurnEnd } from './turn-end.js'
 import { recordUnshown } from './unshown.js'
-import { answer } from './answer.js'
+import { answer, resultsAsSettled } from './answer.js'
 
 type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>
 
@@ -193,14 +193,13 @@ export class TurnRun {
   /** Runs the response's tool calls, answers every one, and lets the turn go on unless the batch ends it. */
   private async *tools(step: StepOutcome, toolUses: ToolUse[], executor: ToolExecutor): AsyncGenerator<SDKMessage, RoundEnd, undefined> {
     const { session, end, signal } = this
-    // Subagents' messages reach the root stream while its tools run; a subagent just waits on its own.
-    const outcomes = session.agent ? await executor.finish() : yield* session.drainWhile(executor.finish())
+    const { outcomes, shown } = yield* resultsAsSettled(session, toolUses, executor)
     const deferred = deferralOf(session, toolUses, outcomes)
     if (deferred) return deferredEnding(session, end, deferred)
     const batch = await endBatch(session, this.turnId, outcomes)
     const context = await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' })
     const ending = afterBatch({ outcomes, batchHalt: batch.halt, aborted: signal.aborted, num: end.num, maxTurns: end.maxTurns })
-    yield* answer(session, toolUses, outcomes, INTERRUPTED, [...context, ...batch.context], ending === undefined)
+    yield* answer(session, toolUses, outcomes, INTERRUPTED, [...context, ...batch.context], ending === undefined, shown)
     if (step.malformed) {
       const last = session.messages.at(-1)!
       const nudge = await attach(session, 'malformed_tool_use', [NUDGE_MALFORMED], { kind: 'engine' })

@@ -53,12 +53,14 @@ export class ToolExecutor {
     this.pump()
   }
 
-  /** Runs whatever has not started, in order, and resolves every outcome in the original order. */
-  finish(): Promise<CallOutcome[]> {
-    // After settle() nothing more starts: what started is all there is to wait for.
-    if (this.stopped) return this.settle()
+  /**
+   * Runs whatever has not started, in order: one promise per call, in the original order, each
+   * settling with its call. After settle() nothing more starts: what started is all there is.
+   */
+  each(): Promise<CallOutcome>[] {
+    if (this.stopped) return this.slots.flatMap((s) => (s.outcome ? [s.outcome] : []))
     this.pump()
-    return Promise.all(this.slots.map((s) => s.started.then(() => s.outcome!)))
+    return this.slots.map((s) => s.started.then(() => s.outcome!))
   }
 
   /**
@@ -96,7 +98,7 @@ export class ToolExecutor {
       if (!slot.readOnly) this.activeWriters--
       this.pump()
     })
-    // finish() or settle() awaits it; a call failing while the response still streams is not unhandled meanwhile.
+    // each() or settle() awaits it; a call failing while the response still streams is not unhandled meanwhile.
     slot.outcome.catch(() => {})
     slot.start()
   }

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { defineMod } from '../../core/mod/define.js'
 import { query } from '../../entry.js'
@@ -140,6 +141,38 @@ describe('a transcript cut by a crash', () => {
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'user'])
     assertAnswered(sent)
     expect(rebuilt(path).messages).toEqual(JSON.parse(JSON.stringify(resumed.history)))
+  })
+
+  it('a finished call of a batch is in the transcript while a later call still runs, and a resume keeps it', async () => {
+    const cwd = await tempCwd()
+    let path = ''
+    let cut: ReturnType<typeof rebuilt> | undefined
+    // Hold runs until Mark's result has been recorded (before, results waited for the whole batch:
+    // this test then hung), and reads the transcript as a process killed at that moment leaves it.
+    let recorded!: () => void
+    const markRecorded = new Promise<void>((resolve) => { recorded = resolve })
+    const tools = defineMod({
+      name: 'batch-tools',
+      register(on) {
+        on('session.start', async ($, e, next) => {
+          path = e.transcriptPath
+          await $.tool.register({ name: 'Mark', description: 'Marks', input: z.object({}), call: async () => ({ result: 'marked the file' }) })
+          await $.tool.register({ name: 'Hold', description: 'Holds', input: z.object({}), call: async () => { await markRecorded; cut = rebuilt(path); return { result: 'held' } } })
+          return next(e)
+        })
+        on('session.message', ($, e, next) => {
+          if (JSON.stringify(e.message).includes('"tool_use_id":"toolu_0_1"')) recorded()
+          return next(e)
+        })
+      },
+    })
+    const r = await run([{ reply: [{ tool_use: { name: 'Mark', input: {} } }, { tool_use: { name: 'Hold', input: {} } }] }, { reply: 'done' }], 'p', cwd, {}, [tools])
+    expect(r.result?.subtype).toBe('success')
+    expect(cut!.repaired).toBe(1)
+    expect(cut!.messages.at(-1)!.content).toEqual([
+      expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_0_1', content: 'marked the file' }),
+      { type: 'tool_result', tool_use_id: 'toolu_0_2', content: UNANSWERED, is_error: true },
+    ])
   })
 })
 
