@@ -29,6 +29,17 @@ export async function sessionDirectories($: ModApi, own: readonly string[]): Pro
   return [...new Set(dirs)]
 }
 
+/**
+ * Whether a file tool may work outside the session's directories. With the permissions mod loaded
+ * every call is checked first, and a path outside them is asked about (or matched by a rule such as
+ * Read(~/notes/**)): a call that reaches the tool was allowed by a rule, a hook, the mode or the
+ * user, and refusing it here would make that answer void. Without the mod the directories are the
+ * only fence, so they hold.
+ */
+export function confinementLifted($: ModApi): boolean {
+  return $.capability.use('permissions') !== undefined
+}
+
 // The native realpath through the callback API: the same answer as fs/promises' for less of the
 // event loop's time, which every file tool call pays.
 const realpath = promisify(realpathCallback.native)

@@ -24,8 +24,8 @@ export const EDIT_DESCRIPTION = `Replaces exact text in a file.
 - An empty old_string creates a new file (or fills an empty one) with new_string.
 - Line endings and encoding of the file are kept.`
 
-export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: readonly string[]): Promise<ToolOutput> {
-  const checked = await checkPath(input.file_path, ctx.cwd, extraDirs)
+export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: readonly string[], anywhere = false): Promise<ToolOutput> {
+  const checked = await checkPath(input.file_path, ctx.cwd, extraDirs, { anywhere })
   if (!checked.ok) return failure(checked.message)
   const shown = input.file_path
   if (input.old_string === input.new_string) return failure('old_string and new_string are the same, so there is nothing to change.')

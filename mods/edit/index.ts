@@ -1,5 +1,5 @@
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
@@ -15,7 +15,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
-        return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs)
+        return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs, confinementLifted($))
       } })
       return next(e)
     })

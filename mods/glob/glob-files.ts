@@ -18,13 +18,15 @@ export const GLOB_DESCRIPTION = `Finds files by name with a glob pattern, fast i
 
 export interface GlobOptions {
   additionalDirectories: readonly string[]
+  /** Outside the directories too: the permissions mod checked the path (confinementLifted). */
+  anywhere?: boolean
   ignore: readonly string[]
   maxResults: number
 }
 
 export async function globTool(input: GlobInput, ctx: ToolContext, options: GlobOptions): Promise<ToolOutput> {
   const started = performance.now()
-  const checked = await checkPath(input.path ?? ctx.cwd, ctx.cwd, options.additionalDirectories, { field: 'path', relativeTo: ctx.cwd })
+  const checked = await checkPath(input.path ?? ctx.cwd, ctx.cwd, options.additionalDirectories, { field: 'path', relativeTo: ctx.cwd, anywhere: options.anywhere })
   if (!checked.ok) return failure(checked.message)
   const base = await stat(checked.path).catch(() => undefined)
   if (!base) return failure(`Directory does not exist: ${input.path}`)

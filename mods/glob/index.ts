@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_shared/allowed-paths.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { publishToolOutput } from '../_shared/tool-output.js'
 import { globOutputShape } from './output-shape.js'
@@ -21,7 +21,7 @@ export default defineMod({
   uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: async (input, ctx) => globTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })
+      await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: async (input, ctx) => globTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories), anywhere: confinementLifted($) }) })
       publishToolOutput($, 'Glob', globOutputShape)
       return next(e)
     })

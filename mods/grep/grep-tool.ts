@@ -11,6 +11,8 @@ import { describeError } from '../../core/errors.js'
 
 export interface GrepOptions {
   additionalDirectories: readonly string[]
+  /** Outside the directories too: the permissions mod checked the path (confinementLifted). */
+  anywhere?: boolean
   /** auto: ripgrep when it is on PATH, else the JavaScript engine. */
   engine: 'auto' | 'rg' | 'js'
 }
@@ -23,7 +25,7 @@ export async function engineFor(choice: GrepOptions['engine']): Promise<(spec: S
 }
 
 export async function grepTool(input: GrepInput, ctx: ToolContext, options: GrepOptions): Promise<ToolOutput> {
-  const checked = await checkPath(input.path ?? ctx.cwd, ctx.cwd, options.additionalDirectories, { field: 'path', relativeTo: ctx.cwd })
+  const checked = await checkPath(input.path ?? ctx.cwd, ctx.cwd, options.additionalDirectories, { field: 'path', relativeTo: ctx.cwd, anywhere: options.anywhere })
   if (!checked.ok) return failure(checked.message)
   const info = await stat(checked.path).catch(() => undefined)
   if (!info) return failure(`Path does not exist: ${input.path}`)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_shared/allowed-paths.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { GREP_DESCRIPTION, grepInput } from './grep-input.js'
 import { grepTool } from './grep-tool.js'
@@ -21,7 +21,7 @@ export default defineMod({
   uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Grep', description: GREP_DESCRIPTION, input: grepInput, isReadOnly: true, call: async (input, ctx) => grepTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }) })
+      await registerTool($, { name: 'Grep', description: GREP_DESCRIPTION, input: grepInput, isReadOnly: true, call: async (input, ctx) => grepTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories), anywhere: confinementLifted($) }) })
       return next(e)
     })
   },

@@ -1,7 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { restoreReads } from '../_shared/read-state-restore.js'
 import { registerTool } from '../_shared/register-tool.js'
@@ -26,9 +26,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
-        // In bypassPermissions mode, path confinement is lifted as any other permission is (FIFOs, devices, oversize files are still refused).
-        const anywhere = $.capability.use('permissionMode')?.mode() === 'bypassPermissions'
-        return (await delegated('Read', input, ctx, dirs)) ?? readTool(input, ctx, { ...opts, additionalDirectories: dirs, anywhere })
+        return (await delegated('Read', input, ctx, dirs)) ?? readTool(input, ctx, { ...opts, additionalDirectories: dirs, anywhere: confinementLifted($) })
       } })
       publishToolOutput($, 'Read', readOutputShape)
       // A resumed or forked session knows the files its history read, as long as they did not change since.

@@ -54,8 +54,8 @@ export const READ_DESCRIPTION = `Reads a file from the local filesystem.
 export interface ReadOptions {
   additionalDirectories: readonly string[]
   /**
-   * Under bypassPermissions, confinement to the working directories is a permission like any other
-   * and is lifted, as in Claude Code; FIFOs, devices and oversize files are still refused.
+   * The permissions mod decided whether this path may be read (confinementLifted): the working
+   * directories no longer fence it. FIFOs, devices and oversize files are still refused.
    */
   anywhere?: boolean
   /** The model-facing text stops at a line boundary before this many characters. */

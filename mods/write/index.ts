@@ -1,5 +1,5 @@
 import { defineMod } from '../../core/mod/define.js'
-import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
+import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
@@ -15,7 +15,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
-        return (await delegated('Write', input, ctx, dirs)) ?? writeTool(input, ctx, dirs)
+        return (await delegated('Write', input, ctx, dirs)) ?? writeTool(input, ctx, dirs, confinementLifted($))
       } })
       return next(e)
     })

@@ -21,8 +21,8 @@ export const WRITE_DESCRIPTION = `Writes a file, replacing it if it exists.
 - To change part of an existing file, prefer Edit: it sends only the change.
 - Do not create documentation or README files unless asked to.`
 
-export async function writeTool(input: WriteInput, ctx: ToolContext, extraDirs: readonly string[]): Promise<ToolOutput> {
-  const checked = await checkPath(input.file_path, ctx.cwd, extraDirs)
+export async function writeTool(input: WriteInput, ctx: ToolContext, extraDirs: readonly string[], anywhere = false): Promise<ToolOutput> {
+  const checked = await checkPath(input.file_path, ctx.cwd, extraDirs, { anywhere })
   if (!checked.ok) return failure(checked.message)
   const shown = input.file_path
   const info = await stat(checked.path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : err))

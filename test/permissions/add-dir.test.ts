@@ -134,3 +134,27 @@ describe('Read outside the working directories, by permission mode', () => {
     }
   })
 })
+
+describe('a file call outside the working directories that the permissions allow', () => {
+  it('runs: an allow rule, or the approver saying yes, is not overruled by the tool', async () => {
+    const secret = join(elsewhere, 'private.txt')
+    const ruled = await hostWith({ allow: [`Read(/${elsewhere}/**)`] })
+    const byRule = await runScript([call('Read', { file_path: secret }), call('Grep', { pattern: 'keep', path: elsewhere }), { reply: 'done' }], 'go', { host: ruled, cwd: box.project, trustWorkspace: true })
+    await ruled.close()
+    const [read, grep] = results(byRule)
+    expect(read.content).toMatch(/1\s+keep out/)
+    expect(grep.content).toContain(secret)
+
+    const asked: string[] = []
+    const approved = await hostWith({})
+    const written = join(elsewhere, 'approved.txt')
+    const byApproval = await runScript([call('Read', { file_path: secret }), call('Write', { file_path: written, content: 'yes\n' }), { reply: 'done' }], 'go', {
+      host: approved, cwd: box.project,
+      canUseTool: async (tool, input) => { asked.push(tool); return { behavior: 'allow', updatedInput: input } },
+    })
+    await approved.close()
+    expect(asked).toEqual(['Read', 'Write'])
+    expect(results(byApproval).map((r) => r.is_error ?? false)).toEqual([false, false])
+    expect(await readFile(written, 'utf8')).toBe('yes\n')
+  })
+})
