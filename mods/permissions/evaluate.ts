@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
 import { fsCommandPaths, readOnlyPaths, removalTargets, writtenFiles } from './bash-commands.js'
-import { partText } from './bash-split.js'
+import { partText, type Part } from './bash-split.js'
 import { stripForRules } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
 import { blockedPathOf, suggestionsFor } from './suggest.js'
@@ -46,10 +46,12 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   if (mode === 'bypassPermissions') return { decision: 'allow', rule: '[mode:bypassPermissions]' }
   if (mode === 'acceptEdits' && EDIT_TOOLS.has(facts.tool) && facts.path && inside(policy.roots, facts.path)) return { decision: 'allow', rule: '[mode:acceptEdits]' }
   let unapproved: string[] = []
+  let why: string | undefined
   if (facts.bash) {
     const approval = await bashApproval(policy, facts)
     if ('decision' in approval) return approval
     unapproved = approval.unapproved
+    why = approval.why
   } else {
     const rule = policy.rules.find((r) => r.behavior === 'allow' && matchesCall(r, facts))
     if (rule) return { decision: 'allow', ...by(rule) }
@@ -58,7 +60,7 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   const isInside = facts.path !== undefined && inside(policy.roots, facts.path)
   if (READ_TOOLS.has(facts.tool) && isInside) return { decision: 'allow', rule: '[working-directory]' }
   const blockedPath = blockedPathOf(facts, !isInside)
-  return ask({ decision: 'ask', reason: askReason(policy, facts, unapproved[0]), suggestions: suggestionsFor(facts, unapproved), ...(blockedPath ? { blockedPath } : {}) })
+  return ask({ decision: 'ask', reason: why ?? askReason(policy, facts, unapproved[0]), suggestions: suggestionsFor(facts, unapproved), ...(blockedPath ? { blockedPath } : {}) })
 }
 
 function dontAsk(tool: string, v: Verdict): Verdict {
@@ -104,13 +106,14 @@ function planSafe(facts: CallFacts): boolean {
  * paths inside the working directories, or (acceptEdits) as a file-system command inside them.
  * `cd` moves where the later parts' relative paths point.
  */
-async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict | { unapproved: string[] }> {
+async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict | { unapproved: string[]; why?: string }> {
   const bare = policy.rules.find((r) => r.behavior === 'allow' && r.content === undefined && coversTool(r, 'Bash'))
   if (bare) return { decision: 'allow', rule: bare.text, source: bare.source.label }
   const split = facts.bash!
   if (!split.balanced) return { unapproved: [split.whole] }
   const used: Rule[] = []
   const unapproved: string[] = []
+  let why: string | undefined
   const builtins = new Set<string>()
   let dir = policy.cwd
   for (const part of split.parts) {
@@ -119,8 +122,11 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
     const text = partText(argv, part.redirects)
     const rule = policy.rules.find((r) => allowsPart(r, text))
     if (rule) {
-      if (!used.includes(rule)) used.push(rule)
-      continue
+      if (await redirectsApproved(policy, rule, part, dir)) {
+        if (!used.includes(rule)) used.push(rule)
+        continue
+      }
+      why ??= `the rule ${rule.text} allows the command \`${text}\` but not its writing ${writtenFiles(part).join(', ')}`
     }
     const read = readOnlyPaths(argv, part)
     if (read && (await allInside(policy, read, dir))) {
@@ -135,9 +141,22 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
     }
     unapproved.push(text)
   }
-  if (unapproved.length > 0) return { unapproved }
+  if (unapproved.length > 0) return { unapproved, ...(why && unapproved.length === 1 ? { why } : {}) }
   const rule = [...used.map((r) => r.text), ...builtins].join(', ') || '[read-only-command]'
   return { decision: 'allow', rule, ...(used[0] ? { source: used[0].source.label } : {}) }
+}
+
+/**
+ * An allow rule approves a command, not where its output is written: `Bash(printf *)` must not let
+ * `printf x > ~/anywhere` through. A part's output redirections to files are approved when the rule
+ * spells a redirection out itself (`Bash(npm test > log.txt)`, as an "always allow" saves it), or in
+ * acceptEdits when they land inside the working directories; otherwise the part is asked about.
+ */
+async function redirectsApproved(policy: Policy, rule: Rule, part: Part, dir: string): Promise<boolean> {
+  const written = writtenFiles(part)
+  if (written.length === 0 || rule.content === undefined) return true
+  if (rule.content.kind === 'command' && rule.content.pattern.includes('>')) return true
+  return policy.mode === 'acceptEdits' && (await allInside(policy, written, dir))
 }
 
 /** A shell word as a path: `~` expanded; undefined when a variable or substitution hides where it points. */

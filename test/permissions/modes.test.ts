@@ -94,3 +94,25 @@ describe('the full order: deny → ask → mode → allow → ask', () => {
     expect(plan.reason).toMatch(/^plan mode: Write can change files or systems, so it runs only if the user approves it$/)
   })
 })
+
+describe('an allow rule approves a command, not where its output is written', () => {
+  const cases: [string, PolicySpec, string, Behavior][] = [
+    ['redirected outside', { allow: ['Bash(printf:*)'] }, 'printf a > {outside}/x.txt', 'ask'],
+    ['appended to a parent folder', { allow: ['Bash(printf *)'] }, 'printf a >> ../x.txt', 'ask'],
+    ['stderr to a file inside, default mode', { allow: ['Bash(npm test *)'] }, 'npm test 2> log.txt', 'ask'],
+    ['inside, acceptEdits', { allow: ['Bash(npm test *)'], mode: 'acceptEdits' }, 'npm test > log.txt', 'allow'],
+    ['outside, acceptEdits', { allow: ['Bash(npm test *)'], mode: 'acceptEdits' }, 'npm test > {outside}/log.txt', 'ask'],
+    ['a rule that spells the redirection out', { allow: ['Bash(npm test > log.txt)'] }, 'npm test > log.txt', 'allow'],
+    ['output discarded', { allow: ['Bash(npm test *)'] }, 'npm test > /dev/null 2>&1', 'allow'],
+    ['every Bash call allowed', { allow: ['Bash'] }, 'printf a > {outside}/x.txt', 'allow'],
+  ]
+  it.each(cases)('%s', async (_name, spec, command, decision) => {
+    const verdict = await evaluate(await policyOf(box, spec), 'Bash', { command: fill(command, box) })
+    expect(verdict.decision).toBe(decision)
+  })
+
+  it('the reason names the rule and the file', async () => {
+    const verdict = await evaluate(await policyOf(box, { allow: ['Bash(printf:*)'] }), 'Bash', { command: 'printf a > ../x.txt' })
+    expect(verdict.reason).toBe('the rule Bash(printf:*) allows the command `printf a > ../x.txt` but not its writing ../x.txt')
+  })
+})
