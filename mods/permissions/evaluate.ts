@@ -13,9 +13,9 @@ import type { Policy, Roots, Rule, Verdict } from './types.js'
 /** Why a call that changes something goes to the approver in plan mode. */
 export const planAsk = (tool: string) => `plan mode: ${tool} can change files or systems, so it runs only if the user approves it`
 
-/** The verdict on one call. */
-export async function evaluate(policy: Policy, tool: string, input: unknown): Promise<Verdict> {
-  return decide(policy, await callFacts(tool, input, policy.cwd))
+/** The verdict on one call; `shellDir`: where the shell's last `cd` left it, for a Bash call. */
+export async function evaluate(policy: Policy, tool: string, input: unknown, shellDir?: string): Promise<Verdict> {
+  return decide(policy, await callFacts(tool, input, policy.cwd, shellDir))
 }
 
 /**
@@ -74,9 +74,10 @@ function dontAsk(tool: string, v: Verdict): Verdict {
 async function gateOf(policy: Policy, facts: CallFacts): Promise<Verdict | undefined> {
   const extra = policy.roots.lexical.slice(1)
   const writes: string[] = []
+  const from = facts.shellDir ?? policy.cwd
   for (const part of facts.bash?.parts ?? []) {
     const argv = stripForRules(part.argv, 'deny')
-    const critical = removalTargets(argv)?.find((t) => isCriticalTarget(t, policy.cwd, policy.home, extra))
+    const critical = removalTargets(argv)?.find((t) => isCriticalTarget(t, policy.cwd, policy.home, extra, from))
     if (critical !== undefined) return { decision: 'ask', rule: '[critical-path]', reason: `removing ${critical} could take the project, the home folder or the system with it` }
     writes.push(...(fsCommandPaths(argv, part) ?? writtenFiles(part)))
   }
@@ -85,7 +86,7 @@ async function gateOf(policy: Policy, facts: CallFacts): Promise<Verdict | undef
     return { decision: 'ask', rule: '[protected-path]', reason: `${facts.path.lexical} is a protected path (version control, editor, shell or agent settings)` }
   }
   for (const written of writes) {
-    const at = bashPath(written, policy.cwd, policy.home)
+    const at = bashPath(written, from, policy.home)
     if (at === undefined || isProtected(at)) return { decision: 'ask', rule: '[protected-path]', reason: `the command writes ${written}, which may be a protected path` }
   }
   return undefined
@@ -115,7 +116,7 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
   const unapproved: string[] = []
   let why: string | undefined
   const builtins = new Set<string>()
-  let dir = policy.cwd
+  let dir = facts.shellDir ?? policy.cwd
   for (const part of split.parts) {
     const argv = stripForRules(part.argv, 'allow')
     if (argv.length === 0 && part.redirects.length === 0) continue

@@ -1,3 +1,4 @@
+import '../_shared/shell-cwd.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { PermissionsApi } from './api.js'
@@ -31,7 +32,7 @@ export default defineMod({
   options: permissionsOptions,
   configKeys: { permissions: foldPermissions },
   provides: ['permissions', 'permissionMode'],
-  uses: { commands: 'optional' },
+  uses: { commands: 'optional', shellCwd: 'optional' },
   register(on, opts, $) {
     let policy: Policy | undefined
     let loadFailure: string | undefined
@@ -130,7 +131,9 @@ export default defineMod({
 
     on('tool.check', async ($, e, next) => {
       if (!policy) return { decision: 'ask', rule: '[not-loaded]', reason: `the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}` }
-      const verdict = await evaluate(await current($, policy), e.tool, e.input)
+      // The main agent's Bash calls run where its last `cd` left the shell (a subagent's may run in a worktree of its own).
+      const shellDir = e.tool === 'Bash' && e.agentId === undefined ? $.capability.use('shellCwd')?.($.session.id() as string) : undefined
+      const verdict = await evaluate(await current($, policy), e.tool, e.input, shellDir)
       if (e.tool === EXIT_PLAN_TOOL && policy.mode === 'plan' && e.tool_use_id) exitAsks.add(e.tool_use_id)
       const answer = { decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}), ...(verdict.rule ? { rule: verdict.rule } : {}) }
       if (answer.decision === 'ask') return { ...answer, ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}) }

@@ -12,6 +12,8 @@ export interface CallFacts {
   path?: PathFacts
   /** Bash: the command split into its parts. */
   bash?: Split
+  /** Bash: where the shell is (after an earlier `cd`), which its relative paths start from. */
+  shellDir?: string
   /** WebFetch: the host of the URL, lower-case (undefined when the URL cannot be read). */
   host?: string
 }
@@ -86,13 +88,13 @@ function skillLine(input: Record<string, unknown>): string {
 }
 
 /** Works out the facts of one call; the input was validated by the tool's schema already. */
-export async function callFacts(tool: string, input: unknown, cwd: string): Promise<CallFacts> {
+export async function callFacts(tool: string, input: unknown, cwd: string, shellDir?: string): Promise<CallFacts> {
   const record = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {}
   const path = pathOf(tool, record, cwd)
   return {
     tool, input: record,
     ...(path !== undefined ? { path: await pathFacts(path, cwd) } : {}),
-    ...(tool === 'Bash' && typeof record.command === 'string' ? { bash: splitCommand(record.command) } : {}),
+    ...(tool === 'Bash' && typeof record.command === 'string' ? { bash: splitCommand(record.command), ...(shellDir ? { shellDir } : {}) } : {}),
     ...(tool === 'WebFetch' ? { host: hostOf(record.url) } : {}),
   }
 }

@@ -47,15 +47,16 @@ export function isProtected(path: string): boolean {
 /**
  * An `rm`/`rmdir` target that would take too much with it (spec §3.3): the root and its direct
  * children, the home folder, the cwd and its parents, a glob right under an additional
- * directory, and anything under a shell variable (where it points is not known here).
+ * directory, and anything under a shell variable (where it points is not known here). A relative
+ * target starts from `from`, where the shell is.
  */
-export function isCriticalTarget(target: string, cwd: string, home: string, extraDirs: readonly string[]): boolean {
+export function isCriticalTarget(target: string, cwd: string, home: string, extraDirs: readonly string[], from = cwd): boolean {
   if (/[$`]/.test(target)) return true
   const expanded = target === '~' || target.startsWith('~/') ? home + target.slice(1) : target
   const scan = picomatch.scan(expanded)
   // A glob counts only when it takes everything in its folder (`*`, `.*`, `**`), not `*.log`.
   if (scan.isGlob && !/^[*.]+\/?$/.test(scan.glob)) return false
-  const path = resolve(cwd, scan.isGlob ? scan.base || '.' : expanded)
+  const path = resolve(from, scan.isGlob ? scan.base || '.' : expanded)
   if (path === '/' || dirname(path) === '/' || path === home || isInside(path, cwd)) return true
   return scan.isGlob && extraDirs.includes(path)
 }

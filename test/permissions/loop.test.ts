@@ -103,6 +103,16 @@ describe('the ask flow through the loop', () => {
     expect(await check('Bash', { command: 'rm -f nothing' })).toMatchObject({ decision: 'deny', rule: 'Bash(rm *)', source: expect.stringContaining('the modloop config') })
   })
 
+  it("a command's relative paths are checked from where the shell's last cd left it", async () => {
+    const { host } = await hostWith()
+    const canUseTool = vi.fn<CanUseTool>(async () => ({ behavior: 'deny', message: 'no' }))
+    const step = (command: string) => ({ reply: [{ tool_use: { name: 'Bash', input: { command } } }] })
+    const run = await runScript([step('cd src/deep'), step('cat ../a.ts'), step('cd ../..'), step('pwd'), { reply: 'done' }], 'go', { host, cwd: box.project, canUseTool })
+    await host.close()
+    expect(canUseTool).not.toHaveBeenCalled()
+    expect(run.requests.slice(1).map((r) => toolResult(r).content)).toEqual(['(no output)', 'export {}', '(no output)', box.project])
+  })
+
   it('plan mode: the model is reminded, and a write, which would go to the approver, is refused when there is none', async () => {
     const { host } = await hostWith()
     const run = await runScript(bashTurn('touch made-in-plan'), 'go', { host, cwd: box.project, permissionMode: 'plan' })
