@@ -16,7 +16,7 @@ export function renderPretty(m: SDKMessage, { color }: PrettyOptions): string {
     case 'assistant': {
       const block = m.message.content[0]
       if (!block) return ''
-      if (block.type === 'text') return `${block.text}\n`
+      if (block.type === 'text') return m.is_api_error_message ? paint(color, '31', `${block.text}\n`) : `${block.text}\n`
       if (block.type === 'thinking') return paint(color, '2', `∴ ${oneLine(block.thinking)}\n`)
       if (block.type === 'tool_use') return paint(color, '36', `● ${block.name}(${keyArgument(block.input)})\n`)
       return ''

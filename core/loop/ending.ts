@@ -1,7 +1,7 @@
 import type { TurnEnding } from '../events/types.js'
-import type { ModelApiError } from '../model/types.js'
+import type { ModelApiError, ModelErrorType } from '../model/types.js'
 import type { CallOutcome } from '../tools/pipeline.js'
-import type { ResultSubtype, TerminalReason } from './messages.js'
+import type { AssistantMessageError, ResultSubtype, TerminalReason } from './messages.js'
 
 /** How a turn ends: its result's subtype, terminal reason and text. */
 export interface Ending {
@@ -17,6 +17,8 @@ export interface Ending {
   structuredOutput?: unknown
   /** The HTTP status of the API failure that ended the turn (null: no response at all). */
   apiErrorStatus?: number | null
+  /** The kind of that failure, for the assistant message that stands for it. */
+  apiError?: AssistantMessageError
 }
 
 /**
@@ -33,8 +35,14 @@ export function endingOf(ending: TurnEnding): Ending {
 }
 
 export function apiFailure(error: ModelApiError): Ending {
-  return { subtype: 'success', terminal: 'api_error', text: `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`, isError: true, apiErrorStatus: error.status }
+  return {
+    subtype: 'success', terminal: 'api_error', text: `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`, isError: true,
+    apiErrorStatus: error.status, apiError: ASSISTANT_ERRORS.has(error.type) ? error.type as AssistantMessageError : 'unknown',
+  }
 }
+
+/** Model failures that are kinds of SDKAssistantMessageError as they are; the rest (a dropped connection, a cut stream) are 'unknown'. */
+const ASSISTANT_ERRORS = new Set<ModelErrorType>(['rate_limit', 'overloaded', 'server_error', 'authentication_failed', 'billing_error', 'invalid_request', 'model_not_found'])
 
 /** A response arrived after the turn was interrupted or its budget ran out: its calls are answered as not run. */
 export function stoppedEnding(r: { over: boolean; maxBudgetUsd?: number; toolUses: number; errored: boolean }): Ending {

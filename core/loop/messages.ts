@@ -62,6 +62,12 @@ export interface SDKSystemMessage {
   [field: string]: unknown
 }
 
+/** The kinds of failure an assistant message can stand for (spec §2.2 SDKAssistantMessageError). */
+export type AssistantMessageError =
+  | 'authentication_failed' | 'oauth_org_not_allowed' | 'account_on_hold' | 'verification_required' | 'billing_error'
+  | 'rate_limit' | 'overloaded' | 'invalid_request' | 'model_not_found' | 'server_error' | 'unknown' | 'max_output_tokens'
+  | 'cloud_credential_error'
+
 export interface SDKAssistantMessage {
   type: 'assistant'
   message: {
@@ -77,7 +83,11 @@ export interface SDKAssistantMessage {
   parent_tool_use_id: string | null
   /** The API's id for the request that produced this response (its `request-id` header), when the model reports one. */
   request_id?: string
-  error?: string
+  /** Set on the message that stands for an API failure that ended the turn (turn-end.ts). */
+  error?: AssistantMessageError
+  /** That message is no response of the model: it never enters the history. */
+  is_api_error_message?: true
+  api_error_status?: number | null
   supersedes?: string[]
   uuid: string
   session_id: string

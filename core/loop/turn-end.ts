@@ -1,6 +1,6 @@
 import type { Usage } from '../events/types.js'
 import type { Ending } from './ending.js'
-import { zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage } from './messages.js'
+import { uuid, zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage } from './messages.js'
 import type { Session } from './session.js'
 
 /** What a turn accumulates for its one result message, and how it ends. */
@@ -31,6 +31,7 @@ export class TurnEnd {
     const aborted = ending.terminal === 'aborted_streaming' || ending.terminal === 'aborted_tools'
     const text = ending.text ?? this.lastText
     session.root.apiMs += this.apiMs
+    if (ending.apiError) yield apiErrorMessage(session, text, ending)
     // A failing turn.complete handler is skipped by the bus: it never changes how the turn ended.
     const shown = await session.host.bus.emit('turn.complete', {
       answer: this.lastText, durationMs, isAborted: aborted, turnId: this.turnId, usage: { ...this.usage },
@@ -61,4 +62,24 @@ export class TurnEnd {
       ...(this.origin ? { origin: this.origin } : {}),
     })
   }
+}
+
+/**
+ * An API failure reaches the stream as an assistant message too, as Claude Code sends it: a
+ * response of the error's text from no model (`<synthetic>`), its kind in `error`, so a caller
+ * that shows assistant messages shows the failure and one that reads `error` can tell a rate
+ * limit from a bad key. It is recorded, and never enters the history sent to the model.
+ */
+function apiErrorMessage(session: Session, text: string, ending: Ending): SDKMessage {
+  return session.stamp({
+    type: 'assistant' as const,
+    message: {
+      id: uuid(), type: 'message' as const, role: 'assistant' as const, model: '<synthetic>',
+      content: [{ type: 'text' as const, text, citations: null }], stop_reason: 'stop_sequence', stop_sequence: '', usage: zeroUsage(),
+    },
+    parent_tool_use_id: session.agent?.parentToolUseId ?? null,
+    error: ending.apiError,
+    is_api_error_message: true as const,
+    api_error_status: ending.apiErrorStatus ?? null,
+  })
 }

@@ -168,6 +168,8 @@ export class MessageView {
   }
 
   private onAssistant(m: Extract<SDKMessage, { type: 'assistant' }>): void {
+    // An API failure's stand-in response: the result shows its text, and it used no context.
+    if (m.is_api_error_message) return
     const depth = m.parent_tool_use_id ? 1 : 0
     if (!m.parent_tool_use_id) {
       const u = m.message.usage

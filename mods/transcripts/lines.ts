@@ -29,6 +29,7 @@ export function toLine(m: SDKMessage, base: LineBase, model?: string): MessageEn
       return {
         parentUuid, ...base, type: 'assistant', uuid, timestamp, message: m.message,
         ...(m.request_id ? { requestId: m.request_id } : {}), ...(m.error ? { error: m.error } : {}),
+        ...(m.is_api_error_message ? { isApiErrorMessage: true, apiErrorStatus: m.api_error_status ?? null } : {}),
       }
     case 'result': {
       const { type: _t, uuid: _u, session_id: _s, permission_denials: _p, ...rest } = m

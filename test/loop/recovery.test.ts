@@ -95,6 +95,19 @@ describe('terminal reasons and recovery', () => {
     expect(run.messages.filter((m) => m.type === 'system' && m.subtype === 'api_retry')).toHaveLength(3)
   })
 
+  it('an API failure that ends the turn comes as an assistant message too, with its kind, and stays out of the history', async () => {
+    let history: unknown[] = []
+    const spy = defineMod({ name: 'spy', register: (on) => on('session.end', ($, e, next) => { history = $.session.messages() as unknown[]; return next(e) }) })
+    const run = await runScript([{ error: { status: 400, message: 'messages: bad thing' } }], 'go', { mods: [toolsMod(), spy] })
+    expect(history).toEqual([{ role: 'user', content: [expect.objectContaining({ type: 'text', text: 'go' })] }])
+    const failed = run.messages.filter((m) => m.type === 'assistant')
+    expect(failed).toEqual([expect.objectContaining({ error: 'invalid_request', is_api_error_message: true, api_error_status: 400, parent_tool_use_id: null })])
+    expect((failed[0] as any).message).toMatchObject({ model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: run.result.result }] })
+    expect(run.messages.at(-2)).toBe(failed[0])
+    const auth = await runScript([{ error: { status: 401, type: 'authentication_error' } }], 'go')
+    expect(auth.messages.find((m) => m.type === 'assistant')).toMatchObject({ error: 'authentication_failed' })
+  })
+
   it('429 then success: one api_retry message and the answer', async () => {
     const run = await runScript([{ error: { status: 429 } }, { reply: 'ok' }])
     const retries = run.messages.filter((m) => m.type === 'system' && m.subtype === 'api_retry') as any[]

@@ -51,6 +51,9 @@ export interface AssistantEntry extends EntryBase {
   /** The API's id for the request that produced this response, when the model reported one. */
   requestId?: string
   error?: string
+  /** The line stands for an API failure, not a response (never part of the rebuilt history). */
+  isApiErrorMessage?: boolean
+  apiErrorStatus?: number | null
 }
 
 /** What a turn's result message leaves in the transcript: enough to carry its totals into a resumed session. */

@@ -32,6 +32,8 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     const at = Date.parse(e.timestamp)
     if (at > lastActivityMs) lastActivityMs = at
     if (e.type === 'user' || e.type === 'assistant') settleBoundary(e)
+    // An API failure's message stands for no response: nothing of it was, or is, sent to the model.
+    if (e.type === 'assistant' && e.isApiErrorMessage === true) continue
     if (e.type === 'assistant') {
       const last = messages.at(-1)
       const blocks = historyBlocks(e.message.content as ContentBlockParam[])
