@@ -1,6 +1,7 @@
 import { dirname } from 'node:path'
 import { ModloopError } from '../../core/errors.js'
 import { parseConfig } from './config-schema.js'
+import { splitModKeys } from './mod-config-keys.js'
 import { loadConfigRef, type FoundConfig } from './find-config.js'
 import type { Builtins, Layer } from './types.js'
 
@@ -29,7 +30,8 @@ export async function collectLayers(found: FoundConfig, builtins: Builtins): Pro
       throw new ModloopError('MODLOOP_ERR_EXTENDS', `${node.file}: extends forms a cycle: ${cycle.join(' → ')}`, { file: node.file, stage: 'config' })
     }
     if (seen.has(node.file)) return
-    const config = parseConfig(node.raw, node.file)
+    const { known, extra } = splitModKeys(node.raw)
+    const config = parseConfig(known, node.file)
     const dir = dirname(node.file)
     const parents = config.extends === undefined ? [] : typeof config.extends === 'string' ? [config.extends] : config.extends
     for (const ref of parents) {
@@ -41,7 +43,7 @@ export async function collectLayers(found: FoundConfig, builtins: Builtins): Pro
       await visit(await loadConfigRef(ref, dir, 'MODLOOP_ERR_EXTENDS', node.file), [...stack, node.file])
     }
     seen.add(node.file)
-    layers.push({ file: node.file, origin: { dir, label: node.file, file: node.file }, config })
+    layers.push({ file: node.file, origin: { dir, label: node.file, file: node.file }, config, ...(extra ? { extra } : {}) })
   }
 
   await visit(found, [])

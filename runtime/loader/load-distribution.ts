@@ -5,6 +5,7 @@ import { foldConfigKeys } from '../../core/mod/config-keys.js'
 import { collectLayers, defaultLayer } from './extends.js'
 import { findConfig, loadConfigRef } from './find-config.js'
 import { mergeMods } from './merge-mods.js'
+import { modConfigKeys } from './mod-config-keys.js'
 import { mergeSettings } from './merge-config.js'
 import { definitionOf, keysNeedingMods } from './unread-keys.js'
 import { useHostModule } from './jiti.js'
@@ -33,6 +34,8 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
 
   const { hooks: configHooks, ...settings } = mergeSettings(layers)
   const merged = await mergeMods(layers, builtins)
+  const someFailed = merged.errors.length > 0 || merged.slots.some((s) => s.unit.errors.length > 0)
+  const modKeys = await modConfigKeys(layers, merged.slots, builtins, someFailed)
   const errors: ModloopError[] = []
   const report = (err: ModloopError) => {
     errors.push(err)
@@ -43,7 +46,9 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
   for (const err of merged.errors) report(err)
   const hooks: HookSource[] = [...configHooks]
   const plugins: LoadedPlugin[] = []
-  const warnings = [...merged.warnings]
+  const warnings = [...merged.warnings, ...modKeys.warnings]
+  // What a mod's declared config keys fold from: the loader's own keys and the mods' keys alike.
+  const foldFrom = { ...modKeys.values, ...settings }
   for (const slot of merged.slots) {
     const { unit } = slot
     for (const err of unit.errors) report(err)
@@ -66,7 +71,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     for (const mod of unit.mods) {
       const before = host.errors.length
       // The top-level config keys the mod declares it reads fold into its options.
-      await host.add(mod.def, { options: foldConfigKeys(mod.def.configKeys, modOptions, settings), source: mod.source, root: mod.root, attributed: !mod.builtin })
+      await host.add(mod.def, { options: foldConfigKeys(mod.def.configKeys, modOptions, foldFrom), source: mod.source, root: mod.root, attributed: !mod.builtin })
       // The host records options and register failures itself; surface them as this load's too.
       for (const err of host.errors.slice(before)) {
         errors.push(err)
@@ -105,7 +110,7 @@ async function knowLeftOut(host: ModHost, builtins: Builtins, layers: readonly L
   const loaded = host.list().filter((m) => m.status === 'loaded')
   const read = new Set(loaded.flatMap((m) => Object.keys(m.def.configKeys ?? {})))
   const provided = new Set<string>(loaded.flatMap((m) => m.def.provides ?? []))
-  const unread = layers.some((l) => Object.keys(l.config).some((k) => !CORE_KEYS.has(k) && !read.has(k)))
+  const unread = layers.some((l) => [...Object.keys(l.config), ...Object.keys(l.extra ?? {})].some((k) => !CORE_KEYS.has(k) && !read.has(k)))
   const missing = loaded.some((m) => Object.entries(m.def.uses ?? {}).some(([name, use]) => use === 'required' && !provided.has(name)))
   if (!unread && !missing) return
   const names = new Set(loaded.map((m) => m.name))

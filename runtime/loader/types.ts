@@ -74,6 +74,8 @@ export interface Layer {
   file?: string
   origin: Origin
   config: ConfigFile
+  /** Top-level keys the loader's schema does not know: some mod's, by its `configKeys`. */
+  extra?: Record<string, unknown>
 }
 
 /** One mod entry after the whole extends chain was merged. */

@@ -9,11 +9,12 @@ const isSet = (v: unknown) => v !== undefined && v !== null && (typeof v !== 'ob
 
 /** The keys the layers set that some mod the host knows of declares it reads, with the files that set each. */
 export function keysNeedingMods(layers: readonly Layer[], host: ModHost): UnreadKey[] {
-  const keys = new Set(layers.flatMap((l) => Object.keys(l.config).filter((k) => isSet((l.config as Record<string, unknown>)[k]))))
+  const valueIn = (l: Layer, k: string) => (l.config as Record<string, unknown>)[k] ?? l.extra?.[k]
+  const keys = new Set(layers.flatMap((l) => [...Object.keys(l.config), ...Object.keys(l.extra ?? {})].filter((k) => isSet(valueIn(l, k)))))
   return [...keys].flatMap((key) => {
     const mod = host.usual('configKeys', key)
     if (!mod) return []
-    const files = layers.filter((l) => isSet((l.config as Record<string, unknown>)[key])).map((l) => l.file ?? l.origin.label)
+    const files = layers.filter((l) => isSet(valueIn(l, key))).map((l) => l.file ?? l.origin.label)
     return [{ key, mod, files }]
   })
 }

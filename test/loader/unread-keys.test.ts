@@ -44,6 +44,29 @@ describe('config keys a mod declares it reads', () => {
     await dist.host.close()
   })
 
+  it('a key of a mod\'s own, which the loader does not know, folds in from every layer, the child\'s fields winning', async () => {
+    const { loadDistribution } = await import('../../entry.js')
+    await writeFile(join(dir, 'greeting.mjs'), "export default { name: 'greeting', configKeys: { greeting: (options, value) => ({ ...value, ...options }) }, register() {} }")
+    await writeFile(join(dir, 'parent.json'), JSON.stringify({ mods: ['./greeting.mjs'], greeting: { text: 'hi', loud: true } }))
+    await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ extends: './parent.json', greeting: { text: 'hello' } }))
+    const dist = await loadDistribution({ cwd: dir })
+    expect(dist.host.get('greeting')?.options).toEqual({ text: 'hello', loud: true })
+    expect(dist.warnings).toEqual([])
+    await dist.host.close()
+  })
+
+  it('a key no mod declares is refused naming the file; when a mod failed to load, only a warning', async () => {
+    const { loadDistribution } = await import('../../entry.js')
+    const file = join(dir, 'modloop.config.json')
+    await writeFile(file, JSON.stringify({ mods: [], greting: 'hi' }))
+    await expect(loadDistribution({ cwd: dir })).rejects.toMatchObject({ code: 'MODLOOP_ERR_CONFIG_KEY', file, field: 'greting' })
+    await writeFile(file, JSON.stringify({ mods: ['./missing.mjs'], greeting: 'hi' }))
+    const dist = await loadDistribution({ cwd: dir })
+    expect(dist.errors.map((e) => e.code)).toEqual(['MODLOOP_ERR_MOD_RESOLVE'])
+    expect(dist.warnings).toEqual([`${file}: "greeting" is set, but no loaded mod declares it reads that key (in its configKeys), so it does nothing`])
+    await dist.host.close()
+  })
+
   it('a key only a left-out built-in reads warns, naming that built-in', async () => {
     await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ extends: 'modloop', mods: [{ name: 'mcp', enabled: false }], mcpServers: { docs: { command: 'true' } } }))
     const r = await cli(['mods', 'list', '--json'])
