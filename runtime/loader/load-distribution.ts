@@ -6,6 +6,7 @@ import { collectLayers, defaultLayer } from './extends.js'
 import { findConfig, loadConfigRef } from './find-config.js'
 import { mergeMods } from './merge-mods.js'
 import { modConfigKeys } from './mod-config-keys.js'
+import { unknownOptionKeys, unknownOptionsWarning } from './option-keys.js'
 import { mergeSettings } from './merge-config.js'
 import { definitionOf, keysNeedingMods } from './unread-keys.js'
 import { useHostModule } from './jiti.js'
@@ -71,7 +72,11 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     for (const mod of unit.mods) {
       const before = host.errors.length
       // The top-level config keys the mod declares it reads fold into its options.
-      await host.add(mod.def, { options: foldConfigKeys(mod.def.configKeys, modOptions, foldFrom), source: mod.source, root: mod.root, attributed: !mod.builtin })
+      const options = foldConfigKeys(mod.def.configKeys, modOptions, foldFrom)
+      // A plugin's options are its manifest's userConfig, shared by its modules: each reads its own few.
+      const unknown = unit.plugin ? [] : unknownOptionKeys(mod.def, options)
+      if (unknown.length > 0) warnings.push(unknownOptionsWarning(mod.def.name, unknown, mod.def, slot.from.label))
+      await host.add(mod.def, { options, source: mod.source, root: mod.root, attributed: !mod.builtin })
       // The host records options and register failures itself; surface them as this load's too.
       for (const err of host.errors.slice(before)) {
         errors.push(err)

@@ -77,6 +77,14 @@ describe('mod errors, collected per mod', () => {
     expect(host.list()).toEqual([])
   })
 
+  it('an option the schema does not have (a typo) is a warning naming the config, the mod and the option; the mod loads', async () => {
+    const p = await tmp({ '.modlooprc.json': { mods: [['./typed.ts', { levl: 3 }]] }, 'typed.ts': typedMod('typed') })
+    const { host, errors, warnings } = await loadDistribution({ cwd: p.dir, builtins: builtins() })
+    expect(errors).toEqual([])
+    expect(warnings).toEqual([`${p.path('.modlooprc.json')}: typed: option "levl" is not among its options (level), so it does nothing`])
+    expect(host.get('typed')?.options).toEqual({ level: 1 })
+  })
+
   it('two entries of one config naming the same mod → MODLOOP_ERR_MOD_DUPLICATE', async () => {
     const p = await tmp({
       '.modlooprc.json': { mods: ['./a/guard.ts', './b/guard.ts', './x.mjs', './x.mjs'] },
