@@ -70,6 +70,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     throw err
   }
   for (const err of host.errors) log(`${err.code}: ${err.message}`)
+  const loggedErrors = host.errors.length
   // A resumed session goes on with its own model unless one is given; either way, if it starts on another, that is a switch.
   const fresh = resolveModelName(options, configModel)
   const model = options.model ?? resumed?.rebuilt.model ?? fresh
@@ -89,6 +90,8 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   installAsk(host)
   startProvenance(session)
   if (!host.isBound) host.bind()
+  // Binding drops a mod whose dependency or required capability is missing: that is a load error to tell too.
+  for (const err of host.errors.slice(loggedErrors)) log(`${err.code}: ${err.message}`)
   const start: SessionStartInput = {
     cwd, ...surfaceFields(options), sessionId: session.id, source: resumed?.source ?? 'startup',
     transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : locationOf(session),
