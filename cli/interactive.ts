@@ -105,7 +105,8 @@ function sessionLoader(options: QueryOptions & { cwd: string }): { first: Promis
     const host = new ModHost({ strict: options.strictMods, log })
     const dist = await loadDistribution({ cwd: options.cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })
     provideLoaded(host, dist.hooks, dist.plugins)
-    for (const w of unreadKeyWarnings(dist.needsMods, host)) log('loader', 'warn', w)
+    // What loaded but looks wrong (a disable naming no mod, an option the mod does not have), as -p tells it.
+    for (const w of [...dist.warnings, ...unreadKeyWarnings(dist.needsMods, host)]) log('loader', 'warn', w)
     return dist
   }
   const first = loadWith((...line) => sink(...line))
