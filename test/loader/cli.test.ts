@@ -43,6 +43,8 @@ beforeAll(async () => {
     'outer.mjs': `export function register(on) { on('tool.call', ($, e, next) => next(e), { stage: -100, before: 'guard' }) }\n`,
     'broken/modloop.config.json': { mods: ['./missing.mjs', './ok.mjs'] },
     'broken/ok.mjs': bareMod(),
+    'bad-options/modloop.config.json': { mods: [['./typed.ts', { level: 'high' }]] },
+    'bad-options/typed.ts': typedMod('typed'),
   })
 })
 afterAll(() => p.remove())
@@ -95,6 +97,15 @@ describe('modloop CLI, in-process', () => {
     const missing = capture(p.dir)
     expect(await main(['mods', 'show', 'nope'], missing)).toBe(2)
     expect(missing.err()).toContain('no mod "nope"')
+  })
+
+  it('mods show NAME of a mod whose options failed shows it failed, with why, not "no mod"', async () => {
+    const io = capture(p.path('bad-options'))
+    expect(await main(['mods', 'show', 'typed', '--trust-workspace'], io)).toBe(1)
+    expect(io.out()).toContain('status: failed')
+    expect(io.out()).toContain('source: typed.ts')
+    expect(io.out()).toMatch(/error: MODLOOP_ERR_MOD_OPTIONS: typed: option "level"/)
+    expect(io.err()).toBe('')
   })
 
   it('mods list --strict-mods fails on the first load error', async () => {
