@@ -169,8 +169,10 @@ async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKR
   for (;;) {
     const step = await unlessStalled(turn.next())
     const next: IteratorResult<SDKMessage, SDKResultMessage> = step === STALLED ? { done: true, value: yield* endStalled(session) } : step
-    // Notices mods appended ($.session.append) while nothing drained the outbox come first.
-    if (!session.agent) {
+    // Notices mods appended ($.session.append) while nothing drained the outbox come first; but when
+    // the turn relayed this message from the outbox itself, those left there were posted after it
+    // (a task's notification after its task_updated) and the turn relays them next.
+    if (!session.agent && !session.relayedFromOutbox(next.value)) {
       while (session.outbox.length > 0) {
         const notice = session.outbox.shift()!
         if (record && recordable(notice)) await session.host.bus.emit('session.message', { message: notice, shown: true })

@@ -34,6 +34,8 @@ export class Session {
   readonly root: Session
   /** Messages produced off the main stream (subagents), yielded by the root's running turn. */
   readonly outbox: SDKMessage[] = []
+  /** The messages drainWhile handed on: whatever was still in the outbox then was posted after them. */
+  private readonly relayed = new WeakSet<SDKMessage>()
   private wake: (() => void) | undefined
   readonly messages: MessageParam[] = []
   /** How big `messages` is in tokens, as the next request would send it. */
@@ -118,13 +120,22 @@ export class Session {
     this.root.wake?.()
   }
 
+  /** Whether drainWhile took `message` from the outbox (so the messages still there came after it). */
+  relayedFromOutbox(message: SDKMessage): boolean {
+    return this.root.relayed.has(message)
+  }
+
   /** Yields outbox messages while `work` runs, then returns its value. */
   async *drainWhile<T>(work: Promise<T>): AsyncGenerator<SDKMessage, T, undefined> {
     const root = this.root
     let settled: { ok: true; value: T } | { ok: false; error: unknown } | undefined
     work.then((value) => { settled = { ok: true, value } }, (error: unknown) => { settled = { ok: false, error } }).finally(() => root.wake?.())
     for (;;) {
-      while (root.outbox.length > 0) yield root.outbox.shift()!
+      while (root.outbox.length > 0) {
+        const message = root.outbox.shift()!
+        root.relayed.add(message)
+        yield message
+      }
       if (settled) {
         if (settled.ok) return settled.value
         throw settled.error

@@ -182,3 +182,18 @@ describe('background subagents', () => {
     expect(run.results.map((r) => r.result)).toEqual(['one ran', 'the shell was stopped'])
   })
 })
+
+describe('a background shell the model stops itself', () => {
+  it('KillShell during a turn: task_updated (killed) comes before task_notification on the stream', async () => {
+    const run = await runTasks([
+      { reply: [{ tool_use: { id: 'toolu_sh', name: 'Bash', input: { command: 'sleep 30', description: 'wait a while', run_in_background: true } } }] },
+      { reply: [{ tool_use: { id: 'toolu_kill', name: 'KillShell', input: { shell_id: 'bash_1' } } }] },
+      { reply: 'stopped it' },
+      { reply: 'spare' },
+    ], 'go', options([bashMod, tasksMod]))
+    expect(run.error).toBeUndefined()
+    const ends = run.messages.filter((m: any) => m.type === 'system' && (m.subtype === 'task_updated' || m.subtype === 'task_notification'))
+    expect(ends.map((m: any) => m.subtype)).toEqual(['task_updated', 'task_notification'])
+    expect(run.kinds.indexOf('system/task_notification')).toBeLessThan(run.kinds.indexOf('result/success'))
+  })
+})
