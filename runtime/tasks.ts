@@ -48,8 +48,9 @@ export class SessionTasks {
     try {
       const { stop: _s, toBackground: _b, holdsSession: _h, ...shown } = spec
       await this.session.host.bus.emit('task.start', { ...shown, mod })
-      this.session.post(this.session.stamp(taskStarted(spec)))
+      // The set of background tasks changes first, then the start is told: Claude Code's order.
       if (task.background) this.announceBackground()
+      this.session.post(this.session.stamp(taskStarted(spec)))
     } finally {
       announced()
       this.onChange?.()

@@ -195,5 +195,7 @@ describe('a background shell the model stops itself', () => {
     const ends = run.messages.filter((m: any) => m.type === 'system' && (m.subtype === 'task_updated' || m.subtype === 'task_notification'))
     expect(ends.map((m: any) => m.subtype)).toEqual(['task_updated', 'task_notification'])
     expect(run.kinds.indexOf('system/task_notification')).toBeLessThan(run.kinds.indexOf('result/success'))
+    // At the start too, Claude Code's order: the background set changes, then task_started.
+    expect(run.kinds.indexOf('system/background_tasks_changed')).toBeLessThan(run.kinds.indexOf('system/task_started'))
   })
 })
