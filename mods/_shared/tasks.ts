@@ -85,8 +85,12 @@ export interface TaskRegistry {
   outputFileFor(id: string): string
   list(): TaskRecord[]
   get(id: string): TaskRecord | undefined
-  /** Stops a running task and waits for it to end; false when no such task runs. */
-  stop(id: string): Promise<boolean>
+  /**
+   * Stops a running task and waits for it to end; false when no such task runs. `quiet`: the model
+   * stopped it itself (KillShell) and knows from that call's result, so the stream shows its end
+   * but no notification turn runs for it, as in Claude Code.
+   */
+  stop(id: string, opts?: { quiet?: boolean }): Promise<boolean>
 }
 
 declare module '../../core/mod/capabilities.js' {

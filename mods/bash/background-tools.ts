@@ -64,12 +64,15 @@ export function bashOutputTool(input: z.output<typeof bashOutputInput>, shell: S
   return { result, text: parts.join('\n') }
 }
 
-/** `tasks`: the session's task registry, when the shell is one of its tasks: stopped there, it ends `stopped` with its notification. */
+/**
+ * `tasks`: the session's task registry, when the shell is one of its tasks: stopped there, it ends
+ * `stopped` on the stream; the model asked for it, so no notification turn tells it again.
+ */
 export async function killShellTool(input: z.output<typeof killShellInput>, shell: ShellSession, tasks?: TaskRegistry): Promise<ToolOutput> {
   const bg = shell.background.get(input.shell_id)
   if (!bg) return unknown(shell, input.shell_id)
   if (bg.status !== 'running') return failure(`Shell ${bg.id} is not running (${bg.status}${bg.exitCode !== null ? `, exit code ${bg.exitCode}` : ''}).`)
-  if (!(await tasks?.stop(bg.id))) await shell.background.kill(bg)
+  if (!(await tasks?.stop(bg.id, { quiet: true }))) await shell.background.kill(bg)
   const message = `Stopped shell ${bg.id} (${bg.command})`
   return { result: { message, shell_id: bg.id }, text: message }
 }

@@ -10,6 +10,8 @@ interface Entry {
   record: TaskRecord
   abort: AbortController
   done: TaskHandle['done']
+  /** Stopped by the model's own call: no notification turn. */
+  quiet?: boolean
 }
 
 const newId = (type: TaskLaunch['type']) => `${type === 'local_agent' ? 'a' : 'b'}${randomHex(8)}`
@@ -112,7 +114,7 @@ export class SessionTaskRegistry implements TaskRegistry {
         taskId: record.id, status: record.status as 'completed' | 'failed' | 'stopped', summary: record.summary,
         ...(record.error ? { error: record.error } : {}),
         ...(outcome.usage ? { usage: { ...outcome.usage, duration_ms: durationMs } } : {}),
-        ...(record.background ? { notification: notificationText(record, outcome, durationMs) } : {}),
+        ...(record.background && !(stopped && entry.quiet) ? { notification: notificationText(record, outcome, durationMs) } : {}),
       })
     } catch (err) {
       this.$.log.warn(`task ${record.id}: its end could not be announced: ${describeError(err)}`)
@@ -129,9 +131,10 @@ export class SessionTaskRegistry implements TaskRegistry {
     return e ? { ...e.record } : undefined
   }
 
-  async stop(id: string): Promise<boolean> {
+  async stop(id: string, opts?: { quiet?: boolean }): Promise<boolean> {
     const e = this.entries.get(id)
     if (!e || e.record.status !== 'running') return false
+    if (opts?.quiet) e.quiet = true
     e.abort.abort(new Error(`task ${id} was stopped`))
     await e.done
     return true

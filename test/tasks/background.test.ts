@@ -198,4 +198,18 @@ describe('a background shell the model stops itself', () => {
     // At the start too, Claude Code's order: the background set changes, then task_started.
     expect(run.kinds.indexOf('system/background_tasks_changed')).toBeLessThan(run.kinds.indexOf('system/task_started'))
   })
+
+  it('KillShell: the model knows from the call\'s result, so no notification turn runs for the shell (as in Claude Code)', async () => {
+    const run = await runTasks([
+      { reply: [{ tool_use: { id: 'toolu_sh', name: 'Bash', input: { command: 'sleep 30', description: 'wait a while', run_in_background: true } } }] },
+      { reply: [{ tool_use: { id: 'toolu_kill', name: 'KillShell', input: { shell_id: 'bash_1' } } }] },
+      { reply: 'stopped it' },
+      { reply: 'told twice' },
+    ], 'go', options([bashMod, tasksMod]))
+    expect(run.error).toBeUndefined()
+    expect(toolResultOf(run, 'toolu_kill').text).toContain('Stopped shell bash_1')
+    expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ task_id: 'bash_1', status: 'stopped' })])
+    expect(run.results.map((r) => r.result)).toEqual(['stopped it'])
+    expect(run.requests).toHaveLength(3)
+  })
 })
