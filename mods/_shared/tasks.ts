@@ -39,6 +39,12 @@ export interface TaskLaunch {
   prompt?: string
   command?: string
   spawnDepth?: number
+  /**
+   * The subagent whose tool call started it (a shell a subagent ran in the background): it is
+   * stopped when that subagent ends, and its end is no turn of the main conversation, whose model
+   * never saw it start — as in Claude Code.
+   */
+  startedBy?: string
   /** Keeps the session's stream open while it runs in the background (a subagent's report is awaited). */
   holdsSession?: boolean
   /** Does the work; a throw ends it failed. */
@@ -91,6 +97,8 @@ export interface TaskRegistry {
    * but no notification turn runs for it, as in Claude Code.
    */
   stop(id: string, opts?: { quiet?: boolean }): Promise<boolean>
+  /** Stops the tasks a subagent started (`startedBy`) that still run: it has ended. */
+  stopStartedBy(agentId: string): Promise<void>
 }
 
 declare module '../../core/mod/capabilities.js' {

@@ -84,6 +84,8 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
       if (!('deny' in started)) report = await started.done
     } finally {
       ctx.signal.removeEventListener('abort', onCallAbort)
+      // What it left running in the background ends with it: nobody is left to read or stop it.
+      await registry?.stopStartedBy(id)
       if (log) {
         if (report) log.write(`\n--- report ---\n${report.text}`)
         await log.flush()

@@ -18,6 +18,7 @@ export async function startBackgroundTask(input: BashInput, ctx: ToolContext, sh
   const description = input.description ?? input.command
   const launched = await registry.launch({
     id: bg.id, type: 'local_bash', description, command: input.command, background: true, toolUseId: ctx.toolUseId,
+    ...(ctx.agentId ? { startedBy: ctx.agentId } : {}),
     run: async (task) => {
       const kill = () => void shell.background.kill(bg)
       task.signal.addEventListener('abort', kill, { once: true })

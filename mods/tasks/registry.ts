@@ -10,8 +10,9 @@ interface Entry {
   record: TaskRecord
   abort: AbortController
   done: TaskHandle['done']
-  /** Stopped by the model's own call: no notification turn. */
+  /** Stopped by the model's own call, or started by a subagent: no notification turn. */
   quiet?: boolean
+  startedBy?: string
 }
 
 const newId = (type: TaskLaunch['type']) => `${type === 'local_agent' ? 'a' : 'b'}${randomHex(8)}`
@@ -56,7 +57,7 @@ export class SessionTaskRegistry implements TaskRegistry {
     // The work starts once its start is announced; a stop asked for meanwhile waits for it too.
     let go!: (announced: boolean) => void
     const gate = new Promise<boolean>((resolve) => { go = resolve })
-    const entry: Entry = { record, abort, done: gate.then((announced) => (announced ? this.run(spec, entry, running) : { record })) }
+    const entry: Entry = { record, abort, ...(spec.startedBy ? { quiet: true, startedBy: spec.startedBy } : {}), done: gate.then((announced) => (announced ? this.run(spec, entry, running) : { record })) }
     this.entries.set(id, entry)
     this.save(record)
     try {
@@ -114,7 +115,7 @@ export class SessionTaskRegistry implements TaskRegistry {
         taskId: record.id, status: record.status as 'completed' | 'failed' | 'stopped', summary: record.summary,
         ...(record.error ? { error: record.error } : {}),
         ...(outcome.usage ? { usage: { ...outcome.usage, duration_ms: durationMs } } : {}),
-        ...(record.background && !(stopped && entry.quiet) ? { notification: notificationText(record, outcome, durationMs) } : {}),
+        ...(record.background && !entry.quiet ? { notification: notificationText(record, outcome, durationMs) } : {}),
       })
     } catch (err) {
       this.$.log.warn(`task ${record.id}: its end could not be announced: ${describeError(err)}`)
@@ -138,6 +139,10 @@ export class SessionTaskRegistry implements TaskRegistry {
     e.abort.abort(new Error(`task ${id} was stopped`))
     await e.done
     return true
+  }
+
+  async stopStartedBy(agentId: string): Promise<void> {
+    await Promise.all([...this.entries.entries()].filter(([, e]) => e.startedBy === agentId).map(([id]) => this.stop(id)))
   }
 
   /** Stops every running task, and lets the records be written: the session ends. */

@@ -213,3 +213,26 @@ describe('a background shell the model stops itself', () => {
     expect(run.requests).toHaveLength(3)
   })
 })
+
+describe('background shells a subagent starts', () => {
+  it('end with the subagent, and never become a turn of the main conversation, whose model never saw them start', async () => {
+    const g = gates()
+    const bg = (id: string, command: string) => ({ tool_use: { id, name: 'Bash', input: { command, description: id, run_in_background: true } } })
+    const run = await runTasks([
+      { reply: [agent('toolu_fg')] },
+      sub([bg('toolu_quick', 'true'), bg('toolu_slow', 'sleep 30')]),
+      sub(gate('quick-ended')),
+      sub('side job done'),
+      { reply: 'main done' },
+      { reply: 'told about a shell it never started' },
+    ], 'go', options([g.mod, bashMod, agentMod, tasksMod]), (m) => {
+      if (m.type === 'system' && m.subtype === 'task_notification' && (m as any).task_id === 'bash_1') g.open('quick-ended')
+    })
+    expect(run.error).toBeUndefined()
+    expect(system(run, 'task_notification').map((m) => [m.task_id, m.status])).toEqual([['bash_1', 'completed'], ['bash_2', 'stopped'], [expect.stringMatching(/^a/), 'completed']])
+    // The slow shell was stopped as the subagent ended, before its report reached the parent.
+    expect(run.kinds.lastIndexOf('system/task_updated')).toBeLessThan(run.messages.findIndex((m: any) => m.type === 'user' && !m.parent_tool_use_id && JSON.stringify(m.message.content).includes('toolu_fg')))
+    expect(run.results.map((r) => r.result)).toEqual(['main done'])
+    expect(run.requests.map((r) => lastUserText(r.body)).join('\n')).not.toContain('<task-notification>')
+  })
+})
