@@ -24,10 +24,41 @@ export function placeBreakpoints(request: ModelRequest, sections: ModelRequestIn
   const spots = [lastMessageSpot(request.messages), prefixSpot(request), previousRoundSpot(request.messages), stableSystemSpot(request, sections)]
   const chosen: Spot[] = []
   for (const spot of spots) {
-    if (spot && !chosen.some((c) => same(c, spot)) && chosen.length < budget) chosen.push(spot)
+    // A block another mod marked keeps its mark (and its TTL); marking it again would spend one of the four for nothing.
+    if (spot && !carriesMark(request, spot) && !chosen.some((c) => same(c, spot)) && chosen.length < budget) chosen.push(spot)
   }
-  const mark: CacheControl = ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
-  return chosen.reduce((r, spot) => marked(r, spot, mark), request)
+  const given = givenTtls(request)
+  return chosen.reduce((r, spot) => marked(r, spot, markFor(spot, ttl, given)), request)
+}
+
+/** Where a spot is in the order the API reads a request: tools, system, then messages. */
+const order = (spot: Spot): [number, number, number] => (spot.in === 'messages' ? [2, spot.index, spot.block] : [spot.in === 'tools' ? 0 : 1, spot.index, 0])
+const before = (a: [number, number, number], b: [number, number, number]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]
+
+/**
+ * The API refuses a 1-hour mark after a 5-minute one. Against marks another mod placed with the
+ * other TTL, this mark takes theirs where ours would break that order: a 5-minute write where a
+ * 1-hour one was asked for, or an hour where a 1-hour mark follows (dearer, but not refused).
+ */
+function markFor(spot: Spot, ttl: '5m' | '1h', given: { at: [number, number, number]; ttl: '5m' | '1h' }[]): CacheControl {
+  const at = order(spot)
+  const long = ttl === '1h'
+    ? !given.some((g) => g.ttl === '5m' && before(g.at, at) < 0)
+    : given.some((g) => g.ttl === '1h' && before(g.at, at) > 0)
+  return long ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
+}
+
+/** The marks already on the request (another mod's), where they are and their TTL. */
+function givenTtls(request: ModelRequest): { at: [number, number, number]; ttl: '5m' | '1h' }[] {
+  const out: { at: [number, number, number]; ttl: '5m' | '1h' }[] = []
+  const note = (b: unknown, at: [number, number, number]) => {
+    const cc = typeof b === 'object' && b !== null ? (b as { cache_control?: { ttl?: string } | null }).cache_control : undefined
+    if (cc) out.push({ at, ttl: cc.ttl === '1h' ? '1h' : '5m' })
+  }
+  ;(request.tools ?? []).forEach((t, i) => note(t, [0, i, 0]))
+  if (Array.isArray(request.system)) request.system.forEach((b, i) => note(b, [1, i, 0]))
+  request.messages.forEach((m, i) => Array.isArray(m.content) && m.content.forEach((b, j) => note(b, [2, i, j])))
+  return out
 }
 
 /** The blocks the API refuses a breakpoint on: thinking, and text with nothing in it. */
@@ -78,6 +109,15 @@ function stableSystemSpot(request: ModelRequest, sections: ModelRequestInput['se
   const firstAdded = sections.findIndex((s) => s.id.includes(':'))
   const index = firstAdded - 1
   return index >= 0 && system[index]!.text !== '' ? { in: 'system', index } : undefined
+}
+
+function carriesMark(request: ModelRequest, spot: Spot): boolean {
+  let block: unknown
+  if (spot.in === 'messages') {
+    const content = request.messages[spot.index]!.content
+    block = Array.isArray(content) ? content[spot.block] : undefined
+  } else block = spot.in === 'tools' ? request.tools![spot.index] : (request.system as unknown[])[spot.index]
+  return typeof block === 'object' && block !== null && (block as { cache_control?: unknown }).cache_control != null
 }
 
 function same(a: Spot, b: Spot): boolean {

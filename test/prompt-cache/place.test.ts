@@ -81,3 +81,22 @@ describe('prompt-cache breakpoint placement', () => {
     expect((r.system as any[])[1].cache_control).toEqual({ type: 'ephemeral', ttl: '1h' })
   })
 })
+
+describe('prompt-cache TTLs beside another mod\'s marks', () => {
+  const ttls = (r: ModelRequest) => {
+    const of = (b: any) => (b.cache_control ? b.cache_control.ttl ?? '5m' : undefined)
+    return [...(r.system as any[]).map(of), ...r.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.map(of) : []))].filter(Boolean)
+  }
+  it('never puts a 1h mark after another mod\'s 5m one (the API refuses that order)', () => {
+    const given = request()
+    given.system = [{ type: 'text', text: 'first', cache_control: mark as never }, ...(given.system as never[])]
+    const r = placeBreakpoints(given, [{ id: 'x', scope: 'session' }, ...sections], '1h')
+    expect(ttls(r)).toEqual(['5m', '5m', '5m', '5m'])
+  })
+  it('never puts a 5m mark before another mod\'s 1h one', () => {
+    const given = request()
+    given.messages[4] = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'two', cache_control: { type: 'ephemeral', ttl: '1h' } } as never] }
+    const r = placeBreakpoints(given, sections, '5m')
+    expect(ttls(r)).toEqual(['1h', '1h', '1h', '1h'])
+  })
+})
