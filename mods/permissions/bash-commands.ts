@@ -1,4 +1,4 @@
-import type { Part } from './bash-split.js'
+import { DISCARD, type Part } from './bash-split.js'
 
 /**
  * Built-in knowledge of a few commands. A reader answers the path arguments of a call that only
@@ -74,7 +74,6 @@ const FS_COMMANDS: Record<string, Reader> = {
 }
 
 const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '<>'])
-const DISCARD = new Set(['/dev/null', '/dev/stdout', '/dev/stderr'])
 
 /** Files a part's redirections write (`2>&1` and `>/dev/null` write none). */
 export function writtenFiles(part: Part): string[] {

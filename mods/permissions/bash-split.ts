@@ -127,9 +127,18 @@ function render(t: Token): string {
   return t.op === 'glob' ? t.pattern ?? '*' : t.op
 }
 
-/** A part as text for matching: its words, then its redirections. */
+/** Where output goes nowhere, or to a stream the command has anyway. */
+export const DISCARD = new Set(['/dev/null', '/dev/stdout', '/dev/stderr'])
+
+/** A redirection that touches no file: to or from /dev/null, or one descriptor onto another (`2>&1`, `>&-`). */
+const fileless = (r: Part['redirects'][number]) => DISCARD.has(r.target) || ((r.op === '>&' || r.op === '<&') && /^(\d+|-)$/.test(r.target))
+
+/**
+ * A part as text for matching: its words, then the redirections that touch files. `npm test 2>&1`
+ * and `npm test > /dev/null` are `npm test` to a rule, as in Claude Code.
+ */
 export function partText(argv: readonly string[], redirects: Part['redirects']): string {
-  return [...argv, ...redirects.flatMap((r) => [r.op, r.target])].join(' ')
+  return [...argv, ...redirects.filter((r) => !fileless(r)).flatMap((r) => [r.op, r.target])].join(' ')
 }
 
 /** A Bash rule's pattern, read by the same tokenizer so both sides compare alike. */

@@ -58,6 +58,11 @@ export function prepare(command: string): Prepared {
       pending.push(marker.pending)
       out += `<< ${marker.pending.delimiter}`
       i = marker.end
+    } else if (/[0-9]/.test(c) && (i === 0 || /[\s;&|()]/.test(s[i - 1]!)) && /^[0-9]+[<>]/.test(s.slice(i, i + 12))) {
+      // A descriptor number touching its redirection (`2>err.log`, `2>&1`) belongs to the
+      // redirection, not the command's words; the tokenizer would make it an argument. Which
+      // descriptor is redirected matters to no rule: the file it writes does.
+      while (/[0-9]/.test(s[i]!)) i++
     } else if (c === '\n') {
       out += ' ; '
       i++

@@ -104,6 +104,8 @@ describe('an allow rule approves a command, not where its output is written', ()
     ['outside, acceptEdits', { allow: ['Bash(npm test *)'], mode: 'acceptEdits' }, 'npm test > {outside}/log.txt', 'ask'],
     ['a rule that spells the redirection out', { allow: ['Bash(npm test > log.txt)'] }, 'npm test > log.txt', 'allow'],
     ['output discarded', { allow: ['Bash(npm test *)'] }, 'npm test > /dev/null 2>&1', 'allow'],
+    ['stderr onto stdout, under the exact command', { allow: ['Bash(npm test)'] }, 'npm test 2>&1', 'allow'],
+    ['stderr to a file', { allow: ['Bash(npm test *)'] }, 'npm test 2>err.log', 'ask'],
     ['every Bash call allowed', { allow: ['Bash'] }, 'printf a > {outside}/x.txt', 'allow'],
   ]
   it.each(cases)('%s', async (_name, spec, command, decision) => {
