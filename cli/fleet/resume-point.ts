@@ -12,17 +12,34 @@ export type ResumePoint =
   | { kind: 'cut' }
   | { kind: 'not-started' }
 
-/** `leafBefore`: the last message of the session before this job's prompt (null: the job started the session). */
-export function resumePoint(transcript: string | undefined, sessionId: string, leafBefore: string | null): ResumePoint {
+/**
+ * `leafBefore`: the last message of the session before this job's prompt (null: the job started the
+ * session); `prompt`: the job's prompt. Another run may have gone on with the session after
+ * `leafBefore` (a job before this one on it, or someone resuming it by hand): its turns are not this
+ * job's, so only what follows this job's own prompt (or the carry-on prompt of a later run of it)
+ * up to another's prompt says how far this job got.
+ */
+export function resumePoint(transcript: string | undefined, sessionId: string, leafBefore: string | null, prompt: string): ResumePoint {
   if (!transcript) return { kind: 'not-started' }
   const chain = chainTo(parseTranscript(transcript).entries)
   const from = leafBefore === null ? 0 : chain.findIndex((e) => e.uuid === leafBefore) + 1
   const since = chain.slice(from)
-  if (!since.some((e) => isPrompt(e))) return { kind: 'not-started' }
-  const last = since.at(-1)
-  // A turn the worker interrupted as it shut down ended aborted: that run was cut too.
-  if (last && isTurnResult(last) && !String(last.result.terminal_reason).startsWith('aborted')) return { kind: 'ended', result: resultOf(last, sessionId) }
+  const ours = (e: MessageEntry) => { const text = promptText(e); return text === prompt || text === CARRY_ON }
+  const start = since.findIndex((e) => isPrompt(e) && ours(e))
+  if (start < 0) return { kind: 'not-started' }
+  for (const e of since.slice(start + 1)) {
+    if (isPrompt(e) && !ours(e)) break
+    // A turn the worker interrupted as it shut down ended aborted: that run was cut too.
+    if (isTurnResult(e) && !String(e.result.terminal_reason).startsWith('aborted')) return { kind: 'ended', result: resultOf(e, sessionId) }
+  }
   return { kind: 'cut' }
+}
+
+/** The text of a prompt line (its text blocks joined). */
+function promptText(e: MessageEntry): string {
+  const content = (e.message as { content?: unknown }).content
+  if (typeof content === 'string') return content
+  return Array.isArray(content) ? content.filter((b: { type?: string }) => b.type === 'text').map((b: { text?: string }) => b.text ?? '').join('') : ''
 }
 
 /** The last message of a session's history, for a job that goes on from it. */

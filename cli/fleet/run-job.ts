@@ -30,6 +30,8 @@ export interface JobContext {
 export type JobOutcome =
   | { kind: 'result'; result: SDKResultMessage; sessionId: string; ranAgain: boolean }
   | { kind: 'stopped'; why: 'shutdown' | 'lost'; sessionId?: string }
+  /** Its session is held by another run (a job before it on the same session): back on the queue, not counted as a run. */
+  | { kind: 'busy'; holder: string }
   | { kind: 'error'; error: Error; sessionId?: string }
 
 export interface RunningJob {
@@ -58,33 +60,41 @@ export function startJob(job: PgBoss.JobWithMetadata, ctx: JobContext): RunningJ
 async function run(job: PgBoss.JobWithMetadata, ctx: JobContext, abort: AbortController): Promise<JobOutcome> {
   const data = parseJobData(job.data, job.id)
   if (!existsSync(data.cwd)) throw new ModloopError('MODLOOP_ERR_JOB', `job ${job.id}: its directory ${data.cwd} does not exist on this worker (${ctx.worker})`, { field: 'cwd' })
+  // The last process to run the session may be holding it still: an earlier job of it running here
+  // or elsewhere, or a worker that died (its hold goes once the server sees its connection closed).
+  // Waiting is not a run, and the run is recorded only once the session is free, so where its
+  // history stood before this job's prompt is not taken from the middle of another job's turn.
+  const holder = await ctx.store.freed(data.sessionId, SESSION_FREED_MS)
+  if (holder !== true) return { kind: 'busy', holder }
   const { attempt, leafBefore } = await recordRun(ctx, job.id, data)
   let prompt = data.prompt
   let resume = data.resume === true
   if (attempt > 1) {
     const transcript = (await ctx.store.read(data.sessionId))?.main
-    const point = resumePoint(transcript, data.sessionId, leafBefore)
+    const point = resumePoint(transcript, data.sessionId, leafBefore, data.prompt)
     // The turn ended before the worker died: the job is done; running it again would do it twice.
     if (point.kind === 'ended') return { kind: 'result', result: point.result, sessionId: data.sessionId, ranAgain: false }
     if (point.kind === 'cut') prompt = CARRY_ON
     // Whatever the earlier run stored, this run goes on from it.
     if (transcript) resume = true
   }
-  // The last process to run the session may be letting go of it still: a worker that just finished
-  // an earlier job of it, or one that died (its hold goes once the server sees its connection closed).
-  if (resume && !await ctx.store.freed(data.sessionId, SESSION_FREED_MS)) {
-    throw new ModloopError('MODLOOP_ERR_SESSION_LOCKED', `job ${job.id}: session ${data.sessionId} is still held by another process`)
-  }
   const log = new JobLog(ctx.pool, job.id, attempt)
   const { query } = await import('../../entry.js')
   let result: SDKResultMessage | undefined
+  let turned = false
   try {
     for await (const m of query({ prompt, options: sessionOptions(data, ctx, abort, resume) })) {
       log.add(m)
+      turned ||= m.type !== 'system'
       if (m.type === 'system' && m.subtype === 'api_retry' && (m as { error_status?: number | null }).error_status === 429) ctx.rateLimited((m as { retry_delay_ms?: number }).retry_delay_ms ?? 0)
       if (m.type === 'result') result = m
     }
   } catch (err) {
+    // Another run took the session between the wait above and this one's hold: not a run either.
+    if (!turned && err instanceof ModloopError && err.code === 'MODLOOP_ERR_SESSION_LOCKED') {
+      await unrecordRun(ctx, job.id)
+      return { kind: 'busy', holder: err.message }
+    }
     // A turn that ends in an error subtype yields its result, then throws (as the Agent SDK does).
     if (!result) throw err
   } finally {
@@ -108,6 +118,12 @@ async function recordRun(ctx: JobContext, jobId: string, data: JobData): Promise
   const leafBefore = data.resume ? leafOf((await ctx.store.read(data.sessionId))?.main) : null
   await ctx.pool.query('INSERT INTO modloop.job_run (job_id, session_id, leaf_before, worker) VALUES ($1, $2, $3, $4)', [jobId, data.sessionId, leafBefore, ctx.worker])
   return { attempt: 1, leafBefore }
+}
+
+/** Takes back a run recorded by recordRun that never took its session: the first is forgotten, so the next takes where the session stands then. */
+async function unrecordRun(ctx: JobContext, jobId: string): Promise<void> {
+  await ctx.pool.query(`WITH gone AS (DELETE FROM modloop.job_run WHERE job_id = $1 AND attempts = 1)
+    UPDATE modloop.job_run SET attempts = attempts - 1 WHERE job_id = $1 AND attempts > 1`, [jobId])
 }
 
 function sessionOptions(data: JobData, ctx: JobContext, abort: AbortController, resume: boolean): QueryOptions {

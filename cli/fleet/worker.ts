@@ -203,6 +203,10 @@ export class Worker {
         await boss.fail(QUEUE, job.id, { sessionId: outcome.sessionId, error: describeError(outcome.error) })
         this.done.failed++
         this.options.log(`worker ${this.name}: job ${job.id} failed: ${describeError(outcome.error)}`)
+      } else if (outcome.kind === 'busy') {
+        // It waits for its session: back on the queue, where the next fetch finds it once the holder is done.
+        await handBack(pool, job.id)
+        this.options.log(`worker ${this.name}: job ${job.id} waits for its session, in use by ${outcome.holder}; back on the queue`)
       } else if (outcome.why === 'shutdown') {
         await handBack(pool, job.id)
         this.done.handedBack++

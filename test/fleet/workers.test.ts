@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Worker } from '../../cli/fleet/worker.js'
@@ -135,6 +135,44 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     expect(texts[0]).toBe('a long task')
     expect(texts[1]).toMatch(/^The run of this job stopped/)
     expect(await turnResults(rows.data.sessionId)).toBe('2')
+    await stopAll()
+  })
+
+  // A follow-up job on a session still running waits for it: it used to fail at once (the session
+  // held in the same worker), or be run with the carry-on prompt instead of its own (elsewhere).
+  it.each([
+    ['one worker running both jobs', [{ concurrency: 2 }]],
+    ['two workers', [{}, {}]],
+  ])('a job on a session that another job still runs waits for it, then runs its own prompt: %s', async (_, shapes) => {
+    const db = await freshDatabase()
+    const saved = url
+    url = db
+    const marks = tempDir('fleet-follow-up')
+    const wait = `touch ${marks}/started; while [ ! -f ${marks}/release ]; do sleep 0.05; done`
+    const env = await fake([
+      { reply: 'session made', when: { lastUserText: 'make it' } },
+      { reply: [{ tool_use: { name: 'Bash', input: { command: wait } } }], when: { lastUserText: 'job one' } },
+      { reply: 'job two done', when: { lastUserText: 'job two' } },
+      { reply: 'job one done' },
+    ])
+    for (const options of shapes) await startWorker(env, options)
+    const made = await submit(['-p', 'make it', '--wait', '--output-format', 'json'])
+    const session = JSON.parse(made.out).session_id as string
+    const one = (await submit(['-p', 'job one', '--resume', session])).out.trim()
+    await until(async () => (existsSync(join(marks, 'started')) ? true : undefined))
+    const two = (await submit(['-p', 'job two', '--resume', session, '--retries', '0'])).out.trim()
+    // Job two has met the busy session (waited it out and gone back on the queue, or failed on it) before job one ends.
+    await until(async () => (logs.some((l) => l.includes(`job ${two}`) && /waits for its session|failed/.test(l)) ? true : undefined))
+    writeFileSync(join(marks, 'release'), '')
+    const rows = await until(async () => { const r = await jobRows(url); return r.filter((j) => [one, two].includes(j.id) && j.state !== 'created' && j.state !== 'active' && j.state !== 'retry').length === 2 ? r : undefined })
+    expect(rows.find((r) => r.id === one)!.output?.result).toMatchObject({ result: 'job one done' })
+    expect(rows.find((r) => r.id === two)).toMatchObject({ state: 'completed', output: { result: { result: 'job two done' } } })
+    const prompts = (await sql<{ line: string }>(url, `SELECT line FROM modloop.session_line WHERE session_id = $1 AND agent_id = '' ORDER BY seq`, [session]))
+      .map((l) => JSON.parse(l.line)).filter((e) => e.type === 'user' && e.message.content[0]?.type === 'text').map((e) => e.message.content[0].text)
+    expect(prompts).toEqual(['make it', 'job one', 'job two'])
+    const [run] = await sql<{ attempts: number }>(url, 'SELECT attempts FROM modloop.job_run WHERE job_id = $1', [two])
+    expect(run!.attempts).toBe(1)
+    url = saved
     await stopAll()
   })
 

@@ -138,14 +138,16 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * Waits up to `ms` for another process's hold on the session to end; answers whether it did.
-   * A process that died lets go when the server notices its connection closed, a moment later.
+   * Waits up to `ms` for any other hold on the session to end, this process's queries included;
+   * answers true when it did, else who holds it still. A process that died lets go when the server
+   * notices its connection closed, a moment later.
    */
-  async freed(sessionId: string, ms: number): Promise<boolean> {
+  async freed(sessionId: string, ms: number): Promise<true | string> {
     const locks = await this.advisoryLocks()
     for (const end = Date.now() + ms; ;) {
-      if (await locks.holderElsewhere('session', sessionId) === undefined) return true
-      if (Date.now() >= end) return false
+      const holder = locks.holds('session', sessionId) ? 'this process (another query of it still runs that session)' : await locks.holderElsewhere('session', sessionId)
+      if (holder === undefined) return true
+      if (Date.now() >= end) return holder
       await new Promise((r) => setTimeout(r, 100))
     }
   }
