@@ -9,6 +9,7 @@ import { getJob, jobMessages, listJobs, type JobView } from './job-read.js'
 import { openQueue } from './queue.js'
 
 const PROMPT_CHARS = 40
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * `modloop jobs --queue URL`: the queue's jobs, newest first — state, session, runs, messages so far,
@@ -20,9 +21,11 @@ export const jobs: CommandRun = async ({ values, positionals, io }) => {
   if (!queueUrl) throw usageError('--queue URL is needed: the Postgres the workers take jobs from')
   const limit = values.limit === undefined ? 100 : Number(values.limit)
   if (!Number.isInteger(limit) || limit <= 0) throw usageError(`--limit takes a positive whole number, not "${String(values.limit)}"`)
+  const id = positionals[0]
+  // The id goes into a uuid column: anything else would fail there in the server's words.
+  if (id !== undefined && !UUID.test(id)) throw usageError(`a job id is a UUID (as submit printed it), not "${id}"`)
   const queue = await openQueue(queueUrl, { role: 'jobs', supervise: false, log: (line) => io.stderr.write(`modloop: ${line}\n`) })
   try {
-    const id = positionals[0]
     if (id === undefined) {
       const list = await listJobs(queue.pool, limit)
       io.stdout.write(values.json === true ? `${JSON.stringify(list, null, 2)}\n` : list.length === 0 ? `no jobs on the queue at ${redact(queueUrl)}\n` : tableOf(list))

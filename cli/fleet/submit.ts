@@ -24,10 +24,12 @@ export const submit: CommandRun = async ({ values, io }) => {
   const queueUrl = str(values, 'queue')
   if (!queueUrl) throw usageError('--queue URL is needed: the Postgres the workers take jobs from')
   const data = jobData(values, io.cwd)
+  // Checked before the queue is opened: pg-boss would refuse a fraction in its own words, after connecting.
+  const retries = whole(values, 'retries')
+  const priority = whole(values, 'priority')
   const queue = await openQueue(queueUrl, { role: 'submit', supervise: false, log: (line) => io.stderr.write(`modloop: ${line}\n`) })
   try {
-    const retries = num(values, 'retries')
-    const id = await queue.boss.send(QUEUE, data, { retryLimit: retries ?? DEFAULT_RETRIES, expireInSeconds: EXPIRE_SECONDS, ...(num(values, 'priority') !== undefined ? { priority: num(values, 'priority') } : {}) })
+    const id = await queue.boss.send(QUEUE, data, { retryLimit: retries ?? DEFAULT_RETRIES, expireInSeconds: EXPIRE_SECONDS, ...(priority !== undefined ? { priority } : {}) })
     if (!id) throw new ModloopError('MODLOOP_ERR_JOB', 'the queue did not take the job')
     await queue.pool.query('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, 'submitted'])
     if (values.wait !== true) {
@@ -71,6 +73,12 @@ function jobData(values: Values, cwd: string): JobData {
     throw usageError(`${flagOf(issue.path)}: ${issue.message}`)
   }
   return parsed.data
+}
+
+function whole(values: Values, key: string): number | undefined {
+  const n = num(values, key)
+  if (n !== undefined && !Number.isInteger(n)) throw usageError(`--${key} takes a whole number, not "${String(values[key])}"`)
+  return n
 }
 
 /** A JSON script goes with the job (the worker needs no copy of the file); another kind as its path. */

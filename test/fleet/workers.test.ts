@@ -85,6 +85,9 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     expect(await cli(['submit', '-p', 'x'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('--queue URL is needed') })
     expect(await cli(['worker', '--queue', 'mysql://db/x'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('--queue: expected a postgres:// URL') })
     expect(await submit(['-p', 'x', '--session-id', 'not-a-uuid'])).toMatchObject({ code: 2, err: expect.stringContaining('--session-id') })
+    expect(await submit(['-p', 'x', '--retries', '1.5'])).toMatchObject({ code: 2, err: expect.stringContaining('--retries takes a whole number, not "1.5"') })
+    expect(await submit(['-p', 'x', '--priority', '0.5'])).toMatchObject({ code: 2, err: expect.stringContaining('--priority takes a whole number') })
+    expect(await cli(['jobs', '--queue', url, 'not-a-job'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('a job id is a UUID (as submit printed it), not "not-a-job"') })
   })
 
   it('100 small jobs across 4 workers: none lost, none run twice to completion', async () => {
