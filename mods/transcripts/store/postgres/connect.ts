@@ -40,7 +40,7 @@ async function pg(): Promise<Pg> {
 /** A pool for short queries. Errors of idle connections (the server restarted) are reported, not thrown. */
 export async function createPool(url: string, role: string, log: (line: string) => void, max = 10): Promise<Pool> {
   const { Pool } = await pg()
-  const pool = new Pool({ connectionString: url, application_name: applicationName(role), max, idleTimeoutMillis: 30_000 })
+  const pool = new Pool({ connectionString: url, application_name: applicationName(role), max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: connectTimeoutMs() })
   pool.on('error', (err) => log(`${role}: an idle database connection failed: ${describeError(err)}`))
   return pool
 }
@@ -48,13 +48,23 @@ export async function createPool(url: string, role: string, log: (line: string) 
 /** One connection of its own, connected: what holds advisory locks and listens for notifications. */
 export async function connectClient(url: string, role: string): Promise<Client> {
   const { Client } = await pg()
-  const client = new Client({ connectionString: url, application_name: applicationName(role), keepAlive: true })
+  const client = new Client({ connectionString: url, application_name: applicationName(role), keepAlive: true, connectionTimeoutMillis: connectTimeoutMs() })
   try {
     await client.connect()
   } catch (err) {
     throw unreachable(url, err)
   }
   return client
+}
+
+/**
+ * How long a connection may take to open. pg waits for good by default: a server (or proxy) that
+ * takes the connection and never answers, or a host that drops it, kept every command and worker
+ * hanging with no word. PGCONNECT_TIMEOUT (seconds, as libpq reads it) sets it; default 10 s.
+ */
+function connectTimeoutMs(): number {
+  const seconds = Number(process.env.PGCONNECT_TIMEOUT)
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 10_000
 }
 
 export function unreachable(url: string, err: unknown): ModloopError {
