@@ -21,6 +21,8 @@ export interface JobContext {
   worker: string
   /** The worker's `--config`: the distribution of jobs that name none. */
   config?: string
+  /** How long a job waits for its session before it goes back on the queue (default SESSION_FREED_MS). */
+  sessionWaitMs?: number
   log(line: string): void
   /** The API answered 429: the queue should slow down for at least this long. */
   rateLimited(delayMs: number): void
@@ -64,7 +66,7 @@ async function run(job: PgBoss.JobWithMetadata, ctx: JobContext, abort: AbortCon
   // or elsewhere, or a worker that died (its hold goes once the server sees its connection closed).
   // Waiting is not a run, and the run is recorded only once the session is free, so where its
   // history stood before this job's prompt is not taken from the middle of another job's turn.
-  const holder = await ctx.store.freed(data.sessionId, SESSION_FREED_MS)
+  const holder = await ctx.store.freed(data.sessionId, ctx.sessionWaitMs ?? SESSION_FREED_MS)
   if (holder !== true) return { kind: 'busy', holder }
   const { attempt, leafBefore } = await recordRun(ctx, job.id, data)
   let prompt = data.prompt

@@ -25,6 +25,8 @@ export interface WorkerOptions {
   graceSeconds?: number
   /** The least time the queue pauses after a 429 (ms). */
   throttleMs?: number
+  /** How long a job waits for its session, held by another run, before going back on the queue (ms). */
+  sessionWaitMs?: number
 }
 
 let workers = 0
@@ -72,6 +74,7 @@ export class Worker {
     this.ctx = {
       pool: this.queue.pool, store: this.store, builtins: { ...BUILTINS, sessionStore: this.store }, env: o.env, worker: this.name,
       ...(o.config ? { config: o.config } : {}),
+      ...(o.sessionWaitMs !== undefined ? { sessionWaitMs: o.sessionWaitMs } : {}),
       log: o.log, rateLimited: (ms) => { this.throttling = this.rateLimited(ms) },
     }
     await this.listen()

@@ -32,9 +32,10 @@ it('a database that takes the connection and never answers is an error naming it
   const port = (silent.address() as { port: number }).port
   const url = `postgres://u:secret@127.0.0.1:${port}/db`
   const env = { PGCONNECT_TIMEOUT: '1', HOME: tempDir('silent-home'), MODLOOP_HOME: tempDir('silent-modloop') }
-  for (const args of [['submit', '--queue', url, '-p', 'hi'], ['jobs', '--queue', url], ['worker', '--queue', url]]) {
-    const { code, err } = await run(args, env)
-    expect(code, args[0]).toBe(1)
+  const commands = [['submit', '--queue', url, '-p', 'hi'], ['jobs', '--queue', url], ['worker', '--queue', url]]
+  const runs = await Promise.all(commands.map((args) => run(args, env)))
+  for (const [i, { code, err }] of runs.entries()) {
+    expect(code, commands[i]![0]).toBe(1)
     expect(err).toContain(`cannot reach the database at postgres://u:***@127.0.0.1:${port}/db`)
     expect(err).toContain('timeout')
   }

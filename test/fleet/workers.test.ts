@@ -158,7 +158,8 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
       { reply: 'job two done', when: { lastUserText: 'job two' } },
       { reply: 'job one done' },
     ])
-    for (const options of shapes) await startWorker(env, options)
+    // A short wait for the session: job two meets it busy and goes back on the queue at least once.
+    for (const options of shapes) await startWorker(env, { ...options, sessionWaitMs: 300 })
     const made = await submit(['-p', 'make it', '--wait', '--output-format', 'json'])
     const session = JSON.parse(made.out).session_id as string
     const one = (await submit(['-p', 'job one', '--resume', session])).out.trim()
