@@ -2,12 +2,10 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
-// Files that only run code in this process share their worker's module cache: importing the SDK,
-// zod, jiti and our own tree again for each of ~100 files cost more CPU than their tests. Files
-// that start servers, terminals or CLI runs, or change the process's environment, keep a fresh
-// worker each (`isolated`).
-const ISOLATED = ['cli', 'faults', 'mcp', 'sessions', 'shell-hooks', 'terminal-ui', 'loader', 'agent-sdk', 'fleet', 'tasks', 'plugins']
-  .map((dir) => `test/${dir}/**/*.test.ts`)
+// Every file shares its worker's module cache (isolate: false): a fresh process per file cost more
+// than most files' tests — each imported vitest, the SDK, zod, jiti and our tree again, ~130 s of
+// CPU a run on a 2-core machine. A file that changes the process (its environment, a stub) puts it
+// back in an afterEach or finally; a worker runs one file at a time, so no other file sees it meanwhile.
 const FLEET = 'test/fleet/**/*.test.ts'
 
 // test/agent-sdk holds its own node_modules (the official SDK and its dependencies' tests).
@@ -15,6 +13,7 @@ const exclude = ['**/node_modules/**']
 
 const shared = {
   testTimeout: 15_000,
+  isolate: false,
   // Sessions a test runs through the default distribution (it records transcripts) never reach the
   // real home; one home per checkout, so two checkouts' suites running at once do not share it.
   env: { MODLOOP_HOME: join(tmpdir(), `modloop-test-home-${basename(process.cwd())}`) },
@@ -29,8 +28,7 @@ export default defineConfig({
     // default (cores - 1) ran the suite one file at a time on a 2-core machine.
     maxWorkers: 2,
     projects: [
-      { test: { ...shared, name: 'in-process', include: ['test/**/*.test.ts'], exclude: [...ISOLATED, ...exclude], isolate: false } },
-      { test: { ...shared, name: 'isolated', include: ISOLATED, exclude: [FLEET, ...exclude] } },
+      { test: { ...shared, name: 'modloop', include: ['test/**/*.test.ts'], exclude: [FLEET, ...exclude] } },
       // The fleet's files share one Postgres server, started only when one of them runs.
       { test: { ...shared, name: 'fleet', include: [FLEET], globalSetup: ['test/fleet/postgres-setup.ts'] } },
     ],

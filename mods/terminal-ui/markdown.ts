@@ -1,13 +1,13 @@
 import type { MarkedExtension } from 'marked'
 import type { Paint } from './color.js'
 
-type Render = (markdown: string) => string
+type Render = (markdown: string, paint: Paint) => string
 
 let loading: Promise<Render> | undefined
 let loadedWidth = 0
 
 /** marked + marked-terminal, imported on the first answer so start-up does not pay for them. */
-async function renderer(width: number, paint: Paint): Promise<Render> {
+async function renderer(width: number): Promise<Render> {
   if (!loading || loadedWidth !== width) {
     loadedWidth = width
     loading = (async () => {
@@ -16,7 +16,8 @@ async function renderer(width: number, paint: Paint): Promise<Render> {
       // the terminal UI has already decided, and marked-terminal styles through chalk's one instance.
       const level = Math.max(chalk.level, 1) as 1 | 2 | 3
       const marked = new Marked(markedTerminal({ width, reflowText: true, tab: 2, showSectionPrefix: false, emoji: false }), inlineInLists)
-      return (md: string) => {
+      // The paint comes with each call: the renderer is kept across calls, which may paint differently.
+      return (md: string, paint: Paint) => {
         chalk.level = paint.on ? level : 0
         return paint.plain(String(marked.parse(md)))
       }
@@ -41,8 +42,8 @@ const inlineInLists: MarkedExtension = {
 /** Renders one finished markdown block for the terminal; on a renderer failure the source stands. */
 export async function renderMarkdown(markdown: string, width: number, paint: Paint): Promise<string> {
   try {
-    const render = await renderer(Math.min(width, 100), paint)
-    return render(markdown).replace(/\n+$/, '')
+    const render = await renderer(Math.min(width, 100))
+    return render(markdown, paint).replace(/\n+$/, '')
   } catch {
     return markdown.replace(/\n+$/, '')
   }
