@@ -16,7 +16,8 @@ const shared = {
   isolate: false,
   // Sessions a test runs through the default distribution (it records transcripts) never reach the
   // real home; one home per checkout, so two checkouts' suites running at once do not share it.
-  env: { MODLOOP_HOME: join(tmpdir(), `modloop-test-home-${basename(process.cwd())}`) },
+  // CI runs as root: the CLI refuses --dangerously-skip-permissions there unless it is told it is a sandbox.
+  env: { MODLOOP_HOME: join(tmpdir(), `modloop-test-home-${basename(process.cwd())}`), IS_SANDBOX: '1' },
 }
 
 export default defineConfig({

@@ -12,6 +12,7 @@ import { tuneHeapForLongSession } from './heap.js'
 import { reasoningOptions } from './reasoning-options.js'
 import { pluginDirSpecs } from './plugin-dirs.js'
 import { usageError } from './usage-error.js'
+import { refuseBypassAsRoot } from './root-bypass.js'
 import { headlessPrompt } from './piped-input.js'
 import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
@@ -148,6 +149,7 @@ function strings(values: Values, key: string): string[] | undefined {
 export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
   const mode = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}`)
+  refuseBypassAsRoot(mode === 'bypassPermissions' || values['allow-dangerously-skip-permissions'] === true, io.env)
   const sdk = sdkFlagOptions(values)
   for (const warning of sdk.warnings) io.stderr.write(`modloop: ${warning}\n`)
   return {

@@ -18,7 +18,8 @@ export async function runCli(args: string[], o: { script: unknown; cwd: string; 
     stdout: { write: (t: string) => (out += t) },
     stderr: { write: (t: string) => (err += t) },
     cwd: o.cwd,
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1', ...o.env },
+    // The test process's IS_SANDBOX (vitest.config.ts): the CLI runs as root in CI.
+    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1', IS_SANDBOX: process.env.IS_SANDBOX, ...o.env },
     ...(o.stdin !== undefined ? { stdin: (async function* () { yield Buffer.from(o.stdin!) })() as unknown as NodeJS.ReadableStream } : {}),
   }
   try {
