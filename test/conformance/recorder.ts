@@ -29,13 +29,6 @@ export default defineMod({
     const record = (event: EventName, e: unknown) => appendFileSync(out, `${serialize(event, e)}\n`)
     // With `ask`, the first turn asks the person a question, so `ui.ask` is raised too (no UI answers it headless).
     let asked = !ask
-    on('turn.start', async ($, e, next) => {
-      if (!asked) {
-        asked = true
-        await $.ui.ask('Record this run?', ['yes', 'no'])
-      }
-      return next(e)
-    })
     for (const event of EVENT_NAMES) {
       if ((catalog[event] as { stream?: true }).stream) {
         on(event as 'turn.step', async function* (_$, e, next) {
@@ -43,8 +36,12 @@ export default defineMod({
           return yield* next(e)
         }, OUTERMOST)
       } else {
-        on(event as 'session.start', (_$, e, next) => {
+        on(event as 'session.start', async ($, e, next) => {
           record(event, e)
+          if (event === 'turn.start' && !asked) {
+            asked = true
+            await $.ui.ask('Record this run?', ['yes', 'no'])
+          }
           return next(e)
         }, OUTERMOST)
       }

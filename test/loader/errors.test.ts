@@ -147,6 +147,17 @@ describe('mod errors, collected per mod', () => {
     expect(errors.map((e) => [e.code, e.stage, e.mod])).toEqual([['MODLOOP_ERR_MOD_REGISTER', 'register', 'boom']])
   })
 
+  it('one event registered twice without a matcher → the mod fails to load, naming the event; with matchers it loads', async () => {
+    const twice = `export function register(on) {\n  on('turn.start', (_$, e, next) => next(e))\n  on('turn.start', (_$, e, next) => next(e))\n}\n`
+    const matched = `export function register(on) {\n  on('tool.call', { tool: 'Read' }, (_$, e, next) => next(e))\n  on('tool.call', { tool: 'Write' }, (_$, e, next) => next(e))\n  on('tool.call', (_$, e, next) => next(e))\n}\n`
+    const p = await tmp({ '.modlooprc.json': { mods: ['./twice.mjs', './matched.mjs'] }, 'twice.mjs': twice, 'matched.mjs': matched })
+    const { errors, host } = await loadDistribution({ cwd: p.dir, builtins: builtins() })
+    expect(errors.map((e) => [e.code, e.mod])).toEqual([['MODLOOP_ERR_MOD_REGISTER', 'twice']])
+    expect(errors[0]!.message).toContain('on("turn.start") is registered twice without a matcher')
+    expect(host.get('matched')?.status).toBe('loaded')
+    await host.close()
+  })
+
   it('a removed entry takes its load error with it', async () => {
     const p = await tmp({ 'parent.json': { mods: ['./gone.ts'] }, 'modloop.config.json': { extends: './parent.json', mods: [{ name: './gone.ts', enabled: false }] } })
     const { errors } = await loadDistribution({ cwd: p.dir, builtins: builtins() })
