@@ -132,10 +132,10 @@ export class Bus {
       throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: ${event} cannot fail closed; only gate events can (${closableEvents().join(', ')})`, { mod, event })
     }
     const hook = this.hooks.get(event)!
-    // One registration per event per matcher (spec mods §2.1): in a mod of a config, a plugin or a
-    // query's `mods`, a second one without a matcher is a mistake (two handlers that each think
-    // they are the mod's one), so the mod fails to load. Built-ins split one mod over files, each
-    // with its own handlers, and are exempt.
+    // One registration per event per matcher (spec mods §2.1): in a mod loaded from a file (a
+    // config's, a plugin's), a second one without a matcher is a mistake (two handlers that each
+    // think they are the mod's one), so the mod fails to load. Built-ins split one mod over files,
+    // each with its own handlers, and are exempt.
     if (attributed && !matcher && tapsOf(hook).some((t) => t.link.mod === mod && !t.link.predicate && !t.link.disposed)) {
       throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: on("${event}") is registered twice without a matcher: put everything the mod does on ${event} in one handler, or give each a matcher`, { mod, event })
     }
