@@ -27,7 +27,7 @@ export function initMessage(session: Session): SDKSystemInit {
     plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
     ...effortOf(session),
-    capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1'],
+    capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1', 'mcp_read_resource_v1'],
   })
 }
 

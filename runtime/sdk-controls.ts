@@ -8,7 +8,7 @@ import type { McpServerConfig } from '../core/mod/session-capabilities.js'
 import type { Session } from '../core/loop/session.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
 import { outputStyleOf } from './output-style.js'
-import type { McpSetServersResult } from '../core/mod/session-capabilities.js'
+import type { McpResourceContents, McpSetServersResult } from '../core/mod/session-capabilities.js'
 
 /** An agent type the session offers (the SDK's AgentInfo). */
 export interface AgentInfo { name: string; description: string; model?: string }
@@ -40,6 +40,8 @@ export interface SdkControls {
   reconnectMcpServer(serverName: string): Promise<void>
   toggleMcpServer(serverName: string, enabled: boolean): Promise<void>
   setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>
+  /** One resource of a connected MCP server; throws naming the server when it has none or fails. */
+  readMcpResource(serverName: string, uri: string): Promise<McpResourceContents>
 }
 
 export function sdkControls(opened: Promise<Session>): SdkControls {
@@ -89,6 +91,9 @@ export function sdkControls(opened: Promise<Session>): SdkControls {
     },
     async setMcpServers(servers) {
       return (await capability('mcpControl', 'setMcpServers')).setServers(servers)
+    },
+    async readMcpResource(server, uri) {
+      return (await capability('mcpControl', 'readMcpResource')).readResource(server, uri)
     },
   }
 }

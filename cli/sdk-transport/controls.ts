@@ -55,6 +55,7 @@ const HANDLERS: Record<string, Handler> = {
       .map(([name, s]) => [name, s?.type === 'sdk' ? proxies.server(name) : s]))
     return query.setMcpServers(servers as Record<string, McpServerConfig>)
   },
+  mcp_read_resource: async (r, { query }) => query.readMcpResource(String(r.serverName), String(r.uri)),
   mcp_message: async (r, { proxies }) => {
     await proxies.deliver(String(r.server_name), r.message)
     return {}

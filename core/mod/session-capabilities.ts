@@ -42,6 +42,13 @@ export interface McpControl {
   toggle(name: string, enabled: boolean): Promise<void>
   /** Replaces the servers an earlier call set (and the query's in-process ones) with these. */
   setServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>
+  /** One resource of a server, as the server sends it (Query.readMcpResource). */
+  readResource(server: string, uri: string): Promise<McpResourceContents>
+}
+
+/** What Query.readMcpResource answers: the resource's items, text or base64 `blob`. */
+export interface McpResourceContents {
+  contents: { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> }[]
 }
 
 declare module './capabilities.js' {

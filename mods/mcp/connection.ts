@@ -1,12 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
 import type { ServerEntry } from './sources.js'
 import { openTransport } from './transport.js'
 import { describeWithCause } from '../../core/errors.js'
 
-export type { RemoteTool }
+export type { ReadResourceResult, RemoteTool, Resource }
 export type ServerStatus = 'connected' | 'failed' | 'pending' | 'disabled'
 
 /** A tool call may run this long unless MCP_TOOL_TIMEOUT or the server's `timeout` says otherwise. */
@@ -41,6 +41,8 @@ export class ServerConnection {
   status: ServerStatus
   error?: string
   tools: RemoteTool[] = []
+  /** The server said, when it last connected, that it offers resources (a call reconnects it if it went away since). */
+  hasResources = false
   private live?: Live
   /** The client of the connect in flight, so `close` can end a server that is still starting. */
   private starting?: Live
@@ -65,33 +67,60 @@ export class ServerConnection {
   }
 
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    const timeout = this.entry.config.timeout ?? positive(this.ctx.envVar('MCP_TOOL_TIMEOUT')) ?? DEFAULT_TOOL_TIMEOUT_MS
+    const result = await this.request(tool, timeout, signal, (client) => client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal }))
+    // A call that changed the tool list announced it before answering: let the next request see the new list.
+    if (this.refreshing) await within(this.refreshing, 2_000)
+    return result
+  }
+
+
+  /** Every resource the server lists (all its pages). */
+  async listResources(signal?: AbortSignal): Promise<Resource[]> {
+    const timeout = this.ctx.connectTimeoutMs
+    const resources: Resource[] = []
+    let cursor: string | undefined
+    do {
+      const page = await this.request('resources/list', timeout, signal, (client) => client.listResources(cursor ? { cursor } : undefined, { timeout, signal }))
+      resources.push(...page.resources)
+      cursor = page.nextCursor
+    } while (cursor)
+    return resources
+  }
+
+  /** One resource's contents, as the server sends them. */
+  readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const timeout = this.entry.config.timeout ?? positive(this.ctx.envVar('MCP_TOOL_TIMEOUT')) ?? DEFAULT_TOOL_TIMEOUT_MS
+    return this.request(`resources/read ${uri}`, timeout, signal, (client) => client.readResource({ uri }, { timeout, signal }))
+  }
+
+  /**
+   * One request on the live client, connecting first when the server went away; a failure comes
+   * back as an error naming the server and `what` (an McpError keeps its code, as `cause`).
+   */
+  private async request<T>(what: string, timeout: number, signal: AbortSignal | undefined, send: (client: Client) => Promise<T>): Promise<T> {
     if (!this.live || this.live.isClosed) {
       // A server that went away is started again by the next call that needs it.
       await this.connect()
       if (!this.live) throw new Error(`MCP server "${this.name}" is not available: ${this.error ?? 'it did not start'}`)
     }
     const live = this.live
-    const timeout = this.entry.config.timeout ?? positive(this.ctx.envVar('MCP_TOOL_TIMEOUT')) ?? DEFAULT_TOOL_TIMEOUT_MS
-    let result: unknown
     try {
-      result = await live.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal })
+      return await send(live.client)
     } catch (err) {
-      if (signal.aborted) throw err
+      if (signal?.aborted) throw err
       if (live.isClosed || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) {
-        throw new Error(`MCP server "${this.name}" stopped during the call to ${tool}${this.stderrNote()}; it will be started again on next use`)
+        throw new Error(`MCP server "${this.name}" stopped during the call to ${what}${this.stderrNote()}; it will be started again on next use`)
       }
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new Error(`MCP server "${this.name}": ${tool} timed out after ${timeout} ms`)
-      if (err instanceof McpError) throw new Error(`MCP server "${this.name}": ${tool} failed: ${err.message}`)
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new Error(`MCP server "${this.name}": ${what} timed out after ${timeout} ms`)
+      if (err instanceof McpError) throw new Error(`MCP server "${this.name}": ${what} failed: ${err.message}`, { cause: err })
       // The SDK client checks the answer's shape: a bad answer is the server's error, and the connection is fine.
-      if (isSchemaError(err)) throw new Error(`MCP server "${this.name}" returned a malformed result for ${tool}: ${schemaIssues(err)}`)
+      if (isSchemaError(err)) throw new Error(`MCP server "${this.name}" returned a malformed result for ${what}: ${schemaIssues(err)}`)
       // Anything else is the transport (a refused connection, a reset): reconnect on the next call.
       await this.shutdown(live)
       this.setStatus('failed', `the connection broke: ${describe(err)}`)
       throw new Error(`MCP server "${this.name}" could not be reached (${describe(err)}); it will be reconnected on next use`)
     }
-    // A call that changed the tool list announced it before answering: let the next request see the new list.
-    if (this.refreshing) await within(this.refreshing, 2_000)
-    return result
   }
 
   /** Closes the server and connects it afresh (Query.reconnectMcpServer, or switching it back on). */
@@ -143,7 +172,10 @@ export class ServerConnection {
     this.starting = live
     try {
       await Promise.all([client.connect(opened.transport, { timeout: this.ctx.connectTimeoutMs }), opened.serverReady])
-      this.tools = await this.listTools(live)
+      const offers = client.getServerCapabilities()
+      // A server of resources only may not answer tools/list at all: that is no failure to connect.
+      this.tools = await this.listTools(live).catch((err: unknown) => (offers?.tools === undefined ? [] : Promise.reject(err)))
+      this.hasResources = offers?.resources !== undefined
     } catch (err) {
       await this.shutdown(live)
       if (!this.isShut) this.setStatus('failed', `${this.startFailure(err)}${this.stderrNote()}`)

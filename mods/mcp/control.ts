@@ -25,6 +25,12 @@ export function mcpControl(manager: () => Promise<McpManager>): McpControl {
       await conn.restart()
       if (conn.status !== 'connected') throw new Error(`MCP server "${name}" did not start: ${conn.error ?? conn.status}`)
     },
+    async readResource(server, uri) {
+      const conn = (await manager()).connection(server)
+      if (!conn.hasResources) throw new Error(`MCP server "${server}" does not offer resources`)
+      const { contents } = await conn.readResource(uri)
+      return { contents: contents.map((c) => ({ ...c })) }
+    },
     async setServers(servers) {
       const m = await manager()
       const result: McpSetServersResult = { added: [], removed: [], errors: {} }

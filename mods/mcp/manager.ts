@@ -3,7 +3,8 @@ import type { ModApi } from '../../core/mod/api.js'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { ServerConnection, type RemoteTool, type ServerStatus } from './connection.js'
 import type { ServerEntry } from './sources.js'
-import { outputLimit, toToolOutput } from './tool-result.js'
+import { extensionOf, outputLimit, toToolOutput } from './tool-result.js'
+import { registerResourceTools } from './resources.js'
 import { mcpToolName as toolName } from './tool-name.js'
 import { describeError } from '../../core/errors.js'
 import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
@@ -11,12 +12,6 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
 const MAX_DESCRIPTION = 2_048
-
-/** A file extension for saved binary content: the MIME subtype (`audio/wav` → wav), else bin. */
-function extensionOf(mimeType: string | undefined): string {
-  const sub = /^[a-z]+\/(?:x-)?([a-z0-9]+)/i.exec(mimeType ?? '')?.[1]?.toLowerCase()
-  return sub && sub !== 'octet' ? sub : 'bin'
-}
 
 /** A server as `init` and `/mcp` report it. */
 export interface ServerReport {
@@ -40,6 +35,8 @@ export class McpManager {
   private isClosed = false
   /** Servers setMcpServers added: the next call replaces them. */
   private readonly added = new Set<string>()
+  /** ListMcpResourcesTool and ReadMcpResourceTool are registered (once a server offered resources). */
+  private resourceTools = false
 
   constructor(private readonly $: ModApi, entries: ServerEntry[], private readonly ctx: { cwd: string; connectTimeoutMs: number }) {
     for (const entry of entries) this.open(entry)
@@ -140,6 +137,10 @@ export class McpManager {
 
   private async syncTools(conn: ServerConnection): Promise<void> {
     if (this.isClosed) return
+    if (conn.hasResources && !this.resourceTools) {
+      this.resourceTools = true
+      await registerResourceTools(this.$, this).catch((err: unknown) => this.$.log.warn(`the MCP resource tools could not be registered: ${describeError(err)}`))
+    }
     const report = this.reports.find((r) => r.name === conn.name)!
     const register = this.$.tool.register as unknown as (spec: ToolRegistration) => Promise<{ tool: string }>
     const unregister = this.$.tool.unregister as (args: { tool: string }) => unknown
@@ -197,7 +198,7 @@ export class McpManager {
   }
 
   /** Writes part of a result beside the session's transcript; undefined when it cannot (the caller says what happens then). */
-  private async saveFile(file: string, data: string | Buffer, what: string, otherwise: string): Promise<string | undefined> {
+  async saveFile(file: string, data: string | Buffer, what: string, otherwise: string): Promise<string | undefined> {
     try {
       const dir = toolResultsDirOf(this.$)
       await mkdir(dir, { recursive: true })

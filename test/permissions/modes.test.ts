@@ -38,6 +38,8 @@ const matrix: Row[] = [
   ['todo list', 'TodoWrite', { todos: [] }, ['allow', 'allow', 'allow', 'allow', 'allow']],
   ['subagent', 'Agent', { description: 'd', prompt: 'p' }, ['allow', 'allow', 'allow', 'allow', 'allow']],
   ['mcp tool', 'mcp__srv__do', {}, ['ask', 'ask', 'ask', 'deny', 'allow']],
+  ['mcp resources listed', 'ListMcpResourcesTool', {}, ['allow', 'allow', 'allow', 'allow', 'allow']],
+  ['mcp resource read', 'ReadMcpResourceTool', { server: 's', uri: 'docs://x' }, ['allow', 'allow', 'allow', 'allow', 'allow']],
   ['a mod\'s own tool', 'Echo', { text: 'hi' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
 ]
 
