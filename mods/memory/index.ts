@@ -26,8 +26,8 @@ const options = z.object({
   managedPath: z.union([z.string(), z.literal(false)]).optional(),
   /** Which kinds of memory file to read (`local` is CLAUDE.local.md). */
   sources: z.array(z.enum(SOURCES)).default([...SOURCES]),
-  /** How many `@path` hops a chain of imports may take. */
-  maxImportDepth: z.number().int().min(0).max(20).default(5),
+  /** How many `@path` hops a chain of imports may take (4, as spec loop-and-sdk §4.3 and Claude Code: CLAUDE.md → a → b → c → d). */
+  maxImportDepth: z.number().int().min(0).max(20).default(4),
   /** Larger files are skipped with a warning. */
   maxFileBytes: z.number().int().min(1).default(4 * 1024 * 1024),
   /** Add `# currentDate` to the first user message. */

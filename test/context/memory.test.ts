@@ -220,6 +220,19 @@ describe('memory', () => {
     }
   })
 
+  it('follows imports 4 hops deep by default, as the spec and Claude Code do', async () => {
+    const deep = await tempDir('memory-default-depth')
+    try {
+      await writeTree(deep, Object.fromEntries([['CLAUDE.md', 'Top @d1.md\n'], ...Array.from({ length: 6 }, (_, i) => [`d${i + 1}.md`, `Depth ${i + 1} @d${i + 2}.md\n`])]))
+      const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: deep, mods: [memory()] })
+      const reminder = texts(run.requests[0]!.body, 0)[1]!
+      expect(filesIn(reminder).filter((f) => f.startsWith(deep)).map((f) => f.slice(deep.length + 1))).toEqual(['CLAUDE.md', 'd1.md', 'd2.md', 'd3.md', 'd4.md'])
+      expect(reminder).toContain('imports nest at most 4 deep')
+    } finally {
+      await rm(deep, { recursive: true, force: true })
+    }
+  })
+
   it('follows imports at most maxImportDepth hops, noting where it stopped', async () => {
     const deep = await tempDir('memory-deep')
     try {
