@@ -19,7 +19,10 @@ export interface PromptCommand {
   /** Tools the command's author grants while it runs: the permissions mod allows them until the next prompt. */
   allowedTools?: string[]
   model?: string
-  /** Skills the model may not start on its own are left out of the listing. */
+  /**
+   * Whether the model may run it through the Skill tool. Custom commands are merged into skills
+   * (spec loop-and-sdk §6.2), so a command is as callable as a skill unless its frontmatter says no.
+   */
   modelInvocable: boolean
   userInvocable: boolean
   body: string
@@ -103,7 +106,7 @@ function build(name: string, kind: PromptCommand['kind'], source: PromptCommand[
     ...(argumentNames(fields.arguments) ? { argumentNames: argumentNames(fields.arguments) } : {}),
     ...(listField(fields['allowed-tools']) ? { allowedTools: listField(fields['allowed-tools']) } : {}),
     ...(fields.model ? { model: fields.model } : {}),
-    modelInvocable: kind === 'skill' && fields['disable-model-invocation'] !== true,
+    modelInvocable: fields['disable-model-invocation'] !== true,
     userInvocable: fields['user-invocable'] !== false,
     ...(kind === 'skill' ? { dir: dirname(file) } : {}),
     ...(fields.hooks ? { hooks: fields.hooks } : {}),

@@ -89,7 +89,9 @@ export default defineMod({
       const named = new Map([...plugin.commands, ...userCommands, ...projectCommands, ...skills.values()].map((c) => [c.name, c]))
       // What `/name` runs: the named ones, and plugins' under their short name where that is unambiguous.
       const prompts = new Map([...unprefixed(named), ...named])
-      const listing = skillListing([...skills.values()], { maxDescriptionChars: opts.maxDescriptionChars, totalChars: opts.skillListingChars })
+      // Commands are merged into skills (spec loop-and-sdk §6.2): listed after them and callable the same way.
+      const callable = opts.skills ? [...skills.values(), ...[...named.values()].filter((c) => c.kind === 'command')] : []
+      const listing = skillListing(callable, { maxDescriptionChars: opts.maxDescriptionChars, totalChars: opts.skillListingChars })
       const had = sessions.get(sessionId)?.listing !== undefined
       sessions.set(sessionId, { prompts, skills, listing })
 
@@ -109,8 +111,7 @@ export default defineMod({
       }
       if (listing) {
         // The Skill tool takes a plugin skill's short name where `/name` does.
-        const callable = new Map([...prompts].filter(([, c]) => c.kind === 'skill'))
-        await registerTool($, skillTool(callable, (def, args) => {
+        await registerTool($, skillTool(new Map([...prompts].filter(([, c]) => callable.includes(c))), (def, args) => {
           running.set(def)
           return expand($, def, args)
         }))

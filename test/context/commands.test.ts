@@ -188,6 +188,27 @@ describe('skills', () => {
     expect(secret).toMatchObject({ is_error: true, content: 'The skill "secret" is run only by the user, as /secret.' })
   })
 
+  it('custom commands are merged into skills: listed after them and run by the Skill tool, unless disable-model-invocation', async () => {
+    const dir = await tempDir('commands-merged')
+    try {
+      await writeTree(dir, {
+        '.claude/commands/greet.md': '---\ndescription: Greet someone\n---\nHello $ARGUMENTS.\n',
+        '.claude/commands/ns/deep.md': 'Namespaced body\n',
+        '.claude/commands/manual.md': '---\ndescription: Only typed\ndisable-model-invocation: true\n---\nManual.\n',
+        '.claude/skills/tool/SKILL.md': '---\ndescription: A skill\n---\nSkill body.\n',
+      })
+      const skill = (name: string, args?: string) => ({ tool_use: { name: 'Skill', input: { skill: name, ...(args ? { args } : {}) } } })
+      const run = await runScript([{ reply: [skill('greet', 'zed'), skill('manual')] }, { reply: 'done' }], 'hi', { cwd: dir, mods: [commands()] })
+      const listing = systemText(run.requests[0]!.body).split('# Skills\n')[1]!.split('\n').filter((l) => l.startsWith('- '))
+      expect(listing).toEqual(['- tool: A skill', '- user-cmd: From home', '- greet: Greet someone', '- ns:deep: Namespaced body'])
+      const [greet, manual] = run.requests[1]!.body.messages[2].content
+      expect(greet.content).toBe('Launching skill: greet\n\nHello zed.')
+      expect(manual).toMatchObject({ is_error: true, content: 'The skill "manual" is run only by the user, as /manual.' })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('a skill runs as /name too; without skills there is no Skill tool and no listing', async () => {
     const run = await runScript([{ reply: 'ok' }], '/pdf-tools a.pdf', { cwd, mods: [commands()] })
     expect(firstText(run)).toBe(`Base directory for this skill: ${cwd}/.claude/skills/pdf\n\nUse pdftotext. Dir: ${cwd}/.claude/skills/pdf. Args: a.pdf`)
