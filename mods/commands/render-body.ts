@@ -14,7 +14,7 @@ const PLACEHOLDER = /\\\$|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$\{(CLAUDE_[A-Z_]+
 
 /**
  * A command body with its placeholders filled. A body that uses no argument placeholder gets
- * the arguments appended as `ARGUMENTS: …`, so what the person typed is never lost. A `$N`
+ * the arguments appended as `ARGUMENTS: …`, so what the person typed is never lost. A `$N` (or `$ARGUMENTS[N]`)
  * beyond the words given stays as written, and so does an unknown `${CLAUDE_…}` or a `$name`
  * the frontmatter does not declare; a declared name with no word given is empty.
  */
@@ -32,7 +32,7 @@ export function renderBody(body: string, args: string, vars: Readonly<Record<str
       return words[at] ?? ''
     }
     usedArgs = true
-    if (index !== undefined) return words[Number(index)] ?? ''
+    if (index !== undefined) return words[Number(index)] ?? match
     if (n !== undefined) return words[Number(n)] ?? match
     return raw
   })

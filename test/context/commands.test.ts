@@ -5,6 +5,7 @@ import { defineMod } from '../../core/mod/define.js'
 import commandsMod from '../../mods/commands/index.js'
 import { expandShell } from '../../mods/commands/shell-expansion.js'
 import { skillListing } from '../../mods/commands/skill-listing.js'
+import { renderBody } from '../../mods/commands/render-body.js'
 import bashMod from '../../mods/bash/index.js'
 import memoryMod from '../../mods/memory/index.js'
 import mentionsMod from '../../mods/mentions/index.js'
@@ -59,6 +60,10 @@ describe('slash commands from .claude/commands', () => {
     expect(firstText(await runScript([{ reply: 'ok' }], '/plain extra words', { cwd, mods: [commands()] }))).toBe('Summarize the project.\n\nARGUMENTS: extra words')
     expect(firstText(await runScript([{ reply: 'ok' }], '/plain', { cwd, mods: [commands()] }))).toBe('Summarize the project.')
     expect(firstText(await runScript([{ reply: 'ok' }], '/index-args a b', { cwd, mods: [commands()] }))).toBe('First: a, missing: $3')
+  })
+
+  it('a $ARGUMENTS[N] beyond the words given stays as written, as a missing $N does', () => {
+    expect(renderBody('A=$ARGUMENTS[0] B=$ARGUMENTS[2] C=$2', 'x "y z"', {})).toBe('A=x B=$ARGUMENTS[2] C=$2')
   })
 
   it('$N is 0-based as $ARGUMENTS[N] is; the arguments frontmatter names the words ($file), a declared name with no word is empty', async () => {
