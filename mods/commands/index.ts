@@ -14,6 +14,7 @@ import { skillListing } from './skill-listing.js'
 import { readPluginPrompts, unprefixed } from './plugin-prompts.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { skillTool } from './skill-tool.js'
+import { settingSources } from '../_shared/setting-sources.js'
 import { describeError } from '../../core/errors.js'
 
 const options = z.object({
@@ -77,11 +78,14 @@ export default defineMod({
       const home = opts.home ?? ($.env.get('HOME') || homedir())
       const warn = (m: string) => $.log.warn(m)
       const none = Promise.resolve([] as PromptCommand[])
+      // A user or project directory is read only when --setting-sources names its source.
+      const sources = settingSources($)
+      const [user, project] = [sources.has('user'), sources.has('project')]
       const [userCommands, projectCommands, userSkills, projectSkills, plugin] = await Promise.all([
-        opts.commands ? readCommands(join(home, '.claude', 'commands'), 'user', warn) : none,
-        opts.commands ? readCommands(join(cwd, '.claude', 'commands'), 'project', warn) : none,
-        opts.skills ? readSkills(join(home, '.claude', 'skills'), 'user', warn) : none,
-        opts.skills ? readSkills(join(cwd, '.claude', 'skills'), 'project', warn) : none,
+        opts.commands && user ? readCommands(join(home, '.claude', 'commands'), 'user', warn) : none,
+        opts.commands && project ? readCommands(join(cwd, '.claude', 'commands'), 'project', warn) : none,
+        opts.skills && user ? readSkills(join(home, '.claude', 'skills'), 'user', warn) : none,
+        opts.skills && project ? readSkills(join(cwd, '.claude', 'skills'), 'project', warn) : none,
         readPluginPrompts(loadedPlugins($), opts, warn),
       ])
       // Later sources win a shared name: project over user, skills over commands; plugins' are `plugin:name`.

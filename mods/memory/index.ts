@@ -7,6 +7,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import type { LoadedInstruction } from './types.js'
 import { defineMod } from '../../core/mod/define.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
+import { settingSources } from '../_shared/setting-sources.js'
 import { MemoryReader } from './reader.js'
 import { renderLazy, renderStartup, today } from './render.js'
 import { SessionMemory } from './session-memory.js'
@@ -87,13 +88,13 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       const home = opts.home ?? ($.env.get('HOME') || homedir())
       const disabled = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_CLAUDE_MDS') ?? '')
-      const picked = await settingSources($)
+      const picked = settingSources($)
       const repoRoot = await findRepoRoot(e.cwd)
       const project = await realpath(repoRoot ?? e.cwd).catch(() => resolve(repoRoot ?? e.cwd))
       const memory = new SessionMemory({
         cwd: e.cwd, repoRoot, home,
         managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
-        sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || !picked || picked.includes(s))), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
+        sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || picked.has(s))), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
       }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m), project, externalImports: externalApproval($, e.cwd, opts) }))
       sessions.set(e.sessionId, memory)
       await memory.start()
@@ -153,16 +154,6 @@ export default defineMod({
     })
   },
 })
-
-/** The Agent SDK's settingSources: user, project and local memory load only when their source is named (managed always). */
-async function settingSources($: ModApi): Promise<readonly string[] | undefined> {
-  try {
-    const flags = (await $.settings.read({ source: 'flag' })) as { settingSources?: unknown }
-    return Array.isArray(flags?.settingSources) ? flags.settingSources.filter((s): s is string => typeof s === 'string') : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Whether project memory may import from outside the project: the option, else a trusted workspace,

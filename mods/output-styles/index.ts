@@ -8,6 +8,7 @@ import { describeError } from '../../core/errors.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
 import { findStyle, readChoice, type StyleChoice } from './select.js'
+import { settingSources } from '../_shared/setting-sources.js'
 
 const options = z.object({
   /** Where `~/.claude` (settings.json, output-styles/) is looked for (tests); else CLAUDE_CONFIG_DIR, else HOME. */
@@ -43,16 +44,18 @@ export default defineMod({
       const warn = (m: string) => $.log.warn(m)
       const claudeDir = opts.home ? join(opts.home, '.claude') : $.env.get('CLAUDE_CONFIG_DIR') || join($.env.get('HOME') || homedir(), '.claude')
       const plugins = loadedPlugins($)
+      // A user or project style directory, like its settings file, is read only when --setting-sources names its source.
+      const sources = settingSources($)
       const [user, project, ...fromPlugins] = await Promise.all([
-        readStyleDir(join(claudeDir, 'output-styles'), 'user', warn),
-        readStyleDir(join(e.cwd, '.claude', 'output-styles'), 'project', warn),
+        sources.has('user') ? readStyleDir(join(claudeDir, 'output-styles'), 'user', warn) : [],
+        sources.has('project') ? readStyleDir(join(e.cwd, '.claude', 'output-styles'), 'project', warn) : [],
         // A plugin manifest's `outputStyles` paths, where it gives them, replace its `output-styles/`.
         ...plugins.map(async (p) => (await Promise.all((p.paths?.outputStyles ?? [join(p.root, 'output-styles')]).map((path) => readStylePath(path, warn, p.name)))).flat()),
       ])
       const styles = [...fromPlugins.flat(), ...user!, ...project!]
       const flags = $.settings.read({ source: 'flag' })
       const settingsArgs = Array.isArray(flags.settings) ? flags.settings.filter((s): s is string => typeof s === 'string') : []
-      const choice = await readChoice({ cwd: e.cwd, claudeDir, option: opts.outputStyle, settingsArgs }, warn)
+      const choice = await readChoice({ cwd: e.cwd, claudeDir, option: opts.outputStyle, settingsArgs, sources }, warn)
       const active = findStyle(styles, choice, warn)
       sessions.set(e.sessionId, { styles, ...(active ? { active } : {}), ...(choice ? { choice } : {}) })
       try {

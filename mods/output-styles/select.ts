@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { readSettingsArg, readSettingsJson, type SettingsJson } from '../../hooks-runner/read-settings.js'
 import type { OutputStyle } from './read-styles.js'
+import type { SettingSource } from '../_shared/setting-sources.js'
 
 /** Where the style in force was named: its value and the file (or option) that set it. */
 export interface StyleChoice {
@@ -16,6 +17,8 @@ export interface ChoiceInput {
   option?: string
   /** `--settings` values (file paths or inline JSON), from the launch flags. */
   settingsArgs: readonly string[]
+  /** The settings files --setting-sources names (all when absent). */
+  sources?: ReadonlySet<SettingSource>
 }
 
 /**
@@ -34,11 +37,12 @@ export async function readChoice(input: ChoiceInput, warn: (m: string) => void):
   }
   const userFile = join(input.claudeDir, 'settings.json')
   const projectFile = join(input.cwd, '.claude', 'settings.json')
-  take(userFile, await readSettingsJson(userFile))
+  const reads = (source: SettingSource) => input.sources?.has(source) ?? true
+  if (reads('user')) take(userFile, await readSettingsJson(userFile))
   if (input.option) choice = { value: input.option, origin: "the output-styles mod's outputStyle option" }
-  if (projectFile !== userFile) take(projectFile, await readSettingsJson(projectFile))
+  if (projectFile !== userFile && reads('project')) take(projectFile, await readSettingsJson(projectFile))
   const localFile = join(input.cwd, '.claude', 'settings.local.json')
-  take(localFile, await readSettingsJson(localFile))
+  if (reads('local')) take(localFile, await readSettingsJson(localFile))
   for (const arg of input.settingsArgs) {
     const { file, read } = await readSettingsArg(arg, input.cwd)
     take(file, read)
