@@ -31,7 +31,8 @@ export interface Ending {
 /** The ending a mod asked for (a tool's `endTurn`, a turn.stop halt's `ending`). */
 export function endingOf(ending: TurnEnding): Ending {
   if ('error' in ending) return { subtype: ending.error.subtype, terminal: ending.error.terminal, isError: true, errors: [ending.error.message] }
-  return { subtype: 'success', terminal: 'completed', isError: false, structuredOutput: ending.structuredOutput }
+  // The result text is the structured answer as JSON, as Claude Code gives it: `-p --json-schema` prints it.
+  return { subtype: 'success', terminal: 'completed', isError: false, text: JSON.stringify(ending.structuredOutput) ?? '', structuredOutput: ending.structuredOutput }
 }
 
 export function apiFailure(error: ModelApiError): Ending {

@@ -23,6 +23,8 @@ describe('structured output', () => {
     expect(tool.input_schema).toEqual(schema)
     expect(run.requests).toHaveLength(2)
     expect(run.result).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', structured_output: { answer: 42, unit: 'm' } })
+    // The result text is the answer as JSON, as Claude Code gives it (-p prints it), not the text beside the call.
+    expect(run.result.result).toBe('{"answer":42,"unit":"m"}')
     expect(run.error).toBeUndefined()
   })
 
