@@ -30,10 +30,11 @@ export interface LevelOptions {
 }
 
 /**
- * The top of the directories read at start: the repository root, or outside a repository the
- * filesystem root (spec loop-and-sdk §4.3 walks every directory from the root down to cwd).
+ * The top of the directories read at start: the filesystem root, inside a repository too (spec
+ * loop-and-sdk §4.3 walks every directory from the root down to cwd, as Claude Code does), so a
+ * CLAUDE.md in a folder holding several repositories applies to each of them.
  */
-export const startupTop = (cwd: string, repoRoot: string | undefined) => repoRoot ?? parse(cwd).root
+export const startupTop = (cwd: string) => parse(cwd).root
 
 /**
  * The memory files of one directory, in the order they are read: CLAUDE.md, AGENTS.md,
@@ -59,7 +60,7 @@ export async function levelFiles(dir: string, sources: ReadonlySet<Source>, o: L
 
 /**
  * What a session reads at its start: managed policy, the user's files (~/.claude), then each
- * directory from the repository root (the filesystem root outside one) down to cwd.
+ * directory from the filesystem root down to cwd.
  */
 export async function startupFiles(options: {
   cwd: string
@@ -82,7 +83,7 @@ export async function startupFiles(options: {
     found.files.push(...rules.files)
     found.scoped.push(...rules.scoped)
   }
-  const levels = await Promise.all(chain(startupTop(cwd, options.repoRoot), cwd).map((dir) => levelFiles(dir, sources, { home, warn: options.warn })))
+  const levels = await Promise.all(chain(startupTop(cwd), cwd).map((dir) => levelFiles(dir, sources, { home, warn: options.warn })))
   for (const level of levels) {
     found.files.push(...level.files)
     found.scoped.push(...level.scoped)

@@ -44,10 +44,10 @@ export class SessionMemory {
   constructor(private readonly options: SessionMemoryOptions, private readonly reader: MemoryReader) {}
 
   async start(): Promise<void> {
-    const { cwd, repoRoot } = this.options
+    const { cwd } = this.options
     const found = await startupFiles(this.options)
     const main = this.scope('')
-    for (const dir of chain(startupTop(cwd, repoRoot), cwd)) main.visited.add(dir)
+    for (const dir of chain(startupTop(cwd), cwd)) main.visited.add(dir)
     for (const file of found.files) this.startup.push(...(await this.reader.read(file, { load_reason: 'session_start' }, main.seen)))
     this.scoped.push(...found.scoped)
     this.startupScope = { seen: new Set(main.seen), visited: new Set(main.visited) }

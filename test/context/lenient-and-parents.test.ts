@@ -28,6 +28,21 @@ describe('memory outside a git repository', () => {
   })
 })
 
+describe('memory inside a git repository', () => {
+  it('reads CLAUDE.md above the repository root too, as Claude Code does (a parent folder of several repositories)', async () => {
+    const home = join(root, 'home')
+    await writeTree(root, {
+      'code/CLAUDE.md': 'All my repositories.\n',
+      'code/repo/.git/': '',
+      'code/repo/CLAUDE.md': 'Repo memory.\n',
+      'code/repo/app/CLAUDE.md': 'App memory.\n',
+      'home/.keep': '',
+    })
+    const run = await runScript([{ reply: 'ok' }], 'hello', { cwd: join(root, 'code', 'repo', 'app'), mods: [withOptions(memoryMod, { home, managedPath: false })] })
+    expect(filesIn(texts(run.requests[0]!.body, 0)[1]!)).toEqual(['code/CLAUDE.md', 'code/repo/CLAUDE.md', 'code/repo/app/CLAUDE.md'])
+  })
+})
+
 describe('frontmatter read leniently', () => {
   it('is warned about, naming the file and the line', async () => {
     const home = join(root, 'home')
