@@ -1,5 +1,5 @@
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
@@ -15,6 +15,7 @@ import { readPluginPrompts, unprefixed } from './plugin-prompts.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { skillTool } from './skill-tool.js'
 import { settingSources } from '../_shared/setting-sources.js'
+import { findRepoRoot } from '../_shared/repo-root.js'
 import { describeError } from '../../core/errors.js'
 
 const options = z.object({
@@ -81,11 +82,12 @@ export default defineMod({
       // A user or project directory is read only when --setting-sources names its source.
       const sources = settingSources($)
       const [user, project] = [sources.has('user'), sources.has('project')]
+      const dirs = await projectDirs(cwd, home)
       const [userCommands, projectCommands, userSkills, projectSkills, plugin] = await Promise.all([
         opts.commands && user ? readCommands(join(home, '.claude', 'commands'), 'user', warn) : none,
-        opts.commands && project ? readCommands(join(cwd, '.claude', 'commands'), 'project', warn) : none,
+        opts.commands && project ? readEach(dirs, (d) => readCommands(join(d, '.claude', 'commands'), 'project', warn)) : none,
         opts.skills && user ? readSkills(join(home, '.claude', 'skills'), 'user', warn) : none,
-        opts.skills && project ? readSkills(join(cwd, '.claude', 'skills'), 'project', warn) : none,
+        opts.skills && project ? readEach(dirs, (d) => readSkills(join(d, '.claude', 'skills'), 'project', warn)) : none,
         readPluginPrompts(loadedPlugins($), opts, warn),
       ])
       // Later sources win a shared name: project over user, skills over commands; plugins' are `plugin:name`.
@@ -163,3 +165,22 @@ export default defineMod({
     })
   },
 })
+
+/**
+ * The directories whose `.claude/commands` and `.claude/skills` are the project's: from the
+ * repository root down to cwd (just cwd outside a repository), as Claude Code reads them, so a
+ * command at the root works from a subfolder. The home folder's `.claude` is the user's own.
+ */
+async function projectDirs(cwd: string, home: string): Promise<string[]> {
+  const root = await findRepoRoot(cwd)
+  const dirs: string[] = []
+  for (let d = cwd; ; d = dirname(d)) {
+    if (d !== home) dirs.unshift(d)
+    if (root === undefined || d === root || dirname(d) === d) return dirs
+  }
+}
+
+/** What `read` finds in each directory, in order: nearer cwd comes later, so it wins a shared name. */
+async function readEach(dirs: readonly string[], read: (dir: string) => Promise<PromptCommand[]>): Promise<PromptCommand[]> {
+  return (await Promise.all(dirs.map(read))).flat()
+}

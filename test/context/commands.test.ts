@@ -94,6 +94,25 @@ describe('slash commands from .claude/commands', () => {
     expect(warnings).toEqual([`mentions: @gone.md: not attached: ${dir}/gone.md does not exist`])
   })
 
+  it('reads the .claude/commands and skills of every folder from the repository root down to cwd; the nearer wins a name', async () => {
+    const repo = await tempDir('commands-repo')
+    try {
+      await writeTree(repo, {
+        '.git/': '',
+        '.claude/commands/top.md': 'Top command.\n',
+        '.claude/commands/both.md': 'Root version.\n',
+        '.claude/skills/rooted/SKILL.md': '---\ndescription: A root skill\n---\nRooted.\n',
+        'app/.claude/commands/both.md': 'App version.\n',
+      })
+      const app = join(repo, 'app')
+      expect(firstText(await runScript([{ reply: 'ok' }], '/top', { cwd: app, mods: [commands()] }))).toBe('Top command.')
+      expect(firstText(await runScript([{ reply: 'ok' }], '/both', { cwd: app, mods: [commands()] }))).toBe('App version.')
+      expect(firstText(await runScript([{ reply: 'ok' }], '/rooted', { cwd: app, mods: [commands()] }))).toContain('Rooted.')
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
+  })
+
   it('malformed frontmatter names the file; the command still loads with its body', async () => {
     const warnings: string[] = []
     const run = await runScript([{ reply: 'ok' }], '/broken x', { cwd, mods: [commands()], log: (l) => warnings.push(l) })
