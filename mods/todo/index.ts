@@ -45,6 +45,9 @@ export default defineMod({
   provides: ['todo'],
   register(on, _options, $) {
     let list: Todo[] = []
+    // Each subagent keeps its own list, as in Claude Code: its plan must not replace the main
+    // agent's (which the capability shows and compaction carries), nor be its oldTodos.
+    const agentLists = new Map<string, Todo[]>()
     $.capability.provide('todo', { todos: () => list })
     on('session.start', async ($, e, next) => {
       // A host can serve several sessions one after another; each starts with an empty list,
@@ -52,11 +55,13 @@ export default defineMod({
       // took that call away, the list the compaction recorded.
       const resumed = e.resumedFrom && (todosFromHistory($.session.messages() as MessageParam[], todoInput) ?? carriedTodos(e.resumedFrom.carried?.todos))
       list = resumed || []
+      agentLists.clear()
       await registerTool($, {
         name: 'TodoWrite', description: DESCRIPTION, input: todoInput, isReadOnly: false,
-        call: ({ todos }) => {
-          const oldTodos = list
-          list = todos
+        call: ({ todos }, ctx) => {
+          const oldTodos = ctx.agentId ? agentLists.get(ctx.agentId) ?? [] : list
+          if (ctx.agentId) agentLists.set(ctx.agentId, todos)
+          else list = todos
           const open = todos.filter((t) => t.status !== 'completed').length
           return {
             result: { oldTodos, newTodos: todos },

@@ -31,3 +31,35 @@ describe('TodoWrite', () => {
     expect(await tools.call('TodoWrite', { todos: [{ content: 'x', status: 'done', activeForm: 'x' }] })).toMatchObject({ isError: true, text: expect.stringContaining('status') })
   })
 })
+
+describe('TodoWrite in a subagent', () => {
+  it("keeps the subagent's list apart: the main agent's list and its oldTodos stay its own", async () => {
+    const { runScript } = await import('../loop/helpers.js')
+    const { defineMod } = await import('../../core/mod/define.js')
+    const agentMod = (await import('../../mods/agent/index.js')).default
+    const main = [{ content: 'Main task', status: 'in_progress', activeForm: 'Doing the main task' }]
+    const sub = [{ content: 'Sub task', status: 'in_progress', activeForm: 'Doing the sub task' }]
+    const seen: unknown[] = []
+    const probe = defineMod({
+      name: 'probe', uses: { todo: 'required' },
+      register: (on) => on('tool.call', async ($, e, next) => {
+        const r = await next(e)
+        if (e.tool === 'TodoWrite') seen.push({ agent: e.agentId ? 'sub' : 'main', list: $.capability.use('todo')?.todos(), result: 'result' in r ? r.result : undefined })
+        return r
+      }),
+    })
+    const write = (todos: unknown) => ({ tool_use: { name: 'TodoWrite', input: { todos } } })
+    await runScript([
+      { reply: [write(main)] },
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'side work', prompt: 'do the side work' } } }] },
+      { reply: [write(sub)] },
+      { reply: 'side work done' },
+      { reply: [write(main)] },
+      { reply: 'done' },
+    ], 'go', { cwd: tmp.dir, mods: [todo, agentMod, probe] })
+    expect(seen.map((s: any) => s.agent)).toEqual(['main', 'sub', 'main'])
+    expect((seen[1] as any).list).toEqual(main)
+    expect((seen[1] as any).result).toEqual({ oldTodos: [], newTodos: sub })
+    expect((seen[2] as any).result).toEqual({ oldTodos: main, newTodos: main })
+  })
+})
