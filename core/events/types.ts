@@ -244,7 +244,8 @@ export interface ProposedVerdict { decision: Decision; reason?: string; hook?: s
  * holds images; a handler that gives another `text` keeps the images, after its text.
  */
 export type ToolCallResult =
-  | { deny: string; halt?: string }
+  // `context` beside a refusal: what a hook that refused the call also said (its additionalContext).
+  | { deny: string; halt?: string; context?: string[] }
   | { result: unknown; isError?: false; text?: string; content?: ToolResultContent[]; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
   | { result: unknown; isError: true; text?: string; content?: ToolResultContent[]; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
 

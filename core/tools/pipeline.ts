@@ -171,7 +171,8 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
   if (deferred) return outcome({ input: finalInput, text: DEFER_IGNORED, isError: true, deferred: true })
   if ('deny' in r) {
     env.onDenied?.({ tool_name: tool.name, tool_use_id: use.id, tool_input: deniedInput ?? finalInput })
-    return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...endOf(r, interruptTurn) })
+    const context = r.context?.filter((c) => typeof c === 'string' && c.length > 0)
+    return outcome({ input: finalInput, result: r.deny, text: r.deny, isError: true, denied: true, ...(context?.length ? { context } : {}), ...endOf(r, interruptTurn) })
   }
   const bad = unserializable(r)
   if (bad) {

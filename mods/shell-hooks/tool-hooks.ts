@@ -10,6 +10,8 @@ import { replacedOutput } from './updated-output.js'
 // Hooks default to a 600 s timeout; the handler's own-time budget must not cut them short.
 export const HOOK_BUDGET_MS = 11 * 60_000
 
+const withContext = (context: string[]) => (context.length > 0 ? { context } : {})
+
 const textOf = (result: unknown): string => (typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result))
 
 /** PostToolUseFailure's `error`: a shell's starts with `Exit code N`, then its output (spec §2.13). */
@@ -43,10 +45,11 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       context.push(...contexts(r))
       if (r.stop) {
         const reason = r.stop.reason ?? `${r.hookName} hook stopped the session`
-        return { deny: `${r.hookName} hook stopped this call and the session: ${reason}`, halt: reason }
+        return { deny: `${r.hookName} hook stopped this call and the session: ${reason}`, halt: reason, ...withContext(context) }
       }
       if (r.decision === 'deny' || (r.blocked && r.decision !== 'defer')) {
-        return { deny: `${r.hookName} hook denied this call: ${r.decisionReason ?? r.blockReason ?? 'no reason given'}` }
+        // Its additionalContext still reaches the model beside the refusal, as Claude Code delivers it.
+        return { deny: `${r.hookName} hook denied this call: ${r.decisionReason ?? r.blockReason ?? 'no reason given'}`, ...withContext(context) }
       }
       if (r.updatedInput && r.decision !== 'defer') {
         input = r.updatedInput
@@ -59,7 +62,8 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     let res: ToolCallResult = await next(call)
     b.instructionsLoaded()
     if (e.tool === 'Skill' && !('deny' in res) && !res.isError) adoptInvocationHooks($, b)
-    if ('deny' in res) return res
+    // A refusal further down (a deny rule) keeps what PreToolUse hooks said.
+    if ('deny' in res) return context.length > 0 ? { ...res, context: [...(res.context ?? []), ...context] } : res
     let halt: string | undefined
     const fields = { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id, duration_ms: Math.round(performance.now() - started) }
     if (!res.isError && b.has('PostToolUse')) {

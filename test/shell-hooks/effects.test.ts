@@ -33,6 +33,20 @@ describe('PreToolUse', () => {
     expect(lastUserTexts(r.requests[1]!.body).join('\n')).toContain('PreToolUse:Echo hook additional context: the echo service is slow today')
   })
 
+  it('a deny keeps its additionalContext beside the refusal, and so does a call a deny rule refuses', async () => {
+    const deny = cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no touching', additionalContext: 'touch is under review' } }))
+    const note = cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'echo is logged' } }))
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Touch', hooks: [deny] }, { matcher: 'Echo', hooks: [note] }] },
+      join(box.project, '.claude', 'settings.json'), { permissions: { deny: ['Echo'] } })
+    const r = await run(box, [{ reply: [{ tool_use: { id: 'toolu_t', name: 'Touch', input: { label: 'x' } } }, echo('hi')] }, { reply: 'ok' }], 'go', { mods: [perms(box)] })
+    const [touch, e] = r.requests[1]!.body.messages[2].content
+    expect(touch).toMatchObject({ is_error: true, content: expect.stringContaining('no touching') })
+    expect(e).toMatchObject({ is_error: true, content: expect.stringContaining('denied by the rule Echo') })
+    const texts = lastUserTexts(r.requests[1]!.body).join('\n')
+    expect(texts).toContain('PreToolUse:Touch hook additional context: touch is under review')
+    expect(texts).toContain('PreToolUse:Echo hook additional context: echo is logged')
+  })
+
   it('a hook deny is final even in bypassPermissions; a hook allow does not override a deny rule', async () => {
     await writeSettings(box, {
       PreToolUse: [
