@@ -79,7 +79,8 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       }
       if (r.stop) halt = r.stop.reason ?? `${r.hookName} hook stopped the session`
     } else if (res.isError && b.has('PostToolUseFailure')) {
-      const r = await b.fire('PostToolUseFailure', { ...fields, error: failureText(res) }, agent)
+      // Claude Code always sends is_interrupt: hooks test it for false as well as true.
+      const r = await b.fire('PostToolUseFailure', { ...fields, error: failureText(res), is_interrupt: next.signal.aborted }, agent)
       context.push(...contexts(r))
       if (r.blocked) context.push(`${r.hookName} hook blocking error: ${r.blockReason ?? ''}`)
       if (r.stop) halt = r.stop.reason ?? `${r.hookName} hook stopped the session`
