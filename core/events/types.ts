@@ -58,7 +58,8 @@ export interface SessionCompactInput {
 }
 /** `isFailed` (a modloop addition): compaction was attempted and failed, as opposed to declined. */
 export type SessionCompactResult =
-  | { messages: SessionMessage[]; tokensBefore?: number; tokensAfter?: number }
+  // `summary`: the summary text alone, without the framing the first message wraps it in (what PostCompact hooks read).
+  | { messages: SessionMessage[]; tokensBefore?: number; tokensAfter?: number; summary?: string }
   | { skip: string; isFailed?: true }
 
 /** `task-notification`: a background task ended and its report comes back as a turn of its own. */

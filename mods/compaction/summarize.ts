@@ -74,5 +74,5 @@ export async function summarize($: ModApi, e: SessionCompactInput, o: SummaryOpt
       ...extras.map((text) => ({ type: 'text', text: reminder(text) })),
     ],
   }
-  return { messages: [summary, ...tail], ...(e.tokens !== undefined ? { tokensBefore: e.tokens } : {}) }
+  return { messages: [summary, ...tail], summary: r.text.trim(), ...(e.tokens !== undefined ? { tokensBefore: e.tokens } : {}) }
 }

@@ -101,7 +101,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     const result = await next(e)
     if (!('messages' in result)) return result
     // Core may still reject the answer: PostCompact waits for the boundary it records.
-    if (b.has('PostCompact')) postCompact.set(b, { trigger, compact_summary: summaryOf(result.messages) })
+    if (b.has('PostCompact')) postCompact.set(b, { trigger, compact_summary: result.summary ?? summaryOf(result.messages) })
     if (!b.has('SessionStart')) return result
     // The compacted conversation starts afresh: SessionStart (source compact) context opens it.
     const r = await b.fire('SessionStart', { source: 'compact', model: $.session.model(), ...(b.title !== undefined ? { session_title: b.title } : {}) }, { noPermissionMode: true })
@@ -151,6 +151,7 @@ function sessionEndRoomMs(env: NodeJS.ProcessEnv): number {
 // The runner's SIGTERM grace and its wait after SIGKILL, with a margin.
 const SESSION_END_KILL_MS = 3_000
 
+// A compaction that gave no `summary`: its first message's text stands for it.
 function summaryOf(messages: readonly SessionMessage[]): string {
   const first = messages[0]
   if (!first) return ''
