@@ -22,8 +22,8 @@ export function outputLimit(envTokens: string | undefined, toolMaxChars?: number
 export const PREVIEW_CHARS = 2_000
 
 /**
- * An MCP CallToolResult as a tool output: `result` is the CallToolResult itself (what hooks see as
- * tool_response), `text` what the model reads — text blocks as they are, embedded text resources
+ * An MCP CallToolResult as a tool output: `result` is the CallToolResult itself (settings hooks
+ * see its content blocks as tool_response), `text` what the model reads — text blocks as they are, embedded text resources
  * with their URI, and a short placeholder for images, audio and binary data. An answer with
  * images the API reads also gives `content`: its blocks in order, each image as an image block,
  * so the model sees the picture, not its placeholder.

@@ -52,4 +52,20 @@ describe('MCP tools under permission rules and settings hooks (the default mods,
     })
     expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('REDACTED BY HOOK')
   })
+  it("a PostToolUse hook gets an MCP tool's content blocks as tool_response, as Claude Code sends them", async () => {
+    const log = join(dirs.project, 'post.log')
+    const trustStore = join(dirs.home, 'trusted.json')
+    await writeFile(join(dirs.project, 'modloop.config.json'), JSON.stringify({
+      mods: [['mcp', { home: dirs.home }], ['permissions', { home: dirs.home, trustStore }], ['shell-hooks', { home: dirs.home, managedDir: false, trustStore }]],
+      mcpServers: { fixture: stdio() },
+      permissions: { allow: ['mcp__fixture'] },
+      hooks: { PostToolUse: [{ matcher: 'mcp__fixture__echo', hooks: [{ type: 'command', command: `cat > '${log}'` }] }] },
+    }))
+    const run = await runScript([{ reply: [use('mcp__fixture__echo', { text: 'hi' })] }, { reply: 'done' }], 'go', {
+      bare: false, mods: [], cwd: dirs.project, trustWorkspace: true,
+    })
+    expect(run.error).toBeUndefined()
+    const post = JSON.parse(await readFile(log, 'utf8'))
+    expect(post.tool_response).toEqual([{ type: 'text', text: 'echo: hi' }])
+  })
 })
