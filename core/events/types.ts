@@ -56,9 +56,12 @@ export interface SessionCompactInput {
   agentId?: string
   tokens?: number
 }
-/** `isFailed` (a modloop addition): compaction was attempted and failed, as opposed to declined. */
+/**
+ * `isFailed` (a modloop addition): compaction was attempted and failed, as opposed to declined.
+ * `summary`: the summary text alone, without the framing its first message wraps it in (what
+ * PostCompact hooks read as compact_summary).
+ */
 export type SessionCompactResult =
-  // `summary`: the summary text alone, without the framing the first message wraps it in (what PostCompact hooks read).
   | { messages: SessionMessage[]; tokensBefore?: number; tokensAfter?: number; summary?: string }
   | { skip: string; isFailed?: true }
 
@@ -242,10 +245,10 @@ export interface ProposedVerdict { decision: Decision; reason?: string; hook?: s
 /**
  * `halt` (a modloop addition) ends the turn as hook_stopped once the whole batch has been answered.
  * `content` (a modloop addition): the blocks the model is sent in place of `text`, when the answer
- * holds images; a handler that gives another `text` keeps the images, after its text.
+ * holds images; a handler that gives another `text` keeps the images, after its text. A `deny`
+ * may carry `context` too: what a hook that refused the call also said, sent beside the refusal.
  */
 export type ToolCallResult =
-  // `context` beside a refusal: what a hook that refused the call also said (its additionalContext).
   | { deny: string; halt?: string; context?: string[] }
   | { result: unknown; isError?: false; text?: string; content?: ToolResultContent[]; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
   | { result: unknown; isError: true; text?: string; content?: ToolResultContent[]; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
