@@ -207,7 +207,10 @@ export interface TurnStepResult {
 
 /** The model answered without tool calls and the turn would end; `stopHookActive` once a `continue` has already re-entered it. */
 export interface TurnStopInput { turnId: string; answer: string; stopHookActive: boolean; agentId?: string }
-/** `continue` sends `reason` to the model as a new user message and runs on; `halt` ends the turn as hook_stopped. */
+/**
+ * `continue` sends `reason` to the model as a new user message and runs on; `halt` ends the turn as
+ * stop_hook_prevented, the answer still its result and `reason` shown as a warning.
+ */
 export type TurnStopResult = { decision: 'stop' } | { decision: 'continue'; reason: string } | { decision: 'halt'; reason: string; ending?: TurnEnding }
 
 /**

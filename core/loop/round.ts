@@ -182,7 +182,12 @@ export class TurnRun {
       return unrecovered
     }
     const stop = yield* this.stopGate.check(end.lastText)
-    if (stop.kind === 'halt') return stop.ending ? endingOf(stop.ending) : { subtype: 'success', terminal: 'hook_stopped', text: stop.reason, isError: false }
+    if (stop.kind === 'halt') {
+      if (stop.ending) return endingOf(stop.ending)
+      // The answer is complete: it stays the result, as in Claude Code, and the reason is shown beside it.
+      yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: stop.reason })
+      return { subtype: 'success', terminal: 'stop_hook_prevented', isError: false }
+    }
     if (stop.kind === 'again') {
       await this.addUserMessage(stop.content)
       return 'continue'

@@ -160,10 +160,11 @@ describe('Stop', () => {
     expect(r.messages.some((m) => m.type === 'system' && m.subtype === 'informational' && String((m as { content?: unknown }).content).includes('9 consecutive times'))).toBe(true)
   })
 
-  it('continue:false halts as hook_stopped', async () => {
+  it('continue:false ends the turn as stop_hook_prevented: the answer stays the result, the reason is shown', async () => {
     await writeSettings(box, { Stop: [{ hooks: [cmd(json({ continue: false, stopReason: 'halted by policy' }))] }] })
     const r = await run(box, [{ reply: 'done' }])
-    expect(r.result).toMatchObject({ terminal_reason: 'hook_stopped', result: 'halted by policy' })
+    expect(r.result).toMatchObject({ terminal_reason: 'stop_hook_prevented', result: 'done', is_error: false })
+    expect(r.messages.some((m) => m.type === 'system' && m.subtype === 'informational' && (m as { content?: unknown }).content === 'halted by policy')).toBe(true)
   })
 })
 
