@@ -174,7 +174,7 @@ export class HookBridge {
     if (!this.has('InstructionsLoaded')) return
     const loads = this.$.capability.use('memory')?.loaded()
     if (!loads) return
-    for (const load of loads.slice(this.instructionsSeen)) this.background(this.fire('InstructionsLoaded', { ...load }))
+    for (const load of loads.slice(this.instructionsSeen)) this.background(this.fire('InstructionsLoaded', { ...load }, { noPermissionMode: true }))
     this.instructionsSeen = loads.length
   }
 

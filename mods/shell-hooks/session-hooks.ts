@@ -82,7 +82,8 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     b.agentTypes.set(r.agentId, spawn.subagentType)
     await adoptAgentHooks($, b, r.agentId, spawn.subagentType)
     if (b.has('SubagentStart')) {
-      const h = await b.fire('SubagentStart', { agent_id: r.agentId, agent_type: spawn.subagentType })
+      // No permission_mode on SubagentStart, PreCompact, PostCompact and InstructionsLoaded: Claude Code sends none there.
+      const h = await b.fire('SubagentStart', { agent_id: r.agentId, agent_type: spawn.subagentType }, { noPermissionMode: true })
       const added = contexts(h)
       if (added.length > 0) spawn.prompt = [spawn.prompt, ...added].join('\n\n')
     }
@@ -95,7 +96,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     postCompact.delete(b)
     const trigger = e.trigger === 'auto' ? 'auto' : 'manual'
     if (b.has('PreCompact')) {
-      const r = await b.fire('PreCompact', { trigger, custom_instructions: e.instructions ?? null }, { signal: next.signal })
+      const r = await b.fire('PreCompact', { trigger, custom_instructions: e.instructions ?? null }, { signal: next.signal, noPermissionMode: true })
       if (r.blocked) return { skip: `${r.hookName} hook blocked compaction: ${r.blockReason ?? ''}` }
     }
     const result = await next(e)
@@ -123,7 +124,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     if (!post) return result
     if (m.subtype === 'status' && m.compact_result !== 'failed') return result
     postCompact.delete(b)
-    if (m.subtype === 'compact_boundary') await b.fire('PostCompact', post)
+    if (m.subtype === 'compact_boundary') await b.fire('PostCompact', post, { noPermissionMode: true })
     return result
   }, { budgetMs: HOOK_BUDGET_MS })
 

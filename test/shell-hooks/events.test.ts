@@ -28,7 +28,8 @@ describe('SubagentStart / SubagentStop', () => {
     ], 'go', { mods: [withOptions(agentMod, { home: box.home })] })
     expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'ok' })
     const [start] = await dumped(box, 'SubagentStart')
-    expect(keys(start!)).toEqual([...COMMON, 'agent_id', 'agent_type'].sort())
+    // No permission_mode, as Claude Code sends none on SubagentStart.
+    expect(keys(start!)).toEqual([...COMMON.filter((k) => k !== 'permission_mode'), 'agent_id', 'agent_type'].sort())
     expect(start).toMatchObject({ agent_type: 'general-purpose', agent_id: expect.any(String) })
     // The subagent's first message carries the SubagentStart context.
     expect(JSON.stringify(r.requests[1]!.body.messages[0])).toContain('the repo uses tabs')
@@ -52,7 +53,8 @@ describe('InstructionsLoaded', () => {
     expect(r.result.terminal_reason).toBe('completed')
     const loads = await dumped(box, 'InstructionsLoaded')
     expect(loads).toHaveLength(1)
-    expect(keys(loads[0]!)).toEqual([...SESSION_COMMON, 'file_path', 'load_reason', 'memory_type'].sort())
+    // No permission_mode, as Claude Code sends none on InstructionsLoaded.
+    expect(keys(loads[0]!)).toEqual([...SESSION_COMMON.filter((k) => k !== 'permission_mode'), 'file_path', 'load_reason', 'memory_type'].sort())
     expect(loads[0]).toMatchObject({ file_path: join(box.project, 'CLAUDE.md'), memory_type: 'Project', load_reason: 'session_start' })
   })
 })

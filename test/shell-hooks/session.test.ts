@@ -50,7 +50,8 @@ describe('PreCompact / PostCompact', () => {
     expect(r.requests.filter(isSummaryRequest)).toHaveLength(0)
     const pre = await dumped(box, 'PreCompact')
     expect(pre.length).toBeGreaterThanOrEqual(1)
-    expect(Object.keys(pre[0]!).sort()).toEqual(['custom_instructions', 'cwd', 'hook_event_name', 'permission_mode', 'prompt_id', 'session_id', 'transcript_path', 'trigger'])
+    // No permission_mode, as Claude Code sends none on PreCompact.
+    expect(Object.keys(pre[0]!).sort()).toEqual(['custom_instructions', 'cwd', 'hook_event_name', 'prompt_id', 'session_id', 'transcript_path', 'trigger'])
     expect(pre[0]).toMatchObject({ trigger: 'auto', custom_instructions: null })
   })
 
@@ -66,6 +67,7 @@ describe('PreCompact / PostCompact', () => {
     const [post] = await dumped(box, 'PostCompact')
     // The summary the model wrote, as Claude Code passes it: not the framing the compacted conversation opens with.
     expect(post).toMatchObject({ trigger: 'auto', compact_summary: 'SUMMARY-ONE' })
+    expect(post).not.toHaveProperty('permission_mode')
     const starts = await dumped(box, 'SessionStart')
     expect(starts.map((s) => s.source)).toEqual(['compact'])
     const after = mainRequests(r.requests)[3]!
