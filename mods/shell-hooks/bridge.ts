@@ -262,7 +262,12 @@ export class HookBridge {
       if (quiet) this.$.log.debug(text)
       else this.notice(text, 'warning')
     }
-    for (const m of r.systemMessages) this.notice(m.text, 'warning')
+    for (const m of r.systemMessages) {
+      // Claude Code's wording and level, which stream readers match on; stderr still shows it headless.
+      const text = `${r.hookName} says: ${m.text}`
+      this.$.log.warn(text)
+      this.post({ subtype: 'informational', level: 'notice', content: text })
+    }
     for (const w of r.warnings) this.warn(w.message)
     for (const record of r.records) {
       // An exit 2 the event ignores (Notification, PermissionDenied, …) is shown nowhere: the debug log keeps its stderr.

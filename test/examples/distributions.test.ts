@@ -47,7 +47,7 @@ describe('example distributions', () => {
     // The settings-hooks bridge runs the Stop hook; it read the transcript, and its systemMessage reaches the stream.
     expect(out).toContainEqual(expect.objectContaining({
       type: 'system', subtype: 'informational',
-      content: 'Review finished: the reviewer read notes.md and searched with grep "TODO"; nothing was changed.',
+      content: 'Stop says: Review finished: the reviewer read notes.md and searched with grep "TODO"; nothing was changed.',
     }))
     await dist.host.close()
   })

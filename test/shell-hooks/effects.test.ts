@@ -33,6 +33,13 @@ describe('PreToolUse', () => {
     expect(lastUserTexts(r.requests[1]!.body).join('\n')).toContain('PreToolUse:Echo hook additional context: the echo service is slow today')
   })
 
+  it('systemMessage is shown as "<hook> says: …", a notice, as Claude Code shows it', async () => {
+    await writeSettings(box, { PostToolUse: [{ matcher: 'Echo', hooks: [cmd(json({ systemMessage: 'lint ran' }))] }] })
+    const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
+    const shown = r.messages.filter((m) => m.type === 'system' && m.subtype === 'informational')
+    expect(shown).toContainEqual(expect.objectContaining({ level: 'notice', content: 'PostToolUse:Echo says: lint ran' }))
+  })
+
   it('a deny keeps its additionalContext beside the refusal, and so does a call a deny rule refuses', async () => {
     const deny = cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no touching', additionalContext: 'touch is under review' } }))
     const note = cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'echo is logged' } }))
