@@ -20,7 +20,8 @@ export function registerModelHooks(on: On, bridgeOf: ($: ModApi) => HookBridge |
     }
     // Only a requested switch may be refused; a fallback or a resume is reported after the fact.
     if (b.has('PreModelSwitch') && (e.source === 'command' || e.source === 'sdk')) {
-      const r = await b.fire('PreModelSwitch', fields, { signal: next.signal })
+      // No permission_mode: Claude Code sends none on PreModelSwitch.
+      const r = await b.fire('PreModelSwitch', fields, { signal: next.signal, noPermissionMode: true })
       const why = r.stop?.reason ?? r.decisionReason ?? r.blockReason
       if (r.stop || r.blocked || r.decision === 'deny') return { deny: `${r.hookName} hook blocked the switch to ${e.to}: ${why || 'no reason given'}` }
       if (r.decision === 'ask') return { deny: `${r.hookName} hook asks before switching to ${e.to}, and nobody can be asked here${why ? `: ${why}` : ''}` }

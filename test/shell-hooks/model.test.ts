@@ -31,7 +31,7 @@ describe('PreModelSwitch / PostModelSwitch', () => {
     expect(c.server.requests.map((r) => (r.body as any).model)).toEqual(['claude-sonnet-4-5', 'claude-haiku-4-5'])
     const pre = await dumped(box, 'PreModelSwitch')
     expect(pre.map((p) => p.to_model)).toEqual(['claude-opus-4-7', 'claude-haiku-4-5'])
-    expect(keys(pre[0]!)).toEqual([...COMMON, ...SWITCH_FIELDS].sort())
+    expect(keys(pre[0]!)).toEqual([...COMMON.filter((k) => k !== 'permission_mode'), ...SWITCH_FIELDS].sort())
     expect(pre[0]).toMatchObject({ from_model: 'claude-sonnet-4-5', requested_model: 'opus', source: 'sdk', prompt_cache_warm: false, cache_ttl: '5m' })
     const post = await dumped(box, 'PostModelSwitch')
     expect(post).toHaveLength(1)
