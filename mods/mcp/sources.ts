@@ -83,12 +83,12 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
   for (const plugin of input.plugins ?? []) {
     const file = join(plugin.root, '.mcp.json')
     const servers = (await readJson(file, withServers, warnings))?.mcpServers
-    if (servers) add('plugin', file, withPluginRoot(servers, plugin.root))
+    if (servers) add('plugin', file, ofPlugin(plugin.name, withPluginRoot(servers, plugin.root)))
     // The manifest's `mcpServers`: files shaped as `.mcp.json` is (or the bare map), or the map inline.
     for (const extra of plugin.paths?.mcpServers ?? []) {
       const given = extra.file ? await readJson(extra.file, jsonObject, warnings) : extra.servers
       const map = given && isObject(given.mcpServers) ? given.mcpServers : given
-      if (map) add('plugin', extra.origin, withPluginRoot(map, plugin.root))
+      if (map) add('plugin', extra.origin, ofPlugin(plugin.name, withPluginRoot(map, plugin.root)))
     }
   }
   add('config', 'the modloop config (mcpServers)', options.servers)
@@ -111,6 +111,15 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
 
   if (flags.success) add('query', 'query() options', flags.data.mcpServers)
   return { servers: disable([...byName.values()], options), warnings }
+}
+
+/**
+ * A plugin's servers are named `plugin:<plugin>:<server>`, as in Claude Code (their tools are then
+ * `mcp__plugin_<plugin>_<server>__<tool>`): two plugins, or a plugin and the user, may each
+ * have a server called `docs` without one replacing the other.
+ */
+function ofPlugin(plugin: string, servers: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(servers).map(([name, raw]) => [`plugin:${plugin}:${name}`, raw]))
 }
 
 function disable(servers: ServerEntry[], options: McpOptions): ServerEntry[] {

@@ -153,17 +153,17 @@ describe('the review commands take --plugin-dir', () => {
 })
 
 describe('a plugin\'s MCP servers', () => {
-  it('.mcp.json is read with ${CLAUDE_PLUGIN_ROOT} filled in, and the session lists its server', async () => {
+  it('.mcp.json is read with ${CLAUDE_PLUGIN_ROOT} filled in, and the session lists its server as plugin:<plugin>:<server>', async () => {
     await writeToolsPlugin(plugin, { '.mcp.json': JSON.stringify({ mcpServers: { notes: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs'] } } }) })
     const { servers, warnings } = await collectServers({
       cwd: project, options: mcpOptions.parse({ home: join(dir, 'home') }), flags: {}, env: () => undefined,
       projectTrust: async () => ({ trusted: true }), plugins: [{ name: 'tools', root: plugin }],
     })
     expect(warnings).toEqual([])
-    expect(servers).toEqual([expect.objectContaining({ name: 'notes', scope: 'plugin', config: expect.objectContaining({ args: [`${plugin}/server.mjs`] }) })])
+    expect(servers).toEqual([expect.objectContaining({ name: 'plugin:tools:notes', scope: 'plugin', config: expect.objectContaining({ args: [`${plugin}/server.mjs`] }) })])
     const { query } = await import('../../index.js')
     const messages: any[] = []
     for await (const m of query({ prompt: 'hi', options: { cwd: project, env: env(), script: [{ reply: 'ok' }], plugins: [{ type: 'local', path: plugin }] } })) messages.push(m)
-    expect(messages.find((m) => m.subtype === 'init').mcp_servers.map((s: { name: string }) => s.name)).toContain('notes')
+    expect(messages.find((m) => m.subtype === 'init').mcp_servers.map((s: { name: string }) => s.name)).toContain('plugin:tools:notes')
   })
 })
