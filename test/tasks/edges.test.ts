@@ -104,7 +104,8 @@ describe('hooks and tasks', () => {
     expect(prompts[0]).toBe('go')
     expect(prompts[1]).toMatch(/^<task-notification>\n<task-id>a[0-9a-f]{16}<\/task-id>/)
     const [start] = await dumped(box, 'SubagentStart')
-    expect(keys(start!)).toEqual([...COMMON, 'agent_id', 'agent_type'].sort())
+    // SubagentStart carries no permission_mode, as in Claude Code.
+    expect(keys(start!)).toEqual([...COMMON.filter((k) => k !== 'permission_mode'), 'agent_id', 'agent_type'].sort())
     const [stop] = await dumped(box, 'SubagentStop')
     expect(keys(stop!)).toEqual([...COMMON, 'agent_id', 'agent_type', 'agent_transcript_path', 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
     expect(stop).toMatchObject({ agent_id: start!.agent_id, last_assistant_message: 'hooked report' })
