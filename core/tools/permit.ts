@@ -1,5 +1,6 @@
 import type { PermissionAskResult, ProposedVerdict, ToolCheckResult } from '../events/types.js'
-import type { CallEnv } from './pipeline.js'
+import type { CallEnv, PermissionResult } from './pipeline.js'
+import { describeError } from '../errors.js'
 import { validateInput, type Tool } from './tool.js'
 
 export type Permitted = { input: Record<string, unknown> } | { deny: string; interrupt?: true; halt?: string } | { defer: true }
@@ -34,21 +35,40 @@ export async function permit(env: CallEnv, tool: Tool, toolUseId: string, input:
   if (!env.canUseTool) {
     return { deny: `Permission to use ${tool.name} requires approval${reason ? ` (${reason})` : ''}, and no one can approve it in this non-interactive session.` }
   }
-  const answer = await env.canUseTool(tool.name, input, {
-    signal: env.signal, toolUseID: toolUseId, requestId: `ask_${toolUseId}`, agentID: env.agentId, decisionReason: reason,
-    ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}),
-  })
+  let answer: PermissionResult | null
+  try {
+    answer = await env.canUseTool(tool.name, input, {
+      signal: env.signal, toolUseID: toolUseId, requestId: `ask_${toolUseId}`, agentID: env.agentId, decisionReason: reason,
+      ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}),
+    })
+  } catch (err) {
+    // A throw once the turn was aborted is the abort's; any other is the approver failing, which grants nothing (Claude Code's words).
+    if (env.signal.aborted) throw err
+    return { deny: `Tool permission request failed: ${describeError(err)}` }
+  }
   if (answer === null || typeof answer !== 'object') return { deny: `Permission to use ${tool.name} was not given: the approver (canUseTool) gave no answer.` }
+  // Only a well-formed allow grants: an unknown behavior or a deny without its message is refused, as Claude Code does.
+  if (!wellFormed(answer)) return { deny: INVALID_ANSWER }
   if (answer.behavior === 'deny') return { deny: answer.message, ...(answer.interrupt === true ? { interrupt: true as const } : {}) }
   // The approver's substitute is held to the schema like the model's input; an invalid one grants nothing.
   const approved = substituted(tool, input, answer.updatedInput, 'the canUseTool approver')
   if ('deny' in approved) return approved
   input = approved.input
   // Applied before the call runs: a granted directory or rule already holds for it.
-  if (answer.updatedPermissions?.length && env.bus.has('permission.update')) {
+  if (Array.isArray(answer.updatedPermissions) && answer.updatedPermissions.length > 0 && env.bus.has('permission.update')) {
     await env.bus.emit('permission.update', { tool: tool.name, tool_use_id: toolUseId, updates: answer.updatedPermissions, ...agentOf(env) }, undefined, { signal: env.signal })
   }
   return { input }
+}
+
+const INVALID_ANSWER = "The canUseTool callback returned an invalid permission result. Expected {behavior: 'allow', updatedInput?: object} or {behavior: 'deny', message: string}."
+
+function wellFormed(answer: PermissionResult): boolean {
+  const a = answer as { behavior?: unknown; message?: unknown; updatedInput?: unknown }
+  if (a.behavior === 'deny') return typeof a.message === 'string'
+  if (a.behavior !== 'allow') return false
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)
+  return a.updatedInput === undefined || isObject(a.updatedInput)
 }
 
 const agentOf = (env: CallEnv) => (env.agentId ? { agentId: env.agentId } : {})

@@ -56,6 +56,25 @@ describe('the ask flow through the loop', () => {
     expect(existsSync(marker)).toBe(false)
   })
 
+  it('a malformed canUseTool answer or a throwing canUseTool runs nothing and is a denial', async () => {
+    const answers: [string, CanUseTool, RegExp][] = [
+      ['unknown behavior', async () => ({ behavior: 'maybe' }) as never, /invalid permission result/],
+      ['deny without message', async () => ({ behavior: 'deny' }) as never, /invalid permission result/],
+      ['a throw', async () => { throw new Error('approver exploded') }, /^Tool permission request failed: approver exploded$/],
+    ]
+    for (const [label, canUseTool, text] of answers) {
+      const { host } = await hostWith()
+      const marker = join(box.root, `never-${label.replace(/ /g, '-')}`)
+      const run = await runScript(bashTurn(`touch ${marker}`), 'go', { host, cwd: box.project, canUseTool })
+      await host.close()
+      const result = toolResult(run.requests[1])
+      expect(result, label).toMatchObject({ is_error: true })
+      expect(result.content, label).toMatch(text)
+      expect(run.result.permission_denials, label).toEqual([expect.objectContaining({ tool_name: 'Bash' })])
+      expect(existsSync(marker), label).toBe(false)
+    }
+  })
+
   it('a canUseTool deny reaches the model and the denials', async () => {
     const { host } = await hostWith()
     const canUseTool = vi.fn<CanUseTool>(async () => ({ behavior: 'deny', message: 'not today' }))
