@@ -19,6 +19,7 @@ import { PERMISSION_MODES } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
 import { sdkFlagOptions } from './sdk-flags.js'
 import { num, str } from './flag-values.js'
+import { AbortError } from '../runtime/abort-error.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
 // How long -p waits for background tasks once its turn is over, unless --max-wait-tasks says otherwise.
@@ -84,7 +85,8 @@ async function run(format: (typeof FORMATS)[number], prompt: string, options: Qu
       print(format, values.verbose === true, m, io)
     }
   } catch (err) {
-    if (!result) throw err
+    // The abort is this process's own (a signal, a crash guard): the exit status tells of it.
+    if (!result && !(err instanceof AbortError)) throw err
   } finally {
     for (const s of signals) process.off(s, onSignal)
     unguard()

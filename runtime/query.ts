@@ -23,6 +23,7 @@ import { sdkControls, type SdkControls } from './sdk-controls.js'
 import { nextPrompt, stopTasks } from './task-wait.js'
 import type { LiveTaskInfo } from '../core/mod/contracts.js'
 import type { PromptOrigin } from '../core/events/types.js'
+import { AbortError } from './abort-error.js'
 
 /** The object `query()` returns: the message stream, plus controls. */
 export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, ModelControls, SdkControls {
@@ -61,7 +62,8 @@ export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, Mode
 /**
  * Runs the agent. A string prompt is one turn with exactly one result; an async iterable of user
  * messages is a session with one result per message. A single-shot turn that ends in an error
- * subtype yields its result and then throws, as the Agent SDK does. Either way the stream goes on
+ * subtype yields its result and then throws, as the Agent SDK does; once `abortController` is
+ * aborted the stream ends by throwing an `AbortError`, in either mode. Either way the stream goes on
  * while background tasks run: each one's report is a turn of its own, with its own result.
  */
 export function query(params: { prompt: PromptInput; options?: QueryOptions }): Query {
@@ -149,6 +151,8 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
     await session.tasks.stopAll()
     await closeSession(session, 'other', !options.host)
   }
+  // An abort the caller asked for ends the stream as the Agent SDK's does (the aborted turn's result came first); close() is not one.
+  if (options.abortController?.signal.aborted && !closed.value) throw new AbortError('query aborted by its abortController')
   if (failed) throw new Error(failed.errors?.join('; ') || `the turn ended with ${failed.subtype}`)
 }
 

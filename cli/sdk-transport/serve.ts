@@ -13,6 +13,7 @@ import { answerControl, type ControlContext } from './controls.js'
 import { initializeOptions, initializeResponse, joinOptions, sandboxWarnings, type InitializeRequest } from './initialize.js'
 import { McpProxies } from './mcp-proxy.js'
 import { Wire, type ControlRequest, type Incoming } from './wire.js'
+import { AbortError } from '../../runtime/abort-error.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
@@ -87,6 +88,9 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
       if (m.type === 'result') lastIsError = m.is_error
       wire.send(m)
     }
+  } catch (err) {
+    // The abort is this process's own (a signal, a crash guard): the exit status tells of it.
+    if (!(err instanceof AbortError)) throw err
   } finally {
     for (const s of signals) process.off(s, onSignal)
     unguard()

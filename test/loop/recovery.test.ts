@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import { assertNoDanglingToolUse, runScript, toolsMod } from './helpers.js'
+import { query } from '../../entry.js'
+import { AbortError } from '../../index.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { channel } from '../helpers/channel.js'
 
 const echo = (text: string) => ({ tool_use: { name: 'Echo', input: { text } } })
 
@@ -171,5 +175,30 @@ describe('terminal reasons and recovery', () => {
     setTimeout(() => controller.abort(), 100)
     const run = await runScript([{ reply: 'slow slow slow slow slow slow slow slow slow slow', chunkDelayMs: 50 }], 'go', { abortController: controller })
     expect(run.result).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'aborted_streaming' })
+    // As the Agent SDK's query() does: the aborted turn's result, then an AbortError.
+    expect(run.error).toBeInstanceOf(AbortError)
+  })
+
+  it('abort in a streaming-input session: the stream ends by throwing AbortError, the input still waiting is not run', async () => {
+    const server = await startFakeAnthropic({ script: [{ reply: 'slow slow slow slow slow slow slow slow slow slow', chunkDelayMs: 50 }, { reply: 'never' }] })
+    const controller = new AbortController()
+    const ch = channel()
+    ch.send('first')
+    const q = query({ prompt: ch.input, options: { bare: true, cwd: process.cwd(), mods: [toolsMod()], abortController: controller, includePartialMessages: true, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })
+    const seen: string[] = []
+    let thrown: unknown
+    try {
+      for await (const m of q) {
+        seen.push(m.type)
+        if (m.type === 'stream_event' && seen.filter((t) => t === 'stream_event').length === 3) { controller.abort(); ch.send('second') }
+      }
+    } catch (err) {
+      thrown = err
+    } finally {
+      await server.close()
+    }
+    expect(thrown).toBeInstanceOf(AbortError)
+    expect(seen.filter((t) => t === 'result')).toHaveLength(1)
+    expect(server.requests).toHaveLength(1)
   })
 })
