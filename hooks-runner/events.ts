@@ -35,6 +35,8 @@ export interface EventSpec {
   decisionBlock?: true
   /** A timeout (or a fail-closed error) blocks instead of failing open. */
   timeoutBlocks?: true
+  /** A timed-out Agent SDK callback (a `callback` handler) blocks, though other handlers' timeouts fail open. */
+  callbackTimeoutBlocks?: true
   /** Default timeout in seconds for command/http/mcp_tool handlers, when not 600. */
   commandTimeout?: number
 }
@@ -49,12 +51,12 @@ export const EVENT_SPECS = {
   Setup: { match: 'trigger', exit2: 'notice', types: 'command-mcp', envFile: true },
   SessionStart: { match: 'source', exit2: 'notice', types: 'command-mcp', stdoutContext: true, envFile: true },
   InstructionsLoaded: { match: 'load_reason', exit2: 'ignored', types: 'no-llm', discards: 'all' },
-  UserPromptSubmit: { match: null, exit2: 'block', types: 'all', stdoutContext: true, decisionBlock: true, commandTimeout: 30 },
-  UserPromptExpansion: { match: 'command_name', exit2: 'block', types: 'all', stdoutContext: true, decisionBlock: true },
+  UserPromptSubmit: { match: null, exit2: 'block', types: 'all', stdoutContext: true, decisionBlock: true, commandTimeout: 30, callbackTimeoutBlocks: true },
+  UserPromptExpansion: { match: 'command_name', exit2: 'block', types: 'all', stdoutContext: true, decisionBlock: true, callbackTimeoutBlocks: true },
   PreModelSwitch: { match: canonicalModel, exit2: 'block', types: 'no-llm', decisionBlock: true, timeoutBlocks: true, commandTimeout: 30 },
   PostModelSwitch: { match: canonicalModel, exit2: 'notice', types: 'no-llm', stdoutContext: true, commandTimeout: 30 },
   MessageDisplay: { match: null, exit2: 'ignored', types: 'no-llm', discards: QUIET, commandTimeout: 10 },
-  PreToolUse: { ...TOOL, exit2: 'block', types: 'all' },
+  PreToolUse: { ...TOOL, exit2: 'block', types: 'all', callbackTimeoutBlocks: true },
   PermissionRequest: { ...TOOL, exit2: 'ignored', types: 'all' },
   PermissionDenied: { ...TOOL, exit2: 'ignored', types: 'all' },
   PostToolUse: { ...TOOL, exit2: 'block', types: 'all', decisionBlock: true },

@@ -14,7 +14,8 @@ const firstLine = (s: string) => s.trim().split('\n')[0] ?? ''
  * Gives a handler's raw result its meaning for the event (spec §3.1–3.3, §3.8–3.9): exit 0 applies
  * the JSON; exit 2 blocks where the event can block, whatever the JSON says; any other status is a
  * non-blocking error unless stdout is schema-valid JSON. Failures fail open, except where the
- * handler says `onError: "deny"` or the event treats a timeout as a block.
+ * handler says `onError: "deny"` or the event treats a timeout (of any handler, or of an SDK
+ * callback) as a block.
  */
 export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: RawResult, warnings: HooksWarning[]): HookRecord {
   const spec = eventSpec(event)
@@ -27,7 +28,9 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
     record.outcome = outcome
     record.message = message
     record.errorCode = errorCode
-    const closed = closedAnyway || h.config.onError === 'deny' || (outcome === 'timeout' && spec.timeoutBlocks === true)
+    // An SDK callback that never answers may be a host that cannot be reached: a gate it guards stays shut (spec settings-hooks §4.4).
+    const timeoutBlocks = spec.timeoutBlocks === true || (h.config.type === 'callback' && spec.callbackTimeoutBlocks === true)
+    const closed = closedAnyway || h.config.onError === 'deny' || (outcome === 'timeout' && timeoutBlocks)
     const why = `${h.name}: ${message} (the hook fails closed)`
     if (closed && outcome !== 'cancelled' && spec.exit2 === 'block') {
       record.failedClosed = true

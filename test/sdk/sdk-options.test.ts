@@ -148,6 +148,22 @@ describe('hooks and settingSources', () => {
     expect((open.requests[1]!.body as any).messages.at(-1).content[0]).toMatchObject({ tool_use_id: 'toolu_1', content: 'x' })
   })
 
+  it('a PreToolUse callback that does not answer within its timeout blocks the call; a UserPromptSubmit one blocks the prompt', async () => {
+    const never = () => new Promise<never>(() => {})
+    const pre = await runScript([echo('toolu_1', 'x'), { reply: 'ok' }], 'go', {
+      ...base(), mods: [toolsMod(), ['shell-hooks', { home: box.home, managedDir: false }]], settingSources: [],
+      hooks: { PreToolUse: [{ matcher: 'Echo', timeout: 0.2, hooks: [never] }] },
+    })
+    const result = (pre.requests[1]!.body as any).messages.at(-1).content[0]
+    expect(result).toMatchObject({ tool_use_id: 'toolu_1', is_error: true })
+    expect(result.content).toMatch(/timed out/)
+    const prompt = await runScript([{ reply: 'never asked' }], 'go', {
+      ...base(), mods: [toolsMod(), ['shell-hooks', { home: box.home, managedDir: false }]], settingSources: [],
+      hooks: { UserPromptSubmit: [{ timeout: 0.2, hooks: [never] }] },
+    })
+    expect(prompt.requests).toHaveLength(0)
+  })
+
   it('settingSources picks which settings files are read: project rules apply only with project', async () => {
     const project = join(box.root, 'sources-project')
     await mkdir(join(project, '.claude'), { recursive: true })
