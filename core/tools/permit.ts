@@ -37,10 +37,11 @@ export async function permit(env: CallEnv, tool: Tool, toolUseId: string, input:
   }
   let answer: PermissionResult | null
   try {
-    answer = await env.canUseTool(tool.name, input, {
+    // The approver is told of an interrupt by its signal; one that never answers must not hold the turn past it.
+    answer = await untilAborted(env.canUseTool(tool.name, input, {
       signal: env.signal, toolUseID: toolUseId, requestId: `ask_${toolUseId}`, agentID: env.agentId, decisionReason: reason,
       ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}),
-    })
+    }), env.signal)
   } catch (err) {
     // A throw once the turn was aborted is the abort's; any other is the approver failing, which grants nothing (Claude Code's words).
     if (env.signal.aborted) throw err
@@ -59,6 +60,15 @@ export async function permit(env: CallEnv, tool: Tool, toolUseId: string, input:
     await env.bus.emit('permission.update', { tool: tool.name, tool_use_id: toolUseId, updates: answer.updatedPermissions, ...agentOf(env) }, undefined, { signal: env.signal })
   }
   return { input }
+}
+
+/** The promise's outcome, or a rejection with the abort's reason as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  let onAbort!: () => void
+  const aborted = new Promise<never>((_, reject) => { onAbort = () => reject(signal.reason) })
+  signal.addEventListener('abort', onAbort, { once: true })
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort))
 }
 
 const INVALID_ANSWER = "The canUseTool callback returned an invalid permission result. Expected {behavior: 'allow', updatedInput?: object} or {behavior: 'deny', message: string}."

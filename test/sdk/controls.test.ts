@@ -57,6 +57,32 @@ describe('Query controls in a streaming-input session', () => {
     expect(existsSync(join(cwd, 'late.txt'))).toBe(false)
   })
 
+  it('interrupt() ends a turn whose canUseTool never answers: the approver hears of it by its signal, the next input still works', async () => {
+    const touch = { reply: [{ tool_use: { name: 'Touch', input: { label: 'x' } } }] }
+    let q: Pick<Query, 'interrupt'> | undefined
+    let heardAbort = false
+    const c = await conversation([touch, { reply: 'still here' }], {
+      cwd: box.project, mods: [toolsMod(), permissionsWith({ home: box.home, trustStore: join(box.root, 'trust.json') })], env: { MODLOOP_HOME: box.modloopHome },
+      // An approver that never settles (a person who walked away); the interrupt is asked for once it is asking.
+      canUseTool: (_tool, _input, { signal }) => new Promise(() => {
+        signal.addEventListener('abort', () => { heardAbort = true })
+        void q!.interrupt()
+      }),
+    })
+    q = c.q
+    try {
+      const first = await c.say('touch it')
+      // The ask may come while the response still streams (the call starts early): either abort reason.
+      expect(first).toMatchObject({ subtype: 'error_during_execution', terminal_reason: expect.stringMatching(/^aborted_(streaming|tools)$/) })
+      expect(heardAbort).toBe(true)
+      const second = await c.say('are you there?')
+      expect(second).toMatchObject({ subtype: 'success', result: 'still here' })
+      expect((c.server.requests[1]!.body as any).messages.at(-2).content[0]).toMatchObject({ type: 'tool_result', is_error: true })
+    } finally {
+      await c.end()
+    }
+  })
+
   it('setPermissionMode() changes what the permission check decides for the calls that follow', async () => {
     const touch = { reply: [{ tool_use: { name: 'Touch', input: { label: 'x' } } }] }
     const c = await conversation([touch, { reply: 'refused' }, touch, { reply: 'done' }], {
