@@ -147,6 +147,9 @@ async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Sess
     if (session.tasks.list().length > 0 && !closed.value) yield* stopTasks(session, queue)
     if (inputError) throw inputError
   } finally {
+    // A turn still set here was left mid-way (the caller stopped iterating): its generators are
+    // never resumed, so its request and tool calls are aborted or they would hold the process.
+    session.turnAbort?.abort(new Error('the query was ended while its turn ran'))
     session.tasks.deliver = undefined
     await session.tasks.stopAll()
     await closeSession(session, 'other', !options.host)

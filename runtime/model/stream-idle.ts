@@ -44,7 +44,12 @@ export class IdleWatch {
 
   constructor(private readonly ms: number, private readonly outer?: AbortSignal) {
     this.signal = this.controller.signal
-    this.follow = () => this.controller.abort(outer?.reason)
+    // Aborted, the response is over: its clock goes too (a caller that abandoned the stream never disposes it).
+    this.follow = () => {
+      this.controller.abort(outer?.reason)
+      clearTimeout(this.timer)
+      this.timer = undefined
+    }
     if (outer?.aborted) this.follow()
     else outer?.addEventListener('abort', this.follow, { once: true })
   }

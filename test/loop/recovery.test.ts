@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { assertNoDanglingToolUse, runScript, toolsMod } from './helpers.js'
 import { query } from '../../entry.js'
@@ -177,6 +178,38 @@ describe('terminal reasons and recovery', () => {
     expect(run.result).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'aborted_streaming' })
     // As the Agent SDK's query() does: the aborted turn's result, then an AbortError.
     expect(run.error).toBeInstanceOf(AbortError)
+  })
+
+  it('a caller that stops iterating mid-turn (break) aborts the turn: its running tool call hears it, its request is dropped', async () => {
+    const server = await startFakeAnthropic({ script: [{ reply: [{ tool_use: { name: 'Hold', input: {} } }, { text: 'a long tail '.repeat(40) }], chunkDelayMs: 20 }] })
+    let started!: () => void
+    let heard!: () => void
+    const running = new Promise<void>((r) => { started = r })
+    const aborted = new Promise<void>((r) => { heard = r })
+    const hold = defineMod({
+      name: 'hold',
+      register: (on) => on('session.start', async ($, e, next) => {
+        await $.tool.register({
+          name: 'Hold', description: 'Waits for its abort', input: z.object({}), isReadOnly: true,
+          call: (_i: unknown, ctx: { signal: AbortSignal }) => new Promise((resolve) => {
+            started()
+            ctx.signal.addEventListener('abort', () => { heard(); resolve({ result: 'aborted' }) }, { once: true })
+          }),
+        } as never)
+        return next(e)
+      }),
+    })
+    try {
+      const q = query({ prompt: 'go', options: { bare: true, cwd: process.cwd(), mods: [hold], includePartialMessages: true, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })
+      // The read-only call starts as its block completes; the text after it is still streaming when the caller leaves.
+      for await (const m of q) {
+        if (m.type === 'stream_event' && (m.event as { type: string; index?: number }).type === 'content_block_delta' && (m.event as { index?: number }).index === 1) { await running; break }
+      }
+      // Without the abort the call (and the half-read response) would wait forever: the test would time out here.
+      await aborted
+    } finally {
+      await server.close()
+    }
   })
 
   it('abort in a streaming-input session: the stream ends by throwing AbortError, the input still waiting is not run', async () => {
