@@ -64,19 +64,15 @@ export interface ModelControls {
   supportedModels(): Promise<ModelInfo[]>
 }
 
-export function modelControls(current: () => Session | undefined): ModelControls {
-  const opened = (method: string): Session => {
-    const session = current()
-    if (!session) throw new ModloopError('MODLOOP_ERR_USAGE', `Query.${method}: the session is not open yet; call it once the first message arrived`)
-    return session
-  }
+/** `open`: the session, opened first if the query has not opened it yet. */
+export function modelControls(open: () => Promise<Session>): ModelControls {
   return {
     async setModel(model?: string) {
-      const r = await switchModel(opened('setModel'), model ?? null, 'sdk')
+      const r = await switchModel(await open(), model ?? null, 'sdk')
       if ('deny' in r) throw new ModloopError('MODLOOP_ERR_USAGE', `setModel(${model === undefined ? '' : JSON.stringify(model)}) was refused: ${r.deny}`, { field: 'model' })
     },
     async supportedModels() {
-      return supportedModels(opened('supportedModels'))
+      return supportedModels(await open())
     },
   }
 }

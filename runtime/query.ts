@@ -71,46 +71,57 @@ export function query(params: { prompt: PromptInput; options?: QueryOptions }): 
   const options = params.options ?? {}
   let session: Session | undefined
   const closed = { value: false }
-  let markOpened!: (s: Session) => void
-  let failedToOpen!: (err: unknown) => void
-  const openedSession = new Promise<Session>((resolve, reject) => { markOpened = resolve; failedToOpen = reject })
+  // The session opens when the stream is first asked for a message, or earlier when a control
+  // needs it (the Agent SDK answers setModel or mcpServerStatus before any message is read).
+  let opening: Promise<Session> | undefined
+  const open = (): Promise<Session> => (opening ??= openSession(options).then((s) => (session = s)))
+  let markRunning!: (s: Session) => void
+  let failedToRun!: (err: unknown) => void
+  const running = new Promise<Session>((resolve, reject) => { markRunning = resolve; failedToRun = reject })
   // Only the controls that wait for the session read it; a session that never opens is the stream's error.
-  openedSession.catch(() => undefined)
-  const gen = run(params.prompt, options, (s) => { session = s; markOpened(s) }, closed, failedToOpen) as Query
-  const opened = (method: string): Session => {
-    if (session) return session
-    throw new ModloopError('MODLOOP_ERR_USAGE', `Query.${method}(): the session has not started yet; iterate the query first`, { field: method })
-  }
+  running.catch(() => undefined)
+  const started = { value: false }
+  const gen = run(params.prompt, options, { open, running: markRunning, failed: failedToRun, started }, closed) as Query
   gen.why = (subject) => session?.provenance?.why(subject) ?? []
   gen.interrupt = async (o) => (session ? interruptTurn(session, o) : undefined)
-  Object.assign(gen, modelControls(() => session), sdkControls(openedSession))
+  Object.assign(gen, modelControls(open), sdkControls(open, running))
   gen.close = async () => {
     closed.value = true
     session?.turnAbort?.abort(new Error('closed'))
     session?.input?.end()
     await gen.return(undefined)
+    // Opened by a control, never iterated: the loop that closes it never ran.
+    if (!started.value && opening) await closeSession(await opening, 'other', !options.host).catch(() => undefined)
   }
-  gen.setPermissionMode = async (mode) => ({ mode: await setPermissionMode(opened('setPermissionMode'), mode) })
-  gen.supportedCommands = async () => supportedCommands(opened('supportedCommands'))
-  gen.mcpServerStatus = async () => mcpServerStatus(opened('mcpServerStatus'))
-  gen.getContextUsage = async () => getContextUsage(opened('getContextUsage'))
-  gen.rewindFiles = async (userMessageId, o) => rewindFiles(opened('rewindFiles'), userMessageId, o)
-  gen.stopTask = async (taskId) => opened('stopTask').tasks.stop(taskId)
-  gen.backgroundTasks = async (toolUseId) => opened('backgroundTasks').tasks.background(toolUseId)
+  gen.setPermissionMode = async (mode) => ({ mode: await setPermissionMode(await open(), mode) })
+  gen.supportedCommands = async () => supportedCommands(await open())
+  gen.mcpServerStatus = async () => mcpServerStatus(await open())
+  gen.getContextUsage = async () => getContextUsage(await open())
+  gen.rewindFiles = async (userMessageId, o) => rewindFiles(await open(), userMessageId, o)
+  gen.stopTask = async (taskId) => (await open()).tasks.stop(taskId)
+  gen.backgroundTasks = async (toolUseId) => (await open()).tasks.background(toolUseId)
   gen.runningTasks = () => session?.tasks.list() ?? []
   return gen
 }
 
-async function* run(prompt: PromptInput, options: QueryOptions, opened: (s: Session) => void, closed: { value: boolean }, notOpened: (err: unknown) => void): AsyncGenerator<SDKMessage, void, undefined> {
-  const session = await openSession(options).catch((err: unknown) => {
-    notOpened(err)
+interface Opening {
+  open(): Promise<Session>
+  running(s: Session): void
+  failed(err: unknown): void
+  started: { value: boolean }
+}
+
+async function* run(prompt: PromptInput, options: QueryOptions, opening: Opening, closed: { value: boolean }): AsyncGenerator<SDKMessage, void, undefined> {
+  opening.started.value = true
+  const session = await opening.open().catch((err: unknown) => {
+    opening.failed(err)
     throw err
   })
-  opened(session)
   let failed: SDKResultMessage | undefined
   // Prompts wait here, a single one too: a background task's report joins them (priority later) as a turn of its own.
   const queue = new InputQueue(() => session.turnAbort?.abort(new Error('interrupted by a message sent with priority "now"')))
   session.input = queue
+  opening.running(session)
   queue.holdWhile(() => !closed.value && session.tasks.holding())
   session.tasks.deliver = (message) => queue.push(message)
   session.tasks.onChange = () => queue.poke()

@@ -44,9 +44,13 @@ export interface SdkControls {
   readMcpResource(serverName: string, uri: string): Promise<McpResourceContents>
 }
 
-export function sdkControls(opened: Promise<Session>): SdkControls {
+/**
+ * `open` opens the session if it is not yet (a control may come before the first message is
+ * asked for, as the Agent SDK allows); `running` settles once the query's loop took it.
+ */
+export function sdkControls(open: () => Promise<Session>, running: Promise<Session>): SdkControls {
   const capability = async <N extends CapabilityName>(name: N, method: string) => {
-    const session = await opened
+    const session = await open()
     const value = session.host.capabilities.get(name)
     if (value) return value
     const usual = session.host.usual('capabilities', name)
@@ -55,7 +59,7 @@ export function sdkControls(opened: Promise<Session>): SdkControls {
   let ownThinking: { value: Session['options']['thinking'] } | undefined
   return {
     async streamInput(stream) {
-      const session = await opened
+      const session = await running
       const queue = session.input
       if (!queue) throw new ModloopError('MODLOOP_ERR_USAGE', 'Query.streamInput: the query was started with a string prompt; start it with an async iterable to send more messages', { field: 'streamInput' })
       let failure: unknown
@@ -65,7 +69,7 @@ export function sdkControls(opened: Promise<Session>): SdkControls {
       if (failure) throw failure
     },
     async initializationResult() {
-      const session = await opened
+      const session = await open()
       return {
         // The style in force is known; the ones to choose from are the output-styles mod's to list (/output-style).
         commands: supportedCommands(session), agents: agentsOf(session), output_style: outputStyleOf(session), available_output_styles: [outputStyleOf(session)],
@@ -73,13 +77,13 @@ export function sdkControls(opened: Promise<Session>): SdkControls {
       }
     },
     async supportedAgents() {
-      return agentsOf(await opened)
+      return agentsOf(await open())
     },
     async accountInfo() {
-      return accountOf(await opened)
+      return accountOf(await open())
     },
     async setMaxThinkingTokens(n) {
-      const options = (await opened).root.options
+      const options = (await open()).root.options
       ownThinking ??= { value: options.thinking }
       options.thinking = n === null ? ownThinking.value : n === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: n }
     },

@@ -11,6 +11,8 @@ import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.j
 import { fileOf, readLines, tempCwd } from '../sessions/helpers.js'
 import type { Query } from '../../runtime/query.js'
 import { conversation } from './conversation.js'
+import { query } from '../../entry.js'
+import { startFakeAnthropic } from '../../testing/fake-anthropic.js'
 
 let box: Sandbox
 beforeAll(async () => { box = await sandbox() })
@@ -133,7 +135,8 @@ describe('Query controls in a streaming-input session', () => {
     const fakeMcp = defineMod({ name: 'mcp', provides: ['serverStatus'], register: (on, _o, $) => { $.capability.provide('serverStatus', () => [{ name: 'docs', status: 'connected' }]) } })
     const c = await conversation([{ reply: 'hi', usage: { input_tokens: 1200, output_tokens: 30, cache_read_input_tokens: 800 } }], { mods: [commandsMod, fakeMcp] })
     try {
-      await expect(c.q.getContextUsage()).rejects.toThrow(/has not started/)
+      // Before any message: the session opens for it.
+      expect(await c.q.getContextUsage()).toMatchObject({ model: 'claude-sonnet-4-5', maxTokens: 200_000 })
       await c.say('hello')
       const commands = await c.q.supportedCommands()
       expect(commands.map((x) => x.name)).toEqual(expect.arrayContaining(['help', 'clear']))
@@ -144,6 +147,31 @@ describe('Query controls in a streaming-input session', () => {
       expect(usage.categories.at(-1)).toEqual({ name: 'Free space', tokens: 200_000 - 2030 })
     } finally {
       await c.end()
+    }
+  })
+
+  it('controls work before the stream is read, as the Agent SDK\'s do: setModel applies to the first request; close() alone ends the session', async () => {
+    const fakeMcp = defineMod({ name: 'mcp', provides: ['serverStatus'], register: (on, _o, $) => { $.capability.provide('serverStatus', () => [{ name: 'docs', status: 'connected' }]) } })
+    const server = await startFakeAnthropic({ script: [{ reply: 'from haiku', expect: { model: 'claude-haiku-4-5' } }] })
+    const env = { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' }
+    try {
+      const q = query({ prompt: 'hi', options: { bare: true, mods: [commandsMod, fakeMcp], env } })
+      expect(await q.mcpServerStatus()).toEqual([{ name: 'docs', status: 'connected' }])
+      expect((await q.supportedCommands()).map((c) => c.name)).toContain('help')
+      await q.setModel('claude-haiku-4-5')
+      const messages = []
+      for await (const m of q) messages.push(m)
+      expect(messages.at(-1)).toMatchObject({ type: 'result', result: 'from haiku' })
+
+      const w = watcher()
+      const idle = query({ prompt: 'never sent', options: { bare: true, mods: [commandsMod, w.mod], env } })
+      await idle.supportedCommands()
+      expect(w.starts).toHaveLength(1)
+      await idle.close()
+      expect(w.ends).toEqual([{ reason: 'other', sessionId: w.starts[0]!.sessionId }])
+      expect(server.requests).toHaveLength(1)
+    } finally {
+      await server.close()
     }
   })
 
