@@ -138,6 +138,9 @@ export class MessageView {
     if (m.subtype === 'task_notification' && !this.background.delete(String(m.task_id))) return this.changed()
     const post = m.subtype === 'compact_boundary' ? (m.compact_metadata as { post_tokens?: unknown } | undefined)?.post_tokens : undefined
     if (typeof post === 'number') this.totals.contextTokens = post
+    // A retried request starts its answer afresh: the failed attempt's unfinished paragraph or
+    // thinking is dropped, not run together with the new answer's first words.
+    if (m.subtype === 'api_retry') this.dropUnfinished()
     const line = systemLine(m, this.paint, this.screen.columns - 1)
     if (line) void this.print(line)
     this.changed()
@@ -229,6 +232,12 @@ export class MessageView {
     }
     this.shownText = false
     this.changed()
+  }
+
+  private dropUnfinished(): void {
+    this.md = new MarkdownStream()
+    this.blockKind = undefined
+    this.thinking = ''
   }
 
   private printThinking(text: string): void {

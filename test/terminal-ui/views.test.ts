@@ -67,6 +67,22 @@ describe('system messages', () => {
     expect(written).toContain('⚠ Compaction failed: the summary request failed')
   })
 
+  it('a retried request drops the failed attempt\'s unfinished paragraph instead of running it into the new answer', async () => {
+    let written = ''
+    const view = new MessageView(new Screen({ write: (t: string) => (written += t), columns: 80 }), plain, () => {})
+    const ev = (event: unknown) => ({ type: 'stream_event', event, parent_tool_use_id: null, session_id: 's', uuid: 'u' }) as unknown as SDKMessage
+    view.onMessage(ev({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
+    view.onMessage(ev({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'partial answer that brea' } }))
+    view.onMessage(system({ subtype: 'api_retry', attempt: 1, max_retries: 10, retry_delay_ms: 1, error_message: 'cut off' }))
+    expect(view.liveLines()).toEqual([])
+    view.onMessage(ev({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
+    view.onMessage(ev({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'the whole answer' } }))
+    view.onMessage(ev({ type: 'content_block_stop', index: 0 }))
+    await view.settled()
+    expect(written).toContain('the whole answer')
+    expect(written).not.toContain('partial answer')
+  })
+
   it('-p --verbose prints the boundary and a compaction status', () => {
     expect(renderPretty(system({ subtype: 'compact_boundary', compact_metadata: { trigger: 'auto', pre_tokens: 900, post_tokens: 90 } }), { color: false })).toBe('— conversation compacted (auto · 900 → 90 tokens)\n')
     expect(renderPretty(system({ subtype: 'status', status: 'compacting' }), { color: false })).toBe('… compacting the conversation\n')
