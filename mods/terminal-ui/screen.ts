@@ -54,17 +54,31 @@ export class Screen {
   private draw(): string {
     if (this.live.length === 0) return '\u001b[?25h'
     const width = this.columns - 1
-    const lines = this.live.map((l) => cliTruncate(l, width))
+    const { lines, cursor } = this.window(this.live.map((l) => cliTruncate(l, width)))
     let text = `\u001b[?25l${lines.join('\n')}`
     const last = lines.length - 1
-    if (this.cursor) {
-      const up = last - this.cursor.row
-      text += `${up > 0 ? `\u001b[${up}A` : ''}\r${this.cursor.col > 0 ? `\u001b[${this.cursor.col}C` : ''}\u001b[?25h`
-      this.cursorRow = this.cursor.row
+    if (cursor) {
+      const up = last - cursor.row
+      text += `${up > 0 ? `\u001b[${up}A` : ''}\r${cursor.col > 0 ? `\u001b[${cursor.col}C` : ''}\u001b[?25h`
+      this.cursorRow = cursor.row
     } else {
       this.cursorRow = last
     }
     this.drawn = true
     return text
+  }
+
+  /**
+   * The rows of the live region that fit the terminal. Rows scrolled off the top could not be
+   * erased by the next redraw and would pile up in the scrollback (a long paste in the prompt did
+   * this at every key), so a taller region shows the window around the cursor, keeping the rows
+   * below it (the prompt's rule, the status line) when they fit.
+   */
+  private window(lines: string[]): { lines: string[]; cursor?: { row: number; col: number } } {
+    const rows = this.out.rows ?? 0
+    if (rows < 2 || lines.length <= rows) return { lines, cursor: this.cursor }
+    const at = this.cursor?.row ?? lines.length - 1
+    const start = Math.max(0, Math.min(lines.length - rows, at))
+    return { lines: lines.slice(start, start + rows), cursor: this.cursor && { row: this.cursor.row - start, col: this.cursor.col } }
   }
 }
