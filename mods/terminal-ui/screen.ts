@@ -1,4 +1,5 @@
 import cliTruncate from 'cli-truncate'
+import stringWidth from 'string-width'
 
 export interface Output {
   write(text: string): unknown
@@ -17,6 +18,10 @@ export class Screen {
   private cursor: { row: number; col: number } | undefined
   /** Rows between the live region's top and where the cursor was left. */
   private cursorRow = 0
+  /** Where the cursor was left in its row, and the width of each row drawn, at the width drawn for. */
+  private cursorCol = 0
+  private drawnWidths: number[] = []
+  private drawnColumns = 0
   private drawn = false
 
   constructor(private readonly out: Output) {}
@@ -48,7 +53,20 @@ export class Screen {
   private erase(): string {
     if (!this.drawn) return ''
     this.drawn = false
-    return `${this.cursorRow > 0 ? `\u001b[${this.cursorRow}A` : ''}\r\u001b[J`
+    const up = this.rowsAboveCursor()
+    return `${up > 0 ? `\u001b[${up}A` : ''}\r\u001b[J`
+  }
+
+  /**
+   * How far up the live region's top is from the cursor. A terminal narrowed since the region was
+   * drawn has rewrapped its rows (tmux, VTE, iTerm2, kitty … reflow on resize): a row wider than
+   * the terminal now takes several, and counting one each would leave the top rows behind.
+   */
+  private rowsAboveCursor(): number {
+    const columns = this.out.columns ?? 0
+    if (columns <= 0 || columns >= this.drawnColumns) return this.cursorRow
+    const rowsOf = (w: number) => Math.max(1, Math.ceil(w / columns))
+    return this.drawnWidths.slice(0, this.cursorRow).reduce((n, w) => n + rowsOf(w), 0) + Math.floor(this.cursorCol / columns)
   }
 
   private draw(): string {
@@ -61,9 +79,13 @@ export class Screen {
       const up = last - cursor.row
       text += `${up > 0 ? `\u001b[${up}A` : ''}\r${cursor.col > 0 ? `\u001b[${cursor.col}C` : ''}\u001b[?25h`
       this.cursorRow = cursor.row
+      this.cursorCol = cursor.col
     } else {
       this.cursorRow = last
+      this.cursorCol = stringWidth(lines[last]!)
     }
+    this.drawnWidths = lines.map((l) => stringWidth(l))
+    this.drawnColumns = this.out.columns ?? 0
     this.drawn = true
     return text
   }

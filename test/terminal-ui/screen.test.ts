@@ -27,4 +27,19 @@ describe('the live region', () => {
     const drawn = frames.at(-1)!.replace(/\u001b\[[\d;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n')
     expect(drawn).toEqual(['row 1', 'row 2', 'row 3', 'row 4', 'row 5'])
   })
+
+  it('after the terminal narrowed, a redraw goes up over the rows its wider rows were rewrapped into', () => {
+    const frames: string[] = []
+    const out = { write: (t: string) => frames.push(t), columns: 80, rows: 24 }
+    const screen = new Screen(out)
+    // A streaming paragraph's tail, the prompt between two full-width rules, the status line.
+    screen.setLive(['word2_0 word2_1 w', '─'.repeat(79), '› hi', '─'.repeat(79), 'status'], { row: 2, col: 4 })
+    out.columns = 50
+    screen.setLive(['word2_0 word2_1 word2_2', '─'.repeat(49), '› hi', '─'.repeat(49), 'status'], { row: 2, col: 4 })
+    // The tail takes one row and the 79-column rule two at 50 columns: three up, not two.
+    expect(frames.at(-1)).toMatch(/^\u001b\[3A\r\u001b\[J/)
+    // Drawn at 50 columns, the next redraw at the same width counts rows as drawn.
+    screen.setLive(['x', '─'.repeat(49), '› hi', '─'.repeat(49), 'status'], { row: 2, col: 4 })
+    expect(frames.at(-1)).toMatch(/^\u001b\[2A\r\u001b\[J/)
+  })
 })
