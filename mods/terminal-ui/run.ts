@@ -122,6 +122,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         void app.refreshCommands()
         // A resumed session goes on from the totals its transcript carried, not from nothing (nor from the session left).
         view.totals.costUsd = costOf(api)
+        // A new conversation (the first, or one /clear began) holds nothing yet: the context the last one used is not its.
+        if (!e.resumed) view.totals.contextTokens = 0
         if (e.resumed) showResumed(view, paint, api, e.sessionId)
       },
       promptTaken: () => {

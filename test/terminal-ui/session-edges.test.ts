@@ -50,12 +50,16 @@ describe.runIf(hasTmux)('sessions in the terminal (tmux)', () => {
     }
   })
 
-  it('the status line shows the context the last request used; a resumed session shows the cost it carried at once', async () => {
+  it('the status line shows the context the last request used, none after /clear; a resumed session shows the cost it carried at once', async () => {
     const where = await project()
     let p = await open({ steps: [{ reply: 'big answer', usage: { input_tokens: 100_000, output_tokens: 10 } }] }, where)
     await send(p, 'fill the context')
     await p.waitFor('big answer')
     await p.waitFor('$0.3001 · 50% context')
+    // /clear starts a conversation that holds nothing yet; the query's cost goes on.
+    await send(p, '/clear')
+    await p.waitFor('Started a new conversation')
+    await p.waitFor('$0.3001 · 0% context')
     await p.keys('C-d')
     await p.waitFor('[exited 0]')
 
