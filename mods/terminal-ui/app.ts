@@ -238,6 +238,18 @@ export class App {
     this.stopped = true
   }
 
+  /**
+   * Draws the state as it is now, then stops: the live region stays on screen after the session,
+   * and a redraw still waiting (the prompt just sent, a spinner whose call ended) would never run,
+   * since a session can end without the event loop turning over (`/exit` answered in microtasks).
+   */
+  finish(): void {
+    // Leaving is done: no "press Ctrl+C again" stays behind.
+    this.exitArmedAt = 0
+    if (!this.stopped) this.draw()
+    this.stop()
+  }
+
   /** Coalesces redraws: many stream events in one tick draw once. */
   redraw(): void {
     if (this.redrawQueued || this.stopped) return

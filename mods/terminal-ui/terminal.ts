@@ -47,7 +47,7 @@ export function openTerminal(io: TerminalIo): Terminal {
     close: async (o = {}) => {
       clearInterval(ticker)
       await view.settled()
-      app.stop()
+      app.finish()
       stopKeys()
       io.stdout.off('resize', onResize)
       io.stdin.setRawMode(false)
