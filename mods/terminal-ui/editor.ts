@@ -29,16 +29,17 @@ export class Editor {
 
   backspace(): void {
     if (this.caret === 0) return
-    this.text = this.text.slice(0, this.caret - 1) + this.text.slice(this.caret)
-    this.caret--
+    const from = stepBack(this.text, this.caret)
+    this.text = this.text.slice(0, from) + this.text.slice(this.caret)
+    this.caret = from
   }
 
   deleteForward(): void {
-    this.text = this.text.slice(0, this.caret) + this.text.slice(this.caret + 1)
+    this.text = this.text.slice(0, this.caret) + this.text.slice(stepForward(this.text, this.caret))
   }
 
-  left(): void { this.caret = Math.max(0, this.caret - 1) }
-  right(): void { this.caret = Math.min(this.text.length, this.caret + 1) }
+  left(): void { this.caret = stepBack(this.text, this.caret) }
+  right(): void { this.caret = stepForward(this.text, this.caret) }
   home(): void { this.caret = this.text.lastIndexOf('\n', this.caret - 1) + 1 }
   end(): void {
     const nl = this.text.indexOf('\n', this.caret)
@@ -70,7 +71,7 @@ export class Editor {
     const start = this.text.lastIndexOf('\n', this.caret - 1) + 1
     if (start > 0) {
       const prevStart = this.text.lastIndexOf('\n', start - 2) + 1
-      this.caret = Math.min(prevStart + (this.caret - start), start - 1)
+      this.caret = snap(this.text, Math.min(prevStart + (this.caret - start), start - 1))
       return
     }
     if (this.at === 0) return
@@ -84,7 +85,7 @@ export class Editor {
     if (nl !== -1) {
       const col = this.caret - (this.text.lastIndexOf('\n', this.caret - 1) + 1)
       const nextEnd = this.text.indexOf('\n', nl + 1)
-      this.caret = Math.min(nl + 1 + col, nextEnd === -1 ? this.text.length : nextEnd)
+      this.caret = snap(this.text, Math.min(nl + 1 + col, nextEnd === -1 ? this.text.length : nextEnd))
       return
     }
     if (this.at >= this.history.length) return
@@ -138,6 +139,34 @@ export class Editor {
     this.text = text
     this.caret = text.length
   }
+}
+
+// The caret moves by what a person sees as one character: an emoji is two UTF-16 units (or a
+// sequence of code points joined), and stopping between them would split it into lone halves
+// that show as garbage and reach the model as invalid text.
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+
+/** The character boundary before `at` (a newline is a character of its own). */
+function stepBack(text: string, at: number): number {
+  if (at <= 0) return 0
+  const start = text.lastIndexOf('\n', at - 1) + 1
+  if (at === start) return at - 1
+  let previous = start
+  for (const { index } of graphemes.segment(text.slice(start, at))) previous = start + index
+  return previous
+}
+
+/** The character boundary after `at`. */
+function stepForward(text: string, at: number): number {
+  if (at >= text.length) return text.length
+  const first = graphemes.segment(text.slice(at, at + 64))[Symbol.iterator]().next().value
+  return at + (first?.segment.length ?? 1)
+}
+
+/** `at`, or the start of the character it falls inside. */
+function snap(text: string, at: number): number {
+  const back = stepBack(text, at)
+  return stepForward(text, back) === at ? at : back
 }
 
 function wrap(line: string, room: number): string[] {

@@ -21,6 +21,32 @@ describe('the prompt editor', () => {
     expect(e.text).toBe('')
   })
 
+  it('moves, deletes and goes up and down over an emoji as one character, never leaving half of one', () => {
+    const e = new Editor()
+    e.insert('a🎉b')
+    e.left()
+    e.left()
+    e.insert('X')
+    expect(e.text).toBe('aX🎉b')
+    e.end()
+    e.backspace()
+    e.backspace()
+    expect(e.text).toBe('aX')
+    e.set('👨‍👩‍👧 é')
+    e.home()
+    e.deleteForward()
+    expect(e.text).toBe(' é')
+    e.end()
+    e.backspace()
+    expect(e.text).toBe(' ')
+    // Up from column 3 of the second line lands inside the emoji of the first: it stops before it.
+    e.set('ab🎉\ncde')
+    e.up()
+    expect(e.caret).toBe(2)
+    e.insert('X')
+    expect(e.text).toBe('abX🎉\ncde')
+  })
+
   it('moves between lines of multi-line text before it reaches the history', () => {
     const e = new Editor()
     e.setHistory(['old'])
