@@ -9,7 +9,16 @@ import { compactFailure, systemLine } from './system-view.js'
 import { ThinkingLog } from './thinking-view.js'
 import { detailLines, doneLine, printable, seconds, SPINNER, toolTitle, type Outcome } from './tool-view.js'
 
-interface Running { title: string; name: string; started: number; depth: number }
+interface Running {
+  title: string
+  name: string
+  started: number
+  depth: number
+  /** Time spent waiting for a permission answer, left out of the call's time. */
+  waited: number
+  /** Set while a permission ask for the call is open. */
+  askedAt?: number
+}
 
 /** Facts the status line shows, updated from the message stream. */
 export interface Totals {
@@ -57,6 +66,18 @@ export class MessageView {
     this.finished.set(id, { outcome, ms })
   }
 
+  /** A permission ask for a call opened or was answered: the wait is not the call's time. */
+  asking(id: string | undefined, open: boolean): void {
+    const run = id === undefined ? undefined : this.running.get(id)
+    if (!run) return
+    if (open) run.askedAt = performance.now()
+    else if (run.askedAt !== undefined) {
+      run.waited += performance.now() - run.askedAt
+      run.askedAt = undefined
+    }
+    this.changed()
+  }
+
   /** Prints in order, even where a markdown block is still rendering. */
   print(text: string): Promise<void> {
     this.chain = this.chain.then(() => this.screen.print(text))
@@ -84,7 +105,10 @@ export class MessageView {
   /** The live part: running calls with a spinner, and the answer's unfinished paragraph. */
   liveLines(): string[] {
     const now = performance.now()
-    const lines = [...this.running.values()].map((r) => `${'  '.repeat(r.depth)}${this.paint.cyan(SPINNER[this.frame]!)} ${r.title} ${this.paint.dim(seconds(now - r.started))}`)
+    const lines = [...this.running.values()].map((r) => {
+      const time = r.askedAt !== undefined ? 'waiting for permission' : seconds(now - r.started - r.waited)
+      return `${'  '.repeat(r.depth)}${this.paint.cyan(SPINNER[this.frame]!)} ${r.title} ${this.paint.dim(time)}`
+    })
     if (this.compacting !== undefined) lines.push(`${this.paint.cyan(SPINNER[this.frame]!)} Compacting the conversation… ${this.paint.dim(seconds(now - this.compacting))}`)
     const tail = this.blockKind === 'thinking' ? this.thinking : this.md.tail
     if (tail.trim()) {
@@ -180,7 +204,7 @@ export class MessageView {
     }
     for (const block of m.message.content) {
       if (block.type === 'tool_use') {
-        this.running.set(block.id, { title: toolTitle(block.name, block.input), name: block.name, started: performance.now(), depth })
+        this.running.set(block.id, { title: toolTitle(block.name, block.input), name: block.name, started: performance.now(), depth, waited: 0 })
         this.changed()
       } else if (depth === 0 && !this.streamed && block.type === 'text') {
         this.shownText = true
@@ -203,7 +227,7 @@ export class MessageView {
       const seen = this.finished.get(block.tool_use_id)
       this.finished.delete(block.tool_use_id)
       const outcome: Outcome = text === INTERRUPTED ? 'interrupted' : seen?.outcome === 'denied' ? 'denied' : block.is_error ? 'error' : 'ok'
-      const ms = seen?.ms ?? performance.now() - run.started
+      const ms = Math.max(0, (seen?.ms ?? performance.now() - run.started) - run.waited - (run.askedAt === undefined ? 0 : performance.now() - run.askedAt))
       const pad = '  '.repeat(run.depth)
       const width = this.screen.columns - 1
       const details = run.depth > 0 ? [] : detailLines(run.name, m.tool_use_result, text, outcome, this.paint)

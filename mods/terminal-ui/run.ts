@@ -142,7 +142,12 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         return value
       },
     })
-    const canUseTool = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string }) =>
+    // The time a call waits for the person's answer is not the call's: its line leaves it out.
+    const canUseTool = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string; toolUseID?: string }) => {
+      view.asking(o.toolUseID, true)
+      return ask(tool, toolInput, o).finally(() => view.asking(o.toolUseID, false))
+    }
+    const ask = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string }) =>
       new Promise<PermissionResult>((resolve) => {
         if (tool === 'ExitPlanMode') void view.print(paint.bold(planText(toolInput)))
         // The plan approval offers the modes to leave plan mode for, not a rule to save.

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { renderPretty } from '../../cli/pretty.js'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { painter } from '../../mods/terminal-ui/color.js'
@@ -81,6 +81,29 @@ describe('system messages', () => {
     await view.settled()
     expect(written).toContain('the whole answer')
     expect(written).not.toContain('partial answer')
+  })
+
+  it('a call\'s time leaves out the wait for a permission answer; the spinner says it waits', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] })
+    try {
+      let written = ''
+      const view = new MessageView(new Screen({ write: (t: string) => (written += t), columns: 80 }), plain, () => {})
+      const usage = { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }
+      view.onMessage({ type: 'assistant', parent_tool_use_id: null, message: { usage, content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'sleep 1' } }] } } as unknown as SDKMessage)
+      view.asking('t1', true)
+      vi.advanceTimersByTime(4000)
+      expect(view.liveLines().join('\n')).toContain('Bash(sleep 1) waiting for permission')
+      view.asking('t1', false)
+      vi.advanceTimersByTime(1000)
+      expect(view.liveLines().join('\n')).toContain('Bash(sleep 1) 1.0s')
+      // The terminal's tool.call handler timed the call with the ask inside it.
+      view.toolOutcome('t1', 'ok', 5000)
+      view.onMessage({ type: 'user', parent_tool_use_id: null, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '' }] } } as unknown as SDKMessage)
+      await view.settled()
+      expect(written).toContain('Bash(sleep 1) · ok · 1.0s')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('-p --verbose prints the boundary and a compaction status', () => {
