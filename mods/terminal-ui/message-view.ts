@@ -7,7 +7,7 @@ import { MarkdownStream, renderMarkdown } from './markdown.js'
 import type { Screen } from './screen.js'
 import { compactFailure, systemLine } from './system-view.js'
 import { ThinkingLog } from './thinking-view.js'
-import { detailLines, doneLine, printable, seconds, SPINNER, toolTitle, type Outcome } from './tool-view.js'
+import { detailLines, doneLine, fitTitle, printable, seconds, SPINNER, toolTitle, type Outcome } from './tool-view.js'
 
 interface Running {
   title: string
@@ -107,7 +107,7 @@ export class MessageView {
     const now = performance.now()
     const lines = [...this.running.values()].map((r) => {
       const time = r.askedAt !== undefined ? 'waiting for permission' : seconds(now - r.started - r.waited)
-      return `${'  '.repeat(r.depth)}${this.paint.cyan(SPINNER[this.frame]!)} ${r.title} ${this.paint.dim(time)}`
+      return fitTitle(`${'  '.repeat(r.depth)}${this.paint.cyan(SPINNER[this.frame]!)} `, r.title, ` ${this.paint.dim(time)}`, this.screen.columns - 1)
     })
     if (this.compacting !== undefined) lines.push(`${this.paint.cyan(SPINNER[this.frame]!)} Compacting the conversation… ${this.paint.dim(seconds(now - this.compacting))}`)
     const tail = this.blockKind === 'thinking' ? this.thinking : this.md.tail
@@ -231,7 +231,7 @@ export class MessageView {
       const pad = '  '.repeat(run.depth)
       const width = this.screen.columns - 1
       const details = run.depth > 0 ? [] : detailLines(run.name, m.tool_use_result, text, outcome, this.paint)
-      const lines = [doneLine(run.title, outcome, ms, this.paint), ...details].map((l) => cliTruncate(`${pad}${l}`, width))
+      const lines = [doneLine(run.title, outcome, ms, this.paint, width - pad.length), ...details].map((l) => cliTruncate(`${pad}${l}`, width))
       void this.print(lines.join('\n'))
       this.changed()
     }

@@ -1,4 +1,6 @@
 import { stripVTControlCharacters } from 'node:util'
+import cliTruncate from 'cli-truncate'
+import stringWidth from 'string-width'
 import type { Paint } from './color.js'
 
 export type Outcome = 'ok' | 'error' | 'denied' | 'interrupted'
@@ -7,9 +9,22 @@ export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', 
 const SHOWN_LINES = 4
 const DIFF_LINES = 24
 
-const oneLine = (text: string, max: number) => {
-  const flat = printable(text).replace(/\s+/g, ' ').trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+// Cut by columns, not UTF-16 units: CJK takes two columns, and an emoji cut in half is garbage.
+const oneLine = (text: string, max: number) => cut(printable(text).replace(/\s+/g, ' ').trim(), max)
+
+/** At most `max` columns: cli-truncate can go one over where a wide character meets the ellipsis. */
+function cut(text: string, max: number): string {
+  const out = cliTruncate(text, max)
+  return stringWidth(out) > max ? cliTruncate(text, max - 1) : out
+}
+
+/**
+ * A call's line within `width` columns: the title is cut, not what follows it (the outcome and
+ * the time are what the line is there to say).
+ */
+export function fitTitle(head: string, title: string, tail: string, width: number): string {
+  const room = width - stringWidth(head) - stringWidth(tail)
+  return `${head}${stringWidth(title) > room ? cut(title, Math.max(8, room)) : title}${tail}`
 }
 
 /** `Name(key argument)`: the argument a reader needs to know what the call does. */
@@ -30,10 +45,10 @@ export function seconds(ms: number): string {
 }
 
 /** The line of a finished call: mark, title, outcome and duration. */
-export function doneLine(title: string, outcome: Outcome, ms: number, paint: Paint): string {
+export function doneLine(title: string, outcome: Outcome, ms: number, paint: Paint, width = Infinity): string {
   const mark = outcome === 'ok' ? paint.green('✔') : outcome === 'denied' ? paint.yellow('⊘') : outcome === 'interrupted' ? paint.yellow('■') : paint.red('✖')
   const word = outcome === 'ok' ? paint.dim('ok') : outcome === 'error' ? paint.red('error') : paint.yellow(outcome)
-  return `${mark} ${paint.bold(title)} ${paint.dim('·')} ${word} ${paint.dim(`· ${seconds(ms)}`)}`
+  return fitTitle(`${mark} `, paint.bold(title), ` ${paint.dim('·')} ${word} ${paint.dim(`· ${seconds(ms)}`)}`, width)
 }
 
 /** What a finished call shows below its line: an Edit's diff, the todo list, or the head of its output. */

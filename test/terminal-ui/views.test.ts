@@ -1,3 +1,4 @@
+import stringWidth from 'string-width'
 import { describe, expect, it, vi } from 'vitest'
 import { renderPretty } from '../../cli/pretty.js'
 import type { SDKMessage } from '../../core/loop/messages.js'
@@ -8,7 +9,7 @@ import { PendingPrompts } from '../../mods/terminal-ui/pending.js'
 import { Screen } from '../../mods/terminal-ui/screen.js'
 import { ThinkingLog } from '../../mods/terminal-ui/thinking-view.js'
 import { compactFailure, systemLine } from '../../mods/terminal-ui/system-view.js'
-import { detailLines, printable } from '../../mods/terminal-ui/tool-view.js'
+import { detailLines, doneLine, printable, toolTitle } from '../../mods/terminal-ui/tool-view.js'
 
 const plain = painter({ NO_COLOR: '1' })
 const system = (fields: Record<string, unknown>) => ({ type: 'system', session_id: 's', uuid: 'u', ...fields }) as Extract<SDKMessage, { type: 'system' }>
@@ -27,6 +28,16 @@ describe('markdown', () => {
 describe('tool output', () => {
   it('loses escape sequences and control characters; a carriage return keeps what stays on screen', () => {
     expect(printable('\u001b[2J\u001b[Hclear\u001b[31m red\u001b[0m\n10%\r50%\r100%\nbell\u0007 ok')).toBe('clear red\n100%\nbell ok')
+  })
+
+  it('a long title is cut by columns and never cuts off the outcome and time', () => {
+    const title = toolTitle('Bash', { command: `printf '${'漢字'.repeat(40)}' 🎉🎉` })
+    // 60 columns of argument at most, CJK counting two each.
+    expect(title).toMatch(/^Bash\(printf '漢字[漢字]*…\)$/)
+    expect(stringWidth(title)).toBeLessThanOrEqual(66)
+    const line = doneLine(title, 'ok', 1234, plain, 50)
+    expect(line).toMatch(/^✔ Bash\(printf .*… · ok · 1\.2s$/)
+    expect(toolTitle('Bash', { command: `${'a'.repeat(58)}🎉🎉` })).toBe(`Bash(${'a'.repeat(58)}…)`)
   })
 
   it('shows the head of long output with the count of the rest', () => {
