@@ -263,7 +263,7 @@ export class App {
   private draw(): void {
     const p = this.paint
     const width = this.screen.columns - 1
-    const lines = [...this.view.liveLines(), ...this.pending.lines(p)]
+    const lines = [...this.view.liveLines(), ...this.pending.lines(p, width)]
     let caret: { row: number; col: number } | undefined
     const chooser = this.choosers[0]
     if (chooser) {

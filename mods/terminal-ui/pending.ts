@@ -1,4 +1,5 @@
 import type { Paint } from './color.js'
+import { fitTitle } from './tool-view.js'
 
 export type Priority = 'now' | 'next' | 'later'
 const ORDER: Priority[] = ['now', 'next', 'later']
@@ -40,8 +41,9 @@ export class PendingPrompts {
     return this.items.length
   }
 
-  lines(paint: Paint): string[] {
-    return this.items.map((it) => paint.dim(`› ${it.text.replace(/\s+/g, ' ')}  (${it.priority === 'now' ? 'interrupting' : it.priority === 'later' ? 'after this turn' : 'queued'})`))
+  lines(paint: Paint, width = Infinity): string[] {
+    // A long prompt is cut, not its label: whether it waits is what the line is there to say.
+    return this.items.map((it) => paint.dim(fitTitle('› ', it.text.replace(/\s+/g, ' '), `  (${it.priority === 'now' ? 'interrupting' : it.priority === 'later' ? 'after this turn' : 'queued'})`, width)))
   }
 }
 

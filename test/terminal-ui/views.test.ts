@@ -138,6 +138,14 @@ describe('prompts waiting for a turn', () => {
     expect(p.takeStarting()).toBe('a')
     expect(p.size).toBe(0)
   })
+
+  it('a long waiting prompt is cut to the width, keeping its label', () => {
+    const p = new PendingPrompts()
+    p.add(`please ${'refactor '.repeat(20)}\nand more`, 'next')
+    const [line] = p.lines(plain, 40)
+    expect(line).toMatch(/^› please refactor .*…  \(queued\)$/)
+    expect(stringWidth(line!)).toBeLessThanOrEqual(40)
+  })
 })
 
 describe('thinking', () => {
