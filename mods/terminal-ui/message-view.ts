@@ -2,6 +2,7 @@ import cliTruncate from 'cli-truncate'
 import type { SDKMessage, SDKResultMessage } from '../../core/loop/messages.js'
 import { contextWindow } from '../../core/model/pricing.js'
 import { INTERRUPTED } from '../../core/tools/pipeline.js'
+import { wrap } from './chooser.js'
 import type { Paint } from './color.js'
 import { MarkdownStream, renderMarkdown } from './markdown.js'
 import type { Screen } from './screen.js'
@@ -112,7 +113,9 @@ export class MessageView {
     if (this.compacting !== undefined) lines.push(`${this.paint.cyan(SPINNER[this.frame]!)} Compacting the conversation… ${this.paint.dim(seconds(now - this.compacting))}`)
     const tail = this.blockKind === 'thinking' ? this.thinking : this.md.tail
     if (tail.trim()) {
-      const rows = printable(tail).trimEnd().split('\n').slice(-3)
+      // Wrapped before the last rows are taken: a paragraph still streaming is one long line, and
+      // cut at the width it would show only its start, standing still until it ends.
+      const rows = printable(tail).trimEnd().split('\n').flatMap((l) => wrap(l, this.screen.columns - 1)).slice(-3)
       lines.unshift(...rows.map((r) => (this.blockKind === 'thinking' ? this.paint.dim(r) : r)))
     }
     return lines

@@ -117,6 +117,16 @@ describe('system messages', () => {
     }
   })
 
+  it('a paragraph still streaming shows its latest words, wrapped, not its first line cut at the width', () => {
+    const view = new MessageView(new Screen({ write: () => {}, columns: 40 }), plain, () => {})
+    const ev = (event: unknown) => ({ type: 'stream_event', event, parent_tool_use_id: null, session_id: 's', uuid: 'u' }) as unknown as SDKMessage
+    view.onMessage(ev({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
+    view.onMessage(ev({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ') } }))
+    const live = view.liveLines()
+    expect(live.at(-1)).toMatch(/w29$/)
+    expect(live.every((l) => stringWidth(l) <= 39)).toBe(true)
+  })
+
   it('-p --verbose prints the boundary and a compaction status', () => {
     expect(renderPretty(system({ subtype: 'compact_boundary', compact_metadata: { trigger: 'auto', pre_tokens: 900, post_tokens: 90 } }), { color: false })).toBe('— conversation compacted (auto · 900 → 90 tokens)\n')
     expect(renderPretty(system({ subtype: 'status', status: 'compacting' }), { color: false })).toBe('… compacting the conversation\n')
