@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, afterEach, beforeAll } from 'vitest'
@@ -10,9 +10,13 @@ export const hasTmux = existsSync('/usr/bin/tmux')
 
 export interface Where { cwd: string; home: string }
 
+// Made by `project`, removed once the file's tests are done (a worker runs one file at a time).
+const made: string[] = []
+
 /** A temp project (with `files`) and a home of its own. */
 export async function project(files: Record<string, string> = {}): Promise<Where> {
   const base = await mkdtemp(join(tmpdir(), 'modloop-tui-'))
+  made.push(base)
   const cwd = join(base, 'project')
   const home = join(base, 'home')
   await mkdir(cwd, { recursive: true })
@@ -63,6 +67,7 @@ export function tmuxSuite(file: string) {
 
   afterAll(async () => {
     await killServer(socket)
+    await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
   })
 
   return {
