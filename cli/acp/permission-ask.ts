@@ -1,6 +1,6 @@
 import type { AgentContext, PermissionOption } from '@agentclientprotocol/sdk'
 import type { CanUseTool, PermissionResult } from '../../core/tools/pipeline.js'
-import { alwaysRule, ruleText } from '../../mods/permissions/always-rule.js'
+import { alwaysRules, rulesText, type AlwaysRule } from '../../mods/permissions/always-rule.js'
 import type { PermissionsAccess } from './permissions-api.js'
 import { toolInfo } from './tool-info.js'
 import { describeError } from '../../core/errors.js'
@@ -24,10 +24,10 @@ export interface PermissionAskContext {
 export function askEditor(ctx: PermissionAskContext): CanUseTool {
   return async (tool, input, o) => {
     const plan = tool === 'ExitPlanMode'
-    const rule = alwaysRule(tool, input)
+    const rules = alwaysRules(tool, input, o.suggestions)
     const options: PermissionOption[] = plan ? PLAN_OPTIONS : [
       { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
-      { optionId: 'allow_always', name: `Always allow ${ruleText(rule)}`, kind: 'allow_always' },
+      { optionId: 'allow_always', name: `Always allow ${rulesText(rules)}`, kind: 'allow_always' },
       { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
     ]
     const info = toolInfo(tool, input)
@@ -48,7 +48,7 @@ export function askEditor(ctx: PermissionAskContext): CanUseTool {
     const picked = answer.outcome.optionId
     if (plan) return planAnswer(ctx, picked, o.toolUseID)
     if (picked === 'reject_once') return { behavior: 'deny', message: `The user denied this ${tool} call.` }
-    if (picked === 'allow_always') await saveRule(ctx, rule)
+    if (picked === 'allow_always') await saveRules(ctx, rules)
     else if (picked !== 'allow_once') return { behavior: 'deny', message: `The editor answered with an option this ask did not offer ("${picked}"), so the ${tool} call was not run.` }
     ctx.allowed(o.toolUseID)
     return { behavior: 'allow' }
@@ -75,12 +75,12 @@ function planAnswer(ctx: PermissionAskContext, picked: string, toolUseId: string
 
 const interrupted = (tool: string): PermissionResult => ({ behavior: 'deny', message: `The user interrupted the ${tool} call and did not allow it.`, interrupt: true })
 
-async function saveRule(ctx: PermissionAskContext, rule: ReturnType<typeof alwaysRule>): Promise<void> {
+async function saveRules(ctx: PermissionAskContext, rules: AlwaysRule[]): Promise<void> {
   const api = ctx.permissions()
   if (!api) return ctx.log('the permissions mod is not loaded: allowed this once, no rule saved')
   try {
-    const r = await api.persistUpdate({ type: 'addRules', rules: [rule], behavior: 'allow', destination: 'localSettings' })
-    ctx.log(`saved: allow ${ruleText(rule)}${r.file ? ` in ${r.file}` : ''}`)
+    const r = await api.persistUpdate({ type: 'addRules', rules, behavior: 'allow', destination: 'localSettings' })
+    ctx.log(`saved: allow ${rulesText(rules)}${r.file ? ` in ${r.file}` : ''}`)
   } catch (err) {
     ctx.log(`the rule could not be saved: ${describeError(err)}`)
   }

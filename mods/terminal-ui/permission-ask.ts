@@ -2,9 +2,10 @@ import type { PermissionResult } from '../../core/tools/pipeline.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { Chooser } from './chooser.js'
 import { toolTitle } from './tool-view.js'
-import { alwaysRule, ruleText } from '../permissions/always-rule.js'
+import { alwaysRules, rulesText, type AlwaysRule } from '../permissions/always-rule.js'
+import type { PermissionUpdate } from '../../core/events/types.js'
 
-export { alwaysRule, ruleText }
+export { rulesText }
 
 /** The `permissions` capability, when a mod provides it. */
 export const permissionsApi = ($: ModApi | undefined) => $?.capability.use('permissions')
@@ -17,13 +18,14 @@ type Pick = 'once' | 'always' | 'deny' | 'cancel'
  */
 export function permissionChooser(
   tool: string, input: Record<string, unknown>, reason: string | undefined,
-  answer: (result: PermissionResult, pick: Pick, rule: { toolName: string; ruleContent?: string }) => void,
+  answer: (result: PermissionResult, pick: Pick, rules: AlwaysRule[]) => void,
+  suggestions?: readonly PermissionUpdate[],
 ): Chooser<Pick> {
-  const rule = alwaysRule(tool, input)
+  const rule = alwaysRules(tool, input, suggestions)
   const title = [`Allow ${toolTitle(tool, input)}?`, ...(reason ? [reason] : [])]
   return new Chooser<Pick>(title, [
     { label: 'Yes, once', value: 'once' },
-    { label: `Yes, always: allow ${ruleText(rule)} (.claude/settings.local.json)`, value: 'always' },
+    { label: `Yes, always: allow ${rulesText(rule)} (.claude/settings.local.json)`, value: 'always' },
     { label: 'No, and tell modloop why', value: 'deny', withText: 'reason' },
   ], ({ value, text }) => {
     if (value === 'once' || value === 'always') return answer({ behavior: 'allow' }, value, rule)

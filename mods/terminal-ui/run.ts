@@ -13,7 +13,8 @@ import { reviewProjectHooks } from './hooks-review.js'
 import { reviewProjectServers } from './servers-review.js'
 import { modsText } from './listings.js'
 import { promptText } from './pending.js'
-import { permissionChooser, permissionsApi, planChooser, planText, ruleText } from './permission-ask.js'
+import { permissionChooser, permissionsApi, planChooser, planText, rulesText } from './permission-ask.js'
+import type { PermissionUpdate } from '../../core/events/types.js'
 import { pickSession, resumable, showResumed } from './resume.js'
 import type { InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
@@ -143,11 +144,11 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       },
     })
     // The time a call waits for the person's answer is not the call's: its line leaves it out.
-    const canUseTool = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string; toolUseID?: string }) => {
+    const canUseTool = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string; toolUseID?: string; suggestions?: PermissionUpdate[] }) => {
       view.asking(o.toolUseID, true)
       return ask(tool, toolInput, o).finally(() => view.asking(o.toolUseID, false))
     }
-    const ask = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string }) =>
+    const ask = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string; suggestions?: PermissionUpdate[] }) =>
       new Promise<PermissionResult>((resolve) => {
         if (tool === 'ExitPlanMode') void view.print(paint.bold(planText(toolInput)))
         // The plan approval offers the modes to leave plan mode for, not a rule to save.
@@ -161,7 +162,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
           return { close: () => app.close(c) }
         }
         function openAsk() {
-          const c = app.open(permissionChooser(tool, toolInput, o.decisionReason, (result, pick, rule) => {
+          const c = app.open(permissionChooser(tool, toolInput, o.decisionReason, (result, pick, rules) => {
             o.signal.removeEventListener('abort', onAbort)
             if (pick === 'cancel') q.interrupt()
             if (pick !== 'always') return resolve(result)
@@ -170,11 +171,11 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
               say('the permissions mod is not loaded: allowed this once, no rule saved', 'warn')
               return resolve(result)
             }
-            api.persistUpdate({ type: 'addRules', rules: [rule], behavior: 'allow', destination: 'localSettings' })
-              .then((r) => say(`saved: allow ${ruleText(rule)}${r.file ? ` in ${r.file}` : ''}`))
+            api.persistUpdate({ type: 'addRules', rules, behavior: 'allow', destination: 'localSettings' })
+              .then((r) => say(`saved: allow ${rulesText(rules)}${r.file ? ` in ${r.file}` : ''}`))
               .catch((err: Error) => say(`the rule could not be saved: ${err.message}`, 'error'))
               .finally(() => resolve(result))
-          }))
+          }, o.suggestions))
           return { close: () => app.close(c) }
         }
         const onAbort = () => {

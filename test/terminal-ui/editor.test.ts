@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { Editor } from '../../mods/terminal-ui/editor.js'
 import { MarkdownStream } from '../../mods/terminal-ui/markdown.js'
-import { alwaysRule } from '../../mods/terminal-ui/permission-ask.js'
+import { alwaysRule } from '../../mods/permissions/always-rule.js'
+import { permissionChooser } from '../../mods/terminal-ui/permission-ask.js'
 import { painter } from '../../mods/terminal-ui/color.js'
 import { diffLines } from '../../mods/terminal-ui/tool-view.js'
 
@@ -81,6 +82,18 @@ describe('permission rules and diffs', () => {
     expect(alwaysRule('Bash', { command: 'npm test' })).toEqual({ toolName: 'Bash', ruleContent: 'npm test' })
     expect(alwaysRule('WebFetch', { url: 'https://example.com/x' })).toEqual({ toolName: 'WebFetch', ruleContent: 'domain:example.com' })
     expect(alwaysRule('Write', { file_path: '/a' })).toEqual({ toolName: 'Edit' })
+  })
+
+  it('"allow always" on a compound command saves one rule per part the check suggests, not the whole line', () => {
+    const suggestions = [{ type: 'addRules' as const, behavior: 'allow' as const, destination: 'localSettings' as const, rules: [{ toolName: 'Bash', ruleContent: 'npm test' }, { toolName: 'Bash', ruleContent: 'git push' }] }]
+    let saved: unknown
+    const chooser = permissionChooser('Bash', { command: 'npm test && git push' }, undefined, (_r, _pick, rules) => { saved = rules }, suggestions)
+    expect(chooser.lines(painter({ NO_COLOR: '1' })).join('\n')).toContain('Yes, always: allow Bash(npm test), Bash(git push)')
+    chooser.digit(2)
+    expect(saved).toEqual([{ toolName: 'Bash', ruleContent: 'npm test' }, { toolName: 'Bash', ruleContent: 'git push' }])
+    let whole: unknown
+    permissionChooser('Bash', { command: 'make' }, undefined, (_r, _pick, rules) => { whole = rules }).digit(2)
+    expect(whole).toEqual([{ toolName: 'Bash', ruleContent: 'make' }])
   })
 
   it('draws hunks with line numbers, without colour under NO_COLOR', () => {
