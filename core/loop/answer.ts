@@ -7,11 +7,14 @@ import { recordUnshown } from './unshown.js'
 
 type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>
 
-/** One call's tool_result block, and the user message that carries it in the stream. */
-export function resultOf(session: Session, use: Pick<ToolUse, 'id'>, o: CallOutcome | undefined, missing = INTERRUPTED): { block: ToolResultBlockParam; message: SDKMessage } {
-  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: use.id, content: o?.content ?? o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
-  const message = session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o ? o.result ?? o.text : missing })
-  return { block, message }
+/** One call's tool_result block (a call with no outcome never ran: it is answered with `missing`). */
+export function resultBlock(use: Pick<ToolUse, 'id'>, o: CallOutcome | undefined, missing = INTERRUPTED): ToolResultBlockParam {
+  return { type: 'tool_result', tool_use_id: use.id, content: o?.content ?? o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
+}
+
+/** The user message that carries one call's result block in the stream. */
+export function resultMessage(session: Session, block: ToolResultBlockParam, o: CallOutcome | undefined, missing = INTERRUPTED): SDKMessage {
+  return session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o ? o.result ?? o.text : missing })
 }
 
 /**
@@ -30,7 +33,7 @@ export async function* resultsAsSettled(session: Session, toolUses: readonly Too
     const o = session.agent ? await pending : yield* session.drainWhile(pending)
     outcomes.push(o)
     if (shown === outcomes.length - 1 && !o.deferred && toolUses[shown]?.id === o.toolUseId) {
-      yield resultOf(session, toolUses[shown]!, o).message
+      yield resultMessage(session, resultBlock(toolUses[shown]!, o), o)
       shown++
     }
   }
@@ -48,9 +51,10 @@ export async function* answer(session: Session, toolUses: ToolUse[], outcomes: C
   const byId = new Map(outcomes.map((o) => [o.toolUseId, o]))
   const results: ToolResultBlockParam[] = []
   for (const [i, use] of toolUses.entries()) {
-    const { block, message } = resultOf(session, use, byId.get(use.id), missing)
+    const o = byId.get(use.id)
+    const block = resultBlock(use, o, missing)
     results.push(block)
-    if (i >= shown) yield message
+    if (i >= shown) yield resultMessage(session, block, o, missing)
   }
   const extra: ContentBlockParam[] = [...context]
   // Messages sent with priority `next` while this turn ran join it here, beside the tool results.

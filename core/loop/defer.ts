@@ -1,5 +1,5 @@
 import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from '../tools/pipeline.js'
-import { resultOf } from './answer.js'
+import { resultBlock, resultMessage } from './answer.js'
 import type { Ending } from './ending.js'
 import type { SDKMessage } from './messages.js'
 import { surfaceFields } from './session-options.js'
@@ -63,8 +63,8 @@ export async function* replayDeferred(session: Session, signal: AbortSignal, end
   const [outcome] = yield* session.drainWhile(Promise.all([runToolCall(callEnv(session, signal), held)]))
   if (outcome!.deferred) return deferredEnding(session, end, held)
   session.deferred = undefined
-  const { block, message } = resultOf(session, held, outcome)
-  yield message
+  const block = resultBlock(held, outcome)
+  yield resultMessage(session, block, outcome)
   session.messages.push({ role: 'user', content: [block] })
   return undefined
 }

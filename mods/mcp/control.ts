@@ -29,7 +29,7 @@ export function mcpControl(manager: () => Promise<McpManager>): McpControl {
       const conn = (await manager()).connection(server)
       if (!conn.hasResources) throw new Error(`MCP server "${server}" does not offer resources`)
       const { contents } = await conn.readResource(uri)
-      return { contents: contents.map((c) => ({ ...c })) }
+      return { contents }
     },
     async setServers(servers) {
       const m = await manager()
