@@ -3,6 +3,7 @@ import { ModloopError } from '../core/errors.js'
 import type { Session } from '../core/loop/session.js'
 import { compactOnRequest } from '../core/loop/compact.js'
 import { clearSession } from './clear.js'
+import { getContextUsage } from './context-usage.js'
 
 /** The `$.session` methods (and the environment `$.env` reads): facts of the running session. */
 export function sessionProviders(session: Session): Record<string, Provider> {
@@ -18,13 +19,15 @@ export function sessionProviders(session: Session): Record<string, Provider> {
     'session.version': () => ({ version: session.version }),
     'session.clear': () => clearSession(session.root),
     // Status-line figures as the mod model names them; rate limits are unknown to a headless runtime.
+    // `context` is the main conversation's window as the last request left it (what a status line
+    // shows), not the tokens spent so far: those are in `models`.
     // `cost.apiDurationMs` and `models` (tokens and cost by model, as results' modelUsage) are modloop additions.
     'session.usage': () => {
       const root = session.root
-      const u = root.usageSnapshot()
+      const context = getContextUsage(root)
       return {
         startedAt: root.startedAt, rateLimits: [],
-        context: { tokens: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens },
+        context: { tokens: context.totalTokens, window: context.maxTokens, percent: context.percentage },
         cost: { usd: root.totalCostUsd, apiDurationMs: Math.round(root.apiMs) },
         models: structuredClone(root.modelUsage),
       }

@@ -133,7 +133,11 @@ export interface ModApiCore {
     turns(): number
     /** The conversation as the next request sends it (a copy; the last 4,096 messages). */
     messages(): MessageParam[]
-    usage(): { startedAt: number; rateLimits: unknown[]; context: { tokens: number }; cost: { usd: number; apiDurationMs: number }; models: Record<string, unknown> }
+    /**
+     * Status-line figures: `context` is the main conversation's window as the last request filled it
+     * (an estimate before any request), `models` the tokens and cost spent, by model.
+     */
+    usage(): { startedAt: number; rateLimits: unknown[]; context: { tokens: number; window: number; percent: number }; cost: { usd: number; apiDurationMs: number }; models: Record<string, unknown> }
     version(): { version: number }
     compact(args?: { instructions?: string; trigger?: 'manual' | 'plugin' }): Promise<SessionCompactResult>
     /** A notice for the caller's stream that the model never reads (a `system` message). */
