@@ -9,7 +9,10 @@ import type { ShellSession } from './shell-session.js'
  * A background shell as a task of the session's registry: it counts toward the cap on background
  * work, the stream announces it (task_started … task_notification), Query.stopTask and KillShell
  * stop it, and when it ends its exit comes back to the model as a turn of its own. Its output goes
- * to the task's output file. It does not keep the session open: a server may run for ever.
+ * to the task's output file. One the main conversation started keeps the session's stream open,
+ * as a background subagent does and as in Claude Code: `-p` waits for it (within --max-wait-tasks)
+ * and runs its notification turn, so a build or a test run the model started is reported, not
+ * cut off with the turn. A subagent's shell ends with that subagent, so it holds nothing.
  */
 export async function startBackgroundTask(input: BashInput, ctx: ToolContext, shell: ShellSession, registry: TaskRegistry, cwd: string, cwdNote?: string): Promise<ToolOutput> {
   const refused = registry.refusal()
@@ -18,7 +21,7 @@ export async function startBackgroundTask(input: BashInput, ctx: ToolContext, sh
   const description = input.description ?? input.command
   const launched = await registry.launch({
     id: bg.id, type: 'local_bash', description, command: input.command, background: true, toolUseId: ctx.toolUseId,
-    ...(ctx.agentId ? { startedBy: ctx.agentId } : {}),
+    ...(ctx.agentId ? { startedBy: ctx.agentId } : { holdsSession: true }),
     run: async (task) => {
       const kill = () => void shell.background.kill(bg)
       task.signal.addEventListener('abort', kill, { once: true })

@@ -120,7 +120,10 @@ describe('hooks and tasks', () => {
     const run = await runTasks([
       { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 30', description: 'wait a while', run_in_background: true } } }] },
       { reply: 'started it' },
-    ], 'go', { cwd: box.project, mods: [hooksMod(box), bashMod, tasksMod] as never, env: { MODLOOP_HOME: join(box.root, 'mh2') } })
+    ], 'go', { cwd: box.project, mods: [hooksMod(box), bashMod, tasksMod] as never, env: { MODLOOP_HOME: join(box.root, 'mh2') } }, (m, q) => {
+      // The shell would hold the stream for its 30 s: the result is all this test needs.
+      if (m.type === 'result') q.close()
+    })
     expect(run.error).toBeUndefined()
     const stops = await dumped(box, 'Stop')
     expect(stops.at(-1)!.background_tasks).toEqual([{ id: expect.stringMatching(/^bash_/), type: 'shell', status: 'running', description: 'wait a while' }])

@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -27,6 +27,18 @@ export function register(on) {
 }
 `)
   await writeFile(join(dir, 'modloop.config.json'), JSON.stringify({ mods: ['tasks', 'agent', './gate.mjs'] }))
+  // A project whose background shell waits for the file \`released\`, written once the first result is recorded.
+  await mkdir(join(dir, 'shells'))
+  await writeFile(join(dir, 'shells', 'release.mjs'), `import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+export function register(on) {
+  on('session.message', ($, e, next) => {
+    if (e.message.type === 'result' && !e.agentId) writeFileSync(join($.session.cwd(), 'released'), '')
+    return next(e)
+  })
+}
+`)
+  await writeFile(join(dir, 'shells', 'modloop.config.json'), JSON.stringify({ mods: ['tasks', 'bash', './release.mjs'] }))
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
@@ -39,8 +51,9 @@ const script = (until: string) => [
   { reply: 'all done', expect: { lastUserText: '<result>side job done</result>' } },
 ]
 
-async function streamJson(args: string[], steps: unknown) {
-  const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose', ...args], { script: steps, cwd: dir, env: { MODLOOP_HOME: join(dir, 'home') } })
+async function streamJson(args: string[], steps: unknown, cwd = dir) {
+  const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose', ...args], { script: steps, cwd, env: { MODLOOP_HOME: join(dir, 'home') } })
+  if (!r.out.trim()) throw new Error(r.err)
   const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>)
   return { ...r, lines, kinds: lines.map((l) => `${l.type}${l.subtype ? `/${l.subtype}` : ''}`) }
 }
@@ -59,6 +72,19 @@ describe('-p with background tasks', () => {
     expect(r.kinds.indexOf('system/task_updated')).toBeLessThan(r.kinds.indexOf('system/task_notification'))
     expect(r.kinds.indexOf('system/task_notification')).toBeLessThan(r.kinds.lastIndexOf('system/init'))
     expect(r.lines.at(-1)).toMatchObject({ type: 'result', origin: { kind: 'task-notification' } })
+  })
+
+  it('waits for a background shell the model started: it finishes, and its end is a second turn', async () => {
+    const r = await streamJson([], [
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'until [ -f released ]; do sleep 0.05; done; echo built', description: 'the build', run_in_background: true } } }] },
+      { reply: 'started it' },
+      { reply: 'the build finished', expect: { lastUserText: '<status>completed</status>' } },
+    ], join(dir, 'shells'))
+    expect(r.code, r.err).toBe(0)
+    expect(shapeProblems(r.lines)).toEqual([])
+    expect(r.lines.filter((l) => l.type === 'result').map((l) => l.result)).toEqual(['started it', 'the build finished'])
+    expect(r.lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'completed', summary: 'Background command "the build" completed (exit code 0)' })
+    expect(r.kinds.indexOf('result/success')).toBeLessThan(r.kinds.indexOf('system/task_notification'))
   })
 
   it('--max-wait-tasks bounds the wait: the task is stopped, shown so, and no turn runs for it', async () => {
