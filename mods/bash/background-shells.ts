@@ -70,11 +70,25 @@ export class BackgroundShells {
    * and what nobody read in time is dropped from memory.
    */
   start(command: string, cwd: string, prelude = '', output?: string | ((id: string) => string)): BackgroundShell {
-    const id = `bash_${++this.counter}`
-    const outputPath = typeof output === 'function' ? output(id) : output
     ensureGuard()
     const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd, this.env())
+    return this.track(child, command, output, '')
+  }
+
+  /**
+   * Takes over a foreground command still running past its timeout (its streams already decode as
+   * UTF-8): from now on it is a background shell like the others. `soFar` is what it printed
+   * before, put first in the output file and left unread for BashOutput (the tool's result shows it).
+   */
+  adopt(child: ChildProcess, command: string, soFar: string, output?: string | ((id: string) => string)): BackgroundShell {
+    return this.track(child, command, output, soFar)
+  }
+
+  private track(child: ChildProcess, command: string, output: string | ((id: string) => string) | undefined, soFar: string): BackgroundShell {
+    const id = `bash_${++this.counter}`
+    const outputPath = typeof output === 'function' ? output(id) : output
     const file = outputPath ? OutputFile.open(outputPath, this.fileLimits) : undefined
+    if (soFar) file?.write(soFar)
     const shell: BackgroundShell = {
       id, command, pgid: child.pid ?? -1, status: 'running', exitCode: null, startedAt: Date.now(),
       stdout: new Unread(UNREAD_CAP), stderr: new Unread(UNREAD_CAP), ...(file ? { outputPath } : {}),

@@ -6,7 +6,7 @@ import { runShell } from './run-shell.js'
 import type { ShellSession } from './shell-session.js'
 import { modelText } from './model-text.js'
 import type { TaskRegistry } from '../_shared/tasks.js'
-import { startBackgroundTask } from './background-task.js'
+import { backgroundTaker, movedResult, movesToBackground, startBackgroundTask } from './background-task.js'
 
 export const bashInput = z.object({
   command: z.string().min(1).describe('The command to run'),
@@ -20,12 +20,14 @@ export interface BashOptions {
   defaultTimeoutMs: number
   maxTimeoutMs: number
   maxOutputChars: number
+  /** How long a command moved to the background at its timeout runs on there. */
+  movedLimitMs: number
 }
 
 export const bashDescription = (o: BashOptions) => `Runs a command with bash and returns its output.
 - The working directory persists between calls (cd works, within the session's directories); environment variables do not.
 - Quote paths that contain spaces: cd "/path/with spaces".
-- Timeout: ${o.defaultTimeoutMs} ms by default, at most ${o.maxTimeoutMs} ms (timeout parameter). On timeout the command and everything it started are stopped.
+- Timeout: ${o.defaultTimeoutMs} ms by default, at most ${o.maxTimeoutMs} ms (timeout parameter). A command still running at its timeout moves to the background, where you are told when it ends; a \`sleep\`, a command that runs git, or one that cannot be parsed is stopped instead, with everything it started.
 - Output over ${o.maxOutputChars} characters is cut in the middle.
 - For long-running processes (servers, watchers) set run_in_background, then read output with BashOutput and stop it with KillShell. Processes a foreground command leaves running are stopped when it ends.
 - Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.
@@ -52,7 +54,14 @@ export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellS
   // A heartbeat while the command runs: the caller's stream shows it still going (tool_progress).
   const beat = setInterval(() => ctx.progress({ command: input.command }), PROGRESS_INTERVAL_MS)
   beat.unref()
-  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude(), env: shell.env(), fullOutputPath, spare: shell.spare }).finally(() => clearInterval(beat))
+  // Past its timeout a command goes on in the background, where the session keeps a task registry.
+  const taker = tasks && movesToBackground(input.command) ? backgroundTaker(input, shell, tasks) : undefined
+  const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude(), env: shell.env(), fullOutputPath, spare: shell.spare, ...(taker ? { takeOver: taker.take } : {}) }).finally(() => clearInterval(beat))
+  const moved = taker?.moved()
+  if (run.movedToBackground && moved) {
+    const output = await movedResult(moved, input, ctx, shell, tasks!, { timeoutMs, limitMs: options.movedLimitMs }, { stdout: run.stdout.text(), stderr: run.stderr.text() })
+    if (output) return cwdNote ? { ...output, text: `${output.text}\n${cwdNote}` } : output
+  }
   const notes = cwdNote ? [cwdNote] : []
   if (run.cwd && run.cwd !== cwd) {
     const refused = await shell.moveTo(run.cwd)

@@ -23,6 +23,8 @@ const options = allowedDirsOptions.extend({
   maxTimeoutMs: z.number().int().positive().optional(),
   /** Per stream (stdout, stderr): past this, the middle is cut. */
   maxOutputChars: z.number().int().min(1_000).optional(),
+  /** How long a command moved to the background at its timeout runs on there before it is stopped (default 10 minutes). */
+  movedLimitMs: z.number().int().positive().optional(),
 })
 
 // session.end handlers share a 1.5 s bound, so background shells get a shorter grace there.

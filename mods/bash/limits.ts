@@ -3,6 +3,8 @@ import type { BashOptions } from './bash-tool.js'
 export const DEFAULT_TIMEOUT_MS = 120_000
 export const MAX_TIMEOUT_MS = 600_000
 export const DEFAULT_OUTPUT_CHARS = 30_000
+/** How long a command moved to the background at its timeout may run on there (Claude Code's figure). */
+export const MOVED_LIMIT_MS = 10 * 60_000
 /** BASH_MAX_OUTPUT_LENGTH is held at this, as in Claude Code. */
 const OUTPUT_CHARS_CAP = 150_000
 
@@ -18,7 +20,7 @@ export function bashLimits(opts: Partial<BashOptions>, env: (name: string) => st
   const maxTimeoutMs = opts.maxTimeoutMs ?? Math.max(positive(env('BASH_MAX_TIMEOUT_MS')) ?? MAX_TIMEOUT_MS, defaultTimeoutMs)
   const fromEnv = positive(env('BASH_MAX_OUTPUT_LENGTH'))
   const maxOutputChars = opts.maxOutputChars ?? (fromEnv === undefined ? DEFAULT_OUTPUT_CHARS : Math.min(fromEnv, OUTPUT_CHARS_CAP))
-  return { defaultTimeoutMs, maxTimeoutMs, maxOutputChars }
+  return { defaultTimeoutMs, maxTimeoutMs, maxOutputChars, movedLimitMs: opts.movedLimitMs ?? MOVED_LIMIT_MS }
 }
 
 /** A whole number above zero, else undefined: a malformed value is ignored, as an unset one. */

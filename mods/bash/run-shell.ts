@@ -20,6 +20,8 @@ export interface ShellRun {
   exitCode: number | null
   signal: NodeJS.Signals | null
   timedOut: boolean
+  /** At its timeout the command was taken over (see ShellOptions.takeOver): it runs on, no longer this run's. */
+  movedToBackground: boolean
   aborted: boolean
   /** The shell's directory when it exited, when it got that far. */
   cwd?: string
@@ -42,6 +44,12 @@ export interface ShellOptions {
   fullOutputPath?: string
   /** A bash started ahead for this command, when the session keeps one (see SpareShell). */
   spare?: SpareShell
+  /**
+   * Asked at the timeout, before the kill: whether someone takes the running command over (moves it
+   * to the background), given it and what it printed so far. When it answers true the run ends at
+   * once with `movedToBackground` and the output so far, and leaves the process to its taker.
+   */
+  takeOver?: (child: ChildProcess, soFar: () => string) => boolean
 }
 
 // After the shell exits, a process it started in the background may still hold the pipes open.
@@ -69,8 +77,8 @@ export function spawnShell(script: string, cwd: string, env: Env = process.env):
 }
 
 /**
- * Runs one command to its end. On timeout or abort the whole group is killed (SIGTERM, a grace
- * period, SIGKILL) and the output so far is kept. The shell's final directory is captured by an
+ * Runs one command to its end. On timeout (unless taken over) or abort the whole group is killed
+ * (SIGTERM, a grace period, SIGKILL) and the output so far is kept. The shell's final directory is captured by an
  * EXIT trap into a temp file, so `cd` can persist into the next call.
  */
 export async function runShell(command: string, options: ShellOptions): Promise<ShellRun> {
@@ -85,14 +93,24 @@ export async function runShell(command: string, options: ShellOptions): Promise<
   const stdout = new CappedText(options.maxOutputChars)
   const stderr = new CappedText(options.maxOutputChars)
   const full = new FullOutput(options.fullOutputPath, options.maxOutputChars)
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => { stdout.push(d); full.push(d) })
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr.push(d); full.push(d) })
+  const onOut = (d: string) => { stdout.push(d); full.push(d) }
+  const onErr = (d: string) => { stderr.push(d); full.push(d) }
+  child.stdout!.setEncoding('utf8').on('data', onOut)
+  child.stderr!.setEncoding('utf8').on('data', onErr)
 
   let timedOut = false
   let aborted = false
+  let moved = false
   let killing: Promise<void> | undefined
+  let handOver: () => void = () => {}
   const kill = () => (killing ??= child.pid ? killGroup(child.pid, options.graceMs) : Promise.resolve())
-  const timer = setTimeout(() => { timedOut = true; void kill() }, options.timeoutMs)
+  const timer = setTimeout(() => {
+    timedOut = true
+    if (!aborted && options.takeOver?.(child, () => stdout.text() + stderr.text())) {
+      moved = true
+      handOver()
+    } else void kill()
+  }, options.timeoutMs)
   const onAbort = () => { aborted = true; void kill() }
   if (options.signal.aborted) onAbort()
   else options.signal.addEventListener('abort', onAbort, { once: true })
@@ -104,7 +122,14 @@ export async function runShell(command: string, options: ShellOptions): Promise<
         clearTimeout(timer)
         resolve([code, sig])
       })
+      handOver = () => resolve([null, null])
     })
+    if (moved) {
+      // Its taker listens from here on; nothing of it came between (no I/O runs before this line).
+      child.stdout!.off('data', onOut)
+      child.stderr!.off('data', onErr)
+      return { stdout, stderr, full, exitCode, signal, timedOut, movedToBackground: true, aborted, leftovers: false, pgid: child.pid! }
+    }
     await drained(child)
     // What the command left running in the background would outlive the turn: end it too.
     const leftovers = !killing && (await groupRunning(child.pid!))
@@ -112,12 +137,12 @@ export async function runShell(command: string, options: ShellOptions): Promise<
     if (killing) await killing
     // A few bytes in a file just written: read at once, not through the thread pool.
     const cwd = readSmall(cwdFile)
-    return { stdout, stderr, full, exitCode, signal, timedOut, aborted, cwd, leftovers, pgid: child.pid! }
+    return { stdout, stderr, full, exitCode, signal, timedOut, movedToBackground: false, aborted, cwd, leftovers, pgid: child.pid! }
   } finally {
     clearTimeout(timer)
     options.signal.removeEventListener('abort', onAbort)
-    // Its group was waited out (or ended) above; one that failed to start has none.
-    if (child.pid) releaseGroup(child.pid)
+    // Its group was waited out (or ended) above, or is its taker's now; one that failed to start has none.
+    if (child.pid && !moved) releaseGroup(child.pid)
     // Not waited for: the next command writes a file of another name (and the directory goes at exit).
     unlink(cwdFile, () => {})
   }

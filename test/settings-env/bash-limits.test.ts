@@ -25,10 +25,10 @@ describe("Bash's limits from Claude Code's variables", () => {
   })
 
   it('the options a distribution set come first, then the environment, then the defaults', () => {
-    expect(bashLimits({}, env({}))).toEqual({ defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputChars: 30_000 })
+    expect(bashLimits({}, env({}))).toEqual({ defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputChars: 30_000, movedLimitMs: 600_000 })
     const vars = env({ BASH_DEFAULT_TIMEOUT_MS: '5000', BASH_MAX_TIMEOUT_MS: '9000', BASH_MAX_OUTPUT_LENGTH: '4000' })
-    expect(bashLimits({}, vars)).toEqual({ defaultTimeoutMs: 5000, maxTimeoutMs: 9000, maxOutputChars: 4000 })
-    expect(bashLimits({ defaultTimeoutMs: 100, maxTimeoutMs: 200, maxOutputChars: 1000 }, vars)).toEqual({ defaultTimeoutMs: 100, maxTimeoutMs: 200, maxOutputChars: 1000 })
+    expect(bashLimits({}, vars)).toEqual({ defaultTimeoutMs: 5000, maxTimeoutMs: 9000, maxOutputChars: 4000, movedLimitMs: 600_000 })
+    expect(bashLimits({ defaultTimeoutMs: 100, maxTimeoutMs: 200, maxOutputChars: 1000 }, vars)).toEqual({ defaultTimeoutMs: 100, maxTimeoutMs: 200, maxOutputChars: 1000, movedLimitMs: 600_000 })
   })
 
   it('as in Claude Code, a maximum from the environment is never below the default; output length is held at 150,000; bad values are ignored', () => {
@@ -36,6 +36,6 @@ describe("Bash's limits from Claude Code's variables", () => {
     expect(bashLimits({}, env({ BASH_DEFAULT_TIMEOUT_MS: '2000', BASH_MAX_TIMEOUT_MS: '1000' })).maxTimeoutMs).toBe(2000)
     expect(bashLimits({ maxTimeoutMs: 300 }, env({})).maxTimeoutMs).toBe(300)
     expect(bashLimits({}, env({ BASH_MAX_OUTPUT_LENGTH: '999999' })).maxOutputChars).toBe(150_000)
-    expect(bashLimits({}, env({ BASH_DEFAULT_TIMEOUT_MS: 'soon', BASH_MAX_TIMEOUT_MS: '-5', BASH_MAX_OUTPUT_LENGTH: '' }))).toEqual({ defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputChars: 30_000 })
+    expect(bashLimits({}, env({ BASH_DEFAULT_TIMEOUT_MS: 'soon', BASH_MAX_TIMEOUT_MS: '-5', BASH_MAX_OUTPUT_LENGTH: '' }))).toEqual({ defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, maxOutputChars: 30_000, movedLimitMs: 600_000 })
   })
 })
