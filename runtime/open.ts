@@ -163,5 +163,6 @@ function restore(session: Session, rebuilt: Rebuilt): void {
   Object.assign(session.modelUsage, rebuilt.modelUsage)
   session.userTurns = rebuilt.userTurns
   session.deferred = rebuilt.deferred
+  session.compactions.dropped = rebuilt.droppedTokens ?? 0
 }
 

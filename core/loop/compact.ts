@@ -17,6 +17,8 @@ export class CompactionQueue {
   waiting: (() => void) | undefined
   /** A compaction is running (no second one starts meanwhile). */
   running = false
+  /** Tokens the session's compactions took out, resumes included: the boundary's `cumulative_dropped_tokens`. */
+  dropped = 0
 }
 
 const messageSchema = z.object({
@@ -98,9 +100,13 @@ export async function compactConversation(session: Session, trigger: SessionComp
     session.meter.reset()
     const after = r.tokensAfter ?? session.meter.tokens()
     const before = r.tokensBefore ?? tokens
+    q.dropped += Math.max(0, before - after)
     queue(session, {
       type: 'system', subtype: 'compact_boundary',
-      compact_metadata: { trigger: trigger === 'auto' ? 'auto' : 'manual', pre_tokens: before, post_tokens: after, duration_ms: Math.round(performance.now() - started) },
+      compact_metadata: {
+        trigger: trigger === 'auto' ? 'auto' : 'manual', pre_tokens: before, post_tokens: after, cumulative_dropped_tokens: q.dropped,
+        duration_ms: Math.round(performance.now() - started),
+      },
     }, history)
     queue(session, { type: 'system', subtype: 'status', status: null, compact_result: 'success' })
     return { messages: r.messages, tokensBefore: before, tokensAfter: after }

@@ -59,6 +59,8 @@ export interface Rebuilt {
   permissionMode?: string
   /** What the last compaction carried past its boundary: the todo list and the files read until then. */
   carried?: Carried
+  /** The last compaction's `cumulative_dropped_tokens`: a resumed session counts on from it. */
+  droppedTokens?: number
 }
 
 export interface Carried { todos?: unknown[]; readFiles?: { path: string; whole: boolean }[] }

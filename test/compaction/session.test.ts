@@ -121,6 +121,18 @@ describe('the transcript keeps everything', () => {
     expect(sent.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user'])
   })
 
+  it('counts the tokens compactions dropped across the session, a resume included', async () => {
+    const cwd = await tempCwd()
+    const first = await run([big('r1'), big('r2'), big('r3'), summary('SUMMARY-1'), { reply: 'first done' }], 'go', cwd, {}, [bigTool, compactionWith(opts)])
+    const [one] = boundaries(first.messages).map((b) => b.compact_metadata as typeof b.compact_metadata & { cumulative_dropped_tokens: number })
+    expect(one!.cumulative_dropped_tokens).toBe(one!.pre_tokens - one!.post_tokens)
+    expect(one!.cumulative_dropped_tokens).toBeGreaterThan(0)
+
+    const second = await run([big('r4'), big('r5'), big('r6'), summary('SUMMARY-2'), { reply: 'second done' }], 'more', cwd, { resume: first.sessionId }, [bigTool, compactionWith(opts)])
+    const [two] = boundaries(second.messages).map((b) => b.compact_metadata as typeof b.compact_metadata & { cumulative_dropped_tokens: number })
+    expect(two!.cumulative_dropped_tokens).toBe(one!.cumulative_dropped_tokens + two!.pre_tokens - two!.post_tokens)
+  })
+
   it('microcompaction clears old tool results from what is sent, not from the transcript', async () => {
     const cwd = await tempCwd()
     const micro = { thresholdTokens: 100_000, microcompact: { atFraction: 0.02, keepRecent: 1, tools: ['Big'] } }

@@ -21,6 +21,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
   let permissionMode: string | undefined
   let carried: Carried | undefined
   let lastActivityMs = 0
+  let droppedTokens: number | undefined
   // The history before the last boundary, until the summary after it shows the compaction was recorded whole.
   let beforeBoundary: MessageParam[] | undefined
   const settleBoundary = (e: MessageEntry) => {
@@ -61,6 +62,8 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
       if (beforeBoundary) messages.unshift(...beforeBoundary)
       beforeBoundary = messages.splice(0)
       responseId = undefined
+      const dropped = (e.compact_metadata as { cumulative_dropped_tokens?: unknown } | undefined)?.cumulative_dropped_tokens
+      if (typeof dropped === 'number') droppedTokens = dropped
     }
   }
   if (beforeBoundary) messages.unshift(...beforeBoundary)
@@ -81,6 +84,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     ...(deferred ? { deferred } : {}),
     ...(permissionMode ? { permissionMode } : {}),
     ...(carried ? { carried } : {}),
+    ...(droppedTokens !== undefined ? { droppedTokens } : {}),
   }
 }
 
