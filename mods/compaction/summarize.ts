@@ -37,6 +37,17 @@ function summaryPrompt(conversation: string, instructions: string | undefined): 
 }
 
 /**
+ * The summary as the new conversation reads it (Claude Code reads it so too): an `<analysis>` the
+ * model drafted first is left out, and a summary it wrapped in `<summary>` tags is taken from
+ * inside them — not scratch notes and doubled tags sent with every later request.
+ */
+function summaryBody(text: string): string {
+  const kept = text.replace(/<analysis>[\s\S]*?<\/analysis>/g, '')
+  const inner = /<summary>([\s\S]*?)<\/summary>/.exec(kept)?.[1]
+  return (inner ?? kept).trim() || text.trim()
+}
+
+/**
  * The default compaction: the model summarizes everything but a recent tail that fits
  * `keepRecentTokens`; the new conversation is one user message (the summary, then memory, the
  * task list and recently read files, re-read now) followed by that tail. A summary request
@@ -70,7 +81,7 @@ export async function summarize($: ModApi, e: SessionCompactInput, o: SummaryOpt
   const summary: SessionMessage = {
     role: 'user',
     content: [
-      { type: 'text', text: `${SUMMARY_INTRO}\n\n<summary>\n${r.text.trim()}\n</summary>${continueNote}` },
+      { type: 'text', text: `${SUMMARY_INTRO}\n\n<summary>\n${summaryBody(r.text)}\n</summary>${continueNote}` },
       ...extras.map((text) => ({ type: 'text', text: reminder(text) })),
     ],
   }

@@ -59,6 +59,15 @@ describe('/compact', () => {
     expect(JSON.stringify(last.body.messages.at(-1))).toContain('after')
   })
 
+  it('leaves out the analysis a summary drafted first, and its <summary> tags', async () => {
+    const reply = '<analysis>\nSCRATCH NOTES\n</analysis>\n\n<summary>\n1. Primary request: SUMMARY-BODY\n</summary>'
+    const c = await conversation([{ reply: 'hi there' }, summary(reply), { reply: 'after answer' }], ['hello', '/compact', 'after'], [bigTool, compactionWith(opts)])
+    const opening = firstUserText(mainRequests(c.requests).at(-1)! as { body: any })
+    expect(opening).toContain('<summary>\n1. Primary request: SUMMARY-BODY\n</summary>')
+    expect(opening).not.toContain('SCRATCH NOTES')
+    expect(opening.match(/<summary>/g)).toHaveLength(1)
+  })
+
   it('gives /compact the time the summary gets: a model call past the default budget does not make it a prompt', async () => {
     // /compact waits for the summary inside its command.run handler; with the default budget a
     // summary taking over 10 s timed that handler out and "/compact" went to the model as a prompt.
