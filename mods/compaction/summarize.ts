@@ -1,6 +1,7 @@
 import type { SessionCompactInput, SessionCompactResult, SessionMessage } from '../../core/events/types.js'
 import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
+import { memoryInstructions } from './memory-instructions.js'
 import { fileTexts, memoryText, todoText, type ReattachLimits } from './reattach.js'
 import { readPaths, renderConversation, tailStart, type RenderLimits } from './render.js'
 
@@ -62,10 +63,11 @@ export async function summarize($: ModApi, e: SessionCompactInput, o: SummaryOpt
     { isAnswered: true; text: string } | { isAnswered: false; reason: string; status?: number | null; error?: string }
   >
   const model = o.model ?? ($.session.model() as string)
-  let r = await complete({ model, system: SYSTEM, maxTokens: o.maxTokens, prompt: summaryPrompt(renderConversation(head, o.render), e.instructions) })
+  const instructions = [await memoryInstructions($), e.instructions].filter(Boolean).join('\n\n') || undefined
+  let r = await complete({ model, system: SYSTEM, maxTokens: o.maxTokens, prompt: summaryPrompt(renderConversation(head, o.render), instructions) })
   if (!r.isAnswered && r.status === 400) {
     const smaller = { ...o.render, totalChars: Math.floor(o.render.totalChars / 4) }
-    r = await complete({ model, system: SYSTEM, maxTokens: o.maxTokens, prompt: summaryPrompt(renderConversation(head, smaller), e.instructions) })
+    r = await complete({ model, system: SYSTEM, maxTokens: o.maxTokens, prompt: summaryPrompt(renderConversation(head, smaller), instructions) })
   }
   if (!r.isAnswered) {
     const why = r.reason === 'api-error' ? `the summary request failed (${r.status ?? 'no status'} ${r.error ?? ''})`.replace(/ \)$/, ')') : `the summary request ended: ${r.reason}`

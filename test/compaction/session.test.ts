@@ -1,10 +1,11 @@
 import type { ModDefinition } from '../../core/mod/define.js'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SDKMessage, SDKUserMessage } from '../../core/loop/messages.js'
 import { query } from '../../entry.js'
 import bash from '../../mods/bash/index.js'
+import memory from '../../mods/memory/index.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { fileOf, readLines, rebuilt, run, tempCwd } from '../sessions/helpers.js'
@@ -100,6 +101,19 @@ describe('/compact', () => {
     const c = await conversation([], ['/compact'], [bigTool, compactionWith(opts)])
     expect(c.results[0]!.result).toBe('Not compacted: nothing to compact: the conversation is empty')
     expect(c.requests).toHaveLength(0)
+  })
+})
+
+describe('Compact Instructions in CLAUDE.md', () => {
+  it('reach the summarizer, even past the length the conversation it reads keeps of a text', async () => {
+    const cwd = await tempCwd()
+    const filler = Array.from({ length: 220 }, (_, i) => `- rule ${i}: keep the code tidy and the tests fast.`).join('\n')
+    writeFileSync(join(cwd, 'CLAUDE.md'), `# Rules\n\n${filler}\n\n## Compact Instructions\nAlways name the PINEAPPLE module.\n\n## Style\nTabs.\n`)
+    const r = await run([big('r1', 12_000), summary('SUMMARY'), { reply: 'done' }], 'go', cwd, {}, [memory, bigTool, compactionWith(opts)])
+    expect(r.result.result).toBe('done')
+    const prompt = JSON.stringify(r.requests.find(isSummaryRequest)!.body.messages)
+    expect(prompt).toContain('Additional instructions for this summary: Always name the PINEAPPLE module.')
+    expect(prompt).not.toContain('Tabs.')
   })
 })
 
