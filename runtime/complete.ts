@@ -3,6 +3,7 @@ import { ModelApiError } from '../core/model/types.js'
 import { addUsage, zeroUsage } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
 import { resolveAlias, smallFastModel } from '../core/model/aliases.js'
+import { maxOutputTokens } from '../core/model/pricing.js'
 import { requestFor } from '../core/loop/request.js'
 import type { CompleteRequest, CompleteResult } from '../core/mod/contracts.js'
 
@@ -14,7 +15,8 @@ export async function complete(session: Session, req: CompleteRequest, signal?: 
   let text = ''
   try {
     const request = await requestFor(session, {
-      model, max_tokens: Math.min(req.maxTokens ?? 1024, 64_000),
+      // Never past the model's own output cap: the API refuses such a request outright (a 4,096-token model asked for a summary of 8,192).
+      model, max_tokens: Math.min(req.maxTokens ?? 1024, maxOutputTokens(model)),
       ...(req.system ? { system: [{ type: 'text', text: req.system }] } : {}),
       messages: [{ role: 'user', content: req.prompt }],
     }, req.system ? [{ id: 'complete', scope: 'session' }] : [], undefined, 'complete')

@@ -104,6 +104,16 @@ describe('/compact', () => {
   })
 })
 
+describe('the summary request', () => {
+  it('asks for no more output than the model can give', async () => {
+    const cwd = await tempCwd()
+    const r = await run([big('r1'), big('r2'), big('r3'), summary('SUMMARY'), { reply: 'done' }], 'go', cwd, { model: 'claude-3-haiku-20240307' }, [bigTool, compactionWith(opts)])
+    expect(r.result.result).toBe('done')
+    const asked = r.requests.filter(isSummaryRequest).map((q) => (q.body as { max_tokens: number }).max_tokens)
+    expect(asked).toEqual([4_096])
+  })
+})
+
 describe('Compact Instructions in CLAUDE.md', () => {
   it('reach the summarizer, even past the length the conversation it reads keeps of a text', async () => {
     const cwd = await tempCwd()
