@@ -250,11 +250,12 @@ export interface ProposedVerdict { decision: Decision; reason?: string; hook?: s
  * `content` (a modloop addition): the blocks the model is sent in place of `text`, when the answer
  * holds images; a handler that gives another `text` keeps the images, after its text. A `deny`
  * may carry `context` too: what a hook that refused the call also said, sent beside the refusal.
+ * `followUp` (a modloop addition): the tool's text that follows its result (ToolOutput.followUp).
  */
 export type ToolCallResult =
   | { deny: string; halt?: string; context?: string[] }
-  | { result: unknown; isError?: false; text?: string; content?: ToolResultContent[]; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
-  | { result: unknown; isError: true; text?: string; content?: ToolResultContent[]; context?: string[]; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
+  | { result: unknown; isError?: false; text?: string; content?: ToolResultContent[]; context?: string[]; followUp?: string; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
+  | { result: unknown; isError: true; text?: string; content?: ToolResultContent[]; context?: string[]; followUp?: string; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
 
 /** One call of a batch as answered: `result` is the text the model reads. */
 export interface ToolBatchCall { tool: string; tool_use_id: string; input: unknown; result: string; isError: boolean }

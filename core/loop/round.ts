@@ -19,6 +19,7 @@ import { progressPoster } from './tool-progress.js'
 import type { TurnEnd } from './turn-end.js'
 import { recordUnshown } from './unshown.js'
 import { answer, resultsAsSettled } from './answer.js'
+import { followUps } from './follow-up.js'
 
 type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>
 
@@ -205,6 +206,7 @@ export class TurnRun {
     const context = await attach(session, 'tool_context', outcomes.flatMap((o) => o.context ?? []), { kind: 'plugin', event: 'tool.call' })
     const ending = afterBatch({ outcomes, batchHalt: batch.halt, aborted: signal.aborted, num: end.num, maxTurns: end.maxTurns })
     yield* answer(session, toolUses, outcomes, INTERRUPTED, [...context, ...batch.context], ending === undefined, shown)
+    yield* followUps(session, outcomes)
     if (step.malformed) {
       const last = session.messages.at(-1)!
       const nudge = await attach(session, 'malformed_tool_use', [NUDGE_MALFORMED], { kind: 'engine' })

@@ -84,6 +84,8 @@ export interface CallOutcome {
   interrupted: boolean
   durationMs: number
   context?: string[]
+  /** The tool's text that follows its result (ToolOutput.followUp). */
+  followUp?: string
   /** A `defer` verdict held the call back: it did not run (see core/loop/defer.ts). */
   deferred?: true
   /** The turn ends once this batch is answered (core/loop/ending.ts `afterBatch`). */
@@ -185,6 +187,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
     // A tool that gave only text has that text as its structured result too.
     input: finalInput, result: r.result === undefined ? text : r.result, text, ...(content ? { content } : {}), isError: r.isError === true,
     context: r.context?.filter((c) => typeof c === 'string' && c.length > 0), ...endOf(r),
+    ...(typeof r.followUp === 'string' && r.followUp !== '' ? { followUp: r.followUp } : {}),
   })
 }
 
@@ -224,7 +227,7 @@ async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unkno
   }
   try {
     const out = outputOf(await tool.call(input, { signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId, progress }), tool.name)
-    const extra = { ...(out.endTurn ? { endTurn: out.endTurn } : {}), ...(out.content ? { content: out.content } : {}) }
+    const extra = { ...(out.endTurn ? { endTurn: out.endTurn } : {}), ...(out.content ? { content: out.content } : {}), ...(out.followUp ? { followUp: out.followUp } : {}) }
     return out.isError ? { isError: true, result: out.result, text: out.text, ...extra } : { result: out.result, text: out.text, ...extra }
   } catch (err) {
     return { isError: true, result: `Error: ${tool.name} failed: ${describeError(err)}` }

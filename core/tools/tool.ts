@@ -25,6 +25,12 @@ export interface ToolOutput {
   text?: string
   content?: ToolResultContent[]
   isError?: boolean
+  /**
+   * Text that follows the result as the conversation's own words, not the tool's output (a
+   * skill's instructions): sent after the batch's results as plain text, with the files its
+   * `@path` mentions name attached before it as a prompt's are.
+   */
+  followUp?: string
   /** Ends the turn once this batch is answered: structured output for the result, or an error result. */
   endTurn?: TurnEnding
 }

@@ -9,14 +9,15 @@ const input = z.object({
 })
 
 const DESCRIPTION = `Runs a skill: a packaged set of instructions for a particular kind of task. The skills available are listed in the system prompt under "# Skills".
-- Call it as soon as a task matches a skill's description, before working on the task, and follow the instructions it returns.
+- Call it as soon as a task matches a skill's description, before working on the task, and follow the instructions that come after its result.
 - Pass the skill's name, and in args anything the skill should work on.
 - Do not call it for a skill whose instructions an earlier Skill result in this conversation already holds.`
 
 /**
- * The Skill tool: the model asks for a skill by name and gets its rendered instructions. The
- * same skill with the same rendered text twice in a session returns a short note instead of
- * repeating instructions the conversation already holds.
+ * The Skill tool: the model asks for a skill by name; the result says it launches and the
+ * rendered instructions follow it (spec loop-and-sdk §6.3). The same skill with the same rendered
+ * text twice in a session is followed by a short note instead of instructions the conversation
+ * already holds.
  */
 export function skillTool(
   skills: ReadonlyMap<string, PromptCommand>,
@@ -33,9 +34,10 @@ export function skillTool(
       const text = await expand(def, i.args ?? '')
       const result = { success: true, commandName: def.name }
       const key = `${def.name}\u0000${text}`
-      if (given.has(key)) return { result, text: `The skill "${name}" is already loaded: follow the instructions an earlier Skill result gave.` }
+      const again = given.has(key)
       given.add(key)
-      return { result, text: `Launching skill: ${name}\n\n${text}` }
+      // As in Claude Code, the result only says the skill starts; its text follows as the conversation's own.
+      return { result, text: `Launching skill: ${name}`, followUp: again ? `The skill "${name}" is already loaded: follow the instructions given above.` : text }
     },
   }
 }

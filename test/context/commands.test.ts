@@ -205,11 +205,14 @@ describe('skills', () => {
     expect(system).toContain('\n- pdf-tools: Work with PDF files when a PDF is involved')
     expect(system).not.toContain('secret')
     expect(run.requests[0]!.body.tools.map((t: any) => t.name)).toContain('Skill')
-    const [first, again, secret] = run.requests[1]!.body.messages[2].content
+    // The results say the skill launches; its text follows them (spec loop-and-sdk §6.3).
+    const [first, again, secret, text, note] = run.requests[1]!.body.messages[2].content
     const dir = `${cwd}/.claude/skills/pdf`
-    expect(first.content).toBe(`Launching skill: pdf-tools\n\nBase directory for this skill: ${dir}\n\nUse pdftotext. Dir: ${dir}. Args: doc.pdf`)
-    expect(again.content).toContain('already loaded')
+    expect([first.content, again.content]).toEqual(['Launching skill: pdf-tools', 'Launching skill: pdf-tools'])
     expect(secret).toMatchObject({ is_error: true, content: 'The skill "secret" is run only by the user, as /secret.' })
+    expect(text).toEqual({ type: 'text', text: `Base directory for this skill: ${dir}\n\nUse pdftotext. Dir: ${dir}. Args: doc.pdf` })
+    expect(note.text).toContain('already loaded')
+    expect(run.messages.filter((m: any) => m.type === 'user' && m.isSynthetic).map((m: any) => m.message.content[0].text)).toEqual([text.text, note.text])
   })
 
   it('custom commands are merged into skills: listed after them and run by the Skill tool, unless disable-model-invocation', async () => {
@@ -225,12 +228,22 @@ describe('skills', () => {
       const run = await runScript([{ reply: [skill('greet', 'zed'), skill('manual')] }, { reply: 'done' }], 'hi', { cwd: dir, mods: [commands()] })
       const listing = systemText(run.requests[0]!.body).split('# Skills\n')[1]!.split('\n').filter((l) => l.startsWith('- '))
       expect(listing).toEqual(['- tool: A skill', '- user-cmd: From home', '- greet: Greet someone', '- ns:deep: Namespaced body'])
-      const [greet, manual] = run.requests[1]!.body.messages[2].content
-      expect(greet.content).toBe('Launching skill: greet\n\nHello zed.')
+      const [greet, manual, text] = run.requests[1]!.body.messages[2].content
+      expect(greet.content).toBe('Launching skill: greet')
+      expect(text.text).toBe('Hello zed.')
       expect(manual).toMatchObject({ is_error: true, content: 'The skill "manual" is run only by the user, as /manual.' })
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+
+  it('an @file in a skill the model runs is attached before its text', async () => {
+    const run = await runScript([{ reply: [{ tool_use: { name: 'Skill', input: { skill: 'git:status', args: 'x' } } }] }, { reply: 'done' }], 'hi', { cwd, mods: [commands(), mentionsMod] })
+    const [result, file, text] = run.requests[1]!.body.messages[2].content
+    expect(result.content).toBe('Launching skill: git:status')
+    expect(file.text).toMatch(/^<system-reminder>\n[^]*Notes!/)
+    expect(file.text).toContain(`${cwd}/notes.md`)
+    expect(text.text).toContain('See @notes.md')
   })
 
   it('a skill runs as /name too; without skills there is no Skill tool and no listing', async () => {

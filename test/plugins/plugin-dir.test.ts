@@ -95,9 +95,10 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     await writeToolsPlugin(plugin)
     const script = [{ reply: [{ tool_use: { name: 'Skill', input: { skill: 'changelog' } } }] }, { reply: 'done' }]
     const r = await runCli(['-p', 'write the changelog', '--plugin-dir', plugin, '--allowedTools', 'Skill'], { script, cwd: project, env: env() })
-    const result = (r.requests[1]!.body as any).messages[2].content[0]
+    const [result, text] = (r.requests[1]!.body as any).messages[2].content
     expect(result.is_error).toBeUndefined()
-    expect(result.content).toContain('Read the commits and write the entry.')
+    expect(result.content).toBe('Launching skill: changelog')
+    expect(text.text).toContain('Read the commits and write the entry.')
   })
 
   it('a broken file inside the plugin is a warning naming it; the rest loads', async () => {
