@@ -21,6 +21,12 @@ export interface CommandsApi {
   reload(): Promise<void>
   /** The command or skill that runs now, if one does. */
   invocation(): Invocation | undefined
+  /**
+   * Whether the Skill tool should ask before it runs this skill (by the name the tool takes): as
+   * in Claude Code, only a skill whose frontmatter widens what may run (`allowed-tools`, `hooks`)
+   * asks; any other only adds instructions, and an unknown name runs nothing.
+   */
+  skillAsks(name: string): boolean
 }
 
 declare module '../../core/mod/capabilities.js' {

@@ -41,6 +41,8 @@ interface SessionCommands {
   /** What `/name` runs, by name: commands, then skills (a skill wins a shared name). */
   prompts: Map<string, PromptCommand>
   skills: Map<string, PromptCommand>
+  /** What the Skill tool runs, by the names it takes. */
+  callable: Map<string, PromptCommand>
   listing: string | undefined
 }
 
@@ -59,6 +61,10 @@ export default defineMod({
     $.capability.provide('commands', {
       reload: () => (started ? load($, started.cwd, started.sessionId) : Promise.resolve()),
       invocation: () => running.get(),
+      skillAsks: (name) => {
+        const def = started && sessions.get(started.sessionId)?.callable.get(name.trim().replace(/^\//, ''))
+        return def ? (def.allowedTools?.length ?? 0) > 0 || Object.keys(def.hooks ?? {}).length > 0 : false
+      },
     })
     registerInvocation(on, running)
     const origins = mentionOrigins(on)
@@ -99,7 +105,9 @@ export default defineMod({
       const callable = opts.skills ? [...skills.values(), ...[...named.values()].filter((c) => c.kind === 'command')] : []
       const listing = skillListing(callable, { maxDescriptionChars: opts.maxDescriptionChars, totalChars: opts.skillListingChars })
       const had = sessions.get(sessionId)?.listing !== undefined
-      sessions.set(sessionId, { prompts, skills, listing })
+      // The Skill tool takes a plugin skill's short name where `/name` does.
+      const byToolName = new Map([...prompts].filter(([, c]) => callable.includes(c)))
+      sessions.set(sessionId, { prompts, skills, callable: byToolName, listing })
 
       const specs = [
         ...(opts.builtins ? BUILTINS.map((b) => ({ name: b.name, description: b.description, kind: 'local' as const })) : []),
@@ -116,8 +124,7 @@ export default defineMod({
         }
       }
       if (listing) {
-        // The Skill tool takes a plugin skill's short name where `/name` does.
-        await registerTool($, skillTool(new Map([...prompts].filter(([, c]) => callable.includes(c))), (def, args) => {
+        await registerTool($, skillTool(byToolName, (def, args) => {
           running.set(def)
           return expand($, def, args)
         }))

@@ -41,8 +41,12 @@ export default defineMod({
     let switched: Mode | undefined
     // Each workspace's ignored settings are reported once per host, not once per session.
     const reported = new Set<string>()
-    // The running command's or skill's allowed-tools, on top of the session's rules.
-    const current = invocationGrants()
+    // The running command's or skill's allowed-tools, on top of the session's rules; which skills ask.
+    const grants = invocationGrants()
+    const current = async ($: ModApi, p: Policy): Promise<Policy> => {
+      const commands = $.capability.use('commands')
+      return { ...(await grants($, p)), ...(commands ? { skillAsks: (name: string) => commands.skillAsks(name) } : {}) }
+    }
     // The mode plan mode was entered from: an approved plan goes back to it.
     let beforePlan: Mode = 'default'
     // The model was last told that plan mode is on: once it is off, the next prompt says so.

@@ -83,4 +83,6 @@ export interface Policy {
   ignored: Ignored[]
   /** Bad input found while loading: each names the file and the entry. */
   warnings: string[]
+  /** Whether a Skill call for this skill asks (the commands mod knows); without it every one does. */
+  skillAsks?: (name: string) => boolean
 }

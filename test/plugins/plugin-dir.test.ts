@@ -101,6 +101,20 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     expect(text.text).toContain('Read the commits and write the entry.')
   })
 
+  it('a skill that only adds instructions runs unasked; one with allowed-tools or hooks asks first', async () => {
+    await writeToolsPlugin(plugin, {
+      'skills/fast/SKILL.md': '---\nname: fast\ndescription: Be fast\nmodel: haiku\nallowed-tools: Bash(echo *)\n---\nBe fast.\n',
+      'skills/hooked/SKILL.md': '---\nname: hooked\ndescription: Hooked\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: "true"\n---\nHooked.\n',
+    })
+    const skill = (name: string) => ({ tool_use: { name: 'Skill', input: { skill: name } } })
+    const script = [{ reply: [skill('changelog'), skill('tools:fast'), skill('hooked')] }, { reply: 'done' }]
+    const r = await runCli(['-p', 'write the changelog', '--plugin-dir', plugin], { script, cwd: project, env: env() })
+    const [changelog, fast, hooked] = (r.requests[1]!.body as any).messages[2].content
+    expect(changelog).toEqual({ type: 'tool_result', tool_use_id: expect.any(String), content: 'Launching skill: changelog' })
+    expect(fast).toMatchObject({ is_error: true, content: expect.stringContaining('requires approval') })
+    expect(hooked).toMatchObject({ is_error: true, content: expect.stringContaining('requires approval') })
+  })
+
   it('a broken file inside the plugin is a warning naming it; the rest loads', async () => {
     await writeToolsPlugin(plugin, { 'hooks/hooks.json': '{ not json', 'agents/broken.md': 'no frontmatter here\n' })
     const r = await runCli(['-p', '/tools:deploy api', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
