@@ -1,5 +1,6 @@
 import { runToolCall, type CallEnv, type CallOutcome, type ToolUse } from '../tools/pipeline.js'
 import { resultBlock, resultMessage } from './answer.js'
+import { followUps } from './follow-up.js'
 import type { Ending } from './ending.js'
 import type { SDKMessage } from './messages.js'
 import { surfaceFields } from './session-options.js'
@@ -66,6 +67,7 @@ export async function* replayDeferred(session: Session, signal: AbortSignal, end
   const block = resultBlock(held, outcome)
   yield resultMessage(session, block, outcome)
   session.messages.push({ role: 'user', content: [block] })
+  yield* followUps(session, [outcome!])
   return undefined
 }
 

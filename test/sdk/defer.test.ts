@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { runCli } from '../helpers/cli.js'
@@ -30,6 +31,24 @@ function gate(verdicts: ('defer' | 'allow' | 'deny')[]) {
 const echoCall = { reply: [{ text: 'asking first' }, { tool_use: { id: 'toolu_deferred_1', name: 'Echo', input: { text: 'held' } } }] }
 
 describe('a deferred tool call', () => {
+  it('that gives text to follow its result (a skill) has it follow the result when resumed', async () => {
+    const guide = defineMod({
+      name: 'guide',
+      register: (on) => on('session.start', async ($, e, next) => {
+        await $.tool.register({ name: 'Guide', description: 'Guide', input: z.object({}), call: () => ({ result: 'ok', text: 'Launching guide', followUp: 'Follow these steps.' }) } as never)
+        return next(e)
+      }),
+    })
+    const a = await run([{ reply: [{ tool_use: { id: 'toolu_guide_1', name: 'Guide', input: {} } }] }], 'guide me', cwd, {}, [gate(['defer']).mod, guide])
+    expect(a.result).toMatchObject({ terminal_reason: 'tool_deferred' })
+    const b = await run([{ reply: 'followed' }], '', cwd, { resume: a.sessionId }, [gate(['allow']).mod, guide])
+    expect((b.requests[0]!.body as any).messages.at(-1).content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_guide_1', content: 'Launching guide' },
+      { type: 'text', text: 'Follow these steps.' },
+    ])
+  })
+
+
   it('ends the turn with tool_deferred, leaves the call unanswered, and runs it first when the session is resumed', async () => {
     const first = gate(['defer'])
     const a = await run([echoCall], 'do it', cwd, {}, [first.mod])
