@@ -1,4 +1,5 @@
 import { lineEndingOf } from '../_shared/text-file.js'
+import { inFileQuoteStyle, quoteBlindIndexes } from './quote-match.js'
 
 export type EditOutcome = { ok: true; text: string; count: number } | { ok: false; reason: 'missing' | 'ambiguous'; count: number }
 
@@ -12,6 +13,7 @@ function occurrences(text: string, needle: string): number {
  * Replaces `oldString` with `newString` in `text`: exactly one occurrence, or every one with
  * `replaceAll`. The model sees lines without their CR, so in a CRLF file both strings are first
  * given the file's line endings; the strings as sent are tried only when that finds nothing.
+ * Last, quotes are compared straightened (quote-match.ts).
  */
 export function applyEdit(text: string, oldString: string, newString: string, replaceAll: boolean): EditOutcome {
   const eol = lineEndingOf(text)
@@ -24,9 +26,19 @@ export function applyEdit(text: string, oldString: string, newString: string, re
     find = oldString
     put = newString
   }
-  if (count === 0) return { ok: false, reason: 'missing', count }
+  if (count === 0) return quoteBlindEdit(text, adapt(oldString), adapt(newString), replaceAll)
   if (count > 1 && !replaceAll) return { ok: false, reason: 'ambiguous', count }
   if (replaceAll) return { ok: true, text: text.split(find).join(put), count }
   const at = text.indexOf(find)
   return { ok: true, text: text.slice(0, at) + put + text.slice(at + find.length), count }
+}
+
+function quoteBlindEdit(text: string, find: string, put: string, replaceAll: boolean): EditOutcome {
+  const at = quoteBlindIndexes(text, find)
+  if (at.length === 0) return { ok: false, reason: 'missing', count: 0 }
+  if (at.length > 1 && !replaceAll) return { ok: false, reason: 'ambiguous', count: at.length }
+  const styled = inFileQuoteStyle(text.slice(at[0]!, at[0]! + find.length), put)
+  let out = text
+  for (const i of at.reverse()) out = out.slice(0, i) + styled + out.slice(i + find.length)
+  return { ok: true, text: out, count: at.length }
 }

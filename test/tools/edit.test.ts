@@ -53,6 +53,17 @@ describe('Edit', () => {
     expect(await tools.call('Edit', { file_path: file, old_string: 'hello', new_string: 'hello' })).toMatchObject({ isError: true, text: expect.stringContaining('the same') })
   })
 
+  it('matches old_string across curly and straight quotes, keeping the file\'s quote style', async () => {
+    const curly = await fresh('curly.md', 'say \u2018hi\u2019 and \u201Cbye\u201D\n')
+    const r = await tools.call('Edit', { file_path: curly, old_string: `say 'hi' and "bye"`, new_string: `say 'yo' and "it's done"` })
+    expect(r.isError).toBe(false)
+    expect(await readFile(curly, 'utf8')).toBe('say \u2018yo\u2019 and \u201Cit\u2019s done\u201D\n')
+    const straight = await fresh('straight.md', "x = 'a'\ny = 'a'\n")
+    expect(await tools.call('Edit', { file_path: straight, old_string: '\u2018a\u2019', new_string: "'b'" })).toMatchObject({ isError: true, text: expect.stringContaining('occurs 2 times') })
+    await tools.call('Edit', { file_path: straight, old_string: '\u2018a\u2019', new_string: "'b'", replace_all: true })
+    expect(await readFile(straight, 'utf8')).toBe("x = 'b'\ny = 'b'\n")
+  })
+
   it('needs a Read first, and a fresh one after the file changed on disk', async () => {
     await writeFile(p('unread.txt'), 'x\n')
     expect(await tools.call('Edit', { file_path: p('unread.txt'), old_string: 'x', new_string: 'y' })).toMatchObject({ isError: true, text: expect.stringContaining('has not been read') })
