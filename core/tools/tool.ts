@@ -1,6 +1,7 @@
 import type { DocumentBlockParam, ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import type { TurnEnding } from '../events/types.js'
+import { unquoteScalars } from './scalar-strings.js'
 
 export interface ToolContext {
   readonly signal: AbortSignal
@@ -109,7 +110,14 @@ export function validateInput<I>(tool: Tool<I>, input: unknown): Validation<I> {
       ? { ok: true, input: input as I }
       : { ok: false, message: `${tool.name}: input must be an object` }
   }
-  const parsed = tool.input.safeParse(input)
+  let parsed = tool.input.safeParse(input)
+  if (!parsed.success) {
+    const retry = unquoteScalars(input, parsed.error.issues)
+    if (retry !== undefined) {
+      const again = tool.input.safeParse(retry)
+      parsed = again
+    }
+  }
   if (parsed.success) return { ok: true, input: parsed.data }
   const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
   return { ok: false, message: `InputValidationError: ${tool.name} was called with invalid input:\n${problems.map((p) => `- ${p}`).join('\n')}` }

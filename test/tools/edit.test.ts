@@ -45,6 +45,8 @@ describe('Edit', () => {
     const all = await tools.call('Edit', { file_path: file, old_string: 'foo', new_string: 'qux', replace_all: true })
     expect(all.text).toContain('3 replacements')
     expect(await readFile(file, 'utf8')).toBe('qux bar qux baz qux\n')
+    // A boolean sent as a string is taken as the boolean it spells.
+    expect((await tools.call('Edit', { file_path: file, old_string: 'qux', new_string: 'q', replace_all: 'true' })).text).toContain('3 replacements')
   })
 
   it('errors on a missing old_string and on old_string equal to new_string', async () => {

@@ -67,6 +67,15 @@ describe('Read', () => {
     expect(r.text).toContain('offset 4')
   })
 
+  it('takes a number sent as a string, as Claude Code does, but refuses one that spells no number', async () => {
+    const r = await tools.call('Read', { file_path: p('five.txt'), offset: '3', limit: '2' })
+    expect(r.isError).toBe(false)
+    expect(r.text).toMatch(/^     3\tthree\n     4\tfour\n/)
+    const bad = await tools.call('Read', { file_path: p('five.txt'), offset: 'three' })
+    expect(bad).toMatchObject({ isError: true, text: expect.stringContaining('offset: Invalid input: expected number, received string') })
+    expect(await tools.call('Read', { file_path: p('five.txt'), limit: '0' })).toMatchObject({ isError: true, text: expect.stringContaining('limit: Too small') })
+  })
+
   it('stops at 2000 lines by default, and cuts long lines', async () => {
     const many = await tools.call('Read', { file_path: p('many.txt') })
     expect(many.text).toContain('  2000\tline 2000')
