@@ -9,6 +9,16 @@ function occurrences(text: string, needle: string): number {
   return count
 }
 
+/** How often `needle` occurs in `text`, or 0 unless each occurrence starts a line. */
+function wholeLines(text: string, needle: string): number {
+  let count = 0
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) {
+    if (i > 0 && text[i - 1] !== '\n') return 0
+    count++
+  }
+  return count
+}
+
 /**
  * Replaces `oldString` with `newString` in `text`: exactly one occurrence, or every one with
  * `replaceAll`. The model sees lines without their CR, so in a CRLF file both strings are first
@@ -27,6 +37,9 @@ export function applyEdit(text: string, oldString: string, newString: string, re
     put = newString
   }
   if (count === 0) return quoteBlindEdit(text, adapt(oldString), adapt(newString), replaceAll)
+  // Deleting the whole text of lines deletes the lines, not leaving them blank (as Claude Code does;
+  // it also takes the break after a line's tail, joining two lines, which we do not).
+  if (put === '' && !find.endsWith('\n') && wholeLines(text, find + eol) === count) find += eol
   if (count > 1 && !replaceAll) return { ok: false, reason: 'ambiguous', count }
   if (replaceAll) return { ok: true, text: text.split(find).join(put), count }
   const at = text.indexOf(find)

@@ -66,6 +66,18 @@ describe('Edit', () => {
     expect(await readFile(straight, 'utf8')).toBe("x = 'b'\ny = 'b'\n")
   })
 
+  it('deleting the text of whole lines deletes the lines, in LF and CRLF files', async () => {
+    const lf = await fresh('lines.txt', 'keep\ndelete me\nkeep2\ndelete me\n')
+    expect((await tools.call('Edit', { file_path: lf, old_string: 'delete me', new_string: '', replace_all: true })).isError).toBe(false)
+    expect(await readFile(lf, 'utf8')).toBe('keep\nkeep2\n')
+    const crlf = await fresh('lines-crlf.txt', 'a\r\nb\r\nc\r\n')
+    await tools.call('Edit', { file_path: crlf, old_string: 'a\nb', new_string: '' })
+    expect(await readFile(crlf, 'utf8')).toBe('c\r\n')
+    const inLine = await fresh('in-line.txt', 'keep this\n')
+    await tools.call('Edit', { file_path: inLine, old_string: ' this', new_string: '' })
+    expect(await readFile(inLine, 'utf8')).toBe('keep\n')
+  })
+
   it('needs a Read first, and a fresh one after the file changed on disk', async () => {
     await writeFile(p('unread.txt'), 'x\n')
     expect(await tools.call('Edit', { file_path: p('unread.txt'), old_string: 'x', new_string: 'y' })).toMatchObject({ isError: true, text: expect.stringContaining('has not been read') })
