@@ -38,24 +38,33 @@ export function forgetSession(sessionId: string): void {
   sessions.delete(sessionId)
 }
 
+type OnDisk = { mtimeMs: number; bytes: Uint8Array }
+
+/** Whether the file differs from what the session last read of it (a touch alone is no change). */
+export function changedSinceRead(sessionId: string, path: string, current: OnDisk): boolean {
+  const seen = lastRead(sessionId, path)
+  return seen !== undefined && seen.mtimeMs !== current.mtimeMs && seen.hash !== hashBytes(current.bytes)
+}
+
 /**
  * Whether the model may change an existing file: it must have read it in this session, and the
- * file must not have changed on disk since. `whole` asks for a read of the entire file (Write
- * replaces all of it). Returns the refusal to show the model, or undefined when allowed.
+ * file must not have changed on disk since (unless `changed` allows that: Edit checks its own
+ * match). `whole` asks for a read of the entire file (Write replaces all of it). Returns the
+ * refusal to show the model, or undefined when allowed.
  */
 export function refusalToChange(
   sessionId: string,
   path: string,
-  current: { mtimeMs: number; bytes: Uint8Array },
+  current: OnDisk,
   shown: string,
-  options: { whole?: boolean } = {},
+  options: { whole?: boolean; changed?: 'allow' } = {},
 ): string | undefined {
   const seen = lastRead(sessionId, path)
   if (!seen) return `${shown} has not been read in this session. Read it first, then try again.`
   if (options.whole && !seen.whole) {
     return `Only part of ${shown} was read, and writing it would replace all of it. Read the whole file first (or change it with Edit).`
   }
-  if (seen.mtimeMs !== current.mtimeMs && seen.hash !== hashBytes(current.bytes)) {
+  if (options.changed !== 'allow' && changedSinceRead(sessionId, path, current)) {
     return `${shown} has changed on disk since it was read (by the user or another program). Read it again before changing it.`
   }
   return undefined

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { checkPath } from '../_shared/allowed-paths.js'
 import { hunksOf, snippetOf, type Hunk } from '../_shared/patch.js'
-import { hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/read-state.js'
+import { changedSinceRead, hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
 import { decodeText, DEFAULT_FORMAT, encodeText, fitsEncoding, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
 import { applyEdit } from './apply-edit.js'
@@ -18,11 +18,13 @@ export const editInput = z.object({
 export type EditInput = z.output<typeof editInput>
 
 export const EDIT_DESCRIPTION = `Replaces exact text in a file.
-- The file must have been read with Read in this session, and must not have changed since.
+- The file must have been read with Read in this session. If it has changed on disk since, old_string must still match the current file.
 - old_string must match the file exactly, whitespace and indentation included. Copy it from Read's output without the line-number prefix (the number, then a tab).
 - old_string must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to change every occurrence (e.g. to rename a variable).
 - An empty old_string creates a new file (or fills an empty one) with new_string.
 - Line endings and encoding of the file are kept.`
+
+const STALE_NOTE = ' It had changed on disk since it was read; the parts not shown here may differ from what you saw, so Read it before edits that depend on them.'
 
 export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: readonly string[], anywhere = false): Promise<ToolOutput> {
   const checked = await checkPath(input.file_path, ctx.cwd, extraDirs, { anywhere })
@@ -35,13 +37,17 @@ export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: re
 
   let original = ''
   let format: TextFormat = DEFAULT_FORMAT
+  // Changed on disk since read: the edit still applies where old_string matches as it did (spec
+  // loop-and-sdk, Edit), and the model is told the rest of the file may differ from what it saw.
+  let stale = false
   if (!info) {
     if (input.old_string !== '') return failure(`File does not exist: ${shown}. To create it, use Write, or Edit with an empty old_string.`)
     await mkdir(dirname(checked.path), { recursive: true })
   } else {
     const bytes = await readFile(checked.path)
-    const refusal = refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown)
+    const refusal = refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown, { changed: 'allow' })
     if (refusal) return failure(refusal)
+    stale = changedSinceRead(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes })
     if (looksBinary(bytes)) return failure(`${shown} is a binary file; Edit changes text files only.`)
     ;({ text: original, format } = decodeText(bytes))
     if (input.old_string === '' && original !== '') {
@@ -54,6 +60,9 @@ export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: re
   if (input.old_string === '') updated = input.new_string
   else {
     const edit = applyEdit(original, input.old_string, input.new_string, input.replace_all)
+    if (!edit.ok && stale) {
+      return failure(`${shown} has changed on disk since it was read (by the user or another program), and old_string ${edit.reason === 'missing' ? 'is not in it' : `now occurs ${edit.count} times`}. Read it again before changing it.`)
+    }
     if (!edit.ok) {
       return failure(edit.reason === 'missing'
         ? `old_string was not found in ${shown}. It must match the file exactly, whitespace and indentation included; Read the file again to see its current text.`
@@ -69,8 +78,9 @@ export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: re
   const data = encodeText(updated, format)
   await writeFileAtomic(checked.path, data)
   const written = await stat(checked.path)
-  // The model now knows the file as well as before the edit: a partial read stays partial for Write.
-  const whole = info ? lastRead(ctx.sessionId, checked.path)?.whole ?? false : true
+  // The model now knows the file as well as before the edit: a partial read stays partial for Write,
+  // and so does a file changed by someone else, whose other changes the model has not seen.
+  const whole = info ? !stale && (lastRead(ctx.sessionId, checked.path)?.whole ?? false) : true
   recordRead(ctx.sessionId, checked.path, { mtimeMs: written.mtimeMs, hash: hashBytes(data), whole })
 
   const hunks: Hunk[] = await hunksOf(shown, original, updated)
@@ -79,6 +89,6 @@ export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: re
       filePath: shown, oldString: input.old_string, newString: input.new_string, originalFile: info ? original : null,
       structuredPatch: hunks, userModified: false, replaceAll: input.replace_all,
     },
-    text: `${info ? 'Edited' : 'Created'} ${shown}${count > 1 ? ` (${count} replacements)` : ''}. The changed part now reads (cat -n):\n${snippetOf(hunks)}`,
+    text: `${info ? 'Edited' : 'Created'} ${shown}${count > 1 ? ` (${count} replacements)` : ''}.${stale ? STALE_NOTE : ''} The changed part now reads (cat -n):\n${snippetOf(hunks)}`,
   }
 }

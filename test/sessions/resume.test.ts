@@ -147,7 +147,7 @@ describe('resume', () => {
     let restored: unknown
     const peek = defineMod({ name: 'peek', uses: { todo: 'optional' }, register: (on) => on('prompt.submit', ($, e, next) => { restored = $.capability.use('todo')?.todos(); return next(e) }) })
     const second = await run([
-      { reply: [{ tool_use: { name: 'Edit', input: { file_path: file, old_string: 'beta', new_string: 'gamma' } } }, { tool_use: { name: 'Edit', input: { file_path: other, old_string: 'two', new_string: 'three' } } }] },
+      { reply: [{ tool_use: { name: 'Edit', input: { file_path: file, old_string: 'beta', new_string: 'gamma' } } }, { tool_use: { name: 'Edit', input: { file_path: other, old_string: 'one', new_string: 'three' } } }] },
       { reply: 'edited' },
     ], 'edit it', dir, { resume: first.sessionId }, [...mods, peek])
     expect(restored).toEqual(todos)

@@ -78,13 +78,17 @@ describe('Edit', () => {
     expect(await readFile(inLine, 'utf8')).toBe('keep\n')
   })
 
-  it('needs a Read first, and a fresh one after the file changed on disk', async () => {
+  it('needs a Read first, and a fresh one after the file changed on disk unless old_string still matches', async () => {
     await writeFile(p('unread.txt'), 'x\n')
     expect(await tools.call('Edit', { file_path: p('unread.txt'), old_string: 'x', new_string: 'y' })).toMatchObject({ isError: true, text: expect.stringContaining('has not been read') })
-    const file = await fresh('changing.txt', 'v1\n')
+    const file = await fresh('changing.txt', 'v1\nkeep\n')
     await new Promise((r) => setTimeout(r, 20))
-    await writeFile(file, 'v2\n')
-    expect(await tools.call('Edit', { file_path: file, old_string: 'v2', new_string: 'v3' })).toMatchObject({ isError: true, text: expect.stringContaining('changed on disk') })
+    await writeFile(file, 'v2\nkeep\n')
+    expect(await tools.call('Edit', { file_path: file, old_string: 'v1', new_string: 'v3' })).toMatchObject({ isError: true, text: expect.stringContaining('changed on disk') })
+    // What the model saw is still there, once: the edit applies, and the model hears of the other change.
+    const stale = await tools.call('Edit', { file_path: file, old_string: 'keep', new_string: 'kept' })
+    expect(stale).toMatchObject({ isError: false, text: expect.stringContaining('changed on disk since it was read') })
+    expect(await readFile(file, 'utf8')).toBe('v2\nkept\n')
     await tools.call('Read', { file_path: file })
     expect((await tools.call('Edit', { file_path: file, old_string: 'v2', new_string: 'v3' })).isError).toBe(false)
     // Consecutive edits need no new Read: the edit itself is what the model last saw.
