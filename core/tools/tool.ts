@@ -113,10 +113,7 @@ export function validateInput<I>(tool: Tool<I>, input: unknown): Validation<I> {
   let parsed = tool.input.safeParse(input)
   if (!parsed.success) {
     const retry = unquoteScalars(input, parsed.error.issues)
-    if (retry !== undefined) {
-      const again = tool.input.safeParse(retry)
-      parsed = again
-    }
+    if (retry !== undefined) parsed = tool.input.safeParse(retry)
   }
   if (parsed.success) return { ok: true, input: parsed.data }
   const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
