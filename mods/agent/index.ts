@@ -2,6 +2,8 @@ import { z } from 'zod'
 import type { SpawnAnswer, SpawnRequest } from '../../core/mod/contracts.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { AgentHooks } from '../_shared/agent-hooks.js'
+import type { AgentRunInput, AgentRunner } from '../_shared/agent-runner.js'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import '../_shared/tasks.js'
 import '../permissions/api.js'
@@ -48,11 +50,18 @@ export default defineMod({
   name: 'agent',
   description: 'The Agent tool: subagents with their own context and tools',
   options,
-  provides: ['agentHooks'],
+  provides: ['agentHooks', 'agents'],
   uses: { loadedPlugins: 'optional', tasks: 'optional', permissions: 'optional', transcriptFile: 'optional' },
   register(on, opts, $) {
     let hooks: AgentHooks = {}
     $.capability.provide('agentHooks', () => hooks)
+    // Each session's Agent call, for other mods' subagents (a `context: fork` skill), by session id.
+    const runners = new Map<string, AgentRunner>()
+    $.capability.provide('agents', (i, ctx) => runners.get(ctx.sessionId)?.(i, ctx) ?? Promise.resolve({ output: failure('This session runs no subagents.') }))
+    on('session.end', (_$, e, next) => {
+      runners.delete(e.sessionId)
+      return next(e)
+    })
     const main: MainAgents = new Map()
     registerMainAgent(on, main)
     // The output files of the subagents running now, by agent id: each of their messages goes to its file.
@@ -70,15 +79,22 @@ export default defineMod({
       for (const a of agents.values()) await $.agent.register({ name: a.name, description: a.description })
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
+      const call = async (i: AgentRunInput, ctx: ToolContext): Promise<ToolOutput> => {
+        const def = findAgent(agents, i.subagent_type ?? 'general-purpose')
+        if (!def) return failure(`Agent type "${i.subagent_type}" not found. Available agent types: ${[...agents.keys()].join(', ')}`)
+        return callAgent({ $, spawn, logs }, def, i, ctx)
+      }
       await registerTool($, {
         name: 'Agent', aliases: ['Task'], traits: { spawnsAgents: true }, description: describe(agents), input: agentInput,
         // A subagent's own calls are checked one by one; the Agent call itself runs beside other read-only calls.
         isReadOnly: true,
-        call: async (i, ctx) => {
-          const def = findAgent(agents, i.subagent_type ?? 'general-purpose')
-          if (!def) return failure(`Agent type "${i.subagent_type}" not found. Available agent types: ${[...agents.keys()].join(', ')}`)
-          return callAgent({ $, spawn, logs }, def, i, ctx)
-        },
+        call,
+      })
+      runners.set(e.sessionId, async (i, ctx) => {
+        const output = await call(i, ctx)
+        const content = (output.result as { content?: { text?: unknown }[] } | undefined)?.content
+        const report = typeof content?.[0]?.text === 'string' ? content[0].text : undefined
+        return { output, ...(report !== undefined && !output.isError ? { report } : {}) }
       })
       const result = await next(e)
       if (typeof flags.agent === 'string') {

@@ -33,6 +33,12 @@ export interface PromptCommand {
   dir?: string
   /** Frontmatter `hooks` (settings shape): registered for the rest of the session once it runs (spec settings-hooks §1.8). */
   hooks?: Record<string, unknown>
+  /**
+   * Frontmatter `context: fork`: the model's Skill call runs the skill as a subagent of type
+   * `agent` (general-purpose when unnamed), in the background with `background: true`, and gets
+   * its report instead of the instructions.
+   */
+  fork?: { agent?: string; background?: boolean }
 }
 
 /** The plugin whose directory is read: its name prefixes what it holds. */
@@ -60,6 +66,9 @@ const FIELDS = {
   'user-invocable': flag,
   // Settings-hooks shaped; the shell-hooks mod checks the groups when the skill runs.
   hooks: z.record(z.string(), z.unknown()),
+  context: text,
+  agent: text,
+  background: flag,
 } satisfies Record<string, z.ZodType>
 
 type Fields = { [K in keyof typeof FIELDS]?: z.output<(typeof FIELDS)[K]> }
@@ -110,6 +119,7 @@ function build(name: string, kind: PromptCommand['kind'], source: PromptCommand[
     userInvocable: fields['user-invocable'] !== false,
     ...(kind === 'skill' ? { dir: dirname(file) } : {}),
     ...(fields.hooks ? { hooks: fields.hooks } : {}),
+    ...(fields.context === 'fork' ? { fork: { ...(fields.agent ? { agent: fields.agent } : {}), ...(fields.background ? { background: true } : {}) } } : {}),
   }
 }
 

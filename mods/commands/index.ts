@@ -52,7 +52,7 @@ export default defineMod({
   description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear and /cost',
   options,
   provides: ['commands'],
-  uses: { loadedPlugins: 'optional' },
+  uses: { loadedPlugins: 'optional', agents: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionCommands>()
     const running = new RunningInvocation()
@@ -127,7 +127,7 @@ export default defineMod({
         await registerTool($, skillTool(byToolName, (def, args) => {
           running.set(def)
           return expand($, def, args)
-        }))
+        }, () => $.capability.use('agents')))
       }
       else if (had) await $.tool.unregister({ tool: 'Skill' })
     }

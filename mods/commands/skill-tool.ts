@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { ToolOutput } from '../../core/tools/tool.js'
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import type { AgentRunner } from '../_shared/agent-runner.js'
 import { failure, type BuiltinTool } from '../_shared/register-tool.js'
 import type { PromptCommand } from './definitions.js'
 
@@ -22,16 +23,19 @@ const DESCRIPTION = `Runs a skill: a packaged set of instructions for a particul
 export function skillTool(
   skills: ReadonlyMap<string, PromptCommand>,
   expand: (def: PromptCommand, args: string) => Promise<string>,
+  agents?: () => AgentRunner | undefined,
 ): BuiltinTool<typeof input> {
   const given = new Set<string>()
   return {
     name: 'Skill', description: DESCRIPTION, input, isReadOnly: false,
-    call: async (i): Promise<ToolOutput> => {
+    call: async (i, ctx): Promise<ToolOutput> => {
       const name = i.skill.trim().replace(/^\//, '')
       const def = skills.get(name)
       if (!def) return failure(`Unknown skill "${name}". Skills: ${[...new Set([...skills.values()].filter((s) => s.modelInvocable).map((s) => s.name))].join(', ') || '(none)'}`)
       if (!def.modelInvocable) return failure(`The skill "${name}" is run only by the user, as /${name}.`)
       const text = await expand(def, i.args ?? '')
+      const run = def.fork ? agents?.() : undefined
+      if (def.fork && run) return forked(run, def, name, text, ctx)
       const result = { success: true, commandName: def.name }
       const key = `${def.name}\u0000${text}`
       const again = given.has(key)
@@ -40,4 +44,19 @@ export function skillTool(
       return { result, text: `Launching skill: ${name}`, followUp: again ? `The skill "${name}" is already loaded: follow the instructions given above.` : text }
     },
   }
+}
+
+/**
+ * A `context: fork` skill: its instructions go to a subagent of its own as the task, and the model
+ * gets the subagent's report (spec loop-and-sdk §6.2, as Claude Code words it), or the receipt of
+ * one run in the background. Without a mod that runs subagents it runs as any skill does.
+ */
+async function forked(run: AgentRunner, def: PromptCommand, name: string, text: string, ctx: ToolContext): Promise<ToolOutput> {
+  const background = def.fork?.background === true
+  const { output, report } = await run({
+    description: `/${name}`, prompt: text, subagent_type: def.fork?.agent ?? 'general-purpose',
+    ...(def.model ? { model: def.model } : {}), ...(background ? { run_in_background: true } : {}),
+  }, ctx)
+  if (report === undefined) return output
+  return { result: { success: true, commandName: def.name, status: 'forked', result: report }, text: `Skill "${name}" completed (forked execution).\n\nResult:\n${report}` }
 }

@@ -9,6 +9,7 @@ import { renderBody } from '../../mods/commands/render-body.js'
 import bashMod from '../../mods/bash/index.js'
 import memoryMod from '../../mods/memory/index.js'
 import mentionsMod from '../../mods/mentions/index.js'
+import agentMod from '../../mods/agent/index.js'
 import permissionsMod from '../../mods/permissions/index.js'
 import { runScript } from '../loop/helpers.js'
 import { conversation } from '../sdk/conversation.js'
@@ -244,6 +245,34 @@ describe('skills', () => {
     expect(file.text).toMatch(/^<system-reminder>\n[^]*Notes!/)
     expect(file.text).toContain(`${cwd}/notes.md`)
     expect(text.text).toContain('See @notes.md')
+  })
+
+  it('a context: fork skill runs as a subagent of its agent type; the model gets its report, not the instructions', async () => {
+    const dir = await tempDir('commands-fork')
+    try {
+      await writeTree(dir, {
+        '.claude/skills/sum/SKILL.md': '---\ndescription: Summarize the notes\ncontext: fork\nagent: reader\n---\nSummarize the notes. Focus: $ARGUMENTS\n',
+        '.claude/agents/reader.md': '---\nname: reader\ndescription: Reads\ntools: Read\n---\nYou read notes.\n',
+      })
+      const task = `Base directory for this skill: ${dir}/.claude/skills/sum\n\nSummarize the notes. Focus: todos`
+      const run = await runScript([
+        { reply: [{ tool_use: { id: 'toolu_skill', name: 'Skill', input: { skill: 'sum', args: 'todos' } } }] },
+        { reply: 'SUB: three todos', when: { firstUserText: 'Focus: todos' } },
+        { reply: 'done', expect: { lastUserText: 'SUB: three todos' } },
+      ], 'hi', { cwd: dir, mods: [commands(), agentMod, 'read', 'glob'] })
+      expect(run.error).toBeUndefined()
+      // The subagent's first message is the rendered skill; it is of the skill's agent type (its tools, its prompt).
+      const sub = run.requests.find((r) => JSON.stringify(r.body.messages[0]).includes('Focus: todos'))!
+      expect(JSON.stringify(sub.body.messages[0])).toContain(JSON.stringify(task).slice(1, -1))
+      expect(sub.body.tools.map((t: any) => t.name)).toEqual(['Read'])
+      expect(systemText(sub.body)).toContain('You read notes.')
+      const last = run.requests.at(-1)!.body.messages.at(-1).content
+      expect(last).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_skill', content: 'Skill "sum" completed (forked execution).\n\nResult:\nSUB: three todos' })])
+      expect(run.messages.filter((m: any) => m.type === 'system' && m.subtype === 'task_started')).toEqual([])
+      expect(run.messages.some((m: any) => m.parent_tool_use_id === 'toolu_skill')).toBe(true)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('a skill runs as /name too; without skills there is no Skill tool and no listing', async () => {

@@ -1,0 +1,25 @@
+import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+
+/** A subagent run as another mod asks for it: what the Agent tool takes. */
+export interface AgentRunInput {
+  description: string
+  prompt: string
+  /** The agent type; `general-purpose` when absent. */
+  subagent_type?: string
+  model?: string
+  run_in_background?: boolean
+}
+
+/**
+ * Runs a subagent as an Agent call would, within the caller's own tool call (`ctx`): its task,
+ * stream messages and hooks are the Agent tool's. The mod that runs subagents provides it
+ * (`agents`); the commands mod runs a `context: fork` skill through it. `report` is the subagent's
+ * final text when it ran in the foreground.
+ */
+export type AgentRunner = (input: AgentRunInput, ctx: ToolContext) => Promise<{ output: ToolOutput; report?: string }>
+
+declare module '../../core/mod/capabilities.js' {
+  interface Capabilities {
+    agents: AgentRunner
+  }
+}
