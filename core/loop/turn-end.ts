@@ -46,7 +46,8 @@ export class TurnEnd {
       subtype: ending.subtype,
       is_error: ending.isError,
       ...(ending.subtype === 'success' ? { result: text } : { errors: ending.errors ?? (ending.text ? [ending.text] : []) }),
-      num_turns: this.num,
+      // Claude Code counts the request the limit refused: a stop at --max-turns N reports N + 1.
+      num_turns: ending.terminal === 'max_turns' ? this.num + 1 : this.num,
       duration_ms: durationMs,
       duration_api_ms: Math.round(this.apiMs),
       total_cost_usd: session.root.totalCostUsd,

@@ -75,7 +75,7 @@ describe('modloop -p', () => {
   it('exit 1 on an error result; --max-turns reaches error_max_turns', async () => {
     const r = await cli(['-p', 'go', '--max-turns', '1', '--output-format', 'json'], toolTurn)
     expect(r.code).toBe(1)
-    expect(JSON.parse(r.out)).toMatchObject({ subtype: 'error_max_turns', terminal_reason: 'max_turns' })
+    expect(JSON.parse(r.out)).toMatchObject({ subtype: 'error_max_turns', terminal_reason: 'max_turns', num_turns: 2 })
   })
 
   it('exit 2 on bad usage', async () => {

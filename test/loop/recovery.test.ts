@@ -69,7 +69,7 @@ describe('terminal reasons and recovery', () => {
 
   it('maxTurns: stops after the last allowed tool round with error_max_turns', async () => {
     const run = await runScript([{ reply: [echo('1')] }, { reply: [echo('2')] }, { reply: 'never' }], 'go', { maxTurns: 2 })
-    expect(run.result).toMatchObject({ subtype: 'error_max_turns', terminal_reason: 'max_turns', num_turns: 2, is_error: true })
+    expect(run.result).toMatchObject({ subtype: 'error_max_turns', terminal_reason: 'max_turns', num_turns: 3, is_error: true })
     expect(run.requests).toHaveLength(2)
     expect(String(run.error)).toContain('maximum number of turns')
     assertNoDanglingToolUse(run.requests)
