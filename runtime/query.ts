@@ -225,7 +225,7 @@ async function* reloaded(session: Session): AsyncGenerator<SDKMessage, void, und
 
 function turnInput(message: SDKUserMessage): TurnInput {
   const content = message.message.content
-  const id = message.uuid ? { uuid: message.uuid } : {}
+  const id = { ...(message.uuid ? { uuid: message.uuid } : {}), sent: content }
   const origin: PromptOrigin = message.origin?.kind === 'task-notification' ? { kind: 'task-notification', taskId: message.origin.task_id ?? '' } : { kind: 'sdk' }
   if (typeof content === 'string') return { text: content, origin, ...id }
   const texts = content.filter((b) => b.type === 'text') as Extract<ContentBlockParam, { type: 'text' }>[]

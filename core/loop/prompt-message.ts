@@ -1,4 +1,4 @@
-import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { SDKUserMessage } from './messages.js'
 import type { Session } from './session.js'
 
@@ -12,12 +12,13 @@ export function replaysPrompts(session: Session): boolean {
  * The prompt's user message enters the history under `id` — the caller's own uuid when its
  * streaming input carried one — and is recorded. It is the id `Query.rewindFiles` takes; the
  * caller learns it from the result's `user_message_uuid`, or from the echo yielded here when it
- * asked for replays. The echo is marked `isReplay` so it is not recorded a second time.
+ * asked for replays. The echo is marked `isReplay` so it is not recorded a second time, and holds
+ * what the caller sent (`sent`), as Claude Code's does: not the context the turn attached to it.
  */
-export async function* enterPrompt(session: Session, content: ContentBlockParam[], id: string): AsyncGenerator<SDKUserMessage, void, undefined> {
+export async function* enterPrompt(session: Session, content: ContentBlockParam[], id: string, sent: MessageParam['content'] = content): AsyncGenerator<SDKUserMessage, void, undefined> {
   const { bus } = session.host
   session.messages.push({ role: 'user', content })
   const message: SDKUserMessage = { type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, uuid: id, session_id: session.id }
   if (bus.has('session.message')) await bus.emit('session.message', { message, shown: false })
-  if (replaysPrompts(session)) yield { ...message, isReplay: true }
+  if (replaysPrompts(session)) yield { ...message, message: { role: 'user', content: sent }, isReplay: true }
 }

@@ -1,4 +1,4 @@
-import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PromptOrigin } from '../events/types.js'
 import { describeError } from '../errors.js'
 import { uuid, type SDKMessage, type SDKResultMessage } from './messages.js'
@@ -20,6 +20,8 @@ export interface TurnInput {
   content?: ContentBlockParam[]
   /** The uuid the caller gave its user message (streaming input); one is made when absent. */
   uuid?: string
+  /** The message's content as the caller sent it: what a replay echoes, without the context the turn added. */
+  sent?: MessageParam['content']
   /** Fewer model requests than the session's maxTurns: what a budget shared with earlier turns left. */
   maxTurns?: number
   /** A subagent's first message: what agent.spawn's handlers added beside its prompt. */
@@ -81,7 +83,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       }
       if (!replayed || text.trim() !== '' || input.content?.length) {
         end.userMessageUuid = input.uuid ?? uuid()
-        yield* enterPrompt(session, content, end.userMessageUuid)
+        yield* enterPrompt(session, content, end.userMessageUuid, input.sent)
       }
       await bus.emit('turn.start', { text, turnId })
     } catch (err) {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import type { Io } from '../../cli/io.js'
 import { main } from '../../cli/main.js'
 import { startFakeAnthropic, type FakeRequest } from './fake-anthropic.js'
@@ -20,7 +21,8 @@ export async function runCli(args: string[], o: { script: unknown; cwd: string; 
     cwd: o.cwd,
     // The test process's IS_SANDBOX (vitest.config.ts): the CLI runs as root in CI.
     env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1', IS_SANDBOX: process.env.IS_SANDBOX, ...o.env },
-    ...(o.stdin !== undefined ? { stdin: (async function* () { yield Buffer.from(o.stdin!) })() as unknown as NodeJS.ReadableStream } : {}),
+    // A real stream: the stream-json transport reads it line by line.
+    ...(o.stdin !== undefined ? { stdin: Readable.from([Buffer.from(o.stdin)]) } : {}),
   }
   try {
     return { code: await main(args, io), out, err, requests: server.requests }

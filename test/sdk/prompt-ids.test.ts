@@ -18,7 +18,7 @@ describe("the prompt's user message id", () => {
     expect(run.messages.map((m) => (m.type === 'system' ? `system/${(m as { subtype: string }).subtype}` : m.type))).toEqual(['system/init', 'user', 'assistant', 'result'])
     const echo = run.messages[1] as SDKUserMessage
     expect(run.messages[0]).toMatchObject({ capabilities: expect.arrayContaining(['interrupt_receipt_v1', 'interrupt_cancel_queued_v1']) })
-    expect(echo).toMatchObject({ isReplay: true, message: { role: 'user', content: [{ type: 'text', text: 'hello' }] }, parent_tool_use_id: null, session_id: run.result.session_id })
+    expect(echo).toMatchObject({ isReplay: true, message: { role: 'user', content: 'hello' }, parent_tool_use_id: null, session_id: run.result.session_id })
     expect(run.result.user_message_uuid).toBe(echo.uuid)
     // Recorded once, under that uuid.
     const users = readLines(fileOf(cwd, run.result.session_id)).filter((l) => l.type === 'user')
@@ -32,8 +32,22 @@ describe("the prompt's user message id", () => {
     expect(run.code, run.err).toBe(0)
     const lines = run.out.trim().split('\n').map((l) => JSON.parse(l))
     const echo = lines.find((l) => l.type === 'user' && l.isReplay)
-    expect(echo.message.content[0]).toEqual({ type: 'text', text: 'hello' })
+    expect(echo.message.content).toBe('hello')
     expect(lines.at(-1)).toMatchObject({ type: 'result', user_message_uuid: echo.uuid })
+  })
+
+  it('the echo of a streamed message is what the caller sent: a string stays a string, blocks stay apart, no added context', async () => {
+    const cwd = await tempCwd('modloop-prompt-ids-')
+    const blocks = [{ type: 'text', text: 'part one' }, { type: 'text', text: 'part two' }]
+    const stdin = [
+      { type: 'user', message: { role: 'user', content: 'hello' } },
+      { type: 'user', message: { role: 'user', content: blocks } },
+    ].map((m) => `${JSON.stringify(m)}\n`).join('')
+    const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--replay-user-messages']
+    const run = await runCli(args, { script: [{ reply: 'one' }, { reply: 'two' }], cwd, stdin })
+    expect(run.code, run.err).toBe(0)
+    const echoes = run.out.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'user' && l.isReplay)
+    expect(echoes.map((e) => e.message)).toEqual([{ role: 'user', content: 'hello' }, { role: 'user', content: blocks }])
   })
 
   it("keeps the caller's own uuid for a streamed message; without replays only the result carries it", async () => {
