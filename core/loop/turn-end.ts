@@ -49,7 +49,8 @@ export class TurnEnd {
       // Claude Code counts the request the limit refused: a stop at --max-turns N reports N + 1.
       num_turns: ending.terminal === 'max_turns' ? this.num + 1 : this.num,
       duration_ms: durationMs,
-      duration_api_ms: Math.round(this.apiMs),
+      // The session's API time so far, as total_cost_usd is its cost so far (Claude Code's does the same).
+      duration_api_ms: Math.round(session.root.apiMs),
       total_cost_usd: session.root.totalCostUsd,
       usage: { ...this.usage },
       modelUsage: structuredClone(session.root.modelUsage),
