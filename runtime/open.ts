@@ -73,7 +73,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const loggedErrors = host.errors.length
   // A resumed session goes on with its own model unless one is given; either way, if it starts on another, that is a switch.
   const fresh = resolveModelName(options, configModel)
-  const model = options.model ?? resumed?.rebuilt.model ?? fresh
+  const model = options.model !== undefined ? fresh : resumed?.rebuilt.model ?? fresh
   const startsOn = resumed?.rebuilt.model ? (options.model ? resumed.rebuilt.model : fresh) : model
   const permissionMode = options.permissionMode ?? restoredMode(resumed?.rebuilt.permissionMode)
   const { model: llm, setupError } = await picked

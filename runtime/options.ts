@@ -3,6 +3,7 @@ import type { Builtins } from './loader/types.js'
 import type { ModHost } from '../core/mod/host.js'
 import type { Model } from '../core/model/types.js'
 import { DEFAULT_MODEL, type SessionOptions } from '../core/loop/session-options.js'
+import { resolveAlias } from '../core/model/aliases.js'
 import type { SDKUserMessage } from '../core/loop/messages.js'
 import type { SdkOnlyOptions, SystemPromptOption } from './sdk-options.js'
 import type { McpServerConfig } from '../core/mod/session-capabilities.js'
@@ -93,7 +94,8 @@ export type QueryOptions = SessionOptions
 
 export type PromptInput = string | AsyncIterable<SDKUserMessage>
 
+/** The model a new session starts on: an alias (`--model sonnet`, settings, ANTHROPIC_MODEL) names its id, as /model's does. */
 export function resolveModelName(options: QueryOptions, configModel?: string): string {
   const env = options.env ?? process.env
-  return options.model ?? configModel ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL
+  return resolveAlias(options.model ?? configModel ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL, env)
 }

@@ -9,7 +9,7 @@ import { recordUnshown } from './unshown.js'
 
 /** The model a session goes back to for `setModel()` with no name: what it would have started with. */
 export function defaultModelOf(session: Session): string {
-  return session.options.model ?? session.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL
+  return resolveAlias(session.options.model ?? session.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL, session.env)
 }
 
 /**
@@ -47,7 +47,7 @@ export async function switchItself(session: Session, from: string, to: string, s
 
 /** The model a turn goes on with when `model` fails or refuses: the fallback model, unless there is none or a mod refused the switch. */
 export async function fallBack(session: Session, model: string): Promise<string | undefined> {
-  const fallback = session.options.fallbackModel
+  const fallback = session.options.fallbackModel && resolveAlias(session.options.fallbackModel, session.env)
   if (!fallback || fallback === model) return undefined
   const r = await switchItself(session, model, fallback, 'auto')
   return 'deny' in r ? undefined : r.model

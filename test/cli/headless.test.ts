@@ -91,6 +91,15 @@ describe('modloop -p', () => {
     expect(systemText(r.requests[0]!.body as any)).toBe('Be terse.\n\nUse British spelling.')
   })
 
+  it('--model and --fallback-model take an alias: the request names its model id', async () => {
+    const r = await cli(['-p', 'go', '--model', 'sonnet', '--fallback-model', 'haiku', '--output-format', 'json'], [
+      { reply: 'no', stop_reason: 'refusal', expect: { model: 'claude-sonnet-4-6' } },
+      { reply: 'ok', expect: { model: 'claude-haiku-4-5' } },
+    ])
+    expect(r.code, r.err).toBe(0)
+    expect(JSON.parse(r.out)).toMatchObject({ result: 'ok' })
+  })
+
   it('--mod adds a mod for this run', async () => {
     await writeFile(join(dir, 'shout.mjs'), `export function register(on) {
   on('turn.step', async function* ($, e, next) {
