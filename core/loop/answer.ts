@@ -1,4 +1,4 @@
-import type { ContentBlock, ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { ToolExecutor } from '../tools/executor.js'
 import { INTERRUPTED, type CallOutcome } from '../tools/pipeline.js'
 import type { SDKMessage } from './messages.js'
@@ -58,10 +58,19 @@ export async function* answer(session: Session, toolUses: ToolUse[], outcomes: C
   }
   const extra: ContentBlockParam[] = [...context]
   // Messages sent with priority `next` while this turn ran join it here, beside the tool results.
-  for (const joining of session.agent || !join ? [] : session.root.input?.takeJoining() ?? []) {
-    const c = joining.message.content
-    extra.push(...(typeof c === 'string' ? [{ type: 'text' as const, text: c }] : c))
-  }
+  for (const joining of session.agent || !join ? [] : session.root.input?.takeJoining() ?? []) extra.push(...framed(joining.message.content))
   session.messages.push({ role: 'user', content: [...results, ...extra] })
   if (extra.length > 0) await recordUnshown(session, extra, true)
+}
+
+const JOINED_BEFORE = 'The user sent this message while you were working:'
+const JOINED_AFTER = 'It is part of this turn: take it into account as you go on.'
+
+/**
+ * A message joining the turn, framed as the person's words: beside tool results, bare text would
+ * read as more tool output (Claude Code frames it as well).
+ */
+function framed(content: MessageParam['content']): ContentBlockParam[] {
+  if (typeof content === 'string') return [{ type: 'text', text: `${JOINED_BEFORE}\n${content}\n\n${JOINED_AFTER}` }]
+  return [{ type: 'text', text: JOINED_BEFORE }, ...content, { type: 'text', text: JOINED_AFTER }]
 }

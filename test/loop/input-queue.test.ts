@@ -35,7 +35,8 @@ describe('input that arrives while a turn runs', () => {
     const { seen, requests } = await session([slow, { reply: 'done with both' }], (ch, s) => { if (s.filter((x: any) => x.subtype === 'tool_started').length === 1) { ch.send('also this', { priority: 'next' }); setTimeout(() => ch.close(), 50) } })
     const second = (requests[1]!.body as any).messages.at(-1).content
     expect(second.map((b: any) => b.type)).toEqual(['tool_result', 'text'])
-    expect(second[1].text).toBe('also this')
+    // Framed as the person's words, not bare text that reads as more tool output.
+    expect(second[1].text).toMatch(/^The user sent this message while you were working:\nalso this\n\n\S/)
     expect(seen.filter((m) => m.type === 'result')).toHaveLength(1)
   })
 
@@ -109,7 +110,7 @@ describe('mixed priorities sent while a tool runs, through query() streaming inp
     )
     const joined = lastUser(requests[1])
     expect(joined.map((b: any) => b.type)).toEqual(['tool_result', 'text', 'text'])
-    expect(joined.slice(1).map((b: any) => b.text)).toEqual(['B', 'D'])
+    expect(joined.slice(1).map((b: any) => b.text.split('\n')[1])).toEqual(['B', 'D'])
     expect(lastUser(requests[2])[0].text).toBe('A')
     expect(lastUser(requests[3])[0].text).toBe('C')
     expect(requests).toHaveLength(4)
