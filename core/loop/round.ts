@@ -164,6 +164,8 @@ export class TurnRun {
       return 'continue'
     }
     await executor.settle()
+    // The failed request counts as a turn, as in Claude Code (one that streamed blocks already counted).
+    if (blocks.length === 0) this.end.num++
     return apiFailure(step.error)
   }
 

@@ -78,6 +78,12 @@ describe('modloop -p', () => {
     expect(JSON.parse(r.out)).toMatchObject({ subtype: 'error_max_turns', terminal_reason: 'max_turns', num_turns: 2 })
   })
 
+  it('an API error counts the failed request among num_turns', async () => {
+    const r = await cli(['-p', 'go', '--output-format', 'json'], [toolTurn[0], { error: { status: 401, type: 'authentication_error' } }])
+    expect(r.code).toBe(1)
+    expect(JSON.parse(r.out)).toMatchObject({ is_error: true, terminal_reason: 'api_error', api_error_status: 401, num_turns: 2 })
+  })
+
   it('exit 2 on bad usage', async () => {
     expect((await cli(['-p', 'go', '--output-format', 'xml'], [])).code).toBe(2)
     expect((await cli(['-p', 'go', '--max-turns', 'many'], [])).code).toBe(2)
