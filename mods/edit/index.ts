@@ -4,11 +4,15 @@ import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
 import { EDIT_DESCRIPTION, editInput, editTool } from './edit-file.js'
+import { NOTEBOOK_EDIT_DESCRIPTION, notebookEditInput, notebookEditTool } from './notebook-edit.js'
 
-/** Edit: exact string replacement in a file read in this session, written back atomically. */
+/**
+ * Edit: exact string replacement in a file read in this session, written back atomically; and
+ * NotebookEdit: one cell of a Jupyter notebook replaced, inserted or deleted, under the same rules.
+ */
 export default defineMod({
   name: 'edit',
-  description: 'The Edit tool',
+  description: 'The Edit and NotebookEdit tools',
   options: allowedDirsOptions,
   uses: { permissions: 'optional' },
   register(on, opts) {
@@ -17,6 +21,8 @@ export default defineMod({
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs, confinementLifted($))
       } })
+      await registerTool($, { name: 'NotebookEdit', description: NOTEBOOK_EDIT_DESCRIPTION, input: notebookEditInput, isReadOnly: false, call: async (input, ctx) =>
+        notebookEditTool(input, ctx, await sessionDirectories($, opts.additionalDirectories), confinementLifted($)) })
       return next(e)
     })
     on('session.end', ($, e, next) => {
