@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../_shared/text-file.js'
 
 export const notebookEditInput = z.object({
   notebook_path: z.string().describe('The absolute path of the Jupyter notebook (.ipynb) to edit'),
-  cell_id: z.string().optional().describe('The id of the cell, as Read shows it (<cell id="…">). To insert: the cell the new one goes after; without it the new cell goes first'),
+  cell_id: z.string().optional().describe('The id of the cell, as Read shows it (<cell id="...">). To insert: the cell the new one goes after; without it the new cell goes first'),
   new_source: z.string().describe('The new source of the cell'),
   cell_type: z.enum(['code', 'markdown']).optional().describe('The type of the cell: needed to insert; to replace, the current type is kept unless this is given'),
   edit_mode: z.enum(['replace', 'insert', 'delete']).default('replace').describe('replace (the default), insert or delete'),
@@ -18,7 +18,7 @@ export type NotebookEditInput = z.output<typeof notebookEditInput>
 
 export const NOTEBOOK_EDIT_DESCRIPTION = `Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb).
 - The notebook must have been read with Read in this session, and must not have changed since.
-- notebook_path must be absolute. cell_id is the id Read shows in <cell id="…">; replace and delete need it.
+- notebook_path must be absolute. cell_id is the id Read shows in <cell id="...">; replace and delete need it.
 - edit_mode is replace by default. insert adds a cell after cell_id (first, without one) and needs cell_type; delete removes the cell.
 - A replaced code cell loses its outputs and execution count: they belonged to the old source.`
 

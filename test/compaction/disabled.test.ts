@@ -45,8 +45,10 @@ describe('with the compaction mod disabled', () => {
   })
 
   it('the same session with it enabled compacts under the same threshold', async () => {
-    // Every step also carries text, so a summary request answered by any of them gets a summary.
-    const script = [...Array.from({ length: ROUNDS }, (_, i) => on.round(i + 1, `SUMMARY-${i + 1}`)), { reply: 'done' }]
+    // Every step also carries text, so a summary request answered by any of them gets a summary. Each
+    // summary takes a step, and how many there are follows the size of the requests (the tools'
+    // schemas among them): spare last steps keep the answer 'done' whatever that count.
+    const script = [...Array.from({ length: ROUNDS }, (_, i) => on.round(i + 1, `SUMMARY-${i + 1}`)), ...Array.from({ length: 4 }, () => ({ reply: 'done' }))]
     const r = await on.run(script, LOW)
     expect(r.messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'done' })
     expect(boundaries(r.messages).length).toBeGreaterThan(0)
