@@ -45,7 +45,7 @@ export class ToolExecutor {
 
   add(use: ToolUse): void {
     const tool = this.env.tools.get(use.name)
-    const valid = tool ? validateInput(tool, use.input) : undefined
+    const valid = tool ? validateInput(tool, use.input, { fromModel: true }) : undefined
     const readOnly = !tool || !valid?.ok || safeReadOnly(() => tool.isReadOnly(valid.input))
     let start!: () => void
     const started = new Promise<void>((resolve) => { start = resolve })

@@ -134,7 +134,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
   const tool = env.tools.get(use.name)
   if (!tool) return outcome({ text: `Error: No such tool available: ${use.name}. Available tools: ${env.tools.names().join(', ')}`, isError: true })
   // The executor checked the input already, to learn whether the call is read-only: not again, unless the tool was replaced since.
-  const checked = validated?.tool === tool ? validated.valid : validateInput(tool, use.input)
+  const checked = validated?.tool === tool ? validated.valid : validateInput(tool, use.input, { fromModel: true })
   if (!checked.ok) return outcome({ text: checked.message, isError: true })
 
   let finalInput: unknown = checked.input

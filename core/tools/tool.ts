@@ -103,8 +103,13 @@ function closeObjects(node: unknown): void {
 
 export type Validation<I> = { ok: true; input: I } | { ok: false; message: string }
 
-/** Validates model-written input, naming the tool and every failing field. */
-export function validateInput<I>(tool: Tool<I>, input: unknown): Validation<I> {
+/**
+ * Validates tool input, naming the tool and every failing field. `fromModel`: the model wrote it,
+ * so a parameter the tool does not take is refused too, as Claude Code refuses it (its schema
+ * said so; dropped in silence, a misnamed option such as Grep's `include` would just not apply).
+ * Input a mod or hook rewrote keeps the schema's own leniency.
+ */
+export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?: boolean } = {}): Validation<I> {
   if (!tool.input) {
     return typeof input === 'object' && input !== null && !Array.isArray(input)
       ? { ok: true, input: input as I }
@@ -115,9 +120,21 @@ export function validateInput<I>(tool: Tool<I>, input: unknown): Validation<I> {
     const retry = unquoteScalars(input, parsed.error.issues)
     if (retry !== undefined) parsed = tool.input.safeParse(retry)
   }
-  if (parsed.success) return { ok: true, input: parsed.data }
-  const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
+  const unknown = o.fromModel ? unexpectedKeys(tool.input, input) : []
+  if (parsed.success && unknown.length === 0) return { ok: true, input: parsed.data }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)),
+    ...unknown.map((key) => `${key}: An unexpected parameter \`${key}\` was provided`),
+  ]
   return { ok: false, message: `InputValidationError: ${tool.name} was called with invalid input:\n${problems.map((p) => `- ${p}`).join('\n')}` }
+}
+
+/** The top-level keys of `input` that a plain (key-stripping) object schema does not name. */
+function unexpectedKeys(schema: z.ZodType, input: unknown): string[] {
+  const def = (schema as { _zod?: { def?: { type?: string; catchall?: unknown; shape?: Record<string, unknown> } } })._zod?.def
+  if (def?.type !== 'object' || def.catchall !== undefined || !def.shape) return []
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return []
+  return Object.keys(input).filter((key) => !Object.hasOwn(def.shape!, key))
 }
 
 const MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])

@@ -76,6 +76,12 @@ describe('Read', () => {
     expect(await tools.call('Read', { file_path: p('five.txt'), limit: '0' })).toMatchObject({ isError: true, text: expect.stringContaining('limit: Too small') })
   })
 
+  it('refuses a parameter it does not take, as Claude Code does, rather than reading without it', async () => {
+    expect(await tools.call('Read', { file_path: p('five.txt'), lines: '2-3' })).toMatchObject({
+      isError: true, text: 'InputValidationError: Read was called with invalid input:\n- lines: An unexpected parameter `lines` was provided',
+    })
+  })
+
   it('stops at 2000 lines by default, and cuts long lines', async () => {
     const many = await tools.call('Read', { file_path: p('many.txt') })
     expect(many.text).toContain('  2000\tline 2000')
