@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { withPluginRoot } from '../_shared/loaded-plugins.js'
 import { describeError } from '../../core/errors.js'
+import { EFFORT_LEVELS, type EffortLevel } from '../../core/model/capabilities.js'
 
 /** An agent type the Agent tool can dispatch. */
 export interface AgentDefinition {
@@ -22,6 +23,12 @@ export interface AgentDefinition {
   plugin?: string
   /** Frontmatter (or config) hooks, the settings-file shape: they run while a subagent of this type runs. */
   hooks?: Record<string, unknown>
+  /** Skills whose instructions the subagent starts with, after its task (by the names the Skill tool takes). */
+  skills?: string[]
+  /** The effort its requests are sent with, unless the Agent call names one. */
+  effort?: EffortLevel
+  /** It runs in the background unless the Agent call says otherwise. */
+  background?: boolean
 }
 
 export const agentConfig = z.object({
@@ -32,6 +39,9 @@ export const agentConfig = z.object({
   model: z.string().optional(),
   maxTurns: z.number().int().positive().optional(),
   hooks: z.record(z.string(), z.unknown()).optional(),
+  skills: z.array(z.string()).optional(),
+  effort: z.enum(EFFORT_LEVELS).optional(),
+  background: z.boolean().optional(),
 })
 
 const frontmatter = z.object({
@@ -42,6 +52,9 @@ const frontmatter = z.object({
   model: z.string().optional(),
   maxTurns: z.number().int().positive().optional(),
   hooks: z.record(z.string(), z.unknown(), { error: 'hooks must map event names to matcher groups, as in settings.json' }).optional(),
+  skills: z.union([z.string(), z.array(z.string())]).optional(),
+  effort: z.enum(EFFORT_LEVELS).optional(),
+  background: z.boolean().optional(),
 }).loose()
 
 export const GENERAL_PURPOSE: AgentDefinition = {
@@ -112,10 +125,15 @@ async function readAgentFiles(files: readonly string[], scope: 'user' | 'project
     out.push({
       name: plugin ? `${plugin.name}:${f.name}` : f.name, description: f.description, prompt: plugin && prompt ? withPluginRoot(prompt, plugin.root) : prompt, tools: list(f.tools),
       disallowedTools: list(f.disallowedTools), model: f.model, maxTurns: f.maxTurns, source: file, scope, ...(f.hooks ? { hooks: plugin ? withPluginRoot(f.hooks, plugin.root) : f.hooks } : {}),
-      ...(plugin ? { plugin: plugin.name } : {}),
+      ...(plugin ? { plugin: plugin.name } : {}), ...extras({ skills: list(f.skills), effort: f.effort, background: f.background }),
     })
   }
   return out
+}
+
+/** The optional fields a definition sets, without the unset ones. */
+export function extras(d: { skills?: string[]; effort?: EffortLevel; background?: boolean }): Pick<AgentDefinition, 'skills' | 'effort' | 'background'> {
+  return { ...(d.skills?.length ? { skills: d.skills } : {}), ...(d.effort ? { effort: d.effort } : {}), ...(d.background !== undefined ? { background: d.background } : {}) }
 }
 
 /** A regular file's text; anything else (a directory, a FIFO that would block) or an unreadable file is reported and skipped. */

@@ -7,6 +7,7 @@ import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import '../_shared/tasks.js'
 import '../permissions/api.js'
+import '../commands/api.js'
 import { agentConfig, findAgent, loadAgents, type AgentDefinition } from './definitions.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import type { ModApi } from '../../core/mod/api.js'
@@ -51,7 +52,7 @@ export default defineMod({
   description: 'The Agent tool: subagents with their own context and tools',
   options,
   provides: ['agentHooks', 'agents'],
-  uses: { loadedPlugins: 'optional', tasks: 'optional', permissions: 'optional', transcriptFile: 'optional' },
+  uses: { loadedPlugins: 'optional', tasks: 'optional', permissions: 'optional', transcriptFile: 'optional', commands: 'optional' },
   register(on, opts, $) {
     let hooks: AgentHooks = {}
     $.capability.provide('agentHooks', () => hooks)

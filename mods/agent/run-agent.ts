@@ -57,7 +57,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
     }
     await permissionsDirs($, 'addDirectories', worktree.path)
   }
-  let background = i.run_in_background === true
+  let background = i.run_in_background ?? def.background === true
   // The call's own abort (an interrupted turn) stops the agent only while the call waits on it:
   // through the registry once it holds the task, so it ends `stopped`.
   const stop = new AbortController()
@@ -70,11 +70,12 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
   ctx.signal.addEventListener('abort', onCallAbort, { once: true })
   const log = registry ? new OutputLog(registry.outputFileFor(id), (m) => $.log.warn(m)) : undefined
   if (log) run.logs.set(id, log)
+  const prompt = [i.prompt, ...(worktree ? [worktreeNote(worktree)] : []), ...await preloadedSkills($, def)].join('\n\n')
   const started = await run.spawn({
-    agentId: id, prompt: worktree ? `${i.prompt}\n\n${worktreeNote(worktree)}` : i.prompt, description: i.description, subagentType: def.name,
+    agentId: id, prompt, description: i.description, subagentType: def.name,
     model: i.model ?? def.model, tools: def.tools, disallowedTools: def.disallowedTools, systemPrompt: def.prompt, maxTurns: def.maxTurns,
     parentToolUseId: ctx.toolUseId, parentAgentId: ctx.agentId, signal: stop.signal, shown: () => !background,
-    ...(i.effort ? { effort: i.effort } : {}), ...(worktree ? { cwd: worktree.cwd } : {}),
+    ...(i.effort ?? def.effort ? { effort: i.effort ?? def.effort } : {}), ...(worktree ? { cwd: worktree.cwd } : {}),
   })
   let report: SubagentResult | undefined
   let kept: { path: string; branch: string; commits: number } | undefined
@@ -127,6 +128,22 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
   const { record } = await launched.task.done
   if (record.status === 'stopped' || !report) return failure(`The ${def.name} subagent was stopped before it finished; what it did so far is in ${record.outputFile}.`)
   return reportOutput(report, def, started.model, kept)
+}
+
+/**
+ * The instructions of the skills its agent type preloads, to follow its task: a skill that does not
+ * exist, or a session without the commands mod, is named in the log and left out.
+ */
+async function preloadedSkills($: ModApi, def: AgentDefinition): Promise<string[]> {
+  if (!def.skills) return []
+  const commands = $.capability.use('commands')
+  const texts: string[] = []
+  for (const name of def.skills) {
+    const text = await commands?.skillText(name)
+    if (text === undefined) $.log.warn(`agent type "${def.name}" (${def.source}): skill "${name}" ${commands ? 'is not a skill of this session' : 'needs the commands mod, which is not loaded'}; not preloaded`)
+    else texts.push(text)
+  }
+  return texts
 }
 
 /** The result of a foreground run: the shape hooks see as tool_response (spec settings-hooks §2.31), and the framed report the model reads. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { AgentDefinition } from './definitions.js'
+import { EFFORT_LEVELS } from '../../core/model/capabilities.js'
+import { extras, type AgentDefinition } from './definitions.js'
 
 /** Where query()'s `agents` show in messages and as their source. */
 export const SDK_AGENTS_SOURCE = 'query() agents'
@@ -11,10 +12,13 @@ const sdkAgent = z.looseObject({
   disallowedTools: z.array(z.string()).optional(),
   model: z.string().optional(),
   maxTurns: z.number().int().positive().optional(),
+  skills: z.array(z.string()).optional(),
+  effort: z.enum(EFFORT_LEVELS).optional(),
+  background: z.boolean().optional(),
 })
 
 // The AgentDefinition fields modloop reads; any other one set is named once as not honoured.
-const READ = new Set(['description', 'prompt', 'tools', 'disallowedTools', 'model', 'maxTurns'])
+const READ = new Set(['description', 'prompt', 'tools', 'disallowedTools', 'model', 'maxTurns', 'skills', 'effort', 'background'])
 
 /**
  * query()'s `agents` (the Agent SDK's programmatic subagents) as agent types. They come after the
@@ -39,7 +43,7 @@ export function sdkAgents(raw: unknown, warn: (message: string) => void): AgentD
     const d = parsed.data
     out.push({
       name, description: d.description, prompt: d.prompt, tools: d.tools, disallowedTools: d.disallowedTools, model: d.model, maxTurns: d.maxTurns,
-      source: SDK_AGENTS_SOURCE, scope: 'config',
+      source: SDK_AGENTS_SOURCE, scope: 'config', ...extras(d),
     })
   }
   return out

@@ -27,6 +27,8 @@ export interface CommandsApi {
    * asks; any other only adds instructions, and an unknown name runs nothing.
    */
   skillAsks(name: string): boolean
+  /** A skill's rendered instructions (no arguments), by the name the Skill tool takes: what an agent type's `skills` preload. */
+  skillText(name: string): Promise<string | undefined>
 }
 
 declare module '../../core/mod/capabilities.js' {

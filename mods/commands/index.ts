@@ -61,6 +61,10 @@ export default defineMod({
     $.capability.provide('commands', {
       reload: () => (started ? load($, started.cwd, started.sessionId) : Promise.resolve()),
       invocation: () => running.get(),
+      skillText: async (name) => {
+        const def = started && sessions.get(started.sessionId)?.callable.get(name.trim().replace(/^\//, ''))
+        return def ? expand($, def, '') : undefined
+      },
       skillAsks: (name) => {
         const def = started && sessions.get(started.sessionId)?.callable.get(name.trim().replace(/^\//, ''))
         return def ? (def.allowedTools?.length ?? 0) > 0 || Object.keys(def.hooks ?? {}).length > 0 : false

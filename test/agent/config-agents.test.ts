@@ -85,3 +85,29 @@ describe('subagent nesting', () => {
     expect(toolNames(run.requests[3]!)).toContain('Echo')
   })
 })
+
+describe('what an agent type brings to each of its runs', () => {
+  it('preloads its skills after the task, sends its effort, and runs in the background when it says so', async () => {
+    const { writeFile, mkdir } = await import('node:fs/promises')
+    const commandsMod = (await import('../../mods/commands/index.js')).default
+    const tasksMod = (await import('../../mods/tasks/index.js')).default
+    await mkdir(join(cwd, '.claude', 'skills', 'house-style'), { recursive: true })
+    await writeFile(join(cwd, '.claude', 'skills', 'house-style', 'SKILL.md'), '---\ndescription: Our style\n---\nWrite short sentences.\n')
+    const warnings: string[] = []
+    const writer = { description: 'Writes', prompt: 'You write.', tools: ['Echo'], skills: ['house-style', 'missing'], effort: 'low', background: true }
+    const run = await runScript([
+      { reply: [agent('draft the notes', 'writer')] },
+      { reply: 'it runs' },
+      { reply: 'drafted', when: { firstUserText: 'draft the notes' } },
+      { reply: 'told', expect: { lastUserText: '<task-notification>' } },
+    ], 'go', { cwd, model: 'claude-opus-4-7', env: { MODLOOP_HOME: join(cwd, '.home') }, log: (l) => warnings.push(l), mods: [toolsMod(), agents({ writer }), withOptions(commandsMod, { home: cwd }), tasksMod] })
+    expect(run.error).toBeUndefined()
+    const child = run.requests.find((r) => JSON.stringify(r.body.messages[0]).includes('draft the notes'))!.body
+    expect(child.messages[0].content[0].text).toBe(`draft the notes\n\nBase directory for this skill: ${cwd}/.claude/skills/house-style\n\nWrite short sentences.`)
+    expect(child.output_config).toEqual({ effort: 'low' })
+    // In the background: the call returned its receipt, and the report came back as a turn of its own.
+    const answered = run.messages.find((m: any) => m.type === 'user' && !m.parent_tool_use_id) as any
+    expect(answered.tool_use_result).toMatchObject({ status: 'async_launched' })
+    expect(warnings.join('\n')).toContain('agent type "writer" (config): skill "missing" is not a skill of this session; not preloaded')
+  })
+})

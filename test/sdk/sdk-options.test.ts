@@ -46,7 +46,7 @@ describe('the tool set', () => {
 
 describe('agents and agent', () => {
   const agents: QueryOptions['agents'] = {
-    reviewer: { description: 'Reviews code', prompt: 'You review code and change nothing.', tools: ['Echo'], model: 'haiku', skills: ['x'] },
+    reviewer: { description: 'Reviews code', prompt: 'You review code and change nothing.', tools: ['Echo'], model: 'haiku', memory: 'user' },
   }
 
   it('agents become agent types; agent runs the main conversation as one: its prompt, tools and model', async () => {
@@ -60,7 +60,7 @@ describe('agents and agent', () => {
     expect(body.model).toMatch(/haiku/)
     expect(initOf(r.messages).agents).toContain('reviewer')
     expect(r.result.result).toBe('reviewed')
-    expect(logged.join('\n')).toContain('"reviewer": skills is not honoured by modloop')
+    expect(logged.join('\n')).toContain('"reviewer": memory is not honoured by modloop')
   })
 
   it('a tool outside the agent\'s list is refused in the main conversation; an unknown agent is reported', async () => {
