@@ -55,6 +55,9 @@ export default defineMod({
     const exitAsks = new Set<string>()
     const modeNow = (): Mode => policy?.mode ?? switched ?? 'default'
     const switchMode = (mode: Mode) => {
+      if (mode === 'bypassPermissions' && policy?.bypassDisabledBy) {
+        throw new Error(`bypassPermissions is disabled by permissions.disableBypassPermissionsMode in ${policy.bypassDisabledBy}`)
+      }
       const from = modeNow()
       switched = mode
       if (policy) policy.mode = mode
@@ -94,7 +97,7 @@ export default defineMod({
         $.log.error(`the permission settings could not be loaded, so every call will ask: ${loadFailure}`)
         return result
       }
-      if (switched) loaded.mode = switched
+      if (switched && !(switched === 'bypassPermissions' && loaded.bypassDisabledBy)) loaded.mode = switched
       beforePlan = 'default'
       remindedOfPlan = false
       exitAsks.clear()

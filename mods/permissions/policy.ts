@@ -37,10 +37,17 @@ export async function buildPolicy(layers: readonly Layer[], ctx: { cwd: string; 
       if (gated && !NARROW_MODES.has(layer.defaultMode)) ignore(`defaultMode ${layer.defaultMode}`)
       else policy.mode = layer.defaultMode
     }
+    // It only narrows, so an untrusted project may set it too.
+    if (layer.disablesBypass) policy.bypassDisabledBy ??= layer.source.label
     for (const dir of layer.additionalDirectories) {
       if (gated) ignore(`additionalDirectories ${dir}`)
       else dirs.push(resolve(layer.source.root, dir))
     }
+  }
+  if (policy.mode === 'bypassPermissions' && policy.bypassDisabledBy) {
+    // Claude Code starts such a session in default mode instead of refusing it.
+    policy.mode = 'default'
+    policy.warnings.push(`${policy.bypassDisabledBy}: permissions.disableBypassPermissionsMode is "disable", so bypassPermissions is not entered; the session runs in default mode`)
   }
   await setRoots(policy, dirs)
   return policy

@@ -21,6 +21,8 @@ export const permissionsOptions = z.object({
   trustStore: z.string().optional(),
   /** The managed-policy directory, as the shell-hooks mod reads it; `false` reads none (default: the platform's). */
   managedDir: z.union([z.string(), z.literal(false)]).optional(),
+  /** `"disable"`: bypassPermissions cannot be entered, as in Claude Code's settings. */
+  disableBypassPermissionsMode: z.literal('disable').optional(),
 })
 export type PermissionsOptions = z.output<typeof permissionsOptions>
 
@@ -32,10 +34,14 @@ export interface Layer {
   deny: string[]
   defaultMode?: Mode
   additionalDirectories: string[]
+  /** `permissions.disableBypassPermissionsMode: "disable"`: bypassPermissions may not be entered. */
+  disablesBypass: boolean
 }
 
 const entries = z.array(z.unknown()).optional()
-const permissionsShape = z.looseObject({ allow: entries, ask: entries, deny: entries, defaultMode: z.unknown().optional(), additionalDirectories: entries })
+const permissionsShape = z.looseObject({
+  allow: entries, ask: entries, deny: entries, defaultMode: z.unknown().optional(), additionalDirectories: entries, disableBypassPermissionsMode: z.unknown().optional(),
+})
 const settingsShape = z.looseObject({ permissions: permissionsShape.optional() })
 
 /** The launch options as a settings layer's `permissions`: this mod's reading of them, not core's. */
@@ -100,7 +106,10 @@ function toLayer(source: RuleSource, p: z.output<typeof permissionsShape> | Perm
     }
     return out
   }
-  return { source, allow: list('allow'), ask: list('ask'), deny: list('deny'), additionalDirectories: list('additionalDirectories'), defaultMode: modeOf(p.defaultMode, source, warnings) }
+  return {
+    source, allow: list('allow'), ask: list('ask'), deny: list('deny'), additionalDirectories: list('additionalDirectories'),
+    defaultMode: modeOf(p.defaultMode, source, warnings), disablesBypass: p.disableBypassPermissionsMode === 'disable',
+  }
 }
 
 function modeOf(value: unknown, source: RuleSource, warnings: string[]): Mode | undefined {

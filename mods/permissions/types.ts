@@ -81,6 +81,8 @@ export interface Policy {
   roots: Roots
   trusted: boolean
   ignored: Ignored[]
+  /** The source whose `disableBypassPermissionsMode` keeps bypassPermissions off, when one does. */
+  bypassDisabledBy?: string
   /** Bad input found while loading: each names the file and the entry. */
   warnings: string[]
   /** Whether a Skill call for this skill asks (the commands mod knows); without it every one does. */

@@ -142,6 +142,13 @@ describe('settings that are the user\'s own apply in an untrusted workspace', ()
     expect(results(r)).toEqual(['trusted', expect.stringMatching(/denied by the rule Bash\(rm \*\)/)])
   })
 
+  it('disableBypassPermissionsMode "disable" keeps --dangerously-skip-permissions in default mode', async () => {
+    const r = await cli(['-p', 'go', '--output-format', 'json', '--dangerously-skip-permissions', '--settings', '{"permissions":{"disableBypassPermissionsMode":"disable"}}'], twoCalls)
+    expect(results(r)[0]).toMatch(/requires approval/)
+    expect(JSON.parse(r.out).permission_denials).toHaveLength(2)
+    expect(r.err).toContain('<inline --settings>: permissions.disableBypassPermissionsMode is "disable", so bypassPermissions is not entered')
+  })
+
   it('managed policy settings are read, their drop-ins too', async () => {
     const managed = join(box.root, 'managed')
     await mkdir(join(managed, 'managed-settings.d'), { recursive: true })

@@ -54,7 +54,7 @@ export interface PolicySpec {
 /** A policy from one source (the command line unless told), in a trusted workspace. */
 export function policyOf(box: Sandbox, spec: PolicySpec = {}): Promise<Policy> {
   const source: RuleSource = { name: 'cliArg', label: 'the command line', root: box.project, projectLevel: false, ...spec.source }
-  const layer: Layer = { source, allow: spec.allow ?? [], ask: spec.ask ?? [], deny: spec.deny ?? [], additionalDirectories: spec.dirs ?? [], defaultMode: spec.mode }
+  const layer: Layer = { source, allow: spec.allow ?? [], ask: spec.ask ?? [], deny: spec.deny ?? [], additionalDirectories: spec.dirs ?? [], defaultMode: spec.mode, disablesBypass: false }
   return buildPolicy([layer], { cwd: box.project, home: box.home, trusted: true })
 }
 
