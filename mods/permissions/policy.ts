@@ -24,6 +24,7 @@ export async function loadPolicy(input: LoadInput): Promise<Policy> {
 export async function buildPolicy(layers: readonly Layer[], ctx: { cwd: string; home: string; trusted: boolean; warnings?: string[] }): Promise<Policy> {
   const policy: Policy = { cwd: ctx.cwd, home: ctx.home, mode: 'default', rules: [], roots: { lexical: [], real: [] }, trusted: ctx.trusted, ignored: [], warnings: ctx.warnings ?? [] }
   const dirs: string[] = []
+  let modeFromLaunch = false
   for (const layer of layers) {
     const gated = layer.source.projectLevel && !ctx.trusted
     const ignore = (entry: string) => policy.ignored.push({ source: layer.source.label, entry })
@@ -33,9 +34,11 @@ export async function buildPolicy(layers: readonly Layer[], ctx: { cwd: string; 
         else await addRule(policy, text, behavior, layer.source)
       }
     }
-    if (layer.defaultMode !== undefined) {
+    if (layer.defaultMode !== undefined && !modeFromLaunch) {
       if (gated && !NARROW_MODES.has(layer.defaultMode)) ignore(`defaultMode ${layer.defaultMode}`)
       else policy.mode = layer.defaultMode
+      // The launch's own mode (--permission-mode, query()'s permissionMode) holds over managed policy's defaultMode too, as in Claude Code.
+      modeFromLaunch = layer.source.name === 'cliArg'
     }
     // It only narrows, so an untrusted project may set it too.
     if (layer.disablesBypass) policy.bypassDisabledBy ??= layer.source.label

@@ -65,8 +65,8 @@ export interface LoadInput {
 /**
  * The permission layers of every settings source (settings-sources.ts), lowest precedence first,
  * with the mod's options (the modloop config) after the user's settings and the launch flags
- * before managed policy. Rule lists add up across them; for defaultMode the last source that
- * sets one wins. Only the project-level ones need a trusted workspace to widen access. A source
+ * before managed policy. Rule lists add up across them; the launch's mode wins, else the last
+ * source that sets a defaultMode. Only the project-level ones need a trusted workspace to widen access. A source
  * whose permissions cannot be read is skipped with a warning naming it; so is each bad entry.
  */
 export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; trustFlag: boolean; warnings: string[] }> {

@@ -162,6 +162,21 @@ describe('settings that are the user\'s own apply in an untrusted workspace', ()
     }
   })
 
+  it('--permission-mode holds over a managed defaultMode', async () => {
+    const managed = join(box.root, 'managed')
+    await mkdir(managed, { recursive: true })
+    await writeFile(join(managed, 'managed-settings.json'), JSON.stringify({ permissions: { defaultMode: 'plan' } }))
+    try {
+      const touch = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'touch made-by-mode.txt' } } }] }, { reply: 'done' }]
+      const r = await cli(['-p', 'go', '--permission-mode', 'acceptEdits'], touch)
+      expect(results(r)).toEqual([expect.not.stringMatching(/approval/)])
+      await expect(readFile(join(workspace, 'made-by-mode.txt'), 'utf8')).resolves.toBe('')
+    } finally {
+      await rm(managed, { recursive: true, force: true })
+      await rm(join(workspace, 'made-by-mode.txt'), { force: true })
+    }
+  })
+
   it('~/.claude/settings.json, found through the home the environment names', async () => {
     const plain = join(box.root, 'plain')
     const home = join(box.root, 'user-home')
