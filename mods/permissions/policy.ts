@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { realpathLoose } from '../_shared/allowed-paths.js'
 import { parseRule } from './rule-parse.js'
 import { homeOf, readLayers, type Layer, type LoadInput } from './settings-load.js'
@@ -44,7 +44,7 @@ export async function buildPolicy(layers: readonly Layer[], ctx: { cwd: string; 
     if (layer.disablesBypass) policy.bypassDisabledBy ??= layer.source.label
     for (const dir of layer.additionalDirectories) {
       if (gated) ignore(`additionalDirectories ${dir}`)
-      else dirs.push(resolve(layer.source.root, dir))
+      else dirs.push(directoryOf(dir, ctx))
     }
   }
   if (policy.mode === 'bypassPermissions' && policy.bypassDisabledBy) {
@@ -54,6 +54,12 @@ export async function buildPolicy(layers: readonly Layer[], ctx: { cwd: string; 
   }
   await setRoots(policy, dirs)
   return policy
+}
+
+/** An additionalDirectories entry: `~/` is the home; a relative one starts at the cwd, whichever file names it, as in Claude Code. */
+function directoryOf(dir: string, ctx: { cwd: string; home: string }): string {
+  if (dir === '~' || dir.startsWith('~/')) return join(ctx.home, dir.slice(1))
+  return resolve(ctx.cwd, dir)
 }
 
 /** Compiles one rule into the policy; a rule that cannot be read becomes a warning naming its source. */

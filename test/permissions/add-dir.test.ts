@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ModHost } from '../../core/mod/host.js'
@@ -10,6 +10,8 @@ import readMod from '../../mods/read/index.js'
 import writeMod from '../../mods/write/index.js'
 import { runCli } from '../helpers/cli.js'
 import { runScript } from '../loop/helpers.js'
+import { loadPolicy } from '../../mods/permissions/policy.js'
+import { permissionsOptions } from '../../mods/permissions/settings-load.js'
 import { permissionsWith, sandbox, type Sandbox } from './helpers.js'
 
 let box: Sandbox
@@ -156,5 +158,17 @@ describe('a file call outside the working directories that the permissions allow
     expect(asked).toEqual(['Read', 'Write'])
     expect(results(byApproval).map((r) => r.is_error ?? false)).toEqual([false, false])
     expect(await readFile(written, 'utf8')).toBe('yes\n')
+  })
+})
+
+describe('additionalDirectories in ~/.claude/settings.json', () => {
+  it('takes ~/ as the home, and a relative entry from the cwd, not from the home', async () => {
+    await mkdir(join(box.home, '.claude'), { recursive: true })
+    await writeFile(join(box.home, '.claude', 'settings.json'), JSON.stringify({ permissions: { additionalDirectories: ['~/notes', '../beside'] } }))
+    const cwd = join(box.project, 'src')
+    const options = permissionsOptions.parse({ home: box.home, managedDir: false, trustStore: join(box.modloopHome, 'trusted.json') })
+    const policy = await loadPolicy({ cwd, options, flags: {}, env: {} })
+    await rm(join(box.home, '.claude'), { recursive: true })
+    expect(policy.roots.lexical).toEqual([cwd, join(box.home, 'notes'), join(box.project, 'beside')])
   })
 })
