@@ -1,7 +1,7 @@
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { z } from 'zod'
-import { defaultManagedDir, managedSettingsFiles, readSettingsArg, readSettingsJson, type SettingsJson } from '../../hooks-runner/read-settings.js'
+import { defaultManagedDir, INLINE_SETTINGS, managedSettingsFiles, readSettingsArg, readSettingsJson, type SettingsJson } from '../../hooks-runner/read-settings.js'
 import type { RuleSource } from './types.js'
 
 // The launch options as `query()` and the CLI name them (--allowedTools, --permission-mode, --add-dir, …).
@@ -66,13 +66,14 @@ export async function readSettingsSources(input: SourcesInput): Promise<{ source
   const managedDir = places.managedDir === undefined ? defaultManagedDir() : places.managedDir
   // Every file is read at once (each read a trip to the thread pool), then taken in precedence order.
   const [user, project, local, flagged, managed] = await Promise.all([
-    reads.has('user') ? file(userFile, 'userSettings', homeOf(places), false) : undefined,
+    // A `/path` rule of a settings file outside a project is relative to that file's folder, as in Claude Code.
+    reads.has('user') ? file(userFile, 'userSettings', dirname(userFile), false) : undefined,
     // Started in the home folder, the project file is the user file: read it once.
     projectFile !== userFile && reads.has('project') ? file(projectFile, 'projectSettings', cwd, true) : undefined,
     reads.has('local') ? file(join(cwd, '.claude', 'settings.local.json'), 'localSettings', cwd, true) : undefined,
     Promise.all((flags?.settings ?? []).map(async (arg) => {
       const { file: path, read } = await readSettingsArg(arg, cwd)
-      return { source: { name: 'flagSettings' as const, label: path, root: cwd, projectLevel: false }, read }
+      return { source: { name: 'flagSettings' as const, label: path, root: path === INLINE_SETTINGS ? cwd : dirname(path), projectLevel: false }, read }
     })),
     managedDir === false ? [] : managedSettingsFiles(managedDir).then((files) => Promise.all(files.map((f) => file(f, 'policySettings', cwd, false)))),
   ])

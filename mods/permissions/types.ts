@@ -14,7 +14,7 @@ export interface RuleSource {
   name: SourceName
   /** The settings file, or a phrase ("the command line", "the modloop config"). */
   label: string
-  /** What a `/path` rule is relative to: the folder holding `.claude/` for files, the cwd otherwise. */
+  /** What a `/path` rule is relative to: the project for its `.claude/` files, the folder of the user's and a `--settings` file, the cwd otherwise. */
   root: string
   /** Project-level sources widen access only in a trusted workspace. */
   projectLevel: boolean

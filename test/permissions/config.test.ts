@@ -1,6 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { evaluate } from '../../mods/permissions/evaluate.js'
+import { loadPolicy } from '../../mods/permissions/policy.js'
+import { permissionsOptions } from '../../mods/permissions/settings-load.js'
 import { runCli } from '../helpers/cli.js'
 import { runScript } from '../loop/helpers.js'
 import { sandbox, type Sandbox } from './helpers.js'
@@ -73,5 +76,26 @@ describe("the config's top-level permissions key", () => {
     expect(r.code).toBe(0)
     expect(r.out).toContain('decision: deny')
     expect(r.out).toContain('rule: Bash(printf secret*) (from the modloop config)')
+  })
+})
+
+describe('a /path rule in a settings file outside the project', () => {
+  it('is relative to that file\'s folder: ~/.claude for the user\'s, the file\'s own for --settings', async () => {
+    const cwd = join(box.root, 'slash-rules')
+    const flagDir = join(box.root, 'flag-dir')
+    for (const dir of [join(box.home, '.claude'), cwd, flagDir]) await mkdir(dir, { recursive: true })
+    await writeFile(join(box.home, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(/user.txt)'] } }))
+    await writeFile(join(flagDir, 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(/flag.txt)'] } }))
+    try {
+      const options = permissionsOptions.parse({ home: box.home, managedDir: false, trustStore: join(box.modloopHome, 'trusted.json') })
+      const policy = await loadPolicy({ cwd, options, flags: { settings: [join(flagDir, 'settings.json')] }, env: {} })
+      const read = async (path: string) => (await evaluate(policy, 'Read', { file_path: path })).decision
+      expect(await read(join(box.home, '.claude', 'user.txt'))).toBe('deny')
+      expect(await read(join(box.home, 'user.txt'))).not.toBe('deny')
+      expect(await read(join(flagDir, 'flag.txt'))).toBe('deny')
+      expect(await read(join(cwd, 'flag.txt'))).toBe('allow')
+    } finally {
+      await rm(join(box.home, '.claude'), { recursive: true })
+    }
   })
 })
