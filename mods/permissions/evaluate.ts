@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
-import { fsCommandPaths, readOnlyPaths, removalTargets, writtenFiles } from './bash-commands.js'
+import { fsCommandPaths, readFiles, readOnlyPaths, removalTargets, writtenFiles } from './bash-commands.js'
 import { partText, type Part } from './bash-split.js'
 import { stripForRules } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
@@ -36,6 +36,8 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
       return { decision: 'deny', ...by(rule), reason: `Permission to use ${facts.tool} has been denied by the rule ${rule.text} (${rule.source.label}).` }
     }
   }
+  const pathDeny = facts.bash ? await bashPathDeny(policy, facts) : undefined
+  if (pathDeny) return pathDeny
   for (const rule of policy.rules) {
     if (rule.behavior === 'ask' && matchesCall(rule, facts)) return ask({ decision: 'ask', ...by(rule), reason: `the rule ${rule.text} (${rule.source.label}) asks first` })
   }
@@ -70,6 +72,32 @@ function dontAsk(tool: string, v: Verdict): Verdict {
     decision: 'deny', rule: v.rule ?? '[mode:dontAsk]', ...(v.source ? { source: v.source } : {}),
     reason: `Permission to use ${tool} was not granted: ${v.reason ?? 'it needs approval'}, and in dontAsk mode whatever would need approval is denied. Allow it up front with a rule, or use another permission mode.`,
   }
+}
+
+/**
+ * A Read or Edit deny rule also stops a command that reads or changes a file it covers
+ * (`cat .env` under `Read(*.env)`, `touch` under `Edit(...)`), as in Claude Code: the paths are
+ * those the known commands and the redirections name.
+ */
+async function bashPathDeny(policy: Policy, facts: CallFacts): Promise<Verdict | undefined> {
+  let dir = facts.shellDir ?? policy.cwd
+  for (const part of facts.bash!.parts) {
+    const argv = stripForRules(part.argv, 'deny')
+    // What it reads, whether or not it also writes somewhere.
+    const reads = [...(readOnlyPaths(argv, { ...part, redirects: [] }) ?? []), ...readFiles(part)]
+    const changes = fsCommandPaths(argv, part) ?? writtenFiles(part)
+    for (const [tool, words] of [['Read', reads], ['Edit', changes]] as const) {
+      for (const word of words) {
+        const at = bashPath(word, dir, policy.home)
+        if (at === undefined) continue
+        const path = await pathFacts(at, dir)
+        const rule = policy.rules.find((r) => r.behavior === 'deny' && r.content?.kind === 'path' && matchesCall(r, { tool, input: {}, path }))
+        if (rule) return { decision: 'deny', rule: rule.text, source: rule.source.label, reason: `Permission to use Bash has been denied by the rule ${rule.text} (${rule.source.label}): the command \`${partText(argv, part.redirects)}\` touches ${word}.` }
+      }
+    }
+    if (argv[0] === 'cd' && reads[0] !== undefined) dir = bashPath(reads[0], dir, policy.home) ?? dir
+  }
+  return undefined
 }
 
 /** Critical removals ask in every mode; writes to protected paths ask in every mode but bypass. */
