@@ -80,6 +80,9 @@ function dontAsk(tool: string, v: Verdict): Verdict {
  * those the known commands and the redirections name.
  */
 async function bashPathDeny(policy: Policy, facts: CallFacts): Promise<Verdict | undefined> {
+  // Most sessions have no such rule: their Bash calls need no path of theirs looked up.
+  const rules = policy.rules.filter((r) => r.behavior === 'deny' && r.content?.kind === 'path')
+  if (rules.length === 0) return undefined
   let dir = facts.shellDir ?? policy.cwd
   for (const part of facts.bash!.parts) {
     const argv = stripForRules(part.argv, 'deny')
@@ -91,7 +94,7 @@ async function bashPathDeny(policy: Policy, facts: CallFacts): Promise<Verdict |
         const at = bashPath(word, dir, policy.home)
         if (at === undefined) continue
         const path = await pathFacts(at, dir)
-        const rule = policy.rules.find((r) => r.behavior === 'deny' && r.content?.kind === 'path' && matchesCall(r, { tool, input: {}, path }))
+        const rule = rules.find((r) => matchesCall(r, { tool, input: {}, path }))
         if (rule) return { decision: 'deny', rule: rule.text, source: rule.source.label, reason: `Permission to use Bash has been denied by the rule ${rule.text} (${rule.source.label}): the command \`${partText(argv, part.redirects)}\` touches ${word}.` }
       }
     }
