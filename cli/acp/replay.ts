@@ -9,13 +9,19 @@ import { UpdateStream } from './updates.js'
 /**
  * A saved session's conversation as the updates an editor would have seen live: the prompts as
  * user message chunks, the answers, thinking, tool calls with their results and plans. What a
- * runtime marked (nudges, a compaction's summary) stays out, as it was never shown.
+ * runtime marked (nudges, a compaction's summary and the recent messages it kept) stays out, as it
+ * was never shown.
  */
 export async function replayUpdates(sessionId: string, cwd: string, env: Record<string, string | undefined>): Promise<SessionUpdate[]> {
   const file = await findSession(sessionId, cwd, env)
   const { entries } = await readTranscript(file.path)
   const stream = new UpdateStream(false)
+  // A compaction records the new history after its boundary, up to its closing status line: the
+  // summary and copies of the recent messages already replayed from before it.
+  let compacted = false
   return chainTo(entries).flatMap((e) => {
+    if (e.type === 'system') compacted = e.subtype === 'compact_boundary'
+    if (compacted) return []
     const m = asMessage(e)
     return m ? stream.of(m) : []
   })
