@@ -62,6 +62,9 @@ export function modloopAgent(base: QueryOptions, log: (line: string) => void): {
     })
     .onRequest('session/load', async ({ params, client }) => {
       await checkCwd(params.cwd)
+      // Open here, it closes first: a prompt it runs answers `cancelled` and its end is recorded, so the replay shows it.
+      await sessions.get(params.sessionId)?.close()
+      sessions.delete(params.sessionId)
       let updates
       try {
         updates = await replayUpdates(params.sessionId, params.cwd, env)
@@ -69,8 +72,6 @@ export function modloopAgent(base: QueryOptions, log: (line: string) => void): {
         if (isModloopError(err, 'MODLOOP_ERR_SESSION')) throw RequestError.sessionNotFound(params.sessionId)
         throw err
       }
-      await sessions.get(params.sessionId)?.close()
-      sessions.delete(params.sessionId)
       for (const update of updates) await client.notify('session/update', { sessionId: params.sessionId, update })
       const session = await open(client, params.cwd, params.mcpServers, { resume: params.sessionId, sessionId: undefined })
       return { modes: session.modes() }

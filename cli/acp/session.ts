@@ -132,9 +132,17 @@ export class AcpSession {
     this.send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }])
   }
 
+  /** Ends the session; a prompt still running answers `cancelled`, as no result will come for it. */
   async close(): Promise<void> {
+    const turn = this.turn
+    if (turn) turn.cancelled = true
     this.input.end()
     await this.query.close()
+    if (turn && this.turn === turn) {
+      this.turn = undefined
+      await this.sent
+      turn.resolve('cancelled')
+    }
   }
 
   /** Updates go out in the order they were made; a prompt is answered after its last one. */

@@ -24,4 +24,18 @@ describe('modloop acp: session/load', () => {
       'user_message_chunk: second prompt', 'agent_message_chunk: second answer',
     ])
   })
+
+  it('loading a session while a prompt of it runs answers that prompt cancelled, and the replay shows its call ended', async () => {
+    server = await startFakeAnthropic({ script: [{ reply: [{ tool_use: { id: 'toolu_slow', name: 'Bash', input: { command: 'sleep 30' } } }] }] })
+    const a = agentProcess = startAgent(['--allowedTools', 'Bash(sleep:*)'], { cwd: dir, env: envFor(server) })
+    await a.agent.request('initialize', init)
+    const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    const running = a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] })
+    while (!a.updates.some((n) => n.update.sessionUpdate === 'tool_call')) await new Promise((r) => setTimeout(r, 20))
+    const from = a.updates.length
+    await a.agent.request('session/load', { sessionId, cwd: dir, mcpServers: [] })
+    expect((await running).stopReason).toBe('cancelled')
+    const replayed = a.updates.slice(from).flatMap((n) => (n.update.sessionUpdate === 'tool_call_update' && n.update.toolCallId === 'toolu_slow' ? [n.update.status] : []))
+    expect(replayed.at(-1)).toBe('failed')
+  })
 })
