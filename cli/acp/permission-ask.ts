@@ -9,6 +9,8 @@ export interface PermissionAskContext {
   client: AgentContext
   sessionId: string
   permissions(): PermissionsAccess | undefined
+  /** The editor is about to be asked about this call. */
+  asking(toolUseId: string, tool: string, input: Record<string, unknown>): void
   /** The call was allowed: it runs now. */
   allowed(toolUseId: string): void
   /** A line for the editor's log (the agent's stderr). */
@@ -31,6 +33,7 @@ export function askEditor(ctx: PermissionAskContext): CanUseTool {
       { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
     ]
     const info = toolInfo(tool, input)
+    ctx.asking(o.toolUseID, tool, input)
     let answer
     try {
       answer = await ctx.client.request('session/request_permission', {

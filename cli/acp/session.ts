@@ -49,6 +49,7 @@ export class AcpSession {
     const mod = acpClientMod({ editor, started: ($) => { this.$ = $; ready.resolve() } })
     const canUseTool = askEditor({
       client, sessionId: id, permissions: () => permissionsOf(this.$), log: start.log,
+      asking: (toolUseId, tool, input) => this.stream.asked(toolUseId, tool, input),
       allowed: (toolUseId) => this.send(this.stream.running(toolUseId)),
     })
     this.query = run({ prompt: this.input, options: { ...options, includePartialMessages: true, canUseTool, mods: [...(options.mods ?? []), mod] } })

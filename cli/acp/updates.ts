@@ -3,7 +3,7 @@ import type { PlanEntry, SessionUpdate, ToolCallContent } from '@agentclientprot
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { toolInfo } from './tool-info.js'
 
-interface CallSeen { name: string; input: Record<string, unknown>; running: boolean; terminalId?: string }
+interface CallSeen { name: string; input: Record<string, unknown>; running: boolean; terminalId?: string; asked?: boolean }
 
 /**
  * Turns modloop's message stream into ACP `session/update`s: streamed text and thinking deltas,
@@ -20,7 +20,7 @@ export class UpdateStream {
 
   /** The updates one message makes (none for the result, which ends the prompt, or a subagent's own messages). */
   of(m: SDKMessage): SessionUpdate[] {
-    if ('parent_tool_use_id' in m && m.parent_tool_use_id) return []
+    if ('parent_tool_use_id' in m && m.parent_tool_use_id) return m.type === 'user' ? this.askedResults(m.message.content) : []
     switch (m.type) {
       case 'stream_event': return this.delta(m.event)
       case 'assistant': return m.message.content.flatMap((b) => this.assistantBlock(b))
@@ -35,6 +35,14 @@ export class UpdateStream {
   modeSwitched(mode: string): SessionUpdate[] {
     this.mode = mode
     return [{ sessionUpdate: 'current_mode_update', currentModeId: mode }]
+  }
+
+  /**
+   * The editor is asked about a call: one it was not shown (a subagent's, whose messages stay
+   * inside its Agent call) is known from the ask on, so that its end is told too.
+   */
+  asked(toolUseId: string, name: string, input: Record<string, unknown>): void {
+    if (!this.calls.has(toolUseId)) this.calls.set(toolUseId, { name, input, running: false, asked: true })
   }
 
   /** The call was allowed, or its tool reported progress: it runs now. */
@@ -80,6 +88,12 @@ export class UpdateStream {
       if (b.type === 'image' && b.source.type === 'base64') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'image', data: b.source.data, mimeType: b.source.media_type } }]
       return []
     })
+  }
+
+  /** A subagent's results that end calls the editor was asked about. */
+  private askedResults(content: string | ContentBlockParam[]): SessionUpdate[] {
+    if (typeof content === 'string') return []
+    return content.flatMap((b) => (b.type === 'tool_result' && this.calls.get(b.tool_use_id)?.asked ? this.result(b) : []))
   }
 
   private result(b: ToolResultBlockParam): SessionUpdate[] {
