@@ -53,10 +53,11 @@ export class UpdateStream {
     return [{ sessionUpdate: 'tool_call_update', toolCallId: toolUseId, status: 'in_progress' }]
   }
 
-  /** The call runs in an editor terminal: the editor shows it live in the tool call. */
+  /** The call runs in an editor terminal: the editor shows it live in the tool call (one it was shown: not a subagent's it was never asked about). */
   inTerminal(toolUseId: string, terminalId: string): SessionUpdate[] {
     const call = this.calls.get(toolUseId)
-    if (call) call.terminalId = terminalId
+    if (!call) return []
+    call.terminalId = terminalId
     return [{ sessionUpdate: 'tool_call_update', toolCallId: toolUseId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }]
   }
 
