@@ -19,7 +19,7 @@ export function editorOf(client: AgentContext, caps: ClientCapabilities | undefi
 }
 
 async function inTerminal(client: AgentContext, sessionId: string, run: TerminalRun, onTerminal: (toolUseId: string, terminalId: string) => void): Promise<TerminalOutcome> {
-  const terminal = await client.createTerminal({ sessionId, command: 'bash', args: ['-c', run.command], cwd: run.cwd, outputByteLimit: run.outputByteLimit })
+  const terminal = await client.createTerminal({ sessionId, command: 'bash', args: ['-c', run.command], cwd: run.cwd, env: run.env, outputByteLimit: run.outputByteLimit })
   onTerminal(run.toolUseId, terminal.id)
   let timedOut = false
   let stop: () => void = () => {}

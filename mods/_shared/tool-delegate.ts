@@ -5,7 +5,18 @@ import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
  * the input the permission check let through and answers as the tool would, or undefined to let
  * the local tool run after all (e.g. a Bash call in the background).
  */
-export type ToolDelegate = (input: Record<string, unknown>, ctx: ToolContext, dirs: readonly string[]) => Promise<ToolOutput | undefined>
+export type ToolDelegate = (input: Record<string, unknown>, ctx: ToolContext, dirs: readonly string[], shell?: DelegateShell) => Promise<ToolOutput | undefined>
+
+/**
+ * What Bash hands a delegate that runs its command elsewhere, so the command runs as the local
+ * one would: the session's environment (settings `env` included) and the command as a script
+ * that sources the hooks' env files first and notes the directory it ends in, which `done` adopts
+ * for the next call (answering a note when that directory is refused).
+ */
+export interface DelegateShell {
+  env: Record<string, string | undefined>
+  wrap(command: string): { script: string; done(): Promise<string | undefined> }
+}
 
 /**
  * The delegates of each session, by tool name. The tools and the mod that delegates them are
@@ -27,7 +38,7 @@ export function delegateTool(sessionId: string, tool: string, run: ToolDelegate)
 }
 
 /** The delegate's answer for this call, or undefined when the local tool runs. */
-export async function delegated(tool: string, input: unknown, ctx: ToolContext, dirs: readonly string[] = []): Promise<ToolOutput | undefined> {
+export async function delegated(tool: string, input: unknown, ctx: ToolContext, dirs: readonly string[] = [], shell?: DelegateShell): Promise<ToolOutput | undefined> {
   const run = sessions.get(ctx.sessionId)?.get(tool)
-  return run ? run(input as Record<string, unknown>, ctx, dirs) : undefined
+  return run ? run(input as Record<string, unknown>, ctx, dirs, shell) : undefined
 }

@@ -12,8 +12,11 @@ export interface Editor {
 
 export interface TerminalRun {
   toolUseId: string
+  /** A script for `bash -c`. */
   command: string
   cwd: string
+  /** Variables to set over the terminal's own environment. */
+  env: { name: string; value: string }[]
   signal: AbortSignal
   timeoutMs: number
   outputByteLimit: number

@@ -12,6 +12,7 @@ import { bashOutputShape } from './output-shape.js'
 import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
 import { join } from 'node:path'
 import { ShellSession } from './shell-session.js'
+import { delegateShell } from './delegate-shell.js'
 import { bashLimits } from './limits.js'
 import '../_shared/tasks.js'
 import { prepareWhileStreaming } from '../_shared/while-streaming.js'
@@ -72,7 +73,7 @@ export default defineMod({
           const signal = AbortSignal.any([ctx.signal, $.signal])
           const own = shellFor(ctx.cwd)
           const at = await own.currentCwd()
-          return (await delegated('Bash', input, { ...ctx, cwd: at.cwd, signal })) ?? bashTool(input, { ...ctx, signal }, own, limits, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)), tasks(), at)
+          return (await delegated('Bash', input, { ...ctx, cwd: at.cwd, signal }, [], delegateShell(own, at.cwd))) ?? bashTool(input, { ...ctx, signal }, own, limits, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)), tasks(), at)
         },
       })
       publishToolOutput($, 'Bash', bashOutputShape)

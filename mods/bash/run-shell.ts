@@ -62,7 +62,7 @@ export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 // process's own (mode 0700, so no one can put a link where the next one will be written), made
 // on first use and removed at exit. A random name per command cost ~0.5 ms of a Bash round.
 let cwdFiles: { dir: string; next: number } | undefined
-function nextCwdFile(): string {
+export function nextCwdFile(): string {
   if (!cwdFiles) {
     const dir = mkdtempSync(join(tmpdir(), 'modloop-cwd-'))
     cwdFiles = { dir, next: 0 }
@@ -70,6 +70,9 @@ function nextCwdFile(): string {
   }
   return join(cwdFiles.dir, String(cwdFiles.next++))
 }
+
+/** The script `bash -c` runs: `prelude` first, then the command, noting the directory it ends in to `cwdFile`. */
+export const shellScript = (command: string, prelude: string, cwdFile: string): string => `${prelude}trap 'pwd -P > ${shellQuote(cwdFile)} 2>/dev/null' EXIT; ${command}`
 
 /** `bash -c` in a process group of its own, so a timeout or an abort can end it as a tree. */
 export function spawnShell(script: string, cwd: string, env: Env = process.env): ChildProcess {
@@ -84,7 +87,7 @@ export function spawnShell(script: string, cwd: string, env: Env = process.env):
 export async function runShell(command: string, options: ShellOptions): Promise<ShellRun> {
   const cwdFile = nextCwdFile()
   // On the same line as the command, so bash's line numbers in errors stay the user's.
-  const script = `${options.prelude ?? ''}trap 'pwd -P > ${shellQuote(cwdFile)} 2>/dev/null' EXIT; ${command}`
+  const script = shellScript(command, options.prelude ?? '', cwdFile)
   ensureGuard()
   // A spare is listed with the guard as it is handed the command; a spawned shell once it exists.
   const spare = options.spare?.take(script, options.cwd, options.env ?? process.env)
@@ -148,7 +151,7 @@ export async function runShell(command: string, options: ShellOptions): Promise<
   }
 }
 
-function readSmall(file: string): string | undefined {
+export function readSmall(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8').trim() || undefined
   } catch {
