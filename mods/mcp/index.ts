@@ -4,6 +4,7 @@ import type { McpManager } from './manager.js'
 import { mcpOptions, type McpOptions } from './options.js'
 import { approvedServers, projectServers } from './approvals.js'
 import { collectServers, NOT_APPROVED } from './sources.js'
+import { settingsChoices } from './settings-choices.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
@@ -92,6 +93,10 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   const { servers, warnings } = await collectServers({
     cwd, options: opts, flags, env, plugins: loadedPlugins($),
     projectTrust: () => projectTrust({ cwd, isInteractive, trustFlag: flags.trustWorkspace === true, headlessTrust: opts.trustProjectServers, trustStore: opts.trustStore, env }),
+    projectChoice: () => settingsChoices({ cwd, home: opts.home, flags, env: $.env.all() }).catch((err) => {
+      $.log.warn(`the settings' enabledMcpjsonServers and disabledMcpjsonServers could not be read: ${describeError(err)}`)
+      return () => undefined
+    }),
     projectApproved: async () => {
       if (flags.trustWorkspace === true) return () => true
       const approved = await approvedServers(store, cwd).catch(() => new Set<string>())

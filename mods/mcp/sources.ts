@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { serverFingerprint } from './approvals.js'
 import { expandVars } from './expand.js'
 import { withPluginRoot } from '../_shared/loaded-plugins.js'
+import type { SettingsChoice } from './settings-choices.js'
 import { parseServer, type McpOptions, type ServerConfig } from './options.js'
 import { describeError } from '../../core/errors.js'
 import type { PluginPaths } from '../../runtime/loader/types.js'
@@ -37,6 +38,8 @@ export interface SourceInput {
    * approved (asked in the terminal, or all of them by `--trust-workspace`). Absent: all are.
    */
   projectApproved?: () => Promise<(fingerprint: string) => boolean>
+  /** What the settings files say of a project server by name (see {@link settingsChoices}); asked only when `.mcp.json` names some. */
+  projectChoice?: () => Promise<(name: string) => SettingsChoice>
   /** The plugin directories loaded: each one's `.mcp.json` and manifest `mcpServers`, with `${CLAUDE_PLUGIN_ROOT}` filled in. */
   plugins?: readonly { name: string; root: string; paths?: Pick<PluginPaths, 'mcpServers'> }[]
 }
@@ -98,9 +101,12 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
   if (project?.mcpServers && Object.keys(project.mcpServers).length > 0) {
     const trust = await input.projectTrust()
     const approved = trust.trusted && input.projectApproved ? await input.projectApproved() : () => true
+    const choice = input.projectChoice ? await input.projectChoice() : () => undefined
     for (const [name, raw] of Object.entries(project.mcpServers)) {
+      // Rejected in settings, a server is left out, as Claude Code leaves it out of its list.
+      if (choice(name) === 'rejected') continue
       const why = !trust.trusted ? trust.why ?? 'the workspace is not trusted'
-        : approved(serverFingerprint(name, raw)) ? undefined
+        : choice(name) === 'approved' || approved(serverFingerprint(name, raw)) ? undefined
         : `${NOT_APPROVED}: ${projectPath} server "${name}" is new or changed since it was approved; start modloop in ${cwd} to approve it, or pass --trust-workspace`
       add('project', projectPath, { [name]: raw }, why)
     }

@@ -1,6 +1,7 @@
 import type { Distribution } from '../../runtime/loader/types.js'
 import { approveServers, projectServers } from '../mcp/approvals.js'
 import type { McpOptions } from '../mcp/options.js'
+import { settingsChoices } from '../mcp/settings-choices.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { askApproval } from './approval-ask.js'
 import type { App } from './app.js'
@@ -32,7 +33,9 @@ export async function reviewProjectServers(app: App, view: MessageView, paint: P
   const store = trustStorePath({ trustStore: opts.trustStore }, { MODLOOP_HOME: input.env.MODLOOP_HOME })
   let servers: Awaited<ReturnType<typeof projectServers>>
   try {
-    servers = (await projectServers(input.cwd, store)).filter((s) => !s.approved && !input.declined.has(s.fingerprint) && !opts.disabled?.includes(s.name))
+    // A server the settings approve or turn off (enabledMcpjsonServers, …) is not asked about.
+    const choice = await settingsChoices({ cwd: input.cwd, home: opts.home, flags: {}, env: input.env })
+    servers = (await projectServers(input.cwd, store)).filter((s) => !s.approved && !input.declined.has(s.fingerprint) && !opts.disabled?.includes(s.name) && choice(s.name) === undefined)
   } catch (err) {
     void view.print(paint.yellow(`the MCP servers of .mcp.json could not be reviewed: ${describeError(err)}`))
     return

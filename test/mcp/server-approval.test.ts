@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { approvedServers, approveServers, projectServers, serverFingerprint } from '../../mods/mcp/approvals.js'
@@ -84,5 +84,25 @@ describe('project MCP servers in a trusted workspace', () => {
     expect(logged.join('\n')).toMatch(/started a project MCP server not yet approved in this workspace: "proj"/)
     // It failed on its config: it was never started.
     expect(logged.join('\n')).not.toMatch(/started a project MCP server not yet approved in this workspace: "unset"/)
+  })
+
+  it("follow the settings' disabledMcpjsonServers, enabledMcpjsonServers and enableAllProjectMcpServers, the last two not from the checked-in settings", async () => {
+    const trustStore = join(dirs.home, 'trusted-settings.json')
+    await writeFile(join(dirs.home, '.claude.json'), '{}')
+    await setTrust(trustStore, dirs.project, true)
+    await mkdir(join(dirs.project, '.claude'), { recursive: true })
+    await writeFile(join(dirs.project, '.mcp.json'), JSON.stringify({ mcpServers: { off: stdio(), named: stdio(), rest: stdio() } }))
+    const settings = (file: string, json: unknown) => writeFile(join(dirs.project, '.claude', file), JSON.stringify(json))
+    const go = async () => {
+      const run = await runScript([{ reply: 'ok' }], 'go', { cwd: dirs.project, isInteractive: true, mods: [toolsMod(), mcp({ home: dirs.home, trustStore })] })
+      return initOf(run.messages).mcp_servers
+    }
+    // The checkout cannot approve its own servers; it can turn one off.
+    await settings('settings.json', { disabledMcpjsonServers: ['off'], enableAllProjectMcpServers: true, enabledMcpjsonServers: ['named'] })
+    expect(await go()).toEqual([{ name: 'named', status: 'disabled' }, { name: 'rest', status: 'disabled' }])
+    await settings('settings.local.json', { enabledMcpjsonServers: ['named'] })
+    expect(await go()).toEqual([{ name: 'named', status: 'connected' }, { name: 'rest', status: 'disabled' }])
+    await settings('settings.local.json', { enableAllProjectMcpServers: true })
+    expect(await go()).toEqual([{ name: 'named', status: 'connected' }, { name: 'rest', status: 'connected' }])
   })
 })
