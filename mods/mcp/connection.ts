@@ -1,12 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
 import type { ServerEntry } from './sources.js'
 import { openTransport } from './transport.js'
 import { describeWithCause } from '../../core/errors.js'
 
-export type { ReadResourceResult, RemoteTool, Resource }
+export type { GetPromptResult, Prompt, ReadResourceResult, RemoteTool, Resource }
 export type ServerStatus = 'connected' | 'failed' | 'pending' | 'disabled'
 
 /** A tool call may run this long unless MCP_TOOL_TIMEOUT or the server's `timeout` says otherwise. */
@@ -43,6 +43,8 @@ export class ServerConnection {
   tools: RemoteTool[] = []
   /** The server said, when it last connected, that it offers resources (a call reconnects it if it went away since). */
   hasResources = false
+  /** The prompts the server listed when it last connected (slash commands `/mcp__<server>__<prompt>`). */
+  prompts: Prompt[] = []
   private live?: Live
   /** The client of the connect in flight, so `close` can end a server that is still starting. */
   private starting?: Live
@@ -92,6 +94,12 @@ export class ServerConnection {
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const timeout = this.entry.config.timeout ?? positive(this.ctx.envVar('MCP_TOOL_TIMEOUT')) ?? DEFAULT_TOOL_TIMEOUT_MS
     return this.request(`resources/read ${uri}`, timeout, signal, (client) => client.readResource({ uri }, { timeout, signal }))
+  }
+
+  /** One prompt filled in with its arguments, as the server sends it. */
+  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+    const timeout = this.entry.config.timeout ?? positive(this.ctx.envVar('MCP_TOOL_TIMEOUT')) ?? DEFAULT_TOOL_TIMEOUT_MS
+    return this.request(`prompts/get ${name}`, timeout, signal, (client) => client.getPrompt({ name, arguments: args }, { timeout, signal }))
   }
 
   /**
@@ -176,6 +184,11 @@ export class ServerConnection {
       // A server of resources only may not answer tools/list at all: that is no failure to connect.
       this.tools = await this.listTools(live).catch((err: unknown) => (offers?.tools === undefined ? [] : Promise.reject(err)))
       this.hasResources = offers?.resources !== undefined
+      // Prompts are extras: a server that fails to list them still offers its tools.
+      this.prompts = offers?.prompts === undefined ? [] : await this.listPrompts(live).catch((err: unknown) => {
+        this.ctx.log('warn', `${this.name}: its prompts could not be listed: ${describe(err)}`)
+        return []
+      })
     } catch (err) {
       await this.shutdown(live)
       if (!this.isShut) this.setStatus('failed', `${this.startFailure(err)}${this.stderrNote()}`)
@@ -217,6 +230,17 @@ export class ServerConnection {
       cursor = page.nextCursor
     } while (cursor)
     return tools
+  }
+
+  private async listPrompts(live: Live): Promise<Prompt[]> {
+    const prompts: Prompt[] = []
+    let cursor: string | undefined
+    do {
+      const page = await live.client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.ctx.connectTimeoutMs })
+      prompts.push(...page.prompts)
+      cursor = page.nextCursor
+    } while (cursor)
+    return prompts
   }
 
   /** Closing ends a child's stdin; one that does not exit promptly is signalled, within session.end's short bound. */

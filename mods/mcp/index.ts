@@ -5,6 +5,7 @@ import { mcpOptions, type McpOptions } from './options.js'
 import { approvedServers, projectServers } from './approvals.js'
 import { collectServers, NOT_APPROVED } from './sources.js'
 import { settingsChoices } from './settings-choices.js'
+import { expandPrompt } from './prompts.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
@@ -64,6 +65,15 @@ export default defineMod({
     })
 
     on('command.run', { command: 'mcp' }, () => ({ output: manager?.describe() ?? NONE }))
+    on('command.run', async (_$, e, next) => {
+      const command = manager?.prompts.get(e.command)
+      if (!command) return next(e)
+      try {
+        return { prompt: await expandPrompt(command, e.args) }
+      } catch (err) {
+        return { deny: `/${e.command}: ${describeError(err)}` }
+      }
+    })
 
     on('session.end', async (_$, e, next) => {
       const closing = manager?.close()

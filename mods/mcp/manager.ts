@@ -5,6 +5,7 @@ import { ServerConnection, type RemoteTool, type ServerStatus } from './connecti
 import type { ServerEntry } from './sources.js'
 import { extensionOf, outputLimit, toToolOutput } from './tool-result.js'
 import { registerResourceTools } from './resources.js'
+import { syncPrompts, type PromptCommand } from './prompts.js'
 import { mcpToolName as toolName } from './tool-name.js'
 import { describeError } from '../../core/errors.js'
 import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
@@ -37,6 +38,8 @@ export class McpManager {
   private readonly added = new Set<string>()
   /** ListMcpResourcesTool and ReadMcpResourceTool are registered (once a server offered resources). */
   private resourceTools = false
+  /** The servers' prompts, by the slash command each is registered as. */
+  readonly prompts = new Map<string, PromptCommand>()
 
   constructor(private readonly $: ModApi, entries: ServerEntry[], private readonly ctx: { cwd: string; connectTimeoutMs: number }) {
     for (const entry of entries) this.open(entry)
@@ -141,6 +144,7 @@ export class McpManager {
       this.resourceTools = true
       await registerResourceTools(this.$, this).catch((err: unknown) => this.$.log.warn(`the MCP resource tools could not be registered: ${describeError(err)}`))
     }
+    await syncPrompts(this.$, conn, this.prompts)
     const report = this.reports.find((r) => r.name === conn.name)!
     const register = this.$.tool.register as unknown as (spec: ToolRegistration) => Promise<{ tool: string }>
     const unregister = this.$.tool.unregister as (args: { tool: string }) => unknown
