@@ -48,7 +48,7 @@ export async function toToolOutput(raw: unknown, tool: string, limit: { chars: n
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent))
   if (parts.length === 0 && result.toolResult !== undefined) parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult))
   let text = parts.join('\n')
-  if (text === '') text = result.isError ? `${tool} reported an error without a message` : `${tool} completed with no output`
+  if (text === '') text = result.isError ? `${tool} reported an error without a message` : `(${tool} completed with no output)`
   const isCut = text.length > limit.chars
   if (isCut) {
     const over = `${tool} returned ${text.length.toLocaleString('en-US')} characters, more than the ${limit.chars.toLocaleString('en-US')} allowed (MAX_MCP_OUTPUT_TOKENS=${limit.tokens})`

@@ -109,6 +109,8 @@ describe('tool results', () => {
     })
     expect((await toToolOutput({ content: [], structuredContent: { n: 1 } }, 'mcp__s__t', outputLimit(undefined))).text).toBe('{"n":1}')
     expect(await toToolOutput({ content: [], isError: true }, 'mcp__s__t', outputLimit(undefined))).toMatchObject({ isError: true, text: 'mcp__s__t reported an error without a message' })
+    // As Claude Code words it, in parentheses: a note from the client, not words of the tool.
+    expect((await toToolOutput({ content: [] }, 'mcp__s__t', outputLimit(undefined))).text).toBe('(mcp__s__t completed with no output)')
   })
 
   it('limits output to MAX_MCP_OUTPUT_TOKENS (default 25,000 ≈ 100,000 characters); a tool may raise its own limit', () => {
