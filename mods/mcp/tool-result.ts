@@ -6,7 +6,7 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000
 /** A tool may raise its own limit through `_meta["anthropic/maxResultSizeChars"]`, up to this. */
 export const MAX_RESULT_CHARS_CAP = 500_000
 
-type Block = { type?: string; text?: string; data?: string; mimeType?: string; uri?: string; name?: string; resource?: { uri?: string; mimeType?: string; text?: string; blob?: string } }
+type Block = { type?: string; text?: string; data?: string; mimeType?: string; uri?: string; name?: string; description?: string; resource?: { uri?: string; mimeType?: string; text?: string; blob?: string } }
 interface CallResult { content?: Block[]; isError?: boolean; structuredContent?: unknown; toolResult?: unknown }
 
 /** The output limit in characters: MAX_MCP_OUTPUT_TOKENS, or the tool's own higher limit. */
@@ -125,7 +125,8 @@ function blockText(block: Block, savedAt?: string): string {
       return savedAt ? `${head} binary content,${savedNote(block, savedAt)}` : `${head} binary content not shown`
     }
     case 'resource_link':
-      return `[Resource link: ${block.uri ?? 'no uri'}${block.name ? ` (${block.name})` : ''}${block.mimeType ? ` ${block.mimeType}` : ''}]`
+      // As Claude Code shows it: the name, the URI to read it by, and what the server says it holds.
+      return `[Resource link: ${block.name ?? block.uri ?? 'no uri'}] ${block.uri ?? 'no uri'}${block.description ? ` (${block.description})` : ''}`
     default:
       return JSON.stringify(block)
   }
