@@ -14,7 +14,8 @@ export function initMessage(session: Session): SDKSystemInit {
     subtype: 'init' as const,
     cwd: session.cwd,
     tools: session.tools.names(),
-    mcp_servers: mcpServerStatus(session).map((s) => ({ name: s.name, status: s.status })),
+    // `source` (sdk, plugin, or the config scope) as the Agent SDK gives it: hosts key trust on it.
+    mcp_servers: mcpServerStatus(session).map((s) => ({ name: s.name, status: s.status, ...(typeof s.source === 'string' ? { source: s.source } : {}) })),
     model: session.model,
     permissionMode: permissionModeInForce(session),
     slash_commands: [...session.root.commands.keys()],

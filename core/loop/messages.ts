@@ -34,7 +34,7 @@ export interface SDKSystemInit {
   cwd: string
   session_id: string
   tools: string[]
-  mcp_servers: { name: string; status: string }[]
+  mcp_servers: { name: string; status: string; source?: string }[]
   model: string
   permissionMode: string
   slash_commands: string[]

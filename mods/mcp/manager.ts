@@ -19,6 +19,8 @@ export interface ServerReport {
   name: string
   status: ServerStatus
   scope: ServerEntry['scope']
+  /** Where the definition came from, in the Agent SDK's words (see {@link sourceOf}). */
+  source: string
   error?: string
   tools: { name: string; isReadOnly: boolean }[]
 }
@@ -47,7 +49,7 @@ export class McpManager {
 
   private open(entry: ServerEntry): ServerConnection | undefined {
     const $ = this.$
-    const report: ServerReport = { name: entry.name, scope: entry.scope, status: 'pending', tools: [] }
+    const report: ServerReport = { name: entry.name, scope: entry.scope, source: sourceOf(entry), status: 'pending', tools: [] }
     this.reports.push(report)
     if (entry.disabled || entry.error || !entry.config) {
       Object.assign(report, entry.disabled ? { status: 'disabled', error: entry.disabled } : { status: 'failed', error: entry.error })
@@ -118,7 +120,7 @@ export class McpManager {
   }
 
   statuses(): { name: string; status: ServerStatus }[] {
-    return this.reports.map((r) => ({ name: r.name, status: r.status }))
+    return this.reports.map((r) => ({ name: r.name, status: r.status, source: r.source }))
   }
 
   /** The `/mcp` text: each server's status, and the tools of the connected ones. */
@@ -225,4 +227,14 @@ export class McpManager {
     report.status = conn.status
     report.error = conn.error
   }
+}
+
+/**
+ * The Agent SDK's `source` of a server: `sdk` for an in-process server, `plugin`, or the config
+ * scope as Claude Code names it (`user`, `project`, `local`; `dynamic` for what the launch itself
+ * brought: `--mcp-config`, `query()`'s `mcpServers`, the modloop config). Hosts key trust on it.
+ */
+function sourceOf(entry: ServerEntry): string {
+  if (entry.config?.type === 'sdk') return 'sdk'
+  return entry.scope === 'query' || entry.scope === 'config' ? 'dynamic' : entry.scope
 }

@@ -169,7 +169,7 @@ describe.each(VIAS)('an Agent SDK application, run by %s', (via) => {
       }))
       const init = messages.find((m) => m.type === 'system' && m.subtype === 'init') as Extract<SdkMessage, { subtype: 'init' }>
       expect(init.tools).toContain('mcp__calc__add')
-      expect(init.mcp_servers).toContainEqual({ name: 'calc', status: 'connected' })
+      expect(init.mcp_servers).toContainEqual({ name: 'calc', status: 'connected', source: 'sdk' })
       expect(calls).toEqual([{ a: 2, b: 3 }])
       expect(lastToolResult(a.server)).toMatchObject({ tool_use_id: 'toolu_add', content: '5' })
       expect(lastResult(messages)).toMatchObject({ subtype: 'success', result: 'it is 5' })

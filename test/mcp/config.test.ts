@@ -39,7 +39,7 @@ describe('${VAR} expansion', () => {
         cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers })],
       })
       expect(JSON.parse(resultText(toolResults(run.requests, 1)[0]!))).toEqual({ argv: ['from-env', 'fallback-arg'], secret: 'default-secret' })
-      expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'fixture', status: 'connected' }, { name: 'broken', status: 'failed' }])
+      expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'fixture', status: 'connected', source: 'dynamic' }, { name: 'broken', status: 'failed', source: 'dynamic' }])
     } finally {
       delete process.env.MCP_FX_ARG
     }
@@ -94,10 +94,10 @@ describe('server sources', () => {
     await writeFile(join(dirs.project, '.mcp.json'), JSON.stringify({ mcpServers: { proj: stdio() } }))
     const trustStore = join(dirs.home, 'empty-trust.json')
     const untrusted = await runScript([{ reply: 'ok' }], 'go', { cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, trustStore, trustProjectServers: false })] })
-    expect(initOf(untrusted.messages).mcp_servers).toEqual([{ name: 'proj', status: 'disabled' }])
+    expect(initOf(untrusted.messages).mcp_servers).toEqual([{ name: 'proj', status: 'disabled', source: 'project' }])
     expect(untrusted.requests[0]!.body.tools.map((t: { name: string }) => t.name)).not.toContain('mcp__proj__echo')
     const flagged = await runScript([{ reply: 'ok' }], 'go', { cwd: dirs.project, trustWorkspace: true, mods: [toolsMod(), mcp({ home: dirs.home, trustStore, trustProjectServers: false })] })
-    expect(initOf(flagged.messages).mcp_servers).toEqual([{ name: 'proj', status: 'connected' }])
+    expect(initOf(flagged.messages).mcp_servers).toEqual([{ name: 'proj', status: 'connected', source: 'project' }])
   })
 })
 

@@ -26,7 +26,7 @@ describe('a server that fails in -p', () => {
     const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'ok' }], cwd: dirs.project, env: { MODLOOP_HOME: dirs.home } })
     expect(r.code).toBe(0)
     const init = r.out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.subtype === 'init')
-    expect(init.mcp_servers).toEqual([{ name: 'missing', status: 'failed' }])
+    expect(init.mcp_servers).toEqual([{ name: 'missing', status: 'failed', source: 'dynamic' }])
     expect(r.err).toMatch(/MCP server "missing" failed: .*not found/)
   })
 

@@ -25,7 +25,7 @@ describe("the config's mcpServers key and the launch options", () => {
     const cwd = await project('config', { mcpServers: { fromconfig: stdio() } })
     const run = await runScript([echo('fromconfig', 'hi'), { reply: 'done' }], 'go', { bare: false, mods: [], cwd })
     expect(run.error).toBeUndefined()
-    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'fromconfig', status: 'connected' }])
+    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'fromconfig', status: 'connected', source: 'dynamic' }])
     expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('echo: hi')
   })
 
@@ -38,7 +38,7 @@ describe("the config's mcpServers key and the launch options", () => {
       const loose = await runScript([{ reply: 'ok' }], 'go', { bare: false, mods: [], cwd, mcpServers: { fromquery: stdio() } as never })
       expect(initOf(loose.messages).mcp_servers.map((s: { name: string }) => s.name).sort()).toEqual(['fromconfig', 'fromproject', 'fromquery', 'fromuser'])
       const strict = await runScript([echo('fromquery', 'only'), { reply: 'done' }], 'go', { bare: false, mods: [], cwd, mcpServers: { fromquery: stdio() } as never, strictMcpConfig: true })
-      expect(initOf(strict.messages).mcp_servers).toEqual([{ name: 'fromquery', status: 'connected' }])
+      expect(initOf(strict.messages).mcp_servers).toEqual([{ name: 'fromquery', status: 'connected', source: 'dynamic' }])
       expect(resultText(toolResults(strict.requests, 1)[0]!)).toBe('echo: only')
     } finally {
       await writeFile(join(dirs.home, '.claude.json'), '{}')
@@ -62,7 +62,7 @@ describe('modloop -p --mcp-config / --strict-mcp-config', () => {
       const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--mcp-config', 'servers.json', '--mcp-config', inline, '--strict-mcp-config'], { script, cwd })
       expect(r.code).toBe(0)
       const init = r.out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.type === 'system' && m.subtype === 'init')
-      expect(init.mcp_servers).toEqual([{ name: 'fromfile', status: 'connected' }, { name: 'web', status: 'connected' }])
+      expect(init.mcp_servers).toEqual([{ name: 'fromfile', status: 'connected', source: 'dynamic' }, { name: 'web', status: 'connected', source: 'dynamic' }])
       expect(resultText(toolResults(r.requests as never, 1)[0]!)).toBe('echo: a')
       expect(resultText(toolResults(r.requests as never, 2)[0]!)).toBe('echo: b')
     } finally {

@@ -42,7 +42,7 @@ describe('MCP server lifecycle', () => {
     const second = Number(resultText(toolResults(run.requests, 3)[0]!))
     expect(crash.is_error).toBe(true)
     expect(resultText(crash)).toMatch(/^MCP server "fixture" stopped during the call to crash.*; it will be started again on next use$/)
-    expect(seen[2]).toEqual([{ name: 'fixture', status: 'failed' }])
+    expect(seen[2]).toEqual([{ name: 'fixture', status: 'failed', source: 'dynamic' }])
     expect(second).toBeGreaterThan(0)
     expect(second).not.toBe(first)
     expect([first, second].filter(isAlive)).toEqual([])
@@ -63,7 +63,7 @@ describe('MCP server lifecycle', () => {
     expect(resultText(bad)).toMatch(/^MCP server "raw" returned a malformed result for pid: content: .*expected array/)
     expect(resultText(bad)).not.toContain('\n')
     // The same process answers the next call: nothing was wrong with the connection.
-    expect(seen[2]).toEqual([{ name: 'raw', status: 'connected' }])
+    expect(seen[2]).toEqual([{ name: 'raw', status: 'connected', source: 'dynamic' }])
     expect(Number(resultText(toolResults(run.requests, 3)[0]!))).toBe(first)
   })
 
@@ -121,7 +121,7 @@ describe('MCP server lifecycle', () => {
       cwd: dirs.project,
       mods: [toolsMod(), mcp({ home: dirs.home, startupTimeoutMs: 200, servers: { slow: stdio({ env: { FIXTURE_DELAY_MS: '600' } }) } }), waiter],
     })
-    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'slow', status: 'pending' }])
+    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'slow', status: 'pending', source: 'dynamic' }])
     expect(firstTurnAt).toBeLessThan(700)
     expect(names(run.requests[0]!)).not.toContain('mcp__slow__echo')
     expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('ready')
@@ -143,7 +143,7 @@ describe('MCP server lifecycle', () => {
       cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, startupTimeoutMs: 100, servers: { late: stdio({ env: { FIXTURE_DELAY_MS: '60000', FIXTURE_PID_FILE: pidFile } }) } }), spawned],
     })
     // The server would take 60 s to start, past the test's own timeout: the run ending at all is the startup timeout at work.
-    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'late', status: 'pending' }])
+    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'late', status: 'pending', source: 'dynamic' }])
     expect(isAlive(Number(await readFile(pidFile, 'utf8')))).toBe(false)
   })
 

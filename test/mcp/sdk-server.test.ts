@@ -33,7 +33,7 @@ describe('in-process MCP servers (createSdkMcpServer)', () => {
     ], 'go', options)
     const tools = run.requests[0]!.body.tools as { name: string; input_schema: unknown }[]
     expect(tools.find((t) => t.name === 'mcp__calc__add')!.input_schema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] })
-    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'calc', status: 'connected' }])
+    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'calc', status: 'connected', source: 'sdk' }])
     const [sum, explode, invalid] = toolResults(run.requests, 1)
     expect(resultText(sum!)).toBe('5')
     expect(explode).toMatchObject({ is_error: true })

@@ -51,11 +51,11 @@ describe('project MCP servers in a trusted workspace', () => {
 
     // The terminal asked before the session (see terminal-ui's servers review); what it did not approve stays out.
     const declined = await go({ isInteractive: true })
-    expect(declined.statuses).toEqual([{ name: 'proj', status: 'disabled' }])
+    expect(declined.statuses).toEqual([{ name: 'proj', status: 'disabled', source: 'project' }])
     expect(declined.logged).toMatch(/MCP server "proj" not started: not approved/)
     // Headless, like project hooks: it runs, and the log says it was not approved.
     const headless = await go()
-    expect(headless.statuses).toEqual([{ name: 'proj', status: 'connected' }])
+    expect(headless.statuses).toEqual([{ name: 'proj', status: 'connected', source: 'project' }])
     expect(headless.logged).toMatch(/started a project MCP server not yet approved in this workspace: "proj"/)
 
     const [listed] = await projectServers(dirs.project, trustStore)
@@ -63,14 +63,14 @@ describe('project MCP servers in a trusted workspace', () => {
     await approveServers(trustStore, dirs.project, [listed!.fingerprint])
     expect((await approvedServers(trustStore, dirs.project)).has(listed!.fingerprint)).toBe(true)
     const approved = await go({ isInteractive: true })
-    expect(approved.statuses).toEqual([{ name: 'proj', status: 'connected' }])
+    expect(approved.statuses).toEqual([{ name: 'proj', status: 'connected', source: 'project' }])
     expect((await go()).logged).not.toMatch(/not yet approved/)
 
     // The same name, now running something else: not approved any more.
     await mcpJson({ env: { EXTRA: '1' } })
-    expect((await go({ isInteractive: true })).statuses).toEqual([{ name: 'proj', status: 'disabled' }])
+    expect((await go({ isInteractive: true })).statuses).toEqual([{ name: 'proj', status: 'disabled', source: 'project' }])
     expect((await go()).logged).toMatch(/not yet approved in this workspace: "proj"/)
-    expect((await go({ trustWorkspace: true, isInteractive: true })).statuses).toEqual([{ name: 'proj', status: 'connected' }])
+    expect((await go({ trustWorkspace: true, isInteractive: true })).statuses).toEqual([{ name: 'proj', status: 'connected', source: 'project' }])
   })
 
   it('a run with no one to ask names as started only the unapproved servers that did start', async () => {
@@ -80,7 +80,7 @@ describe('project MCP servers in a trusted workspace', () => {
     await writeFile(join(dirs.project, '.mcp.json'), JSON.stringify({ mcpServers: { proj: stdio(), unset: stdio({ args: ['${MODLOOP_TEST_NEVER_SET}'] }) } }))
     const logged: string[] = []
     const run = await runScript([{ reply: 'ok' }], 'go', { cwd: dirs.project, log: (line: string) => logged.push(line), mods: [toolsMod(), mcp({ home: dirs.home, trustStore })] })
-    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'proj', status: 'connected' }, { name: 'unset', status: 'failed' }])
+    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'proj', status: 'connected', source: 'project' }, { name: 'unset', status: 'failed', source: 'project' }])
     expect(logged.join('\n')).toMatch(/started a project MCP server not yet approved in this workspace: "proj"/)
     // It failed on its config: it was never started.
     expect(logged.join('\n')).not.toMatch(/started a project MCP server not yet approved in this workspace: "unset"/)
@@ -99,10 +99,10 @@ describe('project MCP servers in a trusted workspace', () => {
     }
     // The checkout cannot approve its own servers; it can turn one off.
     await settings('settings.json', { disabledMcpjsonServers: ['off'], enableAllProjectMcpServers: true, enabledMcpjsonServers: ['named'] })
-    expect(await go()).toEqual([{ name: 'named', status: 'disabled' }, { name: 'rest', status: 'disabled' }])
+    expect(await go()).toEqual([{ name: 'named', status: 'disabled', source: 'project' }, { name: 'rest', status: 'disabled', source: 'project' }])
     await settings('settings.local.json', { enabledMcpjsonServers: ['named'] })
-    expect(await go()).toEqual([{ name: 'named', status: 'connected' }, { name: 'rest', status: 'disabled' }])
+    expect(await go()).toEqual([{ name: 'named', status: 'connected', source: 'project' }, { name: 'rest', status: 'disabled', source: 'project' }])
     await settings('settings.local.json', { enableAllProjectMcpServers: true })
-    expect(await go()).toEqual([{ name: 'named', status: 'connected' }, { name: 'rest', status: 'connected' }])
+    expect(await go()).toEqual([{ name: 'named', status: 'connected', source: 'project' }, { name: 'rest', status: 'connected', source: 'project' }])
   })
 })

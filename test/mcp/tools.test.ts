@@ -29,7 +29,7 @@ describe('MCP tools in the loop', () => {
     expect(echo.input_schema.$schema).toBeUndefined()
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['mcp__fixture__wait', 'mcp__fixture__crash', 'mcp__web__echo', 'mcp__web__grow']))
     expect(tools.map((t) => t.name)).not.toContain('mcp__web__crash')
-    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'fixture', status: 'connected' }, { name: 'web', status: 'connected' }, { name: 'old', status: 'connected' }])
+    expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'fixture', status: 'connected', source: 'dynamic' }, { name: 'web', status: 'connected', source: 'dynamic' }, { name: 'old', status: 'connected', source: 'dynamic' }])
     expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('echo: over sse')
   })
 
@@ -130,7 +130,7 @@ describe('MCP tools in the loop', () => {
     })
     const run = await runScript([{ reply: [use('mcp__fixture__pid')] }, { reply: 'done' }], 'go', { cwd: dirs.project, mods: [toolsMod(), mod] })
     expect(initOf(run.messages).mcp_servers).toEqual([
-      { name: 'fixture', status: 'connected' }, { name: 'missing', status: 'failed' }, { name: 'off', status: 'disabled' }, { name: 'bad', status: 'failed' },
+      { name: 'fixture', status: 'connected', source: 'dynamic' }, { name: 'missing', status: 'failed', source: 'dynamic' }, { name: 'off', status: 'disabled', source: 'dynamic' }, { name: 'bad', status: 'failed', source: 'dynamic' },
     ])
     const pid = Number(resultText(toolResults(run.requests, 1)[0]!))
     expect(isAlive(pid)).toBe(false)

@@ -211,12 +211,12 @@ describe('the Query methods the SDK adds', () => {
       expect(await c.q.setMcpServers({ calc, broken: { type: 'http', url: 'not a url' } })).toEqual({
         added: ['calc'], removed: [], errors: { broken: expect.stringContaining('url') },
       })
-      expect(await c.q.mcpServerStatus()).toContainEqual({ name: 'calc', status: 'connected' })
+      expect(await c.q.mcpServerStatus()).toContainEqual({ name: 'calc', status: 'connected', source: 'sdk' })
       await c.q.toggleMcpServer('calc', false)
-      expect(await c.q.mcpServerStatus()).toContainEqual({ name: 'calc', status: 'disabled' })
+      expect(await c.q.mcpServerStatus()).toContainEqual({ name: 'calc', status: 'disabled', source: 'sdk' })
       await c.q.toggleMcpServer('calc', true)
       await c.q.reconnectMcpServer('calc')
-      expect(await c.q.mcpServerStatus()).toContainEqual({ name: 'calc', status: 'connected' })
+      expect(await c.q.mcpServerStatus()).toContainEqual({ name: 'calc', status: 'connected', source: 'sdk' })
       await expect(c.q.reconnectMcpServer('nope')).rejects.toThrow(/no MCP server is named "nope"/)
       expect(await c.q.setMcpServers({})).toEqual({ added: [], removed: ['calc'], errors: {} })
     } finally {
