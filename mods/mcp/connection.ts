@@ -80,14 +80,10 @@ export class ServerConnection {
   /** Every resource the server lists (all its pages). */
   async listResources(signal?: AbortSignal): Promise<Resource[]> {
     const timeout = this.ctx.connectTimeoutMs
-    const resources: Resource[] = []
-    let cursor: string | undefined
-    do {
+    return allPages(async (cursor) => {
       const page = await this.request('resources/list', timeout, signal, (client) => client.listResources(cursor ? { cursor } : undefined, { timeout, signal }))
-      resources.push(...page.resources)
-      cursor = page.nextCursor
-    } while (cursor)
-    return resources
+      return [page.resources, page.nextCursor]
+    })
   }
 
   /** One resource's contents, as the server sends them. */
@@ -221,26 +217,18 @@ export class ServerConnection {
     return this.refreshing
   }
 
-  private async listTools(live: Live): Promise<RemoteTool[]> {
-    const tools: RemoteTool[] = []
-    let cursor: string | undefined
-    do {
+  private listTools(live: Live): Promise<RemoteTool[]> {
+    return allPages(async (cursor) => {
       const page = await live.client.listTools(cursor ? { cursor } : undefined, { timeout: this.ctx.connectTimeoutMs })
-      tools.push(...page.tools)
-      cursor = page.nextCursor
-    } while (cursor)
-    return tools
+      return [page.tools, page.nextCursor]
+    })
   }
 
-  private async listPrompts(live: Live): Promise<Prompt[]> {
-    const prompts: Prompt[] = []
-    let cursor: string | undefined
-    do {
+  private listPrompts(live: Live): Promise<Prompt[]> {
+    return allPages(async (cursor) => {
       const page = await live.client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.ctx.connectTimeoutMs })
-      prompts.push(...page.prompts)
-      cursor = page.nextCursor
-    } while (cursor)
-    return prompts
+      return [page.prompts, page.nextCursor]
+    })
   }
 
   /** Closing ends a child's stdin; one that does not exit promptly is signalled, within session.end's short bound. */
@@ -311,4 +299,16 @@ function describe(err: unknown): string {
   if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `the command was not found (${e.path ?? e.message})`
   // fetch says only "fetch failed": the reason (refused, unknown host, reset) is its cause.
   return describeWithCause(err)
+}
+
+/** Every item of a listing the server sends in pages, following its cursors. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<[T[], string | undefined]>): Promise<T[]> {
+  const items: T[] = []
+  let cursor: string | undefined
+  do {
+    const [some, next] = await page(cursor)
+    items.push(...some)
+    cursor = next
+  } while (cursor)
+  return items
 }
