@@ -14,7 +14,7 @@ import { startProvenance } from './session-trace.js'
 import { ModReloader } from './reload.js'
 import type { ResumedFrom, SessionStartInput } from '../core/events/types.js'
 import type { ResumeState } from './resume.js'
-import { switchItself } from '../core/loop/model-switch.js'
+import { defaultModelOf, switchItself } from '../core/loop/model-switch.js'
 import { pickModel, unusableScript } from './model-pick.js'
 import { hold, locationOf } from './session-store.js'
 import { optionWarnings, unreadOptionWarnings } from './option-names.js'
@@ -107,6 +107,8 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   }
   await host.bus.emit('session.start', start)
   if (startsOn !== model) await switchItself(session, startsOn, model, 'resume')
+  // Nothing named a model, and no mod chose one as the session started (a main agent's): the settings may.
+  else if (!resumed && options.model === undefined && configModel === undefined && session.model === model) session.model = defaultModelOf(session)
   startReloads(session, start)
   session.started = true
   return session

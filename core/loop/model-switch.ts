@@ -7,9 +7,14 @@ import { DEFAULT_MODEL } from './session-options.js'
 import type { Session } from './session.js'
 import { recordUnshown } from './unshown.js'
 
-/** The model a session goes back to for `setModel()` with no name: what it would have started with. */
+/**
+ * The model a session starts on when no option or config names one, and goes back to for
+ * `setModel()` with no name: the launch's, else ANTHROPIC_MODEL (the settings' env blocks
+ * included), else the settings' `model`, as Claude Code ranks them.
+ */
 export function defaultModelOf(session: Session): string {
-  return resolveAlias(session.options.model ?? session.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL, session.env)
+  const named = session.options.model ?? session.env.ANTHROPIC_MODEL ?? session.host.capabilities.get('settingsModel')?.(session.root.id)
+  return resolveAlias(named ?? DEFAULT_MODEL, session.env)
 }
 
 /**

@@ -63,5 +63,11 @@ declare module './capabilities.js' {
     fileRewind: RewindService
     /** Changes to the MCP servers of a running session (the mod that connects them provides it). */
     mcpControl: McpControl
+    /**
+     * The model the settings files name (their `model` key), by session id, read at session start
+     * (the mod that reads the settings provides it): a session nothing else names a model for
+     * starts on it. Without it, the settings' model is not read.
+     */
+    settingsModel: (sessionId: string) => string | undefined
   }
 }

@@ -22,14 +22,19 @@ interface Applied { name: string; value: string; before: string | undefined }
  * over the launch environment, as in Claude Code. Bash commands, settings hooks, MCP servers and
  * whatever reads `$.env` see them. Project and local settings apply only in a trusted workspace
  * (`modloop trust`, --trust-workspace), as their allow rules do: a cloned repository's env could
- * set PATH or NODE_OPTIONS for the commands the user allowed.
+ * set PATH or NODE_OPTIONS for the commands the user allowed. It also reads the settings' `model`
+ * (the `settingsModel` capability), which a session starts on when nothing else names one.
  */
 export default defineMod({
   name: 'settings-env',
   description: 'Applies the env blocks of the settings files to the session environment',
   options,
-  register(on, opts) {
+  provides: ['settingsModel'],
+  register(on, opts, $) {
     const applied = new Map<string, Applied[]>()
+    // The settings' `model` of each session, for the runtime to start a session nothing else names a model for on it.
+    const models = new Map<string, string>()
+    $.capability.provide('settingsModel', (sessionId) => models.get(sessionId))
 
     // Before next(): every other mod's start (SessionStart hooks, MCP servers, the first Bash
     // shell) comes after, whatever the load order, and the earlier the mod the fewer read before it.
@@ -41,8 +46,9 @@ export default defineMod({
         // A host without launch flags: the settings files alone apply.
       }
       try {
-        const { values, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
+        const { values, model, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
         for (const w of warnings) $.log.warn(w)
+        if (model) models.set(e.sessionId, model)
         const set: Applied[] = []
         for (const [name, value] of values) {
           set.push({ name, value, before: $.env.get(name) })
@@ -64,6 +70,7 @@ export default defineMod({
         if ($.env.get(a.name) === a.value) $.env.set(a.name, a.before)
       }
       applied.delete(e.sessionId)
+      models.delete(e.sessionId)
       return result
     })
   },
