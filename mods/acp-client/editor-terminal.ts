@@ -31,7 +31,7 @@ export const editorBash = (run: Required<Pick<Editor, 'runInTerminal'>>['runInTe
   const text = [out.output.replace(/\n$/, ''), ...notes].filter(Boolean).join('\n')
   return {
     result: { stdout: out.output, stderr: '', interrupted, isImage: false, exitCode: out.exitCode, ...(out.timedOut ? { timedOut: true } : {}) },
-    text: text || '(no output)',
+    text: text || '(Bash completed with no output)',
     isError: interrupted || out.exitCode !== 0,
   }
 }

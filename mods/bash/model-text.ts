@@ -9,7 +9,7 @@ import { sizeOf } from '../../hooks-runner/size-of.js'
 export async function modelText(run: Pick<ShellRun, 'stdout' | 'stderr' | 'full'>, notes: string[], o: { cap: number; failed: boolean }): Promise<{ text: string; rawOutputPath?: string }> {
   const { stdout, stderr } = run
   const join = (out: string, err: string, extra: string[]) =>
-    [[out.replace(/\n+$/, ''), err.replace(/\n+$/, '')].filter((s) => s !== '').join('\n') || (o.failed ? '' : '(no output)'), ...extra].filter((s) => s !== '').join('\n')
+    [[out.replace(/\n+$/, ''), err.replace(/\n+$/, '')].filter((s) => s !== '').join('\n') || (o.failed ? '' : '(Bash completed with no output)'), ...extra].filter((s) => s !== '').join('\n')
   const whole = join(stdout.text(), stderr.text(), notes)
   if (!stdout.truncated && !stderr.truncated && whole.length <= o.cap) {
     await run.full.save(false)

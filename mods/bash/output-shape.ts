@@ -14,5 +14,5 @@ const bashResult = z.looseObject({
 export const bashOutputShape = outputShape(bashResult, (r) => {
   const body = [r.stdout.replace(/\n+$/, ''), r.stderr.replace(/\n+$/, '')].filter((s) => s !== '').join('\n')
   const notes = r.interrupted ? ['Command was interrupted.'] : typeof r.exitCode === 'number' && r.exitCode !== 0 ? [`Exit code ${r.exitCode}`] : []
-  return [body || (notes.length > 0 ? '' : '(no output)'), ...notes].filter((s) => s !== '').join('\n')
+  return [body || (notes.length > 0 ? '' : '(Bash completed with no output)'), ...notes].filter((s) => s !== '').join('\n')
 })

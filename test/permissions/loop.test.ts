@@ -100,7 +100,7 @@ describe('the ask flow through the loop', () => {
     expect(run.result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: { command: 'touch first' } })])
     // The rest of the batch still ran, and every call is answered on the stream.
     const results = run.messages.flatMap((m) => (m.type === 'user' ? (m.message.content as any[]).filter((b) => b.type === 'tool_result') : []))
-    expect(results.map((r) => [r.content, r.is_error === true])).toEqual([['stop right there', true], ['(no output)', false]])
+    expect(results.map((r) => [r.content, r.is_error === true])).toEqual([['stop right there', true], ['(Bash completed with no output)', false]])
     expect(canUseTool).toHaveBeenCalledTimes(2)
     expect(String(run.error)).toMatch(/error_during_execution/)
   })
@@ -129,7 +129,7 @@ describe('the ask flow through the loop', () => {
     const run = await runScript([step('cd src/deep'), step('cat ../a.ts'), step('cd ../..'), step('pwd'), { reply: 'done' }], 'go', { host, cwd: box.project, canUseTool })
     await host.close()
     expect(canUseTool).not.toHaveBeenCalled()
-    expect(run.requests.slice(1).map((r) => toolResult(r).content)).toEqual(['(no output)', 'export {}', '(no output)', box.project])
+    expect(run.requests.slice(1).map((r) => toolResult(r).content)).toEqual(['(Bash completed with no output)', 'export {}', '(Bash completed with no output)', box.project])
   })
 
   it('plan mode: the model is reminded, and a write, which would go to the approver, is refused when there is none', async () => {
