@@ -251,11 +251,13 @@ export interface ProposedVerdict { decision: Decision; reason?: string; hook?: s
  * holds images; a handler that gives another `text` keeps the images, after its text. A `deny`
  * may carry `context` too: what a hook that refused the call also said, sent beside the refusal.
  * `followUp` (a modloop addition): the tool's text that follows its result (ToolOutput.followUp).
+ * `ranWith` (set by core): the input the tool ran with, when the permission answer beneath the
+ * handler (a PermissionRequest hook's or canUseTool's updatedInput) replaced the one passed down.
  */
 export type ToolCallResult =
   | { deny: string; halt?: string; context?: string[] }
-  | { result: unknown; isError?: false; text?: string; content?: ToolResultContent[]; context?: string[]; followUp?: string; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
-  | { result: unknown; isError: true; text?: string; content?: ToolResultContent[]; context?: string[]; followUp?: string; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding }
+  | { result: unknown; isError?: false; text?: string; content?: ToolResultContent[]; context?: string[]; followUp?: string; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding; ranWith?: Record<string, unknown> }
+  | { result: unknown; isError: true; text?: string; content?: ToolResultContent[]; context?: string[]; followUp?: string; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding; ranWith?: Record<string, unknown> }
 
 /** One call of a batch as answered: `result` is the text the model reads. */
 export interface ToolBatchCall { tool: string; tool_use_id: string; input: unknown; result: string; isError: boolean }

@@ -161,7 +161,8 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
     }
     finalInput = verdict.input
     ran = await runTool(env, tool, use.id, verdict.input)
-    return ran
+    // Handlers above (PostToolUse hooks) describe the call as it ran, not as they passed it down.
+    return verdict.input === valid.input ? ran : { ...ran, ranWith: verdict.input }
   }
   let r: ToolCallResult
   try {

@@ -76,7 +76,7 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     // A refusal further down (a deny rule) keeps what PreToolUse hooks said.
     if ('deny' in res) return context.length > 0 ? { ...res, context: [...(res.context ?? []), ...context] } : res
     let halt: string | undefined
-    const fields = { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id, duration_ms: Math.round(performance.now() - started) }
+    const fields = { tool_name: e.tool, tool_input: res.ranWith ?? input, tool_use_id: e.tool_use_id, duration_ms: Math.round(performance.now() - started) }
     if (!res.isError && b.has('PostToolUse')) {
       const r = await b.fire('PostToolUse', { ...fields, tool_response: toolResponse(e.tool, res.result) }, agent)
       context.push(...contexts(r))

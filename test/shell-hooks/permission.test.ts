@@ -36,6 +36,16 @@ describe('PermissionRequest', () => {
     expect(asked[0]!.tool_use_id).toBeUndefined()
   })
 
+  it('PostToolUse sees the input the allow substituted, the one the call ran with', async () => {
+    await settings({
+      PermissionRequest: [{ hooks: [answer({ behavior: 'allow', updatedInput: { label: 'safe' } })] }],
+      PostToolUse: [{ hooks: [cmd(dump(box, 'PostToolUse'))] }],
+    })
+    await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
+    const [post] = await dumped(box, 'PostToolUse')
+    expect(post).toMatchObject({ tool_input: { label: 'safe' }, tool_response: 'touched safe' })
+  })
+
   it('the substituted input faces the deny rules again', async () => {
     await settings({ PermissionRequest: [{ hooks: [answer({ behavior: 'allow', updatedInput: { label: 'forbidden' } })] }] }, { permissions: { deny: ['Touch(label:forbidden)'] } })
     const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
