@@ -4,6 +4,7 @@ import { STAGE } from '../../core/bus/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { inputOf } from '../../core/tools/pipeline.js'
 import { contexts, type HookBridge } from './bridge.js'
+import type { HookRunResult } from '../../hooks-runner/index.js'
 import { adoptInvocationHooks } from './frontmatter-hooks.js'
 import { replacedOutput } from './updated-output.js'
 
@@ -11,6 +12,10 @@ import { replacedOutput } from './updated-output.js'
 export const HOOK_BUDGET_MS = 11 * 60_000
 
 const withContext = (context: string[]) => (context.length > 0 ? { context } : {})
+
+/** What the model reads of each hook that blocked after a call: one entry per hook, naming its command, as Claude Code words it. */
+const blockingErrors = (r: HookRunResult): string[] =>
+  r.blocks.map((b) => `${r.hookName} hook blocking error from command: "${b.hook}": ${b.reason}`)
 
 const textOf = (result: unknown): string => (typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result))
 
@@ -80,7 +85,7 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     if (!res.isError && b.has('PostToolUse')) {
       const r = await b.fire('PostToolUse', { ...fields, tool_response: toolResponse(e.tool, res.result) }, agent)
       context.push(...contexts(r))
-      if (r.blocked) context.push(`${r.hookName} hook blocking error: ${r.blockReason ?? ''}`)
+      context.push(...blockingErrors(r))
       // updatedMCPToolOutput is the deprecated name, still honoured for MCP tools (spec §2.12).
       const updated = r.updatedToolOutput ?? (e.tool.startsWith('mcp__') ? r.updatedMCPToolOutput : undefined)
       if (updated !== undefined) {
@@ -93,7 +98,7 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       // Claude Code always sends is_interrupt: hooks test it for false as well as true.
       const r = await b.fire('PostToolUseFailure', { ...fields, error: failureText(res), is_interrupt: next.signal.aborted }, agent)
       context.push(...contexts(r))
-      if (r.blocked) context.push(`${r.hookName} hook blocking error: ${r.blockReason ?? ''}`)
+      context.push(...blockingErrors(r))
       if (r.stop) halt = r.stop.reason ?? `${r.hookName} hook stopped the session`
     }
     if (context.length === 0 && halt === undefined) return res

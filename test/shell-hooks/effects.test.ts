@@ -118,6 +118,16 @@ describe('PostToolUse', () => {
     expect(texts.join('\n')).toContain('lint failed')
   })
 
+  it('each blocking hook is named by its command beside its reason', async () => {
+    const jsonBlock = json({ decision: 'block', reason: 'lint failed' })
+    const exit2 = "echo 'tests failed' >&2; exit 2"
+    await writeSettings(box, { PostToolUse: [{ matcher: 'Echo', hooks: [cmd(jsonBlock), cmd(exit2)] }] })
+    const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
+    const texts = lastUserTexts(r.requests[1]!.body).join('\n')
+    expect(texts).toContain(`PostToolUse:Echo hook blocking error from command: "${jsonBlock}": lint failed`)
+    expect(texts).toContain(`PostToolUse:Echo hook blocking error from command: "${exit2}": tests failed`)
+  })
+
   it('continue:false ends the turn after the batch as hook_stopped', async () => {
     await writeSettings(box, { PostToolUse: [{ hooks: [cmd(json({ continue: false, stopReason: 'enough for today' }))] }] })
     const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'never sent' }])
