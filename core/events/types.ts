@@ -275,8 +275,8 @@ export type Decision = 'allow' | 'ask' | 'deny' | 'defer'
 export interface ToolCheckInput { tool: string; input: unknown; tool_use_id?: string; agentId?: string; canAsk?: boolean; verdict?: ProposedVerdict }
 /** An ask may carry `suggestions` (what the approver could grant so as not to be asked again) and the `blockedPath` it is about. */
 /** `updatedInput` (allow or ask): the whole input the call runs with instead (a permission hook's rewrite); it is validated again. */
-/** `halt` (deny only): the turn ends as hook_stopped, with this reason, once the batch is answered (a PermissionRequest hook's `interrupt`). */
-export interface ToolCheckResult { decision: Decision; reason?: string; rule?: string; hook?: string; suggestions?: PermissionUpdate[]; blockedPath?: string; updatedInput?: Record<string, unknown>; halt?: string }
+/** `interrupt` (deny only): the turn ends once the batch is answered, as a user's interrupt ends it (a PermissionRequest hook's `interrupt`, as canUseTool's). */
+export interface ToolCheckResult { decision: Decision; reason?: string; rule?: string; hook?: string; suggestions?: PermissionUpdate[]; blockedPath?: string; updatedInput?: Record<string, unknown>; interrupt?: true }
 
 /**
  * An ask the permission check left standing, about to go on to the approver (canUseTool) — or,
@@ -290,9 +290,9 @@ export interface PermissionAskInput {
 /**
  * `ask`: the ask goes on as it is (`reason` replaces what the approver is told); `allow` or `deny`
  * answers it for the approver (a PermissionRequest hook's). `updatedInput` (allow or ask) is the
- * whole input the call runs with, validated again; `halt` (deny only) ends the turn as hook_stopped.
+ * whole input the call runs with, validated again; `interrupt` (deny only) ends the turn as an interrupt does.
  */
-export interface PermissionAskResult { decision: 'allow' | 'ask' | 'deny'; reason?: string; rule?: string; hook?: string; updatedInput?: Record<string, unknown>; halt?: string }
+export interface PermissionAskResult { decision: 'allow' | 'ask' | 'deny'; reason?: string; rule?: string; hook?: string; updatedInput?: Record<string, unknown>; interrupt?: true }
 
 /** A denied call: `reason` is what the model reads; `rule`/`hook` say what decided, as the verdict gave them. */
 export interface PermissionDeniedInput { tool: string; input: unknown; tool_use_id: string; reason: string; rule?: string; hook?: string; agentId?: string }

@@ -3,7 +3,7 @@ import type { CallEnv, PermissionResult } from './pipeline.js'
 import { describeError } from '../errors.js'
 import { validateInput, type Tool } from './tool.js'
 
-export type Permitted = { input: Record<string, unknown> } | { deny: string; interrupt?: true; halt?: string } | { defer: true }
+export type Permitted = { input: Record<string, unknown> } | { deny: string; interrupt?: true } | { defer: true }
 
 /**
  * The permission side of one call: `tool.check` gives the verdict; an ask that every tool.check
@@ -102,13 +102,13 @@ function substituted(tool: Tool, input: Record<string, unknown>, updated: Record
 }
 
 /** A denial, with the reason the model reads after permission.denied handlers had their say. */
-async function refused(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>, verdict: { reason?: string; rule?: string; hook?: string; halt?: string }): Promise<Permitted> {
+async function refused(env: CallEnv, tool: Tool, toolUseId: string, input: Record<string, unknown>, verdict: { reason?: string; rule?: string; hook?: string; interrupt?: true }): Promise<Permitted> {
   const reason = verdict.reason ?? `Permission to use ${tool.name} has been denied${verdict.rule ? ` by the rule ${verdict.rule}` : ''}.`
-  const halt = typeof verdict.halt === 'string' ? { halt: verdict.halt } : {}
-  if (!env.bus.has('permission.denied')) return { deny: reason, ...halt }
+  const interrupt = verdict.interrupt === true ? { interrupt: true as const } : {}
+  if (!env.bus.has('permission.denied')) return { deny: reason, ...interrupt }
   const r = await env.bus.emit('permission.denied', {
     tool: tool.name, input, tool_use_id: toolUseId, reason,
     ...(verdict.rule ? { rule: verdict.rule } : {}), ...(verdict.hook ? { hook: verdict.hook } : {}), ...agentOf(env),
   }, undefined, { signal: env.signal })
-  return { deny: r.reason, ...halt }
+  return { deny: r.reason, ...interrupt }
 }

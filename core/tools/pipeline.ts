@@ -153,7 +153,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
     if ('deny' in verdict) {
       deniedInput = valid.input
       interruptTurn = verdict.interrupt === true
-      return { deny: verdict.deny, ...(verdict.halt !== undefined ? { halt: verdict.halt } : {}) }
+      return { deny: verdict.deny }
     }
     if ('defer' in verdict) {
       deferred = true

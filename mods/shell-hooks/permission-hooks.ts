@@ -63,8 +63,8 @@ async function permissionRequest($: ModApi, b: HookBridge, e: PermissionAskInput
   if (!answer) return undefined
   if (answer.behavior === 'deny') {
     const reason = answer.message ?? `${r.hookName} hook denied this call`
-    // `interrupt` ends the turn as hook_stopped once the batch is answered.
-    return { decision: 'deny', hook: r.hookName, reason, ...(answer.interrupt ? { halt: reason } : {}) }
+    // `interrupt` ends the turn once the batch is answered, as an approver's interrupt does (Claude Code: aborted_tools).
+    return { decision: 'deny', hook: r.hookName, reason, ...(answer.interrupt ? { interrupt: true as const } : {}) }
   }
   const api = permissionsApi($)
   for (const update of answer.updatedPermissions ?? []) {

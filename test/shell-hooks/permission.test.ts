@@ -54,11 +54,11 @@ describe('PermissionRequest', () => {
     expect(result.content).toContain('label:forbidden')
   })
 
-  it('deny sends the message to the model; interrupt also ends the turn as hook_stopped', async () => {
+  it('deny sends the message to the model; interrupt also ends the turn as an interrupt does', async () => {
     await settings({ PermissionRequest: [{ hooks: [answer({ behavior: 'deny', message: 'not on a Friday', interrupt: true })] }] })
     const r = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'never' }], 'go', { mods: [perms()] })
     expect(r.requests).toHaveLength(1)
-    expect(r.result).toMatchObject({ terminal_reason: 'hook_stopped', result: 'not on a Friday' })
+    expect(r.result).toMatchObject({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_tools' })
     expect(r.result.permission_denials).toHaveLength(1)
     await settings({ PermissionRequest: [{ hooks: [answer({ behavior: 'deny', message: 'not on a Friday' })] }] })
     const plain = await run(box, [{ reply: [touch('x', 'toolu_1')] }, { reply: 'ok' }], 'go', { mods: [perms()] })
