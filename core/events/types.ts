@@ -71,7 +71,8 @@ export type PromptOrigin =
   | { kind: 'plugin'; name: string; asUser?: boolean }
   | { kind: 'task-notification'; taskId: string }
 export interface PromptSubmitInput { text: string; context?: string[]; origin: PromptOrigin; wait: boolean; turnId?: string }
-export type PromptSubmitResult = { text: string; context?: string[]; origin?: PromptOrigin } | { drop: string }
+/** `drop` ends the turn before any request with that text as its result, an error unless `isError: false` (a refusal Claude Code reports as a success, a hook's). */
+export type PromptSubmitResult = { text: string; context?: string[]; origin?: PromptOrigin } | { drop: string; isError?: boolean }
 
 /** `from`: where the mention was written when the person did not type it, e.g. the command file and line (`…/review.md:6`). */
 export interface PromptMentionInput { mention: string; path: string; offset?: number; limit?: number; agentId?: string; from?: string }

@@ -63,7 +63,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
     }
     try {
       const submitted = await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
-      if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: true })
+      if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: submitted.isError !== false })
       session.userTurns++
       // Every turn that runs opens its stream with init, a local command's (/cost, /compact) too; a
       // command that compacts shows its status while it runs and its boundary before its result.

@@ -30,8 +30,12 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     if (b.has('UserPromptSubmit')) {
       const r = await b.fire('UserPromptSubmit', { prompt: e.text, ...(b.title !== undefined ? { session_title: b.title } : {}) }, { signal: next.signal })
       if (r.sessionTitle !== undefined) applyTitle($, b, r.sessionTitle)
-      if (r.stop) return { drop: r.stop.reason ?? `${r.hookName} hook stopped the session` }
-      if (r.blocked) return { drop: `UserPromptSubmit operation blocked by hook:\n${r.blockReason ?? ''}` }
+      // A refused prompt is no error to Claude Code (is_error false, -p exits 0); its block message quotes the prompt unless told not to.
+      if (r.stop) return { drop: `Operation stopped by hook: ${r.stop.reason ?? `${r.hookName} hook stopped the session`}`, isError: false }
+      if (r.blocked) {
+        const original = r.suppressOriginalPrompt ? '' : `\n\nOriginal prompt: ${e.text}`
+        return { drop: `UserPromptSubmit operation blocked by hook:\n${r.blockReason ?? ''}${original}`, isError: false }
+      }
       context.push(...contexts(r))
     }
     const submitted = await next(context.length > 0 ? { ...e, context: [...(e.context ?? []), ...context] } : e)

@@ -145,6 +145,19 @@ describe('UserPromptSubmit', () => {
     expect(r.result.result).toContain('no secrets in prompts')
   })
 
+  it('a refused prompt is no error: the block quotes the prompt unless suppressOriginalPrompt; continue:false says it stopped', async () => {
+    const block = (extra: Record<string, unknown>) => json({ decision: 'block', reason: 'not now', ...extra })
+    await writeSettings(box, { UserPromptSubmit: [{ hooks: [cmd(block({}))] }] })
+    const quoted = await run(box, [{ reply: 'never' }], 'deploy it')
+    expect(quoted.result).toMatchObject({ subtype: 'success', is_error: false, result: 'UserPromptSubmit operation blocked by hook:\nnot now\n\nOriginal prompt: deploy it' })
+    await writeSettings(box, { UserPromptSubmit: [{ hooks: [cmd(block({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', suppressOriginalPrompt: true } }))] }] })
+    const suppressed = await run(box, [{ reply: 'never' }], 'deploy it')
+    expect(suppressed.result).toMatchObject({ is_error: false, result: 'UserPromptSubmit operation blocked by hook:\nnot now' })
+    await writeSettings(box, { UserPromptSubmit: [{ hooks: [cmd(json({ continue: false, stopReason: 'frozen' }))] }] })
+    const stopped = await run(box, [{ reply: 'never' }], 'deploy it')
+    expect(stopped.result).toMatchObject({ is_error: false, result: 'Operation stopped by hook: frozen' })
+  })
+
   it('plain stdout and additionalContext go beside the prompt; SessionStart context joins the first prompt', async () => {
     await writeSettings(box, {
       UserPromptSubmit: [{ hooks: [cmd("echo 'today is a holiday'")] }],
