@@ -30,7 +30,7 @@ function build() {
     }),
     InstructionsLoaded: none,
     UserPromptSubmit: z.object({ ...context, sessionTitle: z.string().optional(), suppressOriginalPrompt: z.boolean().optional() }),
-    UserPromptExpansion: z.object(context),
+    UserPromptExpansion: z.object({ ...context, suppressOriginalPrompt: z.boolean().optional() }),
     PreModelSwitch: z.object({ ...permission, permissionDecision: z.enum(['allow', 'deny', 'ask']).optional() }),
     PostModelSwitch: z.object(context),
     MessageDisplay: z.object({ displayContent: z.string().optional() }),

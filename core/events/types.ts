@@ -94,8 +94,8 @@ export interface PromptComposeInput { model: string; tools: readonly string[]; s
 export interface PromptComposeResult { sections: PromptSection[] }
 
 export interface CommandRunInput { command: string; args: string; origin: PromptOrigin }
-/** `unknown`: no mod knows the command (core's own answer beneath every handler). */
-export type CommandRunResult = { output?: string; prompt?: string } | { deny: string; unknown?: true }
+/** `unknown`: no mod knows the command (core's own answer beneath every handler). `isError: false`: a refusal Claude Code reports as a success (a hook's). */
+export type CommandRunResult = { output?: string; prompt?: string } | { deny: string; unknown?: true; isError?: boolean }
 
 /**
  * `requested` is the alias or id asked for (null: back to the default); `to` is the model id it

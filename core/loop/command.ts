@@ -16,7 +16,7 @@ export interface CommandInfo {
   run?: (args: string) => Promise<string>
 }
 
-export type Expansion = { kind: 'prompt'; text: string } | { kind: 'output'; text: string } | { kind: 'deny'; text: string }
+export type Expansion = { kind: 'prompt'; text: string } | { kind: 'output'; text: string } | { kind: 'deny'; text: string; isError: boolean }
 
 // A slash command is `/name args`; a prompt that merely starts with a path (`/usr/bin/x fails`) is not one.
 const COMMAND = /^\/([A-Za-z0-9_:.-]+)(?:\s+([\s\S]*))?$/
@@ -43,7 +43,7 @@ export async function expandCommand(session: Session, text: string, origin: Prom
   // Headless, an unknown command is an ordinary prompt for the model, as in Claude Code; a person at
   // the keyboard is told instead, with the close matches.
   if ('deny' in r && r.unknown && !surfaceFields(session.options).isInteractive) return undefined
-  if ('deny' in r) return { kind: 'deny', text: r.deny }
+  if ('deny' in r) return { kind: 'deny', text: r.deny, isError: r.isError !== false }
   if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt }
   return { kind: 'output', text: r.output ?? '' }
 }

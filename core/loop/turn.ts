@@ -69,7 +69,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       // command that compacts shows its status while it runs and its boundary before its result.
       const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin), session.root.initMessage)
       if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false })
-      if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: true })
+      if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: expansion.isError })
       const text = expansion?.text ?? submitted.text
       const content: ContentBlockParam[] = [{ type: 'text', text }, ...(input.content ?? [])]
       content.push(...(await attach(session, 'prompt_context', submitted.context ?? [], { kind: 'plugin', event: 'prompt.submit' })))

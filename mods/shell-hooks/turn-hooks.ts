@@ -54,11 +54,14 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     const b = bridgeOf($)
     if (b && !('deny' in r)) adoptInvocationHooks($, b)
     if (!b?.has('UserPromptExpansion') || 'deny' in r || typeof r.prompt !== 'string') return r
-    const h = await b.fire('UserPromptExpansion', {
-      expansion_type: 'slash_command', command_name: e.command, command_args: e.args, prompt: `/${e.command}${e.args ? ` ${e.args}` : ''}`,
-    }, { signal: next.signal })
-    if (h.stop) return { deny: h.stop.reason ?? `${h.hookName} hook stopped the session` }
-    if (h.blocked) return { deny: `UserPromptExpansion operation blocked by hook:\n${h.blockReason ?? ''}` }
+    const prompt = `/${e.command}${e.args ? ` ${e.args}` : ''}`
+    const h = await b.fire('UserPromptExpansion', { expansion_type: 'slash_command', command_name: e.command, command_args: e.args, prompt }, { signal: next.signal })
+    // As UserPromptSubmit's: no error, and the block quotes the command unless told not to.
+    if (h.stop) return { deny: `Operation stopped by hook: ${h.stop.reason ?? `${h.hookName} hook stopped the session`}`, isError: false }
+    if (h.blocked) {
+      const original = h.suppressOriginalPrompt ? '' : `\n\nOriginal prompt: ${prompt}`
+      return { deny: `UserPromptExpansion operation blocked by hook:\n${h.blockReason ?? ''}${original}`, isError: false }
+    }
     // The prompt was submitted before it expanded, so the context rides in the expanded text.
     const added = contexts(h)
     return added.length > 0 ? { ...r, prompt: [r.prompt, ...added.map(reminder)].join('\n\n') } : r

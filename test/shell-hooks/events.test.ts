@@ -143,11 +143,15 @@ describe('UserPromptExpansion', () => {
     expect(sent).toContain('the style guide is in STYLE.md')
   })
 
-  it('a block refuses the command: no model request', async () => {
+  it('a block refuses the command, no error: no model request, the command quoted unless suppressOriginalPrompt', async () => {
     await writeSettings(box, { UserPromptExpansion: [{ hooks: [cmd("echo 'reviews are frozen' >&2; exit 2")] }] })
     const r = await run(box, [{ reply: 'never' }], '/review src/a.ts', { mods: [commands()] })
     expect(r.requests).toHaveLength(0)
-    expect(r.result.is_error).toBe(true)
-    expect(r.result.result).toContain('reviews are frozen')
+    expect(r.result.is_error).toBe(false)
+    expect(r.result.result).toBe('UserPromptExpansion operation blocked by hook:\nreviews are frozen\n\nOriginal prompt: /review src/a.ts')
+    const suppress = { hookSpecificOutput: { hookEventName: 'UserPromptExpansion', suppressOriginalPrompt: true } }
+    await writeSettings(box, { UserPromptExpansion: [{ hooks: [cmd(`${json(suppress)}; echo 'reviews are frozen' >&2; exit 2`)] }] })
+    const quiet = await run(box, [{ reply: 'never' }], '/review src/a.ts', { mods: [commands()] })
+    expect(quiet.result.result).toBe('UserPromptExpansion operation blocked by hook:\nreviews are frozen')
   })
 })
