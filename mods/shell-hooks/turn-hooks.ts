@@ -13,6 +13,14 @@ import { describeError } from '../../core/errors.js'
 // StopFailure's `error` values (spec §2.19); other model error kinds report as unknown.
 const STOP_FAILURE_ERRORS = new Set(['rate_limit', 'overloaded', 'authentication_failed', 'billing_error', 'invalid_request', 'model_not_found', 'server_error'])
 
+const SOURCE_NAMES = { project: 'projectSettings', user: 'userSettings', plugin: 'plugin' } as const
+
+/** UserPromptExpansion's `command_source`: where the command that just expanded was read from, in Claude Code's words. */
+function commandSource($: ModApi, command: string): { command_source?: string } {
+  const invocation = $.capability.use('commands')?.invocation()
+  return invocation?.command === command ? { command_source: SOURCE_NAMES[invocation.source] } : {}
+}
+
 /**
  * The prompt and turn events. UserPromptSubmit runs beneath the mods' `prompt.submit` handlers:
  * a block drops the prompt, context goes beside it (with SessionStart's on the first prompt).
@@ -55,7 +63,7 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     if (b && !('deny' in r)) adoptInvocationHooks($, b)
     if (!b?.has('UserPromptExpansion') || 'deny' in r || typeof r.prompt !== 'string') return r
     const prompt = `/${e.command}${e.args ? ` ${e.args}` : ''}`
-    const h = await b.fire('UserPromptExpansion', { expansion_type: 'slash_command', command_name: e.command, command_args: e.args, prompt }, { signal: next.signal })
+    const h = await b.fire('UserPromptExpansion', { expansion_type: 'slash_command', command_name: e.command, command_args: e.args, ...commandSource($, e.command), prompt }, { signal: next.signal })
     // As UserPromptSubmit's: no error, and the block quotes the command unless told not to.
     if (h.stop) return { deny: `Operation stopped by hook: ${h.stop.reason ?? `${h.hookName} hook stopped the session`}`, isError: false }
     if (h.blocked) {
