@@ -68,6 +68,18 @@ export class Accumulator {
     return [...this.open.keys()].sort((a, b) => a - b).map((i) => this.close(i)).filter((c): c is Completed => c !== undefined)
   }
 
+  /**
+   * The text blocks still open, closed with what they hold so far (an interrupted answer keeps
+   * what the model had said, as Claude Code keeps it); the other open blocks are dropped with them:
+   * a half-written tool call cannot run, and a thinking block without its signature cannot be sent back.
+   */
+  closeText(): Completed[] {
+    const texts = [...this.open].filter(([, b]) => b.type === 'text' && b.text !== '').map(([i]) => i).sort((a, b) => a - b)
+    const done = texts.map((i) => this.close(i)).filter((c): c is Completed => c !== undefined)
+    this.open.clear()
+    return done
+  }
+
   /** Blocks left open, dropped: what a cut stream loses. */
   discardOpen(): number {
     const n = this.open.size

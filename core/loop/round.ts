@@ -1,7 +1,7 @@
 import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { maxOutputTokens } from '../model/pricing.js'
 import { concurrencyCap, ToolExecutor } from '../tools/executor.js'
-import { INTERRUPTED, type CallEnv } from '../tools/pipeline.js'
+import { INTERRUPTED, INTERRUPTED_ANSWER, type CallEnv } from '../tools/pipeline.js'
 import { attach } from './attach.js'
 import { endBatch } from './batch.js'
 import { afterTooLong, beforeRequest, isPromptTooLong } from './before-request.js'
@@ -83,6 +83,8 @@ export class TurnRun {
     if (signal.aborted || over) {
       // Calls that started while the response streamed finish; the rest never start and are answered as not run.
       yield* answer(session, toolUses, await executor.settle(), over ? 'Not run: the budget for this session is used up.' : INTERRUPTED)
+      // An answer cut off while it streamed: the next request says so after what it had said, as Claude Code's does.
+      if (signal.aborted && toolUses.length === 0 && step.error) yield* interruptedMarker(session)
       return stoppedEnding({ over, maxBudgetUsd: session.options.maxBudgetUsd, toolUses: toolUses.length, errored: step.error !== undefined })
     }
     if (toolUses.length === 0) return yield* this.answered(step, blocks)
@@ -228,4 +230,11 @@ export class TurnRun {
 async function nudgeContent(session: Session, type: string, text: string): Promise<ContentBlockParam[]> {
   const blocks = await attach(session, type, [text], { kind: 'engine' })
   return blocks.length > 0 ? blocks : [{ type: 'text', text: 'Continue.' }]
+}
+
+/** `[Request interrupted by user]` as a user message: the model learns why its answer stops where it does. */
+function* interruptedMarker(session: Session): Generator<SDKMessage> {
+  const content = [{ type: 'text' as const, text: INTERRUPTED_ANSWER }]
+  session.messages.push({ role: 'user', content })
+  yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: session.agent?.parentToolUseId ?? null })
 }

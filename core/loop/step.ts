@@ -116,6 +116,7 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
     }
   } catch (err) {
     while (retries.length) yield retries.shift()!
+    if (signal.aborted) for (const done of acc.closeText()) yield* finish(done)
     return outcome(asModelError(err, signal))
   }
   for (const done of acc.closeAll()) yield* finish(done)

@@ -100,6 +100,8 @@ export interface CallOutcome {
 export type EndAfterBatch = { kind: 'interrupt' } | { kind: 'halt'; reason: string } | { kind: 'ending'; ending: TurnEnding }
 
 export const INTERRUPTED = '[Request interrupted by user for tool use]'
+/** What follows an answer the person cut off while it streamed. */
+export const INTERRUPTED_ANSWER = '[Request interrupted by user]'
 export const DEFER_IGNORED = 'Not run: a permission check deferred this call, but a deferral is honoured only when it is the one tool call of a headless response. Call the tools one at a time.'
 const RESERVED = new Set(['tool', 'tool_use_id', 'agentId', 'verdict'])
 
