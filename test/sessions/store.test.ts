@@ -1,9 +1,12 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { hostname } from 'node:os'
+import { describe, expect, it, vi } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
-import { acquireSessionLock } from '../../mods/transcripts/store/lock.js'
+import { acquireSessionLock, lockHolder } from '../../mods/transcripts/store/lock.js'
+import { processStart } from '../../mods/transcripts/store/process-start.js'
 import { encodeCwd, lockPathOf, modloopHome, projectDir, subagentTranscriptPath, transcriptPath } from '../../mods/transcripts/store/paths.js'
 import { TranscriptWriter } from '../../mods/transcripts/writer.js'
 import { home, run, tempCwd } from './helpers.js'
@@ -52,6 +55,23 @@ describe('the session lock', () => {
     const again = acquireSessionLock(path, 'S1')
     expect(readFileSync(lockPathOf(path), 'utf8').split('\n')[0]).toBe(String(process.pid))
     again()
+  })
+
+  it.runIf(process.platform === 'linux')('is taken over from a killed writer its parent has not reaped yet (a zombie)', async () => {
+    const path = join(await tempCwd(), 's.jsonl')
+    // The subshell exits at once; its parent, now `sleep`, never waits for it.
+    const parent = spawn('sh', ['-c', '(exit 0) & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    try {
+      const pid = Number(String((await once(parent.stdout!, 'data'))[0]).trim())
+      await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /))
+      writeFileSync(lockPathOf(path), `${pid}\n${processStart(pid)}\n${hostname()}\n`)
+      expect(lockHolder(path)).toBeUndefined()
+      const release = acquireSessionLock(path, 'S1')
+      expect(readFileSync(lockPathOf(path), 'utf8').split('\n')[0]).toBe(String(process.pid))
+      release()
+    } finally {
+      parent.kill()
+    }
   })
 })
 

@@ -3,7 +3,7 @@ import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { ModloopError } from '../../../core/errors.js'
 import { lockPathOf } from './paths.js'
-import { processStart } from './process-start.js'
+import { isZombie, processStart } from './process-start.js'
 
 /**
  * The locks this process holds. A lock naming this process's own pid that is not here was left
@@ -15,7 +15,8 @@ const held = new Set<string>()
  * One writer per session: `<session-id>.lock` beside the transcript, created exclusively (`wx`)
  * and naming its writer: pid, the process's start time and the host, one a line. A lock was left
  * by a crash, and is taken over, when its pid no longer runs, or runs but started at another
- * time (the pid was reused), or is this process's pid but was not taken by it. A lock from
+ * time (the pid was reused), or has exited and waits only to be reaped (a zombie), or is this
+ * process's pid but was not taken by it. A lock from
  * another host cannot be checked and holds. Synchronous on purpose: it runs once per session and
  * must not interleave with itself.
  */
@@ -108,7 +109,7 @@ function holds(pid: number, path: string): boolean {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
+    return !isZombie(pid)
   } catch (err) {
     // EPERM: the process exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM'

@@ -8,18 +8,29 @@ import { readFileSync } from 'node:fs'
  * reused names a process with another start, so a lock can tell its writer from a stranger.
  */
 export function processStart(pid: number): string | undefined {
-  if (process.platform === 'linux') {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      // The command name (field 2) is in parentheses and may hold spaces; the fields after it are plain.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      return fields[19]
-    } catch {
-      return undefined
-    }
-  }
+  if (process.platform === 'linux') return statFields(pid)?.[19]
   try {
     return execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether `pid` has exited but was not yet reaped by its parent (Linux only): a killed process
+ * whose parent does not wait for it, or one handed to an init that reaps late, still answers
+ * `kill(pid, 0)` but writes nothing any more.
+ */
+export function isZombie(pid: number): boolean {
+  return process.platform === 'linux' && statFields(pid)?.[0] === 'Z'
+}
+
+/** The fields of `/proc/<pid>/stat` after the command name, from the state (field 3) on. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The command name (field 2) is in parentheses and may hold spaces; the fields after it are plain.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
     return undefined
   }
