@@ -19,8 +19,9 @@ const FILE_TOOLS: Record<string, string> = { Edit: 'file_path', Write: 'file_pat
 /**
  * File checkpoints: before Edit or Write changes a file, its content (or its absence) is kept
  * with the session, once per file per prompt, on disk beside the transcript so a resumed session
- * can still rewind. `Query.rewindFiles(userMessageId)` and `/rewind` restore the files to their
- * state before that prompt. Changes made by Bash commands are not tracked.
+ * (or a fork, which gets a copy) can still rewind. `Query.rewindFiles(userMessageId)` and
+ * `/rewind` restore the files to their state before that prompt. Changes made by Bash commands
+ * are not tracked.
  */
 export default defineMod({
   name: 'checkpoints',
@@ -33,8 +34,10 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       const result = await next(e)
       if (!opts.enabled && !(await askedFor($))) return result
-      const store = new CheckpointStore(join(sessionDirOf(e.transcriptPath), 'checkpoints'))
-      if (e.source === 'resume') for (const warning of store.load()) $.log.warn(warning)
+      const store = new CheckpointStore(checkpointsOf(e.transcriptPath))
+      // A fork copies the checkpoints with the history, as Claude Code does: its earlier prompts can still be rewound to.
+      if (e.source === 'fork' && e.resumedFrom) store.copyFrom(checkpointsOf(e.resumedFrom.transcriptPath))
+      if (e.source === 'resume' || e.source === 'fork') for (const warning of store.load()) $.log.warn(warning)
       stores.set(e.sessionId, store)
       const service: RewindService = (id, o) => rewind(store, id, o.dryRun === true)
       $.capability.provide('fileRewind', service)
@@ -82,6 +85,8 @@ export default defineMod({
     })
   },
 })
+
+const checkpointsOf = (transcriptPath: string) => join(sessionDirOf(transcriptPath), 'checkpoints')
 
 async function askedFor($: ModApi): Promise<boolean> {
   try {

@@ -1,5 +1,5 @@
 import { nodeCrypto } from '../../core/random.js'
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 
@@ -46,6 +46,11 @@ export class CheckpointStore {
       else this.turns.findLast((t) => t.messageId === parsed.messageId)?.files.set(parsed.path, parsed.blob)
     })
     return warnings
+  }
+
+  /** Starts from another session's checkpoints (the one a fork copies), when it kept any. */
+  copyFrom(dir: string): void {
+    if (existsSync(join(dir, 'index.jsonl'))) cpSync(dir, this.dir, { recursive: true })
   }
 
   /** A prompt entered: the changes that follow belong to it, until the next one. */

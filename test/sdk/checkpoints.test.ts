@@ -88,6 +88,34 @@ describe('file checkpoints', () => {
     }
   })
 
+  it('a fork can rewind to the prompts of the session it copies, which keeps its own checkpoints', async () => {
+    const cwd = await tempCwd('modloop-checkpoints-')
+    const c = join(cwd, 'c.txt')
+    writeFileSync(c, 'original\n')
+    const one = await conversation([
+      { reply: [call('Read', { file_path: c }), call('Write', { file_path: c, content: 'first run\n' })] },
+      { reply: 'written' },
+    ], { cwd, mods: mods(), enableFileCheckpointing: true })
+    const { session_id: sessionId, user_message_uuid: firstPrompt } = await one.say('write c')
+    await one.end()
+
+    const fork = await conversation([
+      { reply: [call('Read', { file_path: c }), call('Write', { file_path: c, content: 'in the fork\n' })] },
+      { reply: 'written in the fork' },
+    ], { cwd, mods: mods(), enableFileCheckpointing: true, resume: sessionId, forkSession: true })
+    try {
+      expect((await fork.say('write c in the fork')).session_id).not.toBe(sessionId)
+      expect(await fork.q.rewindFiles(firstPrompt!)).toEqual({ canRewind: true, filesChanged: [c], insertions: 1, deletions: 1 })
+      expect(readFileSync(c, 'utf8')).toBe('original\n')
+    } finally {
+      await fork.end()
+    }
+    const index = (id: string) => readFileSync(join(fileOf(cwd, id).replace(/\.jsonl$/, ''), 'checkpoints', 'index.jsonl'), 'utf8').trim().split('\n')
+    const forkId = fork.seen.find((m) => m.type === 'result')!.session_id
+    expect(index(sessionId)).toHaveLength(2)
+    expect(index(forkId)).toHaveLength(4)
+  })
+
   it('is off unless asked for', async () => {
     const cwd = await tempCwd('modloop-checkpoints-')
     const conv = await conversation([{ reply: 'hi' }], { cwd, mods: mods() })
