@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -45,6 +45,26 @@ describe('resume', () => {
     const sent = (second.requests[0]!.body as any).messages
     expect(sent[1].content.map((b: any) => b.type)).toEqual(['tool_use'])
     expect(sent.slice(0, -1)).toEqual(JSON.parse(JSON.stringify(first.history)))
+  })
+
+  it('takes a session by the title it was given, whatever the case; a title two sessions share is refused, naming both', async () => {
+    const dir = await tempCwd()
+    const titled = (id: string, title: string) => appendFileSync(fileOf(dir, id), `${JSON.stringify({ type: 'custom-title', customTitle: title, sessionId: id })}\n`)
+    const login = await run([{ reply: 'a' }], 'fix the login test', dir)
+    const notes = await run([{ reply: 'b' }], 'write the notes', dir)
+    titled(login.sessionId, 'Login flake')
+    titled(notes.sessionId, 'release')
+    const again = await run([{ reply: 'c' }], 'again', dir, { resume: 'login FLAKE' })
+    expect(again.error).toBeUndefined()
+    expect(again.result.session_id).toBe(login.sessionId)
+    expect((again.requests[0]!.body as any).messages.map((m: any) => m.content[0].text)).toEqual(['fix the login test', 'a', 'again'])
+
+    titled(notes.sessionId, 'Login flake')
+    const both = await run([], 'x', dir, { resume: 'Login flake' })
+    expect(isModloopError(both.error, 'MODLOOP_ERR_SESSION')).toBe(true)
+    expect((both.error as Error).message).toContain(login.sessionId)
+    expect((both.error as Error).message).toContain(notes.sessionId)
+    expect(isModloopError((await run([], 'x', dir, { resume: 'release' })).error, 'MODLOOP_ERR_SESSION')).toBe(true)
   })
 
   it('continue takes the most recently active session of the directory', async () => {

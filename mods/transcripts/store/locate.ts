@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ModloopError } from '../../../core/errors.js'
-import { isPrompt } from './entry.js'
+import { isCustomTitle, isPrompt, type TranscriptEntry } from './entry.js'
 import { isSessionId, projectDir, projectsRoot } from './paths.js'
 import { readTranscript } from './transcript-read.js'
 
@@ -27,10 +27,11 @@ export async function sessionFiles(dir: string): Promise<SessionFile[]> {
 
 /**
  * Finds a session by id: in the project of `cwd` first, then in every other project (the id
- * must then be found once). Throws MODLOOP_ERR_SESSION when there is none.
+ * must then be found once); or, given what is no id, by the title given to a session of the
+ * project of `cwd`. Throws MODLOOP_ERR_SESSION when there is none.
  */
 export async function findSession(sessionId: string, cwd: string, env?: Env): Promise<SessionFile> {
-  if (!isSessionId(sessionId)) throw new ModloopError('MODLOOP_ERR_SESSION', `not a session ID (a UUID): "${sessionId}"`, { field: 'resume' })
+  if (!isSessionId(sessionId)) return sessionTitled(sessionId, cwd, env)
   const here = await fileIn(projectDir(cwd, env), sessionId)
   if (here) return here
   const root = projectsRoot(env)
@@ -51,6 +52,25 @@ export async function latestSession(cwd: string, env?: Env): Promise<SessionFile
     if (entries.some(isPrompt)) return file
   }
   throw new ModloopError('MODLOOP_ERR_SESSION', `No conversation found to continue in ${cwd}`, { field: 'continue' })
+}
+
+/**
+ * The session of the project of `cwd` whose title (its last `custom-title` line) is `title`,
+ * whatever the case, as Claude Code's `--resume <name>`; more than one is refused, naming them.
+ */
+async function sessionTitled(title: string, cwd: string, env?: Env): Promise<SessionFile> {
+  const wanted = title.toLowerCase()
+  const found: SessionFile[] = []
+  for (const file of await sessionFiles(projectDir(cwd, env))) {
+    const entries = await readTranscript(file.path).then((r) => r.entries, (): TranscriptEntry[] => [])
+    if (entries.findLast(isCustomTitle)?.customTitle.toLowerCase() === wanted) found.push(file)
+  }
+  if (found.length === 1) return found[0]!
+  if (found.length > 1) {
+    const list = found.map((f) => `  ${f.sessionId}  (modified ${new Date(f.mtimeMs).toISOString()})`).join('\n')
+    throw new ModloopError('MODLOOP_ERR_SESSION', `"${title}" is the title of ${found.length} sessions; resume one by its ID:\n${list}`, { field: 'resume' })
+  }
+  throw new ModloopError('MODLOOP_ERR_SESSION', `not a session ID (a UUID), nor the title of a session of ${cwd}: "${title}"`, { field: 'resume' })
 }
 
 async function fileIn(dir: string, sessionId: string): Promise<SessionFile | undefined> {
