@@ -20,8 +20,8 @@ const FILE_TOOLS: Record<string, string> = { Edit: 'file_path', Write: 'file_pat
  * File checkpoints: before Edit or Write changes a file, its content (or its absence) is kept
  * with the session, once per file per prompt, on disk beside the transcript so a resumed session
  * (or a fork, which gets a copy) can still rewind. `Query.rewindFiles(userMessageId)` and
- * `/rewind` restore the files to their state before that prompt. Changes made by Bash commands
- * are not tracked.
+ * `/rewind` restore the files to their state before that prompt. A file only a Bash command
+ * changed is not tracked; one an earlier prompt's Edit or Write changed is, whatever changes it.
  */
 export default defineMod({
   name: 'checkpoints',
@@ -48,7 +48,9 @@ export default defineMod({
     on('session.message', ($, e, next) => {
       const m = e.message
       if (m.type === 'user' && !e.shown && !e.agentId && !m.isSynthetic && m.uuid && !isToolResult(m.message.content)) {
-        stores.get($.session.id() as string)?.startTurn(m.uuid)
+        for (const { path, error } of stores.get($.session.id() as string)?.startTurn(m.uuid) ?? []) {
+          $.log.warn(`${path}: no checkpoint was kept as this prompt entered: ${describeError(error)}`)
+        }
       }
       return next(e)
     })

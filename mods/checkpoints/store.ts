@@ -21,6 +21,8 @@ export interface Turn {
 
 export class CheckpointStore {
   readonly turns: Turn[] = []
+  /** Every file a turn kept so far: each prompt keeps them all again (a Bash command may have changed one since). */
+  private readonly tracked = new Set<string>()
   private readonly index: string
   private readonly blobs: string
 
@@ -43,7 +45,10 @@ export class CheckpointStore {
         return
       }
       if (parsed.kind === 'turn') this.turns.push({ messageId: parsed.messageId, files: new Map() })
-      else this.turns.findLast((t) => t.messageId === parsed.messageId)?.files.set(parsed.path, parsed.blob)
+      else {
+        this.turns.findLast((t) => t.messageId === parsed.messageId)?.files.set(parsed.path, parsed.blob)
+        this.tracked.add(parsed.path)
+      }
     })
     return warnings
   }
@@ -53,10 +58,24 @@ export class CheckpointStore {
     if (existsSync(join(dir, 'index.jsonl'))) cpSync(dir, this.dir, { recursive: true })
   }
 
-  /** A prompt entered: the changes that follow belong to it, until the next one. */
-  startTurn(messageId: string): void {
+  /**
+   * A prompt entered: the changes that follow belong to it, until the next one. The files earlier
+   * turns changed are kept as they are now, so a rewind to this prompt restores them as they were
+   * when it entered, whatever changed them since (as Claude Code's snapshot per prompt does).
+   * Answers the files that could not be kept, with why.
+   */
+  startTurn(messageId: string): { path: string; error: unknown }[] {
     this.turns.push({ messageId, files: new Map() })
     this.append({ kind: 'turn', messageId, at: new Date().toISOString() })
+    const failed: { path: string; error: unknown }[] = []
+    for (const path of this.tracked) {
+      try {
+        this.keep(path)
+      } catch (error) {
+        failed.push({ path, error })
+      }
+    }
+    return failed
   }
 
   /** Keeps `path`'s content (or its absence) before its first change in the current turn. */
@@ -74,6 +93,7 @@ export class CheckpointStore {
       }
     }
     turn.files.set(path, blob)
+    this.tracked.add(path)
     this.append({ kind: 'file', messageId: turn.messageId, path, blob })
   }
 

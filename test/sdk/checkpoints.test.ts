@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SDKMessage } from '../../core/loop/messages.js'
+import bashMod from '../../mods/bash/index.js'
 import checkpoints from '../../mods/checkpoints/index.js'
 import editMod from '../../mods/edit/index.js'
 import readMod from '../../mods/read/index.js'
@@ -85,6 +86,31 @@ describe('file checkpoints', () => {
       expect(readFileSync(c, 'utf8')).toBe('original\n')
     } finally {
       await two.end()
+    }
+  })
+
+  it('a file an earlier prompt wrote is restored as it was when the prompt entered, though a Bash command changed it before the Edit', async () => {
+    const cwd = await tempCwd('modloop-checkpoints-')
+    const f = join(cwd, 'f.txt')
+    const conv = await conversation([
+      { reply: [call('Write', { file_path: f, content: 'v1\n' })] },
+      { reply: 'wrote v1' },
+      { reply: [call('Bash', { command: `echo bash > '${f}'` })] },
+      { reply: [call('Read', { file_path: f })] },
+      { reply: [call('Edit', { file_path: f, old_string: 'bash', new_string: 'edited' })] },
+      { reply: 'edited' },
+    ], { cwd, mods: [...mods(), bashMod], enableFileCheckpointing: true, extraArgs: replay })
+    try {
+      await conv.say('write v1')
+      expect((await conv.say('bash, then edit')).result).toBe('edited')
+      expect(readFileSync(f, 'utf8')).toBe('edited\n')
+      const [first, second] = promptIds(conv.seen) as [string, string]
+      expect(await conv.q.rewindFiles(second)).toMatchObject({ canRewind: true, filesChanged: [f] })
+      expect(readFileSync(f, 'utf8')).toBe('v1\n')
+      expect(await conv.q.rewindFiles(first)).toMatchObject({ canRewind: true, filesChanged: [f] })
+      expect(existsSync(f)).toBe(false)
+    } finally {
+      await conv.end()
     }
   })
 
