@@ -30,7 +30,8 @@ export interface Queue {
  * pg-boss's maintenance (expiring, archiving, deleting old jobs) — workers do, one-shot commands not.
  */
 export async function openQueue(url: string, options: { role: string; supervise: boolean; log: (line: string) => void; source?: string }): Promise<Queue> {
-  checkUrl(url, options.source ?? '--queue')
+  const source = options.source ?? '--queue'
+  checkUrl(url, source)
   const pool = await createPool(url, options.role, options.log, 4)
   // CommonJS: its export is the default export under Node, the module itself where a bundle requires it.
   const mod = await import('pg-boss') as unknown as { default?: typeof PgBoss }
@@ -53,7 +54,7 @@ export async function openQueue(url: string, options: { role: string; supervise:
     await boss.stop({ graceful: false, close: false }).catch(() => undefined)
     await pool.end().catch(() => undefined)
     if (err instanceof ModloopError) throw err
-    throw unreachable(url, err)
+    throw unreachable(url, err, source)
   }
   return {
     url, boss, pool,

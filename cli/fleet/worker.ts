@@ -69,6 +69,11 @@ export class Worker {
     const o = this.options
     this.queue = await openQueue(o.queueUrl, { role: 'worker', supervise: true, log: o.log })
     this.store = new PostgresStore(o.storeUrl ?? o.queueUrl, { source: o.storeUrl ? '--session-store' : '--queue', log: o.log, onLost: (why) => this.lost(`the session locks' connection: ${why}`) })
+    // A store it cannot reach would fail every job it took, spending their runs: the worker does not start.
+    await this.store.db().catch(async (err: unknown) => {
+      await this.queue.close()
+      throw err
+    })
     this.locks = new AdvisoryLocks(o.queueUrl, this.queue.pool, 'worker', (why) => this.lost(why))
     const { BUILTINS } = await import('../../builtins.js')
     this.ctx = {

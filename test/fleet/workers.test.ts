@@ -90,6 +90,19 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     expect(await cli(['jobs', '--queue', url, 'not-a-job'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('a job id is a UUID (as submit printed it), not "not-a-job"') })
   })
 
+  // A worker whose session store was out of reach used to start and fail every job it took, spending their runs.
+  it('a worker does not start when its session store is out of reach; the errors name the flag, never the password', async () => {
+    const bad = 'postgres://u:secret@127.0.0.1:1/x'
+    const w = new Worker({ queueUrl: url, storeUrl: bad, concurrency: 1, env: {}, log: (l) => logs.push(l) })
+    const started = w.start()
+    await expect(started).rejects.toThrow(`--session-store: cannot reach the database at postgres://u:***@127.0.0.1:1/x`)
+    await started.then(() => w.stop(0), () => undefined)
+    expect(await cli(['jobs', '--queue', bad], cwd, {})).toMatchObject({ code: 1, err: expect.stringContaining('--queue: cannot reach the database at postgres://u:***@') })
+    const notUrl = await cli(['jobs', '--queue', 'postgres://u:secret@db:port/x'], cwd, {})
+    expect(notUrl).toMatchObject({ code: 2, err: expect.stringContaining('--queue: not a URL: "postgres://u:***@db:port/x"') })
+    expect(notUrl.err).not.toContain('secret')
+  })
+
   it('100 small jobs across 4 workers: none lost, none run twice to completion', async () => {
     const db = await freshDatabase()
     const queue = await openQueue(db, { role: 'test', supervise: false, log: () => {} })

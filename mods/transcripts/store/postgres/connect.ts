@@ -13,7 +13,7 @@ export function checkUrl(url: string, what: string): string {
   try {
     parsed = new URL(url)
   } catch {
-    throw new ModloopError('MODLOOP_ERR_USAGE', `${what}: not a URL: "${url}" (expected postgres://user:password@host:port/database)`, { field: what })
+    throw new ModloopError('MODLOOP_ERR_USAGE', `${what}: not a URL: "${redact(url)}" (expected postgres://user:password@host:port/database)`, { field: what })
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
     throw new ModloopError('MODLOOP_ERR_USAGE', `${what}: expected a postgres:// URL, not "${redact(url)}"`, { field: what })
@@ -67,6 +67,7 @@ function connectTimeoutMs(): number {
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 10_000
 }
 
-export function unreachable(url: string, err: unknown): ModloopError {
-  return new ModloopError('MODLOOP_ERR_STORE', `cannot reach the database at ${redact(url)}: ${describeError(err)}`, { cause: err })
+/** `what` names where the URL came from (`--queue`, `--session-store`, a config's `sessionStore.postgres`), when known. */
+export function unreachable(url: string, err: unknown, what?: string): ModloopError {
+  return new ModloopError('MODLOOP_ERR_STORE', `${what ? `${what}: ` : ''}cannot reach the database at ${redact(url)}: ${describeError(err)}`, { cause: err, ...(what ? { field: what } : {}) })
 }

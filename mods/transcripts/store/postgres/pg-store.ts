@@ -34,6 +34,7 @@ export interface PostgresStoreOptions {
  */
 export class PostgresStore implements SessionStore {
   readonly url: string
+  private readonly source: string
   private readonly log: (line: string) => void
   private readonly onLost: ((why: string) => void) | undefined
   private pool: Promise<Pool> | undefined
@@ -42,7 +43,8 @@ export class PostgresStore implements SessionStore {
   private readonly releasing = new Set<Promise<void>>()
 
   constructor(url: string, options: PostgresStoreOptions = {}) {
-    this.url = checkUrl(url, options.source ?? 'session store')
+    this.source = options.source ?? 'session store'
+    this.url = checkUrl(url, this.source)
     this.log = options.log ?? ((line) => process.stderr.write(`modloop: ${line}\n`))
     this.onLost = options.onLost
   }
@@ -55,7 +57,7 @@ export class PostgresStore implements SessionStore {
         await ensureSessionSchema(pool)
       } catch (err) {
         await pool.end().catch(() => undefined)
-        throw unreachable(this.url, err)
+        throw unreachable(this.url, err, this.source)
       }
       return pool
     })()
