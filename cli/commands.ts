@@ -143,7 +143,7 @@ export const COMMANDS: readonly Command[] = [
   {
     path: ['submit'],
     summary: 'put a job on the queue and print its id; with --wait, print what -p would print for it and exit as -p would',
-    usage: 'modloop submit --queue URL -p PROMPT [--cwd DIR] [--config PATH] [--wait] [--output-format text|json|stream-json] [--verbose] [--model M] [--max-turns N] [--max-budget-usd X] [--permission-mode MODE] [--allowedTools RULES]... [--disallowedTools RULES]... [--append-system-prompt TEXT] [--script FILE] [--resume ID] [--session-id UUID] [--retries N] [--priority N]',
+    usage: 'modloop submit --queue URL -p PROMPT|<stdin> [--cwd DIR] [--config PATH] [--wait] [--output-format text|json|stream-json] [--verbose] [--model M] [--max-turns N] [--max-budget-usd X] [--permission-mode MODE] [--allowedTools RULES]... [--disallowedTools RULES]... [--append-system-prompt TEXT] [--script FILE] [--resume ID] [--session-id UUID] [--retries N] [--priority N]',
     options: {
       queue: { type: 'string' }, prompt: { type: 'string', short: 'p' }, cwd: { type: 'string' }, config: { type: 'string' }, wait: { type: 'boolean' },
       'output-format': { type: 'string' }, verbose: { type: 'boolean' }, model: { type: 'string' }, 'max-turns': { type: 'string' }, 'max-budget-usd': { type: 'string' },

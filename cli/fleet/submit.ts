@@ -9,13 +9,14 @@ import { followJob } from './follow.js'
 import { jobDataSchema, type JobData } from './job-data.js'
 import { DEFAULT_RETRIES, openQueue, QUEUE, WAKE_CHANNEL } from './queue.js'
 import { num, str } from '../flag-values.js'
+import { headlessPrompt } from '../piped-input.js'
 
 const FORMATS = ['text', 'json', 'stream-json']
 // A backstop only: a worker holds each job's lock while it runs it, and a job is taken back as soon as its worker is gone.
 const EXPIRE_SECONDS = 4 * 3600
 
 /**
- * `modloop submit --queue URL -p PROMPT`: puts a job on the queue and prints its id; with `--wait`,
+ * `modloop submit --queue URL -p PROMPT` (or the prompt piped in): puts a job on the queue and prints its id; with `--wait`,
  * prints what `-p` would print for it (following its messages as they arrive) and exits as `-p` would.
  */
 export const submit: CommandRun = async ({ values, io }) => {
@@ -23,7 +24,9 @@ export const submit: CommandRun = async ({ values, io }) => {
   if (!FORMATS.includes(format)) throw usageError(`--output-format must be one of ${FORMATS.join(', ')}`)
   const queueUrl = str(values, 'queue')
   if (!queueUrl) throw usageError('--queue URL is needed: the Postgres the workers take jobs from')
-  const data = jobData(values, io.cwd)
+  // As `-p` takes it: input piped beside -p follows it on a line of its own; with no -p, it is the whole prompt.
+  const given = str(values, 'prompt')
+  const data = jobData(values, await headlessPrompt(given ? [given] : [], io), io.cwd)
   // Checked before the queue is opened: pg-boss would refuse a fraction in its own words, after connecting.
   const retries = whole(values, 'retries')
   const priority = whole(values, 'priority')
@@ -43,9 +46,8 @@ export const submit: CommandRun = async ({ values, io }) => {
   }
 }
 
-function jobData(values: Values, cwd: string): JobData {
-  const prompt = str(values, 'prompt')
-  if (!prompt?.trim()) throw usageError('-p PROMPT is needed: what the job asks')
+function jobData(values: Values, prompt: string, cwd: string): JobData {
+  if (!prompt.trim()) throw usageError('-p PROMPT is needed (or the prompt piped in): what the job asks')
   const dir = resolve(cwd, str(values, 'cwd') ?? '.')
   const resumeId = str(values, 'resume')
   const sessionId = resumeId ?? str(values, 'session-id') ?? uuid()

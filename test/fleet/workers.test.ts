@@ -1,8 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Worker } from '../../cli/fleet/worker.js'
 import { openQueue, QUEUE } from '../../cli/fleet/queue.js'
+import { main } from '../../cli/main.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 import { cli, freshDatabase, jobRows, jobsEnded, sql, tempDir, until } from './helpers.js'
 
@@ -88,6 +90,20 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     expect(await submit(['-p', 'x', '--retries', '1.5'])).toMatchObject({ code: 2, err: expect.stringContaining('--retries takes a whole number, not "1.5"') })
     expect(await submit(['-p', 'x', '--priority', '0.5'])).toMatchObject({ code: 2, err: expect.stringContaining('--priority takes a whole number') })
     expect(await cli(['jobs', '--queue', url, 'not-a-job'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('a job id is a UUID (as submit printed it), not "not-a-job"') })
+  })
+
+  // Input piped to submit was dropped without a word: `git diff | modloop submit -p "review this"` queued "review this" alone.
+  it('submit takes a piped prompt as -p does: after -p on a line of its own, or the whole prompt', async () => {
+    const piped = async (text: string, args: string[]) => {
+      let err = ''
+      const io = { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) }, stdin: Readable.from([Buffer.from(text)]), cwd, env: {} }
+      expect(await main(['submit', '--queue', url, '--cwd', cwd, ...args], io), err).toBe(0)
+    }
+    await piped('the diff\n', ['-p', 'review this', '--session-id', '00000000-0000-4000-8000-00000000d1ff'])
+    await piped('the whole prompt', ['--session-id', '00000000-0000-4000-8000-0000000a11ed'])
+    const prompts = await sql<{ prompt: string }>(url, `SELECT data->>'prompt' AS prompt FROM pgboss.job WHERE data->>'sessionId' IN ('00000000-0000-4000-8000-00000000d1ff', '00000000-0000-4000-8000-0000000a11ed')`)
+    expect(prompts.map((p) => p.prompt).sort()).toEqual(['review this\nthe diff\n', 'the whole prompt'])
+    await sql(url, `DELETE FROM pgboss.job WHERE data->>'sessionId' IN ('00000000-0000-4000-8000-00000000d1ff', '00000000-0000-4000-8000-0000000a11ed')`)
   })
 
   // A worker whose session store was out of reach used to start and fail every job it took, spending their runs.
