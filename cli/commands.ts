@@ -156,9 +156,9 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['jobs'],
-    summary: "list the queue's jobs (state, session, runs, messages, cost, result); with an id, that job and its messages (--follow: as they arrive)",
-    usage: 'modloop jobs --queue URL [ID] [--json] [--follow] [--limit N]',
-    options: { queue: { type: 'string' }, ...json, follow: { type: 'boolean' }, limit: { type: 'string' } },
+    summary: "list the queue's jobs (state, session, runs, messages, cost, result); with an id, that job and its messages (--follow: as they arrive; --cancel: cancel it, stopping its turn)",
+    usage: 'modloop jobs --queue URL [ID] [--json] [--follow] [--cancel] [--limit N]',
+    options: { queue: { type: 'string' }, ...json, follow: { type: 'boolean' }, cancel: { type: 'boolean' }, limit: { type: 'string' } },
     positionals: { min: 0, max: 1 },
     load: async () => (await import('./fleet/jobs.js')).jobs,
   },

@@ -93,3 +93,23 @@ export async function forgetDeletedJobs(pool: Pool): Promise<number> {
     DELETE FROM modloop.job_run r USING gone WHERE r.job_id = gone.job_id RETURNING 1`, [QUEUE])
   return rows.length
 }
+
+/**
+ * Cancels a job that has not ended (pg-boss's own cancel, as one statement) and tells the workers, so
+ * the one running it stops its turn. Answers false when the job had ended (or is not on the queue).
+ */
+export async function cancelJob(pool: Pool, id: string): Promise<boolean> {
+  const { rows } = await pool.query(`
+    WITH gone AS (
+      UPDATE ${JOB} SET state = 'cancelled', completed_on = now()
+      WHERE name = $1 AND id = $2 AND state < 'completed' RETURNING id
+    )
+    SELECT id, pg_notify($3, 'cancelled') FROM gone`, [QUEUE, id, WAKE_CHANNEL])
+  return rows.length > 0
+}
+
+/** Which of these jobs were cancelled (while a worker runs them). */
+export async function cancelledAmong(pool: Pool, ids: string[]): Promise<string[]> {
+  const { rows } = await pool.query(`SELECT id FROM ${JOB} WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'cancelled'`, [QUEUE, ids])
+  return (rows as { id: string }[]).map((r) => r.id)
+}

@@ -1,12 +1,14 @@
 import { ModloopError } from '../../core/errors.js'
 import { redact } from '../../mods/transcripts/store/postgres/connect.js'
 import type { CommandRun } from '../command.js'
+import type { Io } from '../io.js'
 import { renderPretty } from '../pretty.js'
 import { table } from '../table.js'
 import { usageError } from '../usage-error.js'
 import { followJob } from './follow.js'
 import { getJob, jobMessages, listJobs, type JobView } from './job-read.js'
-import { openQueue } from './queue.js'
+import { cancelJob } from './job-state.js'
+import { openQueue, type Queue } from './queue.js'
 
 const PROMPT_CHARS = 40
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -14,7 +16,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /**
  * `modloop jobs --queue URL`: the queue's jobs, newest first — state, session, runs, messages so far,
  * cost and result (`--json`: an array of `{ id, state, sessionId, result, … }`). With a job id: that
- * job and its messages (`--follow`: as they arrive, until it ends).
+ * job and its messages (`--follow`: as they arrive, until it ends; `--cancel`: cancels it, and the
+ * worker running it stops its turn).
  */
 export const jobs: CommandRun = async ({ values, positionals, io }) => {
   const queueUrl = typeof values.queue === 'string' ? values.queue : undefined
@@ -24,6 +27,7 @@ export const jobs: CommandRun = async ({ values, positionals, io }) => {
   const id = positionals[0]
   // The id goes into a uuid column: anything else would fail there in the server's words.
   if (id !== undefined && !UUID.test(id)) throw usageError(`a job id is a UUID (as submit printed it), not "${id}"`)
+  if (values.cancel === true && id === undefined) throw usageError('--cancel needs the id of the job to cancel')
   const queue = await openQueue(queueUrl, { role: 'jobs', supervise: false, log: (line) => io.stderr.write(`modloop: ${line}\n`) })
   try {
     if (id === undefined) {
@@ -31,6 +35,7 @@ export const jobs: CommandRun = async ({ values, positionals, io }) => {
       io.stdout.write(values.json === true ? `${JSON.stringify(list, null, 2)}\n` : list.length === 0 ? `no jobs on the queue at ${redact(queueUrl)}\n` : tableOf(list))
       return 0
     }
+    if (values.cancel === true) return await cancel(queue, id, io)
     if (values.follow === true) return await followJob(queue, id, values.json === true ? 'stream-json' : 'text', values.json !== true, io)
     const job = await getJob(queue.pool, id)
     if (!job) throw new ModloopError('MODLOOP_ERR_JOB', `no job ${id} on the queue at ${redact(queueUrl)}`, { field: 'id' })
@@ -46,6 +51,17 @@ export const jobs: CommandRun = async ({ values, positionals, io }) => {
   } finally {
     await queue.close()
   }
+}
+
+async function cancel(queue: Queue, id: string, io: Io): Promise<number> {
+  if (await cancelJob(queue.pool, id)) {
+    io.stdout.write(`job ${id} cancelled\n`)
+    return 0
+  }
+  const job = await getJob(queue.pool, id)
+  if (!job) throw new ModloopError('MODLOOP_ERR_JOB', `no job ${id} on the queue at ${redact(queue.url)}`, { field: 'id' })
+  io.stderr.write(`modloop: job ${id} has ended already (${job.state}); nothing to cancel\n`)
+  return 1
 }
 
 function tableOf(list: JobView[]): string {

@@ -28,10 +28,15 @@ export interface JobContext {
   rateLimited(delayMs: number): void
 }
 
-/** How a run of a job ended: with the session's result; stopped by the worker (shutdown, or its job lock was lost); or failed. */
+/** Why a worker stops a run: it shuts down, it lost the job's lock, or the job was cancelled. */
+export type StopReason = 'shutdown' | 'lost' | 'cancelled'
+
+const STOPPED: Record<StopReason, string> = { shutdown: 'the worker is shutting down', lost: 'the worker lost its job lock', cancelled: 'the job was cancelled' }
+
+/** How a run of a job ended: with the session's result; stopped by the worker (see StopReason); or failed. */
 export type JobOutcome =
   | { kind: 'result'; result: SDKResultMessage; sessionId: string; ranAgain: boolean }
-  | { kind: 'stopped'; why: 'shutdown' | 'lost'; sessionId?: string }
+  | { kind: 'stopped'; why: StopReason; sessionId?: string }
   /** Its session is held by another run (a job before it on the same session): back on the queue, not counted as a run. */
   | { kind: 'busy'; holder: string }
   | { kind: 'error'; error: Error; sessionId?: string }
@@ -39,21 +44,21 @@ export type JobOutcome =
 export interface RunningJob {
   id: string
   /** Stops the run: its turn is interrupted, and the session closes with what it wrote. */
-  stop(why: 'shutdown' | 'lost'): void
+  stop(why: StopReason): void
   outcome: Promise<JobOutcome>
 }
 
 /** Runs one job as a session (query() in this process), resuming it when an earlier run was cut. */
 export function startJob(job: PgBoss.JobWithMetadata, ctx: JobContext): RunningJob {
   const abort = new AbortController()
-  let stopped: 'shutdown' | 'lost' | undefined
+  let stopped: StopReason | undefined
   const outcome = run(job, ctx, abort).then((o) => (stopped ? { kind: 'stopped' as const, why: stopped, ...('sessionId' in o ? { sessionId: o.sessionId } : {}) } : o),
     (err: unknown) => (stopped ? { kind: 'stopped' as const, why: stopped } : { kind: 'error' as const, error: err instanceof Error ? err : new Error(String(err)) }))
   return {
     id: job.id,
     stop: (why) => {
       stopped ??= why
-      abort.abort(new Error(why === 'shutdown' ? 'the worker is shutting down' : 'the worker lost its job lock'))
+      abort.abort(new Error(STOPPED[why]))
     },
     outcome,
   }

@@ -3,7 +3,7 @@ import type PgBoss from 'pg-boss'
 import { describeError } from '../../core/errors.js'
 import { AdvisoryLocks } from '../../mods/transcripts/store/postgres/locks.js'
 import { PostgresStore } from '../../mods/transcripts/store/postgres/pg-store.js'
-import { forgetDeletedJobs, handBack, reapOrphans, stillOurs, throttle, throttledUntil } from './job-state.js'
+import { cancelledAmong, forgetDeletedJobs, handBack, reapOrphans, stillOurs, throttle, throttledUntil } from './job-state.js'
 import { MESSAGES_CHANNEL, openQueue, QUEUE, WAKE_CHANNEL, type Queue } from './queue.js'
 import { startJob, type JobContext, type JobOutcome, type RunningJob } from './run-job.js'
 
@@ -61,7 +61,7 @@ export class Worker {
   private listening: unknown
   private throttleEnd: Date | undefined
   /** What this worker did, for its log and tests. */
-  readonly done = { completed: 0, failed: 0, handedBack: 0, reaped: 0 }
+  readonly done = { completed: 0, failed: 0, handedBack: 0, reaped: 0, cancelled: 0 }
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -84,7 +84,7 @@ export class Worker {
     }
     await this.listen()
     this.timers.push(
-      setInterval(() => this.wake(), o.pollMs ?? 2000),
+      setInterval(() => { this.wake(); void this.stopCancelled() }, o.pollMs ?? 2000),
       setInterval(() => void this.reap(), o.reapMs ?? 2000),
       setInterval(() => void forgetDeletedJobs(this.queue.pool).catch(() => undefined), TIDY_MS),
     )
@@ -215,6 +215,9 @@ export class Worker {
         // It waits for its session: back on the queue, where the next fetch finds it once the holder is done.
         await handBack(pool, job.id)
         this.options.log(`worker ${this.name}: job ${job.id} waits for its session, in use by ${outcome.holder}; back on the queue`)
+      } else if (outcome.why === 'cancelled') {
+        this.done.cancelled++
+        this.options.log(`worker ${this.name}: job ${job.id} was cancelled; its turn stopped`)
       } else if (outcome.why === 'shutdown') {
         await handBack(pool, job.id)
         this.done.handedBack++
@@ -240,9 +243,20 @@ export class Worker {
     this.listening = client
     client.on('notification', (n) => {
       if (n.payload === 'throttled') this.throttleChecked = 0
-      this.wake()
+      if (n.payload === 'cancelled') void this.stopCancelled()
+      else this.wake()
     })
     await client.query(`LISTEN ${WAKE_CHANNEL}`)
+  }
+
+  /** Stops the turns of running jobs that were cancelled (told by a notification; the poll covers a lost one). */
+  private async stopCancelled(): Promise<void> {
+    if (this.running.size === 0) return
+    try {
+      for (const id of await cancelledAmong(this.queue.pool, [...this.running.keys()])) this.running.get(id)?.stop('cancelled')
+    } catch (err) {
+      this.options.log(`worker ${this.name}: could not look for cancelled jobs: ${describeError(err)}`)
+    }
   }
 
   private async reap(): Promise<void> {

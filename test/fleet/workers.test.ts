@@ -170,6 +170,20 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     await stopAll()
   })
 
+  // There was no way to cancel a job, and a job cancelled through pg-boss went on running its turn to the end.
+  it('jobs --cancel cancels a running job: its worker stops the turn, and the job stays cancelled', async () => {
+    const env = await fake([{ reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 30' } } }] }, { reply: 'never asked' }])
+    const w = await startWorker(env, { pollMs: 60_000 })
+    const id = (await submit(['-p', 'a task to cancel'])).out.trim()
+    await until(async () => ((await sql(url, `SELECT 1 FROM modloop.job_message WHERE job_id = $1 AND message LIKE '%"tool_use"%'`, [id])).length > 0 ? true : undefined))
+    expect(await cli(['jobs', '--queue', url, id, '--cancel'], cwd, {})).toMatchObject({ code: 0, out: `job ${id} cancelled\n` })
+    await until(async () => (w.done.cancelled === 1 && w.busy === 0 ? true : undefined))
+    expect((await jobRows(url)).find((r) => r.id === id)!.state).toBe('cancelled')
+    expect(await cli(['jobs', '--queue', url, id, '--cancel'], cwd, {})).toMatchObject({ code: 1, err: expect.stringContaining(`job ${id} has ended already (cancelled)`) })
+    expect(await cli(['jobs', '--queue', url, '--cancel'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('--cancel needs the id') })
+    await stopAll()
+  })
+
   // A follow-up job on a session still running waits for it: it used to fail at once (the session
   // held in the same worker), or be run with the carry-on prompt instead of its own (elsewhere).
   it.each([
