@@ -1,6 +1,7 @@
 import type { Client } from 'pg'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ModloopError } from '../../core/errors.js'
+import type { SDKResultMessage } from '../../core/loop/messages.js'
 import { connectClient, redact } from '../../mods/transcripts/store/postgres/connect.js'
 import { print, printResult } from '../headless.js'
 import type { Io } from '../io.js'
@@ -19,6 +20,8 @@ export async function followJob(queue: Queue, id: string, format: string, verbos
   try {
     await listener.query(`LISTEN ${MESSAGES_CHANNEL}`)
     let after = 0
+    // The result as the session sent it: the job's output comes back from a jsonb column, its keys reordered.
+    const sent = new Map<string, SDKResultMessage>()
     for (;;) {
       const arrived = new Promise<void>((resolve) => { kick = resolve })
       const job = await getJob(queue.pool, id)
@@ -26,9 +29,10 @@ export async function followJob(queue: Queue, id: string, format: string, verbos
       // Messages are read after the state, so those of a job that just ended are all there.
       for (const { id: at, message } of await jobMessages(queue.pool, id, after)) {
         after = at
+        if (message.type === 'result') sent.set(message.uuid, message)
         print(format, verbose, message, io)
       }
-      if (ENDED.has(job.state)) return ended(job, format, io)
+      if (ENDED.has(job.state)) return ended(job, format, io, job.result ? sent.get(job.result.uuid) : undefined)
       await Promise.race([arrived, sleep(1000)])
     }
   } finally {
@@ -36,8 +40,8 @@ export async function followJob(queue: Queue, id: string, format: string, verbos
   }
 }
 
-function ended(job: JobView, format: string, io: Io): number {
-  if (job.result) return printResult(format, job.result, io)
+function ended(job: JobView, format: string, io: Io, sent: SDKResultMessage | undefined): number {
+  if (job.result) return printResult(format, sent ?? job.result, io)
   io.stderr.write(`modloop: job ${job.id} ${job.state}${job.error ? `: ${job.error}` : ''}\n`)
   return 1
 }

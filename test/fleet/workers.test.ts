@@ -68,6 +68,9 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     const waited = await submit(['-p', 'wait for me', '--script', answer, '--wait', '--output-format', 'json'])
     expect(waited.code, waited.err).toBe(0)
     expect(JSON.parse(waited.out)).toMatchObject({ type: 'result', subtype: 'success', result: 'the answer', is_error: false })
+    // As -p prints it, its fields in the same order (the job's output comes back from jsonb, reordered).
+    const localJson = await cli(['-p', 'wait for me', '--script', answer, '--output-format', 'json'], cwd, { MODLOOP_HOME: tempDir('home') })
+    expect(Object.keys(JSON.parse(waited.out))).toEqual(Object.keys(JSON.parse(localJson.out)))
     const streamed = await submit(['-p', 'stream it', '--script', answer, '--wait', '--output-format', 'stream-json'])
     const local = await cli(['-p', 'stream it', '--script', answer, '--output-format', 'stream-json'], cwd, { MODLOOP_HOME: tempDir('home') })
     const kinds = (out: string) => out.trim().split('\n').map((l) => { const m = JSON.parse(l); return `${m.type}/${m.subtype ?? ''}` })
