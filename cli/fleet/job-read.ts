@@ -53,6 +53,12 @@ export async function jobMessages(pool: Pool, jobId: string, afterId: number): P
   return (rows as { id: string; message: string }[]).map((r) => ({ id: Number(r.id), message: JSON.parse(r.message) as SDKMessage }))
 }
 
+/** The queue's pause after a 429, while it lasts: no worker starts a job until then. */
+export async function queuePause(pool: Pool): Promise<{ until: Date; reason: string } | undefined> {
+  const { rows } = await pool.query('SELECT until, reason FROM modloop.queue_throttle WHERE queue = $1 AND until > now()', [QUEUE])
+  return rows[0] as { until: Date; reason: string } | undefined
+}
+
 export const ENDED = new Set(['completed', 'failed', 'cancelled'])
 
 function view(r: Row): JobView {

@@ -6,7 +6,7 @@ import { renderPretty } from '../pretty.js'
 import { table } from '../table.js'
 import { usageError } from '../usage-error.js'
 import { followJob } from './follow.js'
-import { getJob, jobMessages, listJobs, type JobView } from './job-read.js'
+import { getJob, jobMessages, listJobs, queuePause, type JobView } from './job-read.js'
 import { cancelJob } from './job-state.js'
 import { openQueue, type Queue } from './queue.js'
 
@@ -33,6 +33,9 @@ export const jobs: CommandRun = async ({ values, positionals, io }) => {
     if (id === undefined) {
       const list = await listJobs(queue.pool, limit)
       io.stdout.write(values.json === true ? `${JSON.stringify(list, null, 2)}\n` : list.length === 0 ? `no jobs on the queue at ${redact(queueUrl)}\n` : tableOf(list))
+      // Else jobs sit waiting with nothing to say why.
+      const pause = await queuePause(queue.pool)
+      if (pause) io.stderr.write(`modloop: the queue is paused until ${pause.until.toISOString()} (${pause.reason}): no worker starts a job before then\n`)
       return 0
     }
     if (values.cancel === true) return await cancel(queue, id, io)

@@ -226,6 +226,15 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     await stopAll()
   })
 
+  // Jobs waiting out a pause used to show as created with nothing to say why.
+  it('jobs says until when the queue is paused', async () => {
+    await cli(['jobs', '--queue', url], cwd, {})
+    await sql(url, `INSERT INTO modloop.queue_throttle (queue, until, reason) VALUES ($1, now() + interval '1 hour', 'the API answered 429 to w') ON CONFLICT (queue) DO UPDATE SET until = EXCLUDED.until, reason = EXCLUDED.reason`, [QUEUE])
+    const listed = await cli(['jobs', '--queue', url], cwd, {})
+    await sql(url, 'DELETE FROM modloop.queue_throttle')
+    expect(listed.err).toMatch(/the queue is paused until \d{4}-\d\d-\d\dT[\d:.]+Z \(the API answered 429 to w\): no worker starts a job before then/)
+  })
+
   it('a 429 from the API throttles the queue: no worker starts a job until the pause is over', async () => {
     const env = await fake([{ error: { status: 429 } }, { reply: 'after the 429' }, { reply: 'the next job' }])
     await startWorker(env, { throttleMs: 1000 })
