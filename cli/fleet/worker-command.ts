@@ -30,10 +30,11 @@ export const worker: CommandRun = async ({ values, io }) => {
   await new Promise<void>((done) => {
     let signals = 0
     const onSignal = (signal: NodeJS.Signals) => {
-      signals++
-      log(signals === 1 ? `${signal}: finishing the running jobs (up to ${drainMs / 1000} s), then handing back what is left` : `${signal}: handing the running jobs back now`)
-      void w.stop(signals === 1 ? drainMs : 0).then(() => {
-        if (signals === 1) {
+      // Told apart when the signal comes: by the time the first stop ends, a second may have come too.
+      const first = ++signals === 1
+      log(first ? `${signal}: finishing the running jobs (up to ${drainMs / 1000} s), then handing back what is left` : `${signal}: handing the running jobs back now`)
+      void w.stop(first ? drainMs : 0).then(() => {
+        if (first) {
           for (const s of STOP_SIGNALS) process.off(s, onSignal)
           done()
         }

@@ -83,3 +83,22 @@ describe('a worker killed with kill -9 mid-session', () => {
     expect(readFileSync(join(dir, 'bash.pid'), 'utf8').trim()).toMatch(/^\d+$/)
   })
 })
+
+// A second signal during the drain used to leave the worker's stop unfinished: the process ran out of
+// work and exited without its last word ("stopped: … handed back").
+it('a second SIGINT during the drain hands the job back at once and the worker ends as it should', { timeout: 60_000 }, async () => {
+  const url = await freshDatabase()
+  const cwd = tempDir('fleet-signals')
+  writeFileSync(join(cwd, 'modloop.config.json'), JSON.stringify({ mods: ['transcripts', 'bash'] }))
+  const script = join(cwd, 'script.json')
+  writeFileSync(script, JSON.stringify([{ reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 30' } } }] }]))
+  const id = (await cli(['submit', '--queue', url, '-p', 'a long task', '--script', script], cwd, {})).out.trim()
+  const w = worker(url, cwd, { MODLOOP_HOME: tempDir('signals-home') })
+  await until(async () => ((await sql(url, `SELECT 1 FROM modloop.job_message WHERE job_id = $1 AND message LIKE '%"tool_use"%'`, [id])).length > 0 ? true : undefined))
+  w.kill('SIGINT')
+  await until(async () => (w.log.join('').includes('SIGINT: finishing') ? true : undefined))
+  w.kill('SIGINT')
+  expect(await new Promise((r) => w.once('exit', (code) => r(code)))).toBe(0)
+  expect(w.log.join('')).toContain('stopped: 0 completed, 0 failed, 1 handed back')
+  expect((await jobRows(url)).find((r) => r.id === id)!.state).toBe('retry')
+})
