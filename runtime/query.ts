@@ -57,6 +57,8 @@ export interface Query extends AsyncGenerator<SDKMessage, void, undefined>, Mode
   backgroundTasks(toolUseId?: string): Promise<boolean>
   /** The running tasks (a modloop addition; the stream's background_tasks_changed carries the background ones). */
   runningTasks(): LiveTaskInfo[]
+  /** Whether nothing is left to run: no prompt waits and no background task holds the stream (a modloop addition). */
+  isIdle(): boolean
 }
 
 /**
@@ -101,6 +103,7 @@ export function query(params: { prompt: PromptInput; options?: QueryOptions }): 
   gen.stopTask = async (taskId) => (await open()).tasks.stop(taskId)
   gen.backgroundTasks = async (toolUseId) => (await open()).tasks.background(toolUseId)
   gen.runningTasks = () => session?.tasks.list() ?? []
+  gen.isIdle = () => !session || ((session.input?.waiting().length ?? 0) === 0 && session.queued.length === 0 && !session.tasks.holding())
   return gen
 }
 

@@ -13,6 +13,7 @@ import { answerControl, type ControlContext } from './controls.js'
 import { initializeOptions, initializeResponse, joinOptions, sandboxWarnings, type InitializeRequest } from './initialize.js'
 import { McpProxies } from './mcp-proxy.js'
 import { Wire, type ControlRequest, type Incoming } from './wire.js'
+import { SessionState } from './session-state.js'
 import { AbortError } from '../../runtime/abort-error.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
@@ -59,9 +60,14 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
     reinitialize: (request) => initializeResponse(q, request as InitializeRequest, false),
   }
   if (initialize) answerInitialize(ctx, initialize)
+  let sessionId: string | undefined
+  const state = new SessionState(wire, /^(1|true)$/i.test(io.env.CLAUDE_CODE_SDK_READS_SESSION_STATE ?? ''), () => sessionId)
 
   const dispatch = (m: Incoming) => {
-    if (m.type === 'user') input.send(m as unknown as SDKUserMessage)
+    if (m.type === 'user') {
+      state.set('running')
+      input.send(m as unknown as SDKUserMessage)
+    }
     else if (isControl(m)) void answerControl(m, ctx)
     else if (m.type === 'control_response') wire.answered(m.response)
     // A cancel of a request of the SDK's that is already answered, and keep-alives, need nothing.
@@ -85,8 +91,12 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
   let lastIsError = false
   try {
     for await (const m of q) {
+      sessionId = m.session_id
+      if (m.type === 'assistant') state.set('running')
       if (m.type === 'result') lastIsError = m.is_error
       wire.send(m)
+      // The run is over once its result is out and nothing waits to run after it.
+      if (m.type === 'result' && q.isIdle()) state.set('idle')
     }
   } catch (err) {
     // The abort is this process's own (a signal, a crash guard): the exit status tells of it.

@@ -24,6 +24,7 @@ const VIAS: Via[] = ['agent-sdk', 'modloop']
 interface Driven extends AsyncIterable<SdkMessage> {
   interrupt(): Promise<unknown>
   setPermissionMode(mode: 'acceptEdits'): Promise<unknown>
+  mcpServerStatus(): Promise<{ name: string; status: string }[]>
 }
 
 function run(via: Via, prompt: string | AsyncIterable<unknown>, options: Options): Driven {
@@ -173,6 +174,19 @@ describe.each(VIAS)('an Agent SDK application, run by %s', (via) => {
       expect(calls).toEqual([{ a: 2, b: 3 }])
       expect(lastToolResult(a.server)).toMatchObject({ tool_use_id: 'toolu_add', content: '5' })
       expect(lastResult(messages)).toMatchObject({ subtype: 'success', result: 'it is 5' })
+    } finally {
+      await a.server.close()
+    }
+  })
+
+  it('answers a control called once a single prompt\'s result is in (the SDK keeps stdin open until the session says it is idle)', async () => {
+    const a = await app([{ reply: 'done' }], `after-result-${via}`)
+    const calc = createSdkMcpServer({ name: 'calc', version: '1.0.0', tools: [tool('one', 'Answers 1', {}, async () => ({ content: [{ type: 'text', text: '1' }] }))] })
+    try {
+      const q = run(via, 'hi', { ...a.options, mcpServers: { calc } })
+      let statuses: unknown
+      for await (const m of q) if (m.type === 'result') statuses = await q.mcpServerStatus()
+      expect(statuses).toEqual([expect.objectContaining({ name: 'calc', status: 'connected' })])
     } finally {
       await a.server.close()
     }
