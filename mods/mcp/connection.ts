@@ -62,6 +62,12 @@ export class ServerConnection {
     return this.entry.name
   }
 
+  /** The name and version the server gave when it connected. */
+  get serverInfo(): { name: string; version: string } | undefined {
+    const info = this.live?.client.getServerVersion()
+    return info ? { name: info.name, version: info.version } : undefined
+  }
+
   /** Connects (or joins the connect in flight); never rejects: a failure is the `failed` status. */
   connect(): Promise<void> {
     this.opening ??= this.open().finally(() => { this.opening = undefined })

@@ -22,7 +22,15 @@ export interface ServerReport {
   /** Where the definition came from, in the Agent SDK's words (see {@link sourceOf}). */
   source: string
   error?: string
-  tools: { name: string; isReadOnly: boolean }[]
+  /** By their model-facing name; `remote` is the server's own, `annotations` its hints that are set, in the Agent SDK's words. */
+  tools: { name: string; remote: string; isReadOnly: boolean; annotations: ToolHints }[]
+}
+
+type ToolHints = { readOnly?: true; destructive?: true; openWorld?: true }
+
+function hintsOf(tool: RemoteTool): ToolHints {
+  const a = tool.annotations
+  return { ...(a?.readOnlyHint === true ? { readOnly: true } : {}), ...(a?.destructiveHint === true ? { destructive: true } : {}), ...(a?.openWorldHint === true ? { openWorld: true } : {}) }
 }
 
 /**
@@ -119,8 +127,18 @@ export class McpManager {
     clearTimeout(timer)
   }
 
+  /** Each server as Query.mcpServerStatus reports it: a connected one with its info and tools, a failed one with why. */
   statuses(): { name: string; status: ServerStatus }[] {
-    return this.reports.map((r) => ({ name: r.name, status: r.status, source: r.source }))
+    return this.reports.map((r) => {
+      const conn = r.status === 'connected' ? this.connections.find((c) => c.name === r.name) : undefined
+      const info = conn?.serverInfo
+      return {
+        name: r.name, status: r.status, source: r.source,
+        ...(info ? { serverInfo: info } : {}),
+        ...(r.error && r.status === 'failed' ? { error: r.error } : {}),
+        ...(conn ? { tools: r.tools.map((t) => ({ name: t.remote, annotations: t.annotations })) } : {}),
+      }
+    })
   }
 
   /** The `/mcp` text: each server's status, and the tools of the connected ones. */
@@ -181,7 +199,7 @@ export class McpManager {
         this.$.log.warn(`${name} could not be registered: ${describeError(err)}`)
       }
     }
-    report.tools = [...wanted.entries()].filter(([n]) => this.owners.has(n)).map(([n, t]) => ({ name: n, isReadOnly: t.annotations?.readOnlyHint === true }))
+    report.tools = [...wanted.entries()].filter(([n]) => this.owners.has(n)).map(([n, t]) => ({ name: n, remote: t.name, isReadOnly: t.annotations?.readOnlyHint === true, annotations: hintsOf(t) }))
   }
 
   private async callTool(conn: ServerConnection, name: string, tool: RemoteTool, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {

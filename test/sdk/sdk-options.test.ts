@@ -203,6 +203,16 @@ describe('the Query methods the SDK adds', () => {
     }
   })
 
+  it('mcpServerStatus() says why a server failed', async () => {
+    const c = await conversation([{ reply: 'one' }], { ...base(), mods: [toolsMod(), 'mcp'], mcpServers: { gone: { type: 'stdio', command: join(box.project, 'no-such-server') } } })
+    try {
+      await c.say('first')
+      expect(await c.q.mcpServerStatus()).toEqual([{ name: 'gone', status: 'failed', source: 'dynamic', error: expect.stringContaining('not found') }])
+    } finally {
+      await c.end()
+    }
+  })
+
   it('setMcpServers adds a server while the session runs; toggleMcpServer switches it off and on; reconnectMcpServer', async () => {
     const c = await conversation([{ reply: 'one' }], { ...base(), mods: [toolsMod(), 'mcp'] })
     try {
@@ -211,12 +221,14 @@ describe('the Query methods the SDK adds', () => {
       expect(await c.q.setMcpServers({ calc, broken: { type: 'http', url: 'not a url' } })).toEqual({
         added: ['calc'], removed: [], errors: { broken: expect.stringContaining('url') },
       })
-      expect(await c.q.mcpServerStatus()).toContainEqual({ name: 'calc', status: 'connected', source: 'sdk' })
+      // A connected server carries what it said of itself and its tools, by its own names, as in Claude Code.
+      const connected = { name: 'calc', status: 'connected', source: 'sdk', serverInfo: { name: 'calc', version: '1.0.0' }, tools: [{ name: 'add', annotations: {} }] }
+      expect(await c.q.mcpServerStatus()).toContainEqual(connected)
       await c.q.toggleMcpServer('calc', false)
       expect(await c.q.mcpServerStatus()).toContainEqual({ name: 'calc', status: 'disabled', source: 'sdk' })
       await c.q.toggleMcpServer('calc', true)
       await c.q.reconnectMcpServer('calc')
-      expect(await c.q.mcpServerStatus()).toContainEqual({ name: 'calc', status: 'connected', source: 'sdk' })
+      expect(await c.q.mcpServerStatus()).toContainEqual(connected)
       await expect(c.q.reconnectMcpServer('nope')).rejects.toThrow(/no MCP server is named "nope"/)
       expect(await c.q.setMcpServers({})).toEqual({ added: [], removed: ['calc'], errors: {} })
     } finally {
