@@ -7,6 +7,8 @@ import type { Session } from '../core/loop/session.js'
 /** What `Query.supportedModels()` lists (the Agent SDK's ModelInfo). */
 export interface ModelInfo {
   value: string
+  /** The model id `value` stands for, so a host can match a stored id against its alias's row. */
+  resolvedModel: string
   displayName: string
   description: string
   supportsEffort?: boolean
@@ -19,7 +21,7 @@ export function supportedModels(session: Session): ModelInfo[] {
   const describe = (value: string, id: string, displayName: string, description: string): ModelInfo => {
     const can = capabilitiesOf(id)
     return {
-      value, displayName, description,
+      value, resolvedModel: id, displayName, description,
       supportsEffort: can.effort.length > 0,
       ...(can.effort.length > 0 ? { supportedEffortLevels: [...can.effort] } : {}),
       supportsAdaptiveThinking: can.thinking.includes('adaptive'),

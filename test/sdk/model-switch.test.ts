@@ -114,5 +114,8 @@ describe('model switching', () => {
     expect(models.map((m) => m.value)).toEqual(['default', 'opus', 'sonnet', 'haiku'])
     expect(models.find((m) => m.value === 'opus')).toMatchObject({ supportsEffort: true, supportedEffortLevels: ['low', 'medium', 'high', 'xhigh', 'max'], supportsAdaptiveThinking: true })
     expect(models.find((m) => m.value === 'haiku')).toMatchObject({ supportsEffort: false, supportsAdaptiveThinking: false })
+    // Each row names the id it stands for, as Claude Code's do.
+    expect(models.find((m) => m.value === 'haiku')).toMatchObject({ resolvedModel: 'claude-haiku-4-5' })
+    expect(models.find((m) => m.value === 'default')).toMatchObject({ resolvedModel: 'claude-sonnet-4-5' })
   })
 })
