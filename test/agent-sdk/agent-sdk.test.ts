@@ -192,6 +192,20 @@ describe.each(VIAS)('an Agent SDK application, run by %s', (via) => {
     }
   })
 
+  it('a UserPromptSubmit callback that blocks the prompt ends the query without an error', async () => {
+    const a = await app([{ reply: 'never' }], `blocked-${via}`)
+    try {
+      const messages = await collect(run(via, 'deploy now', {
+        ...a.options,
+        hooks: { UserPromptSubmit: [{ hooks: [async () => ({ decision: 'block', reason: 'not on Fridays' })] }] },
+      }))
+      expect(lastResult(messages)).toMatchObject({ subtype: 'success', is_error: false, result: expect.stringContaining('not on Fridays') })
+      expect(a.server.requests).toHaveLength(0)
+    } finally {
+      await a.server.close()
+    }
+  })
+
   it('resumes a session by the id its result carried', async () => {
     const a = await app([{ reply: 'noted: the word is teal' }, { reply: 'it was teal' }], `resume-${via}`)
     try {
