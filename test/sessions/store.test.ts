@@ -59,11 +59,12 @@ describe('the session lock', () => {
 
   it.runIf(process.platform === 'linux')('is taken over from a killed writer its parent has not reaped yet (a zombie)', async () => {
     const path = join(await tempCwd(), 's.jsonl')
-    // The subshell exits at once; its parent, now `sleep`, never waits for it.
-    const parent = spawn('sh', ['-c', '(exit 0) & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    // The subshell exits once its parent has become `sleep`, which never waits for it (had it exited
+    // before the exec, the shell could have reaped it, and no zombie would ever show).
+    const parent = spawn('sh', ['-c', '(sleep 0.2; exit 0) & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] })
     try {
       const pid = Number(String((await once(parent.stdout!, 'data'))[0]).trim())
-      await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /))
+      await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /), { timeout: 10_000 })
       writeFileSync(lockPathOf(path), `${pid}\n${processStart(pid)}\n${hostname()}\n`)
       expect(lockHolder(path)).toBeUndefined()
       const release = acquireSessionLock(path, 'S1')
