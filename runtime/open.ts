@@ -148,8 +148,8 @@ function startReloads(session: Session, start: SessionStartInput): void {
 }
 
 function resumedFrom(resumed: ResumeState): ResumedFrom {
-  const { lastActivityMs, carried } = resumed.rebuilt
-  return { ...resumed.from, lastActivityMs, ...(carried ? { carried } : {}) }
+  const { lastActivityMs, carried, lastResponse } = resumed.rebuilt
+  return { ...resumed.from, lastActivityMs, ...(carried ? { carried } : {}), ...(lastResponse ? { lastResponse } : {}) }
 }
 
 /** A resumed session goes on in the mode it was in, except the two no one should inherit unawares (spec §5.3). */

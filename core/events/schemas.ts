@@ -45,6 +45,7 @@ export const payloadSchemas = {
     resumedFrom: z.looseObject({
       sessionId: text, transcriptPath: text, leafUuid: text.nullable(), lastActivityMs: z.number(),
       carried: z.looseObject({ todos: z.array(z.unknown()).optional(), readFiles: z.array(z.looseObject({ path: text, whole: z.boolean() })).optional() }).optional(),
+      lastResponse: z.looseObject({ atMs: z.number(), contextTokens: z.number() }).optional(),
     }).optional(),
   }),
   'prompt.submit': z.looseObject({ text, context: z.array(text).optional(), origin, wait: z.boolean(), turnId: text.optional() }),

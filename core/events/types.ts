@@ -30,6 +30,8 @@ export interface ResumedFrom {
   leafUuid: string | null
   lastActivityMs: number
   carried?: { todos?: unknown[]; readFiles?: { path: string; whole: boolean }[] }
+  /** The transcript's last response of the model: when it came, and the tokens of its context (input, cache reads and writes, output). */
+  lastResponse?: { atMs: number; contextTokens: number }
 }
 /** `transcriptPath` is where this session's transcript belongs (the transcripts mod writes it). */
 export interface SessionStartInput {

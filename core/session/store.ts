@@ -59,6 +59,8 @@ export interface Rebuilt {
   permissionMode?: string
   /** What the last compaction carried past its boundary: the todo list and the files read until then. */
   carried?: Carried
+  /** The last response of the model: when it came and its context's tokens (SessionStart's resume fields). */
+  lastResponse?: { atMs: number; contextTokens: number }
   /** The last compaction's `cumulative_dropped_tokens`: a resumed session counts on from it. */
   droppedTokens?: number
 }

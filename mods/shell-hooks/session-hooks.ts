@@ -1,5 +1,5 @@
 import type { On } from '../../core/bus/types.js'
-import type { SessionMessage } from '../../core/events/types.js'
+import type { SessionMessage, SessionStartInput } from '../../core/events/types.js'
 import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { adoptAgentHooks } from './agent-hooks.js'
@@ -11,6 +11,7 @@ import { applyStartOutputs } from './start-outputs.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 import { approvedProjectHooks, isProjectLevel, trustStorePath, withoutUnapproved } from './trust.js'
 import { describeError } from '../../core/errors.js'
+import { costUsd } from '../../core/model/pricing.js'
 
 interface Flags { settings?: string[]; includeHookEvents?: boolean; hooks?: unknown; settingSources?: ('user' | 'project' | 'local')[] }
 
@@ -65,7 +66,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     // Unknown events, bad matchers, switched-off sources: shown, as the settings did not do what they say.
     for (const w of loaded.warnings) bridge.warn(w.message)
     if (bridge.has('SessionStart')) {
-      const r = await bridge.fire('SessionStart', { source: e.source, model: $.session.model() }, { noPermissionMode: true })
+      const r = await bridge.fire('SessionStart', { source: e.source, model: $.session.model(), ...resumeFacts(e, $.session.model()) }, { noPermissionMode: true })
       bridge.startContext = contexts(r)
       await applyStartOutputs($, bridge, r, e)
     }
@@ -158,4 +159,22 @@ function summaryOf(messages: readonly SessionMessage[]): string {
   if (!first) return ''
   if (typeof first.content === 'string') return first.content
   return Array.isArray(first.content) ? first.content.map((b: { text?: unknown }) => (typeof b.text === 'string' ? b.text : '')).join('') : ''
+}
+
+// The prompt cache's lifetime: past it, the first request of a resumed session writes its context again.
+const CACHE_TTL_S = 300
+
+/**
+ * What a resumed or forked session's SessionStart adds (spec settings-hooks §2.3, as Claude Code
+ * sends them): how long since the transcript's last response, its context's tokens, whether the
+ * prompt cache has likely expired since, and what writing that context to the cache again costs.
+ */
+function resumeFacts(e: SessionStartInput, model: string): Record<string, unknown> {
+  const last = e.resumedFrom?.lastResponse
+  if (!last || (e.source !== 'resume' && e.source !== 'fork')) return {}
+  const seconds = Math.max(0, Math.round((Date.now() - last.atMs) / 1000))
+  return {
+    seconds_since_last_response: seconds, context_tokens: last.contextTokens, prompt_cache_likely_expired: seconds > CACHE_TTL_S,
+    estimated_cache_write_usd: costUsd(model, { cache_creation_input_tokens: last.contextTokens }),
+  }
 }

@@ -35,6 +35,24 @@ describe('SessionStart source', () => {
     expect(resumed.result.session_id).toBe(first.result.session_id)
     expect(starts[4]!.session_id).not.toBe(starts[3]!.session_id)
   })
+
+  it('on resume and fork, says how long since the last response, its context, and whether the prompt cache likely expired', async () => {
+    vi.stubEnv('MODLOOP_HOME', box.home)
+    await writeSettings(box, { SessionStart: [{ hooks: [cmd(dump(box, 'SessionStart'))] }] })
+    const first = await run(box, [{ reply: 'one', usage: { input_tokens: 1200, cache_read_input_tokens: 800, output_tokens: 30 } }], 'go', { mods: [transcripts], model: 'claude-sonnet-4-5' })
+    await run(box, [{ reply: 'two' }], 'again', { mods: [transcripts], resume: first.result.session_id, model: 'claude-sonnet-4-5' })
+    await run(box, [{ reply: 'three' }], 'branch', { mods: [transcripts], resume: first.result.session_id, forkSession: true, model: 'claude-sonnet-4-5' })
+    const [startup, resumed, forked] = await dumped(box, 'SessionStart')
+    expect(startup).not.toHaveProperty('context_tokens')
+    expect(resumed).toMatchObject({ prompt_cache_likely_expired: false, seconds_since_last_response: expect.any(Number) })
+    // The request's 2,000 tokens and the answer's output as its line recorded it (written as the text block closed).
+    expect(resumed!.context_tokens).toBeGreaterThanOrEqual(2000)
+    expect(resumed!.context_tokens).toBeLessThanOrEqual(2030)
+    // Sonnet writes the cache at $3.75 a million tokens.
+    expect(resumed!.estimated_cache_write_usd).toBeCloseTo(resumed!.context_tokens * 3.75 / 1e6, 8)
+    // The fork copies the session as the resumed run left it: its last response is that run's.
+    expect(forked).toMatchObject({ context_tokens: expect.any(Number), prompt_cache_likely_expired: false, seconds_since_last_response: expect.any(Number), estimated_cache_write_usd: expect.any(Number) })
+  })
 })
 
 describe('PreCompact / PostCompact', () => {

@@ -22,6 +22,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
   let carried: Carried | undefined
   let lastActivityMs = 0
   let droppedTokens: number | undefined
+  let lastResponse: { atMs: number; contextTokens: number } | undefined
   // The history before the last boundary, until the summary after it shows the compaction was recorded whole.
   let beforeBoundary: MessageParam[] | undefined
   const settleBoundary = (e: MessageEntry) => {
@@ -36,6 +37,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     // An API failure's message stands for no response: nothing of it was, or is, sent to the model.
     if (e.type === 'assistant' && e.isApiErrorMessage === true) continue
     if (e.type === 'assistant') {
+      lastResponse = responseOf(e, at) ?? lastResponse
       const last = messages.at(-1)
       const blocks = historyBlocks(e.message.content as ContentBlockParam[])
       if (last?.role === 'assistant' && responseId !== undefined && responseId === e.message.id) (last.content as ContentBlockParam[]).push(...blocks)
@@ -85,6 +87,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     ...(permissionMode ? { permissionMode } : {}),
     ...(carried ? { carried } : {}),
     ...(droppedTokens !== undefined ? { droppedTokens } : {}),
+    ...(lastResponse ? { lastResponse } : {}),
   }
 }
 
@@ -174,4 +177,12 @@ function answerDangling(messages: MessageParam[], pending?: string): number {
     }
   }
   return repaired
+}
+
+/** A response's time and the tokens its request and answer held, when its line carries usage. */
+function responseOf(e: MessageEntry, atMs: number): { atMs: number; contextTokens: number } | undefined {
+  const u = (e.message as { usage?: Record<string, unknown> }).usage
+  if (!u || Number.isNaN(atMs)) return undefined
+  const n = (k: string) => (typeof u[k] === 'number' ? (u[k] as number) : 0)
+  return { atMs, contextTokens: n('input_tokens') + n('cache_read_input_tokens') + n('cache_creation_input_tokens') + n('output_tokens') }
 }
