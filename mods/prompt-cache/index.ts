@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { STAGE } from '../../core/bus/types.js'
 import { defineMod } from '../../core/mod/define.js'
+import { cachingDisabled } from './env.js'
 import { placeBreakpoints } from './place.js'
 
 const options = z.object({
@@ -24,7 +25,8 @@ export default defineMod({
     if (!opts.enabled) return
     // Innermost: the breakpoints go on the request as every other handler left it.
     on('model.request', ($, e, next) => {
-      if (e.purpose === 'complete' || /^(1|true)$/i.test($.env.get('DISABLE_PROMPT_CACHING') ?? '')) return next(e)
+      const env = (name: string) => $.env.get(name)
+      if (e.purpose === 'complete' || cachingDisabled(env, e.request.model)) return next(e)
       return next({ ...e, request: placeBreakpoints(e.request, e.sections, opts.ttl) })
     }, { stage: STAGE.last })
   },

@@ -153,6 +153,17 @@ describe('prompt-cache through the real SDK against the fake Messages API', () =
     expect(r.result.usage.cache_creation_input_tokens).toBe(0)
   })
 
+  it('reads DISABLE_PROMPT_CACHING as Claude Code does ("yes", "on") and honours the per-family switches', async () => {
+    const once = (env: Record<string, string>) => runScript([{ reply: 'ok' }], 'hi', { model: MODEL, systemPrompt: SYSTEM, env, mods: [toolsMod(), promptCache] })
+    for (const env of [{ DISABLE_PROMPT_CACHING: 'yes' }, { DISABLE_PROMPT_CACHING: ' On ' }, { DISABLE_PROMPT_CACHING_SONNET: '1' }] as Record<string, string>[]) {
+      expect(marksOf((await once(env)).requests[0]!.body), JSON.stringify(env)).toBe(0)
+    }
+    // Another family's switch, or a switch that is off, leaves this model's requests marked.
+    for (const env of [{ DISABLE_PROMPT_CACHING_OPUS: '1' }, { DISABLE_PROMPT_CACHING: '0' }] as Record<string, string>[]) {
+      expect(marksOf((await once(env)).requests[0]!.body), JSON.stringify(env)).toBeGreaterThan(0)
+    }
+  })
+
   it('with ttl 1h, writes for an hour at twice the input price', async () => {
     const r = await run({}, '1h')
     expect(r.requests[0]!.body.system.at(-1).cache_control).toEqual({ type: 'ephemeral', ttl: '1h' })

@@ -1,0 +1,12 @@
+/** How Claude Code reads a switch in the environment: `1`, `true`, `yes` or `on`, any case, spaces around allowed. */
+const isOn = (v: string | undefined): boolean => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim())
+
+/** The model families with a switch of their own: `DISABLE_PROMPT_CACHING_HAIKU` and so on. */
+const FAMILIES = ['haiku', 'sonnet', 'opus', 'fable'] as const
+
+/** Caching is off for every model (`DISABLE_PROMPT_CACHING`), or for this model's family. */
+export function cachingDisabled(env: (name: string) => string | undefined, model: string): boolean {
+  if (isOn(env('DISABLE_PROMPT_CACHING'))) return true
+  const id = model.toLowerCase()
+  return FAMILIES.some((f) => id.includes(f) && isOn(env(`DISABLE_PROMPT_CACHING_${f.toUpperCase()}`)))
+}
