@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { STAGE } from '../../core/bus/types.js'
 import { defineMod } from '../../core/mod/define.js'
-import { cachingDisabled } from './env.js'
+import { cacheTtl, cachingDisabled } from './env.js'
 import { placeBreakpoints } from './place.js'
 
 const options = z.object({
@@ -27,7 +27,7 @@ export default defineMod({
     on('model.request', ($, e, next) => {
       const env = (name: string) => $.env.get(name)
       if (e.purpose === 'complete' || cachingDisabled(env, e.request.model)) return next(e)
-      return next({ ...e, request: placeBreakpoints(e.request, e.sections, opts.ttl) })
+      return next({ ...e, request: placeBreakpoints(e.request, e.sections, cacheTtl(env, opts.ttl)) })
     }, { stage: STAGE.last })
   },
 })

@@ -173,4 +173,15 @@ describe('prompt-cache through the real SDK against the fake Messages API', () =
     const hourWrite = costUsd(MODEL, { cache_creation_input_tokens: 1_000_000, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 1_000_000 } })
     expect(hourWrite).toBe(6)
   })
+
+  it('writes for an hour with ENABLE_PROMPT_CACHING_1H=1, and for 5 minutes whenever FORCE_PROMPT_CACHING_5M=1', async () => {
+    const ttls = async (env: Record<string, string>, ttl: '5m' | '1h' = '5m') => {
+      const r = await runScript([{ reply: 'ok' }], 'hi', { model: MODEL, systemPrompt: SYSTEM, env, mods: [toolsMod(), withOptions(promptCache, { ttl })] })
+      const marks = [...JSON.stringify(r.requests[0]!.body).matchAll(/"cache_control":(\{[^}]*\})/g)]
+      return new Set(marks.map((m) => JSON.parse(m[1]!).ttl ?? '5m'))
+    }
+    expect(await ttls({ ENABLE_PROMPT_CACHING_1H: '1' })).toEqual(new Set(['1h']))
+    expect(await ttls({ ENABLE_PROMPT_CACHING_1H: '1', FORCE_PROMPT_CACHING_5M: '1' })).toEqual(new Set(['5m']))
+    expect(await ttls({ FORCE_PROMPT_CACHING_5M: 'true' }, '1h')).toEqual(new Set(['5m']))
+  })
 })
