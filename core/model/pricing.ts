@@ -22,6 +22,14 @@ const SONNET: ModelPricing = { input: 3, output: 15, cacheWrite: 3.75, cacheRead
 const HAIKU_4: ModelPricing = { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 }
 const HAIKU_3_5: ModelPricing = { input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08 }
 const HAIKU_3: ModelPricing = { input: 0.25, output: 1.25, cacheWrite: 0.3, cacheRead: 0.03 }
+// The Claude 5 generation. Several read the cache for less than the usual tenth of the input price.
+const OPUS_5_5: ModelPricing = { input: 4, output: 20, cacheWrite: 5, cacheRead: 0.2 }
+const SONNET_5_5: ModelPricing = { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.1 }
+const SONNET_5: ModelPricing = { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.2 }
+const HAIKU_5_5: ModelPricing = { input: 0.1, output: 0.5, cacheWrite: 0.125, cacheRead: 0.01 }
+const FABLE_5_2: ModelPricing = { input: 8, output: 40, cacheWrite: 10, cacheRead: 0.2 }
+const FABLE_5_1: ModelPricing = { input: 10, output: 50, cacheWrite: 12.5, cacheRead: 0.25 }
+const FABLE_5: ModelPricing = { input: 10, output: 50, cacheWrite: 12.5, cacheRead: 1 }
 
 const WINDOW = 200_000
 
@@ -30,17 +38,25 @@ const WINDOW = 200_000
  * it contains, so dated ids, aliases and cloud-prefixed ids (`anthropic.claude-…`) all resolve.
  * Opus 4 and 4.1 kept the old Opus price; later Opus models are cheaper and write 64K.
  */
-const TABLE: { family: string; match: string[]; pricing: ModelPricing; maxOutputTokens: number }[] = [
+const TABLE: { family: string; match: (string | RegExp)[]; pricing: ModelPricing; maxOutputTokens: number }[] = [
+  { family: 'claude-opus-5-5', match: ['opus-5-5'], pricing: OPUS_5_5, maxOutputTokens: 64_000 },
   { family: 'claude-opus-4-1', match: ['claude-opus-4-1'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
   { family: 'claude-opus-4', match: ['claude-opus-4-0', 'claude-opus-4-2025'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
   { family: 'claude-3-opus', match: ['claude-3-opus'], pricing: OPUS_LEGACY, maxOutputTokens: 4_096 },
   { family: 'claude-opus', match: ['claude-opus', 'opus'], pricing: OPUS, maxOutputTokens: 64_000 },
+  { family: 'claude-sonnet-5-5', match: ['sonnet-5-5'], pricing: SONNET_5_5, maxOutputTokens: 64_000 },
+  { family: 'claude-sonnet-5', match: ['sonnet-5'], pricing: SONNET_5, maxOutputTokens: 64_000 },
   { family: 'claude-3-5-sonnet', match: ['claude-3-5-sonnet'], pricing: SONNET, maxOutputTokens: 8_192 },
   { family: 'claude-3-7-sonnet', match: ['claude-3-7-sonnet'], pricing: SONNET, maxOutputTokens: 64_000 },
   { family: 'claude-sonnet', match: ['claude-sonnet', 'sonnet'], pricing: SONNET, maxOutputTokens: 64_000 },
+  { family: 'claude-haiku-5', match: ['haiku-5'], pricing: HAIKU_5_5, maxOutputTokens: 64_000 },
   { family: 'claude-3-5-haiku', match: ['claude-3-5-haiku'], pricing: HAIKU_3_5, maxOutputTokens: 8_192 },
   { family: 'claude-3-haiku', match: ['claude-3-haiku'], pricing: HAIKU_3, maxOutputTokens: 4_096 },
   { family: 'claude-haiku', match: ['claude-haiku', 'haiku'], pricing: HAIKU_4, maxOutputTokens: 64_000 },
+  // Mythos is priced as the Fable of the same version. 5.2 not followed by a digit: `fable-5-2026…` would be a dated Fable 5.
+  { family: 'claude-fable-5-2', match: [/(fable|mythos)-5-2(?!\d)/], pricing: FABLE_5_2, maxOutputTokens: 64_000 },
+  { family: 'claude-fable-5-1', match: ['fable-5-1', 'mythos-5-1'], pricing: FABLE_5_1, maxOutputTokens: 64_000 },
+  { family: 'claude-fable-5', match: ['fable', 'mythos'], pricing: FABLE_5, maxOutputTokens: 64_000 },
 ]
 
 /**
@@ -51,7 +67,7 @@ export const DEFAULT_MODEL_INFO: ModelInfo = { family: 'default', pricing: SONNE
 
 export function modelInfo(model: string): ModelInfo {
   const id = model.toLowerCase()
-  const row = TABLE.find((r) => r.match.some((m) => id.includes(m)))
+  const row = TABLE.find((r) => r.match.some((m) => (typeof m === 'string' ? id.includes(m) : m.test(id))))
   if (row === undefined) return DEFAULT_MODEL_INFO
   return { family: row.family, pricing: row.pricing, contextWindow: WINDOW, maxOutputTokens: row.maxOutputTokens }
 }
