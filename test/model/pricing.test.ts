@@ -44,6 +44,10 @@ describe('pricing', () => {
 
   it('knows windows and output caps', () => {
     expect(contextWindow('claude-sonnet-4-5')).toBe(200_000)
+    expect(contextWindow('claude-opus-4-6')).toBe(200_000)
+    for (const id of ['claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5-2', 'claude-mythos-5']) {
+      expect(contextWindow(id), id).toBe(1_000_000)
+    }
     expect(maxOutputTokens('claude-sonnet-4-5')).toBe(64_000)
     expect(maxOutputTokens('claude-haiku-4-5')).toBe(64_000)
     expect(maxOutputTokens('claude-opus-4-1')).toBe(32_000)

@@ -65,7 +65,7 @@ describe('model switching', () => {
     expect(log[0]!.after).toEqual({ model: 'claude-opus-4-7' })
     expect(log[0]!.current).toBe('claude-opus-4-7')
     const usage = run.results[1]!.modelUsage
-    expect(usage['claude-opus-4-7']).toMatchObject({ contextWindow: 200_000, maxOutputTokens: 64_000 })
+    expect(usage['claude-opus-4-7']).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 64_000 })
     expect(usage['claude-opus-4-7']!.costUSD).toBeCloseTo(costUsd('claude-opus-4-7', { input_tokens: 1000, output_tokens: 10 }), 10)
     expect(usage['claude-sonnet-4-5']!.costUSD).toBeCloseTo(costUsd('claude-sonnet-4-5', { input_tokens: 1000, output_tokens: 10 }), 10)
   })
