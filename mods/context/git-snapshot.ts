@@ -12,6 +12,7 @@ export interface GitOptions {
 const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' }
 const LOG = ['log', '--oneline', '-n', '5']
 const STATUS = ['status', '--short', '--branch']
+const USER = ['config', 'user.name']
 const MAX_OUTPUT = 4 * 1024 * 1024
 const REFS = ['for-each-ref', '--format=%(refname)%09%(symref)', 'refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master']
 
@@ -29,25 +30,25 @@ function run(file: string, args: string[], cwd: string, timeoutMs: number, env: 
 }
 
 /**
- * The three commands' outputs. Spawning is the cost that counts — each spawn forks the whole
+ * The four commands' outputs. Spawning is the cost that counts — each spawn forks the whole
  * Node process (~7 ms of a cold run's CPU apiece) — so where there is a POSIX shell one `sh`
- * runs all three, one after another, their outputs apart by NUL (which none of them prints),
+ * runs all four, one after another, their outputs apart by NUL (which none of them prints),
  * the status last so that a status too long to buffer loses only its own tail. (Run side by side
  * in a pipeline they took longer here, on two cores busy with the start itself.) The shell's exit
  * status is the status command's: outside a repository it fails, and so does the snapshot.
  */
-async function gitOutputs(cwd: string, timeoutMs: number, base: NodeJS.ProcessEnv): Promise<{ status?: string; log?: string; refs?: string }> {
+async function gitOutputs(cwd: string, timeoutMs: number, base: NodeJS.ProcessEnv): Promise<{ status?: string; log?: string; refs?: string; user?: string }> {
   const env = { ...base, ...GIT_ENV }
   if (process.platform === 'win32') {
-    const [status, log, refs] = await Promise.all([STATUS, LOG, REFS].map((args) => run('git', args, cwd, timeoutMs, env)))
-    return { status, log, refs }
+    const [status, log, refs, user] = await Promise.all([STATUS, LOG, REFS, USER].map((args) => run('git', args, cwd, timeoutMs, env)))
+    return { status, log, refs, user }
   }
   const quote = (args: string[]) => ['git', ...args].map((a) => `'${a}'`).join(' ')
-  const script = `${quote(LOG)}; printf '\\0'; ${quote(REFS)}; printf '\\0'; exec ${quote(STATUS)}`
+  const script = `${quote(LOG)}; printf '\\0'; ${quote(REFS)}; printf '\\0'; ${quote(USER)}; printf '\\0'; exec ${quote(STATUS)}`
   const out = await runGroup(script, cwd, timeoutMs, env)
   if (out === undefined) return {}
-  const [log, refs, status] = out.split('\0')
-  return { log: log?.trimEnd(), refs: refs?.trimEnd(), status }
+  const [log, refs, user, status] = out.split('\0')
+  return { log: log?.trimEnd(), refs: refs?.trimEnd(), user: user?.trim(), status }
 }
 
 /**
@@ -92,12 +93,13 @@ function runGroup(script: string, cwd: string, timeoutMs: number, env: NodeJS.Pr
 }
 
 /**
- * The git block of the system prompt: branch, main branch, short status and the last five
- * commits, read once at session start (status also gives the branch). Undefined outside a
+ * The git block of the system prompt: branch, main branch, the git user's name (whose commits
+ * are the user's own, as Claude Code tells the model), short status and the last five commits,
+ * read once at session start (status also gives the branch). Undefined outside a
  * repository or without git: the block is then simply left out.
  */
 export async function gitSnapshot(cwd: string, options: GitOptions): Promise<string | undefined> {
-  const { status, log, refs } = await gitOutputs(cwd, options.timeoutMs, options.env ?? process.env)
+  const { status, log, refs, user } = await gitOutputs(cwd, options.timeoutMs, options.env ?? process.env)
   if (status === undefined) return undefined
   const [head = '', ...changes] = status.split('\n')
   const main = mainBranch(refs ?? '')
@@ -105,6 +107,7 @@ export async function gitSnapshot(cwd: string, options: GitOptions): Promise<str
     'gitStatus: the state of the repository when this session started. It is a snapshot: it does not change as the conversation goes on.',
     `Current branch: ${branchOf(head)}`,
     ...(main ? [`Main branch (the usual base for pull requests): ${main}`] : []),
+    ...(user ? [`Git user: ${user}`] : []),
     `Status:\n${capStatus(changes.join('\n'), options.maxStatusChars) || '(clean)'}`,
     `Recent commits:\n${log || '(no commits yet)'}`,
   ].join('\n\n')

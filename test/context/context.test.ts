@@ -19,6 +19,7 @@ beforeAll(async () => {
   plain = await tempDir('context-plain')
   await writeTree(repo, { 'a.txt': 'one\n', 'b.txt': 'two\n' })
   git('init', '-q', '-b', 'main')
+  git('config', 'user.name', 'Test')
   git('add', '.')
   git('commit', '-q', '-m', 'initial commit')
   git('checkout', '-q', '-b', 'feature')
@@ -56,6 +57,7 @@ describe('context', () => {
       'gitStatus: the state of the repository when this session started. It is a snapshot: it does not change as the conversation goes on.',
       'Current branch: feature',
       'Main branch (the usual base for pull requests): main',
+      'Git user: Test',
       'Status:\n M b.txt\n?? c.txt',
       `Recent commits:\n${head}`,
     ].join('\n\n'))

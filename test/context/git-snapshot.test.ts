@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { chmod, readFile, rm } from 'node:fs/promises'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -49,6 +50,20 @@ describe.skipIf(process.platform === 'win32')('the git snapshot', () => {
     expect(text).toContain('Main branch (the usual base for pull requests): main')
     expect(text).toContain('Status:\n M a.txt')
     expect(text).toContain('Recent commits:\nabc1234 second\ndef5678 first')
+  })
+
+  it("names the git user, as git config gives it, after the main branch", async () => {
+    const repo = await tempDir('git-user')
+    try {
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: repo })
+      git('init', '-q', '-b', 'main')
+      git('config', 'user.name', 'Ada Lovelace')
+      git('-c', 'user.email=ada@example.com', 'commit', '-q', '--allow-empty', '-m', 'first')
+      const text = await gitSnapshot(repo, { timeoutMs: 10_000, maxStatusChars: 1000 })
+      expect(text).toContain('Main branch (the usual base for pull requests): main\n\nGit user: Ada Lovelace\n\nStatus:')
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
   })
 
   it('gives up at the timeout, and leaves none of its processes running (a slow log, not only the shell)', async () => {
