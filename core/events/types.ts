@@ -5,6 +5,7 @@
 
 import type { ResultSubtype, SDKMessage, TerminalReason } from '../loop/messages.js'
 import type { ModelRequest } from '../model/types.js'
+import type { ImageBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { ToolResultContent } from '../tools/tool.js'
 
 /** `cache_creation`: how the cache writes split by time to live, when the API reports it. */
@@ -78,7 +79,8 @@ export type PromptSubmitResult = { text: string; context?: string[]; origin?: Pr
 
 /** `from`: where the mention was written when the person did not type it, e.g. the command file and line (`…/review.md:6`). */
 export interface PromptMentionInput { mention: string; path: string; offset?: number; limit?: number; agentId?: string; from?: string }
-export type PromptMentionResult = { type: 'file' | 'already_read_file' | null; context?: string[] } | { deny: string }
+/** `images`: what the model is shown after the context, an @-mentioned picture as the picture itself. */
+export type PromptMentionResult = { type: 'file' | 'already_read_file' | null; context?: string[]; images?: ImageBlockParam[] } | { deny: string }
 
 export interface PromptAttachmentInput {
   type: string

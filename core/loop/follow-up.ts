@@ -16,7 +16,8 @@ export async function* followUps(session: Session, outcomes: readonly CallOutcom
   for (const o of outcomes) {
     if (!o.followUp || o.interrupted) continue
     const results = session.messages.at(-1)!
-    const files = await attach(session, 'file', await attachMentions(session, o.followUp), { kind: 'plugin', event: 'prompt.mention' })
+    const mentioned = await attachMentions(session, o.followUp)
+    const files = [...(await attach(session, 'file', mentioned.context, { kind: 'plugin', event: 'prompt.mention' })), ...mentioned.images]
     const text: ContentBlockParam = { type: 'text', text: o.followUp }
     results.content = [...(results.content as ContentBlockParam[]), ...files, text]
     if (files.length > 0) await recordUnshown(session, files, true)

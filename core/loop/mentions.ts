@@ -1,3 +1,4 @@
+import type { ImageBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { homedir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { PromptMentionInput } from '../events/types.js'
@@ -24,15 +25,17 @@ export function parseMentions(text: string, cwd: string): PromptMentionInput[] {
 /**
  * Raises `prompt.mention` once per @path of a prompt. Core only finds the mentions and attaches
  * what handlers answer; reading files is a mod's work (the mentions mod), so with no such mod
- * a mention attaches nothing.
+ * a mention attaches nothing. Images go after every text, as the blocks they are.
  */
-export async function attachMentions(session: Session, text: string): Promise<string[]> {
+export async function attachMentions(session: Session, text: string): Promise<{ context: string[]; images: ImageBlockParam[] }> {
   const { bus } = session.host
-  if (!bus.has('prompt.mention')) return []
   const context: string[] = []
+  const images: ImageBlockParam[] = []
+  if (!bus.has('prompt.mention')) return { context, images }
   for (const e of parseMentions(text, session.cwd)) {
     const r = await bus.emit('prompt.mention', e, () => ({ type: null }))
     if ('context' in r && r.context) context.push(...r.context.filter((c) => typeof c === 'string' && c.length > 0))
+    if ('images' in r && r.images) images.push(...r.images)
   }
-  return context
+  return { context, images }
 }

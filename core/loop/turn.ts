@@ -74,7 +74,10 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       const content: ContentBlockParam[] = [{ type: 'text', text }, ...(input.content ?? [])]
       content.push(...(await attach(session, 'prompt_context', submitted.context ?? [], { kind: 'plugin', event: 'prompt.submit' })))
       // A task's report is the runtime's words: an `@path` in it is not a person asking for that file.
-      if (input.origin.kind !== 'task-notification') content.push(...(await attach(session, 'file', await attachMentions(session, text), { kind: 'plugin', event: 'prompt.mention' })))
+      if (input.origin.kind !== 'task-notification') {
+        const mentioned = await attachMentions(session, text)
+        content.push(...(await attach(session, 'file', mentioned.context, { kind: 'plugin', event: 'prompt.mention' })), ...mentioned.images)
+      }
       // A call held back by a deferral runs first; resuming it may come with no prompt at all.
       const replayed = session.deferred !== undefined
       if (replayed) {

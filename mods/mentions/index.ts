@@ -15,8 +15,8 @@ const options = allowedDirsOptions.extend({
 })
 
 /**
- * Mentions: `@path` in a prompt attaches the file (numbered lines, `#L10-20` ranges) or a directory
- * listing, unless the permission check refuses a Read of it.
+ * Mentions: `@path` in a prompt attaches the file (numbered lines, `#L10-20` ranges), an image or a
+ * directory listing, unless the permission check refuses a Read of it.
  */
 export default defineMod({
   name: 'mentions',

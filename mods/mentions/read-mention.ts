@@ -1,3 +1,4 @@
+import type { ImageBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { readdir } from 'node:fs/promises'
 import type { PromptMentionInput, PromptMentionResult } from '../../core/events/types.js'
 import { checkPath } from '../_shared/allowed-paths.js'
@@ -5,6 +6,8 @@ import { lineWindow } from '../_shared/numbered-lines.js'
 import { readRegular } from '../_shared/read-regular.js'
 import { hashBytes, recordRead } from '../_shared/read-state.js'
 import { decodeText, looksBinary } from '../_shared/text-file.js'
+import { imageHeader } from '../read/image-header.js'
+import { readImage } from '../read/read-image.js'
 
 export interface MentionOptions {
   additionalDirectories: readonly string[]
@@ -25,7 +28,7 @@ export interface MentionContext {
 
 /**
  * Reads what an `@mention` names: a file as numbered lines (the range of `#L10-20` when given),
- * or a directory as a listing. What the model reads says which mention it answers. A file read
+ * an image as the image, or a directory as a listing. What the model reads says which mention it answers. A file read
  * in full or in part counts as read, so the model may Edit it without reading it again.
  */
 export async function readMention(e: PromptMentionInput, options: MentionOptions, ctx: MentionContext): Promise<PromptMentionResult> {
@@ -50,6 +53,8 @@ export async function readMention(e: PromptMentionInput, options: MentionOptions
     ctx.warn(`${named(e)}: not attached: ${why}`)
     return { type: null }
   }
+  // A picture is shown as the picture, as a Read of it would show it (scaled down when large).
+  if (imageHeader(file.bytes)) return image(e, file.bytes, ctx)
   if (looksBinary(file.bytes)) {
     ctx.warn(`${named(e)}: not attached: ${e.path} is a binary file`)
     return { type: null }
@@ -64,6 +69,16 @@ export async function readMention(e: PromptMentionInput, options: MentionOptions
   const range = start > 0 || end < view.total ? `, lines ${start + 1}-${end} of ${view.total}` : ''
   const more = end < view.total ? `\n\n(${view.total - end} more lines; read on with the Read tool from line ${end + 1}.)` : ''
   return { type: 'file', context: [`${head}${range}, numbered like cat -n:\n${view.numbered}${more}`] }
+}
+
+async function image(e: PromptMentionInput, bytes: Buffer, ctx: MentionContext): Promise<PromptMentionResult> {
+  const out = await readImage(bytes, e.path)
+  const images = (out.content ?? []).filter((b): b is ImageBlockParam => b.type === 'image')
+  if (out.isError || images.length === 0) {
+    ctx.warn(`${named(e)}: not attached: ${out.text ?? `${e.path} is not a readable image`}`)
+    return { type: null }
+  }
+  return { type: 'file', context: [`The user mentioned @${e.mention}: ${out.text}; the image follows.`], images }
 }
 
 /** The mention as a warning names it: with the file and line it was written in, when not in the prompt itself. */

@@ -1,4 +1,4 @@
-import { rm, symlink } from 'node:fs/promises'
+import { rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import editMod from '../../mods/edit/index.js'
@@ -6,6 +6,7 @@ import memoryMod from '../../mods/memory/index.js'
 import mentionsMod from '../../mods/mentions/index.js'
 import permissionsMod from '../../mods/permissions/index.js'
 import { runScript } from '../loop/helpers.js'
+import { png } from '../tools/media-files.js'
 import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
 
 let cwd: string
@@ -30,6 +31,17 @@ afterAll(async () => {
 })
 
 describe('mentions', () => {
+  it('shows an image as the image itself, after the text that names it', async () => {
+    const picture = png(3, 2)
+    await writeFile(join(cwd, 'shot.png'), picture)
+    const warnings: string[] = []
+    const run = await runScript([{ reply: 'ok' }], 'what is in @shot.png', { cwd, mods: [mentionsMod], log: (l) => warnings.push(l) })
+    const content = run.requests[0]!.body.messages[0].content
+    expect(content.at(-2).text).toContain(`The user mentioned @shot.png: [image ${cwd}/shot.png: 3x2`)
+    expect(content.at(-1)).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: picture.toString('base64') } })
+    expect(warnings).toEqual([])
+  })
+
   it('attaches a file as numbered lines, honouring #L ranges', async () => {
     const run = await runScript([{ reply: 'ok' }], 'see @src/a.ts#L10-12 and @src/c.md', { cwd, mods: [mentionsMod] })
     const [, range, whole] = texts(run.requests[0]!.body, 0)
