@@ -3,6 +3,8 @@ import { basename } from 'node:path'
 
 export interface EnvFacts {
   cwd: string
+  /** The other directories the session may work in (--add-dir, additionalDirectories). */
+  additionalDirs: readonly string[]
   isRepo: boolean
   platform: string
   osVersion: string
@@ -11,11 +13,11 @@ export interface EnvFacts {
 }
 
 /** The facts of the environment block that stay the same for the whole session. */
-export function envFacts(cwd: string, isRepo: boolean, env: (name: string) => string | undefined, now = new Date()): EnvFacts {
+export function envFacts(cwd: string, isRepo: boolean, env: (name: string) => string | undefined, additionalDirs: readonly string[] = [], now = new Date()): EnvFacts {
   const pad = (n: number) => String(n).padStart(2, '0')
   const shellPath = env('SHELL') ?? (process.platform === 'win32' ? env('ComSpec') : undefined)
   return {
-    cwd, isRepo, platform: process.platform, osVersion: `${type()} ${release()}`,
+    cwd, additionalDirs, isRepo, platform: process.platform, osVersion: `${type()} ${release()}`,
     shell: shellPath ? basename(shellPath).replace(/\.exe$/i, '') : 'unknown',
     date: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`,
   }
@@ -28,6 +30,7 @@ export function renderEnv(facts: EnvFacts, model: string): string {
     '<env>',
     `Working directory: ${facts.cwd}`,
     `Is the directory a git repository: ${facts.isRepo ? 'yes' : 'no'}`,
+    ...(facts.additionalDirs.length > 0 ? ['Additional working directories:', ...facts.additionalDirs.map((d) => `  - ${d}`)] : []),
     `Platform: ${facts.platform}`,
     `OS version: ${facts.osVersion}`,
     `Shell: ${facts.shell}`,

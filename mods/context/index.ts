@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { STAGE } from '../../core/bus/types.js'
+import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
+import { resolve } from 'node:path'
+import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
 import { envFacts, renderEnv, type EnvFacts } from './env-section.js'
 import { gitSnapshot } from './git-snapshot.js'
@@ -17,8 +20,17 @@ const options = z.object({
 })
 
 interface SessionContext {
-  facts: Promise<EnvFacts>
+  cwd: string
+  inRepo: Promise<boolean>
+  /** Taken at the first prompt, when every mod has had its session start; the section stays byte-stable after. */
+  facts?: Promise<EnvFacts>
   git: Promise<string | undefined>
+}
+
+/** The environment's facts, with the directories the session may use besides its cwd (--add-dir, additionalDirectories). */
+async function facts($: ModApi, { cwd, inRepo }: SessionContext): Promise<EnvFacts> {
+  const [found, dirs] = await Promise.all([inRepo, sessionDirectories($, [])])
+  return envFacts(cwd, found, (n) => $.env.get(n), [...new Set(dirs.map((d) => resolve(cwd, d)))])
 }
 
 /** Context: the environment and git sections at the end of the system prompt. */
@@ -26,6 +38,7 @@ export default defineMod({
   name: 'context',
   description: 'Environment and git status sections of the system prompt',
   options,
+  uses: { permissions: 'optional' },
   register(on, opts) {
     const sessions = new Map<string, SessionContext>()
 
@@ -39,7 +52,7 @@ export default defineMod({
         ? gitSnapshot(e.cwd, { timeoutMs: opts.gitTimeoutMs, maxStatusChars: opts.maxStatusChars })
         : undefined)
       sessions.set(e.sessionId, {
-        facts: inRepo.then((found) => envFacts(e.cwd, found, (n) => $.env.get(n))),
+        cwd: e.cwd, inRepo,
         git: gitOff ? Promise.resolve(undefined) : snapshot(),
       })
       return next(e)
@@ -51,7 +64,7 @@ export default defineMod({
       const ctx = sessions.get($.session.id() as string)
       if (!ctx) return r
       const sections = [...r.sections]
-      if (opts.env) sections.push({ id: 'context:env', text: renderEnv(await ctx.facts, e.model), scope: 'session' })
+      if (opts.env) sections.push({ id: 'context:env', text: renderEnv(await (ctx.facts ??= facts($, ctx)), e.model), scope: 'session' })
       // A subagent gets the environment but not the parent's repository snapshot.
       const git = e.agentId ? undefined : await ctx.git
       if (git) sections.push({ id: 'context:git', text: git, scope: 'session' })

@@ -76,6 +76,11 @@ describe('context', () => {
     expect(noEnv).toContain('gitStatus')
   })
 
+  it('lists the directories the session may use besides its cwd (--add-dir) in the environment', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: plain, mods: [contextMod], additionalDirectories: [repo] })
+    expect(systemText(run.requests[0]!.body)).toContain(`Is the directory a git repository: no\nAdditional working directories:\n  - ${repo}\nPlatform:`)
+  })
+
   it('caps a long status at a line boundary', async () => {
     await writeTree(repo, Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`untracked-${String(i).padStart(2, '0')}.txt`, 'x'])))
     try {
