@@ -59,11 +59,13 @@ export async function levelFiles(dir: string, sources: ReadonlySet<Source>, o: L
 }
 
 /**
- * What a session reads at its start: managed policy, the user's files (~/.claude), then each
- * directory from the filesystem root down to cwd.
+ * What a session reads at its start: managed policy, the user's files (~/.claude), each directory
+ * from the filesystem root down to cwd, then the memory files of `extraDirs` (directories added
+ * with --add-dir, when CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD asks for them).
  */
 export async function startupFiles(options: {
   cwd: string
+  extraDirs?: readonly string[]
   repoRoot: string | undefined
   home: string
   managedPath: string | false
@@ -83,7 +85,8 @@ export async function startupFiles(options: {
     found.files.push(...rules.files)
     found.scoped.push(...rules.scoped)
   }
-  const levels = await Promise.all(chain(startupTop(cwd), cwd).map((dir) => levelFiles(dir, sources, { home, warn: options.warn })))
+  const dirs = [...chain(startupTop(cwd), cwd), ...(options.extraDirs ?? [])]
+  const levels = await Promise.all(dirs.map((dir) => levelFiles(dir, sources, { home, warn: options.warn })))
   for (const level of levels) {
     found.files.push(...level.files)
     found.scoped.push(...level.scoped)

@@ -6,6 +6,7 @@ import { workspaceTrusted } from '../permissions/trust-store.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { LoadedInstruction } from './types.js'
 import { defineMod } from '../../core/mod/define.js'
+import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { MemoryReader } from './reader.js'
@@ -77,6 +78,7 @@ export default defineMod({
   description: 'CLAUDE.md and AGENTS.md memory files, rules and @imports',
   options,
   provides: ['memory'],
+  uses: { permissions: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionMemory>()
     let loads: readonly LoadedInstruction[] = []
@@ -90,9 +92,13 @@ export default defineMod({
       const disabled = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_CLAUDE_MDS') ?? '')
       const picked = settingSources($)
       const repoRoot = await findRepoRoot(e.cwd)
+      // Claude Code reads an added directory's memory only when this variable asks for it.
+      const extraDirs = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD') ?? '')
+        ? [...new Set((await sessionDirectories($, [])).map((d) => resolve(e.cwd, d)))]
+        : []
       const project = await realpath(repoRoot ?? e.cwd).catch(() => resolve(repoRoot ?? e.cwd))
       const memory = new SessionMemory({
-        cwd: e.cwd, repoRoot, home,
+        cwd: e.cwd, extraDirs, repoRoot, home,
         managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
         sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || picked.has(s))), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
       }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m), project, externalImports: externalApproval($, e.cwd, opts) }))

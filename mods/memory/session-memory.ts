@@ -7,6 +7,8 @@ import type { LoadedInstruction, MemoryEntry, ScopedRule } from './types.js'
 
 export interface SessionMemoryOptions {
   cwd: string
+  /** Directories added to the session whose memory files are read at start too. */
+  extraDirs?: readonly string[]
   repoRoot: string | undefined
   home: string
   managedPath: string | false

@@ -58,6 +58,14 @@ const memory = (extra: Record<string, unknown> = {}) => withOptions(memoryMod, {
 const filesIn = (text: string) => [...text.matchAll(/^Contents of (\S+) \(/gm)].map((m) => m[1]!.replace(`${root}/`, ''))
 
 describe('memory', () => {
+  it("reads an added directory's memory files after the cwd's, only when CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD asks", async () => {
+    await writeTree(root, { 'added/CLAUDE.md': 'Added memory.\n', 'added/CLAUDE.local.md': 'Added local.\n' })
+    const added = join(root, 'added')
+    const reminder = async (env: Record<string, string>) => texts((await runScript([{ reply: 'ok' }], 'hello', { cwd, mods: [memory()], additionalDirectories: [added], env })).requests[0]!.body, 0)[1]!
+    expect(filesIn(await reminder({ CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: '1' })).slice(-3)).toEqual(['repo/app/CLAUDE.local.md', 'added/CLAUDE.md', 'added/CLAUDE.local.md'])
+    expect(filesIn(await reminder({})).filter((f) => f.startsWith('added/'))).toEqual([])
+  })
+
   it('puts every memory file, broad to specific with imports after their importer, in the first user message', async () => {
     const warnings: string[] = []
     const run = await runScript([{ reply: 'ok' }], 'hello', { cwd, mods: [memory()], log: (l) => warnings.push(l) })
