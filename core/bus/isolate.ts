@@ -131,6 +131,13 @@ class Call implements Watched, NextSource {
         mod: this.link.mod, event: this.link.event,
       }))
     }
+    // Once the handler's outcome is settled (it answered, failed or ran out of time), what is
+    // beneath has run as that outcome says; a late next() would run it again — a tool twice.
+    if (this.done) {
+      return Promise.reject(new ModloopError('MODLOOP_ERR_NEXT', `${this.link.mod}: ${this.link.event} next() was called after the handler was done (it had returned, failed or timed out)`, {
+        mod: this.link.mod, event: this.link.event,
+      }))
+    }
     let passed: unknown
     try {
       passed = checkRewrite(this.link, this.e, e2)

@@ -80,6 +80,28 @@ describe('isolation', () => {
     expect(failures[0]).toMatchObject({ code: 'MODLOOP_ERR_HANDLER_TIMEOUT', mod: 'slow', outcome: 'skipped' })
   })
 
+  it('a next() called after the handler timed out or answered is refused: what is beneath runs once', async () => {
+    const core = vi.fn(run)
+    const late: Promise<unknown>[] = []
+    const host = await hostWith(
+      ['slow', (on) => on('tool.call', async (_$, e, next) => {
+        await sleep(60)
+        late.push(next(e))
+        return { deny: 'late' }
+      }, { budgetMs: 20 })],
+      ['denies', (on) => on('tool.call', (_$, e, next) => {
+        setTimeout(() => late.push(next(e)), 10)
+        return { deny: 'no' }
+      })],
+    )
+    expect(await host.bus.emit('tool.call', call(), core)).toEqual({ deny: 'no' })
+    await sleep(80)
+    expect(late).toHaveLength(2)
+    const refused = await Promise.all(late.map((p) => p.then(() => 'ran', (err: { code: string; mod: string }) => [err.code, err.mod])))
+    expect(refused).toEqual([['MODLOOP_ERR_NEXT', 'denies'], ['MODLOOP_ERR_NEXT', 'slow']])
+    expect(core).not.toHaveBeenCalled()
+  })
+
   it('does not count time spent awaiting next against the budget', async () => {
     const host = await hostWith(['patient', (on) => on('tool.call', async (_$, e, next) => next(e), { budgetMs: 30 })])
     const failures = await failuresOf(host)
