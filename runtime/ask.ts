@@ -1,14 +1,13 @@
 import { ModloopError } from '../core/errors.js'
 import type { AskOptions } from '../core/mod/api.js'
 import type { ModHost } from '../core/mod/host.js'
-import { pauseFor } from '../core/bus/watchdog.js'
 
 /**
  * Serves `$.ui.ask` as the `ui.ask` event: a surface mod (the terminal) answers it; beneath every
  * handler the answer is null, so headless runs and `query()` get "no UI" as a value, not a throw.
  * Choices are 2–4 as the mod model has them: fewer are padded with Yes/No. While the person
- * thinks, the asking mod's handlers are paused, as they are while they await `next`: the wait is
- * not their own time. The `ui.ask` handlers that wait on the person run on `ui.ask`'s budget.
+ * thinks, the asking mod's handlers are paused, as during any `$` call (core/mod/build-api.ts):
+ * the wait is not their own time. The `ui.ask` handlers that wait on the person run on `ui.ask`'s budget.
  */
 export function installAsk(host: ModHost): void {
   host.provide({
@@ -21,14 +20,8 @@ export function installAsk(host: ModHost): void {
       if (choices.length > 4) throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.ui.ask takes at most 4 choices, got ${choices.length}`, { mod, field: 'options' })
       for (const pad of ['Yes', 'No']) if (choices.length < 2 && !choices.includes(pad)) choices.push(pad)
       const extra = Array.isArray(options) ? {} : { ...(options?.header ? { header: options.header } : {}), ...(options?.multiSelect ? { multiSelect: true } : {}) }
-      const asker = host.get(mod)?.$
-      const resume = asker ? pauseFor(asker) : undefined
-      try {
-        const r = await host.bus.emit('ui.ask', { question, options: choices, ...extra, mod })
-        return r.answer
-      } finally {
-        resume?.()
-      }
+      const r = await host.bus.emit('ui.ask', { question, options: choices, ...extra, mod })
+      return r.answer
     },
   })
 }

@@ -1,4 +1,5 @@
 import { ModloopError } from '../errors.js'
+import { pauseFor } from '../bus/watchdog.js'
 import { API_METHODS, type ModApi, type ModLog, type StateRef } from './api.js'
 import { capabilityApi, type CapabilityDeclarations, type CapabilityStore } from './capabilities.js'
 
@@ -60,7 +61,21 @@ export function buildApi(ctx: ApiContext): ModApi {
     if (!provide) {
       throw new ModloopError('MODLOOP_ERR_NO_PROVIDER', `${mod}: $.${method} has no provider in this host (it is served once the part of modloop that owns it is running)`, { mod, method })
     }
-    return provide(mod, ...args)
+    // Waiting on a `$` call ($.model.complete, $.tool.call, $.ui.ask) is not the handler's own
+    // time, as awaiting `next` is not (spec mods §2.6): the mod's handlers running now stop their
+    // clocks until it settles. Paused before the call, so what the call itself starts (a handler
+    // of this mod answering its ui.ask) keeps a clock of its own.
+    const resume = pauseFor(api)
+    let r: unknown
+    try {
+      r = provide(mod, ...args)
+    } catch (err) {
+      resume()
+      throw err
+    }
+    if (isThenable(r)) r.then(resume, resume)
+    else resume()
+    return r
   }
   const api: Record<string, unknown> = {}
   for (const [ns, methods] of Object.entries(API_METHODS)) {
@@ -121,4 +136,8 @@ function clockFor(modSignal: AbortSignal) {
     after: (ms: number, fn: () => void) => timer(ms, fn, false),
     every: (ms: number, fn: () => void) => timer(ms, fn, true),
   }
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function'
 }
