@@ -6,6 +6,7 @@ import { isolate } from './isolate.js'
 import { isolateStream } from './isolate-stream.js'
 import type { Below, Invoke, Link, StreamBelow, StreamInvoke } from './link.js'
 import { compileMatcher, type Matcher } from './matcher.js'
+import { runningHandler } from './handler-scope.js'
 import { addTap, createHook, intercept, removeTap, tapsOf, type ModHook, type ModTap } from './taps.js'
 import type { DispatchContext, HandlerFailure, HandlerOptions, HookStream, Registration } from './types.js'
 import { provenanceInterceptor, type ProvenanceSink } from '../trace/interceptor.js'
@@ -184,8 +185,12 @@ export class Bus {
     const bottom = core ?? specOf(event).echo
     if (!bottom) return Promise.reject(new ModloopError('MODLOOP_ERR_NEXT', `${event}: nothing beneath the last handler answers this event`, { event }))
     const n = chain.length
+    // A dispatch a handler raised through `$` (its $.tool.call inside tool.call) skips that handler
+    // only (spec mods §2.3); reaching it again, the call would raise itself without end. Known for
+    // the handlers of mods imported from files, the ones run in their own scope.
+    const caller = runningHandler()
     const step = (i: number): Below => (e) => {
-      while (i < n && chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)) i++
+      while (i < n && (chain[i]!.link === caller || (chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)))) i++
       if (i === n) {
         try {
           return Promise.resolve(bottom(e))
@@ -202,8 +207,9 @@ export class Bus {
   stream<N extends EventName>(event: N, e: PayloadOf<N>, core: (e: PayloadOf<N>) => AsyncGenerator<ChunkOf<N>, ResultOf<N>, undefined>, ctx: DispatchContext = EMPTY_CTX): HookStream<ChunkOf<N>, ResultOf<N>> {
     const chain = this.chainFor(event)
     const n = chain.length
+    const caller = runningHandler()
     const step = (i: number): StreamBelow => (e) => {
-      while (i < n && chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)) i++
+      while (i < n && (chain[i]!.link === caller || (chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)))) i++
       if (i === n) return toHookStream(core(e))
       return chain[i]!.stream(e, step(i + 1), ctx)
     }
