@@ -15,7 +15,8 @@ export function toolProviders(session: Session): Record<string, Provider> {
       if (!spec || typeof spec.name !== 'string' || typeof spec.description !== 'string') {
         throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.tool.register needs { name, description }`, { mod })
       }
-      const name = spec.call ? spec.name : `mcp__${mod}__${spec.name}`
+      // A mod's name may be a package's (`@acme/tools`); a tool name holds only [A-Za-z0-9_-], as MCP servers' names are reduced.
+      const name = spec.call ? spec.name : `mcp__${mod.replace(/[^A-Za-z0-9_-]/g, '_')}__${spec.name}`
       // Checked here, where the mod is known: a plain object as `input` would fail at the first call or listing.
       if (spec.input !== undefined && !isZodSchema(spec.input)) {
         throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: tool "${spec.name}": input must be a zod schema; give a plain JSON Schema as inputSchema instead`, { mod })
