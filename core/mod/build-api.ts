@@ -57,6 +57,11 @@ export function buildApi(ctx: ApiContext): ModApi {
     if (!ctx.isBound()) {
       throw new ModloopError('MODLOOP_ERR_NOT_BOUND', `${mod}: $.${method} was called during registration; call it from a handler (session.start is the place)`, { mod })
     }
+    // A timer or callback of a copy that was reloaded (or removed) still holds its `$`: its calls
+    // would act for the mod beside the new copy, a stale tool registered over the new one.
+    if (ctx.signal.aborted) {
+      throw new ModloopError('MODLOOP_ERR_DISPOSED', `${mod}: $.${method} refused: the copy of the mod that made the call is no longer loaded (it was reloaded or removed)`, { mod, method })
+    }
     const provide = ctx.provider(method)
     if (!provide) {
       throw new ModloopError('MODLOOP_ERR_NO_PROVIDER', `${mod}: $.${method} has no provider in this host (it is served once the part of modloop that owns it is running)`, { mod, method })

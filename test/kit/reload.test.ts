@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ModHost, query, type SDKMessage } from '../../index.js'
+import type { ModApi } from '../../core/mod/api.js'
 import { channel } from '../helpers/channel.js'
 import { defineMod } from '../../testing.js'
 import { runCli } from '../helpers/cli.js'
@@ -75,6 +76,22 @@ describe('hot reload', () => {
     await call()
     expect(log).toEqual(['a', 'b2', 'c'])
     expect(host.errors).toEqual([])
+    await host.close()
+  })
+
+  it('a call through the $ of a copy that was reloaded is refused: an old timer cannot act beside the new copy', async () => {
+    const apis: ModApi[] = []
+    const copy = () => defineMod({ name: 'ticker', register(_on, _options, $) { apis.push($) } })
+    const host = new ModHost()
+    host.provide({ 'session.id': () => 's1' })
+    await host.add(copy())
+    host.bind()
+    expect(await host.reload('ticker', copy())).toBeUndefined()
+    const [old, current] = apis
+    expect(() => old!.session.id()).toThrow(expect.objectContaining({
+      code: 'MODLOOP_ERR_DISPOSED', message: 'ticker: $.session.id refused: the copy of the mod that made the call is no longer loaded (it was reloaded or removed)',
+    }))
+    expect(current!.session.id()).toBe('s1')
     await host.close()
   })
 
