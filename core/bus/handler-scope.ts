@@ -19,9 +19,13 @@ export interface HandlerRef {
  */
 export const handlerScope = new AsyncLocalStorage<HandlerRef>()
 
+// Whether any scope was ever entered: until then no work runs in one, and asking the store on
+// every dispatch (the bus asks which handler raised it) would cost a session of built-in mods for nothing.
+let entered = false
+
 /** The mod and event whose handler created the running work, if an attributed handler did. */
 export function runningHandler(): HandlerRef | undefined {
-  return handlerScope.getStore()
+  return entered ? handlerScope.getStore() : undefined
 }
 
 /**
@@ -29,6 +33,9 @@ export function runningHandler(): HandlerRef | undefined {
  * nothing unless one is set (only ever after an attributed mod's code ran).
  */
 export function runIn<A extends unknown[], R>(ref: HandlerRef | undefined, fn: (...args: A) => R, ...args: A): R {
-  if (ref) return handlerScope.run(ref, fn, ...args)
-  return handlerScope.getStore() === undefined ? fn(...args) : handlerScope.run(undefined as never, fn, ...args)
+  if (ref) {
+    entered = true
+    return handlerScope.run(ref, fn, ...args)
+  }
+  return !entered || handlerScope.getStore() === undefined ? fn(...args) : handlerScope.run(undefined as never, fn, ...args)
 }
