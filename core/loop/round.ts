@@ -194,7 +194,10 @@ export class TurnRun {
       return { subtype: 'success', terminal: 'stop_hook_prevented', isError: false }
     }
     if (stop.kind === 'again') {
-      await this.addUserMessage(stop.content)
+      // On the stream as Claude Code puts it there (a synthetic user message), so a caller sees why
+      // the turn goes on; the stream's record of it is the transcript's.
+      session.messages.push({ role: 'user', content: stop.content })
+      yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: stop.content }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, isSynthetic: true })
       return 'continue'
     }
     return { subtype: 'success', terminal: 'completed', isError: false }

@@ -1,7 +1,8 @@
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import permissions from '../../mods/permissions/index.js'
+import transcripts from '../../mods/transcripts/index.js'
 import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, json, type Box } from './helpers.js'
 
 let box: Box
@@ -180,6 +181,24 @@ describe('Stop', () => {
     expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'tests pass, done' })
     expect(lastUserTexts(r.requests[1]!.body).join('\n')).toContain('run the tests first')
     expect((await dumped(box, 'Stop')).map((s) => s.stop_hook_active)).toEqual([false, true])
+  })
+
+  it("a block's feedback is on the stream as a synthetic user message, as in Claude Code, and recorded once", async () => {
+    vi.stubEnv('MODLOOP_HOME', box.home)
+    try {
+      const marker = join(box.out, 'seen-once')
+      const hook = await script(box, 'stop-once.sh', `if [ -e ${marker} ]; then exit 0; fi\ntouch ${marker}\necho 'run the tests first' >&2\nexit 2\n`)
+      await writeSettings(box, { Stop: [{ hooks: [cmd(`sh ${hook}`)] }] })
+      const r = await run(box, [{ reply: 'done' }, { reply: 'tests pass, done' }], 'go', { mods: [transcripts] })
+      const shown = r.messages.filter((m: any) => m.type === 'user' && m.isSynthetic && JSON.stringify(m.message.content).includes('run the tests first'))
+      expect(shown).toHaveLength(1)
+      // Resumed, the history holds the feedback once, where the turn had it.
+      const again = await run(box, [{ reply: 'ok' }], 'and now', { mods: [transcripts], resume: r.result.session_id })
+      const sent = JSON.stringify(again.requests[0]!.body.messages)
+      expect(sent.split('run the tests first').length - 1).toBe(1)
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it('caps consecutive continuations at 8 and ends with a warning', async () => {
