@@ -16,6 +16,10 @@ const NONE = 'No MCP servers are configured.'
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
 // session.start's budget is 10 s: waiting longer would get this mod reported and skipped.
 const MAX_STARTUP_WAIT_MS = 9_000
+// The first prompt's wait for servers ends at the connect timeout, at most a minute; its handler's
+// budget (fixed when the mod registers, before the environment can be read) is a little longer.
+const MAX_PROMPT_WAIT_MS = 60_000
+const PROMPT_WAIT_SLACK_MS = 2_000
 
 /**
  * MCP servers: connects the servers of `.claude.json`, the modloop config, `.mcp.json` and
@@ -49,8 +53,18 @@ export default defineMod({
       return (manager = new McpManager($, [], { cwd, connectTimeoutMs: connectTimeout($, opts) }))
     }))
 
+    // Headless, the first prompt waits for servers still connecting, as Claude Code's `-p` does: a
+    // slow server (an `npx` one on a cold cache) would otherwise miss the one turn there is.
+    let waitFirstPrompt = false
+    on('prompt.submit', async ($, e, next) => {
+      if (waitFirstPrompt && manager?.hasPending()) await manager.ready(Math.min(connectTimeout($, opts), MAX_PROMPT_WAIT_MS))
+      waitFirstPrompt = false
+      return next(e)
+    }, { budgetMs: MAX_PROMPT_WAIT_MS + PROMPT_WAIT_SLACK_MS })
+
     on('session.start', async ($, e, next) => {
       cwd = e.cwd
+      waitFirstPrompt = !e.isInteractive
       const started = Date.now()
       await manager?.close()
       manager = undefined

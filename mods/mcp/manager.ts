@@ -119,11 +119,24 @@ export class McpManager {
     this.added.delete(name)
   }
 
+  // The servers' first connections, once start began them.
+  private firstConnections: Promise<unknown> = Promise.resolve()
+
   /** Connects every server at once; resolves when all settled or after `waitMs`, whichever is first. */
   async start(waitMs: number): Promise<void> {
-    const all = Promise.all(this.connections.map((c) => c.connect()))
+    this.firstConnections = Promise.all(this.connections.map((c) => c.connect()))
+    await this.ready(waitMs)
+  }
+
+  /** Whether a server is still making its first connection. */
+  hasPending(): boolean {
+    return this.reports.some((r) => r.status === 'pending')
+  }
+
+  /** Resolves when every server's first connection settled (connected or failed), or after `waitMs`. */
+  async ready(waitMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined
-    await Promise.race([all, new Promise((r) => { timer = setTimeout(r, waitMs) })])
+    await Promise.race([this.firstConnections, new Promise((r) => { timer = setTimeout(r, waitMs) })])
     clearTimeout(timer)
   }
 
