@@ -1,4 +1,5 @@
 import type { Pool } from 'pg'
+import { SCHEMA_LOCK } from '../../mods/transcripts/store/postgres/schema.js'
 import { inTransaction } from '../../mods/transcripts/store/postgres/transaction.js'
 
 /**
@@ -33,8 +34,7 @@ const DDL = `
   );
 `
 
-const SCHEMA_LOCK = 7_243_316_002
-
+/** Creates the fleet's tables when they are missing, under the session store's schema lock (both create `modloop`). */
 export async function ensureFleetSchema(pool: Pool): Promise<void> {
   const { rows } = await pool.query(`SELECT to_regclass('modloop.queue_throttle') IS NOT NULL AS ready`)
   if (rows[0]?.ready) return

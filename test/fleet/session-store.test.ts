@@ -101,3 +101,22 @@ describe('the Postgres session store', () => {
     expect(bad.err).toContain(`${join(project, 'modloop.config.json')}: sessionStore.postgres: expected a postgres:// URL`)
   })
 })
+
+describe('a new database', () => {
+  it('takes the fleet tables and the session tables from processes starting at once: both make the schema under one lock', async () => {
+    const { default: pg } = await import('pg')
+    const { ensureFleetSchema } = await import('../../cli/fleet/fleet-schema.js')
+    const { ensureSessionSchema } = await import('../../mods/transcripts/store/postgres/schema.js')
+    // Each round a fresh database and two pools, as a worker and a `submit` are two processes.
+    for (let round = 0; round < 6; round++) {
+      const fresh = await freshDatabase()
+      const pools = [new pg.Pool({ connectionString: fresh }), new pg.Pool({ connectionString: fresh })]
+      try {
+        await Promise.all([ensureFleetSchema(pools[0]!), ensureSessionSchema(pools[1]!)])
+      } finally {
+        await Promise.all(pools.map((p) => p.end()))
+      }
+      expect(await sql(fresh, `SELECT to_regclass('modloop.queue_throttle') IS NOT NULL AS a, to_regclass('modloop.session_line') IS NOT NULL AS b`)).toEqual([{ a: true, b: true }])
+    }
+  })
+})

@@ -27,8 +27,11 @@ const DDL = `
   );
 `
 
-// Two processes creating the tables at once would collide on the catalog: one creates, the other waits.
-const SCHEMA_LOCK = 7_243_316_001
+// Two processes creating the tables at once would collide on the catalog: one creates, the other
+// waits. The fleet's tables (cli/fleet/fleet-schema.ts) take the same lock: both create the schema
+// `modloop`, and a worker and a `submit` starting at once on a new database made it twice (a
+// unique violation on pg_namespace) under two locks.
+export const SCHEMA_LOCK = 7_243_316_001
 
 /** Creates the store's tables when they are missing. */
 export async function ensureSessionSchema(pool: Pool): Promise<void> {
