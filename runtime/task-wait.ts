@@ -15,16 +15,21 @@ export async function* nextPrompt(session: Session, queue: InputQueue, maxWaitMs
   const outer = session.options.abortController?.signal
   let timer: NodeJS.Timeout | undefined
   let onAbort: (() => void) | undefined
+  let ranOut = false
   const giveUp = new Promise<'give-up'>((resolve) => {
     onAbort = () => resolve('give-up')
     if (outer?.aborted) return resolve('give-up')
     outer?.addEventListener('abort', onAbort, { once: true })
     // Only tasks can keep an ended input waiting; a caller still sending is waited for as long as it likes.
-    if (maxWaitMs !== undefined && queue.isEnded) timer = setTimeout(() => resolve('give-up'), maxWaitMs)
+    if (maxWaitMs !== undefined && queue.isEnded) {
+      timer = setTimeout(() => { ranOut = true; resolve('give-up') }, maxWaitMs)
+      tellWaiting(session, maxWaitMs)
+    }
   })
   try {
     const taken = yield* shown(session, session.drainWhile(Promise.race([unlessStalled(queue.take()), giveUp])))
     if (taken !== 'give-up' && taken !== STALLED) return taken
+    if (ranOut) session.options.log?.(`stopped waiting after ${seconds(maxWaitMs!)} (--max-wait-tasks): the background tasks still running are stopped`)
     if (taken === STALLED && session.tasks.list().length > 0) session.options.log?.('the background tasks stopped making progress: nothing was left running; they are stopped')
   } finally {
     clearTimeout(timer)
@@ -33,6 +38,19 @@ export async function* nextPrompt(session: Session, queue: InputQueue, maxWaitMs
   yield* stopTasks(session, queue)
   return undefined
 }
+
+/**
+ * Says why a run whose prompt is answered has not ended (once per wait that has tasks to wait
+ * for): a background server the model started would otherwise hold `-p` for minutes without a word.
+ */
+function tellWaiting(session: Session, maxWaitMs: number): void {
+  const running = session.tasks.list().filter((t) => t.background)
+  if (running.length === 0) return
+  const named = running.slice(0, 3).map((t) => `${t.id}: ${t.description}`).join('; ') + (running.length > 3 ? `; and ${running.length - 3} more` : '')
+  session.options.log?.(`waiting for ${running.length} background task${running.length === 1 ? '' : 's'} to end (${named}); at most ${seconds(maxWaitMs)} (--max-wait-tasks)`)
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /** Stops every running task and shows how they ended; the reports they queue are dropped, as is what waits with them. */
 export async function* stopTasks(session: Session, queue: InputQueue): AsyncGenerator<SDKMessage, void, undefined> {

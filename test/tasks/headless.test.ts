@@ -93,6 +93,9 @@ describe('-p with background tasks', () => {
     expect(r.lines.filter((l) => l.type === 'result').map((l) => l.result)).toEqual(['started it'])
     expect(r.lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'stopped', summary: 'Agent "side job" was stopped' })
     expect(r.lines.at(-1)).toMatchObject({ subtype: 'background_tasks_changed', tasks: [] })
+    // Why the run did not end with its answer, and why it ended as it did, on stderr.
+    expect(r.err).toMatch(/waiting for 1 background task to end \(a[0-9a-f]+: side job\); at most 0\.2 s \(--max-wait-tasks\)/)
+    expect(r.err).toContain('stopped waiting after 0.2 s (--max-wait-tasks): the background tasks still running are stopped')
   })
 
   it('--max-turns bounds it too: a budget the first turn spent stops the task at once', async () => {
