@@ -42,14 +42,15 @@ export function movesToBackground(command: string): boolean {
 }
 
 /**
- * The taker Bash gives runShell for a command past its timeout: when the registry has room, the
- * command goes on as a background shell (`moved`), else it is stopped as before.
+ * The taker Bash gives runShell for a command past its timeout: when the command may move (read
+ * then, not on every call: parsing the line costs a round for nothing in all but the rare timeout)
+ * and the registry has room, it goes on as a background shell (`moved`), else it is stopped as before.
  */
 export function backgroundTaker(input: BashInput, shell: ShellSession, registry: TaskRegistry): { take: (child: ChildProcess, soFar: () => string) => boolean; moved: () => BackgroundShell | undefined } {
   let moved: BackgroundShell | undefined
   return {
     take: (child, soFar) => {
-      if (registry.refusal()) return false
+      if (!movesToBackground(input.command) || registry.refusal()) return false
       moved = shell.background.adopt(child, input.command, soFar(), (id) => registry.outputFileFor(id))
       return true
     },

@@ -6,7 +6,7 @@ import { runShell } from './run-shell.js'
 import type { ShellSession } from './shell-session.js'
 import { modelText } from './model-text.js'
 import type { TaskRegistry } from '../_shared/tasks.js'
-import { backgroundTaker, movedResult, movesToBackground, startBackgroundTask } from './background-task.js'
+import { backgroundTaker, movedResult, startBackgroundTask } from './background-task.js'
 
 export const bashInput = z.object({
   command: z.string().min(1).describe('The command to run'),
@@ -55,7 +55,7 @@ export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellS
   const beat = setInterval(() => ctx.progress({ command: input.command }), PROGRESS_INTERVAL_MS)
   beat.unref()
   // Past its timeout a command goes on in the background, where the session keeps a task registry.
-  const taker = tasks && movesToBackground(input.command) ? backgroundTaker(input, shell, tasks) : undefined
+  const taker = tasks ? backgroundTaker(input, shell, tasks) : undefined
   const run = await runShell(input.command, { cwd, timeoutMs, signal: ctx.signal, maxOutputChars: options.maxOutputChars, prelude: shell.prelude(), env: shell.env(), fullOutputPath, spare: shell.spare, ...(taker ? { takeOver: taker.take } : {}) }).finally(() => clearInterval(beat))
   const moved = taker?.moved()
   if (run.movedToBackground && moved) {
