@@ -41,12 +41,15 @@ export function watching(): string[] {
 
 /**
  * Stops the clocks of every watched handler of one mod (`owner`, its `$`) until the returned
- * function is called: the mod waits on a person (`$.ui.ask`), not on its own code. A mod is not
+ * function is called (undefined when none runs): the mod waits on a `$` call, not on its own code. A mod is not
  * told which of its calls is asking (that would take an AsyncLocalStorage store on every
  * dispatch), so a sibling call of the same mod that runs meanwhile is not metered either.
  */
-export function pauseFor(owner: object): () => void {
-  const paused = [...active].filter((w) => w.owner === owner)
+export function pauseFor(owner: object): (() => void) | undefined {
+  let paused: Watched[] | undefined
+  for (const w of active) if (w.owner === owner) (paused ??= []).push(w)
+  // Nothing of the owner's runs now (the common case, a $ call outside any timed handler): nothing to resume.
+  if (!paused) return undefined
   for (const w of paused) w.pause()
   let resumed = false
   return () => {

@@ -71,6 +71,7 @@ export function buildApi(ctx: ApiContext): ModApi {
     // clocks until it settles. Paused before the call, so what the call itself starts (a handler
     // of this mod answering its ui.ask) keeps a clock of its own.
     const resume = pauseFor(api)
+    if (!resume) return provide(mod, ...args)
     let r: unknown
     try {
       r = provide(mod, ...args)
