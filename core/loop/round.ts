@@ -84,7 +84,7 @@ export class TurnRun {
       // Calls that started while the response streamed finish; the rest never start and are answered as not run.
       yield* answer(session, toolUses, await executor.settle(), over ? 'Not run: the budget for this session is used up.' : INTERRUPTED)
       // An answer cut off while it streamed: the next request says so after what it had said, as Claude Code's does.
-      if (signal.aborted && toolUses.length === 0 && step.error) yield* interruptedMarker(session)
+      if (signal.aborted && toolUses.length === 0 && step.error) yield* shownUserMessage(session, [{ type: 'text', text: INTERRUPTED_ANSWER }])
       return stoppedEnding({ over, maxBudgetUsd: session.options.maxBudgetUsd, toolUses: toolUses.length, errored: step.error !== undefined })
     }
     if (toolUses.length === 0) return yield* this.answered(step, blocks)
@@ -196,8 +196,7 @@ export class TurnRun {
     if (stop.kind === 'again') {
       // On the stream as Claude Code puts it there (a synthetic user message), so a caller sees why
       // the turn goes on; the stream's record of it is the transcript's.
-      session.messages.push({ role: 'user', content: stop.content })
-      yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: stop.content }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, isSynthetic: true })
+      yield* shownUserMessage(session, stop.content, true)
       return 'continue'
     }
     return { subtype: 'success', terminal: 'completed', isError: false }
@@ -235,9 +234,14 @@ async function nudgeContent(session: Session, type: string, text: string): Promi
   return blocks.length > 0 ? blocks : [{ type: 'text', text: 'Continue.' }]
 }
 
-/** `[Request interrupted by user]` as a user message: the model learns why its answer stops where it does. */
-function* interruptedMarker(session: Session): Generator<SDKMessage> {
-  const content = [{ type: 'text' as const, text: INTERRUPTED_ANSWER }]
+/**
+ * A user message the runtime adds to the history and shows on the stream (`[Request interrupted by
+ * user]`, a Stop hook's feedback): the stream's record of it is the transcript's.
+ */
+function* shownUserMessage(session: Session, content: ContentBlockParam[], synthetic = false): Generator<SDKMessage> {
   session.messages.push({ role: 'user', content })
-  yield session.stamp({ type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: session.agent?.parentToolUseId ?? null })
+  yield session.stamp({
+    type: 'user' as const, message: { role: 'user' as const, content }, parent_tool_use_id: session.agent?.parentToolUseId ?? null,
+    ...(synthetic ? { isSynthetic: true } : {}),
+  })
 }
