@@ -1,26 +1,67 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { Usage } from '../core/events/types.js'
-import { ModelApiError } from '../core/model/types.js'
+import { ModelApiError, type ModelRequest } from '../core/model/types.js'
 import { addUsage, zeroUsage } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
 import { resolveAlias, smallFastModel } from '../core/model/aliases.js'
 import { maxOutputTokens } from '../core/model/pricing.js'
-import { requestFor } from '../core/loop/request.js'
-import type { CompleteRequest, CompleteResult } from '../core/mod/contracts.js'
-
+import { loopRequest, requestFor } from '../core/loop/request.js'
+import { withSessionReasoning } from '../core/loop/step.js'
+import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult } from '../core/mod/contracts.js'
 
 /** `$.model.complete`: one tool-less completion through the session's model; its cost counts in the session's. */
 export async function complete(session: Session, req: CompleteRequest, signal?: AbortSignal): Promise<CompleteResult> {
   const model = req.model ? resolveAlias(req.model, session.env) : smallFastModel(session.env)
-  const usage = zeroUsage()
+  return answerOf(session, model, signal, () => requestFor(session, {
+    // Never past the model's own output cap: the API refuses such a request outright (a 4,096-token model asked for a summary of 8,192).
+    model, max_tokens: Math.min(req.maxTokens ?? 1024, maxOutputTokens(model)),
+    ...(req.system ? { system: [{ type: 'text', text: req.system }] } : {}),
+    messages: [{ role: 'user', content: req.prompt }],
+  }, req.system ? [{ id: 'complete', scope: 'session' }] : [], undefined, 'complete'))
+}
+
+/**
+ * `$.model.fork`: the main conversation as the next round would send it — the same model,
+ * system prompt, tools, messages and reasoning — with `prompt` after it, so that the API reads
+ * all but the prompt from the cache the rounds wrote (spec loop-and-sdk §3.9 has compaction's
+ * summary asked this way). The tools are sent only to keep that prefix: a call the model makes
+ * anyway is not run, and the answer is the response's text.
+ */
+export async function fork(session: Session, req: ForkRequest, signal?: AbortSignal): Promise<ForkResult> {
+  const main = session.root
+  if (main.messages.length === 0) return { isAnswered: false, reason: 'nothing-to-fork', usage: zeroUsage() }
+  const model = main.model
+  return answerOf(main, model, signal, async () => {
+    const request = await loopRequest(main, model, withPrompt(main.messages, req.prompt), undefined, 'fork')
+    const capped = req.maxTokens ? { ...request, max_tokens: Math.min(req.maxTokens, request.max_tokens) } : request
+    return withSessionReasoning(main, capped)
+  })
+}
+
+/**
+ * The conversation with `prompt` as the last user words: a block after the last user message's
+ * own (a request ending on tool results), or a user message of its own after an answer.
+ * Nothing of the session's history is changed.
+ */
+function withPrompt(all: readonly MessageParam[], prompt: string): MessageParam[] {
+  // Calls being answered (a fork from inside a tool call) have no results yet: the API refuses
+  // calls without them, so the fork ends before the message that made them.
+  const messages = isCalling(all.at(-1)!) ? all.slice(0, -1) : all
+  const last = messages.at(-1)
+  if (!last) return [{ role: 'user', content: prompt }]
+  if (last.role !== 'user') return [...messages, { role: 'user', content: prompt }]
+  const blocks = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content
+  return [...messages.slice(0, -1), { role: 'user', content: [...blocks, { type: 'text', text: prompt }] }]
+}
+
+const isCalling = (m: MessageParam) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use')
+
+/** Sends the request `build` makes and reads its text; the usage is accounted on the session whatever the outcome. */
+async function answerOf(session: Session, model: string, signal: AbortSignal | undefined, build: () => Promise<ModelRequest>): Promise<CompleteResult> {
+  const usage: Usage = zeroUsage()
   let text = ''
   try {
-    const request = await requestFor(session, {
-      // Never past the model's own output cap: the API refuses such a request outright (a 4,096-token model asked for a summary of 8,192).
-      model, max_tokens: Math.min(req.maxTokens ?? 1024, maxOutputTokens(model)),
-      ...(req.system ? { system: [{ type: 'text', text: req.system }] } : {}),
-      messages: [{ role: 'user', content: req.prompt }],
-    }, req.system ? [{ id: 'complete', scope: 'session' }] : [], undefined, 'complete')
-    const events = session.llm.stream(request, { signal })
+    const events = session.llm.stream(await build(), { signal })
     for await (const ev of events) {
       if (ev.type === 'message_start') addUsage(usage, ev.message.usage as Partial<Usage>)
       else if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') text += ev.delta.text

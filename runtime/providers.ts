@@ -1,8 +1,8 @@
 import { ModloopError } from '../core/errors.js'
 import type { Session } from '../core/loop/session.js'
 import { spawnSubagent } from './subagent.js'
-import type { SpawnRequest, CompleteRequest, TaskEndSpec, TaskStartSpec } from '../core/mod/contracts.js'
-import { complete } from './complete.js'
+import type { SpawnRequest, CompleteRequest, ForkRequest, TaskEndSpec, TaskStartSpec } from '../core/mod/contracts.js'
+import { complete, fork } from './complete.js'
 import { configRows, configSet } from './model-controls.js'
 import { launchOptionsProvider } from './launch-options.js'
 import { sessionProviders } from './session-providers.js'
@@ -39,6 +39,10 @@ export function installProviders(session: Session): void {
     'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),
     'config.list': () => configRows(session),
     'model.complete': (_mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => complete(session, req, options?.signal),
+    'model.fork': (mod: string, req: ForkRequest, options?: { signal?: AbortSignal }) => {
+      if (typeof req?.prompt !== 'string' || req.prompt === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.model.fork needs { prompt }, a text that is not empty`, { mod })
+      return fork(session, req, options?.signal)
+    },
     // Resolves once the subagent started; `done` (a modloop addition) resolves to its final report.
     'agent.spawn': (_mod: string, req: SpawnRequest) => spawnSubagent(session, req),
     // The agent types a mod offers (the Agent tool's subagent_type), listed in init; the mod still spawns them.

@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import {
   assembleMessage, createScriptCursor, estimateJsonTokens, loadScript, type ScriptAnswer, type ScriptRequest,
 } from './model/script.js'
-import { PromptCache } from './prompt-cache.js'
+import { PromptCache, type CacheFigures } from './prompt-cache.js'
 
 export interface FakeAnthropicOptions {
   /** A script value, a parsed Script, or a path to a script file. */
@@ -23,6 +23,8 @@ export interface FakeRequest {
   receivedAt: number
   /** performance.now() when its response was fully written; absent until then. */
   answeredAt?: number
+  /** What the prompt cache made of its breakpoints (its usage figures), when it had any. */
+  cache?: CacheFigures
 }
 
 export interface FakeAnthropic {
@@ -73,6 +75,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
     // Marks the API refuses fail the request before any step is spent on it.
     const counted = cache.count(body)
     if (counted && 'error' in counted) return sendError(res, 400, 'invalid_request_error', counted.error)
+    if (counted) received.cache = counted
     await answer(cursor.next(body as ScriptRequest, counted ?? undefined), body.stream === true, res)
   }
 

@@ -162,7 +162,7 @@ export const catalog = {
     echo: () => ({}),
   },
   'model.request': {
-    when: 'a request to the model is assembled, before it is sent: every round of the main loop and of subagents, and every $.model.complete; a handler may rewrite it (cache breakpoints, say)',
+    when: 'a request to the model is assembled, before it is sent: every round of the main loop and of subagents, and every $.model.complete and $.model.fork; a handler may rewrite it (cache breakpoints, say)',
     fires: { in: 'turn', subagent: true },
     kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['purpose', 'sections', 'turnId', 'agentId'], key: 'purpose',
     isResult: (r) => isObject(r) && isObject(r.request) && typeof r.request.model === 'string' && Array.isArray(r.request.messages),

@@ -71,7 +71,7 @@ export const payloadSchemas = {
     compacted: z.union([z.looseObject({ tokensBefore: z.number(), tokensAfter: z.number() }), z.looseObject({ skip: z.string(), isFailed: z.literal(true).optional() })]).optional(),
   }),
   'model.request': z.looseObject({
-    purpose: z.enum(['turn', 'subagent', 'complete']), request: modelRequest, turnId: text.optional(), agentId,
+    purpose: z.enum(['turn', 'subagent', 'complete', 'fork']), request: modelRequest, turnId: text.optional(), agentId,
     sections: z.array(z.looseObject({ id: text, scope: z.enum(['shared', 'session']) })).readonly(),
   }),
   'turn.step': z.looseObject({

@@ -123,11 +123,12 @@ export type ModelSwitchResult = { model: string; context?: string[] } | { deny: 
 
 /**
  * What a model request is for: a round of the main loop (`turn`), a round of a subagent's loop
- * (`subagent`), or a side request through `$.model.complete` (`complete`). `request.system` is
+ * (`subagent`), a side request through `$.model.complete` (`complete`), or the main conversation
+ * as the loop sends it with one more prompt, through `$.model.fork` (`fork`). `request.system` is
  * text blocks, one per composed system-prompt section; `sections` names them, index for index.
  */
 export interface ModelRequestInput {
-  purpose: 'turn' | 'subagent' | 'complete'
+  purpose: 'turn' | 'subagent' | 'complete' | 'fork'
   request: ModelRequest
   sections: readonly { id: string; scope: 'shared' | 'session' }[]
   turnId?: string

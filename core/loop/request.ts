@@ -1,14 +1,17 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { ModelRequestInput } from '../events/types.js'
+import { maxOutputTokens } from '../model/pricing.js'
 import type { ModelRequest } from '../model/types.js'
+import { composeSystemPrompt } from './prompt.js'
 import type { Session } from './session.js'
 
 /**
  * The request as it is sent, after `model.request`: what it is for follows from the session
- * (a subagent's loop, or the main one) unless the caller says (`complete`). Nothing listening,
- * nothing to do.
+ * (a subagent's loop, or the main one) unless the caller says (`complete`, `fork`). Nothing
+ * listening, nothing to do.
  */
 export async function requestFor(
-  session: Session, request: ModelRequest, sections: ModelRequestInput['sections'], turnId?: string, purpose?: 'complete',
+  session: Session, request: ModelRequest, sections: ModelRequestInput['sections'], turnId?: string, purpose?: 'complete' | 'fork',
 ): Promise<ModelRequest> {
   const { bus } = session.host
   if (!bus.has('model.request')) return request
@@ -18,4 +21,21 @@ export async function requestFor(
     ...(turnId ? { turnId } : {}), ...(agentId ? { agentId } : {}),
   }
   return (await bus.emit('model.request', e)).request
+}
+
+/**
+ * A request of the loop's own shape around `messages`: the session's tools and system prompt as
+ * a round sends them, so a fork of the conversation shares the rounds' cached prefix.
+ */
+export async function loopRequest(session: Session, model: string, messages: MessageParam[], turnId?: string, purpose?: 'fork'): Promise<ModelRequest> {
+  const tools = await session.toolDefinitions()
+  const system = await composeSystemPrompt(session, model, tools.map((t) => t.name), session.agent?.agentId)
+  return requestFor(session, {
+    model,
+    max_tokens: session.options.maxTokens ?? maxOutputTokens(model),
+    ...(system.blocks.length > 0 ? { system: system.blocks } : {}),
+    messages,
+    tools,
+    ...(session.options.betas?.length ? { betas: [...session.options.betas] } : {}),
+  }, system.sections, turnId, purpose)
 }

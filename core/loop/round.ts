@@ -9,8 +9,7 @@ import { deferralOf, deferredEnding } from './defer.js'
 import { afterBatch, apiFailure, endingOf, stoppedEnding, unrecoveredEnding, type Ending } from './ending.js'
 import { addUsage, type SDKMessage, historyBlocks, withoutTrailingThinking } from './messages.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
-import { composeSystemPrompt } from './prompt.js'
-import { requestFor } from './request.js'
+import { loopRequest } from './request.js'
 import { MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
 import type { Session } from './session.js'
 import { runStep, type StepOutcome } from './step.js'
@@ -94,18 +93,9 @@ export class TurnRun {
   /** Sends the request through `turn.step`, passing its messages on; the response is accounted as it ends. */
   private async *request(index: number, executor: ToolExecutor): AsyncGenerator<SDKMessage, StepOutcome, undefined> {
     const { session, end, model } = this
-    const tools = await session.toolDefinitions()
-    const system = await composeSystemPrompt(session, model, tools.map((t) => t.name), session.agent?.agentId)
     // The history as the session holds it: a handler that marks the request copies what it marks.
     const messages = [...session.messages]
-    const request = await requestFor(session, {
-      model,
-      max_tokens: session.options.maxTokens ?? maxOutputTokens(model),
-      ...(system.blocks.length > 0 ? { system: system.blocks } : {}),
-      messages,
-      tools,
-      ...(session.options.betas?.length ? { betas: [...session.options.betas] } : {}),
-    }, system.sections, this.turnId)
+    const request = await loopRequest(session, model, messages, this.turnId)
     const gen = runStep(session, { turnId: this.turnId, index, request, signal: this.signal, executor, agentId: session.agent?.agentId, parentToolUseId: session.agent?.parentToolUseId })
     let next = await gen.next()
     while (!next.done) {

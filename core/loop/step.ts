@@ -129,6 +129,11 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
   }
 }
 
+/** `request` with the reasoning the session asks for, clamped to the request's model, as a round sends it. */
+export function withSessionReasoning(session: Session, request: ModelRequest): ModelRequest {
+  return withReasoning(request, reasoningParams(request.model, { effort: session.options.effort, thinking: requestedThinking(session.options) }, request.max_tokens))
+}
+
 function withReasoning(request: ModelRequest, r: ReturnType<typeof reasoningParams>): ModelRequest {
   if (!r.thinking && !r.effort) return request
   return {

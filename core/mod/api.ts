@@ -1,6 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { SessionCompactResult } from '../events/types.js'
-import type { CompleteRequest, CompleteResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
+import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
 
 /**
  * `$`: the capabilities a mod gets, named as spec/mods.md §4 names them so a mod written for
@@ -39,7 +39,7 @@ export const API_METHODS = {
   agent: ['spawn', 'register', 'list'],
   // The tasks a mod runs (subagents, background shells) as the stream announces them: a modloop addition.
   task: ['start', 'end', 'stop', 'list'],
-  model: ['complete'],
+  model: ['complete', 'fork'],
   prompt: ['submit'],
   turn: ['abort'],
   // `clear` (/clear's new conversation) and `mods` (the loaded mods) are modloop additions.
@@ -118,6 +118,12 @@ export interface ModApiCore {
   readonly model: {
     /** One tool-less completion through the session's model; its cost counts in the session's. */
     complete(req: CompleteRequest, options?: { signal?: AbortSignal }): Promise<CompleteResult>
+    /**
+     * One completion over the main conversation as the loop sends it (its model, system prompt,
+     * tools and messages) plus `prompt`: the prompt cache serves most of it. No tool runs; the
+     * answer is its text. Its cost counts in the session's.
+     */
+    fork(req: ForkRequest, options?: { signal?: AbortSignal }): Promise<ForkResult>
   }
   readonly prompt: {
     submit(args: { text: string; asUser?: true }): Promise<{ text: string }>

@@ -19,6 +19,15 @@ export type CompleteResult =
   | { isAnswered: true; text: string; usage: Usage }
   | { isAnswered: false; reason: 'api-error' | 'empty-reply' | 'aborted'; status?: number | null; error?: string; usage: Usage }
 
+/** `$.model.fork`: one more prompt after the main conversation. `maxTokens` (a modloop addition): default, the loop's own. */
+export interface ForkRequest {
+  prompt: string
+  maxTokens?: number
+}
+
+/** As `complete`'s, and `nothing-to-fork` when the main conversation is empty (before the first prompt, after /clear). */
+export type ForkResult = CompleteResult | { isAnswered: false; reason: 'nothing-to-fork'; usage: Usage }
+
 export interface SpawnRequest {
   prompt: string
   description: string

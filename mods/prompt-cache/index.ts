@@ -13,7 +13,8 @@ const options = z.object({
 
 /**
  * Prompt caching: every request of the main loop and of subagents gets cache breakpoints
- * (place.ts says where), so each round reads the previous round's prefix from the cache.
+ * (place.ts says where), so each round reads the previous round's prefix from the cache, and so
+ * does a `$.model.fork` (compaction's summary), which sends that prefix again.
  * `$.model.complete` requests are left alone: a one-off prompt shares no prefix with the loop,
  * and a write nobody reads costs more than no write.
  */

@@ -28,8 +28,18 @@ export const bigTool = defineMod({
 export const big = (tag: string, n = 8_000) => ({ reply: [{ tool_use: { name: 'Big', input: { n, tag } } }] })
 export const summary = (text: string) => ({ reply: text })
 
-/** The summarizer's requests carry no tools; the loop's always do. */
-export const isSummaryRequest = (r: { body: any }) => !Array.isArray(r.body.tools) || r.body.tools.length === 0
+/** The instruction a summary asked over the conversation itself (a fork) starts with. */
+export const FORK_INSTRUCTION = 'Stop the work here and write a summary of this conversation'
+
+const lastText = (body: any): string => {
+  const c = body.messages?.at(-1)?.content
+  return typeof c === 'string' ? c : Array.isArray(c) ? String(c.at(-1)?.text ?? '') : ''
+}
+
+/** A summary forked from the conversation ends on the instruction; one asked over its rendering carries no tools. */
+export const isForkedSummary = (r: { body: any }) => lastText(r.body).startsWith(FORK_INSTRUCTION)
+export const isRenderedSummary = (r: { body: any }) => !Array.isArray(r.body.tools) || r.body.tools.length === 0
+export const isSummaryRequest = (r: { body: any }) => isForkedSummary(r) || isRenderedSummary(r)
 export const mainRequests = <T extends { body: any }>(rs: T[]) => rs.filter((r) => !isSummaryRequest(r))
 
 /** A request's size as the fake server counts it (four characters a token). */

@@ -121,9 +121,10 @@ describe('Compact Instructions in CLAUDE.md', () => {
     writeFileSync(join(cwd, 'CLAUDE.md'), `# Rules\n\n${filler}\n\n## Compact Instructions\nAlways name the PINEAPPLE module.\n\n## Style\nTabs.\n`)
     const r = await run([big('r1', 12_000), summary('SUMMARY'), { reply: 'done' }], 'go', cwd, {}, [memory, bigTool, compactionWith(opts)])
     expect(r.result.result).toBe('done')
-    const prompt = JSON.stringify(r.requests.find(isSummaryRequest)!.body.messages)
-    expect(prompt).toContain('Additional instructions for this summary: Always name the PINEAPPLE module.')
-    expect(prompt).not.toContain('Tabs.')
+    // The instruction after the conversation (CLAUDE.md itself is in the conversation it follows).
+    const instruction = r.requests.find(isSummaryRequest)!.body.messages.at(-1).content.at(-1).text
+    expect(instruction).toContain('Additional instructions for this summary: Always name the PINEAPPLE module.')
+    expect(instruction).not.toContain('Tabs.')
   })
 })
 
