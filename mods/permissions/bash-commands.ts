@@ -103,6 +103,17 @@ export function fsCommandPaths(argv: readonly string[], part: Part): string[] | 
   return paths ? [...paths, ...writtenFiles(part), ...readFiles(part)] : null
 }
 
+/**
+ * The paths a read-only part reads and the files its redirections write (`ls > out.txt`), or null
+ * when it is not read-only: acceptEdits approves it when all of them lie inside the working directories.
+ */
+export function redirectedReadPaths(argv: readonly string[], part: Part): string[] | null {
+  const written = writtenFiles(part)
+  if (written.length === 0) return null
+  const reads = readOnlyPaths(argv, { ...part, redirects: part.redirects.filter((r) => r.op === '<') })
+  return reads && [...reads, ...written]
+}
+
 /** The targets of `rm`/`rmdir` (checked against the critical paths), or null for other commands. */
 export function removalTargets(argv: readonly string[]): string[] | null {
   return argv[0] === 'rm' || argv[0] === 'rmdir' ? operands(argv.slice(1)) : null

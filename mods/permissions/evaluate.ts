@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
-import { fsCommandPaths, readFiles, readOnlyPaths, removalTargets, writtenFiles } from './bash-commands.js'
+import { fsCommandPaths, readFiles, readOnlyPaths, redirectedReadPaths, removalTargets, writtenFiles } from './bash-commands.js'
 import { partText, type Part } from './bash-split.js'
 import { stripForRules } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
@@ -137,7 +137,8 @@ function planSafe(facts: CallFacts): boolean {
 
 /**
  * Every part of a command line must be approved: by an allow rule, as a read-only command on
- * paths inside the working directories, or (acceptEdits) as a file-system command inside them.
+ * paths inside the working directories, or (acceptEdits) as a file-system command, or a read-only one
+ * writing its output, inside them.
  * `cd` moves where the later parts' relative paths point.
  */
 async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict | { unapproved: string[]; why?: string }> {
@@ -168,7 +169,7 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
       if (argv[0] === 'cd') dir = bashPath(read[0]!, dir, policy.home) ?? dir
       continue
     }
-    const changed = policy.mode === 'acceptEdits' ? fsCommandPaths(argv, part) : null
+    const changed = policy.mode === 'acceptEdits' ? (fsCommandPaths(argv, part) ?? redirectedReadPaths(argv, part)) : null
     if (changed && (await allInside(policy, changed, dir))) {
       builtins.add('[mode:acceptEdits]')
       continue
