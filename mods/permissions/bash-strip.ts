@@ -1,25 +1,36 @@
 /**
  * What is peeled off a simple command before rules see it (spec loop-and-sdk §3.4): wrappers that
  * only change how the real command runs (`timeout 5 npm test` is `npm test` to a rule), and
- * leading `VAR=value` assignments — any of them for deny and ask, only harmless ones for allow,
- * since `PATH=./evil npm test` is not the `npm test` a rule approved.
+ * leading `VAR=value` assignments — any of them for deny and ask, only known harmless ones for allow,
+ * since `PATH=./evil npm test` or `GIT_EXTERNAL_DIFF=./x git diff` is not the command a rule approved.
  */
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
 
-// Variables that change which program runs or what it loads: never dropped for an allow.
-const UNSAFE_VARS = new Set([
-  'PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP',
-  'PYTHONHOME', 'PERL5LIB', 'PERL5OPT', 'RUBYOPT', 'RUBYLIB', 'BASH_ENV', 'ENV', 'IFS', 'PS4', 'PROMPT_COMMAND',
-  'SHELLOPTS', 'BASHOPTS', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXEC_PATH', 'GIT_DIR', 'GIT_WORK_TREE', 'EDITOR', 'VISUAL',
-  'PAGER', 'GIT_PAGER', 'HOME', 'ZDOTDIR', 'npm_config_script_shell',
+// Variables known to change only how a program formats, logs or builds, never which program runs or
+// what it loads (GIT_EXTERNAL_DIFF, PAGER, LD_PRELOAD do): only these are dropped for an allow, as in
+// Claude Code. Any other assignment leaves the command unmatched by allow rules and not read-only.
+const SAFE_VARS = new Set([
+  'GOEXPERIMENT', 'GOOS', 'GOARCH', 'CGO_ENABLED', 'GO111MODULE', 'RUST_BACKTRACE', 'RUST_LOG', 'NODE_ENV',
+  'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTEST_DISABLE_PLUGIN_AUTOLOAD', 'PYTEST_DEBUG', 'ANTHROPIC_API_KEY',
+  'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'LC_TIME', 'CHARSET', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR',
+  'CLICOLOR', 'CLICOLOR_FORCE', 'CI', 'TZ', 'LS_COLORS', 'LSCOLORS', 'GREP_COLOR', 'GREP_COLORS', 'GCC_COLORS',
+  'TIME_STYLE', 'BLOCK_SIZE', 'BLOCKSIZE', 'COLUMNS', 'LINES',
 ])
+// A locale a program could load from a file of the model's choosing (`LANG=../x`) is not harmless.
+const LOCALE = /^((C|POSIX)|[A-Za-z]{2,3}_[A-Za-z]{2})(\.[\w-]+)?(@\w+)?$/
+const VALUE_CHECKS: Record<string, (value: string) => boolean> = {
+  LANG: (v) => LOCALE.test(v),
+  LC_ALL: (v) => LOCALE.test(v),
+  COLUMNS: (v) => /^\d+$/.test(v),
+  LINES: (v) => /^\d+$/.test(v),
+}
 
 function safeAssignment(word: string): boolean {
   const name = word.slice(0, word.indexOf('='))
   const value = word.slice(word.indexOf('=') + 1)
-  if (UNSAFE_VARS.has(name) || name.startsWith('LD_') || name.startsWith('DYLD_') || name.startsWith('GIT_CONFIG')) return false
-  return !value.includes('$(') && !value.includes('`')
+  if (!SAFE_VARS.has(name) || /[$`]/.test(value) || value.startsWith('/') || /(^|\/)\.\.(\/|$)/.test(value)) return false
+  return VALUE_CHECKS[name]?.(value) ?? true
 }
 
 /** Each wrapper: how many words it takes before the wrapped command, or -1 when it wraps nothing. */

@@ -82,6 +82,7 @@ const order: OrderCase[] = [
   ['in dontAsk that ask is a denial by the mode', { mode: 'dontAsk' }, 'Bash', { command: 'npm test' }, 'deny', '[mode:dontAsk]'],
   ['a cd out of the project makes later paths outside', {}, 'Bash', { command: 'cd {outside} && cat secret.txt' }, 'ask', undefined],
   ['a variable hides where a path points', {}, 'Bash', { command: 'cat $HOME/.ssh/id_rsa' }, 'ask', undefined],
+  ['a variable that makes git run a program leaves git diff to the prompt', {}, 'Bash', { command: 'GIT_EXTERNAL_DIFF=./x.sh git diff' }, 'ask', undefined],
   ['a Read deny rule stops a command reading the file', { mode: 'bypassPermissions', deny: ['Read(*.ts)'] }, 'Bash', { command: 'head -1 src/a.ts' }, 'deny', 'Read(*.ts)'],
   ['a Read deny rule stops listing the folder, after a cd too', { deny: ['Read(./src/**)'] }, 'Bash', { command: 'cd src && ls deep' }, 'deny', 'Read(./src/**)'],
   ['a Read deny rule stops a read from a redirection', { deny: ['Read(./src/**)'] }, 'Bash', { command: 'wc -l < src/a.ts' }, 'deny', 'Read(./src/**)'],
