@@ -69,3 +69,12 @@ export function stripForRules(argv: readonly string[], behavior: 'allow' | 'deny
   }
   return argv.slice(i)
 }
+
+/**
+ * Whether the command runs under xargs, which adds words read from its input (`echo /etc/x | xargs
+ * cat`): the paths it touches are not on the line, so no built-in knowledge of the command approves it.
+ */
+export function takesInputWords(argv: readonly string[]): boolean {
+  const kept = stripForRules(argv, 'allow')
+  return argv.slice(0, argv.length - kept.length).includes('xargs')
+}

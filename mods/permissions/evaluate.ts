@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
 import { fsCommandPaths, readFiles, readOnlyPaths, redirectedReadPaths, removalTargets, writtenFiles } from './bash-commands.js'
 import { partText, type Part } from './bash-split.js'
-import { stripForRules } from './bash-strip.js'
+import { stripForRules, takesInputWords } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
 import { blockedPathOf, suggestionsFor } from './suggest.js'
 import { allowsPart, callFacts, coversTool, matchesCall, type CallFacts } from './rule-match.js'
@@ -163,13 +163,14 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
       }
       why ??= `the rule ${rule.text} allows the command \`${text}\` but not its writing ${writtenFiles(part).join(', ')}`
     }
-    const read = readOnlyPaths(argv, part)
+    const known = !takesInputWords(part.argv)
+    const read = known ? readOnlyPaths(argv, part) : null
     if (read && (await allInside(policy, read, dir))) {
       builtins.add('[read-only-command]')
       if (argv[0] === 'cd') dir = bashPath(read[0]!, dir, policy.home) ?? dir
       continue
     }
-    const changed = policy.mode === 'acceptEdits' ? (fsCommandPaths(argv, part) ?? redirectedReadPaths(argv, part)) : null
+    const changed = policy.mode === 'acceptEdits' && known ? (fsCommandPaths(argv, part) ?? redirectedReadPaths(argv, part)) : null
     if (changed && (await allInside(policy, changed, dir))) {
       builtins.add('[mode:acceptEdits]')
       continue

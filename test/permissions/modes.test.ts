@@ -26,6 +26,8 @@ const matrix: Row[] = [
   ['read-only command, output to a file', 'Bash', { command: 'ls > listing.txt && echo x >> src/log.txt' }, ['ask', 'allow', 'ask', 'deny', 'allow']],
   ['read-only command, output to a file outside', 'Bash', { command: 'ls > {outside}/listing.txt' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
   ['read-only command outside, output to a file inside', 'Bash', { command: 'cat {outside}/secret.txt > copy.txt' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
+  ['read-only command under xargs (its paths come from its input)', 'Bash', { command: 'echo {outside}/secret.txt | xargs cat' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
+  ['file-system command under xargs', 'Bash', { command: 'echo {outside}/x | xargs touch' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
   ['other command', 'Bash', { command: 'npm test' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
   ['file-system command inside', 'Bash', { command: 'mkdir -p build && touch build/x' }, ['ask', 'allow', 'ask', 'deny', 'allow']],
   ['mv inside', 'Bash', { command: 'mv src/a.ts src/deep/b.ts' }, ['ask', 'allow', 'ask', 'deny', 'allow']],
