@@ -46,13 +46,18 @@ const git: Reader = (args) => {
 
 const READ_ONLY: Record<string, Reader> = {
   ls: everyOperand, cat: everyOperand, head: everyOperand, tail: everyOperand, wc: everyOperand, stat: everyOperand,
-  du: everyOperand, diff: everyOperand, file: everyOperand, tree: everyOperand,
+  du: everyOperand, diff: everyOperand,
+  // `file -C` compiles a magic file and writes it, `file -f list` prints the list's lines; `tree -o`
+  // writes its listing, `-R` one per folder. (A flag's own argument ends the cluster: `-mC` is no -C.)
+  file: (args) => (args.some((a) => /^-[^-meFP]*[Cf]/.test(a) || a === '--compile' || a.startsWith('--files-from')) ? null : operands(args)),
+  tree: (args) => (args.some((a) => /^-[^-LPIHT]*[oR]/.test(a) || a.startsWith('--fromfile')) ? null : operands(args)),
   // A bare `cd` goes home.
   cd: (args) => (operands(args).length > 0 ? operands(args) : ['~']),
   grep, egrep: grep, fgrep: grep, find, git,
   echo: noPaths, pwd: noPaths, which: noPaths, whoami: noPaths, true: noPaths, false: noPaths, uname: noPaths,
   basename: noPaths, dirname: noPaths, type: noPaths,
-  date: (args) => (args.some((a) => a === '-s' || a.startsWith('--set')) ? null : []),
+  // `date -f file` prints each line of a file it cannot read as a date: the file's text.
+  date: (args) => (args.some((a) => /^-[uR]*[sf]/.test(a) || a.startsWith('--set') || a.startsWith('--file')) ? null : []),
   rg: (args) => (args.some((a) => a.startsWith('--pre')) ? null : grep(args)),
 }
 
