@@ -39,6 +39,8 @@ const GIT_LISTS: Record<string, Set<string>> = {
 const git: Reader = (args) => {
   const [sub, ...rest] = args
   if (sub === undefined || rest.some((a) => a.startsWith('--output') || a === '--ext-diff' || a.startsWith('--exec'))) return null
+  // Outside a repository's view, `diff --no-index` reads the two files it is given, wherever they are.
+  if (sub === 'diff' && rest.includes('--no-index')) return operands(rest).filter((a) => !DISCARD.has(a))
   if (GIT_READS.has(sub)) return []
   const listing = GIT_LISTS[sub]
   return listing && rest.every((a) => listing.has(a)) ? [] : null

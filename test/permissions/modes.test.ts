@@ -32,6 +32,8 @@ const matrix: Row[] = [
   ['file compiling a magic file', 'Bash', { command: 'file -C -m src/a.ts' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
   ['tree writing its listing', 'Bash', { command: 'tree -o listing.txt && tree -R' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
   ['date, file and tree that only read', 'Bash', { command: 'date -Iseconds && file -b src/a.ts && tree -L 2 -I node_modules src' }, ['allow', 'allow', 'allow', 'allow', 'allow']],
+  ['git diff of a file outside the repository', 'Bash', { command: 'git diff --no-index {outside}/secret.txt /dev/null' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
+  ['git diff of two files inside', 'Bash', { command: 'git diff --no-index src/a.ts /dev/null' }, ['allow', 'allow', 'allow', 'allow', 'allow']],
   ['other command', 'Bash', { command: 'npm test' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
   ['file-system command inside', 'Bash', { command: 'mkdir -p build && touch build/x' }, ['ask', 'allow', 'ask', 'deny', 'allow']],
   ['mv inside', 'Bash', { command: 'mv src/a.ts src/deep/b.ts' }, ['ask', 'allow', 'ask', 'deny', 'allow']],
