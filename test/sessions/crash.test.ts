@@ -61,6 +61,20 @@ describe('a transcript cut by a crash', () => {
     expect(rebuilt(path).warnings).toEqual([expect.stringContaining('line 2 is not valid JSON')])
   })
 
+  it('a user line whose message is not one is skipped naming the field; a line of another kind may hold any message', async () => {
+    const cwd = await tempCwd()
+    const first = await run([{ reply: 'x' }], 'p', cwd)
+    const path = fileOf(cwd, first.sessionId)
+    const text = readFileSync(path, 'utf8').split('\n')
+    // Claude Code writes its request blobs so: a system message under a kind of line rebuilding never reads.
+    const blob = JSON.stringify({ type: 'api-request-blob', sessionId: first.sessionId, message: { role: 'system', content: [{ type: 'text', text: 'env' }] } })
+    const broken = JSON.stringify({ type: 'user', uuid: 'u-broken', parentUuid: null, message: { role: 'system', content: 'no' } })
+    writeFileSync(path, [text[0], blob, broken, ...text.slice(1)].join('\n'))
+    const back = rebuilt(path)
+    expect(back.warnings).toEqual([expect.stringContaining('line 3 is not a transcript entry (message.role:')])
+    expect(back.messages.length).toBeGreaterThan(0)
+  })
+
   it('a damaged line in the middle loses that line only, and the resumed request stays valid', async () => {
     const cwd = await tempCwd()
     const first = await run([{ reply: [echo('a')] }, { reply: [echo('b')] }, { reply: 'done' }], 'p', cwd)

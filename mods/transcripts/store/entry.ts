@@ -103,7 +103,13 @@ export const entrySchema = z.looseObject({
   isSidechain: z.boolean().optional(),
   isMeta: z.boolean().optional(),
   subtype: z.string().optional(),
-  message: message.optional(),
+  message: z.unknown().optional(),
+}).superRefine((e, ctx) => {
+  // Only conversation lines carry the API message a rebuild reads: a line of another kind may hold
+  // a message of its own shape (Claude Code's request blobs hold system ones) and passes untouched.
+  if ((e.type !== 'user' && e.type !== 'assistant') || e.message === undefined) return
+  const r = message.safeParse(e.message)
+  if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: ['message', ...issue.path] })
 })
 
 export function isMessageEntry(e: TranscriptEntry): e is MessageEntry {
