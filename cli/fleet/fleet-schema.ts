@@ -43,3 +43,27 @@ export async function ensureFleetSchema(pool: Pool): Promise<void> {
     await client.query(DDL)
   })
 }
+
+// Taken while a process makes the job queue; another number than SCHEMA_LOCK (a lock of its own).
+const QUEUE_LOCK = 7_243_316_002
+
+/**
+ * Makes the job queue when it is missing, one process at a time. pg-boss's create_queue is not
+ * guarded: two processes making it at once on a new database (a worker and a submit) deadlocked,
+ * each waiting on the other — one on the other's queue row, the other to add the foreign key that
+ * references the queue table — and one of them failed to start.
+ */
+export async function ensureQueue(pool: Pool, exists: () => Promise<boolean>, make: () => Promise<void>): Promise<void> {
+  if (await exists()) return
+  const client = await pool.connect()
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [QUEUE_LOCK])
+    try {
+      if (!await exists()) await make()
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [QUEUE_LOCK])
+    }
+  } finally {
+    client.release()
+  }
+}

@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss'
 import type { Pool } from 'pg'
 import { describeError, ModloopError } from '../../core/errors.js'
 import { checkUrl, createPool, redact, unreachable } from '../../mods/transcripts/store/postgres/connect.js'
-import { ensureFleetSchema } from './fleet-schema.js'
+import { ensureFleetSchema, ensureQueue } from './fleet-schema.js'
 
 /** The pg-boss queue every worker takes jobs from and `submit` puts them on. */
 export const QUEUE = 'modloop-jobs'
@@ -44,12 +44,7 @@ export async function openQueue(url: string, options: { role: string; supervise:
   try {
     await boss.start()
     await ensureFleetSchema(pool)
-    if (!await boss.getQueue(QUEUE)) {
-      await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: DEFAULT_RETRIES, retryDelay: 0 }).catch((err: { code?: string }) => {
-        // Another process made it first.
-        if (err.code !== '23505') throw err
-      })
-    }
+    await ensureQueue(pool, async () => (await boss.getQueue(QUEUE)) !== null, () => boss.createQueue(QUEUE, { name: QUEUE, retryLimit: DEFAULT_RETRIES, retryDelay: 0 }))
   } catch (err) {
     await boss.stop({ graceful: false, close: false }).catch(() => undefined)
     await pool.end().catch(() => undefined)

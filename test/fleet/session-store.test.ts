@@ -119,4 +119,15 @@ describe('a new database', () => {
       expect(await sql(fresh, `SELECT to_regclass('modloop.queue_throttle') IS NOT NULL AS a, to_regclass('modloop.session_line') IS NOT NULL AS b`)).toEqual([{ a: true, b: true }])
     }
   })
+
+  it('opens the queue from processes starting at once: pg-boss makes its queue under a lock (unguarded, two makers deadlocked)', async () => {
+    const { openQueue, QUEUE } = await import('../../cli/fleet/queue.js')
+    for (let round = 0; round < 6; round++) {
+      const fresh = await freshDatabase()
+      const opened = await Promise.allSettled([0, 1].map((i) => openQueue(fresh, { role: `test-${i}`, supervise: i === 0, log: () => {} })))
+      await Promise.all(opened.map((o) => (o.status === 'fulfilled' ? o.value.close() : undefined)))
+      expect(opened.map((o) => (o.status === 'rejected' ? String(o.reason) : 'open'))).toEqual(['open', 'open'])
+      expect(await sql(fresh, 'SELECT name FROM pgboss.queue')).toEqual([{ name: QUEUE }])
+    }
+  })
 })
