@@ -100,9 +100,10 @@ export default defineMod({
         opts.skills && project ? readEach(dirs, (d) => readSkills(join(d, '.claude', 'skills'), 'project', warn)) : none,
         readPluginPrompts(loadedPlugins($), opts, warn),
       ])
-      // Later sources win a shared name: project over user, skills over commands; plugins' are `plugin:name`.
-      const skills = new Map([...plugin.skills, ...userSkills, ...projectSkills].map((s) => [s.name, s]))
-      const named = new Map([...plugin.commands, ...userCommands, ...projectCommands, ...skills.values()].map((c) => [c.name, c]))
+      // Later sources win a shared name: skills over commands, and the user's own over the project's
+      // (a cloned repository does not replace a person's command, as in Claude Code); plugins' are `plugin:name`.
+      const skills = new Map([...plugin.skills, ...projectSkills, ...userSkills].map((s) => [s.name, s]))
+      const named = new Map([...plugin.commands, ...projectCommands, ...userCommands, ...skills.values()].map((c) => [c.name, c]))
       // What `/name` runs: the named ones, and plugins' under their short name where that is unambiguous.
       const prompts = new Map([...unprefixed(named), ...named])
       // Commands are merged into skills (spec loop-and-sdk §6.2): listed after them and callable the same way.

@@ -114,6 +114,26 @@ describe('slash commands from .claude/commands', () => {
     }
   })
 
+  it("the user's own command or skill wins a name the project's shares; a skill wins over a command of either", async () => {
+    const dir = await tempDir('commands-precedence')
+    try {
+      await writeTree(dir, {
+        'home/.claude/commands/both.md': 'User command.\n',
+        'project/.claude/commands/both.md': 'Project command.\n',
+        'home/.claude/skills/sk/SKILL.md': '---\ndescription: user skill\n---\nUser skill.\n',
+        'project/.claude/skills/sk/SKILL.md': '---\ndescription: project skill\n---\nProject skill.\n',
+        'home/.claude/commands/mixed.md': 'User command.\n',
+        'project/.claude/skills/mixed/SKILL.md': '---\ndescription: project skill\n---\nProject skill.\n',
+      })
+      const run = (prompt: string) => runScript([{ reply: 'ok' }], prompt, { cwd: join(dir, 'project'), mods: [withOptions(commandsMod, { home: join(dir, 'home') })] }).then(firstText)
+      expect(await run('/both')).toBe('User command.')
+      expect(await run('/sk')).toContain('User skill.')
+      expect(await run('/mixed')).toContain('Project skill.')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('malformed frontmatter names the file; the command still loads with its body', async () => {
     const warnings: string[] = []
     const run = await runScript([{ reply: 'ok' }], '/broken x', { cwd, mods: [commands()], log: (l) => warnings.push(l) })
@@ -228,7 +248,7 @@ describe('skills', () => {
       const skill = (name: string, args?: string) => ({ tool_use: { name: 'Skill', input: { skill: name, ...(args ? { args } : {}) } } })
       const run = await runScript([{ reply: [skill('greet', 'zed'), skill('manual')] }, { reply: 'done' }], 'hi', { cwd: dir, mods: [commands()] })
       const listing = systemText(run.requests[0]!.body).split('# Skills\n')[1]!.split('\n').filter((l) => l.startsWith('- '))
-      expect(listing).toEqual(['- tool: A skill', '- user-cmd: From home', '- greet: Greet someone', '- ns:deep: Namespaced body'])
+      expect(listing).toEqual(['- tool: A skill', '- greet: Greet someone', '- ns:deep: Namespaced body', '- user-cmd: From home'])
       const [greet, manual, text] = run.requests[1]!.body.messages[2].content
       expect(greet.content).toBe('Launching skill: greet')
       expect(text.text).toBe('Hello zed.')
