@@ -9,14 +9,13 @@ export interface ShellContext {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*(\S*)/
-// `![alt](src)` is a markdown image and "!`…`" the inline form: neither is a command line.
-const BANG_LINE = /^!(?![[`])\s*(\S.*)$/
 const INLINE = /!`([^`\n]+)`/g
 
 /**
- * Runs the shell commands a command body embeds, in order, each replaced by its output: lines
- * starting with `!`, the inline form !`cmd`, and fenced blocks whose info string is `!`. Plain
- * code fences are examples, not commands, and stay as written.
+ * Runs the shell commands a command body embeds, in order, each replaced by its output: the
+ * inline form !`cmd`, and fenced blocks whose info string is `!`. Plain code fences are examples,
+ * not commands, and stay as written; so is a line that merely starts with `!` (`!important`,
+ * `!!! note`), which Claude Code leaves as prose too.
  */
 export async function expandShell(body: string, ctx: ShellContext): Promise<string> {
   if (!body.includes('!')) return body
@@ -31,11 +30,6 @@ export async function expandShell(body: string, ctx: ShellContext): Promise<stri
       if (fence[2] === '!') out.push(await run(lines.slice(i + 1, end).join('\n'), ctx))
       else out.push(...lines.slice(i, end + 1))
       i = end
-      continue
-    }
-    const bang = BANG_LINE.exec(line)
-    if (bang) {
-      out.push(await run(bang[1]!, ctx))
       continue
     }
     out.push(await replaceInline(line, ctx))

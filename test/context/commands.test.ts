@@ -29,7 +29,7 @@ beforeAll(async () => {
     'project/.claude/commands/plain.md': 'Summarize the project.\n',
     'project/.claude/commands/git/status.md': [
       '---', 'description: Git status', '---',
-      'Branch: !`echo main-branch`', '!echo line-form $0', 'See @notes.md',
+      'Branch: !`echo main-branch`', 'Line: !`echo line-form $0`', '!important: prose, not a command', 'See @notes.md',
       '```!', 'echo block1', 'echo block2', '```',
       '```', '!not-run', '```',
     ].join('\n'),
@@ -74,10 +74,10 @@ describe('slash commands from .claude/commands', () => {
     expect(await named('/named-string x.ts speed')).toBe('speed on x.ts')
   })
 
-  it('nested directories give dir:name; ! lines, !`cmd` and ```! blocks run; @file is left for the mention pass', async () => {
+  it('nested directories give dir:name; !`cmd` and ```! blocks run, a line merely starting with ! does not; @file is left for the mention pass', async () => {
     const run = await runScript([{ reply: 'ok' }], '/git:status foo', { cwd, mods: [commands(), mentionsMod] })
     const [text, mention] = texts(run.requests[0]!.body, 0)
-    expect(text).toBe(['Branch: main-branch', 'line-form foo', 'See @notes.md', 'block1\nblock2', '```', '!not-run', '```'].join('\n'))
+    expect(text).toBe(['Branch: main-branch', 'Line: line-form foo', '!important: prose, not a command', 'See @notes.md', 'block1\nblock2', '```', '!not-run', '```'].join('\n'))
     expect(mention).toContain(`${cwd}/notes.md`)
     expect(mention).toContain('     1\tNotes!')
   })
@@ -205,11 +205,11 @@ describe('slash commands from .claude/commands', () => {
     }
   })
 
-  it('a permission deny stops a ! line; a slow one is stopped at the timeout', async () => {
+  it('a permission deny stops a !`cmd`; a slow one is stopped at the timeout', async () => {
     const guard = defineMod({ name: 'guard', register: (on) => on('tool.check', (_$, e, next) => ((e.input as any).command?.startsWith('echo line') ? { decision: 'deny', reason: 'no echo' } : next(e))) })
     const run = await runScript([{ reply: 'ok' }], '/git:status foo', { cwd, mods: [commands(), guard] })
-    expect(firstText(run)).toContain('\n[not run: no echo]\n')
-    const out = await expandShell('!sleep 60; echo late', { cwd, timeoutMs: 200, maxOutputChars: 1000, refuse: async () => undefined })
+    expect(firstText(run)).toContain('\nLine: [not run: no echo]\n')
+    const out = await expandShell('!`sleep 60; echo late`', { cwd, timeoutMs: 200, maxOutputChars: 1000, refuse: async () => undefined })
     expect(out).toBe('[stopped after 200 ms]')
   })
 })
