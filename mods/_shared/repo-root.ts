@@ -11,3 +11,18 @@ export async function findRepoRoot(dir: string): Promise<string | undefined> {
     if (dirname(current) === current) return undefined
   }
 }
+
+/**
+ * The directories whose `.claude` folder is the project's: from the repository root down to
+ * `cwd` (just `cwd` outside a repository), nearer `cwd` last, as Claude Code reads commands,
+ * skills and agents, so one defined at the root works from a subfolder. The home folder's
+ * `.claude` is the user's own, never the project's.
+ */
+export async function projectDirs(cwd: string, home: string): Promise<string[]> {
+  const root = await findRepoRoot(cwd)
+  const dirs: string[] = []
+  for (let d = cwd; ; d = dirname(d)) {
+    if (d !== home) dirs.unshift(d)
+    if (root === undefined || d === root || dirname(d) === d) return dirs
+  }
+}

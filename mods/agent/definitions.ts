@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { withPluginRoot } from '../_shared/loaded-plugins.js'
+import { projectDirs } from '../_shared/repo-root.js'
 import { describeError } from '../../core/errors.js'
 import { EFFORT_LEVELS, type EffortLevel } from '../../core/model/capabilities.js'
 
@@ -153,7 +154,7 @@ async function readAgentFile(file: string, warn: (message: string) => void): Pro
 /** A loaded plugin as far as its agents go. */
 export interface PluginAgents { name: string; root: string; paths?: { agents?: readonly string[] } }
 
-/** Every agent type: built-in, plugins' (`plugin:name`), then user (~/.claude/agents), project (.claude/agents), config — later ones win by name. */
+/** Every agent type: built-in, plugins' (`plugin:name`), then user (~/.claude/agents), project (each .claude/agents from the repository root to cwd), config — later ones win by name. */
 export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir(), plugins: readonly PluginAgents[] = []): Promise<Map<string, AgentDefinition>> {
   const all = new Map<string, AgentDefinition>([[GENERAL_PURPOSE.name, GENERAL_PURPOSE]])
   // A plugin's manifest `agents` paths, where it gives them, replace its `agents/` directory.
@@ -161,7 +162,8 @@ export async function loadAgents(cwd: string, fromConfig: Record<string, z.outpu
     for (const path of p.paths?.agents ?? [join(p.root, 'agents')]) for (const def of await readAgentPath(path, warn, p)) all.set(def.name, def)
   }
   for (const def of await readAgentDir(join(home, '.claude', 'agents'), 'user', warn)) all.set(def.name, def)
-  for (const def of await readAgentDir(join(cwd, '.claude', 'agents'), 'project', warn)) all.set(def.name, def)
+  // Each folder from the repository root down to cwd: the nearer wins a shared name.
+  for (const dir of await projectDirs(cwd, home)) for (const def of await readAgentDir(join(dir, '.claude', 'agents'), 'project', warn)) all.set(def.name, def)
   for (const [name, def] of Object.entries(fromConfig)) all.set(name, { name, ...def, source: 'config', scope: 'config' })
   return all
 }

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
@@ -15,7 +15,7 @@ import { readPluginPrompts, unprefixed } from './plugin-prompts.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { skillTool } from './skill-tool.js'
 import { settingSources } from '../_shared/setting-sources.js'
-import { findRepoRoot } from '../_shared/repo-root.js'
+import { projectDirs } from '../_shared/repo-root.js'
 import { describeError } from '../../core/errors.js'
 
 const options = z.object({
@@ -177,20 +177,6 @@ export default defineMod({
     })
   },
 })
-
-/**
- * The directories whose `.claude/commands` and `.claude/skills` are the project's: from the
- * repository root down to cwd (just cwd outside a repository), as Claude Code reads them, so a
- * command at the root works from a subfolder. The home folder's `.claude` is the user's own.
- */
-async function projectDirs(cwd: string, home: string): Promise<string[]> {
-  const root = await findRepoRoot(cwd)
-  const dirs: string[] = []
-  for (let d = cwd; ; d = dirname(d)) {
-    if (d !== home) dirs.unshift(d)
-    if (root === undefined || d === root || dirname(d) === d) return dirs
-  }
-}
 
 /** What `read` finds in each directory, in order: nearer cwd comes later, so it wins a shared name. */
 async function readEach(dirs: readonly string[], read: (dir: string) => Promise<PromptCommand[]>): Promise<PromptCommand[]> {

@@ -68,6 +68,27 @@ describe('agent types from the agent mod\'s options', () => {
   })
 })
 
+describe('agent files of the project', () => {
+  it('are read from every .claude/agents from the repository root down to cwd; the nearer wins a name', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises')
+    const repo = join(cwd, 'repo')
+    const file = (name: string, prompt: string) => `---\nname: ${name}\ndescription: ${prompt}\n---\n${prompt}\n`
+    await mkdir(join(repo, '.git'), { recursive: true })
+    await mkdir(join(repo, '.claude/agents'), { recursive: true })
+    await mkdir(join(repo, 'app/.claude/agents'), { recursive: true })
+    await writeFile(join(repo, '.claude/agents/rooted.md'), file('rooted', 'Root agent.'))
+    await writeFile(join(repo, '.claude/agents/both.md'), file('both', 'Root version.'))
+    await writeFile(join(repo, 'app/.claude/agents/both.md'), file('both', 'App version.'))
+    const run = await runScript([
+      { reply: [agent('one', 'rooted'), agent('two', 'both')] },
+      { reply: 'r1' },
+      { reply: 'r2' },
+      { reply: 'ok' },
+    ], 'go', { cwd: join(repo, 'app'), mods: [toolsMod(), agents()] })
+    expect(run.requests.slice(1, 3).map((r) => systemText(r.body).split('\n')[0])).toEqual(expect.arrayContaining(['Root agent.', 'App version.']))
+  })
+})
+
 describe('subagent nesting', () => {
   it('is three deep by default: the third level has no Agent tool', async () => {
     const run = await runScript([
