@@ -7,8 +7,8 @@ const ALL: readonly SettingSource[] = ['user', 'project', 'local']
 
 /**
  * The settings sources this launch reads: the Agent SDK's `settingSources` (`--setting-sources`)
- * when given, else all three. They gate more than settings files: memory, commands, skills and
- * output styles of a source load only when it is named, as in Claude Code.
+ * when given, else all three. They gate more than settings files: memory, commands, skills, agent
+ * types and output styles of a source load only when it is named, as in Claude Code.
  */
 export function settingSources($: ModApi): ReadonlySet<SettingSource> {
   try {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { withPluginRoot } from '../_shared/loaded-plugins.js'
 import { projectDirs } from '../_shared/repo-root.js'
+import type { SettingSource } from '../_shared/setting-sources.js'
 import { describeError } from '../../core/errors.js'
 import { EFFORT_LEVELS, type EffortLevel } from '../../core/model/capabilities.js'
 
@@ -155,15 +156,16 @@ async function readAgentFile(file: string, warn: (message: string) => void): Pro
 export interface PluginAgents { name: string; root: string; paths?: { agents?: readonly string[] } }
 
 /** Every agent type: built-in, plugins' (`plugin:name`), then user (~/.claude/agents), project (each .claude/agents from the repository root to cwd), config — later ones win by name. */
-export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir(), plugins: readonly PluginAgents[] = []): Promise<Map<string, AgentDefinition>> {
+export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir(), plugins: readonly PluginAgents[] = [], sources: ReadonlySet<SettingSource> = new Set(['user', 'project'])): Promise<Map<string, AgentDefinition>> {
   const all = new Map<string, AgentDefinition>([[GENERAL_PURPOSE.name, GENERAL_PURPOSE]])
   // A plugin's manifest `agents` paths, where it gives them, replace its `agents/` directory.
   for (const p of plugins) {
     for (const path of p.paths?.agents ?? [join(p.root, 'agents')]) for (const def of await readAgentPath(path, warn, p)) all.set(def.name, def)
   }
-  for (const def of await readAgentDir(join(home, '.claude', 'agents'), 'user', warn)) all.set(def.name, def)
+  // A user or project folder is read only when the launch's setting sources name it, as in Claude Code.
+  if (sources.has('user')) for (const def of await readAgentDir(join(home, '.claude', 'agents'), 'user', warn)) all.set(def.name, def)
   // Each folder from the repository root down to cwd: the nearer wins a shared name.
-  for (const dir of await projectDirs(cwd, home)) for (const def of await readAgentDir(join(dir, '.claude', 'agents'), 'project', warn)) all.set(def.name, def)
+  if (sources.has('project')) for (const dir of await projectDirs(cwd, home)) for (const def of await readAgentDir(join(dir, '.claude', 'agents'), 'project', warn)) all.set(def.name, def)
   for (const [name, def] of Object.entries(fromConfig)) all.set(name, { name, ...def, source: 'config', scope: 'config' })
   return all
 }

@@ -10,6 +10,7 @@ import '../permissions/api.js'
 import '../commands/api.js'
 import { agentConfig, findAgent, loadAgents, type AgentDefinition } from './definitions.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
+import { settingSources } from '../_shared/setting-sources.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { registerMainAgent, startMainAgent, type MainAgents } from './main-agent.js'
 import { sdkAgents } from './sdk-agents.js'
@@ -74,7 +75,7 @@ export default defineMod({
       return next(e)
     })
     on('session.start', async ($, e, next) => {
-      const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined), loadedPlugins($))
+      const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined), loadedPlugins($), settingSources($))
       const flags = await launchFlags($)
       for (const a of sdkAgents(flags.agents, (m) => $.log.warn(m))) agents.set(a.name, a)
       for (const a of agents.values()) await $.agent.register({ name: a.name, description: a.description })
