@@ -19,8 +19,8 @@ export interface Invocation {
 export interface CommandsApi {
   /** Reads the command and skill directories again (a SessionStart hook's `reloadSkills`). */
   reload(): Promise<void>
-  /** The command or skill that runs now, if one does. */
-  invocation(): Invocation | undefined
+  /** The command or skill that runs now in the main conversation, or with `agentId` in that subagent, if one does. */
+  invocation(agentId?: string): Invocation | undefined
   /**
    * Whether the Skill tool should ask before it runs this skill (by the name the tool takes): as
    * in Claude Code, only a skill whose frontmatter widens what may run (`allowed-tools`, `hooks`)

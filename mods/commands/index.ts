@@ -60,7 +60,7 @@ export default defineMod({
     let started: { cwd: string; sessionId: string } | undefined
     $.capability.provide('commands', {
       reload: () => (started ? load($, started.cwd, started.sessionId) : Promise.resolve()),
-      invocation: () => running.get(),
+      invocation: (agentId) => running.get(agentId),
       skillText: async (name) => {
         const def = started && sessions.get(started.sessionId)?.callable.get(name.trim().replace(/^\//, ''))
         return def ? expand($, def, '') : undefined
@@ -129,8 +129,8 @@ export default defineMod({
         }
       }
       if (listing) {
-        await registerTool($, skillTool(byToolName, (def, args) => {
-          running.set(def)
+        await registerTool($, skillTool(byToolName, (def, args, agentId) => {
+          running.set(def, agentId)
           return expand($, def, args)
         }, () => $.capability.use('agents')))
       }

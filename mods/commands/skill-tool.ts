@@ -22,7 +22,8 @@ const DESCRIPTION = `Runs a skill: a packaged set of instructions for a particul
  */
 export function skillTool(
   skills: ReadonlyMap<string, PromptCommand>,
-  expand: (def: PromptCommand, args: string) => Promise<string>,
+  /** Renders the skill for the one who called it: the main conversation, or the subagent `agentId`. */
+  expand: (def: PromptCommand, args: string, agentId?: string) => Promise<string>,
   agents?: () => AgentRunner | undefined,
 ): BuiltinTool<typeof input> {
   const given = new Set<string>()
@@ -33,7 +34,7 @@ export function skillTool(
       const def = skills.get(name)
       if (!def) return failure(`Unknown skill "${name}". Skills: ${[...new Set([...skills.values()].filter((s) => s.modelInvocable).map((s) => s.name))].join(', ') || '(none)'}`)
       if (!def.modelInvocable) return failure(`The skill "${name}" is run only by the user, as /${name}.`)
-      const text = await expand(def, i.args ?? '')
+      const text = await expand(def, i.args ?? '', ctx.agentId)
       const run = def.fork ? agents?.() : undefined
       if (def.fork && run) return forked(run, def, name, text, ctx)
       const result = { success: true, commandName: def.name }

@@ -77,7 +77,7 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     const started = performance.now()
     let res: ToolCallResult = await next(call)
     b.instructionsLoaded()
-    if (e.tool === 'Skill' && !('deny' in res) && !res.isError) adoptInvocationHooks($, b)
+    if (e.tool === 'Skill' && !('deny' in res) && !res.isError) adoptInvocationHooks($, b, e.agentId)
     // A refusal further down (a deny rule) keeps what PreToolUse hooks said.
     if ('deny' in res) return context.length > 0 ? { ...res, context: [...(res.context ?? []), ...context] } : res
     let halt: string | undefined

@@ -354,6 +354,20 @@ describe('frontmatter allowed-tools and model apply while the command or skill r
     expect(lastResult(run.requests[2]!.body)).toMatchObject({ content: 'skill-ran' })
   })
 
+  it("a skill a subagent runs grants that subagent's calls only, and leaves the parent's model alone", async () => {
+    const run = await runScript([
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'print', prompt: 'print something' } } }] },
+      { reply: [{ tool_use: { name: 'Skill', input: { skill: 'printer' } } }] },
+      bash('printf skill-sub'),
+      { reply: 'sub done' },
+      bash('printf skill-main'),
+      { reply: 'done' },
+    ], 'go', { cwd: project, model: 'claude-sonnet-4-5', trustWorkspace: true, allowedTools: ['Skill(printer)'], mods: [commands(), bashMod, perms(), agentMod] })
+    expect(run.requests.map((r) => r.body.model)).toEqual(Array(6).fill('claude-sonnet-4-5'))
+    expect(lastResult(run.requests[3]!.body)).toMatchObject({ content: 'skill-sub' })
+    expect(lastResult(run.requests[5]!.body)).toMatchObject({ is_error: true, content: expect.stringMatching(/requires approval/) })
+  })
+
   it('in an untrusted workspace a project command grants nothing, and says so', async () => {
     const warnings: string[] = []
     const run = await runScript([bash('printf granted'), { reply: 'done' }], '/grant', { cwd: project, mods: [commands(), bashMod, perms()], log: (l) => warnings.push(l) })
