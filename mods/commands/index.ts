@@ -158,7 +158,9 @@ export default defineMod({
         return { output: `Started a new conversation (session ${sessionId}).` }
       }
       const def = mine.prompts.get(e.command)
-      if (!def?.userInvocable) return next(e)
+      if (!def) return next(e)
+      // Typed, it is answered without a model call, as Claude Code answers it: the model is the one to run it.
+      if (!def.userInvocable) return { output: `/${e.command} is run by the model only (its frontmatter says user-invocable: false): ask for the task in words and the model can run the "${def.name}" skill.` }
       running.set(def)
       origins.note($, def)
       return { prompt: await expand($, def, e.args) }

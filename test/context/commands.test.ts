@@ -40,6 +40,7 @@ beforeAll(async () => {
     'home/.claude/commands/user-cmd.md': '---\ndescription: From home\n---\nUser command.\n',
     'project/.claude/skills/pdf/SKILL.md': '---\nname: pdf-tools\ndescription: Work with PDF files\nwhen_to_use: when a PDF is involved\n---\nUse pdftotext. Dir: ${CLAUDE_SKILL_DIR}. Args: $ARGUMENTS\n',
     'project/.claude/skills/secret/SKILL.md': '---\ndescription: Hidden from the model\ndisable-model-invocation: true\n---\nSecret.\n',
+    'project/.claude/skills/model-only/SKILL.md': '---\ndescription: For the model\nuser-invocable: false\n---\nModel only.\n',
     'project/notes.md': 'Notes!\n',
   })
 })
@@ -301,6 +302,14 @@ describe('skills', () => {
     const none = await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [commands({ skills: false })] })
     expect(systemText(none.requests[0]!.body)).not.toContain('# Skills')
     expect(none.requests[0]!.body.tools.map((t: any) => t.name)).not.toContain('Skill')
+  })
+
+  it('a skill that is not user-invocable, typed as /name, is answered without a model call and stays the model\'s', async () => {
+    const run = await runScript([], '/model-only', { cwd, mods: [commands()] })
+    expect(run.requests).toHaveLength(0)
+    expect(run.result).toMatchObject({ subtype: 'success', is_error: false, result: expect.stringContaining('user-invocable: false') })
+    const listed = await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [commands()] })
+    expect(systemText(listed.requests[0]!.body)).toContain('- model-only: For the model')
   })
 
   it('keeps the listing within its budget: long descriptions are cut, then skills named, then counted', () => {
