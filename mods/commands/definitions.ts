@@ -31,6 +31,8 @@ export interface PromptCommand {
   bodyLine: number
   /** A skill's own directory (`${CLAUDE_SKILL_DIR}`). */
   dir?: string
+  /** A skill's directory name where its frontmatter `name` differs: `/dir` and the Skill tool take it too, as in Claude Code. */
+  alias?: string
   /** Frontmatter `hooks` (settings shape): registered for the rest of the session once it runs (spec settings-hooks §1.8). */
   hooks?: Record<string, unknown>
   /**
@@ -197,10 +199,12 @@ export async function readSkillPath(path: string, source: PromptCommand['source'
 async function readSkill(file: string, source: PromptCommand['source'], warn: (m: string) => void, plugin?: PluginRef): Promise<PromptCommand | undefined> {
   const parsed = await parseFile(file, warn)
   if (!parsed) return undefined
-  const name = parsed.fields.name?.trim() || basename(dirname(file))
+  const dir = basename(dirname(file))
+  const name = parsed.fields.name?.trim() || dir
   if (!NAME.test(name)) {
     warn(`${file}: "${name}" is not a usable skill name (1–64 of letters, digits, _ : . -); skipped`)
     return undefined
   }
-  return build(name, 'skill', source, file, parsed, plugin)
+  const skill = build(name, 'skill', source, file, parsed, plugin)
+  return dir !== name && !plugin && NAME.test(dir) ? { ...skill, alias: dir } : skill
 }

@@ -104,8 +104,8 @@ export default defineMod({
       // (a cloned repository does not replace a person's command, as in Claude Code); plugins' are `plugin:name`.
       const skills = new Map([...plugin.skills, ...projectSkills, ...userSkills].map((s) => [s.name, s]))
       const named = new Map([...plugin.commands, ...projectCommands, ...userCommands, ...skills.values()].map((c) => [c.name, c]))
-      // What `/name` runs: the named ones, and plugins' under their short name where that is unambiguous.
-      const prompts = new Map([...unprefixed(named), ...named])
+      // What `/name` runs: the named ones, plugins' under their short name where that is unambiguous, and skills under their directory's.
+      const prompts = new Map([...unprefixed(named), ...aliases(named), ...named])
       // Commands are merged into skills (spec loop-and-sdk §6.2): listed after them and callable the same way.
       const callable = opts.skills ? [...skills.values(), ...[...named.values()].filter((c) => c.kind === 'command')] : []
       const listing = skillListing(callable, { maxDescriptionChars: opts.maxDescriptionChars, totalChars: opts.skillListingChars })
@@ -179,6 +179,11 @@ export default defineMod({
     })
   },
 })
+
+/** Skills by their directory name where the frontmatter names them otherwise; a command or skill holding that name keeps it. */
+function aliases(named: ReadonlyMap<string, PromptCommand>): [string, PromptCommand][] {
+  return [...named.values()].flatMap((c) => (c.alias && !named.has(c.alias) ? [[c.alias, c] as [string, PromptCommand]] : []))
+}
 
 /** What `read` finds in each directory, in order: nearer cwd comes later, so it wins a shared name. */
 async function readEach(dirs: readonly string[], read: (dir: string) => Promise<PromptCommand[]>): Promise<PromptCommand[]> {

@@ -304,6 +304,13 @@ describe('skills', () => {
     expect(none.requests[0]!.body.tools.map((t: any) => t.name)).not.toContain('Skill')
   })
 
+  it('a skill whose frontmatter renames it still runs by its directory name, typed or through the Skill tool', async () => {
+    const typed = await runScript([{ reply: 'ok' }], '/pdf a.pdf', { cwd, mods: [commands()] })
+    expect(firstText(typed)).toContain('Use pdftotext.')
+    const called = await runScript([{ reply: [{ tool_use: { name: 'Skill', input: { skill: 'pdf' } } }] }, { reply: 'done' }], 'hi', { cwd, mods: [commands()] })
+    expect(called.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'Launching skill: pdf' })
+  })
+
   it('a skill that is not user-invocable, typed as /name, is answered without a model call and stays the model\'s', async () => {
     const run = await runScript([], '/model-only', { cwd, mods: [commands()] })
     expect(run.requests).toHaveLength(0)
