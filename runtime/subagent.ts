@@ -5,9 +5,23 @@ import { uuid } from '../core/loop/messages.js'
 import { Session, type AgentScope } from '../core/loop/session.js'
 import { runTurn } from '../core/loop/turn.js'
 import type { SpawnAnswer, SpawnRequest, SubagentResult } from '../core/mod/contracts.js'
+import type { ToolRegistry } from '../core/tools/registry.js'
 
 const SUBAGENT_PROMPT =
   'You are a subagent running in modloop. Do the task you are given with the tools you have, then reply with a concise report of what you found or did: it is all the agent that called you will see.'
+
+/**
+ * The tools an agent type's `tools` or `disallowedTools` names, as Claude Code reads an agent
+ * file: an alias (`Task`) stands for its tool, and in `tools` a permission-rule form
+ * (`Bash(git status:*)`) names its tool; `*` (every tool) is the caller's to handle.
+ */
+function toolNames(list: readonly string[] | undefined, tools: ToolRegistry, rules: boolean): Set<string> | undefined {
+  if (!list) return undefined
+  return new Set(list.map((entry) => {
+    const name = rules ? entry.replace(/\(.*\)$/s, '').trim() : entry
+    return tools.get(name)?.name ?? name
+  }))
+}
 
 export function maxSubagentDepth(env: Record<string, string | undefined>): number {
   return envInteger(env, 'MAX_SUBAGENT_SPAWN_DEPTH', 3, 1)
@@ -39,8 +53,8 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   })
   if ('deny' in decided) return decided
   const scope: AgentScope = { agentId, parentToolUseId: req.parentToolUseId, depth, type: spawned.subagentType }
-  const allowed = req.tools ? new Set(req.tools) : undefined
-  const denied = new Set(req.disallowedTools ?? [])
+  const allowed = req.tools?.includes('*') ? undefined : toolNames(req.tools, root.tools, true)
+  const denied = toolNames(req.disallowedTools, root.tools, false) ?? new Set()
   const tools = root.tools.subset((t) =>
     // A tool's traits, not its name, keep it from a subagent (spec loop-and-sdk §7.3): one that acts on
     // the main conversation, and at the depth limit one that spawns subagents.

@@ -89,6 +89,20 @@ describe('agent files of the project', () => {
   })
 })
 
+describe('an agent type\'s tools list, as agent files write it', () => {
+  it('"*" is every tool, a rule form names its tool, an alias its tool', async () => {
+    const run = await runScript([
+      { reply: [agent('all', 'star')] },
+      { reply: 'r1' },
+      { reply: [agent('some', 'ruled')] },
+      { reply: 'r2' },
+      { reply: 'ok' },
+    ], 'go', { cwd, mods: [toolsMod(), agents({ star: { description: 'All', tools: ['*'] }, ruled: { description: 'Some', tools: ['Echo(x:*)', 'Task'] } })] })
+    expect(toolNames(run.requests[1]!)).toEqual(expect.arrayContaining(['Echo', 'Wait', 'Touch', 'Agent']))
+    expect(toolNames(run.requests[3]!).sort()).toEqual(['Agent', 'Echo'])
+  })
+})
+
 describe('subagent nesting', () => {
   it('is three deep by default: the third level has no Agent tool', async () => {
     const run = await runScript([
