@@ -50,10 +50,16 @@ export async function switchItself(session: Session, from: string, to: string, s
   }, !session.agent)
 }
 
+/** The fallback model that would take over from `model`, if there is one. */
+export function fallbackFor(session: Session, model: string): string | undefined {
+  const fallback = session.options.fallbackModel && resolveAlias(session.options.fallbackModel, session.env)
+  return fallback && fallback !== model ? fallback : undefined
+}
+
 /** The model a turn goes on with when `model` fails or refuses: the fallback model, unless there is none or a mod refused the switch. */
 export async function fallBack(session: Session, model: string): Promise<string | undefined> {
-  const fallback = session.options.fallbackModel && resolveAlias(session.options.fallbackModel, session.env)
-  if (!fallback || fallback === model) return undefined
+  const fallback = fallbackFor(session, model)
+  if (!fallback) return undefined
   const r = await switchItself(session, model, fallback, 'auto')
   return 'deny' in r ? undefined : r.model
 }

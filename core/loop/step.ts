@@ -7,6 +7,7 @@ import { Accumulator, type Completed } from './accumulate.js'
 import { chunksFrom, eventOf } from './chunks.js'
 import { uuid, zeroUsage, type SDKAssistantMessage, type SDKMessage } from './messages.js'
 import type { Session } from './session.js'
+import { fallbackFor } from './model-switch.js'
 import { describeError } from '../errors.js'
 
 export interface StepOutcome {
@@ -64,7 +65,10 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
   const reasoned = (e2: TurnStepInput) => (e2.model === e.model && e2.effort === e.effort ? reasoning : reasoningParams(e2.model, { ...asked, effort: e2.effort }, request.max_tokens))
   let requestId: string | undefined
   const onResponse = (info: { requestId?: string }) => { requestId = info.requestId }
-  const core = (e2: TurnStepInput) => chunksFrom(session.llm.stream(withReasoning({ ...request, model: e2.model }, reasoned(e2)), { signal, onRetry, onResponse }), { turnId: e2.turnId, index: e2.index })
+  const core = (e2: TurnStepInput) => {
+    const options = { signal, onRetry, onResponse, fallbackWaiting: fallbackFor(session, e2.model) !== undefined }
+    return chunksFrom(session.llm.stream(withReasoning({ ...request, model: e2.model }, reasoned(e2)), options), { turnId: e2.turnId, index: e2.index })
+  }
   const started = performance.now()
   const acc = new Accumulator()
   const assistantUuids: string[] = []

@@ -45,6 +45,11 @@ export interface StreamOptions {
   signal?: AbortSignal
   /** Called before each retry of a failed request (nothing has been streamed yet). */
   onRetry?: (info: RetryInfo) => void
+  /**
+   * A fallback model waits to take over: an overload is tried three times in all and a server
+   * error once before the request fails, as Claude Code hands over, instead of every retry.
+   */
+  fallbackWaiting?: boolean
   /** Called as a response starts, with the id the API gave the request (its `request-id` header), when known. */
   onResponse?: (info: { requestId?: string }) => void
 }

@@ -8,6 +8,8 @@ export const DEFAULT_RETRY_BASE_MS = 500
 /** A server asking for a longer pause than this is not waited on longer. */
 export const RETRY_AFTER_CAP_MS = 30_000
 const BACKOFF_CAP_MS = 32_000
+/** Overloaded answers in a row after which a waiting fallback model takes over. */
+export const OVERLOADS_BEFORE_FALLBACK = 3
 
 export interface RetryPolicy {
   maxRetries: number
@@ -61,7 +63,8 @@ export async function* streamWithRetries<T>(
   options: StreamOptions = {},
   settles: (event: T) => boolean = () => true,
 ): AsyncGenerator<T, void, undefined> {
-  const { signal, onRetry } = options
+  const { signal, onRetry, fallbackWaiting } = options
+  let overloads = 0
   for (let retry = 0; ; retry++) {
     if (signal?.aborted) throw abortedError()
     let yielded = false
@@ -77,7 +80,9 @@ export async function* streamWithRetries<T>(
       if (signal?.aborted) throw abortedError()
       const failure = toFailure(err, yielded)
       const retryable = !settled && (failure.retryable ?? isTransient(failure.error.type))
-      if (!retryable || retry >= policy.maxRetries) throw finalError(failure.error, retry, retryable)
+      overloads = failure.error.type === 'overloaded' ? overloads + 1 : 0
+      const handOver = fallbackWaiting === true && (failure.error.type === 'server_error' || overloads >= OVERLOADS_BEFORE_FALLBACK)
+      if (!retryable || retry >= policy.maxRetries || handOver) throw finalError(failure.error, retry, retryable)
       const delayMs = backoffMs(retry + 1, policy.baseMs, failure.retryAfterMs)
       const { type, status, message } = failure.error
       onRetry?.({ attempt: retry + 1, maxRetries: policy.maxRetries, delayMs, status, error: type, message })

@@ -45,6 +45,24 @@ describe('modloop -p --fallback-model', () => {
     expect(lines.some((l) => l.subtype === 'informational' && /falling back to claude-haiku-4-5/.test(l.content))).toBe(true)
   })
 
+  it('takes over after three overloads in a row, however many retries are left', async () => {
+    const r = await cli(['--model', 'claude-opus-4-5', '--fallback-model', 'claude-haiku-4-5'], [
+      { error: { status: 529 }, times: 3 },
+      { reply: 'from the fallback', expect: { model: 'claude-haiku-4-5' } },
+    ])
+    expect(linesOf(r.out).at(-1)).toMatchObject({ subtype: 'success', result: 'from the fallback' })
+    expect(modelsAsked(r.requests)).toEqual(['claude-opus-4-5', 'claude-opus-4-5', 'claude-opus-4-5', 'claude-haiku-4-5'])
+  })
+
+  it('takes over at once on a server error', async () => {
+    const r = await cli(['--model', 'claude-opus-4-5', '--fallback-model', 'claude-haiku-4-5'], [
+      { error: { status: 500 } },
+      { reply: 'from the fallback', expect: { model: 'claude-haiku-4-5' } },
+    ])
+    expect(linesOf(r.out).at(-1)).toMatchObject({ subtype: 'success', result: 'from the fallback' })
+    expect(modelsAsked(r.requests)).toEqual(['claude-opus-4-5', 'claude-haiku-4-5'])
+  })
+
   it('retries a refusal on the fallback model, the refused reply superseded', async () => {
     const r = await cli(['--model', 'claude-opus-4-5', '--fallback-model', 'claude-haiku-4-5'], [
       { reply: 'I will not', stop_reason: 'refusal' },
