@@ -52,7 +52,9 @@ describe('file checkpoints', () => {
       expect(readFileSync(b, 'utf8')).toBe('b1\nb2\n')
       expect(readFileSync(c, 'utf8')).toBe('c1\nc2\nc3\n')
       expect(await conv.q.rewindFiles(first)).toEqual({ canRewind: true, filesChanged: [], insertions: 0, deletions: 0 })
-      expect(await conv.q.rewindFiles('no-such-message')).toMatchObject({ canRewind: false, error: expect.stringContaining('No checkpoint') })
+      expect(await conv.q.rewindFiles('no-such-message', { dryRun: true })).toMatchObject({ canRewind: false, error: expect.stringContaining('No checkpoint') })
+      // A rewind that cannot be done rejects, as the SDK's does; only a dry run answers canRewind: false.
+      await expect(conv.q.rewindFiles('no-such-message')).rejects.toThrow('No checkpoint')
     } finally {
       await conv.end()
     }
@@ -147,7 +149,8 @@ describe('file checkpoints', () => {
     const conv = await conversation([{ reply: 'hi' }], { cwd, mods: mods() })
     try {
       await conv.say('hello')
-      expect(await conv.q.rewindFiles('anything')).toEqual({ canRewind: false, error: expect.stringContaining('not enabled') })
+      expect(await conv.q.rewindFiles('anything', { dryRun: true })).toEqual({ canRewind: false, error: expect.stringContaining('not enabled') })
+      await expect(conv.q.rewindFiles('anything')).rejects.toThrow('not enabled')
     } finally {
       await conv.end()
     }
