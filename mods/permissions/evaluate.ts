@@ -24,7 +24,7 @@ export async function evaluate(policy: Policy, tool: string, input: unknown, she
  * itself answers that there is no plan mode to leave) → the built-in gates (critical removals ask
  * in every mode, protected paths in every mode but bypass) → the mode (plan asks about what writes,
  * with no rule named, as only the mode asks: a PreToolUse allow settles it as Claude Code's does;
- * bypass allows; acceptEdits allows edits inside the working directories) → allow rules → what needs no
+ * bypass allows; acceptEdits and auto allow edits inside the working directories) → allow rules → what needs no
  * approval → ask. In dontAsk every ask becomes a deny.
  */
 export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict> {
@@ -46,7 +46,7 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   if (gate) return ask(gate)
   if (mode === 'plan' && !planSafe(facts)) return { decision: 'ask', reason: planAsk(facts.tool) }
   if (mode === 'bypassPermissions') return { decision: 'allow', rule: '[mode:bypassPermissions]' }
-  if (mode === 'acceptEdits' && EDIT_TOOLS.has(facts.tool) && facts.path && inside(policy.roots, facts.path)) return { decision: 'allow', rule: '[mode:acceptEdits]' }
+  if (approvesEdits(mode) && EDIT_TOOLS.has(facts.tool) && facts.path && inside(policy.roots, facts.path)) return { decision: 'allow', rule: `[mode:${mode}]` }
   let unapproved: string[] = []
   let why: string | undefined
   if (facts.bash) {
@@ -136,6 +136,12 @@ function planSafe(facts: CallFacts): boolean {
 }
 
 /**
+ * The modes that approve edits and file-system commands inside the working directories:
+ * acceptEdits, and auto, which approves them without asking its classifier, as Claude Code's does.
+ */
+const approvesEdits = (mode: string) => mode === 'acceptEdits' || mode === 'auto'
+
+/**
  * Every part of a command line must be approved: by an allow rule, as a read-only command on
  * paths inside the working directories, or (acceptEdits) as a file-system command, or a read-only one
  * writing its output, inside them.
@@ -170,9 +176,9 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
       if (argv[0] === 'cd') dir = bashPath(read[0]!, dir, policy.home) ?? dir
       continue
     }
-    const changed = policy.mode === 'acceptEdits' && known ? (fsCommandPaths(argv, part) ?? redirectedReadPaths(argv, part)) : null
+    const changed = approvesEdits(policy.mode) && known ? (fsCommandPaths(argv, part) ?? redirectedReadPaths(argv, part)) : null
     if (changed && (await allInside(policy, changed, dir))) {
-      builtins.add('[mode:acceptEdits]')
+      builtins.add(`[mode:${policy.mode}]`)
       continue
     }
     unapproved.push(text)
@@ -192,7 +198,7 @@ async function redirectsApproved(policy: Policy, rule: Rule, part: Part, dir: st
   const written = writtenFiles(part)
   if (written.length === 0 || rule.content === undefined) return true
   if (rule.content.kind === 'command' && rule.content.pattern.includes('>')) return true
-  return policy.mode === 'acceptEdits' && (await allInside(policy, written, dir))
+  return approvesEdits(policy.mode) && (await allInside(policy, written, dir))
 }
 
 /** A shell word as a path: `~` expanded; undefined when a variable or substitution hides where it points. */

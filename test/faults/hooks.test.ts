@@ -186,12 +186,13 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
   it('exit 2 on PermissionDenied is ignored: the auto mode\'s denial stands, the model reads only the denial, the user sees nothing', async () => {
     const p = await hookProject({ 'exit2.sh': EXIT2 }, (path) => ({ PermissionDenied: [{ hooks: [{ type: 'command', command: path('exit2.sh') }] }] }))
     const verdict = { reply: JSON.stringify({ decision: 'deny', reason: 'nothing asked for a touch' }) }
-    const run = await runFaulty(p.cwd, undefined, { args: ['--permission-mode', 'auto'], script: [{ reply: [bash('touch made')] }, verdict, { reply: 'done', expect: { toolResults: 1 } }] })
+    // tee, not touch: auto mode runs what acceptEdits allows without asking its classifier.
+    const run = await runFaulty(p.cwd, undefined, { args: ['--permission-mode', 'auto'], script: [{ reply: [bash('tee made </dev/null')] }, verdict, { reply: 'done', expect: { toolResults: 1 } }] })
     expect(run.result, run.err).toMatchObject({ type: 'result', subtype: 'success', result: 'done', permission_denials: [expect.objectContaining({ tool_name: 'Bash' })] })
     expect(run.code).toBe(0)
     await expectCleanEnd(p.cwd, run)
     expect(readFileSync(p.path('events.log'), 'utf8')).toBe('PermissionDenied\n')
-    expect(toolResults(run.requests[2]!)['touch made']).toBe('The auto mode classifier refused this Bash call: nothing asked for a touch')
+    expect(toolResults(run.requests[2]!)['tee made </dev/null']).toBe('The auto mode classifier refused this Bash call: nothing asked for a touch')
     expect(existsSync(join(p.cwd, 'made'))).toBe(false)
     expect(JSON.stringify(run.messages)).not.toContain('exit 2 from')
     expect(run.err).not.toContain('exit 2 from')
@@ -205,8 +206,8 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
       args: ['--permission-mode', 'auto', '--permission-prompt-tool', 'stdio', '--include-hook-events'],
       inputs: ['go'],
       script: [
-        { reply: [bash('touch refused')] }, { reply: JSON.stringify({ decision: 'deny', reason: 'nothing asked for it' }) },
-        { reply: [bash('touch asked')] }, { reply: 'no verdict from me' },
+        { reply: [bash('tee refused </dev/null')] }, { reply: JSON.stringify({ decision: 'deny', reason: 'nothing asked for it' }) },
+        { reply: [bash('tee asked </dev/null')] }, { reply: 'no verdict from me' },
         { reply: 'done', expect: { toolResults: 1 } },
       ],
       // The notification runs beside the ask: the approver answers once it was logged, so the log
@@ -222,7 +223,7 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     await expectCleanEnd(p.cwd, run)
     expect(existsSync(join(p.cwd, 'refused'))).toBe(false)
     expect(existsSync(join(p.cwd, 'asked'))).toBe(true)
-    expect(logged()).toEqual(['PermissionDenied touch refused', 'PermissionRequest touch asked', 'Notification permission_prompt', 'approver touch asked'])
+    expect(logged()).toEqual(['PermissionDenied tee refused </dev/null', 'PermissionRequest tee asked </dev/null', 'Notification permission_prompt', 'approver tee asked </dev/null'])
     // In the stream too, PermissionRequest started and answered before the approver was asked.
     const order = run.messages.flatMap((m) => m.type === 'system' && (m.subtype === 'hook_started' || m.subtype === 'hook_response') ? [`${m.subtype} ${m.hook_event}`] : m.type === 'control_request' ? [m.request.subtype] : [])
     expect(order).toEqual(['hook_started PermissionDenied', 'hook_response PermissionDenied', 'hook_started PermissionRequest', 'hook_response PermissionRequest', 'can_use_tool'])

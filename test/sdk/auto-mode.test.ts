@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,6 +10,7 @@ import { runScript, toolsMod } from '../loop/helpers.js'
 import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.js'
 import { conversation } from './conversation.js'
 import { systemText } from '../helpers/system-text.js'
+import { runCli } from '../helpers/cli.js'
 
 let box: Sandbox
 beforeAll(async () => { box = await sandbox() })
@@ -91,6 +95,28 @@ describe('the auto permission mode', () => {
       }))
     } finally {
       await c.end()
+    }
+  })
+
+  it('runs what acceptEdits allows (a Write, mkdir and touch inside the project) without asking the classifier', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-auto-edits-')))
+    try {
+      const r = await runCli(['-p', 'go', '--output-format', 'json', '--permission-mode', 'auto'], {
+        cwd: dir, env: { MODLOOP_HOME: join(dir, '.home') },
+        script: [
+          { reply: [
+            { tool_use: { name: 'Write', input: { file_path: join(dir, 'w.txt'), content: 'w\n' } } },
+            { tool_use: { name: 'Bash', input: { command: `mkdir ${join(dir, 'd')} && touch ${join(dir, 'd', 't.txt')}` } } },
+          ] },
+          { reply: 'done' },
+        ],
+      })
+      expect(JSON.parse(r.out)).toMatchObject({ result: 'done', permission_denials: [] })
+      expect(r.requests.map((q) => (q.body as { model: string }).model)).not.toContain('claude-haiku-4-5')
+      expect(r.requests).toHaveLength(2)
+      expect(existsSync(join(dir, 'w.txt')) && existsSync(join(dir, 'd', 't.txt'))).toBe(true)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
     }
   })
 })
