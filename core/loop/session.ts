@@ -161,6 +161,8 @@ export class Session {
   /** Records one response's usage and cost on the root session (subagents included); returns the cost. */
   account(model: string, usage: Usage): number {
     if (this.root !== this) return this.root.account(model, usage)
+    // A request that failed before any answer used nothing: its model is not listed, as in Claude Code.
+    if (!this.modelUsage[model] && usage.input_tokens + usage.output_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens === 0) return 0
     const cost = costUsd(model, usage)
     this.totalCostUsd += cost
     const m = (this.modelUsage[model] ??= {

@@ -52,6 +52,7 @@ describe('modloop -p --fallback-model', () => {
     ])
     expect(linesOf(r.out).at(-1)).toMatchObject({ subtype: 'success', result: 'from the fallback' })
     expect(modelsAsked(r.requests)).toEqual(['claude-opus-4-5', 'claude-opus-4-5', 'claude-opus-4-5', 'claude-haiku-4-5'])
+    expect(Object.keys(linesOf(r.out).at(-1)!.modelUsage)).toEqual(['claude-haiku-4-5'])
   })
 
   it('takes over at once on a server error', async () => {
@@ -80,5 +81,7 @@ describe('modloop -p --fallback-model', () => {
     const r = await cli(['--model', 'claude-opus-4-5'], [{ error: { status: 529 }, times: 2 }, { reply: 'unused' }], { MODLOOP_MAX_RETRIES: '1' })
     expect(r.code).toBe(1)
     expect(linesOf(r.out).at(-1)).toMatchObject({ subtype: 'success', is_error: true, terminal_reason: 'api_error' })
+    // The model answered nothing, so modelUsage does not list it.
+    expect(linesOf(r.out).at(-1)!.modelUsage).toEqual({})
   })
 })
