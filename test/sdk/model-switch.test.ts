@@ -92,6 +92,9 @@ describe('model switching', () => {
       'Model set to claude-opus-4-6', 'a', 'Model switch to haiku refused: no haiku', expect.stringContaining('Model: claude-opus-4-6'), 'Model set to claude-sonnet-4-5', 'b',
     ])
     expect(run.results[2]!.is_error).toBe(true)
+    // Each turn's init shows the model as the turn starts: a /model turn's, the one before the switch.
+    const inits = run.messages.flatMap((m) => (m.type === 'system' && m.subtype === 'init' ? [m.model] : []))
+    expect(inits).toEqual(['claude-sonnet-4-5', 'claude-opus-4-6', 'claude-opus-4-6', 'claude-opus-4-6', 'claude-opus-4-6', 'claude-sonnet-4-5'])
     expect(log.map((l) => [l.before!.source, l.before!.requested])).toEqual([['command', 'claude-opus-4-6'], ['command', 'haiku'], ['command', null]])
   })
 
