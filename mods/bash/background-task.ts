@@ -6,6 +6,7 @@ import { splitCommand } from '../permissions/bash-split.js'
 import type { BackgroundShell } from './background-shells.js'
 import type { BashInput } from './bash-tool.js'
 import type { ShellSession } from './shell-session.js'
+import { BACKGROUND_DEFAULT_MS, BACKGROUND_MAX_MS } from './limits.js'
 
 /**
  * A background shell as a task of the session's registry: it counts toward the cap on background
@@ -20,7 +21,10 @@ export async function startBackgroundTask(input: BashInput, ctx: ToolContext, sh
   const refused = registry.refusal()
   if (refused) return failure(refused)
   const bg = shell.background.start(input.command, cwd, shell.prelude(), (id) => registry.outputFileFor(id))
-  const launched = await launchShellTask(bg, input, ctx, shell, registry)
+  // Its `timeout` bounds its time in the background, as in Claude Code: a forgotten server or a
+  // hung test run is stopped (and the model told) instead of running as long as the session.
+  const limitMs = Math.min(input.timeout ?? BACKGROUND_DEFAULT_MS, BACKGROUND_MAX_MS)
+  const launched = await launchShellTask(bg, input, ctx, shell, registry, limitMs)
   if (launched) return failure(launched)
   const file = bg.outputPath ? ` Output is being written to: ${bg.outputPath}.` : ''
   return {
@@ -88,7 +92,12 @@ async function launchShellTask(bg: BackgroundShell, input: BashInput, ctx: ToolC
       await bg.exited
       clearTimeout(limit)
       task.signal.removeEventListener('abort', kill)
-      if (overLimit) return { status: 'failed', summary: `Background command "${description}" was stopped after ${duration(limitMs!)} in the background`, error: 'stopped at its time limit' }
+      if (overLimit) {
+        return {
+          status: 'failed', summary: `Background command "${description}" was stopped after ${duration(limitMs!)} in the background`, error: 'stopped at its time limit',
+          result: `It reached its time limit in the background. If the work still needs it, run it again with run_in_background and a longer timeout (at most ${BACKGROUND_MAX_MS} ms); either way, report that it was stopped.`,
+        }
+      }
       return outcomeOf(bg, description)
     },
   })

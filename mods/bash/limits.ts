@@ -5,6 +5,9 @@ export const MAX_TIMEOUT_MS = 600_000
 export const DEFAULT_OUTPUT_CHARS = 30_000
 /** How long a command moved to the background at its timeout may run on there (Claude Code's figure). */
 export const MOVED_LIMIT_MS = 10 * 60_000
+/** How long a run_in_background command may run when its `timeout` does not say, and the most it may ask (spec loop-and-sdk §7, Bash). */
+export const BACKGROUND_DEFAULT_MS = 30 * 60_000
+export const BACKGROUND_MAX_MS = 120 * 60_000
 /** BASH_MAX_OUTPUT_LENGTH is held at this, as in Claude Code. */
 const OUTPUT_CHARS_CAP = 150_000
 

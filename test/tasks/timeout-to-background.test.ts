@@ -6,7 +6,7 @@ import tasksMod from '../../mods/tasks/index.js'
 import bashMod from '../../mods/bash/index.js'
 import { movesToBackground } from '../../mods/bash/background-task.js'
 import { withOptions } from '../helpers/with-options.js'
-import { runTasks, system, toolResultOf } from './helpers.js'
+import { lastUserText, runTasks, system, toolResultOf } from './helpers.js'
 
 let cwd: string
 beforeAll(async () => { cwd = await realpath(await mkdtemp(join(tmpdir(), 'modloop-timeout-bg-'))) })
@@ -48,6 +48,18 @@ describe('a Bash command still running at its timeout (spec loop-and-sdk, Bash)'
     expect(toolResultOf(run, 'toolu_stuck').text).toContain('If it is still running after 300ms in the background, it will be stopped')
     expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ task_id: 'bash_1', status: 'failed', summary: 'Background command "the stuck job" was stopped after 300ms in the background' })])
     expect(run.results.map((r) => r.result)).toEqual(['it moved on', 'it was stopped'])
+  })
+
+  it('a run_in_background command still running at its timeout is stopped there, and the model told', async () => {
+    const run = await runTasks([
+      { reply: [{ tool_use: { id: 'toolu_bg', name: 'Bash', input: { command: 'echo ticking; while :; do sleep 0.05; done', description: 'the ticker', run_in_background: true, timeout: 300 } } }] },
+      { reply: 'it runs' },
+      { reply: 'it was stopped', expect: { lastUserText: 'was stopped after 300ms in the background' } },
+    ], 'go', options())
+    expect(run.error).toBeUndefined()
+    expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ task_id: 'bash_1', status: 'failed', summary: 'Background command "the ticker" was stopped after 300ms in the background' })])
+    expect(lastUserText(run.requests[2]!.body)).toContain('run it again with run_in_background and a longer timeout')
+    expect(run.results.map((r) => r.result)).toEqual(['it runs', 'it was stopped'])
   })
 
   it('a sleep, a command that runs git, and a line that cannot be parsed are stopped as before', async () => {
