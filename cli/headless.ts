@@ -27,7 +27,7 @@ const DEFAULT_MAX_WAIT_TASKS_S = 600
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /**
- * `modloop -p`: one turn, headless. text prints the answer, json the result object (with
+ * `modloop -p`: one turn, headless. text prints the answer (each turn's), json the result object (with
  * --verbose: every message, in one JSON array), stream-json every message as one JSON line (the shape consumers of `claude -p --output-format stream-json
  * --verbose` read). Background tasks the turn started are waited for (at most --max-wait-tasks
  * seconds, and within --max-turns): each one's report is a turn of its own, and the last result
@@ -77,10 +77,18 @@ async function run(format: (typeof FORMATS)[number], prompt: string, options: Qu
   let result: SDKResultMessage | undefined
   // json with --verbose prints every message as one JSON array, as `claude -p` does.
   const all: SDKMessage[] | undefined = format === 'json' && values.verbose === true ? [] : undefined
+  // text shows each turn's answer as it ends, a blank line between two, as `claude -p` does: the
+  // prompt's answer is not lost (nor held back) when a background task's report runs a turn after it.
+  let answered = false
   try {
     for await (const m of query({ prompt, options })) {
       if (m.type === 'assistant') tuneHeapForLongSession(io)
       if (m.type === 'result') result = m
+      if (m.type === 'result' && format === 'text') {
+        if (answered && m.subtype === 'success') io.stdout.write('\n')
+        printResult(format, m, io)
+        answered ||= m.subtype === 'success'
+      }
       if (all && m.type !== 'stream_event') all.push(m)
       print(format, values.verbose === true, m, io)
     }
@@ -97,6 +105,7 @@ async function run(format: (typeof FORMATS)[number], prompt: string, options: Qu
     return 128 + osConstants.signals[caught]
   }
   if (!result) return 1
+  if (format === 'text') return result.is_error ? 1 : 0
   if (all) {
     io.stdout.write(`${JSON.stringify(all)}\n`)
     return result.is_error ? 1 : 0

@@ -87,6 +87,20 @@ describe('-p with background tasks', () => {
     expect(r.kinds.indexOf('result/success')).toBeLessThan(r.kinds.indexOf('system/task_notification'))
   })
 
+  it('text prints each turn\'s answer: the prompt\'s, then the background shell\'s report, a blank line between', async () => {
+    await rm(join(dir, 'shells', 'released'), { force: true })
+    const r = await runCli(['-p', 'go'], {
+      script: [
+        { reply: [{ tool_use: { name: 'Bash', input: { command: 'until [ -f released ]; do sleep 0.05; done', description: 'the build', run_in_background: true } } }] },
+        { reply: 'started it' },
+        { reply: 'the build finished', expect: { lastUserText: '<status>completed</status>' } },
+      ],
+      cwd: join(dir, 'shells'), env: { MODLOOP_HOME: join(dir, 'home') },
+    })
+    expect(r.code, r.err).toBe(0)
+    expect(r.out).toBe('started it\n\nthe build finished\n')
+  })
+
   it('--max-wait-tasks bounds the wait: the task is stopped, shown so, and no turn runs for it', async () => {
     const r = await streamJson(['--max-wait-tasks', '0.2'], script('never'))
     expect(r.code, r.err).toBe(0)
