@@ -28,7 +28,8 @@ interface SessionStyles {
  * `.claude/output-styles` and each plugin's `output-styles/` (named `plugin:name`), one chosen by
  * the `outputStyle` setting. The style's text follows the other sections; the preset's concise-output
  * section goes, and its coding section too unless the style says `keep-coding-instructions: true`.
- * Subagents keep their own prompts. `/output-style` lists the styles; init names the one in force.
+ * Each prompt carries a reminder that the style is in force; subagents keep their own prompts.
+ * `/output-style` lists the styles; init names the one in force.
  */
 export default defineMod({
   name: 'output-styles',
@@ -87,6 +88,14 @@ export default defineMod({
       return { sections: [...r.sections, { id: 'output-style', text: `# Output style: ${active.name}\n\n${active.body}`, scope: 'session' }] }
       // Outer to the other mods' section handlers, so the style follows what they add, as Claude Code appends it.
     }, { stage: STAGE.early })
+
+    // Each prompt reminds the model of the style in force, as Claude Code does: the system prompt's
+    // section alone fades from its attention as a long session grows.
+    on('prompt.submit', async ($, e, next) => {
+      const active = sessions.get($.session.id())?.active
+      if (!active) return next(e)
+      return next({ ...e, context: [...(e.context ?? []), `The ${active.name} output style is in force: keep following its instructions.`] })
+    })
 
     on('command.run', { command: 'output-style' }, async ($, e) => {
       const mine = sessions.get($.session.id())

@@ -38,6 +38,8 @@ describe("a plugin's output styles", () => {
     expect(system).toContain('# Output style: tools:terse\n\nAnswer in one line, no preamble.')
     // After the sections mods add (the skill listing), as Claude Code appends it.
     expect(system.indexOf('Answer in one line')).toBeGreaterThan(system.indexOf('tools:changelog'))
+    // The prompt reminds the model of the style in force.
+    expect(JSON.stringify((r.requests[0]!.body as { messages: unknown[] }).messages.at(-1))).toContain('The tools:terse output style is in force: keep following its instructions.')
   })
 
   it('with the preset prompt, a style drops the concise-output section, and the coding section unless keep-coding-instructions', async () => {
