@@ -8,9 +8,12 @@
 export type TaskType = 'local_agent' | 'local_bash'
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped'
 
-/** How the work ended, as the mod that ran it says; a stopped task ends `stopped` whatever it returns. */
+/**
+ * How the work ended, as the mod that ran it says; a stopped task ends `stopped` whatever it returns.
+ * `stopped`: the work stopped itself (a background command at its time limit), its summary and result saying why.
+ */
 export interface TaskOutcome {
-  status: 'completed' | 'failed'
+  status: 'completed' | 'failed' | 'stopped'
   /** One line for people and the model (`Agent "…" completed`). */
   summary: string
   /** What the model reads of it in the notification: the subagent's report, the shell's exit. */

@@ -94,7 +94,7 @@ async function launchShellTask(bg: BackgroundShell, input: BashInput, ctx: ToolC
       task.signal.removeEventListener('abort', kill)
       if (overLimit) {
         return {
-          status: 'failed', summary: `Background command "${description}" was stopped after ${duration(limitMs!)} in the background`, error: 'stopped at its time limit',
+          status: 'stopped', summary: `Background command "${description}" was stopped after ${duration(limitMs!)} in the background`,
           result: `It reached its time limit in the background. If the work still needs it, run it again with run_in_background and a longer timeout (at most ${BACKGROUND_MAX_MS} ms); either way, report that it was stopped.`,
         }
       }

@@ -16,7 +16,7 @@ export function notificationText(record: TaskRecord, outcome: TaskOutcome | unde
   const lines = ['<task-notification>', `<task-id>${record.id}</task-id>`]
   if (record.toolUseId) lines.push(`<tool-use-id>${record.toolUseId}</tool-use-id>`)
   lines.push(`<output-file>${record.outputFile}</output-file>`, `<status>${record.status}</status>`, `<summary>${record.summary ?? ''}</summary>`)
-  const result = record.status === 'stopped' ? undefined : outcome?.result
+  const result = outcome?.result
   if (result) lines.push(`<result>${result}</result>`)
   if (outcome?.usage) lines.push(`<usage>total_tokens: ${outcome.usage.total_tokens}\ntool_uses: ${outcome.usage.tool_uses}\nduration_ms: ${durationMs}</usage>`)
   lines.push('</task-notification>')

@@ -115,7 +115,7 @@ export class SessionTaskRegistry implements TaskRegistry {
         taskId: record.id, status: record.status as 'completed' | 'failed' | 'stopped', summary: record.summary,
         ...(record.error ? { error: record.error } : {}),
         ...(outcome.usage ? { usage: { ...outcome.usage, duration_ms: durationMs } } : {}),
-        ...(record.background && !entry.quiet ? { notification: notificationText(record, outcome, durationMs) } : {}),
+        ...(record.background && !entry.quiet ? { notification: notificationText(record, stopped ? withoutResult(outcome) : outcome, durationMs) } : {}),
       })
     } catch (err) {
       this.$.log.warn(`task ${record.id}: its end could not be announced: ${describeError(err)}`)
@@ -159,4 +159,9 @@ export class SessionTaskRegistry implements TaskRegistry {
     })
   }
 
+}
+
+// A task stopped from outside: what its work answered as it was cut off is no report.
+function withoutResult({ result: _, ...rest }: TaskOutcome): TaskOutcome {
+  return rest
 }

@@ -46,7 +46,8 @@ describe('a Bash command still running at its timeout (spec loop-and-sdk, Bash)'
     ], 'go', { ...options(), mods: [withOptions(bashMod, { movedLimitMs: 300 }), tasksMod] as never })
     expect(run.error).toBeUndefined()
     expect(toolResultOf(run, 'toolu_stuck').text).toContain('If it is still running after 300ms in the background, it will be stopped')
-    expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ task_id: 'bash_1', status: 'failed', summary: 'Background command "the stuck job" was stopped after 300ms in the background' })])
+    expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ task_id: 'bash_1', status: 'stopped', summary: 'Background command "the stuck job" was stopped after 300ms in the background' })])
+    expect(system(run, 'task_updated').at(-1)!.patch).toMatchObject({ status: 'killed' })
     expect(run.results.map((r) => r.result)).toEqual(['it moved on', 'it was stopped'])
   })
 
@@ -57,7 +58,7 @@ describe('a Bash command still running at its timeout (spec loop-and-sdk, Bash)'
       { reply: 'it was stopped', expect: { lastUserText: 'was stopped after 300ms in the background' } },
     ], 'go', options())
     expect(run.error).toBeUndefined()
-    expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ task_id: 'bash_1', status: 'failed', summary: 'Background command "the ticker" was stopped after 300ms in the background' })])
+    expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ task_id: 'bash_1', status: 'stopped', summary: 'Background command "the ticker" was stopped after 300ms in the background' })])
     expect(lastUserText(run.requests[2]!.body)).toContain('run it again with run_in_background and a longer timeout')
     expect(run.results.map((r) => r.result)).toEqual(['it runs', 'it was stopped'])
   })
