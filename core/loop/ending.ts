@@ -71,8 +71,11 @@ export function afterBatch(r: { outcomes: readonly CallOutcome[]; batchHalt?: st
   if (halt !== undefined) return { subtype: 'success', terminal: 'hook_stopped', text: halt, isError: false }
   const ending = ends.find((e) => e.kind === 'ending')
   if (ending) return endingOf(ending.ending)
-  if (r.maxTurns !== undefined && r.num >= r.maxTurns) {
-    return { subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${r.maxTurns})`] }
-  }
-  return undefined
+  return turnLimit(r.num, r.maxTurns)
+}
+
+/** The turn limit reached after `num` requests: the turn ends before another one. Undefined: go on. */
+export function turnLimit(num: number, maxTurns: number | undefined): Ending | undefined {
+  if (maxTurns === undefined || num < maxTurns) return undefined
+  return { subtype: 'error_max_turns', terminal: 'max_turns', isError: true, errors: [`Reached maximum number of turns (${maxTurns})`] }
 }

@@ -6,7 +6,7 @@ import { attach } from './attach.js'
 import { endBatch } from './batch.js'
 import { afterTooLong, beforeRequest, isPromptTooLong } from './before-request.js'
 import { deferralOf, deferredEnding } from './defer.js'
-import { afterBatch, apiFailure, endingOf, stoppedEnding, unrecoveredEnding, type Ending } from './ending.js'
+import { afterBatch, apiFailure, endingOf, stoppedEnding, turnLimit, unrecoveredEnding, type Ending } from './ending.js'
 import { addUsage, type SDKMessage, historyBlocks, withoutTrailingThinking } from './messages.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
 import { loopRequest } from './request.js'
@@ -184,6 +184,10 @@ export class TurnRun {
       return { subtype: 'success', terminal: 'stop_hook_prevented', isError: false }
     }
     if (stop.kind === 'again') {
+      // The request a continuation asks for counts toward maxTurns, as in Claude Code: a Stop hook or
+      // a StructuredOutput nudge that keeps the turn going cannot take it past --max-turns.
+      const limit = turnLimit(end.num, end.maxTurns)
+      if (limit) return limit
       // On the stream as Claude Code puts it there (a synthetic user message), so a caller sees why
       // the turn goes on; the stream's record of it is the transcript's.
       yield* shownUserMessage(session, stop.content, true)

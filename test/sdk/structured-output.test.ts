@@ -58,6 +58,12 @@ describe('structured output', () => {
     expect(run.result).toMatchObject({ subtype: 'success', structured_output: { answer: 3 } })
   })
 
+  it('a nudge is a request of the turn: it stays within maxTurns, as Claude Code counts it', async () => {
+    const run = await runScript([{ reply: 'the answer is 3' }, { reply: [so({ answer: 3 })] }], 'go', { ...opts, maxTurns: 1 })
+    expect(run.requests).toHaveLength(1)
+    expect(run.result).toMatchObject({ subtype: 'error_max_turns', terminal_reason: 'max_turns', num_turns: 2, errors: ['Reached maximum number of turns (1)'] })
+  })
+
   it('gives up after MAX_STRUCTURED_OUTPUT_RETRIES (5) retries', async () => {
     const bad = { reply: [so({ answer: 'no' })] }
     const run = await runScript([bad, { reply: 'plain text' }, bad, bad, bad, bad, { reply: 'never asked' }], 'go', opts)
