@@ -6,6 +6,8 @@ import '../_shared/tasks.js'
 import { staleNote } from './notification.js'
 import { SessionTaskRegistry } from './registry.js'
 import { stopStale, tasksDirOf } from './task-files.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { TASK_STOP_DESCRIPTION, taskStopInput, taskStopTool } from './task-stop.js'
 
 const options = z.object({
   /** How many tasks may run in the background at once (subagents and shells together). */
@@ -16,7 +18,7 @@ const options = z.object({
  * The task registry: the subagents and background shells of a session, with their ids, status,
  * output files and times, under `<session dir>/tasks/`. The Agent and Bash tools run their work
  * through it (the `tasks` capability), so the stream's task messages, the cap on background
- * work and Query.stopTask cover both. A resumed session finds the tasks its previous process
+ * work, Query.stopTask and the model's TaskStop cover both. A resumed session finds the tasks its previous process
  * left running: they are marked stopped, and the model is told with its next prompt.
  */
 export default defineMod({
@@ -33,7 +35,9 @@ export default defineMod({
 
     on('session.start', async ($, e, next) => {
       const dir = tasksDirOf(sessionDirOf(sessionPath($)))
-      registries.set(e.sessionId, new SessionTaskRegistry($, dir, opts.maxConcurrent))
+      const registry = new SessionTaskRegistry($, dir, opts.maxConcurrent)
+      registries.set(e.sessionId, registry)
+      await registerTool($, { name: 'TaskStop', description: TASK_STOP_DESCRIPTION, input: taskStopInput, isReadOnly: false, call: (input) => taskStopTool(input, registry) })
       if (e.resumedFrom) {
         const stale = await stopStale(tasksDirOf(sessionDirOf(e.resumedFrom.transcriptPath)), (m) => $.log.warn(m))
         if (stale.length > 0) {
