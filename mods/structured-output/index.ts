@@ -6,6 +6,7 @@ import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import type { TurnEnding } from '../../core/events/types.js'
 import { compileSchema, type SchemaCheck } from '../../core/tools/schema-check.js'
 import { describeError } from '../../core/errors.js'
+import { coerceTopLevel } from './coerce.js'
 
 export const TOOL_NAME = 'StructuredOutput'
 /** Retries the model gets after a wrong or missing call (spec: MAX_STRUCTURED_OUTPUT_RETRIES, default 5). */
@@ -25,6 +26,7 @@ const DESCRIPTION = `Gives your final answer in the structured form this session
 const NUDGE = `You must give your final answer by calling the ${TOOL_NAME} tool with input that fits its schema. Call it now.`
 
 interface TurnState {
+  schema: Record<string, unknown>
   check: SchemaCheck
   max: number
   failures: number
@@ -67,7 +69,7 @@ export default defineMod({
         $.log.error(`outputFormat.schema is not a valid JSON Schema: ${describeError(err)}; structured output is off`)
         return next(e)
       }
-      const state: TurnState = { check, max: maxRetries(opts.maxRetries, $), failures: 0, done: false }
+      const state: TurnState = { schema: parsed.data.schema, check, max: maxRetries(opts.maxRetries, $), failures: 0, done: false }
       sessions.set(e.sessionId, state)
       const register = $.tool.register as unknown as (spec: ToolRegistration) => Promise<{ tool: string }>
       await register({
@@ -100,10 +102,11 @@ export default defineMod({
   },
 })
 
-function call(state: TurnState, input: unknown, ctx: ToolContext): ToolOutput {
+function call(state: TurnState, given: unknown, ctx: ToolContext): ToolOutput {
   const refuse = (text: string, endTurn?: TurnEnding): ToolOutput => ({ result: text, text, isError: true, ...(endTurn ? { endTurn } : {}) })
   if (ctx.agentId) return refuse(`${TOOL_NAME} gives the main agent's final answer; a subagent reports in plain text instead.`)
   if (state.done) return refuse(`${TOOL_NAME} was already called successfully in this turn; it takes one answer.`)
+  const input = coerceTopLevel(state.schema, given)
   const why = state.check.check(input)
   if (why === undefined) {
     state.done = true

@@ -51,6 +51,20 @@ describe('structured output', () => {
     assertNoDanglingToolUse(run.requests)
   })
 
+  it('reads quoted numbers and booleans at the top level as their property asks, as Claude Code does; nothing else', async () => {
+    const schema = {
+      type: 'object', required: ['n', 'i', 'b', 'u', 's'],
+      properties: { n: { type: 'number' }, i: { type: 'integer' }, b: { type: 'boolean' }, u: { anyOf: [{ type: 'number' }, { type: 'null' }] }, s: { type: 'string' } },
+    }
+    const run = await runScript([
+      { reply: [so({ n: '-2.5', i: '1e3', b: 'True', u: '4', s: '7' })] },
+      { reply: [so({ n: '-2.5', i: '3', b: 'false', u: '4', s: '7' })] },
+    ], 'go', { ...opts, outputFormat: { type: 'json_schema', schema } })
+    // "1e3" and "True" are not read; the others are, and a string property keeps its string.
+    expect(toolResults(run, 1)[0].content).toBe('The input does not match the required schema:\ninput/i must be integer\ninput/b must be boolean\nCall StructuredOutput again with input that fits the schema.')
+    expect(run.result).toMatchObject({ subtype: 'success', structured_output: { n: -2.5, i: 3, b: false, u: 4, s: '7' } })
+  })
+
   it('nudges an answer without the call, and the nudge counts as a retry', async () => {
     const run = await runScript([{ reply: 'the answer is 3' }, { reply: [so({ answer: 3 })] }], 'go', opts)
     const nudge = run.requests[1]!.body.messages.at(-1)
