@@ -86,8 +86,9 @@ export function spawnShell(script: string, cwd: string, env: Env = process.env):
  */
 export async function runShell(command: string, options: ShellOptions): Promise<ShellRun> {
   const cwdFile = nextCwdFile()
-  // On the same line as the command, so bash's line numbers in errors stay the user's.
-  const script = shellScript(command, options.prelude ?? '', cwdFile)
+  // On the same line as the command, so bash's line numbers in errors stay the user's. Both streams
+  // share one pipe, as in Claude Code: the model reads an error where it came among the output lines.
+  const script = shellScript(command, `exec 2>&1; ${options.prelude ?? ''}`, cwdFile)
   ensureGuard()
   // A spare is listed with the guard as it is handed the command; a spawned shell once it exists.
   const spare = options.spare?.take(script, options.cwd, options.env ?? process.env)

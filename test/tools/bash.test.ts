@@ -30,8 +30,14 @@ describe('Bash', () => {
   it('runs a command and reports stdout, stderr and success', async () => {
     const r = await tools.call('Bash', { command: 'echo out; echo err >&2', description: 'Print two lines' })
     expect(r.isError).toBe(false)
-    expect(r.result).toEqual({ stdout: 'out\n', stderr: 'err\n', interrupted: false, isImage: false, exitCode: 0 })
+    // One stream, as in Claude Code: stderr is read in stdout, where it was written.
+    expect(r.result).toEqual({ stdout: 'out\nerr\n', stderr: '', interrupted: false, isImage: false, exitCode: 0 })
     expect(r.text).toBe('out\nerr')
+  })
+
+  it('shows error lines among the output lines in the order they were written', async () => {
+    const r = await tools.call('Bash', { command: 'echo a; echo b >&2; echo c; echo d >&2' })
+    expect(r.text).toBe('a\nb\nc\nd')
   })
 
   it('reports a non-zero exit as an error, except exit 1 of grep, test and friends', async () => {
