@@ -74,10 +74,12 @@ export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellS
   if (run.timedOut) notes.push(`Command timed out after ${timeoutMs} ms and was stopped.`)
   else if (run.aborted) notes.push('Command was interrupted.')
   else if (run.exitCode === null) notes.push(`Command was killed by ${run.signal}.`)
-  else if (run.exitCode !== 0) notes.push(`Exit code ${run.exitCode}${meaning ? ` (${meaning})` : ''}`)
+  else if (meaning) notes.push(`Exit code ${run.exitCode} (${meaning})`)
   if (run.leftovers) notes.push('Processes the command left running in the background were stopped; use run_in_background for long-running processes.')
+  // A failing exit code leads, as in Claude Code: read before the output, however long.
+  const lead = !interrupted && run.exitCode && !meaning ? `Exit code ${run.exitCode}` : undefined
 
-  const { text, rawOutputPath } = await modelText(run, notes, { cap: options.maxOutputChars, failed })
+  const { text, rawOutputPath } = await modelText(run, notes, { cap: options.maxOutputChars, failed, lead })
   return {
     result: {
       stdout: run.stdout.text(), stderr: run.stderr.text(), interrupted, isImage: false, exitCode: run.exitCode,

@@ -2,14 +2,14 @@ import type { ShellRun } from './run-shell.js'
 import { sizeOf } from '../../hooks-runner/size-of.js'
 
 /**
- * What the model reads of a run: stdout, stderr and the notes, within `cap` characters all told,
+ * What the model reads of a run: `lead` (a line put first), stdout, stderr and the notes, within `cap` characters all told,
  * so a tool-result budget of the same figure never moves it to a file. When the output had to be
  * cut, the whole of it is saved and the last note says where (`rawOutputPath`).
  */
-export async function modelText(run: Pick<ShellRun, 'stdout' | 'stderr' | 'full'>, notes: string[], o: { cap: number; failed: boolean }): Promise<{ text: string; rawOutputPath?: string }> {
+export async function modelText(run: Pick<ShellRun, 'stdout' | 'stderr' | 'full'>, notes: string[], o: { cap: number; failed: boolean; lead?: string }): Promise<{ text: string; rawOutputPath?: string }> {
   const { stdout, stderr } = run
   const join = (out: string, err: string, extra: string[]) =>
-    [[out.replace(/\n+$/, ''), err.replace(/\n+$/, '')].filter((s) => s !== '').join('\n') || (o.failed ? '' : '(Bash completed with no output)'), ...extra].filter((s) => s !== '').join('\n')
+    [o.lead ?? '', [out.replace(/\n+$/, ''), err.replace(/\n+$/, '')].filter((s) => s !== '').join('\n') || (o.failed ? '' : '(Bash completed with no output)'), ...extra].filter((s) => s !== '').join('\n')
   const whole = join(stdout.text(), stderr.text(), notes)
   if (!stdout.truncated && !stderr.truncated && whole.length <= o.cap) {
     await run.full.save(false)
@@ -18,8 +18,8 @@ export async function modelText(run: Pick<ShellRun, 'stdout' | 'stderr' | 'full'
   const saved = await run.full.save(true)
   const total = stdout.length + stderr.length
   const tail = [...notes, savedNote(saved, total, run.full.kept)]
-  // Separators and the notes come first out of the budget; the streams share what is left.
-  const room = Math.max(0, o.cap - tail.reduce((n, s) => n + s.length + 1, 0) - 1)
+  // Separators, the lead and the notes come first out of the budget; the streams share what is left.
+  const room = Math.max(0, o.cap - [o.lead ?? '', ...tail].reduce((n, s) => n + s.length + 1, 0) - 1)
   const [outRoom, errRoom] = share(stdout.length, stderr.length, room)
   const text = join(stdout.text(outRoom), stderr.text(errRoom), tail)
   return { text, ...(saved ? { rawOutputPath: saved } : {}) }

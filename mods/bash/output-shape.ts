@@ -10,9 +10,10 @@ const bashResult = z.looseObject({
   exitCode: z.number().int().nullable().optional(),
 })
 
-/** Bash's output: its streams, then what the exit says, as a command's own result reads. */
+/** Bash's output: a failing exit code first, then its streams, as a command's own result reads. */
 export const bashOutputShape = outputShape(bashResult, (r) => {
   const body = [r.stdout.replace(/\n+$/, ''), r.stderr.replace(/\n+$/, '')].filter((s) => s !== '').join('\n')
-  const notes = r.interrupted ? ['Command was interrupted.'] : typeof r.exitCode === 'number' && r.exitCode !== 0 ? [`Exit code ${r.exitCode}`] : []
-  return [body || (notes.length > 0 ? '' : '(Bash completed with no output)'), ...notes].filter((s) => s !== '').join('\n')
+  const lead = !r.interrupted && typeof r.exitCode === 'number' && r.exitCode !== 0 ? `Exit code ${r.exitCode}` : ''
+  const notes = r.interrupted ? ['Command was interrupted.'] : []
+  return [lead, body || (lead || notes.length > 0 ? '' : '(Bash completed with no output)'), ...notes].filter((s) => s !== '').join('\n')
 })

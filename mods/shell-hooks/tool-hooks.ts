@@ -35,10 +35,9 @@ function failureText(res: { result: unknown; text?: string }): string {
   const text = res.text ?? textOf(res.result)
   const code = (res.result as { exitCode?: unknown } | null | undefined)?.exitCode
   if (typeof code !== 'number') return text
-  const lines = text.split('\n')
-  const at = lines.findLastIndex((l) => l.startsWith(`Exit code ${code}`))
-  if (at < 0) return [`Exit code ${code}`, text].filter((s) => s !== '').join('\n')
-  return [lines[at], ...lines.filter((_, i) => i !== at)].join('\n')
+  const lead = `Exit code ${code}`
+  if (text === lead || text.startsWith(`${lead}\n`)) return text
+  return [lead, text].filter((s) => s !== '').join('\n')
 }
 
 /**

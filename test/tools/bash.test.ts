@@ -42,11 +42,18 @@ describe('Bash', () => {
 
   it('reports a non-zero exit as an error, except exit 1 of grep, test and friends', async () => {
     const fail = await tools.call('Bash', { command: 'echo partial; exit 3' })
-    expect(fail).toMatchObject({ isError: true, text: 'partial\nExit code 3', result: { exitCode: 3 } })
+    expect(fail).toMatchObject({ isError: true, text: 'Exit code 3\npartial', result: { exitCode: 3 } })
     const grep = await tools.call('Bash', { command: 'echo abc | grep zzz' })
     expect(grep).toMatchObject({ isError: false, result: { exitCode: 1, returnCodeInterpretation: 'No matches found' } })
     expect((await tools.call('Bash', { command: '[ -f /nonexistent ]' })).isError).toBe(false)
     expect((await tools.call('Bash', { command: 'ls /nonexistent-dir-xyz' })).isError).toBe(true)
+  })
+
+  it('puts a failing exit code first, before output however long, as in Claude Code', async () => {
+    const r = await tools.call('Bash', { command: 'seq 1 10000; exit 2' })
+    expect(r.text.startsWith('Exit code 2\n1\n2\n')).toBe(true)
+    expect(r.text.length).toBeLessThanOrEqual(30_000)
+    expect(r.text.split('\n').filter((l) => l.startsWith('Exit code'))).toEqual(['Exit code 2'])
   })
 
   it('keeps the working directory across calls, only inside the allowed directories', async () => {
