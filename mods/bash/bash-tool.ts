@@ -25,7 +25,7 @@ export interface BashOptions {
 }
 
 export const bashDescription = (o: BashOptions) => `Runs a command with bash and returns its output.
-- The working directory persists between calls (cd works, within the session's directories); environment variables do not.
+- The working directory persists between calls after a command that succeeds (cd works, within the session's directories); environment variables do not.
 - Quote paths that contain spaces: cd "/path/with spaces".
 - Timeout: ${o.defaultTimeoutMs} ms by default, at most ${o.maxTimeoutMs} ms (timeout parameter). A command still running at its timeout moves to the background, where you are told when it ends; a \`sleep\`, a command that runs git, or one that cannot be parsed is stopped instead, with everything it started.
 - Output over ${o.maxOutputChars} characters is cut in the middle.
@@ -63,7 +63,9 @@ export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellS
     if (output) return cwdNote ? { ...output, text: `${output.text}\n${cwdNote}` } : output
   }
   const notes = cwdNote ? [cwdNote] : []
-  if (run.cwd && run.cwd !== cwd) {
+  // Only a command that succeeds moves the shell, as in Claude Code: after `cd build && make` fails,
+  // the next command starts where this one did.
+  if (run.exitCode === 0 && run.cwd && run.cwd !== cwd) {
     const refused = await shell.moveTo(run.cwd)
     if (refused) notes.push(refused)
   }

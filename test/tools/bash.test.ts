@@ -64,6 +64,15 @@ describe('Bash', () => {
     expect((await tools.call('Bash', { command: 'pwd' })).text).toBe(tmp.dir)
   })
 
+  it('keeps the directory a failing command moved to for that command only, as in Claude Code', async () => {
+    const failed = await tools.call('Bash', { command: 'cd sub && false' })
+    expect(failed.text).toBe('Exit code 1')
+    expect((await tools.call('Bash', { command: 'pwd' })).text).toBe(tmp.dir)
+    // Nothing moved, so nothing to reset: no note.
+    expect((await tools.call('Bash', { command: 'cd / && ls /nonexistent-dir-xyz' })).text).not.toContain('reset to')
+    expect((await tools.call('Bash', { command: 'pwd' })).text).toBe(tmp.dir)
+  })
+
   it('starts over in the session directory when the one it was in is gone, and says so', async () => {
     await mkdir(join(tmp.dir, 'gone'))
     await tools.call('Bash', { command: 'cd gone' })
