@@ -63,9 +63,13 @@ export default defineMod({
           if (ctx.agentId) agentLists.set(ctx.agentId, todos)
           else list = todos
           const open = todos.filter((t) => t.status !== 'completed').length
+          const tasks = `${todos.length} task${todos.length === 1 ? '' : 's'}`
           return {
             result: { oldTodos, newTodos: todos },
-            text: `Todo list updated (${todos.length} task${todos.length === 1 ? '' : 's'}, ${open} not completed). Keep it current as you work, and go on with the task in progress.`,
+            // With every task done there is no task in progress to go on with.
+            text: open === 0 && todos.length > 0
+              ? `Todo list updated (${tasks}, all completed).`
+              : `Todo list updated (${tasks}, ${open} not completed). Keep it current as you work, and go on with the task in progress.`,
           }
         },
       })

@@ -26,6 +26,11 @@ describe('TodoWrite', () => {
     expect(tools.session.host.capabilities.get('todo')?.todos()).toEqual(second)
   })
 
+  it('does not send the model on to a task in progress once every task is completed', async () => {
+    const done = [{ content: 'Ship', status: 'completed', activeForm: 'Shipping' }]
+    expect((await tools.call('TodoWrite', { todos: done })).text).toBe('Todo list updated (1 task, all completed).')
+  })
+
   it('rejects a todo without activeForm or with an unknown status', async () => {
     expect(await tools.call('TodoWrite', { todos: [{ content: 'x', status: 'pending' }] })).toMatchObject({ isError: true, text: expect.stringContaining('activeForm') })
     expect(await tools.call('TodoWrite', { todos: [{ content: 'x', status: 'done', activeForm: 'x' }] })).toMatchObject({ isError: true, text: expect.stringContaining('status') })
