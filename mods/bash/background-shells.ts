@@ -71,7 +71,8 @@ export class BackgroundShells {
    */
   start(command: string, cwd: string, prelude = '', output?: string | ((id: string) => string)): BackgroundShell {
     ensureGuard()
-    const child: ChildProcess = spawnShell(`${prelude}${command}`, cwd, this.env())
+    // One pipe for both streams, as a foreground command has (see runShell): the output file reads in the order it was written.
+    const child: ChildProcess = spawnShell(`exec 2>&1; ${prelude}${command}`, cwd, this.env())
     return this.track(child, command, output, '')
   }
 

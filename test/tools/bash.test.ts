@@ -133,11 +133,18 @@ describe('background shells', () => {
     expect(started.result).toMatchObject({ backgroundTaskId: 'bash_1' })
     await sleep(200)
     const first = await tools.call('BashOutput', { bash_id: 'bash_1' })
-    expect(first.result).toMatchObject({ shellId: 'bash_1', status: 'completed', exitCode: 0, stdout: 'one\ntwo\n', stderr: 'oops\n', stdoutLines: 2 })
+    expect(first.result).toMatchObject({ shellId: 'bash_1', status: 'completed', exitCode: 0, stdout: 'one\ntwo\noops\n', stderr: '', stdoutLines: 3 })
     expect(first.text).toContain('<status>completed</status>')
     const again = await tools.call('BashOutput', { bash_id: 'bash_1' })
     expect(again.result).toMatchObject({ stdout: '', stderr: '' })
     expect(again.text).toContain('no new output')
+  })
+
+  it('keeps error lines among the output lines in the order they were written', async () => {
+    const started = await tools.call('Bash', { command: 'echo a; echo b >&2; echo c; echo d >&2', run_in_background: true })
+    const id = (started.result as { backgroundTaskId: string }).backgroundTaskId
+    await sleep(200)
+    expect((await tools.call('BashOutput', { bash_id: id })).result).toMatchObject({ stdout: 'a\nb\nc\nd\n', stderr: '' })
   })
 
   it('BashOutput filters lines; KillShell stops a shell and its group', async () => {
