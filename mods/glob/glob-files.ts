@@ -13,7 +13,7 @@ export type GlobInput = z.output<typeof globInput>
 export const GLOB_DESCRIPTION = `Finds files by name with a glob pattern, fast in any size of codebase.
 - Patterns like "**/*.js" or "src/**/*.{ts,tsx}"; hidden files are included.
 - Matching file paths come back newest first (by modification time).
-- .git and node_modules are skipped.
+- .git and node_modules are skipped, unless the pattern names them (node_modules/**/package.json).
 - For an open-ended search that needs several rounds of globbing and grepping, plan the rounds, and run independent searches in one response.`
 
 export interface GlobOptions {
@@ -36,7 +36,7 @@ export async function globTool(input: GlobInput, ctx: ToolContext, options: Glob
   const { glob } = await import('tinyglobby')
   const found = await glob(input.pattern, {
     cwd: checked.path, absolute: true, dot: true, onlyFiles: true, expandDirectories: false,
-    ignore: [...options.ignore], signal: ctx.signal,
+    ignore: ignoresFor(input.pattern, options.ignore), signal: ctx.signal,
   })
   // An absolute pattern or "../" may reach past the allowed directories; those matches are dropped.
   const roots = await allowedRoots(ctx.cwd, options.additionalDirectories)
@@ -50,4 +50,15 @@ export async function globTool(input: GlobInput, ctx: ToolContext, options: Glob
   if (filenames.length === 0) return { result, text: 'No files found' }
   const note = truncated ? `\n(Results are truncated: showing the ${filenames.length} newest of ${dated.length} matches. Use a more specific path or pattern.)` : ''
   return { result, text: filenames.join('\n') + note }
+}
+
+// The ignore globs that apply to `pattern`: one that hides a directory everywhere (node_modules,
+// .git) is dropped when the pattern names that directory itself (node_modules/**/package.json,
+// .git/HEAD): the model asked for what it would hide, and "No files found" would be a wrong answer.
+function ignoresFor(pattern: string, ignore: readonly string[]): string[] {
+  const named = new Set(pattern.split('/'))
+  return ignore.filter((g) => {
+    const dir = /^\*\*\/([^/*?[\]{}!]+)\/\*\*$/.exec(g)?.[1]
+    return !(dir && named.has(dir))
+  })
 }

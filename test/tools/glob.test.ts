@@ -40,6 +40,13 @@ describe('Glob', () => {
     expect(r.text).toBe([p('src/newest.ts'), p('src/deep/middle.ts'), p('.hidden/config.ts'), p('old.ts')].join('\n'))
   })
 
+  it('searches node_modules or .git when the pattern names them, as in Claude Code', async () => {
+    expect((await tools.call('Glob', { pattern: 'node_modules/**/*.ts' })).text).toBe(p('node_modules/pkg/index.ts'))
+    expect((await tools.call('Glob', { pattern: '.git/hooks/*' })).text).toBe(p('.git/hooks/x.ts'))
+    // Named as a directory only: a file called node_modules.ts does not lift the ignore.
+    expect((await tools.call('Glob', { pattern: '**/node_modules.ts' })).text).toBe('No files found')
+  })
+
   it('searches under path, relative to the session directory or absolute', async () => {
     const rel = await tools.call('Glob', { pattern: '*.{ts,md}', path: 'src' })
     expect((rel.result as any).filenames).toEqual([p('src/newest.ts'), p('src/readme.md')])
