@@ -29,7 +29,7 @@ function describe(agents: Map<string, AgentDefinition>): string {
   return [
     'Launch a subagent to handle a task on its own: it has a fresh context and its own tools, and replies with one report.',
     'Use it for open-ended searches and for independent pieces of work; several Agent calls in one response run in parallel.',
-    'With run_in_background the call returns at once and the agent\'s report comes back to you later as a message of its own; meanwhile go on with other work. With isolation "worktree" it works in its own git worktree.',
+    'An agent runs in the background: the call returns at once and the agent\'s report comes back to you later as a message of its own; meanwhile go on with other work, and do not do the agent\'s task yourself. Pass run_in_background: false when you need the report before you can go on. With isolation "worktree" it works in its own git worktree.',
     'Available agent types:', ...rows,
   ].join('\n')
 }

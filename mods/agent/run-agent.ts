@@ -21,7 +21,7 @@ export const agentInput = z.object({
   subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
   model: z.string().optional().describe('A model for this agent (an alias such as sonnet, opus or haiku, or an id); default: the agent type\'s, else the current model'),
   effort: z.enum(EFFORT_LEVELS).optional().describe('The reasoning effort of the agent\'s requests; default: the session\'s'),
-  run_in_background: z.boolean().optional().describe('Run the agent in the background: the call returns at once, and its report comes back to you on its own when it is done'),
+  run_in_background: z.boolean().optional().describe('Whether the agent runs in the background (the default): the call returns at once, and its report comes back to you on its own when it is done. false: the call waits for the report'),
   isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works in a git worktree of its own (a copy of the repository on a new branch), kept only if it commits'),
 })
 export type AgentInput = z.output<typeof agentInput>
@@ -47,6 +47,10 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
   if (i.run_in_background && !registry) return failure('run_in_background needs the tasks mod (it keeps the session\'s tasks), which this distribution does not load. Run the agent in the foreground.')
   const refused = i.run_in_background ? registry!.refusal() : undefined
   if (refused) return failure(refused)
+  // Unasked, the main conversation's call runs in the background, as Claude Code's does since
+  // 2.1.198 (spec §7): where the session keeps tasks and has room for one more, else it waits for
+  // the report. A subagent's own call, and an agent type that says `background: false`, wait.
+  const byDefault = registry !== undefined && ctx.agentId === undefined && registry.refusal() === undefined
   const id = newAgentId()
   let worktree: Worktree | undefined
   if (i.isolation === 'worktree') {
@@ -57,7 +61,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
     }
     await permissionsDirs($, 'addDirectories', worktree.path)
   }
-  let background = i.run_in_background ?? def.background === true
+  let background = i.run_in_background ?? def.background ?? byDefault
   // The call's own abort (an interrupted turn) stops the agent only while the call waits on it:
   // through the registry once it holds the task, so it ends `stopped`.
   const stop = new AbortController()

@@ -10,7 +10,7 @@ describe('modloop acp: permission asks', () => {
   it('a subagent\'s call the editor is asked about is told running, then ended, though its other messages stay inside the Agent call', async () => {
     server = await startFakeAnthropic({
       script: [
-        { reply: [{ tool_use: { id: 'toolu_agent', name: 'Agent', input: { description: 'helper', prompt: 'SUBTASK touch it', subagent_type: 'general-purpose' } } }] },
+        { reply: [{ tool_use: { id: 'toolu_agent', name: 'Agent', input: { description: 'helper', prompt: 'SUBTASK touch it', subagent_type: 'general-purpose', run_in_background: false } } }] },
         { reply: [{ tool_use: { id: 'toolu_sub', name: 'Bash', input: { command: 'touch sub-made' } } }], when: { firstUserText: 'SUBTASK' } },
         { reply: 'sub done', when: { firstUserText: 'SUBTASK' } },
         { reply: 'all done' },
@@ -37,7 +37,7 @@ describe('modloop acp: permission asks', () => {
   it('a subagent\'s call run in an editor terminal without an ask sends no update for a call the editor was never shown', async () => {
     server = await startFakeAnthropic({
       script: [
-        { reply: [{ tool_use: { id: 'toolu_agent', name: 'Agent', input: { description: 'helper', prompt: 'SUBTASK list', subagent_type: 'general-purpose' } } }] },
+        { reply: [{ tool_use: { id: 'toolu_agent', name: 'Agent', input: { description: 'helper', prompt: 'SUBTASK list', subagent_type: 'general-purpose', run_in_background: false } } }] },
         { reply: [{ tool_use: { id: 'toolu_sub', name: 'Bash', input: { command: 'ls' } } }], when: { firstUserText: 'SUBTASK' } },
         { reply: 'sub done', when: { firstUserText: 'SUBTASK' } },
         { reply: 'all done' },

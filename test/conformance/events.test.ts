@@ -61,7 +61,7 @@ describe('event conformance', () => {
         { tool_use: { name: 'Bash', input: { command: 'touch made.txt', description: 'make a file' } } },
         { tool_use: { name: 'Bash', input: { command: 'rm -f notes.txt', description: 'remove the notes' } } },
       ] },
-      { reply: [{ tool_use: { name: 'Agent', input: { description: 'check', prompt: 'Read the notes, then say done.', subagent_type: 'general-purpose' } } }] },
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'check', prompt: 'Read the notes, then say done.', subagent_type: 'general-purpose', run_in_background: false } } }] },
       // The subagent's own turn: a tool call, then its report.
       ...readNotes(p.dir).slice(0, 1),
       { reply: 'done' },

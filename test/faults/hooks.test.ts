@@ -84,7 +84,7 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     ), { 'CLAUDE.md': 'Be brief.\n' })
     const run = await runFaulty(p.cwd, undefined, {
       script: [
-        { reply: [bash('echo deny-me'), bash('echo ran'), bash('exit 3'), { tool_use: { name: 'Agent', input: { description: 'sub', prompt: 'help' } } }] },
+        { reply: [bash('echo deny-me'), bash('echo ran'), bash('exit 3'), { tool_use: { name: 'Agent', input: { description: 'sub', prompt: 'help', run_in_background: false } } }] },
         { reply: 'sub done' },
         { reply: 'sub really done', expect: { lastUserText: 'exit 2 from SubagentStop' } },
         { reply: 'first', expect: { toolResults: 4 } },

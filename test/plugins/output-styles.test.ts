@@ -76,7 +76,7 @@ describe("a plugin's output styles", () => {
   it("a subagent keeps its own prompt: the style is the main conversation's", async () => {
     await settings({ outputStyle: 'tools:terse' })
     const script = [
-      { reply: [{ tool_use: { name: 'Agent', input: { description: 'look', prompt: 'look around', subagent_type: 'general-purpose' } } }] },
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'look', prompt: 'look around', subagent_type: 'general-purpose', run_in_background: false } } }] },
       { reply: 'found it' },
       { reply: 'done' },
     ]

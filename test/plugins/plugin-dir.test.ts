@@ -62,7 +62,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
   it('the Agent tool starts its agent by plugin:name', async () => {
     await writeToolsPlugin(plugin)
     const script = [
-      { reply: [{ tool_use: { name: 'Agent', input: { description: 'review', prompt: 'review it', subagent_type: 'tools:reviewer' } } }] },
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'review', prompt: 'review it', subagent_type: 'tools:reviewer', run_in_background: false } } }] },
       { reply: 'looks fine' },
       { reply: 'the reviewer says it looks fine' },
     ]
@@ -76,7 +76,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     const skill = await runCli(['-p', '/changelog', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
     expect(firstText(skill)).toContain('Read the commits and write the entry.')
     const script = [
-      { reply: [{ tool_use: { name: 'Agent', input: { description: 'review', prompt: 'review it', subagent_type: 'reviewer' } } }] },
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'review', prompt: 'review it', subagent_type: 'reviewer', run_in_background: false } } }] },
       { reply: 'looks fine' },
       { reply: 'done' },
     ]

@@ -18,8 +18,9 @@ beforeAll(async () => {
 afterAll(() => rm(cwd, { recursive: true, force: true }))
 
 const SIDE = 'side job: list the notes'
+// In the foreground unless a test says otherwise (the model's default is the background: see its own test).
 const agent = (id: string, extra: Record<string, unknown> = {}, prompt = SIDE) =>
-  ({ tool_use: { id, name: 'Agent', input: { description: 'list the notes', prompt, ...extra } } })
+  ({ tool_use: { id, name: 'Agent', input: { description: 'list the notes', prompt, run_in_background: false, ...extra } } })
 const sub = (reply: unknown, extra: Record<string, unknown> = {}) => ({ reply, when: { firstUserText: SIDE }, ...extra })
 const gate = (label: string) => [{ tool_use: { name: 'Gate', input: { label } } }]
 const options = (mods: unknown[], extra: Record<string, unknown> = {}) => ({ cwd, mods: mods as never, env: { MODLOOP_HOME: home }, ...extra })
@@ -68,6 +69,26 @@ describe('background subagents', () => {
     expect(output).toContain('→ Gate {"label":"one"}')
     expect(output).toContain('--- report ---\nfound three notes')
     expect(shapeProblems(run.messages as never)).toEqual([])
+  })
+
+  it('runs in the background when the call does not say (spec §7: the default since 2.1.198); without the tasks mod it waits', async () => {
+    const run = await runTasks([
+      { reply: [{ tool_use: { id: 'toolu_default', name: 'Agent', input: { description: 'list the notes', prompt: SIDE } } }] },
+      sub('found three notes'),
+      { reply: 'launched', expect: { toolResults: 1 } },
+      { reply: 'read the report', expect: { lastUserText: '<task-notification>' } },
+    ], 'go', options([agentMod, tasksMod]))
+    expect(run.error).toBeUndefined()
+    expect(toolResultOf(run, 'toolu_default').result).toMatchObject({ status: 'async_launched' })
+    expect(run.results.map((r) => r.result)).toEqual(['launched', 'read the report'])
+    // Without the tasks mod there is no background: the call waits for the report.
+    const plain = await runTasks([
+      { reply: [{ tool_use: { id: 'toolu_plain', name: 'Agent', input: { description: 'list the notes', prompt: SIDE } } }] },
+      sub('found three notes'),
+      { reply: 'done', expect: { toolResults: 1 } },
+    ], 'go', options([agentMod]))
+    expect(plain.error).toBeUndefined()
+    expect(toolResultOf(plain, 'toolu_plain').text).toContain('found three notes')
   })
 
   it('a synchronous report reaches the model framed as the subagent\'s output, with its agent id', async () => {

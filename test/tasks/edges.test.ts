@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }))
 
 const options = (mods: unknown[]) => ({ cwd: repo, mods: mods as never, env: { MODLOOP_HOME: home, ...GIT_ENV } })
-const isolated = (id: string, prompt: string) => ({ tool_use: { id, name: 'Agent', input: { description: prompt, prompt, isolation: 'worktree' } } })
+const isolated = (id: string, prompt: string) => ({ tool_use: { id, name: 'Agent', input: { description: prompt, prompt, isolation: 'worktree', run_in_background: false } } })
 const inSub = (prompt: string, reply: unknown) => ({ reply, when: { firstUserText: prompt } })
 const bash = (command: string) => [{ tool_use: { name: 'Bash', input: { command } } }]
 
