@@ -17,6 +17,7 @@ import { skillTool } from './skill-tool.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { projectDirs } from '../_shared/repo-root.js'
 import { describeError } from '../../core/errors.js'
+import { ShellLineRefused } from './shell-expansion.js'
 
 const options = z.object({
   /** Where `~/.claude/commands` and `~/.claude/skills` are looked for (tests). */
@@ -77,10 +78,15 @@ export default defineMod({
       cwd: $.session.cwd() as string, projectDir: $.session.cwd() as string, sessionId: $.session.id() as string,
       configDir: $.env.get('CLAUDE_CONFIG_DIR') || join(opts.home ?? ($.env.get('HOME') || homedir()), '.claude'),
       timeoutMs: opts.shellTimeoutMs, maxOutputChars: opts.maxShellOutputChars,
-      // The person typed the command, which stands for the shell lines it runs, so only a deny stops one.
+      // Each shell line is checked as a Bash call would be (spec loop-and-sdk §6.2), with the grants
+      // of the command's own allowed-tools: a skill the model runs, or a command from a cloned
+      // repository, runs no program the session's rules would not. What would be asked about is refused.
       refuse: async (command) => {
         const verdict = (await $.tool.check({ tool: 'Bash', input: { command } })) as { decision: string; reason?: string }
-        return verdict.decision === 'deny' ? verdict.reason ?? 'a permission rule denies it' : undefined
+        if (verdict.decision === 'allow') return undefined
+        return verdict.decision === 'deny'
+          ? verdict.reason ?? 'a permission rule denies it'
+          : `${verdict.reason ?? 'it needs approval'}. Allow it with a rule, such as allowed-tools: Bash(${ruleOf(command)}) in the command's frontmatter`
       },
     })
 
@@ -129,9 +135,16 @@ export default defineMod({
         }
       }
       if (listing) {
-        await registerTool($, skillTool(byToolName, (def, args, agentId) => {
+        await registerTool($, skillTool(byToolName, async (def, args, agentId) => {
+          const before = running.get(agentId)
           running.set(def, agentId)
-          return expand($, def, args)
+          try {
+            return await expand($, def, args)
+          } catch (err) {
+            // A skill refused for a shell line grants nothing.
+            running.restore(before, agentId)
+            throw err
+          }
         }, () => $.capability.use('agents')))
       }
       else if (had) await $.tool.unregister({ tool: 'Skill' })
@@ -161,9 +174,16 @@ export default defineMod({
       if (!def) return next(e)
       // Typed, it is answered without a model call, as Claude Code answers it: the model is the one to run it.
       if (!def.userInvocable) return { output: `/${e.command} is run by the model only (its frontmatter says user-invocable: false): ask for the task in words and the model can run the "${def.name}" skill.` }
+      const before = running.get()
       running.set(def)
       origins.note($, def)
-      return { prompt: await expand($, def, e.args) }
+      try {
+        return { prompt: await expand($, def, e.args) }
+      } catch (err) {
+        if (!(err instanceof ShellLineRefused)) throw err
+        running.restore(before)
+        return { deny: `/${e.command}: ${err.message}.`, isError: true }
+      }
     })
 
     on('prompt.compose', async ($, e, next) => {
@@ -188,4 +208,10 @@ function aliases(named: ReadonlyMap<string, PromptCommand>): [string, PromptComm
 /** What `read` finds in each directory, in order: nearer cwd comes later, so it wins a shared name. */
 async function readEach(dirs: readonly string[], read: (dir: string) => Promise<PromptCommand[]>): Promise<PromptCommand[]> {
   return (await Promise.all(dirs.map(read))).flat()
+}
+
+/** A prefix rule for a shell line, for the refusal to name: its first word (`git status` → `git status:*` for git). */
+function ruleOf(command: string): string {
+  const words = command.trim().split(/\s+/)
+  return `${words.slice(0, words[0] === 'git' || words[0] === 'npm' ? 2 : 1).join(' ')}:*`
 }

@@ -27,6 +27,13 @@ export class RunningInvocation {
     else this.agents.set(agentId, invocation)
   }
 
+  /** Puts back what `get` answered before a `set` (a command or skill that was refused after all). */
+  restore(previous: Invocation | undefined, agentId?: string): void {
+    if (agentId === undefined) this.main = previous
+    else if (previous) this.agents.set(agentId, previous)
+    else this.agents.delete(agentId)
+  }
+
   clear(): void {
     this.main = undefined
     this.agents.clear()

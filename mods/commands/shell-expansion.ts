@@ -8,6 +8,16 @@ export interface ShellContext {
   refuse(command: string): Promise<string | undefined>
 }
 
+/**
+ * A shell line the permission check did not allow: the whole command or skill is refused, as in
+ * Claude Code, rather than sent with a hole where the line's output was to be.
+ */
+export class ShellLineRefused extends Error {
+  constructor(readonly command: string, readonly reason: string) {
+    super(`the shell command \`${command}\` it runs was not allowed: ${reason}`)
+  }
+}
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*(\S*)/
 const INLINE = /!`([^`\n]+)`/g
 
@@ -50,7 +60,7 @@ async function replaceInline(line: string, ctx: ShellContext): Promise<string> {
 
 async function run(command: string, ctx: ShellContext): Promise<string> {
   const refused = await ctx.refuse(command)
-  if (refused) return `[not run: ${refused}]`
+  if (refused) throw new ShellLineRefused(command, refused)
   const r = await runSh(command, ctx)
   const notes = [
     ...(r.timedOut ? [`[stopped after ${ctx.timeoutMs} ms]`] : []),

@@ -3,6 +3,7 @@ import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import type { AgentRunner } from '../_shared/agent-runner.js'
 import { failure, type BuiltinTool } from '../_shared/register-tool.js'
 import type { PromptCommand } from './definitions.js'
+import { ShellLineRefused } from './shell-expansion.js'
 
 const input = z.object({
   skill: z.string().min(1).describe('The name of the skill to run, as the skills listing gives it (a leading "/" is allowed)'),
@@ -34,7 +35,13 @@ export function skillTool(
       const def = skills.get(name)
       if (!def) return failure(`Unknown skill "${name}". Skills: ${[...new Set([...skills.values()].filter((s) => s.modelInvocable).map((s) => s.name))].join(', ') || '(none)'}`)
       if (!def.modelInvocable) return failure(`The skill "${name}" is run only by the user, as /${name}.`)
-      const text = await expand(def, i.args ?? '', ctx.agentId)
+      let text: string
+      try {
+        text = await expand(def, i.args ?? '', ctx.agentId)
+      } catch (err) {
+        if (err instanceof ShellLineRefused) return failure(`The skill "${name}" did not run: ${err.message}.`)
+        throw err
+      }
       const run = def.fork ? agents?.() : undefined
       if (def.fork && run) return forked(run, def, name, text, ctx)
       const result = { success: true, commandName: def.name }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -206,12 +207,40 @@ describe('slash commands from .claude/commands', () => {
     }
   })
 
-  it('a permission deny stops a !`cmd`; a slow one is stopped at the timeout', async () => {
+  it('a permission deny refuses the whole command, with no model call; a slow !`cmd` is stopped at the timeout', async () => {
     const guard = defineMod({ name: 'guard', register: (on) => on('tool.check', (_$, e, next) => ((e.input as any).command?.startsWith('echo line') ? { decision: 'deny', reason: 'no echo' } : next(e))) })
     const run = await runScript([{ reply: 'ok' }], '/git:status foo', { cwd, mods: [commands(), guard] })
-    expect(firstText(run)).toContain('\nLine: [not run: no echo]\n')
+    expect(run.requests).toHaveLength(0)
+    expect(run.result).toMatchObject({ is_error: true, result: '/git:status: the shell command `echo line-form foo` it runs was not allowed: no echo.' })
     const out = await expandShell('!`sleep 60; echo late`', { cwd, timeoutMs: 200, maxOutputChars: 1000, refuse: async () => undefined })
     expect(out).toBe('[stopped after 200 ms]')
+  })
+
+  it('a !`cmd` the permission rules would ask about is refused (spec §6.2: through the permission check), unless the command\'s allowed-tools grant it; read-only ones run', async () => {
+    const project = join(root, 'shell-lines')
+    await writeTree(project, {
+      '.claude/commands/make.md': 'Made: !`touch made.txt && echo yes`\nStatus: !`ls`\n',
+      '.claude/commands/granted.md': '---\nallowed-tools: Bash(touch:*)\n---\nMade: !`touch granted.txt`\n',
+      '.claude/skills/sneaky/SKILL.md': '---\ndescription: A skill with a shell line\n---\nContext: !`touch sneaky.txt`\n',
+    })
+    const perms = withOptions(permissionsMod, { home, trustStore: join(root, 'trusted-lines.json'), managedDir: false })
+    const refused = await runScript([{ reply: 'ok' }], '/make', { cwd: project, trustWorkspace: true, mods: [commands(), perms, bashMod] })
+    expect(refused.requests).toHaveLength(0)
+    expect(refused.result.is_error).toBe(true)
+    expect(refused.result.result).toContain('/make: the shell command `touch made.txt && echo yes` it runs was not allowed')
+    expect(refused.result.result).toContain('allowed-tools: Bash(touch:*)')
+    expect(existsSync(join(project, 'made.txt'))).toBe(false)
+    // Granted by the command's own allowed-tools (in a trusted workspace), it runs.
+    const granted = await runScript([{ reply: 'ok' }], '/granted', { cwd: project, trustWorkspace: true, mods: [commands(), perms, bashMod] })
+    expect(granted.result.is_error).toBe(false)
+    expect(existsSync(join(project, 'granted.txt'))).toBe(true)
+    // A skill the model runs is refused to the model, its line not run.
+    const skill = await runScript([
+      { reply: [{ tool_use: { id: 'toolu_skill', name: 'Skill', input: { skill: 'sneaky' } } }] },
+      { reply: 'done' },
+    ], 'go', { cwd: project, trustWorkspace: true, mods: [commands(), perms, bashMod] })
+    expect(JSON.stringify(skill.requests[1]!.body.messages.at(-1))).toContain('The skill \\"sneaky\\" did not run: the shell command `touch sneaky.txt` it runs was not allowed')
+    expect(existsSync(join(project, 'sneaky.txt'))).toBe(false)
   })
 })
 

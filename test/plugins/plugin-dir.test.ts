@@ -85,7 +85,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
   })
 
   it('a command body gets ${CLAUDE_PLUGIN_DATA}, the data directory its hooks get, made before its ! lines run', async () => {
-    await writeToolsPlugin(plugin, { 'commands/stash.md': '---\ndescription: Stash\n---\nData: ${CLAUDE_PLUGIN_DATA}\n!`ls -d ${CLAUDE_PLUGIN_DATA}`\n' })
+    await writeToolsPlugin(plugin, { 'commands/stash.md': '---\ndescription: Stash\nallowed-tools: Bash(ls:*)\n---\nData: ${CLAUDE_PLUGIN_DATA}\n!`ls -d ${CLAUDE_PLUGIN_DATA}`\n' })
     const r = await runCli(['-p', '/tools:stash', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
     const data = join(dir, 'home', '.claude', 'plugins', 'data', 'tools-inline')
     expect(firstText(r)).toBe(`Data: ${data}\n${data}`)
