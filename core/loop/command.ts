@@ -16,7 +16,8 @@ export interface CommandInfo {
   run?: (args: string) => Promise<string>
 }
 
-export type Expansion = { kind: 'prompt'; text: string } | { kind: 'output'; text: string } | { kind: 'deny'; text: string; isError: boolean }
+/** `context` goes with a prompt as runtime context (a reminder the model reads after the text). */
+export type Expansion = { kind: 'prompt'; text: string; context?: string[] } | { kind: 'output'; text: string } | { kind: 'deny'; text: string; isError: boolean }
 
 // A slash command is `/name args`; a prompt that merely starts with a path (`/usr/bin/x fails`) is not one.
 const COMMAND = /^\/([A-Za-z0-9_:.-]+)(?:\s+([\s\S]*))?$/
@@ -40,12 +41,22 @@ export async function expandCommand(session: Session, text: string, origin: Prom
     const own = session.commands.get(e.command)?.run
     return own ? { output: await own(e.args) } : { deny: unknownCommand(session, e.command), unknown: true as const }
   })
-  // Headless, an unknown command is an ordinary prompt for the model, as in Claude Code; a person at
-  // the keyboard is told instead, with the close matches.
-  if ('deny' in r && r.unknown && !surfaceFields(session.options).isInteractive) return undefined
+  // Headless, an unknown command is an ordinary prompt for the model, as in Claude Code, which is told
+  // that nothing ran (else it may answer as if the command had); a person at the keyboard is told
+  // instead, with the close matches.
+  if ('deny' in r && r.unknown && !surfaceFields(session.options).isInteractive) return { kind: 'prompt', text, context: [notRun(session, command)] }
   if ('deny' in r) return { kind: 'deny', text: r.deny, isError: r.isError !== false }
   if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt }
   return { kind: 'output', text: r.output ?? '' }
+}
+
+function notRun(session: Session, name: string): string {
+  const known = [...session.commands.keys()].map((c) => `/${c}`)
+  const listed = known.length === 0 ? 'This session has no slash commands.' : `The slash commands of this session: ${known.slice(0, 20).join(', ')}${known.length > 20 ? `, and ${known.length - 20} more` : ''}.`
+  return [
+    `The message starts with /${name}, but this session has no command by that name, so nothing ran. ${listed}`,
+    'Take the message as a plain request and do what it asks with the tools you have; if it needs that command, tell the user it is not available here. Do not say or imply that the command ran.',
+  ].join('\n')
 }
 
 function unknownCommand(session: Session, name: string): string {

@@ -224,10 +224,13 @@ describe('slash commands', () => {
     expect(path.requests).toHaveLength(1)
   })
 
-  it('headless, an unknown command goes to the model as an ordinary prompt, as typed', async () => {
+  it('headless, an unknown command goes to the model as an ordinary prompt, as typed, with a reminder that nothing ran', async () => {
     const run = await runScript([{ reply: 'sure' }], '/nonexistent do it', { mods: [commands] })
     expect(run.requests).toHaveLength(1)
-    expect((run.requests[0]!.body as any).messages[0].content[0].text).toBe('/nonexistent do it')
+    const [typed, reminder] = (run.requests[0]!.body as any).messages[0].content
+    expect(typed.text).toBe('/nonexistent do it')
+    expect(reminder.text).toContain('The message starts with /nonexistent, but this session has no command by that name, so nothing ran. The slash commands of this session: /greet')
+    expect(reminder.text).toContain('Do not say or imply that the command ran.')
     expect(run.result).toMatchObject({ subtype: 'success', is_error: false, result: 'sure' })
   })
 })
