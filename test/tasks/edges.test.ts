@@ -102,7 +102,7 @@ describe('hooks and tasks', () => {
     const prompts = (await dumped(box, 'UserPromptSubmit')).map((p) => p.prompt as string)
     expect(prompts).toHaveLength(2)
     expect(prompts[0]).toBe('go')
-    expect(prompts[1]).toMatch(/^<task-notification>\n<task-id>a[0-9a-f]{16}<\/task-id>/)
+    expect(prompts[1]).toMatch(/^An automated event from a background task, not a message from the user: [^\n]*\n\n<task-notification>\n<task-id>a[0-9a-f]{16}<\/task-id>/)
     const [start] = await dumped(box, 'SubagentStart')
     // SubagentStart carries no permission_mode, as in Claude Code.
     expect(keys(start!)).toEqual([...COMMON.filter((k) => k !== 'permission_mode'), 'agent_id', 'agent_type'].sort())
