@@ -113,6 +113,12 @@ class Call implements Watched, NextSource {
     return this.pending > 0 ? -1 : this.own + (now - this.resumedAt)
   }
 
+  remainingMs(): number {
+    if (this.budgetMs <= 0) return Infinity
+    const own = this.pending > 0 ? this.own : this.own + (performance.now() - this.resumedAt)
+    return Math.max(0, this.budgetMs - own)
+  }
+
   pause(): void {
     if (this.pending++ === 0) this.own += performance.now() - this.resumedAt
   }

@@ -3,6 +3,8 @@ export interface NextSource {
   readonly event: string
   readonly budgetMs: number
   signal(): AbortSignal
+  /** The handler's own time left, where a clock runs for it. */
+  remainingMs?(): number
 }
 
 const SOURCE = Symbol('modloop.next')
@@ -11,7 +13,13 @@ const SOURCE = Symbol('modloop.next')
 // and the AbortSignal behind `next.signal` is only built when a handler reads it.
 const NEXT_PROTO: object = Object.create(Function.prototype, {
   event: { get(this: { [SOURCE]: NextSource }) { return this[SOURCE].event } },
-  budget: { get(this: { [SOURCE]: NextSource }) { return { ms: this[SOURCE].budgetMs } } },
+  // `remainingMs` stands still while a `next` or `$` call is in flight (spec mods §2.3); Infinity where nothing meters the handler.
+  budget: {
+    get(this: { [SOURCE]: NextSource }) {
+      const source = this[SOURCE]
+      return { ms: source.budgetMs, remainingMs: source.remainingMs?.() ?? (source.budgetMs > 0 ? source.budgetMs : Infinity) }
+    },
+  },
   signal: { get(this: { [SOURCE]: NextSource }) { return this[SOURCE].signal() } },
 })
 

@@ -8,7 +8,8 @@ export interface NextBase<N extends EventName> {
   readonly event: N
   /** Aborts when the call this dispatch belongs to is abandoned, or this handler's budget ran out. */
   readonly signal: AbortSignal
-  readonly budget: { readonly ms: number }
+  /** `ms`: the handler's whole own-time allowance; `remainingMs`: what is left of it (Infinity where nothing meters it). */
+  readonly budget: { readonly ms: number; readonly remainingMs: number }
 }
 
 /** `next(e)` runs everything beneath (later handlers, then core) and resolves to its result. */

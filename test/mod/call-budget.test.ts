@@ -28,3 +28,42 @@ it('a handler waiting on a $ call is not on its own time, as while it awaits nex
   expect(host.failures.map((f) => [f.mod, f.code])).toEqual([['witness', 'MODLOOP_ERR_HANDLER_TIMEOUT']])
   await host.close()
 })
+
+it('next.budget says the whole allowance and what is left of it; the time below an awaited next is not spent from it', async () => {
+  const host = new ModHost()
+  const seen: { ms: number; start: number; beforeNext: number; afterNext: number; waitedMs: number } = { ms: 0, start: 0, beforeNext: 0, afterNext: 0, waitedMs: 0 }
+  const order: string[] = []
+  await host.add(defineMod({ name: 'metered', register(on) {
+    on('tool.call', { tool: 'Metered' }, async (_$, e, next) => {
+      seen.ms = next.budget.ms
+      seen.start = next.budget.remainingMs
+      // Some own time spent, synchronously.
+      for (let t = performance.now(); performance.now() - t < 2;);
+      seen.beforeNext = next.budget.remainingMs
+      const at = performance.now()
+      order.push('next')
+      const r = await next(e)
+      seen.waitedMs = performance.now() - at
+      seen.afterNext = next.budget.remainingMs
+      return r
+    }, { budgetMs: 5_000 })
+  } }))
+  await host.add(defineMod({ name: 'slow-below', register(on) {
+    on('tool.call', { tool: 'Metered' }, async (_$, e, next) => {
+      order.push('below')
+      await new Promise((r) => setTimeout(r, 40))
+      return next(e)
+    })
+  } }))
+  host.bind()
+  expect(await host.bus.emit('tool.call', { tool: 'Metered', tool_use_id: 'toolu_1' }, () => ({ result: 'ran' }))).toEqual({ result: 'ran' })
+  // The metered handler is above the slow one: its next waits on it.
+  expect(order).toEqual(['next', 'below'])
+  expect(seen.ms).toBe(5_000)
+  expect(seen.start).toBeLessThanOrEqual(5_000)
+  expect(seen.beforeNext).toBeLessThan(seen.start)
+  // The clock stood still while next was in flight: less was spent across it than it took.
+  expect(seen.beforeNext - seen.afterNext).toBeLessThan(seen.waitedMs)
+  expect(seen.afterNext).toBeGreaterThan(0)
+  await host.close()
+})
