@@ -29,6 +29,11 @@ export interface CommandsApi {
   skillAsks(name: string): boolean
   /** A skill's rendered instructions (no arguments), by the name the Skill tool takes: what an agent type's `skills` preload. */
   skillText(name: string): Promise<string | undefined>
+  /**
+   * The skills the main conversation of `sessionId` has run, the latest first, each with the
+   * instructions it was given: what compaction re-attaches (spec loop-and-sdk §3.9).
+   */
+  invokedSkills(sessionId: string): { name: string; text: string }[]
 }
 
 declare module '../../core/mod/capabilities.js' {

@@ -57,6 +57,15 @@ export default defineMod({
   register(on, opts, $) {
     const sessions = new Map<string, SessionCommands>()
     const running = new RunningInvocation()
+    // The skills each session's main conversation ran, by name, the latest last, with the text each was given.
+    const invoked = new Map<string, Map<string, string>>()
+    const noteSkill = ($: ModApi, def: PromptCommand, text: string, agentId?: string) => {
+      if (def.kind !== 'skill' || agentId !== undefined) return
+      const id = $.session.id() as string
+      const ran = invoked.get(id) ?? new Map<string, string>()
+      ran.delete(def.name)
+      invoked.set(id, ran.set(def.name, text))
+    }
     // The session a SessionStart hook's `reloadSkills` reloads: the one that started last.
     let started: { cwd: string; sessionId: string } | undefined
     $.capability.provide('commands', {
@@ -66,6 +75,7 @@ export default defineMod({
         const def = started && sessions.get(started.sessionId)?.callable.get(name.trim().replace(/^\//, ''))
         return def ? expand($, def, '') : undefined
       },
+      invokedSkills: (sessionId) => [...(invoked.get(sessionId) ?? [])].reverse().map(([name, text]) => ({ name, text })),
       skillAsks: (name) => {
         const def = started && sessions.get(started.sessionId)?.callable.get(name.trim().replace(/^\//, ''))
         return def ? (def.allowedTools?.length ?? 0) > 0 || Object.keys(def.hooks ?? {}).length > 0 : false
@@ -139,7 +149,9 @@ export default defineMod({
           const before = running.get(agentId)
           running.set(def, agentId)
           try {
-            return await expand($, def, args)
+            const text = await expand($, def, args)
+            noteSkill($, def, text, agentId)
+            return text
           } catch (err) {
             // A skill refused for a shell line grants nothing.
             running.restore(before, agentId)
@@ -178,7 +190,9 @@ export default defineMod({
       running.set(def)
       origins.note($, def)
       try {
-        return { prompt: await expand($, def, e.args) }
+        const prompt = await expand($, def, e.args)
+        noteSkill($, def, prompt)
+        return { prompt }
       } catch (err) {
         if (!(err instanceof ShellLineRefused)) throw err
         running.restore(before)
@@ -195,6 +209,7 @@ export default defineMod({
 
     on('session.end', (_$, e, next) => {
       sessions.delete(e.sessionId)
+      invoked.delete(e.sessionId)
       return next(e)
     })
   },

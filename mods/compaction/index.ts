@@ -61,7 +61,7 @@ export default defineMod({
   description: 'Auto and manual (/compact) compaction, tool-result budgeting and microcompaction',
   options,
   // The config's `compaction` gives the defaults; the mod's own entry wins.
-  uses: { memory: 'optional', todo: 'optional', transcriptFile: 'optional' },
+  uses: { memory: 'optional', todo: 'optional', transcriptFile: 'optional', commands: 'optional' },
   configKeys: { compaction: (options, value) => ({ ...(value as Record<string, unknown>), ...options }) },
   register(on, opts) {
     const auto = new AutoCompaction()

@@ -50,6 +50,30 @@ export function todoText($: ModApi): string | undefined {
   return ['The task list (TodoWrite) as it stands:', ...rows].join('\n')
 }
 
+// Spec loop-and-sdk §3.9: each skill's first 5,000 tokens, 25,000 in all (at ~4 characters a token).
+const SKILL_CHARS = 20_000
+const SKILLS_TOTAL_CHARS = 100_000
+
+/**
+ * The instructions of the skills the conversation ran, the latest first, within the caps: the
+ * summary would keep what a skill was for, not the steps it laid down. One whose text the kept
+ * tail still holds is not repeated.
+ */
+export function skillTexts($: ModApi, tailText: string): string[] {
+  const skills = $.capability.use('commands')?.invokedSkills($.session.id() as string) ?? []
+  const out: string[] = []
+  let room = SKILLS_TOTAL_CHARS
+  for (const { name, text } of skills) {
+    if (room <= 0) break
+    if (text.trim() === '' || tailText.includes(text.slice(0, 200))) continue
+    const cap = Math.min(SKILL_CHARS, room)
+    const kept = text.length <= cap ? text : `${text.slice(0, cap)}\n… [cut: ${(text.length - cap).toLocaleString('en-US')} more characters of the skill]`
+    room -= Math.min(text.length, cap)
+    out.push(`The skill "${name}" was run earlier in this session; its instructions still apply:\n\n${kept}`)
+  }
+  return out
+}
+
 /** Up to `limits.files` recently read files that the kept tail does not already show. */
 export async function fileTexts(cwd: string, paths: readonly string[], shown: ReadonlySet<string>, limits: ReattachLimits): Promise<string[]> {
   const out: string[] = []

@@ -2,7 +2,7 @@ import type { SessionCompactInput, SessionCompactResult, SessionMessage } from '
 import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { memoryInstructions } from './memory-instructions.js'
-import { fileTexts, memoryText, todoText, type ReattachLimits } from './reattach.js'
+import { fileTexts, memoryText, skillTexts, todoText, type ReattachLimits } from './reattach.js'
 import { readPaths, renderConversation, tailStart, type RenderLimits } from './render.js'
 
 export interface SummaryOptions extends ReattachLimits {
@@ -85,6 +85,7 @@ export async function summarize($: ModApi, e: SessionCompactInput, o: SummaryOpt
   const shownInTail = new Set(readPaths(tail))
   const extras = [
     await memoryText($, o),
+    ...(e.agentId === undefined ? skillTexts($, tailText(tail)) : []),
     todoText($),
     ...(await fileTexts($.session.cwd() as string, readPaths(head), shownInTail, o)),
   ].filter((t): t is string => t !== undefined)
@@ -126,4 +127,9 @@ async function renderedSummary($: ModApi, o: SummaryOptions, head: readonly Sess
   if (r.isAnswered || r.status !== 400) return r
   const smaller = { ...o.render, totalChars: Math.floor(o.render.totalChars / 4) }
   return complete({ model, system: SYSTEM, maxTokens: o.maxTokens, prompt: summaryPrompt(renderConversation(head, smaller), instructions) })
+}
+
+/** The text blocks of the kept tail, for what it already shows. */
+function tailText(tail: readonly SessionMessage[]): string {
+  return tail.flatMap((m) => (typeof m.content === 'string' ? [m.content] : (m.content as { type: string; text?: string }[]).filter((b) => b.type === 'text').map((b) => b.text ?? ''))).join('\n')
 }
