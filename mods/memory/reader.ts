@@ -53,12 +53,11 @@ export class MemoryReader {
       if (!read.missing) this.options.warn(`${file.path}: ${read.problem}; not loaded as memory`)
       return
     }
-    let text = read.text
-    if (file.isRule) {
-      const fm = splitFrontmatter(text)
-      if (fm.error) this.options.warn(`${file.path}: ${fm.error}; the rule loads without it`)
-      text = fm.body
-    }
+    // Frontmatter is metadata, not instructions: Claude Code drops it from every memory file, not
+    // only from rules (where `paths:` lives), so a CLAUDE.md's `description:` never reaches the model.
+    const fm = splitFrontmatter(read.text)
+    if (fm.error && file.isRule) this.options.warn(`${file.path}: ${fm.error}; the rule loads without it`)
+    const text = fm.body
     const entry: MemoryEntry = {
       file_path: file.path, memory_type: file.memory_type, ...load, scope: file.scope,
       content: stripBlockComments(text).trim(), notes: [],

@@ -34,7 +34,7 @@ export interface Candidate {
   path: string
   memory_type: MemoryType
   scope: string
-  /** Rules carry YAML frontmatter; other memory files are plain markdown. */
+  /** Rules carry YAML frontmatter that means something (`paths:`), so a malformed one is reported; other files' is just dropped. */
   isRule?: boolean
 }
 

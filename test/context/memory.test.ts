@@ -228,6 +228,27 @@ describe('memory', () => {
     }
   })
 
+  it('drops the frontmatter of every memory file, imported and local ones too, as Claude Code does', async () => {
+    const dir = await tempDir('memory-frontmatter')
+    try {
+      await writeTree(dir, {
+        'CLAUDE.md': '---\ndescription: for tools\n---\nTop body. @imp.md\n',
+        'imp.md': '---\nfoo: bar\n---\nImported body.\n',
+        'CLAUDE.local.md': '---\nnot: [valid\n---\nLocal body.\n',
+      })
+      const warnings: string[] = []
+      const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: dir, mods: [memory()], log: (l) => warnings.push(l) })
+      const reminder = texts(run.requests[0]!.body, 0)[1]!
+      expect(reminder).toContain('Top body.')
+      expect(reminder).toContain('Imported body.')
+      expect(reminder).toContain('Local body.')
+      expect(reminder).not.toMatch(/description:|foo: bar|not: \[valid/)
+      expect(warnings.filter((w) => w.includes(dir))).toEqual([])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('follows imports 4 hops deep by default, as the spec and Claude Code do', async () => {
     const deep = await tempDir('memory-default-depth')
     try {
