@@ -6,6 +6,11 @@ export interface ImportRef {
   path: string
   /** 1-based line in the text given (blank comments with `keepLines` to keep the file's numbering). */
   line: number
+  /**
+   * The token may be no path at all (`@someone`, `@scope/package`, `@Makefile`): it imports a file
+   * that exists, and is passed over in silence otherwise.
+   */
+  unsure?: true
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
@@ -69,10 +74,10 @@ export function stripBlockComments(text: string, options: { keepLines?: boolean 
 }
 
 /**
- * The `@path` imports of a memory file, outside code fences and inline code spans. Only tokens
- * that look like a file (a `./`, `../`, `~/` or `/` start, or an extension) count: memory files
- * mention `@scope/package` names and `@handles`, which are no imports and would each be reported
- * as missing.
+ * The `@path` imports of a memory file, outside code fences and inline code spans. Tokens that do
+ * not look like a file (no `./`, `../`, `~/` or `/` start, no extension) are `unsure`: memory files
+ * mention `@scope/package` names and `@handles`, which are no imports and must not each be
+ * reported as missing, yet `@Makefile` or `@docs/LICENSE` names a file Claude Code imports.
  */
 export function findImports(text: string): ImportRef[] {
   const out: ImportRef[] = []
@@ -84,7 +89,7 @@ export function findImports(text: string): ImportRef[] {
     for (const m of prose.matchAll(IMPORT)) {
       const raw = m[1]!.replace(TRAILING_PUNCTUATION, '')
       const path = raw.replace(/\\ /g, ' ')
-      if (looksLikeFile(path)) out.push({ raw, path, line: i + 1 })
+      if (path !== '') out.push({ raw, path, line: i + 1, ...(looksLikeFile(path) ? {} : { unsure: true as const }) })
     }
   })
   return out

@@ -66,12 +66,13 @@ export class MemoryReader {
     const here = [...chain, real]
     for (const ref of findImports(stripBlockComments(text, { keepLines: true }))) {
       const where = `${file.path}:${ref.line}`
+      const target = this.resolveImport(ref.path, dirname(file.path))
+      const targetReal = await realpath(target).catch(() => undefined)
+      if (ref.unsure && !(targetReal && (await isFile(targetReal)))) continue
       if (here.length > this.options.maxDepth) {
         entry.notes.push(`@${ref.raw} (line ${ref.line}) was not imported: imports nest at most ${this.options.maxDepth} deep.`)
         continue
       }
-      const target = this.resolveImport(ref.path, dirname(file.path))
-      const targetReal = await realpath(target).catch(() => undefined)
       if (targetReal === undefined) {
         this.options.warn(`${where}: @${ref.raw} was not imported: ${target} does not exist`)
         entry.notes.push(`@${ref.raw} (line ${ref.line}) was not imported: ${target} does not exist.`)
@@ -115,6 +116,8 @@ export class MemoryReader {
     entry.notes.push(`@${raw} was not imported again: the imports form a cycle (${shown}).`)
   }
 }
+
+const isFile = (path: string) => stat(path).then((s) => s.isFile(), () => false)
 
 async function readText(path: string, maxBytes: number): Promise<Read> {
   const info = await stat(path).catch(() => undefined)

@@ -249,6 +249,25 @@ describe('memory', () => {
     }
   })
 
+  it('imports a file named without an extension (@Makefile, @docs/LICENSE), and passes over a handle or package name in silence', async () => {
+    const dir = await tempDir('memory-bare')
+    try {
+      await writeTree(dir, {
+        'CLAUDE.md': 'Build with @Makefile, license in @docs/LICENSE.\nAsk @someone, use @scope/pkg, see @docs.\n',
+        'Makefile': 'Makefile rules.\n',
+        'docs/LICENSE': 'License text.\n',
+      })
+      const warnings: string[] = []
+      const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: dir, mods: [memory()], log: (l) => warnings.push(l) })
+      const reminder = texts(run.requests[0]!.body, 0)[1]!
+      expect(filesIn(reminder).filter((f) => f.startsWith(dir)).map((f) => f.slice(dir.length + 1))).toEqual(['CLAUDE.md', 'Makefile', 'docs/LICENSE'])
+      expect(reminder).not.toContain('(modloop:')
+      expect(warnings.filter((w) => w.includes(dir))).toEqual([])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('follows imports 4 hops deep by default, as the spec and Claude Code do', async () => {
     const deep = await tempDir('memory-default-depth')
     try {
