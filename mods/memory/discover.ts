@@ -66,7 +66,6 @@ export async function levelFiles(dir: string, sources: ReadonlySet<Source>, o: L
 export async function startupFiles(options: {
   cwd: string
   extraDirs?: readonly string[]
-  repoRoot: string | undefined
   home: string
   managedPath: string | false
   sources: ReadonlySet<Source>

@@ -98,7 +98,7 @@ export default defineMod({
         : []
       const project = await realpath(repoRoot ?? e.cwd).catch(() => resolve(repoRoot ?? e.cwd))
       const memory = new SessionMemory({
-        cwd: e.cwd, extraDirs, repoRoot, home,
+        cwd: e.cwd, extraDirs, home,
         managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
         sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || picked.has(s))), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
       }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m), project, externalImports: externalApproval($, e.cwd, opts) }))

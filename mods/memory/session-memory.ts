@@ -9,7 +9,6 @@ export interface SessionMemoryOptions {
   cwd: string
   /** Directories added to the session whose memory files are read at start too. */
   extraDirs?: readonly string[]
-  repoRoot: string | undefined
   home: string
   managedPath: string | false
   sources: ReadonlySet<Source>
@@ -63,12 +62,12 @@ export class SessionMemory {
 
   /**
    * The memory a touch of `path` brings into an agent's context (`agent` '' is the main one):
-   * memory files of the directories between the project and the path, and scoped rules whose
+   * memory files of the directories between cwd and the path, and scoped rules whose
    * globs match it. Each is delivered once per context.
    */
   async touch(path: string, agent: string, kind?: 'file'): Promise<MemoryEntry[]> {
     if (!this.options.lazy) return []
-    const { cwd, repoRoot } = this.options
+    const { cwd } = this.options
     const target = resolve(cwd, path)
     // A path a tool read or wrote as a file needs no stat to say where its directory is: a trip
     // to the thread pool on every file tool call, in the gap before the next request.
@@ -76,8 +75,9 @@ export class SessionMemory {
     if (dir === undefined) return []
     const scope = this.scope(agent)
     const out: MemoryEntry[] = []
-    const top = isInside(cwd, dir) ? cwd : repoRoot && isInside(repoRoot, dir) ? repoRoot : undefined
-    for (const d of top ? chain(top, dir).slice(1) : []) {
+    // Only directories below cwd: Claude Code loads no CLAUDE.md for a file elsewhere in the
+    // repository (a sibling of cwd), nor outside it.
+    for (const d of isInside(cwd, dir) ? chain(cwd, dir).slice(1) : []) {
       if (scope.visited.has(d)) continue
       scope.visited.add(d)
       const level = await levelFiles(d, this.options.sources, { home: this.options.home, warn: this.options.warn })

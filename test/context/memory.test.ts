@@ -141,6 +141,19 @@ describe('memory', () => {
     })
   })
 
+  it('loads no CLAUDE.md for a file outside cwd, even in the same repository, as Claude Code does', async () => {
+    await writeTree(root, { 'repo/lib/CLAUDE.md': 'Lib memory.\n', 'repo/lib/util.txt': 'util\n' })
+    const run = await runScript([
+      { reply: [{ tool_use: { name: 'Read', input: { file_path: join(repo, 'lib/util.txt') } } }] },
+      { reply: 'done' },
+    ], 'hello', { cwd, mods: [readMod, memory()], additionalDirectories: [join(repo, 'lib')] })
+    expect(run.result.result).toBe('done')
+    const results = run.requests[1]!.body.messages[2].content
+    expect(results[0].is_error).toBeUndefined()
+    expect(results.map((b: any) => b.type)).toEqual(['tool_result'])
+    expect(JSON.stringify(run.requests[1]!.body)).not.toContain('Lib memory.')
+  })
+
   it('gives a subagent the memory files in its first message, and does not deliver them again when it touches their directories', async () => {
     const run = await runScript([
       { reply: [{ tool_use: { name: 'Agent', input: { description: 'look', prompt: 'Look at the app.' } } }] },
