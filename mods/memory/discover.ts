@@ -37,24 +37,30 @@ export interface LevelOptions {
 export const startupTop = (cwd: string) => parse(cwd).root
 
 /**
- * The memory files of one directory, in the order they are read: CLAUDE.md, AGENTS.md,
- * .claude/CLAUDE.md, the unscoped .claude/rules (same priority as .claude/CLAUDE.md), then
- * CLAUDE.local.md last, so the personal file has the final word at its level.
+ * The memory files of one directory, in the order they are read: CLAUDE.md, .claude/CLAUDE.md,
+ * the unscoped .claude/rules (same priority as .claude/CLAUDE.md), then CLAUDE.local.md, so the
+ * personal file has the final word at its level. AGENTS.md comes last, read only when none of the
+ * CLAUDE.md files said anything, as in Claude Code.
  */
 export async function levelFiles(dir: string, sources: ReadonlySet<Source>, o: LevelOptions = {}): Promise<Found> {
   const found: Found = { files: [], scoped: [] }
+  const claudeMds: string[] = []
   if (sources.has('project')) {
-    const project = (path: string): Candidate => ({ path, memory_type: 'Project', scope: SCOPE.project })
-    found.files.push(project(join(dir, 'CLAUDE.md')), project(join(dir, 'AGENTS.md')))
+    claudeMds.push(join(dir, 'CLAUDE.md'))
     // At the home directory, .claude is the user's own memory (read as such), not a project's.
+    if (dir !== o.home) claudeMds.push(join(dir, '.claude', 'CLAUDE.md'))
+    found.files.push(...claudeMds.map((path): Candidate => ({ path, memory_type: 'Project', scope: SCOPE.project })))
     if (dir !== o.home) {
-      found.files.push(project(join(dir, '.claude', 'CLAUDE.md')))
       const rules = await rulesIn(join(dir, '.claude', 'rules'), dir, 'Project', 'project rule', o.warn)
       found.files.push(...rules.files)
       found.scoped.push(...rules.scoped)
     }
   }
-  if (sources.has('local')) found.files.push({ path: join(dir, 'CLAUDE.local.md'), memory_type: 'Local', scope: SCOPE.local })
+  if (sources.has('local')) {
+    claudeMds.push(join(dir, 'CLAUDE.local.md'))
+    found.files.push({ path: join(dir, 'CLAUDE.local.md'), memory_type: 'Local', scope: SCOPE.local })
+  }
+  if (sources.has('project')) found.files.push({ path: join(dir, 'AGENTS.md'), memory_type: 'Project', scope: SCOPE.project, fallbackFor: claudeMds })
   return found
 }
 
@@ -78,10 +84,11 @@ export async function startupFiles(options: {
   }
   if (sources.has('user')) {
     const user = (path: string): Candidate => ({ path, memory_type: 'User', scope: SCOPE.user })
-    found.files.push(user(join(home, '.claude', 'CLAUDE.md')), user(join(home, '.claude', 'AGENTS.md')))
+    const claudeMd = join(home, '.claude', 'CLAUDE.md')
+    found.files.push(user(claudeMd))
     // The user's scoped rules match paths of the project the session works in.
     const rules = await rulesIn(join(home, '.claude', 'rules'), cwd, 'User', "user's rule", options.warn)
-    found.files.push(...rules.files)
+    found.files.push(...rules.files, { ...user(join(home, '.claude', 'AGENTS.md')), fallbackFor: [claudeMd] })
     found.scoped.push(...rules.scoped)
   }
   const dirs = [...chain(startupTop(cwd), cwd), ...(options.extraDirs ?? [])]

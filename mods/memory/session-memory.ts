@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
 import { chain, levelFiles, relativeTo, startupFiles, startupTop, type Source } from './discover.js'
 import type { MemoryReader } from './reader.js'
-import type { LoadedInstruction, MemoryEntry, ScopedRule } from './types.js'
+import type { Candidate, LoadedInstruction, MemoryEntry, ScopedRule } from './types.js'
 
 export interface SessionMemoryOptions {
   cwd: string
@@ -49,7 +49,7 @@ export class SessionMemory {
     const found = await startupFiles(this.options)
     const main = this.scope('')
     for (const dir of chain(startupTop(cwd), cwd)) main.visited.add(dir)
-    for (const file of found.files) this.startup.push(...(await this.reader.read(file, { load_reason: 'session_start' }, main.seen)))
+    this.startup.push(...(await this.readAll(found.files, { load_reason: 'session_start' }, main.seen)))
     this.scoped.push(...found.scoped)
     this.startupScope = { seen: new Set(main.seen), visited: new Set(main.visited) }
     this.record(this.startup)
@@ -82,7 +82,7 @@ export class SessionMemory {
       scope.visited.add(d)
       const level = await levelFiles(d, this.options.sources, { home: this.options.home, warn: this.options.warn })
       for (const rule of level.scoped) if (!this.scoped.some((r) => r.path === rule.path)) this.scoped.push(rule)
-      for (const file of level.files) out.push(...(await this.reader.read(file, { load_reason: 'nested_traversal', trigger_file_path: target }, scope.seen)))
+      out.push(...(await this.readAll(level.files, { load_reason: 'nested_traversal', trigger_file_path: target }, scope.seen)))
     }
     for (const rule of this.scoped) {
       if (scope.rules.has(rule.path) || !rule.matches(relativeTo(rule.base, target))) continue
@@ -90,6 +90,16 @@ export class SessionMemory {
       out.push(...(await this.reader.read(rule, { load_reason: 'path_glob_match', globs: rule.globs, trigger_file_path: target }, scope.seen)))
     }
     this.record(out)
+    return out
+  }
+
+  /** Reads candidates in order; a fallback (AGENTS.md) only when the files it stands in for gave no text. */
+  private async readAll(files: readonly Candidate[], load: Parameters<MemoryReader['read']>[1], seen: Set<string>): Promise<MemoryEntry[]> {
+    const out: MemoryEntry[] = []
+    for (const file of files) {
+      if (file.fallbackFor?.some((path) => out.some((e) => e.file_path === path))) continue
+      out.push(...(await this.reader.read(file, load, seen)))
+    }
     return out
   }
 

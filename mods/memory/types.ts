@@ -36,6 +36,11 @@ export interface Candidate {
   scope: string
   /** Rules carry YAML frontmatter that means something (`paths:`), so a malformed one is reported; other files' is just dropped. */
   isRule?: boolean
+  /**
+   * The memory files this one stands in for (AGENTS.md for its directory's CLAUDE.md files): it is
+   * read only when none of them gave any text, so a project keeping both is not read twice.
+   */
+  fallbackFor?: string[]
 }
 
 /** A `.claude/rules` file with `paths:` frontmatter: it loads only when a touched file matches. */

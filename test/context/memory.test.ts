@@ -76,7 +76,7 @@ describe('memory', () => {
     expect(filesIn(reminder!)).toEqual([
       'home/.claude/CLAUDE.md', 'home/shared.md',
       'repo/CLAUDE.md', 'repo/docs/style.md', 'repo/cycle-a.md', 'repo/cycle-b.md',
-      'repo/AGENTS.md', 'repo/.claude/rules/general.md',
+      'repo/.claude/rules/general.md',
       'repo/app/CLAUDE.md', 'repo/app/.claude/rules/bad.md', 'repo/app/CLAUDE.local.md',
     ])
     expect(reminder).toContain(`Contents of ${home}/.claude/CLAUDE.md (the user's private instructions for all projects)`)
@@ -123,7 +123,7 @@ describe('memory', () => {
 
     const records = loaded as any[]
     expect(records.filter((r) => r.load_reason === 'session_start').map((r) => r.file_path.replace(`${root}/`, ''))).toEqual([
-      'home/.claude/CLAUDE.md', 'repo/CLAUDE.md', 'repo/AGENTS.md', 'repo/.claude/rules/general.md',
+      'home/.claude/CLAUDE.md', 'repo/CLAUDE.md', 'repo/.claude/rules/general.md',
       'repo/app/CLAUDE.md', 'repo/app/.claude/rules/bad.md', 'repo/app/CLAUDE.local.md',
     ])
     expect(records.find((r) => r.file_path === `${home}/shared.md`)).toEqual({
@@ -276,6 +276,32 @@ describe('memory', () => {
       expect(filesIn(reminder).filter((f) => f.startsWith(dir)).map((f) => f.slice(dir.length + 1))).toEqual(['CLAUDE.md', 'Makefile', 'docs/LICENSE'])
       expect(reminder).not.toContain('(modloop:')
       expect(warnings.filter((w) => w.includes(dir))).toEqual([])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('reads AGENTS.md only where no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md of the same directory says anything', async () => {
+    const dir = await tempDir('memory-agents')
+    try {
+      await writeTree(dir, {
+        'home/.claude/CLAUDE.md': 'User memory.\n',
+        'home/.claude/AGENTS.md': 'User agents.\n',
+        'top/AGENTS.md': 'Top agents.\n',
+        'top/.claude/rules/r.md': 'Top rule.\n',
+        'top/both/CLAUDE.md': 'Both memory.\n',
+        'top/both/AGENTS.md': 'Both agents.\n',
+        'top/both/empty/CLAUDE.md': '',
+        'top/both/empty/AGENTS.md': 'Empty agents.\n',
+        'top/both/empty/local/CLAUDE.local.md': 'Local memory.\n',
+        'top/both/empty/local/AGENTS.md': 'Local agents.\n',
+      })
+      const cwd = join(dir, 'top/both/empty/local')
+      const run = await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [withOptions(memoryMod, { home: join(dir, 'home'), managedPath: false })] })
+      const reminder = texts(run.requests[0]!.body, 0)[1]!
+      expect(filesIn(reminder).filter((f) => f.startsWith(dir)).map((f) => f.slice(dir.length + 1))).toEqual([
+        'home/.claude/CLAUDE.md', 'top/.claude/rules/r.md', 'top/AGENTS.md', 'top/both/CLAUDE.md', 'top/both/empty/AGENTS.md', 'top/both/empty/local/CLAUDE.local.md',
+      ])
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
