@@ -9,6 +9,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
 import { settingSources } from '../_shared/setting-sources.js'
+import { bashReads } from './bash-reads.js'
 import { MemoryReader } from './reader.js'
 import { renderLazy, renderStartup, today } from './render.js'
 import { SessionMemory } from './session-memory.js'
@@ -134,13 +135,21 @@ export default defineMod({
 
     on('tool.call', async ($, e, next) => {
       const r = await next(e)
-      const arg = pathArg(e)
       const memory = sessions.get($.session.id() as string)
-      if ('deny' in r || r.isError || !arg || !memory) return r
-      const entries = await memory.touch(arg.path, e.agentId ?? '', arg.kind)
-      if (entries.length === 0) return r
+      if ('deny' in r || r.isError || !memory) return r
+      const arg = pathArg(e)
+      // A command that printed a file read it as Read would; its relative paths are the shell's (after any cd).
+      const touched = arg ? [arg] : e.tool === 'Bash' && typeof e.command === 'string'
+        ? bashReads(e.command).map((path) => ({ path: resolve($.session.cwd() as string, path), kind: 'file' as const }))
+        : []
+      const context: string[] = []
+      for (const { path, kind } of touched) {
+        const entries = await memory.touch(path, e.agentId ?? '', kind)
+        if (entries.length > 0) context.push(renderLazy(entries, resolve($.session.cwd() as string, path)))
+      }
+      if (context.length === 0) return r
       publish($, memory)
-      return { ...r, context: [...(r.context ?? []), renderLazy(entries, resolve($.session.cwd() as string, arg.path))] }
+      return { ...r, context: [...(r.context ?? []), ...context] }
     })
 
     // A mentioned file pulls in the memory of its directories, as a tool touching it would.

@@ -5,6 +5,7 @@ import { defineMod } from '../../core/mod/define.js'
 import memoryMod from '../../mods/memory/index.js'
 import readMod from '../../mods/read/index.js'
 import agentMod from '../../mods/agent/index.js'
+import bashMod from '../../mods/bash/index.js'
 import { runScript } from '../loop/helpers.js'
 import { tempDir, texts, withOptions, writeTree } from './fixtures.js'
 import { setTrust } from '../../mods/permissions/trust-store.js'
@@ -152,6 +153,33 @@ describe('memory', () => {
     expect(results[0].is_error).toBeUndefined()
     expect(results.map((b: any) => b.type)).toEqual(['tool_result'])
     expect(JSON.stringify(run.requests[1]!.body)).not.toContain('Lib memory.')
+  })
+
+  it('loads the memory of a file a Bash command printed (cat, head, tail, sed -n), not of one piped on or written', async () => {
+    const dir = await tempDir('memory-bash')
+    try {
+      await writeTree(dir, {
+        '.git/': '',
+        'a/CLAUDE.md': 'A memory.\n', 'a/f.txt': 'a\n',
+        'b/CLAUDE.md': 'B memory.\n', 'b/f.txt': 'b\n',
+        'c/CLAUDE.md': 'C memory.\n',
+      })
+      const bash = (command: string) => ({ tool_use: { name: 'Bash', input: { command, description: 'run' } } })
+      const run = await runScript([
+        { reply: [bash('echo go && head -n 1 a/f.txt')] },
+        { reply: [bash('cat b/f.txt | sort'), bash('echo c > c/new.txt')] },
+        { reply: 'done' },
+      ], 'hello', { cwd: dir, mods: [bashMod, memory()] })
+      expect(run.result.result).toBe('done')
+      const first = run.requests[1]!.body.messages[2].content
+      expect(first.map((b: any) => b.type)).toEqual(['tool_result', 'text'])
+      expect(filesIn(first[1].text)).toEqual([`${dir}/a/CLAUDE.md`])
+      expect(first[1].text).toContain(`Memory files that apply to ${dir}/a/f.txt were loaded`)
+      const second = run.requests[2]!.body.messages[4].content
+      expect(second.map((b: any) => b.type)).toEqual(['tool_result', 'tool_result'])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('gives a subagent the memory files in its first message, and does not deliver them again when it touches their directories', async () => {
