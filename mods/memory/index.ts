@@ -152,6 +152,15 @@ export default defineMod({
       return { ...r, context: [...(r.context ?? []), ...context] }
     })
 
+    // The compacted conversation holds the startup memory again (reattached) but nothing tools
+    // brought in later: nested CLAUDE.md files and scoped rules load anew when touched again, as
+    // Claude Code does (spec loop-and-sdk, compaction step 4).
+    on('session.compact', async ($, e, next) => {
+      const r = await next(e)
+      if ('messages' in r) sessions.get($.session.id() as string)?.startAgent(e.agentId ?? '')
+      return r
+    })
+
     // A mentioned file pulls in the memory of its directories, as a tool touching it would.
     on('prompt.mention', async ($, e, next) => {
       const r = await next(e)

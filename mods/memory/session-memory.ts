@@ -55,7 +55,11 @@ export class SessionMemory {
     this.record(this.startup)
   }
 
-  /** A subagent's context opens with the startup files (see the memory mod's agent.spawn), so touching their directories brings nothing twice. */
+  /**
+   * A context that opens with the startup files alone: a subagent's (see the memory mod's
+   * agent.spawn), or one just compacted. Touching their directories brings nothing twice; what
+   * tools loaded before is loaded again.
+   */
   startAgent(agent: string): void {
     this.scopes.set(agent, { seen: new Set(this.startupScope.seen), visited: new Set(this.startupScope.visited), rules: new Set() })
   }

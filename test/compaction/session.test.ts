@@ -1,11 +1,12 @@
 import type { ModDefinition } from '../../core/mod/define.js'
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SDKMessage, SDKUserMessage } from '../../core/loop/messages.js'
 import { query } from '../../entry.js'
 import bash from '../../mods/bash/index.js'
 import memory from '../../mods/memory/index.js'
+import readMod from '../../mods/read/index.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { fileOf, readLines, rebuilt, run, tempCwd } from '../sessions/helpers.js'
@@ -125,6 +126,21 @@ describe('Compact Instructions in CLAUDE.md', () => {
     const instruction = r.requests.find(isSummaryRequest)!.body.messages.at(-1).content.at(-1).text
     expect(instruction).toContain('Additional instructions for this summary: Always name the PINEAPPLE module.')
     expect(instruction).not.toContain('Tabs.')
+  })
+})
+
+describe('memory after compaction', () => {
+  it('loads a nested CLAUDE.md again when a file it covers is read after the compaction dropped it', async () => {
+    const cwd = await tempCwd()
+    mkdirSync(join(cwd, 'sub'))
+    writeFileSync(join(cwd, 'sub/CLAUDE.md'), 'NESTED-RULES\n')
+    writeFileSync(join(cwd, 'sub/f.txt'), 'hello\n')
+    const read = { reply: [{ tool_use: { name: 'Read', input: { file_path: join(cwd, 'sub/f.txt') } } }] }
+    const r = await run([read, big('r1', 30_000), summary('SUMMARY'), read, { reply: 'done' }], 'go', cwd, {}, [readMod, memory, bigTool, compactionWith(opts)])
+    expect(r.result.result).toBe('done')
+    const last = mainRequests(r.requests).at(-1)!.body
+    expect(JSON.stringify(last.messages)).not.toContain('<r1>')
+    expect(JSON.stringify(last.messages.at(-1))).toContain('NESTED-RULES')
   })
 })
 
