@@ -33,7 +33,10 @@ async function readCapped(path: string, max: number): Promise<string | undefined
 export async function memoryText($: ModApi, limits: ReattachLimits): Promise<string | undefined> {
   const loaded = $.capability.use('memory')?.loaded()
   if (!loaded) return undefined
-  const paths = [...new Set(loaded.filter((l) => l.load_reason === 'session_start').map((l) => l.file_path))]
+  // What the session started with: the files read at start and what they import (an import a
+  // tool's touch brought in has a trigger, and comes back with that touch).
+  const startup = loaded.filter((l) => l.load_reason === 'session_start' || (l.load_reason === 'include' && !l.trigger_file_path))
+  const paths = [...new Set(startup.map((l) => l.file_path))]
   const parts: string[] = []
   for (const path of paths) {
     const text = await readCapped(path, limits.memoryChars)

@@ -130,6 +130,18 @@ describe('Compact Instructions in CLAUDE.md', () => {
 })
 
 describe('memory after compaction', () => {
+  it('reattaches the files CLAUDE.md imports with CLAUDE.md itself', async () => {
+    const cwd = await tempCwd()
+    writeFileSync(join(cwd, 'CLAUDE.md'), 'TOP-RULES, and see @more.md\n')
+    writeFileSync(join(cwd, 'more.md'), 'IMPORTED-RULES\n')
+    const r = await run([big('r1', 30_000), summary('SUMMARY'), { reply: 'done' }], 'go', cwd, {}, [memory, bigTool, compactionWith(opts)])
+    expect(r.result.result).toBe('done')
+    const first = JSON.stringify(mainRequests(r.requests).at(-1)!.body.messages[0])
+    expect(first).toContain('SUMMARY')
+    expect(first).toContain('TOP-RULES')
+    expect(first).toContain('IMPORTED-RULES')
+  })
+
   it('loads a nested CLAUDE.md again when a file it covers is read after the compaction dropped it', async () => {
     const cwd = await tempCwd()
     mkdirSync(join(cwd, 'sub'))
