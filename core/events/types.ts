@@ -98,8 +98,11 @@ export interface PromptComposeInput { model: string; tools: readonly string[]; s
 export interface PromptComposeResult { sections: PromptSection[] }
 
 export interface CommandRunInput { command: string; args: string; origin: PromptOrigin }
-/** `unknown`: no mod knows the command (core's own answer beneath every handler). `isError: false`: a refusal Claude Code reports as a success (a hook's). */
-export type CommandRunResult = { output?: string; prompt?: string } | { deny: string; unknown?: true; isError?: boolean }
+/**
+ * `unknown`: no mod knows the command (core's own answer beneath every handler). `isError: false`: a refusal Claude Code reports as a success (a hook's).
+ * `images` go to the model after the prompt's text (an MCP prompt's pictures).
+ */
+export type CommandRunResult = { output?: string; prompt?: string; images?: ImageBlockParam[] } | { deny: string; unknown?: true; isError?: boolean }
 
 /**
  * `requested` is the alias or id asked for (null: back to the default); `to` is the model id it

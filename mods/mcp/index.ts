@@ -83,7 +83,8 @@ export default defineMod({
       const command = manager?.prompts.get(e.command)
       if (!command) return next(e)
       try {
-        return { prompt: await expandPrompt(command, e.args) }
+        const save = manager?.saveFile.bind(manager)
+        return await expandPrompt(command, e.args, (file, bytes, what) => save?.(file, bytes, what, 'it is only named') ?? Promise.resolve(undefined))
       } catch (err) {
         return { deny: `/${e.command}: ${describeError(err)}` }
       }

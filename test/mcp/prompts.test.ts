@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runScript, toolsMod } from '../loop/helpers.js'
 import { initOf, mcp, stdio, tempDirs } from './helpers.js'
@@ -17,5 +18,17 @@ describe('MCP prompts', () => {
     expect((initOf(run.messages) as any).slash_commands).toContain('mcp__fixture__greet')
     expect(lastUserText(run.requests[0]!.body)).toContain('Greet Ada, warmly.')
     expect(lastUserText(run.requests[0]!.body)).not.toContain('/mcp__fixture__greet')
+  })
+
+  it("send a prompt's images to the model and name its resources by server and URI, saving binary content", async () => {
+    const run = await runScript([{ reply: 'ok' }], '/mcp__fixture__brief', { cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { fixture: stdio() } })] })
+    const content = run.requests[0]!.body.messages.at(-1).content
+    expect(content.filter((b: any) => b.type === 'image')).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: expect.stringMatching(/^iVBOR/) } }])
+    const text = lastUserText(run.requests[0]!.body)
+    expect(text).toContain('Read the brief.')
+    expect(text).toMatch(/\[Image: source: \S+\.png\]/)
+    expect(text).toContain('[Resource from fixture at file:///brief.txt] the brief')
+    const saved = /\[Resource from fixture at db:\/\/dump\] Binary content \(application\/octet-stream, 3 bytes\) saved to (\S+\.bin)/.exec(text)?.[1]
+    expect([...(await readFile(saved!))]).toEqual([0, 1, 2])
   })
 })
