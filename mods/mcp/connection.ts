@@ -1,5 +1,6 @@
+import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
 import type { ServerEntry } from './sources.js'
@@ -18,6 +19,8 @@ export interface ConnectionContext {
   env: () => Record<string, string>
   envVar: (name: string) => string | undefined
   connectTimeoutMs: number
+  /** The session's directories (its working directory first), which a server asks for as its roots. */
+  roots(): Promise<string[]>
   /** The tool list is known: after each connect and after each `tools/list_changed`. */
   onTools(conn: ServerConnection): Promise<void>
   onStatus(conn: ServerConnection): void
@@ -166,7 +169,9 @@ export class ServerConnection {
       if (this.stderr.length > STDERR_LINES) this.stderr.shift()
       this.ctx.log('debug', `${this.name} (stderr): ${line}`)
     })
-    const client = new Client({ name: 'modloop', version: VERSION })
+    // Servers such as the filesystem one work in the roots the client names, as Claude Code names them.
+    const client = new Client({ name: 'modloop', version: VERSION }, { capabilities: { roots: {} } })
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: (await this.ctx.roots()).map((dir) => ({ uri: pathToFileURL(dir).href })) }))
     let markClosed!: () => void
     const live: Live = { client, pid: opened.pid, closed: new Promise<void>((r) => { markClosed = r }), isClosed: false }
     // Set before connecting: the SDK client chains its own close handling after this one.

@@ -39,8 +39,8 @@ export default defineMod({
     },
   },
   provides: ['serverStatus', 'mcpControl'],
-  // transcriptFile: outputs over the limit are saved beside the transcript.
-  uses: { loadedPlugins: 'optional', transcriptFile: 'optional' },
+  // transcriptFile: outputs over the limit are saved beside the transcript; permissions: the session's directories, a server's roots.
+  uses: { loadedPlugins: 'optional', transcriptFile: 'optional', permissions: 'optional' },
   register(on, opts, $) {
     let manager: McpManager | undefined
     let cwd: string | undefined

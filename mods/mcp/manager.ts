@@ -9,8 +9,9 @@ import { syncPrompts, type PromptCommand } from './prompts.js'
 import { mcpToolName as toolName } from './tool-name.js'
 import { describeError } from '../../core/errors.js'
 import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
+import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 
 const MAX_DESCRIPTION = 2_048
 
@@ -65,6 +66,7 @@ export class McpManager {
     }
     const conn = new ServerConnection({ ...entry, config: entry.config }, {
       cwd: this.ctx.cwd, connectTimeoutMs: this.ctx.connectTimeoutMs,
+      roots: async () => [...new Set([this.ctx.cwd, ...(await sessionDirectories($, [])).map((d) => resolve(this.ctx.cwd, d))])],
       // The session's environment: a query's `env` replaces this process's for the servers it starts too.
       env: () => Object.fromEntries(Object.entries($.env.all()).filter((kv): kv is [string, string] => kv[1] !== undefined)),
       envVar: (name) => $.env.get(name),

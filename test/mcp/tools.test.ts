@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
@@ -31,6 +33,12 @@ describe('MCP tools in the loop', () => {
     expect(tools.map((t) => t.name)).not.toContain('mcp__web__crash')
     expect(initOf(run.messages).mcp_servers).toEqual([{ name: 'fixture', status: 'connected', source: 'dynamic' }, { name: 'web', status: 'connected', source: 'dynamic' }, { name: 'old', status: 'connected', source: 'dynamic' }])
     expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('echo: over sse')
+  })
+
+  it("answers a server's roots/list with the session's directories, the working directory first", async () => {
+    const extra = join(dirs.home, 'extra')
+    const run = await runScript([{ reply: [use('mcp__fixture__roots')] }, { reply: 'done' }], 'go', { cwd: dirs.project, additionalDirectories: [extra], mods: [toolsMod(), mcp({ home: dirs.home, servers: { fixture: stdio() } })] })
+    expect(JSON.parse(resultText(toolResults(run.requests, 1)[0]!))).toEqual([pathToFileURL(dirs.project).href, pathToFileURL(extra).href])
   })
 
   it('calls tools through the loop: text, errors, images and resources, each server by its own name', async () => {
@@ -137,7 +145,7 @@ describe('MCP tools in the loop', () => {
 
     const listing = await runScript([], '/mcp', { cwd: dirs.project, mods: [toolsMod(), mod] })
     const text = listing.result.result as string
-    expect(text).toContain('fixture (config): connected, 11 tools')
+    expect(text).toContain('fixture (config): connected, 12 tools')
     expect(text).toContain('    mcp__fixture__echo (read-only)')
     expect(text).toContain('    mcp__fixture__crash\n')
     expect(text).toMatch(/missing \(config\): failed — .*the command was not found/)
