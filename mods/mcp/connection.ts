@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
+import { ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
 import type { ServerEntry } from './sources.js'
@@ -170,8 +170,11 @@ export class ServerConnection {
       this.ctx.log('debug', `${this.name} (stderr): ${line}`)
     })
     // Servers such as the filesystem one work in the roots the client names, as Claude Code names them.
-    const client = new Client({ name: 'modloop', version: VERSION }, { capabilities: { roots: {} } })
+    // A request for the user's input is answered as Claude Code answers it with no one to ask: the
+    // server hears "cancel" and goes on, where a client without the capability would fail its call.
+    const client = new Client({ name: 'modloop', version: VERSION }, { capabilities: { roots: {}, elicitation: { form: {}, url: {} } } })
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: (await this.ctx.roots()).map((dir) => ({ uri: pathToFileURL(dir).href })) }))
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'cancel' as const }))
     let markClosed!: () => void
     const live: Live = { client, pid: opened.pid, closed: new Promise<void>((r) => { markClosed = r }), isClosed: false }
     // Set before connecting: the SDK client chains its own close handling after this one.

@@ -41,6 +41,13 @@ describe('MCP tools in the loop', () => {
     expect(JSON.parse(resultText(toolResults(run.requests, 1)[0]!))).toEqual([pathToFileURL(dirs.project).href, pathToFileURL(extra).href])
   })
 
+  it('answers a request for the user\'s input (elicitation) with cancel, so the call goes on', async () => {
+    const run = await runScript([{ reply: [use('mcp__fixture__ask')] }, { reply: 'done' }], 'go', { cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { fixture: stdio() } })] })
+    const [asked] = toolResults(run.requests, 1)
+    expect(asked!.is_error).toBeFalsy()
+    expect(resultText(asked!)).toBe('asked: cancel')
+  })
+
   it('calls tools through the loop: text, errors, images and resources, each server by its own name', async () => {
     const run = await runScript([
       { reply: [use('mcp__fixture__echo', { text: 'hi' }), use('mcp__web__echo', { text: 'there' }), use('mcp__fixture__fail'), use('mcp__web__image'), use('mcp__fixture__echo', { text: 7 })] },
@@ -145,7 +152,7 @@ describe('MCP tools in the loop', () => {
 
     const listing = await runScript([], '/mcp', { cwd: dirs.project, mods: [toolsMod(), mod] })
     const text = listing.result.result as string
-    expect(text).toContain('fixture (config): connected, 12 tools')
+    expect(text).toContain('fixture (config): connected, 13 tools')
     expect(text).toContain('    mcp__fixture__echo (read-only)')
     expect(text).toContain('    mcp__fixture__crash\n')
     expect(text).toMatch(/missing \(config\): failed — .*the command was not found/)
