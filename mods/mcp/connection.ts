@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
@@ -111,7 +112,7 @@ export class ServerConnection {
    * One request on the live client, connecting first when the server went away; a failure comes
    * back as an error naming the server and `what` (an McpError keeps its code, as `cause`).
    */
-  private async request<T>(what: string, timeout: number, signal: AbortSignal | undefined, send: (client: Client) => Promise<T>): Promise<T> {
+  private async request<T>(what: string, timeout: number, signal: AbortSignal | undefined, send: (client: Client) => Promise<T>, isRetry = false): Promise<T> {
     if (!this.live || this.live.isClosed) {
       // A server that went away is started again by the next call that needs it.
       await this.connect()
@@ -129,6 +130,15 @@ export class ServerConnection {
       if (err instanceof McpError) throw new Error(`MCP server "${this.name}": ${what} failed: ${err.message}`, { cause: err })
       // The SDK client checks the answer's shape: a bad answer is the server's error, and the connection is fine.
       if (isSchemaError(err)) throw new Error(`MCP server "${this.name}" returned a malformed result for ${what}: ${schemaIssues(err)}`)
+      // A streamable HTTP server that forgot the session (it restarted) answers 404 and ran nothing: the
+      // MCP spec has the client start a new session, and Claude Code sends the request again on it.
+      if (!isRetry && err instanceof StreamableHTTPError && err.code === 404) {
+        this.ctx.log('debug', `${this.name}: the server no longer knows the session; starting a new one`)
+        // Let go first, so closing the old session is not reported as the server failing.
+        if (this.live === live) this.live = undefined
+        await this.shutdown(live)
+        return this.request(what, timeout, signal, send, true)
+      }
       // Anything else is the transport (a refused connection, a reset): reconnect on the next call.
       await this.shutdown(live)
       this.setStatus('failed', `the connection broke: ${describe(err)}`)

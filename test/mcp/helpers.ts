@@ -38,8 +38,9 @@ export async function tempDirs(): Promise<{ home: string; project: string; remov
  * The fixture's tools on 127.0.0.1, one MCP session per client: streamable HTTP at `/mcp`, and
  * the older SSE transport at `/sse` (it posts its messages to `/messages`).
  */
-export async function startHttpFixture(port = 0): Promise<{ url: string; sseUrl: string; port: number; close(): Promise<void> }> {
+export async function startHttpFixture(port = 0): Promise<{ url: string; sseUrl: string; port: number; forget(): void; close(): Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>()
+  const forgotten: StreamableHTTPServerTransport[] = []
   const streams = new Map<string, SSEServerTransport>()
   const server = createServer((req, res) => {
     void (async () => {
@@ -75,8 +76,13 @@ export async function startHttpFixture(port = 0): Promise<{ url: string; sseUrl:
     url: `${base}/mcp`,
     sseUrl: `${base}/sse`,
     port: bound,
+    /** Forgets every streamable HTTP session, as a restarted server does: an old session id gets 404. */
+    forget: () => {
+      forgotten.push(...sessions.values())
+      sessions.clear()
+    },
     close: async () => {
-      await Promise.all([...sessions.values(), ...streams.values()].map((t) => t.close()))
+      await Promise.all([...sessions.values(), ...forgotten, ...streams.values()].map((t) => t.close()))
       server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))
     },

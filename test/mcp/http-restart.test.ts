@@ -53,4 +53,31 @@ describe('an HTTP MCP server that goes away', () => {
       await http.close()
     }
   })
+
+  it('starts a new session and sends the call again when the server no longer knows the session (404), as Claude Code does', async () => {
+    const http = await startHttpFixture()
+    const forgetter = defineMod({
+      name: 'forgetter',
+      register(on) {
+        on('session.start', async ($, e, next) => {
+          await $.tool.register({ name: 'Forget', description: 'Make the MCP server forget its sessions', inputSchema: { type: 'object' }, call: async () => { http.forget(); return { result: 'forgotten' } } } as never)
+          return next(e)
+        })
+      },
+    })
+    try {
+      const run = await runScript([
+        use('mcp__web__echo', { text: 'before' }),
+        use('Forget'),
+        use('mcp__web__echo', { text: 'after' }),
+        { reply: 'done' },
+      ], 'go', { cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { web: { type: 'http', url: http.url } } }), forgetter] })
+      expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('echo: before')
+      const after = toolResults(run.requests, 3)[0]!
+      expect(after.is_error).toBeUndefined()
+      expect(resultText(after)).toBe('echo: after')
+    } finally {
+      await http.close()
+    }
+  })
 })
