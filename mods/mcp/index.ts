@@ -5,7 +5,7 @@ import { mcpOptions, type McpOptions } from './options.js'
 import { approvedServers, projectServers } from './approvals.js'
 import { collectServers, NOT_APPROVED } from './sources.js'
 import { settingsChoices } from './settings-choices.js'
-import { expandPrompt } from './prompts.js'
+import { expandPrompt, missingArguments } from './prompts.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
@@ -82,6 +82,9 @@ export default defineMod({
     on('command.run', async (_$, e, next) => {
       const command = manager?.prompts.get(e.command)
       if (!command) return next(e)
+      // Claude Code reports a usage error as a command's answer, not as a failed run.
+      const missing = missingArguments(command, e.args)
+      if (missing) return { deny: missing, isError: false }
       try {
         const save = manager?.saveFile.bind(manager)
         return await expandPrompt(command, e.args, (file, bytes, what) => save?.(file, bytes, what, 'it is only named') ?? Promise.resolve(undefined))

@@ -48,13 +48,7 @@ const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp
  * and named, a resource is headed by its server and URI, and binary content is saved and named.
  */
 export async function expandPrompt(command: PromptCommand, typed: string, save: SaveBlob): Promise<{ prompt: string; images?: ImageBlockParam[] }> {
-  const names = (command.prompt.arguments ?? []).map((a) => a.name)
-  const words = typed.trim() === '' ? [] : typed.trim().split(/\s+/)
-  const args: Record<string, string> = {}
-  names.forEach((name, i) => {
-    if (words[i] !== undefined) args[name] = words[i]
-  })
-  const result = await command.conn.getPrompt(command.prompt.name, args)
+  const result = await command.conn.getPrompt(command.prompt.name, fillArguments(command.prompt, typed))
   const images: ImageBlockParam[] = []
   let saved = 0
   const saveAs = (base64: string, mimeType: string | undefined) => {
@@ -65,6 +59,29 @@ export async function expandPrompt(command: PromptCommand, typed: string, save: 
   }
   const texts = await Promise.all(result.messages.map(({ content }) => contentText(command.conn.name, content, images, saveAs)))
   return { prompt: texts.join('\n\n'), ...(images.length ? { images } : {}) }
+}
+
+/** The prompt's arguments filled by the words typed, one each, in order. */
+function fillArguments(prompt: Prompt, typed: string): Record<string, string> {
+  const words = typed.trim() === '' ? [] : typed.trim().split(/\s+/)
+  const args: Record<string, string> = {}
+  for (const [i, { name }] of (prompt.arguments ?? []).entries()) {
+    if (words[i] !== undefined) args[name] = words[i]
+  }
+  return args
+}
+
+/**
+ * Claude Code's answer to a command typed without a required argument, given before the server is
+ * asked (its own error would name a schema, not the command); undefined when all are there.
+ */
+export function missingArguments(command: PromptCommand, typed: string): string | undefined {
+  const args = fillArguments(command.prompt, typed)
+  const names = (command.prompt.arguments ?? []).map((a) => a.name)
+  const missing = (command.prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name)
+  if (missing.length === 0) return undefined
+  const name = mcpToolName(command.conn.name, command.prompt.name)
+  return `Error: Missing required argument${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}. Usage: /${name} ${names.join(' ')}`
 }
 
 async function contentText(server: string, content: PromptContent, images: ImageBlockParam[], save: (base64: string, mimeType: string | undefined) => Promise<{ path?: string; what: string }>): Promise<string> {

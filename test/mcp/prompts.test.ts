@@ -31,4 +31,10 @@ describe('MCP prompts', () => {
     const saved = /\[Resource from fixture at db:\/\/dump\] Binary content \(application\/octet-stream, 3 bytes\) saved to (\S+\.bin)/.exec(text)?.[1]
     expect([...(await readFile(saved!))]).toEqual([0, 1, 2])
   })
+
+  it('answer a command typed without a required argument with its usage, as Claude Code does, without asking the server', async () => {
+    const run = await runScript([], '/mcp__fixture__greet', { cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { fixture: stdio() } })] })
+    expect(run.result).toMatchObject({ is_error: false, result: 'Error: Missing required argument: who. Usage: /mcp__fixture__greet who how' })
+    expect(run.requests).toEqual([])
+  })
 })
