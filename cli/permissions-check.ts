@@ -77,7 +77,7 @@ export const permissionsCheck: CommandRun = async ({ values, positionals, io }) 
     `decision: ${verdict.decision}`,
     ...(byHook ? [`hook: ${hook!.hook.name} (${hook!.hook.label}: ${hook!.hook.file})`] : []),
     `rule: ${rule}`,
-    ...(verdict.reason ? [`reason: ${verdict.reason}`] : []),
+    ...(verdict.reason ? [`reason: ${verdict.reason.trimEnd()}`] : []),
     ...(checked !== input ? [`input after the hooks: ${JSON.stringify(checked)}`] : []),
     `mode: ${policy.mode}`,
     `workspace: ${cwd} (${policy.trusted ? 'trusted' : 'not trusted'})`,

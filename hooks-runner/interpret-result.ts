@@ -89,7 +89,7 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
       if (!blocksOn2 && emptyStopBlock(event, output)) {
         warnings.push({ code: 'HOOKS_WARN_EMPTY_BLOCK', message: `${h.name}: ${event} decision "block" without a reason; the turn goes on with "Blocked by hook" as the feedback`, hook: h.name })
       }
-      if (blocksOn2) addBlock(record.effect, checked.output.reason ?? (raw.stderr.trim() || `${h.name} exited with status 2`), event)
+      if (blocksOn2) addBlock(record.effect, checked.output.reason ?? exit2Reason(h, raw), event)
       markBlocking(record)
       return record
     }
@@ -111,7 +111,7 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
     return record
   }
   if (blocksOn2) {
-    addBlock(record.effect, raw.stderr.trim() || `${h.name} exited with status 2 (no stderr output)`, event)
+    addBlock(record.effect, exit2Reason(h, raw), event)
     record.outcome = 'blocking'
     return record
   }
@@ -123,6 +123,12 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
   }
   const why = raw.signal ? `killed by ${raw.signal}` : `Failed with non-blocking status code ${code}`
   return fail('error', `${why}: ${firstLine(raw.stderr) || 'No stderr output'}`, 'HOOKS_ERR_EXIT')
+}
+
+/** Claude Code's blocking-error text: a command hook's exit 2 reads `[<command>]: <stderr>`, so the model and the user know which hook spoke. */
+function exit2Reason(h: ResolvedHandler, raw: RawResult): string {
+  const stderr = raw.stderr.trim() === '' ? 'No stderr output' : raw.stderr
+  return h.config.type === 'command' ? `[${h.name}]: ${stderr}` : raw.stderr.trim() || `${h.name} exited with status 2 (no stderr output)`
 }
 
 function addBlock(effect: HookEffect, reason: string, event: HookEventName): void {

@@ -148,12 +148,13 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
       inputs: ['/model opus', '/model haiku', '/review src', 'go', '/compact block-me', '/compact'],
       script: [{ reply: [bash('touch asked')] }, { reply: 'asked', expect: { toolResults: 1, model: 'claude-haiku-4-5' } }, { reply: 'SUMMARY' }],
     })
+    const said = (event: string) => `[${p.path('exit2.sh')}]: exit 2 from ${event}\n`
     expect(run.results.map((r) => r.result), run.err).toEqual([
-      'Model switch to opus refused: PreModelSwitch:claude-opus-4-7 hook blocked the switch to claude-opus-4-7: exit 2 from PreModelSwitch',
+      `Model switch to opus refused: PreModelSwitch:claude-opus-4-7 hook blocked the switch to claude-opus-4-7: ${said('PreModelSwitch')}`,
       'Model set to claude-haiku-4-5',
-      'UserPromptExpansion operation blocked by hook:\nexit 2 from UserPromptExpansion\n\nOriginal prompt: /review src',
+      `UserPromptExpansion operation blocked by hook:\n${said('UserPromptExpansion')}\n\nOriginal prompt: /review src`,
       'asked',
-      'Not compacted: PreCompact:manual hook blocked compaction: exit 2 from PreCompact',
+      `Not compacted: PreCompact:manual hook blocked compaction: ${said('PreCompact')}`,
       expect.stringMatching(/^Compacted the conversation/),
     ])
     expect(run.results.map((r) => r.is_error)).toEqual([true, false, false, false, false, false])

@@ -13,9 +13,10 @@ describe('exit codes (spec §3.2, §3.3)', () => {
     expect(r.decision).toBeUndefined()
   })
 
-  it('exit 2 on PreToolUse denies, with stderr as the reason', async () => {
+  it('exit 2 on PreToolUse denies, with the command and its stderr as the reason', async () => {
     const r = await fire('PreToolUse', preToolUse('rm -rf /'), group('PreToolUse', [cmd('echo "no rm" >&2; exit 2')], { matcher: 'Bash' }))
-    expect(r).toMatchObject({ blocked: true, decision: 'deny', decisionReason: 'no rm', blockReason: 'no rm', hookName: 'PreToolUse:Bash' })
+    const reason = '[echo "no rm" >&2; exit 2]: no rm\n'
+    expect(r).toMatchObject({ blocked: true, decision: 'deny', decisionReason: reason, blockReason: reason, hookName: 'PreToolUse:Bash' })
     expect(r.records[0]!.outcome).toBe('blocking')
   })
 
@@ -37,7 +38,12 @@ describe('exit codes (spec §3.2, §3.3)', () => {
     ['ConfigChange', { source: 'project_settings' }],
   ])('exit 2 blocks %s', async (event, input) => {
     const r = await fire(event, input, group(event, [cmd('echo blocked-here >&2; exit 2')]))
-    expect(r).toMatchObject({ blocked: true, blockReason: 'blocked-here' })
+    expect(r).toMatchObject({ blocked: true, blockReason: '[echo blocked-here >&2; exit 2]: blocked-here\n' })
+  })
+
+  it('exit 2 with nothing on stderr says so beside the command, as Claude Code does', async () => {
+    const r = await fire('UserPromptSubmit', { prompt: 'hi' }, group('UserPromptSubmit', [cmd('exit 2')]))
+    expect(r.blockReason).toBe('[exit 2]: No stderr output')
   })
 
   it.each<[HookEventName, Record<string, unknown>]>([
@@ -135,7 +141,7 @@ describe('command forms (spec §1.7)', () => {
     const source = { kind: 'extra' as const, file: 'plugin:p', label: 'Plugin Hooks', dedupClass: 'extra:plugin:p', pluginOptions: { mode: 'strict' } }
     const hooks = group('Stop', [cmd('node', { args: ['-e', 'console.error(process.argv.slice(1).join("|")); process.exit(2)', '${CLAUDE_PROJECT_DIR}', '${user_config.mode}', '$HOME *'] })])
     const r = await runHooks('Stop', {}, { config: resolveHooks([{ source, hooks }]).config, projectDir: '/proj' })
-    expect(r).toMatchObject({ blocked: true, blockReason: '/proj|strict|$HOME *' })
+    expect(r).toMatchObject({ blocked: true, blockReason: expect.stringMatching(/\]: \/proj\|strict\|\$HOME \*\n$/) })
   })
 
   it('CLAUDE_CODE_SHELL_PREFIX wraps shell-form commands, receiving the command as $1', async () => {
@@ -143,7 +149,7 @@ describe('command forms (spec §1.7)', () => {
     const log = join(dir, 'wrapped.txt')
     const wrap = await script(dir, 'wrap.sh', `printf '%s' "$1" > ${log}\nexec sh -c "$1"`)
     const r = await fire('Stop', {}, group('Stop', [cmd(`echo 'it''s' >&2; exit 2`)]), { env: { ...process.env, CLAUDE_CODE_SHELL_PREFIX: wrap } })
-    expect(r.blockReason).toBe('its')
+    expect(r.blockReason).toBe(`[echo 'it''s' >&2; exit 2]: its\n`)
     expect(await readFile(log, 'utf8')).toBe(`echo 'it''s' >&2; exit 2`)
   })
 

@@ -30,7 +30,7 @@ describe('merging (spec §3.7)', () => {
 
   it('exit 2 cannot be overridden by a sibling allow', async () => {
     const r = await fire('PreToolUse', preToolUse(), group('PreToolUse', [cmd(decide('allow')), cmd('echo stop >&2; exit 2'), cmd(`: second; ${decide('allow')}`)]))
-    expect(r).toMatchObject({ decision: 'deny', blocked: true, blockReason: 'stop' })
+    expect(r).toMatchObject({ decision: 'deny', blocked: true, blockReason: '[echo stop >&2; exit 2]: stop\n' })
     expect(r.records.map((x) => x.outcome)).toEqual(['success', 'blocking', 'success'])
   })
 

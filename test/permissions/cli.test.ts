@@ -225,7 +225,7 @@ describe('modloop permissions check runs the PreToolUse hooks first', () => {
     expect(r.code).toBe(0)
     expect(r.out).toContain('decision: deny')
     expect(r.out).toContain(`hook: grep -q 'rm ' && { echo 'no rm here' >&2; exit 2; } || exit 0 (Project Settings: ${join(hooked, '.claude', 'settings.json')})`)
-    expect(r.out).toContain('reason: no rm here')
+    expect(r.out).toContain(`reason: [grep -q 'rm ' && { echo 'no rm here' >&2; exit 2; } || exit 0]: no rm here\nmode:`)
     expect(JSON.parse((await check('Bash', '{"command":"rm -f x"}', '--json')).out)).toMatchObject({ decision: 'deny', hook: { label: 'Project Settings' } })
   })
 

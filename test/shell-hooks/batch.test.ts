@@ -36,6 +36,6 @@ describe('PostToolBatch', () => {
     await writeSettings(box, { PostToolBatch: [{ hooks: [cmd("echo 'stop here' >&2; exit 2")] }] })
     const r = await run(box, [batch, { reply: 'never' }])
     expect(r.requests).toHaveLength(1)
-    expect(r.result).toMatchObject({ terminal_reason: 'hook_stopped', result: 'stop here' })
+    expect(r.result).toMatchObject({ terminal_reason: 'hook_stopped', result: "[echo 'stop here' >&2; exit 2]: stop here\n" })
   })
 })

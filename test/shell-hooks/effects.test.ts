@@ -126,7 +126,7 @@ describe('PostToolUse', () => {
     const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
     const texts = lastUserTexts(r.requests[1]!.body).join('\n')
     expect(texts).toContain(`PostToolUse:Echo hook blocking error from command: "${jsonBlock}": lint failed`)
-    expect(texts).toContain(`PostToolUse:Echo hook blocking error from command: "${exit2}": tests failed`)
+    expect(texts).toContain(`PostToolUse:Echo hook blocking error from command: "${exit2}": [${exit2}]: tests failed\n`)
   })
 
   it('continue:false ends the turn after the batch as hook_stopped', async () => {

@@ -148,10 +148,10 @@ describe('UserPromptExpansion', () => {
     const r = await run(box, [{ reply: 'never' }], '/review src/a.ts', { mods: [commands()] })
     expect(r.requests).toHaveLength(0)
     expect(r.result.is_error).toBe(false)
-    expect(r.result.result).toBe('UserPromptExpansion operation blocked by hook:\nreviews are frozen\n\nOriginal prompt: /review src/a.ts')
+    expect(r.result.result).toBe("UserPromptExpansion operation blocked by hook:\n[echo 'reviews are frozen' >&2; exit 2]: reviews are frozen\n\n\nOriginal prompt: /review src/a.ts")
     const suppress = { hookSpecificOutput: { hookEventName: 'UserPromptExpansion', suppressOriginalPrompt: true } }
     await writeSettings(box, { UserPromptExpansion: [{ hooks: [cmd(`${json(suppress)}; echo 'reviews are frozen' >&2; exit 2`)] }] })
     const quiet = await run(box, [{ reply: 'never' }], '/review src/a.ts', { mods: [commands()] })
-    expect(quiet.result.result).toBe('UserPromptExpansion operation blocked by hook:\nreviews are frozen')
+    expect(quiet.result.result).toMatch(/^UserPromptExpansion operation blocked by hook:\n\[.*\]: reviews are frozen\n$/)
   })
 })
