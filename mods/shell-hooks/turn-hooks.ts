@@ -93,7 +93,8 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     }, { ...agent, signal: next.signal })
     if (r.stop) return { decision: 'halt', reason: r.stop.reason ?? `${r.hookName} hook stopped the session` }
     const feedback = [...(r.blocked ? [r.blockReason ?? ''] : []), ...r.additionalContexts.map((c) => c.text)].filter((t) => t !== '')
-    if (r.blocked || feedback.length > 0) return { decision: 'continue', reason: `${event} hook feedback:\n${feedback.join('\n')}` }
+    // A subagent reads "Stop hook feedback:" too: Claude Code names SubagentStop's feedback so.
+    if (r.blocked || feedback.length > 0) return { decision: 'continue', reason: `Stop hook feedback:\n${feedback.join('\n')}` }
     return next(e)
   }, { budgetMs: HOOK_BUDGET_MS })
 

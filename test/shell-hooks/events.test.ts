@@ -39,8 +39,9 @@ describe('SubagentStart / SubagentStop', () => {
     expect(stops.map((s) => [s.stop_hook_active, s.last_assistant_message])).toEqual([[false, 'found it'], [true, 'found it, see a.txt']])
     expect(stops[0]).toMatchObject({ agent_id: start!.agent_id, agent_type: 'general-purpose' })
     expect(stops[0]!.agent_transcript_path).toBe(join(stops[0]!.transcript_path.replace(/\.jsonl$/, ''), 'subagents', `agent-${start!.agent_id}.jsonl`))
-    // The block reached the subagent, not the parent; the parent got the final report.
-    expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('cite your sources')
+    // The block reached the subagent, not the parent, as "Stop hook feedback" as in Claude Code; the parent got the final report.
+    expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain(`Stop hook feedback:\n[sh ${stop}]: cite your sources\n`)
+    expect(lastUserTexts(r.requests[2]!.body).join('\n')).not.toContain('SubagentStop hook feedback')
     expect(lastUserTexts(r.requests[3]!.body)[0]).toContain('\nfound it, see a.txt\n</subagent-report>')
   })
 })
