@@ -35,9 +35,14 @@ export function endingOf(ending: TurnEnding): Ending {
   return { subtype: 'success', terminal: 'completed', isError: false, text: JSON.stringify(ending.structuredOutput) ?? '', structuredOutput: ending.structuredOutput }
 }
 
+/** The text a turn ended by an API error answers with (its result); StopFailure hooks read the same words. */
+export function apiErrorText(error: { status?: number | null; message: string }): string {
+  return `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`
+}
+
 export function apiFailure(error: ModelApiError): Ending {
   return {
-    subtype: 'success', terminal: 'api_error', text: `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`, isError: true,
+    subtype: 'success', terminal: 'api_error', text: apiErrorText(error), isError: true,
     apiErrorStatus: error.status, apiError: ASSISTANT_ERRORS.has(error.type) ? error.type as AssistantMessageError : 'unknown',
   }
 }

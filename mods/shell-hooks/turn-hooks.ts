@@ -2,6 +2,7 @@ import { uuid } from '../../core/random.js'
 import { backgroundTasks } from './background-tasks.js'
 import { STAGE, type On } from '../../core/bus/types.js'
 import { reminder } from '../../core/loop/attach.js'
+import { apiErrorText } from '../../core/loop/ending.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { subagentTranscriptPath } from '../transcripts/store/paths.js'
 import { contexts, type HookBridge } from './bridge.js'
@@ -99,7 +100,7 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
   }, { budgetMs: HOOK_BUDGET_MS })
 
   // A turn's API error is seen where it surfaces, in its model request, and reported when the turn ends.
-  const failures = new Map<string, { type: string; message: string }>()
+  const failures = new Map<string, { type: string; message: string; status?: number | null }>()
   on('turn.step', async function* ($, e, next) {
     const b = bridgeOf($)
     // The level this request is sent is the effort of the tool calls and the answer it brings.
@@ -110,8 +111,8 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       for await (const chunk of s) yield chunk
       return await s.result
     } catch (err) {
-      const type = (err as { type?: unknown }).type
-      failures.set(e.turnId, { type: typeof type === 'string' ? type : 'unknown', message: describeError(err) })
+      const { type, status } = err as { type?: unknown; status?: unknown }
+      failures.set(e.turnId, { type: typeof type === 'string' ? type : 'unknown', message: describeError(err), status: typeof status === 'number' ? status : null })
       throw err
     }
   })
@@ -124,7 +125,8 @@ export function registerTurnHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
       if (failure && e.reason === 'error' && b?.has('StopFailure')) {
         await b.fire('StopFailure', {
           error: STOP_FAILURE_ERRORS.has(failure.type) ? failure.type : 'unknown', error_details: failure.message,
-          last_assistant_message: `API Error: ${failure.message}`,
+          // The words the turn's result shows, as Claude Code gives the hook the error it printed.
+          last_assistant_message: apiErrorText(failure),
         }, b.agentOptions(e.agentId))
       }
     } finally {
