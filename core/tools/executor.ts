@@ -1,4 +1,4 @@
-import { runToolCall, type CallEnv, type CallOutcome, type CheckedInput, type ToolUse } from './pipeline.js'
+import { INTERRUPTED, runToolCall, type CallEnv, type CallOutcome, type CheckedInput, type ToolUse } from './pipeline.js'
 import { validateInput } from './tool.js'
 import { envInteger, envSetting } from '../env.js'
 
@@ -30,7 +30,8 @@ interface Slot {
  * any other call runs alone and is a barrier, and calls start in their order, never past one that
  * must wait. A call at the head of the response, read-only or not, runs while the rest of the
  * response streams, as Claude Code's executor runs it. Results keep the original order, and a
- * failed call never cancels its siblings.
+ * failed call never cancels its siblings; but once an approver denies a call with `interrupt`, no
+ * later call starts: each is answered as not run, since the person stopped the turn there.
  */
 export class ToolExecutor {
   private readonly slots: Slot[] = []
@@ -40,6 +41,8 @@ export class ToolExecutor {
   private active = 0
   private activeWriters = 0
   private stopped = false
+  /** An approver denied a call with `interrupt`: the calls not started are answered as not run. */
+  private interrupted = false
 
   constructor(private readonly env: CallEnv, private readonly cap: number) {}
 
@@ -82,6 +85,11 @@ export class ToolExecutor {
     if (this.stopped) return
     for (const slot of this.slots) {
       if (slot.outcome) continue
+      if (this.interrupted) {
+        slot.outcome = Promise.resolve(notRun(slot.use))
+        slot.start()
+        continue
+      }
       if (this.active > 0 && (!slot.readOnly || this.activeWriters > 0)) return
       this.begin(slot)
       // A call that is not read-only runs alone: the next waits for it to settle.
@@ -93,7 +101,10 @@ export class ToolExecutor {
     this.active++
     if (!slot.readOnly) this.activeWriters++
     const run = slot.readOnly ? this.limited(slot) : runToolCall(this.env, slot.use, slot.checked)
-    slot.outcome = run.finally(() => {
+    slot.outcome = run.then((o) => {
+      if (o.endAfterBatch?.kind === 'interrupt') this.interrupted = true
+      return o
+    }).finally(() => {
       this.active--
       if (!slot.readOnly) this.activeWriters--
       this.pump()
@@ -113,6 +124,11 @@ export class ToolExecutor {
       this.waiting.shift()?.()
     }
   }
+}
+
+/** A call that never started because the turn was stopped before it: answered as interrupted. */
+function notRun(use: ToolUse): CallOutcome {
+  return { toolUseId: use.id, name: use.name, input: use.input, result: INTERRUPTED, text: INTERRUPTED, isError: true, denied: false, interrupted: true, durationMs: 0 }
 }
 
 function safeReadOnly(fn: () => boolean): boolean {

@@ -84,7 +84,7 @@ describe('the ask flow through the loop', () => {
     expect(run.result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: { command: 'printf x' } })])
   })
 
-  it('a canUseTool deny with interrupt ends the turn, interrupted, once the batch is answered', async () => {
+  it('a canUseTool deny with interrupt ends the turn, interrupted: the calls after it in the batch do not run', async () => {
     const { host } = await hostWith()
     const canUseTool = vi.fn<CanUseTool>(async (_tool, input) => (String(input.command).includes('first')
       ? { behavior: 'deny', message: 'stop right there', interrupt: true }
@@ -98,10 +98,11 @@ describe('the ask flow through the loop', () => {
     expect(run.requests).toHaveLength(1)
     expect(run.result).toMatchObject({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_tools' })
     expect(run.result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: { command: 'touch first' } })])
-    // The rest of the batch still ran, and every call is answered on the stream.
+    // The rest of the batch is neither asked about nor run, and every call is answered on the stream.
     const results = run.messages.flatMap((m) => (m.type === 'user' ? (m.message.content as any[]).filter((b) => b.type === 'tool_result') : []))
-    expect(results.map((r) => [r.content, r.is_error === true])).toEqual([['stop right there', true], ['(Bash completed with no output)', false]])
-    expect(canUseTool).toHaveBeenCalledTimes(2)
+    expect(results.map((r) => [r.content, r.is_error === true])).toEqual([['stop right there', true], ['[Request interrupted by user for tool use]', true]])
+    expect(canUseTool).toHaveBeenCalledTimes(1)
+    expect(existsSync(join(box.project, 'second'))).toBe(false)
     expect(String(run.error)).toMatch(/error_during_execution/)
   })
 
