@@ -64,7 +64,7 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   const isInside = facts.path !== undefined && inside(policy.roots, facts.path)
   if (READ_TOOLS.has(facts.tool) && isInside) return { decision: 'allow', rule: '[working-directory]' }
   const blockedPath = blockedPathOf(facts, !isInside)
-  return ask({ decision: 'ask', reason: why ?? askReason(policy, facts, unapproved[0]), suggestions: suggestionsFor(facts, unapproved), ...(blockedPath ? { blockedPath } : {}) })
+  return ask({ decision: 'ask', reason: why ?? askReason(policy, facts, unapproved[0]), suggestions: suggestionsFor(facts, unapproved, !isInside), ...(blockedPath ? { blockedPath } : {}) })
 }
 
 function dontAsk(tool: string, v: Verdict): Verdict {

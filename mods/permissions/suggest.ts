@@ -9,10 +9,11 @@ const MAX_PART_RULES = 5
 /**
  * What an approver could answer with to stop being asked (canUseTool's `suggestions`): the command
  * parts no rule allowed, kept in the local settings; the folder of a file read outside the working
- * directories, for this session; accepting edits for this session; the WebFetch domain or the
- * tool, kept in the local settings.
+ * directories, for this session; accepting edits for this session, and for an edit outside the
+ * working directories its folder too (accepting edits alone would not cover the next one there);
+ * the WebFetch domain or the tool, kept in the local settings.
  */
-export function suggestionsFor(facts: CallFacts, unapproved: readonly string[]): PermissionUpdate[] {
+export function suggestionsFor(facts: CallFacts, unapproved: readonly string[], outside = false): PermissionUpdate[] {
   const allow = (rules: { toolName: string; ruleContent?: string }[]): PermissionUpdate[] =>
     [{ type: 'addRules', rules, behavior: 'allow', destination: 'localSettings' }]
   if (facts.bash) {
@@ -23,7 +24,11 @@ export function suggestionsFor(facts: CallFacts, unapproved: readonly string[]):
     const folder = facts.tool === 'Read' ? dirname(facts.path.lexical) : facts.path.lexical
     return [{ type: 'addDirectories', directories: [folder], destination: 'session' }]
   }
-  if (EDIT_TOOLS.has(facts.tool)) return [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }]
+  if (EDIT_TOOLS.has(facts.tool)) {
+    const accept: PermissionUpdate = { type: 'setMode', mode: 'acceptEdits', destination: 'session' }
+    if (!outside || !facts.path) return [accept]
+    return [accept, { type: 'addDirectories', directories: [dirname(facts.path.lexical)], destination: 'session' }]
+  }
   if (facts.tool === 'WebFetch') return facts.host ? allow([{ toolName: 'WebFetch', ruleContent: `domain:${facts.host}` }]) : []
   return allow([{ toolName: facts.tool }])
 }

@@ -6,6 +6,7 @@ import { ModHost } from '../../core/mod/host.js'
 import type { CanUseTool, PermissionUpdate } from '../../core/tools/pipeline.js'
 import bashMod from '../../mods/bash/index.js'
 import readMod from '../../mods/read/index.js'
+import writeMod from '../../mods/write/index.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { runScript } from '../loop/helpers.js'
 import { permissionsWith, sandbox, type Sandbox } from './helpers.js'
@@ -109,6 +110,27 @@ describe('updatedPermissions from canUseTool, through the loop', () => {
     expect(resultOf(run.requests[2]).is_error).toBeFalsy()
     expect(resultOf(run.requests[3]).content).toMatch(/1\s+secret/)
     expect(JSON.parse(await readFile(join(cwd, '.claude', 'settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Bash(mkdir -p made-a)', 'Bash(touch made-b)'] } })
+  })
+
+  it('an edit outside the working directories suggests its folder beside accepting edits: answered with them, the next edit there is not asked about', async () => {
+    const cwd = await project('edit-outside')
+    const folder = join(box.outside, 'notes')
+    await mkdir(folder, { recursive: true })
+    const { host } = await hostWith()
+    await host.add(writeMod, { options: {} })
+    const canUseTool = vi.fn<CanUseTool>(async (_tool, _input, options) => ({ behavior: 'allow', updatedPermissions: options.suggestions }))
+    const run = await runScript(turn(
+      call('Write', { file_path: join(folder, 'a.md'), content: 'a\n' }),
+      call('Write', { file_path: join(folder, 'b.md'), content: 'b\n' }),
+    ), 'go', { host, cwd, canUseTool })
+    await host.close()
+    expect(canUseTool).toHaveBeenCalledTimes(1)
+    expect(canUseTool.mock.calls[0]![2].suggestions).toEqual([
+      { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
+      { type: 'addDirectories', directories: [folder], destination: 'session' },
+    ])
+    expect(run.result).toMatchObject({ subtype: 'success' })
+    expect(await readFile(join(folder, 'b.md'), 'utf8')).toBe('b\n')
   })
 
   it("an approval's setMode outlasts an earlier Query.setPermissionMode", async () => {
