@@ -34,6 +34,8 @@ export interface CanUseToolOptions {
   decisionReason?: string
   suggestions?: PermissionUpdate[]
   blockedPath?: string
+  /** For an MCP server's tool: the server and its source (`sdk`: one the application registered). */
+  mcpServer?: { name: string; source: string }
 }
 
 /**

@@ -67,6 +67,8 @@ export interface ToolTraits {
    * option, which picks among the built-in ones, leaves it alone.
    */
   external?: boolean
+  /** An MCP server's tool: the server's name and where it was configured (`sdk`, `project`, …), as approvers are told. */
+  mcpServer?: { name: string; source: string }
 }
 
 export function defineTool<S extends z.ZodType>(tool: Omit<Tool<z.output<S>>, 'input'> & { input: S }): Tool<z.output<S>> {

@@ -206,7 +206,7 @@ export class McpManager {
         await register({
           name, inputSchema: { ...schema, type: 'object' },
           description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description,
-          isReadOnly: tool.annotations?.readOnlyHint === true, traits: { external: true },
+          isReadOnly: tool.annotations?.readOnlyHint === true, traits: { external: true, mcpServer: { name: conn.name, source: report.source } },
           call: (input, ctx) => this.callTool(conn, name, tool, input, ctx),
         })
       } catch (err) {

@@ -179,6 +179,25 @@ describe.each(VIAS)('an Agent SDK application, run by %s', (via) => {
     }
   })
 
+  it('canUseTool is told which MCP server serves the tool it asks about, and that the application registered it', async () => {
+    const a = await app([
+      { reply: [{ tool_use: { id: 'toolu_add', name: 'mcp__calc__add', input: { a: 2, b: 3 } } }] },
+      { reply: 'done' },
+    ], `mcp-ask-${via}`)
+    const calc = createSdkMcpServer({ name: 'calc', version: '1.0.0', tools: [tool('add', 'Adds two numbers', { a: z.number(), b: z.number() }, async (args) => ({ content: [{ type: 'text', text: String(args.a + args.b) }] }))] })
+    const asked: unknown[] = []
+    try {
+      await collect(run(via, 'add', {
+        ...a.options, mcpServers: { calc },
+        canUseTool: async (toolName, input, o) => { asked.push([toolName, o.mcpServer]); return { behavior: 'allow', updatedInput: input } },
+      }))
+      expect(asked).toEqual([['mcp__calc__add', { name: 'calc', source: 'sdk' }]])
+      expect(lastToolResult(a.server)).toMatchObject({ tool_use_id: 'toolu_add', content: '5' })
+    } finally {
+      await a.server.close()
+    }
+  })
+
   it('answers a control called once a single prompt\'s result is in (the SDK keeps stdin open until the session says it is idle)', async () => {
     const a = await app([{ reply: 'done' }], `after-result-${via}`)
     const calc = createSdkMcpServer({ name: 'calc', version: '1.0.0', tools: [tool('one', 'Answers 1', {}, async () => ({ content: [{ type: 'text', text: '1' }] }))] })
