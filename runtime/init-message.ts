@@ -8,12 +8,14 @@ import { permissionModeInForce } from './permission-mode.js'
 import { mcpServerStatus } from './server-status.js'
 
 /** The `system`/`init` message that opens each turn's stream: what the session has loaded and offers. */
-export function initMessage(session: Session): SDKSystemInit {
+export async function initMessage(session: Session): Promise<SDKSystemInit> {
+  // The tools the model is offered: one a deny rule hides (`disallowedTools: ['Grep']`) is not listed.
+  const tools = (await session.toolDefinitions()).map((d) => d.name)
   return session.stamp({
     type: 'system' as const,
     subtype: 'init' as const,
     cwd: session.cwd,
-    tools: session.tools.names(),
+    tools,
     // `source` (sdk, plugin, or the config scope) as the Agent SDK gives it: hosts key trust on it.
     mcp_servers: mcpServerStatus(session).map((s) => ({ name: s.name, status: s.status, ...(typeof s.source === 'string' ? { source: s.source } : {}) })),
     model: session.model,

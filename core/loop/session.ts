@@ -69,7 +69,7 @@ export class Session {
   /** When the session opened (ms since the epoch), for `$.session.usage()`. */
   readonly startedAt = Date.now()
   /** The `system`/`init` message each turn's stream opens with, as the runtime that opened the session builds it. */
-  initMessage: (() => SDKMessage) | undefined
+  initMessage: (() => Promise<SDKMessage>) | undefined
   ended = false
   /** Where the session is kept (session.start's transcriptPath); empty when the host keeps no sessions. */
   location = ''

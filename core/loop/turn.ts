@@ -68,7 +68,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       // Every turn that runs opens its stream with init, a local command's (/cost, /compact) too; a
       // command that compacts shows its status while it runs and its boundary before its result.
       // The init is the session as the turn starts: a /model switch shows in the next turn's, as in Claude Code.
-      const init = session.root.initMessage?.()
+      const init = await session.root.initMessage?.()
       const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin), init && (() => init))
       if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false })
       if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: expansion.isError })

@@ -198,6 +198,19 @@ describe.each(VIAS)('an Agent SDK application, run by %s', (via) => {
     }
   })
 
+  it('a tool disallowed by name is neither offered to the model nor listed in system/init', async () => {
+    const a = await app([{ reply: 'ok' }], `disallowed-${via}`)
+    try {
+      const messages = await collect(run(via, 'hi', { ...a.options, disallowedTools: ['Grep'] }))
+      const init = messages.find((m) => m.type === 'system' && m.subtype === 'init') as Extract<SdkMessage, { subtype: 'init' }>
+      expect(init.tools).toContain('Read')
+      expect(init.tools).not.toContain('Grep')
+      expect((a.server.requests[0]!.body as any).tools.map((t: { name: string }) => t.name)).toEqual(init.tools)
+    } finally {
+      await a.server.close()
+    }
+  })
+
   it('answers a control called once a single prompt\'s result is in (the SDK keeps stdin open until the session says it is idle)', async () => {
     const a = await app([{ reply: 'done' }], `after-result-${via}`)
     const calc = createSdkMcpServer({ name: 'calc', version: '1.0.0', tools: [tool('one', 'Answers 1', {}, async () => ({ content: [{ type: 'text', text: '1' }] }))] })
