@@ -56,8 +56,12 @@ describe('background subagents', () => {
     expect(system(run, 'task_updated').map((m) => m.patch)).toEqual([{ status: 'completed', end_time: expect.any(Number) }])
     expect(system(run, 'task_notification')[0]).toMatchObject({ task_id: id, tool_use_id: 'toolu_bg', status: 'completed', summary: 'Agent "list the notes" completed', output_file: receipt.result.outputFile, usage: { tool_uses: 1 } })
     expect(system(run, 'background_tasks_changed').map((m) => m.tasks)).toEqual([[{ task_id: id, task_type: 'local_agent', description: 'list the notes' }], []])
-    // The background subagent's own messages stay off the main stream.
-    expect(run.messages.filter((m) => 'parent_tool_use_id' in m && m.parent_tool_use_id)).toEqual([])
+    // The background subagent's own messages are on the main stream, under its Agent call, as
+    // Claude Code yields them (an SDK application shows its progress).
+    const own = run.messages.filter((m) => 'parent_tool_use_id' in m && m.parent_tool_use_id)
+    expect(own.length).toBeGreaterThan(0)
+    expect(new Set(own.map((m) => (m as { parent_tool_use_id: string }).parent_tool_use_id))).toEqual(new Set(['toolu_bg']))
+    expect(own.some((m) => m.type === 'assistant')).toBe(true)
     // The model reads the report in the task-notification form.
     const notification = lastUserText(run.requests.at(-1)!.body)
     expect(notification).toContain(`<task-id>${id}</task-id>`)
