@@ -62,7 +62,9 @@ export default defineMod({
     on('prompt.compose', async ($, e, next) => {
       const r = await next(e)
       const ctx = sessions.get($.session.id() as string)
-      if (!ctx) return r
+      // A custom system prompt of the main conversation is sent as given (spec loop-and-sdk §4.2);
+      // a subagent's own prompt still gets the environment.
+      if (!ctx || (!e.agentId && e.sections.some((s) => s.id === 'custom'))) return r
       const sections = [...r.sections]
       if (opts.env) sections.push({ id: 'context:env', text: renderEnv(await (ctx.facts ??= facts($, ctx)), e.model), scope: 'session' })
       // A subagent gets the environment but not the parent's repository snapshot.

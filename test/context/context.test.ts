@@ -93,3 +93,23 @@ describe('context', () => {
     }
   })
 })
+
+describe('the system prompt around the context (spec loop-and-sdk §4.2)', () => {
+  const blocks = (run: { requests: { body: any }[] }) => (run.requests[0]!.body.system as { text: string }[]).map((b) => b.text)
+
+  it('ends with what the caller appends: the preset\'s append and --append-system-prompt come after the environment and the git status', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'hi', {
+      cwd: repo, mods: [contextMod], systemPrompt: { type: 'preset', preset: 'claude_code', append: 'APPENDED-BY-PRESET' }, appendSystemPrompt: 'APPENDED-BY-FLAG',
+    } as never)
+    const texts = blocks(run)
+    expect(texts.at(-2)!.trim()).toBe('APPENDED-BY-PRESET')
+    expect(texts.at(-1)!.trim()).toBe('APPENDED-BY-FLAG')
+    expect(texts.findIndex((t) => t.includes('gitStatus') || t.includes('Current branch'))).toBeLessThan(texts.length - 2)
+    expect(texts.findIndex((t) => t.includes('Working directory'))).toBeGreaterThanOrEqual(0)
+  })
+
+  it('a custom string is sent as given: no environment or git status after it', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: repo, mods: [contextMod], systemPrompt: 'You are a terse assistant.' })
+    expect(blocks(run)).toEqual(['You are a terse assistant.'])
+  })
+})
