@@ -1,4 +1,4 @@
-import type { AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk'
+import { RequestError, type AgentContext, type ClientCapabilities } from '@agentclientprotocol/sdk'
 import type { Editor, TerminalOutcome, TerminalRun } from '../../mods/acp-client/index.js'
 
 /**
@@ -9,9 +9,9 @@ import type { Editor, TerminalOutcome, TerminalRun } from '../../mods/acp-client
 export function editorOf(client: AgentContext, caps: ClientCapabilities | undefined, sessionId: string, onTerminal: (toolUseId: string, terminalId: string) => void): Editor {
   const editor: Editor = {}
   if (caps?.fs?.readTextFile && caps.fs.writeTextFile) {
-    editor.readTextFile = async (path) => (await client.request('fs/read_text_file', { sessionId, path })).content
+    editor.readTextFile = async (path) => (await client.request('fs/read_text_file', { sessionId, path }).catch(withDetails)).content
     editor.writeTextFile = async (path, content) => {
-      await client.request('fs/write_text_file', { sessionId, path, content })
+      await client.request('fs/write_text_file', { sessionId, path, content }).catch(withDetails)
     }
   }
   if (caps?.terminal) editor.runInTerminal = (run) => inTerminal(client, sessionId, run, onTerminal)
@@ -19,7 +19,7 @@ export function editorOf(client: AgentContext, caps: ClientCapabilities | undefi
 }
 
 async function inTerminal(client: AgentContext, sessionId: string, run: TerminalRun, onTerminal: (toolUseId: string, terminalId: string) => void): Promise<TerminalOutcome> {
-  const terminal = await client.createTerminal({ sessionId, command: 'bash', args: ['-c', run.command], cwd: run.cwd, env: run.env, outputByteLimit: run.outputByteLimit })
+  const terminal = await client.createTerminal({ sessionId, command: 'bash', args: ['-c', run.command], cwd: run.cwd, env: run.env, outputByteLimit: run.outputByteLimit }).catch(withDetails)
   onTerminal(run.toolUseId, terminal.id)
   let timedOut = false
   let stop: () => void = () => {}
@@ -42,4 +42,17 @@ async function inTerminal(client: AgentContext, sessionId: string, run: Terminal
     stop()
     await terminal.release().catch(() => {})
   }
+}
+
+/**
+ * An editor's error with what it said in `data`: a client's handler that throws a plain error
+ * answers "Internal error" with the cause only there (`{ details: "ENOENT: …" }`, or a string from
+ * a Rust client). Without it the model sees "Internal error", and a missing file is not told apart.
+ */
+function withDetails(err: unknown): never {
+  if (!(err instanceof RequestError) || err.data === undefined) throw err
+  const data = err.data as { details?: unknown; message?: unknown } | null
+  const said = typeof data === 'string' ? data : typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined
+  if (!said || err.message.includes(said)) throw err
+  throw new RequestError(err.code, `${err.message}: ${said}`, err.data)
 }

@@ -265,6 +265,39 @@ describe('modloop acp', () => {
     expect(JSON.stringify(server.requests[4]!.body.messages)).toContain('via-terminal')
   })
 
+  it('an editor whose fs handler throws a plain error: a missing file is still new to Write, and other errors reach the model with their cause', async () => {
+    const locked = join(dir, 'locked.txt')
+    const fresh = join(dir, 'made-by-write.txt')
+    server = await startFakeAnthropic({
+      script: [
+        { reply: [{ tool_use: { id: 'toolu_w', name: 'Write', input: { file_path: fresh, content: 'hi\n' } } }] },
+        { reply: [{ tool_use: { id: 'toolu_r', name: 'Read', input: { file_path: locked } } }] },
+        { reply: 'done' },
+      ],
+    })
+    const buffers = new Map<string, string>()
+    const a = agentProcess = startAgent(['--allowedTools', 'Read,Write'], {
+      cwd: dir, env: envFor(server),
+      // As a Node editor's handler fails: the SDK answers -32603 "Internal error", the cause in data.details.
+      setup: (app) => app
+        .onRequest('fs/read_text_file', ({ params }) => {
+          if (params.path === locked) throw new Error(`EACCES: permission denied, open '${locked}'`)
+          const content = buffers.get(params.path)
+          if (content === undefined) throw new Error(`ENOENT: no such file or directory, open '${params.path}'`)
+          return { content }
+        })
+        .onRequest('fs/write_text_file', ({ params }) => {
+          buffers.set(params.path, params.content)
+          return {}
+        }),
+    })
+    await a.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } })
+    const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write it' }] })).stopReason).toBe('end_turn')
+    expect(buffers.get(fresh)).toBe('hi\n')
+    expect(lastUser(server)).toContain(`Cannot read ${locked} in the editor: Internal error: EACCES: permission denied`)
+  })
+
   it('an image is read from disk, not through the editor\'s text buffers, and shown in the editor as an image', async () => {
     const image = join(dir, 'shot.png')
     await writeFile(image, png(4, 3))
