@@ -15,7 +15,10 @@ export function stopReasonOf(r: SDKResultMessage, cancelled: boolean): StopReaso
   if (r.stop_reason === 'max_tokens') return 'max_tokens'
   // An API failure ends a turn as a success flagged is_error, its text in `result` (as Claude Code's does).
   if (r.subtype === 'success' && r.is_error) {
-    throw RequestError.internalError({ subtype: r.subtype, terminal_reason: r.terminal_reason, errors: [r.result] }, `the turn failed (${r.terminal_reason}): ${r.result}`)
+    const data = { subtype: r.subtype, terminal_reason: r.terminal_reason, errors: [r.result] }
+    const why = `the turn failed (${r.terminal_reason}): ${r.result}`
+    // A key the API refused is ACP's "authentication required", so an editor can offer its sign-in.
+    throw r.api_error_status === 401 ? RequestError.authRequired(data, why) : RequestError.internalError(data, why)
   }
   if (r.subtype === 'success') return 'end_turn'
   throw RequestError.internalError({ subtype: r.subtype, terminal_reason: r.terminal_reason, errors: r.errors ?? [] },

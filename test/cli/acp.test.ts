@@ -157,13 +157,13 @@ describe('modloop acp', () => {
     for (const u of offered) expect((u as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).not.toContain('clear')
   })
 
-  it('a prompt whose model request fails answers an internal error with the API\'s message; the session goes on', async () => {
+  it('a prompt whose key the API refuses answers ACP\'s authentication required, with the API\'s message; the session goes on', async () => {
     server = await startFakeAnthropic({ script: [{ error: { status: 401, message: 'invalid x-api-key' } }, { reply: 'back again' }] })
     const a = agentProcess = startAgent([], { cwd: dir, env: envFor(server) })
     await a.agent.request('initialize', init)
     const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
     const failed = await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] }).then(() => undefined, (err: { code?: number; message?: string }) => err)
-    expect(failed).toMatchObject({ code: -32603, message: expect.stringContaining('invalid x-api-key') })
+    expect(failed).toMatchObject({ code: -32000, message: expect.stringContaining('invalid x-api-key') })
     expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] })).stopReason).toBe('end_turn')
     expect(chunks(a.updates, 'agent_message_chunk')).toBe('back again')
   })
