@@ -1,10 +1,10 @@
-import { readFile, realpath } from 'node:fs/promises'
+import { mkdir, readFile, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { serverFingerprint } from './approvals.js'
 import { expandVars } from './expand.js'
-import { withPluginRoot } from '../_shared/loaded-plugins.js'
+import { pluginDataDir } from '../_shared/plugin-data.js'
 import type { SettingsChoice } from './settings-choices.js'
 import { parseServer, type McpOptions, type ServerConfig } from './options.js'
 import { describeError } from '../../core/errors.js'
@@ -40,7 +40,7 @@ export interface SourceInput {
   projectApproved?: () => Promise<(fingerprint: string) => boolean>
   /** What the settings files say of a project server by name (see {@link settingsChoices}); asked only when `.mcp.json` names some. */
   projectChoice?: () => Promise<(name: string) => SettingsChoice>
-  /** The plugin directories loaded: each one's `.mcp.json` and manifest `mcpServers`, with `${CLAUDE_PLUGIN_ROOT}` filled in. */
+  /** The plugin directories loaded: each one's `.mcp.json` and manifest `mcpServers`, with `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` filled in. */
   plugins?: readonly { name: string; root: string; paths?: Pick<PluginPaths, 'mcpServers'> }[]
 }
 
@@ -66,10 +66,10 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
   const { cwd, options, env } = input
   const warnings: string[] = []
   const byName = new Map<string, ServerEntry>()
-  const add = (scope: Scope, origin: string, servers: Record<string, unknown> | undefined, disabled?: string) => {
+  const add = (scope: Scope, origin: string, servers: Record<string, unknown> | undefined, disabled?: string, vars = env) => {
     for (const [name, raw] of Object.entries(servers ?? {})) {
       byName.delete(name)
-      byName.set(name, { ...toEntry(name, scope, origin, raw, env), ...(disabled ? { disabled } : {}) })
+      byName.set(name, { ...toEntry(name, scope, origin, raw, vars), ...(disabled ? { disabled } : {}) })
     }
   }
 
@@ -83,16 +83,25 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
   const userPath = join(options.home ?? env('CLAUDE_CONFIG_DIR') ?? homedir(), '.claude.json')
   const user = await readJson(userPath, userFile, warnings)
   add('user', userPath, user?.mcpServers)
+  const configDir = env('CLAUDE_CONFIG_DIR') || join(options.home ?? env('HOME') ?? homedir(), '.claude')
   for (const plugin of input.plugins ?? []) {
     const file = join(plugin.root, '.mcp.json')
+    const maps: [string, Record<string, unknown>][] = []
     const servers = (await readJson(file, withServers, warnings))?.mcpServers
-    if (servers) add('plugin', file, ofPlugin(plugin.name, withPluginRoot(servers, plugin.root)))
+    if (servers) maps.push([file, servers])
     // The manifest's `mcpServers`: files shaped as `.mcp.json` is (or the bare map), or the map inline.
     for (const extra of plugin.paths?.mcpServers ?? []) {
       const given = extra.file ? await readJson(extra.file, jsonObject, warnings) : extra.servers
       const map = given && isObject(given.mcpServers) ? given.mcpServers : given
-      if (map) add('plugin', extra.origin, ofPlugin(plugin.name, withPluginRoot(map, plugin.root)))
+      if (map) maps.push([extra.origin, map])
     }
+    if (maps.length === 0) continue
+    // As Claude Code does: the plugin's directories fill `${…}` and reach its servers' environment,
+    // and the data directory exists before a server writes there.
+    const own = { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: pluginDataDir(configDir, plugin.name) }
+    await mkdir(own.CLAUDE_PLUGIN_DATA, { recursive: true }).catch(() => {})
+    const vars = (name: string) => (name in own ? own[name as keyof typeof own] : env(name))
+    for (const [origin, map] of maps) add('plugin', origin, ofPlugin(plugin.name, withOwnEnv(map, own)), undefined, vars)
   }
   add('config', 'the modloop config (mcpServers)', options.servers)
 
@@ -126,6 +135,14 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
  */
 function ofPlugin(plugin: string, servers: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(servers).map(([name, raw]) => [`plugin:${plugin}:${name}`, raw]))
+}
+
+/** A command server's `env` with the plugin's variables under it: the config's own values win. */
+function withOwnEnv(servers: Record<string, unknown>, own: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(servers).map(([name, raw]) => {
+    if (!isObject(raw) || typeof raw.command !== 'string') return [name, raw]
+    return [name, { ...raw, env: { ...own, ...(isObject(raw.env) ? raw.env : {}) } }]
+  }))
 }
 
 function disable(servers: ServerEntry[], options: McpOptions): ServerEntry[] {

@@ -1,4 +1,5 @@
 import { systemText } from '../helpers/system-text.js'
+import { existsSync } from 'node:fs'
 import { mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +8,7 @@ import { runCli } from '../helpers/cli.js'
 import { writeToolsPlugin, writeTree } from './fixture.js'
 import { mcpOptions } from '../../mods/mcp/options.js'
 import { collectServers } from '../../mods/mcp/sources.js'
+import { FIXTURE } from '../mcp/helpers.js'
 
 let dir: string
 let project: string
@@ -181,4 +183,15 @@ describe('a plugin\'s MCP servers', () => {
     for await (const m of query({ prompt: 'hi', options: { cwd: project, env: env(), script: [{ reply: 'ok' }], plugins: [{ type: 'local', path: plugin }] } })) messages.push(m)
     expect(messages.find((m) => m.subtype === 'init').mcp_servers.map((s: { name: string }) => s.name)).toContain('plugin:tools:notes')
   })
+  it('a server gets ${CLAUDE_PLUGIN_DATA} filled in and CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA in its environment, as in Claude Code', async () => {
+    await writeToolsPlugin(plugin, { '.mcp.json': JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: [FIXTURE, '${CLAUDE_PLUGIN_DATA}/notes.db'], env: { FIXTURE_SECRET: '${CLAUDE_PLUGIN_ROOT}' } } } }) })
+    const script = [{ reply: [{ tool_use: { name: 'mcp__plugin_tools_notes__whoami', input: {} } }] }, { reply: 'done' }]
+    const r = await runCli(['-p', 'who', '--plugin-dir', plugin, '--allowedTools', 'mcp__plugin_tools_notes__whoami'], { script, cwd: project, env: env() })
+    expect(r.err).not.toContain('CLAUDE_PLUGIN_DATA')
+    const data = join(dir, 'home', '.claude', 'plugins', 'data', 'tools-inline')
+    const result = (r.requests[1]!.body as any).messages.at(-1).content[0].content as string
+    expect(JSON.parse(result)).toEqual({ argv: [`${data}/notes.db`], secret: plugin, pluginRoot: plugin, pluginData: data })
+    expect(existsSync(data)).toBe(true)
+  })
 })
+
