@@ -1,3 +1,4 @@
+import { basename, dirname, join } from 'node:path'
 import { VERSION } from '../core/version.js'
 import type { SDKSystemInit } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
@@ -28,10 +29,28 @@ export async function initMessage(session: Session): Promise<SDKSystemInit> {
     skills: [...session.root.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name),
     agents: [...session.root.agentTypes.keys()],
     plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),
+    ...pluginErrorsOf(session),
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
     ...effortOf(session),
     capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1', 'mcp_read_resource_v1'],
   })
+}
+
+/**
+ * Plugins that could not be loaded (spec §2.2 `plugin_errors`), so an SDK host sees which failed
+ * and why, not only the line on stderr: the plugin's directory, its name as that directory's, and
+ * the error. Absent when every plugin loaded.
+ */
+function pluginErrorsOf(session: Session): { plugin_errors?: { plugin: string; type: string; message: string; path: string }[] } {
+  const failed = session.host.errors.filter((e) => e.code === 'MODLOOP_ERR_PLUGIN')
+  if (failed.length === 0) return {}
+  return {
+    plugin_errors: failed.map((e) => {
+      const file = e.file ?? ''
+      const root = file.endsWith(join('.claude-plugin', 'plugin.json')) ? dirname(dirname(file)) : file
+      return { plugin: basename(root), type: 'generic-error', message: e.message, path: root }
+    }),
+  }
 }
 
 function effortOf(session: Session): { effort?: string } {

@@ -39,6 +39,16 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     expect(init.agents).toEqual(expect.arrayContaining(['general-purpose', 'tools:reviewer']))
   })
 
+  it('a plugin whose manifest is not JSON is named in init\'s plugin_errors; the others load (spec §2.2)', async () => {
+    await writeToolsPlugin(plugin)
+    const bad = join(dir, 'bad-plugin')
+    await writeTree(bad, { '.claude-plugin/plugin.json': '{"name": "bad",' })
+    const r = await runCli(['-p', 'hi', '--plugin-dir', plugin, '--plugin-dir', bad, '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'ok' }], cwd: project, env: env() })
+    const init = initOf(r.out)
+    expect(init.plugins.map((p: { name: string }) => p.name)).toEqual(['tools'])
+    expect(init.plugin_errors).toEqual([{ plugin: 'bad-plugin', type: 'generic-error', message: expect.stringContaining(join(bad, '.claude-plugin', 'plugin.json')), path: bad }])
+  })
+
   it('CLAUDE_CODE_PLUGIN_DIRS loads it as --plugin-dir does (once when both name it); a directory that is no plugin is bad usage naming the variable', async () => {
     await writeToolsPlugin(plugin)
     const r = await runCli(['-p', '/tools:deploy api', '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'deployed' }], cwd: project, env: { ...env(), CLAUDE_CODE_PLUGIN_DIRS: `${plugin}:` } })
