@@ -74,6 +74,8 @@ export interface TaskRecord {
   error?: string
   /** Why it ended as it did when no outcome says (a process that died with it running). */
   note?: string
+  /** Stopped as its session ended, before the model was told: a resume tells it. */
+  untold?: boolean
 }
 
 export interface TaskHandle {

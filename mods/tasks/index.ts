@@ -50,6 +50,7 @@ export default defineMod({
 
     on('prompt.submit', ($, e, next) => {
       const id = $.session.id() as string
+      if (e.origin.kind === 'task-notification') registries.get(id)?.told(e.origin.taskId)
       const note = notes.get(id)
       if (note === undefined) return next(e)
       notes.delete(id)

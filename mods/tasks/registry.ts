@@ -26,6 +26,8 @@ const newId = (type: TaskLaunch['type']) => `${type === 'local_agent' ? 'a' : 'b
 export class SessionTaskRegistry implements TaskRegistry {
   private readonly entries = new Map<string, Entry>()
   private writes: Promise<void> = Promise.resolve()
+  /** Tasks whose notification turn the model has not had yet. */
+  private readonly unseen = new Set<string>()
 
   constructor(private readonly $: ModApi, readonly dir: string, private readonly maxConcurrent: number) {}
 
@@ -110,12 +112,14 @@ export class SessionTaskRegistry implements TaskRegistry {
     if (!stopped && outcome.error) record.error = outcome.error
     this.save(record)
     const durationMs = record.endTime - record.startTime
+    const notifies = record.background && !entry.quiet
+    if (notifies) this.unseen.add(record.id)
     try {
       await this.$.task.end({
         taskId: record.id, status: record.status as 'completed' | 'failed' | 'stopped', summary: record.summary,
         ...(record.error ? { error: record.error } : {}),
         ...(outcome.usage ? { usage: { ...outcome.usage, duration_ms: durationMs } } : {}),
-        ...(record.background && !entry.quiet ? { notification: notificationText(record, stopped ? withoutResult(outcome) : outcome, durationMs) } : {}),
+        ...(notifies ? { notification: notificationText(record, stopped ? withoutResult(outcome) : outcome, durationMs) } : {}),
       })
     } catch (err) {
       this.$.log.warn(`task ${record.id}: its end could not be announced: ${describeError(err)}`)
@@ -145,9 +149,22 @@ export class SessionTaskRegistry implements TaskRegistry {
     await Promise.all([...this.entries.entries()].filter(([, e]) => e.startedBy === agentId).map(([id]) => this.stop(id)))
   }
 
-  /** Stops every running task, and lets the records be written: the session ends. */
+  /** The model was given the task's notification turn. */
+  told(id: string): void {
+    this.unseen.delete(id)
+  }
+
+  /**
+   * Stops every running task, and lets the records be written: the session ends. A task stopped
+   * before the model heard of its end (its report dropped as the session ended) is marked
+   * `untold`, so a resume tells the model it did not finish.
+   */
   async stopAll(): Promise<void> {
     await Promise.all([...this.entries.keys()].map((id) => this.stop(id)))
+    for (const id of this.unseen) {
+      const record = this.entries.get(id)?.record
+      if (record?.status === 'stopped') this.save({ ...record, untold: true })
+    }
     await this.writes
   }
 

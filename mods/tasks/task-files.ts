@@ -17,7 +17,8 @@ export async function writeRecord(dir: string, record: TaskRecord): Promise<void
 
 /**
  * Marks the tasks a previous process left `running` in `dir` as stopped, with a note: that
- * process is gone, and its tasks with it. Returns them; unreadable records are reported and kept.
+ * process is gone, and its tasks with it. Returns them, and those it stopped as the session ended
+ * without telling the model (`untold`), once; unreadable records are reported and kept.
  */
 export async function stopStale(dir: string, warn: (message: string) => void, now = Date.now()): Promise<TaskRecord[]> {
   let names: string[]
@@ -36,8 +37,9 @@ export async function stopStale(dir: string, warn: (message: string) => void, no
       warn(`${file}: the task record could not be read (${describeError(err)}); left as it is`)
       continue
     }
-    if (record?.status !== 'running') continue
-    const stopped: TaskRecord = { ...record, status: 'stopped', endTime: now, note: 'still running when the process that ran it ended' }
+    if (record?.status !== 'running' && record?.untold !== true) continue
+    const { untold: _, ...told } = record
+    const stopped: TaskRecord = told.status === 'running' ? { ...told, status: 'stopped', endTime: now, note: 'still running when the process that ran it ended' } : told
     try {
       await writeRecord(dir, stopped)
     } catch (err) {

@@ -178,4 +178,20 @@ describe('faults', () => {
     expect(JSON.parse(await readFile(join(dir, 'a00000000000000bb.json'), 'utf8')).status).toBe('completed')
     expect(system(resumed, 'informational').map((m) => m.content)).toContainEqual(expect.stringContaining('a00000000000000aa'))
   })
+
+  it('a background task stopped as its session ended is told to the model when the session is resumed, once', async () => {
+    const bg = [{ tool_use: { name: 'Bash', input: { command: 'sleep 30', run_in_background: true, description: 'long sleep' } } }]
+    // The session ends (close) while the command still runs: no turn tells the model it stopped.
+    const first = await runTasks([{ reply: bg }, { reply: 'started' }], 'go', options([transcripts, tasksMod, bashMod]), (m, q) => {
+      if (m.type === 'result') q.close()
+    })
+    const sessionId = first.results[0]!.session_id
+    const taskId = system(first, 'task_started')[0]!.task_id as string
+    const said = 'still running when the previous modloop process of this session ended'
+    const resumed = await runTasks([{ reply: 'noted' }], 'next', { ...options([transcripts, tasksMod, bashMod]), resume: sessionId })
+    expect(lastUserText(resumed.requests[0]!.body)).toContain(said)
+    expect(lastUserText(resumed.requests[0]!.body)).toContain(`- ${taskId}: Background command "long sleep"`)
+    const again = await runTasks([{ reply: 'ok' }], 'more', { ...options([transcripts, tasksMod, bashMod]), resume: sessionId })
+    expect(lastUserText(again.requests[0]!.body)).not.toContain(said)
+  })
 })
