@@ -66,16 +66,20 @@ export default defineMod({
     // Kept after a session closes: what it recorded last (a trace line of its session.end) goes beside it.
     const written = new Map<string, string>()
     $.capability.provide('transcriptFile', (sessionId) => written.get(sessionId))
-    $.capability.provide('transcripts', {
-      setTitle: (sessionId, title) => {
-        const line: CustomTitleEntry = { type: 'custom-title', customTitle: title, sessionId }
-        const r = open.get(sessionId)
-        if (r) write(r, () => r.main.appendDetached({ ...line }))
-        if (r?.journal && !r.held) void stored(r.journal, $.log)
-      },
-    })
+    const setTitle = (sessionId: string, title: string): void => {
+      const line: CustomTitleEntry = { type: 'custom-title', customTitle: title, sessionId }
+      const r = open.get(sessionId)
+      if (r) write(r, () => r.main.appendDetached({ ...line }))
+      if (r?.journal && !r.held) void stored(r.journal, $.log)
+    }
+    $.capability.provide('transcripts', { setTitle })
 
     on('session.start', async ($, e, next) => {
+      try {
+        await $.command.register({ name: 'rename', description: 'Give the session a title (`--resume <title>` and `modloop sessions list` know it by it)', argumentHint: '<name>', kind: 'local' })
+      } catch (err) {
+        $.log.warn(`/rename was not registered: ${describeError(err)}`)
+      }
       // Core took the session in its store (its lock) before session.start: this process alone writes it.
       if (await isEphemeral($) || e.transcriptPath === '') return next(e)
       const branch = await gitBranch(e.cwd)
@@ -90,6 +94,15 @@ export default defineMod({
       open.set(e.sessionId, { main, agents: new Map(), base, ...(journal ? { journal } : {}), ...(held ? { held } : {}) })
       written.set(e.sessionId, e.transcriptPath)
       return next(e)
+    })
+
+    // `/rename <name>`, as Claude Code's; without a name Claude Code asks the model for one, which this does not.
+    on('command.run', ($, e, next) => {
+      if (e.command !== 'rename') return next(e)
+      const title = e.args.trim()
+      if (!title) return { output: 'Usage: /rename <name>' }
+      setTitle($.session.id() as string, title)
+      return { output: `Session renamed to: ${title}` }
     })
 
     on('session.message', async ($, e, next) => {

@@ -67,6 +67,18 @@ describe('resume', () => {
     expect(isModloopError((await run([], 'x', dir, { resume: 'release' })).error, 'MODLOOP_ERR_SESSION')).toBe(true)
   })
 
+  it('/rename gives the session the title a resume then takes it by, without a model call', async () => {
+    const dir = await tempCwd()
+    const first = await run([{ reply: 'a' }], 'fix the login test', dir)
+    const renamed = await run([], '/rename Login Flake', dir, { resume: first.sessionId })
+    expect(renamed.result.result).toBe('Session renamed to: Login Flake')
+    expect(renamed.requests).toHaveLength(0)
+    expect(readLines(fileOf(dir, first.sessionId)).filter((l) => l.type === 'custom-title').map((l) => l.customTitle)).toEqual(['Login Flake'])
+    const again = await run([{ reply: 'c' }], 'again', dir, { resume: 'login flake' })
+    expect(again.result.session_id).toBe(first.sessionId)
+    expect((await run([], '/rename', dir, { resume: first.sessionId })).result.result).toBe('Usage: /rename <name>')
+  })
+
   it('continue takes the most recently active session of the directory', async () => {
     const dir = await tempCwd()
     await run([{ reply: 'a' }], 'older', dir)
