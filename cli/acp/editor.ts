@@ -50,9 +50,14 @@ async function inTerminal(client: AgentContext, sessionId: string, run: Terminal
  * a Rust client). Without it the model sees "Internal error", and a missing file is not told apart.
  */
 function withDetails(err: unknown): never {
-  if (!(err instanceof RequestError) || err.data === undefined) throw err
+  throw detailed(err)
+}
+
+/** `err` with what the editor said in its data added to the message (see withDetails); any other error as it is. */
+export function detailed(err: unknown): unknown {
+  if (!(err instanceof RequestError) || err.data === undefined) return err
   const data = err.data as { details?: unknown; message?: unknown } | null
   const said = typeof data === 'string' ? data : typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined
-  if (!said || err.message.includes(said)) throw err
-  throw new RequestError(err.code, `${err.message}: ${said}`, err.data)
+  if (!said || err.message.includes(said)) return err
+  return new RequestError(err.code, `${err.message}: ${said}`, err.data)
 }

@@ -4,6 +4,7 @@ import { alwaysRules, rulesText, type AlwaysRule } from '../../mods/permissions/
 import type { PermissionsAccess } from './permissions-api.js'
 import { toolInfo } from './tool-info.js'
 import { describeError } from '../../core/errors.js'
+import { detailed } from './editor.js'
 
 export interface PermissionAskContext {
   client: AgentContext
@@ -45,7 +46,7 @@ export function askEditor(ctx: PermissionAskContext): CanUseTool {
       // An editor that answers the ask with an error has not allowed the call. Thrown on, the error
       // would fail the tool call through every mod around it, each logging it as its own failure.
       ctx.log(`the editor could not be asked about ${tool}: ${describeError(err)}`)
-      return { behavior: 'deny', message: `The editor could not be asked about this ${tool} call (${describeError(err)}), so it was not run.` }
+      return { behavior: 'deny', message: `The editor could not be asked about this ${tool} call (${describeError(detailed(err))}), so it was not run.` }
     }
     if (answer.outcome.outcome === 'cancelled' || o.signal.aborted) return interrupted(tool)
     const picked = answer.outcome.optionId

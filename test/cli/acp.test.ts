@@ -121,13 +121,15 @@ describe('modloop acp', () => {
     })
     const a = agentProcess = startAgent([], {
       cwd: dir, env: envFor(server),
-      setup: (app) => app.onRequest('session/request_permission', () => { throw RequestError.internalError(undefined, 'the dialog broke') }),
+      // A plain error, as an editor's handler throws one: the SDK answers "Internal error" with the cause in its data.
+      setup: (app) => app.onRequest('session/request_permission', () => { throw new Error('the dialog broke') }),
     })
     await a.agent.request('initialize', init)
     const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
     expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'make it' }] })).stopReason).toBe('end_turn')
     expect(existsSync(join(dir, 'never-asked-well'))).toBe(false)
     expect(lastUser(server)).toContain('The editor could not be asked about this Bash call')
+    expect(lastUser(server)).toContain('the dialog broke')
     expect(a.stderr()).toContain('the editor could not be asked about Bash')
     expect(a.stderr()).not.toContain('handler failed')
   })
