@@ -8,6 +8,7 @@ import { describeError } from '../../core/errors.js'
 const input = z.object({
   url: z.string().url().describe('The URL to fetch'),
   prompt: z.string().describe('What to find out from the page'),
+  offset: z.number().int().min(0).optional().describe('Where in the page text to start reading, in characters: to read on through a page too long for one call, pass the offset the previous result named'),
 })
 
 const options = z.object({
@@ -20,7 +21,7 @@ const options = z.object({
   model: z.string().optional(),
 })
 
-const DESCRIPTION = 'Fetch a URL and answer a prompt about its content. HTML is converted to markdown and read by a small, fast model; the answer comes back. http is upgraded to https; a redirect to another host is reported rather than followed.'
+const DESCRIPTION = 'Fetch a URL and answer a prompt about its content. HTML is converted to markdown and read by a small, fast model; the answer comes back. http is upgraded to https; a redirect to another host is reported rather than followed. A page too long for one call is read in parts: the result names the offset to read on from.'
 
 /** WebFetch: fetch, HTML to markdown, then a small model call answers the prompt over the page. */
 export default defineMod({
@@ -50,14 +51,23 @@ export default defineMod({
           if (page.code >= 400) return failure(`WebFetch got HTTP ${page.code} ${page.codeText} from ${page.url}`)
           // Decoded as text, an image or a PDF is noise to the model that reads the page.
           if (page.binary) return failure(`${page.url} is not a text page (${page.contentType || 'no Content-Type'}, ${page.truncated ? 'over ' : ''}${page.bytes.toLocaleString('en-US')} bytes): WebFetch reads HTML and text only`)
-          const content = page.content.length > opts.maxContentChars ? `${page.content.slice(0, opts.maxContentChars)}\n[content truncated]` : page.content
+          const total = page.content.length
+          const start = i.offset ?? 0
+          if (start > 0 && start >= total) {
+            const text = `There is nothing to read at offset ${start}: the page's text is ${total} characters long.`
+            return { result: { ...summary(page, started), result: text }, text }
+          }
+          const end = Math.min(total, start + opts.maxContentChars)
+          const part = start > 0 || end < total ? `This is characters ${start} to ${end} of the page's ${total}.\n\n` : ''
           const answer = await completeFn({
             model: opts.model, maxTokens: 2048,
             system: 'You answer a question about a web page using only its content. Be concise and quote exactly where it matters.',
-            prompt: `Web page content (${page.url}):\n---\n${content}\n---\n\n${i.prompt}`,
+            prompt: `${part}Web page content (${page.url}):\n---\n${page.content.slice(start, end)}\n---\n\n${i.prompt}`,
           }, { signal: ctx.signal })
           if (!answer.isAnswered) return failure(`WebFetch fetched ${page.url} but the model call failed (${answer.reason}${answer.error ? `: ${answer.error}` : ''})`)
-          return { result: { ...summary(page, started), result: answer.text }, text: answer.text }
+          // Without this the model takes an answer over part of a long page for one over all of it.
+          const text = end < total ? `${answer.text}\n\n[This answer read characters ${start} to ${end} of the page's ${total}; ${total - end} were not read. To read on, call WebFetch again with the same url and offset ${end}.]` : answer.text
+          return { result: { ...summary(page, started), result: text }, text }
         },
       })
       return next(e)
