@@ -13,4 +13,4 @@ export function sessionPath($: ModApi): string {
 export const toolResultsDirOf = ($: ModApi): string => join(sessionDirOf(sessionPath($)), 'tool-results')
 
 /** A file name from a tool_use id, which the API makes of [A-Za-z0-9_-], kept safe whatever it holds. */
-export const toolResultFile = (toolUseId: string): string => `${toolUseId.replace(/[^A-Za-z0-9_-]/g, '_') || 'result'}.txt`
+export const toolResultFile = (toolUseId: string, extension = 'txt'): string => `${toolUseId.replace(/[^A-Za-z0-9_-]/g, '_') || 'result'}.${extension}`

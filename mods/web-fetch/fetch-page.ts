@@ -10,8 +10,9 @@ export interface Page {
   content: string
   /** Set when the page redirects to another host: the model decides whether to follow. */
   redirect?: string
-  /** Not text (an image, a PDF, an archive): `content` is empty, and the model is told what it is instead. */
+  /** Not text (an image, a PDF, an archive): `content` is empty; the bytes read are in `data`, to be saved rather than read. */
   binary?: true
+  data?: Uint8Array
   /** The page was longer than the size cap: only its first `bytes` were read. */
   truncated?: true
 }
@@ -57,7 +58,7 @@ async function fetchWithin(raw: string, opts: { maxBytes: number }, signal: Abor
     const { body: raw, bytes, truncated } = await readCapped(res, opts.maxBytes)
     const contentType = res.headers.get('content-type') ?? ''
     const page = { url: url.href, code: res.status, codeText: res.statusText, bytes, contentType }
-    if (isBinary(raw, contentType)) return { ...page, content: '', binary: true, ...(truncated ? { truncated } : {}) }
+    if (isBinary(raw, contentType)) return { ...page, content: '', binary: true, data: raw, ...(truncated ? { truncated } : {}) }
     const text = decodeBody(raw, contentType)
     const isHtml = /html/i.test(contentType) || (contentType === '' && /^\s*<(!doctype html|html)/i.test(text))
     const body = isHtml ? (await import('node-html-markdown')).NodeHtmlMarkdown.translate(text) : text

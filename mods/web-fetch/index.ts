@@ -4,6 +4,9 @@ import { defineMod } from '../../core/mod/define.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { fetchPage, type Page } from './fetch-page.js'
 import { describeError } from '../../core/errors.js'
+import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 
 const input = z.object({
   url: z.string().url().describe('The URL to fetch'),
@@ -27,6 +30,7 @@ const DESCRIPTION = 'Fetch a URL and answer a prompt about its content. HTML is 
 export default defineMod({
   name: 'web-fetch',
   description: 'The WebFetch tool',
+  uses: { transcriptFile: 'optional' },
   options,
   register(on, opts) {
     const cache = new Map<string, { at: number; page: Page }>()
@@ -49,8 +53,15 @@ export default defineMod({
             return { result: { ...summary(page, started), result: text }, text }
           }
           if (page.code >= 400) return failure(`WebFetch got HTTP ${page.code} ${page.codeText} from ${page.url}`)
-          // Decoded as text, an image or a PDF is noise to the model that reads the page.
-          if (page.binary) return failure(`${page.url} is not a text page (${page.contentType || 'no Content-Type'}, ${page.truncated ? 'over ' : ''}${page.bytes.toLocaleString('en-US')} bytes): WebFetch reads HTML and text only`)
+          // Decoded as text, an image or a PDF is noise to the model that reads the page; saved as a
+          // file, Read can open it.
+          if (page.binary) {
+            const path = join(toolResultsDirOf($), toolResultFile(ctx.toolUseId, extensionOf(page.contentType)))
+            await mkdir(dirname(path), { recursive: true })
+            await writeFile(path, page.data ?? new Uint8Array(0))
+            const text = `${page.url} is not a text page (${page.contentType || 'no Content-Type'}, ${page.bytes.toLocaleString('en-US')} bytes${page.truncated ? ', cut at the size limit' : ''}). It was saved to ${path}: Read can open it if it is a PDF or an image.`
+            return { result: { ...summary(page, started), result: text }, text }
+          }
           const total = page.content.length
           const start = i.offset ?? 0
           if (start > 0 && start >= total) {
@@ -78,3 +89,7 @@ export default defineMod({
 function summary(page: Page, started: number) {
   return { bytes: page.bytes, code: page.code, codeText: page.codeText, durationMs: Math.round(performance.now() - started), url: page.url, ...(page.truncated ? { truncated: true } : {}) }
 }
+
+const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'application/zip': 'zip', 'application/gzip': 'gz' }
+/** Read tells a PDF or an image by its file's extension. */
+const extensionOf = (contentType: string): string => EXTENSIONS[contentType.split(';')[0]!.trim().toLowerCase()] ?? 'bin'

@@ -1,4 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import webFetch from '../../mods/web-fetch/index.js'
@@ -81,8 +84,18 @@ describe('WebFetch', () => {
     // The image never reaches a model as text: the model is told what it is.
     expect(run.requests).toHaveLength(6)
     const image = (run.requests[5]!.body as any).messages.at(-1).content[0]
-    expect(image).toMatchObject({ is_error: true })
     expect(image.content).toContain('/image is not a text page (image/png, 12 bytes)')
+  })
+
+  it('saves a binary response (a PDF, an image) where Read can open it, and names the file', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'webfetch-home-'))
+    const run = await runScript([{ reply: [fetchCall(`${base}/image`)] }, { reply: 'ok' }], 'go', { mods: [toolsMod(), webFetch], env: { MODLOOP_HOME: home } })
+    const image = (run.requests[1]!.body as any).messages.at(-1).content[0]
+    expect(image.is_error).toBeFalsy()
+    const path = /saved to (\S+\.png):/.exec(image.content)?.[1]
+    expect(path?.startsWith(home)).toBe(true)
+    expect([...readFileSync(path!)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
+    rmSync(home, { recursive: true, force: true })
   })
 
   it('upgrades http to https except on loopback', () => {
