@@ -31,6 +31,7 @@ const MODE_NAMES: Record<string, string> = {
   default: 'default', acceptEdits: 'accept edits', plan: 'plan mode', bypassPermissions: 'bypass permissions', dontAsk: "don't ask", auto: 'auto',
 }
 const EXIT_WINDOW_MS = 1500
+const PASTED_TAB = '    '
 
 export const KEYS_HELP = [
   'Keys:',
@@ -167,6 +168,8 @@ export class App {
     if (key.ctrl && key.name === 'd') return e.text === '' ? this.actions?.exit() : e.deleteForward()
     if (key.name === 'escape') return void (this.busy && this.actions?.interrupt())
     if (key.name === 'tab' && key.shift) return this.actions ? this.actions.cycleMode() : void this.earlyModeCycles++
+    // A pasted tab is indentation, not completion: four spaces, as Claude Code makes it.
+    if (key.name === 'tab' && this.pasting) return e.insert(PASTED_TAB)
     if (key.name === 'tab') return this.complete()
     // Shift+Enter arrives as CSI u or modifyOtherKeys in terminals that tell it from Enter.
     const shiftEnter = key.sequence === '\u001b[13;2u' || key.sequence === '\u001b[27;2;13~' || (key.name === 'return' && key.shift)
