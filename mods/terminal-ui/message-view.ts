@@ -15,6 +15,8 @@ interface Running {
   name: string
   started: number
   depth: number
+  /** The Agent call whose subagent made this call. */
+  parent?: string
   /** Time spent waiting for a permission answer, left out of the call's time. */
   waited: number
   /** Set while a permission ask for the call is open. */
@@ -52,6 +54,8 @@ export class MessageView {
   private failedCompaction: string | undefined
   /** The tasks running in the background, whose ends get a line. */
   private readonly background = new Set<string>()
+  /** Each task's Agent or Bash call, by task id: a background subagent's calls outlive the turn that started it. */
+  private readonly taskCalls = new Map<string, string>()
 
   constructor(private readonly screen: Screen, private readonly paint: Paint, private readonly changed: () => void) {
     this.thoughts = new ThinkingLog(paint)
@@ -160,8 +164,10 @@ export class MessageView {
       this.failedCompaction = compactFailure(m) ?? this.failedCompaction
     }
     // A foreground task is its tool line already: only background tasks get lines of their own.
+    if (m.subtype === 'task_started' && typeof m.tool_use_id === 'string') this.taskCalls.set(String(m.task_id), m.tool_use_id)
     if (m.subtype === 'task_started' && m.is_backgrounded === true) this.background.add(String(m.task_id))
     if (m.subtype === 'task_updated' && (m.patch as { is_backgrounded?: boolean } | undefined)?.is_backgrounded) this.background.add(String(m.task_id))
+    if (m.subtype === 'task_notification') this.dropCallsOf(String(m.task_id))
     if (m.subtype === 'task_notification' && !this.background.delete(String(m.task_id))) return this.changed()
     const post = m.subtype === 'compact_boundary' ? (m.compact_metadata as { post_tokens?: unknown } | undefined)?.post_tokens : undefined
     if (typeof post === 'number') this.totals.contextTokens = post
@@ -171,6 +177,13 @@ export class MessageView {
     const line = systemLine(m, this.paint, this.screen.columns - 1)
     if (line) void this.print(line)
     this.changed()
+  }
+
+  /** A task ended: the calls its subagent still had open will not report. */
+  private dropCallsOf(taskId: string): void {
+    const call = this.taskCalls.get(taskId)
+    this.taskCalls.delete(taskId)
+    for (const [id, run] of this.running) if (call !== undefined && run.parent === call) this.running.delete(id)
   }
 
   private onStreamEvent(ev: { type: string; delta?: { type: string; text?: string; thinking?: string }; content_block?: { type: string } }): void {
@@ -207,7 +220,7 @@ export class MessageView {
     }
     for (const block of m.message.content) {
       if (block.type === 'tool_use') {
-        this.running.set(block.id, { title: toolTitle(block.name, block.input), name: block.name, started: performance.now(), depth, waited: 0 })
+        this.running.set(block.id, { title: toolTitle(block.name, block.input), name: block.name, started: performance.now(), depth, parent: m.parent_tool_use_id ?? undefined, waited: 0 })
         this.changed()
       } else if (depth === 0 && !this.streamed && block.type === 'text') {
         this.shownText = true
@@ -243,7 +256,9 @@ export class MessageView {
   private onResult(r: SDKResultMessage): void {
     const rest = this.md.flush()
     if (rest) this.printMarkdown(rest)
-    this.running.clear()
+    // The turn's calls end with it; a background subagent's go on, their lines still to come.
+    const goingOn = new Set([...this.background].map((t) => this.taskCalls.get(t)))
+    for (const [id, run] of this.running) if (run.parent === undefined || !goingOn.has(run.parent)) this.running.delete(id)
     // Outcomes of calls whose tool_use was never shown (a subagent's, a dropped one) go with the turn.
     this.finished.clear()
     this.totals.costUsd = r.total_cost_usd

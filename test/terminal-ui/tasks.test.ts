@@ -33,6 +33,26 @@ describe('background tasks in the terminal', () => {
     expect(stopped).toEqual(['bash_1'])
   })
 
+  it("a background subagent's call that outlives the turn that started it still gets its line when it ends", async () => {
+    let written = ''
+    const screen = new Screen({ write: (t: string) => (written += t), columns: 120 })
+    const view = new MessageView(screen, plain, () => {})
+    const msg = (fields: Record<string, unknown>) => view.onMessage({ session_id: 's', uuid: 'u', parent_tool_use_id: null, ...fields } as never)
+    msg({ type: 'system', subtype: 'task_started', task_id: 'a1', tool_use_id: 'toolu_agent', description: 'count', is_backgrounded: true })
+    const usage = { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }
+    msg({ type: 'assistant', parent_tool_use_id: 'toolu_agent', message: { content: [{ type: 'tool_use', id: 'toolu_sub', name: 'Bash', input: { command: 'sleep 4' } }], usage } })
+    // The main turn ends while the subagent's call runs.
+    msg({ type: 'result', subtype: 'success', is_error: false, result: 'started it', total_cost_usd: 0, terminal_reason: 'completed' })
+    expect(view.liveLines().join('\n')).toContain('Bash(sleep 4)')
+    msg({ type: 'user', parent_tool_use_id: 'toolu_agent', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_sub', content: '42' }] } })
+    await view.settled()
+    expect(written).toMatch(/ {2}✔ Bash\(sleep 4\) · ok/)
+    // Its end takes any call it left open off the screen.
+    msg({ type: 'assistant', parent_tool_use_id: 'toolu_agent', message: { content: [{ type: 'tool_use', id: 'toolu_left', name: 'Bash', input: { command: 'sleep 9' } }], usage } })
+    msg({ type: 'system', subtype: 'task_notification', task_id: 'a1', status: 'stopped', summary: 'Agent "count" was stopped' })
+    expect(view.liveLines()).toEqual([])
+  })
+
   it('a background start and each task end get a scrollback line', () => {
     const sys = (fields: Record<string, unknown>) => ({ type: 'system', session_id: 's', uuid: 'u', ...fields }) as never
     expect(systemLine(sys({ subtype: 'task_started', task_id: 'a1', description: 'review', is_backgrounded: true }), plain, 80)).toBe('⧉ in the background: review (a1)')
