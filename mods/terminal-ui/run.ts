@@ -35,6 +35,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
   const history = historyFile(options.cwd, io.env)
   app.editor.setHistory(await readHistory(history))
   const declined = new Set<string>()
+  // The session running last: the one the exit tells how to come back to.
+  let lastSession = ''
   // How a signal ends the running session; set while one runs.
   let stopSession: (() => void) | undefined
   const termination = onTermination(() => {
@@ -72,6 +74,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     unlisten?.()
     await terminal.close()
     termination.dispose()
+    // Below the screen given back, as Claude Code does: only a session that took a prompt can be resumed.
+    if (lastSession && await resumable(lastSession, options.cwd, io.env)) io.stdout.write(`Resume this session with:\nmodloop --resume ${lastSession}\n`)
   }
 
   async function runSession(opts: QueryOptions, prompt: string | undefined): Promise<{ code: number; resume?: string; left?: string; failed?: boolean }> {
@@ -116,6 +120,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         $ = api
         app.$ = api
         sessionId = e.sessionId
+        lastSession = e.sessionId
         const owner = ownerOf(api)
         if (owner && modeChosen) void setMode(owner, modeChosen)
         else if (!modeChosen) app.mode = owner?.mode() ?? opts.permissionMode ?? 'default'

@@ -16,6 +16,18 @@ describe.runIf(hasTmux)('sessions in the terminal (tmux)', () => {
     expect(screen.replace(/\n/g, '')).toContain('No conversation found with session ID: 6f1d7b0e-1111-4222-8333-944455556666')
   })
 
+  it('leaving a session that took a prompt says how to resume it', async () => {
+    const where = await project()
+    const p = await open({ steps: [{ reply: 'an answer' }] }, where)
+    await send(p, 'keep this')
+    await p.waitFor('an answer')
+    await p.keys('C-d')
+    const screen = (await p.waitFor('[exited 0]')).replace(/\n/g, '')
+    const { listSessions } = await import('../../mods/transcripts/store/list.js')
+    const [session] = await listSessions({ cwd: where.cwd, env: { MODLOOP_HOME: where.home } })
+    expect(screen).toContain(`Resume this session with:modloop --resume ${session!.sessionId}`)
+  })
+
   it('a /resume of a session another process writes shows why and stays in the current session', async () => {
     const where = await project()
     let p = await open({ steps: [{ reply: 'first answer' }] }, where)
