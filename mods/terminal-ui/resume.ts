@@ -22,11 +22,18 @@ export async function pickSession(app: App, view: MessageView, paint: Paint, cwd
     return undefined
   }
   const choices = sessions.slice(0, SHOWN_SESSIONS).map((s) => ({
-    label: `${s.title || '(no prompt)'} ${paint.dim(`· ${s.turns} turns · ${s.lastActivity.slice(0, 16).replace('T', ' ')} · ${s.sessionId.slice(0, 8)}`)}`,
+    label: `${s.title || '(no prompt)'} ${paint.dim(`· ${s.turns} turns · ${localTime(s.lastActivity)} · ${s.sessionId.slice(0, 8)}`)}`,
     value: s.sessionId as string | undefined,
   }))
   const { value } = await app.choose(['Resume which session?'], choices, undefined)
   return value && await openable(view, paint, value, cwd, env)
+}
+
+/** A stored time (ISO, UTC) as the clock on the user's wall reads it: `2026-12-06 14:31`. */
+export function localTime(iso: string): string {
+  const d = new Date(iso)
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`
 }
 
 /**

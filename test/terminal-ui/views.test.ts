@@ -6,6 +6,7 @@ import { painter } from '../../mods/terminal-ui/color.js'
 import { renderMarkdown } from '../../mods/terminal-ui/markdown.js'
 import { MessageView } from '../../mods/terminal-ui/message-view.js'
 import { PendingPrompts } from '../../mods/terminal-ui/pending.js'
+import { localTime } from '../../mods/terminal-ui/resume.js'
 import { Screen } from '../../mods/terminal-ui/screen.js'
 import { ThinkingLog } from '../../mods/terminal-ui/thinking-view.js'
 import { compactFailure, systemLine } from '../../mods/terminal-ui/system-view.js'
@@ -177,5 +178,18 @@ describe('thinking', () => {
 
   it('says so when there is no thinking to expand yet', () => {
     expect(new ThinkingLog(plain).toggle()).toBe('∴ No thinking yet; new thinking shows in full · ctrl+o to collapse')
+  })
+})
+
+describe('the /resume list', () => {
+  it("dates a session by the user's clock, not by UTC", () => {
+    const zone = process.env.TZ
+    process.env.TZ = 'Asia/Tokyo'
+    try {
+      expect(localTime('2026-12-06T02:31:09.000Z')).toBe('2026-12-06 11:31')
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
   })
 })
