@@ -22,7 +22,7 @@ export async function pickSession(app: App, view: MessageView, paint: Paint, cwd
     return undefined
   }
   const choices = sessions.slice(0, SHOWN_SESSIONS).map((s) => ({
-    label: `${s.title || '(no prompt)'} ${paint.dim(`· ${s.turns} turns · ${localTime(s.lastActivity)} · ${s.sessionId.slice(0, 8)}`)}`,
+    label: `${s.title || '(no prompt)'} ${paint.dim(`· ${s.turns} ${s.turns === 1 ? 'turn' : 'turns'} · ${localTime(s.lastActivity)} · ${s.sessionId.slice(0, 8)}`)}`,
     value: s.sessionId as string | undefined,
   }))
   const { value } = await app.choose(['Resume which session?'], choices, undefined)

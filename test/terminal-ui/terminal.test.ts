@@ -129,7 +129,7 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     p = await open({ steps: [{ reply: 'resumed answer', expect: { lastUserText: 'what was the word?' } }] }, where)
     await send(p, '/resume')
     await p.waitFor('Resume which session?')
-    await p.waitFor('remember the word pelican')
+    expect(await p.waitFor('remember the word pelican')).toMatch(/remember the word pelican · 1 turn · /)
     await p.keys('Enter')
     const resumed = await p.waitFor('Resumed session')
     expect(resumed).not.toContain('system-reminder')
