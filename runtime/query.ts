@@ -143,7 +143,7 @@ async function* run(prompt: PromptInput, options: QueryOptions, opening: Opening
     for (let first = true; ; first = false) {
       const message = yield* nextPrompt(session, queue, options.maxWaitTasksMs)
       if (!message || closed.value) break
-      const input = turnInput(message)
+      const input = turnInput(withWaitingReports(message, queue))
       if (budget !== undefined && input.origin.kind === 'task-notification') input.maxTurns = budget - used
       const result = yield* recorded(session, runTurn(session, input))
       used += result.num_turns
@@ -224,6 +224,19 @@ async function* reloaded(session: Session): AsyncGenerator<SDKMessage, void, und
   for (const o of await session.reloader!.applyPending()) {
     yield session.stamp({ type: 'system', subtype: 'informational', level: o.ok ? 'info' : 'warning', content: o.message })
   }
+}
+
+/**
+ * The reports of background tasks that ended while a turn ran are answered in one turn, each
+ * after the other, as Claude Code does: a turn apiece would cost a model request apiece. The
+ * turn's origin names the first task.
+ */
+function withWaitingReports(message: SDKUserMessage, queue: InputQueue): SDKUserMessage {
+  if (message.origin?.kind !== 'task-notification') return message
+  const more = queue.takeNotifications()
+  if (more.length === 0) return message
+  const text = [message, ...more].map((m) => m.message.content).filter((c) => typeof c === 'string').join('\n\n')
+  return { ...message, message: { role: 'user', content: text } }
 }
 
 function turnInput(message: SDKUserMessage): TurnInput {

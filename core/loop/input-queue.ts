@@ -70,6 +70,16 @@ export class InputQueue {
     return joining
   }
 
+  /** Removes and returns the waiting reports of background tasks (origin task-notification), in arrival order. */
+  takeNotifications(): SDKUserMessage[] {
+    const taken: SDKUserMessage[] = []
+    for (let i = 0; i < this.items.length;) {
+      if (this.items[i]!.message.origin?.kind === 'task-notification') taken.push(this.items.splice(i, 1)[0]!.message)
+      else i++
+    }
+    return taken
+  }
+
   /** The uuids of the messages still waiting, in arrival order. */
   waiting(): string[] {
     return this.items.map((it) => it.message.uuid!)

@@ -75,6 +75,24 @@ describe('background subagents', () => {
     expect(shapeProblems(run.messages as never)).toEqual([])
   })
 
+  it('the reports of tasks that ended while a turn ran are answered in one turn, as Claude Code does', async () => {
+    const g = gates()
+    let ended = 0
+    const run = await runTasks([
+      { reply: [agent('toolu_a', { run_in_background: true }, 'job A'), agent('toolu_b', { run_in_background: true }, 'job B'), ...gate('both')] },
+      { reply: 'A done', when: { firstUserText: 'job A' } },
+      { reply: 'B done', when: { firstUserText: 'job B' } },
+      { reply: 'both are running' },
+      { reply: 'both reported' },
+      { reply: 'one turn too many' },
+    ], 'go', options([g.mod, agentMod, tasksMod]), (m) => { if (m.type === 'system' && m.subtype === 'task_notification' && ++ended === 2) g.open('both') })
+    expect(run.error).toBeUndefined()
+    expect(run.results.map((r) => r.result)).toEqual(['both are running', 'both reported'])
+    const reports = lastUserText(run.requests.at(-1)!.body)
+    expect(reports).toContain('<tool-use-id>toolu_a</tool-use-id>')
+    expect(reports).toContain('<result>B done</result>')
+  })
+
   it('runs in the background when the call does not say (spec §7: the default since 2.1.198); without the tasks mod it waits', async () => {
     const run = await runTasks([
       { reply: [{ tool_use: { id: 'toolu_default', name: 'Agent', input: { description: 'list the notes', prompt: SIDE } } }] },
