@@ -25,7 +25,10 @@ export interface SessionStart {
   log(line: string): void
 }
 
-interface Turn { uuid: string; resolve(r: StopReason): void; reject(err: unknown): void; cancelled: boolean }
+interface Turn { uuid: string; resolve(r: StopReason): void; reject(err: unknown): void; cancelled: boolean; done: Promise<unknown> }
+
+// How long close() waits for an interrupted turn to end before closing the session under it.
+const TURN_END_WAIT_MS = 5_000
 
 /**
  * One ACP session: a modloop session fed by the editor's prompts (query() with streaming input),
@@ -96,7 +99,10 @@ export class AcpSession {
     if (!this.prompted) void this.announceCommands(true).catch(() => {})
     this.prompted = true
     const uuid = newUuid()
-    const done = new Promise<StopReason>((resolve, reject) => { this.turn = { uuid, resolve, reject, cancelled: false } })
+    let turn!: Turn
+    const done = new Promise<StopReason>((resolve, reject) => { turn = { uuid, resolve, reject, cancelled: false, done: Promise.resolve() } })
+    turn.done = done.catch(() => undefined)
+    this.turn = turn
     this.input.send({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, priority: 'next', uuid })
     return done
   }
@@ -133,10 +139,20 @@ export class AcpSession {
     this.send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }])
   }
 
-  /** Ends the session; a prompt still running answers `cancelled`, as no result will come for it. */
+  /**
+   * Ends the session; a prompt still running answers `cancelled`. It is interrupted first and its
+   * end waited for (a little while): the call it was running is then answered as cut off and
+   * recorded, so a session/load right after replays it ended rather than still running.
+   */
   async close(): Promise<void> {
     const turn = this.turn
-    if (turn) turn.cancelled = true
+    if (turn) {
+      turn.cancelled = true
+      await this.query.interrupt({ cancel_queued: true }).catch(() => undefined)
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([turn.done, new Promise((resolve) => { timer = setTimeout(resolve, TURN_END_WAIT_MS) })])
+      clearTimeout(timer)
+    }
     this.input.end()
     await this.query.close()
     if (turn && this.turn === turn) {
