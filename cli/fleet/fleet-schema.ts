@@ -44,22 +44,22 @@ export async function ensureFleetSchema(pool: Pool): Promise<void> {
   })
 }
 
-// Taken while a process makes the job queue; another number than SCHEMA_LOCK (a lock of its own).
+// Taken while a process sets the queue up; another number than SCHEMA_LOCK (a lock of its own).
 const QUEUE_LOCK = 7_243_316_002
 
 /**
- * Makes the job queue when it is missing, one process at a time. pg-boss's create_queue is not
- * guarded: two processes making it at once on a new database (a worker and a submit) deadlocked,
- * each waiting on the other — one on the other's queue row, the other to add the foreign key that
- * references the queue table — and one of them failed to start.
+ * Runs `setUp` — pg-boss's start (it makes or migrates its schema), the fleet's tables, the job
+ * queue — one process at a time. Neither pg-boss's install nor its create_queue is guarded against
+ * another process doing the same: a worker and a submit starting at once on a new database failed
+ * one of them, with a unique violation on pg_namespace (both making the schema `pgboss`) or a
+ * deadlock (both making the queue).
  */
-export async function ensureQueue(pool: Pool, exists: () => Promise<boolean>, make: () => Promise<void>): Promise<void> {
-  if (await exists()) return
+export async function setUpUnderLock(pool: Pool, setUp: () => Promise<void>): Promise<void> {
   const client = await pool.connect()
   try {
     await client.query('SELECT pg_advisory_lock($1)', [QUEUE_LOCK])
     try {
-      if (!await exists()) await make()
+      await setUp()
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [QUEUE_LOCK])
     }

@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss'
 import type { Pool } from 'pg'
 import { describeError, ModloopError } from '../../core/errors.js'
 import { checkUrl, createPool, redact, unreachable } from '../../mods/transcripts/store/postgres/connect.js'
-import { ensureFleetSchema, ensureQueue } from './fleet-schema.js'
+import { ensureFleetSchema, setUpUnderLock } from './fleet-schema.js'
 
 /** The pg-boss queue every worker takes jobs from and `submit` puts them on. */
 export const QUEUE = 'modloop-jobs'
@@ -42,9 +42,11 @@ export async function openQueue(url: string, options: { role: string; supervise:
   })
   boss.on('error', (err) => options.log(`queue ${redact(url)}: ${describeError(err)}`))
   try {
-    await boss.start()
-    await ensureFleetSchema(pool)
-    await ensureQueue(pool, async () => (await boss.getQueue(QUEUE)) !== null, () => boss.createQueue(QUEUE, { name: QUEUE, retryLimit: DEFAULT_RETRIES, retryDelay: 0 }))
+    await setUpUnderLock(pool, async () => {
+      await boss.start()
+      await ensureFleetSchema(pool)
+      if (!await boss.getQueue(QUEUE)) await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: DEFAULT_RETRIES, retryDelay: 0 })
+    })
   } catch (err) {
     await boss.stop({ graceful: false, close: false }).catch(() => undefined)
     await pool.end().catch(() => undefined)

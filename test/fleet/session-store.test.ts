@@ -120,9 +120,9 @@ describe('a new database', () => {
     }
   })
 
-  it('opens the queue from processes starting at once: pg-boss makes its queue under a lock (unguarded, two makers deadlocked)', async () => {
+  it('opens the queue from processes starting at once: pg-boss is set up under a lock (unguarded, two starts collided on its schema or deadlocked making the queue)', async () => {
     const { openQueue, QUEUE } = await import('../../cli/fleet/queue.js')
-    for (let round = 0; round < 6; round++) {
+    for (let round = 0; round < 10; round++) {
       const fresh = await freshDatabase()
       const opened = await Promise.allSettled([0, 1].map((i) => openQueue(fresh, { role: `test-${i}`, supervise: i === 0, log: () => {} })))
       await Promise.all(opened.map((o) => (o.status === 'fulfilled' ? o.value.close() : undefined)))
