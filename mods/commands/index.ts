@@ -66,6 +66,20 @@ export default defineMod({
       ran.delete(def.name)
       invoked.set(id, ran.set(def.name, text))
     }
+    // Runs a command or skill for the main conversation, or a subagent (`agentId`): its grants and
+    // model hold from now; one refused as it expands (a shell line not allowed) grants nothing.
+    const invoke = async ($: ModApi, def: PromptCommand, args: string, agentId?: string): Promise<string> => {
+      const before = running.get(agentId)
+      running.set(def, agentId)
+      try {
+        const text = await expand($, def, args)
+        noteSkill($, def, text, agentId)
+        return text
+      } catch (err) {
+        running.restore(before, agentId)
+        throw err
+      }
+    }
     // The session a SessionStart hook's `reloadSkills` reloads: the one that started last.
     let started: { cwd: string; sessionId: string } | undefined
     $.capability.provide('commands', {
@@ -145,19 +159,7 @@ export default defineMod({
         }
       }
       if (listing) {
-        await registerTool($, skillTool(byToolName, async (def, args, agentId) => {
-          const before = running.get(agentId)
-          running.set(def, agentId)
-          try {
-            const text = await expand($, def, args)
-            noteSkill($, def, text, agentId)
-            return text
-          } catch (err) {
-            // A skill refused for a shell line grants nothing.
-            running.restore(before, agentId)
-            throw err
-          }
-        }, () => $.capability.use('agents')))
+        await registerTool($, skillTool(byToolName, (def, args, agentId) => invoke($, def, args, agentId), () => $.capability.use('agents')))
       }
       else if (had) await $.tool.unregister({ tool: 'Skill' })
     }
@@ -186,16 +188,11 @@ export default defineMod({
       if (!def) return next(e)
       // Typed, it is answered without a model call, as Claude Code answers it: the model is the one to run it.
       if (!def.userInvocable) return { output: `/${e.command} is run by the model only (its frontmatter says user-invocable: false): ask for the task in words and the model can run the "${def.name}" skill.` }
-      const before = running.get()
-      running.set(def)
       origins.note($, def)
       try {
-        const prompt = await expand($, def, e.args)
-        noteSkill($, def, prompt)
-        return { prompt }
+        return { prompt: await invoke($, def, e.args) }
       } catch (err) {
         if (!(err instanceof ShellLineRefused)) throw err
-        running.restore(before)
         return { deny: `/${e.command}: ${err.message}.`, isError: true }
       }
     })

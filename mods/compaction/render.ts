@@ -3,7 +3,8 @@ import { weighedJsonLength } from '../../core/model/media-weight.js'
 
 type Block = { type: string; [field: string]: unknown }
 
-const blocksOf = (m: SessionMessage): Block[] =>
+/** A message's blocks, a plain string as the one text block it is. */
+export const blocksOf = (m: SessionMessage): Block[] =>
   typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? (m.content as Block[]) : []
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}… [${(text.length - max).toLocaleString('en-US')} more characters]`)

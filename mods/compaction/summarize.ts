@@ -3,7 +3,7 @@ import { reminder } from '../../core/loop/attach.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { memoryInstructions } from './memory-instructions.js'
 import { fileTexts, memoryText, skillTexts, todoText, type ReattachLimits } from './reattach.js'
-import { readPaths, renderConversation, tailStart, type RenderLimits } from './render.js'
+import { blocksOf, readPaths, renderConversation, tailStart, type RenderLimits } from './render.js'
 
 export interface SummaryOptions extends ReattachLimits {
   model?: string
@@ -26,6 +26,11 @@ const SECTIONS = [
 
 export const SUMMARY_INTRO = 'This session continues from an earlier conversation that ran out of context. The summary below covers the earlier part of it.'
 
+/** What both summary requests ask for: the sections, what the request adds (`more`), then the caller's extra instructions. */
+function asked(lead: string, instructions: string | undefined, more: string[] = []): string[] {
+  return [lead, SECTIONS, ...more, ...(instructions ? ['', `Additional instructions for this summary: ${instructions}`] : [])]
+}
+
 /** The instruction after the conversation itself (a fork); `kept`: the messages that stay word for word after the summary. */
 function forkPrompt(kept: number, instructions: string | undefined): string {
   const tail = kept === 0 ? [] : ['', kept === 1
@@ -35,10 +40,7 @@ function forkPrompt(kept: number, instructions: string | undefined): string {
     'Stop the work here and write a summary of this conversation, so that it can go on in a fresh context window that holds only your summary.',
     'Answer in text only and call no tool: no tool call will run, and the summary is your whole answer.',
     '',
-    'Write a detailed summary with these sections:',
-    SECTIONS,
-    ...tail,
-    ...(instructions ? ['', `Additional instructions for this summary: ${instructions}`] : []),
+    ...asked('Write a detailed summary with these sections:', instructions, tail),
   ].join('\n')
 }
 
@@ -47,9 +49,7 @@ function summaryPrompt(conversation: string, instructions: string | undefined): 
     'Here is the conversation so far:',
     '<conversation>', conversation, '</conversation>',
     '',
-    'Write a detailed summary of it with these sections:',
-    SECTIONS,
-    ...(instructions ? ['', `Additional instructions for this summary: ${instructions}`] : []),
+    ...asked('Write a detailed summary of it with these sections:', instructions),
   ].join('\n')
 }
 
@@ -131,5 +131,5 @@ async function renderedSummary($: ModApi, o: SummaryOptions, head: readonly Sess
 
 /** The text blocks of the kept tail, for what it already shows. */
 function tailText(tail: readonly SessionMessage[]): string {
-  return tail.flatMap((m) => (typeof m.content === 'string' ? [m.content] : (m.content as { type: string; text?: string }[]).filter((b) => b.type === 'text').map((b) => b.text ?? ''))).join('\n')
+  return tail.flatMap((m) => blocksOf(m).filter((b) => b.type === 'text').map((b) => String(b.text))).join('\n')
 }
