@@ -79,7 +79,7 @@ export default defineMod({
   description: 'CLAUDE.md and AGENTS.md memory files, rules and @imports',
   options,
   provides: ['memory'],
-  uses: { permissions: 'optional' },
+  uses: { permissions: 'optional', shellCwd: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionMemory>()
     let loads: readonly LoadedInstruction[] = []
@@ -138,9 +138,12 @@ export default defineMod({
       const memory = sessions.get($.session.id() as string)
       if ('deny' in r || r.isError || !memory) return r
       const arg = pathArg(e)
-      // A command that printed a file read it as Read would; its relative paths are the shell's (after any cd).
+      // A command that printed a file read it as Read would. Its relative paths are the shell's: where
+      // it stands after the command (a `cd dir && cat f` moved it there), the main conversation's shell
+      // as the bash mod keeps it; a subagent's, or no such mod, the session's directory.
+      const shellDir = () => (e.agentId === undefined ? $.capability.use('shellCwd')?.($.session.id() as string) : undefined) ?? ($.session.cwd() as string)
       const touched = arg ? [arg] : e.tool === 'Bash' && typeof e.command === 'string'
-        ? bashReads(e.command).map((path) => ({ path: resolve($.session.cwd() as string, path), kind: 'file' as const }))
+        ? bashReads(e.command).map((path) => ({ path: resolve(shellDir(), path), kind: 'file' as const }))
         : []
       const context: string[] = []
       for (const { path, kind } of touched) {

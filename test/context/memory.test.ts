@@ -168,6 +168,8 @@ describe('memory', () => {
       const run = await runScript([
         { reply: [bash('echo go && head -n 1 a/f.txt')] },
         { reply: [bash('cat b/f.txt | sort'), bash('echo c > c/new.txt')] },
+        // Relative to where the shell stands: it moved into b, and stays there for the next command.
+        { reply: [bash('cd b && cat f.txt')] },
         { reply: 'done' },
       ], 'hello', { cwd: dir, mods: [bashMod, memory()] })
       expect(run.result.result).toBe('done')
@@ -177,6 +179,9 @@ describe('memory', () => {
       expect(first[1].text).toContain(`Memory files that apply to ${dir}/a/f.txt were loaded`)
       const second = run.requests[2]!.body.messages[4].content
       expect(second.map((b: any) => b.type)).toEqual(['tool_result', 'tool_result'])
+      const third = run.requests[3]!.body.messages[6].content
+      expect(filesIn(third[1].text)).toEqual([`${dir}/b/CLAUDE.md`])
+      expect(third[1].text).toContain(`Memory files that apply to ${dir}/b/f.txt were loaded`)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
