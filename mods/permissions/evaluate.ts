@@ -61,10 +61,10 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   if (NO_APPROVAL.has(facts.tool)) return { decision: 'allow', rule: '[no-approval-needed]' }
   // A skill that only adds instructions runs unasked, as in Claude Code; one whose frontmatter widens what may run asks.
   if (facts.tool === 'Skill' && typeof facts.input.skill === 'string' && policy.skillAsks?.(facts.input.skill) === false) return { decision: 'allow', rule: '[no-approval-needed]' }
-  const isInside = facts.path !== undefined && inside(policy.roots, facts.path)
-  if (READ_TOOLS.has(facts.tool) && isInside) return { decision: 'allow', rule: '[working-directory]' }
-  const blockedPath = blockedPathOf(facts, !isInside)
-  return ask({ decision: 'ask', reason: why ?? askReason(policy, facts, unapproved[0]), suggestions: suggestionsFor(facts, unapproved, !isInside), ...(blockedPath ? { blockedPath } : {}) })
+  const inWorkingDirs = facts.path !== undefined && inside(policy.roots, facts.path)
+  if (READ_TOOLS.has(facts.tool) && inWorkingDirs) return { decision: 'allow', rule: '[working-directory]' }
+  const blockedPath = blockedPathOf(facts, !inWorkingDirs)
+  return ask({ decision: 'ask', reason: why ?? askReason(policy, facts, unapproved[0]), suggestions: suggestionsFor(facts, unapproved, !inWorkingDirs), ...(blockedPath ? { blockedPath } : {}) })
 }
 
 function dontAsk(tool: string, v: Verdict): Verdict {
