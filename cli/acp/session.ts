@@ -99,10 +99,9 @@ export class AcpSession {
     if (!this.prompted) void this.announceCommands(true).catch(() => {})
     this.prompted = true
     const uuid = newUuid()
-    let turn!: Turn
-    const done = new Promise<StopReason>((resolve, reject) => { turn = { uuid, resolve, reject, cancelled: false, done: Promise.resolve() } })
-    turn.done = done.catch(() => undefined)
-    this.turn = turn
+    let settle!: Pick<Turn, 'resolve' | 'reject'>
+    const done = new Promise<StopReason>((resolve, reject) => { settle = { resolve, reject } })
+    this.turn = { uuid, ...settle, cancelled: false, done: done.catch(() => undefined) }
     this.input.send({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, priority: 'next', uuid })
     return done
   }
