@@ -14,3 +14,9 @@ export const toolResultsDirOf = ($: ModApi): string => join(sessionDirOf(session
 
 /** A file name from a tool_use id, which the API makes of [A-Za-z0-9_-], kept safe whatever it holds. */
 export const toolResultFile = (toolUseId: string, extension = 'txt'): string => `${toolUseId.replace(/[^A-Za-z0-9_-]/g, '_') || 'result'}.${extension}`
+
+/** A file extension for saved binary content: the MIME subtype (`audio/wav` → wav), else bin. */
+export function extensionOf(mimeType: string | undefined): string {
+  const sub = /^[a-z]+\/(?:x-)?([a-z0-9]+)/i.exec(mimeType ?? '')?.[1]?.toLowerCase()
+  return sub && sub !== 'octet' ? sub : 'bin'
+}

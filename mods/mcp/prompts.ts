@@ -3,7 +3,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import type { GetPromptResult, Prompt, ServerConnection } from './connection.js'
 import { mcpToolName } from './tool-name.js'
 import { describeError } from '../../core/errors.js'
-import { extensionOf } from './tool-result.js'
+import { extensionOf } from '../_shared/session-dir.js'
 
 /** A slash command standing for one server prompt. */
 export interface PromptCommand {

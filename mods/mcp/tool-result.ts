@@ -132,8 +132,3 @@ function blockText(block: Block, savedAt?: string): string {
   }
 }
 
-/** A file extension for saved binary content: the MIME subtype (`audio/wav` → wav), else bin. */
-export function extensionOf(mimeType: string | undefined): string {
-  const sub = /^[a-z]+\/(?:x-)?([a-z0-9]+)/i.exec(mimeType ?? '')?.[1]?.toLowerCase()
-  return sub && sub !== 'octet' ? sub : 'bin'
-}

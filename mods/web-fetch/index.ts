@@ -4,7 +4,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { fetchPage, type Page } from './fetch-page.js'
 import { describeError } from '../../core/errors.js'
-import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
+import { extensionOf, toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 
@@ -90,6 +90,3 @@ function summary(page: Page, started: number) {
   return { bytes: page.bytes, code: page.code, codeText: page.codeText, durationMs: Math.round(performance.now() - started), url: page.url, ...(page.truncated ? { truncated: true } : {}) }
 }
 
-const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'application/zip': 'zip', 'application/gzip': 'gz' }
-/** Read tells a PDF or an image by its file's extension. */
-const extensionOf = (contentType: string): string => EXTENSIONS[contentType.split(';')[0]!.trim().toLowerCase()] ?? 'bin'
