@@ -12,9 +12,14 @@ export function resultBlock(use: Pick<ToolUse, 'id'>, o: CallOutcome | undefined
   return { type: 'tool_result', tool_use_id: use.id, content: o?.content ?? o?.text ?? missing, ...(o?.isError ?? true ? { is_error: true } : {}) }
 }
 
-/** The user message that carries one call's result block in the stream. */
+/**
+ * The user message that carries one call's result block in the stream. Its `tool_use_result` is
+ * the tool's structured output, or for a call that failed (or never ran) `Error: ` and the text
+ * the model read, as the Agent SDK's consumers get it.
+ */
 export function resultMessage(session: Session, block: ToolResultBlockParam, o: CallOutcome | undefined, missing = INTERRUPTED): SDKMessage {
-  return session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: o ? o.result ?? o.text : missing })
+  const shown = o && !o.isError ? o.result ?? o.text : `Error: ${o?.text ?? missing}`
+  return session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: [block] }, parent_tool_use_id: session.agent?.parentToolUseId ?? null, tool_use_result: shown })
 }
 
 /**

@@ -22,11 +22,12 @@ export function outputLimit(envTokens: string | undefined, toolMaxChars?: number
 export const PREVIEW_CHARS = 2_000
 
 /**
- * An MCP CallToolResult as a tool output: `result` is the CallToolResult itself (settings hooks
- * see its content blocks as tool_response), `text` what the model reads — text blocks as they are, embedded text resources
- * with their URI, and a short placeholder for images, audio and binary data. An answer with
- * images the API reads also gives `content`: its blocks in order, each image as an image block,
- * so the model sees the picture, not its placeholder.
+ * An MCP CallToolResult as a tool output: `result` is its content blocks (the whole
+ * CallToolResult when it has none: structured content alone), which settings hooks get as
+ * tool_response and SDK consumers as tool_use_result, as Claude Code gives them. `text` is what the model reads — text blocks as
+ * they are, embedded text resources with their URI, and a short placeholder for images, audio
+ * and binary data. An answer with images the API reads also gives `content`: its blocks in
+ * order, each image as an image block, so the model sees the picture, not its placeholder.
  *
  * Text over the limit is written whole by `save.text` (which answers its path), and the model
  * reads where it is and how it starts: cutting it instead would lose the rest for good. Binary
@@ -58,7 +59,7 @@ export async function toToolOutput(raw: unknown, tool: string, limit: { chars: n
       : `${text.slice(0, limit.chars)}\n\n[Output truncated: ${over}. Ask for less: narrower arguments, filters or paging.]`
   }
   const content = withImages(blocks, isCut ? text : undefined, text_)
-  const output: ToolOutput = { result: raw, text, ...(content ? { content } : {}) }
+  const output: ToolOutput = { result: blocks.length > 0 ? blocks : raw, text, ...(content ? { content } : {}) }
   return result.isError ? { ...output, isError: true } : output
 }
 

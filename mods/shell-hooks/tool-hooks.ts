@@ -19,17 +19,6 @@ const blockingErrors = (r: HookRunResult): string[] =>
 
 const textOf = (result: unknown): string => (typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result))
 
-/**
- * PostToolUse's `tool_response`: the tool's result, except an MCP tool's, which is its content
- * blocks — what Claude Code sends, and what hooks written for it index into — not the whole
- * CallToolResult the mcp mod keeps.
- */
-function toolResponse(tool: string, result: unknown): unknown {
-  if (!tool.startsWith('mcp__') || typeof result !== 'object' || result === null) return result
-  const content = (result as { content?: unknown }).content
-  return Array.isArray(content) ? content : result
-}
-
 /** PostToolUseFailure's `error`: a shell's starts with `Exit code N`, then its output (spec §2.13). */
 function failureText(res: { result: unknown; text?: string }): string {
   const text = res.text ?? textOf(res.result)
@@ -82,7 +71,7 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     let halt: string | undefined
     const fields = { tool_name: e.tool, tool_input: res.ranWith ?? input, tool_use_id: e.tool_use_id, duration_ms: Math.round(performance.now() - started) }
     if (!res.isError && b.has('PostToolUse')) {
-      const r = await b.fire('PostToolUse', { ...fields, tool_response: toolResponse(e.tool, res.result) }, agent)
+      const r = await b.fire('PostToolUse', { ...fields, tool_response: res.result }, agent)
       context.push(...contexts(r))
       context.push(...blockingErrors(r))
       // updatedMCPToolOutput is the deprecated name, still honoured for MCP tools (spec §2.12).

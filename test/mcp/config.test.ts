@@ -102,12 +102,12 @@ describe('server sources', () => {
 })
 
 describe('tool results', () => {
-  it('maps every content kind to text and keeps the CallToolResult as the result', async () => {
+  it('maps every content kind to text and keeps the content blocks as the result', async () => {
     const raw = { content: [{ type: 'audio', data: 'AA', mimeType: 'audio/wav' }, { type: 'resource', resource: { uri: 'db://x', blob: 'AA', mimeType: 'application/octet-stream' } }, { type: 'resource_link', uri: 'file:///a.md', name: 'a', description: 'the notes' }] }
     expect(await toToolOutput(raw, 'mcp__s__t', outputLimit(undefined))).toEqual({
-      result: raw, text: '[Audio: audio/wav]\n[Resource: db://x (application/octet-stream)] binary content not shown\n[Resource link: a] file:///a.md (the notes)',
+      result: raw.content, text: '[Audio: audio/wav]\n[Resource: db://x (application/octet-stream)] binary content not shown\n[Resource link: a] file:///a.md (the notes)',
     })
-    expect((await toToolOutput({ content: [], structuredContent: { n: 1 } }, 'mcp__s__t', outputLimit(undefined))).text).toBe('{"n":1}')
+    expect(await toToolOutput({ content: [], structuredContent: { n: 1 } }, 'mcp__s__t', outputLimit(undefined))).toEqual({ result: { content: [], structuredContent: { n: 1 } }, text: '{"n":1}' })
     expect(await toToolOutput({ content: [], isError: true }, 'mcp__s__t', outputLimit(undefined))).toMatchObject({ isError: true, text: 'mcp__s__t reported an error without a message' })
     // As Claude Code words it, in parentheses: a note from the client, not words of the tool.
     expect((await toToolOutput({ content: [] }, 'mcp__s__t', outputLimit(undefined))).text).toBe('(mcp__s__t completed with no output)')

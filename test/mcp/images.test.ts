@@ -33,9 +33,9 @@ describe('images in MCP tool results', () => {
     expect(overStdio!.content).toEqual(expected)
     expect(overHttp!.content).toEqual(expected)
     expect(echo!.content).toBe('plain')
-    // Hooks and the caller still see the CallToolResult itself.
-    const shown = run.messages.find((m: any) => m.type === 'user' && m.tool_use_result?.content?.[1]?.type === 'image') as any
-    expect(shown.tool_use_result.content[1]).toEqual({ type: 'image', data: PNG, mimeType: 'image/png' })
+    // Hooks and the caller still see the server's own blocks.
+    const shown = run.messages.find((m: any) => m.type === 'user' && m.tool_use_result?.[1]?.type === 'image') as any
+    expect(shown.tool_use_result[1]).toEqual({ type: 'image', data: PNG, mimeType: 'image/png' })
   })
 
   it('a tool.call handler that puts another text in place keeps the images after it', async () => {

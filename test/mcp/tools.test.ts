@@ -62,9 +62,10 @@ describe('MCP tools in the loop', () => {
     expect(resultText(image!)).toBe('a chart[Resource: file:///notes.txt (text/plain)]\nthe notes')
     expect(invalid!.is_error).toBe(true)
     expect(resultText(invalid!)).toMatch(/expected string/)
-    // Hooks and the caller see the CallToolResult itself.
-    const shown = run.messages.find((m: any) => m.type === 'user' && m.tool_use_result)! as any
-    expect(shown.tool_use_result).toEqual({ content: [{ type: 'text', text: 'echo: hi' }] })
+    // Hooks and the caller see a result's content blocks; a failed call's text after `Error: `.
+    const shown = run.messages.filter((m: any) => m.type === 'user' && m.tool_use_result).map((m: any) => m.tool_use_result)
+    expect(shown[0]).toEqual([{ type: 'text', text: 'echo: hi' }])
+    expect(shown[2]).toBe('Error: the fixture failed on purpose')
   })
 
   it('saves audio and blob resources to files the model is pointed at', async () => {

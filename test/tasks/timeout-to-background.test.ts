@@ -76,7 +76,7 @@ describe('a Bash command still running at its timeout (spec loop-and-sdk, Bash)'
       { reply: 'stopped' },
     ], 'go', options())
     expect(run.error).toBeUndefined()
-    expect(toolResultOf(run, 'toolu_sleep')).toMatchObject({ text: 'Command timed out after 200 ms and was stopped.', result: { timedOut: true } })
+    expect(toolResultOf(run, 'toolu_sleep')).toMatchObject({ text: 'Command timed out after 200 ms and was stopped.', result: 'Error: Command timed out after 200 ms and was stopped.' })
     expect(system(run, 'task_started')).toEqual([])
   })
 })
