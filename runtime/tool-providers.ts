@@ -47,7 +47,7 @@ export function toolProviders(session: Session): Record<string, Provider> {
       session.describeCache.delete(tool.name)
       return Promise.resolve({ isRemoved: true })
     },
-    'tool.list': () => Promise.resolve(session.tools.list().map((t) => ({ name: t.name, description: t.description }))),
+    'tool.list': () => Promise.resolve(session.tools.list().map((t) => ({ name: t.name, description: t.description, ...(t.traits?.mcpServer ? { mcpServer: { ...t.traits.mcpServer } } : {}) }))),
     'tool.call': async (_mod: string, args: { tool: string; [k: string]: unknown }) => {
       const { tool, ...input } = args
       if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `$.tool.call: no such tool "${tool}"`)

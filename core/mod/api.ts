@@ -85,7 +85,8 @@ export interface ModApiCore {
     /** Runs a tool call through tool.call and tool.check, as the model's would. */
     call(args: { tool: string; [arg: string]: unknown }): Promise<{ result?: unknown; text?: string; isError?: true; deny?: string }>
     check(args: { tool: string; input: unknown }): Promise<{ decision: 'allow' | 'ask' | 'deny' | 'defer'; reason?: string; rule?: string }>
-    list(): Promise<{ name: string; description: string }[]>
+    /** Each tool; an MCP server's names its server and where the server was configured. */
+    list(): Promise<{ name: string; description: string; mcpServer?: { name: string; source: string } }[]>
   }
   readonly command: {
     /** `kind`: `local` answers without the model (/compact, /cost; raises no UserPromptSubmit), `prompt` expands into a prompt, `skill` is a skill run by name (init lists these as `skills`). */

@@ -3,7 +3,7 @@ import type { PermissionAskInput, PermissionAskResult } from '../../core/events/
 import type { ModApi } from '../../core/mod/api.js'
 import type { HookBridge } from './bridge.js'
 import { hookOverRules } from './hook-order.js'
-import { HOOK_BUDGET_MS } from './tool-hooks.js'
+import { HOOK_BUDGET_MS, mcpServerField } from './tool-hooks.js'
 import { describeError } from '../../core/errors.js'
 
 const permissionsApi = ($: ModApi) => $.capability.use('permissions')
@@ -57,7 +57,7 @@ const RETRY_NOTE = 'A PermissionDenied hook says you may retry this call.'
 
 async function permissionRequest($: ModApi, b: HookBridge, e: PermissionAskInput, signal: AbortSignal | undefined): Promise<PermissionAskResult | undefined> {
   const r = await b.fire('PermissionRequest', {
-    tool_name: e.tool, tool_input: e.input, ...(e.suggestions?.length ? { permission_suggestions: e.suggestions } : {}),
+    tool_name: e.tool, tool_input: e.input, ...(e.suggestions?.length ? { permission_suggestions: e.suggestions } : {}), ...(await mcpServerField($, e.tool)),
   }, { ...b.agentOptions(e.agentId), signal })
   const answer = r.permissionRequest
   if (!answer) return undefined

@@ -19,6 +19,16 @@ const blockingErrors = (r: HookRunResult): string[] =>
 
 const textOf = (result: unknown): string => (typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result))
 
+/**
+ * `mcp_server` for an MCP server's tool: the server's name and where it was configured, which
+ * tool events carry beside the tool's name, as Claude Code sends them.
+ */
+export async function mcpServerField($: ModApi, tool: string): Promise<{ mcp_server?: { name: string; source: string } }> {
+  if (!tool.startsWith('mcp__')) return {}
+  const server = (await $.tool.list()).find((t) => t.name === tool)?.mcpServer
+  return server ? { mcp_server: server } : {}
+}
+
 /** PostToolUseFailure's `error`: a shell's starts with `Exit code N`, then its output (spec §2.13). */
 function failureText(res: { result: unknown; text?: string }): string {
   const text = res.text ?? textOf(res.result)
@@ -44,8 +54,9 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     let input = inputOf(e)
     let call = e
     const context: string[] = []
+    const server = await mcpServerField($, e.tool)
     if (b.has('PreToolUse')) {
-      const r = await b.fire('PreToolUse', { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id }, { ...agent, signal: next.signal })
+      const r = await b.fire('PreToolUse', { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id, ...server }, { ...agent, signal: next.signal })
       context.push(...contexts(r))
       if (r.stop) {
         const reason = r.stop.reason ?? `${r.hookName} hook stopped the session`
@@ -69,7 +80,7 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     // A refusal further down (a deny rule) keeps what PreToolUse hooks said.
     if ('deny' in res) return context.length > 0 ? { ...res, context: [...(res.context ?? []), ...context] } : res
     let halt: string | undefined
-    const fields = { tool_name: e.tool, tool_input: res.ranWith ?? input, tool_use_id: e.tool_use_id, duration_ms: Math.round(performance.now() - started) }
+    const fields = { tool_name: e.tool, tool_input: res.ranWith ?? input, tool_use_id: e.tool_use_id, duration_ms: Math.round(performance.now() - started), ...server }
     if (!res.isError && b.has('PostToolUse')) {
       const r = await b.fire('PostToolUse', { ...fields, tool_response: res.result }, agent)
       context.push(...contexts(r))

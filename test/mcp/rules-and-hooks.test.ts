@@ -36,6 +36,7 @@ describe('MCP tools under permission rules and settings hooks (the default mods,
     expect(run.result.permission_denials.map((d) => d.tool_name)).toEqual(['mcp__fixture__fail'])
     const seen = (await readFile(log, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l))
     expect(seen.map((e) => [e.hook_event_name, e.tool_name]).sort()).toEqual([['PreToolUse', 'mcp__fixture__echo'], ['PreToolUse', 'mcp__fixture__fail']])
+    expect(seen.map((e) => e.mcp_server)).toEqual([{ name: 'fixture', source: 'dynamic' }, { name: 'fixture', source: 'dynamic' }])
   })
 
   it("a PostToolUse hook's updatedMCPToolOutput (the older name of updatedToolOutput, for MCP tools) replaces what the model reads", async () => {
@@ -52,7 +53,7 @@ describe('MCP tools under permission rules and settings hooks (the default mods,
     })
     expect(resultText(toolResults(run.requests, 1)[0]!)).toBe('REDACTED BY HOOK')
   })
-  it("a PostToolUse hook gets an MCP tool's content blocks as tool_response, as Claude Code sends them", async () => {
+  it("a PostToolUse hook gets an MCP tool's content blocks as tool_response and its server as mcp_server, as Claude Code sends them", async () => {
     const log = join(dirs.project, 'post.log')
     const trustStore = join(dirs.home, 'trusted.json')
     await writeFile(join(dirs.project, 'modloop.config.json'), JSON.stringify({
@@ -67,5 +68,6 @@ describe('MCP tools under permission rules and settings hooks (the default mods,
     expect(run.error).toBeUndefined()
     const post = JSON.parse(await readFile(log, 'utf8'))
     expect(post.tool_response).toEqual([{ type: 'text', text: 'echo: hi' }])
+    expect(post.mcp_server).toEqual({ name: 'fixture', source: 'dynamic' })
   })
 })
