@@ -1,3 +1,5 @@
+import type { KeptWorktree } from './worktree.js'
+
 /**
  * The texts the Agent tool hands the model. A subagent's report is its output, not the user's
  * words: it is framed as a hand-back naming the agent, so instructions inside it are not taken
@@ -25,7 +27,11 @@ export function launchReceipt(agentId: string, outputFile: string): string {
 }
 
 /** The line about an isolated worktree, when its task ended with the worktree kept. */
-export function worktreeLine(kept: { path: string; branch: string; commits: number } | undefined): string | undefined {
+export function worktreeLine(kept: KeptWorktree | undefined): string | undefined {
   if (!kept) return undefined
-  return `The subagent worked in the git worktree ${kept.path} on branch ${kept.branch}, where it made ${kept.commits} commit${kept.commits === 1 ? '' : 's'}; the worktree is kept.`
+  const made = [
+    ...(kept.commits > 0 ? [`made ${kept.commits} commit${kept.commits === 1 ? '' : 's'}`] : []),
+    ...(kept.uncommitted ? ['left changes it did not commit'] : []),
+  ].join(' and ')
+  return `The subagent worked in the git worktree ${kept.path} on branch ${kept.branch}, where it ${made}; the worktree is kept.`
 }

@@ -13,7 +13,7 @@ import type { TaskOutcome, TaskRegistry } from '../_shared/tasks.js'
 import type { AgentDefinition } from './definitions.js'
 import { handBack, launchReceipt, worktreeLine } from './hand-back.js'
 import { OutputLog } from './output-log.js'
-import { createWorktree, finishWorktree, type Worktree } from './worktree.js'
+import { createWorktree, finishWorktree, type KeptWorktree, type Worktree } from './worktree.js'
 
 export const agentInput = z.object({
   description: z.string().describe('A short (3-5 word) description of the task'),
@@ -22,7 +22,7 @@ export const agentInput = z.object({
   model: z.string().optional().describe('A model for this agent (an alias such as sonnet, opus or haiku, or an id); default: the agent type\'s, else the current model'),
   effort: z.enum(EFFORT_LEVELS).optional().describe('The reasoning effort of the agent\'s requests; default: the session\'s'),
   run_in_background: z.boolean().optional().describe('Whether the agent runs in the background (the default): the call returns at once, and its report comes back to you on its own when it is done. false: the call waits for the report'),
-  isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works in a git worktree of its own (a copy of the repository on a new branch), kept only if it commits'),
+  isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works in a git worktree of its own (a copy of the repository on a new branch), kept if it changes anything'),
 })
 export type AgentInput = z.output<typeof agentInput>
 
@@ -82,7 +82,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
     ...(i.effort ?? def.effort ? { effort: i.effort ?? def.effort } : {}), ...(worktree ? { cwd: worktree.cwd } : {}),
   })
   let report: SubagentResult | undefined
-  let kept: { path: string; branch: string; commits: number } | undefined
+  let kept: KeptWorktree | undefined
   // Waits for the subagent, then writes its report to the output file and ends its worktree.
   const finish = async (): Promise<SubagentResult | undefined> => {
     try {
@@ -151,7 +151,7 @@ async function preloadedSkills($: ModApi, def: AgentDefinition): Promise<string[
 }
 
 /** The result of a foreground run: the shape hooks see as tool_response (spec settings-hooks §2.31), and the framed report the model reads. */
-function reportOutput(r: SubagentResult, def: AgentDefinition, model: string, kept: { path: string; branch: string; commits: number } | undefined): ToolOutput {
+function reportOutput(r: SubagentResult, def: AgentDefinition, model: string, kept: KeptWorktree | undefined): ToolOutput {
   const result = {
     status: 'completed', agentId: r.agentId, content: [{ type: 'text', text: r.text }], resolvedModel: model,
     totalDurationMs: r.durationMs, totalToolUseCount: Math.max(0, r.numTurns - 1),
@@ -161,7 +161,7 @@ function reportOutput(r: SubagentResult, def: AgentDefinition, model: string, ke
   return { result, text: handBack(report, { agentId: r.agentId, type: def.name, worktree: worktreeLine(kept) }), isError: r.isError }
 }
 
-function outcomeOf(r: SubagentResult, description: string, kept: { path: string; branch: string; commits: number } | undefined): TaskOutcome {
+function outcomeOf(r: SubagentResult, description: string, kept: KeptWorktree | undefined): TaskOutcome {
   const failed = r.isError
   return {
     status: failed ? 'failed' : 'completed',
@@ -173,10 +173,10 @@ function outcomeOf(r: SubagentResult, description: string, kept: { path: string;
 }
 
 function worktreeNote(w: Worktree): string {
-  return `You work in an isolated git worktree at ${w.path} (branch ${w.branch}), not in the project's own checkout. Commit the changes that should be kept: a worktree without commits is removed when you finish.`
+  return `You work in an isolated git worktree at ${w.path} (branch ${w.branch}), not in the project's own checkout. A worktree you leave unchanged is removed when you finish; one with commits or other changes is kept for the caller.`
 }
 
-async function endWorktree($: ModApi, w: Worktree): Promise<{ path: string; branch: string; commits: number } | undefined> {
+async function endWorktree($: ModApi, w: Worktree): Promise<KeptWorktree | undefined> {
   try {
     const ended = await finishWorktree(w, $.env.all())
     if ('kept' in ended) return ended.kept

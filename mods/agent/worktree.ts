@@ -18,6 +18,15 @@ export interface Worktree {
   repo: string
 }
 
+/** A worktree left on disk at its task's end, for the caller to look at or merge. */
+export interface KeptWorktree {
+  path: string
+  branch: string
+  commits: number
+  /** Files changed, added or deleted and not committed. */
+  uncommitted: boolean
+}
+
 type Env = Record<string, string | undefined>
 
 async function git(args: string[], cwd: string, env: Env): Promise<string> {
@@ -48,12 +57,14 @@ export async function createWorktree(projectCwd: string, path: string, id: strin
 }
 
 /**
- * Ends a task's worktree: one where the subagent made commits is kept (its branch holds them);
- * any other is removed with its branch, uncommitted changes and all.
+ * Ends a task's worktree: one where the subagent changed anything (commits, or files changed and
+ * not committed) is kept, as Claude Code keeps it, so no work is lost; an unchanged one is
+ * removed with its branch. A status git cannot tell counts as changed.
  */
-export async function finishWorktree(w: Worktree, env: Env): Promise<{ kept: { path: string; branch: string; commits: number } } | { removed: true }> {
+export async function finishWorktree(w: Worktree, env: Env): Promise<{ kept: KeptWorktree } | { removed: true }> {
   const commits = Number(await git(['rev-list', '--count', `${w.base}..HEAD`], w.path, env).catch(() => '0')) || 0
-  if (commits > 0) return { kept: { path: w.path, branch: w.branch, commits } }
+  const uncommitted = await git(['status', '--porcelain'], w.path, env).then((s) => s !== '', () => true)
+  if (commits > 0 || uncommitted) return { kept: { path: w.path, branch: w.branch, commits, uncommitted } }
   await git(['worktree', 'remove', '--force', w.path], w.repo, env)
   await git(['branch', '-D', w.branch], w.repo, env)
   return { removed: true }

@@ -39,11 +39,11 @@ const inSub = (prompt: string, reply: unknown) => ({ reply, when: { firstUserTex
 const bash = (command: string) => [{ tool_use: { name: 'Bash', input: { command } } }]
 
 describe('isolation: "worktree"', () => {
-  it('runs the subagent in a git worktree under the session directory, removed at the end unless it committed', async () => {
+  it('runs the subagent in a git worktree under the session directory, removed at the end unless it changed something', async () => {
     const run = await runTasks([
       { reply: [isolated('toolu_drop', 'drop job')] },
-      inSub('drop job', bash('pwd; echo changed > notes.txt')),
-      inSub('drop job', 'changed it, not committed'),
+      inSub('drop job', bash('pwd; cat notes.txt')),
+      inSub('drop job', 'looked, changed nothing'),
       { reply: [isolated('toolu_keep', 'keep job')] },
       inSub('keep job', bash('echo new > new.txt && git add new.txt && git commit -qm "sub work" && echo committed')),
       inSub('keep job', 'committed it'),
@@ -58,7 +58,7 @@ describe('isolation: "worktree"', () => {
     const pwd = run.requests.find((r) => JSON.stringify(r.body.messages[0]).includes('drop job') && lastUserText(r.body).includes(dropTree))
     expect(pwd).toBeDefined()
     expect(await readFile(join(repo, 'notes.txt'), 'utf8')).toBe('original\n')
-    // No commits: the worktree and its branch are gone.
+    // Nothing changed: the worktree and its branch are gone.
     expect(existsSync(dropTree)).toBe(false)
     expect(git('branch', '--list', `modloop/task-${drop.agentId}`)).toBe('')
     expect(drop.worktreePath).toBeUndefined()
@@ -70,6 +70,24 @@ describe('isolation: "worktree"', () => {
     const trees = git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).map((l) => l.slice('worktree '.length))
     expect(trees).toEqual([repo, keepTree])
     git('worktree', 'remove', '--force', keepTree)
+  })
+
+  it('keeps a worktree whose changes the subagent did not commit, and says so', async () => {
+    const run = await runTasks([
+      { reply: [isolated('toolu_dirty', 'dirty job')] },
+      inSub('dirty job', bash('echo changed > notes.txt; echo new > added.txt')),
+      inSub('dirty job', 'changed files, did not commit'),
+      { reply: 'done' },
+    ], 'go', options([bashMod, agentMod, tasksMod]))
+    const dirty = toolResultOf(run, 'toolu_dirty')
+    const tree = dirty.result.worktreePath as string
+    expect(dirty.result).toMatchObject({ worktreePath: expect.stringContaining(dirty.result.agentId), worktreeBranch: `modloop/task-${dirty.result.agentId}` })
+    expect(dirty.text).toContain(`where it left changes it did not commit; the worktree is kept`)
+    expect(await readFile(join(tree, 'notes.txt'), 'utf8')).toBe('changed\n')
+    expect(await readFile(join(tree, 'added.txt'), 'utf8')).toBe('new\n')
+    expect(await readFile(join(repo, 'notes.txt'), 'utf8')).toBe('original\n')
+    git('worktree', 'remove', '--force', tree)
+    git('branch', '-D', `modloop/task-${dirty.result.agentId}`)
   })
 
   it('outside a git repository the call fails, naming why', async () => {
