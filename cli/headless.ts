@@ -20,6 +20,7 @@ import { builtinsWith, chooseSessionStore } from './session-store.js'
 import { sdkFlagOptions } from './sdk-flags.js'
 import { num, str } from './flag-values.js'
 import { AbortError } from '../runtime/abort-error.js'
+import { rewindFilesOnly } from './rewind-files.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
 // How long -p waits for background tasks once its turn is over, unless --max-wait-tasks says otherwise.
@@ -40,12 +41,14 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   const prompt = await headlessPrompt(positionals, io)
   // Resuming may come without a prompt: a tool call a deferral held back runs first.
   const resuming = values.resume !== undefined || values.continue === true
-  if (!prompt.trim() && !resuming) throw usageError(`no prompt: give one after -p or on standard input${listFlagsHint(values)}`)
+  const rewindTo = str(values, 'rewind-files')
+  if (!prompt.trim() && !resuming && rewindTo === undefined) throw usageError(`no prompt: give one after -p or on standard input${listFlagsHint(values)}`)
   const options = queryOptions(values, io)
   markEntrypoint(io, 'sdk-cli')
   const store = await chooseSessionStore(values, options.cwd ?? io.cwd, options.log)
   try {
     if (store) options.builtins = await builtinsWith(store)
+    if (rewindTo !== undefined) return await rewindFilesOnly(rewindTo, prompt, options, io)
     return await run(format, prompt, options, values, io)
   } finally {
     await store?.close()

@@ -168,4 +168,23 @@ describe('file checkpoints', () => {
     expect(lines.map((l) => l.kind)).toEqual(['turn', 'file'])
     expect(lines[1]).toMatchObject({ path: file, blob: null })
   })
+
+  it('-p --resume <id> --rewind-files <prompt id> restores the files without a turn, as Claude Code does; errors exit 1', async () => {
+    const cwd = await tempCwd('modloop-checkpoints-')
+    writeFileSync(join(cwd, 'modloop.config.json'), JSON.stringify({ mods: ['write', 'checkpoints', 'transcripts'] }))
+    const file = join(cwd, 'new.txt')
+    const env = { MODLOOP_HOME: process.env.MODLOOP_HOME }
+    const script = [{ reply: [call('Write', { file_path: file, content: 'x\n' })] }, { reply: 'made it' }]
+    const made = JSON.parse((await runCli(['-p', 'make a file', '--checkpoint', '--output-format', 'json'], { script, cwd, env })).out)
+    expect(existsSync(file)).toBe(true)
+    const rewound = await runCli(['-p', '--resume', made.session_id, '--rewind-files', made.user_message_uuid], { script: [], cwd, env })
+    expect(rewound).toMatchObject({ code: 0, out: `Files rewound to state at message ${made.user_message_uuid}\n`, requests: [] })
+    expect(existsSync(file)).toBe(false)
+    const unknown = await runCli(['-p', '--resume', made.session_id, '--rewind-files', 'no-such-prompt'], { script: [], cwd, env })
+    expect(unknown).toMatchObject({ code: 1, out: '', err: expect.stringContaining('No checkpoint for user message no-such-prompt') })
+    const withPrompt = await runCli(['-p', 'hi', '--resume', made.session_id, '--rewind-files', made.user_message_uuid], { script: [], cwd, env })
+    expect(withPrompt).toMatchObject({ code: 1, err: expect.stringContaining('takes no prompt'), requests: [] })
+    const noSession = await runCli(['-p', '--rewind-files', made.user_message_uuid], { script: [], cwd, env })
+    expect(noSession).toMatchObject({ code: 1, err: expect.stringContaining('--resume') })
+  })
 })
