@@ -7,6 +7,7 @@ import { rewind } from './rewind.js'
 import { CheckpointStore } from './store.js'
 import { sessionDirOf } from '../transcripts/store/paths.js'
 import { describeError } from '../../core/errors.js'
+import { STAGE } from '../../core/bus/types.js'
 
 const options = z.object({
   /** Checkpoint every session; otherwise only when the query asks (enableFileCheckpointing, --checkpoint). */
@@ -67,7 +68,9 @@ export default defineMod({
         }
       }
       return next(e)
-    })
+    // Innermost, beneath the settings hooks: the file kept is the one the tool writes, after a
+    // PreToolUse hook's updatedInput rewrote the path, as Claude Code keeps it in the tool's call.
+    }, { stage: STAGE.last, after: 'shell-hooks' })
 
     on('command.run', async ($, e, next) => {
       if (e.command !== 'rewind') return next(e)

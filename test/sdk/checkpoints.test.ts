@@ -11,6 +11,7 @@ import writeMod from '../../mods/write/index.js'
 import { fileOf, tempCwd } from '../sessions/helpers.js'
 import { runCli } from '../helpers/cli.js'
 import { conversation } from './conversation.js'
+import { hooksMod, json, makeBox, writeSettings } from '../shell-hooks/helpers.js'
 
 /** The uuid of every prompt, as the caller learns it: the replayed user messages (`replay-user-messages`). */
 const promptIds = (seen: SDKMessage[]) => seen.filter((m) => m.type === 'user' && m.isReplay).map((m) => m.uuid!)
@@ -186,5 +187,28 @@ describe('file checkpoints', () => {
     expect(withPrompt).toMatchObject({ code: 1, err: expect.stringContaining('takes no prompt'), requests: [] })
     const noSession = await runCli(['-p', '--rewind-files', made.user_message_uuid], { script: [], cwd, env })
     expect(noSession).toMatchObject({ code: 1, err: expect.stringContaining('--resume') })
+  })
+
+  it('keeps the file a PreToolUse hook redirected the Write to, so the rewind restores the file the tool changed', async () => {
+    const box = await makeBox()
+    try {
+      const [asked, real] = ['asked.txt', 'real.txt'].map((f) => join(box.project, f)) as [string, string]
+      const redirect = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { file_path: real, content: 'redirected' } } }
+      await writeSettings(box, { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: json(redirect) }] }] })
+      const conv = await conversation([
+        { reply: [call('Write', { file_path: asked, content: 'asked' })] },
+        { reply: 'wrote it' },
+      ], { cwd: box.project, mods: [...mods(), hooksMod(box)], enableFileCheckpointing: true, extraArgs: replay, env: { MODLOOP_HOME: join(box.root, 'mh') } })
+      try {
+        await conv.say('write a file')
+        expect([existsSync(asked), readFileSync(real, 'utf8')]).toEqual([false, 'redirected'])
+        expect(await conv.q.rewindFiles(promptIds(conv.seen)[0]!)).toMatchObject({ canRewind: true, filesChanged: [real] })
+        expect(existsSync(real)).toBe(false)
+      } finally {
+        await conv.end()
+      }
+    } finally {
+      await box.remove()
+    }
   })
 })
