@@ -30,6 +30,11 @@ export async function handBack(pool: Pool, id: string): Promise<boolean> {
   return rows.length > 0
 }
 
+/** Fails an active job for good, whatever retries it has left: running it again would end the same way. */
+export async function failForGood(pool: Pool, id: string, output: object): Promise<void> {
+  await pool.query(`UPDATE ${JOB} SET state = 'failed', completed_on = now(), output = $3::jsonb WHERE name = $1 AND id = $2 AND state = 'active'`, [QUEUE, id, JSON.stringify(output)])
+}
+
 export interface Reaped { id: string; failed: boolean }
 
 /**

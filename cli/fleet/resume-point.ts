@@ -3,7 +3,7 @@ import { isPrompt, isTurnResult, type MessageEntry } from '../../mods/transcript
 import { chainTo, parseTranscript } from '../../mods/transcripts/store/transcript-read.js'
 
 /**
- * What a job's session says about a run of it that stopped (its worker died or shut down): the turn had ended
+ * What a job's session says about a run of it that stopped (its worker died or shut down, or the API failed its turn): the turn had ended
  * (its result is on the record: the job is done, not run again), the prompt was taken but the turn
  * did not end (resume the session and carry on), or the prompt never reached the store (run it).
  */
@@ -29,8 +29,9 @@ export function resumePoint(transcript: string | undefined, sessionId: string, l
   if (start < 0) return { kind: 'not-started' }
   for (const e of since.slice(start + 1)) {
     if (isPrompt(e) && !ours(e)) break
-    // A turn the worker interrupted as it shut down ended aborted: that run was cut too.
-    if (isTurnResult(e) && !String(e.result.terminal_reason).startsWith('aborted')) return { kind: 'ended', result: resultOf(e, sessionId) }
+    // A turn the worker interrupted as it shut down ended aborted: that run was cut too; and one the
+    // API failed (the job failed, to run again) did not do the task.
+    if (isTurnResult(e) && !String(e.result.terminal_reason).startsWith('aborted') && e.result.terminal_reason !== 'api_error') return { kind: 'ended', result: resultOf(e, sessionId) }
   }
   return { kind: 'cut' }
 }
@@ -52,5 +53,5 @@ function resultOf(e: MessageEntry & { result: object }, sessionId: string): SDKR
 }
 
 /** The prompt a job resumes its cut session with: the model goes on from the history it has. */
-export const CARRY_ON = 'The run of this job stopped before its turn ended: the worker running it went away, and another one resumed this session. ' +
+export const CARRY_ON = 'The run of this job stopped before its turn ended (the worker running it went away, or the model API kept failing), and this session was resumed to finish it. ' +
   'Carry on with the task from where the conversation above stops. A tool call without a result may or may not have run: check its effect before relying on it.'

@@ -3,7 +3,8 @@ import type PgBoss from 'pg-boss'
 import { describeError } from '../../core/errors.js'
 import { AdvisoryLocks } from '../../mods/transcripts/store/postgres/locks.js'
 import { PostgresStore } from '../../mods/transcripts/store/postgres/pg-store.js'
-import { cancelledAmong, forgetDeletedJobs, handBack, reapOrphans, stillOurs, throttle, throttledUntil } from './job-state.js'
+import { cancelledAmong, failForGood, forgetDeletedJobs, handBack, reapOrphans, stillOurs, throttle, throttledUntil } from './job-state.js'
+import { jobEnd } from './job-end.js'
 import { MESSAGES_CHANNEL, openQueue, QUEUE, WAKE_CHANNEL, type Queue } from './queue.js'
 import { startJob, type JobContext, type JobOutcome, type RunningJob } from './run-job.js'
 
@@ -204,9 +205,19 @@ export class Worker {
     const { boss, pool } = this.queue
     try {
       if (outcome.kind === 'result') {
+        const output = { sessionId: outcome.sessionId, result: outcome.result }
+        const end = jobEnd(outcome.result)
         // The session lets go of its lock meanwhile; a job that goes on with it waits for that (run-job.ts).
-        await Promise.all([boss.complete(QUEUE, job.id, { sessionId: outcome.sessionId, result: outcome.result }), this.store.settled()])
-        this.done.completed++
+        await Promise.all([
+          end.kind === 'complete' ? boss.complete(QUEUE, job.id, output)
+            : end.retry ? boss.fail(QUEUE, job.id, { ...output, error: end.error }) : failForGood(pool, job.id, { ...output, error: end.error }),
+          this.store.settled(),
+        ])
+        if (end.kind === 'complete') this.done.completed++
+        else {
+          this.done.failed++
+          this.options.log(`worker ${this.name}: job ${job.id} ended in an error${end.retry ? ' (run again while it has retries left)' : ''}: ${end.error}`)
+        }
       } else if (outcome.kind === 'error') {
         await boss.fail(QUEUE, job.id, { sessionId: outcome.sessionId, error: describeError(outcome.error) })
         this.done.failed++

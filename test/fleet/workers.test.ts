@@ -173,6 +173,34 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     await stopAll()
   })
 
+  // A job whose model calls kept failing, or whose turn hit its limit, ended completed: nothing told the operator it had failed.
+  it('a job whose turn ends in an error fails with it: run again after an API failure while it has retries, failed at once after a limit', async () => {
+    const env = await fake([{ error: { status: 500 } }, { reply: 'recovered', expect: { lastUserText: 'Carry on with the task' } }, { error: { status: 529 } }, { error: { status: 500 } }, { error: { status: 401 } }])
+    await startWorker({ ...env, MODLOOP_MAX_RETRIES: '0' })
+    const state = async (id: string) => (await jobRows(url)).find((r) => r.id === id)!
+    const recovered = await submit(['-p', 'fails once', '--retries', '1', '--wait'])
+    expect(recovered).toMatchObject({ code: 0, out: 'recovered\n' })
+    const spent = await submit(['-p', 'fails twice', '--retries', '1', '--wait', '--output-format', 'json'])
+    expect(spent.code).toBe(1)
+    expect(JSON.parse(spent.out)).toMatchObject({ is_error: true, result: expect.stringContaining('API Error 500') })
+    const refused = await submit(['-p', 'bad key', '--wait'])
+    expect(refused.code).toBe(1)
+    const limitScript = join(cwd, 'two-turns.json')
+    writeFileSync(limitScript, JSON.stringify([{ reply: [{ tool_use: { name: 'Bash', input: { command: 'true' } } }] }, { reply: 'never' }]))
+    const limited = await submit(['-p', 'too many turns', '--max-turns', '1', '--script', limitScript, '--wait'])
+    expect(limited.code).toBe(1)
+    const [one, two, three, four] = [recovered, spent, refused, limited].map((r) => /job ([0-9a-f-]{36})/.exec(r.err)![1]!)
+    expect(await state(one!)).toMatchObject({ state: 'completed', output: { result: { result: 'recovered' } } })
+    expect(await state(two!)).toMatchObject({ state: 'failed', output: { error: expect.stringContaining('API Error 500'), result: { is_error: true } } })
+    expect(await state(three!)).toMatchObject({ state: 'failed', output: { error: expect.stringContaining('API Error 401') } })
+    expect(await state(four!)).toMatchObject({ state: 'failed', output: { error: 'Reached maximum number of turns (1)', result: { subtype: 'error_max_turns' } } })
+    const runs = await sql<{ job_id: string; attempts: number }>(url, 'SELECT job_id, attempts FROM modloop.job_run WHERE job_id = ANY($1::uuid[])', [[one, two, three, four]])
+    expect(Object.fromEntries(runs.map((r) => [r.job_id, r.attempts]))).toEqual({ [one!]: 2, [two!]: 2, [three!]: 1, [four!]: 1 })
+    const listed = (await cli(['jobs', '--queue', url], cwd, {})).out
+    expect(listed).toMatch(new RegExp(`${four} +failed .*Reached maximum number of turns`))
+    await stopAll()
+  })
+
   // There was no way to cancel a job, and a job cancelled through pg-boss went on running its turn to the end.
   it('jobs --cancel cancels a running job: its worker stops the turn, and the job stays cancelled', async () => {
     const env = await fake([{ reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 30' } } }] }, { reply: 'never asked' }])
