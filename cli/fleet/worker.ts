@@ -244,7 +244,6 @@ export class Worker {
   private lost(why: string): void {
     this.options.log(`worker ${this.name}: lost its lock connection (${why}); stopping its ${this.running.size} jobs`)
     for (const job of this.running.values()) job.stop('lost')
-    if (!this.stopping) setTimeout(() => void this.listen().catch((err: unknown) => this.options.log(`worker ${this.name}: cannot reconnect: ${describeError(err)}`)), 1000)
   }
 
   /** Listens for wake-ups on the lock connection (opened here). */
@@ -257,7 +256,19 @@ export class Worker {
       if (n.payload === 'cancelled') void this.stopCancelled()
       else this.wake()
     })
+    // However it went (the server restarted, a proxy dropped it), even with no job locked on it: else
+    // no submit or cancel would reach this worker before its next poll.
+    client.once('end', () => this.listenAgain(false))
     await client.query(`LISTEN ${WAKE_CHANNEL}`)
+  }
+
+  /** Listens on a new connection once the server takes one (tried at once, then every second), then looks for the jobs submitted meanwhile. */
+  private listenAgain(failedBefore: boolean): void {
+    if (this.stopping) return
+    setTimeout(() => void this.listen().then(() => this.wake(), (err: unknown) => {
+      if (!failedBefore) this.options.log(`worker ${this.name}: cannot listen for jobs again yet (trying every second): ${describeError(err)}`)
+      this.listenAgain(true)
+    }), failedBefore ? 1000 : 0)
   }
 
   /** Stops the turns of running jobs that were cancelled (told by a notification; the poll covers a lost one). */

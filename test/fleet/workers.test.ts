@@ -254,6 +254,19 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     await stopAll()
   })
 
+  // A worker idle when its connection dropped (the server restarted) no longer heard submits or cancels: jobs waited for its next poll.
+  it('a worker whose listening connection drops listens again on a new one: a job submitted then starts at once', async () => {
+    await startWorker({}, { pollMs: 600_000 })
+    const listeners = `SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN modloop_jobs' AND datname = current_database()`
+    const [dropped] = await sql<{ pid: number }>(url, listeners)
+    await sql(url, 'SELECT pg_terminate_backend($1)', [dropped!.pid])
+    await until(async () => ((await sql<{ pid: number }>(url, listeners)).some((r) => r.pid !== dropped!.pid) ? true : undefined))
+    const answer = join(cwd, 'after-drop.json')
+    writeFileSync(answer, JSON.stringify([{ reply: 'heard it' }]))
+    expect(await submit(['-p', 'after the drop', '--script', answer, '--wait'])).toMatchObject({ code: 0, out: 'heard it\n' })
+    await stopAll()
+  })
+
   // Jobs waiting out a pause used to show as created with nothing to say why.
   it('jobs says until when the queue is paused', async () => {
     await cli(['jobs', '--queue', url], cwd, {})
