@@ -30,6 +30,18 @@ export async function handBack(pool: Pool, id: string): Promise<boolean> {
   return rows.length > 0
 }
 
+/**
+ * A job submitted before this one on the same session that has not ended (waiting, to run again,
+ * or running), if any: the session takes its jobs' prompts in the order they were submitted.
+ */
+export async function earlierJobOf(pool: Pool, id: string): Promise<string | undefined> {
+  const { rows } = await pool.query(`
+    SELECT e.id FROM ${JOB} j JOIN ${JOB} e ON e.name = j.name AND e.data->>'sessionId' = j.data->>'sessionId'
+    WHERE j.name = $1 AND j.id = $2 AND e.state < 'completed' AND (e.created_on, e.id) < (j.created_on, j.id)
+    ORDER BY e.created_on LIMIT 1`, [QUEUE, id])
+  return rows[0]?.id as string | undefined
+}
+
 /** Fails an active job for good, whatever retries it has left: running it again would end the same way. */
 export async function failForGood(pool: Pool, id: string, output: object): Promise<void> {
   await pool.query(`UPDATE ${JOB} SET state = 'failed', completed_on = now(), output = $3::jsonb WHERE name = $1 AND id = $2 AND state = 'active'`, [QUEUE, id, JSON.stringify(output)])

@@ -8,6 +8,7 @@ import type { SDKResultMessage } from '../../core/loop/messages.js'
 import type { PostgresStore } from '../../mods/transcripts/store/postgres/pg-store.js'
 import { parseJobData, type JobData } from './job-data.js'
 import { JobLog } from './job-log.js'
+import { earlierJobOf } from './job-state.js'
 import { CARRY_ON, leafOf, resumePoint } from './resume-point.js'
 
 const SESSION_FREED_MS = 10_000
@@ -37,7 +38,7 @@ const STOPPED: Record<StopReason, string> = { shutdown: 'the worker is shutting 
 export type JobOutcome =
   | { kind: 'result'; result: SDKResultMessage; sessionId: string; ranAgain: boolean }
   | { kind: 'stopped'; why: StopReason; sessionId?: string }
-  /** Its session is held by another run (a job before it on the same session): back on the queue, not counted as a run. */
+  /** Its session is held by another run, or a job before it on the session has not ended: back on the queue, not counted as a run. */
   | { kind: 'busy'; holder: string }
   | { kind: 'error'; error: Error; sessionId?: string }
 
@@ -64,14 +65,31 @@ export function startJob(job: PgBoss.JobWithMetadata, ctx: JobContext): RunningJ
   }
 }
 
+/**
+ * Waits (up to the session wait) until the job's turn on its session has come: every job submitted
+ * before it on the session has ended — jobs waiting for one session would else take it in whatever
+ * order their waits noticed it free — and no process holds the session: an earlier job of it
+ * running here or elsewhere, or a worker that died (its hold goes once the server sees its
+ * connection closed). Answers true, or what it still waits for.
+ */
+async function sessionFor(jobId: string, sessionId: string, ctx: JobContext): Promise<true | string> {
+  const end = Date.now() + (ctx.sessionWaitMs ?? SESSION_FREED_MS)
+  for (;;) {
+    const earlier = await earlierJobOf(ctx.pool, jobId)
+    if (earlier === undefined) break
+    if (Date.now() >= end) return `job ${earlier}, submitted before it on the session, has not ended`
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  const holder = await ctx.store.freed(sessionId, Math.max(0, end - Date.now()))
+  return holder === true ? true : `in use by ${holder}`
+}
+
 async function run(job: PgBoss.JobWithMetadata, ctx: JobContext, abort: AbortController): Promise<JobOutcome> {
   const data = parseJobData(job.data, job.id)
   if (!existsSync(data.cwd)) throw new ModloopError('MODLOOP_ERR_JOB', `job ${job.id}: its directory ${data.cwd} does not exist on this worker (${ctx.worker})`, { field: 'cwd' })
-  // The last process to run the session may be holding it still: an earlier job of it running here
-  // or elsewhere, or a worker that died (its hold goes once the server sees its connection closed).
   // Waiting is not a run, and the run is recorded only once the session is free, so where its
   // history stood before this job's prompt is not taken from the middle of another job's turn.
-  const holder = await ctx.store.freed(data.sessionId, ctx.sessionWaitMs ?? SESSION_FREED_MS)
+  const holder = await sessionFor(job.id, data.sessionId, ctx)
   if (holder !== true) return { kind: 'busy', holder }
   const { attempt, leafBefore } = await recordRun(ctx, job.id, data)
   let prompt = data.prompt

@@ -225,7 +225,7 @@ export class Worker {
       } else if (outcome.kind === 'busy') {
         // It waits for its session: back on the queue, where the next fetch finds it once the holder is done.
         await handBack(pool, job.id)
-        this.options.log(`worker ${this.name}: job ${job.id} waits for its session, in use by ${outcome.holder}; back on the queue`)
+        this.options.log(`worker ${this.name}: job ${job.id} waits for its session (${outcome.holder}); back on the queue`)
       } else if (outcome.why === 'cancelled') {
         this.done.cancelled++
         this.options.log(`worker ${this.name}: job ${job.id} was cancelled; its turn stopped`)

@@ -254,6 +254,38 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     await stopAll()
   })
 
+  // Jobs waiting for one session each looked for it free on their own clock: the first to notice took
+  // it, so follow-ups sent one after another ran in any order (seen: job 1, 4, 2, 5, 3).
+  it('jobs sent to one session run in the order they were sent, however many wait for it at once', async () => {
+    const db = await freshDatabase()
+    const saved = url
+    url = db
+    const marks = tempDir('fleet-order')
+    const wait = `touch ${marks}/started; while [ ! -f ${marks}/release ]; do sleep 0.05; done`
+    const later = ['job two', 'job three', 'job four', 'job five']
+    const env = await fake([
+      { reply: 'session made', when: { lastUserText: 'make it' } },
+      { reply: [{ tool_use: { name: 'Bash', input: { command: wait } } }], when: { lastUserText: 'job one' } },
+      ...later.map((p) => ({ reply: `${p} done`, when: { lastUserText: p } })),
+      { reply: 'job one done' },
+    ])
+    await startWorker(env, { concurrency: 5 })
+    const made = await submit(['-p', 'make it', '--wait', '--output-format', 'json'])
+    const session = JSON.parse(made.out).session_id as string
+    const ids = [(await submit(['-p', 'job one', '--resume', session])).out.trim()]
+    await until(async () => (existsSync(join(marks, 'started')) ? true : undefined))
+    for (const p of later) ids.push((await submit(['-p', p, '--resume', session])).out.trim())
+    // Every follow-up is taken and waiting before the session is let go.
+    await until(async () => ((await jobRows(url)).filter((j) => ids.includes(j.id) && j.state === 'active').length === 5 ? true : undefined))
+    writeFileSync(join(marks, 'release'), '')
+    await until(async () => ((await jobRows(url)).filter((j) => ids.includes(j.id) && j.state === 'completed').length === 5 ? true : undefined))
+    const prompts = (await sql<{ line: string }>(url, `SELECT line FROM modloop.session_line WHERE session_id = $1 AND agent_id = '' ORDER BY seq`, [session]))
+      .map((l) => JSON.parse(l.line)).filter((e) => e.type === 'user' && e.message.content[0]?.type === 'text').map((e) => e.message.content[0].text)
+    expect(prompts).toEqual(['make it', 'job one', ...later])
+    url = saved
+    await stopAll()
+  })
+
   // A worker idle when its connection dropped (the server restarted) no longer heard submits or cancels: jobs waited for its next poll.
   it('a worker whose listening connection drops listens again on a new one: a job submitted then starts at once', async () => {
     await startWorker({}, { pollMs: 600_000 })
