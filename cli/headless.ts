@@ -198,7 +198,8 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     sessionId: str(values, 'session-id'),
     resumeSessionAt: str(values, 'resume-session-at'),
     watchMods: values['watch-mods'] === true ? true : undefined,
-    enableFileCheckpointing: values.checkpoint === true ? true : undefined,
+    // The SDK asks for file checkpoints (enableFileCheckpointing) through the environment, not a flag; so may anyone.
+    enableFileCheckpointing: values.checkpoint === true || /^(1|true)$/i.test(io.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING ?? '') ? true : undefined,
     persistSession: values['no-session-persistence'] === true ? false : undefined,
     mcpServers: mcpConfigServers(strings(values, 'mcp-config') ?? [], io.cwd),
     strictMcpConfig: values['strict-mcp-config'] === true ? true : undefined,

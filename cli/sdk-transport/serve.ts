@@ -47,8 +47,6 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
   const options: QueryOptions = {
     ...joined, abortController: abort,
     ...(values['permission-prompt-tool'] === 'stdio' ? { canUseTool: askSdk(wire) } : {}),
-    // The SDK asks for file checkpoints (enableFileCheckpointing) through the environment, not a flag.
-    ...(/^(1|true)$/i.test(io.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING ?? '') ? { enableFileCheckpointing: true } : {}),
   }
   const { query } = await import('../../entry.js')
   const q = query({ prompt: input, options })

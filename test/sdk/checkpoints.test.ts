@@ -170,13 +170,14 @@ describe('file checkpoints', () => {
     expect(lines[1]).toMatchObject({ path: file, blob: null })
   })
 
-  it('-p --resume <id> --rewind-files <prompt id> restores the files without a turn, as Claude Code does; errors exit 1', async () => {
+  it('-p --resume <id> --rewind-files <prompt id> restores the files without a turn, as Claude Code does; errors exit 1; CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING keeps them in -p', async () => {
     const cwd = await tempCwd('modloop-checkpoints-')
     writeFileSync(join(cwd, 'modloop.config.json'), JSON.stringify({ mods: ['write', 'checkpoints', 'transcripts'] }))
     const file = join(cwd, 'new.txt')
     const env = { MODLOOP_HOME: process.env.MODLOOP_HOME }
     const script = [{ reply: [call('Write', { file_path: file, content: 'x\n' })] }, { reply: 'made it' }]
-    const made = JSON.parse((await runCli(['-p', 'make a file', '--checkpoint', '--output-format', 'json'], { script, cwd, env })).out)
+    // Checkpoints asked for through the environment, as the Agent SDK asks (and Claude Code's -p takes it too).
+    const made = JSON.parse((await runCli(['-p', 'make a file', '--output-format', 'json'], { script, cwd, env: { ...env, CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING: '1' } })).out)
     expect(existsSync(file)).toBe(true)
     const rewound = await runCli(['-p', '--resume', made.session_id, '--rewind-files', made.user_message_uuid], { script: [], cwd, env })
     expect(rewound).toMatchObject({ code: 0, out: `Files rewound to state at message ${made.user_message_uuid}\n`, requests: [] })
