@@ -28,7 +28,8 @@ export async function initMessage(session: Session): Promise<SDKSystemInit> {
     output_style: outputStyleOf(session),
     skills: [...session.root.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name),
     agents: [...session.root.agentTypes.keys()],
-    plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),
+    // Every plugin here is loaded from a directory: Claude Code's id for one is `name@inline`.
+    plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, source: `${p.name}@inline`, ...(p.version ? { version: p.version } : {}) })),
     ...pluginErrorsOf(session),
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
     ...effortOf(session),

@@ -45,7 +45,7 @@ export interface SDKSystemInit {
   skills: string[]
   /** The agent types the Agent tool can start (built-in, user, project, plugin `plugin:name`). */
   agents: string[]
-  plugins: { name: string; path: string; version?: string }[]
+  plugins: { name: string; path: string; source?: string; version?: string }[]
   mods: { name: string; source?: string; version?: string }[]
   /** The effort level the session's model is sent, when it takes one and one was asked for. */
   effort?: string
