@@ -1,7 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { ModelRequestInput } from '../events/types.js'
-import { maxOutputTokens } from '../model/pricing.js'
 import type { ModelRequest } from '../model/types.js'
+import { outputLimit } from './output-limit.js'
 import { composeSystemPrompt } from './prompt.js'
 import type { Session } from './session.js'
 
@@ -32,7 +32,7 @@ export async function loopRequest(session: Session, model: string, messages: Mes
   const system = await composeSystemPrompt(session, model, tools.map((t) => t.name), session.agent?.agentId)
   return requestFor(session, {
     model,
-    max_tokens: session.options.maxTokens ?? maxOutputTokens(model),
+    max_tokens: outputLimit(session, model),
     ...(system.blocks.length > 0 ? { system: system.blocks } : {}),
     messages,
     tools,

@@ -1,5 +1,5 @@
 import type { ContentBlock, ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import { maxOutputTokens } from '../model/pricing.js'
+import { outputLimit } from './output-limit.js'
 import { concurrencyCap, ToolExecutor } from '../tools/executor.js'
 import { INTERRUPTED, INTERRUPTED_ANSWER, type CallEnv } from '../tools/pipeline.js'
 import { attach } from './attach.js'
@@ -172,7 +172,7 @@ export class TurnRun {
     const unrecovered = unrecoveredEnding(step)
     if (unrecovered) {
       if (step.stopReason === 'max_tokens') {
-        yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `The response exceeded the ${session.options.maxTokens ?? maxOutputTokens(this.model)} output token maximum ${MAX_TOKENS_RECOVERIES} times in a row.` })
+        yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `The response exceeded the ${outputLimit(session, this.model)} output token maximum ${MAX_TOKENS_RECOVERIES} times in a row.` })
       }
       return unrecovered
     }

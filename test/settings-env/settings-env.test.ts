@@ -152,3 +152,16 @@ describe("the settings' model", () => {
     expect(await models({ trustWorkspace: true })).toEqual(['claude-sonnet-4-6'])
   })
 })
+
+describe('CLAUDE_CODE_MAX_OUTPUT_TOKENS', () => {
+  it("sets the requests' max_tokens, from an env block too, up to what the model can write; a bad value is ignored", async () => {
+    const maxTokens = async (value: string, model = 'claude-sonnet-4-5') => {
+      await put(userFile(), { env: { CLAUDE_CODE_MAX_OUTPUT_TOKENS: value } })
+      return (await run([{ reply: 'a' }], { model })).requests[0]!.body.max_tokens
+    }
+    expect(await maxTokens('1000')).toBe(1000)
+    expect(await maxTokens('999999')).toBe(64_000)
+    expect(await maxTokens('lots')).toBe(64_000)
+    expect(await maxTokens('0')).toBe(64_000)
+  })
+})
