@@ -15,8 +15,10 @@ export function parseMentions(text: string, cwd: string): PromptMentionInput[] {
     const [file, fragment] = raw.split('#') as [string, string?]
     const range = /^L(\d+)(?:-(\d+))?$/.exec(fragment ?? '')
     const path = file.startsWith('~/') ? join(homedir(), file.slice(2)) : isAbsolute(file) ? file : resolve(cwd, file)
-    const offset = range ? Number(range[1]) : undefined
-    const limit = range ? (range[2] ? Number(range[2]) - Number(range[1]) + 1 : 1) : undefined
+    // A range written backwards (#L20-10) names the same lines as #L10-20.
+    const ends: [number, number] | undefined = range ? [Number(range[1]), Number(range[2] ?? range[1])] : undefined
+    const offset = ends && Math.min(...ends)
+    const limit = ends && Math.abs(ends[1] - ends[0]) + 1
     out.push({ mention: raw, path, ...(offset !== undefined ? { offset, limit } : {}) })
   }
   return out

@@ -56,6 +56,12 @@ describe('mentions', () => {
     expect(whole).toBe(`<system-reminder>\nThe user mentioned @src/c.md: the contents of ${cwd}/src/c.md, numbered like cat -n:\n     1\tC\n</system-reminder>`)
   })
 
+  it('reads a range written backwards as the same lines', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'see @src/a.ts#L12-10', { cwd, mods: [mentionsMod] })
+    const [, range] = texts(run.requests[0]!.body, 0)
+    expect(range).toContain(`The user mentioned @src/a.ts#L12-10: the contents of ${cwd}/src/a.ts, lines 10-12 of 30, numbered like cat -n:\n    10\tline 10\n    11\tline 11\n    12\tline 12\n`)
+  })
+
   it('lists a directory; a missing target attaches nothing and warns naming the mention', async () => {
     const warnings: string[] = []
     const run = await runScript([{ reply: 'ok' }], 'look at @src and @nope.ts', { cwd, mods: [mentionsMod], log: (l) => warnings.push(l) })
