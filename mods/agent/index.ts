@@ -16,6 +16,7 @@ import { registerMainAgent, startMainAgent, type MainAgents } from './main-agent
 import { sdkAgents } from './sdk-agents.js'
 import { progressLine, type OutputLog } from './output-log.js'
 import { agentInput, callAgent } from './run-agent.js'
+import { agentMentions } from './agent-mention.js'
 
 const options = z.object({
   /** Agent types defined in the distribution's config, by name. */
@@ -60,8 +61,12 @@ export default defineMod({
     // Each session's Agent call, for other mods' subagents (a `context: fork` skill), by session id.
     const runners = new Map<string, AgentRunner>()
     $.capability.provide('agents', (i, ctx) => runners.get(ctx.sessionId)?.(i, ctx) ?? Promise.resolve({ output: failure('This session runs no subagents.') }))
+    // Each session's agent types, by session id, for the `@agent-<name>` mentions of its prompts.
+    const typesOf = new Map<string, Map<string, AgentDefinition>>()
+    agentMentions(on, (sessionId) => typesOf.get(sessionId))
     on('session.end', (_$, e, next) => {
       runners.delete(e.sessionId)
+      typesOf.delete(e.sessionId)
       return next(e)
     })
     const main: MainAgents = new Map()
@@ -79,6 +84,7 @@ export default defineMod({
       const flags = await launchFlags($)
       for (const a of sdkAgents(flags.agents, (m) => $.log.warn(m))) agents.set(a.name, a)
       for (const a of agents.values()) await $.agent.register({ name: a.name, description: a.description })
+      typesOf.set(e.sessionId, agents)
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       const call = async (i: AgentRunInput, ctx: ToolContext): Promise<ToolOutput> => {

@@ -1,6 +1,7 @@
 import { rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import agentMod from '../../mods/agent/index.js'
 import editMod from '../../mods/edit/index.js'
 import memoryMod from '../../mods/memory/index.js'
 import mentionsMod from '../../mods/mentions/index.js'
@@ -60,6 +61,16 @@ describe('mentions', () => {
     const run = await runScript([{ reply: 'ok' }], 'see @src/a.ts#L12-10', { cwd, mods: [mentionsMod] })
     const [, range] = texts(run.requests[0]!.body, 0)
     expect(range).toContain(`The user mentioned @src/a.ts#L12-10: the contents of ${cwd}/src/a.ts, lines 10-12 of 30, numbered like cat -n:\n    10\tline 10\n    11\tline 11\n    12\tline 12\n`)
+  })
+
+  it('@agent-<name> of an agent type tells the model to hand the request to it; another name is read as a path', async () => {
+    const warnings: string[] = []
+    const agents = withOptions(agentMod, { home: cwd, agents: { reviewer: { description: 'Reviews', prompt: 'Review.' } } })
+    const run = await runScript([{ reply: 'ok' }], 'ask @agent-reviewer, not @agent-nobody', { cwd, mods: [agents, mentionsMod], log: (l) => warnings.push(l) })
+    const [, asked, ...rest] = texts(run.requests[0]!.body, 0)
+    expect(asked).toBe('<system-reminder>\nThe user asked for the agent "reviewer" (@agent-reviewer): hand this request to it with the Agent tool, giving it the context it needs.\n</system-reminder>')
+    expect(rest).toEqual([])
+    expect(warnings).toEqual([expect.stringContaining(`@agent-nobody: not attached: ${cwd}/agent-nobody does not exist`)])
   })
 
   it('lists a directory; a missing target attaches nothing and warns naming the mention', async () => {
