@@ -40,7 +40,7 @@ export function supportedModels(session: Session): ModelInfo[] {
 /** `$.config.list()`: the rows the runtime keeps; `effort` is what the current model is sent (absent when it takes none). */
 export function configRows(session: Session): { key: string; value: unknown }[] {
   const root = session.root
-  const thinking = requestedThinking(root.options)
+  const thinking = requestedThinking(root.options, root.env)
   return [
     { key: 'model', value: root.model },
     { key: 'effort', value: clampEffort(root.model, root.options.effort, thinking?.type === 'disabled') ?? null },

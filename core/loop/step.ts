@@ -55,7 +55,7 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
       ...(info.error === 'connection' && info.status === null ? { no_response: true } : {}),
     }))
   }
-  const asked = { effort: session.options.effort, thinking: requestedThinking(session.options) }
+  const asked = { effort: session.options.effort, thinking: requestedThinking(session.options, session.env) }
   const reasoning = reasoningParams(request.model, asked, request.max_tokens)
   const e: TurnStepInput = {
     turnId: step.turnId, index: step.index, model: request.model, ...(reasoning.effort ? { effort: reasoning.effort } : {}),
@@ -135,7 +135,7 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
 
 /** `request` with the reasoning the session asks for, clamped to the request's model, as a round sends it. */
 export function withSessionReasoning(session: Session, request: ModelRequest): ModelRequest {
-  return withReasoning(request, reasoningParams(request.model, { effort: session.options.effort, thinking: requestedThinking(session.options) }, request.max_tokens))
+  return withReasoning(request, reasoningParams(request.model, { effort: session.options.effort, thinking: requestedThinking(session.options, session.env) }, request.max_tokens))
 }
 
 function withReasoning(request: ModelRequest, r: ReturnType<typeof reasoningParams>): ModelRequest {

@@ -76,11 +76,16 @@ export function clampThinking(model: string, requested: ThinkingOption | undefin
   return { type: 'enabled', budget_tokens: budget }
 }
 
-/** The thinking a query asks for: `thinking`, else the deprecated `maxThinkingTokens` (0 turns thinking off). */
-export function requestedThinking(o: { thinking?: ThinkingOption; maxThinkingTokens?: number }): ThinkingOption | undefined {
+/**
+ * The thinking a query asks for: `thinking`, else the deprecated `maxThinkingTokens`, else the
+ * environment's MAX_THINKING_TOKENS, as in Claude Code (0 turns thinking off; not a whole number, ignored).
+ */
+export function requestedThinking(o: { thinking?: ThinkingOption; maxThinkingTokens?: number }, env: Record<string, string | undefined>): ThinkingOption | undefined {
   if (o.thinking) return o.thinking
-  if (o.maxThinkingTokens === undefined) return undefined
-  return o.maxThinkingTokens === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: o.maxThinkingTokens }
+  const raw = env.MAX_THINKING_TOKENS?.trim()
+  const budget = o.maxThinkingTokens ?? (raw && /^\d+$/.test(raw) ? Number(raw) : undefined)
+  if (budget === undefined) return undefined
+  return budget === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: budget }
 }
 
 /** The reasoning parameters of one request: both clamped to the model. */

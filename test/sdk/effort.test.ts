@@ -34,6 +34,15 @@ describe('effort and thinking', () => {
     expect(body(off).output_config).toEqual({ effort: 'high' })
   })
 
+  it('MAX_THINKING_TOKENS in the environment asks for a budget (0: off) when the query names none; a bad value is ignored', async () => {
+    const thinking = async (value: string, options = {}) =>
+      body(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-sonnet-4-5', env: { MAX_THINKING_TOKENS: value }, ...options })).thinking
+    expect(await thinking('5000')).toEqual({ type: 'enabled', budget_tokens: 5000 })
+    expect(await thinking('0')).toEqual({ type: 'disabled' })
+    expect(await thinking('lots')).toBeUndefined()
+    expect(await thinking('5000', { maxThinkingTokens: 2048 })).toEqual({ type: 'enabled', budget_tokens: 2048 })
+  })
+
   it('sends neither when neither is asked for', async () => {
     const run = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7' })
     expect(body(run).thinking).toBeUndefined()
