@@ -14,6 +14,7 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
       return {
         ...(o.allowedTools?.length ? { allowedTools: [...o.allowedTools] } : {}),
         ...(o.disallowedTools?.length ? { disallowedTools: [...o.disallowedTools] } : {}),
+        ...(o.model ? { model: o.model } : {}),
         ...(o.permissionMode ? { permissionMode: o.permissionMode } : {}),
         ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
         ...(o.trustWorkspace ? { trustWorkspace: true } : {}),

@@ -7,6 +7,8 @@ export const MODEL_ALIASES: Record<string, { id: string; description: string }> 
 
 /** An alias's model id, or the name itself when it is an id. */
 export function resolveAlias(name: string, env: Record<string, string | undefined>): string {
+  // Opus while planning, Sonnet for the rest: the session runs on Sonnet, plan mode's requests go to Opus.
+  if (name.toLowerCase() === 'opusplan') return resolveAlias('sonnet', env)
   const alias = MODEL_ALIASES[name.toLowerCase()]
   if (!alias) return name
   return env[`ANTHROPIC_DEFAULT_${name.toUpperCase()}_MODEL`] || alias.id

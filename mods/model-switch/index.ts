@@ -1,7 +1,8 @@
 import { defineMod } from '../../core/mod/define.js'
 import { describeError } from '../../core/errors.js'
+import { opusplan } from './opusplan.js'
 
-const USAGE = '/model <name>: switch to a model id or an alias (opus, sonnet, haiku); /model default: back to the default'
+const USAGE = '/model <name>: switch to a model id or an alias (opus, sonnet, haiku, opusplan: Opus in plan mode, else Sonnet); /model default: back to the default'
 
 /**
  * `/model`: shows the session's model, or switches it for the requests that follow. The switch
@@ -10,7 +11,9 @@ const USAGE = '/model <name>: switch to a model id or an alias (opus, sonnet, ha
 export default defineMod({
   name: 'model-switch',
   description: 'The /model command',
+  uses: { permissionMode: 'optional', settingsModel: 'optional' },
   register(on) {
+    opusplan(on)
     on('session.start', async ($, e, next) => {
       try {
         await $.command.register({ name: 'model', description: 'Show or switch the model', argumentHint: '[name|default]', kind: 'local' })

@@ -7,17 +7,18 @@ import type { Query } from '../../runtime/query.js'
 import { defineMod } from '../../core/mod/define.js'
 import { costUsd } from '../../core/model/pricing.js'
 import modelSwitch from '../../mods/model-switch/index.js'
+import permissions from '../../mods/permissions/index.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 
 /** Runs a streaming session: `onResult(q, n)` acts after the n-th result and returns the next prompt (or nothing to end). */
-async function streaming(script: unknown, first: string, onResult: (q: Query, n: number) => Promise<string | undefined>, mods: unknown[] = []) {
+async function streaming(script: unknown, first: string, onResult: (q: Query, n: number) => Promise<string | undefined>, mods: unknown[] = [], options: { permissionMode?: 'plan' } = {}) {
   const server = await startFakeAnthropic({ script })
   const ch = channel()
   const messages: SDKMessage[] = []
   try {
     ch.send(first)
-    const q = query({ prompt: ch.input, options: { bare: true, model: 'claude-sonnet-4-5', mods: [toolsMod(), modelSwitch, ...mods] as never, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })
+    const q = query({ prompt: ch.input, options: { bare: true, model: 'claude-sonnet-4-5', ...options, mods: [toolsMod(), modelSwitch, ...mods] as never, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })
     let n = 0
     for await (const m of q) {
       messages.push(m)
@@ -96,6 +97,22 @@ describe('model switching', () => {
     const inits = run.messages.flatMap((m) => (m.type === 'system' && m.subtype === 'init' ? [m.model] : []))
     expect(inits).toEqual(['claude-sonnet-4-5', 'claude-opus-4-6', 'claude-opus-4-6', 'claude-opus-4-6', 'claude-opus-4-6', 'claude-sonnet-4-5'])
     expect(log.map((l) => [l.before!.source, l.before!.requested])).toEqual([['command', 'claude-opus-4-6'], ['command', 'haiku'], ['command', null]])
+  })
+
+  it('opusplan runs on Sonnet and sends plan mode\'s requests to Opus; /model opusplan puts a session on it', async () => {
+    const models = async (permissionMode: 'default' | 'plan', prompts: string[], model = 'opusplan') => {
+      const run = await runScript(prompts.slice(1).map(() => ({ reply: 'ok' })).concat([{ reply: 'ok' }]), prompts[0], { model, permissionMode, mods: [toolsMod(), modelSwitch, permissions] })
+      const init = run.messages.find((m) => m.type === 'system' && m.subtype === 'init') as { model?: string } | undefined
+      return [init?.model, ...run.requests.map((r) => r.body.model)]
+    }
+    expect(await models('default', ['go'])).toEqual(['claude-sonnet-4-6', 'claude-sonnet-4-6'])
+    expect(await models('plan', ['go'])).toEqual(['claude-sonnet-4-6', 'claude-opus-4-7'])
+    expect(await models('plan', ['go'], 'claude-haiku-4-5')).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5'])
+    const prompts = ['hi', '/model sonnet', 'bye']
+    const switched = await streaming([{ reply: 'a' }, { reply: 'b' }], '/model opusplan', async (_q, n) => prompts[n - 1], [permissions], { permissionMode: 'plan' })
+    expect(switched.results.map((r) => r.result)).toEqual(['Model set to claude-sonnet-4-6', 'a', 'Model set to claude-sonnet-4-6', 'b'])
+    // Planning on opusplan goes to Opus; a switch to another model takes the session off it.
+    expect(switched.requests.map((r) => r.body.model)).toEqual(['claude-opus-4-7', 'claude-sonnet-4-6'])
   })
 
   it('a switch during a turn takes over from the next request', async () => {
