@@ -4,8 +4,9 @@ import { isAbsolute, join, resolve } from 'node:path'
 import type { PromptMentionInput } from '../events/types.js'
 import type { Session } from './session.js'
 
-// `@path` or `@path#L10-20` at a word start; quoted form `@"path with spaces"`. An email (a@b.c) is not one.
-const MENTION = /(?<![\w@])@(?:"([^"]+)"|([^\s"'`]+))/g
+// `@path` or `@path#L10-20` at the start or after whitespace, as in Claude Code; quoted form
+// `@"path with spaces"`. An email (a@b.c), a URL's `/@scope/name` or a quoted "`@Component`" is not one.
+const MENTION = /(?<!\S)@(?:"([^"]+)"|([^\s"'`]+))/g
 
 export function parseMentions(text: string, cwd: string): PromptMentionInput[] {
   const out: PromptMentionInput[] = []

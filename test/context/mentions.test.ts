@@ -57,6 +57,12 @@ describe('mentions', () => {
     expect(whole).toBe(`<system-reminder>\nThe user mentioned @src/c.md: the contents of ${cwd}/src/c.md, numbered like cat -n:\n     1\tC\n</system-reminder>`)
   })
 
+  it('takes an @ only at the start or after whitespace: not in a URL, an email, quotes or backticks', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'see https://x.test/src/@c.md, me@src/c.md, "@src/c.md", `@src/c.md` and (@src/c.md) but @src/c.md', { cwd, mods: [mentionsMod] })
+    const [, ...attached] = texts(run.requests[0]!.body, 0)
+    expect(attached).toEqual([`<system-reminder>\nThe user mentioned @src/c.md: the contents of ${cwd}/src/c.md, numbered like cat -n:\n     1\tC\n</system-reminder>`])
+  })
+
   it('reads a range written backwards as the same lines', async () => {
     const run = await runScript([{ reply: 'ok' }], 'see @src/a.ts#L12-10', { cwd, mods: [mentionsMod] })
     const [, range] = texts(run.requests[0]!.body, 0)
