@@ -8,8 +8,10 @@ import type { Session } from './session.js'
 // `@"path with spaces"`. An email (a@b.c), a URL's `/@scope/name` or a quoted "`@Component`" is not one.
 const MENTION = /(?<!\S)@(?:"([^"]+)"|([^\s"'`]+))/g
 
+/** The mentions of a prompt, each file and range once: naming a file twice attaches it once. */
 export function parseMentions(text: string, cwd: string): PromptMentionInput[] {
   const out: PromptMentionInput[] = []
+  const seen = new Set<string>()
   for (const m of text.matchAll(MENTION)) {
     const raw = (m[1] ?? m[2] ?? '').replace(/[.,;:!?)]+$/, '')
     if (!raw) continue
@@ -20,6 +22,9 @@ export function parseMentions(text: string, cwd: string): PromptMentionInput[] {
     const ends: [number, number] | undefined = range ? [Number(range[1]), Number(range[2] ?? range[1])] : undefined
     const offset = ends && Math.min(...ends)
     const limit = ends && Math.abs(ends[1] - ends[0]) + 1
+    const key = `${path}#${offset ?? ''}-${limit ?? ''}`
+    if (seen.has(key)) continue
+    seen.add(key)
     out.push({ mention: raw, path, ...(offset !== undefined ? { offset, limit } : {}) })
   }
   return out

@@ -63,6 +63,12 @@ describe('mentions', () => {
     expect(attached).toEqual([`<system-reminder>\nThe user mentioned @src/c.md: the contents of ${cwd}/src/c.md, numbered like cat -n:\n     1\tC\n</system-reminder>`])
   })
 
+  it('attaches a file or a range named twice once, however its path is written', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'see @src/c.md, again @src/c.md and @./src/c.md, then @src/a.ts#L1 and @src/a.ts#L1-1', { cwd, mods: [mentionsMod] })
+    const [, ...attached] = texts(run.requests[0]!.body, 0)
+    expect(attached.map((t) => /The user mentioned (\S+):/.exec(t)?.[1])).toEqual(['@src/c.md', '@src/a.ts#L1'])
+  })
+
   it('reads a range written backwards as the same lines', async () => {
     const run = await runScript([{ reply: 'ok' }], 'see @src/a.ts#L12-10', { cwd, mods: [mentionsMod] })
     const [, range] = texts(run.requests[0]!.body, 0)
