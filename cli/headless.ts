@@ -15,7 +15,7 @@ import { usageError } from './usage-error.js'
 import { refuseBypassAsRoot } from './root-bypass.js'
 import { headlessPrompt } from './piped-input.js'
 import { guardProcess } from './process-guard.js'
-import { PERMISSION_MODES } from '../core/permission-modes.js'
+import { PERMISSION_MODES, permissionModeOf } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
 import { sdkFlagOptions } from './sdk-flags.js'
 import { num, str } from './flag-values.js'
@@ -161,8 +161,9 @@ function strings(values: Values, key: string): string[] | undefined {
 }
 
 export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
-  const mode = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
-  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}`)
+  const named = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
+  const mode = named === undefined ? undefined : permissionModeOf(named)
+  if (named !== undefined && mode === undefined) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (or manual, the same as default)`)
   refuseBypassAsRoot(mode === 'bypassPermissions' || values['allow-dangerously-skip-permissions'] === true, io.env)
   const sdk = sdkFlagOptions(values)
   for (const warning of sdk.warnings) io.stderr.write(`modloop: ${warning}\n`)

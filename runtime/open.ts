@@ -21,6 +21,7 @@ import { optionWarnings, unreadOptionWarnings } from './option-names.js'
 import { approverOf } from './approver.js'
 import { initMessage } from './init-message.js'
 import { SessionTasks } from './tasks.js'
+import { permissionModeOf } from '../core/permission-modes.js'
 import './session-fields.js'
 
 /**
@@ -75,7 +76,8 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const fresh = resolveModelName(options, configModel)
   const model = options.model !== undefined ? fresh : resumed?.rebuilt.model ?? fresh
   const startsOn = resumed?.rebuilt.model ? (options.model ? resumed.rebuilt.model : fresh) : model
-  const permissionMode = options.permissionMode ?? restoredMode(resumed?.rebuilt.permissionMode)
+  // `manual` is Claude Code's other name for `default`; an unknown name is left to the mode's owner to refuse.
+  const permissionMode = (options.permissionMode && (permissionModeOf(options.permissionMode) ?? options.permissionMode)) ?? restoredMode(resumed?.rebuilt.permissionMode)
   const { model: llm, setupError } = await picked
   const session: Session = new Session(host, llm, {
     ...options, cwd, log, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}),

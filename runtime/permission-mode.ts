@@ -1,12 +1,13 @@
 import { ModloopError } from '../core/errors.js'
 import type { ModHost } from '../core/mod/host.js'
-import { PERMISSION_MODES, type PermissionMode } from '../core/permission-modes.js'
+import { PERMISSION_MODES, permissionModeOf, type PermissionMode } from '../core/permission-modes.js'
 import type { Session } from '../core/loop/session.js'
 
 /** Query.setPermissionMode: checked here against the SDK's contract, applied by the owner. */
-export async function setPermissionMode(session: Session, mode: string): Promise<PermissionMode> {
-  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    throw new ModloopError('MODLOOP_ERR_USAGE', `setPermissionMode: "${mode}" is not a permission mode (one of ${PERMISSION_MODES.join(', ')})`, { field: 'mode' })
+export async function setPermissionMode(session: Session, name: string): Promise<PermissionMode> {
+  const mode = permissionModeOf(name)
+  if (mode === undefined) {
+    throw new ModloopError('MODLOOP_ERR_USAGE', `setPermissionMode: "${name}" is not a permission mode (one of ${PERMISSION_MODES.join(', ')}, or manual: the same as default)`, { field: 'mode' })
   }
   // Starting in bypassPermissions (the CLI's --dangerously-skip-permissions) is that same opt-in.
   const { options, host } = session.root

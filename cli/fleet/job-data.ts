@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ModloopError } from '../../core/errors.js'
-import { PERMISSION_MODES } from '../../core/permission-modes.js'
+import { permissionModeSchema } from '../../core/permission-modes.js'
 
 /**
  * What a job carries on the queue (pg-boss's `data`): the prompt, where to run it, the session it
@@ -21,7 +21,7 @@ export const jobDataSchema = z.strictObject({
     model: z.string().min(1).optional(),
     maxTurns: z.number().int().positive().optional(),
     maxBudgetUsd: z.number().positive().optional(),
-    permissionMode: z.enum(PERMISSION_MODES).optional(),
+    permissionMode: permissionModeSchema.optional(),
     allowedTools: z.array(z.string()).optional(),
     disallowedTools: z.array(z.string()).optional(),
     appendSystemPrompt: z.string().optional(),

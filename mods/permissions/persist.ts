@@ -3,8 +3,9 @@ import { dirname, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { addRule, setRoots } from './policy.js'
 import { ruleText } from './rule-parse.js'
-import { MODES, type Mode, type Policy, type RuleSource, type SourceName } from './types.js'
+import { type Mode, type Policy, type RuleSource, type SourceName } from './types.js'
 import { describeError } from '../../core/errors.js'
+import { permissionModeSchema } from '../../core/permission-modes.js'
 
 const destination = z.enum(['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg'])
 const ruleValue = z.object({ toolName: z.string().min(1), ruleContent: z.string().optional() })
@@ -14,7 +15,7 @@ const rulesOf = <T extends string>(type: T) => z.object({ type: z.literal(type),
 const dirsOf = <T extends string>(type: T) => z.object({ type: z.literal(type), directories: z.array(z.string().min(1)), destination })
 export const permissionUpdate = z.discriminatedUnion('type', [
   rulesOf('addRules'), rulesOf('replaceRules'), rulesOf('removeRules'),
-  z.object({ type: z.literal('setMode'), mode: z.enum(MODES), destination }),
+  z.object({ type: z.literal('setMode'), mode: permissionModeSchema, destination }),
   dirsOf('addDirectories'), dirsOf('removeDirectories'),
 ])
 export type PermissionUpdate = z.output<typeof permissionUpdate>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { readSettingsSources, type Flags } from './settings-sources.js'
+import { permissionModeOf, permissionModeSchema } from '../../core/permission-modes.js'
 import { MODES, type Mode, type RuleSource } from './types.js'
 
 export { claudeDir, homeOf } from './settings-sources.js'
@@ -12,7 +13,7 @@ export const permissionsOptions = z.object({
   allow: z.array(z.string()).default([]),
   ask: z.array(z.string()).default([]),
   deny: z.array(z.string()).default([]),
-  defaultMode: z.enum(MODES).optional(),
+  defaultMode: permissionModeSchema.optional(),
   /** Absolute, or relative to the session cwd. */
   additionalDirectories: z.array(z.string().min(1)).default([]),
   /** The user's home: `~/.claude/settings.json` and `~/` in rules (default: the OS home). */
@@ -114,8 +115,7 @@ function toLayer(source: RuleSource, p: z.output<typeof permissionsShape> | Perm
 
 function modeOf(value: unknown, source: RuleSource, warnings: string[]): Mode | undefined {
   if (value === undefined) return undefined
-  if (typeof value === 'string' && (MODES as readonly string[]).includes(value)) return value as Mode
-  const note = value === 'auto' ? 'auto (the model classifier) is not available in modloop' : `${JSON.stringify(value)} is not one of ${MODES.join(', ')}`
-  warnings.push(`${source.label}: permissions.defaultMode: ${note}; that source's mode is ignored`)
-  return undefined
+  const mode = permissionModeOf(value)
+  if (mode === undefined) warnings.push(`${source.label}: permissions.defaultMode: ${JSON.stringify(value)} is not one of ${MODES.join(', ')}; that source's mode is ignored`)
+  return mode
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ModloopError } from '../../core/errors.js'
-import { PERMISSION_MODES } from '../../core/permission-modes.js'
+import { permissionModeSchema } from '../../core/permission-modes.js'
 
 const name = z.string().min(1)
 const options = z.record(z.string(), z.unknown())
@@ -25,7 +25,7 @@ export const configSchema = z.strictObject({
   // Settings-file shaped; the loader hands it to the permissions mod as options.
   permissions: z.strictObject({
     allow: ruleList.optional(), deny: ruleList.optional(), ask: ruleList.optional(),
-    defaultMode: z.enum(PERMISSION_MODES).optional(),
+    defaultMode: permissionModeSchema.optional(),
     additionalDirectories: z.array(z.string().min(1)).optional(),
   }).optional(),
   // Name → server config; the loader hands it to the mcp mod, which validates each server.

@@ -177,6 +177,23 @@ describe('settings that are the user\'s own apply in an untrusted workspace', ()
     }
   })
 
+  it('manual is another name for default, as Claude Code takes it: the flag and a settings defaultMode', async () => {
+    const initMode = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l)).find((m) => m.subtype === 'init').permissionMode
+    const flagged = await cli(['-p', 'go', '--permission-mode', 'manual', '--output-format', 'stream-json', '--verbose'])
+    expect([flagged.code, initMode(flagged.out)]).toEqual([0, 'default'])
+    const managed = join(box.root, 'managed')
+    await mkdir(managed, { recursive: true })
+    await writeFile(join(managed, 'managed-settings.json'), JSON.stringify({ permissions: { defaultMode: 'manual' } }))
+    try {
+      const set = await cli(['-p', 'go', '--output-format', 'stream-json', '--verbose'])
+      expect([set.code, initMode(set.out)]).toEqual([0, 'default'])
+      expect(set.err).not.toContain('defaultMode: "manual"')
+    } finally {
+      await rm(managed, { recursive: true, force: true })
+    }
+    expect((await cli(['-p', 'go', '--permission-mode', 'careful'])).err).toContain('--permission-mode must be one of')
+  })
+
   it('~/.claude/settings.json, found through the home the environment names', async () => {
     const plain = join(box.root, 'plain')
     const home = join(box.root, 'user-home')
