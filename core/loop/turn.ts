@@ -73,7 +73,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false })
       if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: expansion.isError })
       const text = expansion?.text ?? submitted.text
-      const content: ContentBlockParam[] = [{ type: 'text', text }, ...(expansion?.images ?? []), ...(input.content ?? [])]
+      // The API refuses an empty text block: a prompt of images alone (streaming input) has none.
+      const content: ContentBlockParam[] = [...(text.trim() !== '' ? [{ type: 'text' as const, text }] : []), ...(expansion?.images ?? []), ...(input.content ?? [])]
       content.push(...(await attach(session, 'prompt_context', [...(submitted.context ?? []), ...(expansion?.context ?? [])], { kind: 'plugin', event: 'prompt.submit' })))
       // A task's report is the runtime's words: an `@path` in it is not a person asking for that file.
       if (input.origin.kind !== 'task-notification') {
