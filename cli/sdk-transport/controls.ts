@@ -1,7 +1,8 @@
 import type { Query } from '../../runtime/query.js'
 import type { ContextUsage } from '../../runtime/context-usage.js'
 import type { McpServerConfig } from '../../core/mod/session-capabilities.js'
-import { describeError } from '../../core/errors.js'
+import { describeError, ModloopError } from '../../core/errors.js'
+import { PERMISSION_MODES } from '../../core/permission-modes.js'
 import type { McpProxies } from './mcp-proxy.js'
 import type { ControlRequest, Wire } from './wire.js'
 
@@ -17,6 +18,13 @@ export interface ControlContext {
   endInput(): void
 }
 
+/** A refusal with the SDK's `error_code` for it. */
+class CodedError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message)
+  }
+}
+
 type Handler = (r: Record<string, unknown>, ctx: ControlContext) => Promise<object>
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
@@ -29,7 +37,15 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
 const HANDLERS: Record<string, Handler> = {
   initialize: (r, ctx) => ctx.reinitialize(r as ControlRequest['request']),
   interrupt: async (r, { query }) => (await query.interrupt({ cancel_queued: r.cancel_queued === true })) ?? { still_queued: [] },
-  set_permission_mode: async (r, { query }) => query.setPermissionMode(String(r.mode)),
+  set_permission_mode: async (r, { query }) => {
+    const mode = String(r.mode)
+    return query.setPermissionMode(mode).catch((err: unknown) => {
+      // Claude Code's codes for the two refusals an application can act on.
+      const code = !(PERMISSION_MODES as readonly string[]).includes(mode) ? 'invalid_mode'
+        : mode === 'bypassPermissions' && err instanceof ModloopError && err.field === 'mode' ? 'bypass_not_launched' : undefined
+      throw code ? new CodedError(code, describeError(err)) : err
+    })
+  },
   set_model: async (r, { query }) => {
     await query.setModel(str(r.model) ?? undefined)
     return {}
@@ -77,14 +93,14 @@ export async function answerControl(message: ControlRequest, ctx: ControlContext
   const { request_id: id, request } = message
   const handler = typeof request?.subtype === 'string' ? HANDLERS[request.subtype] : undefined
   if (!handler) {
-    ctx.wire.respond(id, { error: `modloop does not support the control request "${String(request?.subtype)}" (docs/agent-sdk.md lists those it does)` })
+    ctx.wire.respond(id, { error: `modloop does not support the control request "${String(request?.subtype)}" (docs/agent-sdk.md lists those it does)`, code: 'unsupported_request' })
     return
   }
   try {
     await ctx.ready
     ctx.wire.respond(id, { response: await handler(request, ctx) })
   } catch (err) {
-    ctx.wire.respond(id, { error: describeError(err) })
+    ctx.wire.respond(id, { error: describeError(err), ...(err instanceof CodedError ? { code: err.code } : {}) })
   }
 }
 

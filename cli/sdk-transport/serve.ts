@@ -68,7 +68,7 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
     }
     else if (isControl(m)) void answerControl(m, ctx)
     // The SDK waits on every request_id it sends: one it cannot read is still answered.
-    else if (m.type === 'control_request' && typeof m.request_id === 'string') wire.respond(m.request_id, { error: 'a control_request needs a request with a subtype' })
+    else if (m.type === 'control_request' && typeof m.request_id === 'string') wire.respond(m.request_id, { error: 'a control_request needs a request with a subtype', code: 'unsupported_request' })
     else if (m.type === 'control_response') wire.answered(m.response)
     // A cancel of a request of the SDK's that is already answered, and keep-alives, need nothing.
     else if (m.type !== 'control_cancel_request' && m.type !== 'keep_alive') log(`stdin: a line of type ${JSON.stringify(m.type)} is not understood; skipped`)

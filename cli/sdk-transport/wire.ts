@@ -56,10 +56,13 @@ export class Wire {
     else waiting.resolve((r as { response?: Record<string, unknown> }).response ?? {})
   }
 
-  /** Answers one of the SDK's control requests. */
-  respond(requestId: string, outcome: { response: object } | { error: string }): void {
+  /**
+   * Answers one of the SDK's control requests. An error's `code` goes out as `error_code`, which
+   * the SDK hands the application as the rejected Error's `errorCode`.
+   */
+  respond(requestId: string, outcome: { response: object } | { error: string; code?: string }): void {
     const response = 'error' in outcome
-      ? { subtype: 'error', request_id: requestId, error: outcome.error }
+      ? { subtype: 'error', request_id: requestId, error: outcome.error, ...(outcome.code ? { error_code: outcome.code } : {}) }
       : { subtype: 'success', request_id: requestId, response: outcome.response }
     this.send({ type: 'control_response', response })
   }
