@@ -6,6 +6,7 @@ import type { PromptInput, QueryOptions } from './options.js'
 import type { Session } from '../core/loop/session.js'
 import { InputQueue, pump } from '../core/loop/input-queue.js'
 import { runTurn, type TurnInput } from '../core/loop/turn.js'
+import { promptBlocks } from '../core/loop/prompt-message.js'
 import type { ProvenanceRecord } from '../core/trace/record.js'
 import { modelControls, type ModelControls } from './model-controls.js'
 import { Display } from './display.js'
@@ -246,7 +247,7 @@ function turnInput(message: SDKUserMessage): TurnInput {
   if (typeof content === 'string') return { text: content, origin, ...id }
   const texts = content.filter((b) => b.type === 'text') as Extract<ContentBlockParam, { type: 'text' }>[]
   const text = texts.map((b) => b.text).join('\n')
-  return { text, origin, content: content.filter((b) => b.type !== 'text'), ...id }
+  return { text, origin, content: promptBlocks(content).filter((b) => b.type !== 'text'), ...id }
 }
 
 function assertPrompt(prompt: unknown): void {

@@ -2,6 +2,7 @@ import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockPara
 import type { ToolExecutor } from '../tools/executor.js'
 import { INTERRUPTED, type CallOutcome } from '../tools/pipeline.js'
 import type { SDKMessage } from './messages.js'
+import { promptBlocks } from './prompt-message.js'
 import type { Session } from './session.js'
 import { recordUnshown } from './unshown.js'
 
@@ -77,5 +78,5 @@ const JOINED_AFTER = 'It is part of this turn: take it into account as you go on
  */
 function framed(content: MessageParam['content']): ContentBlockParam[] {
   if (typeof content === 'string') return [{ type: 'text', text: `${JOINED_BEFORE}\n${content}\n\n${JOINED_AFTER}` }]
-  return [{ type: 'text', text: JOINED_BEFORE }, ...content, { type: 'text', text: JOINED_AFTER }]
+  return [{ type: 'text', text: JOINED_BEFORE }, ...promptBlocks(content), { type: 'text', text: JOINED_AFTER }]
 }

@@ -22,3 +22,12 @@ export async function* enterPrompt(session: Session, content: ContentBlockParam[
   if (bus.has('session.message')) await bus.emit('session.message', { message, shown: false })
   if (replaysPrompts(session)) yield { ...message, message: { role: 'user', content: sent }, isReplay: true }
 }
+
+/**
+ * The blocks of a caller's message that can go to the model. A tool_result there answers no call
+ * (every call is answered within its turn): the API refuses it, in this request and in every later
+ * one that holds it in the history. Claude Code drops it too.
+ */
+export function promptBlocks(blocks: readonly ContentBlockParam[]): ContentBlockParam[] {
+  return blocks.filter((b) => b.type !== 'tool_result')
+}

@@ -14,14 +14,37 @@ describe('a streamed prompt made of blocks', () => {
       yield { type: 'user', message: { role: 'user', content: [image] }, parent_tool_use_id: null }
     }
     try {
-      const results = []
-      for await (const m of query({ prompt: input(), options: { bare: true, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })) if (m.type === 'result') results.push(m)
-      expect(results).toMatchObject([{ subtype: 'success', result: 'a pixel' }])
-      const content = (server.requests[0]!.body as { messages: { content: { type: string; text?: string }[] }[] }).messages[0]!.content
+      expect(await results(server.url, input())).toMatchObject([{ subtype: 'success', result: 'a pixel' }])
+      const content = messagesOf(server.requests[0]!)[0]!.content
       expect(content[0]).toEqual(image)
       expect(content.filter((b) => b.type === 'text' && b.text!.trim() === '')).toEqual([])
     } finally {
       await server.close()
     }
   })
+
+  it('leaves out a tool_result block, which answers no call: the API would refuse this request and every later one', async () => {
+    const server = await startFakeAnthropic({ script: [{ reply: 'seen' }, { reply: 'next' }] })
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      yield { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'tool_result', tool_use_id: 'toolu_stray', content: 'x' }] }, parent_tool_use_id: null }
+      yield { type: 'user', message: { role: 'user', content: 'and then' }, parent_tool_use_id: null }
+    }
+    try {
+      expect(await results(server.url, input())).toMatchObject([{ result: 'seen' }, { result: 'next' }])
+      const sent = server.requests.flatMap((r) => messagesOf(r).flatMap((m) => m.content))
+      expect(sent.filter((b) => b.type === 'tool_result')).toEqual([])
+      expect(messagesOf(server.requests[1]!)[0]!.content[0]).toMatchObject({ type: 'text', text: 'see' })
+    } finally {
+      await server.close()
+    }
+  })
 })
+
+type Sent = { messages: { content: { type: string; text?: string }[] }[] }
+const messagesOf = (r: { body: unknown }) => (r.body as Sent).messages
+
+async function results(url: string, prompt: AsyncIterable<SDKUserMessage>) {
+  const out = []
+  for await (const m of query({ prompt, options: { bare: true, env: { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 't' } } })) if (m.type === 'result') out.push(m)
+  return out
+}
