@@ -2,7 +2,7 @@ import type { Query } from '../../runtime/query.js'
 import type { ContextUsage } from '../../runtime/context-usage.js'
 import type { McpServerConfig } from '../../core/mod/session-capabilities.js'
 import { describeError, ModloopError } from '../../core/errors.js'
-import { PERMISSION_MODES } from '../../core/permission-modes.js'
+import { permissionModeOf } from '../../core/permission-modes.js'
 import type { McpProxies } from './mcp-proxy.js'
 import type { ControlRequest, Wire } from './wire.js'
 
@@ -41,7 +41,7 @@ const HANDLERS: Record<string, Handler> = {
     const mode = String(r.mode)
     return query.setPermissionMode(mode).catch((err: unknown) => {
       // Claude Code's codes for the two refusals an application can act on.
-      const code = !(PERMISSION_MODES as readonly string[]).includes(mode) ? 'invalid_mode'
+      const code = permissionModeOf(mode) === undefined ? 'invalid_mode'
         : mode === 'bypassPermissions' && err instanceof ModloopError && err.field === 'mode' ? 'bypass_not_launched' : undefined
       throw code ? new CodedError(code, describeError(err)) : err
     })
