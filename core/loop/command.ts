@@ -21,7 +21,7 @@ export interface CommandInfo {
  * `context` goes with a prompt as runtime context (a reminder the model reads after the text);
  * `images` follow its text (an MCP prompt's pictures).
  */
-export type Expansion = { kind: 'prompt'; text: string; context?: string[]; images?: ImageBlockParam[] } | { kind: 'output'; text: string } | { kind: 'deny'; text: string; isError: boolean }
+export type Expansion = { kind: 'prompt'; text: string; context?: string[]; images?: ImageBlockParam[] } | { kind: 'output'; text: string; command: string } | { kind: 'deny'; text: string; isError: boolean }
 
 // A slash command is `/name args`; a prompt that merely starts with a path (`/usr/bin/x fails`) is not one.
 const COMMAND = /^\/([A-Za-z0-9_:.-]+)(?:\s+([\s\S]*))?$/
@@ -51,7 +51,7 @@ export async function expandCommand(session: Session, text: string, origin: Prom
   if ('deny' in r && r.unknown && !surfaceFields(session.options).isInteractive) return { kind: 'prompt', text, context: [notRun(session, command)] }
   if ('deny' in r) return { kind: 'deny', text: r.deny, isError: r.isError !== false }
   if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt, ...(r.images?.length ? { images: r.images } : {}) }
-  return { kind: 'output', text: r.output ?? '' }
+  return { kind: 'output', text: r.output ?? '', command }
 }
 
 function notRun(session: Session, name: string): string {

@@ -19,6 +19,8 @@ export interface Ending {
   apiErrorStatus?: number | null
   /** The kind of that failure, for the assistant message that stands for it. */
   apiError?: AssistantMessageError
+  /** The local command that answered the turn without the model. */
+  localCommand?: string
 }
 
 /**

@@ -153,6 +153,8 @@ export interface SDKResultMessage {
   api_error_status?: number | null
   /** The value the StructuredOutput tool accepted (outputFormat), on a success. */
   structured_output?: unknown
+  /** On a turn a local command answered without the model (`/cost`, `/compact`): its name. */
+  local_command?: string
   /** The uuid of the prompt's user message that started this turn (the id `rewindFiles` takes). */
   user_message_uuid?: string
   /** Set on the result of a turn no person started: a background task's report (`task-notification`). */

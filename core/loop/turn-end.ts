@@ -60,6 +60,7 @@ export class TurnEnd {
       ...(ending.deferred ? { deferred_tool_use: ending.deferred } : {}),
       ...('structuredOutput' in ending ? { structured_output: ending.structuredOutput } : {}),
       ...(ending.apiErrorStatus !== undefined ? { api_error_status: ending.apiErrorStatus } : {}),
+      ...(ending.localCommand ? { local_command: ending.localCommand } : {}),
       ...(this.userMessageUuid ? { user_message_uuid: this.userMessageUuid } : {}),
       ...(this.origin ? { origin: this.origin } : {}),
     })

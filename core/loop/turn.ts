@@ -70,7 +70,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       // The init is the session as the turn starts: a /model switch shows in the next turn's, as in Claude Code.
       const init = await session.root.initMessage?.()
       const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin), init && (() => init))
-      if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false })
+      if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false, localCommand: expansion.command })
       if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: expansion.isError })
       const text = expansion?.text ?? submitted.text
       // The API refuses an empty text block: a prompt of images alone (streaming input) has none.
