@@ -6,6 +6,7 @@ import { checkPath } from '../_shared/allowed-paths.js'
 import { hunksOf, snippetOf, type Hunk } from '../_shared/patch.js'
 import { changedSinceRead, hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
+import { readFirstAlways, type UnreadCheck } from '../_shared/unread-change.js'
 import { decodeText, DEFAULT_FORMAT, encodeText, fitsEncoding, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
 import { applyEdit } from './apply-edit.js'
 
@@ -26,7 +27,9 @@ export const EDIT_DESCRIPTION = `Replaces exact text in a file.
 
 const STALE_NOTE = ' It had changed on disk since it was read; the parts not shown here may differ from what you saw, so Read it before edits that depend on them.'
 
-export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: readonly string[], anywhere = false): Promise<ToolOutput> {
+export async function editTool(
+  input: EditInput, ctx: ToolContext, extraDirs: readonly string[], anywhere = false, mayChangeUnread: UnreadCheck = readFirstAlways,
+): Promise<ToolOutput> {
   const checked = await checkPath(input.file_path, ctx.cwd, extraDirs, { anywhere })
   if (!checked.ok) return failure(checked.message)
   const shown = input.file_path
@@ -40,12 +43,16 @@ export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: re
   // Changed on disk since read: the edit still applies where old_string matches as it did (spec
   // loop-and-sdk, Edit), and the model is told the rest of the file may differ from what it saw.
   let stale = false
+  // Changed without a Read (a model that may): the file stays unread, so a later Write is not
+  // taken for one over a partial read.
+  let unread = false
   if (!info) {
     if (input.old_string !== '') return failure(`File does not exist: ${shown}. To create it, use Write, or Edit with an empty old_string.`)
     await mkdir(dirname(checked.path), { recursive: true })
   } else {
     const bytes = await readFile(checked.path)
-    const refusal = refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown, { changed: 'allow' })
+    unread = lastRead(ctx.sessionId, checked.path) === undefined && (await mayChangeUnread(checked.path))
+    const refusal = unread ? undefined : refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown, { changed: 'allow' })
     if (refusal) return failure(refusal)
     stale = changedSinceRead(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes })
     if (looksBinary(bytes)) return failure(`${shown} is a binary file; Edit changes text files only.`)
@@ -81,7 +88,7 @@ export async function editTool(input: EditInput, ctx: ToolContext, extraDirs: re
   // The model now knows the file as well as before the edit: a partial read stays partial for Write,
   // and so does a file changed by someone else, whose other changes the model has not seen.
   const whole = info ? !stale && (lastRead(ctx.sessionId, checked.path)?.whole ?? false) : true
-  recordRead(ctx.sessionId, checked.path, { mtimeMs: written.mtimeMs, hash: hashBytes(data), whole })
+  if (!unread) recordRead(ctx.sessionId, checked.path, { mtimeMs: written.mtimeMs, hash: hashBytes(data), whole })
 
   const hunks: Hunk[] = await hunksOf(shown, original, updated)
   return {

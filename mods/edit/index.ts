@@ -3,6 +3,7 @@ import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_s
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
+import { unreadCheck } from '../_shared/unread-change.js'
 import { EDIT_DESCRIPTION, editInput, editTool } from './edit-file.js'
 import { NOTEBOOK_EDIT_DESCRIPTION, notebookEditInput, notebookEditTool } from './notebook-edit.js'
 
@@ -19,7 +20,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
-        return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs, confinementLifted($))
+        return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs, confinementLifted($), unreadCheck($))
       } })
       await registerTool($, { name: 'NotebookEdit', description: NOTEBOOK_EDIT_DESCRIPTION, input: notebookEditInput, isReadOnly: false, call: async (input, ctx) =>
         notebookEditTool(input, ctx, await sessionDirectories($, opts.additionalDirectories), confinementLifted($)) })

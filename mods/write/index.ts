@@ -3,6 +3,7 @@ import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_s
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
+import { unreadCheck } from '../_shared/unread-change.js'
 import { WRITE_DESCRIPTION, writeInput, writeTool } from './write-file.js'
 
 /** Write: creates or replaces a file, only over a file read in this session and unchanged since. */
@@ -15,7 +16,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
-        return (await delegated('Write', input, ctx, dirs)) ?? writeTool(input, ctx, dirs, confinementLifted($))
+        return (await delegated('Write', input, ctx, dirs)) ?? writeTool(input, ctx, dirs, confinementLifted($), unreadCheck($))
       } })
       return next(e)
     })

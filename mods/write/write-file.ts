@@ -5,8 +5,9 @@ import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { checkPath } from '../_shared/allowed-paths.js'
 import { countLines } from '../_shared/numbered-lines.js'
 import { hunksOf, snippetOf } from '../_shared/patch.js'
-import { hashBytes, recordRead, refusalToChange } from '../_shared/read-state.js'
+import { hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
+import { readFirstAlways, type UnreadCheck } from '../_shared/unread-change.js'
 import { decodeText, DEFAULT_FORMAT, encodeText, fitsEncoding, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
 
 export const writeInput = z.object({
@@ -21,7 +22,9 @@ export const WRITE_DESCRIPTION = `Writes a file, replacing it if it exists.
 - To change part of an existing file, prefer Edit: it sends only the change.
 - Do not create documentation or README files unless asked to.`
 
-export async function writeTool(input: WriteInput, ctx: ToolContext, extraDirs: readonly string[], anywhere = false): Promise<ToolOutput> {
+export async function writeTool(
+  input: WriteInput, ctx: ToolContext, extraDirs: readonly string[], anywhere = false, mayChangeUnread: UnreadCheck = readFirstAlways,
+): Promise<ToolOutput> {
   const checked = await checkPath(input.file_path, ctx.cwd, extraDirs, { anywhere })
   if (!checked.ok) return failure(checked.message)
   const shown = input.file_path
@@ -34,7 +37,8 @@ export async function writeTool(input: WriteInput, ctx: ToolContext, extraDirs: 
   let content = input.content
   if (info) {
     const bytes = await readFile(checked.path)
-    const refusal = refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown, { whole: true })
+    const unread = lastRead(ctx.sessionId, checked.path) === undefined && (await mayChangeUnread(checked.path))
+    const refusal = unread ? undefined : refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown, { whole: true })
     if (refusal) return failure(refusal)
     if (!looksBinary(bytes)) {
       const decoded = decodeText(bytes)
