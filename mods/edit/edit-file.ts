@@ -23,7 +23,8 @@ export const EDIT_DESCRIPTION = `Replaces exact text in a file.
 - old_string must match the file exactly, whitespace and indentation included. Copy it from Read's output without the line-number prefix (the number, then a tab).
 - old_string must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to change every occurrence (e.g. to rename a variable).
 - An empty old_string creates a new file (or fills an empty one) with new_string.
-- Line endings and encoding of the file are kept.`
+- Line endings and encoding of the file are kept.
+- A Jupyter notebook (.ipynb) is changed with NotebookEdit, not Edit.`
 
 const STALE_NOTE = ' It had changed on disk since it was read; the parts not shown here may differ from what you saw, so Read it before edits that depend on them.'
 
@@ -50,6 +51,8 @@ export async function editTool(
     if (input.old_string !== '') return failure(`File does not exist: ${shown}. To create it, use Write, or Edit with an empty old_string.`)
     await mkdir(dirname(checked.path), { recursive: true })
   } else {
+    // A notebook's text is JSON: a string replaced in it can break the cells, which NotebookEdit keeps whole.
+    if (shown.endsWith('.ipynb')) return failure(`${shown} is a Jupyter notebook; change its cells with NotebookEdit.`)
     const bytes = await readFile(checked.path)
     unread = lastRead(ctx.sessionId, checked.path) === undefined && (await mayChangeUnread(checked.path))
     const refusal = unread ? undefined : refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown, { changed: 'allow' })

@@ -32,6 +32,18 @@ beforeEach(async () => {
   await writeFile(nb, notebook())
 })
 
+describe('Edit of a notebook', () => {
+  it('is refused, read or not, and points to NotebookEdit; a new one may still be created', async () => {
+    const refused = { isError: true, text: `${nb} is a Jupyter notebook; change its cells with NotebookEdit.` }
+    expect(await tools.call('Edit', { file_path: nb, old_string: "print('hi')", new_string: 'x' })).toMatchObject(refused)
+    await tools.call('Read', { file_path: nb })
+    expect(await tools.call('Edit', { file_path: nb, old_string: "print('hi')", new_string: 'x' })).toMatchObject(refused)
+    expect(await readFile(nb, 'utf8')).toBe(notebook())
+    const created = join(tmp.dir, 'created.ipynb')
+    expect((await tools.call('Edit', { file_path: created, old_string: '', new_string: '{}' })).isError).toBe(false)
+  })
+})
+
 describe('NotebookEdit', () => {
   it('needs a Read first, as Edit does', async () => {
     const r = await tools.call('NotebookEdit', { notebook_path: nb, cell_id: 'c2', new_source: 'x' })
