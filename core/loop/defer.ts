@@ -73,7 +73,7 @@ export async function* replayDeferred(session: Session, signal: AbortSignal, end
 
 function callEnv(session: Session, signal: AbortSignal): CallEnv {
   return {
-    bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal,
+    bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal, model: session.model,
     canUseTool: session.options.canUseTool,
     onDenied: (d) => session.root.denials.push(d),
   }

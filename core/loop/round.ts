@@ -61,7 +61,7 @@ export class TurnRun {
     if (due) return due
     await deliverSwitchContext(session)
 
-    const executor = new ToolExecutor(this.env, this.cap)
+    const executor = new ToolExecutor({ ...this.env, model: this.model }, this.cap)
     const step = yield* this.request(index, executor)
     const blocks: ContentBlock[] = step.completed.filter((c) => !c.malformed).map((c) => c.block)
     const toolUses = blocks.filter((b): b is ToolUse => b.type === 'tool_use')

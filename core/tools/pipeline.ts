@@ -54,6 +54,8 @@ export interface CallEnv {
   sessionId: string
   signal: AbortSignal
   agentId?: string
+  /** The model that asked for the calls. */
+  model?: string
   canUseTool?: CanUseTool
   onDenied?(denial: { tool_name: string; tool_use_id: string; tool_input: unknown }): void
   /** A running tool reported progress; reaches here at most once per PROGRESS_INTERVAL_MS per call. */
@@ -231,7 +233,7 @@ async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unkno
     env.onProgress({ toolUseId, toolName: tool.name, elapsedMs: now - began, data })
   }
   try {
-    const out = outputOf(await tool.call(input, { signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId, progress }), tool.name)
+    const out = outputOf(await tool.call(input, { signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId, model: env.model, progress }), tool.name)
     const extra = { ...(out.endTurn ? { endTurn: out.endTurn } : {}), ...(out.content ? { content: out.content } : {}), ...(out.followUp ? { followUp: out.followUp } : {}) }
     return out.isError ? { isError: true, result: out.result, text: out.text, ...extra } : { result: out.result, text: out.text, ...extra }
   } catch (err) {

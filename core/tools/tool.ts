@@ -9,6 +9,8 @@ export interface ToolContext {
   readonly sessionId: string
   readonly toolUseId: string
   readonly agentId?: string
+  /** The model whose call this is (a subagent's own); absent when a mod or the host calls the tool. */
+  readonly model?: string
   /** Reports progress of a long call (shown by output mods). */
   progress(data: unknown): void
 }

@@ -1,4 +1,5 @@
 import type { ModApi } from '../../core/mod/api.js'
+import type { ToolContext } from '../../core/tools/tool.js'
 
 /**
  * The models that must Read a file before Write or Edit may change it, as Claude Code holds them:
@@ -16,19 +17,19 @@ export function mustReadFirst(model: string): boolean {
   return READ_FIRST_ID.test(model.toLowerCase())
 }
 
-/** Asks whether the model may change the existing file at `path` (a real path) that this session has not read. */
-export type UnreadCheck = (path: string) => Promise<boolean>
+/** Asks whether the model of this call may change the existing file at `path` (a real path) that this session has not read. */
+export type UnreadCheck = (path: string, ctx: ToolContext) => Promise<boolean>
 
 /**
  * The check for one mod's tool calls: a model not bound to read first may change an unread file
  * when a Read of it would not have asked (inside the working directories, no Read ask or deny
  * rule, or a mode that allows it). A notebook must always be read first: its cells are JSON the
  * model cannot safely rewrite blind. Without the permissions mod nothing is asked, so only the
- * model counts.
+ * model counts. The model is the caller's: a subagent on an older model reads first under a newer one.
  */
 export function unreadCheck($: ModApi): UnreadCheck {
-  return async (path) => {
-    if (path.toLowerCase().endsWith('.ipynb') || mustReadFirst(String($.session.model()))) return false
+  return async (path, ctx) => {
+    if (path.toLowerCase().endsWith('.ipynb') || mustReadFirst(ctx.model ?? String($.session.model()))) return false
     const permissions = $.capability.use('permissions')
     return !permissions || (await permissions.check('Read', { file_path: path })).decision === 'allow'
   }

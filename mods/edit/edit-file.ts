@@ -54,7 +54,7 @@ export async function editTool(
     // A notebook's text is JSON: a string replaced in it can break the cells, which NotebookEdit keeps whole.
     if (shown.endsWith('.ipynb')) return failure(`${shown} is a Jupyter notebook; change its cells with NotebookEdit.`)
     const bytes = await readFile(checked.path)
-    unread = lastRead(ctx.sessionId, checked.path) === undefined && (await mayChangeUnread(checked.path))
+    unread = lastRead(ctx.sessionId, checked.path) === undefined && (await mayChangeUnread(checked.path, ctx))
     const refusal = unread ? undefined : refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown, { changed: 'allow' })
     if (refusal) return failure(refusal)
     stale = changedSinceRead(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes })

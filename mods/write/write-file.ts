@@ -37,7 +37,7 @@ export async function writeTool(
   let content = input.content
   if (info) {
     const bytes = await readFile(checked.path)
-    const unread = lastRead(ctx.sessionId, checked.path) === undefined && (await mayChangeUnread(checked.path))
+    const unread = lastRead(ctx.sessionId, checked.path) === undefined && (await mayChangeUnread(checked.path, ctx))
     const refusal = unread ? undefined : refusalToChange(ctx.sessionId, checked.path, { mtimeMs: info.mtimeMs, bytes }, shown, { whole: true })
     if (refusal) return failure(refusal)
     if (!looksBinary(bytes)) {

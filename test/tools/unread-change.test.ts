@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { ModHost } from '../../core/mod/host.js'
+import agentMod from '../../mods/agent/index.js'
 import editMod from '../../mods/edit/index.js'
 import readMod from '../../mods/read/index.js'
 import writeMod from '../../mods/write/index.js'
@@ -28,7 +29,7 @@ const results = (run: { requests: { body: any }[] }) =>
 /** Runs the calls with the file tools (and the permissions mod unless told) on `model`. */
 async function run(model: string, calls: ReturnType<typeof call>[], o: { permissions?: Record<string, unknown> | false; mode?: string } = {}) {
   const host = new ModHost({ strict: true })
-  for (const mod of [readMod, writeMod, editMod]) await host.add(mod, { options: {} })
+  for (const mod of [readMod, writeMod, editMod, agentMod]) await host.add(mod, { options: {} })
   if (o.permissions !== false) await host.add(permissionsWith({ home: box.home, trustStore: join(box.modloopHome, 'trusted.json'), ...o.permissions }))
   const mode = o.permissions === false ? {} : { permissionMode: o.mode ?? 'acceptEdits' }
   const done = await runScript([...calls, { reply: 'done' }], 'go', { host, cwd: box.project, model, trustWorkspace: true, ...mode })
@@ -89,6 +90,20 @@ describe('Write and Edit of a file the session has not read', () => {
     expect(cell).toMatchObject(notRead)
     expect(write).toMatchObject(notRead)
     expect(await readFile(inProject('n.ipynb'), 'utf8')).toBe(NOTEBOOK)
+  })
+
+  it("a subagent's own model decides, not the main one's", async () => {
+    const agentWrites = (model: string, file: string) => [
+      call('Agent', { description: 'write', prompt: 'write it', subagent_type: 'general-purpose', model, run_in_background: false }),
+      call('Write', { file_path: inProject(file), content: 'new\n' }),
+      { reply: 'written' },
+    ]
+    const older = await run('claude-opus-4-7', agentWrites('claude-sonnet-4-5', 'a.txt') as never)
+    expect(older[1]).toMatchObject(notRead)
+    expect(await readFile(inProject('a.txt'), 'utf8')).toBe('old\n')
+    const newer = await run('claude-sonnet-4-5', agentWrites('claude-opus-4-7', 'b.txt') as never)
+    expect(newer[1].is_error).toBeFalsy()
+    expect(await readFile(inProject('b.txt'), 'utf8')).toBe('new\n')
   })
 
   it('without the permissions mod only the model counts', async () => {
