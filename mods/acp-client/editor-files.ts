@@ -5,6 +5,7 @@ import { hunksOf, snippetOf } from '../_shared/patch.js'
 import { hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
 import type { ToolDelegate } from '../_shared/tool-delegate.js'
+import { readFirstAlways, type UnreadCheck } from '../_shared/unread-change.js'
 import { applyEdit } from '../edit/apply-edit.js'
 import { DEFAULT_LINES, MAX_LINE_CHARS, readsAsMedia } from '../read/read-file.js'
 import type { Editor } from './editor.js'
@@ -56,14 +57,15 @@ export const editorRead = (files: Files): ToolDelegate => async (input, ctx, dir
 }
 
 /** Write through the editor, over a buffer read whole in this session and unchanged since. */
-export const editorWrite = (files: Files): ToolDelegate => async (input, ctx, dirs) => {
+export const editorWrite = (files: Files, mayChangeUnread: UnreadCheck = readFirstAlways): ToolDelegate => async (input, ctx, dirs) => {
   const shown = str(input.file_path)
   const content = str(input.content)
   const checked = await checkPath(shown, ctx.cwd, dirs)
   if (!checked.ok) return failure(checked.message)
   const { text: original, error } = await current(files, checked.path)
   if (error) return failure(`Cannot write ${shown} in the editor: ${error}`)
-  if (original !== undefined) {
+  const unread = original !== undefined && lastRead(ctx.sessionId, checked.path) === undefined && (await mayChangeUnread(checked.path, ctx))
+  if (original !== undefined && !unread) {
     const refusal = refusalToChange(ctx.sessionId, checked.path, { mtimeMs: NO_MTIME, bytes: Buffer.from(original) }, shown, { whole: true })
     if (refusal) return failure(refusal)
   }
@@ -82,7 +84,7 @@ export const editorWrite = (files: Files): ToolDelegate => async (input, ctx, di
 }
 
 /** Edit through the editor: the same exact-string replacement as the local Edit, on the editor's buffer. */
-export const editorEdit = (files: Files): ToolDelegate => async (input, ctx, dirs): Promise<ToolOutput> => {
+export const editorEdit = (files: Files, mayChangeUnread: UnreadCheck = readFirstAlways): ToolDelegate => async (input, ctx, dirs): Promise<ToolOutput> => {
   const shown = str(input.file_path)
   const [oldString, newString, replaceAll] = [str(input.old_string), str(input.new_string), input.replace_all === true]
   const checked = await checkPath(shown, ctx.cwd, dirs)
@@ -92,10 +94,14 @@ export const editorEdit = (files: Files): ToolDelegate => async (input, ctx, dir
   if (error) return failure(`Cannot edit ${shown} in the editor: ${error}`)
   let updated = newString
   let count = 1
+  // Changed without a Read (a model that may): the buffer stays unread, as with the local Edit.
+  let unread = false
   if (original === undefined) {
     if (oldString !== '') return failure(`File does not exist: ${shown}. To create it, use Write, or Edit with an empty old_string.`)
   } else {
-    const refusal = refusalToChange(ctx.sessionId, checked.path, { mtimeMs: NO_MTIME, bytes: Buffer.from(original) }, shown)
+    if (shown.endsWith('.ipynb')) return failure(`${shown} is a Jupyter notebook; change its cells with NotebookEdit.`)
+    unread = lastRead(ctx.sessionId, checked.path) === undefined && (await mayChangeUnread(checked.path, ctx))
+    const refusal = unread ? undefined : refusalToChange(ctx.sessionId, checked.path, { mtimeMs: NO_MTIME, bytes: Buffer.from(original) }, shown)
     if (refusal) return failure(refusal)
     if (oldString === '' && original !== '') return failure(`old_string is empty, which only creates a file or fills an empty one, but ${shown} has content. Pass the text to replace.`)
     if (oldString !== '') {
@@ -109,7 +115,7 @@ export const editorEdit = (files: Files): ToolDelegate => async (input, ctx, dir
     }
   }
   await files.writeTextFile(checked.path, updated)
-  record(ctx.sessionId, checked.path, updated, original === undefined || (lastRead(ctx.sessionId, checked.path)?.whole ?? false))
+  if (!unread) record(ctx.sessionId, checked.path, updated, original === undefined || (lastRead(ctx.sessionId, checked.path)?.whole ?? false))
   const hunks = await hunksOf(shown, original ?? '', updated)
   return {
     result: { filePath: shown, oldString, newString, originalFile: original ?? null, structuredPatch: hunks, userModified: false, replaceAll },

@@ -1,6 +1,7 @@
 import { defineMod, type ModDefinition } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { delegateTool } from '../_shared/tool-delegate.js'
+import { unreadCheck } from '../_shared/unread-change.js'
 import type { Editor } from './editor.js'
 import { editorEdit, editorRead, editorWrite } from './editor-files.js'
 import { editorBash } from './editor-terminal.js'
@@ -30,7 +31,7 @@ export function acpClientMod(options: AcpClientOptions): ModDefinition {
         const { editor } = options
         const files = editor.readTextFile && editor.writeTextFile ? { readTextFile: editor.readTextFile, writeTextFile: editor.writeTextFile } : undefined
         const disposers = [
-          ...(files ? [delegateTool(e.sessionId, 'Read', editorRead(files)), delegateTool(e.sessionId, 'Write', editorWrite(files)), delegateTool(e.sessionId, 'Edit', editorEdit(files))] : []),
+          ...(files ? [delegateTool(e.sessionId, 'Read', editorRead(files)), delegateTool(e.sessionId, 'Write', editorWrite(files, unreadCheck($))), delegateTool(e.sessionId, 'Edit', editorEdit(files, unreadCheck($)))] : []),
           ...(editor.runInTerminal ? [delegateTool(e.sessionId, 'Bash', editorBash(editor.runInTerminal))] : []),
         ]
         undo.set(e.sessionId, disposers)

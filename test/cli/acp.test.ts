@@ -267,6 +267,37 @@ describe('modloop acp', () => {
     expect(JSON.stringify(server.requests[4]!.body.messages)).toContain('via-terminal')
   })
 
+  it('editor-side Write and Edit of a buffer not read: a newer model may change it; a notebook is refused to Edit', async () => {
+    const [notes, nb] = [join(dir, 'unread-notes.txt'), join(dir, 'unread.ipynb')]
+    server = await startFakeAnthropic({
+      script: [
+        { reply: [{ tool_use: { id: 'toolu_w', name: 'Write', input: { file_path: notes, content: 'replaced\n' } } }] },
+        { reply: [{ tool_use: { id: 'toolu_e', name: 'Edit', input: { file_path: nb, old_string: 'x=1', new_string: 'x=2' } } }] },
+        { reply: 'done' },
+      ],
+    })
+    const buffers = new Map([[notes, 'buffer text\n'], [nb, '{"cells":[{"source":["x=1"]}]}']])
+    const a = agentProcess = startAgent(['--allowedTools', 'Write,Edit', '--model', 'claude-opus-4-7'], {
+      cwd: dir, env: envFor(server),
+      setup: (app) => app
+        .onRequest('fs/read_text_file', ({ params }) => {
+          const content = buffers.get(params.path)
+          if (content === undefined) throw RequestError.resourceNotFound(params.path)
+          return { content }
+        })
+        .onRequest('fs/write_text_file', ({ params }) => {
+          buffers.set(params.path, params.content)
+          return {}
+        }),
+    })
+    await a.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } })
+    const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
+    expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'change them' }] })).stopReason).toBe('end_turn')
+    expect(buffers.get(notes)).toBe('replaced\n')
+    expect(lastUser(server)).toContain(`${nb} is a Jupyter notebook; change its cells with NotebookEdit.`)
+    expect(buffers.get(nb)).toBe('{"cells":[{"source":["x=1"]}]}')
+  })
+
   it('an editor whose fs handler throws a plain error: a missing file is still new to Write, and other errors reach the model with their cause', async () => {
     const locked = join(dir, 'locked.txt')
     const fresh = join(dir, 'made-by-write.txt')
