@@ -38,7 +38,8 @@ export interface SessionOptions {
   isInteractive?: boolean
 }
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5'
+// Claude Code's default for an API key.
+export const DEFAULT_MODEL = 'claude-opus-5-5'
 
 /** session.start's `surface` and `isInteractive`, from the session's options. */
 export function surfaceFields(options: SessionOptions): Pick<SessionStartInput, 'surface' | 'isInteractive'> {

@@ -1,8 +1,10 @@
 /** Aliases and the ids they stand for; `ANTHROPIC_DEFAULT_<ALIAS>_MODEL` overrides one. One table for /model, setModel() and $.model.complete. */
 export const MODEL_ALIASES: Record<string, { id: string; description: string }> = {
-  opus: { id: 'claude-opus-4-7', description: 'Opus: the most capable model, for complex work' },
-  sonnet: { id: 'claude-sonnet-4-6', description: 'Sonnet: capable and quick, for everyday coding' },
-  haiku: { id: 'claude-haiku-4-5', description: 'Haiku: the fastest, for simple tasks' },
+  // The ids Claude Code's aliases stand for, so `--model sonnet` is the same model in both.
+  opus: { id: 'claude-opus-5-5', description: 'Opus: for everyday, complex work' },
+  fable: { id: 'claude-fable-5-2', description: 'Fable: the most capable, for the hardest and longest-running tasks' },
+  sonnet: { id: 'claude-sonnet-5-5', description: 'Sonnet: efficient, for routine tasks' },
+  haiku: { id: 'claude-haiku-5-5', description: 'Haiku: the fastest, for quick answers' },
 }
 
 /** An alias's model id, or the name itself when it is an id. */

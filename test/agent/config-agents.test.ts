@@ -18,11 +18,11 @@ const agents = (defs: Record<string, unknown> = {}) => withOptions(agentMod, { a
 
 describe('agent types from the agent mod\'s options', () => {
   it('restrict the child\'s tools and give it its system prompt and model', async () => {
-    const reviewer = { description: 'Reviews text', prompt: 'You are the reviewer. Echo what you review.', tools: ['Echo'], model: 'claude-haiku-4-5' }
+    const reviewer = { description: 'Reviews text', prompt: 'You are the reviewer. Echo what you review.', tools: ['Echo'], model: 'claude-haiku-5-5' }
     const run = await runScript([
       { reply: [agent('review this', 'reviewer')], expect: { model: 'claude-sonnet-4-5' } },
-      { reply: [{ tool_use: { name: 'Echo', input: { text: 'reviewed' } } }], expect: { model: 'claude-haiku-4-5' } },
-      { reply: 'looks fine', expect: { model: 'claude-haiku-4-5' } },
+      { reply: [{ tool_use: { name: 'Echo', input: { text: 'reviewed' } } }], expect: { model: 'claude-haiku-5-5' } },
+      { reply: 'looks fine', expect: { model: 'claude-haiku-5-5' } },
       { reply: 'ok' },
     ], 'go', { cwd, model: 'claude-sonnet-4-5', mods: [toolsMod(), agents({ reviewer })] })
     expect(run.result).toMatchObject({ subtype: 'success', result: 'ok' })
@@ -31,13 +31,13 @@ describe('agent types from the agent mod\'s options', () => {
     const child = run.requests[1]!.body
     expect(toolNames(run.requests[1]!)).toEqual(['Echo'])
     expect(systemText(child)).toBe('You are the reviewer. Echo what you review.')
-    expect(child.model).toBe('claude-haiku-4-5')
+    expect(child.model).toBe('claude-haiku-5-5')
     expect(child.messages[0].content[0].text).toBe('review this')
     // The parent's tool result: the report, and the structured result hooks see.
     const answered = run.messages.find((m: any) => m.type === 'user' && !m.parent_tool_use_id) as any
     expect(answered.message.content[0]).toMatchObject({ content: expect.stringContaining('\nlooks fine\n</subagent-report>') })
     expect(answered.tool_use_result).toMatchObject({
-      status: 'completed', resolvedModel: 'claude-haiku-4-5', content: [{ type: 'text', text: 'looks fine' }], agentId: expect.any(String),
+      status: 'completed', resolvedModel: 'claude-haiku-5-5', content: [{ type: 'text', text: 'looks fine' }], agentId: expect.any(String),
       totalToolUseCount: 1, totalDurationMs: expect.any(Number), totalTokens: expect.any(Number),
       usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
     })
@@ -52,7 +52,7 @@ describe('agent types from the agent mod\'s options', () => {
     ], 'go', { cwd, model: 'claude-sonnet-4-5', mods: [toolsMod(), agents({ quick: { description: 'Quick', prompt: 'Be quick.', model: 'haiku' }, same: { description: 'Same', prompt: 'Same.', model: 'inherit' } })] })
     expect(run.result).toMatchObject({ subtype: 'success', result: 'ok' })
     const childModels = run.requests.slice(1, 3).map((r) => [systemText(r.body), r.body.model])
-    expect(childModels).toEqual(expect.arrayContaining([['Be quick.', 'claude-haiku-4-5'], ['Same.', 'claude-sonnet-4-5']]))
+    expect(childModels).toEqual(expect.arrayContaining([['Be quick.', 'claude-haiku-5-5'], ['Same.', 'claude-sonnet-4-5']]))
   })
 
   it('a config agent named like a built-in replaces it; a failed child is an error result', async () => {
@@ -135,7 +135,7 @@ describe('what an agent type brings to each of its runs', () => {
       { reply: 'it runs' },
       { reply: 'drafted', when: { firstUserText: 'draft the notes' } },
       { reply: 'told', expect: { lastUserText: '<task-notification>' } },
-    ], 'go', { cwd, model: 'claude-opus-4-7', env: { MODLOOP_HOME: join(cwd, '.home') }, log: (l) => warnings.push(l), mods: [toolsMod(), agents({ writer }), withOptions(commandsMod, { home: cwd }), tasksMod] })
+    ], 'go', { cwd, model: 'claude-opus-5-5', env: { MODLOOP_HOME: join(cwd, '.home') }, log: (l) => warnings.push(l), mods: [toolsMod(), agents({ writer }), withOptions(commandsMod, { home: cwd }), tasksMod] })
     expect(run.error).toBeUndefined()
     const child = run.requests.find((r) => JSON.stringify(r.body.messages[0]).includes('draft the notes'))!.body
     expect(child.messages[0].content[0].text).toBe(`draft the notes\n\nBase directory for this skill: ${cwd}/.claude/skills/house-style\n\nWrite short sentences.`)

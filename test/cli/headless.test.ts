@@ -92,15 +92,15 @@ describe('modloop -p', () => {
   })
 
   it('--system-prompt, --append-system-prompt and --model shape the request', async () => {
-    const r = await cli(['-p', 'go', '--system-prompt', 'Be terse.', '--append-system-prompt', 'Use British spelling.', '--model', 'claude-haiku-4-5'], [{ reply: 'ok', expect: { model: 'claude-haiku-4-5' } }])
+    const r = await cli(['-p', 'go', '--system-prompt', 'Be terse.', '--append-system-prompt', 'Use British spelling.', '--model', 'claude-haiku-5-5'], [{ reply: 'ok', expect: { model: 'claude-haiku-5-5' } }])
     expect(r.code).toBe(0)
     expect(systemText(r.requests[0]!.body as any)).toBe('Be terse.\n\nUse British spelling.')
   })
 
   it('--model and --fallback-model take an alias: the request names its model id', async () => {
     const r = await cli(['-p', 'go', '--model', 'sonnet', '--fallback-model', 'haiku', '--output-format', 'json'], [
-      { reply: 'no', stop_reason: 'refusal', expect: { model: 'claude-sonnet-4-6' } },
-      { reply: 'ok', expect: { model: 'claude-haiku-4-5' } },
+      { reply: 'no', stop_reason: 'refusal', expect: { model: 'claude-sonnet-5-5' } },
+      { reply: 'ok', expect: { model: 'claude-haiku-5-5' } },
     ])
     expect(r.code, r.err).toBe(0)
     expect(JSON.parse(r.out)).toMatchObject({ result: 'ok' })

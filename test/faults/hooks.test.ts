@@ -146,12 +146,12 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     const run = await runStreaming(p.cwd, {
       args: ['--permission-mode', 'default', '--permission-prompt-tool', 'stdio'],
       inputs: ['/model opus', '/model haiku', '/review src', 'go', '/compact block-me', '/compact'],
-      script: [{ reply: [bash('touch asked')] }, { reply: 'asked', expect: { toolResults: 1, model: 'claude-haiku-4-5' } }, { reply: 'SUMMARY' }],
+      script: [{ reply: [bash('touch asked')] }, { reply: 'asked', expect: { toolResults: 1, model: 'claude-haiku-5-5' } }, { reply: 'SUMMARY' }],
     })
     const said = (event: string) => `[${p.path('exit2.sh')}]: exit 2 from ${event}\n`
     expect(run.results.map((r) => r.result), run.err).toEqual([
-      `Model switch to opus refused: PreModelSwitch:claude-opus-4-7 hook blocked the switch to claude-opus-4-7: ${said('PreModelSwitch')}`,
-      'Model set to claude-haiku-4-5',
+      `Model switch to opus refused: PreModelSwitch:claude-opus-5-5 hook blocked the switch to claude-opus-5-5: ${said('PreModelSwitch')}`,
+      'Model set to claude-haiku-5-5',
       `UserPromptExpansion operation blocked by hook:\n${said('UserPromptExpansion')}\n\nOriginal prompt: /review src`,
       'asked',
       `Not compacted: PreCompact:manual hook blocked compaction: ${said('PreCompact')}`,
@@ -163,7 +163,7 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     expect(readFileSync(p.path('events.log'), 'utf8').split('\n').filter(Boolean).sort()).toEqual([...events, 'PreModelSwitch', 'PreCompact'].sort())
 
     // What was refused never reached the model: no expansion, one summary; the switch that went through holds.
-    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5', 'claude-haiku-4-5'])
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-haiku-5-5', 'claude-haiku-5-5', 'claude-haiku-5-5'])
     expect(lastUserText(run.requests[0]!)).toMatch(/^go/)
     expect(JSON.stringify(run.requests[0]!.body)).not.toContain('Review src')
     expect(run.messages.filter((m) => m.type === 'system' && m.subtype === 'compact_boundary')).toHaveLength(1)

@@ -27,7 +27,7 @@ describe('$.session.usage()', () => {
     const [usage] = seen
     // The second request held 60 + 1,100 tokens and its answer 10: that is the context now. The
     // first request's 1,040 are spent, not in the window twice.
-    expect(usage.context).toEqual({ tokens: 1170, window: 200_000, percent: 1 })
+    expect(usage.context).toEqual({ tokens: 1170, window: 1_000_000, percent: 0 })
     const [model] = Object.values(usage.models) as any[]
     expect(model).toMatchObject({ inputTokens: 1060, outputTokens: 50, cacheReadInputTokens: 1100 })
   })

@@ -133,7 +133,7 @@ describe('Query controls in a streaming-input session', () => {
 
   it('supportedCommands(), mcpServerStatus() and getContextUsage() report the session', async () => {
     const fakeMcp = defineMod({ name: 'mcp', provides: ['serverStatus'], register: (on, _o, $) => { $.capability.provide('serverStatus', () => [{ name: 'docs', status: 'connected' }]) } })
-    const c = await conversation([{ reply: 'hi', usage: { input_tokens: 1200, output_tokens: 30, cache_read_input_tokens: 800 } }], { mods: [commandsMod, fakeMcp] })
+    const c = await conversation([{ reply: 'hi', usage: { input_tokens: 1200, output_tokens: 30, cache_read_input_tokens: 800 } }], { model: 'claude-sonnet-4-5', mods: [commandsMod, fakeMcp] })
     try {
       // Before any message: the session opens for it.
       expect(await c.q.getContextUsage()).toMatchObject({ model: 'claude-sonnet-4-5', maxTokens: 200_000 })

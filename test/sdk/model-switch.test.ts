@@ -57,17 +57,17 @@ describe('model switching', () => {
       await q.setModel('opus')
       return 'second'
     }, [mod])
-    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-opus-4-7'])
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-opus-5-5'])
     expect(log).toHaveLength(1)
     expect(log[0]!.before).toMatchObject({
-      from: 'claude-sonnet-4-5', to: 'claude-opus-4-7', requested: 'opus', source: 'sdk', current: 'claude-sonnet-4-5',
+      from: 'claude-sonnet-4-5', to: 'claude-opus-5-5', requested: 'opus', source: 'sdk', current: 'claude-sonnet-4-5',
       promptCacheWarm: false, cacheTtl: '5m', pricing: 'catalog', contextTokens: expect.any(Number),
     })
-    expect(log[0]!.after).toEqual({ model: 'claude-opus-4-7' })
-    expect(log[0]!.current).toBe('claude-opus-4-7')
+    expect(log[0]!.after).toEqual({ model: 'claude-opus-5-5' })
+    expect(log[0]!.current).toBe('claude-opus-5-5')
     const usage = run.results[1]!.modelUsage
-    expect(usage['claude-opus-4-7']).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 64_000 })
-    expect(usage['claude-opus-4-7']!.costUSD).toBeCloseTo(costUsd('claude-opus-4-7', { input_tokens: 1000, output_tokens: 10 }), 10)
+    expect(usage['claude-opus-5-5']).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 64_000 })
+    expect(usage['claude-opus-5-5']!.costUSD).toBeCloseTo(costUsd('claude-opus-5-5', { input_tokens: 1000, output_tokens: 10 }), 10)
     expect(usage['claude-sonnet-4-5']!.costUSD).toBeCloseTo(costUsd('claude-sonnet-4-5', { input_tokens: 1000, output_tokens: 10 }), 10)
   })
 
@@ -85,7 +85,7 @@ describe('model switching', () => {
   })
 
   it('/model switches without a model call; /model default goes back; a denial is shown', async () => {
-    const { log, mod } = observer((e) => (e.to === 'claude-haiku-4-5' ? 'no haiku' : undefined))
+    const { log, mod } = observer((e) => (e.to === 'claude-haiku-5-5' ? 'no haiku' : undefined))
     const prompts = ['hi', '/model haiku', '/model', '/model default', 'bye']
     const run = await streaming([{ reply: 'a' }, { reply: 'b' }], '/model claude-opus-4-6', async (_q, n) => prompts[n - 1], [mod])
     expect(run.requests.map((r) => r.body.model)).toEqual(['claude-opus-4-6', 'claude-sonnet-4-5'])
@@ -105,23 +105,23 @@ describe('model switching', () => {
       const init = run.messages.find((m) => m.type === 'system' && m.subtype === 'init') as { model?: string } | undefined
       return [init?.model, ...run.requests.map((r) => r.body.model)]
     }
-    expect(await models('default', ['go'])).toEqual(['claude-sonnet-4-6', 'claude-sonnet-4-6'])
-    expect(await models('plan', ['go'])).toEqual(['claude-sonnet-4-6', 'claude-opus-4-7'])
-    expect(await models('plan', ['go'], 'claude-haiku-4-5')).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5'])
+    expect(await models('default', ['go'])).toEqual(['claude-sonnet-5-5', 'claude-sonnet-5-5'])
+    expect(await models('plan', ['go'])).toEqual(['claude-sonnet-5-5', 'claude-opus-5-5'])
+    expect(await models('plan', ['go'], 'claude-haiku-5-5')).toEqual(['claude-haiku-5-5', 'claude-haiku-5-5'])
     const prompts = ['hi', '/model sonnet', 'bye']
     const switched = await streaming([{ reply: 'a' }, { reply: 'b' }], '/model opusplan', async (_q, n) => prompts[n - 1], [permissions], { permissionMode: 'plan' })
-    expect(switched.results.map((r) => r.result)).toEqual(['Model set to claude-sonnet-4-6', 'a', 'Model set to claude-sonnet-4-6', 'b'])
+    expect(switched.results.map((r) => r.result)).toEqual(['Model set to claude-sonnet-5-5', 'a', 'Model set to claude-sonnet-5-5', 'b'])
     // Planning on opusplan goes to Opus; a switch to another model takes the session off it.
-    expect(switched.requests.map((r) => r.body.model)).toEqual(['claude-opus-4-7', 'claude-sonnet-4-6'])
+    expect(switched.requests.map((r) => r.body.model)).toEqual(['claude-opus-5-5', 'claude-sonnet-5-5'])
   })
 
   it('a switch during a turn takes over from the next request', async () => {
     const switcher = defineMod({ name: 'switcher', register: (on) => on('tool.call', { tool: 'Echo' }, async ($, e, next) => {
-      await $.config.set({ key: 'model', value: 'claude-haiku-4-5' })
+      await $.config.set({ key: 'model', value: 'claude-haiku-5-5' })
       return next(e)
     }) })
     const run = await runScript([{ reply: [{ tool_use: { name: 'Echo', input: { text: 'x' } } }] }, { reply: 'done' }], 'go', { model: 'claude-opus-4-6', mods: [toolsMod(), switcher] })
-    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-opus-4-6', 'claude-haiku-4-5'])
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-opus-4-6', 'claude-haiku-5-5'])
     expect(run.result.subtype).toBe('success')
   })
 
@@ -131,11 +131,11 @@ describe('model switching', () => {
       models = await q.supportedModels()
       return undefined
     })
-    expect(models.map((m) => m.value)).toEqual(['default', 'opus', 'sonnet', 'haiku'])
+    expect(models.map((m) => m.value)).toEqual(['default', 'opus', 'fable', 'sonnet', 'haiku'])
     expect(models.find((m) => m.value === 'opus')).toMatchObject({ supportsEffort: true, supportedEffortLevels: ['low', 'medium', 'high', 'xhigh', 'max'], supportsAdaptiveThinking: true })
-    expect(models.find((m) => m.value === 'haiku')).toMatchObject({ supportsEffort: false, supportsAdaptiveThinking: false })
+    expect(models.find((m) => m.value === 'haiku')).toMatchObject({ supportsEffort: true, supportedEffortLevels: ['low', 'medium', 'high', 'xhigh', 'max'], supportsAdaptiveThinking: true })
     // Each row names the id it stands for, as Claude Code's do.
-    expect(models.find((m) => m.value === 'haiku')).toMatchObject({ resolvedModel: 'claude-haiku-4-5' })
+    expect(models.find((m) => m.value === 'haiku')).toMatchObject({ resolvedModel: 'claude-haiku-5-5' })
     expect(models.find((m) => m.value === 'default')).toMatchObject({ resolvedModel: 'claude-sonnet-4-5' })
   })
 })

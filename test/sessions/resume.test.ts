@@ -35,7 +35,7 @@ describe('resume', () => {
     expect(after.slice(0, before.length)).toEqual(before)
     expect(after[before.length]!.parentUuid).toBe(before.at(-1)!.uuid)
     expect(second.result.total_cost_usd).toBeCloseTo(first.result.total_cost_usd * 1.5, 9)
-    expect(second.result.modelUsage['claude-sonnet-4-5']!.inputTokens).toBe(3000)
+    expect(second.result.modelUsage['claude-opus-5-5']!.inputTokens).toBe(3000)
     expect(rebuilt(fileOf(cwd, first.sessionId)).messages).toEqual(JSON.parse(JSON.stringify(second.history)))
   })
 

@@ -47,7 +47,7 @@ describe('transcript lines round-trip to the loop history', () => {
     expect(new Set(assistants.slice(0, 5).map((l) => l.message.id)).size).toBe(1)
     const results = lines.filter((l) => l.type === 'user' && l.message.content[0].type === 'tool_result')
     expect(results.map((l) => l.toolUseResult)).toEqual(['a', 'b', expect.stringContaining('kaboom')])
-    expect(lines.at(-1)).toMatchObject({ type: 'system', subtype: 'turn_result', model: 'claude-sonnet-4-5', result: { subtype: 'success', result: 'all done', num_turns: 2, total_cost_usd: r.result.total_cost_usd } })
+    expect(lines.at(-1)).toMatchObject({ type: 'system', subtype: 'turn_result', model: 'claude-opus-5-5', result: { subtype: 'success', result: 'all done', num_turns: 2, total_cost_usd: r.result.total_cost_usd } })
   })
 
   it('a max_tokens recovery: the nudge is a meta user line', async () => {
@@ -76,7 +76,7 @@ describe('transcript lines round-trip to the loop history', () => {
   })
 
   it('a refusal retried on the fallback model', async () => {
-    const r = await run([{ reply: 'no', stop_reason: 'refusal' }, { reply: 'yes', expect: { model: 'claude-haiku-4-5' } }], 'go', cwd, { fallbackModel: 'claude-haiku-4-5' })
+    const r = await run([{ reply: 'no', stop_reason: 'refusal' }, { reply: 'yes', expect: { model: 'claude-haiku-5-5' } }], 'go', cwd, { fallbackModel: 'claude-haiku-5-5' })
     expect(r.result.result).toBe('yes')
     const back = expectRoundTrip(r)
     // The refused response and the note about it stay in the file, off the chain the history follows.

@@ -141,15 +141,15 @@ describe("the settings' model", () => {
   it('starts a session nothing else names a model for: ANTHROPIC_MODEL from an env block before the model key, an alias resolved, a project one only when trusted', async () => {
     const models = async (options: QueryOptions = {}) => (await run([{ reply: 'a' }, { reply: 'b' }], options)).requests.map((q) => q.body.model)
     await put(userFile(), { model: 'haiku' })
-    expect(await models()).toEqual(['claude-haiku-4-5'])
+    expect(await models()).toEqual(['claude-haiku-5-5'])
     // The launch's own model comes first.
-    expect(await models({ model: 'claude-opus-4-7' })).toEqual(['claude-opus-4-7'])
+    expect(await models({ model: 'claude-opus-5-5' })).toEqual(['claude-opus-5-5'])
     await put(projectFile(), { model: 'opus' })
     const untrusted = await run([{ reply: 'a' }])
-    expect(untrusted.requests[0]!.body.model).toBe('claude-haiku-4-5')
-    expect(await models({ trustWorkspace: true })).toEqual(['claude-opus-4-7'])
-    await put(localFile(), { env: { ANTHROPIC_MODEL: 'claude-sonnet-4-6' } })
-    expect(await models({ trustWorkspace: true })).toEqual(['claude-sonnet-4-6'])
+    expect(untrusted.requests[0]!.body.model).toBe('claude-haiku-5-5')
+    expect(await models({ trustWorkspace: true })).toEqual(['claude-opus-5-5'])
+    await put(localFile(), { env: { ANTHROPIC_MODEL: 'claude-sonnet-5-5' } })
+    expect(await models({ trustWorkspace: true })).toEqual(['claude-sonnet-5-5'])
   })
 })
 

@@ -15,7 +15,7 @@ describe('PreModelSwitch / PostModelSwitch', () => {
     await writeSettings(box, {
       PreModelSwitch: [
         { hooks: [cmd(dump(box, 'PreModelSwitch'))] },
-        { matcher: 'claude-opus-4-7', hooks: [cmd("echo 'opus is too dear' >&2; exit 2")] },
+        { matcher: 'claude-opus-5-5', hooks: [cmd("echo 'opus is too dear' >&2; exit 2")] },
       ],
       PostModelSwitch: [{ hooks: [cmd(`${dump(box, 'PostModelSwitch')}; echo 'haiku: keep answers short'`)] }],
     })
@@ -28,14 +28,14 @@ describe('PreModelSwitch / PostModelSwitch', () => {
     } finally {
       await c.end()
     }
-    expect(c.server.requests.map((r) => (r.body as any).model)).toEqual(['claude-sonnet-4-5', 'claude-haiku-4-5'])
+    expect(c.server.requests.map((r) => (r.body as any).model)).toEqual(['claude-sonnet-4-5', 'claude-haiku-5-5'])
     const pre = await dumped(box, 'PreModelSwitch')
-    expect(pre.map((p) => p.to_model)).toEqual(['claude-opus-4-7', 'claude-haiku-4-5'])
+    expect(pre.map((p) => p.to_model)).toEqual(['claude-opus-5-5', 'claude-haiku-5-5'])
     expect(keys(pre[0]!)).toEqual([...COMMON.filter((k) => k !== 'permission_mode'), ...SWITCH_FIELDS].sort())
     expect(pre[0]).toMatchObject({ from_model: 'claude-sonnet-4-5', requested_model: 'opus', source: 'sdk', prompt_cache_warm: false, cache_ttl: '5m' })
     const post = await dumped(box, 'PostModelSwitch')
     expect(post).toHaveLength(1)
-    expect(post[0]).toMatchObject({ from_model: 'claude-sonnet-4-5', to_model: 'claude-haiku-4-5' })
+    expect(post[0]).toMatchObject({ from_model: 'claude-sonnet-4-5', to_model: 'claude-haiku-5-5' })
     expect(lastUserTexts(c.server.requests[1]!.body).join('\n')).toContain('haiku: keep answers short')
   })
 

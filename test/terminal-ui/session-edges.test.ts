@@ -64,7 +64,8 @@ describe.runIf(hasTmux)('sessions in the terminal (tmux)', () => {
 
   it('the status line shows the context the last request used, none after /clear; a resumed session shows the cost it carried at once', async () => {
     const where = await project()
-    let p = await open({ steps: [{ reply: 'big answer', usage: { input_tokens: 100_000, output_tokens: 10 } }] }, where)
+    // A model of a 200k window and known prices: the figures below are its.
+    let p = await open({ steps: [{ reply: 'big answer', usage: { input_tokens: 100_000, output_tokens: 10 } }] }, where, { args: ['--model', 'claude-sonnet-4-5'] })
     await send(p, 'fill the context')
     await p.waitFor('big answer')
     await p.waitFor('$0.3001 · 50% context')

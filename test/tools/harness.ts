@@ -20,7 +20,9 @@ let ids = 0
 
 /**
  * A real session with the given tool mods loaded (no model involved): tools are called through
- * the real pipeline, so input validation and the tool.call path are the ones the loop uses.
+ * the real pipeline, so input validation and the tool.call path are the ones the loop uses. The
+ * session runs on a model bound to Read before Write or Edit, whose rules these tests check
+ * (unread-change.test.ts covers the newer models that may skip it).
  */
 export async function openTools(cwd: string, mods: (ModDefinition | [ModDefinition, Record<string, unknown>])[]): Promise<Tools> {
   const host = new ModHost({ strict: true })
@@ -28,7 +30,7 @@ export async function openTools(cwd: string, mods: (ModDefinition | [ModDefiniti
     const [def, options] = Array.isArray(m) ? m : [m, {}]
     await host.add(def as ModDefinition, { options })
   }
-  const session = await openSession({ host, bare: true, cwd, modelProvider: createScriptedModel([{ reply: 'unused' }]) })
+  const session = await openSession({ host, bare: true, cwd, model: 'claude-sonnet-4-5', modelProvider: createScriptedModel([{ reply: 'unused' }]) })
   return {
     session,
     call: (name, input, options = {}) => runToolCall(

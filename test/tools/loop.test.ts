@@ -53,7 +53,7 @@ describe('the built-in tools in a full loop', () => {
     const run = await runScript([
       { reply: [use('Edit', { file_path: file, old_string: 'answer', new_string: 'reply' })] },
       { reply: 'ok' },
-    ], 'go', { cwd: tmp.dir, mods: [read, edit] })
+    ], 'go', { cwd: tmp.dir, model: 'claude-sonnet-4-5', mods: [read, edit] })
     const [refused] = resultsOf(run.requests[1]!.body)
     expect(refused).toMatchObject({ is_error: true, content: expect.stringContaining('Read it first') })
   })

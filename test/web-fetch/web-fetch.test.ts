@@ -46,7 +46,7 @@ describe('WebFetch', () => {
   it('fetches, turns HTML into markdown, and a small model call answers over it', async () => {
     const run = await runScript([
       { reply: [fetchCall(`${base}/moved`)] },
-      { reply: 'Version 4.2.', expect: { model: 'claude-haiku-4-5', lastUserText: '# Release notes' } },
+      { reply: 'Version 4.2.', expect: { model: 'claude-haiku-5-5', lastUserText: '# Release notes' } },
       { reply: 'It is 4.2' },
     ], 'go', { mods: [toolsMod(), webFetch] })
     const smallCall = run.requests[1]!.body as any
@@ -57,7 +57,7 @@ describe('WebFetch', () => {
     expect(result).toMatchObject({ content: 'Version 4.2.' })
     const toolUse = run.messages.find((m: any) => m.type === 'user') as any
     expect(toolUse.tool_use_result).toMatchObject({ code: 200, url: `${base}/page`, result: 'Version 4.2.' })
-    expect(Object.keys(run.result.modelUsage)).toContain('claude-haiku-4-5')
+    expect(Object.keys(run.result.modelUsage)).toContain('claude-haiku-5-5')
   })
 
   it('reports a redirect to another host instead of following it, and HTTP errors as errors', async () => {
