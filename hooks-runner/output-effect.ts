@@ -23,7 +23,7 @@ export function effectOfOutput(event: HookEventName, output: HookOutput): HookEf
   if (event === 'PreToolUse' || event === 'PreModelSwitch') {
     const legacy = output.decision === 'approve' ? 'allow' : output.decision === 'block' ? 'deny' : undefined
     effect.permission = permissionDecision ?? legacy
-    if (effect.permission === 'deny') effect.block = permissionDecisionReason ?? output.reason ?? 'Denied by hook'
+    if (effect.permission === 'deny') effect.block = permissionDecisionReason ?? output.reason ?? 'Blocked by hook'
     if (effect.permission !== undefined) effect.permissionReason = permissionDecisionReason ?? output.reason
     // A deferred or denied call runs nothing, so neither its rewrite nor its context applies.
     if (effect.permission === 'defer' || effect.permission === 'deny') delete effect.specific.updatedInput

@@ -63,8 +63,8 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
         return { deny: `${r.hookName} hook stopped this call and the session: ${reason}`, halt: reason, ...withContext(context) }
       }
       if (r.decision === 'deny' || (r.blocked && r.decision !== 'defer')) {
-        // Its additionalContext still reaches the model beside the refusal, as Claude Code delivers it.
-        return { deny: `${r.hookName} hook denied this call: ${r.decisionReason ?? r.blockReason ?? 'no reason given'}`, ...withContext(context) }
+        // Claude Code's words for a refusal (spec §3.2); its additionalContext still reaches the model beside it.
+        return { deny: `${r.hookName} hook error: ${r.decisionReason ?? r.blockReason ?? 'Blocked by hook'}`, ...withContext(context) }
       }
       if (r.updatedInput && r.decision !== 'defer') {
         input = r.updatedInput

@@ -67,7 +67,7 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     // A failing hook fails open; a deny, however large, denies; one too large to read fails closed.
     const results = toolResults(run.requests[1]!)
     for (const ran of ['hang', 'crash', 'garbage', 'shape', 'missing', 'background']) expect(results[`echo ${ran}`], ran).toBe(ran)
-    expect(results['echo deny-big']).toMatch(/^PreToolUse:Bash hook denied this call: PreToolUse:Bash hook output was 2000004 characters; it is saved in \S+\. Its start:\nno: xxx/)
+    expect(results['echo deny-big']).toMatch(/^PreToolUse:Bash hook error: PreToolUse:Bash hook output was 2000004 characters; it is saved in \S+\. Its start:\nno: xxx/)
     expect(results['echo deny-huge']).toContain('printed 20.0 MB on stdout, past the 16 MiB a decision is read from, so its decision cannot be read (the hook fails closed)')
 
     // 10 MB of SessionStart context reaches the model as a file path and its start, the file whole.

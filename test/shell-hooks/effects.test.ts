@@ -22,6 +22,19 @@ describe('PreToolUse', () => {
     expect(r.result.permission_denials).toHaveLength(1)
   })
 
+  it('a deny reads "<hook> hook error: <reason>" to the model, "Blocked by hook" without a reason, as Claude Code words it', async () => {
+    await writeSettings(box, {
+      PreToolUse: [
+        { matcher: 'Touch', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no touching' } }))] },
+        { matcher: 'Echo', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } }))] },
+      ],
+    })
+    const r = await run(box, [{ reply: [{ tool_use: { id: 'toolu_t', name: 'Touch', input: { label: 'x' } } }, echo('hi')] }, { reply: 'ok' }])
+    const [touch, e] = r.requests[1]!.body.messages[2].content
+    expect(touch).toMatchObject({ is_error: true, content: 'PreToolUse:Touch hook error: no touching' })
+    expect(e).toMatchObject({ is_error: true, content: 'PreToolUse:Echo hook error: Blocked by hook' })
+  })
+
   it('updatedInput rewrites the call, and the tool sees the rewrite', async () => {
     await writeSettings(box, { PreToolUse: [{ matcher: 'Echo', hooks: [cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { text: 'rewritten' } } }))] }] })
     const r = await run(box, [{ reply: [echo('original')] }, { reply: 'ok' }])
