@@ -107,6 +107,7 @@ export function interpretResult(event: HookEventName, h: ResolvedHandler, raw: R
   if (code === 0) {
     if (stdout.kind === 'text' && spec.stdoutContext) {
       record.effect.context = raw.stdoutCut ? `${stdout.text}\n[cut: the hook printed ${sizeOf(raw.stdoutCut.total)}; only the first ${sizeOf(raw.stdoutCut.kept)} were kept]` : stdout.text
+      record.effect.contextIsStdout = true
     }
     return record
   }

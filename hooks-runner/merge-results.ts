@@ -26,7 +26,7 @@ export function mergeRecords(event: HookEventName, records: readonly HookRecord[
   for (const r of ordered) {
     const e = r.effect
     if (e.block !== undefined) out.blocks.push({ hook: r.name, source: r.source, reason: e.block })
-    if (e.context !== undefined) out.additionalContexts.push({ text: e.context, hook: r.name, source: r.source })
+    if (e.context !== undefined) out.additionalContexts.push({ text: e.context, hook: r.name, source: r.source, ...(e.contextIsStdout ? { stdout: true as const } : {}) })
     if (e.systemMessage !== undefined) out.systemMessages.push({ text: e.systemMessage, hook: r.name, source: r.source })
     if (e.stop && !out.stop) out.stop = { reason: e.stop.reason, hook: r.name }
     if (e.suppressOutput) out.suppressOutput = true

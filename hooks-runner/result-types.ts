@@ -15,6 +15,8 @@ export interface HookEffect {
   permissionReason?: string
   /** `additionalContext`, or plain stdout on the events that take it as context. */
   context?: string
+  /** `context` is the hook's plain stdout, not a JSON `additionalContext`. */
+  contextIsStdout?: true
   systemMessage?: string
   /** `continue: false`. */
   stop?: { reason?: string }
@@ -65,6 +67,8 @@ export interface HookProblem {
 
 export interface ContextItem {
   text: string
+  /** Plain stdout taken as context, which Claude Code heads otherwise than an `additionalContext`. */
+  stdout?: true
   hook: string
   source: HookSource
 }

@@ -304,9 +304,14 @@ function hookResponse(record: HookRecord, id: string, hookName: string): Record<
   }
 }
 
-/** Each context string, headed by the hook name as Claude Code heads injected hook context. */
+/**
+ * Each context string, headed as Claude Code heads injected hook context: plain stdout as
+ * `<hook> hook success:`, an `additionalContext` as `<hook> hook additional context:` — the bare
+ * event name on SessionStart, whose match query (startup, resume, …) Claude Code leaves out there.
+ */
 export function contexts(r: HookRunResult): string[] {
-  return r.additionalContexts.map((c) => `${r.hookName} hook additional context: ${c.text}`)
+  const name = r.event === 'SessionStart' ? r.event : r.hookName
+  return r.additionalContexts.map((c) => (c.stdout ? `${r.hookName} hook success: ${c.text}` : `${name} hook additional context: ${c.text}`))
 }
 
 export const envFileDir = (transcriptPath: string) => join(sessionDirOf(transcriptPath), 'hook-env')

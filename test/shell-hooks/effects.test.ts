@@ -183,6 +183,18 @@ describe('UserPromptSubmit', () => {
     expect(texts).toContain('today is a holiday')
     expect(texts).toContain('branch main is clean')
   })
+
+  it('plain stdout is headed "<hook> hook success:", additionalContext "<hook> hook additional context:" (SessionStart bare), as Claude Code heads them', async () => {
+    await writeSettings(box, {
+      UserPromptSubmit: [{ hooks: [cmd("echo 'today is a holiday'")] }],
+      SessionStart: [{ hooks: [cmd("echo 'on branch main'"), cmd(json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'branch main is clean' } }))] }],
+    })
+    const r = await run(box, [{ reply: 'ok' }], 'hello')
+    const texts = lastUserTexts(r.requests[0]!.body).join('\n')
+    expect(texts).toContain('UserPromptSubmit hook success: today is a holiday')
+    expect(texts).toContain('SessionStart:startup hook success: on branch main')
+    expect(texts).toContain('SessionStart hook additional context: branch main is clean')
+  })
 })
 
 describe('Stop', () => {
