@@ -100,9 +100,10 @@ export class HookBridge {
     const queued = onlyIfRewake ? [] : this.later.splice(0)
     if (this.arrived.length === 0 || (onlyIfRewake && !this.arrived.some((r) => r.rewake !== undefined))) return queued
     const arrived = this.arrived.splice(0)
+    // The message, then the context, each as the hook wrote it: how Claude Code hands them to the model.
     const texts = arrived.flatMap((r) => [
-      ...(r.additionalContext ? [[r.event, `${r.event} hook additional context: ${r.additionalContext}`]] : []),
-      ...(r.systemMessage ? [[r.event, `${r.event} hook system message: ${r.systemMessage}`]] : []),
+      ...(r.systemMessage ? [[r.event, r.systemMessage]] : []),
+      ...(r.additionalContext ? [[r.event, r.additionalContext]] : []),
       ...(r.rewake ? [[r.event, r.rewakeMessage ? `${r.rewakeMessage}\n${r.rewake}` : `${r.event} hook \`${r.record.name}\` (async) reported: ${r.rewake}`]] : []),
     ])
     for (const r of arrived) if (r.rewake && r.rewakeSummary) this.notice(r.rewakeSummary)

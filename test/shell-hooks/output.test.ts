@@ -23,12 +23,14 @@ describe('hook output over 10,000 characters', () => {
 })
 
 describe('async hooks', () => {
-  it('the loop does not wait; their context reaches the model with a later request', async () => {
-    await writeSettings(box, { PostToolUse: [{ matcher: 'Echo', hooks: [cmd(`sleep 0.3; ${json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint is clean' } })}`, { async: true })] }] })
+  it('the loop does not wait; their systemMessage then context reach the model with a later request, each as written, as Claude Code sends them', async () => {
+    const output = { systemMessage: 'lint ran', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint is clean' } }
+    await writeSettings(box, { PostToolUse: [{ matcher: 'Echo', hooks: [cmd(`sleep 0.3; ${json(output)}`, { async: true })] }] })
     const r = await run(box, [echo, { reply: [{ tool_use: { id: 'toolu_w', name: 'Wait', input: { ms: 700, label: 'w' } } }] }, { reply: 'ok' }])
     expect(r.result.result).toBe('ok')
     expect(lastUserTexts(r.requests[1]!.body).join('\n')).not.toContain('lint is clean')
-    expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('PostToolUse hook additional context: lint is clean')
+    const texts = lastUserTexts(r.requests[2]!.body)
+    expect(texts.slice(-2)).toEqual(['<system-reminder>\nlint ran\n</system-reminder>', '<system-reminder>\nlint is clean\n</system-reminder>'])
   })
 
   it('asyncRewake: exit 2 wakes the model before the turn would end', async () => {
