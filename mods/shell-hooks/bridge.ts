@@ -298,7 +298,8 @@ function hookResponse(record: HookRecord, id: string, hookName: string): Record<
   const outcome = record.outcome === 'success' || record.outcome === 'blocking' ? 'success' : record.outcome === 'cancelled' || record.outcome === 'timeout' ? 'cancelled' : 'error'
   return {
     subtype: 'hook_response', hook_id: id, hook_name: hookName, hook_event: record.event,
-    output: shown(record.stdout + record.stderr), stdout: shown(record.stdout), stderr: shown(record.stderr), exit_code: record.exitCode ?? undefined, outcome,
+    // A hook that failed with no exit status of its own (killed at its timeout, an mcp_tool or http error) counts as status 1 (spec §4.2).
+    output: shown(record.stdout + record.stderr), stdout: shown(record.stdout), stderr: shown(record.stderr), exit_code: record.exitCode ?? (outcome === 'success' ? undefined : 1), outcome,
     // modloop additions: which hook it was, where it was configured, and why it failed. Not
     // `message`: a system message line's `message` is the transcript's API-message field.
     command: record.name, source_file: record.source.file, ...(record.message ? { detail: record.message } : {}),

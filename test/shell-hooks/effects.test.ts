@@ -250,6 +250,13 @@ describe('failures', () => {
     expect(r.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'hi' })
   })
 
+  it('hook_response gives exit_code 1 for a hook killed at its timeout, as Claude Code reports it', async () => {
+    await writeSettings(box, { UserPromptSubmit: [{ hooks: [cmd('sleep 30', { timeout: 0.3 }), cmd('true')] }] })
+    const r = await run(box, [{ reply: 'ok' }], 'go', { includeHookEvents: true })
+    const responses = r.messages.filter((m: any) => m.type === 'system' && m.subtype === 'hook_response')
+    expect(responses.map((m: any) => [m.command, m.outcome, m.exit_code])).toEqual(expect.arrayContaining([['sleep 30', 'cancelled', 1], ['true', 'success', 0]]))
+  })
+
   it('a missing command and invalid JSON output give a notice naming the hook and its file', async () => {
     await writeSettings(box, { PreToolUse: [{ hooks: [cmd('/no/such/hook.sh'), cmd(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'sometimes' } }))] }] })
     const r = await run(box, [{ reply: [echo('hi')] }, { reply: 'ok' }])
