@@ -120,12 +120,16 @@ export async function runHooks(event: HookEventName, input: Record<string, unkno
 
   const runOne = async (h: ResolvedHandler, input: Record<string, unknown>, json: string): Promise<HookRecord> => {
     options.onHookStart?.(h)
-    const outcome = await runHandler(h, ctxFor(h, input, json, false))
+    const ctx = ctxFor(h, input, json, false)
+    // A command hook may declare itself async and go on in the background: teardown ends it through this.
+    const detached = h.config.type === 'command' ? new AbortController() : undefined
+    if (detached) ctx.signal = ctx.signal ? AbortSignal.any([ctx.signal, detached.signal]) : detached.signal
+    const outcome = await runHandler(h, ctx)
     if (outcome.raw.pipesHeld && outcome.raw.pid !== undefined) options.heldGroups?.add(outcome.raw.pid)
     const record = interpretResult(event, h, outcome.raw, warnings)
     if (outcome.later) {
       record.async = true
-      startBackground(h, outcome.later, new AbortController())
+      startBackground(h, outcome.later, detached ?? new AbortController())
     }
     if (h.config.once && h.source.honourOnce && record.outcome === 'success') options.onceUsed?.add(h.id)
     options.onHookEnd?.(record)

@@ -124,4 +124,14 @@ describe.concurrent('async hooks (spec §4.5)', () => {
     expect(result!.record.outcome).toBe('cancelled')
     expect(groupAlive(result!.record.pid!)).toBe(false)
   })
+
+  it('cancelAll also ends a hook that printed {"async": true} and went on in the background', async () => {
+    const background = new BackgroundHooks()
+    const r = await fire('PreToolUse', preToolUse(), group('PreToolUse', [cmd(`echo '{"async":true}'; sleep 30`)]), { background })
+    expect(r.records[0]).toMatchObject({ async: true })
+    await background.cancelAll()
+    const [result] = background.drain()
+    expect(result!.record.outcome).toBe('cancelled')
+    expect(groupAlive(result!.record.pid!)).toBe(false)
+  })
 })
