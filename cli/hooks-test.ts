@@ -5,7 +5,7 @@ import { cliLlm } from './hooks-llm.js'
 import { loadForCli } from './hooks-list.js'
 import { usageError } from './usage-error.js'
 import { readJsonArg } from './json-arg.js'
-import { renderRun, runSummary } from '../hooks-runner/report.js'
+import { renderRun, runSummary, withAsyncEnded } from '../hooks-runner/report.js'
 
 const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied'])
 
@@ -28,7 +28,7 @@ export const hooksTest: CommandRun = async ({ values, positionals, io }) => {
   const loaded = await loadForCli(values, io)
   for (const e of loaded.errors) io.stderr.write(`modloop: ${e.message}\n`)
   const runner = createHooksRunner({ config: loaded.config, projectDir: io.cwd, env: await withSettingsEnv(values, io) as NodeJS.ProcessEnv, llm: cliLlm(io.env) })
-  const r = await runner.run(event, input)
+  const r = await withAsyncEnded(await runner.run(event, input))
   await runner.close()
   if (values.json === true) io.stdout.write(`${JSON.stringify(runSummary(r), null, 2)}\n`)
   else io.stdout.write(renderRun(r))

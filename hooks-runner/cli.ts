@@ -4,7 +4,7 @@ import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createHooksRunner, HOOK_EVENTS, isHookEvent, loadHookSources, type LoadedHookSources } from './index.js'
-import { renderRun, runSummary } from './report.js'
+import { renderRun, runSummary, withAsyncEnded } from './report.js'
 import { describeCause } from './errors.js'
 
 const USAGE = `usage: modloop-hooks list [--json] [--settings FILE|JSON]...
@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     ...inputArg(values.input, cwd),
   }
   const runner = createHooksRunner({ config: loaded.config, projectDir: cwd })
-  const r = await runner.run(event, input)
+  const r = await withAsyncEnded(await runner.run(event, input))
   await runner.close()
   process.stdout.write(values.json === true ? `${JSON.stringify(runSummary(r), null, 2)}\n` : renderRun(r))
   return r.blocked || r.decision === 'deny' ? 2 : 0

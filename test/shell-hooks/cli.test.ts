@@ -56,6 +56,17 @@ describe('modloop hooks test', () => {
     expect(JSON.parse(json.out).hooks[0]).toMatchObject({ exitCode: 2, file: join(box.project, '.claude', 'settings.json') })
     expect((await cli(['hooks', 'test', 'Nope'])).code).toBe(2)
   })
+
+  it('waits for async hooks, and for one that printed {"async": true}, and prints how each ended', async () => {
+    await writeSettings(box, { Stop: [{ hooks: [cmd("sleep 0.1; echo 'flagged later'", { async: true }), cmd(`echo '{"async":true}'; sleep 0.1; echo 'went on'`)] }] })
+    const r = await cli(['hooks', 'test', 'Stop'])
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('stdout: flagged later')
+    expect(r.out).toContain('went on')
+    expect(r.out.match(/outcome success \(async\), exit 0/g)).toHaveLength(2)
+    const json = JSON.parse((await cli(['hooks', 'test', 'Stop', '--json'])).out)
+    expect(json.hooks.map((h: { stdout: string; async?: boolean }) => [h.stdout.trim(), h.async])).toEqual([['flagged later', true], ['went on', true]])
+  })
 })
 
 describe('-p --include-hook-events', () => {
