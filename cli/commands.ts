@@ -9,6 +9,11 @@ const store = { 'session-store': { type: 'string' } } as const
 // none of its code to do so (cli/load-args.ts withReviewGate).
 const sessionsStore = { ...store, 'trust-workspace': { type: 'boolean' } } as const
 
+const mcpAddOptions = {
+  scope: { type: 'string', short: 's' }, transport: { type: 'string', short: 't' },
+  env: { type: 'string', short: 'e', multiple: true }, header: { type: 'string', short: 'H', multiple: true },
+} as const
+
 /** Every command, by the words that select it. Later commands (headless `-p`, …) add rows here. */
 export const COMMANDS: readonly Command[] = [
   {
@@ -88,6 +93,48 @@ export const COMMANDS: readonly Command[] = [
     options: { ...LOAD_OPTIONS, ...json, tool: { type: 'string' }, input: { type: 'string' }, settings: { type: 'string', multiple: true } },
     positionals: { min: 1, max: 1 },
     load: async () => (await import('./hooks-test.js')).hooksTest,
+  },
+  {
+    path: ['mcp', 'add'],
+    summary: "add an MCP server to the user's .claude.json (local scope: this project; user scope: every project) or the project's .mcp.json, as `claude mcp add` does",
+    usage: "modloop mcp add [-s local|project|user] [-t stdio|sse|http] [-e KEY=value]... [-H 'Name: value']... <name> <commandOrUrl> [-- args...]",
+    options: mcpAddOptions,
+    variadic: ['env', 'header'],
+    aliases: { e: 'env', H: 'header' },
+    positionals: { min: 2, max: Infinity },
+    load: async () => (await import('./mcp/add.js')).mcpAdd,
+  },
+  {
+    path: ['mcp', 'add-json'],
+    summary: "add an MCP server from its JSON config (- reads it from stdin), checked as sessions read it",
+    usage: 'modloop mcp add-json [-s local|project|user] <name> <json|->',
+    options: { scope: mcpAddOptions.scope },
+    positionals: { min: 2, max: 2 },
+    load: async () => (await import('./mcp/add-json.js')).mcpAddJson,
+  },
+  {
+    path: ['mcp', 'list'],
+    summary: 'list the MCP servers of the three scopes, each checked at once for whether it connects (project servers not yet approved are not started)',
+    usage: 'modloop mcp list',
+    options: {},
+    positionals: { min: 0, max: 0 },
+    load: async () => (await import('./mcp/list.js')).mcpList,
+  },
+  {
+    path: ['mcp', 'get'],
+    summary: 'one MCP server: its scope, whether it connects, and its config',
+    usage: 'modloop mcp get <name>',
+    options: {},
+    positionals: { min: 1, max: 1 },
+    load: async () => (await import('./mcp/get.js')).mcpGet,
+  },
+  {
+    path: ['mcp', 'remove'],
+    summary: 'remove an MCP server; without -s, from the one scope that has it',
+    usage: 'modloop mcp remove <name> [-s local|project|user]',
+    options: { scope: mcpAddOptions.scope },
+    positionals: { min: 1, max: 1 },
+    load: async () => (await import('./mcp/remove.js')).mcpRemove,
   },
   {
     path: ['trust'],

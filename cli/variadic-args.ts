@@ -19,7 +19,8 @@ export function expandVariadic(args: readonly string[], variadic: readonly strin
     if (arg.startsWith('-')) {
       open = undefined
       bare = false
-      const m = /^--([^=]+)(=.*)?$/.exec(arg)
+      // A one-letter alias (`-e` for `--env`) is spelled long, so a variadic one collects its words too.
+      const m = /^--([^=]+)(=.*)?$/.exec(arg) ?? (/^-[A-Za-z]$/.test(arg) && aliases[arg[1]!] ? [arg, arg[1]!] : null)
       if (!m) {
         out.push(arg)
         continue

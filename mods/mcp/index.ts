@@ -1,7 +1,7 @@
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { McpManager } from './manager.js'
-import { mcpOptions, type McpOptions } from './options.js'
+import { envConnectTimeoutMs, mcpOptions, type McpOptions } from './options.js'
 import { approvedServers, projectServers } from './approvals.js'
 import { collectServers, NOT_APPROVED } from './sources.js'
 import { settingsChoices } from './settings-choices.js'
@@ -13,7 +13,6 @@ import { mcpControl } from './control.js'
 import { describeError } from '../../core/errors.js'
 
 const NONE = 'No MCP servers are configured.'
-const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
 // session.start's budget is 10 s: waiting longer would get this mod reported and skipped.
 const MAX_STARTUP_WAIT_MS = 9_000
 // The first prompt's wait for servers ends at the connect timeout, at most a minute; its handler's
@@ -159,6 +158,5 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
 }
 
 function connectTimeout($: ModApi, opts: McpOptions): number {
-  const envTimeout = Number($.env.get('MCP_TIMEOUT'))
-  return opts.connectTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_CONNECT_TIMEOUT_MS)
+  return opts.connectTimeoutMs ?? envConnectTimeoutMs($.env.get('MCP_TIMEOUT'))
 }

@@ -27,6 +27,12 @@ export const mcpOptions = z.object({
 })
 export type McpOptions = z.output<typeof mcpOptions>
 
+/** How long a server may take to connect when no option says: MCP_TIMEOUT (ms), else 30 s. */
+export function envConnectTimeoutMs(mcpTimeout: string | undefined): number {
+  const ms = Number(mcpTimeout)
+  return ms > 0 ? ms : 30_000
+}
+
 const strings = z.record(z.string(), z.string())
 /** Milliseconds a tool call may take on this server (beats MCP_TOOL_TIMEOUT). */
 const timeout = z.number().int().positive().optional()

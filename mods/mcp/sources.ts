@@ -80,7 +80,7 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
     return { servers: disable([...byName.values()], options), warnings }
   }
 
-  const userPath = join(options.home ?? env('CLAUDE_CONFIG_DIR') ?? homedir(), '.claude.json')
+  const userPath = userConfigFile(options.home, env)
   const user = await readJson(userPath, userFile, warnings)
   add('user', userPath, user?.mcpServers)
   const configDir = env('CLAUDE_CONFIG_DIR') || join(options.home ?? env('HOME') ?? homedir(), '.claude')
@@ -126,6 +126,11 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
 
   if (flags.success) add('query', 'query() options', flags.data.mcpServers)
   return { servers: disable([...byName.values()], options), warnings }
+}
+
+/** The user's `.claude.json` (user and local scopes): in `home` when given, else in CLAUDE_CONFIG_DIR, else in the home folder. */
+export function userConfigFile(home: string | undefined, env: (name: string) => string | undefined): string {
+  return join(home ?? (env('CLAUDE_CONFIG_DIR') || env('HOME') || homedir()), '.claude.json')
 }
 
 /**

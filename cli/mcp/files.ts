@@ -1,0 +1,90 @@
+import { chmod, mkdir, readFile, realpath, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { z } from 'zod'
+import { userConfigFile } from '../../mods/mcp/sources.js'
+import { writeFileAtomic } from '../../mods/_shared/text-file.js'
+import { describeError } from '../../core/errors.js'
+import type { Io } from '../io.js'
+
+/** The scopes a person adds servers to, in the order Claude Code searches them (the nearest first). */
+export const SCOPES = ['local', 'project', 'user'] as const
+export type McpScope = (typeof SCOPES)[number]
+export const scopeSchema = z.enum(SCOPES)
+
+export const SCOPE_LABELS: Record<McpScope, string> = {
+  local: 'Local config (private to you in this project)',
+  project: 'Project config (shared via .mcp.json)',
+  user: 'User config (available in all your projects)',
+}
+
+type Servers = Record<string, unknown>
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * The files the mcp mod reads servers from (mods/mcp/sources.ts), so a server added here is the
+ * one a session starts: the user's `.claude.json` holds the user scope at its top level and the
+ * local scope under `projects[<real path of the project>]`; the project's `.mcp.json` holds the
+ * project scope.
+ */
+export class McpFiles {
+  private constructor(readonly userFile: string, readonly projectFile: string, readonly projectKey: string) {}
+
+  static async of(io: Io): Promise<McpFiles> {
+    const userFile = userConfigFile(undefined, (name) => io.env[name])
+    return new McpFiles(userFile, join(io.cwd, '.mcp.json'), await realpath(io.cwd).catch(() => io.cwd))
+  }
+
+  /** The servers of one scope, as the file writes them; none when the file is missing. */
+  async read(scope: McpScope): Promise<Servers> {
+    const json = await readJson(this.fileOf(scope))
+    const servers = scope === 'local' ? (json.projects as Record<string, Json> | undefined)?.[this.projectKey]?.mcpServers : json.mcpServers
+    return isObject(servers) ? servers : {}
+  }
+
+  /** Replaces one scope's servers by what `change` makes of them, keeping the rest of the file. */
+  async update(scope: McpScope, change: (servers: Servers) => Servers): Promise<void> {
+    const file = this.fileOf(scope)
+    const json = await readJson(file)
+    if (scope === 'local') {
+      const projects = isObject(json.projects) ? json.projects : {}
+      const entry = isObject(projects[this.projectKey]) ? (projects[this.projectKey] as Json) : {}
+      json.projects = { ...projects, [this.projectKey]: { ...entry, mcpServers: change(isObject(entry.mcpServers) ? entry.mcpServers : {}) } }
+    } else {
+      json.mcpServers = change(isObject(json.mcpServers) ? json.mcpServers : {})
+    }
+    const isNew = await stat(file).then(() => false, () => true)
+    await mkdir(dirname(file), { recursive: true })
+    await writeFileAtomic(file, Buffer.from(JSON.stringify(json, null, 2)))
+    // `.claude.json` holds the person's settings and tokens: a new one is theirs alone, as Claude Code makes it.
+    if (isNew && scope !== 'project') await chmod(file, 0o600)
+  }
+
+  /** What `File modified:` names for a scope. */
+  where(scope: McpScope): string {
+    return scope === 'project' ? this.projectFile : scope === 'local' ? `${this.userFile} [project: ${this.projectKey}]` : this.userFile
+  }
+
+  private fileOf(scope: McpScope): string {
+    return scope === 'project' ? this.projectFile : this.userFile
+  }
+}
+
+/** A file's JSON object, `{}` when it does not exist; a file that is there but unreadable is an error, never overwritten. */
+async function readJson(file: string): Promise<Json> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    throw new Error(`${file} could not be read: ${describeError(err)}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''))
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON (${describeError(err)}); fix it first, it is left as it is`)
+  }
+  if (!isObject(json)) throw new Error(`${file} does not hold a JSON object; fix it first, it is left as it is`)
+  return json
+}
