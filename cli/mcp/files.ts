@@ -1,6 +1,7 @@
-import { chmod, mkdir, readFile, realpath, stat } from 'node:fs/promises'
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
+import { projectKey } from '../../mods/mcp/project-key.js'
 import { userConfigFile } from '../../mods/mcp/sources.js'
 import { writeFileAtomic } from '../../mods/_shared/text-file.js'
 import { describeError } from '../../core/errors.js'
@@ -24,15 +25,15 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /**
  * The files the mcp mod reads servers from (mods/mcp/sources.ts), so a server added here is the
  * one a session starts: the user's `.claude.json` holds the user scope at its top level and the
- * local scope under `projects[<real path of the project>]`; the project's `.mcp.json` holds the
- * project scope.
+ * local scope under `projects[<the git root, else the folder>]` (mods/mcp/project-key.ts); the
+ * project's `.mcp.json` holds the project scope.
  */
 export class McpFiles {
   private constructor(readonly userFile: string, readonly projectFile: string, readonly projectKey: string) {}
 
   static async of(io: Io): Promise<McpFiles> {
     const userFile = userConfigFile(undefined, (name) => io.env[name])
-    return new McpFiles(userFile, join(io.cwd, '.mcp.json'), await realpath(io.cwd).catch(() => io.cwd))
+    return new McpFiles(userFile, join(io.cwd, '.mcp.json'), await projectKey(io.cwd))
   }
 
   /** The servers of one scope, as the file writes them; none when the file is missing. */

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { serverFingerprint } from './approvals.js'
+import { projectKey } from './project-key.js'
 import { expandVars } from './expand.js'
 import { pluginDataDir } from '../_shared/plugin-data.js'
 import type { SettingsChoice } from './settings-choices.js'
@@ -121,8 +122,11 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
     }
   }
 
+  const key = await projectKey(cwd)
   const real = await realpath(cwd).catch(() => cwd)
-  add('local', `${userPath} (projects["${real}"])`, user?.projects?.[real]?.mcpServers ?? user?.projects?.[cwd]?.mcpServers)
+  // An entry under the folder's own path (where modloop looked before it keyed them as Claude Code does) still counts when the project's has none.
+  const local = user?.projects?.[key]?.mcpServers ?? user?.projects?.[real]?.mcpServers ?? user?.projects?.[cwd]?.mcpServers
+  add('local', `${userPath} (projects["${key}"])`, local)
 
   if (flags.success) add('query', 'query() options', flags.data.mcpServers)
   return { servers: disable([...byName.values()], options), warnings }

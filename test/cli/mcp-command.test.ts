@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -13,12 +13,12 @@ beforeEach(async () => { dirs = await tempDirs() })
 afterEach(async () => { await dirs.remove() })
 
 /** Runs `modloop mcp …` in the project with the temp home, capturing what it prints. */
-async function mcp(args: string[], stdin?: string): Promise<{ code: number; out: string; err: string }> {
+async function mcp(args: string[], stdin?: string, cwd = dirs.project): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
   const io: Io = {
     stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) },
-    cwd: dirs.project, env: { HOME: dirs.home, MODLOOP_HOME: join(dirs.home, '.modloop'), MCP_TIMEOUT: '10000' },
+    cwd, env: { HOME: dirs.home, MODLOOP_HOME: join(dirs.home, '.modloop'), MCP_TIMEOUT: '10000' },
     ...(stdin !== undefined ? { stdin: Readable.from([stdin]) } : {}),
   }
   const code = await main(['mcp', ...args], io)
@@ -47,6 +47,14 @@ describe('modloop mcp add', () => {
       cwd: dirs.project, options: mcpOptions.parse({}), flags: {}, env: (n) => ({ HOME: dirs.home })[n], projectTrust: async () => ({ trusted: true }),
     })
     expect(servers.map((s) => [s.name, s.scope, s.config?.type])).toEqual([['web', 'user', 'http'], ['events', 'project', 'sse'], ['local1', 'local', 'stdio']])
+  })
+
+  it("writes the local scope under the git repository's root, where Claude Code and a session there read it", async () => {
+    await mkdir(join(dirs.project, '.git'))
+    await mkdir(join(dirs.project, 'sub'))
+    expect((await mcp(['add', 'inSub', '/nonexistent/cmd'], undefined, join(dirs.project, 'sub'))).out).toContain(`[project: ${dirs.project}]`)
+    expect(Object.keys((await userJson()).projects)).toEqual([dirs.project])
+    expect((await mcp(['get', 'inSub'])).out).toContain('Scope: Local config')
   })
 
   it('keeps the rest of .claude.json and refuses a name the scope has, a bad scope, transport, env or header', async () => {

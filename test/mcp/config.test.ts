@@ -68,6 +68,23 @@ describe('server sources', () => {
     expect(by.local!.config).toMatchObject({ type: 'sse' })
   })
 
+  it("reads the local scope under the git repository's root (a worktree's main checkout), as Claude Code keys it", async () => {
+    const root = join(dirs.project, 'repo')
+    const worktree = join(dirs.project, 'wt')
+    await mkdir(join(root, '.git', 'worktrees', 'wt'), { recursive: true })
+    await mkdir(join(root, 'src', 'deep'), { recursive: true })
+    await mkdir(worktree, { recursive: true })
+    await writeFile(join(root, '.git', 'worktrees', 'wt', 'commondir'), '../..\n')
+    await writeFile(join(worktree, '.git'), `gitdir: ${join(root, '.git', 'worktrees', 'wt')}\n`)
+    const home = join(dirs.project, 'home-git')
+    await mkdir(home)
+    await writeFile(join(home, '.claude.json'), JSON.stringify({ projects: { [await realpath(root)]: { mcpServers: { atRoot: { command: 'r' } } } } }))
+    for (const cwd of [root, join(root, 'src', 'deep'), worktree]) {
+      const { servers } = await collectServers(input({ cwd, options: mcpOptions.parse({ home }) }))
+      expect(servers.map((s) => [s.name, s.scope]), cwd).toEqual([['atRoot', 'local']])
+    }
+  })
+
   it('keeps project servers disabled in an untrusted workspace, and reports bad files and configs', async () => {
     await writeFile(join(dirs.home, '.claude.json'), '{ not json')
     await writeFile(join(dirs.project, '.mcp.json'), JSON.stringify({ mcpServers: { project: { command: 'p' }, odd: { type: 'ws', url: 'x' } } }))
