@@ -137,6 +137,14 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./mcp/remove.js')).mcpRemove,
   },
   {
+    path: ['mcp', 'reset-project-choices'],
+    summary: 'forget which .mcp.json servers were approved or turned off for this project, so each is asked about again',
+    usage: 'modloop mcp reset-project-choices',
+    options: {},
+    positionals: { min: 0, max: 0 },
+    load: async () => (await import('./mcp/reset.js')).mcpResetProjectChoices,
+  },
+  {
     path: ['trust'],
     summary: 'trust a workspace (default: the current directory) so its project settings may widen access',
     usage: 'modloop trust [DIR] [--revoke] [--list]',

@@ -44,21 +44,18 @@ export class McpFiles {
   }
 
   /** Replaces one scope's servers by what `change` makes of them, keeping the rest of the file. */
-  async update(scope: McpScope, change: (servers: Servers) => Servers): Promise<void> {
-    const file = this.fileOf(scope)
-    const json = await readJson(file)
-    if (scope === 'local') {
-      const projects = isObject(json.projects) ? json.projects : {}
-      const entry = isObject(projects[this.projectKey]) ? (projects[this.projectKey] as Json) : {}
-      json.projects = { ...projects, [this.projectKey]: { ...entry, mcpServers: change(isObject(entry.mcpServers) ? entry.mcpServers : {}) } }
-    } else {
-      json.mcpServers = change(isObject(json.mcpServers) ? json.mcpServers : {})
-    }
-    const isNew = await stat(file).then(() => false, () => true)
-    await mkdir(dirname(file), { recursive: true })
-    await writeFileAtomic(file, Buffer.from(JSON.stringify(json, null, 2)))
-    // `.claude.json` holds the person's settings and tokens: a new one is theirs alone, as Claude Code makes it.
-    if (isNew && scope !== 'project') await chmod(file, 0o600)
+  update(scope: McpScope, change: (servers: Servers) => Servers): Promise<void> {
+    return editJson(this.fileOf(scope), (json) => {
+      if (scope !== 'local') return void (json.mcpServers = change(isObject(json.mcpServers) ? json.mcpServers : {}))
+      const entry = this.projectEntry(json)
+      entry.mcpServers = change(isObject(entry.mcpServers) ? entry.mcpServers : {})
+    }, scope === 'project' ? undefined : 0o600)
+  }
+
+  /** This project's entry of `.claude.json`, made when missing. */
+  projectEntry(json: Json): Json {
+    const projects = (json.projects = isObject(json.projects) ? json.projects : {})
+    return (projects[this.projectKey] = isObject(projects[this.projectKey]) ? projects[this.projectKey] : {}) as Json
   }
 
   /** What `File modified:` names for a scope. */
@@ -69,6 +66,20 @@ export class McpFiles {
   private fileOf(scope: McpScope): string {
     return scope === 'project' ? this.projectFile : this.userFile
   }
+}
+
+/**
+ * Changes a JSON file in place through `change`, keeping every key it does not touch; a missing
+ * file starts as `{}` (made with `mode`, when given), one that cannot be read is never overwritten.
+ */
+export async function editJson(file: string, change: (json: Json) => void, mode?: number): Promise<void> {
+  const json = await readJson(file)
+  change(json)
+  const isNew = await stat(file).then(() => false, () => true)
+  await mkdir(dirname(file), { recursive: true })
+  await writeFileAtomic(file, Buffer.from(JSON.stringify(json, null, 2)))
+  // `.claude.json` holds the person's settings and tokens: a new one is theirs alone, as Claude Code makes it.
+  if (isNew && mode !== undefined) await chmod(file, mode)
 }
 
 /** A file's JSON object, `{}` when it does not exist; a file that is there but unreadable is an error, never overwritten. */

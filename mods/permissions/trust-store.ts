@@ -110,6 +110,15 @@ export async function approveFingerprints(file: string, kind: ApprovalKind, work
   await writeTrustStore(file, { ...store, [kind]: approvals })
 }
 
+/** Forgets every approval of `kind` for the workspace, so each is asked about again. */
+export async function forgetFingerprints(file: string, kind: ApprovalKind, workspace: string): Promise<void> {
+  const { store, approvals } = await readApprovals(file, kind)
+  const real = await realpath(workspace).catch(() => workspace)
+  if (!Object.hasOwn(approvals, real)) return
+  delete approvals[real]
+  await writeTrustStore(file, { ...store, [kind]: approvals })
+}
+
 /** Whether `dir` itself is a trusted workspace: unlike `trustedBy`, a parent folder's trust does not count. */
 export async function trustedExactly(file: string, dir: string): Promise<boolean> {
   const store = await readTrustStore(file)

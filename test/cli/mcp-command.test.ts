@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../cli/main.js'
 import type { Io } from '../../cli/io.js'
 import { collectServers } from '../../mods/mcp/sources.js'
+import { approveServers, serverFingerprint } from '../../mods/mcp/approvals.js'
+import { setTrust } from '../../mods/permissions/trust-store.js'
 import { mcpOptions } from '../../mods/mcp/options.js'
 import { FIXTURE, tempDirs } from '../mcp/helpers.js'
 
@@ -128,5 +130,23 @@ describe('modloop mcp list, get, remove', () => {
     expect((await mcp(['remove', 'dup'])).out).toBe(`Removed MCP server "dup" from local config\nFile modified: ${join(dirs.home, '.claude.json')} [project: ${dirs.project}]\n`)
     expect(await mcpJson()).toEqual({ mcpServers: {} })
     expect(await userJson()).toEqual({ mcpServers: {}, projects: { [dirs.project]: { mcpServers: {} } } })
+  })
+
+  it('reset-project-choices forgets the approvals of .mcp.json servers, so they are pending again', async () => {
+    const store = join(dirs.home, '.modloop', 'trusted.json')
+    await mcp(['add', '-s', 'project', 'proj', '--', '/nonexistent/cmd'])
+    await setTrust(store, dirs.project, true)
+    await approveServers(store, dirs.project, [serverFingerprint('proj', (await mcpJson()).mcpServers.proj)])
+    await mkdir(join(dirs.project, '.claude'))
+    await writeFile(join(dirs.project, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['proj'], model: 'x' }))
+    await writeFile(join(dirs.home, '.claude.json'), JSON.stringify({ projects: { [dirs.project]: { disabledMcpjsonServers: ['other'], allowedTools: [] } } }))
+    expect((await mcp(['get', 'proj'])).out).toContain('Status: ✘ Failed to connect')
+    expect(await mcp(['reset-project-choices'])).toEqual({
+      code: 0, err: '',
+      out: 'Project-scoped (.mcp.json) server approvals and rejections stored for this project have been reset.\nYou will be prompted for approval next time you start modloop.\n',
+    })
+    expect((await mcp(['get', 'proj'])).out).toContain('Status: ⏸ Pending approval (run `modloop` to approve)')
+    expect(JSON.parse(await readFile(join(dirs.project, '.claude', 'settings.local.json'), 'utf8'))).toEqual({ model: 'x' })
+    expect(await userJson()).toEqual({ projects: { [dirs.project]: { allowedTools: [] } } })
   })
 })
