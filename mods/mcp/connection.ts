@@ -261,7 +261,8 @@ export class ServerConnection {
     const pid = live.pid()
     const closing = live.client.close().catch(() => {})
     if (pid === undefined) return void (await within(closing, 1_000))
-    for (const [signal, waitMs] of [[undefined, 400], ['SIGTERM', 300], ['SIGKILL', 300]] as const) {
+    // A SIGKILL cannot be refused, but its exit may take a moment to be seen on a busy machine.
+    for (const [signal, waitMs] of [[undefined, 400], ['SIGTERM', 300], ['SIGKILL', 1_500]] as const) {
       if (signal) {
         try {
           process.kill(pid, signal)

@@ -19,6 +19,8 @@ const MAX_STARTUP_WAIT_MS = 9_000
 // budget (fixed when the mod registers, before the environment can be read) is a little longer.
 const MAX_PROMPT_WAIT_MS = 60_000
 const PROMPT_WAIT_SLACK_MS = 2_000
+// Each server is closed, then signalled (connection.ts shutdown: at most 2.2 s), all at once.
+const SHUTDOWN_MS = 3_000
 
 /**
  * MCP servers: connects the servers of `.claude.json`, the modloop config, `.mcp.json` and
@@ -97,7 +99,7 @@ export default defineMod({
       manager = undefined
       await closing
       return next(e)
-    })
+    }, { budgetMs: SHUTDOWN_MS })
 
     return async () => {
       await manager?.close()
