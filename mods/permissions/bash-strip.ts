@@ -1,3 +1,5 @@
+import { basename } from 'node:path'
+
 /**
  * What is peeled off a simple command before rules see it (spec loop-and-sdk §3.4): wrappers that
  * only change how the real command runs (`timeout 5 npm test` is `npm test` to a rule), and
@@ -56,18 +58,64 @@ const WRAPPERS: Record<string, (args: readonly string[]) => number> = {
   xargs: (args) => (args[0] === undefined || args[0].startsWith('-') ? -1 : 0),
 }
 
-/** The words a rule is matched against. */
+/** Skips options (those in `withValue` take the next word) and, when `assignments`, `VAR=value` words. */
+const options = (withValue?: RegExp, assignments = false) => (args: readonly string[]) => {
+  let i = 0
+  while (i < args.length && (args[i]!.startsWith('-') || (assignments && ASSIGNMENT.test(args[i]!)))) {
+    if (args[i] === '--') return i + 1
+    i += withValue?.test(args[i]!) ? 2 : 1
+  }
+  return i
+}
+
+/**
+ * `taskset mask command`, `chrt priority command`, `flock file command`: options, one word, then the
+ * command. With -p they change a running process and run nothing.
+ */
+const optionsThenOne = (withValue?: RegExp) => (args: readonly string[]) => {
+  const i = options(withValue)(args)
+  return args.slice(0, i).some((a) => /^-[a-z]*p/.test(a)) ? -1 : i + 1
+}
+
+/**
+ * Wrappers that run the command under another user, environment or process, stripped only for
+ * deny and ask: `sudo rm x` and `env -i rm x` still remove x, so `Bash(rm *)` denies them, as in
+ * Claude Code; an allow rule does not approve them, since they change what the command may do.
+ */
+const DENY_WRAPPERS: Record<string, (args: readonly string[]) => number> = {
+  env: options(/^-[uCS]$/, true),
+  sudo: options(/^-[ugpCDrtUTh]$/, true),
+  doas: options(/^-[uC]$/),
+  exec: options(/^-a$/),
+  setsid: options(),
+  ionice: options(/^-[cnpP]$/),
+  taskset: optionsThenOne(),
+  chrt: optionsThenOne(),
+  flock: optionsThenOne(/^-[wE]$/),
+  watch: options(/^-n$/),
+}
+
+/** The words a rule is matched against; for deny, wrappers are known by name however called (`/usr/bin/env`). */
 export function stripForRules(argv: readonly string[], behavior: 'allow' | 'deny'): string[] {
   let i = 0
   while (i < argv.length && ASSIGNMENT.test(argv[i]!) && (behavior === 'deny' || safeAssignment(argv[i]!))) i++
   for (;;) {
-    const wrapper = WRAPPERS[argv[i] ?? '']
+    const name = behavior === 'deny' ? basename(argv[i] ?? '') : argv[i] ?? ''
+    const wrapper = WRAPPERS[name] ?? (behavior === 'deny' ? DENY_WRAPPERS[name] : undefined)
     if (!wrapper) break
     const skip = wrapper(argv.slice(i + 1))
     if (skip < 0 || i + 1 + skip >= argv.length) break
     i += 1 + skip
   }
   return argv.slice(i)
+}
+
+/**
+ * The command as called by its name: `/bin/rm x` and `./rm x` are `rm x` to a deny rule and to the
+ * built-in checks, as in Claude Code, so a path cannot slip a command past them.
+ */
+export function byName(argv: readonly string[]): string[] {
+  return argv.length > 0 && argv[0]!.includes('/') ? [basename(argv[0]!), ...argv.slice(1)] : [...argv]
 }
 
 /**

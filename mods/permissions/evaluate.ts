@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
 import { fsCommandPaths, readFiles, readOnlyPaths, redirectedReadPaths, removalTargets, writtenFiles } from './bash-commands.js'
 import { partText, type Part } from './bash-split.js'
-import { stripForRules, takesInputWords } from './bash-strip.js'
+import { byName, stripForRules, takesInputWords } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
 import { blockedPathOf, suggestionsFor } from './suggest.js'
 import { allowsPart, callFacts, coversTool, matchesCall, type CallFacts } from './rule-match.js'
@@ -85,7 +85,7 @@ async function bashPathDeny(policy: Policy, facts: CallFacts): Promise<Verdict |
   if (rules.length === 0) return undefined
   let dir = facts.shellDir ?? policy.cwd
   for (const part of facts.bash!.parts) {
-    const argv = stripForRules(part.argv, 'deny')
+    const argv = byName(stripForRules(part.argv, 'deny'))
     // What it reads, whether or not it also writes somewhere.
     const reads = [...(readOnlyPaths(argv, { ...part, redirects: [] }) ?? []), ...readFiles(part)]
     const changes = fsCommandPaths(argv, part) ?? writtenFiles(part)
@@ -109,7 +109,7 @@ async function gateOf(policy: Policy, facts: CallFacts): Promise<Verdict | undef
   const writes: string[] = []
   const from = facts.shellDir ?? policy.cwd
   for (const part of facts.bash?.parts ?? []) {
-    const argv = stripForRules(part.argv, 'deny')
+    const argv = byName(stripForRules(part.argv, 'deny'))
     const critical = removalTargets(argv)?.find((t) => isCriticalTarget(t, policy.cwd, policy.home, extra, from))
     if (critical !== undefined) return { decision: 'ask', rule: '[critical-path]', reason: `removing ${critical} could take the project, the home folder or the system with it` }
     writes.push(...(fsCommandPaths(argv, part) ?? writtenFiles(part)))

@@ -43,6 +43,7 @@ const matrix: Row[] = [
   ['file-system command outside', 'Bash', { command: 'cp src/a.ts {outside}/' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
   ['sed in place inside', 'Bash', { command: "sed -i 's/a/b/' src/a.ts" }, ['ask', 'allow', 'ask', 'deny', 'allow']],
   ['critical removal', 'Bash', { command: 'rm -rf .' }, ['ask', 'ask', 'ask', 'deny', 'ask']],
+  ['critical removal by path', 'Bash', { command: 'env /bin/rm -rf .' }, ['ask', 'ask', 'ask', 'deny', 'ask']],
   ['critical removal by glob', 'Bash', { command: 'rm -rf ~/*' }, ['ask', 'ask', 'ask', 'deny', 'ask']],
   ['web fetch', 'WebFetch', { url: 'https://example.com/', prompt: 'p' }, ['ask', 'ask', 'ask', 'deny', 'allow']],
   ['todo list', 'TodoWrite', { todos: [] }, ['allow', 'allow', 'allow', 'allow', 'allow']],
