@@ -126,3 +126,21 @@ export function takesInputWords(argv: readonly string[]): boolean {
   const kept = stripForRules(argv, 'allow')
   return argv.slice(0, argv.length - kept.length).includes('xargs')
 }
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash'])
+
+/**
+ * The script a shell is told to run (`bash -c 'rm x'`, `sh -ec '…'`), or undefined when the command
+ * is no shell given `-c`. Its commands are not the line's parts, so rules have to look inside it.
+ */
+export function shellScript(argv: readonly string[]): string | undefined {
+  if (!SHELLS.has(basename(argv[0] ?? ''))) return undefined
+  let script = false
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!
+    if (/^[-+]o$/.test(a)) i++
+    else if (/^-[A-Za-z]+$/.test(a)) script ||= a.includes('c')
+    else if (!/^(\+|--)/.test(a)) return script ? a : undefined
+  }
+  return undefined
+}

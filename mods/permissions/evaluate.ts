@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
 import { fsCommandPaths, readFiles, readOnlyPaths, redirectedReadPaths, removalTargets, writtenFiles } from './bash-commands.js'
-import { partText, type Part } from './bash-split.js'
-import { byName, stripForRules, takesInputWords } from './bash-strip.js'
+import { partText, splitCommand, type Part, type Split } from './bash-split.js'
+import { byName, shellScript, stripForRules, takesInputWords } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
 import { blockedPathOf, suggestionsFor } from './suggest.js'
 import { allowsPart, callFacts, coversTool, matchesCall, type CallFacts } from './rule-match.js'
@@ -38,6 +38,8 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   }
   const pathDeny = facts.bash ? await bashPathDeny(policy, facts) : undefined
   if (pathDeny) return pathDeny
+  const hidden = facts.bash && deniedInScript(policy, facts.bash)
+  if (hidden) return ask({ decision: 'ask', ...by(hidden), reason: `the rule ${hidden.text} (${hidden.source.label}) denies a command inside this shell -c script, and approving runs the whole script, that command included` })
   for (const rule of policy.rules) {
     if (rule.behavior === 'ask' && matchesCall(rule, facts)) return ask({ decision: 'ask', ...by(rule), reason: `the rule ${rule.text} (${rule.source.label}) asks first` })
   }
@@ -99,6 +101,21 @@ async function bashPathDeny(policy: Policy, facts: CallFacts): Promise<Verdict |
       }
     }
     if (argv[0] === 'cd' && reads[0] !== undefined) dir = bashPath(reads[0], dir, policy.home) ?? dir
+  }
+  return undefined
+}
+
+/**
+ * A deny rule matching a command inside a shell's `-c` script (`bash -c 'rm x'`): that script is
+ * one word to the rules, so it is asked about rather than run, in every mode, as in Claude Code.
+ */
+function deniedInScript(policy: Policy, split: Split): Rule | undefined {
+  for (const part of split.parts) {
+    const script = shellScript(byName(stripForRules(part.argv, 'deny')))
+    if (script === undefined) continue
+    const bash = splitCommand(script)
+    const rule = policy.rules.find((r) => r.behavior === 'deny' && matchesCall(r, { tool: 'Bash', input: { command: script }, bash })) ?? deniedInScript(policy, bash)
+    if (rule) return rule
   }
   return undefined
 }
