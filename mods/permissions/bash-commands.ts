@@ -46,6 +46,16 @@ const git: Reader = (args) => {
   return listing && rest.every((a) => listing.has(a)) ? [] : null
 }
 
+// `sed -n '2,5p' file` prints lines; any other script may write (`w`), run (`e`) or read more (`r`),
+// so only that form is read-only, as in Claude Code.
+const sed: Reader = (args) => {
+  const flags = args.filter((a) => a.startsWith('-'))
+  const [script, ...files] = operands(args)
+  const quiet = flags.some((a) => a === '-n' || a === '--quiet' || a === '--silent')
+  const known = flags.every((a) => /^-[nEr]+$/.test(a) || a === '--quiet' || a === '--silent')
+  return quiet && known && /^(\d+|\$)(,(\d+|\$))?p$/.test(script ?? '') ? files : null
+}
+
 const READ_ONLY: Record<string, Reader> = {
   ls: everyOperand, cat: everyOperand, head: everyOperand, tail: everyOperand, wc: everyOperand, stat: everyOperand,
   du: everyOperand, diff: everyOperand,
@@ -61,6 +71,12 @@ const READ_ONLY: Record<string, Reader> = {
   // `date -f file` prints each line of a file it cannot read as a date: the file's text.
   date: (args) => (args.some((a) => /^-[uR]*[sf]/.test(a) || a.startsWith('--set') || a.startsWith('--file')) ? null : []),
   rg: (args) => (args.some((a) => a.startsWith('--pre')) ? null : grep(args)),
+  cut: everyOperand, readlink: everyOperand, realpath: everyOperand, tr: noPaths, test: noPaths, '[': noPaths,
+  // `sort -o file` writes the file, `--compress-program` runs a program.
+  sort: (args) => (args.some((a) => /^-[^-]*o/.test(a) || /^--(output|compress-program|files0-from)/.test(a)) ? null : operands(args)),
+  // The first operand is the filter, unless it comes from a file.
+  jq: (args) => (args.some((a) => a === '-f' || a.startsWith('--from-file')) ? operands(args) : operands(args).slice(1)),
+  sed,
 }
 
 /** The file-system commands acceptEdits approves inside the working directories. */
