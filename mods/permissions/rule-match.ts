@@ -1,5 +1,6 @@
 import { partText, splitCommand, type Split } from './bash-split.js'
 import { byName, stripForRules } from './bash-strip.js'
+import { withAssignedValues } from './bash-vars.js'
 import { factsMatch, pathFacts, type PathFacts } from './path-rules.js'
 import { EDIT_TOOLS, pathOf, READ_TOOLS } from './tool-classes.js'
 import type { Rule } from './types.js'
@@ -57,7 +58,7 @@ export function matchesCall(rule: Rule, facts: CallFacts): boolean {
       if (facts.tool === 'Skill') return c.test(skillLine(facts.input))
       if (!facts.bash) return false
       if (rule.behavior === 'allow') return facts.bash.balanced && facts.bash.parts.every((p) => c.test(partText(stripForRules(p.argv, 'allow'), p.redirects)))
-      return c.test(facts.bash.whole) || facts.bash.parts.some((p) => {
+      return c.test(facts.bash.whole) || withAssignedValues(facts.bash.parts).some((p) => {
         const argv = stripForRules(p.argv, 'deny')
         return c.test(partText(argv, p.redirects)) || c.test(partText(byName(argv), p.redirects))
       })
