@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
-import { fsCommandPaths, readFiles, readOnlyPaths, redirectedReadPaths, removalTargets, writtenFiles } from './bash-commands.js'
+import { fsCommandPaths, isFsCommand, readFiles, readOnlyPaths, redirectedReadPaths, removalTargets, writtenFiles } from './bash-commands.js'
 import { partText, splitCommand, type Part, type Split } from './bash-split.js'
 import { byName, shellScript, stripForRules, takesInputWords } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
@@ -162,7 +162,8 @@ const approvesEdits = (mode: string) => mode === 'acceptEdits' || mode === 'auto
  * Every part of a command line must be approved: by an allow rule, as a read-only command on
  * paths inside the working directories, or (acceptEdits) as a file-system command, or a read-only one
  * writing its output, inside them.
- * `cd` moves where the later parts' relative paths point.
+ * `cd` moves where the later parts' relative paths point; with a `cd` anywhere on the line, no
+ * write is approved.
  */
 async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict | { unapproved: string[]; why?: string }> {
   const bare = policy.rules.find((r) => r.behavior === 'allow' && r.content === undefined && coversTool(r, 'Bash'))
@@ -201,8 +202,21 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
     unapproved.push(text)
   }
   if (unapproved.length > 0) return { unapproved, ...(why && unapproved.length === 1 ? { why } : {}) }
+  const moved = cdWrites(split.parts)
+  if (moved) return moved
   const rule = [...used.map((r) => r.text), ...builtins].join(', ') || '[read-only-command]'
   return { decision: 'allow', rule, ...(used[0] ? { source: used[0].source.label } : {}) }
+}
+
+/**
+ * Where a write lands after a `cd` is not known for sure (CDPATH, `cd -`), so a line that changes
+ * directory and writes files is asked about however its parts were approved, as in Claude Code.
+ */
+function cdWrites(parts: readonly Part[]): { unapproved: string[]; why: string } | undefined {
+  const words = parts.map((p) => stripForRules(p.argv, 'allow'))
+  if (!words.some((argv) => argv[0] === 'cd')) return undefined
+  const writes = parts.flatMap((p, i) => (isFsCommand(words[i]![0] ?? '') || writtenFiles(p).length > 0 ? [partText(words[i]!, p.redirects)] : []))
+  return writes.length > 0 ? { unapproved: writes, why: `the command changes directory with cd and writes files (\`${writes[0]}\`), so where it writes needs approval` } : undefined
 }
 
 /**
