@@ -14,6 +14,8 @@ export interface Split {
   whole: string
   /** False when the line could not be read with confidence: then no allow applies to it. */
   balanced: boolean
+  /** Whether a command is sent to the background with `&`: it runs on past the checks. */
+  background: boolean
 }
 
 type Token = string | { op: string; pattern?: string } | { comment: string }
@@ -40,18 +42,20 @@ export function splitCommand(command: string): Split {
   try {
     tokens = parse(prepared.text, keepVariables) as Token[]
   } catch {
-    return { parts: [{ argv: [command], redirects: [] }], whole: command, balanced: false }
+    return { parts: [{ argv: [command], redirects: [] }], whole: command, balanced: false, background: false }
   }
   const parts: Part[] = []
+  let background = tokens.some((t) => isOp(t, '&'))
   const nested = (text: string) => {
     const inner = splitCommand(text)
     parts.push(...inner.parts)
     if (!inner.balanced) balanced = false
+    if (inner.background) background = true
   }
   const end = walk(tokens, 0, parts, nested, (ok) => { if (!ok) balanced = false })
   if (end < tokens.length) balanced = false
   for (const body of prepared.heredocs) for (const c of substitutions(body).commands) nested(c)
-  return { parts, whole: tokens.map(render).join(' '), balanced }
+  return { parts, whole: tokens.map(render).join(' '), balanced, background }
 }
 
 /** Walks tokens from `start` until a `)` closes the group (or the end); returns the index after it. */

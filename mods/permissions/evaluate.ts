@@ -145,7 +145,7 @@ async function gateOf(policy: Policy, facts: CallFacts): Promise<Verdict | undef
 function planSafe(facts: CallFacts): boolean {
   if (PLAN_TOOLS.has(facts.tool)) return true
   const split = facts.bash
-  if (!split?.balanced) return false
+  if (!split?.balanced || split.background) return false
   return split.parts.every((p) => {
     const argv = stripForRules(p.argv, 'allow')
     return (argv.length === 0 && p.redirects.length === 0) || readOnlyPaths(argv, p) !== null
@@ -170,6 +170,8 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
   if (bare) return { decision: 'allow', rule: bare.text, source: bare.source.label }
   const split = facts.bash!
   if (!split.balanced) return { unapproved: [split.whole] }
+  // As in Claude Code, only a rule for every Bash command approves one sent to the background.
+  if (split.background) return { unapproved: [split.whole], why: 'the command uses the `&` background operator, so it runs on past the checks made before it starts' }
   const used: Rule[] = []
   const unapproved: string[] = []
   let why: string | undefined
