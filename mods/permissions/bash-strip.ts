@@ -83,6 +83,11 @@ const optionsThenOne = (withValue?: RegExp) => (args: readonly string[]) => {
  * Claude Code; an allow rule does not approve them, since they change what the command may do.
  */
 const DENY_WRAPPERS: Record<string, (args: readonly string[]) => number> = {
+  // `command -p rm x` runs rm found on a default PATH; `-v` and `-V` only say where it is.
+  command: (args) => {
+    const i = options()(args)
+    return args.slice(0, i).some((a) => /^-[pvV]*[vV]/.test(a)) ? -1 : i
+  },
   env: options(/^-[uCS]$/, true),
   sudo: options(/^-[ugpCDrtUTh]$/, true),
   doas: options(/^-[uC]$/),
@@ -101,7 +106,7 @@ export function stripForRules(argv: readonly string[], behavior: 'allow' | 'deny
   while (i < argv.length && ASSIGNMENT.test(argv[i]!) && (behavior === 'deny' || safeAssignment(argv[i]!))) i++
   for (;;) {
     const name = behavior === 'deny' ? basename(argv[i] ?? '') : argv[i] ?? ''
-    const wrapper = WRAPPERS[name] ?? (behavior === 'deny' ? DENY_WRAPPERS[name] : undefined)
+    const wrapper = (behavior === 'deny' ? DENY_WRAPPERS[name] : undefined) ?? WRAPPERS[name]
     if (!wrapper) break
     const skip = wrapper(argv.slice(i + 1))
     if (skip < 0 || i + 1 + skip >= argv.length) break

@@ -70,6 +70,8 @@ const cases: Case[] = [
   ['Bash(rm *)', 'deny', 'Bash', bash('/usr/bin/env rm x'), true, 'a wrapper called by its path'],
   ['Bash(rm *)', 'deny', 'Bash', bash('sudo -u root -E rm x'), true, 'sudo runs the command'],
   ['Bash(rm *)', 'deny', 'Bash', bash('exec rm x'), true],
+  ['Bash(rm *)', 'deny', 'Bash', bash('command -p rm -v x'), true, 'command -p runs the command'],
+  ['Bash(rm *)', 'deny', 'Bash', bash('command -v rm'), false, 'command -v only says where it is'],
   ['Bash(rm *)', 'deny', 'Bash', bash('setsid ionice -c 3 taskset 1 rm x'), true],
   ['Bash(rm *)', 'deny', 'Bash', bash('taskset -p 1 rm'), false, 'taskset -p runs nothing'],
   ['Bash(rm *)', 'deny', 'Bash', bash('a=rm; $a x'), true, 'a variable set earlier on the line is its value'],
