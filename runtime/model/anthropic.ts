@@ -2,6 +2,7 @@ import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthr
 import type { MessagesClient } from './sdk-client.js'
 import { describeError, describeWithCause } from '../../core/errors.js'
 import { httpFetch, preconnect } from './http-fetch.js'
+import { authHeaders, type Credentials } from './auth-headers.js'
 import { modelErrorType } from '../../core/model/api-errors.js'
 import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
 import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
@@ -47,10 +48,10 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
 
   async function getClient(): Promise<MessagesClient> {
     if (client !== undefined) return client
-    const auth = credentials(options, env)
     sdk = await (sdkImport ??= import('./sdk-client.js'))
     client = new sdk.MessagesClient({
-      ...auth,
+      // The SDK insists on a credential; each request's own auth headers replace it (authHeaders).
+      apiKey: 'sent-per-request',
       baseURL: options.baseURL ?? env.ANTHROPIC_BASE_URL,
       maxRetries: 0,
       fetch: httpFetch as unknown as typeof fetch,
@@ -64,15 +65,16 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
 
   async function* attempt(request: ModelRequest, streamOptions: StreamOptions): AsyncGenerator<RawMessageStreamEvent> {
     const { signal } = streamOptions
+    const auth = authHeaders(credentials(options, env))
     const api = await getClient()
     const { betas, ...body } = request
     const params = { ...body, stream: true } as MessageCreateParamsStreaming
-    const headers = betas?.length ? { 'anthropic-beta': betas.join(',') } : undefined
+    const headers = { ...auth, ...(betas?.length ? { 'anthropic-beta': betas.join(',') } : {}) }
     const watch = new IdleWatch(idleMs, signal)
     let received = false
     try {
       watch.waiting()
-      const { data: stream, request_id: requestId } = await api.messages.create(params, { signal: watch.signal, ...(headers ? { headers } : {}) }).withResponse()
+      const { data: stream, request_id: requestId } = await api.messages.create(params, { signal: watch.signal, headers }).withResponse()
       streamOptions.onResponse?.(requestId ? { requestId } : {})
       let stopped = false
       for await (const event of stream) {
@@ -158,7 +160,7 @@ class IncompleteStream extends Error {
  * Picks the SDK credential. A local stand-in server (ANTHROPIC_BASE_URL not on anthropic.com)
  * needs no key, but the SDK insists on one, so it gets a placeholder.
  */
-function credentials(options: AnthropicModelOptions, env: Record<string, string | undefined>): { apiKey: string } | { authToken: string } {
+function credentials(options: AnthropicModelOptions, env: Record<string, string | undefined>): Credentials {
   const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY
   if (apiKey) return { apiKey }
   const authToken = env.ANTHROPIC_AUTH_TOKEN

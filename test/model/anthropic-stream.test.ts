@@ -28,6 +28,17 @@ describe('the Anthropic adapter against the fake Messages API', () => {
     expect(headers['x-api-key'] ?? headers.authorization).toContain('test')
   })
 
+  it('sends an API key as x-api-key and a token as Authorization, each alone', async () => {
+    const { model, server } = await fakeModel([{ reply: 'a' }, { reply: 'b' }], { apiKey: undefined, env: { ANTHROPIC_API_KEY: 'sk-env' } })
+    await collect(model)
+    const token = await fakeModel([{ reply: 'a' }], { apiKey: undefined, env: { ANTHROPIC_AUTH_TOKEN: 'tok-env' } })
+    await collect(token.model)
+    expect(server.requests[0]!.headers).toMatchObject({ 'x-api-key': 'sk-env' })
+    expect(server.requests[0]!.headers).not.toHaveProperty('authorization')
+    expect(token.server.requests[0]!.headers).toMatchObject({ authorization: 'Bearer tok-env' })
+    expect(token.server.requests[0]!.headers).not.toHaveProperty('x-api-key')
+  })
+
   it('streams tool input as input_json_delta pieces that reassemble to the input', async () => {
     const input = { command: 'ls -la /tmp/some/long/directory/name', description: 'list files' }
     const { model } = await fakeModel([{ reply: [{ text: 'Let me look.' }, { tool_use: { name: 'Bash', input } }] }])
