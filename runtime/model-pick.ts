@@ -1,9 +1,10 @@
 import { isModloopError, ModloopError } from '../core/errors.js'
 import type { Model } from '../core/model/types.js'
 import type { QueryOptions } from './options.js'
+import { apiKeyHelperSetting } from './api-key-setting.js'
 
 /** The model client a session talks to: the one given, the scripted model for a script, else the Anthropic API. */
-export async function pickModel(options: QueryOptions, cwd: string): Promise<Model> {
+export async function pickModel(options: QueryOptions, cwd: string, warn: (line: string) => void): Promise<Model> {
   if (options.modelProvider) return options.modelProvider
   const env = options.env ?? process.env
   const script = options.script ?? env.MODLOOP_SCRIPT
@@ -11,9 +12,10 @@ export async function pickModel(options: QueryOptions, cwd: string): Promise<Mod
     if (!options.builtins?.scriptedModel) throw new ModloopError('MODLOOP_ERR_SCRIPT', 'a model script was given, but this host has no scripted model (import query from the modloop package)')
     return options.builtins.scriptedModel(script, cwd)
   }
-  const { createAnthropicModel } = await import('./model/anthropic.js')
+  const [{ createAnthropicModel }, helper] = await Promise.all([import('./model/anthropic.js'), apiKeyHelperSetting(options, cwd, env, warn)])
+  const keyHelper = helper && new (await import('./model/key-helper.js')).KeyHelper(helper, { cwd, env })
   return createAnthropicModel({
-    apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env,
+    apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, ...(keyHelper ? { keyHelper } : {}),
   })
 }
 

@@ -3,6 +3,7 @@ import type { MessagesClient } from './sdk-client.js'
 import { describeError, describeWithCause } from '../../core/errors.js'
 import { httpFetch, preconnect } from './http-fetch.js'
 import { authHeaders, type Credentials } from './auth-headers.js'
+import type { KeyHelper } from './key-helper.js'
 import { modelErrorType } from '../../core/model/api-errors.js'
 import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
 import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
@@ -21,6 +22,11 @@ export interface AnthropicModelOptions extends RetryOptions {
    */
   streamIdleTimeoutMs?: number
   name?: string
+  /**
+   * The `apiKeyHelper` setting's command: its key goes in whichever of `x-api-key` and
+   * `Authorization` the environment leaves empty, asked for per request (runtime/model/key-helper.ts).
+   */
+  keyHelper?: KeyHelper
   /** Where the ANTHROPIC_* variables are read: the session's environment (query options.env); process.env by default. */
   env?: Record<string, string | undefined>
 }
@@ -65,7 +71,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
 
   async function* attempt(request: ModelRequest, streamOptions: StreamOptions): AsyncGenerator<RawMessageStreamEvent> {
     const { signal } = streamOptions
-    const auth = authHeaders(credentials(options, env))
+    const auth = authHeaders(await withHelperKey(credentials(options, env), options.keyHelper))
     const api = await getClient()
     const { betas, ...body } = request
     const params = { ...body, stream: true } as MessageCreateParamsStreaming
@@ -115,7 +121,12 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
       const type = modelErrorType(status, err.type)
       const error = new ModelApiError(type, err.apiMessage ?? err.message, status, midStream)
       const shouldRetry = err.headers?.get('x-should-retry')
-      const retryable = shouldRetry === 'false' ? false : shouldRetry === 'true' ? true : undefined
+      let retryable = shouldRetry === 'false' ? false : shouldRetry === 'true' ? true : undefined
+      // A helper's key may have rotated: the retry asks the helper again, as Claude Code does.
+      if (status === 401 && options.keyHelper) {
+        options.keyHelper.expire()
+        retryable = true
+      }
       return { error, retryable, retryAfterMs: retryAfter(err.headers) }
     }
     // A body cut off mid-read surfaces as a plain fetch error ("TypeError: terminated"), or as IncompleteStream.
@@ -162,8 +173,10 @@ class IncompleteStream extends Error {
  */
 function credentials(options: AnthropicModelOptions, env: Record<string, string | undefined>): Credentials {
   const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY
-  if (apiKey) return { apiKey }
   const authToken = env.ANTHROPIC_AUTH_TOKEN
+  // The helper's key fills whichever of the two the environment leaves empty.
+  if (options.keyHelper) return { ...(apiKey ? { apiKey } : {}), ...(authToken ? { authToken } : {}) }
+  if (apiKey) return { apiKey }
   if (authToken) return { authToken }
   const baseURL = options.baseURL ?? env.ANTHROPIC_BASE_URL
   if (baseURL && !isAnthropicHost(baseURL)) return { apiKey: 'modloop-local-no-key' }
@@ -171,6 +184,13 @@ function credentials(options: AnthropicModelOptions, env: Record<string, string 
     'authentication_failed',
     'ANTHROPIC_API_KEY is not set: export it, pass apiKey, or point ANTHROPIC_BASE_URL at a local Messages API server',
   )
+}
+
+/** Claude Code sends the helper's key as the API key and as the token, where the environment sets neither. */
+async function withHelperKey(credentials: Credentials, helper: KeyHelper | undefined): Promise<Credentials> {
+  if (!helper || (credentials.apiKey && credentials.authToken)) return credentials
+  const key = await helper.key()
+  return { apiKey: credentials.apiKey ?? key, authToken: credentials.authToken ?? key }
 }
 
 function isAnthropicHost(baseURL: string): boolean {
