@@ -12,11 +12,10 @@ export async function pickModel(options: QueryOptions, cwd: string, warn: (line:
     if (!options.builtins?.scriptedModel) throw new ModloopError('MODLOOP_ERR_SCRIPT', 'a model script was given, but this host has no scripted model (import query from the modloop package)')
     return options.builtins.scriptedModel(script, cwd)
   }
-  const [{ createAnthropicModel }, helper] = await Promise.all([import('./model/anthropic.js'), apiKeyHelperSetting(options, cwd, env, warn)])
-  const keyHelper = helper && new (await import('./model/key-helper.js')).KeyHelper(helper, { cwd, env })
-  return createAnthropicModel({
-    apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, ...(keyHelper ? { keyHelper } : {}),
-  })
+  // The settings are read while the client starts loading (the SDK, the connection): its first request waits for them.
+  const keyHelper = apiKeyHelperSetting(options, cwd, env, warn).then(async (setting) => setting && new (await import('./model/key-helper.js')).KeyHelper(setting, { cwd, env }))
+  const { createAnthropicModel } = await import('./model/anthropic.js')
+  return createAnthropicModel({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, keyHelper })
 }
 
 /**

@@ -24,9 +24,10 @@ export interface AnthropicModelOptions extends RetryOptions {
   name?: string
   /**
    * The `apiKeyHelper` setting's command: its key goes in whichever of `x-api-key` and
-   * `Authorization` the environment leaves empty, asked for per request (runtime/model/key-helper.ts).
+   * `Authorization` the environment leaves empty, asked for per request (runtime/model/key-helper.ts);
+   * a promise while the settings that name it are read.
    */
-  keyHelper?: KeyHelper
+  keyHelper?: KeyHelper | Promise<KeyHelper | undefined>
   /** Where the ANTHROPIC_* variables are read: the session's environment (query options.env); process.env by default. */
   env?: Record<string, string | undefined>
 }
@@ -52,6 +53,11 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
   ;(sdkImport ??= import('./sdk-client.js')).catch(() => undefined)
   preconnect(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com')
 
+  // The helper may still be being read from the settings: the first request waits for it.
+  const helperReady = Promise.resolve(options.keyHelper)
+  helperReady.catch(() => undefined)
+  let helper: KeyHelper | undefined
+
   async function getClient(): Promise<MessagesClient> {
     if (client !== undefined) return client
     sdk = await (sdkImport ??= import('./sdk-client.js'))
@@ -71,7 +77,8 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
 
   async function* attempt(request: ModelRequest, streamOptions: StreamOptions): AsyncGenerator<RawMessageStreamEvent> {
     const { signal } = streamOptions
-    const auth = authHeaders(await withHelperKey(credentials(options, env), options.keyHelper))
+    helper = await helperReady
+    const auth = authHeaders(await withHelperKey(credentials(options, env, helper), helper))
     const api = await getClient()
     const { betas, ...body } = request
     const params = { ...body, stream: true } as MessageCreateParamsStreaming
@@ -123,8 +130,8 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
       const shouldRetry = err.headers?.get('x-should-retry')
       let retryable = shouldRetry === 'false' ? false : shouldRetry === 'true' ? true : undefined
       // A helper's key may have rotated: the retry asks the helper again, as Claude Code does.
-      if (status === 401 && options.keyHelper) {
-        options.keyHelper.expire()
+      if (status === 401 && helper) {
+        helper.expire()
         retryable = true
       }
       return { error, retryable, retryAfterMs: retryAfter(err.headers) }
@@ -171,11 +178,11 @@ class IncompleteStream extends Error {
  * Picks the SDK credential. A local stand-in server (ANTHROPIC_BASE_URL not on anthropic.com)
  * needs no key, but the SDK insists on one, so it gets a placeholder.
  */
-function credentials(options: AnthropicModelOptions, env: Record<string, string | undefined>): Credentials {
+function credentials(options: AnthropicModelOptions, env: Record<string, string | undefined>, helper: KeyHelper | undefined): Credentials {
   const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY
   const authToken = env.ANTHROPIC_AUTH_TOKEN
   // The helper's key fills whichever of the two the environment leaves empty.
-  if (options.keyHelper) return { ...(apiKey ? { apiKey } : {}), ...(authToken ? { authToken } : {}) }
+  if (helper) return { ...(apiKey ? { apiKey } : {}), ...(authToken ? { authToken } : {}) }
   if (apiKey) return { apiKey }
   if (authToken) return { authToken }
   const baseURL = options.baseURL ?? env.ANTHROPIC_BASE_URL
