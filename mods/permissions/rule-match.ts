@@ -55,7 +55,7 @@ export function matchesCall(rule: Rule, facts: CallFacts): boolean {
       return (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && c.test(String(v))
     }
     case 'command':
-      if (facts.tool === 'Skill') return c.test(skillLine(facts.input))
+      if (facts.tool === 'Skill') return c.test(skillName(facts.input))
       if (!facts.bash) return false
       if (rule.behavior === 'allow') return facts.bash.balanced && facts.bash.parts.every((p) => c.test(partText(stripForRules(p.argv, 'allow'), p.redirects)))
       return c.test(facts.bash.whole) || withAssignedValues(facts.bash.parts).some((p) => {
@@ -86,9 +86,10 @@ export function domainMatches(domain: string, host: string): boolean {
   return host === domain
 }
 
-function skillLine(input: Record<string, unknown>): string {
-  const name = typeof input.skill === 'string' ? input.skill : typeof input.command === 'string' ? input.command : ''
-  return typeof input.args === 'string' && input.args !== '' ? `${name} ${input.args}` : name
+/** The skill a Skill call runs, as its rules name it: no leading `/`, and not its arguments (a rule on them would be slipped by other words). */
+function skillName(input: Record<string, unknown>): string {
+  const called = typeof input.skill === 'string' ? input.skill : typeof input.command === 'string' ? input.command.trim().split(/\s/)[0]! : ''
+  return called.trim().replace(/^\//, '')
 }
 
 /** Works out the facts of one call; the input was validated by the tool's schema already. */

@@ -34,6 +34,16 @@ export async function parseRule(written: string, behavior: Behavior, source: Rul
   return typeof content === 'string' ? content : { ...base, content }
 }
 
+/**
+ * A Skill rule names skills, never their arguments, as in Claude Code: `Skill(deploy)` is that
+ * skill however it is called, a leading `/` is the same name, and a trailing ` *` or `:*` takes
+ * every name it starts (`Skill(tools:*)` is each skill of the tools plugin).
+ */
+function skillPattern(spec: string): (name: string) => boolean {
+  const name = spec.trim().replace(/^\//, '')
+  return wildcard(/(?: |:)\*$/.test(name) ? `${name.slice(0, -2).trimEnd()}*` : name)
+}
+
 function toolPattern(name: string, behavior: Behavior): ToolPattern | string {
   if (name.includes('*')) {
     // An allow glob must not reach beyond one server's tools (spec §3.4).
@@ -46,9 +56,10 @@ function toolPattern(name: string, behavior: Behavior): ToolPattern | string {
 
 async function contentOf(tool: string, spec: string, behavior: Behavior, source: RuleSource, ctx: ParseContext): Promise<Content | string> {
   const param = PARAM.exec(spec)
-  const legacyPrefix = (tool === 'Bash' || tool === 'Skill') && spec.endsWith(':*')
+  const legacyPrefix = tool === 'Bash' && spec.endsWith(':*')
   const isDomain = tool === 'WebFetch' && param?.[1] === 'domain'
-  if (param && !legacyPrefix && !isDomain) {
+  // A Skill rule's specifier is a skill's name, and a plugin's skills are named `plugin:skill`.
+  if (param && !legacyPrefix && !isDomain && tool !== 'Skill') {
     const [, key, value] = param
     if (PRIMARY_FIELDS.has(key!)) return `matches ${key}, the field ${tool}(…) itself matches; write ${tool}(${value}) instead`
     if (behavior === 'allow') return 'is a parameter match, which only deny and ask rules may use'
@@ -58,7 +69,7 @@ async function contentOf(tool: string, spec: string, behavior: Behavior, source:
     case 'Bash':
       return { kind: 'command', pattern: spec, test: commandPattern(normalizePattern(spec)) }
     case 'Skill':
-      return { kind: 'command', pattern: spec, test: commandPattern(spec) }
+      return { kind: 'command', pattern: spec, test: skillPattern(spec) }
     case 'Read':
     case 'Edit': {
       const pattern = await compilePath(spec, { root: source.root, cwd: ctx.cwd, home: ctx.home, behavior })

@@ -138,7 +138,15 @@ const cases: Case[] = [
   ['Agent(model:opus)', 'deny', 'Agent', { model: 'haiku' }, false],
   ['Skill(deploy *)', 'allow', 'Skill', { skill: 'deploy', args: 'prod' }, true],
   ['Skill(deploy *)', 'allow', 'Skill', { skill: 'deploy' }, true],
-  ['Skill(deploy *)', 'allow', 'Skill', { skill: 'deployer' }, false],
+  ['Skill(deploy *)', 'allow', 'Skill', { skill: 'deployer' }, true, 'the name is a prefix, as in Claude Code'],
+  ['Skill(deploy *)', 'allow', 'Skill', { skill: 'dep' }, false],
+  ['Skill(deploy)', 'deny', 'Skill', { skill: 'deploy', args: 'prod' }, true, 'arguments do not slip past a rule on the name'],
+  ['Skill(deploy)', 'allow', 'Skill', { skill: '/deploy', args: 'prod' }, true],
+  ['Skill(/deploy)', 'deny', 'Skill', { skill: 'deploy' }, true, 'a leading / is the same name'],
+  ['Skill(deploy)', 'deny', 'Skill', { skill: 'deployer' }, false],
+  ['Skill(tools:deploy)', 'allow', 'Skill', { skill: 'tools:deploy' }, true, "a plugin's skill, not a parameter match"],
+  ['Skill(tools:deploy)', 'deny', 'Skill', { skill: 'tools:ship' }, false],
+  ['Skill(tools:*)', 'deny', 'Skill', { skill: 'tools:ship', args: 'x' }, true, "each of a plugin's skills"],
 ]
 
 describe('rule matching', () => {
