@@ -10,7 +10,7 @@ import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
 import { registerInvocation, RunningInvocation } from './invocation.js'
 import { mentionOrigins } from './mention-origins.js'
-import { skillListing } from './skill-listing.js'
+import { listingChars, skillListing } from './skill-listing.js'
 import { readPluginPrompts, unprefixed } from './plugin-prompts.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { skillTool } from './skill-tool.js'
@@ -31,9 +31,9 @@ const options = z.object({
   /** How long each `!` shell command of a command body may run. */
   shellTimeoutMs: z.number().int().min(100).default(30_000),
   maxShellOutputChars: z.number().int().min(100).default(30_000),
-  /** The skill listing: per-description and total character budgets. */
+  /** The skill listing: per-description and total character budgets (the total: see `listingChars`). */
   maxDescriptionChars: z.number().int().min(50).default(1_536),
-  skillListingChars: z.number().int().min(200).default(8_000),
+  skillListingChars: z.number().int().min(200).optional(),
 })
 
 export type { CommandsApi, Invocation } from './api.js'
@@ -138,7 +138,8 @@ export default defineMod({
       const prompts = new Map([...unprefixed(named), ...aliases(named), ...named])
       // Commands are merged into skills (spec loop-and-sdk §6.2): listed after them and callable the same way.
       const callable = opts.skills ? [...skills.values(), ...[...named.values()].filter((c) => c.kind === 'command')] : []
-      const listing = skillListing(callable, { maxDescriptionChars: opts.maxDescriptionChars, totalChars: opts.skillListingChars })
+      const totalChars = listingChars($.env.get('SLASH_COMMAND_TOOL_CHAR_BUDGET'), opts.skillListingChars, $.session.model() as string)
+      const listing = skillListing(callable, { maxDescriptionChars: opts.maxDescriptionChars, totalChars })
       const had = sessions.get(sessionId)?.listing !== undefined
       // The Skill tool takes a plugin skill's short name where `/name` does.
       const byToolName = new Map([...prompts].filter(([, c]) => callable.includes(c)))

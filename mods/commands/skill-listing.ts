@@ -1,3 +1,4 @@
+import { contextWindow } from '../../core/model/pricing.js'
 import type { PromptCommand } from './definitions.js'
 
 export interface ListingBudget {
@@ -5,6 +6,17 @@ export interface ListingBudget {
   maxDescriptionChars: number
   /** Characters of the whole listing. */
   totalChars: number
+}
+
+/**
+ * Characters of the whole listing: `SLASH_COMMAND_TOOL_CHAR_BUDGET`, else the mod's option, else
+ * 1% of the model's context window at 4 characters a token, as in Claude Code — 8,000 on a 200K
+ * window, 40,000 on a 1M one, where a fixed 8,000 would drop the descriptions of skills that fit.
+ */
+export function listingChars(env: string | undefined, option: number | undefined, model: string): number {
+  const set = Number(env?.trim() || undefined)
+  if (Number.isInteger(set) && set > 0) return set
+  return option ?? Math.floor(contextWindow(model) / 100) * 4
 }
 
 /**

@@ -348,6 +348,19 @@ describe('skills', () => {
     expect(systemText(listed.requests[0]!.body)).toContain('- model-only: For the model')
   })
 
+  it("the listing's budget is 1% of the model's context window, or SLASH_COMMAND_TOOL_CHAR_BUDGET, as in Claude Code", async () => {
+    const dir = await tempDir('commands-budget')
+    await writeTree(dir, Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`.claude/skills/s${i}/SKILL.md`, `---\ndescription: ${'Does a thing. '.repeat(40)}\n---\nBody\n`])))
+    const described = async (model: string, env: Record<string, string> = {}) => {
+      const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: dir, model, env, mods: [commands()] })
+      return systemText(run.requests[0]!.body).split('\n').filter((l) => /^- s\d+: Does/.test(l)).length
+    }
+    // 30 descriptions of ~560 characters: all fit 1% of a 1M window, not 1% of a 200K one.
+    expect(await described('claude-opus-5-5')).toBe(30)
+    expect(await described('claude-sonnet-4-5')).toBeLessThan(15)
+    expect(await described('claude-opus-5-5', { SLASH_COMMAND_TOOL_CHAR_BUDGET: '2000' })).toBeLessThan(4)
+  })
+
   it('keeps the listing within its budget: long descriptions are cut, then skills named, then counted', () => {
     const make = (i: number, description: string) => ({
       name: `skill-${i}`, kind: 'skill' as const, source: 'project' as const, description, modelInvocable: true, userInvocable: true, body: '', file: '', bodyLine: 1,
