@@ -1,6 +1,7 @@
 import type { ModApi } from '../../core/mod/api.js'
 import { Chooser, type Choice } from './chooser.js'
 import type { Paint } from './color.js'
+import { CommandMenu, type MenuCommand } from './command-menu.js'
 import { Editor } from './editor.js'
 import type { MessageView } from './message-view.js'
 import { PendingPrompts } from './pending.js'
@@ -36,7 +37,7 @@ const PASTED_TAB = '    '
 export const KEYS_HELP = [
   'Keys:',
   '  Enter send · \\ then Enter, Shift+Enter or Ctrl+J: new line · Alt+Enter: send now (interrupts the turn)',
-  '  Esc interrupt the turn · Shift+Tab cycle the permission mode · Tab complete a /command',
+  '  Esc interrupt the turn · Shift+Tab cycle the permission mode · Tab complete a /command (↑↓ pick one)',
   '  Ctrl+O show the last thinking in full, or collapse thinking again',
   '  ↑↓ history · Ctrl+C twice or Ctrl+D exit · Ctrl+T stop a background task',
 ].join('\n')
@@ -57,7 +58,7 @@ export class App {
   /** The background tasks running now, as the last background_tasks_changed listed them. */
   tasks: BackgroundTask[] = []
   $: ModApi | undefined
-  private commands: string[] = []
+  private readonly menu = new CommandMenu()
   private exitArmedAt = 0
   private pasting = false
   private redrawQueued = false
@@ -89,8 +90,8 @@ export class App {
   /** The session's commands, for completion. */
   async refreshCommands(): Promise<void> {
     try {
-      const listed = (await this.$?.command.list()) as { name: string }[] | undefined
-      this.commands = (listed ?? []).map((c) => c.name).sort()
+      const listed = (await this.$?.command.list()) as MenuCommand[] | undefined
+      this.menu.set(listed ?? [])
       this.redraw()
     } catch {
       // No session yet: completion waits for one.
@@ -171,6 +172,9 @@ export class App {
     // A pasted tab is indentation, not completion: four spaces, as Claude Code makes it.
     if (key.name === 'tab' && this.pasting) return e.insert(PASTED_TAB)
     if (key.name === 'tab') return this.complete()
+    // While the menu shows, ↑↓ pick from it; a command recalled from the history still walks the history.
+    const picked = e.browsing ? undefined : this.menu.current(e.text)
+    if (picked && (key.name === 'up' || key.name === 'down')) return this.menu.move(e.text, key.name === 'up' ? -1 : 1)
     // Shift+Enter arrives as CSI u or modifyOtherKeys in terminals that tell it from Enter.
     const shiftEnter = key.sequence === '\u001b[13;2u' || key.sequence === '\u001b[27;2;13~' || (key.name === 'return' && key.shift)
     if (shiftEnter || key.name === 'enter' || (this.pasting && key.name === 'return')) return e.insert('\n')
@@ -179,6 +183,9 @@ export class App {
         e.backspace()
         return e.insert('\n')
       }
+      // Enter on a partly typed command runs the one highlighted, as Tab then Enter would.
+      // A lone `/` is not a pick: Enter there must not run whichever command sorts first.
+      if (picked && !key.meta && e.text.length > 1) e.set(`/${picked.name}`)
       const text = e.take()
       if (text.trim()) this.submit(text, key.meta ? 'now' : text.trim().startsWith('/') && this.busy ? 'later' : 'next')
       return
@@ -215,16 +222,10 @@ export class App {
     setTimeout(() => this.redraw(), EXIT_WINDOW_MS + 10).unref()
   }
 
+  /** Tab: the highlighted command, ready for its arguments. */
   private complete(): void {
-    const text = this.editor.text
-    if (!/^\/[^\s]*$/.test(text)) return
-    const matches = this.matches(text.slice(1))
-    if (matches.length === 1) return this.editor.set(`/${matches[0]} `)
-    if (matches.length > 1) this.editor.set(`/${commonPrefix(matches)}`)
-  }
-
-  private matches(prefix: string): string[] {
-    return this.commands.filter((c) => c.startsWith(prefix))
+    const picked = this.menu.current(this.editor.text)
+    if (picked) this.editor.set(`/${picked.name} `)
   }
 
   /** Ctrl+T: a chooser of the running background tasks; the one picked is stopped. */
@@ -282,11 +283,7 @@ export class App {
       caret = { row: lines.length + v.caret.row, col: v.caret.col }
       lines.push(...v.rows)
       lines.push(p.dim('─'.repeat(width)))
-      const typed = this.editor.text
-      if (/^\/[^\s]*$/.test(typed)) {
-        const shown = this.matches(typed.slice(1)).slice(0, 5)
-        lines.push(...shown.map((c) => p.cyan(`  /${c}`)))
-      }
+      if (!this.editor.browsing) lines.push(...this.menu.lines(this.editor.text, p, width))
     }
     const status = this.statusLine()
     if (status) lines.push(status)
@@ -307,10 +304,4 @@ export class App {
     if (this.busy) parts.push('esc to interrupt')
     return p.dim(parts.join(' · '))
   }
-}
-
-function commonPrefix(words: string[]): string {
-  let prefix = words[0] ?? ''
-  for (const w of words) while (!w.startsWith(prefix)) prefix = prefix.slice(0, -1)
-  return prefix
 }

@@ -17,6 +17,11 @@ export class Editor {
     this.at = this.history.length
   }
 
+  /** Whether up/down is showing a history entry rather than the text being written. */
+  get browsing(): boolean {
+    return this.at < this.history.length
+  }
+
   remember(entry: string): void {
     if (entry.trim() && this.history.at(-1) !== entry) this.history.push(entry)
     this.at = this.history.length
