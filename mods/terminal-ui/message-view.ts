@@ -6,7 +6,7 @@ import { wrap } from './chooser.js'
 import type { Paint } from './color.js'
 import { MarkdownStream, renderMarkdown } from './markdown.js'
 import type { Screen } from './screen.js'
-import { compactFailure, systemLine } from './system-view.js'
+import { compactFailure, retryLine, retryOf, systemLine, type Retry } from './system-view.js'
 import { ThinkingLog } from './thinking-view.js'
 import { detailLines, doneLine, fitTitle, printable, seconds, SPINNER, toolTitle, type Outcome } from './tool-view.js'
 
@@ -50,6 +50,8 @@ export class MessageView {
   private frame = 0
   /** Set while a compaction runs (a `status: 'compacting'` message until the next status). */
   private compacting: number | undefined
+  /** The retry the request waits for, shown live until the next attempt answers. */
+  private retry: Retry | undefined
   /** A failed compaction's error, held until the next message shows whether a command reported it already. */
   private failedCompaction: string | undefined
   /** The tasks running in the background, whose ends get a line. */
@@ -114,6 +116,7 @@ export class MessageView {
       const time = r.askedAt !== undefined ? 'waiting for permission' : seconds(now - r.started - r.waited)
       return fitTitle(`${'  '.repeat(r.depth)}${this.paint.cyan(SPINNER[this.frame]!)} `, r.title, ` ${this.paint.dim(time)}`, this.screen.columns - 1)
     })
+    if (this.retry) lines.push(retryLine(this.retry, now, this.paint))
     if (this.compacting !== undefined) lines.push(`${this.paint.cyan(SPINNER[this.frame]!)} Compacting the conversation… ${this.paint.dim(seconds(now - this.compacting))}`)
     const tail = this.blockKind === 'thinking' ? this.thinking : this.md.tail
     if (tail.trim()) {
@@ -131,6 +134,8 @@ export class MessageView {
       this.failedCompaction = undefined
       if (!(m.type === 'result' && m.result?.includes(error))) void this.print(this.paint.yellow(`⚠ Compaction failed: ${error}`))
     }
+    // An answer, or the turn's end, is what the retry waited for.
+    if (m.type === 'stream_event' || m.type === 'assistant' || m.type === 'result') this.retry = undefined
     switch (m.type) {
       case 'system':
         this.onSystem(m)
@@ -174,6 +179,7 @@ export class MessageView {
     // A retried request starts its answer afresh: the failed attempt's unfinished paragraph or
     // thinking is dropped, not run together with the new answer's first words.
     if (m.subtype === 'api_retry') this.dropUnfinished()
+    this.retry = retryOf(m, performance.now()) ?? this.retry
     const line = systemLine(m, this.paint, this.screen.columns - 1)
     if (line) void this.print(line)
     this.changed()

@@ -8,8 +8,8 @@ const tokens = (n: unknown) => (typeof n === 'number' ? n.toLocaleString('en-US'
 
 /**
  * The scrollback line of a `system` message, or nothing for those shown otherwise (init sets the
- * status line; a `status` of compacting is a live spinner; a failed compaction is reported by the
- * caller, who knows whether a command already said so).
+ * status line; a `status` of compacting and an `api_retry` are live lines; a failed compaction is
+ * reported by the caller, who knows whether a command already said so).
  */
 export function systemLine(m: SystemMessage, paint: Paint, width: number): string | undefined {
   switch (m.subtype) {
@@ -22,12 +22,6 @@ export function systemLine(m: SystemMessage, paint: Paint, width: number): strin
       ].filter(Boolean).join(' · ')
       const label = ` Conversation compacted · ${figures} `
       return paint.dim(`───${label}${'─'.repeat(Math.max(3, width - label.length - 3))}`)
-    }
-    case 'api_retry': {
-      const of = typeof m.max_retries === 'number' ? ` of ${m.max_retries}` : ''
-      const wait = typeof m.retry_delay_ms === 'number' ? `, in ${seconds(m.retry_delay_ms)}` : ''
-      const why = String(m.error_message ?? m.error ?? (m.error_status ? `status ${String(m.error_status)}` : 'no response'))
-      return paint.yellow(`↻ retrying the request (attempt ${String(m.attempt)}${of}${wait}): ${why}`)
     }
     case 'informational':
       return m.level === 'warning' ? paint.yellow(String(m.content)) : paint.dim(String(m.content))
@@ -48,4 +42,21 @@ export function systemLine(m: SystemMessage, paint: Paint, width: number): strin
 export function compactFailure(m: SystemMessage): string | undefined {
   if (m.subtype !== 'status' || m.compact_result !== 'failed') return undefined
   return typeof m.compact_error === 'string' && m.compact_error ? m.compact_error : 'unknown error'
+}
+
+/** A retry the turn waits for: what failed, the attempt and when it goes again. */
+export interface Retry { attempt: number; max?: number; at: number; why: string }
+
+export function retryOf(m: SystemMessage, now: number): Retry | undefined {
+  if (m.subtype !== 'api_retry') return undefined
+  const why = String(m.error_message ?? m.error ?? (m.error_status ? `status ${String(m.error_status)}` : 'no response'))
+  const delay = typeof m.retry_delay_ms === 'number' ? m.retry_delay_ms : 0
+  return { attempt: Number(m.attempt), ...(typeof m.max_retries === 'number' ? { max: m.max_retries } : {}), at: now + delay, why }
+}
+
+/** The live line of a retry: it counts down to the next attempt, and goes once an answer streams. */
+export function retryLine(r: Retry, now: number, paint: Paint): string {
+  const left = Math.max(0, Math.ceil((r.at - now) / 1000))
+  const of = r.max === undefined ? '' : `/${r.max}`
+  return paint.yellow(`↻ ${r.why} · retrying in ${left}s · attempt ${r.attempt}${of}`)
 }

@@ -55,12 +55,30 @@ describe('system messages', () => {
     expect(line.length).toBe(79)
   })
 
-  it('shows retries and notices; status messages are left to the live region', () => {
-    expect(systemLine(system({ subtype: 'api_retry', attempt: 2, max_retries: 10, retry_delay_ms: 500, error_message: 'overloaded' }), plain, 79)).toBe('↻ retrying the request (attempt 2 of 10, in 500ms): overloaded')
+  it('shows notices; status messages and retries are left to the live region', () => {
+    expect(systemLine(system({ subtype: 'api_retry', attempt: 2, max_retries: 10, retry_delay_ms: 500, error_message: 'overloaded' }), plain, 79)).toBeUndefined()
     expect(systemLine(system({ subtype: 'informational', level: 'info', content: 'reloaded' }), plain, 79)).toBe('reloaded')
     expect(systemLine(system({ subtype: 'status', status: 'compacting' }), plain, 79)).toBeUndefined()
     expect(compactFailure(system({ subtype: 'status', status: null, compact_result: 'failed', compact_error: 'too small' }))).toBe('too small')
     expect(compactFailure(system({ subtype: 'status', status: null, compact_result: 'success' }))).toBeUndefined()
+  })
+
+  it('a retry is a live line counting down to the next attempt, gone once the answer streams', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] })
+    try {
+      let written = ''
+      const view = new MessageView(new Screen({ write: (t: string) => (written += t), columns: 80 }), plain, () => {})
+      view.onMessage(system({ subtype: 'api_retry', attempt: 1, max_retries: 10, retry_delay_ms: 8000, error_status: 529, error_message: 'Overloaded' }))
+      expect(view.liveLines()).toEqual(['↻ Overloaded · retrying in 8s · attempt 1/10'])
+      vi.advanceTimersByTime(3000)
+      expect(view.liveLines()).toEqual(['↻ Overloaded · retrying in 5s · attempt 1/10'])
+      view.onMessage({ type: 'stream_event', event: { type: 'message_start' }, parent_tool_use_id: null, session_id: 's', uuid: 'u' } as unknown as SDKMessage)
+      expect(view.liveLines()).toEqual([])
+      await view.settled()
+      expect(written).not.toContain('retrying')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('a compaction runs as a live spinner; its failure is printed once, not again beside a command that reported it', async () => {
@@ -86,7 +104,7 @@ describe('system messages', () => {
     view.onMessage(ev({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
     view.onMessage(ev({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'partial answer that brea' } }))
     view.onMessage(system({ subtype: 'api_retry', attempt: 1, max_retries: 10, retry_delay_ms: 1, error_message: 'cut off' }))
-    expect(view.liveLines()).toEqual([])
+    expect(view.liveLines().join('\n')).not.toContain('partial answer')
     view.onMessage(ev({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }))
     view.onMessage(ev({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'the whole answer' } }))
     view.onMessage(ev({ type: 'content_block_stop', index: 0 }))
