@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { RequestError, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk'
+import { RequestError, type ClientApp, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk'
 import { describe, expect, it } from 'vitest'
 import { acpTestBed, chunks, errorCode, startAgent, type AgentProcess } from '../helpers/acp-agent.js'
 import { builtModloop } from '../helpers/built-cli.js'
@@ -15,6 +15,24 @@ const { dir, envFor } = acpTestBed('modloop-acp-', () => [agentProcess, server],
 const init = { protocolVersion: 1, clientCapabilities: {} }
 const kinds = (a: AgentProcess) => a.updates.map((n) => n.update.sessionUpdate)
 const lastUser = (s: FakeAnthropic) => JSON.stringify((s.requests.at(-1)!.body.messages as unknown[]).at(-1))
+
+/**
+ * An editor whose files are `buffers`: a read answers from them (noting its path in `reads`), one
+ * they lack fails with `missing` (the SDK's not-found by default), and a write goes into them.
+ */
+function editorBuffers(buffers: Map<string, string>, o: { reads?: string[]; missing?: (path: string) => Error } = {}) {
+  return (app: ClientApp) => app
+    .onRequest('fs/read_text_file', ({ params }) => {
+      o.reads?.push(params.path)
+      const content = buffers.get(params.path)
+      if (content === undefined) throw (o.missing ?? RequestError.resourceNotFound)(params.path)
+      return { content }
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      buffers.set(params.path, params.content)
+      return {}
+    })
+}
 
 describe('modloop acp', () => {
   let savedSession = ''
@@ -220,18 +238,8 @@ describe('modloop acp', () => {
     const terminals = new Map<string, { output: string; exit: Promise<number | null> }>()
     const a = agentProcess = startAgent([], {
       cwd: dir, env: envFor(server),
-      setup: (app) => app
+      setup: (app) => editorBuffers(buffers, { reads })(app)
         .onRequest('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }))
-        .onRequest('fs/read_text_file', ({ params }) => {
-          reads.push(params.path)
-          const content = buffers.get(params.path)
-          if (content === undefined) throw RequestError.resourceNotFound(params.path)
-          return { content }
-        })
-        .onRequest('fs/write_text_file', ({ params }) => {
-          buffers.set(params.path, params.content)
-          return {}
-        })
         .onRequest('terminal/create', ({ params }) => {
           const id = `term-${terminals.size + 1}`
           const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? dir })
@@ -279,16 +287,7 @@ describe('modloop acp', () => {
     const buffers = new Map([[notes, 'buffer text\n'], [nb, '{"cells":[{"source":["x=1"]}]}']])
     const a = agentProcess = startAgent(['--allowedTools', 'Write,Edit', '--model', 'claude-opus-4-7'], {
       cwd: dir, env: envFor(server),
-      setup: (app) => app
-        .onRequest('fs/read_text_file', ({ params }) => {
-          const content = buffers.get(params.path)
-          if (content === undefined) throw RequestError.resourceNotFound(params.path)
-          return { content }
-        })
-        .onRequest('fs/write_text_file', ({ params }) => {
-          buffers.set(params.path, params.content)
-          return {}
-        }),
+      setup: editorBuffers(buffers),
     })
     await a.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } })
     const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
@@ -312,17 +311,9 @@ describe('modloop acp', () => {
     const a = agentProcess = startAgent(['--allowedTools', 'Read,Write'], {
       cwd: dir, env: envFor(server),
       // As a Node editor's handler fails: the SDK answers -32603 "Internal error", the cause in data.details.
-      setup: (app) => app
-        .onRequest('fs/read_text_file', ({ params }) => {
-          if (params.path === locked) throw new Error(`EACCES: permission denied, open '${locked}'`)
-          const content = buffers.get(params.path)
-          if (content === undefined) throw new Error(`ENOENT: no such file or directory, open '${params.path}'`)
-          return { content }
-        })
-        .onRequest('fs/write_text_file', ({ params }) => {
-          buffers.set(params.path, params.content)
-          return {}
-        }),
+      setup: editorBuffers(buffers, {
+        missing: (path) => new Error(path === locked ? `EACCES: permission denied, open '${locked}'` : `ENOENT: no such file or directory, open '${path}'`),
+      }),
     })
     await a.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } })
     const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
