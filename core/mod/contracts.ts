@@ -76,6 +76,8 @@ export interface ToolRegistration {
   isReadOnly?: boolean | ((input: any) => boolean)
   /** A tool with its own implementation keeps its name; one without is `mcp__<mod>__<name>`, served by a tool.call handler. */
   call?: (input: any, ctx: ToolContext) => Promise<ToolOutput> | ToolOutput
+  /** Completes a valid input before hooks, permissions and `call` see it (the Tool contract's `resolveInput`). */
+  resolveInput?: (input: any, cwd: string) => any
   /** Other names the model may call it by (e.g. the legacy `Task` for `Agent`). */
   aliases?: string[]
   traits?: ToolTraits

@@ -20,14 +20,14 @@ export async function permit(env: CallEnv, tool: Tool, toolUseId: string, input:
   }, undefined, { signal: env.signal })
   if (verdict.decision === 'defer') return { defer: true }
   if (verdict.decision === 'deny') return refused(env, tool, toolUseId, input, verdict)
-  const checked = substituted(tool, input, verdict.updatedInput, verdict.hook ?? 'a permission check')
+  const checked = substituted(env, tool, input, verdict.updatedInput, verdict.hook ?? 'a permission check')
   if ('deny' in checked) return checked
   input = checked.input
   if (verdict.decision === 'allow') return { input }
 
   const asked = await ask(env, tool, toolUseId, input, verdict)
   if (asked.decision === 'deny') return refused(env, tool, toolUseId, input, asked)
-  const rewritten = substituted(tool, input, asked.updatedInput, asked.hook ?? 'a permission.ask handler')
+  const rewritten = substituted(env, tool, input, asked.updatedInput, asked.hook ?? 'a permission.ask handler')
   if ('deny' in rewritten) return rewritten
   input = rewritten.input
   if (asked.decision === 'allow') return { input }
@@ -53,7 +53,7 @@ export async function permit(env: CallEnv, tool: Tool, toolUseId: string, input:
   if (!wellFormed(answer)) return { deny: INVALID_ANSWER }
   if (answer.behavior === 'deny') return { deny: answer.message, ...(answer.interrupt === true ? { interrupt: true as const } : {}) }
   // The approver's substitute is held to the schema like the model's input; an invalid one grants nothing.
-  const approved = substituted(tool, input, answer.updatedInput, 'the canUseTool approver')
+  const approved = substituted(env, tool, input, answer.updatedInput, 'the canUseTool approver')
   if ('deny' in approved) return approved
   input = approved.input
   // Applied before the call runs: a granted directory or rule already holds for it.
@@ -95,9 +95,9 @@ async function ask(env: CallEnv, tool: Tool, toolUseId: string, input: Record<st
 }
 
 /** A whole input put in place of the call's, held to the tool's schema; an invalid one grants nothing. */
-function substituted(tool: Tool, input: Record<string, unknown>, updated: Record<string, unknown> | undefined, by: string): { input: Record<string, unknown> } | { deny: string } {
+function substituted(env: CallEnv, tool: Tool, input: Record<string, unknown>, updated: Record<string, unknown> | undefined, by: string): { input: Record<string, unknown> } | { deny: string } {
   if (updated === undefined) return { input }
-  const valid = validateInput(tool, updated)
+  const valid = validateInput(tool, updated, { cwd: env.cwd })
   if (!valid.ok) return { deny: `${tool.name}: the input ${by} substituted is not valid: ${valid.message}` }
   return { input: valid.input as Record<string, unknown> }
 }

@@ -50,6 +50,12 @@ export interface Tool<I = any> {
   /** True when this call only reads: it may run concurrently with other read-only calls. */
   isReadOnly(input: I): boolean
   call(input: I, ctx: ToolContext): Promise<ToolOutput> | ToolOutput
+  /**
+   * Fills in what a caller may leave implicit, once the input is valid and before hooks,
+   * permissions and `call` see it: a relative or `~/` path made absolute against the session cwd,
+   * as Claude Code does. Answers the input itself when there is nothing to fill in.
+   */
+  resolveInput?(input: I, cwd: string): I
   /** The mod that registered it. */
   readonly mod?: string
   readonly traits?: ToolTraits
@@ -111,9 +117,10 @@ export type Validation<I> = { ok: true; input: I } | { ok: false; message: strin
  * Validates tool input, naming the tool and every failing field. `fromModel`: the model wrote it,
  * so a parameter the tool does not take is refused too, as Claude Code refuses it (its schema
  * said so; dropped in silence, a misnamed option such as Grep's `include` would just not apply).
- * Input a mod or hook rewrote keeps the schema's own leniency.
+ * Input a mod or hook rewrote keeps the schema's own leniency. With `cwd`, a valid input is
+ * completed by the tool's `resolveInput`.
  */
-export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?: boolean } = {}): Validation<I> {
+export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?: boolean; cwd?: string } = {}): Validation<I> {
   if (!tool.input) {
     return typeof input === 'object' && input !== null && !Array.isArray(input)
       ? { ok: true, input: input as I }
@@ -125,7 +132,9 @@ export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?:
     if (retry !== undefined) parsed = tool.input.safeParse(retry)
   }
   const unknown = o.fromModel ? unexpectedKeys(tool.input, input) : []
-  if (parsed.success && unknown.length === 0) return { ok: true, input: parsed.data }
+  if (parsed.success && unknown.length === 0) {
+    return { ok: true, input: o.cwd !== undefined && tool.resolveInput ? tool.resolveInput(parsed.data, o.cwd) : parsed.data }
+  }
   const problems = [
     ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)),
     ...unknown.map((key) => `${key}: An unexpected parameter \`${key}\` was provided`),

@@ -9,6 +9,7 @@ export interface BuiltinTool<S extends z.ZodType> {
   description: string
   input: S
   isReadOnly: boolean | ((input: z.output<S>) => boolean)
+  resolveInput?(input: z.output<S>, cwd: string): z.output<S>
   aliases?: string[]
   traits?: ToolTraits
   call(input: z.output<S>, ctx: ToolContext): Promise<ToolOutput> | ToolOutput

@@ -1,4 +1,5 @@
 import { defineMod } from '../../core/mod/define.js'
+import { absolutePathField } from '../_shared/absolute-path.js'
 import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
@@ -18,11 +19,11 @@ export default defineMod({
   uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, call: async (input, ctx) => {
+      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, resolveInput: absolutePathField('file_path'), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs, confinementLifted($), unreadCheck($))
       } })
-      await registerTool($, { name: 'NotebookEdit', description: NOTEBOOK_EDIT_DESCRIPTION, input: notebookEditInput, isReadOnly: false, call: async (input, ctx) =>
+      await registerTool($, { name: 'NotebookEdit', description: NOTEBOOK_EDIT_DESCRIPTION, input: notebookEditInput, isReadOnly: false, resolveInput: absolutePathField('notebook_path'), call: async (input, ctx) =>
         notebookEditTool(input, ctx, await sessionDirectories($, opts.additionalDirectories), confinementLifted($)) })
       return next(e)
     })

@@ -1,6 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
+import { absolutePathField } from '../_shared/absolute-path.js'
 import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { restoreReads } from '../_shared/read-state-restore.js'
@@ -24,7 +25,7 @@ export default defineMod({
   uses: { permissions: 'optional', permissionMode: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, call: async (input, ctx) => {
+      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, resolveInput: absolutePathField('file_path'), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Read', input, ctx, dirs)) ?? readTool(input, ctx, { ...opts, additionalDirectories: dirs, anywhere: confinementLifted($) })
       } })

@@ -1,4 +1,5 @@
 import { defineMod } from '../../core/mod/define.js'
+import { absolutePathField } from '../_shared/absolute-path.js'
 import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { registerTool } from '../_shared/register-tool.js'
@@ -14,7 +15,7 @@ export default defineMod({
   uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, call: async (input, ctx) => {
+      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, resolveInput: absolutePathField('file_path'), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Write', input, ctx, dirs)) ?? writeTool(input, ctx, dirs, confinementLifted($), unreadCheck($))
       } })
