@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { TaskEndInput, TaskStartInput, TaskUsage, Usage } from '../events/types.js'
 import type { SDKResultMessage } from '../loop/messages.js'
 import type { EffortLevel } from '../model/capabilities.js'
-import type { ToolContext, ToolOutput, ToolTraits } from '../tools/tool.js'
+import type { InputPlace, ToolContext, ToolOutput, ToolTraits } from '../tools/tool.js'
 
 // What the `$` methods served by the runtime (runtime/providers.ts) take and give: declared here,
 // with the `$` type, so mods and the type need not import the runtime that serves them.
@@ -77,7 +77,7 @@ export interface ToolRegistration {
   /** A tool with its own implementation keeps its name; one without is `mcp__<mod>__<name>`, served by a tool.call handler. */
   call?: (input: any, ctx: ToolContext) => Promise<ToolOutput> | ToolOutput
   /** Completes a valid input before hooks, permissions and `call` see it (the Tool contract's `resolveInput`). */
-  resolveInput?: (input: any, cwd: string) => any
+  resolveInput?: (input: any, at: InputPlace) => any
   /** Other names the model may call it by (e.g. the legacy `Task` for `Agent`). */
   aliases?: string[]
   traits?: ToolTraits

@@ -48,7 +48,7 @@ export class ToolExecutor {
 
   add(use: ToolUse): void {
     const tool = this.env.tools.get(use.name)
-    const valid = tool ? validateInput(tool, use.input, { fromModel: true, cwd: this.env.cwd }) : undefined
+    const valid = tool ? validateInput(tool, use.input, { fromModel: true, at: this.env }) : undefined
     const readOnly = !tool || !valid?.ok || safeReadOnly(() => tool.isReadOnly(valid.input))
     let start!: () => void
     const started = new Promise<void>((resolve) => { start = resolve })

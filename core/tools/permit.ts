@@ -97,7 +97,7 @@ async function ask(env: CallEnv, tool: Tool, toolUseId: string, input: Record<st
 /** A whole input put in place of the call's, held to the tool's schema; an invalid one grants nothing. */
 function substituted(env: CallEnv, tool: Tool, input: Record<string, unknown>, updated: Record<string, unknown> | undefined, by: string): { input: Record<string, unknown> } | { deny: string } {
   if (updated === undefined) return { input }
-  const valid = validateInput(tool, updated, { cwd: env.cwd })
+  const valid = validateInput(tool, updated, { at: env })
   if (!valid.ok) return { deny: `${tool.name}: the input ${by} substituted is not valid: ${valid.message}` }
   return { input: valid.input as Record<string, unknown> }
 }

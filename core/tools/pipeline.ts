@@ -140,7 +140,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
   const tool = env.tools.get(use.name)
   if (!tool) return outcome({ text: `Error: No such tool available: ${use.name}. Available tools: ${env.tools.names().join(', ')}`, isError: true })
   // The executor checked the input already, to learn whether the call is read-only: not again, unless the tool was replaced since.
-  const checked = validated?.tool === tool ? validated.valid : validateInput(tool, use.input, { fromModel: true, cwd: env.cwd })
+  const checked = validated?.tool === tool ? validated.valid : validateInput(tool, use.input, { fromModel: true, at: env })
   if (!checked.ok) return outcome({ text: checked.message, isError: true })
 
   let finalInput: unknown = checked.input
@@ -153,7 +153,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
   const { verdict: _fromModel, ...given } = checked.input as Record<string, unknown>
   const e: ToolCallInput = { ...given, tool: tool.name, tool_use_id: use.id, ...(env.agentId ? { agentId: env.agentId } : {}) }
   const core = async (e2: ToolCallInput): Promise<ToolCallResult> => {
-    const valid = e2 === e ? checked : validateInput(tool, inputOf(e2), { cwd: env.cwd })
+    const valid = e2 === e ? checked : validateInput(tool, inputOf(e2), { at: env })
     if (!valid.ok) return { isError: true, result: valid.message }
     const verdict = await permit(env, tool, use.id, valid.input as Record<string, unknown>, e2.verdict)
     if ('deny' in verdict) {

@@ -15,6 +15,9 @@ export interface ToolContext {
   progress(data: unknown): void
 }
 
+/** Where a call's input is read: the session's directory, and whose call it is. */
+export type InputPlace = Pick<ToolContext, 'cwd' | 'sessionId' | 'agentId'>
+
 /** A block of a tool result as the Messages API takes it: text, an image or a PDF given inline (base64). */
 export type ToolResultContent = TextBlockParam | ImageBlockParam | DocumentBlockParam
 
@@ -52,10 +55,10 @@ export interface Tool<I = any> {
   call(input: I, ctx: ToolContext): Promise<ToolOutput> | ToolOutput
   /**
    * Fills in what a caller may leave implicit, once the input is valid and before hooks,
-   * permissions and `call` see it: a relative or `~/` path made absolute against the session cwd,
-   * as Claude Code does. Answers the input itself when there is nothing to fill in.
+   * permissions and `call` see it: a relative or `~/` path made absolute, as Claude Code does.
+   * Answers the input itself when there is nothing to fill in.
    */
-  resolveInput?(input: I, cwd: string): I
+  resolveInput?(input: I, at: InputPlace): I
   /** The mod that registered it. */
   readonly mod?: string
   readonly traits?: ToolTraits
@@ -117,10 +120,10 @@ export type Validation<I> = { ok: true; input: I } | { ok: false; message: strin
  * Validates tool input, naming the tool and every failing field. `fromModel`: the model wrote it,
  * so a parameter the tool does not take is refused too, as Claude Code refuses it (its schema
  * said so; dropped in silence, a misnamed option such as Grep's `include` would just not apply).
- * Input a mod or hook rewrote keeps the schema's own leniency. With `cwd`, a valid input is
+ * Input a mod or hook rewrote keeps the schema's own leniency. Given `at`, a valid input is
  * completed by the tool's `resolveInput`.
  */
-export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?: boolean; cwd?: string } = {}): Validation<I> {
+export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?: boolean; at?: InputPlace } = {}): Validation<I> {
   if (!tool.input) {
     return typeof input === 'object' && input !== null && !Array.isArray(input)
       ? { ok: true, input: input as I }
@@ -133,7 +136,7 @@ export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?:
   }
   const unknown = o.fromModel ? unexpectedKeys(tool.input, input) : []
   if (parsed.success && unknown.length === 0) {
-    return { ok: true, input: o.cwd !== undefined && tool.resolveInput ? tool.resolveInput(parsed.data, o.cwd) : parsed.data }
+    return { ok: true, input: o.at && tool.resolveInput ? tool.resolveInput(parsed.data, o.at) : parsed.data }
   }
   const problems = [
     ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)),

@@ -16,14 +16,14 @@ export default defineMod({
   name: 'edit',
   description: 'The Edit and NotebookEdit tools',
   options: allowedDirsOptions,
-  uses: { permissions: 'optional' },
+  uses: { permissions: 'optional', shellCwd: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, resolveInput: absolutePathField('file_path'), call: async (input, ctx) => {
+      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, resolveInput: absolutePathField('file_path', $), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs, confinementLifted($), unreadCheck($))
       } })
-      await registerTool($, { name: 'NotebookEdit', description: NOTEBOOK_EDIT_DESCRIPTION, input: notebookEditInput, isReadOnly: false, resolveInput: absolutePathField('notebook_path'), call: async (input, ctx) =>
+      await registerTool($, { name: 'NotebookEdit', description: NOTEBOOK_EDIT_DESCRIPTION, input: notebookEditInput, isReadOnly: false, resolveInput: absolutePathField('notebook_path', $), call: async (input, ctx) =>
         notebookEditTool(input, ctx, await sessionDirectories($, opts.additionalDirectories), confinementLifted($)) })
       return next(e)
     })

@@ -22,10 +22,10 @@ export default defineMod({
   description: 'The Read tool',
   options,
   provides: ['toolOutput.Read'],
-  uses: { permissions: 'optional', permissionMode: 'optional' },
+  uses: { permissions: 'optional', permissionMode: 'optional', shellCwd: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, resolveInput: absolutePathField('file_path'), call: async (input, ctx) => {
+      await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, resolveInput: absolutePathField('file_path', $), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Read', input, ctx, dirs)) ?? readTool(input, ctx, { ...opts, additionalDirectories: dirs, anywhere: confinementLifted($) })
       } })

@@ -12,10 +12,10 @@ export default defineMod({
   name: 'write',
   description: 'The Write tool',
   options: allowedDirsOptions,
-  uses: { permissions: 'optional' },
+  uses: { permissions: 'optional', shellCwd: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, resolveInput: absolutePathField('file_path'), call: async (input, ctx) => {
+      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, resolveInput: absolutePathField('file_path', $), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Write', input, ctx, dirs)) ?? writeTool(input, ctx, dirs, confinementLifted($), unreadCheck($))
       } })

@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
+import bash from '../../mods/bash/index.js'
 import edit from '../../mods/edit/index.js'
 import read from '../../mods/read/index.js'
 import write from '../../mods/write/index.js'
@@ -28,7 +29,9 @@ beforeAll(async () => {
   home = process.env.HOME
   process.env.HOME = tmp.dir
   await writeFile(join(tmp.dir, 'a.txt'), 'hello\n')
-  tools = await openTools(tmp.dir, [spy, read, edit, write])
+  await mkdir(join(tmp.dir, 'src'))
+  await writeFile(join(tmp.dir, 'src', 'a.txt'), 'in src\n')
+  tools = await openTools(tmp.dir, [spy, read, edit, write, bash])
 })
 afterAll(async () => {
   process.env.HOME = home
@@ -51,5 +54,13 @@ describe('a relative or ~/ path, as models often send one', () => {
   it('still may not lead outside the session directories', async () => {
     const r = await tools.call('Write', { file_path: '../escaped.txt', content: 'x' })
     expect(r).toMatchObject({ isError: true, text: expect.stringContaining('is outside the directories this session may use') })
+  })
+
+  it('starts where the shell is after cd, as a command there would see it', async () => {
+    expect(await tools.call('Bash', { command: 'cd src' })).toMatchObject({ isError: false })
+    expect(await tools.call('Read', { file_path: 'a.txt' })).toMatchObject({ isError: false, text: expect.stringContaining('in src') })
+    expect(await tools.call('Write', { file_path: 'b.txt', content: 'beside\n' })).toMatchObject({ isError: false })
+    expect(await readFile(join(tmp.dir, 'src', 'b.txt'), 'utf8')).toBe('beside\n')
+    await tools.call('Bash', { command: 'cd ..' })
   })
 })
