@@ -33,10 +33,12 @@ const BINARY_EXTENSIONS = new Set([
   '.woff', '.woff2', '.ttf', '.otf', '.sqlite', '.db', '.bin',
 ])
 
+// The schema asks for offset ≥ 0 and limit ≥ 1 (the `meta` minimums), but a call below them reads
+// from the start and the default length, as Claude Code's does, rather than cost a round.
 export const readInput = z.object({
   file_path: z.string().describe('The absolute path of the file to read'),
-  offset: z.number().int().min(0).optional().describe('The line number to start from (1-based). Only for files too long to read at once'),
-  limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${DEFAULT_LINES})`),
+  offset: z.number().int().optional().meta({ minimum: 0 }).describe('The line number to start from (1-based). Only for files too long to read at once'),
+  limit: z.number().int().optional().meta({ minimum: 1 }).describe(`How many lines to read (default ${DEFAULT_LINES})`),
   pages: z.string().optional().describe(`Page range for PDF files (e.g., "1-5", "3", "10-20"). Only applicable to PDF files. Maximum ${MAX_PAGES_PER_READ} pages per request.`),
 })
 export type ReadInput = z.output<typeof readInput>
@@ -105,8 +107,8 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
     return failure(`${shown} is a binary file (${bytes.length} bytes); Read shows text files, images, PDFs and notebooks only.`)
   }
   const { text } = decodeText(bytes)
-  const start = input.offset ? input.offset - 1 : 0
-  const limit = input.limit ?? DEFAULT_LINES
+  const start = input.offset !== undefined && input.offset > 0 ? input.offset - 1 : 0
+  const limit = input.limit !== undefined && input.limit > 0 ? input.limit : DEFAULT_LINES
   const view = lineWindow(text, { start, limit, maxLineChars: MAX_LINE_CHARS, cutNote: CUT_NOTE, budget: options.maxOutputChars })
   const result = (content: string, numLines: number) => ({ type: 'text', file: { filePath: shown, content, numLines, startLine: start + 1, totalLines: view.total } })
 

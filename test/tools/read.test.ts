@@ -73,7 +73,13 @@ describe('Read', () => {
     expect(r.text).toMatch(/^     3\tthree\n     4\tfour\n/)
     const bad = await tools.call('Read', { file_path: p('five.txt'), offset: 'three' })
     expect(bad).toMatchObject({ isError: true, text: expect.stringContaining('offset: Invalid input: expected number, received string') })
-    expect(await tools.call('Read', { file_path: p('five.txt'), limit: '0' })).toMatchObject({ isError: true, text: expect.stringContaining('limit: Too small') })
+  })
+
+  it('reads from the start for an offset below 1 and the default length for a limit of 0, as Claude Code does', async () => {
+    const whole = (await tools.call('Read', { file_path: p('five.txt') })).text
+    expect(await tools.call('Read', { file_path: p('five.txt'), offset: -2 })).toMatchObject({ isError: false, text: whole })
+    expect(await tools.call('Read', { file_path: p('five.txt'), limit: 0 })).toMatchObject({ isError: false, text: whole })
+    expect(await tools.call('Read', { file_path: p('five.txt'), offset: 0, limit: '0' })).toMatchObject({ isError: false, text: whole })
   })
 
   it('refuses a parameter it does not take, as Claude Code does, rather than reading without it', async () => {
@@ -163,7 +169,7 @@ describe('Read', () => {
   })
 
   it('rejects invalid input through the pipeline, naming the field', async () => {
-    const r = await tools.call('Read', { file_path: p('five.txt'), limit: 0 })
+    const r = await tools.call('Read', { file_path: p('five.txt'), limit: 2.5 })
     expect(r).toMatchObject({ isError: true, text: expect.stringContaining('limit') })
   })
 })
