@@ -6,7 +6,7 @@ import { splitCommand } from '../permissions/bash-split.js'
 import type { BackgroundShell } from './background-shells.js'
 import type { BashInput } from './bash-tool.js'
 import type { ShellSession } from './shell-session.js'
-import { BACKGROUND_DEFAULT_MS, BACKGROUND_MAX_MS } from './limits.js'
+import { askedTimeout, BACKGROUND_DEFAULT_MS, BACKGROUND_MAX_MS } from './limits.js'
 
 /**
  * A background shell as a task of the session's registry: it counts toward the cap on background
@@ -23,7 +23,7 @@ export async function startBackgroundTask(input: BashInput, ctx: ToolContext, sh
   const bg = shell.background.start(input.command, cwd, shell.prelude(), (id) => registry.outputFileFor(id))
   // Its `timeout` bounds its time in the background, as in Claude Code: a forgotten server or a
   // hung test run is stopped (and the model told) instead of running as long as the session.
-  const limitMs = Math.min(input.timeout ?? BACKGROUND_DEFAULT_MS, BACKGROUND_MAX_MS)
+  const limitMs = Math.min(askedTimeout(input.timeout) ?? BACKGROUND_DEFAULT_MS, BACKGROUND_MAX_MS)
   const launched = await launchShellTask(bg, input, ctx, shell, registry, limitMs)
   if (launched) return failure(launched)
   const file = bg.outputPath ? ` Output is being written to: ${bg.outputPath}.` : ''

@@ -7,10 +7,11 @@ import type { ShellSession } from './shell-session.js'
 import { modelText } from './model-text.js'
 import type { TaskRegistry } from '../_shared/tasks.js'
 import { backgroundTaker, movedResult, startBackgroundTask } from './background-task.js'
+import { askedTimeout } from './limits.js'
 
 export const bashInput = z.object({
   command: z.string().min(1).describe('The command to run'),
-  timeout: z.number().positive().optional().describe('Timeout in milliseconds (max 600000); with run_in_background, how long it may run in the background (default 1800000, max 7200000)'),
+  timeout: z.number().optional().meta({ exclusiveMinimum: 0 }).describe('Timeout in milliseconds (max 600000); with run_in_background, how long it may run in the background (default 1800000, max 7200000)'),
   description: z.string().optional().describe('What the command does, in 5-10 words, e.g. "List files in current directory"'),
   run_in_background: z.boolean().optional().describe('Run it in the background and return at once; read its output later with BashOutput'),
 })
@@ -50,7 +51,7 @@ export async function bashTool(input: BashInput, ctx: ToolContext, shell: ShellS
       text: `Started in the background with id ${bg.id}. Read its output with BashOutput, stop it with KillShell.${file}${cwdNote ? `\n${cwdNote}` : ''}`,
     }
   }
-  const timeoutMs = Math.min(input.timeout ?? options.defaultTimeoutMs, options.maxTimeoutMs)
+  const timeoutMs = Math.min(askedTimeout(input.timeout) ?? options.defaultTimeoutMs, options.maxTimeoutMs)
   // A heartbeat while the command runs: the caller's stream shows it still going (tool_progress).
   const beat = setInterval(() => ctx.progress({ command: input.command }), PROGRESS_INTERVAL_MS)
   beat.unref()

@@ -8,6 +8,11 @@ export const MOVED_LIMIT_MS = 10 * 60_000
 /** How long a run_in_background command may run when its `timeout` does not say, and the most it may ask (spec loop-and-sdk §7, Bash). */
 export const BACKGROUND_DEFAULT_MS = 30 * 60_000
 export const BACKGROUND_MAX_MS = 120 * 60_000
+/**
+ * The timeout a call asked for, or undefined for the default: the schema asks for one above zero,
+ * but a model's 0 (meaning "none") runs with the default, as in Claude Code, rather than cost a round.
+ */
+export const askedTimeout = (ms: number | undefined): number | undefined => (ms !== undefined && ms > 0 ? ms : undefined)
 /** BASH_MAX_OUTPUT_LENGTH is held at this, as in Claude Code. */
 const OUTPUT_CHARS_CAP = 150_000
 

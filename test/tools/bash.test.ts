@@ -90,6 +90,9 @@ describe('Bash', () => {
     expect(stdout).toContain('characters of output truncated')
   })
 
+  it('runs a command whose timeout is 0 with the default timeout, as Claude Code does', async () => {
+    expect(await tools.call('Bash', { command: 'echo ran', timeout: 0 })).toMatchObject({ isError: false, text: 'ran' })
+  })
 })
 
 // Each waits on init's reaping, so they run side by side.
