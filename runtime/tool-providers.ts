@@ -29,6 +29,7 @@ export function toolProviders(session: Session): Record<string, Provider> {
         jsonSchema: spec.input ? undefined : spec.inputSchema ?? spec.jsonSchema ?? { type: 'object' },
         isReadOnly: typeof readOnly === 'function' ? readOnly : () => readOnly === true,
         ...(spec.resolveInput ? { resolveInput: spec.resolveInput } : {}),
+        ...(spec.coerceInput ? { coerceInput: spec.coerceInput } : {}),
         call: spec.call ?? (() => {
           const message = `${name}: no tool.call handler of ${mod} answered this call`
           host.unanswered.push({ mod, event: 'tool.call', method: 'tool.register', message })

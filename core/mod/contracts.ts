@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { TaskEndInput, TaskStartInput, TaskUsage, Usage } from '../events/types.js'
 import type { SDKResultMessage } from '../loop/messages.js'
 import type { EffortLevel } from '../model/capabilities.js'
-import type { InputPlace, ToolContext, ToolOutput, ToolTraits } from '../tools/tool.js'
+import type { CoercedInput, InputPlace, ToolContext, ToolOutput, ToolTraits } from '../tools/tool.js'
 
 // What the `$` methods served by the runtime (runtime/providers.ts) take and give: declared here,
 // with the `$` type, so mods and the type need not import the runtime that serves them.
@@ -78,6 +78,8 @@ export interface ToolRegistration {
   call?: (input: any, ctx: ToolContext) => Promise<ToolOutput> | ToolOutput
   /** Completes a valid input before hooks, permissions and `call` see it (the Tool contract's `resolveInput`). */
   resolveInput?: (input: any, at: InputPlace) => any
+  /** Reads a model's input sent in a like tool's shape as this tool's (the Tool contract's `coerceInput`). */
+  coerceInput?: (input: Record<string, unknown>) => CoercedInput | undefined
   /** Other names the model may call it by (e.g. the legacy `Task` for `Agent`). */
   aliases?: string[]
   traits?: ToolTraits

@@ -188,7 +188,8 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
     const text = `Error: ${tool.name} returned a result that cannot be sent: ${bad}`
     return outcome({ input: finalInput, result: text, text, isError: true, ...endOf(r) })
   }
-  const text = r.text ?? textOf(r.result)
+  // A note on how the input was read (Validation.note) follows what the tool answered.
+  const text = withNote(r.text ?? textOf(r.result), r.isError === true ? undefined : checked.note)
   const content = contentOf(r, text, ran)
   return outcome({
     // A tool that gave only text has that text as its structured result too.
@@ -197,6 +198,8 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
     ...(typeof r.followUp === 'string' && r.followUp !== '' ? { followUp: r.followUp } : {}),
   })
 }
+
+const withNote = (text: string, note: string | undefined): string => (note ? `${text}\n\n${note}` : text)
 
 /**
  * The blocks to send for a result that has them. A handler that put another text in place of the

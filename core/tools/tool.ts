@@ -15,6 +15,11 @@ export interface ToolContext {
   progress(data: unknown): void
 }
 
+export interface CoercedInput {
+  input: Record<string, unknown>
+  note?: string
+}
+
 /** Where a call's input is read: the session's directory, and whose call it is. */
 export type InputPlace = Pick<ToolContext, 'cwd' | 'sessionId' | 'agentId'>
 
@@ -59,6 +64,12 @@ export interface Tool<I = any> {
    * Answers the input itself when there is nothing to fill in.
    */
   resolveInput?(input: I, at: InputPlace): I
+  /**
+   * Reads a model's input sent in the shape of a like tool (the text editor's `path`, `old_str`,
+   * `file_text`) as this tool's own, before it is validated, as Claude Code reads it; undefined when
+   * there is nothing to change. `note` tells the model, after the result, what was read as what.
+   */
+  coerceInput?(input: Record<string, unknown>): CoercedInput | undefined
   /** The mod that registered it. */
   readonly mod?: string
   readonly traits?: ToolTraits
@@ -114,21 +125,24 @@ function closeObjects(node: unknown): void {
   for (const value of Object.values(o)) closeObjects(value)
 }
 
-export type Validation<I> = { ok: true; input: I } | { ok: false; message: string }
+/** A valid input; `note` (from `coerceInput`) follows the call's result. */
+export type Validation<I> = { ok: true; input: I; note?: string } | { ok: false; message: string }
 
 /**
  * Validates tool input, naming the tool and every failing field. `fromModel`: the model wrote it,
  * so a parameter the tool does not take is refused too, as Claude Code refuses it (its schema
  * said so; dropped in silence, a misnamed option such as Grep's `include` would just not apply).
- * Input a mod or hook rewrote keeps the schema's own leniency. Given `at`, a valid input is
- * completed by the tool's `resolveInput`.
+ * Input a mod or hook rewrote keeps the schema's own leniency. The model's input is first read
+ * through the tool's `coerceInput`; given `at`, a valid input is completed by its `resolveInput`.
  */
 export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?: boolean; at?: InputPlace } = {}): Validation<I> {
   if (!tool.input) {
-    return typeof input === 'object' && input !== null && !Array.isArray(input)
+    return isRecord(input)
       ? { ok: true, input: input as I }
       : { ok: false, message: `${tool.name}: input must be an object` }
   }
+  const coerced = o.fromModel && isRecord(input) ? tool.coerceInput?.(input) : undefined
+  if (coerced) input = coerced.input
   let parsed = tool.input.safeParse(input)
   if (!parsed.success) {
     const retry = unquoteScalars(input, parsed.error.issues)
@@ -136,7 +150,8 @@ export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?:
   }
   const unknown = o.fromModel ? unexpectedKeys(tool.input, input) : []
   if (parsed.success && unknown.length === 0) {
-    return { ok: true, input: o.at && tool.resolveInput ? tool.resolveInput(parsed.data, o.at) : parsed.data }
+    const valid = o.at && tool.resolveInput ? tool.resolveInput(parsed.data, o.at) : parsed.data
+    return coerced?.note ? { ok: true, input: valid, note: coerced.note } : { ok: true, input: valid }
   }
   const problems = [
     ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)),
@@ -144,6 +159,8 @@ export function validateInput<I>(tool: Tool<I>, input: unknown, o: { fromModel?:
   ]
   return { ok: false, message: `InputValidationError: ${tool.name} was called with invalid input:\n${problems.map((p) => `- ${p}`).join('\n')}` }
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** The top-level keys of `input` that a plain (key-stripping) object schema does not name. */
 function unexpectedKeys(schema: z.ZodType, input: unknown): string[] {

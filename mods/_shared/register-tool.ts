@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { ToolRegistration } from '../../core/mod/contracts.js'
 import type { ModApi } from '../../core/mod/api.js'
-import type { InputPlace, ToolContext, ToolOutput, ToolTraits } from '../../core/tools/tool.js'
+import type { CoercedInput, InputPlace, ToolContext, ToolOutput, ToolTraits } from '../../core/tools/tool.js'
 
 /** A built-in tool: a zod input schema, and an implementation typed by it. */
 export interface BuiltinTool<S extends z.ZodType> {
@@ -10,6 +10,7 @@ export interface BuiltinTool<S extends z.ZodType> {
   input: S
   isReadOnly: boolean | ((input: z.output<S>) => boolean)
   resolveInput?(input: z.output<S>, at: InputPlace): z.output<S>
+  coerceInput?(input: Record<string, unknown>): CoercedInput | undefined
   aliases?: string[]
   traits?: ToolTraits
   call(input: z.output<S>, ctx: ToolContext): Promise<ToolOutput> | ToolOutput

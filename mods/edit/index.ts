@@ -6,6 +6,7 @@ import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
 import { unreadCheck } from '../_shared/unread-change.js'
 import { EDIT_DESCRIPTION, editInput, editTool } from './edit-file.js'
+import { coerceEditInput } from './edit-input-shape.js'
 import { NOTEBOOK_EDIT_DESCRIPTION, notebookEditInput, notebookEditTool } from './notebook-edit.js'
 
 /**
@@ -19,7 +20,7 @@ export default defineMod({
   uses: { permissions: 'optional', shellCwd: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, resolveInput: absolutePathField('file_path', $), call: async (input, ctx) => {
+      await registerTool($, { name: 'Edit', description: EDIT_DESCRIPTION, input: editInput, isReadOnly: false, coerceInput: coerceEditInput, resolveInput: absolutePathField('file_path', $), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs, confinementLifted($), unreadCheck($))
       } })

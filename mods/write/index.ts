@@ -6,6 +6,7 @@ import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
 import { unreadCheck } from '../_shared/unread-change.js'
 import { WRITE_DESCRIPTION, writeInput, writeTool } from './write-file.js'
+import { coerceWriteInput } from './write-input-shape.js'
 
 /** Write: creates or replaces a file, only over a file read in this session and unchanged since. */
 export default defineMod({
@@ -15,7 +16,7 @@ export default defineMod({
   uses: { permissions: 'optional', shellCwd: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, resolveInput: absolutePathField('file_path', $), call: async (input, ctx) => {
+      await registerTool($, { name: 'Write', description: WRITE_DESCRIPTION, input: writeInput, isReadOnly: false, coerceInput: coerceWriteInput, resolveInput: absolutePathField('file_path', $), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Write', input, ctx, dirs)) ?? writeTool(input, ctx, dirs, confinementLifted($), unreadCheck($))
       } })
