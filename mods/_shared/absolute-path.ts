@@ -5,13 +5,14 @@ import type { InputPlace } from '../../core/tools/tool.js'
 import './shell-cwd.js'
 
 /**
- * A path a model gave, made absolute as Claude Code makes it: `~` and `~/…` start at the home
- * folder, a relative path at `from`. An absolute path is answered as given, so messages quote it
- * as the model wrote it.
+ * A path a model gave, made absolute as Claude Code makes it: spaces around it dropped (a slip,
+ * never part of a name the model meant), `~` and `~/…` started at the home folder, a relative path
+ * at `from`. An absolute path is otherwise answered as given, so messages quote it as written.
  */
 export function absolutePath(given: string, from: string): string {
-  if (given === '~' || given.startsWith('~/')) return join(homedir(), given.slice(1))
-  return isAbsolute(given) || given === '' ? given : resolve(from, given)
+  const path = given.trim()
+  if (path === '~' || path.startsWith('~/')) return join(homedir(), path.slice(1))
+  return isAbsolute(path) || path === '' ? path : resolve(from, path)
 }
 
 /**

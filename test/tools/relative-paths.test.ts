@@ -51,6 +51,12 @@ describe('a relative or ~/ path, as models often send one', () => {
     expect(seen).toEqual([join(tmp.dir, 'a.txt'), join(tmp.dir, 'a.txt'), join(tmp.dir, 'sub', 'b.txt'), join(tmp.dir, 'n.ipynb')])
   })
 
+  it('loses the spaces or newline a model left around it', async () => {
+    expect(await tools.call('Read', { file_path: ` ${join(tmp.dir, 'a.txt')}` })).toMatchObject({ isError: false })
+    expect(await tools.call('Write', { file_path: 'spaced.txt \n', content: 's\n' })).toMatchObject({ isError: false })
+    expect(await readFile(join(tmp.dir, 'spaced.txt'), 'utf8')).toBe('s\n')
+  })
+
   it('still may not lead outside the session directories', async () => {
     const r = await tools.call('Write', { file_path: '../escaped.txt', content: 'x' })
     expect(r).toMatchObject({ isError: true, text: expect.stringContaining('is outside the directories this session may use') })
