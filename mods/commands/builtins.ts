@@ -7,6 +7,7 @@ export const BUILTINS = [
   { name: 'mods', description: 'List the loaded mods and the commands each registered' },
   { name: 'clear', description: 'Start a new conversation: the history is dropped and a new session id begins' },
   { name: 'cost', description: "Show the session's cost, API and wall time, and tokens by model" },
+  { name: 'context', description: 'Show how full the context window is and how much room is left' },
 ] as const
 
 /** `/help`: every command any mod registered, with its argument hint where this mod knows it. */

@@ -6,6 +6,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { BUILTINS, helpText, modsText } from './builtins.js'
 import { costText } from './cost.js'
+import { contextText } from './context.js'
 import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
 import { registerInvocation, RunningInvocation } from './invocation.js'
@@ -181,6 +182,7 @@ export default defineMod({
       }
       if (opts.builtins && e.command === 'mods') return { output: await modsText($) }
       if (opts.builtins && e.command === 'cost') return { output: await costText($) }
+      if (opts.builtins && e.command === 'context') return { output: await contextText($) }
       if (opts.builtins && e.command === 'clear') {
         const { sessionId } = (await $.session.clear()) as { sessionId: string }
         return { output: `Started a new conversation (session ${sessionId}).` }

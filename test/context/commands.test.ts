@@ -151,6 +151,7 @@ describe('slash commands from .claude/commands', () => {
       'Slash commands:',
       '/broken — Broken body $ARGUMENTS (project)',
       '/clear — Start a new conversation: the history is dropped and a new session id begins',
+      '/context — Show how full the context window is and how much room is left',
       "/cost — Show the session's cost, API and wall time, and tokens by model",
       '/git:status — Git status (project)',
       '/help — List the slash commands of this session',
@@ -173,7 +174,7 @@ describe('slash commands from .claude/commands', () => {
     expect(run.requests).toHaveLength(0)
     const lines = (run.result.result as string).split('\n')
     expect(lines[0]).toMatch(/^Mods \(\d+, in load order\):$/)
-    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) — Custom slash commands.*; commands: \/broken, \/clear, \/cost, \/git:status, \/help, /))
+    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) — Custom slash commands.*; commands: \/broken, \/clear, \/context, \/cost, \/git:status, \/help, /))
     expect(lines).toContainEqual(expect.stringMatching(/^memory \(query\(\) options\) — CLAUDE\.md and AGENTS\.md memory files/))
     expect(lines.find((l) => l.startsWith('memory'))).not.toContain('commands:')
   })
@@ -202,6 +203,18 @@ describe('slash commands from .claude/commands', () => {
         `  claude-sonnet-4-5:  1.2k input, 300 output, 2k cache read, 0 cache write ($${m['claude-sonnet-4-5']!.costUSD.toFixed(4)})`,
         `  claude-haiku-4-5:   40k input, 1.5m output, 0 cache read, 0 cache write ($${m['claude-haiku-4-5']!.costUSD.toFixed(2)})`,
       ])
+    } finally {
+      await c.end()
+    }
+  })
+
+  it('/context shows how full the context window is, as the last request left it, without a model call', async () => {
+    const c = await conversation([{ reply: 'one', usage: { input_tokens: 40_000, output_tokens: 2_000, cache_read_input_tokens: 8_000 } }], { cwd, model: 'claude-sonnet-4-5', mods: [commands()] })
+    try {
+      await c.say('first')
+      const shown = await c.say('/context')
+      expect(c.server.requests).toHaveLength(1)
+      expect((shown.result as string).split('\n')).toEqual(['Context: 50k of 200k tokens (25%) · claude-sonnet-4-5', 'Free:    150k tokens'])
     } finally {
       await c.end()
     }
