@@ -244,6 +244,8 @@ function turnInput(message: SDKUserMessage): TurnInput {
   const content = message.message.content
   const id = { ...(message.uuid ? { uuid: message.uuid } : {}), sent: content }
   const origin: PromptOrigin = message.origin?.kind === 'task-notification' ? { kind: 'task-notification', taskId: message.origin.task_id ?? '' } : { kind: 'sdk' }
+  // A `!` command's blocks enter as they are: no text of them is a prompt to submit.
+  if (message.origin?.kind === 'bash' && typeof content !== 'string') return { text: '', origin: { kind: 'bash' }, content, ...id }
   if (typeof content === 'string') return { text: content, origin, ...id }
   const texts = content.filter((b) => b.type === 'text') as Extract<ContentBlockParam, { type: 'text' }>[]
   const text = texts.map((b) => b.text).join('\n')

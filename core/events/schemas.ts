@@ -22,7 +22,7 @@ const usage = z.looseObject({
 })
 
 const origin = z.union([
-  z.looseObject({ kind: z.enum(['sdk', 'composer', 'auto-continuation']) }),
+  z.looseObject({ kind: z.enum(['sdk', 'composer', 'auto-continuation', 'bash']) }),
   z.looseObject({ kind: z.literal('plugin'), name: text, asUser: z.boolean().optional() }),
   z.looseObject({ kind: z.literal('task-notification'), taskId: text }),
 ])

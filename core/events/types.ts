@@ -68,9 +68,13 @@ export type SessionCompactResult =
   | { messages: SessionMessage[]; tokensBefore?: number; tokensAfter?: number; summary?: string }
   | { skip: string; isFailed?: true }
 
-/** `task-notification`: a background task ended and its report comes back as a turn of its own. */
+/**
+ * `task-notification`: a background task ended and its report comes back as a turn of its own.
+ * `bash`: a command the person ran themselves (the terminal's `!` mode); its input and output enter
+ * as they are, without prompt.submit (no UserPromptSubmit, as in Claude Code), commands or mentions.
+ */
 export type PromptOrigin =
-  | { kind: 'sdk' | 'composer' | 'auto-continuation' }
+  | { kind: 'sdk' | 'composer' | 'auto-continuation' | 'bash' }
   | { kind: 'plugin'; name: string; asUser?: boolean }
   | { kind: 'task-notification'; taskId: string }
 export interface PromptSubmitInput { text: string; context?: string[]; origin: PromptOrigin; wait: boolean; turnId?: string }

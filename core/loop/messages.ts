@@ -110,8 +110,11 @@ export interface SDKUserMessage {
   session_id?: string
 }
 
-/** Where a prompt came from, as the Agent SDK marks it on user messages and results. */
-export type SDKMessageOrigin = { kind: 'human' } | { kind: 'task-notification'; task_id?: string }
+/**
+ * Where a prompt came from, as the Agent SDK marks it on user messages and results. `bash` (a
+ * modloop addition): the output of a command the person ran in the terminal's `!` mode.
+ */
+export type SDKMessageOrigin = { kind: 'human' } | { kind: 'task-notification'; task_id?: string } | { kind: 'bash' }
 
 export interface SDKPartialMessage {
   type: 'stream_event'

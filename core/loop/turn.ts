@@ -62,7 +62,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       return yield* end.finish({ subtype: 'success', terminal: 'completed', isError: true, text: 'Nothing to run: the prompt is empty and no deferred tool call is waiting.' })
     }
     try {
-      const submitted = await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
+      // A `!` command's output is not a prompt: Claude Code runs no UserPromptSubmit for it.
+      const submitted = input.origin.kind === 'bash' ? { text: '' } : await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
       if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: submitted.isError !== false })
       session.userTurns++
       // Every turn that runs opens its stream with init, a local command's (/cost, /compact) too; a

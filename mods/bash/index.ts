@@ -7,6 +7,8 @@ import { bashDescription, bashInput, bashTool } from './bash-tool.js'
 import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
 import '../_shared/hook-env-files.js'
 import '../_shared/shell-cwd.js'
+import '../_shared/user-shell.js'
+import { runBashMode } from './bash-mode.js'
 import { publishToolOutput } from '../_shared/tool-output.js'
 import { bashOutputShape } from './output-shape.js'
 import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
@@ -36,13 +38,16 @@ export default defineMod({
   name: 'bash',
   description: 'The Bash, BashOutput and KillShell tools',
   options,
-  provides: ['toolOutput.Bash', 'shellCwd'],
+  provides: ['toolOutput.Bash', 'shellCwd', 'userShell'],
   uses: { hookEnvFiles: 'optional', transcriptFile: 'optional', tasks: 'optional' },
   register(on, opts, $) {
     // Where each session's shell is after `cd`, for the settings hooks that run there.
     const cwds = new Map<string, string>()
     $.capability.provide('shellCwd', (sessionId) => cwds.get(sessionId))
     const sessions = new Map<string, ShellSession>()
+    // The person's own `!` commands run in the same shell as the model's: one directory, one `cd`.
+    const userShells = new Map<string, (command: string, signal: AbortSignal) => ReturnType<typeof runBashMode>>()
+    $.capability.provide('userShell', (sessionId) => userShells.get(sessionId))
     // Background shells run in groups of their own, which would outlive this process.
     const onExit = () => {
       for (const s of sessions.values()) {
@@ -57,6 +62,9 @@ export default defineMod({
       const envFiles = () => [...($.capability.use('hookEnvFiles')?.(e.sessionId) ?? [])]
       const shell = new ShellSession(e.cwd, opts.additionalDirectories, envFiles, () => $.env.all(), (cwd) => cwds.set(e.sessionId, cwd))
       sessions.set(e.sessionId, shell)
+      let typed = 0
+      userShells.set(e.sessionId, (command, signal) =>
+        runBashMode(command, shell, limits, AbortSignal.any([signal, $.signal]), join(toolResultsDirOf($), toolResultFile(`bash-mode-${++typed}`))))
       // A subagent isolated in a worktree runs its commands there, its `cd` kept apart; background shells stay one list.
       const elsewhere = new Map<string, ShellSession>()
       const shellFor = (cwd: string) => {
@@ -91,6 +99,7 @@ export default defineMod({
     on('session.end', async ($, e, next) => {
       const shell = sessions.get(e.sessionId)
       sessions.delete(e.sessionId)
+      userShells.delete(e.sessionId)
       shell?.spare.dispose()
       await shell?.background.killAll(END_GRACE_MS)
       return next(e)
@@ -101,6 +110,7 @@ export default defineMod({
       for (const s of sessions.values()) s.spare.dispose()
       await Promise.all([...sessions.values()].map((s) => s.background.killAll(END_GRACE_MS)))
       sessions.clear()
+      userShells.clear()
     }
   },
 })

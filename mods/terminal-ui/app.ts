@@ -18,6 +18,8 @@ export interface Key {
 /** What the keys do to the running session; the session runner supplies it. */
 export interface Actions {
   submit(text: string, priority: 'now' | 'next' | 'later'): void
+  /** Runs a command typed in `!` mode in the session's shell. */
+  shell?(command: string): void
   interrupt(): void
   exit(): void
   cycleMode(): void
@@ -37,6 +39,7 @@ const PASTED_TAB = '    '
 export const KEYS_HELP = [
   'Keys:',
   '  Enter send · \\ then Enter, Shift+Enter or Ctrl+J: new line · Alt+Enter: send now (interrupts the turn)',
+  '  ! on an empty prompt: shell mode (Enter runs the command, Backspace leaves it)',
   '  Esc interrupt the turn · Shift+Tab cycle the permission mode · Tab complete a /command (↑↓ pick one)',
   '  Ctrl+O show the last thinking in full, or collapse thinking again',
   '  ↑↓ history · Ctrl+C twice or Ctrl+D exit · Ctrl+T stop a background task',
@@ -54,6 +57,8 @@ export class App {
   private readonly reason = new Editor()
   private readonly choosers: Chooser<unknown>[] = []
   busy = false
+  /** The prompt is in `!` mode: Enter runs its text as a shell command. */
+  shell = false
   mode = 'default'
   /** The background tasks running now, as the last background_tasks_changed listed them. */
   tasks: BackgroundTask[] = []
@@ -167,13 +172,19 @@ export class App {
     if (key.ctrl && key.name === 'c') return this.ctrlC()
     this.exitArmedAt = 0
     if (key.ctrl && key.name === 'd') return e.text === '' ? this.actions?.exit() : e.deleteForward()
-    if (key.name === 'escape') return void (this.busy && this.actions?.interrupt())
+    if (key.name === 'escape') {
+      if (this.busy) this.actions?.interrupt()
+      else if (this.shell && e.text === '') this.shell = false
+      return
+    }
+    if (this.shell && e.text === '' && key.name === 'backspace') return void (this.shell = false)
+    if (!this.shell && e.text === '' && str === '!' && !key.ctrl && !key.meta && !this.pasting) return void (this.shell = true)
     if (key.name === 'tab' && key.shift) return this.actions ? this.actions.cycleMode() : void this.earlyModeCycles++
     // A pasted tab is indentation, not completion: four spaces, as Claude Code makes it.
     if (key.name === 'tab' && this.pasting) return e.insert(PASTED_TAB)
-    if (key.name === 'tab') return this.complete()
+    if (key.name === 'tab') return void (this.shell || this.complete())
     // While the menu shows, ↑↓ pick from it; a command recalled from the history still walks the history.
-    const picked = e.browsing ? undefined : this.menu.current(e.text)
+    const picked = e.browsing || this.shell ? undefined : this.menu.current(e.text)
     if (picked && (key.name === 'up' || key.name === 'down')) return this.menu.move(e.text, key.name === 'up' ? -1 : 1)
     // Shift+Enter arrives as CSI u or modifyOtherKeys in terminals that tell it from Enter.
     const shiftEnter = key.sequence === '\u001b[13;2u' || key.sequence === '\u001b[27;2;13~' || (key.name === 'return' && key.shift)
@@ -187,12 +198,28 @@ export class App {
       // A lone `/` is not a pick: Enter there must not run whichever command sorts first.
       if (picked && !key.meta && e.text.length > 1) e.set(`/${picked.name}`)
       const text = e.take()
+      if (this.shell) {
+        this.shell = false
+        return void (text.trim() && this.actions?.shell?.(text))
+      }
       if (text.trim()) this.submit(text, key.meta ? 'now' : text.trim().startsWith('/') && this.busy ? 'later' : 'next')
       return
     }
-    if (key.name === 'up') return e.up()
-    if (key.name === 'down') return e.down()
+    if (key.name === 'up' || key.name === 'down') {
+      if (key.name === 'up') e.up()
+      else e.down()
+      return this.recallShell()
+    }
     this.edit(e, str, key)
+  }
+
+  /** A `!` command recalled from the history comes back in shell mode, without its `!`. */
+  private recallShell(): void {
+    const text = this.editor.text
+    if (text.startsWith('!')) {
+      this.shell = true
+      this.editor.set(text.slice(1))
+    } else if (this.editor.browsing) this.shell = false
   }
 
   /** The keys every text line shares. */
@@ -278,12 +305,16 @@ export class App {
         lines.push(...v.rows)
       }
     } else {
-      lines.push(p.dim('─'.repeat(width)))
-      const v = this.editor.view('› ', width)
+      // Shell mode shows in the marker and the rules, as Claude Code colours them.
+      const rule = this.shell ? p.magenta('─'.repeat(width)) : p.dim('─'.repeat(width))
+      lines.push(rule)
+      const v = this.editor.view(this.shell ? '! ' : '› ', width)
+      if (this.shell && v.rows[0]) v.rows[0] = p.magenta('!') + v.rows[0].slice(1)
       caret = { row: lines.length + v.caret.row, col: v.caret.col }
       lines.push(...v.rows)
-      lines.push(p.dim('─'.repeat(width)))
-      if (!this.editor.browsing) lines.push(...this.menu.lines(this.editor.text, p, width))
+      lines.push(rule)
+      if (this.shell) lines.push(p.magenta('  ! for shell mode'))
+      else if (!this.editor.browsing) lines.push(...this.menu.lines(this.editor.text, p, width))
     }
     const status = this.statusLine()
     if (status) lines.push(status)

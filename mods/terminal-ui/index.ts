@@ -4,6 +4,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { InteractiveSurface } from './surface.js'
 import type { Outcome } from './tool-view.js'
+import '../_shared/user-shell.js'
 import { describeError } from '../../core/errors.js'
 
 /** What the in-session half needs from the terminal that runs the session. */
@@ -49,7 +50,7 @@ interface Listed { name: string; description: string; plugin?: string }
 export default defineMod({
   name: 'terminal-ui',
   description: 'The interactive terminal: prompt, rendering, permission asks, terminal commands',
-  uses: { permissions: 'optional', permissionMode: 'optional' },
+  uses: { permissions: 'optional', permissionMode: 'optional', userShell: 'optional' },
   provides: ['surface.terminal'],
   register(on, _options, $) {
     let bridge: UiBridge | undefined

@@ -13,6 +13,7 @@ import { reviewProjectHooks } from './hooks-review.js'
 import { reviewProjectServers } from './servers-review.js'
 import { modsText } from './listings.js'
 import { promptText } from './pending.js'
+import { shellCommands } from './shell-commands.js'
 import { permissionChooser, permissionsApi, planChooser, planText, rulesText } from './permission-ask.js'
 import type { PermissionUpdate } from '../../core/events/types.js'
 import { pickSession, resumable, showResumed } from './resume.js'
@@ -197,7 +198,13 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         surface: 'terminal', isInteractive: true, log: (line) => say(line, 'warn'),
       },
     })
+    const shells = shellCommands({ app, view, paint, input, say, runner: () => $?.capability.use('userShell')?.(sessionId) })
     app.actions = {
+      shell: (command) => {
+        void appendHistory(history, `!${command}`).catch(() => {})
+        app.editor.remember(`!${command}`)
+        shells.add(command)
+      },
       submit: (text, priority) => {
         void appendHistory(history, text).catch(() => {})
         app.editor.remember(text)
@@ -206,7 +213,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         app.busy = true
         input.push(text, priority)
       },
-      interrupt: () => void q.interrupt(),
+      interrupt: () => void (shells.stop() || q.interrupt()),
       exit: () => {
         exiting = true
         if (app.busy) void q.interrupt()
@@ -246,6 +253,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         }
         if (m.type !== 'result') continue
         app.busy = false
+        shells.turnEnded()
         await app.refreshCommands()
         if (exiting) input.end()
         if (resumeAsked !== undefined) {
