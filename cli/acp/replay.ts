@@ -30,9 +30,9 @@ export async function replayUpdates(sessionId: string, cwd: string, env: Record<
 function asMessage(e: MessageEntry): SDKMessage | undefined {
   if (e.type === 'assistant') return { type: 'assistant', message: e.message, parent_tool_use_id: null, uuid: e.uuid, session_id: e.sessionId }
   if (e.type !== 'user') return undefined
-  if (isPrompt(e) && typeof e.message.content !== 'string') {
-    // What was typed is the first text block; the context the runtime attached follows it as more text blocks.
-    const images = e.message.content.filter((b) => b.type === 'image')
+  if (isPrompt(e)) {
+    // What was typed is the first text block (a command's header, read back as typed); the context the runtime attached follows it as more text blocks.
+    const images = typeof e.message.content === 'string' ? [] : e.message.content.filter((b) => b.type === 'image')
     return { type: 'user', message: { role: 'user', content: [{ type: 'text', text: promptText(e) ?? '' }, ...images] }, parent_tool_use_id: null }
   }
   return { type: 'user', message: e.message, parent_tool_use_id: null, ...(e.isMeta || e.isCompactSummary ? { isSynthetic: true } : {}) }

@@ -2,6 +2,7 @@ import type { ImageBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PromptOrigin } from '../events/types.js'
 import type { Session } from './session.js'
 import { surfaceFields } from './session-options.js'
+import { commandHeader } from './command-header.js'
 
 export interface CommandInfo {
   name: string
@@ -19,9 +20,10 @@ export interface CommandInfo {
 
 /**
  * `context` goes with a prompt as runtime context (a reminder the model reads after the text);
- * `images` follow its text (an MCP prompt's pictures).
+ * `images` follow its text (an MCP prompt's pictures); `header` says which command the text is
+ * the body of (see command-header.ts).
  */
-export type Expansion = { kind: 'prompt'; text: string; context?: string[]; images?: ImageBlockParam[] } | { kind: 'output'; text: string; command: string } | { kind: 'deny'; text: string; isError: boolean }
+export type Expansion = { kind: 'prompt'; text: string; context?: string[]; images?: ImageBlockParam[]; header?: string } | { kind: 'output'; text: string; command: string } | { kind: 'deny'; text: string; isError: boolean }
 
 // A slash command is `/name args`; a prompt that merely starts with a path (`/usr/bin/x fails`) is not one.
 const COMMAND = /^\/([A-Za-z0-9_:.-]+)(?:\s+([\s\S]*))?$/
@@ -33,7 +35,7 @@ export function slashCommandName(text: string): string | undefined {
 
 /**
  * Raises `command.run` for a prompt that is a slash command. Mods serve commands: a handler
- * answers `{prompt}` (the turn goes on with that text, and its `images` if any), `{output}` (printed, no model call) or
+ * answers `{prompt}` (the turn goes on with that text behind the command's header, and its `images` if any), `{output}` (printed, no model call) or
  * `{deny}`. Nothing answering means the command is unknown: headless, the text goes to the model
  * as typed; in an interactive session the answer names close matches.
  */
@@ -50,7 +52,7 @@ export async function expandCommand(session: Session, text: string, origin: Prom
   // instead, with the close matches.
   if ('deny' in r && r.unknown && !surfaceFields(session.options).isInteractive) return { kind: 'prompt', text, context: [notRun(session, command)] }
   if ('deny' in r) return { kind: 'deny', text: r.deny, isError: r.isError !== false }
-  if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt, ...(r.images?.length ? { images: r.images } : {}) }
+  if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt, header: commandHeader(command, args), ...(r.images?.length ? { images: r.images } : {}) }
   return { kind: 'output', text: r.output ?? '', command }
 }
 

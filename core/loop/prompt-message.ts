@@ -1,6 +1,7 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { SDKUserMessage } from './messages.js'
 import type { Session } from './session.js'
+import { recordUnshown } from './unshown.js'
 
 /** Whether the caller asked for its prompts back (`extraArgs: { 'replay-user-messages': null }`). */
 export function replaysPrompts(session: Session): boolean {
@@ -14,13 +15,18 @@ export function replaysPrompts(session: Session): boolean {
  * caller learns it from the result's `user_message_uuid`, or from the echo yielded here when it
  * asked for replays. The echo is marked `isReplay` so it is not recorded a second time, and holds
  * what the caller sent (`sent`), as Claude Code's does: not the context the turn attached to it.
+ * A typed command's `header` leads the message the model reads; recorded, it is the prompt (and
+ * what the echo holds) and the body is context beside it, as Claude Code records them.
  */
-export async function* enterPrompt(session: Session, content: ContentBlockParam[], id: string, sent: MessageParam['content'] = content): AsyncGenerator<SDKUserMessage, void, undefined> {
+export async function* enterPrompt(session: Session, content: ContentBlockParam[], id: string, sent: MessageParam['content'] = content, header?: string): AsyncGenerator<SDKUserMessage, void, undefined> {
   const { bus } = session.host
-  session.messages.push({ role: 'user', content })
-  const message: SDKUserMessage = { type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, uuid: id, session_id: session.id }
+  // The line ends as the block sent does, so a resumed session sends the same bytes.
+  const line = header === undefined ? undefined : `${header}\n`
+  session.messages.push({ role: 'user', content: line === undefined ? content : [{ type: 'text', text: line }, ...content] })
+  const message: SDKUserMessage = { type: 'user', message: { role: 'user', content: line ?? content }, parent_tool_use_id: null, uuid: id, session_id: session.id }
   if (bus.has('session.message')) await bus.emit('session.message', { message, shown: false })
-  if (replaysPrompts(session)) yield { ...message, message: { role: 'user', content: sent }, isReplay: true }
+  if (header !== undefined) await recordUnshown(session, content, true)
+  if (replaysPrompts(session)) yield { ...message, message: { role: 'user', content: header ?? sent }, isReplay: true }
 }
 
 /**

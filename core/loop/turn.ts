@@ -90,7 +90,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       }
       if (!replayed || text.trim() !== '' || input.content?.length) {
         end.userMessageUuid = input.uuid ?? uuid()
-        yield* enterPrompt(session, content, end.userMessageUuid, input.sent)
+        yield* enterPrompt(session, content, end.userMessageUuid, input.sent, expansion?.header)
       }
       await bus.emit('turn.start', { text, turnId })
     } catch (err) {

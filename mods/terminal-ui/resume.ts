@@ -4,6 +4,7 @@ import type { App } from './app.js'
 import type { Paint } from './color.js'
 import type { MessageView } from './message-view.js'
 import { describeError } from '../../core/errors.js'
+import { typedCommand } from '../../core/loop/command-header.js'
 
 const SHOWN_SESSIONS = 9
 const SHOWN_MESSAGES = 4
@@ -70,9 +71,9 @@ export function showResumed(view: MessageView, paint: Paint, $: ModApi, sessionI
   const messages = $.session.messages() as MessageParam[]
   const lines: string[] = []
   for (const m of messages) {
-    // A prompt's first text block is what was typed; later ones are context the runtime attached.
+    // A prompt's first text block is what was typed (a command's header, read back as typed); later ones are context the runtime attached.
     const texts = typeof m.content === 'string' ? [m.content] : m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text)
-    const text = (m.role === 'user' ? texts.slice(0, 1) : texts).join(' ')
+    const text = (m.role === 'user' ? texts.slice(0, 1).map((t) => typedCommand(t) ?? t) : texts).join(' ')
     if (!text.trim() || text.startsWith('<')) continue
     lines.push(m.role === 'user' ? `${paint.bold('›')} ${oneLine(text)}` : `  ${oneLine(text)}`)
   }

@@ -48,21 +48,37 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }))
 
 const commands = (extra: Record<string, unknown> = {}) => withOptions(commandsMod, { home, ...extra })
-const firstText = (run: { requests: { body: any }[] }) => texts(run.requests[0]!.body, 0)[0]
+// A typed command's first block names it (tested below); the body the command renders follows.
+const bodyText = (run: { requests: { body: any }[] }) => texts(run.requests[0]!.body, 0)[1]
 
 describe('slash commands from .claude/commands', () => {
   it('fills $0, $1 and $ARGUMENTS (shell-style quoting, \\$ escapes) and publishes the frontmatter grants', async () => {
     let invocation: unknown
     const probe = defineMod({ name: 'probe', uses: { commands: 'required' }, register: (on) => on('turn.start', ($, e, next) => { invocation = $.capability.use('commands')?.invocation(); return next(e) }) })
     const run = await runScript([{ reply: 'ok' }], '/review src/a.ts "error handling"', { cwd, mods: [commands(), probe] })
-    expect(firstText(run)).toBe('Review src/a.ts with focus on error handling. All: src/a.ts "error handling". Price: $5.')
+    expect(bodyText(run)).toBe('Review src/a.ts with focus on error handling. All: src/a.ts "error handling". Price: $5.')
     expect(invocation).toEqual({ command: 'review', source: 'project', file: join(cwd, '.claude/commands/review.md'), allowedTools: ['Bash(git diff:*)', 'Read'], model: 'claude-haiku-4-5' })
   })
 
+  it('a typed command reaches the model behind a header naming it and its arguments (no arguments, no args line)', async () => {
+    const run = await runScript([{ reply: 'ok' }], '/review src/a.ts  "error handling"', { cwd, mods: [commands()], extraArgs: { 'replay-user-messages': null } })
+    expect(texts(run.requests[0]!.body, 0).slice(0, 2)).toEqual([
+      '<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>src/a.ts  "error handling"</command-args>\n',
+      'Review src/a.ts with focus on error handling. All: src/a.ts  "error handling". Price: $5.',
+    ])
+    // The echo of the prompt is the header, as Claude Code's is.
+    const echo = run.messages.find((m) => m.type === 'user' && m.isReplay)
+    expect(echo?.type === 'user' && echo.message.content).toBe('<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>src/a.ts  "error handling"</command-args>')
+    const bare = await runScript([{ reply: 'ok' }], '/git:status', { cwd, mods: [commands()] })
+    expect(texts(bare.requests[0]!.body, 0)[0]).toBe('<command-message>git:status</command-message>\n<command-name>/git:status</command-name>\n')
+    // Text the model reads as typed gets no header: a prompt that is no command, and a headless unknown command.
+    expect(texts((await runScript([{ reply: 'ok' }], '/nope x', { cwd, mods: [commands()] })).requests[0]!.body, 0)[0]).toBe('/nope x')
+  })
+
   it('appends the arguments to a body without placeholders; $ARGUMENTS[N] is 0-based and a missing $N stays', async () => {
-    expect(firstText(await runScript([{ reply: 'ok' }], '/plain extra words', { cwd, mods: [commands()] }))).toBe('Summarize the project.\n\nARGUMENTS: extra words')
-    expect(firstText(await runScript([{ reply: 'ok' }], '/plain', { cwd, mods: [commands()] }))).toBe('Summarize the project.')
-    expect(firstText(await runScript([{ reply: 'ok' }], '/index-args a b', { cwd, mods: [commands()] }))).toBe('First: a, missing: $3')
+    expect(bodyText(await runScript([{ reply: 'ok' }], '/plain extra words', { cwd, mods: [commands()] }))).toBe('Summarize the project.\n\nARGUMENTS: extra words')
+    expect(bodyText(await runScript([{ reply: 'ok' }], '/plain', { cwd, mods: [commands()] }))).toBe('Summarize the project.')
+    expect(bodyText(await runScript([{ reply: 'ok' }], '/index-args a b', { cwd, mods: [commands()] }))).toBe('First: a, missing: $3')
   })
 
   it('a $ARGUMENTS[N] beyond the words given stays as written, as a missing $N does', () => {
@@ -70,7 +86,7 @@ describe('slash commands from .claude/commands', () => {
   })
 
   it('$N is 0-based as $ARGUMENTS[N] is; the arguments frontmatter names the words ($file), a declared name with no word is empty', async () => {
-    const named = (prompt: string) => runScript([{ reply: 'ok' }], prompt, { cwd, mods: [commands()] }).then(firstText)
+    const named = (prompt: string) => runScript([{ reply: 'ok' }], prompt, { cwd, mods: [commands()] }).then(bodyText)
     expect(await named('/named a.ts "error paths"')).toBe('F=a.ts FO=error paths U=$undeclared N=a.ts/error paths/$10 S=$1x')
     expect(await named('/named a.ts')).toBe('F=a.ts FO= U=$undeclared N=a.ts/$1/$10 S=$1x')
     expect(await named('/named-string x.ts speed')).toBe('speed on x.ts')
@@ -78,7 +94,7 @@ describe('slash commands from .claude/commands', () => {
 
   it('nested directories give dir:name; !`cmd` and ```! blocks run, a line merely starting with ! does not; @file is left for the mention pass', async () => {
     const run = await runScript([{ reply: 'ok' }], '/git:status foo', { cwd, mods: [commands(), mentionsMod] })
-    const [text, mention] = texts(run.requests[0]!.body, 0)
+    const [, text, mention] = texts(run.requests[0]!.body, 0)
     expect(text).toBe(['Branch: main-branch', 'Line: line-form foo', '!important: prose, not a command', 'See @notes.md', 'block1\nblock2', '```', '!not-run', '```'].join('\n'))
     expect(mention).toContain(`${cwd}/notes.md`)
     expect(mention).toContain('     1\tNotes!')
@@ -90,7 +106,7 @@ describe('slash commands from .claude/commands', () => {
     const warnings: string[] = []
     const run = await runScript([{ reply: 'ok' }], '/brief', { cwd: dir, mods: [commands(), mentionsMod], log: (l) => warnings.push(l) })
     expect(warnings).toEqual([`mentions: @gone.md (in ${dir}/.claude/commands/brief.md:6): not attached: ${dir}/gone.md does not exist`])
-    expect(texts(run.requests[0]!.body, 0)[1]).toContain('     1\tHere.')
+    expect(texts(run.requests[0]!.body, 0)[2]).toContain('     1\tHere.')
     // Typed in the prompt itself, the same mention names no file.
     warnings.length = 0
     await runScript([{ reply: 'ok' }], 'see @gone.md', { cwd: dir, mods: [commands(), mentionsMod], log: (l) => warnings.push(l) })
@@ -108,9 +124,9 @@ describe('slash commands from .claude/commands', () => {
         'app/.claude/commands/both.md': 'App version.\n',
       })
       const app = join(repo, 'app')
-      expect(firstText(await runScript([{ reply: 'ok' }], '/top', { cwd: app, mods: [commands()] }))).toBe('Top command.')
-      expect(firstText(await runScript([{ reply: 'ok' }], '/both', { cwd: app, mods: [commands()] }))).toBe('App version.')
-      expect(firstText(await runScript([{ reply: 'ok' }], '/rooted', { cwd: app, mods: [commands()] }))).toContain('Rooted.')
+      expect(bodyText(await runScript([{ reply: 'ok' }], '/top', { cwd: app, mods: [commands()] }))).toBe('Top command.')
+      expect(bodyText(await runScript([{ reply: 'ok' }], '/both', { cwd: app, mods: [commands()] }))).toBe('App version.')
+      expect(bodyText(await runScript([{ reply: 'ok' }], '/rooted', { cwd: app, mods: [commands()] }))).toContain('Rooted.')
     } finally {
       await rm(repo, { recursive: true, force: true })
     }
@@ -127,7 +143,7 @@ describe('slash commands from .claude/commands', () => {
         'home/.claude/commands/mixed.md': 'User command.\n',
         'project/.claude/skills/mixed/SKILL.md': '---\ndescription: project skill\n---\nProject skill.\n',
       })
-      const run = (prompt: string) => runScript([{ reply: 'ok' }], prompt, { cwd: join(dir, 'project'), mods: [withOptions(commandsMod, { home: join(dir, 'home') })] }).then(firstText)
+      const run = (prompt: string) => runScript([{ reply: 'ok' }], prompt, { cwd: join(dir, 'project'), mods: [withOptions(commandsMod, { home: join(dir, 'home') })] }).then(bodyText)
       expect(await run('/both')).toBe('User command.')
       expect(await run('/sk')).toContain('User skill.')
       expect(await run('/mixed')).toContain('Project skill.')
@@ -139,7 +155,7 @@ describe('slash commands from .claude/commands', () => {
   it('malformed frontmatter names the file; the command still loads with its body', async () => {
     const warnings: string[] = []
     const run = await runScript([{ reply: 'ok' }], '/broken x', { cwd, mods: [commands()], log: (l) => warnings.push(l) })
-    expect(firstText(run)).toBe('Broken body x')
+    expect(bodyText(run)).toBe('Broken body x')
     expect(warnings).toEqual([expect.stringMatching(new RegExp(`^commands: ${cwd}/\\.claude/commands/broken\\.md: malformed frontmatter`))])
   })
 
@@ -340,7 +356,7 @@ describe('skills', () => {
 
   it('a skill runs as /name too; without skills there is no Skill tool and no listing', async () => {
     const run = await runScript([{ reply: 'ok' }], '/pdf-tools a.pdf', { cwd, mods: [commands()] })
-    expect(firstText(run)).toBe(`Base directory for this skill: ${cwd}/.claude/skills/pdf\n\nUse pdftotext. Dir: ${cwd}/.claude/skills/pdf. Args: a.pdf`)
+    expect(bodyText(run)).toBe(`Base directory for this skill: ${cwd}/.claude/skills/pdf\n\nUse pdftotext. Dir: ${cwd}/.claude/skills/pdf. Args: a.pdf`)
     const none = await runScript([{ reply: 'ok' }], 'hi', { cwd, mods: [commands({ skills: false })] })
     expect(systemText(none.requests[0]!.body)).not.toContain('# Skills')
     expect(none.requests[0]!.body.tools.map((t: any) => t.name)).not.toContain('Skill')
@@ -348,7 +364,7 @@ describe('skills', () => {
 
   it('a skill whose frontmatter renames it still runs by its directory name, typed or through the Skill tool', async () => {
     const typed = await runScript([{ reply: 'ok' }], '/pdf a.pdf', { cwd, mods: [commands()] })
-    expect(firstText(typed)).toContain('Use pdftotext.')
+    expect(bodyText(typed)).toContain('Use pdftotext.')
     const called = await runScript([{ reply: [{ tool_use: { name: 'Skill', input: { skill: 'pdf' } } }] }, { reply: 'done' }], 'hi', { cwd, mods: [commands()] })
     expect(called.requests[1]!.body.messages[2].content[0]).toMatchObject({ content: 'Launching skill: pdf' })
   })

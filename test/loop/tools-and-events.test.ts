@@ -213,7 +213,7 @@ describe('slash commands', () => {
 
   it('a command can expand into the prompt the model reads', async () => {
     const run = await runScript([{ reply: 'reviewed' }], '/review src/a.ts', { mods: [commands] })
-    expect((run.requests[0]!.body as any).messages[0].content[0].text).toBe('Review src/a.ts carefully.')
+    expect((run.requests[0]!.body as any).messages[0].content.slice(0, 2).map((b: any) => b.text)).toEqual(['<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>src/a.ts</command-args>\n', 'Review src/a.ts carefully.'])
     expect(run.messages[0]).toMatchObject({ slash_commands: ['greet', 'review', 'reload'] })
   })
 

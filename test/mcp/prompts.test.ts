@@ -17,7 +17,8 @@ describe('MCP prompts', () => {
     const run = await runScript([{ reply: 'ok' }], '/mcp__fixture__greet Ada warmly and briefly', { cwd: dirs.project, mods: [toolsMod(), mcp({ home: dirs.home, servers: { fixture: stdio() } })] })
     expect((initOf(run.messages) as any).slash_commands).toContain('mcp__fixture__greet')
     expect(lastUserText(run.requests[0]!.body)).toContain('Greet Ada, warmly.')
-    expect(lastUserText(run.requests[0]!.body)).not.toContain('/mcp__fixture__greet')
+    // Led by the header naming the command, as a command from a file is.
+    expect(run.requests[0]!.body.messages.at(-1).content[0].text).toBe('<command-message>mcp__fixture__greet</command-message>\n<command-name>/mcp__fixture__greet</command-name>\n<command-args>Ada warmly and briefly</command-args>\n')
   })
 
   it("send a prompt's images to the model and name its resources by server and URI, saving binary content", async () => {

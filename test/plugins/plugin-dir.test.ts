@@ -23,7 +23,8 @@ afterEach(() => rm(dir, { recursive: true, force: true }))
 
 const env = () => ({ HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: '', MODLOOP_HOME: join(dir, 'modloop-home') })
 const initOf = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l)).find((m) => m.subtype === 'init')
-const firstText = (r: { requests: { body: unknown }[] }) => (r.requests[0]!.body as any).messages[0].content[0].text as string
+// The body a command renders, after the header naming the command.
+const bodyText = (r: { requests: { body: unknown }[] }) => (r.requests[0]!.body as any).messages[0].content[1].text as string
 
 describe('a plugin with commands, a skill and an agent and no hooks, from --plugin-dir', () => {
   it('loads, and /tools:deploy expands with ${CLAUDE_PLUGIN_ROOT} filled in', async () => {
@@ -31,7 +32,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     const r = await runCli(['-p', '/tools:deploy api', '--plugin-dir', plugin, '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'deployed' }], cwd: project, env: env() })
     expect(r.err).not.toContain('MODLOOP_ERR')
     expect(r.code).toBe(0)
-    expect(firstText(r)).toBe(`Deploy api with ${plugin}/scripts/deploy.sh`)
+    expect(bodyText(r)).toBe(`Deploy api with ${plugin}/scripts/deploy.sh`)
     const init = initOf(r.out)
     expect(init.plugins).toEqual([{ name: 'tools', path: plugin, source: 'tools@inline', version: '1.2.3' }])
     expect(init.slash_commands).toEqual(expect.arrayContaining(['tools:deploy', 'tools:changelog']))
@@ -53,7 +54,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     await writeToolsPlugin(plugin)
     const r = await runCli(['-p', '/tools:deploy api', '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'deployed' }], cwd: project, env: { ...env(), CLAUDE_CODE_PLUGIN_DIRS: `${plugin}:` } })
     expect(r.code).toBe(0)
-    expect(firstText(r)).toBe(`Deploy api with ${plugin}/scripts/deploy.sh`)
+    expect(bodyText(r)).toBe(`Deploy api with ${plugin}/scripts/deploy.sh`)
     const both = await runCli(['-p', 'hi', '--plugin-dir', plugin, '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'ok' }], cwd: project, env: { ...env(), CLAUDE_CODE_PLUGIN_DIRS: plugin } })
     expect(initOf(both.out).plugins).toEqual([{ name: 'tools', path: plugin, source: 'tools@inline', version: '1.2.3' }])
     const bad = await runCli(['-p', 'hi'], { script: [], cwd: project, env: { ...env(), CLAUDE_CODE_PLUGIN_DIRS: project } })
@@ -64,11 +65,11 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
   it('its command is reachable unprefixed while no other command has that name', async () => {
     await writeToolsPlugin(plugin)
     const r = await runCli(['-p', '/deploy web', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
-    expect(firstText(r)).toBe(`Deploy web with ${plugin}/scripts/deploy.sh`)
+    expect(bodyText(r)).toBe(`Deploy web with ${plugin}/scripts/deploy.sh`)
     // A project command of the same name takes the short name; the plugin's keeps its prefix.
     await writeTree(project, { '.claude/commands/deploy.md': 'Project deploy $ARGUMENTS\n' })
     const mine = await runCli(['-p', '/deploy web', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
-    expect(firstText(mine)).toBe('Project deploy web')
+    expect(bodyText(mine)).toBe('Project deploy web')
   })
 
   it('the Agent tool starts its agent by plugin:name', async () => {
@@ -86,7 +87,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
   it('its skill and its agent are reachable by their short names too', async () => {
     await writeToolsPlugin(plugin)
     const skill = await runCli(['-p', '/changelog', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
-    expect(firstText(skill)).toContain('Read the commits and write the entry.')
+    expect(bodyText(skill)).toContain('Read the commits and write the entry.')
     const script = [
       { reply: [{ tool_use: { name: 'Agent', input: { description: 'review', prompt: 'review it', subagent_type: 'reviewer', run_in_background: false } } }] },
       { reply: 'looks fine' },
@@ -100,7 +101,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     await writeToolsPlugin(plugin, { 'commands/stash.md': '---\ndescription: Stash\nallowed-tools: Bash(ls:*)\n---\nData: ${CLAUDE_PLUGIN_DATA}\n!`ls -d ${CLAUDE_PLUGIN_DATA}`\n' })
     const r = await runCli(['-p', '/tools:stash', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
     const data = join(dir, 'home', '.claude', 'plugins', 'data', 'tools-inline')
-    expect(firstText(r)).toBe(`Data: ${data}\n${data}`)
+    expect(bodyText(r)).toBe(`Data: ${data}\n${data}`)
   })
 
   it('the Skill tool takes the skill by its short name as /name does', async () => {
@@ -133,7 +134,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     expect(r.code).toBe(0)
     expect(r.err).toContain(join(plugin, 'hooks', 'hooks.json'))
     expect(r.err).toContain(join(plugin, 'agents', 'broken.md'))
-    expect(firstText(r)).toContain('Deploy api')
+    expect(bodyText(r)).toContain('Deploy api')
   })
 
   it('a directory that is no plugin is bad usage naming it', async () => {
@@ -147,11 +148,11 @@ describe('the other ways a plugin loads whole', () => {
   it('--mod DIR and a config\'s mods', async () => {
     await writeToolsPlugin(plugin)
     const viaMod = await runCli(['-p', '/tools:deploy a', '--mod', plugin], { script: [{ reply: 'ok' }], cwd: project, env: env() })
-    expect(firstText(viaMod)).toContain('Deploy a with')
+    expect(bodyText(viaMod)).toContain('Deploy a with')
     await writeTree(project, { 'modloop.config.json': JSON.stringify({ extends: 'modloop', mods: [plugin] }) })
     const viaConfig = await runCli(['-p', '/tools:deploy b'], { script: [{ reply: 'ok' }], cwd: project, env: env() })
     expect(viaConfig.err).not.toContain('MODLOOP_ERR')
-    expect(firstText(viaConfig)).toContain('Deploy b with')
+    expect(bodyText(viaConfig)).toContain('Deploy b with')
   })
 
   it("query({ options: { plugins: [{ type: 'local', path }] } })", async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
@@ -7,6 +7,9 @@ import type { SDKMessage, SDKUserMessage } from '../../core/loop/messages.js'
 import { query } from '../../entry.js'
 import agentMod from '../../mods/agent/index.js'
 import transcripts from '../../mods/transcripts/index.js'
+import commandsMod from '../../mods/commands/index.js'
+import { listSessions } from '../../mods/transcripts/store/list.js'
+import { withOptions } from '../helpers/with-options.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { toolsMod } from '../loop/helpers.js'
 import { assertAnswered, fileOf, historySpy, readLines, rebuilt, run, tempCwd } from './helpers.js'
@@ -48,6 +51,22 @@ describe('transcript lines round-trip to the loop history', () => {
     const results = lines.filter((l) => l.type === 'user' && l.message.content[0].type === 'tool_result')
     expect(results.map((l) => l.toolUseResult)).toEqual(['a', 'b', expect.stringContaining('kaboom')])
     expect(lines.at(-1)).toMatchObject({ type: 'system', subtype: 'turn_result', model: 'claude-opus-5-5', result: { subtype: 'success', result: 'all done', num_turns: 2, total_cost_usd: r.result.total_cost_usd } })
+  })
+
+  it('a typed command: its header is the prompt line, its body a meta line after it; listed as typed', async () => {
+    const dir = await tempCwd()
+    mkdirSync(join(dir, '.claude/commands'), { recursive: true })
+    writeFileSync(join(dir, '.claude/commands/hello.md'), 'Say hello to $ARGUMENTS.\n')
+    const commands = withOptions(commandsMod, { home: join(dir, 'no-home') })
+    const r = await run([{ reply: 'hello' }], '/hello world "foo bar"', dir, {}, [commands])
+    const back = rebuilt(fileOf(dir, r.sessionId))
+    expect(back.messages).toEqual(JSON.parse(JSON.stringify(r.history)))
+    const header = '<command-message>hello</command-message>\n<command-name>/hello</command-name>\n<command-args>world "foo bar"</command-args>\n'
+    const [prompt, body] = readLines(fileOf(dir, r.sessionId))
+    expect(prompt).toMatchObject({ type: 'user', uuid: r.result.user_message_uuid, message: { role: 'user', content: header } })
+    expect(prompt!.isMeta).toBeUndefined()
+    expect(body).toMatchObject({ type: 'user', isMeta: true, parentUuid: prompt!.uuid, message: { content: [{ type: 'text', text: 'Say hello to world "foo bar".' }] } })
+    expect((await listSessions({ cwd: dir }))[0]).toMatchObject({ firstPrompt: '/hello world "foo bar"', turns: 1 })
   })
 
   it('a max_tokens recovery: the nudge is a meta user line', async () => {

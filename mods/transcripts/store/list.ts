@@ -1,4 +1,5 @@
 import { isCustomTitle, isPrompt, isUserEntry, type MessageEntry, type TranscriptEntry } from './entry.js'
+import { typedCommand } from '../../../core/loop/command-header.js'
 import { sessionFiles } from './locate.js'
 import { projectDir } from './paths.js'
 import { rebuildHistory } from './rebuild.js'
@@ -59,13 +60,13 @@ export function sessionInfo(entries: readonly TranscriptEntry[], f: { sessionId:
   }
 }
 
-/** The text the user typed: the prompt's first text block (context blocks follow it). */
+/** The text the user typed: the prompt's first text block (context blocks follow it); a command as it was typed, not its header. */
 export function promptText(e: MessageEntry | undefined): string | undefined {
   if (!e || !isUserEntry(e)) return undefined
   const c = e.message.content
-  if (typeof c === 'string') return c
-  const text = c.find((b) => b.type === 'text')
-  return text && 'text' in text ? text.text : undefined
+  const first = typeof c === 'string' ? c : c.find((b) => b.type === 'text')
+  const text = typeof first === 'string' ? first : first && 'text' in first ? first.text : undefined
+  return text === undefined ? undefined : typedCommand(text) ?? text
 }
 
 export function shorten(text: string, max = TITLE_CHARS): string {
