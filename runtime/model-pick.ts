@@ -1,10 +1,14 @@
 import { isModloopError, ModloopError } from '../core/errors.js'
 import type { Model } from '../core/model/types.js'
 import type { QueryOptions } from './options.js'
-import { apiKeyHelperSetting } from './api-key-setting.js'
+import type { KeyHelperSetting } from './model/key-helper.js'
 
 /** The model client a session talks to: the one given, the scripted model for a script, else the Anthropic API. */
-export async function pickModel(options: QueryOptions, cwd: string, warn: (line: string) => void): Promise<Model> {
+/**
+ * `keyHelperSetting`: the settings' `apiKeyHelper`, asked for at the first request — by then the
+ * mod that reads the settings (settings-env) has read it with the rest of them.
+ */
+export async function pickModel(options: QueryOptions, cwd: string, keyHelperSetting: () => KeyHelperSetting | undefined): Promise<Model> {
   if (options.modelProvider) return options.modelProvider
   const env = options.env ?? process.env
   const script = options.script ?? env.MODLOOP_SCRIPT
@@ -12,8 +16,10 @@ export async function pickModel(options: QueryOptions, cwd: string, warn: (line:
     if (!options.builtins?.scriptedModel) throw new ModloopError('MODLOOP_ERR_SCRIPT', 'a model script was given, but this host has no scripted model (import query from the modloop package)')
     return options.builtins.scriptedModel(script, cwd)
   }
-  // The settings are read while the client starts loading (the SDK, the connection): its first request waits for them.
-  const keyHelper = apiKeyHelperSetting(options, cwd, env, warn).then(async (setting) => setting && new (await import('./model/key-helper.js')).KeyHelper(setting, { cwd, env }))
+  const keyHelper = async () => {
+    const setting = keyHelperSetting()
+    return setting && new (await import('./model/key-helper.js')).KeyHelper(setting, { cwd, env })
+  }
   const { createAnthropicModel } = await import('./model/anthropic.js')
   return createAnthropicModel({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, keyHelper })
 }

@@ -42,7 +42,8 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   const badFormat = options.outputFormat === undefined ? undefined : import('./output-format.js').then((m) => m.outputFormatError(options.outputFormat))
   let configModel: string | undefined
   // Picked first so the model client loads while the distribution does.
-  const picked = pickModel(options, cwd, log).then((model) => ({ model, setupError: undefined }), unusableScript)
+  // The settings' apiKeyHelper is asked for at the first request, when the session (and its mods) exist.
+  const picked = pickModel(options, cwd, () => session && host.capabilities.get('apiKeyHelper')?.(session.root.id)).then((model) => ({ model, setupError: undefined }), unusableScript)
   picked.catch(() => undefined)
   const specs = [
     ...(options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m)),

@@ -69,5 +69,11 @@ declare module './capabilities.js' {
      * starts on it. Without it, the settings' model is not read.
      */
     settingsModel: (sessionId: string) => string | undefined
+    /**
+     * The `apiKeyHelper` the settings files name (a shell command printing the API key) and the
+     * file that named it, by session id, read at session start by the same mod: the model client
+     * asks for it at its first request. Without it, no helper runs.
+     */
+    apiKeyHelper: (sessionId: string) => { command: string; file: string } | undefined
   }
 }

@@ -23,18 +23,22 @@ interface Applied { name: string; value: string; before: string | undefined }
  * whatever reads `$.env` see them. Project and local settings apply only in a trusted workspace
  * (`modloop trust`, --trust-workspace), as their allow rules do: a cloned repository's env could
  * set PATH or NODE_OPTIONS for the commands the user allowed. It also reads the settings' `model`
- * (the `settingsModel` capability), which a session starts on when nothing else names one.
+ * (the `settingsModel` capability), which a session starts on when nothing else names one, and
+ * their `apiKeyHelper` (the `apiKeyHelper` capability), which the model client runs for its key.
  */
 export default defineMod({
   name: 'settings-env',
   description: 'Applies the env blocks of the settings files to the session environment',
   options,
-  provides: ['settingsModel'],
+  provides: ['settingsModel', 'apiKeyHelper'],
   register(on, opts, $) {
     const applied = new Map<string, Applied[]>()
     // The settings' `model` of each session, for the runtime to start a session nothing else names a model for on it.
     const models = new Map<string, string>()
     $.capability.provide('settingsModel', (sessionId) => models.get(sessionId))
+    // The settings' apiKeyHelper of each session, for the model client's first request.
+    const keyHelpers = new Map<string, { command: string; file: string }>()
+    $.capability.provide('apiKeyHelper', (sessionId) => keyHelpers.get(sessionId))
 
     // Before next(): every other mod's start (SessionStart hooks, MCP servers, the first Bash
     // shell) comes after, whatever the load order, and the earlier the mod the fewer read before it.
@@ -46,9 +50,10 @@ export default defineMod({
         // A host without launch flags: the settings files alone apply.
       }
       try {
-        const { values, model, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
+        const { values, model, keyHelper, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
         for (const w of warnings) $.log.warn(w)
         if (model) models.set(e.sessionId, model)
+        if (keyHelper) keyHelpers.set(e.sessionId, keyHelper)
         const set: Applied[] = []
         for (const [name, value] of values) {
           set.push({ name, value, before: $.env.get(name) })
@@ -71,6 +76,7 @@ export default defineMod({
       }
       applied.delete(e.sessionId)
       models.delete(e.sessionId)
+      keyHelpers.delete(e.sessionId)
       return result
     })
   },

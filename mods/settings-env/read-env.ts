@@ -16,18 +16,48 @@ export interface SettingsEnvInput {
  * warnings to show: malformed entries, and the project variables an untrusted workspace holds back.
  * Files that cannot be read are left to the permissions and shell-hooks mods, which report them.
  */
-export async function readSettingsEnv(input: SettingsEnvInput): Promise<{ values: Map<string, string>; model?: string; warnings: string[] }> {
+export async function readSettingsEnv(input: SettingsEnvInput): Promise<{ values: Map<string, string>; model?: string; keyHelper?: KeyHelperSetting; warnings: string[] }> {
   const read = await readSettingsSources({ cwd: input.cwd, places: input.places, flags: input.flags, env: input.env })
   const warnings: string[] = []
-  // The trust store is read only when a project source has an env or a model to decide on.
-  const trusted = read.sources.some((s) => s.source.projectLevel && (s.settings.env !== undefined || s.settings.model !== undefined))
+  // The trust store is read only when a project source has an env, a model or a key helper to decide on.
+  const trusted = read.sources.some((s) => s.source.projectLevel && (s.settings.env !== undefined || s.settings.model !== undefined || s.settings.apiKeyHelper !== undefined))
     ? await workspaceTrusted(input.cwd, read.trustFlag, input.places, input.env, warnings)
     : true
   const blocks = mergeEnvBlocks(read.sources, trusted)
   warnings.push(...blocks.warnings)
   if (blocks.ignored.length > 0) warnings.push(ignoredEnvNotice(input.cwd, blocks.ignored))
   const model = settingsModel(read.sources, trusted, warnings)
-  return { values: new Map([...blocks.values].map(([name, v]) => [name, v.value])), ...(model ? { model } : {}), warnings }
+  const keyHelper = keyHelperSetting(read.sources, trusted, input.cwd, warnings)
+  return { values: new Map([...blocks.values].map(([name, v]) => [name, v.value])), ...(model ? { model } : {}), ...(keyHelper ? { keyHelper } : {}), warnings }
+}
+
+export interface KeyHelperSetting {
+  command: string
+  /** The settings file that named it. */
+  file: string
+}
+
+/**
+ * The `apiKeyHelper` the settings name: the last source that sets one wins, as in Claude Code. A
+ * project's runs only in a trusted workspace, as its env applies: a cloned repository could
+ * otherwise run a command of its own at the first request.
+ */
+function keyHelperSetting(sources: Awaited<ReturnType<typeof readSettingsSources>>['sources'], trusted: boolean, cwd: string, warnings: string[]): KeyHelperSetting | undefined {
+  let found: KeyHelperSetting | undefined
+  for (const { source, settings } of sources) {
+    const value = settings.apiKeyHelper
+    if (value === undefined) continue
+    if (typeof value !== 'string' || value.trim() === '') {
+      warnings.push(`${source.label}: "apiKeyHelper" must be a shell command; ignored`)
+      continue
+    }
+    if (source.projectLevel && !trusted) {
+      warnings.push(`this workspace is not trusted, so the apiKeyHelper of ${source.label} is not run. To run it, run \`modloop trust ${cwd}\`, or pass --trust-workspace for one run.`)
+      continue
+    }
+    found = { command: value, file: source.label }
+  }
+  return found
 }
 
 /**

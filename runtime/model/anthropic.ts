@@ -25,9 +25,9 @@ export interface AnthropicModelOptions extends RetryOptions {
   /**
    * The `apiKeyHelper` setting's command: its key goes in whichever of `x-api-key` and
    * `Authorization` the environment leaves empty, asked for per request (runtime/model/key-helper.ts);
-   * a promise while the settings that name it are read.
+   * given as a function, it is asked for at the first request, once the settings that name it are read.
    */
-  keyHelper?: KeyHelper | Promise<KeyHelper | undefined>
+  keyHelper?: KeyHelper | (() => Promise<KeyHelper | undefined>)
   /** Where the ANTHROPIC_* variables are read: the session's environment (query options.env); process.env by default. */
   env?: Record<string, string | undefined>
 }
@@ -53,9 +53,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
   ;(sdkImport ??= import('./sdk-client.js')).catch(() => undefined)
   preconnect(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com')
 
-  // The helper may still be being read from the settings: the first request waits for it.
-  const helperReady = Promise.resolve(options.keyHelper)
-  helperReady.catch(() => undefined)
+  let helperReady: Promise<KeyHelper | undefined> | undefined
   let helper: KeyHelper | undefined
 
   async function getClient(): Promise<MessagesClient> {
@@ -77,7 +75,8 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
 
   async function* attempt(request: ModelRequest, streamOptions: StreamOptions): AsyncGenerator<RawMessageStreamEvent> {
     const { signal } = streamOptions
-    helper = await helperReady
+    const { keyHelper } = options
+    helper = await (helperReady ??= typeof keyHelper === 'function' ? keyHelper() : Promise.resolve(keyHelper))
     const auth = authHeaders(await withHelperKey(credentials(options, env, helper), helper))
     const api = await getClient()
     const { betas, ...body } = request

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { KeyHelper } from '../../runtime/model/key-helper.js'
-import { runScript } from '../loop/helpers.js'
+import settingsEnv from '../../mods/settings-env/index.js'
+import { withOptions } from '../helpers/with-options.js'
+import { runScript, toolsMod } from '../loop/helpers.js'
 import { collect, failure, fakeModel } from './helpers.js'
 
 let dir: string
@@ -55,6 +57,8 @@ describe('apiKeyHelper', () => {
 })
 
 describe('the apiKeyHelper setting', () => {
+  // The settings-env mod reads it with the rest of the settings (the managed folder left out).
+  const mods = [toolsMod(), withOptions(settingsEnv, { managedDir: false })]
   async function settings(file: string, command: string) {
     await mkdir(join(file, '..'), { recursive: true })
     await writeFile(file, JSON.stringify({ apiKeyHelper: command }))
@@ -64,8 +68,8 @@ describe('the apiKeyHelper setting', () => {
     const home = join(dir, 'home')
     await settings(join(home, 'settings.json'), 'echo sk-user')
     const env = { ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: home }
-    const user = await runScript([{ reply: 'done' }], 'go', { cwd: dir, env })
-    const flag = await runScript([{ reply: 'done' }], 'go', { cwd: dir, env, settings: JSON.stringify({ apiKeyHelper: 'echo sk-flag' }) })
+    const user = await runScript([{ reply: 'done' }], 'go', { cwd: dir, env, mods })
+    const flag = await runScript([{ reply: 'done' }], 'go', { cwd: dir, env, mods, settings: JSON.stringify({ apiKeyHelper: 'echo sk-flag' }) })
     expect(user.requests[0]).toMatchObject({ headers: { 'x-api-key': 'sk-user', authorization: 'Bearer sk-user' } })
     expect(flag.requests[0]).toMatchObject({ headers: { 'x-api-key': 'sk-flag' } })
   })
@@ -76,8 +80,8 @@ describe('the apiKeyHelper setting', () => {
     await settings(join(dir, 'project', '.claude', 'settings.json'), 'echo sk-project')
     const lines: string[] = []
     const env = { ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: home, MODLOOP_HOME: join(dir, 'modloop-home') }
-    const untrusted = await runScript([{ reply: 'done' }], 'go', { cwd: join(dir, 'project'), env, log: (l) => lines.push(l) })
-    const trusted = await runScript([{ reply: 'done' }], 'go', { cwd: join(dir, 'project'), env, trustWorkspace: true })
+    const untrusted = await runScript([{ reply: 'done' }], 'go', { cwd: join(dir, 'project'), env, mods, log: (l) => lines.push(l) })
+    const trusted = await runScript([{ reply: 'done' }], 'go', { cwd: join(dir, 'project'), env, mods, trustWorkspace: true })
     expect(untrusted.requests[0]).toMatchObject({ headers: { 'x-api-key': 'sk-user' } })
     expect(lines.join('\n')).toContain('so the apiKeyHelper of')
     expect(trusted.requests[0]).toMatchObject({ headers: { 'x-api-key': 'sk-project' } })
