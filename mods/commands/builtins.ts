@@ -8,6 +8,7 @@ export const BUILTINS = [
   { name: 'clear', description: 'Start a new conversation: the history is dropped and a new session id begins' },
   { name: 'cost', description: "Show the session's cost, API and wall time, and tokens by model" },
   { name: 'context', description: 'Show how full the context window is and how much room is left' },
+  { name: 'status', description: "Show modloop's version, the session, its folder, model, permission mode and MCP servers" },
 ] as const
 
 /** `/help`: every command any mod registered, with its argument hint where this mod knows it. */

@@ -7,6 +7,7 @@ import { registerTool } from '../_shared/register-tool.js'
 import { BUILTINS, helpText, modsText } from './builtins.js'
 import { costText } from './cost.js'
 import { contextText } from './context.js'
+import { statusText } from './status.js'
 import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
 import { registerInvocation, RunningInvocation } from './invocation.js'
@@ -54,7 +55,7 @@ export default defineMod({
   description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear and /cost',
   options,
   provides: ['commands'],
-  uses: { loadedPlugins: 'optional', agents: 'optional' },
+  uses: { loadedPlugins: 'optional', agents: 'optional', serverStatus: 'optional', permissionMode: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionCommands>()
     const running = new RunningInvocation()
@@ -183,6 +184,7 @@ export default defineMod({
       if (opts.builtins && e.command === 'mods') return { output: await modsText($) }
       if (opts.builtins && e.command === 'cost') return { output: await costText($) }
       if (opts.builtins && e.command === 'context') return { output: await contextText($) }
+      if (opts.builtins && e.command === 'status') return { output: statusText($) }
       if (opts.builtins && e.command === 'clear') {
         const { sessionId } = (await $.session.clear()) as { sessionId: string }
         return { output: `Started a new conversation (session ${sessionId}).` }

@@ -180,6 +180,7 @@ describe('slash commands from .claude/commands', () => {
       '/reload — Re-import the mods loaded from files',
       '/review [file] [focus] — Review a file (project)',
       '/secret — Hidden from the model (project skill)',
+      "/status — Show modloop's version, the session, its folder, model, permission mode and MCP servers",
       '/user-cmd — From home (user)',
     ])
   })
@@ -234,6 +235,15 @@ describe('slash commands from .claude/commands', () => {
     } finally {
       await c.end()
     }
+  })
+
+  it('/status names the version, session, folder, model and MCP servers, without a model call', async () => {
+    const run = await runScript([], '/status', { cwd, model: 'claude-sonnet-4-5', mods: [commands()] })
+    expect(run.requests).toHaveLength(0)
+    expect((run.result.result as string).split('\n')).toEqual([
+      expect.stringMatching(/^modloop \d+\.\d+\.\d+/), `Session:         ${run.result.session_id}`, `Directory:       ${cwd}`,
+      'Model:           claude-sonnet-4-5', 'MCP servers:     none',
+    ])
   })
 
   it('a permission deny refuses the whole command, with no model call; a slow !`cmd` is stopped at the timeout', async () => {

@@ -88,7 +88,7 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await p.type('/')
     await p.waitFor('❯ /clear')
     await p.keys('Up')
-    await p.waitFor('❯ /resume')
+    await p.waitFor('❯ /status')
     await p.keys('C-u')
     // ↓ moves the highlight; Enter runs the highlighted command, not the half-typed name.
     await p.type('/co')
