@@ -2,6 +2,7 @@ import { approvedServers } from '../../mods/mcp/approvals.js'
 import { mcpOptions } from '../../mods/mcp/options.js'
 import { settingsChoices } from '../../mods/mcp/settings-choices.js'
 import { collectServers, type ServerEntry } from '../../mods/mcp/sources.js'
+import { readProjectServers } from '../../mods/mcp/project-files.js'
 import { projectTrust } from '../../mods/mcp/trust.js'
 import { trustStorePath } from '../../mods/permissions/trust-store.js'
 import type { Io } from '../io.js'
@@ -27,7 +28,9 @@ export interface Configured {
  */
 export async function configuredServers(io: Io): Promise<{ files: McpFiles; servers: Configured[] }> {
   const files = await McpFiles.of(io)
-  const raw = { user: await files.read('user'), project: await files.read('project'), local: await files.read('local') }
+  // The project scope is every `.mcp.json` a session here reads, the folder's and those above it; `add` and `remove` edit only the folder's.
+  const project = Object.fromEntries([...await readProjectServers(io.cwd)].map(([name, { raw }]) => [name, raw]))
+  const raw = { user: await files.read('user'), project, local: await files.read('local') }
   const env = (name: string) => io.env[name]
   const home = io.env.CLAUDE_CONFIG_DIR ? undefined : io.env.HOME
   const choice = await settingsChoices({ cwd: io.cwd, home, flags: {}, env: io.env }).catch(() => () => undefined)

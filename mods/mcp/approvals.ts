@@ -1,11 +1,12 @@
 import { nodeCrypto } from '../../core/random.js'
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readProjectServers } from './project-files.js'
 import { approvedFingerprints, approveFingerprints } from '../permissions/trust-store.js'
 
 /** One `.mcp.json` server as a reviewer sees it, with the fingerprint its approval is keyed by. */
 export interface ProjectServer {
   name: string
+  /** The `.mcp.json` that holds it: the folder's own or one above it. */
+  file: string
   fingerprint: string
   /** What it runs or where it connects, on one line. */
   summary: string
@@ -38,20 +39,14 @@ export const approvedServers = (file: string, cwd: string): Promise<Set<string>>
 /** Records approval of these fingerprints for the workspace; the rest of the trust store is kept. */
 export const approveServers = (file: string, cwd: string, fingerprints: readonly string[]): Promise<void> => approveFingerprints(file, 'mcpServers', cwd, fingerprints)
 
-/** The servers of `<cwd>/.mcp.json` with whether each is approved; none when the file is missing or unreadable. */
+/** The project servers a session in `cwd` reads (its `.mcp.json` and those above it) with whether each is approved; none when there are no such files or they cannot be read. */
 export async function projectServers(cwd: string, storeFile: string): Promise<ProjectServer[]> {
-  let json: unknown
-  try {
-    json = JSON.parse(await readFile(join(cwd, '.mcp.json'), 'utf8'))
-  } catch {
-    return []
-  }
-  const servers = (json as { mcpServers?: unknown } | null)?.mcpServers
-  if (typeof servers !== 'object' || servers === null) return []
+  const servers = await readProjectServers(cwd)
+  if (servers.size === 0) return []
   const approved = await approvedServers(storeFile, cwd)
-  return Object.entries(servers).map(([name, raw]) => {
+  return [...servers].map(([name, { raw, file }]) => {
     const fingerprint = serverFingerprint(name, raw)
-    return { name, fingerprint, summary: summaryOf(raw), approved: approved.has(fingerprint) }
+    return { name, file, fingerprint, summary: summaryOf(raw), approved: approved.has(fingerprint) }
   })
 }
 

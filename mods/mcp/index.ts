@@ -145,7 +145,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
     // Only what will start: not a server whose config failed, nor one a later scope replaced.
     const starting = (name: string) => servers.some((s) => s.name === name && s.scope === 'project' && s.config && !s.error && !s.disabled)
     for (const s of (await projectServers(cwd, store).catch(() => [])).filter((p) => unreviewed.includes(p.fingerprint) && starting(p.name))) {
-      $.log.warn(`started a project MCP server not yet approved in this workspace: "${s.name}" (${s.summary}; .mcp.json); start modloop in ${cwd} to approve it`)
+      $.log.warn(`started a project MCP server not yet approved in this workspace: "${s.name}" (${s.summary}; ${s.file}); start modloop in ${cwd} to approve it`)
     }
   }
   try {

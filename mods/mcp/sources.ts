@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { serverFingerprint } from './approvals.js'
 import { projectKey } from './project-key.js'
+import { readProjectServers } from './project-files.js'
 import { expandVars } from './expand.js'
 import { pluginDataDir } from '../_shared/plugin-data.js'
 import type { SettingsChoice } from './settings-choices.js'
@@ -58,8 +59,8 @@ const userFile = z.looseObject({
 
 /**
  * Every configured server, a later scope replacing an earlier one of the same name: the user's
- * `.claude.json`, the loaded plugins' `.mcp.json` (the person chose to load them), the modloop config (the mod's `servers`), the project's `.mcp.json` (only in a
- * trusted workspace), the user's per-project entry in `.claude.json`, then `query()` options.
+ * `.claude.json`, the loaded plugins' `.mcp.json` (the person chose to load them), the modloop config (the mod's `servers`), the `.mcp.json` of
+ * `cwd` and of every folder above it (only in a trusted workspace; see {@link readProjectServers}), the user's per-project entry in `.claude.json`, then `query()` options.
  * A file that cannot be read is skipped with a warning; a bad server is kept, failed, with why.
  * With the launch flags' `strictMcpConfig` (`--strict-mcp-config`) only the query's servers count.
  */
@@ -106,19 +107,18 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
   }
   add('config', 'the modloop config (mcpServers)', options.servers)
 
-  const projectPath = join(cwd, '.mcp.json')
-  const project = await readJson(projectPath, withServers, warnings)
-  if (project?.mcpServers && Object.keys(project.mcpServers).length > 0) {
+  const project = await readProjectServers(cwd, warnings)
+  if (project.size > 0) {
     const trust = await input.projectTrust()
     const approved = trust.trusted && input.projectApproved ? await input.projectApproved() : () => true
     const choice = input.projectChoice ? await input.projectChoice() : () => undefined
-    for (const [name, raw] of Object.entries(project.mcpServers)) {
+    for (const [name, { raw, file }] of project) {
       // Rejected in settings, a server is left out, as Claude Code leaves it out of its list.
       if (choice(name) === 'rejected') continue
       const why = !trust.trusted ? trust.why ?? 'the workspace is not trusted'
         : choice(name) === 'approved' || approved(serverFingerprint(name, raw)) ? undefined
-        : `${NOT_APPROVED}: ${projectPath} server "${name}" is new or changed since it was approved; start modloop in ${cwd} to approve it, or pass --trust-workspace`
-      add('project', projectPath, { [name]: raw }, why)
+        : `${NOT_APPROVED}: ${file} server "${name}" is new or changed since it was approved; start modloop in ${cwd} to approve it, or pass --trust-workspace`
+      add('project', file, { [name]: raw }, why)
     }
   }
 

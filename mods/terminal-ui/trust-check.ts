@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { SEARCH_PLACES } from '../../runtime/loader/find-config.js'
 import { readAgentDir } from '../agent/definitions.js'
+import { readProjectServers } from '../mcp/project-files.js'
 import { readCommands, readSkills } from '../commands/definitions.js'
 import { NARROW_MODES } from '../permissions/policy.js'
 import { trustedBy, trustStorePath } from '../permissions/trust-store.js'
@@ -10,7 +11,7 @@ import { trustedBy, trustStorePath } from '../permissions/trust-store.js'
 /**
  * What in `cwd` would run code of the project's own once a session starts, or let more run
  * unasked: settings hooks, environment variables (`env`) and permissions that widen access (allow rules, a mode looser than
- * default or plan, extra directories) in `.claude/settings*.json`, MCP servers in `.mcp.json`
+ * default or plan, extra directories) in `.claude/settings*.json`, MCP servers in `.mcp.json` here or above
  * (the mcp mod starts them once the folder is trusted) and a modloop config (which names mods).
  * Only files are looked at; nothing of the project is loaded or run before the user trusts it.
  */
@@ -26,8 +27,9 @@ export async function projectCode(cwd: string): Promise<string[]> {
     if (widened.length > 0) found.push(`permissions that widen access in .claude/${name} (${widened.join(', ')})`)
   }
   found.push(...await frontmatterHooks(cwd))
-  const mcp = await readJson(join(cwd, '.mcp.json'))
-  if (hasEntries(mcp, 'mcpServers')) found.push('MCP servers in .mcp.json')
+  // A session reads the `.mcp.json` of every folder above too: a parent's servers start here as well.
+  const mcpFiles = new Set([...(await readProjectServers(cwd)).values()].map((s) => relative(cwd, s.file)))
+  for (const file of mcpFiles) found.push(`MCP servers in ${file}`)
   for (const name of SEARCH_PLACES) {
     const file = join(cwd, name)
     if (!existsSync(file)) continue

@@ -1,5 +1,5 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../cli/main.js'
@@ -116,6 +116,22 @@ describe('modloop mcp list, get, remove', () => {
       `  Command: ${node}`, `  Args: ${FIXTURE} --a`, '  Environment:', '    FIXTURE_SECRET=s', '',
       'To remove this server, run: modloop mcp remove good -s local', '',
     ].join('\n'))
+  })
+
+  it("lists the .mcp.json of the folders above as project servers, the nearer config for a name in two; add and remove edit only the folder's own", async () => {
+    const sub = join(dirs.project, 'sub')
+    await mkdir(sub)
+    await writeFile(join(dirname(dirs.project), '.mcp.json'), JSON.stringify({ mcpServers: { far: { command: 'far-cmd' }, dup: { command: 'far-dup' } } }))
+    await writeFile(join(dirs.project, '.mcp.json'), JSON.stringify({ mcpServers: { dup: { command: 'near-dup' } } }))
+    expect((await mcp(['list'], undefined, sub)).out).toBe([
+      'Checking MCP server health…', '',
+      'far: far-cmd  - ⏸ Pending approval (run `modloop` to approve)',
+      'dup: near-dup  - ⏸ Pending approval (run `modloop` to approve)', '',
+    ].join('\n'))
+    expect((await mcp(['get', 'far'], undefined, sub)).out).toContain('far:\n  Scope: Project config (shared via .mcp.json)\n')
+    expect(await mcp(['remove', 'far', '-s', 'project'], undefined, sub)).toMatchObject({ code: 1 })
+    expect((await mcp(['add', '-s', 'project', 'far', 'sub-cmd'], undefined, sub)).out).toContain(`File modified: ${join(sub, '.mcp.json')}`)
+    expect((await mcp(['get', 'far'], undefined, sub)).out).toContain('  Command: sub-cmd\n')
   })
 
   it('refuses to guess which scope to remove from, and removes from the one named', async () => {

@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { approvedServers, approveServers, projectServers, serverFingerprint } from '../../mods/mcp/approvals.js'
 import { setTrust } from '../../mods/permissions/trust-store.js'
@@ -104,5 +104,32 @@ describe('project MCP servers in a trusted workspace', () => {
     expect(await go()).toEqual([{ name: 'named', status: 'connected', source: 'project' }, { name: 'rest', status: 'disabled', source: 'project' }])
     await settings('settings.local.json', { enableAllProjectMcpServers: true })
     expect(await go()).toEqual([{ name: 'named', status: 'connected', source: 'project' }, { name: 'rest', status: 'connected', source: 'project' }])
+  })
+})
+
+describe('project MCP servers of the folders above', () => {
+  it("start from every .mcp.json up from the folder, the nearer one's config for a name in two, approved as the folder's own", async () => {
+    const trustStore = join(dirs.home, 'trusted-parents.json')
+    await writeFile(join(dirs.home, '.claude.json'), '{}')
+    await setTrust(trustStore, dirs.project, true)
+    const sub = join(dirs.project, 'sub')
+    await mkdir(join(sub, '.claude'), { recursive: true })
+    const above = join(dirname(dirs.project), '.mcp.json')
+    await writeFile(above, JSON.stringify({ mcpServers: { far: stdio(), dup: { command: '/nonexistent/cmd' } } }))
+    await writeFile(join(dirs.project, '.mcp.json'), JSON.stringify({ mcpServers: { dup: stdio() } }))
+    const go = async (isInteractive: boolean) => {
+      const run = await runScript([{ reply: 'ok' }], 'go', { cwd: sub, isInteractive, mods: [toolsMod(), mcp({ home: dirs.home, trustStore })] })
+      return initOf(run.messages).mcp_servers
+    }
+    try {
+      expect(await go(false)).toEqual([{ name: 'far', status: 'connected', source: 'project' }, { name: 'dup', status: 'connected', source: 'project' }])
+      const listed = await projectServers(sub, trustStore)
+      expect(listed.map((s) => [s.name, s.file, s.approved])).toEqual([['far', above, false], ['dup', join(dirs.project, '.mcp.json'), false]])
+      // The settings of the folder the session runs in approve a server of a file above it.
+      await writeFile(join(sub, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['far'] }))
+      expect(await go(true)).toEqual([{ name: 'far', status: 'connected', source: 'project' }, { name: 'dup', status: 'disabled', source: 'project' }])
+    } finally {
+      await rm(above, { force: true })
+    }
   })
 })

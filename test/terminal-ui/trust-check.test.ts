@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { setTrust } from '../../mods/permissions/trust-store.js'
 import { needsTrust } from '../../mods/terminal-ui/trust-check.js'
@@ -21,6 +21,12 @@ describe('what makes the terminal ask to trust a folder', () => {
     expect(asking?.reasons).toEqual(['MCP servers in .mcp.json'])
     await setTrust(asking!.store, cwd, true)
     expect(await needsTrust(cwd, env)).toBeUndefined()
+  })
+
+  it('MCP servers in the .mcp.json of a folder above, which a session here starts too', async () => {
+    const { cwd, env } = await folder({})
+    await writeFile(join(dirname(cwd), '.mcp.json'), JSON.stringify({ mcpServers: { tools: { command: 'node' } } }))
+    expect((await needsTrust(cwd, env))?.reasons).toEqual([`MCP servers in ${join('..', '.mcp.json')}`])
   })
 
   it('an .mcp.json with no servers is no reason', async () => {
