@@ -18,7 +18,8 @@ export const mcpRemove: CommandRun = async ({ values, positionals, io }) => {
     const scope = checkScope(values.scope, io)
     if (typeof scope === 'number') return scope
     if (Object.hasOwn(await files.read(scope), name)) return remove(scope, name)
-    io.stderr.write(`No MCP server named "${name}" in ${scope} scope\n`)
+    // As Claude Code words it: the project scope is named by its file.
+    io.stderr.write(`No MCP server named "${name}" in ${scope === 'project' ? '.mcp.json' : `${scope} scope`}\n`)
     return 1
   }
   const found: McpScope[] = []

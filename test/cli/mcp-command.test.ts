@@ -129,7 +129,7 @@ describe('modloop mcp list, get, remove', () => {
       'dup: near-dup  - ⏸ Pending approval (run `modloop` to approve)', '',
     ].join('\n'))
     expect((await mcp(['get', 'far'], undefined, sub)).out).toContain('far:\n  Scope: Project config (shared via .mcp.json)\n')
-    expect(await mcp(['remove', 'far', '-s', 'project'], undefined, sub)).toMatchObject({ code: 1 })
+    expect(await mcp(['remove', 'far', '-s', 'project'], undefined, sub)).toMatchObject({ code: 1, err: 'No MCP server named "far" in .mcp.json\n' })
     expect((await mcp(['add', '-s', 'project', 'far', 'sub-cmd'], undefined, sub)).out).toContain(`File modified: ${join(sub, '.mcp.json')}`)
     expect((await mcp(['get', 'far'], undefined, sub)).out).toContain('  Command: sub-cmd\n')
   })
