@@ -28,10 +28,17 @@ export function projectMcpFiles(cwd: string): string[] {
  * skipped, with why in `warnings`.
  */
 export async function readProjectServers(cwd: string, warnings: string[] = []): Promise<Map<string, ProjectEntry>> {
+  const files = projectMcpFiles(cwd)
+  // Read at once (a session's start waits on them), taken in order.
+  const read = await Promise.all(files.map(async (file) => {
+    const said: string[] = []
+    return { servers: await readServers(file, said), said }
+  }))
   const servers = new Map<string, ProjectEntry>()
-  for (const file of projectMcpFiles(cwd)) {
-    for (const [name, raw] of Object.entries(await readServers(file, warnings))) servers.set(name, { raw, file })
-  }
+  files.forEach((file, i) => {
+    warnings.push(...read[i]!.said)
+    for (const [name, raw] of Object.entries(read[i]!.servers)) servers.set(name, { raw, file })
+  })
   return servers
 }
 
