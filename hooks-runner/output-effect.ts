@@ -46,6 +46,9 @@ export function emptyStopBlock(event: HookEventName, output: HookOutput): boolea
 /**
  * What a prompt or agent hook's `{ok, reason, impossible}` verdict does (spec §3.9). An agent hook's
  * `ok:false` acts as a prompt hook's with `continueOnBlock: true`, and it has no `impossible`.
+ * Where the reason goes back to the model, it says which condition failed, as Claude Code words it
+ * (`[<prompt>]: reason`, `Agent hook condition was not met: reason`): a bare reason from one of
+ * several such hooks does not tell the model which rule it broke.
  */
 export function effectOfVerdict(event: HookEventName, h: ResolvedHandler, verdict: { ok: boolean; reason?: string; impossible?: boolean }): HookEffect {
   const effect: HookEffect = { specific: {} }
@@ -53,20 +56,21 @@ export function effectOfVerdict(event: HookEventName, h: ResolvedHandler, verdic
   const reason = verdict.reason ?? 'Blocked by hook'
   const agent = h.config.type === 'agent'
   const goOn = agent || (h.config.type === 'prompt' && h.config.continueOnBlock === true)
+  const told = agent ? `Agent hook condition was not met: ${reason}` : h.config.type === 'prompt' ? `[${h.config.prompt}]: ${reason}` : reason
   switch (event) {
     case 'Stop':
     case 'SubagentStop':
-      if (!(verdict.impossible && !agent)) effect.block = reason
+      if (!(verdict.impossible && !agent)) effect.block = told
       break
     case 'PreToolUse':
-      effect.block = reason
+      effect.block = told
       effect.permission = 'deny'
-      effect.permissionReason = reason
+      effect.permissionReason = told
       if (!goOn) effect.stop = { reason }
       break
     case 'PostToolUse':
     case 'TeammateIdle':
-      if (goOn) effect.block = reason
+      if (goOn) effect.block = told
       else effect.stop = { reason }
       break
     case 'PostToolBatch':
@@ -79,7 +83,7 @@ export function effectOfVerdict(event: HookEventName, h: ResolvedHandler, verdic
     case 'PermissionDenied':
       break
     default:
-      effect.block = reason
+      effect.block = told
   }
   return effect
 }

@@ -92,7 +92,7 @@ describe('prompt and agent hooks (spec §3.9)', () => {
       return 'Sure! Here is my verdict:\n```json\n{"ok": false, "reason": "tests were not run"}\n```'
     }
     const r = await fire('Stop', { last_assistant_message: 'done' }, group('Stop', [{ type: 'prompt', prompt: 'Check \\$5 rule: $ARGUMENTS', model: 'fast' }]), { llm })
-    expect(r).toMatchObject({ blocked: true, blockReason: 'tests were not run' })
+    expect(r).toMatchObject({ blocked: true, blockReason: '[Check \\$5 rule: $ARGUMENTS]: tests were not run' })
     expect(requests[0]).toMatchObject({ type: 'prompt', model: 'fast', event: 'Stop' })
     expect(requests[0]!.prompt).toMatch(/^Check \$5 rule: \{.*"last_assistant_message":"done".*\}$/)
   })

@@ -27,7 +27,8 @@ describe('prompt hooks ask the session model', () => {
     const asked = lastUserTexts(hookCall).join('\n')
     expect(asked).toContain('Did the agent run the tests?')
     expect(JSON.parse(asked.slice(asked.indexOf('{')))).toMatchObject({ hook_event_name: 'Stop', last_assistant_message: 'done', stop_hook_active: false })
-    expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('run the unit tests before stopping')
+    // The feedback names the condition that failed, as Claude Code's does.
+    expect(lastUserTexts(r.requests[2]!.body).join('\n')).toContain('Stop hook feedback:\n[Did the agent run the tests? $ARGUMENTS]: run the unit tests before stopping')
     expect(JSON.parse(lastUserTexts(r.requests[3]!.body).join('\n').match(/\{.*\}/s)![0])).toMatchObject({ stop_hook_active: true })
     expect(r.requests).toHaveLength(4)
   })
@@ -58,7 +59,7 @@ describe('agent hooks run a verifier subagent', () => {
     expect(verifier.system.map?.((b: { text: string }) => b.text).join('') ?? verifier.system).toContain('verify a hook condition')
     const result = r.requests[2]!.body.messages.at(-1).content[0]
     expect(result).toMatchObject({ is_error: true })
-    expect(result.content).toContain('echo must not print secrets')
+    expect(result.content).toBe('PreToolUse:Echo hook error: Agent hook condition was not met: echo must not print secrets')
     expect(await dumped(box, 'PreToolUse')).toHaveLength(1)
     expect(await dumped(box, 'SubagentStart')).toEqual([])
     expect(await dumped(box, 'SubagentStop')).toEqual([])
@@ -97,7 +98,7 @@ describe('modloop hooks test runs prompt hooks too', () => {
         script: [{ reply: '{"ok": false, "reason": "not yet"}' }], cwd: box.project, env: { HOME: box.home, MODLOOP_HOME: join(box.root, 'modloop-home') },
       })
       expect(r.code, r.err).toBe(2)
-      expect(JSON.parse(r.out).merged).toMatchObject({ blocked: true, blockReason: 'not yet' })
+      expect(JSON.parse(r.out).merged).toMatchObject({ blocked: true, blockReason: '[Are we done? $ARGUMENTS]: not yet' })
       expect(lastUserTexts(r.requests[0]!.body).join('\n')).toContain('Are we done?')
     } finally {
       vi.unstubAllEnvs()
