@@ -100,8 +100,9 @@ export async function runLlm(
     }
     const reply = await Promise.race([llm(request), expired, cancelled])
     const durationMs = performance.now() - started
-    if (reply === 'timeout') return failedRaw('timeout', `timed out after ${formatSeconds(ctx.timeoutMs)}`, 'HOOKS_ERR_TIMEOUT', durationMs)
-    if (reply === 'cancelled') return failedRaw(timeout.signal.aborted ? 'timeout' : 'cancelled', 'Hook cancelled', 'HOOKS_ERR_CANCELLED', durationMs)
+    // The timer's abort settles `cancelled` before `expired`, so a timeout is told by its own signal.
+    if (reply === 'timeout' || timeout.signal.aborted) return failedRaw('timeout', `timed out after ${formatSeconds(ctx.timeoutMs)}`, 'HOOKS_ERR_TIMEOUT', durationMs)
+    if (reply === 'cancelled') return failedRaw('cancelled', 'Hook cancelled', 'HOOKS_ERR_CANCELLED', durationMs)
     const text = typeof reply === 'string' ? reply : JSON.stringify(reply)
     const verdict = verdictSchema.safeParse(typeof reply === 'string' ? extractJsonObject(reply) : reply)
     if (!verdict.success) {

@@ -39,6 +39,18 @@ describe('prompt hooks ask the session model', () => {
     expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'done' })
     expect(notices(r.messages).join('\n')).toMatch(/Stop hook error .*Check the work\.: the model reply is not/)
   })
+
+  it('a model slower than the hook\'s timeout is reported as a timeout, and the call goes ahead', async () => {
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Echo', hooks: [prompt('Is this safe?', { timeout: 0.2 })] }] })
+    const r = await run(box, [
+      { reply: [{ tool_use: { id: 'toolu_e', name: 'Echo', input: { text: 'hi' } } }] },
+      { reply: '{"ok": false, "reason": "too late"}', delayMs: 1000 },
+      { reply: 'echoed' },
+    ])
+    expect(notices(r.messages).join('\n')).toMatch(/PreToolUse:Echo hook error .*Is this safe\?: timed out after 0\.2 s/)
+    expect(r.requests[2]!.body.messages.at(-1).content[0]).not.toMatchObject({ is_error: true })
+    expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'echoed' })
+  })
 })
 
 describe('agent hooks run a verifier subagent', () => {
