@@ -29,7 +29,10 @@ export type LlmHook = (request: LlmHookRequest) => Promise<LlmHookReply>
 
 const verdictSchema = z.object({ ok: z.boolean(), reason: z.string().optional(), impossible: z.boolean().optional() })
 
-/** `$ARGUMENTS` → the input JSON; `\$` → a literal `$`; no placeholder → the JSON is appended. */
+/**
+ * `$ARGUMENTS` → the input JSON; `\$` → a literal `$`; no placeholder → the JSON is appended under
+ * an `ARGUMENTS:` label, as Claude Code appends it, so the model knows what the object is.
+ */
 export function expandPrompt(prompt: string, inputJson: string): string {
   let used = false
   const out = prompt.replace(/\\\$|\$ARGUMENTS/g, (m) => {
@@ -37,7 +40,7 @@ export function expandPrompt(prompt: string, inputJson: string): string {
     used = true
     return inputJson
   })
-  return used ? out : `${out}\n\n${inputJson}`
+  return used ? out : `${out}\n\nARGUMENTS: ${inputJson}`
 }
 
 /** The first JSON object in a reply: bare, fenced, or wrapped in prose (R13). */

@@ -122,7 +122,7 @@ describe('prompt and agent hooks (spec §3.9)', () => {
 
   it('extracts JSON from prose and fences; expands prompts', () => {
     expect(extractJsonObject('Result: {"ok": true, "reason": "a } b"} — done')).toEqual({ ok: true, reason: 'a } b' })
-    expect(expandPrompt('no placeholder', '{}')).toBe('no placeholder\n\n{}')
+    expect(expandPrompt('no placeholder', '{}')).toBe('no placeholder\n\nARGUMENTS: {}')
     expect(expandPrompt('costs \\$1, input $ARGUMENTS', '{"a":1}')).toBe('costs $1, input {"a":1}')
   })
 })

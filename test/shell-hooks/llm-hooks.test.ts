@@ -38,6 +38,8 @@ describe('prompt hooks ask the session model', () => {
     const r = await run(box, [{ reply: 'done' }, { reply: 'Looks fine to me!' }])
     expect(r.result).toMatchObject({ terminal_reason: 'completed', result: 'done' })
     expect(notices(r.messages).join('\n')).toMatch(/Stop hook error .*Check the work\.: the model reply is not/)
+    // Without $ARGUMENTS the input is appended under a label, as Claude Code appends it.
+    expect(lastUserTexts(r.requests[1]!.body).join('\n')).toMatch(/^Check the work\.\n\nARGUMENTS: \{"session_id":/)
   })
 
   it('a model slower than the hook\'s timeout is reported as a timeout, and the call goes ahead', async () => {
