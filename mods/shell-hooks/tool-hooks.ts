@@ -58,14 +58,16 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     if (b.has('PreToolUse')) {
       const r = await b.fire('PreToolUse', { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id, ...server }, { ...agent, signal: next.signal })
       context.push(...contexts(r))
+      // Claude Code's words for a refusal (spec §3.2); its additionalContext still reaches the model beside it.
+      const refusal = `${r.hookName} hook error: ${r.decisionReason ?? r.blockReason ?? 'Blocked by hook'}`
       if (r.stop) {
         const reason = r.stop.reason ?? `${r.hookName} hook stopped the session`
-        return { deny: `${r.hookName} hook stopped this call and the session: ${reason}`, halt: reason, ...withContext(context) }
+        // A hook that denied as it stopped (a prompt hook's ok:false) leaves its refusal in the
+        // conversation, as Claude Code does; the stop reason is the user's.
+        const deny = r.decision === 'deny' ? refusal : `${r.hookName} hook stopped this call and the session: ${reason}`
+        return { deny, halt: reason, ...withContext(context) }
       }
-      if (r.decision === 'deny' || (r.blocked && r.decision !== 'defer')) {
-        // Claude Code's words for a refusal (spec §3.2); its additionalContext still reaches the model beside it.
-        return { deny: `${r.hookName} hook error: ${r.decisionReason ?? r.blockReason ?? 'Blocked by hook'}`, ...withContext(context) }
-      }
+      if (r.decision === 'deny' || (r.blocked && r.decision !== 'defer')) return { deny: refusal, ...withContext(context) }
       if (r.updatedInput && r.decision !== 'defer') {
         input = r.updatedInput
         call = { ...r.updatedInput, tool: e.tool, tool_use_id: e.tool_use_id, ...(e.agentId ? { agentId: e.agentId } : {}) }

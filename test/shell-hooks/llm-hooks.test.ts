@@ -42,6 +42,18 @@ describe('prompt hooks ask the session model', () => {
     expect(lastUserTexts(r.requests[1]!.body).join('\n')).toMatch(/^Check the work\.\n\nARGUMENTS: \{"session_id":/)
   })
 
+  it('a PreToolUse prompt hook\'s ok:false refuses the call in the hook\'s words and ends the turn', async () => {
+    await writeSettings(box, { PreToolUse: [{ matcher: 'Echo', hooks: [prompt('Is this safe?')] }] })
+    const r = await run(box, [
+      { reply: [{ tool_use: { id: 'toolu_e', name: 'Echo', input: { text: 'hi' } } }] },
+      { reply: '{"ok": false, "reason": "no echoes"}' },
+    ])
+    expect(r.requests).toHaveLength(2)
+    expect(r.result).toMatchObject({ terminal_reason: 'hook_stopped' })
+    const results = r.messages.flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content : []))
+    expect(results).toContainEqual(expect.objectContaining({ type: 'tool_result', is_error: true, content: 'PreToolUse:Echo hook error: [Is this safe?]: no echoes' }))
+  })
+
   it('a model slower than the hook\'s timeout is reported as a timeout, and the call goes ahead', async () => {
     await writeSettings(box, { PreToolUse: [{ matcher: 'Echo', hooks: [prompt('Is this safe?', { timeout: 0.2 })] }] })
     const r = await run(box, [
