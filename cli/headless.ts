@@ -8,7 +8,7 @@ import { mcpConfigServers } from './mcp-config.js'
 import { readJsonArg } from './json-arg.js'
 import { splitRuleList } from './permissions-rule-list.js'
 import { renderPretty } from './pretty.js'
-import { tuneHeapForLongSession } from './heap.js'
+import { tuneHeapForLongSession, underWay } from './heap.js'
 import { reasoningOptions } from './reasoning-options.js'
 import { pluginDirSpecs } from './plugin-dirs.js'
 import { usageError } from './usage-error.js'
@@ -83,9 +83,10 @@ async function run(format: (typeof FORMATS)[number], prompt: string, options: Qu
   // text shows each turn's answer as it ends, a blank line between two, as `claude -p` does: the
   // prompt's answer is not lost (nor held back) when a background task's report runs a turn after it.
   let answered = false
+  let answers = 0
   try {
     for await (const m of query({ prompt, options })) {
-      if (m.type === 'assistant') tuneHeapForLongSession(io)
+      if (m.type === 'assistant' && underWay(m, answers++)) tuneHeapForLongSession(io)
       if (m.type === 'result') result = m
       if (m.type === 'result' && format === 'text') {
         if (answered && m.subtype === 'success') io.stdout.write('\n')

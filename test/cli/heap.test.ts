@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { tuneHeapForLongSession } from '../../cli/heap.js'
+import { tuneHeapForLongSession, underWay } from '../../cli/heap.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const heapModule = `${root}dist/cli/heap.js`
@@ -40,6 +40,12 @@ describe('V8 settings for long sessions', () => {
     }
     expect(await optimised(false)).toBe('false')
     expect(await optimised(true)).toBe('true')
+  })
+
+  it('come once a headless session is under way (a tool round, a second answer), not for a one-turn answer', () => {
+    const text = { message: { content: [{ type: 'text' }] } }
+    const call = { message: { content: [{ type: 'text' }, { type: 'tool_use' }] } }
+    expect([underWay(text, 0), underWay(call, 0), underWay(text, 1)]).toEqual([false, true, true])
   })
 
   it('are left alone in a process the CLI does not own (a test, an embedding application)', () => {
