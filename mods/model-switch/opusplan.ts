@@ -25,8 +25,8 @@ export function opusplan(on: On): void {
     else planning.delete(id)
     return r
   })
-  // On the request as it is assembled, not on turn.step: one more handler on every streamed round
-  // measured 3.5 MiB more peak memory in a one-turn run; here the main loop's rounds are all it sees.
+  // On the request as it is assembled, not in turn.step's stream: the main loop's rounds are all it
+  // sees, and it adds no layer to every streamed round.
   on('model.request', ($, e, next) => {
     if (e.purpose !== 'turn' || e.agentId || !planning.has($.session.id() as string) || $.capability.use('permissionMode')?.mode() !== 'plan') return next(e)
     return next({ ...e, request: { ...e.request, model: resolveAlias('opus', $.env.all()) } })
