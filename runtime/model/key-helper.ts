@@ -1,10 +1,13 @@
-import { spawn } from 'node:child_process'
+import { spawnHook } from '../../hooks-runner/spawn-hook.js'
 import { ModelApiError } from '../../core/model/types.js'
 
 /** How long a helper's key is used before it runs again, unless CLAUDE_CODE_API_KEY_HELPER_TTL_MS says: 5 minutes, as in Claude Code. */
 export const DEFAULT_KEY_TTL_MS = 300_000
 /** A helper may wait on a person (a single sign-on page), but not for ever. */
 export const DEFAULT_HELPER_TIMEOUT_MS = 600_000
+// A helper told to stop gets this long before SIGKILL; a grandchild holding its pipes, this long after it exits.
+const KILL_GRACE_MS = 1_000
+const PIPE_GRACE_MS = 200
 
 /** The `apiKeyHelper` setting that applies, and the settings file it came from. */
 export interface KeyHelperSetting {
@@ -47,31 +50,17 @@ export class KeyHelper {
     this.cached = undefined
   }
 
-  private run(): Promise<string> {
+  /** Runs the command as settings hooks run (hooks-runner's spawnHook): its own process group, killed whole at the timeout. */
+  private async run(): Promise<string> {
     const { command, file } = this.setting
     const fail = (why: string) => new ModelApiError('authentication_failed', `apiKeyHelper (${file}) failed: ${why}`)
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_HELPER_TIMEOUT_MS
-    return new Promise((resolve, reject) => {
-      // Its own process group, so a timeout ends what the command started too, and its pipes close.
-      const child = spawn('/bin/sh', ['-c', command], { cwd: this.options.cwd, env: this.options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      let stdout = ''
-      let stderr = ''
-      let timedOut = false
-      child.stdout.on('data', (d: Buffer) => { stdout += d })
-      child.stderr.on('data', (d: Buffer) => { stderr += d })
-      const timer = setTimeout(() => {
-        timedOut = true
-        try { process.kill(-child.pid!, 'SIGKILL') } catch { /* already gone */ }
-      }, timeoutMs)
-      child.on('error', (err) => { clearTimeout(timer); reject(fail(err.message)) })
-      child.on('close', (code, signal) => {
-        clearTimeout(timer)
-        const key = stdout.trim()
-        if (timedOut) reject(fail(`did not finish within ${timeoutMs / 1000} s`))
-        else if (code !== 0) reject(fail(`exited ${code ?? signal}${stderr.trim() ? `: ${stderr.trim()}` : ''}`))
-        else if (key === '') reject(fail('printed no key'))
-        else resolve(key)
-      })
-    })
+    const run = await spawnHook({ file: '/bin/sh', args: ['-c', command], cwd: this.options.cwd, env: this.options.env, stdin: '', timeoutMs, killGraceMs: KILL_GRACE_MS, pipeGraceMs: PIPE_GRACE_MS })
+    if (run.status === 'launch_error') throw fail(run.launchError ?? 'it could not start')
+    if (run.status === 'timeout') throw fail(`did not finish within ${timeoutMs / 1000} s`)
+    if (run.exitCode !== 0) throw fail(`exited ${run.exitCode ?? run.signal}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ''}`)
+    const key = run.stdout.trim()
+    if (key === '') throw fail('printed no key')
+    return key
   }
 }
