@@ -54,7 +54,8 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     let input = inputOf(e)
     let call = e
     const context: string[] = []
-    const server = await mcpServerField($, e.tool)
+    // Looked up only for a call some tool hook will hear of.
+    const server = b.has('PreToolUse') || b.has('PostToolUse') || b.has('PostToolUseFailure') ? await mcpServerField($, e.tool) : {}
     if (b.has('PreToolUse')) {
       const r = await b.fire('PreToolUse', { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id, ...server }, { ...agent, signal: next.signal })
       context.push(...contexts(r))
