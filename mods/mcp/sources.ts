@@ -122,11 +122,14 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
     }
   }
 
-  const key = await projectKey(cwd)
-  const real = await realpath(cwd).catch(() => cwd)
-  // An entry under the folder's own path (where modloop looked before it keyed them as Claude Code does) still counts when the project's has none.
-  const local = user?.projects?.[key]?.mcpServers ?? user?.projects?.[real]?.mcpServers ?? user?.projects?.[cwd]?.mcpServers
-  add('local', `${userPath} (projects["${key}"])`, local)
+  // The project's key (its git root) is worked out only when the file keeps projects at all.
+  const projects = user?.projects
+  if (projects) {
+    const key = await projectKey(cwd)
+    const real = await realpath(cwd).catch(() => cwd)
+    // An entry under the folder's own path (where modloop looked before it keyed them as Claude Code does) still counts when the project's has none.
+    add('local', `${userPath} (projects["${key}"])`, projects[key]?.mcpServers ?? projects[real]?.mcpServers ?? projects[cwd]?.mcpServers)
+  }
 
   if (flags.success) add('query', 'query() options', flags.data.mcpServers)
   return { servers: disable([...byName.values()], options), warnings }
