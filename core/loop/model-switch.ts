@@ -5,7 +5,7 @@ import { costUsd, modelInfo } from '../model/pricing.js'
 import { resolveAlias } from '../model/aliases.js'
 import { DEFAULT_MODEL } from './session-options.js'
 import type { Session } from './session.js'
-import { recordUnshown } from './unshown.js'
+import { joinHistory } from './unshown.js'
 
 /**
  * The model a session starts on when no option or config names one, and goes back to for
@@ -85,10 +85,7 @@ export async function deliverSwitchContext(session: Session): Promise<void> {
   if (session.agent || root.switchContext.length === 0) return
   const blocks = await attach(session, 'model_switch_context', root.switchContext.splice(0), { kind: 'plugin', event: 'model.switch' })
   if (blocks.length === 0) return
-  const last = session.messages.at(-1)
-  if (last?.role === 'user') last.content = [...(typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content), ...blocks]
-  else session.messages.push({ role: 'user', content: blocks })
-  await recordUnshown(session, blocks, true)
+  await joinHistory(session, blocks)
 }
 
 function switchPayload(session: Session, from: string, to: string, requested: string | null, source: ModelSwitchInput['source']): ModelSwitchInput {

@@ -10,7 +10,8 @@ import { attach } from './attach.js'
 import { replayDeferred } from './defer.js'
 import { flushWhile } from './compact.js'
 import { enterPrompt } from './prompt-message.js'
-import { recordUnshown } from './unshown.js'
+import { joinHistory, recordUnshown } from './unshown.js'
+import { localCommandRecord } from './command-header.js'
 import { TurnRun } from './round.js'
 
 export interface TurnInput {
@@ -71,7 +72,10 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       // The init is the session as the turn starts: a /model switch shows in the next turn's, as in Claude Code.
       const init = await session.root.initMessage?.()
       const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin), init && (() => init))
-      if (expansion?.kind === 'output') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false, localCommand: expansion.command })
+      if (expansion?.kind === 'output') {
+        await joinHistory(session, localCommandRecord(expansion.command, expansion.args, expansion.text))
+        return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false, localCommand: expansion.command })
+      }
       if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: expansion.isError })
       const text = expansion?.text ?? submitted.text
       // The API refuses an empty text block: a prompt of images alone (streaming input) has none.

@@ -15,3 +15,15 @@ export async function recordUnshown(session: Session, content: ContentBlockParam
   })
   await bus.emit('session.message', { message, shown: false, ...(session.agent ? { agentId: session.agent.agentId } : {}) })
 }
+
+/**
+ * Runtime context that joins the history between prompts: the last user message takes it, or it
+ * is a user message of its own after a response. A transcript's rebuild joins it the same way
+ * (an `isMeta` line), so a resumed session sends what this one would have.
+ */
+export async function joinHistory(session: Session, blocks: ContentBlockParam[]): Promise<void> {
+  const last = session.messages.at(-1)
+  if (last?.role === 'user') last.content = [...(typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content), ...blocks]
+  else session.messages.push({ role: 'user', content: blocks })
+  await recordUnshown(session, blocks, true)
+}

@@ -103,23 +103,26 @@ export default defineMod({
         managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
         sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || picked.has(s))), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
       }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m), project, externalImports: externalApproval($, e.cwd, opts) }))
+      memory.firstPromptPending = ($.session.messages() as unknown[]).length === 0
       sessions.set(e.sessionId, memory)
       await memory.start()
       publish($, memory)
       return next(e)
     })
 
-    // The first user message carries the memory. A prompt that only ran a command (no model
-    // call) leaves the conversation empty, so "first" is judged by the history, not by a count.
+    // The first prompt that reaches the model carries the memory: each prompt is offered it until
+    // a turn starts. One that only ran a local command (/cost) never reaches the model, though its
+    // record joins the history; a resumed conversation holds the memory already.
     on('prompt.submit', async ($, e, next) => {
       const memory = sessions.get($.session.id() as string)
       if (!memory?.firstPromptPending) return next(e)
-      if (($.session.messages() as unknown[]).length > 0) {
-        memory.firstPromptPending = false
-        return next(e)
-      }
       const text = renderStartup(memory.startup, opts.currentDate ? today() : undefined)
       return next(text ? { ...e, context: [text, ...(e.context ?? [])] } : e)
+    })
+    on('turn.start', async ($, e, next) => {
+      const memory = sessions.get($.session.id() as string)
+      if (memory) memory.firstPromptPending = false
+      return next(e)
     })
 
     // A subagent's context is its own (spec loop-and-sdk §7.3): its first message gets the memory

@@ -35,7 +35,7 @@ export class SessionMemory {
   readonly startup: MemoryEntry[] = []
   /** Every load, in order; the mod's `memory` capability lists them. */
   readonly loads: LoadedInstruction[] = []
-  /** Still true until a prompt found the conversation already started. */
+  /** True until the first prompt reaches the model (false from the start in a resumed conversation). */
   firstPromptPending = true
   private readonly scoped: ScopedRule[] = []
   private readonly scopes = new Map<string, Scope>()

@@ -237,6 +237,32 @@ describe('slash commands from .claude/commands', () => {
     }
   })
 
+  it("a local command stays in the history as context: caveat, command and output; the memory rides on the first prompt that reaches the model, after /cost and after /clear", async () => {
+    const project = join(root, 'local-record')
+    await writeTree(project, { 'CLAUDE.md': 'Answer briefly.\n' })
+    const c = await conversation([{ reply: 'one' }, { reply: 'two' }], { cwd: project, model: 'claude-sonnet-4-5', mods: [commands(), withOptions(memoryMod, { home, managedPath: false })] })
+    try {
+      const cost = await c.say('/cost extra')
+      await c.say('first')
+      const cleared = await c.say('/clear')
+      await c.say('second')
+      const record = (name: string, args: string, output: string) => [
+        expect.stringMatching(/^<local-command-caveat>.*not sent to you as a request.*<\/local-command-caveat>\n$/),
+        `<command-name>/${name}</command-name>\n            <command-message>${name}</command-message>\n            <command-args>${args}</command-args>\n`,
+        `<local-command-stdout>${output}</local-command-stdout>\n`,
+      ]
+      const [first, second] = c.server.requests.map((r) => r.body as any)
+      expect(first.messages).toHaveLength(2)
+      expect(texts(first, 0)).toEqual([...record('cost', 'extra', cost.result as string)])
+      expect(texts(first, 1)).toEqual(['first', expect.stringContaining('Answer briefly.')])
+      expect(second.messages).toHaveLength(2)
+      expect(texts(second, 0)).toEqual(record('clear', '', cleared.result as string))
+      expect(texts(second, 1)).toEqual(['second', expect.stringContaining('Answer briefly.')])
+    } finally {
+      await c.end()
+    }
+  })
+
   it('/status names the version, session, folder, model and MCP servers, without a model call', async () => {
     const run = await runScript([], '/status', { cwd, model: 'claude-sonnet-4-5', mods: [commands()] })
     expect(run.requests).toHaveLength(0)

@@ -196,8 +196,11 @@ describe('Query controls in a streaming-input session', () => {
       const third = await c.say('what did I say?')
       expect(third.session_id).toBe(cleared.session_id)
       const sent = (c.server.requests[1]!.body as any).messages
-      expect(sent).toHaveLength(1)
-      expect(sent[0].content[0].text).toBe('what did I say?')
+      // Only the /clear itself is left of the history, as context before the prompt.
+      expect(sent).toHaveLength(2)
+      expect(sent[0].content.map((b: any) => b.text).join('')).toContain('<command-name>/clear</command-name>')
+      expect(JSON.stringify(sent)).not.toContain('remember this')
+      expect(sent[1].content[0].text).toBe('what did I say?')
       expect(w.starts.map((s) => s.source)).toEqual(['startup', 'clear'])
       expect(w.starts[1]!.sessionId).toBe(cleared.session_id)
       expect(w.ends[0]).toEqual({ reason: 'clear', sessionId: first.session_id })
