@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
-import { createScriptCursor, eventsForStep, loadScript, parseScript } from '../../testing/model/script.js'
+import Anthropic from '@anthropic-ai/sdk'
+import { assembleMessage, createScriptCursor, eventsForStep, loadScript, parseScript } from '../../testing/model/script.js'
+import { startFakeAnthropic } from '../../testing/fake-anthropic.js'
 
 function scriptError(value: unknown): { field?: string; message: string } {
   try {
@@ -100,5 +102,57 @@ describe('model scripts', () => {
     expect(events[8]).toMatchObject({ content_block: { type: 'tool_use', id: 'toolu_3_1', name: 'T' } })
     expect(events[9]).toMatchObject({ delta: { partial_json: '{"a":' } })
     expect(events[11]).toMatchObject({ delta: { stop_reason: 'tool_use' } })
+  })
+})
+
+describe('server tool blocks', () => {
+  const script = [{
+    reply: [
+      { server_tool_use: { input: { query: 'cats' } } },
+      { web_search_tool_result: { content: [{ title: 'Cats', url: 'https://cats.example/' }] } },
+      { server_tool_use: { id: 'srvtoolu_x', input: { query: 'dogs' } } },
+      { web_search_tool_result: { content: { error_code: 'max_uses_exceeded' } } },
+      { text: 'Cats purr.' },
+    ],
+  }]
+
+  it('streams a search as the API does: the call input in deltas, the result whole in its start, the count in the final usage', () => {
+    const [step] = parseScript(script).steps
+    const events = eventsForStep(step as never, { model: 'm', messages: [] }, 2)
+    expect(events.map((e) => (e.type === 'content_block_delta' ? e.delta.type : e.type))).toEqual([
+      'message_start',
+      'content_block_start', 'input_json_delta', 'content_block_stop',
+      'content_block_start', 'content_block_stop',
+      'content_block_start', 'input_json_delta', 'content_block_stop',
+      'content_block_start', 'content_block_stop',
+      'content_block_start', 'text_delta', 'content_block_stop',
+      'message_delta', 'message_stop',
+    ])
+    expect(events[1]).toMatchObject({ content_block: { type: 'server_tool_use', id: 'srvtoolu_2_1', name: 'web_search', input: {} } })
+    expect(events[4]).toMatchObject({
+      content_block: { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_2_1', content: [{ type: 'web_search_result', title: 'Cats', url: 'https://cats.example/', page_age: null }] },
+    })
+    expect(events[9]).toMatchObject({ content_block: { tool_use_id: 'srvtoolu_x', content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' } } })
+    expect(events.at(-2)).toMatchObject({ delta: { stop_reason: 'end_turn' }, usage: { server_tool_use: { web_search_requests: 2 } } })
+    const message = assembleMessage(events)
+    expect(message.content[0]).toMatchObject({ type: 'server_tool_use', input: { query: 'cats' } })
+    expect(message.usage.server_tool_use).toEqual({ web_search_requests: 2, web_fetch_requests: 0 })
+  })
+
+  it('reaches a client through the fake server and the SDK', async () => {
+    const server = await startFakeAnthropic({ script })
+    try {
+      const client = new Anthropic({ baseURL: server.url, apiKey: 'test' })
+      const message = await client.messages.stream({ model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'go' }] }).finalMessage()
+      expect(message.content.map((b) => b.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'server_tool_use', 'web_search_tool_result', 'text'])
+      expect(message.content[2]).toMatchObject({ id: 'srvtoolu_x', input: { query: 'dogs' } })
+      expect(message.usage.server_tool_use).toMatchObject({ web_search_requests: 2 })
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('names the field of a malformed search result', () => {
+    expect(() => parseScript([{ reply: [{ web_search_tool_result: { content: [{ title: 'no url' }] } }] }])).toThrow(/steps\[0\]\.reply\[0\]\.web_search_tool_result\.content/)
   })
 })

@@ -1,5 +1,5 @@
 import type {
-  ContentBlock, Message, MessageDeltaUsage, RawContentBlockStartEvent, RawMessageStreamEvent, StopReason, Usage,
+  ContentBlock, Message, MessageDeltaUsage, RawContentBlockStartEvent, RawMessageStreamEvent, ServerToolUseBlock, StopReason, Usage,
 } from '@anthropic-ai/sdk/resources/messages'
 import { weighedJsonLength } from '../../core/model/media-weight.js'
 import type { ReplyStep, ScriptBlock } from './script-schema.js'
@@ -70,6 +70,9 @@ export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex
   }]
 
   let toolCount = 0
+  let serverCount = 0
+  let searches = 0
+  let lastServerId: string | undefined
   step.reply.forEach((block, index) => {
     if ('text' in block) {
       events.push(start(index, { type: 'text', text: '', citations: null }))
@@ -81,6 +84,21 @@ export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex
       }
       const signature = block.signature ?? `sig_step${stepIndex}_${index}`
       events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } })
+    } else if ('server_tool_use' in block) {
+      const tool = block.server_tool_use
+      lastServerId = tool.id ?? `srvtoolu_${stepIndex}_${++serverCount}`
+      if (tool.name === 'web_search') searches++
+      events.push(start(index, { type: 'server_tool_use', id: lastServerId, name: tool.name as ServerToolUseBlock['name'], input: {}, caller: { type: 'direct' } }))
+      for (const partial_json of chunks(JSON.stringify(tool.input))) {
+        events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } })
+      }
+    } else if ('web_search_tool_result' in block) {
+      // The API sends a search's result whole, in its content_block_start, with no deltas.
+      const { tool_use_id, content } = block.web_search_tool_result
+      const hits = Array.isArray(content)
+        ? content.map((h) => ({ type: 'web_search_result' as const, title: h.title, url: h.url, page_age: h.page_age ?? null, encrypted_content: h.encrypted_content ?? `enc_${h.url}` }))
+        : { type: 'web_search_tool_result_error' as const, error_code: content.error_code }
+      events.push(start(index, { type: 'web_search_tool_result', tool_use_id: tool_use_id ?? lastServerId ?? `srvtoolu_${stepIndex}_0`, content: hits, caller: { type: 'direct' } }))
     } else {
       toolCount++
       const tool = 'tool_use' in block ? block.tool_use : block.tool_use_raw
@@ -100,7 +118,8 @@ export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: cacheRead,
     output_tokens_details: null,
-    server_tool_use: null,
+    // As the API counts them: the searches its server ran for this response.
+    server_tool_use: searches > 0 ? { web_search_requests: searches, web_fetch_requests: 0 } : null,
   }
   events.push({
     type: 'message_delta',
@@ -139,7 +158,7 @@ export function assembleMessage(events: Iterable<RawMessageStreamEvent>): Messag
       }
       case 'content_block_stop': {
         const block = message.content[event.index]
-        if (block?.type === 'tool_use') block.input = parseOr(json.get(event.index) ?? '{}')
+        if (block?.type === 'tool_use' || block?.type === 'server_tool_use') block.input = parseOr(json.get(event.index) ?? '{}')
         break
       }
       case 'message_delta':
@@ -147,6 +166,7 @@ export function assembleMessage(events: Iterable<RawMessageStreamEvent>): Messag
         message.stop_sequence = event.delta.stop_sequence
         message.usage.output_tokens = event.usage.output_tokens
         if (event.usage.input_tokens !== null) message.usage.input_tokens = event.usage.input_tokens
+        if (event.usage.server_tool_use) message.usage.server_tool_use = event.usage.server_tool_use
         break
       case 'message_stop':
         break
@@ -182,6 +202,9 @@ function blockText(block: ScriptBlock): string {
   if ('text' in block) return block.text
   if ('thinking' in block) return block.thinking
   if ('tool_use' in block) return block.tool_use.name + JSON.stringify(block.tool_use.input)
+  if ('server_tool_use' in block) return JSON.stringify(block.server_tool_use.input)
+  // The API does not count a search's results as output: they are its server's, not the model's.
+  if ('web_search_tool_result' in block) return ''
   return block.tool_use_raw.name + block.tool_use_raw.json
 }
 

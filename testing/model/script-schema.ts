@@ -20,15 +20,48 @@ const ToolUseRawBlock = z.strictObject({
   tool_use_raw: z.strictObject({ id: z.string().optional(), name: z.string().min(1), json: z.string() }),
 })
 
+/** A server tool the API runs itself (web search): streamed as the API streams one, input as input_json_delta. */
+const ServerToolUseBlock = z.strictObject({
+  server_tool_use: z.strictObject({
+    id: z.string().optional(),
+    name: z.string().min(1).default('web_search'),
+    input: z.record(z.string(), z.unknown()),
+  }),
+})
+const WebSearchHit = z.strictObject({
+  title: z.string(),
+  url: z.string(),
+  page_age: z.string().nullable().optional(),
+  encrypted_content: z.string().optional(),
+})
+/**
+ * What the API's search found, sent whole in its content_block_start: the hits, or an error code.
+ * Without `tool_use_id` it answers the step's last server_tool_use.
+ */
+const WebSearchResultBlock = z.strictObject({
+  web_search_tool_result: z.strictObject({
+    tool_use_id: z.string().optional(),
+    content: z.union([
+      z.array(WebSearchHit),
+      z.strictObject({ error_code: z.enum(['invalid_tool_input', 'unavailable', 'max_uses_exceeded', 'too_many_requests', 'query_too_long', 'request_too_large']) }),
+    ]),
+  }),
+})
+
 export type TextBlock = z.infer<typeof TextBlock>
 export type ThinkingBlock = z.infer<typeof ThinkingBlock>
 export type ToolUseBlock = z.infer<typeof ToolUseBlock>
 export type ToolUseRawBlock = z.infer<typeof ToolUseRawBlock>
-export type ScriptBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolUseRawBlock
+export type ServerToolUseBlock = z.infer<typeof ServerToolUseBlock>
+export type WebSearchResultBlock = z.infer<typeof WebSearchResultBlock>
+export type ScriptBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolUseRawBlock | ServerToolUseBlock | WebSearchResultBlock
 
 // Blocks are told apart by their one key; dispatching on it by hand (instead of a zod union)
 // lets an error name the field inside the block the author meant, not "no union member matched".
-const BLOCK_KINDS = { text: TextBlock, thinking: ThinkingBlock, tool_use: ToolUseBlock, tool_use_raw: ToolUseRawBlock } as const
+const BLOCK_KINDS = {
+  text: TextBlock, thinking: ThinkingBlock, tool_use: ToolUseBlock, tool_use_raw: ToolUseRawBlock,
+  server_tool_use: ServerToolUseBlock, web_search_tool_result: WebSearchResultBlock,
+} as const
 
 const Expect = z.strictObject({
   model: z.string().optional(),
