@@ -1,4 +1,4 @@
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlock, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { Usage } from '../core/events/types.js'
 import { ModelApiError, type ModelRequest } from '../core/model/types.js'
 import { addUsage, zeroUsage } from '../core/loop/messages.js'
@@ -9,7 +9,7 @@ import { loopRequest, requestFor } from '../core/loop/request.js'
 import { withSessionReasoning } from '../core/loop/step.js'
 import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult } from '../core/mod/contracts.js'
 
-/** `$.model.complete`: one tool-less completion through the session's model; its cost counts in the session's. */
+/** `$.model.complete`: one completion through the session's model, with no tools but the API's own (its web search); its cost counts in the session's. */
 export async function complete(session: Session, req: CompleteRequest, signal?: AbortSignal): Promise<CompleteResult> {
   const model = req.model ? resolveAlias(req.model, session.env) : smallFastModel(session.env)
   return answerOf(session, model, signal, () => requestFor(session, {
@@ -17,6 +17,7 @@ export async function complete(session: Session, req: CompleteRequest, signal?: 
     model, max_tokens: Math.min(req.maxTokens ?? 1024, maxOutputTokens(model)),
     ...(req.system ? { system: [{ type: 'text', text: req.system }] } : {}),
     messages: [{ role: 'user', content: req.prompt }],
+    ...(req.serverTools?.length ? { tools: req.serverTools } : {}),
   }, req.system ? [{ id: 'complete', scope: 'session' }] : [], undefined, 'complete'))
 }
 
@@ -56,23 +57,55 @@ function withPrompt(all: readonly MessageParam[], prompt: string): MessageParam[
 
 const isCalling = (m: MessageParam) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use')
 
-/** Sends the request `build` makes and reads its text; the usage is accounted on the session whatever the outcome. */
+/** Sends the request `build` makes and reads its blocks; the usage is accounted on the session whatever the outcome. */
 async function answerOf(session: Session, model: string, signal: AbortSignal | undefined, build: () => Promise<ModelRequest>): Promise<CompleteResult> {
   const usage: Usage = zeroUsage()
-  let text = ''
+  const content: ContentBlock[] = []
   try {
     const events = session.llm.stream(await build(), { signal })
     for await (const ev of events) {
-      if (ev.type === 'message_start') addUsage(usage, ev.message.usage as Partial<Usage>)
-      else if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') text += ev.delta.text
-      else if (ev.type === 'message_delta' && ev.usage) usage.output_tokens = ev.usage.output_tokens ?? usage.output_tokens
+      if (ev.type === 'message_start') {
+        // A retried stream starts over.
+        content.length = 0
+        addUsage(usage, ev.message.usage as Partial<Usage>)
+      } else if (ev.type === 'message_delta' && ev.usage) {
+        usage.output_tokens = ev.usage.output_tokens ?? usage.output_tokens
+        const searches = ev.usage.server_tool_use?.web_search_requests
+        if (searches) usage.server_tool_use = { web_search_requests: searches }
+      } else foldBlock(content, ev)
     }
   } catch (err) {
     if (signal?.aborted) return { isAnswered: false, reason: 'aborted', usage }
     const e = err instanceof ModelApiError ? err : undefined
-    return { isAnswered: false, reason: 'api-error', status: e?.status ?? null, error: e?.type ?? 'unknown', usage }
+    return { isAnswered: false, reason: 'api-error', status: e?.status ?? null, error: e?.type ?? 'unknown', message: err instanceof Error ? err.message : String(err), usage }
   } finally {
     session.account(model, usage)
   }
-  return text ? { isAnswered: true, text, usage } : { isAnswered: false, reason: 'empty-reply', usage }
+  const text = content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+  // Server tool blocks with no words still answer (a search the model did not sum up); a fork's
+  // tool_use alone does not: its call is not run.
+  return text || content.some((b) => b.type === 'web_search_tool_result') ? { isAnswered: true, text, usage, content } : { isAnswered: false, reason: 'empty-reply', usage }
+}
+
+/** Builds the response's blocks from its stream events: text and tool input arrive in deltas. */
+function foldBlock(content: ContentBlock[], ev: RawMessageStreamEvent): void {
+  if (ev.type === 'content_block_start') {
+    content[ev.index] = { ...ev.content_block } as ContentBlock
+    if ('input' in content[ev.index]!) (content[ev.index] as { input: unknown }).input = ''
+  } else if (ev.type === 'content_block_delta') {
+    const block = content[ev.index]
+    if (ev.delta.type === 'text_delta' && block?.type === 'text') block.text += ev.delta.text
+    else if (ev.delta.type === 'input_json_delta' && block && 'input' in block) (block as { input: unknown }).input += ev.delta.partial_json
+  } else if (ev.type === 'content_block_stop') {
+    const block = content[ev.index]
+    if (block && 'input' in block) (block as { input: unknown }).input = parseInput(block.input as string)
+  }
+}
+
+function parseInput(json: string): unknown {
+  try {
+    return json.trim() === '' ? {} : JSON.parse(json)
+  } catch {
+    return json
+  }
 }

@@ -173,6 +173,7 @@ export class Session {
     m.outputTokens += usage.output_tokens
     m.cacheReadInputTokens += usage.cache_read_input_tokens
     m.cacheCreationInputTokens += usage.cache_creation_input_tokens
+    m.webSearchRequests += usage.server_tool_use?.web_search_requests ?? 0
     if (usage.cache_creation) {
       m.cacheCreationEphemeral5mInputTokens = (m.cacheCreationEphemeral5mInputTokens ?? 0) + usage.cache_creation.ephemeral_5m_input_tokens
       m.cacheCreationEphemeral1hInputTokens = (m.cacheCreationEphemeral1hInputTokens ?? 0) + usage.cache_creation.ephemeral_1h_input_tokens

@@ -117,7 +117,7 @@ export interface ModApiCore {
     list(): LiveTaskInfo[]
   }
   readonly model: {
-    /** One tool-less completion through the session's model; its cost counts in the session's. */
+    /** One completion through the session's model, with no tools but the API's own (`serverTools`: web search); its cost counts in the session's. */
     complete(req: CompleteRequest, options?: { signal?: AbortSignal }): Promise<CompleteResult>
     /**
      * One completion over the main conversation as the loop sends it (its model, system prompt,

@@ -1,4 +1,6 @@
+import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages'
 import type { z } from 'zod'
+import type { ServerToolDefinition } from '../model/types.js'
 import type { TaskEndInput, TaskStartInput, TaskUsage, Usage } from '../events/types.js'
 import type { SDKResultMessage } from '../loop/messages.js'
 import type { EffortLevel } from '../model/capabilities.js'
@@ -13,11 +15,22 @@ export interface CompleteRequest {
   prompt: string
   system?: string
   maxTokens?: number
+  /** Tools the API runs itself (its web search): their calls and results come back in `content`. */
+  serverTools?: ServerToolDefinition[]
 }
 
 export type CompleteResult =
-  | { isAnswered: true; text: string; usage: Usage }
-  | { isAnswered: false; reason: 'api-error' | 'empty-reply' | 'aborted'; status?: number | null; error?: string; usage: Usage }
+  | {
+    isAnswered: true; text: string; usage: Usage
+    /** The response's blocks, server tool calls and results among them. */
+    content?: ContentBlock[]
+  }
+  | {
+    isAnswered: false; reason: 'api-error' | 'empty-reply' | 'aborted'; status?: number | null; error?: string
+    /** The API's own words for an api-error. */
+    message?: string
+    usage: Usage; content?: ContentBlock[]
+  }
 
 /** `$.model.fork`: one more prompt after the main conversation. `maxTokens` (a modloop addition): default, the loop's own. */
 export interface ForkRequest {

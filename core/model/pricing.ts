@@ -78,6 +78,9 @@ export function modelInfo(model: string): ModelInfo {
 /** A 1-hour cache write costs twice the input price (a 5-minute one, `cacheWrite`, 1.25 times). */
 const HOUR_WRITE_FACTOR = 2
 
+/** The API bills each search its server runs (the web search tool), whatever the model: $10 per 1,000. */
+const WEB_SEARCH_USD = 0.01
+
 /**
  * The cost of one request's usage in US dollars; missing counts are zero. Cache writes the API
  * split by time to live are priced by it; writes without a split count at the 5-minute rate.
@@ -90,7 +93,7 @@ export function costUsd(model: string, usage: Partial<Usage>): number {
     + ((usage.cache_creation_input_tokens ?? 0) - hour) * p.cacheWrite
     + hour * p.input * HOUR_WRITE_FACTOR
     + (usage.cache_read_input_tokens ?? 0) * p.cacheRead
-  return cost / 1_000_000
+  return cost / 1_000_000 + (usage.server_tool_use?.web_search_requests ?? 0) * WEB_SEARCH_USD
 }
 
 export function contextWindow(model: string): number {

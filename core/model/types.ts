@@ -12,6 +12,16 @@ export interface ToolDefinition {
   cache_control?: CacheControl
 }
 
+/**
+ * A tool the API runs itself (`web_search_20250305`, …): it has no schema, the response carries
+ * its call and its result, and the client runs nothing.
+ */
+export interface ServerToolDefinition {
+  type: string
+  name: string
+  [option: string]: unknown
+}
+
 export interface SystemBlock { type: 'text'; text: string; cache_control?: CacheControl }
 
 /** One Messages API request, as the loop builds it (the adapter adds `stream: true`). */
@@ -20,7 +30,7 @@ export interface ModelRequest {
   max_tokens: number
   system?: string | SystemBlock[]
   messages: MessageParam[]
-  tools?: ToolDefinition[]
+  tools?: (ToolDefinition | ServerToolDefinition)[]
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' }
   output_config?: { effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max' }
   metadata?: { user_id?: string }
