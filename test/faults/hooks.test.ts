@@ -171,8 +171,11 @@ describe.concurrent('a hook fault never ends a run silently or fails open', () =
     expect(run.messages.filter((m) => m.type === 'control_request' && m.request.subtype === 'can_use_tool')).toHaveLength(1)
     expect(toolResults(run.requests[1]!)['touch asked']).toBe('denied by the test')
     expect(existsSync(join(p.cwd, 'asked'))).toBe(false)
-    // None of these events sends the stderr to the model.
-    expect(JSON.stringify(run.requests.map((r) => r.body))).not.toContain('exit 2 from')
+    // None of these events sends the stderr to the model, but for what /compact printed, which stays in
+    // the history as the command's output, as Claude Code keeps it.
+    const sent = JSON.stringify(run.requests.map((r) => r.body))
+    expect(sent.match(/exit 2 from \w+/g)).toEqual(['exit 2 from PreCompact'])
+    expect(sent).toContain(`<local-command-stdout>Not compacted: PreCompact:manual hook blocked compaction: [${p.path('exit2.sh')}]: exit 2 from PreCompact\\n</local-command-stdout>`)
     // To the user, naming the hook: the events that cannot block. Notification's exit 2 is shown nowhere.
     const notices = run.messages.filter((m) => m.type === 'system' && m.subtype === 'informational').map((m) => String(m.content))
     for (const event of ['PostModelSwitch', 'PostCompact']) {
