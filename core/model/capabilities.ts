@@ -30,10 +30,11 @@ const UP_TO_HIGH: readonly EffortLevel[] = ['low', 'medium', 'high']
 
 /**
  * Most specific first; an id matches the first row one of whose strings it contains. The newest
- * Opus models think only adaptively; 4.6 models take both forms; older ones only a fixed budget.
+ * models (Opus 4.7 on, every Claude 5) think only adaptively; 4.6 models take both forms; older
+ * ones only a fixed budget.
  */
 const TABLE: (ModelCapabilities & { match: string[] })[] = [
-  { family: 'claude-opus-4-7+', match: ['opus-4-7', 'opus-4-8', 'opus-5', 'fable', 'mythos'], effort: ALL, thinking: ['adaptive'] },
+  { family: 'claude-opus-4-7+', match: ['opus-4-7', 'opus-4-8', 'opus-5', 'sonnet-5', 'haiku-5', 'fable', 'mythos'], effort: ALL, thinking: ['adaptive'] },
   { family: 'claude-opus-4-6', match: ['opus-4-6'], effort: UP_TO_MAX, thinking: ['adaptive', 'enabled'] },
   { family: 'claude-sonnet-4-6', match: ['sonnet-4-6'], effort: UP_TO_MAX, thinking: ['adaptive', 'enabled'] },
   { family: 'claude-opus-4-5', match: ['opus-4-5'], effort: UP_TO_HIGH, thinking: ['enabled'] },
@@ -61,12 +62,17 @@ export function clampEffort(model: string, requested: EffortLevel | undefined, t
 /** A fixed thinking budget must be at least this and below max_tokens. */
 export const MIN_THINKING_BUDGET = 1_024
 
-/** The thinking parameter a request carries for this model, or undefined to send none. */
+/**
+ * The thinking parameter a request carries for this model, or undefined to send none. Unset, the
+ * model thinks, as Claude Code has every model that can think do (spec: adaptive on the models that
+ * have it): adaptively, or with a budget up to max_tokens where only a budget exists.
+ */
 export function clampThinking(model: string, requested: ThinkingOption | undefined, maxTokens: number): ApiThinking | undefined {
   const can = capabilitiesOf(model).thinking
-  // Unset: the request says nothing and the model's own default holds.
-  if (requested === undefined || can.length === 0) return undefined
-  if (requested.type === 'disabled') return { type: 'disabled' }
+  if (can.length === 0) return undefined
+  requested ??= can.includes('adaptive') ? { type: 'adaptive' } : { type: 'enabled' }
+  // A model that thinks only adaptively refuses "off" with a 400: there it thinks adaptively (effort sets how much).
+  if (requested.type === 'disabled') return can.includes('enabled') ? { type: 'disabled' } : { type: 'adaptive' }
   // A fixed budget is deprecated where adaptive thinking exists, so adaptive stands in for it there.
   if (can.includes('adaptive')) return { type: 'adaptive' }
   // Adaptive asked of a model that has only a fixed budget: leave thinking at the model's default (off).

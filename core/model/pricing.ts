@@ -38,26 +38,27 @@ const WINDOW_1M = 1_000_000
 /**
  * Known families, most specific first: a model id matches the first row one of whose strings
  * it contains, so dated ids, aliases and cloud-prefixed ids (`anthropic.claude-…`) all resolve.
- * Opus 4 and 4.1 kept the old Opus price; later Opus models are cheaper and write 64K.
+ * Opus 4 and 4.1 kept the old Opus price; later Opus models are cheaper and write 64K; the 5.5
+ * generation (and Fable and Mythos 5.2) 128K.
  */
 const TABLE: { family: string; match: (string | RegExp)[]; pricing: ModelPricing; maxOutputTokens: number; window?: number }[] = [
-  { family: 'claude-opus-5-5', match: ['opus-5-5'], pricing: OPUS_5_5, maxOutputTokens: 64_000, window: WINDOW_1M },
+  { family: 'claude-opus-5-5', match: ['opus-5-5'], pricing: OPUS_5_5, maxOutputTokens: 128_000, window: WINDOW_1M },
   { family: 'claude-opus-5', match: ['opus-5', 'opus-4-7', 'opus-4-8'], pricing: OPUS, maxOutputTokens: 64_000, window: WINDOW_1M },
   { family: 'claude-opus-4-1', match: ['claude-opus-4-1'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
   { family: 'claude-opus-4', match: ['claude-opus-4-0', 'claude-opus-4-2025'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
   { family: 'claude-3-opus', match: ['claude-3-opus'], pricing: OPUS_LEGACY, maxOutputTokens: 4_096 },
   { family: 'claude-opus', match: ['claude-opus', 'opus'], pricing: OPUS, maxOutputTokens: 64_000 },
-  { family: 'claude-sonnet-5-5', match: ['sonnet-5-5'], pricing: SONNET_5_5, maxOutputTokens: 64_000, window: WINDOW_1M },
+  { family: 'claude-sonnet-5-5', match: ['sonnet-5-5'], pricing: SONNET_5_5, maxOutputTokens: 128_000, window: WINDOW_1M },
   { family: 'claude-sonnet-5', match: ['sonnet-5'], pricing: SONNET_5, maxOutputTokens: 64_000, window: WINDOW_1M },
   { family: 'claude-3-5-sonnet', match: ['claude-3-5-sonnet'], pricing: SONNET, maxOutputTokens: 8_192 },
   { family: 'claude-3-7-sonnet', match: ['claude-3-7-sonnet'], pricing: SONNET, maxOutputTokens: 64_000 },
   { family: 'claude-sonnet', match: ['claude-sonnet', 'sonnet'], pricing: SONNET, maxOutputTokens: 64_000 },
-  { family: 'claude-haiku-5', match: ['haiku-5'], pricing: HAIKU_5_5, maxOutputTokens: 64_000, window: WINDOW_1M },
+  { family: 'claude-haiku-5', match: ['haiku-5'], pricing: HAIKU_5_5, maxOutputTokens: 128_000, window: WINDOW_1M },
   { family: 'claude-3-5-haiku', match: ['claude-3-5-haiku'], pricing: HAIKU_3_5, maxOutputTokens: 8_192 },
   { family: 'claude-3-haiku', match: ['claude-3-haiku'], pricing: HAIKU_3, maxOutputTokens: 4_096 },
   { family: 'claude-haiku', match: ['claude-haiku', 'haiku'], pricing: HAIKU_4, maxOutputTokens: 64_000 },
   // Mythos is priced as the Fable of the same version. 5.2 not followed by a digit: `fable-5-2026…` would be a dated Fable 5.
-  { family: 'claude-fable-5-2', match: [/(fable|mythos)-5-2(?!\d)/], pricing: FABLE_5_2, maxOutputTokens: 64_000, window: WINDOW_1M },
+  { family: 'claude-fable-5-2', match: [/(fable|mythos)-5-2(?!\d)/], pricing: FABLE_5_2, maxOutputTokens: 128_000, window: WINDOW_1M },
   { family: 'claude-fable-5-1', match: ['fable-5-1', 'mythos-5-1'], pricing: FABLE_5_1, maxOutputTokens: 64_000, window: WINDOW_1M },
   { family: 'claude-fable-5', match: ['fable', 'mythos'], pricing: FABLE_5, maxOutputTokens: 64_000, window: WINDOW_1M },
 ]

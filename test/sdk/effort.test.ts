@@ -28,7 +28,7 @@ describe('effort and thinking', () => {
     expect(body(run).thinking).toEqual({ type: 'enabled', budget_tokens: 3999 })
     const adaptiveOnly = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7', maxThinkingTokens: 2048 })
     expect(body(adaptiveOnly).thinking).toEqual({ type: 'adaptive' })
-    const off = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7', maxThinkingTokens: 0, effort: 'max' })
+    const off = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-6', maxThinkingTokens: 0, effort: 'max' })
     expect(body(off).thinking).toEqual({ type: 'disabled' })
     // Without thinking the API takes effort up to high only.
     expect(body(off).output_config).toEqual({ effort: 'high' })
@@ -39,14 +39,24 @@ describe('effort and thinking', () => {
       body(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-sonnet-4-5', env: { MAX_THINKING_TOKENS: value }, ...options })).thinking
     expect(await thinking('5000')).toEqual({ type: 'enabled', budget_tokens: 5000 })
     expect(await thinking('0')).toEqual({ type: 'disabled' })
-    expect(await thinking('lots')).toBeUndefined()
+    // Ignored, it leaves the default: a budget up to max_tokens.
+    expect(await thinking('lots')).toEqual({ type: 'enabled', budget_tokens: 63_999 })
     expect(await thinking('5000', { maxThinkingTokens: 2048 })).toEqual({ type: 'enabled', budget_tokens: 2048 })
   })
 
-  it('sends neither when neither is asked for', async () => {
-    const run = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7' })
-    expect(body(run).thinking).toBeUndefined()
-    expect(body(run).output_config).toBeUndefined()
+  it('thinks by default, as Claude Code has every model that can: adaptively where the model has it, else with a budget below max_tokens; no effort is sent unasked', async () => {
+    const sent = async (model: string, options = {}) => body(await runScript([{ reply: 'ok' }], 'go', { model, ...options }))
+    const opus = await sent('claude-opus-5-5')
+    expect(opus.thinking).toEqual({ type: 'adaptive' })
+    expect(opus.max_tokens).toBe(128_000)
+    expect(opus.output_config).toBeUndefined()
+    expect((await sent('claude-sonnet-4-6')).thinking).toEqual({ type: 'adaptive' })
+    expect((await sent('claude-sonnet-4-5', { maxTokens: 32_000 })).thinking).toEqual({ type: 'enabled', budget_tokens: 31_999 })
+    expect((await sent('claude-3-5-haiku-20241022')).thinking).toBeUndefined()
+    // Off is a 400 on a model that thinks only adaptively: there it stays adaptive; elsewhere off is sent.
+    expect((await sent('claude-opus-5-5', { thinking: { type: 'disabled' } })).thinking).toEqual({ type: 'adaptive' })
+    expect((await sent('claude-haiku-5-5', { env: { MAX_THINKING_TOKENS: '0' } })).thinking).toEqual({ type: 'adaptive' })
+    expect((await sent('claude-sonnet-4-6', { env: { MAX_THINKING_TOKENS: '0' } })).thinking).toEqual({ type: 'disabled' })
   })
 
   it('puts the effective effort on turn.step, where a handler may rewrite it', async () => {

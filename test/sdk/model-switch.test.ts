@@ -66,7 +66,7 @@ describe('model switching', () => {
     expect(log[0]!.after).toEqual({ model: 'claude-opus-5-5' })
     expect(log[0]!.current).toBe('claude-opus-5-5')
     const usage = run.results[1]!.modelUsage
-    expect(usage['claude-opus-5-5']).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 64_000 })
+    expect(usage['claude-opus-5-5']).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 128_000 })
     expect(usage['claude-opus-5-5']!.costUSD).toBeCloseTo(costUsd('claude-opus-5-5', { input_tokens: 1000, output_tokens: 10 }), 10)
     expect(usage['claude-sonnet-4-5']!.costUSD).toBeCloseTo(costUsd('claude-sonnet-4-5', { input_tokens: 1000, output_tokens: 10 }), 10)
   })
