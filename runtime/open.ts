@@ -96,7 +96,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   // Binding drops a mod whose dependency or required capability is missing: that is a load error to tell too.
   for (const err of host.errors.slice(loggedErrors)) log(`${err.code}: ${err.message}`)
   const start: SessionStartInput = {
-    cwd, ...surfaceFields(options), sessionId: session.id, source: resumed?.source ?? 'startup',
+    cwd, ...surfaceFields(session.options), sessionId: session.id, source: resumed?.source ?? 'startup',
     transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : locationOf(session),
     ...(resumed ? { resumedFrom: resumedFrom(resumed) } : {}),
   }

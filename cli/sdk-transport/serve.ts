@@ -136,7 +136,7 @@ function askSdk(wire: Wire): CanUseTool {
         subtype: 'can_use_tool', tool_name: toolName, input, tool_use_id: o.toolUseID,
         ...(o.suggestions ? { permission_suggestions: o.suggestions } : {}), ...(o.blockedPath ? { blocked_path: o.blockedPath } : {}),
         ...(o.decisionReason ? { decision_reason: o.decisionReason } : {}), ...(o.agentID ? { agent_id: o.agentID } : {}),
-        ...(o.mcpServer ? { mcp_server: o.mcpServer } : {}),
+        ...(o.mcpServer ? { mcp_server: o.mcpServer } : {}), ...(o.requiresUserInteraction ? { requires_user_interaction: true } : {}),
       }, o.signal)
       return permissionResult(r, toolName)
     } catch (err) {

@@ -36,11 +36,16 @@ export interface ResumedFrom {
   /** The transcript's last response of the model: when it came, and the tokens of its context (input, cache reads and writes, output). */
   lastResponse?: { atMs: number; contextTokens: number }
 }
-/** `transcriptPath` is where this session's transcript belongs (the transcripts mod writes it). */
+/**
+ * `transcriptPath` is where this session's transcript belongs (the transcripts mod writes it).
+ * `canAsk`: an approver answers permission asks (the terminal, canUseTool), so a tool that asks
+ * the user something can be offered.
+ */
 export interface SessionStartInput {
   cwd: string
   surface: 'terminal' | null
   isInteractive: boolean
+  canAsk?: boolean
   sessionId: string
   source: SessionSource
   transcriptPath: string

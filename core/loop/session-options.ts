@@ -41,7 +41,7 @@ export interface SessionOptions {
 // Claude Code's default for an API key.
 export const DEFAULT_MODEL = 'claude-opus-5-5'
 
-/** session.start's `surface` and `isInteractive`, from the session's options. */
-export function surfaceFields(options: SessionOptions): Pick<SessionStartInput, 'surface' | 'isInteractive'> {
-  return { surface: options.surface ?? null, isInteractive: options.isInteractive ?? options.surface !== undefined }
+/** session.start's `surface`, `isInteractive` and `canAsk`, from the session's options. */
+export function surfaceFields(options: SessionOptions): Pick<SessionStartInput, 'surface' | 'isInteractive' | 'canAsk'> {
+  return { surface: options.surface ?? null, isInteractive: options.isInteractive ?? options.surface !== undefined, ...(options.canUseTool ? { canAsk: true } : {}) }
 }

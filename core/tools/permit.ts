@@ -41,7 +41,7 @@ export async function permit(env: CallEnv, tool: Tool, toolUseId: string, input:
     answer = await untilAborted(env.canUseTool(tool.name, input, {
       signal: env.signal, toolUseID: toolUseId, requestId: `ask_${toolUseId}`, agentID: env.agentId, decisionReason: reason,
       ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}),
-      ...(tool.traits?.mcpServer ? { mcpServer: { ...tool.traits.mcpServer } } : {}),
+      ...(tool.traits?.mcpServer ? { mcpServer: { ...tool.traits.mcpServer } } : {}), ...(tool.traits?.asksUser ? { requiresUserInteraction: true as const } : {}),
     }), env.signal)
   } catch (err) {
     // A throw once the turn was aborted is the abort's; any other is the approver failing, which grants nothing (Claude Code's words).

@@ -36,6 +36,8 @@ export interface CanUseToolOptions {
   blockedPath?: string
   /** For an MCP server's tool: the server and its source (`sdk`: one the application registered). */
   mcpServer?: { name: string; source: string }
+  /** The tool asks the user something: only a person can answer, not a rule or a policy. */
+  requiresUserInteraction?: true
 }
 
 /**

@@ -82,6 +82,8 @@ export interface ToolTraits {
    * turn's final answer — so a subagent never gets it.
    */
   mainThreadOnly?: boolean
+  /** Only a person can answer it (AskUserQuestion): the approver is told so (the SDK's `requires_user_interaction`). */
+  asksUser?: boolean
   /** It starts subagents: a subagent at the nesting limit does not get it. */
   spawnsAgents?: boolean
   /**

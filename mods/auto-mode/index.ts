@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { classify } from './classifier.js'
+import { ASK_USER_TOOL } from '../ask-user/name.js'
 
 const options = z.object({
   /** The classifier model (alias or id); default: the small fast model. */
@@ -32,7 +33,8 @@ export default defineMod({
   register(on, opts) {
     on('tool.check', async ($, e, next) => {
       const verdict = await next(e)
-      if (verdict.decision !== 'ask' || !e.tool_use_id || (await modeOf($)) !== 'auto') return verdict
+      // The user's answers to AskUserQuestion are not the classifier's to give.
+      if (verdict.decision !== 'ask' || !e.tool_use_id || e.tool === ASK_USER_TOOL || (await modeOf($)) !== 'auto') return verdict
       const signal = AbortSignal.any([next.signal, AbortSignal.timeout(opts.timeoutMs)])
       const ruling = await classify($, opts, { tool: e.tool, input: e.input, cwd: $.session.cwd() as string, why: verdict.reason }, signal)
       if (ruling.decision === 'deny') return { decision: 'deny', rule: '[mode:auto]', reason: `The auto mode classifier refused this ${e.tool} call: ${ruling.reason}` }

@@ -7,6 +7,7 @@ import { pathFacts, type PathFacts } from './path-rules.js'
 import { blockedPathOf, suggestionsFor } from './suggest.js'
 import { allowsPart, callFacts, coversTool, matchesCall, type CallFacts } from './rule-match.js'
 import { APPROVAL_REASON, EXIT_PLAN_TOOL } from './plan-mode.js'
+import { ASK_USER_TOOL } from '../ask-user/name.js'
 import { EDIT_TOOLS, isCriticalTarget, isProtected, NO_APPROVAL, PLAN_TOOLS, READ_TOOLS } from './tool-classes.js'
 import type { Policy, Roots, Rule, Verdict } from './types.js'
 
@@ -20,9 +21,10 @@ export async function evaluate(policy: Policy, tool: string, input: unknown, she
 
 /**
  * The order (spec loop-and-sdk §3.3; a PreToolUse hook's verdict comes before all of it, from the
- * hook bridge): deny rules → ask rules → ExitPlanMode (asks in plan mode; outside it the call
- * itself answers that there is no plan mode to leave) → the built-in gates (critical removals ask
- * in every mode, protected paths in every mode but bypass) → the mode (plan asks about what writes,
+ * hook bridge): deny rules → ask rules → AskUserQuestion (asks in every mode) → ExitPlanMode
+ * (asks in plan mode; outside it the call itself answers that there is no plan mode to leave) →
+ * the built-in gates (critical removals ask in every mode, protected paths in every mode but
+ * bypass) → the mode (plan asks about what writes,
  * with no rule named, as only the mode asks: a PreToolUse allow settles it as Claude Code's does;
  * bypass allows; acceptEdits and auto allow edits inside the working directories) → allow rules → what needs no
  * approval → ask. In dontAsk every ask becomes a deny.
@@ -43,6 +45,8 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   for (const rule of policy.rules) {
     if (rule.behavior === 'ask' && matchesCall(rule, facts)) return ask({ decision: 'ask', ...by(rule), reason: `the rule ${rule.text} (${rule.source.label}) asks first` })
   }
+  // The answers are the approver's to give, in every mode (a rule or bypass allowing it would leave them out); dontAsk refuses it.
+  if (facts.tool === ASK_USER_TOOL) return ask({ decision: 'ask' })
   if (facts.tool === EXIT_PLAN_TOOL) return mode === 'plan' ? { decision: 'ask', reason: APPROVAL_REASON } : { decision: 'allow', rule: '[no-approval-needed]' }
   const gate = await gateOf(policy, facts)
   if (gate) return ask(gate)
