@@ -1,5 +1,5 @@
 import type { ModApi } from '../../core/mod/api.js'
-import { Chooser, type Choice } from './chooser.js'
+import { Chooser, type Choice, type Chosen } from './chooser.js'
 import type { Paint } from './color.js'
 import { CommandMenu, type MenuCommand } from './command-menu.js'
 import { Editor } from './editor.js'
@@ -104,7 +104,7 @@ export class App {
   }
 
   /** Opens a chooser and answers its pick; several wait their turn. */
-  choose<T>(title: string[], choices: Choice<T>[], cancel: T): Promise<{ value: T; text?: string }> {
+  choose<T>(title: string[], choices: Choice<T>[], cancel: T): Promise<Chosen<T>> {
     return new Promise((resolve) => {
       this.open(new Chooser<T>(title, choices, resolve, cancel))
     })
@@ -150,7 +150,7 @@ export class App {
     if (chooser.typing) {
       if (key.name === 'escape') return void (chooser.typing = undefined)
       if (key.name === 'return') {
-        chooser.resolve({ value: chooser.typing.value, text: this.reason.take() })
+        chooser.typed(this.reason.take())
         return done(true)
       }
       return void this.edit(this.reason, str, key)
@@ -159,6 +159,7 @@ export class App {
     if (key.name === 'up') return chooser.move(-1)
     if (key.name === 'down' || key.name === 'tab') return chooser.move(1)
     if (key.name === 'return') return done(chooser.pick())
+    if (key.name === 'space' && chooser.multi) return chooser.toggle()
     if (str && /^[1-9]$/.test(str)) return done(chooser.digit(Number(str)))
   }
 

@@ -8,31 +8,44 @@ export interface Choice<T> {
   withText?: string
 }
 
+/** What a chooser answers: the choice picked (with its text), and, multi-select, every choice checked. */
+export interface Chosen<T> { value: T; text?: string; checked?: T[] }
+
 /**
  * A question with numbered choices, drawn in the live region: arrows or the digit move,
  * Enter picks, Esc answers `onCancel`. A choice `withText` turns the prompt into a text line.
+ * `multi`: Space checks or unchecks the current choice, and Enter answers the checked ones.
  */
 export class Chooser<T> {
   index = 0
   /** Set while the picked choice's text is being typed. */
   typing: Choice<T> | undefined
+  /** The indexes checked, multi-select. */
+  readonly checked = new Set<number>()
 
   constructor(
     readonly title: string[],
     readonly choices: Choice<T>[],
-    readonly resolve: (answer: { value: T; text?: string }) => void,
+    readonly resolve: (answer: Chosen<T>) => void,
     readonly cancel: T,
+    readonly multi = false,
   ) {}
+
+  /** Space, multi-select: checks or unchecks the current choice (a text choice is picked with Enter instead). */
+  toggle(): void {
+    if (!this.multi || this.choices[this.index]!.withText) return
+    if (!this.checked.delete(this.index)) this.checked.add(this.index)
+  }
 
   move(by: number): void {
     this.index = (this.index + by + this.choices.length) % this.choices.length
   }
 
-  /** A digit key: picks that choice at once. Answers whether the chooser is done. */
+  /** A digit key: picks that choice at once (multi-select, only moves to it: Enter answers). Answers whether the chooser is done. */
   digit(n: number): boolean {
     if (n < 1 || n > this.choices.length) return false
     this.index = n - 1
-    return this.pick()
+    return this.multi ? false : this.pick()
   }
 
   /** Enter: picks the current choice, or starts its text line. Answers whether the chooser is done. */
@@ -42,14 +55,25 @@ export class Chooser<T> {
       this.typing = choice
       return false
     }
-    this.resolve({ value: choice.value })
+    // Enter with nothing checked takes the current choice alone.
+    const checked = this.checked.size > 0 ? [...this.checked].sort().map((i) => this.choices[i]!.value) : [choice.value]
+    this.resolve({ value: choice.value, ...(this.multi ? { checked } : {}) })
     return true
+  }
+
+  /** The text typed for a `withText` choice is in: answers it, with what was checked besides. */
+  typed(text: string): void {
+    const checked = [...this.checked].sort().map((i) => this.choices[i]!.value)
+    this.resolve({ value: this.typing!.value, text, ...(this.multi ? { checked } : {}) })
   }
 
   /** The question's rows; its title and explanation wrap at `width` (a cut-off explanation hides what is asked). */
   lines(paint: Paint, width = Infinity): string[] {
-    const rows = this.choices.map((c, i) => (i === this.index ? paint.cyan(`❯ ${i + 1}. ${c.label}`) : `  ${i + 1}. ${c.label}`))
-    const hint = this.typing ? paint.dim('Enter to send · Esc to go back') : paint.dim('↑↓ or 1-9 to choose · Enter to confirm · Esc to cancel')
+    const box = (i: number) => (this.multi && !this.choices[i]!.withText ? (this.checked.has(i) ? '[x] ' : '[ ] ') : '')
+    const rows = this.choices.map((c, i) => (i === this.index ? paint.cyan(`❯ ${i + 1}. ${box(i)}${c.label}`) : `  ${i + 1}. ${box(i)}${c.label}`))
+    const hint = this.typing
+      ? paint.dim('Enter to send · Esc to go back')
+      : paint.dim(this.multi ? '↑↓ to move · Space to check · Enter to confirm · Esc to cancel' : '↑↓ or 1-9 to choose · Enter to confirm · Esc to cancel')
     const [first = '', ...rest] = this.title
     return [...wrap(first, width).map((t) => paint.bold(t)), ...rest.flatMap((t) => wrap(t, width)).map((t) => paint.dim(t)), ...rows, hint]
   }

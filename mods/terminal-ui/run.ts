@@ -15,6 +15,9 @@ import { modsText } from './listings.js'
 import { promptText } from './pending.js'
 import { shellCommands } from './shell-commands.js'
 import { permissionChooser, permissionsApi, planChooser, planText, rulesText } from './permission-ask.js'
+import { questionAsk } from './question-ask.js'
+import type { Chooser } from './chooser.js'
+import { ASK_USER_TOOL } from '../ask-user/name.js'
 import type { PermissionUpdate } from '../../core/events/types.js'
 import { pickSession, resumable, showResumed } from './resume.js'
 import type { InteractiveContext } from './surface.js'
@@ -158,7 +161,17 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       new Promise<PermissionResult>((resolve) => {
         if (tool === 'ExitPlanMode') void view.print(paint.bold(planText(toolInput)))
         // The plan approval offers the modes to leave plan mode for, not a rule to save.
-        const chooser: { close(): void } = tool === 'ExitPlanMode' ? openPlan() : openAsk()
+        const chooser: { close(): void } = tool === 'ExitPlanMode' ? openPlan() : tool === ASK_USER_TOOL ? openQuestions() : openAsk()
+        // AskUserQuestion's ask is its questions, one chooser each, not a yes or no.
+        function openQuestions() {
+          let current: Chooser<number> | undefined
+          questionAsk(toolInput, (c) => { current = app.open(c) }, (result, cancelled) => {
+            o.signal.removeEventListener('abort', onAbort)
+            if (cancelled) q.interrupt()
+            resolve(result)
+          })
+          return { close: () => { if (current) app.close(current) } }
+        }
         function openPlan() {
           const c = app.open(planChooser((result, pick) => {
             o.signal.removeEventListener('abort', onAbort)

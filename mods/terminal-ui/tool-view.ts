@@ -37,6 +37,8 @@ export function toolTitle(name: string, input: unknown): string {
     if (typeof i[key] === 'string') return `${name}(${oneLine(i[key] as string, 60)})`
   }
   if (Array.isArray(i.todos)) return `${name}(${i.todos.length} tasks)`
+  // The questions themselves are in the chooser below it.
+  if (Array.isArray(i.questions)) return `${name}(${i.questions.length} question${i.questions.length === 1 ? '' : 's'})`
   return `${name}(${oneLine(JSON.stringify(input), 50)})`
 }
 
