@@ -5,6 +5,8 @@ import type { PermissionsAccess } from './permissions-api.js'
 import { toolInfo } from './tool-info.js'
 import { describeError } from '../../core/errors.js'
 import { detailed } from './editor.js'
+import { askQuestions } from './question-ask.js'
+import { ASK_USER_TOOL } from '../../mods/ask-user/name.js'
 
 export interface PermissionAskContext {
   client: AgentContext
@@ -21,11 +23,13 @@ export interface PermissionAskContext {
 /**
  * canUseTool as an ACP `session/request_permission`: allow once, allow always (the rule is saved
  * to the project's `.claude/settings.local.json` through the permissions mod, as the terminal
- * saves it), or reject; ExitPlanMode offers the modes to leave plan mode for instead. An ask the
+ * saves it), or reject; ExitPlanMode offers the modes to leave plan mode for instead, and
+ * AskUserQuestion asks its questions (question-ask.ts). An ask the
  * editor cancels — or a cancelled turn — denies and ends the turn.
  */
 export function askEditor(ctx: PermissionAskContext): CanUseTool {
   return async (tool, input, o) => {
+    if (tool === ASK_USER_TOOL) return questions(ctx, input, o)
     const plan = tool === 'ExitPlanMode'
     const rules = alwaysRules(tool, input, o.suggestions)
     const options: PermissionOption[] = plan ? PLAN_OPTIONS : [
@@ -75,6 +79,22 @@ function planAnswer(ctx: PermissionAskContext, picked: string, toolUseId: string
   ctx.allowed(toolUseId)
   // The mode is set through the permissions mod before the call runs, which then leaves plan mode for it.
   return { behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode: picked, destination: 'session' }] }
+}
+
+/** AskUserQuestion: its questions, asked one by one. */
+async function questions(ctx: PermissionAskContext, input: Record<string, unknown>, o: { toolUseID: string; signal: AbortSignal }): Promise<PermissionResult> {
+  ctx.asking(o.toolUseID, ASK_USER_TOOL, input)
+  let r: PermissionResult | 'cancelled'
+  try {
+    r = await askQuestions(ctx.client, ctx.sessionId, o.toolUseID, input, o.signal)
+  } catch (err) {
+    if (o.signal.aborted) return interrupted(ASK_USER_TOOL)
+    ctx.log(`the editor could not be asked the questions: ${describeError(err)}`)
+    return { behavior: 'deny', message: `The editor could not be asked the questions (${describeError(detailed(err))}).` }
+  }
+  if (r === 'cancelled') return interrupted(ASK_USER_TOOL)
+  if (r.behavior === 'allow') ctx.allowed(o.toolUseID)
+  return r
 }
 
 const interrupted = (tool: string): PermissionResult => ({ behavior: 'deny', message: `The user interrupted the ${tool} call and did not allow it.`, interrupt: true })
