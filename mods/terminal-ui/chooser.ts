@@ -14,7 +14,7 @@ export interface Chosen<T> { value: T; text?: string; checked?: T[] }
 /**
  * A question with numbered choices, drawn in the live region: arrows or the digit move,
  * Enter picks, Esc answers `onCancel`. A choice `withText` turns the prompt into a text line.
- * `multi`: Space checks or unchecks the current choice, and Enter answers the checked ones.
+ * `multi`: Space (or a choice's digit) checks or unchecks it, and Enter answers the checked ones.
  */
 export class Chooser<T> {
   index = 0
@@ -41,11 +41,13 @@ export class Chooser<T> {
     this.index = (this.index + by + this.choices.length) % this.choices.length
   }
 
-  /** A digit key: picks that choice at once (multi-select, only moves to it: Enter answers). Answers whether the chooser is done. */
+  /** A digit key: picks that choice at once (multi-select: checks or unchecks it, as Space does there). Answers whether the chooser is done. */
   digit(n: number): boolean {
     if (n < 1 || n > this.choices.length) return false
     this.index = n - 1
-    return this.multi ? false : this.pick()
+    if (!this.multi || this.choices[this.index]!.withText) return this.pick()
+    this.toggle()
+    return false
   }
 
   /** Enter: picks the current choice, or starts its text line. Answers whether the chooser is done. */
@@ -56,14 +58,14 @@ export class Chooser<T> {
       return false
     }
     // Enter with nothing checked takes the current choice alone.
-    const checked = this.checked.size > 0 ? [...this.checked].sort().map((i) => this.choices[i]!.value) : [choice.value]
+    const checked = this.checked.size > 0 ? [...this.checked].sort((a, b) => a - b).map((i) => this.choices[i]!.value) : [choice.value]
     this.resolve({ value: choice.value, ...(this.multi ? { checked } : {}) })
     return true
   }
 
   /** The text typed for a `withText` choice is in: answers it, with what was checked besides. */
   typed(text: string): void {
-    const checked = [...this.checked].sort().map((i) => this.choices[i]!.value)
+    const checked = [...this.checked].sort((a, b) => a - b).map((i) => this.choices[i]!.value)
     this.resolve({ value: this.typing!.value, text, ...(this.multi ? { checked } : {}) })
   }
 
@@ -73,7 +75,7 @@ export class Chooser<T> {
     const rows = this.choices.map((c, i) => (i === this.index ? paint.cyan(`❯ ${i + 1}. ${box(i)}${c.label}`) : `  ${i + 1}. ${box(i)}${c.label}`))
     const hint = this.typing
       ? paint.dim('Enter to send · Esc to go back')
-      : paint.dim(this.multi ? '↑↓ to move · Space to check · Enter to confirm · Esc to cancel' : '↑↓ or 1-9 to choose · Enter to confirm · Esc to cancel')
+      : paint.dim(this.multi ? '↑↓ to move · Space or 1-9 to check · Enter to confirm · Esc to cancel' : '↑↓ or 1-9 to choose · Enter to confirm · Esc to cancel')
     const [first = '', ...rest] = this.title
     return [...wrap(first, width).map((t) => paint.bold(t)), ...rest.flatMap((t) => wrap(t, width)).map((t) => paint.dim(t)), ...rows, hint]
   }

@@ -11,7 +11,7 @@ const questions = [
 ]
 
 describe.runIf(hasTmux)('AskUserQuestion in the interactive terminal (tmux, 80×24)', () => {
-  it('asks each question in turn: "Other" takes typed text, Space checks options of a multi-select one; the model reads the answers', async () => {
+  it('asks each question in turn: "Other" takes typed text, Space or a digit checks options of a multi-select one; the model reads the answers', async () => {
     const where = await project()
     const p = await suite.open({ steps: [{ reply: [{ tool_use: { name: 'AskUserQuestion', input: { questions } } }] }, { reply: 'noted' }] }, where)
     await send(p, 'ask me')
@@ -22,7 +22,8 @@ describe.runIf(hasTmux)('AskUserQuestion in the interactive terminal (tmux, 80×
     await p.waitFor('Enter to send · Esc to go back')
     await send(p, 'use Temporal')
     await p.waitFor('Features: Which features?')
-    await p.keys('Space', 'Down', 'Down', 'Space')
+    // Space checks the highlighted option (A), a digit its own (C).
+    await p.keys('Space', '3')
     await p.waitFor('[x] C')
     await p.keys('Enter')
     await p.waitFor('noted')
