@@ -1,8 +1,6 @@
 import { defineMod } from '../../core/mod/define.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { ASK_USER_TOOL } from './name.js'
-import { answersText } from './answers.js'
-import { askInput } from './input.js'
 
 const DESCRIPTION = `Asks the user one to four multiple-choice questions and waits for their answers. Call it only when you are stuck on a decision that belongs to the user: one the request, the code and sensible defaults do not settle.
 
@@ -25,6 +23,8 @@ export default defineMod({
   register(on) {
     on('session.start', async ($, e, next) => {
       if (e.canAsk) {
+        // Loaded only where the tool is offered: plain -p builds no schema for it.
+        const [{ askInput }, { answersText }] = await Promise.all([import('./input.js'), import('./answers.js')])
         await registerTool($, {
           name: ASK_USER_TOOL, description: DESCRIPTION, input: askInput,
           // It waits on a person: never beside other calls.
