@@ -7,7 +7,7 @@ import { pathFacts, type PathFacts } from './path-rules.js'
 import { blockedPathOf, suggestionsFor } from './suggest.js'
 import { allowsPart, callFacts, coversTool, matchesCall, type CallFacts } from './rule-match.js'
 import { APPROVAL_REASON, EXIT_PLAN_TOOL } from './plan-mode.js'
-import { ASK_USER_TOOL } from '../ask-user/name.js'
+import { ASK_USER_TOOL, USER_INPUT_RULE } from '../ask-user/name.js'
 import { EDIT_TOOLS, isCriticalTarget, isProtected, NO_APPROVAL, PLAN_TOOLS, READ_TOOLS } from './tool-classes.js'
 import type { Policy, Roots, Rule, Verdict } from './types.js'
 
@@ -46,7 +46,7 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
     if (rule.behavior === 'ask' && matchesCall(rule, facts)) return ask({ decision: 'ask', ...by(rule), reason: `the rule ${rule.text} (${rule.source.label}) asks first` })
   }
   // The answers are the approver's to give, in every mode (a rule or bypass allowing it would leave them out); dontAsk refuses it.
-  if (facts.tool === ASK_USER_TOOL) return ask({ decision: 'ask' })
+  if (facts.tool === ASK_USER_TOOL) return ask({ decision: 'ask', rule: USER_INPUT_RULE })
   if (facts.tool === EXIT_PLAN_TOOL) return mode === 'plan' ? { decision: 'ask', reason: APPROVAL_REASON } : { decision: 'allow', rule: '[no-approval-needed]' }
   const gate = await gateOf(policy, facts)
   if (gate) return ask(gate)

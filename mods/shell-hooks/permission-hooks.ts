@@ -5,6 +5,7 @@ import type { HookBridge } from './bridge.js'
 import { hookOverRules } from './hook-order.js'
 import { HOOK_BUDGET_MS, mcpServerField } from './tool-hooks.js'
 import { describeError } from '../../core/errors.js'
+import { USER_INPUT_RULE } from '../ask-user/name.js'
 
 const permissionsApi = ($: ModApi) => $.capability.use('permissions')
 
@@ -82,6 +83,7 @@ async function permissionRequest($: ModApi, b: HookBridge, e: PermissionAskInput
   // The substituted input faces the deny and ask rules again (spec §2.10).
   const again: { decision: string; reason?: string; rule?: string } = api ? await api.check(e.tool, answer.updatedInput) : { decision: 'allow' }
   if (again.decision === 'deny') return { decision: 'deny', hook: r.hookName, reason: again.reason ?? `the input ${r.hookName} hook substituted is denied${again.rule ? ` by the rule ${again.rule}` : ''}` }
-  if (again.decision === 'ask' && again.rule) return { decision: 'ask', hook: r.hookName, rule: again.rule, ...(again.reason ? { reason: again.reason } : {}), updatedInput: answer.updatedInput }
+  // AskUserQuestion's own ask is for the answers, which this input carries now.
+  if (again.decision === 'ask' && again.rule && again.rule !== USER_INPUT_RULE) return { decision: 'ask', hook: r.hookName, rule: again.rule, ...(again.reason ? { reason: again.reason } : {}), updatedInput: answer.updatedInput }
   return { decision: 'allow', hook: r.hookName, updatedInput: answer.updatedInput }
 }

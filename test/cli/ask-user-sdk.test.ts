@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,6 +17,14 @@ const questions = [
   { question: 'Which features?', header: 'Features', options: [{ label: 'A', description: 'a' }, { label: 'B', description: 'b' }], multiSelect: true },
 ]
 const script = [{ reply: [{ tool_use: { id: 'toolu_ask', name: 'AskUserQuestion', input: { questions } } }] }, { reply: 'noted' }]
+let projects = 0
+/** A project whose .claude/settings.json has these hooks. */
+async function project(hooks: Record<string, unknown>): Promise<string> {
+  const cwd = join(dir, `project-${++projects}`)
+  await mkdir(join(cwd, '.claude'), { recursive: true })
+  await writeFile(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks }))
+  return cwd
+}
 const toolsOf = (request: any) => (request.body.tools as { name: string }[]).map((t) => t.name)
 const resultOf = (request: any) => request.body.messages.at(-1).content[0]
 
@@ -50,6 +58,24 @@ describe('AskUserQuestion over the SDK transport', () => {
     const dontAsk = await runStreaming(dir, { script, inputs: ['ask me'], args: ['--permission-prompt-tool', 'stdio', '--permission-mode', 'dontAsk'] })
     expect(dontAsk.messages.some((m) => m.type === 'control_request')).toBe(false)
     expect(resultOf(dontAsk.requests[1])).toMatchObject({ is_error: true, content: expect.stringContaining('dontAsk') })
+  })
+
+  it("a PreToolUse hook's allow does not answer the questions: they still go to canUseTool", async () => {
+    const cwd = await project({ PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })}'` }] }] })
+    const run = await runStreaming(cwd, {
+      script, inputs: ['ask me'], args: ['--permission-prompt-tool', 'stdio'],
+      canUseTool: (r) => ({ behavior: 'allow', updatedInput: { ...r.input, answers: { 'Which library?': 'luxon' } } }),
+    })
+    expect(run.messages.filter((m) => m.type === 'control_request')).toHaveLength(1)
+    expect(resultOf(run.requests[1]).content).toContain('"Which library?"="luxon"')
+  })
+
+  it('a PermissionRequest hook that allows with the answers answers for the user', async () => {
+    const answered = { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { questions, answers: { 'Which features?': 'B' } } } } }
+    const cwd = await project({ PermissionRequest: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `echo '${JSON.stringify(answered)}'` }] }] })
+    const run = await runStreaming(cwd, { script, inputs: ['ask me'], args: ['--permission-prompt-tool', 'stdio'] })
+    expect(run.messages.some((m) => m.type === 'control_request')).toBe(false)
+    expect(resultOf(run.requests[1]).content).toBe('Your questions have been answered: "Which features?"="B". You can now continue with these answers in mind.')
   })
 
   it('is not offered where nobody answers asks (no permission prompt route)', async () => {
