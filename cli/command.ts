@@ -27,5 +27,7 @@ export interface Command {
   variadic?: readonly string[]
   /** Other spellings of options: alias → the option's name. */
   aliases?: Readonly<Record<string, string>>
+  /** Options whose value may be left out, by each spelling (`-w` and `--worktree` → `worktree`) (cli/optional-value.ts). */
+  optionalValue?: Readonly<Record<string, string>>
   load: () => Promise<CommandRun>
 }

@@ -1,6 +1,6 @@
 import type { Command } from './command.js'
 import { LOAD_OPTIONS, LOAD_USAGE } from './load-args.js'
-import { HEADLESS_ALIASES, HEADLESS_OPTIONS, HEADLESS_USAGE, HEADLESS_VARIADIC } from './headless-options.js'
+import { HEADLESS_ALIASES, HEADLESS_OPTIONAL_VALUE, HEADLESS_OPTIONS, HEADLESS_USAGE, HEADLESS_VARIADIC } from './headless-options.js'
 import { ACP_OPTIONS, ACP_USAGE } from './acp/options.js'
 
 const json = { json: { type: 'boolean' } } as const
@@ -23,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
     options: HEADLESS_OPTIONS,
     variadic: HEADLESS_VARIADIC,
     aliases: HEADLESS_ALIASES,
+    optionalValue: HEADLESS_OPTIONAL_VALUE,
     positionals: { min: 0, max: Infinity },
     load: async () => (await import('./interactive.js')).defaultCommand,
   },

@@ -13,6 +13,7 @@ import type { Io } from './io.js'
 import { guardProcess } from './process-guard.js'
 import { tuneHeapForLongSession } from './heap.js'
 import { queryOptions } from './headless.js'
+import { worktreeCwd } from './worktree-flag.js'
 import { usageError } from './usage-error.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
 
@@ -69,10 +70,11 @@ async function runInteractive(values: Values, positionals: string[], io: Io, giv
   const { askTrust } = await import('../mods/terminal-ui/trust-ask.js')
   const trusted = await askTrust(term, cwd)
   if (trusted !== true) return trusted === false ? 1 : trusted.signalExit
+  const here = await worktreeCwd(values, cwd, io.env) ?? cwd
   // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
-  const store = await chooseSessionStore(values, cwd, given.log)
+  const store = await chooseSessionStore(values, here, given.log)
   try {
-    return await runSurface({ ...given, builtins: await builtinsWith(store), cwd }, positionals, io, term, relay)
+    return await runSurface({ ...given, builtins: await builtinsWith(store), cwd: here }, positionals, io, term, relay)
   } finally {
     await store?.close()
   }

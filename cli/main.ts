@@ -6,6 +6,7 @@ import { COMMANDS, findCommand } from './commands.js'
 import { processIo, type Io } from './io.js'
 import { usageError } from './usage-error.js'
 import { expandVariadic } from './variadic-args.js'
+import { fillOptionalValues } from './optional-value.js'
 import { VERSION } from '../core/version.js'
 
 /**
@@ -57,7 +58,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 function parseCommandLine(command: Command, args: string[]) {
   let parsed
   try {
-    const spelled = command.variadic || command.aliases ? expandVariadic(args, command.variadic ?? [], command.aliases) : args
+    const filled = command.optionalValue ? fillOptionalValues(args, command.optionalValue) : args
+    const spelled = command.variadic || command.aliases ? expandVariadic(filled, command.variadic ?? [], command.aliases) : filled
     parsed = parseArgs({ args: spelled, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
   } catch (err) {
     // parseArgs throws TypeErrors coded ERR_PARSE_ARGS_* for unknown options and missing values.

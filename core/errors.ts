@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   MODLOOP_ERR_SESSION_LOCKED: 'another process is writing that session',
   MODLOOP_ERR_STORE: 'the session store or the job queue (a database) could not be reached or refused a request',
   MODLOOP_ERR_JOB: 'a job could not be submitted, run or found',
+  MODLOOP_ERR_WORKTREE: 'a git worktree could not be made, entered or removed',
   MODLOOP_ERR_ROOT_BYPASS: 'skipping permission checks was refused: the process runs as root',
 } as const
 

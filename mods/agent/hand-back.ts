@@ -1,4 +1,4 @@
-import type { KeptWorktree } from './worktree.js'
+import type { KeptWorktree } from '../_shared/worktree.js'
 
 /**
  * The texts the Agent tool hands the model. A subagent's report is its output, not the user's

@@ -13,7 +13,7 @@ import type { TaskOutcome, TaskRegistry } from '../_shared/tasks.js'
 import type { AgentDefinition } from './definitions.js'
 import { handBack, launchReceipt, worktreeLine } from './hand-back.js'
 import { OutputLog } from './output-log.js'
-import { createWorktree, finishWorktree, type KeptWorktree, type Worktree } from './worktree.js'
+import { createWorktree, finishWorktree, type KeptWorktree, type Worktree } from '../_shared/worktree.js'
 
 export const agentInput = z.object({
   description: z.string().describe('A short (3-5 word) description of the task'),

@@ -6,11 +6,11 @@ import { describeError, ModloopError } from '../../core/errors.js'
 
 const run = promisify(execFile)
 
-/** A subagent's isolated checkout: a git worktree on a branch of its own, made from the project's HEAD. */
+/** An isolated checkout (a subagent's, or a `--worktree` session's): a git worktree on a branch of its own. */
 export interface Worktree {
   /** The worktree's root. */
   path: string
-  /** Where the subagent works: the project's directory, at the same place inside the worktree. */
+  /** Where the work happens: the project's directory, at the same place inside the worktree. */
   cwd: string
   branch: string
   /** The commit it started from: commits past it are the subagent's. */
@@ -29,7 +29,7 @@ export interface KeptWorktree {
 
 type Env = Record<string, string | undefined>
 
-async function git(args: string[], cwd: string, env: Env): Promise<string> {
+export async function git(args: string[], cwd: string, env: Env): Promise<string> {
   try {
     const { stdout } = await run('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } as NodeJS.ProcessEnv, maxBuffer: 1 << 20 })
     return stdout.trim()
@@ -39,21 +39,31 @@ async function git(args: string[], cwd: string, env: Env): Promise<string> {
   }
 }
 
-/** Adds a worktree at `path` on a new branch from the project's HEAD. The project must be a git repository with a commit. */
+/** The top of the git repository holding `cwd`, or undefined outside one. */
+export async function repoTop(cwd: string, env: Env): Promise<string | undefined> {
+  return git(['rev-parse', '--show-toplevel'], cwd, env).catch(() => undefined)
+}
+
+/** Adds a subagent's worktree at `path` on a new branch from the project's HEAD. The project must be a git repository with a commit. */
 export async function createWorktree(projectCwd: string, path: string, id: string, env: Env): Promise<Worktree> {
-  let repo: string
-  try {
-    repo = await git(['rev-parse', '--show-toplevel'], projectCwd, env)
-  } catch {
-    throw new ModloopError('MODLOOP_ERR_USAGE', `isolation "worktree" needs a git repository: ${projectCwd} is not inside one`, { field: 'isolation' })
-  }
+  const repo = await repoTop(projectCwd, env)
+  if (repo === undefined) throw new ModloopError('MODLOOP_ERR_USAGE', `isolation "worktree" needs a git repository: ${projectCwd} is not inside one`, { field: 'isolation' })
   const base = await git(['rev-parse', '--verify', 'HEAD^{commit}'], repo, env).catch(() => {
     throw new ModloopError('MODLOOP_ERR_USAGE', `isolation "worktree" needs a commit to start from: the repository at ${repo} has none`, { field: 'isolation' })
   })
-  const branch = `modloop/task-${id}`
-  await git(['worktree', 'add', '-b', branch, path, base], repo, env)
+  return addWorktree({ repo, projectCwd, path, branch: `modloop/task-${id}`, base }, env)
+}
+
+/** `git worktree add` of a new branch from `base`; the work goes on at the project's place inside it. */
+export async function addWorktree(w: Omit<Worktree, 'cwd'> & { projectCwd: string }, env: Env): Promise<Worktree> {
+  await git(['worktree', 'add', '-b', w.branch, w.path, w.base], w.repo, env)
+  return { path: w.path, cwd: await placeIn(w.path, w.repo, w.projectCwd), branch: w.branch, base: w.base, repo: w.repo }
+}
+
+/** `projectCwd`'s place inside the worktree at `path` of `repo`. */
+export async function placeIn(path: string, repo: string, projectCwd: string): Promise<string> {
   const inside = relative(await realpath(repo), await realpath(projectCwd))
-  return { path, cwd: inside ? join(path, inside) : path, branch, base, repo }
+  return inside ? join(path, inside) : path
 }
 
 /**

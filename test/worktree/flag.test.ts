@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fillOptionalValues } from '../../cli/optional-value.js'
+import { runCli } from '../helpers/cli.js'
+
+let dir: string
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-worktree-flag-')))
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim()
+
+async function repo(name: string): Promise<string> {
+  const at = join(dir, name)
+  await mkdir(at)
+  git(at, 'init', '-q')
+  git(at, '-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-q', '--allow-empty', '-m', 'init')
+  return at
+}
+
+const pwd = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'pwd; git branch --show-current' } } }] }, { reply: 'done' }]
+const toolResult = (r: Awaited<ReturnType<typeof runCli>>) => JSON.stringify((r.requests[1]!.body as any).messages.at(-1).content[0].content)
+
+describe('-w, --worktree [name]: the session works in a git worktree of its own', () => {
+  it('makes .claude/worktrees/<name> on branch worktree-<name>, the session working there; it stays at the end', async () => {
+    const at = await repo('named')
+    const r = await runCli(['-p', '--worktree', 'feat/x', '--dangerously-skip-permissions', 'go'], { script: pwd, cwd: at })
+    expect(r.code).toBe(0)
+    const path = join(at, '.claude', 'worktrees', 'feat+x')
+    expect(toolResult(r)).toContain(`${path}\\nworktree-feat+x`)
+    expect(git(at, 'worktree', 'list')).toContain(path)
+  })
+
+  it('-w with no name makes one up', async () => {
+    const at = await repo('unnamed')
+    const r = await runCli(['-p', 'go', '-w', '--dangerously-skip-permissions'], { script: pwd, cwd: at })
+    expect(r.code).toBe(0)
+    expect(toolResult(r)).toMatch(/\.claude\/worktrees\/([a-z]+-[a-z]+-[0-9a-f]{4})\\nworktree-\1/)
+  })
+
+  it('refuses outside a git repository and refuses a bad name, with exit code 1 and no request', async () => {
+    const plain = join(dir, 'plain')
+    await mkdir(plain)
+    const outside = await runCli(['-p', 'go', '--worktree'], { script: [{ reply: 'x' }], cwd: plain })
+    expect(outside.code).toBe(1)
+    expect(outside.err).toContain(`Can only use --worktree in a git repository, but ${plain} is not a git repository`)
+    expect(outside.requests).toHaveLength(0)
+    const bad = await runCli(['-p', 'go', '--worktree=a b'], { script: [{ reply: 'x' }], cwd: await repo('bad') })
+    expect(bad.code).toBe(1)
+    expect(bad.err).toContain('Invalid worktree name "a b"')
+  })
+
+  it('the value may be left out: alone, or before another option, it is empty', () => {
+    expect(fillOptionalValues(['-p', 'go', '-w'], { '-w': 'worktree' })).toEqual(['-p', 'go', '--worktree='])
+    expect(fillOptionalValues(['-w', '--model', 'm'], { '-w': 'worktree' })).toEqual(['--worktree=', '--model', 'm'])
+    expect(fillOptionalValues(['-w', 'n', 'p'], { '-w': 'worktree' })).toEqual(['--worktree', 'n', 'p'])
+  })
+})
