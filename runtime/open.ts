@@ -4,6 +4,7 @@ import type { ModDefinition } from '../core/mod/define.js'
 import { ModHost } from '../core/mod/host.js'
 import { installProviders } from './providers.js'
 import { installAsk } from './ask.js'
+import { installWorktree } from './worktree.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { surfaceFields } from '../core/loop/session-options.js'
 import { Session } from '../core/loop/session.js'
@@ -91,6 +92,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
   installAsk(host)
+  installWorktree(host)
   startProvenance(session)
   if (!host.isBound) host.bind()
   // Binding drops a mod whose dependency or required capability is missing: that is a load error to tell too.

@@ -33,6 +33,7 @@ export interface EventMap {
   'task.start': { e: T.TaskStartInput; r: T.TaskStartResult }
   'task.update': { e: T.TaskUpdateInput; r: T.TaskUpdateResult }
   'task.end': { e: T.TaskEndInput; r: T.TaskEndResult }
+  'worktree.create': { e: T.WorktreeCreateInput; r: T.WorktreeCreateResult }
   'session.message': { e: T.SessionMessageInput; r: T.SessionMessageResult }
   'message.display': { e: T.MessageDisplayInput; r: T.MessageDisplayResult }
   'ui.ask': { e: T.UiAskInput; r: T.UiAskResult }
@@ -267,6 +268,13 @@ export const catalog = {
     fires: { in: 'occasion' },
     kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, key: 'status',
     isResult: has('taskId', 'string'), echo: (e) => ({ taskId: e.taskId }),
+  },
+  'worktree.create': {
+    when: 'a worktree is to be made for isolated work ($.worktree.create: a subagent\'s isolation "worktree"); a handler may make it itself and answer its path (a WorktreeCreate hook, for a VCS other than git), or refuse; beneath every handler the caller makes it (git)',
+    fires: { in: 'occasion' },
+    kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['name', 'cwd'],
+    isResult: denyOr((r) => typeof r.path === 'string'),
+    failClosed: (_e, reason) => ({ deny: reason }),
   },
   'session.message': {
     when: 'a message enters the conversation record (the prompt, each block, each tool result, the result), before the caller sees it',

@@ -123,6 +123,7 @@ export const payloadSchemas = {
     taskId: text, status: z.enum(['completed', 'failed', 'stopped']), summary: z.string(), outputFile: text, toolUseId: text.optional(),
     usage: taskUsage.optional(), notified: z.boolean(),
   }),
+  'worktree.create': z.looseObject({ name: text, cwd: text }),
   'session.message': z.looseObject({ message: sdkMessage, shown: z.boolean(), agentId }),
   'ui.ask': z.looseObject({ question: text, options: z.array(text).min(2).max(4), header: text.optional(), multiSelect: z.boolean().optional(), mod: text }),
   'message.display': z.looseObject({ turnId: text, messageId: text, index: z.number().int(), final: z.boolean(), delta: z.string(), agentId }),

@@ -385,6 +385,14 @@ export interface TaskEndInput {
 }
 export interface TaskEndResult { taskId: string }
 
+/**
+ * A worktree to be made for isolated work (a subagent's isolation "worktree"): `name` is its slug
+ * (`agent-<agent id>` for a subagent's), `cwd` the directory it was asked for from.
+ */
+export interface WorktreeCreateInput { name: string; cwd: string }
+/** Where the worktree is, or why it was not made. */
+export type WorktreeCreateResult = { path: string } | { deny: string }
+
 /** A message entering the conversation record; `shown` is false for ones the caller's stream does not carry (the prompt). */
 export interface SessionMessageInput { message: SDKMessage; shown: boolean; agentId?: string }
 export interface SessionMessageResult { message: SDKMessage }

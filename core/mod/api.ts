@@ -1,5 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import type { SessionCompactResult } from '../events/types.js'
+import type { SessionCompactResult, WorktreeCreateInput } from '../events/types.js'
 import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
 
 /**
@@ -39,6 +39,8 @@ export const API_METHODS = {
   agent: ['spawn', 'register', 'list'],
   // The tasks a mod runs (subagents, background shells) as the stream announces them: a modloop addition.
   task: ['start', 'end', 'stop', 'list'],
+  // Worktrees for isolated work, made through an event a WorktreeCreate hook answers: a modloop addition.
+  worktree: ['create'],
   model: ['complete', 'fork'],
   prompt: ['submit'],
   turn: ['abort'],
@@ -115,6 +117,14 @@ export interface ModApiCore {
     stop(taskId: string): Promise<void>
     /** The running tasks. */
     list(): LiveTaskInfo[]
+  }
+  readonly worktree: {
+    /**
+     * Raises worktree.create: a handler (a WorktreeCreate hook) may make the worktree itself and
+     * answer its path; beneath every handler `make` makes it. `made` says whether `make` did, so
+     * the caller knows whether git can tell its changes and remove it.
+     */
+    create(args: WorktreeCreateInput & { make: () => Promise<{ path: string }> }): Promise<{ path: string; made: boolean } | { deny: string }>
   }
   readonly model: {
     /** One completion through the session's model, with no tools but the API's own (`serverTools`: web search); its cost counts in the session's. */

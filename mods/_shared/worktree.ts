@@ -21,7 +21,8 @@ export interface Worktree {
 /** A worktree left on disk at its task's end, for the caller to look at or merge. */
 export interface KeptWorktree {
   path: string
-  branch: string
+  /** Absent for a worktree a WorktreeCreate hook made: git knows nothing of it. */
+  branch?: string
   commits: number
   /** Files changed, added or deleted and not committed. */
   uncommitted: boolean

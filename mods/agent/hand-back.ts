@@ -29,6 +29,7 @@ export function launchReceipt(agentId: string, outputFile: string): string {
 /** The line about an isolated worktree, when its task ended with the worktree kept. */
 export function worktreeLine(kept: KeptWorktree | undefined): string | undefined {
   if (!kept) return undefined
+  if (kept.branch === undefined) return `The subagent worked in the worktree ${kept.path}, which a WorktreeCreate hook made; the worktree is kept.`
   const made = [
     ...(kept.commits > 0 ? [`made ${kept.commits} commit${kept.commits === 1 ? '' : 's'}`] : []),
     ...(kept.uncommitted ? ['left changes it did not commit'] : []),

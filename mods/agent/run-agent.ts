@@ -1,19 +1,17 @@
 import { randomHex } from '../../core/random.js'
-import { join } from 'node:path'
 import { z } from 'zod'
 import { describeError } from '../../core/errors.js'
 import type { SpawnAnswer, SpawnRequest, SubagentResult } from '../../core/mod/contracts.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { EFFORT_LEVELS } from '../../core/model/capabilities.js'
-import { sessionDirOf } from '../transcripts/store/paths.js'
 import { failure } from '../_shared/register-tool.js'
-import { sessionPath } from '../_shared/session-dir.js'
 import type { TaskOutcome, TaskRegistry } from '../_shared/tasks.js'
 import type { AgentDefinition } from './definitions.js'
 import { handBack, launchReceipt, worktreeLine } from './hand-back.js'
 import { OutputLog } from './output-log.js'
-import { createWorktree, finishWorktree, type KeptWorktree, type Worktree } from '../_shared/worktree.js'
+import { finishWorktree, type KeptWorktree, type Worktree } from '../_shared/worktree.js'
+import { isolate, type HookWorktree } from './isolate.js'
 
 export const agentInput = z.object({
   description: z.string().describe('A short (3-5 word) description of the task'),
@@ -52,10 +50,10 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
   // the report. A subagent's own call, and an agent type that says `background: false`, wait.
   const byDefault = registry !== undefined && ctx.agentId === undefined && registry.refusal() === undefined
   const id = newAgentId()
-  let worktree: Worktree | undefined
+  let worktree: Worktree | HookWorktree | undefined
   if (i.isolation === 'worktree') {
     try {
-      worktree = await createWorktree(ctx.cwd, join(sessionDirOf(sessionPath($)), 'worktrees', id), id, $.env.all())
+      worktree = await isolate($, ctx.cwd, id)
     } catch (err) {
       return failure(`The agent could not be isolated: ${describeError(err)}`)
     }
@@ -155,7 +153,7 @@ function reportOutput(r: SubagentResult, def: AgentDefinition, model: string, ke
   const result = {
     status: 'completed', agentId: r.agentId, content: [{ type: 'text', text: r.text }], resolvedModel: model,
     totalDurationMs: r.durationMs, totalToolUseCount: Math.max(0, r.numTurns - 1),
-    totalTokens: r.usage.input_tokens + r.usage.output_tokens, usage: r.usage, ...(kept ? { worktreePath: kept.path, worktreeBranch: kept.branch } : {}),
+    totalTokens: r.usage.input_tokens + r.usage.output_tokens, usage: r.usage, ...(kept ? { worktreePath: kept.path, ...(kept.branch ? { worktreeBranch: kept.branch } : {}) } : {}),
   }
   const report = r.text || `(the ${def.name} agent ended without a report: ${r.terminalReason})`
   return { result, text: handBack(report, { agentId: r.agentId, type: def.name, worktree: worktreeLine(kept) }), isError: r.isError }
@@ -172,11 +170,13 @@ function outcomeOf(r: SubagentResult, description: string, kept: KeptWorktree | 
   }
 }
 
-function worktreeNote(w: Worktree): string {
+function worktreeNote(w: Worktree | HookWorktree): string {
+  if ('byHook' in w) return `You work in an isolated worktree at ${w.path}, not in the project's own directory; it is kept for the caller when you finish.`
   return `You work in an isolated git worktree at ${w.path} (branch ${w.branch}), not in the project's own checkout. A worktree you leave unchanged is removed when you finish; one with commits or other changes is kept for the caller.`
 }
 
-async function endWorktree($: ModApi, w: Worktree): Promise<KeptWorktree | undefined> {
+async function endWorktree($: ModApi, w: Worktree | HookWorktree): Promise<KeptWorktree | undefined> {
+  if ('byHook' in w) return { path: w.path, commits: 0, uncommitted: false }
   try {
     const ended = await finishWorktree(w, $.env.all())
     if ('kept' in ended) return ended.kept

@@ -10,6 +10,7 @@ import { registerSessionHooks } from './session-hooks.js'
 import { prepareWhileStreaming } from '../_shared/while-streaming.js'
 import { registerToolHooks } from './tool-hooks.js'
 import { registerTurnHooks } from './turn-hooks.js'
+import { registerWorktreeHooks } from './worktree-hooks.js'
 
 export { projectHookFingerprints, approveProjectHooks, fingerprintOf, trustStorePath } from './trust.js'
 export type { ProjectHookFingerprint } from './trust.js'
@@ -41,6 +42,7 @@ export default defineMod({
     registerToolHooks(on, bridgeOf)
     registerPermissionHooks(on, bridgeOf)
     registerModelHooks(on, bridgeOf)
+    registerWorktreeHooks(on, bridgeOf)
     registerIdleHooks(on, opts.idleNotifyMs, bridgeOf)
     // While the model streams, the shell for the next command hook starts (hooks-runner's SpareSh).
     prepareWhileStreaming(on, ($) => bridgeOf($)?.runner.spare)

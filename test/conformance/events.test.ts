@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { rm } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EVENT_NAMES } from '../../core/events/catalog.js'
@@ -105,6 +106,23 @@ describe('event conformance', () => {
     const names = events.map((r) => r.event)
     expect(names).toContain('turn.overflow')
     expect(names).toContain('session.compact')
+  })
+
+  it('headless -p: a subagent isolated in a git worktree', async () => {
+    const p = await project()
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: p.dir })
+    git('init', '-q')
+    git('commit', '-q', '--allow-empty', '-m', 'init')
+    const script = [
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'check', prompt: 'Say done.', subagent_type: 'general-purpose', run_in_background: false, isolation: 'worktree' } } }] },
+      { reply: 'done' },
+      { reply: 'All done.' },
+    ]
+    const run = await runCli(['-p', 'Check it in a worktree.'], { script, cwd: p.dir })
+    expect(run.code, run.err).toBe(0)
+    const events = await p.read()
+    checkRun('headless isolated subagent', events)
+    expect(events.map((r) => r.event)).toContain('worktree.create')
   })
 
   it('every declared event fires in some mode', () => {

@@ -1,0 +1,27 @@
+import { ModloopError } from '../core/errors.js'
+import type { WorktreeCreateInput } from '../core/events/types.js'
+import type { ModHost } from '../core/mod/host.js'
+
+type CreateArgs = WorktreeCreateInput & { make: () => Promise<{ path: string }> }
+
+/**
+ * Serves `$.worktree.create` as the worktree.create event. The caller's own way (git) is what
+ * lies beneath every handler, so a handler that answers (the WorktreeCreate hook of a non-git
+ * project) replaces it, as Claude Code's hook replaces `git worktree add`.
+ */
+export function installWorktree(host: ModHost): void {
+  host.provide({
+    'worktree.create': async (mod: string, args: CreateArgs) => {
+      if (typeof args?.make !== 'function' || typeof args.name !== 'string' || typeof args.cwd !== 'string') {
+        throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.worktree.create needs name, cwd and make`, { mod })
+      }
+      let made = false
+      const { make, ...e } = args
+      const r = await host.bus.emit('worktree.create', e, async () => {
+        made = true
+        return make()
+      })
+      return 'deny' in r ? r : { path: r.path, made }
+    },
+  })
+}
