@@ -1,4 +1,4 @@
-import { ModloopError } from '../core/errors.js'
+import { describeError, ModloopError } from '../core/errors.js'
 import type { WorktreeCreateInput } from '../core/events/types.js'
 import type { ModHost } from '../core/mod/host.js'
 
@@ -17,9 +17,10 @@ export function installWorktree(host: ModHost): void {
       }
       let made = false
       const { make, ...e } = args
+      // The caller's failure is an answer (`deny`), not a throw: a handler beneath which it threw would count as failed itself.
       const r = await host.bus.emit('worktree.create', e, async () => {
         made = true
-        return make()
+        return make().catch((err: unknown) => ({ deny: describeError(err) }))
       })
       return 'deny' in r ? r : { path: r.path, made }
     },

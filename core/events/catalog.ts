@@ -270,7 +270,7 @@ export const catalog = {
     isResult: has('taskId', 'string'), echo: (e) => ({ taskId: e.taskId }),
   },
   'worktree.create': {
-    when: 'a worktree is to be made for isolated work ($.worktree.create: a subagent\'s isolation "worktree"); a handler may make it itself and answer its path (a WorktreeCreate hook, for a VCS other than git), or refuse; beneath every handler the caller makes it (git)',
+    when: 'a worktree is to be made for isolated work ($.worktree.create: a subagent\'s isolation "worktree", EnterWorktree); a handler may make it itself and answer its path (a WorktreeCreate hook, for a VCS other than git), or refuse; beneath every handler the caller makes it (git)',
     fires: { in: 'occasion' },
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['name', 'cwd'],
     isResult: denyOr((r) => typeof r.path === 'string'),

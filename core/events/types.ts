@@ -386,8 +386,8 @@ export interface TaskEndInput {
 export interface TaskEndResult { taskId: string }
 
 /**
- * A worktree to be made for isolated work (a subagent's isolation "worktree"): `name` is its slug
- * (`agent-<agent id>` for a subagent's), `cwd` the directory it was asked for from.
+ * A worktree to be made for isolated work (a subagent's isolation "worktree", EnterWorktree):
+ * `name` is its slug (`agent-<agent id>` for a subagent's), `cwd` the directory it was asked for from.
  */
 export interface WorktreeCreateInput { name: string; cwd: string }
 /** Where the worktree is, or why it was not made. */

@@ -80,3 +80,16 @@ export async function finishWorktree(w: Worktree, env: Env): Promise<{ kept: Kep
   await git(['branch', '-D', w.branch], w.repo, env)
   return { removed: true }
 }
+
+/** What a worktree holds that its removal would lose: commits past its base, and files not committed. */
+export async function worktreeChanges(w: Pick<Worktree, 'path' | 'base'>, env: Env): Promise<{ commits: number; files: number }> {
+  const commits = Number(await git(['rev-list', '--count', `${w.base}..HEAD`], w.path, env).catch(() => '0')) || 0
+  const files = (await git(['status', '--porcelain'], w.path, env).catch(() => '?')).split('\n').filter(Boolean).length
+  return { commits, files }
+}
+
+/** Removes a worktree and its branch; the branch stays when git refuses to delete it. */
+export async function removeWorktree(w: Pick<Worktree, 'path' | 'branch' | 'repo'>, env: Env): Promise<void> {
+  await git(['worktree', 'remove', '--force', w.path], w.repo, env)
+  await git(['branch', '-D', w.branch], w.repo, env).catch(() => undefined)
+}

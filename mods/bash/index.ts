@@ -38,13 +38,14 @@ export default defineMod({
   name: 'bash',
   description: 'The Bash, BashOutput and KillShell tools',
   options,
-  provides: ['toolOutput.Bash', 'shellCwd', 'userShell'],
+  provides: ['toolOutput.Bash', 'shellCwd', 'shellMove', 'userShell'],
   uses: { hookEnvFiles: 'optional', transcriptFile: 'optional', tasks: 'optional' },
   register(on, opts, $) {
     // Where each session's shell is after `cd`, for the settings hooks that run there.
     const cwds = new Map<string, string>()
     $.capability.provide('shellCwd', (sessionId) => cwds.get(sessionId))
     const sessions = new Map<string, ShellSession>()
+    $.capability.provide('shellMove', (sessionId, dir) => sessions.get(sessionId)?.enter(dir))
     // The person's own `!` commands run in the same shell as the model's: one directory, one `cd`.
     const userShells = new Map<string, (command: string, signal: AbortSignal) => ReturnType<typeof runBashMode>>()
     $.capability.provide('userShell', (sessionId) => userShells.get(sessionId))

@@ -52,6 +52,11 @@ export class ShellSession {
     return { cwd: this.cwd, note: `The previous working directory ${gone} no longer exists; the shell started in ${this.cwd}.` }
   }
 
+  /** Goes to `dir`, which the session now works in (a worktree it entered), wherever it is. */
+  enter(dir: string): void {
+    this.go(dir)
+  }
+
   /** Adopts the directory a command ended in, when it is inside the allowed directories. */
   async moveTo(dir: string): Promise<string | undefined> {
     const real = await realpathLoose(dir)

@@ -1,0 +1,53 @@
+import { z } from 'zod'
+import type { ToolOutput } from '../../core/tools/tool.js'
+import { failure } from '../_shared/register-tool.js'
+import { removeWorktree, worktreeChanges } from '../_shared/worktree.js'
+import { q, type SessionWorktree } from './session-worktree.js'
+
+export const exitInput = z.object({
+  action: z.enum(['keep', 'remove']).describe('"keep" leaves the worktree and branch on disk; "remove" deletes the worktree and, unless a hook made it or git refuses, its branch.'),
+  discard_changes: z.boolean().optional().describe('Required true when action is "remove" and the worktree has uncommitted files or unmerged commits. The tool will refuse and list them otherwise, so set it only after the user has confirmed.'),
+})
+
+export const EXIT_DESCRIPTION = `Leaves a worktree session made by EnterWorktree and returns the session to the directory it was in before.
+
+It only acts on the worktree EnterWorktree made or entered in this session: never on worktrees made by hand with \`git worktree add\`, nor from an earlier session. Called with no such session, it does nothing and says so.
+
+Call it only when the user asks to leave the worktree. Parameters:
+- \`action\` (required): "keep" leaves the worktree and its branch on disk (to come back to, or to keep changes); "remove" deletes the worktree and its branch.
+- \`discard_changes\` (default false, only with "remove"): a worktree with uncommitted files or commits not on the original branch is not removed unless this is true. When the tool refuses and lists the changes, confirm with the user before calling it again with \`discard_changes: true\`.`
+
+const NO_SESSION = 'No-op: there is no active EnterWorktree session to exit. This tool only operates on worktrees created by EnterWorktree in the current session \u2014 it will not touch worktrees created manually or in a previous session. No filesystem changes were made.'
+
+type Exit = z.output<typeof exitInput>
+type Env = Record<string, string | undefined>
+
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
+
+/** ExitWorktree: says what to do; `leave` moves the session back, and runs only when the exit goes ahead. */
+export async function exitWorktree(i: Exit, active: SessionWorktree | undefined, env: Env, leave: () => void): Promise<ToolOutput> {
+  if (!active) return failure(NO_SESSION)
+  const back = `Session is now back in ${q(active.original)}.`
+  if (i.action === 'keep') {
+    leave()
+    return { result: { action: 'keep', worktreePath: active.path, ...(active.branch ? { worktreeBranch: active.branch } : {}), originalCwd: active.original }, text: `Exited worktree. Your work is preserved at ${q(active.path)}${active.branch ? ` on branch ${q(active.branch)}` : ''}. ${back}` }
+  }
+  if (!active.owned || active.byHook || !active.repo || !active.branch || !active.base) {
+    // A hook's worktree is the hook's to remove (WorktreeRemove, not raised by modloop yet); one entered by path is someone else's.
+    const why = active.byHook ? 'a WorktreeCreate hook made it' : 'it entered a pre-existing worktree via EnterWorktree({path})'
+    return failure(`This session is not the owner of the worktree at ${q(active.path)} \u2014 ${why} \u2014 so this tool will not remove it. Use action: "keep" to return to ${q(active.original)}.`)
+  }
+  const { commits, files } = await worktreeChanges({ path: active.path, base: active.base }, env)
+  const lost = [...(files > 0 ? [count(files, 'uncommitted file')] : []), ...(commits > 0 ? [`${count(commits, 'commit')} on ${q(active.branch)}`] : [])].join(' and ')
+  if (lost && i.discard_changes !== true) {
+    return failure(`Worktree has ${lost}. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true \u2014 or use action: "keep" to preserve the worktree.`)
+  }
+  leave()
+  try {
+    await removeWorktree({ path: active.path, branch: active.branch, repo: active.repo }, env)
+  } catch (err) {
+    return failure(`Exited the worktree, but it could not be removed: ${err instanceof Error ? err.message : String(err)}. ${back}`)
+  }
+  const discarded = lost ? ` Discarded ${lost.replace(/ on \u201c.*\u201d$/, '')}.` : ''
+  return { result: { action: 'remove', worktreePath: active.path, originalCwd: active.original }, text: `Exited and removed worktree at ${q(active.path)}.${discarded} ${back}` }
+}

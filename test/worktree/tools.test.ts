@@ -1,0 +1,93 @@
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+let dir: string
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-worktree-tools-')))
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd, encoding: 'utf8' }).trim()
+
+async function repo(name: string): Promise<string> {
+  const at = join(dir, name)
+  await mkdir(at)
+  git(at, 'init', '-q')
+  git(at, 'commit', '-q', '--allow-empty', '-m', 'init')
+  return at
+}
+
+const call = (name: string, input: Record<string, unknown>) => ({ reply: [{ tool_use: { name, input } }] })
+/** Runs the calls one per request, and answers each tool result in order, as the model read it. */
+async function session(cwd: string, calls: ReturnType<typeof call>[]): Promise<string[]> {
+  const r = await runCli(['-p', 'go', '--dangerously-skip-permissions', '--trust-workspace'], { script: [...calls, { reply: 'done' }], cwd })
+  expect(r.code, r.err).toBe(0)
+  return ((r.requests.at(-1)!.body as any).messages as { role: string; content: any }[])
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .filter((b) => b.type === 'tool_result')
+    .map((b) => (typeof b.content === 'string' ? b.content : b.content.map((c: { text: string }) => c.text).join('')))
+}
+
+describe('EnterWorktree and ExitWorktree move the main session into a git worktree and back', () => {
+  it('enters a new worktree (the shell works there), refuses to remove it with changes, removes it when told to discard them', async () => {
+    const at = await repo('changes')
+    const wt = join(at, '.claude', 'worktrees', 'w1')
+    const results = await session(at, [
+      call('EnterWorktree', { name: 'w1' }),
+      call('EnterWorktree', { name: 'w2' }),
+      call('Bash', { command: 'pwd; git branch --show-current; echo hi > new.txt' }),
+      call('ExitWorktree', { action: 'remove' }),
+      call('ExitWorktree', { action: 'remove', discard_changes: true }),
+      call('Bash', { command: 'pwd' }),
+      call('ExitWorktree', { action: 'keep' }),
+    ])
+    expect(results).toEqual([
+      `Created worktree at “${wt}” on branch “worktree-w1”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+      'Already in a worktree session. Pass `path` to switch into another existing worktree, or use ExitWorktree to leave this one before creating a new worktree.',
+      `${wt}\nworktree-w1`,
+      'Worktree has 1 uncommitted file. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.',
+      `Exited and removed worktree at “${wt}”. Discarded 1 uncommitted file. Session is now back in “${at}”.`,
+      at,
+      expect.stringMatching(/^No-op: there is no active EnterWorktree session to exit\./),
+    ])
+    expect(git(at, 'worktree', 'list')).not.toContain(wt)
+    expect(git(at, 'branch', '--list', 'worktree-w1')).toBe('')
+  })
+
+  it('keep leaves the worktree and its commits; one entered by path is never removed', async () => {
+    const at = await repo('keep')
+    const wt = join(at, '.claude', 'worktrees', 'k1')
+    const results = await session(at, [
+      call('EnterWorktree', { name: 'k1' }),
+      call('Bash', { command: 'git -c user.email=a@b -c user.name=a commit -q --allow-empty -m wip' }),
+      call('ExitWorktree', { action: 'remove' }),
+      call('ExitWorktree', { action: 'keep' }),
+      call('EnterWorktree', { path: '.claude/worktrees/k1' }),
+      call('ExitWorktree', { action: 'remove', discard_changes: true }),
+    ])
+    expect(results[2]).toBe('Worktree has 1 commit on “worktree-k1”. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.')
+    expect(results[3]).toBe(`Exited worktree. Your work is preserved at “${wt}” on branch “worktree-k1”. Session is now back in “${at}”.`)
+    expect(results[4]).toBe(`Entered worktree at “${wt}” on branch “worktree-k1”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`)
+    expect(results[5]).toMatch(/^This session is not the owner of the worktree at .* so this tool will not remove it\./)
+    expect(git(at, 'worktree', 'list')).toContain(wt)
+  })
+
+  it('outside a git repository both ways are refused; a WorktreeCreate hook makes a plain directory to work in', async () => {
+    const plain = join(dir, 'plain')
+    await mkdir(plain)
+    expect(await session(plain, [call('EnterWorktree', { name: 'x' }), call('EnterWorktree', { path: '/tmp' })])).toEqual([
+      'Cannot create a worktree: not in a git repository and no WorktreeCreate hooks are configured. Configure WorktreeCreate hooks in settings.json to use worktree isolation with other VCS systems.',
+      'Cannot enter an existing worktree: the current directory is not in a git repository.',
+    ])
+    const made = join(dir, 'made-by-hook')
+    await mkdir(join(plain, '.claude'))
+    await writeFile(join(plain, '.claude', 'settings.json'), JSON.stringify({ hooks: { WorktreeCreate: [{ hooks: [{ type: 'command', command: `mkdir -p ${made}; echo ${made}` }] }] } }))
+    const results = await session(plain, [call('EnterWorktree', {}), call('Bash', { command: 'pwd' }), call('ExitWorktree', { action: 'keep' }), call('Bash', { command: 'pwd' })])
+    expect(results[0]).toBe(`Created worktree at “${made}”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`)
+    expect(results.slice(1)).toEqual([made, `Exited worktree. Your work is preserved at “${made}”. Session is now back in “${plain}”.`, plain])
+  })
+})
