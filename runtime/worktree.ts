@@ -1,11 +1,11 @@
 import { describeError, ModloopError } from '../core/errors.js'
-import type { WorktreeCreateInput } from '../core/events/types.js'
+import type { WorktreeCreateInput, WorktreeRemoveInput } from '../core/events/types.js'
 import type { ModHost } from '../core/mod/host.js'
 
 type CreateArgs = WorktreeCreateInput & { make: () => Promise<{ path: string }> }
 
 /**
- * Serves `$.worktree.create` as the worktree.create event. The caller's own way (git) is what
+ * Serves `$.worktree.create` and `$.worktree.remove` as the worktree.create and worktree.remove events. The caller's own way (git) is what
  * lies beneath every handler, so a handler that answers (the WorktreeCreate hook of a non-git
  * project) replaces it, as Claude Code's hook replaces `git worktree add`.
  */
@@ -23,6 +23,10 @@ export function installWorktree(host: ModHost): void {
         return make().catch((err: unknown) => ({ deny: describeError(err) }))
       })
       return 'deny' in r ? r : { path: r.path, made }
+    },
+    'worktree.remove': async (mod: string, args: WorktreeRemoveInput) => {
+      if (typeof args?.path !== 'string') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.worktree.remove needs the path`, { mod })
+      await host.bus.emit('worktree.remove', { path: args.path })
     },
   })
 }

@@ -34,6 +34,7 @@ export interface EventMap {
   'task.update': { e: T.TaskUpdateInput; r: T.TaskUpdateResult }
   'task.end': { e: T.TaskEndInput; r: T.TaskEndResult }
   'worktree.create': { e: T.WorktreeCreateInput; r: T.WorktreeCreateResult }
+  'worktree.remove': { e: T.WorktreeRemoveInput; r: T.WorktreeRemoveResult }
   'session.message': { e: T.SessionMessageInput; r: T.SessionMessageResult }
   'message.display': { e: T.MessageDisplayInput; r: T.MessageDisplayResult }
   'ui.ask': { e: T.UiAskInput; r: T.UiAskResult }
@@ -275,6 +276,12 @@ export const catalog = {
     kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['name', 'cwd'],
     isResult: denyOr((r) => typeof r.path === 'string'),
     failClosed: (_e, reason) => ({ deny: reason }),
+  },
+  'worktree.remove': {
+    when: 'a worktree a worktree.create handler made (not git) is to be removed ($.worktree.remove: ExitWorktree with action "remove"); the handlers remove it (a WorktreeRemove hook), nothing beneath them does',
+    fires: { in: 'occasion' },
+    kind: 'observe', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['path'],
+    isResult: has('path', 'string'), echo: (e) => ({ path: e.path }),
   },
   'session.message': {
     when: 'a message enters the conversation record (the prompt, each block, each tool result, the result), before the caller sees it',

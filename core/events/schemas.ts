@@ -124,6 +124,7 @@ export const payloadSchemas = {
     usage: taskUsage.optional(), notified: z.boolean(),
   }),
   'worktree.create': z.looseObject({ name: text, cwd: text }),
+  'worktree.remove': z.looseObject({ path: text }),
   'session.message': z.looseObject({ message: sdkMessage, shown: z.boolean(), agentId }),
   'ui.ask': z.looseObject({ question: text, options: z.array(text).min(2).max(4), header: text.optional(), multiSelect: z.boolean().optional(), mod: text }),
   'message.display': z.looseObject({ turnId: text, messageId: text, index: z.number().int(), final: z.boolean(), delta: z.string(), agentId }),

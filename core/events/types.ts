@@ -392,6 +392,9 @@ export interface TaskEndResult { taskId: string }
 export interface WorktreeCreateInput { name: string; cwd: string }
 /** Where the worktree is, or why it was not made. */
 export type WorktreeCreateResult = { path: string } | { deny: string }
+/** A worktree a worktree.create handler made (not git), to be removed: removing it is the handlers' job. */
+export interface WorktreeRemoveInput { path: string }
+export interface WorktreeRemoveResult { path: string }
 
 /** A message entering the conversation record; `shown` is false for ones the caller's stream does not carry (the prompt). */
 export interface SessionMessageInput { message: SDKMessage; shown: boolean; agentId?: string }

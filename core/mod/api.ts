@@ -1,5 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import type { SessionCompactResult, WorktreeCreateInput } from '../events/types.js'
+import type { SessionCompactResult, WorktreeCreateInput, WorktreeRemoveInput } from '../events/types.js'
 import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
 
 /**
@@ -39,8 +39,8 @@ export const API_METHODS = {
   agent: ['spawn', 'register', 'list'],
   // The tasks a mod runs (subagents, background shells) as the stream announces them: a modloop addition.
   task: ['start', 'end', 'stop', 'list'],
-  // Worktrees for isolated work, made through an event a WorktreeCreate hook answers: a modloop addition.
-  worktree: ['create'],
+  // Worktrees for isolated work, made and removed through events WorktreeCreate/WorktreeRemove hooks answer: a modloop addition.
+  worktree: ['create', 'remove'],
   model: ['complete', 'fork'],
   prompt: ['submit'],
   turn: ['abort'],
@@ -125,6 +125,8 @@ export interface ModApiCore {
      * the caller knows whether git can tell its changes and remove it.
      */
     create(args: WorktreeCreateInput & { make: () => Promise<{ path: string }> }): Promise<{ path: string; made: boolean } | { deny: string }>
+    /** Raises worktree.remove for a worktree a handler made (`made` false): the handlers (a WorktreeRemove hook) remove it. */
+    remove(args: WorktreeRemoveInput): Promise<void>
   }
   readonly model: {
     /** One completion through the session's model, with no tools but the API's own (`serverTools`: web search); its cost counts in the session's. */

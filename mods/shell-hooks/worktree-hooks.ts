@@ -6,9 +6,10 @@ import type { HookBridge } from './bridge.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 
 /**
- * `worktree.create`: a configured WorktreeCreate hook replaces git's worktree entirely (spec
+ * `worktree.create` and `worktree.remove`: a configured WorktreeCreate hook replaces git's worktree entirely (spec
  * settings-hooks §2.25), for a project under another VCS: it makes the directory and prints its
- * path. A failed hook, no path, or a path that is no directory fails the creation.
+ * path. A failed hook, no path, or a path that is no directory fails the creation. A WorktreeRemove
+ * hook then removes such a directory.
  */
 export function registerWorktreeHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | undefined): void {
   on('worktree.create', async ($, e, next) => {
@@ -21,5 +22,12 @@ export function registerWorktreeHooks(on: On, bridgeOf: ($: ModApi) => HookBridg
     const path = resolve(e.cwd, r.worktreePath)
     const isDir = await stat(path).then((s) => s.isDirectory(), () => false)
     return isDir ? { path } : { deny: `WorktreeCreate hook failed: ${path} is not a directory` }
+  }, { budgetMs: HOOK_BUDGET_MS })
+
+  // The WorktreeRemove hook removes what a WorktreeCreate hook made; its output is discarded (spec §2.26).
+  on('worktree.remove', async ($, e, next) => {
+    const b = bridgeOf($)
+    if (b?.has('WorktreeRemove')) await b.fire('WorktreeRemove', { worktree_path: e.path }, { noPermissionMode: true })
+    return next(e)
   }, { budgetMs: HOOK_BUDGET_MS })
 }

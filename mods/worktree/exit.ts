@@ -14,7 +14,7 @@ export const EXIT_DESCRIPTION = `Leaves a worktree session made by EnterWorktree
 It only acts on the worktree EnterWorktree made or entered in this session: never on worktrees made by hand with \`git worktree add\`, nor from an earlier session. Called with no such session, it does nothing and says so.
 
 Call it only when the user asks to leave the worktree. Parameters:
-- \`action\` (required): "keep" leaves the worktree and its branch on disk (to come back to, or to keep changes); "remove" deletes the worktree and its branch.
+- \`action\` (required): "keep" leaves the worktree and its branch on disk (to come back to, or to keep changes); "remove" deletes the worktree and its branch (a worktree a hook made is removed by its WorktreeRemove hook).
 - \`discard_changes\` (default false, only with "remove"): a worktree with uncommitted files or commits not on the original branch is not removed unless this is true. When the tool refuses and lists the changes, confirm with the user before calling it again with \`discard_changes: true\`.`
 
 const NO_SESSION = 'No-op: there is no active EnterWorktree session to exit. This tool only operates on worktrees created by EnterWorktree in the current session \u2014 it will not touch worktrees created manually or in a previous session. No filesystem changes were made.'
@@ -25,17 +25,24 @@ type Env = Record<string, string | undefined>
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
 
 /** ExitWorktree: says what to do; `leave` moves the session back, and runs only when the exit goes ahead. */
-export async function exitWorktree(i: Exit, active: SessionWorktree | undefined, env: Env, leave: () => void): Promise<ToolOutput> {
+export async function exitWorktree(i: Exit, active: SessionWorktree | undefined, env: Env, leave: () => void, hookRemove: (path: string) => Promise<void>): Promise<ToolOutput> {
   if (!active) return failure(NO_SESSION)
   const back = `Session is now back in ${q(active.original)}.`
   if (i.action === 'keep') {
     leave()
     return { result: { action: 'keep', worktreePath: active.path, ...(active.branch ? { worktreeBranch: active.branch } : {}), originalCwd: active.original }, text: `Exited worktree. Your work is preserved at ${q(active.path)}${active.branch ? ` on branch ${q(active.branch)}` : ''}. ${back}` }
   }
-  if (!active.owned || active.byHook || !active.repo || !active.branch || !active.base) {
-    // A hook's worktree is the hook's to remove (WorktreeRemove, not raised by modloop yet); one entered by path is someone else's.
-    const why = active.byHook ? 'a WorktreeCreate hook made it' : 'it entered a pre-existing worktree via EnterWorktree({path})'
-    return failure(`This session is not the owner of the worktree at ${q(active.path)} \u2014 ${why} \u2014 so this tool will not remove it. Use action: "keep" to return to ${q(active.original)}.`)
+  if (active.owned && active.byHook) {
+    // git cannot tell what a hook's worktree holds; its WorktreeRemove hook removes it, run from inside it as Claude Code runs it.
+    if (i.discard_changes !== true) {
+      return failure(`Could not verify worktree state at ${q(active.path)}. Refusing to remove without explicit confirmation. Confirm with the user, then re-invoke with discard_changes: true to proceed \u2014 or use action: "keep" to preserve the worktree.`)
+    }
+    await hookRemove(active.path)
+    leave()
+    return { result: { action: 'remove', worktreePath: active.path, originalCwd: active.original }, text: `Exited and removed worktree at ${q(active.path)}. ${back}` }
+  }
+  if (!active.owned || !active.repo || !active.branch || !active.base) {
+    return failure(`This session is not the owner of the worktree at ${q(active.path)} \u2014 it entered a pre-existing worktree via EnterWorktree({path}) \u2014 so this tool will not remove it. Use action: "keep" to return to ${q(active.original)}.`)
   }
   const { commits, files } = await worktreeChanges({ path: active.path, base: active.base }, env)
   const lost = [...(files > 0 ? [count(files, 'uncommitted file')] : []), ...(commits > 0 ? [`${count(commits, 'commit')} on ${q(active.branch)}`] : [])].join(' and ')

@@ -44,7 +44,7 @@ export default defineMod({
           const out = await exitWorktree(input, now, $.env.all(), () => {
             active.delete(e.sessionId)
             if (now) move(now.original)
-          })
+          }, (path) => $.worktree.remove({ path }))
           if (now && !active.has(e.sessionId)) await workingDir($, 'removeDirectories', now.path)
           return out
         },

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { rm } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EVENT_NAMES } from '../../core/events/catalog.js'
 import { query } from '../../entry.js'
@@ -123,6 +124,26 @@ describe('event conformance', () => {
     const events = await p.read()
     checkRun('headless isolated subagent', events)
     expect(events.map((r) => r.event)).toContain('worktree.create')
+  })
+
+  it('headless -p: EnterWorktree and ExitWorktree with a worktree settings hooks make and remove', async () => {
+    const p = await project()
+    const made = join(p.dir, 'work')
+    await mkdir(join(p.dir, '.claude'))
+    await writeFile(join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: {
+      WorktreeCreate: [{ hooks: [{ type: 'command', command: `mkdir -p ${made}; echo ${made}` }] }],
+      WorktreeRemove: [{ hooks: [{ type: 'command', command: `rm -rf ${made}` }] }],
+    } }))
+    const script = [
+      { reply: [{ tool_use: { name: 'EnterWorktree', input: { name: 'w' } } }] },
+      { reply: [{ tool_use: { name: 'ExitWorktree', input: { action: 'remove', discard_changes: true } } }] },
+      { reply: 'All done.' },
+    ]
+    const run = await runCli(['-p', 'Work in a worktree.', '--dangerously-skip-permissions', '--trust-workspace'], { script, cwd: p.dir })
+    expect(run.code, run.err).toBe(0)
+    const events = await p.read()
+    checkRun('headless worktree tools', events)
+    expect(events.map((r) => r.event)).toEqual(expect.arrayContaining(['worktree.create', 'worktree.remove']))
   })
 
   it('every declared event fires in some mode', () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -89,5 +90,30 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
     const results = await session(plain, [call('EnterWorktree', {}), call('Bash', { command: 'pwd' }), call('ExitWorktree', { action: 'keep' }), call('Bash', { command: 'pwd' })])
     expect(results[0]).toBe(`Created worktree at “${made}”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`)
     expect(results.slice(1)).toEqual([made, `Exited worktree. Your work is preserved at “${made}”. Session is now back in “${plain}”.`, plain])
+  })
+
+  it("removing a hook's worktree asks for discard_changes, then runs the WorktreeRemove hook from inside it", async () => {
+    const at = join(dir, 'vcs')
+    const made = join(dir, 'vcs-work')
+    await mkdir(join(at, '.claude'), { recursive: true })
+    await writeFile(join(at, '.claude', 'settings.json'), JSON.stringify({ hooks: {
+      WorktreeCreate: [{ hooks: [{ type: 'command', command: `mkdir -p ${made}; echo ${made}` }] }],
+      WorktreeRemove: [{ hooks: [{ type: 'command', command: `cat > ${dir}/remove.json; rm -rf ${made}` }] }],
+    } }))
+    const results = await session(at, [
+      call('EnterWorktree', { name: 'v' }),
+      call('ExitWorktree', { action: 'remove' }),
+      call('ExitWorktree', { action: 'remove', discard_changes: true }),
+      call('Bash', { command: 'pwd' }),
+    ])
+    expect(results.slice(1)).toEqual([
+      `Could not verify worktree state at “${made}”. Refusing to remove without explicit confirmation. Confirm with the user, then re-invoke with discard_changes: true to proceed — or use action: "keep" to preserve the worktree.`,
+      `Exited and removed worktree at “${made}”. Session is now back in “${at}”.`,
+      at,
+    ])
+    const input = JSON.parse(await readFile(join(dir, 'remove.json'), 'utf8'))
+    expect(input).toMatchObject({ hook_event_name: 'WorktreeRemove', worktree_path: made, cwd: made })
+    expect(input).not.toHaveProperty('permission_mode')
+    expect(existsSync(made)).toBe(false)
   })
 })
