@@ -35,6 +35,14 @@ describe('-w, --worktree [name]: the session works in a git worktree of its own'
     expect(git(at, 'worktree', 'list')).toContain(path)
   })
 
+  it('the Agent SDK\'s stream-json transport (extraArgs { worktree }) works there too', async () => {
+    const at = await repo('sdk')
+    const user = JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: 'go' }] }, parent_tool_use_id: null })
+    const r = await runCli(['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--worktree=s1', '--dangerously-skip-permissions'], { script: pwd, cwd: at, stdin: `${user}\n` })
+    expect(r.code, r.err).toBe(0)
+    expect(toolResult(r)).toContain(`${join(at, '.claude', 'worktrees', 's1')}\\nworktree-s1`)
+  })
+
   it('-w with no name makes one up', async () => {
     const at = await repo('unnamed')
     const r = await runCli(['-p', 'go', '-w', '--dangerously-skip-permissions'], { script: pwd, cwd: at })
