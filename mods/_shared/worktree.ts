@@ -73,17 +73,16 @@ export async function placeIn(path: string, repo: string, projectCwd: string): P
  * removed with its branch. A status git cannot tell counts as changed.
  */
 export async function finishWorktree(w: Worktree, env: Env): Promise<{ kept: KeptWorktree } | { removed: true }> {
-  const commits = Number(await git(['rev-list', '--count', `${w.base}..HEAD`], w.path, env).catch(() => '0')) || 0
-  const uncommitted = await git(['status', '--porcelain'], w.path, env).then((s) => s !== '', () => true)
-  if (commits > 0 || uncommitted) return { kept: { path: w.path, branch: w.branch, commits, uncommitted } }
-  await git(['worktree', 'remove', '--force', w.path], w.repo, env)
-  await git(['branch', '-D', w.branch], w.repo, env)
+  const { commits, files } = await worktreeChanges(w, env)
+  if (commits > 0 || files > 0) return { kept: { path: w.path, branch: w.branch, commits, uncommitted: files > 0 } }
+  await removeWorktree(w, env)
   return { removed: true }
 }
 
 /** What a worktree holds that its removal would lose: commits past its base, and files not committed. */
 export async function worktreeChanges(w: Pick<Worktree, 'path' | 'base'>, env: Env): Promise<{ commits: number; files: number }> {
   const commits = Number(await git(['rev-list', '--count', `${w.base}..HEAD`], w.path, env).catch(() => '0')) || 0
+  // A status git cannot tell counts as one changed file: nothing is removed on a guess.
   const files = (await git(['status', '--porcelain'], w.path, env).catch(() => '?')).split('\n').filter(Boolean).length
   return { commits, files }
 }
