@@ -13,6 +13,7 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   bash: () => import('./bash/index.js'),
   todo: () => import('./todo/index.js'),
   'ask-user': () => import('./ask-user/index.js'),
+  'task-list': () => import('./task-list/index.js'),
   'web-fetch': () => import('./web-fetch/index.js'),
   'web-search': () => import('./web-search/index.js'),
   agent: () => import('./agent/index.js'),
@@ -36,4 +37,4 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'todo', 'ask-user', 'web-fetch', 'web-search', 'agent', 'worktree', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']
+export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'worktree', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']

@@ -14,6 +14,7 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
       return {
         ...(o.allowedTools?.length ? { allowedTools: [...o.allowedTools] } : {}),
         ...(o.disallowedTools?.length ? { disallowedTools: [...o.disallowedTools] } : {}),
+        ...(Array.isArray(o.tools) ? { tools: [...o.tools] } : {}),
         ...(o.model ? { model: o.model } : {}),
         ...(o.permissionMode ? { permissionMode: o.permissionMode } : {}),
         ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { todosFromHistory } from './from-history.js'
+import { checklistOf } from '../_shared/checklist-gate.js'
 
 const todo = z.object({
   content: z.string().min(1).describe('The task, in imperative form, e.g. "Run the tests"'),
@@ -38,7 +39,7 @@ function carriedTodos(todos: unknown[] | undefined): Todo[] | undefined {
   return parsed.success ? parsed.data : undefined
 }
 
-/** TodoWrite: the model's task list, kept in session state. */
+/** TodoWrite: the model's legacy checklist, kept in session state. */
 export default defineMod({
   name: 'todo',
   description: 'The TodoWrite tool',
@@ -56,6 +57,8 @@ export default defineMod({
       const resumed = e.resumedFrom && (todosFromHistory($.session.messages() as MessageParam[], todoInput) ?? carriedTodos(e.resumedFrom.carried?.todos))
       list = resumed || []
       agentLists.clear()
+      // The legacy checklist: offered only where the task list is turned off (CLAUDE_CODE_ENABLE_TASKS=0).
+      if (checklistOf($) !== 'todo') return next(e)
       await registerTool($, {
         name: 'TodoWrite', description: DESCRIPTION, input: todoInput, isReadOnly: false,
         call: ({ todos }, ctx) => {

@@ -40,6 +40,9 @@ describe('the auto threshold', () => {
   })
 })
 
+// TodoWrite is offered only with the task list turned off (and, on the default model, the checklist opted in).
+const legacyTodo = { env: { CLAUDE_CODE_ENABLE_TASKS: '0', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1' } }
+
 describe('after compaction', () => {
   it('re-attaches memory, the task list and recently read files, read fresh from disk', async () => {
     const cwd = await tempCwd()
@@ -52,7 +55,7 @@ describe('after compaction', () => {
       big('r1'), big('r2'), summary('SUMMARY-REATTACH'), { reply: 'done' },
     ]
     const mem = { ...memory, register: (on: any, _o: any, $: any) => memory.register(on, memory.options!.parse({ home: cwd, managedPath: false }), $) }
-    const r = await run(script, 'go', cwd, {}, [read, todo, mem, bigTool, compactionWith({ thresholdTokens: 4_000, keepRecentFraction: 0, microcompact: false })])
+    const r = await run(script, 'go', cwd, legacyTodo, [read, todo, mem, bigTool, compactionWith({ thresholdTokens: 4_000, keepRecentFraction: 0, microcompact: false })])
     expect(r.result.result).toBe('done')
     const after = mainRequests(r.requests).at(-1)!.body.messages
     expect(after).toHaveLength(1)

@@ -25,6 +25,9 @@ function todoProbe(seen: unknown[]) {
   })
 }
 
+// TodoWrite is offered only with the task list turned off (and, on the default model, the checklist opted in).
+const legacyTodo = { env: { CLAUDE_CODE_ENABLE_TASKS: '0', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1' } }
+
 describe('state a compaction takes out of the conversation survives a resume', () => {
   it('the todo list and the files read come back from the compact-summary line', async () => {
     const cwd = await tempCwd()
@@ -41,7 +44,7 @@ describe('state a compaction takes out of the conversation survives a resume', (
       big('r1', 24_000),
       summary('SUMMARY'),
       { reply: 'first done' },
-    ], 'go', cwd, {}, mods)
+    ], 'go', cwd, legacyTodo, mods)
     expect(first.result.result).toBe('first done')
     expect(boundaries(first.messages)).toHaveLength(1)
     // The compacted history no longer holds the TodoWrite or the Read call.

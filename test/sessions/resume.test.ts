@@ -170,7 +170,7 @@ describe('resume', () => {
     const first = await run([
       { reply: [{ tool_use: { name: 'Read', input: { file_path: file } } }, { tool_use: { name: 'Read', input: { file_path: other } } }, { tool_use: { name: 'TodoWrite', input: { todos } } }] },
       { reply: 'read' },
-    ], 'read it', dir, {}, mods)
+    ], 'read it', dir, legacyTodo, mods)
     expect(first.result.subtype).toBe('success')
     // Changed after the session was last active: the restored read is stale.
     await writeFile(other, 'two\n')
@@ -189,6 +189,9 @@ describe('resume', () => {
     expect(results[1]).toMatchObject({ is_error: true, content: expect.stringContaining('changed on disk') })
   })
 })
+
+// TodoWrite is offered only with the task list turned off (and, on the default model, the checklist opted in).
+const legacyTodo = { env: { CLAUDE_CODE_ENABLE_TASKS: '0', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1' } }
 
 describe('resume refusals', () => {
   const code = async (p: Promise<{ error?: unknown }>) => {

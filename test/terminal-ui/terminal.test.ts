@@ -21,7 +21,8 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
         { reply: [{ tool_use: { name: 'Edit', input: { file_path: file, old_string: 'beta', new_string: 'gamma' } } }] },
         { reply: '## Finished\n\nChanged:\n\n- notes.txt\n\n```\ngamma\n```\n', chunkDelayMs: 5 },
       ],
-    }, where)
+      // TodoWrite, the legacy checklist: the task list turned off, the checklist opted in on the default model.
+    }, where, { env: { CLAUDE_CODE_ENABLE_TASKS: '0', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1' } })
     await send(p, 'write the notes')
     await p.waitFor('✔ TodoWrite(2 tasks)')
     await p.waitFor('◐ Write notes')

@@ -24,13 +24,13 @@ let ids = 0
  * session runs on a model bound to Read before Write or Edit, whose rules these tests check
  * (unread-change.test.ts covers the newer models that may skip it).
  */
-export async function openTools(cwd: string, mods: (ModDefinition | [ModDefinition, Record<string, unknown>])[]): Promise<Tools> {
+export async function openTools(cwd: string, mods: (ModDefinition | [ModDefinition, Record<string, unknown>])[], env?: Record<string, string>): Promise<Tools> {
   const host = new ModHost({ strict: true })
   for (const m of mods) {
     const [def, options] = Array.isArray(m) ? m : [m, {}]
     await host.add(def as ModDefinition, { options })
   }
-  const session = await openSession({ host, bare: true, cwd, model: 'claude-sonnet-4-5', modelProvider: createScriptedModel([{ reply: 'unused' }]) })
+  const session = await openSession({ host, bare: true, cwd, model: 'claude-sonnet-4-5', ...(env ? { env: { ...process.env, ...env } } : {}), modelProvider: createScriptedModel([{ reply: 'unused' }]) })
   return {
     session,
     call: (name, input, options = {}) => runToolCall(

@@ -7,7 +7,8 @@ let tools: Tools
 
 beforeAll(async () => {
   tmp = await tempDir()
-  tools = await openTools(tmp.dir, [todo])
+  // TodoWrite is the legacy checklist: offered only with the task list turned off.
+  tools = await openTools(tmp.dir, [todo], { CLAUDE_CODE_ENABLE_TASKS: '0' })
 })
 afterAll(async () => {
   await tools.close()
@@ -61,7 +62,7 @@ describe('TodoWrite in a subagent', () => {
       { reply: 'side work done' },
       { reply: [write(main)] },
       { reply: 'done' },
-    ], 'go', { cwd: tmp.dir, mods: [todo, agentMod, probe] })
+    ], 'go', { cwd: tmp.dir, mods: [todo, agentMod, probe], model: 'claude-sonnet-4-6', env: { CLAUDE_CODE_ENABLE_TASKS: '0' } })
     expect(seen.map((s: any) => s.agent)).toEqual(['main', 'sub', 'main'])
     expect((seen[1] as any).list).toEqual(main)
     expect((seen[1] as any).result).toEqual({ oldTodos: [], newTodos: sub })
