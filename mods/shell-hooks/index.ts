@@ -11,6 +11,8 @@ import { prepareWhileStreaming } from '../_shared/while-streaming.js'
 import { registerToolHooks } from './tool-hooks.js'
 import { registerTurnHooks } from './turn-hooks.js'
 import { registerWorktreeHooks } from './worktree-hooks.js'
+import { fireTaskHook } from './task-hooks.js'
+import '../_shared/task-hooks.js'
 
 export { projectHookFingerprints, approveProjectHooks, fingerprintOf, trustStorePath } from './trust.js'
 export type { ProjectHookFingerprint } from './trust.js'
@@ -28,7 +30,7 @@ export default defineMod({
   options: shellHooksOptions,
   // The config's `hooks` (and plugins') reach it as the loader's `configHooks` capability.
   configKeys: { hooks: true },
-  provides: ['hookEnvFiles'],
+  provides: ['hookEnvFiles', 'taskHooks'],
   uses: {
     configHooks: 'optional', permissions: 'optional', permissionMode: 'optional', commands: 'optional', transcripts: 'optional',
     memory: 'optional', agentHooks: 'optional', shellCwd: 'optional', 'toolOutput.*': 'optional',
@@ -36,6 +38,7 @@ export default defineMod({
   register(on, opts, $) {
     const bridges = new Map<string, HookBridge>()
     $.capability.provide('hookEnvFiles', (sessionId) => [...(bridges.get(sessionId)?.envFiles ?? [])])
+    $.capability.provide('taskHooks', (req) => fireTaskHook(bridges.get(req.sessionId), req))
     const bridgeOf = ($: ModApi) => bridges.get($.session.id() as string)
     registerSessionHooks(on, opts, bridges, bridgeOf)
     registerTurnHooks(on, bridgeOf)
