@@ -8,7 +8,8 @@ import { MarkdownStream, renderMarkdown } from './markdown.js'
 import type { Screen } from './screen.js'
 import { compactFailure, retryLine, retryOf, systemLine, type Retry } from './system-view.js'
 import { ThinkingLog } from './thinking-view.js'
-import { detailLines, doneLine, fitTitle, printable, seconds, SPINNER, toolTitle, type Outcome } from './tool-view.js'
+import { detailLines, doneLine, fitTitle, printable, seconds, SPINNER, todoLines, toolTitle, type Outcome } from './tool-view.js'
+import { TaskListView } from './task-list-view.js'
 
 interface Running {
   title: string
@@ -21,6 +22,7 @@ interface Running {
   waited: number
   /** Set while a permission ask for the call is open. */
   askedAt?: number
+  input: unknown
 }
 
 /** Facts the status line shows, updated from the message stream. */
@@ -39,6 +41,7 @@ export interface Totals {
 export class MessageView {
   readonly totals: Totals = { model: '', costUsd: 0, contextTokens: 0, contextWindow: 0 }
   private readonly running = new Map<string, Running>()
+  private readonly taskList = new TaskListView()
   private readonly finished = new Map<string, { outcome: Outcome; ms: number }>()
   private md = new MarkdownStream()
   private readonly thoughts: ThinkingLog
@@ -226,7 +229,7 @@ export class MessageView {
     }
     for (const block of m.message.content) {
       if (block.type === 'tool_use') {
-        this.running.set(block.id, { title: toolTitle(block.name, block.input), name: block.name, started: performance.now(), depth, parent: m.parent_tool_use_id ?? undefined, waited: 0 })
+        this.running.set(block.id, { title: toolTitle(block.name, block.input), name: block.name, input: block.input, started: performance.now(), depth, parent: m.parent_tool_use_id ?? undefined, waited: 0 })
         this.changed()
       } else if (depth === 0 && !this.streamed && block.type === 'text') {
         this.shownText = true
@@ -252,7 +255,8 @@ export class MessageView {
       const ms = Math.max(0, (seen?.ms ?? performance.now() - run.started) - run.waited - (run.askedAt === undefined ? 0 : performance.now() - run.askedAt))
       const pad = '  '.repeat(run.depth)
       const width = this.screen.columns - 1
-      const details = run.depth > 0 ? [] : detailLines(run.name, m.tool_use_result, text, outcome, this.paint)
+      const tasks = run.depth > 0 || outcome !== 'ok' ? undefined : this.taskList.after(run.name, run.input, m.tool_use_result)
+      const details = run.depth > 0 ? [] : tasks ? todoLines(tasks, this.paint) : detailLines(run.name, m.tool_use_result, text, outcome, this.paint)
       const lines = [doneLine(run.title, outcome, ms, this.paint, width - pad.length), ...details].map((l) => cliTruncate(`${pad}${l}`, width))
       void this.print(lines.join('\n'))
       this.changed()

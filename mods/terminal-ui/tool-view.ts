@@ -33,7 +33,7 @@ export function toolTitle(name: string, input: unknown): string {
   const i = input as Record<string, unknown>
   // Its plan is printed above the approval question; repeated in the title it would only be cut short.
   if (name === 'ExitPlanMode') return name
-  for (const key of ['command', 'file_path', 'pattern', 'url', 'path', 'description', 'skill', 'prompt']) {
+  for (const key of ['command', 'file_path', 'pattern', 'url', 'path', 'subject', 'description', 'skill', 'prompt']) {
     if (typeof i[key] === 'string') return `${name}(${oneLine(i[key] as string, 60)})`
   }
   if (Array.isArray(i.todos)) return `${name}(${i.todos.length} tasks)`

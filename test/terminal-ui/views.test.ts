@@ -48,6 +48,34 @@ describe('tool output', () => {
   })
 })
 
+describe('the task list', () => {
+  it('shows the list below each task-list call, as TodoWrite\'s is', async () => {
+    let written = ''
+    const view = new MessageView(new Screen({ write: (t: string) => (written += t), columns: 80 }), plain, () => {})
+    const usage = { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }
+    const call = async (id: string, name: string, input: Record<string, unknown>, result: unknown, text: string) => {
+      view.onMessage({ type: 'assistant', parent_tool_use_id: null, message: { usage, content: [{ type: 'tool_use', id, name, input }] } } as unknown as SDKMessage)
+      view.onMessage({ type: 'user', parent_tool_use_id: null, tool_use_result: result, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] } } as unknown as SDKMessage)
+      await view.settled()
+      const shown = written
+      written = ''
+      return shown
+    }
+    await call('t1', 'TaskCreate', { subject: 'Write tests', description: 'd' }, { task: { id: '1', subject: 'Write tests', description: 'd' } }, 'Task #1 created successfully: Write tests')
+    const second = await call('t2', 'TaskCreate', { subject: 'Ship', description: 'd' }, { task: { id: '2', subject: 'Ship', description: 'd' } }, 'Task #2 created successfully: Ship')
+    expect(second).toContain('TaskCreate(Ship) · ok')
+    expect(second).toMatch(/☐ Write tests\n.*☐ Ship/)
+    const started = await call('t3', 'TaskUpdate', { taskId: '1', status: 'in_progress' }, { success: true, taskId: '1', updatedFields: ['status'], statusChange: { from: 'pending', to: 'in_progress' } }, 'Updated task #1 status')
+    expect(started).toMatch(/◐ Write tests\n.*☐ Ship/)
+    const gone = await call('t4', 'TaskUpdate', { taskId: '2', status: 'deleted' }, { success: true, taskId: '2', updatedFields: ['deleted'], statusChange: { from: 'pending', to: 'deleted' } }, 'Updated task #2 deleted')
+    expect(gone).toContain('◐ Write tests')
+    expect(gone).not.toContain('Ship')
+    // TaskList gives the whole list: a resumed session's tasks show from there.
+    const listed = await call('t5', 'TaskList', {}, { tasks: [{ id: '1', subject: 'Write tests', status: 'completed', blockedBy: [] }, { id: '7', subject: 'Older', status: 'pending', blockedBy: [] }] }, '#1 [completed] Write tests\n#7 [pending] Older')
+    expect(listed).toMatch(/☒ Write tests\n.*☐ Older/)
+  })
+})
+
 describe('system messages', () => {
   it('draws a compaction boundary with its trigger, figures and time', () => {
     const line = systemLine(system({ subtype: 'compact_boundary', compact_metadata: { trigger: 'manual', pre_tokens: 12_345, post_tokens: 321, duration_ms: 1_500 } }), plain, 79)!
