@@ -10,8 +10,9 @@ import { taskTools } from './tools.js'
 /**
  * The task list: TaskCreate, TaskGet, TaskList and TaskUpdate, offered where the session's model
  * and environment call for them (`checklistOf`), as in Claude Code. The list lives on disk under
- * `<modloop home>/tasks/<list id>/`, the list id being `CLAUDE_CODE_TASK_LIST_ID` or the session's
- * id, so a resumed session finds its list and sessions naming one id share it.
+ * `<modloop home>/tasks/<list id>/`, the list id being `CLAUDE_CODE_TASK_LIST_ID` (sessions naming
+ * one id share the list) or the session's id. A resumed session starts an empty list, as in Claude
+ * Code: the tasks of the run it resumes are gone.
  */
 export default defineMod({
   name: 'task-list',
@@ -21,8 +22,9 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       if (checklistOf($) === 'tasks') {
         const env = $.env.all()
-        const listId = $.env.get('CLAUDE_CODE_TASK_LIST_ID') || (e.resumedFrom?.sessionId ?? $.session.id())
-        const store = new TaskStore(join(modloopHome(env), 'tasks', listId.replace(/[^A-Za-z0-9_.-]/g, '-')))
+        const named = $.env.get('CLAUDE_CODE_TASK_LIST_ID')
+        const listId = (named || $.session.id()).replace(/[^A-Za-z0-9_.-]/g, '-')
+        const store = new TaskStore(join(modloopHome(env), 'tasks', listId), !named && e.resumedFrom !== undefined)
         const hook = $.capability.use('taskHooks')
         for (const tool of taskTools(store, hook && ((req) => hook({ ...req, sessionId: $.session.id() })))) await registerTool($, tool)
       }

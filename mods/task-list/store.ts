@@ -19,12 +19,22 @@ export interface Task {
  * One task list on disk, as Claude Code keeps it: `<dir>/<id>.json` per task and `.highwatermark`
  * holding the last id handed out, so an id is never reused, not even after a deletion or a
  * creation a hook refused. Every call reads the files again: another session sharing the list
- * (`CLAUDE_CODE_TASK_LIST_ID`) may have changed them.
+ * (`CLAUDE_CODE_TASK_LIST_ID`) may have changed them. A store made with `fresh` empties the
+ * folder before its first use, not at session start.
  */
 export class TaskStore {
-  constructor(readonly dir: string) {}
+  private cleared: Promise<void> | undefined
+
+  constructor(readonly dir: string, private readonly fresh = false) {}
+
+  private ready(): Promise<void> {
+    if (!this.fresh) return Promise.resolve()
+    this.cleared ??= rm(this.dir, { recursive: true, force: true })
+    return this.cleared
+  }
 
   async list(): Promise<Task[]> {
+    await this.ready()
     let names: string[]
     try {
       names = await readdir(this.dir)
@@ -38,6 +48,7 @@ export class TaskStore {
 
   async get(id: string): Promise<Task | undefined> {
     if (!/^\d+$/.test(id)) return undefined
+    await this.ready()
     try {
       return JSON.parse(await readFile(join(this.dir, `${id}.json`), 'utf8')) as Task
     } catch {
@@ -46,6 +57,7 @@ export class TaskStore {
   }
 
   async create(fields: Omit<Task, 'id' | 'status' | 'blocks' | 'blockedBy'>): Promise<Task> {
+    await this.ready()
     await mkdir(this.dir, { recursive: true })
     const mark = join(this.dir, '.highwatermark')
     const last = Number((await readFile(mark, 'utf8').catch(() => '0')).trim()) || 0
@@ -57,12 +69,14 @@ export class TaskStore {
   }
 
   async put(task: Task): Promise<void> {
+    await this.ready()
     await mkdir(this.dir, { recursive: true })
     await writeFile(join(this.dir, `${task.id}.json`), JSON.stringify(task, null, 2))
   }
 
   /** Removes the task and every other task's reference to it. */
   async delete(id: string): Promise<void> {
+    await this.ready()
     await rm(join(this.dir, `${id}.json`), { force: true })
     for (const t of await this.list()) {
       if (!t.blocks.includes(id) && !t.blockedBy.includes(id)) continue

@@ -8,7 +8,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /**
  * The task list as the stream reveals it, shown below each task-list call as TodoWrite's list is.
  * The tools' results carry single tasks (TaskCreate, TaskUpdate) or the whole list (TaskList), so
- * the view keeps the list it has seen; a resumed session's tasks appear once TaskList runs.
+ * the view keeps the list it has seen, and takes TaskList's whole list when it runs.
  */
 export class TaskListView {
   private readonly tasks = new Map<string, Shown>()

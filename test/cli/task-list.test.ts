@@ -15,7 +15,7 @@ const run = (script: unknown[], args: string[] = [], env: Record<string, string>
 const toolResults = (out: string) => lines(out).filter((m) => m.type === 'user' && m.tool_use_result !== undefined).map((m) => ({ text: m.message.content[0].content, result: m.tool_use_result }))
 
 describe('the task list through -p', () => {
-  it('is offered in init, answers on the stream, and comes back on --resume', async () => {
+  it('is offered in init, answers on the stream, and starts empty on --resume', async () => {
     const first = await run([
       { reply: [use('TaskCreate', { subject: 'Write tests', description: 'Add unit tests' })] },
       { reply: [use('TaskUpdate', { taskId: '1', status: 'in_progress' })] },
@@ -32,8 +32,9 @@ describe('the task list through -p', () => {
     const sessionId = msgs.at(-1).session_id
     expect(await readdir(join(dir, 'home', 'tasks', sessionId))).toContain('1.json')
 
-    const resumed = await run([{ reply: [use('TaskList', {})] }, { reply: 'still there' }], ['--resume', sessionId])
-    expect(toolResults(resumed.out)[0]!.text).toBe('#1 [in_progress] Write tests')
+    // As in Claude Code, the resumed session's list is a new one: the old tasks are gone, ids start again.
+    const resumed = await run([{ reply: [use('TaskList', {})] }, { reply: [use('TaskCreate', { subject: 'Again', description: 'a' })] }, { reply: 'ok' }], ['--resume', sessionId])
+    expect(toolResults(resumed.out).map((r) => r.text)).toEqual(['No tasks found', 'Task #1 created successfully: Again'])
   })
 
   it('CLAUDE_CODE_TASK_LIST_ID shares one list between sessions', async () => {

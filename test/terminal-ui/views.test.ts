@@ -70,7 +70,7 @@ describe('the task list', () => {
     const gone = await call('t4', 'TaskUpdate', { taskId: '2', status: 'deleted' }, { success: true, taskId: '2', updatedFields: ['deleted'], statusChange: { from: 'pending', to: 'deleted' } }, 'Updated task #2 deleted')
     expect(gone).toContain('◐ Write tests')
     expect(gone).not.toContain('Ship')
-    // TaskList gives the whole list: a resumed session's tasks show from there.
+    // TaskList gives the whole list, tasks the view had not seen included.
     const listed = await call('t5', 'TaskList', {}, { tasks: [{ id: '1', subject: 'Write tests', status: 'completed', blockedBy: [] }, { id: '7', subject: 'Older', status: 'pending', blockedBy: [] }] }, '#1 [completed] Write tests\n#7 [pending] Older')
     expect(listed).toMatch(/☒ Write tests\n.*☐ Older/)
   })
