@@ -16,9 +16,9 @@ export interface Task {
 }
 
 /**
- * One task list on disk, as Claude Code keeps it: `<dir>/<id>.json` per task and `.highwatermark`
- * holding the last id handed out, so an id is never reused, not even after a deletion or a
- * creation a hook refused. Every call reads the files again: another session sharing the list
+ * One task list on disk, as Claude Code keeps it: `<dir>/<id>.json` per task and, once a task is
+ * deleted (or a hook refused its creation), `.highwatermark` holding the highest id deleted, so an
+ * id is never reused. Every call reads the files again: another session sharing the list
  * (`CLAUDE_CODE_TASK_LIST_ID`) may have changed them. A store made with `fresh` empties the
  * folder before its first use, not at session start.
  */
@@ -63,7 +63,6 @@ export class TaskStore {
     const last = Number((await readFile(mark, 'utf8').catch(() => '0')).trim()) || 0
     const highest = Math.max(last, ...(await this.list()).map((t) => Number(t.id)))
     const task: Task = { id: String(highest + 1), ...fields, status: 'pending', blocks: [], blockedBy: [] }
-    await writeFile(mark, task.id)
     await this.put(task)
     return task
   }
@@ -74,9 +73,12 @@ export class TaskStore {
     await writeFile(join(this.dir, `${task.id}.json`), JSON.stringify(task, null, 2))
   }
 
-  /** Removes the task and every other task's reference to it. */
+  /** Removes the task and every other task's reference to it; `.highwatermark` keeps its id used. */
   async delete(id: string): Promise<void> {
     await this.ready()
+    const mark = join(this.dir, '.highwatermark')
+    const last = Number((await readFile(mark, 'utf8').catch(() => '0')).trim()) || 0
+    await writeFile(mark, String(Math.max(last, Number(id))))
     await rm(join(this.dir, `${id}.json`), { force: true })
     for (const t of await this.list()) {
       if (!t.blocks.includes(id) && !t.blockedBy.includes(id)) continue

@@ -109,21 +109,21 @@ async function update(store: TaskStore, input: UpdateInput, hook: TaskHook | und
     task.metadata = merged
     fields.push('metadata')
   }
+  // As in Claude Code: a list naming an id not yet linked counts as a change, though only ids of
+  // existing tasks (this one included) are linked, both ways.
   const others: Task[] = []
-  const link = async (from: Task, to: string, side: 'blocks' | 'blockedBy') => {
-    if (to === from.id || from[side].includes(to)) return false
-    const other = others.find((o) => o.id === to) ?? await store.get(to)
-    if (!other) return false
-    from[side] = [...from[side], to]
+  const link = async (to: string, side: 'blocks' | 'blockedBy') => {
+    const other = to === task.id ? task : others.find((o) => o.id === to) ?? await store.get(to)
+    if (!other) return
+    task[side] = [...task[side], to]
     const back = side === 'blocks' ? 'blockedBy' : 'blocks'
-    if (!other[back].includes(from.id)) other[back] = [...other[back], from.id]
-    if (!others.includes(other)) others.push(other)
-    return true
+    if (!other[back].includes(task.id)) other[back] = [...other[back], task.id]
+    if (other !== task && !others.includes(other)) others.push(other)
   }
   for (const [key, side] of [['addBlocks', 'blocks'], ['addBlockedBy', 'blockedBy']] as const) {
-    let changed = false
-    for (const id of input[key] ?? []) changed = (await link(task, id, side)) || changed
-    if (changed) fields.push(side)
+    const added = (input[key] ?? []).filter((id, i, all) => !task[side].includes(id) && all.indexOf(id) === i)
+    for (const id of added) await link(id, side)
+    if (added.length > 0) fields.push(side)
   }
   await store.put(task)
   for (const o of others) await store.put(o)

@@ -65,9 +65,18 @@ describe('the task list tools', () => {
     expect(await tools.call('TaskUpdate', { taskId: '4', status: 'done' })).toMatchObject({ isError: true, text: expect.stringContaining('status') })
   })
 
-  it('keeps the list on disk: one file per task and the last id handed out', async () => {
+  it('reports a link to an unknown task as a change but stores none; a task may block itself', async () => {
+    expect(await call('TaskUpdate', { taskId: '4', addBlockedBy: ['99'] })).toMatchObject({ text: 'Updated task #4 blockedBy', result: { updatedFields: ['blockedBy'] } })
+    expect((await call('TaskGet', { taskId: '4' })).result).toMatchObject({ task: { blocks: [], blockedBy: [] } })
+    expect((await call('TaskUpdate', { taskId: '4', addBlocks: ['4'] })).text).toBe('Updated task #4 blocks')
+    expect((await call('TaskGet', { taskId: '4' })).text).toBe('Task #4: Meta\nStatus: pending\nDescription: m\nBlocked by: #4\nBlocks: #4')
+    await call('TaskUpdate', { taskId: '4', status: 'deleted' })
+    expect(await call('TaskCreate', { subject: 'Five', description: 'x' })).toMatchObject({ text: 'Task #5 created successfully: Five' })
+  })
+
+  it('keeps the list on disk: one file per task and the highest id deleted', async () => {
     const files = await readdir(join(home(), 'tasks', tools.session.id))
-    expect(files.sort()).toEqual(['.highwatermark', '1.json', '3.json', '4.json'])
+    expect(files.sort()).toEqual(['.highwatermark', '1.json', '3.json', '5.json'])
     expect(await readFile(join(home(), 'tasks', tools.session.id, '.highwatermark'), 'utf8')).toBe('4')
   })
 })
