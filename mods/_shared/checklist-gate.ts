@@ -5,6 +5,8 @@ import type { ModApi } from '../../core/mod/api.js'
 const PLANS_WITHOUT_LIST = /(?:opus-(?:4-(?:[89]|\d\d)|[5-9]|\d\d)|sonnet-(?:[5-9]|\d\d)|fable-(?:[5-9]|\d\d))(?:\b|-|$)/
 const LIST_TOOLS = ['TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']
 const OFF = new Set(['0', 'false', 'no', 'off'])
+const ON = new Set(['1', 'true', 'yes', 'on'])
+const flag = (value: string | undefined, set: Set<string>) => value !== undefined && set.has(value.trim().toLowerCase())
 
 /**
  * Which checklist a session offers the model: the task list (TaskCreate, TaskGet, TaskList,
@@ -14,8 +16,7 @@ const OFF = new Set(['0', 'false', 'no', 'off'])
 export function checklistOf($: ModApi): 'tasks' | 'todo' | undefined {
   const flags = $.settings.read({ source: 'flag' })
   const named = [flags.allowedTools, flags.tools].some((list) => Array.isArray(list) && list.some((t) => LIST_TOOLS.includes(String(t))))
-  const optedIn = $.env.get('CLAUDE_CODE_ENABLE_TODO_TOOLS') === '1' || named
+  const optedIn = flag($.env.get('CLAUDE_CODE_ENABLE_TODO_TOOLS'), ON) || named
   if (!optedIn && PLANS_WITHOUT_LIST.test($.session.model())) return undefined
-  const tasks = $.env.get('CLAUDE_CODE_ENABLE_TASKS')
-  return tasks !== undefined && OFF.has(tasks.trim().toLowerCase()) ? 'todo' : 'tasks'
+  return flag($.env.get('CLAUDE_CODE_ENABLE_TASKS'), OFF) ? 'todo' : 'tasks'
 }

@@ -92,12 +92,14 @@ describe('which checklist the model is offered', () => {
     expect(await offered('claude-sonnet-4-6')).toEqual(TASKS)
     expect(await offered('claude-haiku-4-5')).toEqual(TASKS)
     expect(await offered('claude-sonnet-4-6', { CLAUDE_CODE_ENABLE_TASKS: '0' })).toEqual(['TodoWrite'])
+    expect(await offered('claude-sonnet-4-6', { CLAUDE_CODE_ENABLE_TASKS: 'false' })).toEqual(['TodoWrite'])
   })
 
   it('neither on Opus 4.8+, Sonnet 5+ and Fable 5+ unless opted in', async () => {
     for (const model of ['claude-opus-5-5', 'claude-opus-4-8', 'claude-sonnet-5', 'claude-fable-5']) expect(await offered(model)).toEqual([])
     expect(await offered('claude-opus-5-5', { CLAUDE_CODE_ENABLE_TASKS: '0' })).toEqual([])
     expect(await offered('claude-opus-5-5', { CLAUDE_CODE_ENABLE_TODO_TOOLS: '1' })).toEqual(TASKS)
+    expect(await offered('claude-opus-5-5', { CLAUDE_CODE_ENABLE_TODO_TOOLS: 'true' })).toEqual(TASKS)
     expect(await offered('claude-opus-5-5', { CLAUDE_CODE_ENABLE_TODO_TOOLS: '1', CLAUDE_CODE_ENABLE_TASKS: '0' })).toEqual(['TodoWrite'])
     expect(await offered('claude-opus-5-5', {}, { allowedTools: ['TaskList'] })).toEqual(TASKS)
     expect(await offered('claude-opus-5-5', {}, { tools: ['Read', 'TaskCreate'] })).toEqual(['TaskCreate'])
