@@ -13,15 +13,16 @@ beforeAll(async () => {
 afterAll(() => rm(cwd, { recursive: true, force: true }))
 
 const lines = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l))
-const run = (dist: string, script: unknown, prompt = 'go') =>
-  runCli(['-p', prompt, '--config', example(`distributions/${dist}`), '--output-format', 'stream-json', '--verbose'], { script, cwd })
+const run = (dist: string, script: unknown, prompt = 'go', args: string[] = []) =>
+  runCli(['-p', prompt, '--config', example(`distributions/${dist}`), '--output-format', 'stream-json', '--verbose', ...args], { script, cwd })
 
 describe('example distributions', () => {
   it('coding: the default distribution, every built-in tool', async () => {
-    const r = await run('coding', [{ reply: 'ready' }])
+    // A model offered the task list: the default one plans without a checklist tool.
+    const r = await run('coding', [{ reply: 'ready' }], 'go', ['--model', 'claude-sonnet-4-6'])
     expect(r.code).toBe(0)
     const [init] = lines(r.out)
-    expect(init.tools).toEqual(expect.arrayContaining(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'TodoWrite', 'WebFetch', 'Agent']))
+    expect(init.tools).toEqual(expect.arrayContaining(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'WebFetch', 'Agent']))
     expect(lines(r.out).at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'ready' })
   })
 
