@@ -2,17 +2,20 @@ import type { ContentBlock, ContentBlockParam, ToolResultBlockParam } from '@ant
 import type { PlanEntry, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { toolInfo } from './tool-info.js'
+import { TaskListSeen } from '../../mods/_shared/task-list-seen.js'
 
 interface CallSeen { name: string; input: Record<string, unknown>; running: boolean; terminalId?: string; asked?: boolean }
 
 /**
  * Turns modloop's message stream into ACP `session/update`s: streamed text and thinking deltas,
- * each tool call and its result, the plan TodoWrite keeps, a switch of the permission mode. Live
- * (`streamed`), text comes from the deltas and the complete assistant message adds only its tool
- * calls; a replayed history has no deltas, so its text comes from the messages themselves.
+ * each tool call and its result, the plan TodoWrite or the task list keeps, a switch of the
+ * permission mode. Live (`streamed`), text comes from the deltas and the complete assistant
+ * message adds only its tool calls; a replayed history has no deltas, so its text comes from the
+ * messages themselves.
  */
 export class UpdateStream {
   private readonly calls = new Map<string, CallSeen>()
+  private readonly taskList = new TaskListSeen()
   // The mode the editor was last told: a status message repeating it (a set_mode answered at once) tells nothing new.
   private mode: string | undefined
 
@@ -24,7 +27,7 @@ export class UpdateStream {
     switch (m.type) {
       case 'stream_event': return this.delta(m.event)
       case 'assistant': return m.message.content.flatMap((b) => this.assistantBlock(b))
-      case 'user': return this.user(m.message.content, m.isSynthetic === true || m.isCompactSummary === true)
+      case 'user': return this.user(m.message.content, m.isSynthetic === true || m.isCompactSummary === true, m.tool_use_result)
       case 'tool_progress': return this.running(m.tool_use_id)
       case 'system': return m.subtype === 'status' && typeof m.permissionMode === 'string' && m.permissionMode !== this.mode ? this.modeSwitched(m.permissionMode) : []
       default: return []
@@ -80,10 +83,13 @@ export class UpdateStream {
     return plan ? [call, { sessionUpdate: 'plan', entries: plan }] : [call]
   }
 
-  private user(content: string | ContentBlockParam[], hidden: boolean): SessionUpdate[] {
+  private user(content: string | ContentBlockParam[], hidden: boolean, toolUseResult: unknown): SessionUpdate[] {
     if (typeof content === 'string') return this.streamed || hidden ? [] : [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: content } }]
     return content.flatMap((b): SessionUpdate[] => {
-      if (b.type === 'tool_result') return this.result(b)
+      if (b.type === 'tool_result') {
+        const call = this.calls.get(b.tool_use_id)
+        return [...this.result(b), ...this.taskPlan(call, b, toolUseResult)]
+      }
       if (this.streamed || hidden) return []
       if (b.type === 'text') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: b.text } }]
       if (b.type === 'image' && b.source.type === 'base64') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'image', data: b.source.data, mimeType: b.source.media_type } }]
@@ -95,6 +101,13 @@ export class UpdateStream {
   private askedResults(content: string | ContentBlockParam[]): SessionUpdate[] {
     if (typeof content === 'string') return []
     return content.flatMap((b) => (b.type === 'tool_result' && this.calls.get(b.tool_use_id)?.asked ? this.result(b) : []))
+  }
+
+  /** The task list as an ACP plan, after a call that changed or listed it. */
+  private taskPlan(call: CallSeen | undefined, b: ToolResultBlockParam, toolUseResult: unknown): SessionUpdate[] {
+    if (!call || b.is_error === true) return []
+    const tasks = this.taskList.after(call.name, call.input, toolUseResult)
+    return tasks ? [{ sessionUpdate: 'plan', entries: planOf(tasks) ?? [] }] : []
   }
 
   private result(b: ToolResultBlockParam): SessionUpdate[] {

@@ -9,7 +9,7 @@ import type { Screen } from './screen.js'
 import { compactFailure, retryLine, retryOf, systemLine, type Retry } from './system-view.js'
 import { ThinkingLog } from './thinking-view.js'
 import { detailLines, doneLine, fitTitle, printable, seconds, SPINNER, todoLines, toolTitle, type Outcome } from './tool-view.js'
-import { TaskListView } from './task-list-view.js'
+import { TaskListSeen } from '../_shared/task-list-seen.js'
 
 interface Running {
   title: string
@@ -41,7 +41,7 @@ export interface Totals {
 export class MessageView {
   readonly totals: Totals = { model: '', costUsd: 0, contextTokens: 0, contextWindow: 0 }
   private readonly running = new Map<string, Running>()
-  private readonly taskList = new TaskListView()
+  private readonly taskList = new TaskListSeen()
   private readonly finished = new Map<string, { outcome: Outcome; ms: number }>()
   private md = new MarkdownStream()
   private readonly thoughts: ThinkingLog

@@ -1,4 +1,4 @@
-interface Shown {
+export interface Shown {
   content: string
   status: string
 }
@@ -6,11 +6,12 @@ interface Shown {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
 /**
- * The task list as the stream reveals it, shown below each task-list call as TodoWrite's list is.
- * The tools' results carry single tasks (TaskCreate, TaskUpdate) or the whole list (TaskList), so
- * the view keeps the list it has seen, and takes TaskList's whole list when it runs.
+ * The task list as a message stream reveals it, for front ends that show it as they show
+ * TodoWrite's list (the terminal, ACP's plan). The tools' results carry single tasks (TaskCreate,
+ * TaskUpdate) or the whole list (TaskList), so it keeps the list it has seen, and takes TaskList's
+ * whole list when it runs.
  */
-export class TaskListView {
+export class TaskListSeen {
   private readonly tasks = new Map<string, Shown>()
 
   /** The list after a finished call of `name`, or undefined when the call is no task-list change. */
