@@ -253,8 +253,11 @@ export interface TurnCompleteInput {
 export interface TurnCompleteResult { text: string; usage?: Usage }
 
 export interface ToolDescribeInput { tool: string; description: string; provider: string }
-/** `isHidden` (a modloop addition) keeps the tool out of the request, e.g. for a bare-name deny rule. */
-export interface ToolDescribeResult { description: string; isHidden?: boolean }
+/**
+ * `isHidden` (a modloop addition) keeps the tool out of the request, e.g. for a bare-name deny rule.
+ * `isDeferred: true` sends it with `defer_loading` (behind tool search); left out, the answer from beneath stands.
+ */
+export interface ToolDescribeResult { description: string; isHidden?: boolean; isDeferred?: boolean }
 
 /**
  * The tool's arguments are spread at the top level, beside the reserved fields. `verdict`: a

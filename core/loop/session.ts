@@ -43,7 +43,7 @@ export class Session {
   /** What compactions queued for the caller's stream. */
   readonly compactions = new CompactionQueue()
   readonly sectionCache = new Map<string, string | null>()
-  readonly describeCache = new Map<string, { description: string; isHidden: boolean }>()
+  readonly describeCache = new Map<string, { description: string; isHidden: boolean; isDeferred: boolean }>()
   readonly modelUsage: Record<string, ModelUsage> = {}
   readonly denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[] = []
   /** Streaming input waiting while a turn runs (streaming-input sessions only). */
@@ -191,10 +191,11 @@ export class Session {
         const r = this.host.bus.has('tool.describe')
           ? await this.host.bus.emit('tool.describe', { tool: tool.name, description: tool.description, provider: tool.mod ?? 'core' })
           : { description: tool.description }
-        described = { description: r.description, isHidden: r.isHidden === true }
+        described = { description: r.description, isHidden: r.isHidden === true, isDeferred: r.isDeferred === true }
         this.describeCache.set(tool.name, described)
       }
-      if (!described.isHidden) defs.push({ name: tool.name, description: described.description, input_schema: this.tools.schemaOf(tool) })
+      if (described.isHidden) continue
+      defs.push({ name: tool.name, description: described.description, input_schema: this.tools.schemaOf(tool), ...(described.isDeferred ? { defer_loading: true as const } : {}) })
     }
     return defs
   }

@@ -10,6 +10,8 @@ export interface ToolDefinition {
   description: string
   input_schema: Record<string, unknown>
   cache_control?: CacheControl
+  /** Sent by name only until a tool result's `tool_reference` loads it (tool search). */
+  defer_loading?: true
 }
 
 /**

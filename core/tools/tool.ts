@@ -1,4 +1,4 @@
-import type { DocumentBlockParam, ImageBlockParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { DocumentBlockParam, ImageBlockParam, TextBlockParam, ToolReferenceBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import type { TurnEnding } from '../events/types.js'
 import { unquoteScalars } from './scalar-strings.js'
@@ -23,8 +23,11 @@ export interface CoercedInput {
 /** Where a call's input is read: the session's directory, and whose call it is. */
 export type InputPlace = Pick<ToolContext, 'cwd' | 'sessionId' | 'agentId'>
 
-/** A block of a tool result as the Messages API takes it: text, an image or a PDF given inline (base64). */
-export type ToolResultContent = TextBlockParam | ImageBlockParam | DocumentBlockParam
+/**
+ * A block of a tool result as the Messages API takes it: text, an image or a PDF given inline
+ * (base64), or a reference to a deferred tool whose schema the result loads (tool search).
+ */
+export type ToolResultContent = TextBlockParam | ImageBlockParam | DocumentBlockParam | ToolReferenceBlockParam
 
 /**
  * What a tool returns: its structured result (hook scripts see it as tool_response) and the text
@@ -174,7 +177,7 @@ function unexpectedKeys(schema: z.ZodType, input: unknown): string[] {
 
 const MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
 
-type Block = { type?: unknown; text?: unknown; source?: { type?: unknown; media_type?: unknown; data?: unknown } }
+type Block = { type?: unknown; text?: unknown; tool_name?: unknown; source?: { type?: unknown; media_type?: unknown; data?: unknown } }
 const isBase64 = (b: Block, types: (t: unknown) => boolean) => b.source?.type === 'base64' && types(b.source.media_type) && typeof b.source.data === 'string'
 
 /**
@@ -187,6 +190,7 @@ export function sendableContent(content: unknown): ToolResultContent[] | undefin
   const ok = content.every((b: Block) =>
     (b?.type === 'text' && typeof b.text === 'string')
     || (b?.type === 'image' && isBase64(b, (t) => MEDIA_TYPES.has(t as string)))
-    || (b?.type === 'document' && isBase64(b, (t) => t === 'application/pdf')))
+    || (b?.type === 'document' && isBase64(b, (t) => t === 'application/pdf'))
+    || (b?.type === 'tool_reference' && typeof b.tool_name === 'string'))
   return ok ? content as ToolResultContent[] : undefined
 }
