@@ -26,6 +26,7 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   mentions: () => import('./mentions/index.js'),
   transcripts: () => import('./transcripts/index.js'),
   mcp: () => import('./mcp/index.js'),
+  'tool-search': () => import('./tool-search/index.js'),
   checkpoints: () => import('./checkpoints/index.js'),
   'auto-mode': () => import('./auto-mode/index.js'),
   'shell-hooks': () => import('./shell-hooks/index.js'),
@@ -37,4 +38,4 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'worktree', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']
+export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'worktree', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']

@@ -79,6 +79,12 @@ export default defineMod({
       return result
     })
 
+    // This mod loads before tool-search, so its word is last: an alwaysLoad tool is never deferred.
+    on('tool.describe', async (_$, e, next) => {
+      const r = await next(e)
+      return manager?.alwaysLoads(e.tool) ? { ...r, isDeferred: false } : r
+    })
+
     on('command.run', { command: 'mcp' }, () => ({ output: manager?.describe() ?? NONE }))
     on('command.run', async (_$, e, next) => {
       const command = manager?.prompts.get(e.command)

@@ -43,7 +43,7 @@ export class McpManager {
   readonly connections: ServerConnection[] = []
   private readonly reports: ServerReport[] = []
   /** Model-facing tool name → the server that owns it and the server's own name for it. */
-  private readonly owners = new Map<string, { server: string; remote: string }>()
+  private readonly owners = new Map<string, { server: string; remote: string; alwaysLoad: boolean }>()
   private isClosed = false
   /** Servers setMcpServers added: the next call replaces them. */
   private readonly added = new Set<string>()
@@ -131,6 +131,11 @@ export class McpManager {
   }
 
   /** Whether a server is still making its first connection. */
+  /** Whether the tool's server, or the tool itself (`_meta['anthropic/alwaysLoad']`), says to send its schema whole. */
+  alwaysLoads(tool: string): boolean {
+    return this.owners.get(tool)?.alwaysLoad === true
+  }
+
   hasPending(): boolean {
     return this.reports.some((r) => r.status === 'pending')
   }
@@ -199,7 +204,7 @@ export class McpManager {
       await Promise.resolve(unregister({ tool: name })).catch((err) => this.$.log.warn(`${name} could not be removed: ${describeError(err)}`))
     }
     for (const [name, tool] of wanted) {
-      this.owners.set(name, { server: conn.name, remote: tool.name })
+      this.owners.set(name, { server: conn.name, remote: tool.name, alwaysLoad: conn.entry.config.alwaysLoad === true || tool._meta?.['anthropic/alwaysLoad'] === true })
       const { $schema: _, ...schema } = (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>
       const description = tool.description?.trim() || tool.annotations?.title || `${tool.name} (MCP server ${conn.name})`
       try {

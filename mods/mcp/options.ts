@@ -36,6 +36,8 @@ export function envConnectTimeoutMs(mcpTimeout: string | undefined): number {
 const strings = z.record(z.string(), z.string())
 /** Milliseconds a tool call may take on this server (beats MCP_TOOL_TIMEOUT). */
 const timeout = z.number().int().positive().optional()
+/** Its tools' schemas always go to the model whole, never deferred behind tool search. */
+const alwaysLoad = z.boolean().optional()
 
 const stdioServer = z.looseObject({
   type: z.literal('stdio').optional(),
@@ -44,12 +46,14 @@ const stdioServer = z.looseObject({
   env: strings.default({}),
   cwd: z.string().optional(),
   timeout,
+  alwaysLoad,
 })
 const remoteServer = <T extends 'http' | 'sse'>(type: T) => z.looseObject({
   type: z.literal(type),
   url: z.url({ protocol: /^https?$/ }),
   headers: strings.default({}),
   timeout,
+  alwaysLoad,
 })
 
 /** An in-process server: `instance` is connected to one end of an in-memory transport pair. */
@@ -62,6 +66,7 @@ const sdkServer = z.looseObject({
   name: z.string().optional(),
   instance: z.custom<SdkServerInstance>((v) => typeof (v as SdkServerInstance | null)?.connect === 'function', 'expected an MCP server instance (from createSdkMcpServer)'),
   timeout,
+  alwaysLoad,
 })
 
 const byType = { stdio: stdioServer, http: remoteServer('http'), sse: remoteServer('sse'), sdk: sdkServer }

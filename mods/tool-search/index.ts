@@ -1,0 +1,72 @@
+import { z } from 'zod'
+import { defineMod } from '../../core/mod/define.js'
+import { contextWindow } from '../../core/model/pricing.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { searchMode } from './mode.js'
+import { deferTools, TOOL_SEARCH } from './request.js'
+import { searchTools, type DeferredTool } from './search.js'
+
+const input = z.object({
+  query: z.string().describe('"select:<name>[,<name>...]" for tools by name, or keywords; "+word" requires the word in the name'),
+  max_results: z.number().default(5).describe('The most tools a keyword search loads (default: 5)'),
+})
+
+const DESCRIPTION = [
+  'Loads the schemas of deferred tools, so they can be called.',
+  'A deferred tool is known by name only (a system reminder lists them), and calling it before its schema is loaded fails. This tool matches the query against those tools and loads the ones it finds: from the next step on, they can be called as any other tool.',
+  'Query forms:',
+  '- "select:NotebookEdit,mcp__slack__send": exactly these tools',
+  '- "jupyter notebook": keyword search, the best max_results matches',
+  '- "+slack send": "slack" must be in the name; the other words rank the matches',
+].join('\n')
+
+const NO_MATCH = 'No matching deferred tools found'
+
+/**
+ * Tool search: MCP tools go to the model by name only, behind ToolSearch, which loads a tool's
+ * schema through a `tool_reference` in its result (the API's `defer_loading`). ENABLE_TOOL_SEARCH
+ * decides when (mode.ts); a server or tool set to `alwaysLoad` is always sent whole (the mcp mod
+ * answers `isDeferred: false` for it).
+ */
+export default defineMod({
+  name: 'tool-search',
+  description: 'Deferred MCP tools and the ToolSearch tool',
+  options: z.object({}),
+  register(on) {
+    // The deferred tools of each conversation's latest request (a subagent's are its own).
+    const deferred = new Map<string, DeferredTool[]>()
+    const key = (sessionId: unknown, agentId: string | undefined) => `${String(sessionId)}/${agentId ?? ''}`
+
+    on('session.start', async ($, e, next) => {
+      deferred.clear()
+      if (searchMode((name) => $.env.get(name)).kind !== 'off') {
+        await registerTool($, {
+          name: TOOL_SEARCH, description: DESCRIPTION, input, isReadOnly: true,
+          call: (i, ctx) => {
+            const tools = deferred.get(key(ctx.sessionId, ctx.agentId)) ?? []
+            const matches = searchTools(tools, i.query, i.max_results)
+            const result = { matches, query: i.query, total_deferred_tools: tools.length }
+            if (matches.length === 0) return { result, text: NO_MATCH }
+            return { result, text: matches.join('\n'), content: matches.map((tool_name) => ({ type: 'tool_reference' as const, tool_name })) }
+          },
+        })
+      }
+      return next(e)
+    })
+
+    // An MCP tool is deferred unless a handler beneath placed it.
+    on('tool.describe', async ($, e, next) => {
+      const r = await next(e)
+      if (r.isDeferred !== undefined || !e.tool.startsWith('mcp__')) return r
+      return searchMode((name) => $.env.get(name)).kind === 'off' ? r : { ...r, isDeferred: true }
+    })
+
+    on('model.request', ($, e, next) => {
+      if (e.purpose === 'complete') return next(e)
+      const mode = searchMode((name) => $.env.get(name))
+      const out = deferTools(e.request, mode, contextWindow(e.request.model))
+      deferred.set(key($.session.id(), e.agentId), out.deferred)
+      return next({ ...e, request: out.request })
+    })
+  },
+})
