@@ -239,7 +239,7 @@ async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unkno
   }
   try {
     const out = outputOf(await tool.call(input, { signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId, model: env.model, progress }), tool.name)
-    const extra = { ...(out.endTurn ? { endTurn: out.endTurn } : {}), ...(out.content ? { content: out.content } : {}), ...(out.followUp ? { followUp: out.followUp } : {}) }
+    const extra = { ...(out.endTurn ? { endTurn: out.endTurn } : {}), ...(out.content ? { content: out.content } : {}), ...(out.followUp ? { followUp: out.followUp } : {}), ...(out.context ? { context: out.context } : {}) }
     return out.isError ? { isError: true, result: out.result, text: out.text, ...extra } : { result: out.result, text: out.text, ...extra }
   } catch (err) {
     return { isError: true, result: `Error: ${tool.name} failed: ${describeError(err)}` }

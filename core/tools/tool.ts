@@ -45,6 +45,8 @@ export interface ToolOutput {
    * `@path` mentions name attached before it as a prompt's are.
    */
   followUp?: string
+  /** Reminders beside the result, as the conversation's context (`<system-reminder>`), not the tool's output. */
+  context?: string[]
   /** Ends the turn once this batch is answered: structured output for the result, or an error result. */
   endTurn?: TurnEnding
 }

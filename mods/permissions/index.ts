@@ -13,6 +13,7 @@ import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
 import type { Mode, Policy } from './types.js'
 import { describeError } from '../../core/errors.js'
 import { EXIT_PLAN_TOOL, PLAN_EXITED, PLAN_REMINDER, registerExitPlanMode } from './plan-mode.js'
+import { registerEnterPlanMode } from './enter-plan-mode.js'
 
 export { PLAN_REMINDER } from './plan-mode.js'
 
@@ -21,14 +22,14 @@ export type { PermissionsApi } from './api.js'
 /**
  * Permissions: answers tool.check from the rules of every settings source, the permission mode
  * and the workspace's trust; hides tools a bare-name deny rule removes; reminds the model of plan
- * mode and offers ExitPlanMode to leave it. It is the one owner of the permission mode (the
+ * mode, offers ExitPlanMode to leave it and, where someone can approve a plan, EnterPlanMode to enter it. It is the one owner of the permission mode (the
  * `permissionMode` capability core asks): every switch — Query.setPermissionMode, Shift+Tab, an
  * approver's setMode, an approved plan — goes through `switchMode`, which tells the stream.
  * Nothing in core decides permissions: without this mod every call is allowed.
  */
 export default defineMod({
   name: 'permissions',
-  description: 'Permission rules, modes and workspace trust (tool.check); the ExitPlanMode tool',
+  description: 'Permission rules, modes and workspace trust (tool.check); the EnterPlanMode and ExitPlanMode tools',
   options: permissionsOptions,
   configKeys: { permissions: foldPermissions },
   provides: ['permissions', 'permissionMode'],
@@ -116,6 +117,8 @@ export default defineMod({
         told: () => { remindedOfPlan = false },
         askedInPlan: (id) => exitAsks.delete(id),
       })
+      // Without an approver no plan could ever be approved: the model is not offered a way in.
+      if (e.canAsk) await registerEnterPlanMode($, { mode: modeNow, setMode: switchMode, reminded: () => { remindedOfPlan = true } })
       return result
     })
 

@@ -10,12 +10,12 @@ export const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']
  * Tools that need no approval: they keep session state, read what a permitted call produced, or
  * start a subagent whose own calls are checked one by one.
  */
-export const NO_APPROVAL = new Set(['TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'BashOutput', 'KillShell', 'Agent', 'StructuredOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool'])
+export const NO_APPROVAL = new Set(['EnterPlanMode', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'BashOutput', 'KillShell', 'Agent', 'StructuredOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool'])
 /**
  * What plan mode lets run without asking: tools that only read. Bash joins them when every part of
  * its command does. (ExitPlanMode is decided on its own: it always asks in plan mode.)
  */
-export const PLAN_TOOLS = new Set([...READ_TOOLS, 'WebFetch', 'WebSearch', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'Agent', 'BashOutput', 'StructuredOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool'])
+export const PLAN_TOOLS = new Set([...READ_TOOLS, 'EnterPlanMode', 'WebFetch', 'WebSearch', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'Agent', 'BashOutput', 'StructuredOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool'])
 /** Old names rules may use. */
 export const TOOL_ALIASES: Readonly<Record<string, string>> = { Task: 'Agent' }
 /** Fields a parameter match may not name: they are what the tool's own specifier matches. */
