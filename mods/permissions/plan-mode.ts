@@ -58,7 +58,8 @@ export interface PlanModeOwner {
 export function registerExitPlanMode($: ModApi, owner: PlanModeOwner): Promise<{ tool: string }> {
   return registerTool($, {
     name: EXIT_PLAN_TOOL, description: DESCRIPTION, input: exitPlanInput, isReadOnly: false,
-    traits: { mainThreadOnly: true },
+    // Only the user can approve a plan: the approver is told so (the SDK's requires_user_interaction).
+    traits: { mainThreadOnly: true, asksUser: true },
     call: ({ plan }, ctx) => {
       // Approved: the approver may have picked the mode already; a call checked outside plan mode was never asked.
       const approved = owner.askedInPlan(ctx.toolUseId)
