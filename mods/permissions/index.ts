@@ -12,8 +12,9 @@ import { foldPermissions } from './config-key.js'
 import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
 import type { Mode, Policy } from './types.js'
 import { describeError } from '../../core/errors.js'
-import { EXIT_PLAN_TOOL, PLAN_EXITED, PLAN_REMINDER, registerExitPlanMode } from './plan-mode.js'
+import { EXIT_PLAN_TOOL, registerExitPlanMode } from './plan-mode.js'
 import { registerEnterPlanMode } from './enter-plan-mode.js'
+import { planReminders } from './plan-reminders.js'
 
 export { PLAN_REMINDER } from './plan-mode.js'
 
@@ -50,8 +51,8 @@ export default defineMod({
     }
     // The mode plan mode was entered from: an approved plan goes back to it.
     let beforePlan: Mode = 'default'
-    // The model was last told that plan mode is on: once it is off, the next prompt says so.
-    let remindedOfPlan = false
+    // What the model has been told of plan mode, and what it is due at the next prompt.
+    const reminders = planReminders()
     // ExitPlanMode calls checked in plan mode, so sent to the approver: only these leave it.
     const exitAsks = new Set<string>()
     const modeNow = (): Mode => policy?.mode ?? switched ?? 'default'
@@ -100,7 +101,7 @@ export default defineMod({
       }
       if (switched && !(switched === 'bypassPermissions' && loaded.bypassDisabledBy)) loaded.mode = switched
       beforePlan = 'default'
-      remindedOfPlan = false
+      reminders.reset()
       exitAsks.clear()
       policy = loaded
       loadFailure = undefined
@@ -114,11 +115,11 @@ export default defineMod({
       apply = (update) => persistUpdate(update, ctx)
       await registerExitPlanMode($, {
         mode: modeNow, beforePlan: () => beforePlan, setMode: switchMode,
-        told: () => { remindedOfPlan = false },
+        told: () => reminders.toldEnded(),
         askedInPlan: (id) => exitAsks.delete(id),
       })
       // Without an approver no plan could ever be approved: the model is not offered a way in.
-      if (e.canAsk) await registerEnterPlanMode($, { mode: modeNow, setMode: switchMode, reminded: () => { remindedOfPlan = true } })
+      if (e.canAsk) await registerEnterPlanMode($, { mode: modeNow, setMode: switchMode, reminded: () => reminders.toldInFull() })
       return result
     })
 
@@ -162,9 +163,7 @@ export default defineMod({
     on('prompt.submit', async ($, e, next) => {
       const submitted = await next(e)
       if (!policy || 'drop' in submitted) return submitted
-      const inPlan = policy.mode === 'plan'
-      const reminder = inPlan ? PLAN_REMINDER : remindedOfPlan ? PLAN_EXITED : undefined
-      remindedOfPlan = inPlan
+      const reminder = reminders.atPrompt(policy.mode === 'plan')
       return reminder ? { ...submitted, context: [...(submitted.context ?? []), reminder] } : submitted
     })
   },

@@ -2,6 +2,8 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PLAN_REMINDER } from '../../mods/permissions/index.js'
+import { PLAN_REMINDER_SPARSE } from '../../mods/permissions/plan-reminders.js'
 import { runStreaming } from '../faults/stream-session.js'
 
 // Plan mode through the Agent SDK's transport (`--permission-prompt-tool stdio`): the built CLI as
@@ -32,5 +34,20 @@ describe('plan mode over the SDK transport', () => {
     ])
     expect(statuses(run.messages)).toEqual(['plan', 'acceptEdits'])
     expect(run.result).toMatchObject({ subtype: 'success', permission_denials: [] })
+  })
+
+  it('the plan reminder comes in full at the first prompt, then briefly every sixth prompt, in full every fifth time', async () => {
+    const prompts = Array.from({ length: 32 }, (_, i) => `p${i + 1}`)
+    const run = await runStreaming(dir, {
+      script: prompts.map((p) => ({ reply: `re ${p}` })), inputs: prompts, args: ['--permission-prompt-tool', 'stdio', '--permission-mode', 'plan'],
+    })
+    expect(run.code).toBe(0)
+    const told = run.requests.map((r: any) => {
+      const text = JSON.stringify(r.body.messages.at(-1).content)
+      return text.includes(JSON.stringify(PLAN_REMINDER).slice(1, -1)) ? 'full' : text.includes(JSON.stringify(PLAN_REMINDER_SPARSE).slice(1, -1)) ? 'sparse' : '-'
+    })
+    const at = (kind: string) => told.flatMap((t, i) => (t === kind ? [i + 1] : []))
+    expect(at('full')).toEqual([1, 31])
+    expect(at('sparse')).toEqual([7, 13, 19, 25])
   })
 })
