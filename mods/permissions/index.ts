@@ -160,6 +160,13 @@ export default defineMod({
       return hidden ? { ...described, isHidden: true } : described
     })
 
+    // The compacted conversation no longer holds the full reminder: the next prompt in plan mode gets it again.
+    on('session.compact', async ($, e, next) => {
+      const r = await next(e)
+      if ('messages' in r && e.agentId === undefined) reminders.reset()
+      return r
+    })
+
     on('prompt.submit', async ($, e, next) => {
       const submitted = await next(e)
       if (!policy || 'drop' in submitted) return submitted

@@ -50,4 +50,15 @@ describe('plan mode over the SDK transport', () => {
     expect(at('full')).toEqual([1, 31])
     expect(at('sparse')).toEqual([7, 13, 19, 25])
   })
+
+  it('after /compact the next prompt in plan mode gets the full reminder again', async () => {
+    const run = await runStreaming(dir, {
+      script: [{ reply: 're p1' }, { reply: 're p2' }, { reply: 'The summary.' }, { reply: 're p3' }],
+      inputs: ['p1', 'p2', '/compact', 'p3'], args: ['--permission-prompt-tool', 'stdio', '--permission-mode', 'plan'],
+    })
+    expect(run.code).toBe(0)
+    const full = JSON.stringify(PLAN_REMINDER).slice(1, -1)
+    const told = run.requests.map((r: any) => JSON.stringify(r.body.messages.at(-1).content).includes(full))
+    expect(told).toEqual([true, false, false, true])
+  })
 })
