@@ -39,7 +39,7 @@ export const readInput = z.object({
   file_path: z.string().describe('The absolute path of the file to read'),
   offset: z.number().int().optional().meta({ minimum: 0 }).describe('The line number to start from (1-based). Only for files too long to read at once'),
   limit: z.number().int().optional().meta({ minimum: 1 }).describe(`How many lines to read (default ${DEFAULT_LINES})`),
-  pages: z.string().optional().describe(`Page range for PDF files (e.g., "1-5", "3", "10-20"). Only applicable to PDF files. Maximum ${MAX_PAGES_PER_READ} pages per request.`),
+  pages: z.string().optional().describe(`PDF only: the pages to read, one ("4") or a range ("2-7"), at most ${MAX_PAGES_PER_READ} in one call`),
 })
 export type ReadInput = z.output<typeof readInput>
 

@@ -8,14 +8,14 @@ import type { Task, TaskStore } from './store.js'
 /** Fires TaskCreated / TaskCompleted; resolves to the refusal's feedback, if a hook refused. */
 export type TaskHook = (req: Omit<TaskHookRequest, 'sessionId'>) => Promise<string | undefined>
 
-const activeForm = z.string().describe('Present continuous form shown while the task is in progress, e.g. "Running tests"')
+const activeForm = z.string().describe('The task as an -ing phrase, shown while it is being worked on, e.g. "Fixing the build"')
 const metadata = z.record(z.string(), z.unknown())
 
 const createInput = z.strictObject({
   subject: z.string().describe('A brief title for the task'),
   description: z.string().describe('What needs to be done'),
   activeForm: activeForm.optional(),
-  metadata: metadata.describe('Arbitrary metadata to attach to the task').optional(),
+  metadata: metadata.describe('Any extra fields to keep with the task').optional(),
 })
 const idInput = z.strictObject({ taskId: z.string().describe('The id of the task') })
 const updateInput = z.strictObject({
@@ -24,10 +24,10 @@ const updateInput = z.strictObject({
   description: z.string().describe('New description for the task').optional(),
   activeForm: activeForm.optional(),
   status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).describe('New status for the task').optional(),
-  addBlocks: z.array(z.string()).describe('Ids of tasks that cannot start until this one is completed').optional(),
+  addBlocks: z.array(z.string()).describe('Ids of tasks that wait for this one to be completed').optional(),
   addBlockedBy: z.array(z.string()).describe('Ids of tasks that must be completed before this one can start').optional(),
   owner: z.string().describe('New owner for the task (an agent name)').optional(),
-  metadata: metadata.describe('Metadata keys to merge into the task; a key set to null is removed').optional(),
+  metadata: metadata.describe('Fields to add to the task\'s metadata (null removes one)').optional(),
 })
 type UpdateInput = z.output<typeof updateInput>
 

@@ -8,11 +8,11 @@ import { git, repoTop, type Worktree } from '../_shared/worktree.js'
 import { q, type SessionWorktree } from './session-worktree.js'
 
 export const enterInput = z.object({
-  name: z.string().optional().describe('Optional name for a new worktree. Each "/"-separated segment may contain only letters, digits, dots, underscores, and dashes; max 64 chars total. A random name is generated if not provided. Mutually exclusive with `path`.'),
-  path: z.string().optional().describe('Path to an existing worktree to switch into instead of creating a new one. Must appear in `git worktree list` for the current repository. Mutually exclusive with `name`.'),
+  name: z.string().optional().describe('A name for the new worktree (made up when left out): letters, digits, ".", "_" and "-", in parts split by "/", 64 characters at most. Not with `path`.'),
+  path: z.string().optional().describe('An existing worktree of this repository (one `git worktree list` shows) to move into, instead of making one. Not with `name`.'),
 })
 
-export const ENTER_DESCRIPTION = `Use this tool ONLY when explicitly instructed to work in a worktree, by the user or by project instructions (CLAUDE.md). It creates an isolated git worktree and switches the session into it: its shell, relative paths and hooks then work there.
+export const ENTER_DESCRIPTION = `Moves the session into a git worktree of its own: a separate checkout on a new branch, where the shell, relative paths and hooks then work. Call it only when the user, or the project's instructions (CLAUDE.md), ask for work in a worktree.
 
 - Do not use it to create or switch branches, or for ordinary work: use git for that.
 - Needs a git repository, or a WorktreeCreate hook configured in settings.json (for other VCS).

@@ -5,8 +5,8 @@ import { removeWorktree, worktreeChanges } from '../_shared/worktree.js'
 import { q, type SessionWorktree } from './session-worktree.js'
 
 export const exitInput = z.object({
-  action: z.enum(['keep', 'remove']).describe('"keep" leaves the worktree and branch on disk; "remove" deletes the worktree and, unless a hook made it or git refuses, its branch.'),
-  discard_changes: z.boolean().optional().describe('Required true when action is "remove" and the worktree has uncommitted files or unmerged commits. The tool will refuse and list them otherwise, so set it only after the user has confirmed.'),
+  action: z.enum(['keep', 'remove']).describe('keep: the worktree and its branch stay on disk. remove: the worktree goes, and its branch with it (but not when a hook made the worktree, nor when git refuses to delete the branch).'),
+  discard_changes: z.boolean().optional().describe('Only with remove: must be true to remove a worktree holding uncommitted files or commits not merged back; without it such a removal is refused and the changes listed. Set it only once the user has agreed to lose them.'),
 })
 
 export const EXIT_DESCRIPTION = `Leaves a worktree session made by EnterWorktree and returns the session to the directory it was in before.
@@ -15,7 +15,7 @@ It only acts on the worktree EnterWorktree made or entered in this session: neve
 
 Call it only when the user asks to leave the worktree. Parameters:
 - \`action\` (required): "keep" leaves the worktree and its branch on disk (to come back to, or to keep changes); "remove" deletes the worktree and its branch (a worktree a hook made is removed by its WorktreeRemove hook).
-- \`discard_changes\` (default false, only with "remove"): a worktree with uncommitted files or commits not on the original branch is not removed unless this is true. When the tool refuses and lists the changes, confirm with the user before calling it again with \`discard_changes: true\`.`
+- \`discard_changes\` (default false, only with "remove"): a worktree whose files are not all committed, or whose commits the original branch lacks, is removed only when this is true. When the tool refuses and lists the changes, confirm with the user before calling it again with \`discard_changes: true\`.`
 
 const NO_SESSION = 'No-op: there is no active EnterWorktree session to exit. This tool only operates on worktrees created by EnterWorktree in the current session \u2014 it will not touch worktrees created manually or in a previous session. No filesystem changes were made.'
 
