@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path'
 const input = z.object({
   url: z.string().url().describe('The URL to fetch'),
   prompt: z.string().describe('What to find out from the page'),
-  offset: z.number().int().min(0).optional().describe('Where in the page text to start reading, in characters: to read on through a page too long for one call, pass the offset the previous result named'),
+  offset: z.number().int().min(0).optional().describe('A character offset into the page text: to go on with a page that did not fit in one call, pass the offset the last result gave'),
 })
 
 const options = z.object({
