@@ -4,8 +4,6 @@ import { registerTool } from '../_shared/register-tool.js'
 import { checklistOf } from '../_shared/checklist-gate.js'
 import { modloopHome } from '../transcripts/store/paths.js'
 import '../_shared/task-hooks.js'
-import { TaskStore } from './store.js'
-import { taskTools } from './tools.js'
 
 /**
  * The task list: TaskCreate, TaskGet, TaskList and TaskUpdate, offered where the session's model
@@ -21,6 +19,8 @@ export default defineMod({
   register(on) {
     on('session.start', async ($, e, next) => {
       if (checklistOf($) === 'tasks') {
+        // Loaded only where the list is offered: the newest models, by default, build none of its schemas.
+        const [{ TaskStore }, { taskTools }] = await Promise.all([import('./store.js'), import('./tools.js')])
         const env = $.env.all()
         const named = $.env.get('CLAUDE_CODE_TASK_LIST_ID')
         const listId = (named || $.session.id()).replace(/[^A-Za-z0-9_.-]/g, '-')
