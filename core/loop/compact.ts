@@ -4,6 +4,7 @@ import { describeError, ModloopError } from '../errors.js'
 import type { SessionCompactInput, SessionCompactResult } from '../events/types.js'
 import { uuid, zeroUsage, type SDKMessage } from './messages.js'
 import type { Session } from './session.js'
+import { writerOf } from './signed-by.js'
 
 /**
  * Core's side of compaction: when to compact is a mod's answer (`turn.request`, `turn.overflow`,
@@ -182,7 +183,7 @@ async function recordHistory(session: Session, history: readonly MessageParam[])
       ? session.stamp({ type: 'user' as const, message: { role: 'user' as const, content: m.content }, parent_tool_use_id: parent, isSynthetic: true, ...(i === 0 ? { isCompactSummary: true as const } : {}) })
       : session.stamp({
         type: 'assistant' as const, parent_tool_use_id: parent,
-        message: { id: `msg_${uuid()}`, type: 'message' as const, role: 'assistant' as const, model: session.model, content: m.content as never, stop_reason: null, stop_sequence: null, usage: zeroUsage() },
+        message: { id: `msg_${uuid()}`, type: 'message' as const, role: 'assistant' as const, model: writerOf(m) ?? session.model, content: m.content as never, stop_reason: null, stop_sequence: null, usage: zeroUsage() },
       })
     await bus.emit('session.message', { message, shown: false, ...agent })
   }

@@ -4,6 +4,7 @@ import type { ModelRequest } from '../model/types.js'
 import { outputLimit } from './output-limit.js'
 import { composeSystemPrompt } from './prompt.js'
 import type { Session } from './session.js'
+import { thinkingFor } from './signed-by.js'
 
 /**
  * The request as it is sent, after `model.request`: what it is for follows from the session
@@ -25,7 +26,8 @@ export async function requestFor(
 
 /**
  * A request of the loop's own shape around `messages`: the session's tools and system prompt as
- * a round sends them, so a fork of the conversation shares the rounds' cached prefix.
+ * a round sends them, so a fork of the conversation shares the rounds' cached prefix. The thinking
+ * other models wrote is left out: `model` would refuse its signatures.
  */
 export async function loopRequest(session: Session, model: string, messages: MessageParam[], turnId?: string, purpose?: 'fork'): Promise<ModelRequest> {
   const tools = await session.toolDefinitions()
@@ -34,7 +36,7 @@ export async function loopRequest(session: Session, model: string, messages: Mes
     model,
     max_tokens: outputLimit(session, model),
     ...(system.blocks.length > 0 ? { system: system.blocks } : {}),
-    messages,
+    messages: thinkingFor(messages, model),
     tools,
     ...(session.options.betas?.length ? { betas: [...session.options.betas] } : {}),
   }, system.sections, turnId, purpose)

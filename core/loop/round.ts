@@ -13,6 +13,7 @@ import { loopRequest } from './request.js'
 import { MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
 import type { Session } from './session.js'
 import { runStep, type StepOutcome } from './step.js'
+import { noteWriter } from './signed-by.js'
 import { StopGate } from './stop.js'
 import { progressPoster } from './tool-progress.js'
 import type { TurnEnd } from './turn-end.js'
@@ -71,7 +72,11 @@ export class TurnRun {
     if (retried) return retried
     if (blocks.length > 0) {
       const kept = withoutTrailingThinking(historyBlocks(blocks))
-      if (kept.length > 0) session.messages.push({ role: 'assistant', content: kept })
+      if (kept.length > 0) {
+        const message = { role: 'assistant' as const, content: kept }
+        noteWriter(message, step.model)
+        session.messages.push(message)
+      }
       end.num++
       end.lastText = blocks.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('')
     }

@@ -1,6 +1,7 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { Carried, Rebuilt } from '../../../core/session/store.js'
 import { historyBlocks, withoutTrailingThinking } from '../../../core/loop/messages.js'
+import { noteWriter } from '../../../core/loop/signed-by.js'
 import { isTurnResult, type CarriedRead, type MessageEntry } from './entry.js'
 
 export const UNANSWERED = 'Not run to completion: the session stopped (the process ended) before this tool call finished. Its effects, if any, are unknown; check before relying on them.'
@@ -41,7 +42,11 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
       const last = messages.at(-1)
       const blocks = historyBlocks(e.message.content as ContentBlockParam[])
       if (last?.role === 'assistant' && responseId !== undefined && responseId === e.message.id) (last.content as ContentBlockParam[]).push(...blocks)
-      else if (blocks.length > 0) messages.push({ role: 'assistant', content: blocks })
+      else if (blocks.length > 0) {
+        const message: MessageParam = { role: 'assistant', content: blocks }
+        if (typeof e.message.model === 'string') noteWriter(message, e.message.model)
+        messages.push(message)
+      }
       responseId = e.message.id
     } else if (e.type === 'user') {
       const content = asBlocks(e.message.content)
