@@ -138,12 +138,21 @@ export function withSessionReasoning(session: Session, request: ModelRequest): M
   return withReasoning(request, reasoningParams(request.model, { effort: session.options.effort, thinking: requestedThinking(session.options, session.env) }, request.max_tokens))
 }
 
+/**
+ * A fixed thinking budget is the Claude 4 models' thinking: without this beta they think only
+ * before their first tool call of a turn, never between the results and the next call (adaptive
+ * thinking interleaves by itself). Claude Code sends it on every request.
+ */
+const INTERLEAVED_THINKING = 'interleaved-thinking-2025-05-14'
+
 function withReasoning(request: ModelRequest, r: ReturnType<typeof reasoningParams>): ModelRequest {
   if (!r.thinking && !r.effort) return request
+  const interleaved = r.thinking?.type === 'enabled' && !request.betas?.includes(INTERLEAVED_THINKING)
   return {
     ...request,
     ...(r.thinking ? { thinking: r.thinking } : {}),
     ...(r.effort ? { output_config: { ...request.output_config, effort: r.effort } } : {}),
+    ...(interleaved ? { betas: [...(request.betas ?? []), INTERLEAVED_THINKING] } : {}),
   }
 }
 

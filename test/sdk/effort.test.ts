@@ -106,3 +106,14 @@ describe('effort and thinking', () => {
     expect(badThinking.err).toContain('--thinking must be one of adaptive, enabled, disabled')
   })
 })
+
+describe('interleaved thinking', () => {
+  it('a fixed thinking budget goes with the interleaved-thinking beta, kept once beside the query\'s own betas', async () => {
+    const beta = (run: { requests: unknown[] }) => (run.requests[0] as { headers: Record<string, unknown> }).headers['anthropic-beta']
+    expect(beta(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-sonnet-4-5' }))).toBe('interleaved-thinking-2025-05-14')
+    expect(beta(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-sonnet-4-5', betas: ['context-1m-2025-08-07', 'interleaved-thinking-2025-05-14'] })))
+      .toBe('context-1m-2025-08-07,interleaved-thinking-2025-05-14')
+    expect(beta(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-sonnet-4-5', maxThinkingTokens: 0 }))).toBeUndefined()
+    expect(beta(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7' }))).toBeUndefined()
+  })
+})
