@@ -33,7 +33,6 @@ export const SDK_FLAGS = {
 
 /** Flags accepted but not honoured, with what the person should know; named once on stderr when given. */
 const NOT_HONOURED: Partial<Record<keyof typeof SDK_FLAGS, string>> = {
-  'thinking-display': 'thinking is shown as the model sends it',
   'task-budget': 'no task budget is sent to the API',
   debug: 'modloop writes no debug log; warnings and errors go to stderr',
   'debug-file': 'modloop writes no debug log; warnings and errors go to stderr',
@@ -82,5 +81,10 @@ export function sdkFlagOptions(values: Values): { options: Partial<QueryOptions>
     options.permissionPrompts = prompts
   }
   if (values['allow-dangerously-skip-permissions'] === true) options.allowDangerouslySkipPermissions = true
+  const display = str('thinking-display')
+  if (display !== undefined) {
+    if (display !== 'summarized' && display !== 'omitted') throw usageError(`--thinking-display takes summarized or omitted, not "${display}"`)
+    options.thinkingDisplay = display
+  }
   return { options, warnings }
 }

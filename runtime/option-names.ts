@@ -13,7 +13,7 @@ export const OPTION_SUPPORT = {
   abortController: 'yes', additionalDirectories: 'yes', agent: 'yes', agents: 'yes', allowedTools: 'yes', canUseTool: 'yes',
   continue: 'yes', cwd: 'yes', disallowedTools: 'yes', toolAliases: 'yes', tools: 'yes', env: 'yes', extraArgs: 'yes',
   fallbackModel: 'yes', enableFileCheckpointing: 'yes', forkSession: 'yes', betas: 'yes', hooks: 'yes', persistSession: 'yes',
-  includeHookEvents: 'yes', includePartialMessages: 'yes', thinking: 'yes', effort: 'yes', maxThinkingTokens: 'yes', maxTurns: 'yes',
+  includeHookEvents: 'yes', includePartialMessages: 'yes', thinking: 'yes', thinkingDisplay: 'modloop', effort: 'yes', maxThinkingTokens: 'yes', maxTurns: 'yes',
   maxBudgetUsd: 'yes', mcpServers: 'yes', model: 'yes', outputFormat: 'yes', permissionMode: 'yes', allowDangerouslySkipPermissions: 'yes',
   permissionPromptToolName: 'yes', permissionPrompts: 'yes', plugins: 'yes', resume: 'yes', sessionId: 'yes', resumeSessionAt: 'yes',
   settings: 'yes', settingSources: 'yes', stderr: 'yes', strictMcpConfig: 'yes', systemPrompt: 'yes', forwardSubagentText: 'yes',

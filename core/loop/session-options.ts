@@ -1,5 +1,5 @@
 import type { SessionStartInput } from '../events/types.js'
-import type { EffortLevel, ThinkingOption } from '../model/capabilities.js'
+import type { EffortLevel, ThinkingDisplay, ThinkingOption } from '../model/capabilities.js'
 import type { CanUseTool } from '../tools/pipeline.js'
 
 /**
@@ -30,6 +30,8 @@ export interface SessionOptions {
   effort?: EffortLevel
   /** Thinking mode, clamped to what the model accepts; unset leaves the model's default. */
   thinking?: ThinkingOption
+  /** What the API sends of the thinking, when `thinking` does not say (`--thinking-display`). */
+  thinkingDisplay?: ThinkingDisplay
   /** Where load errors and mod logs go (default: stderr for warnings and errors). */
   log?: (line: string) => void
   /** What session.start tells mods drives the session: `'terminal'` under the interactive terminal; absent (null) for `-p` and SDK use. */

@@ -1,7 +1,7 @@
 import type { TurnStepInput, Usage } from '../events/types.js'
 import { ModelApiError, type ModelRequest, type RetryInfo } from '../model/types.js'
 import { assistantError } from '../model/api-errors.js'
-import { reasoningParams, requestedThinking } from '../model/capabilities.js'
+import { reasoningParams, requestedDisplay, requestedThinking } from '../model/capabilities.js'
 import type { ToolExecutor } from '../tools/executor.js'
 import { Accumulator, type Completed } from './accumulate.js'
 import { chunksFrom, eventOf } from './chunks.js'
@@ -55,7 +55,7 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
       ...(info.error === 'connection' && info.status === null ? { no_response: true } : {}),
     }))
   }
-  const asked = { effort: session.options.effort, thinking: requestedThinking(session.options, session.env) }
+  const asked = askedReasoning(session)
   const reasoning = reasoningParams(request.model, asked, request.max_tokens)
   const e: TurnStepInput = {
     turnId: step.turnId, index: step.index, model: request.model, ...(reasoning.effort ? { effort: reasoning.effort } : {}),
@@ -135,7 +135,12 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
 
 /** `request` with the reasoning the session asks for, clamped to the request's model, as a round sends it. */
 export function withSessionReasoning(session: Session, request: ModelRequest): ModelRequest {
-  return withReasoning(request, reasoningParams(request.model, { effort: session.options.effort, thinking: requestedThinking(session.options, session.env) }, request.max_tokens))
+  return withReasoning(request, reasoningParams(request.model, askedReasoning(session), request.max_tokens))
+}
+
+function askedReasoning(session: Session) {
+  const o = session.options
+  return { effort: o.effort, thinking: requestedThinking(o, session.env), display: requestedDisplay(o) }
 }
 
 /**

@@ -7,14 +7,23 @@
 export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const
 export type EffortLevel = (typeof EFFORT_LEVELS)[number]
 
+/**
+ * What the API sends of the thinking: a summary of it, or nothing but the signature. Unset, each
+ * model has its default (Opus 4.7 on: omitted), so asking for `summarized` is how thinking is seen there.
+ */
+export type ThinkingDisplay = 'summarized' | 'omitted'
+
 /** The `thinking` option as the Agent SDK spells it. */
 export type ThinkingOption =
-  | { type: 'adaptive' }
-  | { type: 'enabled'; budgetTokens?: number }
+  | { type: 'adaptive'; display?: ThinkingDisplay }
+  | { type: 'enabled'; budgetTokens?: number; display?: ThinkingDisplay }
   | { type: 'disabled' }
 
 /** The `thinking` request parameter as the Messages API takes it. */
-export type ApiThinking = { type: 'adaptive' } | { type: 'enabled'; budget_tokens: number } | { type: 'disabled' }
+export type ApiThinking =
+  | { type: 'adaptive'; display?: ThinkingDisplay }
+  | { type: 'enabled'; budget_tokens: number; display?: ThinkingDisplay }
+  | { type: 'disabled' }
 
 export interface ModelCapabilities {
   family: string
@@ -67,7 +76,12 @@ export const MIN_THINKING_BUDGET = 1_024
  * model thinks, as Claude Code has every model that can think do (spec: adaptive on the models that
  * have it): adaptively, or with a budget up to max_tokens where only a budget exists.
  */
-export function clampThinking(model: string, requested: ThinkingOption | undefined, maxTokens: number): ApiThinking | undefined {
+export function clampThinking(model: string, requested: ThinkingOption | undefined, maxTokens: number, display?: ThinkingDisplay): ApiThinking | undefined {
+  const thinking = clampMode(model, requested, maxTokens)
+  return thinking && display && thinking.type !== 'disabled' ? { ...thinking, display } : thinking
+}
+
+function clampMode(model: string, requested: ThinkingOption | undefined, maxTokens: number): ApiThinking | undefined {
   const can = capabilitiesOf(model).thinking
   if (can.length === 0) return undefined
   requested ??= can.includes('adaptive') ? { type: 'adaptive' } : { type: 'enabled' }
@@ -94,9 +108,14 @@ export function requestedThinking(o: { thinking?: ThinkingOption; maxThinkingTok
   return budget === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: budget }
 }
 
+/** The display the query asks for: the `thinking` option's own, else `thinkingDisplay` (`--thinking-display`). */
+export function requestedDisplay(o: { thinking?: ThinkingOption; thinkingDisplay?: ThinkingDisplay }): ThinkingDisplay | undefined {
+  return (o.thinking && 'display' in o.thinking ? o.thinking.display : undefined) ?? o.thinkingDisplay
+}
+
 /** The reasoning parameters of one request: both clamped to the model. */
-export function reasoningParams(model: string, o: { effort?: EffortLevel; thinking?: ThinkingOption }, maxTokens: number): { thinking?: ApiThinking; effort?: EffortLevel } {
-  const thinking = clampThinking(model, o.thinking, maxTokens)
+export function reasoningParams(model: string, o: { effort?: EffortLevel; thinking?: ThinkingOption; display?: ThinkingDisplay }, maxTokens: number): { thinking?: ApiThinking; effort?: EffortLevel } {
+  const thinking = clampThinking(model, o.thinking, maxTokens, o.display)
   const effort = clampEffort(model, o.effort, thinking?.type === 'disabled')
   return { ...(thinking ? { thinking } : {}), ...(effort ? { effort } : {}) }
 }

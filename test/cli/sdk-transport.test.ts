@@ -84,7 +84,7 @@ describe('the SDK transport', () => {
     expect(JSON.stringify((s.server.requests[0]!.body as any).system)).toContain('You are an agent running in modloop')
   })
 
-  it('accepts every flag the SDK sends: honours tools, betas and setting sources, names the others once', async () => {
+  it('accepts every flag the SDK sends: honours tools, betas, setting sources and the thinking display, names the others once', async () => {
     const s = await session([{ reply: 'ok' }], [
       '--tools=Read', '--betas=context-1m-2025-08-07', '--setting-sources=project', '--thinking-display=summarized', '--debug', '--await-initialize',
       '--permission-prompt-tool=stdio', '--allow-dangerously-skip-permissions', '--max-turns=3', '--include-partial-messages', '--project-config-root=/x',
@@ -97,8 +97,10 @@ describe('the SDK transport', () => {
     await s.server.close()
     expect(s.out.find((m) => m.type === 'system' && m.subtype === 'init').tools).toEqual(['Read'])
     expect(s.server.requests[0]!.headers['anthropic-beta']).toBe('context-1m-2025-08-07')
+    expect((s.server.requests[0]!.body as any).thinking).toMatchObject({ display: 'summarized' })
     const err = s.err()
-    for (const flag of ['--thinking-display', '--debug', '--project-config-root']) {
+    expect(err).not.toContain('--thinking-display')
+    for (const flag of ['--debug', '--project-config-root']) {
       expect(err.split(`${flag} is accepted but not honoured`).length - 1, flag).toBe(1)
     }
     expect(err).not.toContain('--await-initialize')

@@ -117,3 +117,22 @@ describe('interleaved thinking', () => {
     expect(beta(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7' }))).toBeUndefined()
   })
 })
+
+describe('thinking display', () => {
+  it('thinking.display and --thinking-display reach the API, the option\'s own first; never with thinking off', async () => {
+    const sent = async (options: object) => body(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7', ...options })).thinking
+    expect(await sent({ thinking: { type: 'adaptive', display: 'summarized' } })).toEqual({ type: 'adaptive', display: 'summarized' })
+    expect(await sent({ thinkingDisplay: 'omitted', thinking: { type: 'adaptive', display: 'summarized' } })).toEqual({ type: 'adaptive', display: 'summarized' })
+    expect(await sent({ model: 'claude-sonnet-4-5', maxTokens: 4000, thinkingDisplay: 'summarized' })).toEqual({ type: 'enabled', budget_tokens: 3999, display: 'summarized' })
+    expect(await sent({ model: 'claude-sonnet-4-5', maxThinkingTokens: 0, thinkingDisplay: 'summarized' })).toEqual({ type: 'disabled' })
+    const cwd = mkdtempSync(join(tmpdir(), 'modloop-display-'))
+    const env = { MODLOOP_HOME: join(cwd, '.home') }
+    const run = await runCli(['-p', 'go', '--model', 'claude-opus-4-7', '--thinking-display', 'summarized'], { script: [{ reply: 'ok' }], cwd, env })
+    expect(run.code).toBe(0)
+    expect(run.err).not.toContain('thinking-display')
+    expect(run.requests[0]!.body).toMatchObject({ thinking: { type: 'adaptive', display: 'summarized' } })
+    const bad = await runCli(['-p', 'go', '--thinking-display', 'full'], { script: [], cwd, env })
+    expect(bad.code).toBe(2)
+    expect(bad.err).toContain('--thinking-display takes summarized or omitted')
+  })
+})
