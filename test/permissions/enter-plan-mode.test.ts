@@ -9,7 +9,7 @@ import { PLAN_REMINDER } from '../../mods/permissions/index.js'
 import writeMod from '../../mods/write/index.js'
 import { runCli } from '../helpers/cli.js'
 import { runScript } from '../loop/helpers.js'
-import { permissionsWith, sandbox, type Sandbox } from './helpers.js'
+import { planHost, sandbox, type Sandbox } from './helpers.js'
 
 // EnterPlanMode through the real loop and the fake server: the model switches to plan mode itself.
 
@@ -17,12 +17,7 @@ let box: Sandbox
 beforeAll(async () => { box = await sandbox() })
 afterAll(() => box.remove())
 
-async function hostWith(...extra: Parameters<ModHost['add']>[0][]): Promise<ModHost> {
-  const host = new ModHost({ strict: true })
-  for (const mod of [bashMod, writeMod, ...extra]) await host.add(mod, { options: {} })
-  await host.add(permissionsWith({ home: box.home, trustStore: join(box.modloopHome, 'trusted.json') }))
-  return host
-}
+const hostWith = (...extra: Parameters<ModHost['add']>[0][]) => planHost(box, ...extra)
 
 const enter = { tool_use: { name: 'EnterPlanMode', input: {} } }
 const toolNames = (request: { body: any } | undefined) => request!.body.tools.map((t: any) => t.name)

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { defineMod, type ModDefinition } from '../../core/mod/define.js'
+import { ModHost } from '../../core/mod/host.js'
+import bashMod from '../../mods/bash/index.js'
+import writeMod from '../../mods/write/index.js'
 import { buildPolicy } from '../../mods/permissions/policy.js'
 import permissionsMod from '../../mods/permissions/index.js'
 import type { Layer } from '../../mods/permissions/settings-load.js'
@@ -62,4 +65,12 @@ export function policyOf(box: Sandbox, spec: PolicySpec = {}): Promise<Policy> {
 export function permissionsWith(options: Record<string, unknown>): ModDefinition {
   const parsed = permissionsMod.options!.parse(options)
   return defineMod({ ...permissionsMod, options: z.any(), register: (on, _o, $) => permissionsMod.register(on, parsed, $) }) as ModDefinition
+}
+
+/** A strict host with Bash, Write, `extra` and the permissions mod, its home and trust store in the sandbox (plan mode's tests). */
+export async function planHost(box: Sandbox, ...extra: Parameters<ModHost['add']>[0][]): Promise<ModHost> {
+  const host = new ModHost({ strict: true })
+  for (const mod of [bashMod, writeMod, ...extra]) await host.add(mod, { options: {} })
+  await host.add(permissionsWith({ home: box.home, trustStore: join(box.modloopHome, 'trusted.json') }))
+  return host
 }

@@ -11,7 +11,7 @@ import writeMod from '../../mods/write/index.js'
 import { runCli } from '../helpers/cli.js'
 import { shapeProblems } from '../helpers/sdk-shapes.js'
 import { runScript } from '../loop/helpers.js'
-import { permissionsWith, sandbox, type Sandbox } from './helpers.js'
+import { planHost, sandbox, type Sandbox } from './helpers.js'
 
 // Plan mode through the real loop and the fake server: ExitPlanMode approved, refused, unanswerable;
 // what plan mode does with calls that change things; subagents never get the tool.
@@ -20,12 +20,7 @@ let box: Sandbox
 beforeAll(async () => { box = await sandbox() })
 afterAll(() => box.remove())
 
-async function hostWith(...extra: Parameters<ModHost['add']>[0][]): Promise<ModHost> {
-  const host = new ModHost({ strict: true })
-  for (const mod of [bashMod, writeMod, ...extra]) await host.add(mod, { options: {} })
-  await host.add(permissionsWith({ home: box.home, trustStore: join(box.modloopHome, 'trusted.json') }))
-  return host
-}
+const hostWith = (...extra: Parameters<ModHost['add']>[0][]) => planHost(box, ...extra)
 
 const exit = (plan: string) => ({ tool_use: { name: 'ExitPlanMode', input: { plan } } })
 const results = (request: { body: any } | undefined) => request!.body.messages.at(-1).content.filter((b: any) => b.type === 'tool_result')
