@@ -7,6 +7,8 @@ export const BUILTINS = [
   { name: 'mods', description: 'List the loaded mods and the commands each registered' },
   { name: 'clear', description: 'Start a new conversation: the history is dropped and a new session id begins' },
   { name: 'cost', description: "Show the session's cost, API and wall time, and tokens by model" },
+  // Claude Code's newer name for /cost, which its listings show instead; both stay.
+  { name: 'usage', description: "Show the session's cost, API and wall time, and tokens by model (as /cost)" },
   { name: 'context', description: 'Show how full the context window is and how much room is left' },
   { name: 'status', description: "Show modloop's version, the session, its folder, model, permission mode and MCP servers" },
 ] as const

@@ -28,7 +28,7 @@ const options = z.object({
   commands: z.boolean().default(true),
   /** Skills from `.claude/skills`: `/name`, the Skill tool and the listing in the system prompt. */
   skills: z.boolean().default(true),
-  /** `/help`, `/mods`, `/clear` and `/cost`. */
+  /** `/help`, `/mods`, `/clear`, `/cost` (`/usage`), `/context` and `/status`. */
   builtins: z.boolean().default(true),
   /** How long each `!` shell command of a command body may run. */
   shellTimeoutMs: z.number().int().min(100).default(30_000),
@@ -182,7 +182,7 @@ export default defineMod({
         return { output: await helpText($, hints) }
       }
       if (opts.builtins && e.command === 'mods') return { output: await modsText($) }
-      if (opts.builtins && e.command === 'cost') return { output: await costText($) }
+      if (opts.builtins && (e.command === 'cost' || e.command === 'usage')) return { output: await costText($) }
       if (opts.builtins && e.command === 'context') return { output: await contextText($) }
       if (opts.builtins && e.command === 'status') return { output: statusText($) }
       if (opts.builtins && e.command === 'clear') {

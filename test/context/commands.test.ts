@@ -181,6 +181,7 @@ describe('slash commands from .claude/commands', () => {
       '/review [file] [focus] — Review a file (project)',
       '/secret — Hidden from the model (project skill)',
       "/status — Show modloop's version, the session, its folder, model, permission mode and MCP servers",
+      "/usage — Show the session's cost, API and wall time, and tokens by model (as /cost)",
       '/user-cmd — From home (user)',
     ])
   })
@@ -223,6 +224,13 @@ describe('slash commands from .claude/commands', () => {
     } finally {
       await c.end()
     }
+  })
+
+  it('/usage, the name Claude Code lists for /cost, answers as /cost does, without a model call', async () => {
+    const run = await runScript([], '/usage', { cwd, mods: [commands()] })
+    expect(run.requests).toHaveLength(0)
+    expect(run.result).toMatchObject({ local_command: 'usage' })
+    expect(run.result.result).toMatch(/^Total cost: {12}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
   })
 
   it('/context shows how full the context window is, as the last request left it, without a model call', async () => {

@@ -89,7 +89,7 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await p.type('/')
     await p.waitFor('❯ /clear')
     await p.keys('Up')
-    await p.waitFor('❯ /status')
+    await p.waitFor('❯ /usage')
     await p.keys('C-u')
     // ↓ moves the highlight; Enter runs the highlighted command, not the half-typed name.
     await p.type('/co')
