@@ -1,5 +1,5 @@
 import { ModloopError } from '../core/errors.js'
-import { capabilitiesOf, clampEffort, requestedThinking, type EffortLevel } from '../core/model/capabilities.js'
+import { capabilitiesOf, clampEffort, EFFORT_LEVELS, requestedThinking, type EffortLevel } from '../core/model/capabilities.js'
 import { MODEL_ALIASES, resolveAlias } from '../core/model/aliases.js'
 import { defaultModelOf, switchModel } from '../core/loop/model-switch.js'
 import type { Session } from '../core/loop/session.js'
@@ -43,20 +43,33 @@ export function configRows(session: Session): { key: string; value: unknown }[] 
   const thinking = requestedThinking(root.options, root.env)
   return [
     { key: 'model', value: root.model },
-    { key: 'effort', value: clampEffort(root.model, root.options.effort, thinking?.type === 'disabled') ?? null },
+    { key: 'effort', value: clampEffort(root.model, root.effort, thinking?.type === 'disabled') ?? null },
   ]
 }
 
-/** `$.config.set({ key: 'model', value })`: a mod switching the model on the person's behalf (e.g. `/model`). */
+/**
+ * `$.config.set`: a mod changing the session on the person's behalf. `model` switches the model
+ * (`/model`); `effort` sets the effort the requests that follow ask for (`/effort`), null for the
+ * model's default — clamped to each request's model as the option is.
+ */
 export async function configSet(session: Session, mod: string, args: { key?: unknown; value?: unknown }): Promise<{ value: unknown } | { deny: string }> {
+  if (args?.key === 'effort') return { value: setEffort(session, mod, args.value) }
   if (args?.key !== 'model') {
-    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: unknown key "${String(args?.key)}" (modloop keeps: model)`, { mod, field: 'key' })
+    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: unknown key "${String(args?.key)}" (modloop keeps: model, effort)`, { mod, field: 'key' })
   }
   if (args.value !== null && args.value !== undefined && typeof args.value !== 'string') {
     throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: model must be a string or null`, { mod, field: 'value' })
   }
   const r = await switchModel(session, args.value ?? null, 'command')
   return 'deny' in r ? r : { value: r.model }
+}
+
+function setEffort(session: Session, mod: string, value: unknown): EffortLevel | null {
+  if (value !== null && value !== undefined && !(EFFORT_LEVELS as readonly unknown[]).includes(value)) {
+    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: effort must be one of ${EFFORT_LEVELS.join(', ')} or null`, { mod, field: 'value' })
+  }
+  session.root.effort = (value ?? undefined) as EffortLevel | undefined
+  return session.root.effort ?? null
 }
 
 /** The Query methods of model choice (the Agent SDK's setModel and supportedModels). */

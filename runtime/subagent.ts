@@ -65,7 +65,8 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   const child = new Session(root.host, root.llm, {
     ...root.options, systemPrompt: req.systemPrompt ?? SUBAGENT_PROMPT, appendSystemPrompt: undefined,
     maxTurns: req.maxTurns, abortController: abort, includePartialMessages: false,
-    ...(req.effort ? { effort: req.effort } : {}), ...(spawned.cwd ? { cwd: spawned.cwd } : {}),
+    // The session's effort as it is now (`/effort` may have changed it), unless the call names one.
+    effort: req.effort ?? root.effort, ...(spawned.cwd ? { cwd: spawned.cwd } : {}),
   }, decided.model, { session: root, agent: scope, tools })
   root.agents.set(agentId, scope)
   const done = (async (): Promise<SubagentResult> => {

@@ -6,6 +6,7 @@ import type { Model, ToolDefinition } from '../model/types.js'
 import { ToolRegistry } from '../tools/registry.js'
 import { addUsage, uuid, zeroUsage, type ModelUsage, type SDKMessage } from './messages.js'
 import type { SessionOptions } from './session-options.js'
+import type { EffortLevel } from '../model/capabilities.js'
 import { VERSION } from '../version.js'
 import type { CommandInfo } from './command.js'
 import type { InputQueue } from './input-queue.js'
@@ -65,6 +66,8 @@ export class Session {
   costBeforeQuery = 0
   userTurns = 0
   model: string
+  /** The effort asked for, before clamping to the model: the option's until `/effort` sets another (undefined: the model's default). */
+  effort: EffortLevel | undefined
   started = false
   /** When the session opened (ms since the epoch), for `$.session.usage()`. */
   readonly startedAt = Date.now()
@@ -99,6 +102,7 @@ export class Session {
     this.id = parent ? this.root.id : options.sessionId ?? uuid()
     this.cwd = options.cwd
     this.model = model
+    this.effort = options.effort
   }
 
   readonly agent: AgentScope | undefined

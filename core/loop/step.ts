@@ -140,7 +140,7 @@ export function withSessionReasoning(session: Session, request: ModelRequest): M
 
 function askedReasoning(session: Session) {
   const o = session.options
-  return { effort: o.effort, thinking: requestedThinking(o, session.env), display: requestedDisplay(o) }
+  return { effort: session.effort, thinking: requestedThinking(o, session.env), display: requestedDisplay(o) }
 }
 
 /**
