@@ -6,6 +6,7 @@ import { workspaceTrusted } from '../permissions/trust-store.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { LoadedInstruction } from './types.js'
 import { defineMod } from '../../core/mod/define.js'
+import { registerMemoryCommands } from './commands.js'
 import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
 import { settingSources } from '../_shared/setting-sources.js'
@@ -76,7 +77,7 @@ function pathArg(e: Record<string, unknown>): { path: string; kind?: 'file' } | 
 /** Memory: CLAUDE.md / AGENTS.md files and rules, in the first user message and as tools reach further. */
 export default defineMod({
   name: 'memory',
-  description: 'CLAUDE.md and AGENTS.md memory files, rules and @imports',
+  description: 'CLAUDE.md and AGENTS.md memory files, rules and @imports; /init and /memory',
   options,
   provides: ['memory'],
   uses: { permissions: 'optional', shellCwd: 'optional' },
@@ -87,6 +88,7 @@ export default defineMod({
     const publish = (_$: ModApi, memory: SessionMemory) => {
       loads = [...memory.loads]
     }
+    registerMemoryCommands(on, (id) => sessions.get(id)?.loads, () => opts.home ?? ($.env.get('HOME') || homedir()))
 
     on('session.start', async ($, e, next) => {
       const home = opts.home ?? ($.env.get('HOME') || homedir())

@@ -188,13 +188,14 @@ describe('slash commands from .claude/commands', () => {
 
   it('/mods lists every loaded mod, also one that only handles events, with the commands of each', async () => {
     const memory = withOptions(memoryMod, { home, managedPath: false })
-    const run = await runScript([], '/mods', { cwd, mods: [commands(), memory] })
+    const run = await runScript([], '/mods', { cwd, mods: [commands(), memory, mentionsMod] })
     expect(run.requests).toHaveLength(0)
     const lines = (run.result.result as string).split('\n')
     expect(lines[0]).toMatch(/^Mods \(\d+, in load order\):$/)
     expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) — Custom slash commands.*; commands: \/broken, \/clear, \/context, \/cost, \/git:status, \/help, /))
     expect(lines).toContainEqual(expect.stringMatching(/^memory \(query\(\) options\) — CLAUDE\.md and AGENTS\.md memory files/))
-    expect(lines.find((l) => l.startsWith('memory'))).not.toContain('commands:')
+    expect(lines.find((l) => l.startsWith('memory'))).toMatch(/; commands: \/init, \/memory$/)
+    expect(lines.find((l) => l.startsWith('mentions'))).not.toContain('commands:')
   })
 
   it("/cost shows the session's cost, API and wall time, and tokens by model, without a model call", async () => {

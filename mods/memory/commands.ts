@@ -1,0 +1,34 @@
+import { join } from 'node:path'
+import type { On } from '../../core/bus/types.js'
+import { describeError } from '../../core/errors.js'
+import type { LoadedInstruction } from './types.js'
+
+const COMMANDS = [
+  { name: 'init', description: 'Have the model write a CLAUDE.md for this project, or improve the one there is', kind: 'prompt' as const },
+  { name: 'memory', description: 'List the memory files this session loaded, and where the project and user memory files are', kind: 'local' as const },
+]
+
+/**
+ * `/init` and `/memory`, the memory mod's commands. `/init` is a prompt: its turn has the model
+ * study the project and write the file. Their code loads when one first runs.
+ */
+export function registerMemoryCommands(on: On, loadsOf: (sessionId: string) => readonly LoadedInstruction[] | undefined, home: () => string): void {
+  on('session.start', async ($, e, next) => {
+    const r = await next(e)
+    for (const spec of COMMANDS) {
+      try {
+        await $.command.register(spec)
+      } catch (err) {
+        $.log.warn(`/${spec.name} was not registered: ${describeError(err)}`)
+      }
+    }
+    return r
+  })
+
+  on('command.run', async ($, e, next) => {
+    if (e.command === 'init') return { prompt: (await import('./init-prompt.js')).INIT_PROMPT }
+    if (e.command !== 'memory') return next(e)
+    const loads = loadsOf($.session.id() as string) ?? []
+    return { output: (await import('./memory-listing.js')).memoryListing(loads, { project: join($.session.cwd() as string, 'CLAUDE.md'), user: join(home(), '.claude', 'CLAUDE.md') }) }
+  })
+}
