@@ -8,6 +8,7 @@ import { failure, registerTool } from '../_shared/register-tool.js'
 import '../_shared/tasks.js'
 import '../permissions/api.js'
 import '../commands/api.js'
+import { registerAgentsCommand } from './agents-command.js'
 import { agentConfig, findAgent, loadAgents, type AgentDefinition } from './definitions.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { settingSources } from '../_shared/setting-sources.js'
@@ -64,6 +65,7 @@ export default defineMod({
     // Each session's agent types, by session id, for the `@agent-<name>` mentions of its prompts.
     const typesOf = new Map<string, Map<string, AgentDefinition>>()
     agentMentions(on, (sessionId) => typesOf.get(sessionId))
+    registerAgentsCommand(on, (sessionId) => typesOf.get(sessionId))
     on('session.end', (_$, e, next) => {
       runners.delete(e.sessionId)
       typesOf.delete(e.sessionId)
