@@ -1,3 +1,4 @@
+import { registerPermissionsCommand } from './permissions-command.js'
 import '../_shared/shell-cwd.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
@@ -73,6 +74,7 @@ export default defineMod({
       }
     }
     $.capability.provide('permissionMode', { mode: modeNow, setMode: switchMode })
+    registerPermissionsCommand(on, () => policy, modeNow)
     $.capability.provide('permissions', {
       persistUpdate: (update) => (apply ? apply(update) : Promise.reject(new Error(`the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}`))),
       check: async (tool, input) => (policy ? evaluate(await current($, policy), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
