@@ -1,3 +1,4 @@
+import { registerAddDirCommand } from './add-dir-command.js'
 import { registerPermissionsCommand } from './permissions-command.js'
 import '../_shared/shell-cwd.js'
 import { defineMod } from '../../core/mod/define.js'
@@ -75,6 +76,7 @@ export default defineMod({
     }
     $.capability.provide('permissionMode', { mode: modeNow, setMode: switchMode })
     registerPermissionsCommand(on, () => policy, modeNow)
+    registerAddDirCommand(on, () => policy)
     $.capability.provide('permissions', {
       persistUpdate: (update) => (apply ? apply(update) : Promise.reject(new Error(`the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}`))),
       check: async (tool, input) => (policy ? evaluate(await current($, policy), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),

@@ -87,7 +87,7 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await p.waitFor('No settings hooks apply here.')
     // Past the first five: ↑ from the top wraps to the last command, and the menu scrolls to it.
     await p.type('/')
-    await p.waitFor('❯ /agents')
+    await p.waitFor('❯ /add-dir')
     await p.keys('Up')
     await p.waitFor('❯ /usage')
     await p.keys('C-u')
