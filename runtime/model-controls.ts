@@ -37,7 +37,7 @@ export function supportedModels(session: Session): ModelInfo[] {
   ]
 }
 
-/** `$.config.list()`: the rows the runtime keeps; `effort` is what the current model is sent (absent when it takes none). */
+/** `$.config.list()`: the rows the runtime keeps; `effort` is the effort asked for, as the current model is sent it (null when none was asked: the model's default goes, `defaultEffort`; or when the model takes none). */
 export function configRows(session: Session): { key: string; value: unknown }[] {
   const root = session.root
   const thinking = requestedThinking(root.options, root.env)

@@ -116,6 +116,19 @@ export function requestedDisplay(o: { thinking?: ThinkingOption; thinkingDisplay
 /** The reasoning parameters of one request: both clamped to the model. */
 export function reasoningParams(model: string, o: { effort?: EffortLevel; thinking?: ThinkingOption; display?: ThinkingDisplay }, maxTokens: number): { thinking?: ApiThinking; effort?: EffortLevel } {
   const thinking = clampThinking(model, o.thinking, maxTokens, o.display)
-  const effort = clampEffort(model, o.effort, thinking?.type === 'disabled')
+  const effort = clampEffort(model, o.effort ?? defaultEffort(model), thinking?.type === 'disabled')
   return { ...(thinking ? { thinking } : {}), ...(effort ? { effort } : {}) }
+}
+
+/**
+ * The effort a request carries when none was asked for: the model's own default, sent as Claude
+ * Code sends it, so a session costs and answers as it would there. The 5.5 generation (and Fable
+ * and Mythos 5.2) default to medium, Opus 4.7 to xhigh, every other model that takes effort
+ * (an unknown one too) to high.
+ */
+export function defaultEffort(model: string): EffortLevel | undefined {
+  if (capabilitiesOf(model).effort.length === 0) return undefined
+  const id = model.toLowerCase()
+  if (/(?:opus|sonnet|haiku)-5-5|(?:fable|mythos)-5-2(?!\d)/.test(id)) return 'medium'
+  return id.includes('opus-4-7') ? 'xhigh' : 'high'
 }

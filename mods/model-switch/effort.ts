@@ -1,5 +1,5 @@
 import type { ModApi } from '../../core/mod/api.js'
-import { clampEffort, EFFORT_LEVELS, type EffortLevel } from '../../core/model/capabilities.js'
+import { clampEffort, defaultEffort, EFFORT_LEVELS, type EffortLevel } from '../../core/model/capabilities.js'
 import { describeError } from '../../core/errors.js'
 
 // What each level trades, in a line, for the person choosing one.
@@ -30,7 +30,7 @@ export async function effortCommand($: ModApi, args: string): Promise<string> {
   } catch (err) {
     return `Effort not set: ${describeError(err)}`
   }
-  if (level === 'auto') return "Effort level set to auto for this session: each request leaves it to the model's default"
+  if (level === 'auto') return `Effort level set to auto for this session: each request is sent the model's default (${model}: ${defaultEffort(model) ?? 'none'})`
   const set = level as EffortLevel
   const sent = clampEffort(model, set)
   const note = sent === set ? '' : `\n${model} ${sent ? `does not take ${set}, so its requests are sent ${sent}` : 'takes no effort level, so its requests are sent none'}`
@@ -40,5 +40,7 @@ export async function effortCommand($: ModApi, args: string): Promise<string> {
 function current($: ModApi, model: string): string {
   const rows = $.config.list() as { key: string; value: unknown }[]
   const sent = rows.find((r) => r.key === 'effort')?.value
-  return typeof sent === 'string' ? `Effort: ${sent} (${model})` : `Effort: auto, the model's default (${model})`
+  if (typeof sent === 'string') return `Effort: ${sent} (${model})`
+  const fallback = defaultEffort(model)
+  return `Effort: auto, the model's default (${model}: ${fallback ?? 'none, it takes no effort level'})`
 }

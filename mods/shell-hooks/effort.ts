@@ -11,8 +11,8 @@ export const EFFORT_EVENTS: ReadonlySet<HookEventName> = new Set<HookEventName>(
 
 /**
  * The effective effort level, per agent (the main loop under ''): what its last model request was
- * sent, after clamping to the model — absent when the model takes no effort or none was asked
- * for. Before any request, what the session's model would be sent (`$.config.list()`).
+ * sent, after clamping to the model (unasked, the model's default) — absent when the model takes
+ * no effort. Before any request, the level asked for (`$.config.list()`).
  */
 export class EffortTracker {
   private readonly sent = new Map<string, string | null>()

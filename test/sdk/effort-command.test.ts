@@ -6,7 +6,7 @@ import { conversation } from './conversation.js'
 const effortOf = (body: unknown) => (body as { output_config?: { effort?: string } }).output_config?.effort
 
 describe('/effort', () => {
-  it('shows the effort, sets it for the next requests without a model call, clamps it to the model, and auto goes back to none', async () => {
+  it('shows the effort, sets it for the next requests without a model call, clamps it to the model, and auto goes back to the model default', async () => {
     const c = await conversation([{ reply: 'one' }, { reply: 'two' }, { reply: 'three' }], { model: 'claude-opus-4-6', effort: 'low', mods: [toolsMod(), modelSwitch] as never })
     try {
       expect((await c.say('/effort')).result).toBe('Effort: low (claude-opus-4-6)\nUsage: /effort <low|medium|high|xhigh|max|auto> (auto: the model\'s default)')
@@ -18,9 +18,9 @@ describe('/effort', () => {
       expect((await c.say('/effort medium')).result).toMatch(/^Set effort level to medium for this session: /)
       await c.say('second')
       expect((await c.say('/effort auto')).result).toMatch(/^Effort level set to auto/)
-      expect((await c.say('/effort')).result).toMatch(/^Effort: auto, the model's default \(claude-opus-4-6\)\n/)
+      expect((await c.say('/effort')).result).toMatch(/^Effort: auto, the model's default \(claude-opus-4-6: high\)\n/)
       await c.say('third')
-      expect(c.server.requests.map((r) => effortOf(r.body))).toEqual(['high', 'medium', undefined])
+      expect(c.server.requests.map((r) => effortOf(r.body))).toEqual(['high', 'medium', 'high'])
       // The history keeps the command, so the model knows the person changed it.
       expect(JSON.stringify(c.server.requests[0]!.body)).toContain('<command-args>XHIGH</command-args>')
     } finally {

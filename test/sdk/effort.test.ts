@@ -44,12 +44,15 @@ describe('effort and thinking', () => {
     expect(await thinking('5000', { maxThinkingTokens: 2048 })).toEqual({ type: 'enabled', budget_tokens: 2048 })
   })
 
-  it('thinks by default, as Claude Code has every model that can: adaptively where the model has it, else with a budget below max_tokens; no effort is sent unasked', async () => {
+  it('thinks by default, as Claude Code has every model that can: adaptively where the model has it, else with a budget below max_tokens; unasked, the effort is the model default, as Claude Code sends it', async () => {
     const sent = async (model: string, options = {}) => body(await runScript([{ reply: 'ok' }], 'go', { model, ...options }))
     const opus = await sent('claude-opus-5-5')
     expect(opus.thinking).toEqual({ type: 'adaptive' })
     expect(opus.max_tokens).toBe(128_000)
-    expect(opus.output_config).toBeUndefined()
+    expect(opus.output_config).toEqual({ effort: 'medium' })
+    expect((await sent('claude-opus-4-7')).output_config).toEqual({ effort: 'xhigh' })
+    expect((await sent('claude-sonnet-4-6')).output_config).toEqual({ effort: 'high' })
+    expect((await sent('claude-haiku-4-5')).output_config).toBeUndefined()
     expect((await sent('claude-sonnet-4-6')).thinking).toEqual({ type: 'adaptive' })
     expect((await sent('claude-sonnet-4-5', { maxTokens: 32_000 })).thinking).toEqual({ type: 'enabled', budget_tokens: 31_999 })
     expect((await sent('claude-3-5-haiku-20241022')).thinking).toBeUndefined()

@@ -65,12 +65,13 @@ describe('effort in hook inputs', () => {
     }
   })
 
-  it('is absent when no effort is asked for', async () => {
+  it('is the model\'s default when no effort is asked for: the level its requests are sent', async () => {
     await wire()
-    await run(box, SCRIPT, 'go', { model: 'claude-opus-4-7' })
+    const r = await run(box, SCRIPT, 'go', { model: 'claude-opus-4-7' })
+    expect(r.requests[0]!.body.output_config?.effort).toBe('xhigh')
     const [pre] = await dumped(box, 'PreToolUse')
-    expect(pre).not.toHaveProperty('effort')
-    expect(await envOf('PreToolUse')).toEqual(['unset'])
+    expect(pre!.effort).toEqual({ level: 'xhigh' })
+    expect(await envOf('PreToolUse')).toEqual(['xhigh'])
   })
 
   it('is a subagent’s own level inside it', async () => {
