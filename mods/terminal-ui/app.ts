@@ -62,6 +62,8 @@ export class App {
   mode = 'default'
   /** The background tasks running now, as the last background_tasks_changed listed them. */
   tasks: BackgroundTask[] = []
+  /** What the `statusLine` command printed last, drawn above modloop's own status line. */
+  customStatus: { lines: string[]; padding: number } | undefined
   $: ModApi | undefined
   private readonly menu = new CommandMenu()
   private exitArmedAt = 0
@@ -317,6 +319,9 @@ export class App {
       if (this.shell) lines.push(p.magenta('  ! for shell mode'))
       else if (!this.editor.browsing) lines.push(...this.menu.lines(this.editor.text, p, width))
     }
+    // Beside the built-in line, not in its place, as Claude Code keeps its footer under a custom one.
+    const indent = ' '.repeat(2 + (this.customStatus?.padding ?? 0))
+    for (const line of this.customStatus?.lines ?? []) lines.push(p.dim(`${indent}${line}`))
     const status = this.statusLine()
     if (status) lines.push(status)
     this.screen.setLive(lines, caret)

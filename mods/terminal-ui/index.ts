@@ -10,7 +10,7 @@ import { describeError } from '../../core/errors.js'
 /** What the in-session half needs from the terminal that runs the session. */
 export interface UiBridge {
   /** The session started: `$` works from now on. */
-  attach($: ModApi, e: { sessionId: string; resumed: boolean }): void
+  attach($: ModApi, e: { sessionId: string; resumed: boolean; transcriptPath: string }): void
   /** A turn took a prompt of the terminal's input (prompt.submit from the input stream). */
   promptTaken(): void
   toolOutcome(toolUseId: string, outcome: Outcome, ms: number): void
@@ -72,7 +72,7 @@ export default defineMod({
           if (OWN.includes(spec)) $.log.warn(describeError(err))
         }
       }
-      bridge.attach($, { sessionId: e.sessionId, resumed: e.resumedFrom !== undefined })
+      bridge.attach($, { sessionId: e.sessionId, resumed: e.resumedFrom !== undefined, transcriptPath: e.transcriptPath })
       return result
     }, { stage: STAGE.guard })
 

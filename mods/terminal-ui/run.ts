@@ -24,6 +24,7 @@ import type { InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
 import { describeError } from '../../core/errors.js'
+import { startStatusLine, type SessionStatusLine } from './status-line.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
 
@@ -113,6 +114,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       return { code: 0 }
     }
     let $: ModApi | undefined
+    let statusLine: SessionStatusLine | undefined
     // A mode picked with Shift+Tab before the session started; it is set once it has.
     let modeChosen: string | undefined
     // The mode has one owner (the `permissionMode` capability); Shift+Tab switches it there.
@@ -135,6 +137,10 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         // A new conversation (the first, or one /clear began) holds nothing yet: the context the last one used is not its.
         if (!e.resumed) view.totals.contextTokens = 0
         if (e.resumed) showResumed(view, paint, api, e.sessionId)
+        // A /clear starts a session afresh: its status line too.
+        statusLine?.dispose()
+        const addedDirs = (opts.additionalDirectories ?? []).map(String)
+        statusLine = startStatusLine({ app, $: api, cwd: options.cwd, env: io.env, say, model: () => view.totals.model, place: { sessionId: e.sessionId, transcriptPath: e.transcriptPath, projectDir: options.cwd, addedDirs } })
       },
       promptTaken: () => {
         const text = app.pending.takeStarting()
@@ -243,6 +249,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         app.mode = mode
         if (owner) void setMode(owner, mode)
         else modeChosen = mode
+        statusLine?.refresh()
         app.redraw()
       },
     }
@@ -255,6 +262,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       for await (const m of q as AsyncIterable<SDKMessage>) {
         if (m.type === 'system' && m.subtype === 'init') app.busy = true
         view.onMessage(m)
+        statusLine?.onMessage(m)
         // The loop joins the waiting `next` prompts to the turn once a tool round is answered.
         if (isToolRound(m) && !view.busyWithTopLevelTools) {
           for (const text of app.pending.takeJoining()) void view.print(promptText(text, paint))
@@ -281,6 +289,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       failed = true
     } finally {
       stopSession = undefined
+      statusLine?.dispose()
       surface.connect(undefined)
       app.actions = undefined
       app.busy = false
