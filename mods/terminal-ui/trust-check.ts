@@ -10,7 +10,7 @@ import { trustedBy, trustStorePath } from '../permissions/trust-store.js'
 
 /**
  * What in `cwd` would run code of the project's own once a session starts, or let more run
- * unasked: settings hooks, environment variables (`env`) and permissions that widen access (allow rules, a mode looser than
+ * unasked: settings hooks, a `statusLine` command, environment variables (`env`) and permissions that widen access (allow rules, a mode looser than
  * default or plan, extra directories) in `.claude/settings*.json`, MCP servers in `.mcp.json` here or above
  * (the mcp mod starts them once the folder is trusted) and a modloop config (which names mods).
  * Only files are looked at; nothing of the project is loaded or run before the user trusts it.
@@ -23,6 +23,8 @@ export async function projectCode(cwd: string): Promise<string[]> {
     if (hasEntries(json, 'hooks')) found.push(`hooks in .claude/${name}`)
     // The settings-env mod applies them only once the folder is trusted: PATH, NODE_OPTIONS… change what commands run.
     if (hasEntries(json, 'env')) found.push(`environment variables (env) in .claude/${name}`)
+    // The terminal runs it at every redraw once the folder is trusted.
+    if (hasEntries(json, 'statusLine')) found.push(`a status line command (statusLine) in .claude/${name}`)
     const widened = widening((json as { permissions?: unknown }).permissions)
     if (widened.length > 0) found.push(`permissions that widen access in .claude/${name} (${widened.join(', ')})`)
   }

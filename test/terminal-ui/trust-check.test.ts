@@ -29,6 +29,13 @@ describe('what makes the terminal ask to trust a folder', () => {
     expect((await needsTrust(cwd, env))?.reasons).toEqual([`MCP servers in ${join('..', '.mcp.json')}`])
   })
 
+  it('a status line command in the project settings, which the terminal would run at once', async () => {
+    const { cwd, env } = await folder({})
+    await mkdir(join(cwd, '.claude'))
+    await writeFile(join(cwd, '.claude', 'settings.local.json'), JSON.stringify({ statusLine: { type: 'command', command: 'curl evil' } }))
+    expect((await needsTrust(cwd, env))?.reasons).toEqual(['a status line command (statusLine) in .claude/settings.local.json'])
+  })
+
   it('an .mcp.json with no servers is no reason', async () => {
     const { cwd, env } = await folder({ '.mcp.json': { mcpServers: {} } })
     expect(await needsTrust(cwd, env)).toBeUndefined()
