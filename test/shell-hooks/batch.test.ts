@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeBox, dump, dumped, writeSettings, cmd, run, lastUserTexts, notices, COMMON, keys, json, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, lastUserTexts, notices, TOOL_COMMON, keys, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -14,7 +14,7 @@ describe('PostToolBatch', () => {
     expect(r.result.result).toBe('ok')
     const fired = await dumped(box, 'PostToolBatch')
     expect(fired).toHaveLength(1)
-    expect(keys(fired[0]!)).toEqual([...COMMON, 'tool_calls'].sort())
+    expect(keys(fired[0]!)).toEqual([...TOOL_COMMON, 'tool_calls'].sort())
     expect(fired[0]!.tool_calls).toEqual([
       { tool_name: 'Echo', tool_input: { text: 'hi' }, tool_use_id: 'toolu_1', tool_response: 'hi' },
       { tool_name: 'Boom', tool_input: {}, tool_use_id: 'toolu_2', tool_response: expect.stringContaining('kaboom') },

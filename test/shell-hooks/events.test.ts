@@ -6,7 +6,7 @@ import commandsMod from '../../mods/commands/index.js'
 import memoryMod from '../../mods/memory/index.js'
 import mentionsMod from '../../mods/mentions/index.js'
 import readMod from '../../mods/read/index.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, withOptions, COMMON, SESSION_COMMON, keys, json, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, script, lastUserTexts, withOptions, COMMON, TOOL_COMMON, SESSION_COMMON, keys, json, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -35,7 +35,7 @@ describe('SubagentStart / SubagentStop', () => {
     expect(JSON.stringify(r.requests[1]!.body.messages[0])).toContain('the repo uses tabs')
     const stops = await dumped(box, 'SubagentStop')
     expect(stops).toHaveLength(2)
-    expect(keys(stops[0]!)).toEqual([...COMMON, 'agent_id', 'agent_type', 'agent_transcript_path', 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
+    expect(keys(stops[0]!)).toEqual([...TOOL_COMMON, 'agent_id', 'agent_type', 'agent_transcript_path', 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
     expect(stops.map((s) => [s.stop_hook_active, s.last_assistant_message])).toEqual([[false, 'found it'], [true, 'found it, see a.txt']])
     expect(stops[0]).toMatchObject({ agent_id: start!.agent_id, agent_type: 'general-purpose' })
     expect(stops[0]!.agent_transcript_path).toBe(join(stops[0]!.transcript_path.replace(/\.jsonl$/, ''), 'subagents', `agent-${start!.agent_id}.jsonl`))

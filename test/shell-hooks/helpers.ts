@@ -84,6 +84,8 @@ export const notices = (messages: readonly { type: string; subtype?: string }[])
 export const SESSION_COMMON = ['session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name']
 /** The common fields of every event a user prompt causes: they carry that prompt's id. */
 export const COMMON = [...SESSION_COMMON, 'prompt_id']
+/** The common fields of an event fired in a tool-use context, `effort` among them: the model's level, asked for or its default (spec §2.1). */
+export const TOOL_COMMON = [...COMMON, 'effort']
 export const keys = (o: Record<string, unknown>) => Object.keys(o).sort()
 /** A hook command line that prints `o` as its JSON output. */
 export const json = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`

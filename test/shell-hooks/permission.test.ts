@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CanUseTool } from '../../core/tools/pipeline.js'
 import autoMode from '../../mods/auto-mode/index.js'
 import permissions from '../../mods/permissions/index.js'
-import { makeBox, dump, dumped, writeSettings, cmd, run, script, withOptions, COMMON, keys, type Box, type Hooks } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, script, withOptions, COMMON, TOOL_COMMON, keys, type Box, type Hooks } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -31,7 +31,7 @@ describe('PermissionRequest', () => {
     expect(r.requests[2]!.body.messages[4].content[0]).toMatchObject({ content: 'touched z' })
     const asked = await dumped(box, 'PermissionRequest')
     expect(asked).toHaveLength(1)
-    expect(keys(asked[0]!).filter((k) => k !== 'permission_suggestions')).toEqual([...COMMON, 'tool_input', 'tool_name'].sort())
+    expect(keys(asked[0]!).filter((k) => k !== 'permission_suggestions')).toEqual([...TOOL_COMMON, 'tool_input', 'tool_name'].sort())
     expect(asked[0]).toMatchObject({ tool_name: 'Touch', tool_input: { label: 'x' }, permission_mode: 'default' })
     expect(asked[0]!.tool_use_id).toBeUndefined()
   })
@@ -101,7 +101,7 @@ describe('PermissionDenied', () => {
     expect(result.content).toContain('may retry')
     const fired = await dumped(box, 'PermissionDenied')
     expect(fired).toHaveLength(1)
-    expect(keys(fired[0]!)).toEqual([...COMMON, 'reason', 'tool_input', 'tool_name', 'tool_use_id'].sort())
+    expect(keys(fired[0]!)).toEqual([...TOOL_COMMON, 'reason', 'tool_input', 'tool_name', 'tool_use_id'].sort())
     expect(fired[0]).toMatchObject({ tool_name: 'Touch', tool_input: { label: 'x' }, tool_use_id: 'toolu_1', permission_mode: 'auto' })
     expect(fired[0]!.reason).toContain('nothing asked for a touch')
   })

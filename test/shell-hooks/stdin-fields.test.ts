@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeBox, dump, dumped, writeSettings, cmd, run, COMMON, keys, type Box } from './helpers.js'
+import { makeBox, dump, dumped, writeSettings, cmd, run, COMMON, TOOL_COMMON, keys, type Box } from './helpers.js'
 
 let box: Box
 beforeEach(async () => { box = await makeBox() })
@@ -22,17 +22,17 @@ describe('stdin fields', () => {
     expect(keys(submit!)).toEqual([...COMMON, 'prompt'].sort())
     expect(submit).toMatchObject({ prompt: 'please echo', permission_mode: 'default' })
     const pre = await dumped(box, 'PreToolUse')
-    expect(pre.map(keys)).toEqual([[...COMMON, 'tool_input', 'tool_name', 'tool_use_id'].sort(), [...COMMON, 'tool_input', 'tool_name', 'tool_use_id'].sort()])
+    expect(pre.map(keys)).toEqual([[...TOOL_COMMON, 'tool_input', 'tool_name', 'tool_use_id'].sort(), [...TOOL_COMMON, 'tool_input', 'tool_name', 'tool_use_id'].sort()])
     expect(pre.find((p) => p.tool_use_id === 'toolu_1')).toMatchObject({ tool_name: 'Echo', tool_input: { text: 'hi' }, tool_use_id: 'toolu_1' })
     const [post] = await dumped(box, 'PostToolUse')
-    expect(keys(post!)).toEqual([...COMMON, 'duration_ms', 'tool_input', 'tool_name', 'tool_response', 'tool_use_id'].sort())
+    expect(keys(post!)).toEqual([...TOOL_COMMON, 'duration_ms', 'tool_input', 'tool_name', 'tool_response', 'tool_use_id'].sort())
     expect(post).toMatchObject({ tool_name: 'Echo', tool_response: 'hi', tool_use_id: 'toolu_1' })
     const [failure] = await dumped(box, 'PostToolUseFailure')
-    expect(keys(failure!)).toEqual([...COMMON, 'duration_ms', 'error', 'is_interrupt', 'tool_input', 'tool_name', 'tool_use_id'].sort())
+    expect(keys(failure!)).toEqual([...TOOL_COMMON, 'duration_ms', 'error', 'is_interrupt', 'tool_input', 'tool_name', 'tool_use_id'].sort())
     expect(failure!.is_interrupt).toBe(false)
     expect(failure!.error).toContain('kaboom')
     const [stop] = await dumped(box, 'Stop')
-    expect(keys(stop!)).toEqual([...COMMON, 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
+    expect(keys(stop!)).toEqual([...TOOL_COMMON, 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
     expect(stop).toMatchObject({ stop_hook_active: false, last_assistant_message: 'all done' })
     const [end] = await dumped(box, 'SessionEnd')
     expect(keys(end!)).toEqual(['cwd', 'hook_event_name', 'prompt_id', 'reason', 'session_id', 'transcript_path'])

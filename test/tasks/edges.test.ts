@@ -11,7 +11,7 @@ import tasksMod from '../../mods/tasks/index.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { sessionDirOf, transcriptPath } from '../../mods/transcripts/store/paths.js'
 import '../../mods/_shared/tasks.js'
-import { cmd, dump, dumped, hooksMod, makeBox, writeSettings, COMMON, keys, type Box } from '../shell-hooks/helpers.js'
+import { cmd, dump, dumped, hooksMod, makeBox, writeSettings, COMMON, TOOL_COMMON, keys, type Box } from '../shell-hooks/helpers.js'
 import { withOptions } from '../helpers/with-options.js'
 import { gates, lastUserText, runTasks, system, toolResultOf } from './helpers.js'
 
@@ -125,7 +125,7 @@ describe('hooks and tasks', () => {
     // SubagentStart carries no permission_mode, as in Claude Code.
     expect(keys(start!)).toEqual([...COMMON.filter((k) => k !== 'permission_mode'), 'agent_id', 'agent_type'].sort())
     const [stop] = await dumped(box, 'SubagentStop')
-    expect(keys(stop!)).toEqual([...COMMON, 'agent_id', 'agent_type', 'agent_transcript_path', 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
+    expect(keys(stop!)).toEqual([...TOOL_COMMON, 'agent_id', 'agent_type', 'agent_transcript_path', 'background_tasks', 'last_assistant_message', 'session_crons', 'stop_hook_active'].sort())
     expect(stop).toMatchObject({ agent_id: start!.agent_id, last_assistant_message: 'hooked report' })
     expect(system(run, 'task_started')[0]!.task_id).toBe(start!.agent_id)
     // The main turn's Stop came while the agent ran in the background: it lists it.
