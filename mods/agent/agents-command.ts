@@ -1,6 +1,6 @@
 import type { On } from '../../core/bus/types.js'
-import { describeError } from '../../core/errors.js'
 import type { AgentDefinition } from './definitions.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 /**
  * `/agents`: the agent types the Agent tool can start in this session — built-in, the config's,
@@ -10,11 +10,7 @@ import type { AgentDefinition } from './definitions.js'
 export function registerAgentsCommand(on: On, typesOf: (sessionId: string) => ReadonlyMap<string, AgentDefinition> | undefined): void {
   on('session.start', async ($, e, next) => {
     const r = await next(e)
-    try {
-      await $.command.register({ name: 'agents', description: 'List the subagent types of this session and where each is defined', kind: 'local' })
-    } catch (err) {
-      $.log.warn(`/agents was not registered: ${describeError(err)}`)
-    }
+    await registerCommands($, [{ name: 'agents', description: 'List the subagent types of this session and where each is defined', kind: 'local' }])
     return r
   })
 

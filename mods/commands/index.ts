@@ -18,8 +18,8 @@ import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { skillTool } from './skill-tool.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { projectDirs } from '../_shared/repo-root.js'
-import { describeError } from '../../core/errors.js'
 import { ShellLineRefused } from './shell-expansion.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 const options = z.object({
   /** Where `~/.claude/commands` and `~/.claude/skills` are looked for (tests). */
@@ -154,13 +154,7 @@ export default defineMod({
           kind: c.kind === 'skill' ? 'skill' as const : 'prompt' as const,
         })),
       ]
-      for (const spec of specs) {
-        try {
-          await $.command.register(spec)
-        } catch (err) {
-          warn(`/${spec.name} was not registered: ${describeError(err)}`)
-        }
-      }
+      await registerCommands($, specs, warn)
       if (listing) {
         await registerTool($, skillTool(byToolName, (def, args, agentId) => invoke($, def, args, agentId), () => $.capability.use('agents')))
       }

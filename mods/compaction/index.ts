@@ -8,6 +8,7 @@ import { summarize } from './summarize.js'
 import { autoThreshold, isOn } from './threshold.js'
 import { persistResult } from './tool-results.js'
 import { describeError } from '../../core/errors.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 const COMPACTABLE = ['Bash', 'Glob', 'Grep', 'Read', 'WebFetch', 'WebSearch', 'Edit', 'Write']
 
@@ -84,11 +85,7 @@ export default defineMod({
 
     on('session.start', async ($, e, next) => {
       follow($)
-      try {
-        await $.command.register({ name: 'compact', description: 'Summarize the conversation so far to free context', argumentHint: '[focus instructions]', kind: 'local' })
-      } catch (err) {
-        $.log.warn(`/compact was not registered: ${describeError(err)}`)
-      }
+      await registerCommands($, [{ name: 'compact', description: 'Summarize the conversation so far to free context', argumentHint: '[focus instructions]', kind: 'local' }])
       return next(e)
     })
 

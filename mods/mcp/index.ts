@@ -11,6 +11,7 @@ import { projectTrust } from './trust.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { mcpControl } from './control.js'
 import { describeError } from '../../core/errors.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 const NONE = 'No MCP servers are configured.'
 // session.start's budget is 10 s: waiting longer would get this mod reported and skipped.
@@ -154,11 +155,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
       $.log.warn(`started a project MCP server not yet approved in this workspace: "${s.name}" (${s.summary}; ${s.file}); start modloop in ${cwd} to approve it`)
     }
   }
-  try {
-    await $.command.register({ name: 'mcp', description: 'Show the MCP servers, their status and their tools', kind: 'local' })
-  } catch (err) {
-    $.log.warn(`/mcp was not registered: ${describeError(err)}`)
-  }
+  await registerCommands($, [{ name: 'mcp', description: 'Show the MCP servers, their status and their tools', kind: 'local' }])
   // The MCP SDK loads only for a session that has servers.
   if (servers.length === 0) return undefined
   const { McpManager } = await import('./manager.js')

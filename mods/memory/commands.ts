@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { On } from '../../core/bus/types.js'
-import { describeError } from '../../core/errors.js'
 import type { LoadedInstruction } from './types.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 const COMMANDS = [
   { name: 'init', description: 'Have the model write a CLAUDE.md for this project, or improve the one there is', kind: 'prompt' as const },
@@ -15,13 +15,7 @@ const COMMANDS = [
 export function registerMemoryCommands(on: On, loadsOf: (sessionId: string) => readonly LoadedInstruction[] | undefined, home: () => string): void {
   on('session.start', async ($, e, next) => {
     const r = await next(e)
-    for (const spec of COMMANDS) {
-      try {
-        await $.command.register(spec)
-      } catch (err) {
-        $.log.warn(`/${spec.name} was not registered: ${describeError(err)}`)
-      }
-    }
+    await registerCommands($, COMMANDS)
     return r
   })
 

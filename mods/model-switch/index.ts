@@ -1,6 +1,7 @@
 import { defineMod } from '../../core/mod/define.js'
 import { describeError } from '../../core/errors.js'
 import { opusplan } from './opusplan.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 const COMMANDS = [
   { name: 'model', description: 'Show or switch the model', argumentHint: '[name|default]', kind: 'local' as const },
@@ -21,13 +22,7 @@ export default defineMod({
   register(on) {
     opusplan(on)
     on('session.start', async ($, e, next) => {
-      for (const spec of COMMANDS) {
-        try {
-          await $.command.register(spec)
-        } catch (err) {
-          $.log.warn(`/${spec.name} was not registered: ${describeError(err)}`)
-        }
-      }
+      await registerCommands($, COMMANDS)
       return next(e)
     })
 

@@ -4,11 +4,11 @@ import { z } from 'zod'
 import '../../core/mod/session-capabilities.js'
 import { STAGE } from '../../core/bus/types.js'
 import { defineMod } from '../../core/mod/define.js'
-import { describeError } from '../../core/errors.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
 import { findStyle, readChoice, type StyleChoice } from './select.js'
 import { settingSources } from '../_shared/setting-sources.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 const options = z.object({
   /** Where `~/.claude` (settings.json, output-styles/) is looked for (tests); else CLAUDE_CONFIG_DIR, else HOME. */
@@ -59,11 +59,7 @@ export default defineMod({
       const choice = await readChoice({ cwd: e.cwd, claudeDir, option: opts.outputStyle, settingsArgs, sources }, warn)
       const active = findStyle(styles, choice, warn)
       sessions.set(e.sessionId, { styles, ...(active ? { active } : {}), ...(choice ? { choice } : {}) })
-      try {
-        await $.command.register({ name: 'output-style', description: 'List the output styles (the outputStyle setting picks one)', kind: 'local' })
-      } catch (err) {
-        warn(`/output-style was not registered: ${describeError(err)}`)
-      }
+      await registerCommands($, [{ name: 'output-style', description: 'List the output styles (the outputStyle setting picks one)', kind: 'local' }], warn)
       return next(e)
     })
 

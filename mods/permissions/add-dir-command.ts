@@ -2,10 +2,10 @@ import { stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import type { On } from '../../core/bus/types.js'
-import { describeError } from '../../core/errors.js'
 import { isInside } from '../_shared/allowed-paths.js'
 import { setRoots } from './policy.js'
 import type { Policy } from './types.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 /**
  * `/add-dir <path>`: one more working directory for the rest of the session, as `--add-dir` gives
@@ -20,11 +20,7 @@ export function registerAddDirCommand(on: On, policyOf: () => Policy | undefined
     const r = await next(e)
     const policy = policyOf()
     if (policy && added.length > 0) await setRoots(policy, [...policy.roots.lexical.slice(1), ...added])
-    try {
-      await $.command.register({ name: 'add-dir', description: 'Add a working directory for this session', argumentHint: '<path>', kind: 'local' })
-    } catch (err) {
-      $.log.warn(`/add-dir was not registered: ${describeError(err)}`)
-    }
+    await registerCommands($, [{ name: 'add-dir', description: 'Add a working directory for this session', argumentHint: '<path>', kind: 'local' }])
     return r
   })
 

@@ -1,6 +1,6 @@
 import type { On } from '../../core/bus/types.js'
-import { describeError } from '../../core/errors.js'
 import type { Behavior, Policy } from './types.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 /**
  * `/permissions`: the rules in effect, by behaviour, each with the settings source it came from,
@@ -10,11 +10,7 @@ import type { Behavior, Policy } from './types.js'
 export function registerPermissionsCommand(on: On, policyOf: () => Policy | undefined, mode: () => string): void {
   on('session.start', async ($, e, next) => {
     const r = await next(e)
-    try {
-      await $.command.register({ name: 'permissions', description: 'List the permission rules in effect and where each comes from, the mode and the working directories', kind: 'local' })
-    } catch (err) {
-      $.log.warn(`/permissions was not registered: ${describeError(err)}`)
-    }
+    await registerCommands($, [{ name: 'permissions', description: 'List the permission rules in effect and where each comes from, the mode and the working directories', kind: 'local' }])
     return r
   })
 

@@ -13,6 +13,7 @@ import { toLine, type LineBase } from './lines.js'
 import { TranscriptWriter } from './writer.js'
 import { journalFor, type Journal } from './store/journals.js'
 import { readFilesOf } from '../_shared/read-state.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 const options = z.object({
   /** fsync after every line: a line then survives power loss too, not only a killed process, at a cost per message. */
@@ -75,11 +76,7 @@ export default defineMod({
     $.capability.provide('transcripts', { setTitle })
 
     on('session.start', async ($, e, next) => {
-      try {
-        await $.command.register({ name: 'rename', description: 'Give the session a title (`--resume <title>` and `modloop sessions list` know it by it)', argumentHint: '<name>', kind: 'local' })
-      } catch (err) {
-        $.log.warn(`/rename was not registered: ${describeError(err)}`)
-      }
+      await registerCommands($, [{ name: 'rename', description: 'Give the session a title (`--resume <title>` and `modloop sessions list` know it by it)', argumentHint: '<name>', kind: 'local' }])
       // Core took the session in its store (its lock) before session.start: this process alone writes it.
       if (await isEphemeral($) || e.transcriptPath === '') return next(e)
       const branch = await gitBranch(e.cwd)
