@@ -21,7 +21,8 @@ export function sessionProviders(session: Session): Record<string, Provider> {
     // Status-line figures as the mod model names them; rate limits are unknown to a headless runtime.
     // `context` is the main conversation's window as the last request left it (what a status line
     // shows), not the tokens spent so far: those are in `models`.
-    // `cost.apiDurationMs` and `models` (tokens and cost by model, as results' modelUsage) are modloop additions.
+    // `cost.apiDurationMs`, `models` (tokens and cost by model, as results' modelUsage) and `lines`
+    // (what the session's tools changed in files) are modloop additions.
     'session.usage': () => {
       const root = session.root
       const context = getContextUsage(root)
@@ -30,6 +31,7 @@ export function sessionProviders(session: Session): Record<string, Provider> {
         context: { tokens: context.totalTokens, window: context.maxTokens, percent: context.percentage },
         cost: { usd: root.totalCostUsd, apiDurationMs: Math.round(root.apiMs) },
         models: structuredClone(root.modelUsage),
+        lines: { ...root.linesChanged },
       }
     },
     // A notice for the caller's stream that the model never reads: a `system` message (informational by

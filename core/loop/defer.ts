@@ -76,5 +76,6 @@ function callEnv(session: Session, signal: AbortSignal): CallEnv {
     bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal, model: session.model,
     canUseTool: session.options.canUseTool,
     onDenied: (d) => session.root.denials.push(d),
+    onLinesChanged: (lines) => session.countLines(lines),
   }
 }

@@ -49,6 +49,7 @@ export class TurnRun {
       agentId: session.agent?.agentId,
       canUseTool: session.options.canUseTool,
       onDenied: (d) => session.root.denials.push(d),
+      onLinesChanged: (lines) => session.countLines(lines),
       onProgress: progressPoster(session),
     }
     this.cap = concurrencyCap(session.options.env)

@@ -4,6 +4,7 @@ import type { ModHost } from '../mod/host.js'
 import { contextWindow, costUsd, maxOutputTokens } from '../model/pricing.js'
 import type { Model, ToolDefinition } from '../model/types.js'
 import { ToolRegistry } from '../tools/registry.js'
+import type { LinesChanged } from '../tools/tool.js'
 import { addUsage, uuid, zeroUsage, type ModelUsage, type SDKMessage } from './messages.js'
 import type { SessionOptions } from './session-options.js'
 import type { EffortLevel } from '../model/capabilities.js'
@@ -62,6 +63,8 @@ export class Session {
   readonly switchContext: string[] = []
   /** How long the model requests of this session took (ms), subagents included: `/cost`'s API duration. */
   apiMs = 0
+  /** Lines the session's tools added to and removed from files, subagents included: `/cost`'s code changes. */
+  readonly linesChanged: LinesChanged = { added: 0, removed: 0 }
   /** What a resumed session had spent before this query: maxBudgetUsd counts only spend since. */
   costBeforeQuery = 0
   userTurns = 0
@@ -184,6 +187,12 @@ export class Session {
     }
     m.costUSD += cost
     return cost
+  }
+
+  /** Counts lines a tool changed on the root session, so a subagent's edits are the session's. */
+  countLines(lines: LinesChanged): void {
+    this.root.linesChanged.added += lines.added
+    this.root.linesChanged.removed += lines.removed
   }
 
   /** Tool definitions for a request, descriptions through `tool.describe` once per tool per session. */

@@ -156,7 +156,7 @@ export interface ModApiCore {
      * Status-line figures: `context` is the main conversation's window as the last request filled it
      * (an estimate before any request), `models` the tokens and cost spent, by model.
      */
-    usage(): { startedAt: number; rateLimits: unknown[]; context: { tokens: number; window: number; percent: number }; cost: { usd: number; apiDurationMs: number }; models: Record<string, unknown> }
+    usage(): { startedAt: number; rateLimits: unknown[]; context: { tokens: number; window: number; percent: number }; cost: { usd: number; apiDurationMs: number }; models: Record<string, unknown>; lines: { added: number; removed: number } }
     version(): { version: number }
     compact(args?: { instructions?: string; trigger?: 'manual' | 'plugin' }): Promise<SessionCompactResult>
     /** A notice for the caller's stream that the model never reads (a `system` message). */

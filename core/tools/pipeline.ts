@@ -2,7 +2,7 @@ import type { Bus } from '../bus/bus.js'
 import type { PermissionUpdate, ToolCallInput, ToolCallResult, TurnEnding } from '../events/types.js'
 import { describeError } from '../errors.js'
 import type { ToolRegistry } from './registry.js'
-import { sendableContent, validateInput, type Tool, type ToolOutput, type ToolResultContent, type Validation } from './tool.js'
+import { sendableContent, validateInput, type LinesChanged, type Tool, type ToolOutput, type ToolResultContent, type Validation } from './tool.js'
 import { whyUnserializable } from './serializable.js'
 import { permit } from './permit.js'
 
@@ -62,6 +62,8 @@ export interface CallEnv {
   onDenied?(denial: { tool_name: string; tool_use_id: string; tool_input: unknown }): void
   /** A running tool reported progress; reaches here at most once per PROGRESS_INTERVAL_MS per call. */
   onProgress?(progress: ToolProgress): void
+  /** A tool that ran changed lines of files (ToolOutput.linesChanged), whatever handlers then made of its answer. */
+  onLinesChanged?(lines: LinesChanged): void
 }
 
 export interface ToolProgress {
@@ -239,6 +241,7 @@ async function runTool(env: CallEnv, tool: Tool, toolUseId: string, input: unkno
   }
   try {
     const out = outputOf(await tool.call(input, { signal: env.signal, cwd: env.cwd, sessionId: env.sessionId, toolUseId, agentId: env.agentId, model: env.model, progress }), tool.name)
+    if (out.linesChanged && !out.isError) env.onLinesChanged?.(out.linesChanged)
     const extra = { ...(out.endTurn ? { endTurn: out.endTurn } : {}), ...(out.content ? { content: out.content } : {}), ...(out.followUp ? { followUp: out.followUp } : {}), ...(out.context ? { context: out.context } : {}) }
     return out.isError ? { isError: true, result: out.result, text: out.text, ...extra } : { result: out.result, text: out.text, ...extra }
   } catch (err) {

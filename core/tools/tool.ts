@@ -49,7 +49,12 @@ export interface ToolOutput {
   context?: string[]
   /** Ends the turn once this batch is answered: structured output for the result, or an error result. */
   endTurn?: TurnEnding
+  /** The lines the call added to and removed from files: the session counts them (`/cost`, the status line). */
+  linesChanged?: LinesChanged
 }
+
+/** Lines of files a call or a session changed. */
+export interface LinesChanged { added: number; removed: number }
 
 /**
  * The Tool contract. Input is described by a zod schema (turned into JSON Schema with zod's own

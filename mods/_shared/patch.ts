@@ -1,4 +1,5 @@
 import type { StructuredPatchHunk } from 'diff'
+import type { LinesChanged } from '../../core/tools/tool.js'
 import { numberLine } from './numbered-lines.js'
 
 export type Hunk = StructuredPatchHunk
@@ -13,6 +14,25 @@ export async function hunksOf(path: string, before: string, after: string): Prom
   const lf = (s: string) => s.replace(/\r\n/g, '\n')
   return structuredPatch(path, path, lf(before), lf(after), undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS })?.hunks ?? []
 }
+
+/** The lines a patch adds and removes, as the session's code-change totals count them. */
+export function linesChangedBy(hunks: readonly Hunk[]): LinesChanged {
+  let added = 0
+  let removed = 0
+  for (const hunk of hunks) {
+    for (const line of hunk.lines) {
+      if (line.startsWith('+')) added++
+      else if (line.startsWith('-')) removed++
+    }
+  }
+  return { added, removed }
+}
+
+/**
+ * The lines a new file's content adds, counted as Claude Code counts them: the pieces between
+ * newlines, so a final newline counts one more line, and an empty file none.
+ */
+export const linesOfNewFile = (content: string): LinesChanged => ({ added: content === '' ? 0 : content.split('\n').length, removed: 0 })
 
 /** The changed regions as the file now reads them, numbered like `cat -n`, for the model. */
 export function snippetOf(hunks: readonly Hunk[], maxLines = 60): string {

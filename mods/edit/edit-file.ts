@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import { z } from 'zod'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { checkPath } from '../_shared/allowed-paths.js'
-import { hunksOf, snippetOf, type Hunk } from '../_shared/patch.js'
+import { hunksOf, linesChangedBy, snippetOf, type Hunk } from '../_shared/patch.js'
 import { changedSinceRead, hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
 import { readFirstAlways, type UnreadCheck } from '../_shared/unread-change.js'
@@ -100,5 +100,6 @@ export async function editTool(
       structuredPatch: hunks, userModified: false, replaceAll: input.replace_all,
     },
     text: `${info ? 'Edited' : 'Created'} ${shown}${count > 1 ? ` (${count} replacements)` : ''}.${stale ? STALE_NOTE : ''} The changed part now reads (cat -n):\n${snippetOf(hunks)}`,
+    linesChanged: linesChangedBy(hunks),
   }
 }

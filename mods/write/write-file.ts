@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { checkPath } from '../_shared/allowed-paths.js'
 import { countLines } from '../_shared/numbered-lines.js'
-import { hunksOf, snippetOf } from '../_shared/patch.js'
+import { hunksOf, linesChangedBy, linesOfNewFile, snippetOf } from '../_shared/patch.js'
 import { hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
 import { readFirstAlways, type UnreadCheck } from '../_shared/unread-change.js'
@@ -62,6 +62,7 @@ export async function writeTool(
     return {
       result: { type: 'create', filePath: shown, content: input.content, structuredPatch: [], originalFile: null },
       text: `Created ${shown} (${lines} line${lines === 1 ? '' : 's'}).`,
+      linesChanged: linesOfNewFile(input.content),
     }
   }
   const hunks = await hunksOf(shown, original ?? '', content)
@@ -69,5 +70,6 @@ export async function writeTool(
   return {
     result: { type: 'update', filePath: shown, content: input.content, structuredPatch: hunks, originalFile: original },
     text: `Updated ${shown} (${lines} line${lines === 1 ? '' : 's'}).${snippet ? ` The changed parts now read (cat -n):\n${snippet}` : ' The content is unchanged.'}`,
+    linesChanged: linesChangedBy(hunks),
   }
 }

@@ -206,7 +206,7 @@ describe('slash commands from .claude/commands', () => {
     ], { cwd, model: 'claude-sonnet-4-5', mods: [commands()] })
     try {
       const before = await c.say('/cost')
-      expect(before.result).toMatch(/^Total cost: {12}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
+      expect(before.result).toMatch(/^Total cost: {12}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nTotal code changes: {4}0 lines added, 0 lines removed\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
       await c.say('first')
       await c.q.setModel('claude-haiku-4-5')
       const last = await c.say('second')
@@ -217,7 +217,8 @@ describe('slash commands from .claude/commands', () => {
       expect(lines[0]).toBe(`Total cost:            $${last.total_cost_usd.toFixed(2)}`)
       expect(last.total_cost_usd).toBeGreaterThan(0.5)
       expect(Number(/Total duration \(API\): +(\d+\.\d)s/.exec(lines[1]!)![1])).toBeGreaterThanOrEqual(0.1)
-      expect(lines.slice(3)).toEqual([
+      expect(lines[3]).toBe('Total code changes:    0 lines added, 0 lines removed')
+      expect(lines.slice(4)).toEqual([
         'Usage by model:',
         `  claude-sonnet-4-5:  1.2k input, 300 output, 2k cache read, 0 cache write ($${m['claude-sonnet-4-5']!.costUSD.toFixed(4)})`,
         `  claude-haiku-4-5:   40k input, 1.5m output, 0 cache read, 0 cache write ($${m['claude-haiku-4-5']!.costUSD.toFixed(2)})`,
@@ -231,7 +232,7 @@ describe('slash commands from .claude/commands', () => {
     const run = await runScript([], '/usage', { cwd, mods: [commands()] })
     expect(run.requests).toHaveLength(0)
     expect(run.result).toMatchObject({ local_command: 'usage' })
-    expect(run.result.result).toMatch(/^Total cost: {12}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
+    expect(run.result.result).toMatch(/^Total cost: {12}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nTotal code changes: {4}0 lines added, 0 lines removed\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
   })
 
   it('/context shows how full the context window is, as the last request left it, without a model call', async () => {
