@@ -59,8 +59,8 @@ export class StatusFacts {
     return false
   }
 
-  /** The JSON object the command reads on its stdin, with Claude Code's field names. */
-  input(): Record<string, unknown> {
+  /** The JSON object the command reads on its stdin, with Claude Code's field names; `lines`: what the session's edits changed. */
+  input(lines: { added: number; removed: number } = { added: 0, removed: 0 }): Record<string, unknown> {
     const size = contextWindow(this.model)
     const c = this.current
     const used = c ? c.input_tokens + c.cache_creation_input_tokens + c.cache_read_input_tokens : undefined
@@ -78,9 +78,8 @@ export class StatusFacts {
         total_cost_usd: this.costUsd,
         total_duration_ms: Math.round(performance.now() - this.started),
         total_api_duration_ms: this.apiMs,
-        // modloop does not count the lines its edits change yet.
-        total_lines_added: 0,
-        total_lines_removed: 0,
+        total_lines_added: lines.added,
+        total_lines_removed: lines.removed,
       },
       context_window: {
         total_input_tokens: this.inputTokens,

@@ -52,7 +52,7 @@ export function startStatusLine(ctx: StatusLineContext): SessionStatusLine {
       env: () => ctx.$.env.all(),
       input: () => {
         facts.model ||= ctx.model()
-        return facts.input()
+        return facts.input((ctx.$.session.usage() as { lines?: { added: number; removed: number } }).lines)
       },
       show: (lines) => {
         ctx.app.customStatus = lines.length > 0 ? { lines, padding: setting.padding } : undefined

@@ -34,6 +34,27 @@ describe.runIf(hasTmux)('a custom status line (tmux)', () => {
     expect(screen).toContain('noted')
   })
 
+  it("carries the lines the session's edits added and removed", async () => {
+    const where = await project({ 'notes.txt': 'one\ntwo\n' })
+    await withStatusLine(where, [
+      'input=$(cat)',
+      `added=$(printf '%s' "$input" | sed -n 's/.*"total_lines_added":\\([0-9]*\\).*/\\1/p')`,
+      `removed=$(printf '%s' "$input" | sed -n 's/.*"total_lines_removed":\\([0-9]*\\).*/\\1/p')`,
+      'echo "SL +$added -$removed"',
+    ].join('\n'))
+    const notes = join(where.cwd, 'notes.txt')
+    const p = await suite.open({
+      steps: [
+        { reply: [{ tool_use: { name: 'Read', input: { file_path: notes } } }] },
+        { reply: [{ tool_use: { name: 'Edit', input: { file_path: notes, old_string: 'two', new_string: 'TWO\nthree' } } }] },
+        { reply: 'edited' },
+      ],
+    }, where, { args: ['--permission-mode', 'acceptEdits'] })
+    await p.waitFor('SL +0 -0')
+    await send(p, 'edit it')
+    expect(await p.waitFor('SL +2 -1')).toContain('edited')
+  })
+
   it('a failing command leaves the line empty and is reported once, not at every run', async () => {
     const where = await project()
     await withStatusLine(where, 'cat >/dev/null\necho "never shown"\necho "no git here" >&2\nexit 3\n')
