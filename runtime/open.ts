@@ -171,5 +171,6 @@ function restore(session: Session, rebuilt: Rebuilt): void {
   session.userTurns = rebuilt.userTurns
   session.deferred = rebuilt.deferred
   session.compactions.dropped = rebuilt.droppedTokens ?? 0
+  if (rebuilt.linesChanged) Object.assign(session.linesChanged, rebuilt.linesChanged)
 }
 

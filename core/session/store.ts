@@ -1,5 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { ModelUsage } from '../loop/messages.js'
+import type { LinesChanged } from '../tools/tool.js'
 
 type Env = Record<string, string | undefined>
 
@@ -63,6 +64,8 @@ export interface Rebuilt {
   lastResponse?: { atMs: number; contextTokens: number }
   /** The last compaction's `cumulative_dropped_tokens`: a resumed session counts on from it. */
   droppedTokens?: number
+  /** The lines the session's edits had changed when it stopped: a resumed session counts on from them. */
+  linesChanged?: LinesChanged
 }
 
 export interface Carried { todos?: unknown[]; readFiles?: { path: string; whole: boolean }[] }

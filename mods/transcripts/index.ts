@@ -3,8 +3,9 @@ import { z } from 'zod'
 import { describeError } from '../../core/errors.js'
 import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
+import type { LinesChanged } from '../../core/tools/tool.js'
 import { defineMod } from '../../core/mod/define.js'
-import { isPrompt, type CustomTitleEntry, type UserEntry } from './store/entry.js'
+import { isPrompt, TURN_RESULT, type CustomTitleEntry, type UserEntry } from './store/entry.js'
 import { subagentTranscriptPath } from './store/paths.js'
 import { chainTo, readTranscript } from './store/transcript-read.js'
 import { VERSION } from '../../core/version.js'
@@ -104,7 +105,7 @@ export default defineMod({
 
     on('session.message', async ($, e, next) => {
       const recording = open.get($.session.id() as string)
-      if (recording) record(recording, e, { model: () => $.session.model() as string, permissionMode: () => $.capability.use('permissionMode')?.mode(), carried: () => carriedState($) }, opts.fsync)
+      if (recording) record(recording, e, { model: () => $.session.model() as string, permissionMode: () => $.capability.use('permissionMode')?.mode(), carried: () => carriedState($), linesChanged: () => ($.session.usage() as { lines: LinesChanged }).lines }, opts.fsync)
       // A store that keeps the session elsewhere has it too before the caller sees the message.
       if (recording?.journal && !recording.held) await stored(recording.journal, $.log)
       return next(e)
@@ -137,6 +138,8 @@ interface Live {
   model(): string
   permissionMode(): string | undefined
   carried(): Pick<UserEntry, 'todos' | 'readFiles'>
+  /** The lines the session's edits changed so far: the result line keeps them for a resumed session. */
+  linesChanged(): LinesChanged
 }
 
 function record(r: Recording, e: SessionMessageInput, live: Live, fsync: boolean): void {
@@ -154,6 +157,7 @@ function record(r: Recording, e: SessionMessageInput, live: Live, fsync: boolean
     if (mode) line.permissionMode = mode
   }
   if (line?.type === 'user' && !agentId && line.isCompactSummary) Object.assign(line, live.carried())
+  if (line?.type === 'system' && line.subtype === TURN_RESULT && !agentId) line.linesChanged = live.linesChanged()
   if (!line) return
   const append = () => writer.append(line, e.message.type === 'assistant' ? e.message.supersedes : undefined)
   if (agentId) return append()

@@ -8,6 +8,8 @@ import { defineMod } from '../../core/mod/define.js'
 import { lockPathOf } from '../../mods/transcripts/store/paths.js'
 import readMod from '../../mods/read/index.js'
 import editMod from '../../mods/edit/index.js'
+import commandsMod from '../../mods/commands/index.js'
+import { withOptions } from '../helpers/with-options.js'
 import todoMod from '../../mods/todo/index.js'
 import { assertNoDanglingToolUse } from '../loop/helpers.js'
 import { fileOf, readLines, rebuilt, run, tempCwd } from './helpers.js'
@@ -157,6 +159,21 @@ describe('resume', () => {
     expect(second.result.subtype).toBe('success')
     const third = await run([{ reply: 'z', expect: { model: 'claude-opus-4-1' } }], 'r', cwd, { resume: first.sessionId, model: 'claude-opus-4-1' })
     expect(third.result.subtype).toBe('success')
+  })
+
+  it('counts the lines edits changed on from where the resumed session stopped', async () => {
+    const dir = await tempCwd()
+    const file = join(dir, 'notes.txt')
+    await writeFile(file, 'alpha\nbeta\n')
+    const mods = [readMod, editMod, withOptions(commandsMod, { home: dir })]
+    const first = await run([
+      { reply: [{ tool_use: { name: 'Read', input: { file_path: file } } }] },
+      { reply: [{ tool_use: { name: 'Edit', input: { file_path: file, old_string: 'beta', new_string: 'gamma\ndelta' } } }] },
+      { reply: 'edited' },
+    ], 'edit it', dir, {}, mods)
+    expect(first.result.subtype).toBe('success')
+    const second = await run([], '/cost', dir, { resume: first.sessionId }, mods)
+    expect(second.result.result).toMatch(/^Total code changes: {4}2 lines added, 1 line removed$/m)
   })
 
   it('restores the todo list and what was read', async () => {

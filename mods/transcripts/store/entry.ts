@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { SDKAssistantMessage, SDKResultMessage } from '../../../core/loop/messages.js'
+import type { LinesChanged } from '../../../core/tools/tool.js'
 
 /**
  * One line of a session transcript. The fields follow Claude Code's transcripts, so hook scripts
@@ -68,6 +69,8 @@ export interface SystemEntry extends EntryBase {
   model?: string
   /** On `turn_result` lines. */
   result?: TurnResult
+  /** On `turn_result` lines (a modloop addition): the lines the session's edits had changed by then. */
+  linesChanged?: LinesChanged
   [field: string]: unknown
 }
 

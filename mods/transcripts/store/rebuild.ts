@@ -1,5 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { Carried, Rebuilt } from '../../../core/session/store.js'
+import type { LinesChanged } from '../../../core/tools/tool.js'
 import { historyBlocks, withoutTrailingThinking } from '../../../core/loop/messages.js'
 import { noteWriter } from '../../../core/loop/signed-by.js'
 import { isTurnResult, type CarriedRead, type MessageEntry } from './entry.js'
@@ -86,6 +87,7 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     userTurns,
     totalCostUsd: result?.result.total_cost_usd ?? 0,
     modelUsage: structuredClone(result?.result.modelUsage ?? {}),
+    ...(result && isLinesChanged(result.linesChanged) ? { linesChanged: { added: result.linesChanged.added, removed: result.linesChanged.removed } } : {}),
     model: typeof result?.model === 'string' ? result.model : undefined,
     lastActivityMs,
     ...(deferred ? { deferred } : {}),
@@ -95,6 +97,9 @@ export function rebuildHistory(chain: readonly MessageEntry[]): Rebuilt {
     ...(lastResponse ? { lastResponse } : {}),
   }
 }
+
+const isLinesChanged = (v: unknown): v is LinesChanged =>
+  typeof v === 'object' && v !== null && typeof (v as LinesChanged).added === 'number' && typeof (v as LinesChanged).removed === 'number'
 
 /** The summary line's record of the state its compaction took out of the conversation. */
 function carriedBy(e: Extract<MessageEntry, { type: 'user' }>): Carried | undefined {
