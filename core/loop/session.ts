@@ -110,10 +110,12 @@ export class Session {
 
   readonly agent: AgentScope | undefined
 
-  /** A new conversation in this session (/clear): a new id, no history, spend counted from here. */
+  /** A new conversation in this session (/clear): a new id, no history, spend and code changes counted from here. */
   renew(): void {
     this.id = uuid()
     this.messages.length = 0
+    // Claude Code's /clear counts the lines its edits change afresh.
+    this.linesChanged.added = this.linesChanged.removed = 0
     this.sectionCache.clear()
     this.userTurns = 0
     this.costBeforeQuery = this.totalCostUsd

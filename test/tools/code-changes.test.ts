@@ -63,6 +63,9 @@ describe('counting the lines edits change', () => {
       await c.say('delegate')
       expect(codeChanges((await c.say('/cost')).result)).toBe('12 lines added, 3 lines removed')
       expect(c.server.requests).toHaveLength(15)
+      // A new conversation counts afresh.
+      await c.say('/clear')
+      expect(codeChanges((await c.say('/cost')).result)).toBe('0 lines added, 0 lines removed')
     } finally {
       await c.end()
     }
