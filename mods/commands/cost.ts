@@ -33,7 +33,7 @@ export async function costText($: ModApi): Promise<string> {
   const u = (await $.session.usage()) as Usage
   const models = Object.entries(u.models ?? {})
   const rows = [
-    `Total cost:            ${usd(u.cost?.usd ?? 0)}`,
+    `Estimated cost:        ${usd(u.cost?.usd ?? 0)}`,
     `Total duration (API):  ${duration(u.cost?.apiDurationMs ?? 0)}`,
     `Total duration (wall): ${duration(Math.max(0, Date.now() - u.startedAt))}`,
     `Total code changes:    ${lines(u.lines?.added ?? 0)} added, ${lines(u.lines?.removed ?? 0)} removed`,

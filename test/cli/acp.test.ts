@@ -158,7 +158,7 @@ describe('modloop acp', () => {
     await a.agent.request('initialize', init)
     const { sessionId } = await a.agent.request('session/new', { cwd: dir, mcpServers: [] })
     expect((await a.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/cost' }] })).stopReason).toBe('end_turn')
-    expect(chunks(a.updates, 'agent_message_chunk')).toMatch(/^Total cost: /)
+    expect(chunks(a.updates, 'agent_message_chunk')).toMatch(/^Estimated cost: /)
     expect(server.requests).toHaveLength(0)
   })
 

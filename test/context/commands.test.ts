@@ -206,7 +206,7 @@ describe('slash commands from .claude/commands', () => {
     ], { cwd, model: 'claude-sonnet-4-5', mods: [commands()] })
     try {
       const before = await c.say('/cost')
-      expect(before.result).toMatch(/^Total cost: {12}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nTotal code changes: {4}0 lines added, 0 lines removed\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
+      expect(before.result).toMatch(/^Estimated cost: {8}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nTotal code changes: {4}0 lines added, 0 lines removed\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
       await c.say('first')
       await c.q.setModel('claude-haiku-4-5')
       const last = await c.say('second')
@@ -214,7 +214,7 @@ describe('slash commands from .claude/commands', () => {
       expect(c.server.requests).toHaveLength(2)
       const lines = (cost.result as string).split('\n')
       const m = last.modelUsage
-      expect(lines[0]).toBe(`Total cost:            $${last.total_cost_usd.toFixed(2)}`)
+      expect(lines[0]).toBe(`Estimated cost:        $${last.total_cost_usd.toFixed(2)}`)
       expect(last.total_cost_usd).toBeGreaterThan(0.5)
       expect(Number(/Total duration \(API\): +(\d+\.\d)s/.exec(lines[1]!)![1])).toBeGreaterThanOrEqual(0.1)
       expect(lines[3]).toBe('Total code changes:    0 lines added, 0 lines removed')
@@ -232,7 +232,7 @@ describe('slash commands from .claude/commands', () => {
     const run = await runScript([], '/usage', { cwd, mods: [commands()] })
     expect(run.requests).toHaveLength(0)
     expect(run.result).toMatchObject({ local_command: 'usage' })
-    expect(run.result.result).toMatch(/^Total cost: {12}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nTotal code changes: {4}0 lines added, 0 lines removed\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
+    expect(run.result.result).toMatch(/^Estimated cost: {8}\$0\.0000\nTotal duration \(API\): {2}0\.0s\nTotal duration \(wall\): \d+\.\ds\nTotal code changes: {4}0 lines added, 0 lines removed\nUsage: +0 input, 0 output, 0 cache read, 0 cache write$/)
   })
 
   it('/context shows how full the context window is, as the last request left it, without a model call', async () => {
