@@ -8,7 +8,8 @@ import type { Session } from '../core/loop/session.js'
  * `/clear` (served through `$.session.clear`): the conversation ends (session.end, reason
  * `clear`) and a new one starts in the same process under a new id, with no history
  * (session.start, source `clear`), so every mod sets itself up again as for a new session.
- * Spend from here on counts against maxBudgetUsd afresh; the query's total cost goes on.
+ * The new conversation's cost, tokens and API time start from zero (`total_cost_usd`, /cost), and
+ * maxBudgetUsd counts its spend afresh, as Claude Code's /clear resets them.
  */
 export async function clearSession(session: Session): Promise<{ sessionId: string; previousSessionId: string }> {
   if (session.agent) throw new ModloopError('MODLOOP_ERR_USAGE', 'a subagent cannot clear the conversation')

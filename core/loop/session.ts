@@ -110,15 +110,20 @@ export class Session {
 
   readonly agent: AgentScope | undefined
 
-  /** A new conversation in this session (/clear): a new id, no history, spend and code changes counted from here. */
+  /**
+   * A new conversation in this session (/clear): a new id, no history, and its cost, tokens, API
+   * time and code changes counted from zero, as Claude Code's /clear resets them (spec §6.1).
+   */
   renew(): void {
     this.id = uuid()
     this.messages.length = 0
-    // Claude Code's /clear counts the lines its edits change afresh.
     this.linesChanged.added = this.linesChanged.removed = 0
     this.sectionCache.clear()
     this.userTurns = 0
-    this.costBeforeQuery = this.totalCostUsd
+    this.totalCostUsd = 0
+    this.costBeforeQuery = 0
+    this.apiMs = 0
+    for (const model of Object.keys(this.modelUsage)) delete this.modelUsage[model]
     this.deferred = undefined
     this.lastUsage = undefined
   }

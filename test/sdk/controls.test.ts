@@ -195,6 +195,11 @@ describe('Query controls in a streaming-input session', () => {
       expect(cleared.session_id).not.toBe(first.session_id)
       const third = await c.say('what did I say?')
       expect(third.session_id).toBe(cleared.session_id)
+      // The cost starts again from zero, as Claude Code's /clear resets it.
+      expect(first.total_cost_usd).toBeGreaterThan(0)
+      expect(cleared.total_cost_usd).toBe(0)
+      expect(third.total_cost_usd).toBeCloseTo(third.modelUsage[Object.keys(third.modelUsage)[0]!]!.costUSD, 10)
+      expect(Object.keys(third.modelUsage)).toHaveLength(1)
       const sent = (c.server.requests[1]!.body as any).messages
       // Only the /clear itself is left of the history, as context before the prompt.
       expect(sent).toHaveLength(2)
