@@ -69,10 +69,10 @@ describe.runIf(hasTmux)('sessions in the terminal (tmux)', () => {
     await send(p, 'fill the context')
     await p.waitFor('big answer')
     await p.waitFor('$0.3001 · 50% context')
-    // /clear starts a conversation that holds nothing yet; the query's cost goes on.
+    // /clear starts a conversation that holds nothing yet, its cost from zero.
     await send(p, '/clear')
     await p.waitFor('Started a new conversation')
-    await p.waitFor('$0.3001 · 0% context')
+    await p.waitFor('$0.0000 · 0% context')
     await p.keys('C-d')
     await p.waitFor('[exited 0]')
 
