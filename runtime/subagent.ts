@@ -57,8 +57,10 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   const denied = toolNames(req.disallowedTools, root.tools, false) ?? new Set()
   const tools = root.tools.subset((t) =>
     // A tool's traits, not its name, keep it from a subagent (spec loop-and-sdk §7.3): one that acts on
-    // the main conversation, and at the depth limit one that spawns subagents.
-    (!allowed || allowed.has(t.name)) && !denied.has(t.name) && !t.traits?.mainThreadOnly && !(t.traits?.spawnsAgents && depth >= limit))
+    // the main conversation, at the depth limit one that spawns subagents, in the background one
+    // that works on what the main conversation keeps.
+    (!allowed || allowed.has(t.name)) && !denied.has(t.name) && !t.traits?.mainThreadOnly && !(t.traits?.spawnsAgents && depth >= limit)
+    && !(t.traits?.foregroundOnly && req.background))
   const abort = new AbortController()
   if (req.signal?.aborted) abort.abort(req.signal.reason)
   req.signal?.addEventListener('abort', () => abort.abort(req.signal?.reason), { once: true })

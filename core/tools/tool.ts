@@ -97,6 +97,11 @@ export interface ToolTraits {
   /** It starts subagents: a subagent at the nesting limit does not get it. */
   spawnsAgents?: boolean
   /**
+   * It works on what the main conversation keeps with its person (the task list): a subagent in
+   * the background, which runs unseen beside that conversation, does not get it (spec loop-and-sdk §7.3).
+   */
+  foregroundOnly?: boolean
+  /**
    * Not one of the built-in tools (an MCP server's, the structured-output tool): the `tools` query
    * option, which picks among the built-in ones, leaves it alone.
    */

@@ -133,4 +133,5 @@ async function update(store: TaskStore, input: UpdateInput, hook: TaskHook | und
   }
 }
 
-const tool = <S extends z.ZodType>(t: BuiltinTool<S>) => t
+// The list is the main conversation's: a background subagent, running unseen beside it, is not given these.
+const tool = <S extends z.ZodType>(t: BuiltinTool<S>): BuiltinTool<S> => ({ ...t, traits: { foregroundOnly: true } })
