@@ -7,6 +7,7 @@ import { projectDirs } from '../_shared/repo-root.js'
 import type { SettingSource } from '../_shared/setting-sources.js'
 import { describeError } from '../../core/errors.js'
 import { EFFORT_LEVELS, type EffortLevel } from '../../core/model/capabilities.js'
+import { BUILT_IN_AGENTS } from './built-in.js'
 
 /** An agent type the Agent tool can dispatch. */
 export interface AgentDefinition {
@@ -58,13 +59,6 @@ const frontmatter = z.object({
   effort: z.enum(EFFORT_LEVELS).optional(),
   background: z.boolean().optional(),
 }).loose()
-
-export const GENERAL_PURPOSE: AgentDefinition = {
-  name: 'general-purpose',
-  description: 'A general agent for research and multi-step tasks: searching code, reading files, running commands.',
-  source: 'built-in',
-  scope: 'built-in',
-}
 
 const list = (v: string | string[] | undefined) => (v === undefined ? undefined : (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
 
@@ -155,9 +149,9 @@ async function readAgentFile(file: string, warn: (message: string) => void): Pro
 /** A loaded plugin as far as its agents go. */
 export interface PluginAgents { name: string; root: string; paths?: { agents?: readonly string[] } }
 
-/** Every agent type: built-in, plugins' (`plugin:name`), then user (~/.claude/agents), project (each .claude/agents from the repository root to cwd), config — later ones win by name. */
+/** Every agent type: built-in (general-purpose, Explore, Plan), plugins' (`plugin:name`), then user (~/.claude/agents), project (each .claude/agents from the repository root to cwd), config — later ones win by name. */
 export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir(), plugins: readonly PluginAgents[] = [], sources: ReadonlySet<SettingSource> = new Set(['user', 'project'])): Promise<Map<string, AgentDefinition>> {
-  const all = new Map<string, AgentDefinition>([[GENERAL_PURPOSE.name, GENERAL_PURPOSE]])
+  const all = new Map<string, AgentDefinition>(BUILT_IN_AGENTS.map((a) => [a.name, a]))
   // A plugin's manifest `agents` paths, where it gives them, replace its `agents/` directory.
   for (const p of plugins) {
     for (const path of p.paths?.agents ?? [join(p.root, 'agents')]) for (const def of await readAgentPath(path, warn, p)) all.set(def.name, def)

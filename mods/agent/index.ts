@@ -27,13 +27,18 @@ const options = z.object({
 })
 
 function describe(agents: Map<string, AgentDefinition>): string {
-  const rows = [...agents.values()].map((a) => `- ${a.name}: ${a.description}${a.tools ? ` (tools: ${a.tools.join(', ')})` : ''}`)
+  const rows = [...agents.values()].map((a) => `- ${a.name}: ${a.description}${toolsNote(a)}`)
   return [
     'Launch a subagent to handle a task on its own: it has a fresh context and its own tools, and replies with one report.',
     'Use it for open-ended searches and for independent pieces of work; several Agent calls in one response run in parallel.',
     'An agent runs in the background: the call returns at once and the agent\'s report comes back to you later as a message of its own; meanwhile go on with other work, and do not do the agent\'s task yourself. Pass run_in_background: false when you need the report before you can go on. With isolation "worktree" it works in its own git worktree.',
     'Available agent types:', ...rows,
   ].join('\n')
+}
+
+function toolsNote(a: AgentDefinition): string {
+  if (a.tools) return ` (tools: ${a.tools.join(', ')})`
+  return a.disallowedTools?.length ? ` (tools: all but ${a.disallowedTools.join(', ')})` : ''
 }
 
 /** The hooks of the agent types that have them, for the shell-hooks mod to run while such a subagent runs. */

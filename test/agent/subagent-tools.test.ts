@@ -5,6 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import agentMod from '../../mods/agent/index.js'
 import tasksMod from '../../mods/tasks/index.js'
 import taskListMod from '../../mods/task-list/index.js'
+import readMod from '../../mods/read/index.js'
+import writeMod from '../../mods/write/index.js'
+import editMod from '../../mods/edit/index.js'
+import bashMod from '../../mods/bash/index.js'
 import { runTasks } from '../tasks/helpers.js'
 
 let cwd: string
@@ -37,5 +41,25 @@ describe('the tools a subagent gets', () => {
     const bg = toolsOf(run.requests, 'BG-JOB')
     expect(bg).toContain('Agent')
     expect(bg.filter((n) => list.includes(n))).toEqual([])
+  })
+
+  it('Explore and Plan are built-in types that read and run commands but change no file and start no agent', async () => {
+    const run = await runTasks([
+      { reply: 'found it', when: { firstUserText: 'EXPLORE-JOB' } },
+      { reply: 'the plan', when: { firstUserText: 'PLAN-JOB' } },
+      { reply: [agent('EXPLORE-JOB', { subagent_type: 'Explore', run_in_background: false }), agent('PLAN-JOB', { subagent_type: 'Plan', run_in_background: false })] },
+      { reply: 'done' },
+    ], 'go', options([agentMod, readMod, writeMod, editMod, bashMod]))
+    expect(run.error).toBeUndefined()
+    expect(run.results[0]).toMatchObject({ subtype: 'success', result: 'done' })
+    const main = run.requests[0]!.body
+    expect(main.tools.find((t: any) => t.name === 'Agent').description).toMatch(/- Explore: .*\(tools: all but Agent, Edit, Write, NotebookEdit, ExitPlanMode\)/)
+    for (const job of ['EXPLORE-JOB', 'PLAN-JOB']) {
+      const tools = toolsOf(run.requests, job)
+      expect(tools).toEqual(expect.arrayContaining(['Read', 'Bash']))
+      expect(tools.filter((n) => ['Agent', 'Edit', 'Write'].includes(n))).toEqual([])
+    }
+    const results = run.requests.at(-1)!.body.messages.at(-1).content.map((b: any) => b.content)
+    expect(results).toEqual([expect.stringContaining('agent-type="Explore">\nfound it\n'), expect.stringContaining('agent-type="Plan">\nthe plan\n')])
   })
 })
