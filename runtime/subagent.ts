@@ -11,16 +11,22 @@ const SUBAGENT_PROMPT =
   'You are a subagent running in modloop. Do the task you are given with the tools you have, then reply with a concise report of what you found or did: it is all the agent that called you will see.'
 
 /**
- * The tools an agent type's `tools` or `disallowedTools` names, as Claude Code reads an agent
- * file: an alias (`Task`) stands for its tool, and in `tools` a permission-rule form
+ * Which tools an agent type's `tools` or `disallowedTools` names, as Claude Code reads an agent
+ * file: an alias (`Task`) stands for its tool, an MCP server's name (`mcp__github`, or
+ * `mcp__github__*`) for every tool of that server, and in `tools` a permission-rule form
  * (`Bash(git status:*)`) names its tool; `*` (every tool) is the caller's to handle.
  */
-function toolNames(list: readonly string[] | undefined, tools: ToolRegistry, rules: boolean): Set<string> | undefined {
+function toolNames(list: readonly string[] | undefined, tools: ToolRegistry, rules: boolean): ((name: string) => boolean) | undefined {
   if (!list) return undefined
-  return new Set(list.map((entry) => {
+  const names = new Set<string>()
+  const servers: string[] = []
+  for (const entry of list) {
     const name = rules ? entry.replace(/\(.*\)$/s, '').trim() : entry
-    return tools.get(name)?.name ?? name
-  }))
+    const server = /^(mcp__(?:(?!__).)+)(?:__\*)?$/.exec(name)
+    if (server) servers.push(`${server[1]}__`)
+    names.add(tools.get(name)?.name ?? name)
+  }
+  return (name) => names.has(name) || servers.some((prefix) => name.startsWith(prefix))
 }
 
 export function maxSubagentDepth(env: Record<string, string | undefined>): number {
@@ -54,12 +60,12 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   if ('deny' in decided) return decided
   const scope: AgentScope = { agentId, parentToolUseId: req.parentToolUseId, depth, type: spawned.subagentType }
   const allowed = req.tools?.includes('*') ? undefined : toolNames(req.tools, root.tools, true)
-  const denied = toolNames(req.disallowedTools, root.tools, false) ?? new Set()
+  const denied = toolNames(req.disallowedTools, root.tools, false) ?? (() => false)
   const tools = root.tools.subset((t) =>
     // A tool's traits, not its name, keep it from a subagent (spec loop-and-sdk §7.3): one that acts on
     // the main conversation, at the depth limit one that spawns subagents, in the background one
     // that works on what the main conversation keeps.
-    (!allowed || allowed.has(t.name)) && !denied.has(t.name) && !t.traits?.mainThreadOnly && !(t.traits?.spawnsAgents && depth >= limit)
+    (!allowed || allowed(t.name)) && !denied(t.name) && !t.traits?.mainThreadOnly && !(t.traits?.spawnsAgents && depth >= limit)
     && !(t.traits?.foregroundOnly && req.background))
   const abort = new AbortController()
   if (req.signal?.aborted) abort.abort(req.signal.reason)

@@ -10,6 +10,7 @@ import writeMod from '../../mods/write/index.js'
 import editMod from '../../mods/edit/index.js'
 import bashMod from '../../mods/bash/index.js'
 import { runTasks } from '../tasks/helpers.js'
+import { mcp, stdio } from '../mcp/helpers.js'
 
 let cwd: string
 beforeAll(async () => {
@@ -61,5 +62,19 @@ describe('the tools a subagent gets', () => {
     }
     const results = run.requests.at(-1)!.body.messages.at(-1).content.map((b: any) => b.content)
     expect(results).toEqual([expect.stringContaining('agent-type="Explore">\nfound it\n'), expect.stringContaining('agent-type="Plan">\nthe plan\n')])
+  })
+
+  it('an agent type\'s tools name an MCP server\'s tools all at once by the server (mcp__fx, mcp__fx__*)', async () => {
+    const only = (tools: string[]) => ({ description: 'uses fx', prompt: 'You use fx.', tools })
+    const run = await runTasks([
+      { reply: 'star done', when: { firstUserText: 'STAR-JOB' } },
+      { reply: 'server done', when: { firstUserText: 'SERVER-JOB' } },
+      { reply: [agent('STAR-JOB', { subagent_type: 'star', run_in_background: false }), agent('SERVER-JOB', { subagent_type: 'server', run_in_background: false })] },
+      { reply: 'done' },
+    ], 'go', { ...options([agentMod, readMod, mcp()]), mcpServers: { fx: stdio() }, agents: { star: only(['Read', 'mcp__fx__*']), server: only(['mcp__fx']) } } as never)
+    expect(run.error).toBeUndefined()
+    expect(toolsOf(run.requests, 'STAR-JOB')).toEqual(expect.arrayContaining(['Read', 'mcp__fx__echo', 'mcp__fx__pid']))
+    expect(toolsOf(run.requests, 'SERVER-JOB')).toEqual(expect.arrayContaining(['mcp__fx__echo', 'mcp__fx__pid']))
+    expect(toolsOf(run.requests, 'SERVER-JOB')).not.toContain('Read')
   })
 })
