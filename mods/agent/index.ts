@@ -88,6 +88,10 @@ export default defineMod({
     })
     on('session.start', async ($, e, next) => {
       const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined), loadedPlugins($), settingSources($))
+      // Claude Code's switch for SDK hosts that bring their own agent types: the built-in ones go.
+      if (/^(1|true|yes|on)$/i.test($.env.get('CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS') ?? '')) {
+        for (const a of [...agents.values()]) if (a.scope === 'built-in') agents.delete(a.name)
+      }
       const flags = await launchFlags($)
       for (const a of sdkAgents(flags.agents, (m) => $.log.warn(m))) agents.set(a.name, a)
       for (const a of agents.values()) await $.agent.register({ name: a.name, description: a.description })
@@ -95,8 +99,9 @@ export default defineMod({
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       const call = async (i: AgentRunInput, ctx: ToolContext): Promise<ToolOutput> => {
-        const def = findAgent(agents, i.subagent_type ?? 'general-purpose')
-        if (!def) return failure(`Agent type "${i.subagent_type}" not found. Available agent types: ${[...agents.keys()].join(', ')}`)
+        const type = i.subagent_type ?? 'general-purpose'
+        const def = findAgent(agents, type)
+        if (!def) return failure(`Agent type "${type}" not found. Available agent types: ${[...agents.keys()].join(', ') || 'none'}`)
         return callAgent({ $, spawn, logs }, def, i, ctx)
       }
       await registerTool($, {

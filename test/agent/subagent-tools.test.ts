@@ -77,4 +77,19 @@ describe('the tools a subagent gets', () => {
     expect(toolsOf(run.requests, 'SERVER-JOB')).toEqual(expect.arrayContaining(['mcp__fx__echo', 'mcp__fx__pid']))
     expect(toolsOf(run.requests, 'SERVER-JOB')).not.toContain('Read')
   })
+
+  it('CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS=1 leaves only the agent types the session defines', async () => {
+    const run = await runTasks([
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'side job', prompt: 'look' } } }, agent('MINE-JOB', { subagent_type: 'mine', run_in_background: false })] },
+      { reply: 'mine done', when: { firstUserText: 'MINE-JOB' } },
+      { reply: 'done' },
+    ], 'go', { ...options([agentMod, readMod]), agents: { mine: { description: 'my own', prompt: 'You are mine.' } }, env: { MODLOOP_HOME: join(cwd, '.home'), CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS: '1' } } as never)
+    expect(run.error).toBeUndefined()
+    const description = run.requests[0]!.body.tools.find((t: any) => t.name === 'Agent').description
+    expect(description).toContain('- mine: my own')
+    expect(description).not.toMatch(/- (general-purpose|Explore|Plan):/)
+    const [refused, report] = run.requests.at(-1)!.body.messages.at(-1).content
+    expect(refused).toMatchObject({ is_error: true, content: 'Agent type "general-purpose" not found. Available agent types: mine' })
+    expect(report.content).toContain('mine done')
+  })
 })
