@@ -49,7 +49,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
     tool_use_id: req.parentToolUseId, prompt: req.prompt, description: req.description,
     subagentType: req.subagentType ?? 'general-purpose', parentModel: root.model,
     ...(req.model ? { model: req.model } : {}), ...(req.parentAgentId ? { parentAgentId: req.parentAgentId } : {}),
-    ...(req.cwd ? { cwd: req.cwd } : {}),
+    ...(req.cwd ? { cwd: req.cwd } : {}), ...(req.omitClaudeMd ? { omitClaudeMd: true } : {}),
   }
   let spawned: AgentSpawnInput = e
   const decided = await root.host.bus.emit('agent.spawn', e, (e2) => {

@@ -106,7 +106,7 @@ export const payloadSchemas = {
   'permission.update': z.looseObject({ tool: text, tool_use_id: text.optional(), updates: z.array(z.unknown()).readonly(), agentId }),
   'agent.spawn': z.looseObject({
     tool_use_id: text, prompt: z.string(), description: z.string(), subagentType: text, model: text.optional(),
-    parentModel: text, parentAgentId: text.optional(), cwd: text.optional(), context: z.array(z.string()).readonly().optional(),
+    parentModel: text, parentAgentId: text.optional(), cwd: text.optional(), context: z.array(z.string()).readonly().optional(), omitClaudeMd: z.boolean().optional(),
   }),
   'task.start': z.looseObject({
     taskId: text, taskType: text, description: z.string(), isBackgrounded: z.boolean(), outputFile: text, toolUseId: text.optional(),

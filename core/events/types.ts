@@ -344,6 +344,8 @@ export interface AgentSpawnInput {
   cwd?: string
   /** Text for the subagent's first message after its prompt, each a reminder (the memory files, say), as prompt.submit's context is for a prompt. */
   context?: readonly string[]
+  /** Its agent type starts without the memory files (CLAUDE.md and the like): Explore and Plan, or an agent type's `omitClaudeMd`. */
+  omitClaudeMd?: boolean
 }
 export type AgentSpawnResult = { model: string; agentId?: string } | { deny: string }
 

@@ -60,6 +60,8 @@ export interface SpawnRequest {
   cwd?: string
   /** The id to give it (its task's); one is made when absent. */
   agentId?: string
+  /** It starts without the memory files (the agent type says so). */
+  omitClaudeMd?: boolean
   /** It starts in the background: it gets only the tools a background subagent may have. */
   background?: boolean
   /** Whether its messages go on the root's stream now (a background subagent's do not); always when absent. */

@@ -21,6 +21,7 @@ const EXPLORE: AgentDefinition = {
 
 ${READ_ONLY_RULES}`,
   disallowedTools: READ_ONLY_DENIED,
+  omitClaudeMd: true,
   source: 'built-in',
   scope: 'built-in',
 }
@@ -32,6 +33,7 @@ const PLAN: AgentDefinition = {
 
 ${READ_ONLY_RULES}`,
   disallowedTools: READ_ONLY_DENIED,
+  omitClaudeMd: true,
   source: 'built-in',
   scope: 'built-in',
 }

@@ -32,6 +32,8 @@ export interface AgentDefinition {
   effort?: EffortLevel
   /** It runs in the background unless the Agent call says otherwise. */
   background?: boolean
+  /** It starts without the memory files (CLAUDE.md and the like), as the read-only built-in types do. */
+  omitClaudeMd?: boolean
 }
 
 export const agentConfig = z.object({

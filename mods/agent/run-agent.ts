@@ -77,6 +77,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
     agentId: id, prompt, description: i.description, subagentType: def.name,
     model: i.model ?? def.model, tools: def.tools, disallowedTools: def.disallowedTools, systemPrompt: def.prompt, maxTurns: def.maxTurns,
     parentToolUseId: ctx.toolUseId, parentAgentId: ctx.agentId, signal: stop.signal, background: background && registry !== undefined,
+    ...(def.omitClaudeMd ? { omitClaudeMd: true } : {}),
     ...(i.effort ?? def.effort ? { effort: i.effort ?? def.effort } : {}), ...(worktree ? { cwd: worktree.cwd } : {}),
   })
   let report: SubagentResult | undefined

@@ -15,10 +15,11 @@ const sdkAgent = z.looseObject({
   skills: z.array(z.string()).optional(),
   effort: z.enum(EFFORT_LEVELS).optional(),
   background: z.boolean().optional(),
+  omitClaudeMd: z.boolean().optional(),
 })
 
 // The AgentDefinition fields modloop reads; any other one set is named once as not honoured.
-const READ = new Set(['description', 'prompt', 'tools', 'disallowedTools', 'model', 'maxTurns', 'skills', 'effort', 'background'])
+const READ = new Set(['description', 'prompt', 'tools', 'disallowedTools', 'model', 'maxTurns', 'skills', 'effort', 'background', 'omitClaudeMd'])
 
 /**
  * query()'s `agents` (the Agent SDK's programmatic subagents) as agent types. They come after the
@@ -43,7 +44,7 @@ export function sdkAgents(raw: unknown, warn: (message: string) => void): AgentD
     const d = parsed.data
     out.push({
       name, description: d.description, prompt: d.prompt, tools: d.tools, disallowedTools: d.disallowedTools, model: d.model, maxTurns: d.maxTurns,
-      source: SDK_AGENTS_SOURCE, scope: 'config', ...extras(d),
+      source: SDK_AGENTS_SOURCE, scope: 'config', ...extras(d), ...(d.omitClaudeMd ? { omitClaudeMd: true } : {}),
     })
   }
   return out

@@ -128,11 +128,11 @@ export default defineMod({
     })
 
     // A subagent's context is its own (spec loop-and-sdk §7.3): its first message gets the memory
-    // files too, or it would work without the project's instructions.
+    // files too, or it would work without the project's instructions; unless its type goes without (Explore, Plan).
     on('agent.spawn', async ($, e, next) => {
       const memory = sessions.get($.session.id() as string)
       const text = memory && renderStartup(memory.startup, opts.currentDate ? today() : undefined)
-      if (!memory || !text) return next(e)
+      if (!memory || !text || e.omitClaudeMd) return next(e)
       const r = await next({ ...e, context: [...(e.context ?? []), text] })
       if (!('deny' in r) && r.agentId) memory.startAgent(r.agentId)
       return r

@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,6 +9,7 @@ import readMod from '../../mods/read/index.js'
 import writeMod from '../../mods/write/index.js'
 import editMod from '../../mods/edit/index.js'
 import bashMod from '../../mods/bash/index.js'
+import memoryMod from '../../mods/memory/index.js'
 import { runTasks } from '../tasks/helpers.js'
 import { mcp, stdio } from '../mcp/helpers.js'
 
@@ -91,5 +92,24 @@ describe('the tools a subagent gets', () => {
     const [refused, report] = run.requests.at(-1)!.body.messages.at(-1).content
     expect(refused).toMatchObject({ is_error: true, content: 'Agent type "general-purpose" not found. Available agent types: mine' })
     expect(report.content).toContain('mine done')
+  })
+
+  it('Explore and Plan, and an agent type with omitClaudeMd, start without the memory files; general-purpose has them', async () => {
+    const project = await realpath(await mkdtemp(join(tmpdir(), 'modloop-subtools-memory-')))
+    await writeFile(join(project, 'CLAUDE.md'), 'MEMORY-MARKER: indent with tabs\n')
+    try {
+      const jobs = { 'GP-JOB': 'general-purpose', 'EXPLORE-JOB': 'Explore', 'PLAN-JOB': 'Plan', 'LEAN-JOB': 'lean' }
+      const run = await runTasks([
+        ...Object.keys(jobs).map((job) => ({ reply: 'ok', when: { firstUserText: job } })),
+        { reply: Object.entries(jobs).map(([job, type]) => agent(job, { subagent_type: type, run_in_background: false })) },
+        { reply: 'done' },
+      ], 'go', { ...options([agentMod, memoryMod]), cwd: project, agents: { lean: { description: 'lean', prompt: 'You are lean.', omitClaudeMd: true } } } as never)
+      expect(run.error).toBeUndefined()
+      const hasMemory = (job: string) => JSON.stringify(run.requests.find((r) => JSON.stringify(r.body.messages[0].content).includes(job))!.body.messages[0]).includes('MEMORY-MARKER')
+      expect(JSON.stringify(run.requests[0]!.body.messages[0])).toContain('MEMORY-MARKER')
+      expect(Object.keys(jobs).map((job) => [job, hasMemory(job)])).toEqual([['GP-JOB', true], ['EXPLORE-JOB', false], ['PLAN-JOB', false], ['LEAN-JOB', false]])
+    } finally {
+      await rm(project, { recursive: true, force: true })
+    }
   })
 })
