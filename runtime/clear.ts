@@ -3,6 +3,7 @@ import { raiseSessionEnd } from './close.js'
 import { surfaceFields } from '../core/loop/session-options.js'
 import { hold, locationOf } from './session-store.js'
 import type { Session } from '../core/loop/session.js'
+import { uuid } from '../core/loop/messages.js'
 
 /**
  * `/clear` (served through `$.session.clear`): the conversation ends (session.end, reason
@@ -20,6 +21,8 @@ export async function clearSession(session: Session): Promise<{ sessionId: strin
   session.renew()
   const transcriptPath = locationOf(session)
   await hold(session, transcriptPath)
+  // The caller's stream learns of it before anything of the new conversation, as Claude Code tells it.
+  session.post({ type: 'conversation_reset', new_conversation_id: session.id, trigger: 'clear', timestamp: new Date().toISOString(), session_id: previousSessionId, uuid: uuid() })
   await session.host.bus.emit('session.start', {
     cwd: session.cwd, ...surfaceFields(session.options), sessionId: session.id, source: 'clear', transcriptPath,
   })

@@ -166,7 +166,20 @@ export interface SDKResultMessage {
   uuid: string
 }
 
-export type SDKMessage = SDKSystemInit | SDKSystemMessage | SDKAssistantMessage | SDKUserMessage | SDKPartialMessage | SDKToolProgressMessage | SDKResultMessage
+/**
+ * The conversation was replaced without ending the query (`/clear`): messages after it carry the new
+ * `session_id`, and the results' totals start again from zero. `session_id` is the outgoing one.
+ */
+export interface SDKConversationResetMessage {
+  type: 'conversation_reset'
+  new_conversation_id: string
+  trigger: 'clear'
+  timestamp: string
+  session_id: string
+  uuid: string
+}
+
+export type SDKMessage = SDKSystemInit | SDKSystemMessage | SDKAssistantMessage | SDKUserMessage | SDKPartialMessage | SDKToolProgressMessage | SDKResultMessage | SDKConversationResetMessage
 
 export { uuid } from '../random.js'
 

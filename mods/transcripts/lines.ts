@@ -38,6 +38,8 @@ export function toLine(m: SDKMessage, base: LineBase, model?: string): MessageEn
     }
     case 'stream_event':
     case 'tool_progress':
+    // The conversation it announces has a transcript of its own, started afresh.
+    case 'conversation_reset':
       return undefined
     default: {
       if (m.subtype === 'init') return undefined

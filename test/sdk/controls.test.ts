@@ -193,6 +193,11 @@ describe('Query controls in a streaming-input session', () => {
       const cleared = await c.say('/clear')
       expect(cleared.result).toMatch(/Started a new conversation/)
       expect(cleared.session_id).not.toBe(first.session_id)
+      // The stream says so before anything of the new conversation (the SDK's conversation_reset).
+      const reset = c.seen.findIndex((m) => m.type === 'conversation_reset')
+      expect(c.seen[reset]).toMatchObject({ type: 'conversation_reset', trigger: 'clear', session_id: first.session_id, new_conversation_id: cleared.session_id })
+      expect(reset).toBeGreaterThan(c.seen.indexOf(first))
+      expect(reset).toBeLessThan(c.seen.indexOf(cleared))
       const third = await c.say('what did I say?')
       expect(third.session_id).toBe(cleared.session_id)
       // The cost starts again from zero, as Claude Code's /clear resets it.
