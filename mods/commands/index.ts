@@ -50,6 +50,8 @@ interface SessionCommands {
 }
 
 /** Commands & skills: `.claude/commands` and `.claude/skills` as slash commands, the Skill tool, `/help`, `/mods`. */
+const CLEAR_ALIASES = new Set(['reset', 'new'])
+
 export default defineMod({
   name: 'commands',
   description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear and /cost',
@@ -179,7 +181,8 @@ export default defineMod({
       if (opts.builtins && (e.command === 'cost' || e.command === 'usage')) return { output: await costText($) }
       if (opts.builtins && e.command === 'context') return { output: await contextText($) }
       if (opts.builtins && e.command === 'status') return { output: statusText($) }
-      if (opts.builtins && e.command === 'clear') {
+      // `/reset` and `/new` are /clear's other names (spec §6.1), unless the project has commands of its own by them.
+      if (opts.builtins && (e.command === 'clear' || (CLEAR_ALIASES.has(e.command) && !mine.prompts.has(e.command)))) {
         const { sessionId } = (await $.session.clear()) as { sessionId: string }
         return { output: `Started a new conversation (session ${sessionId}).` }
       }

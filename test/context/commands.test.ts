@@ -273,6 +273,21 @@ describe('slash commands from .claude/commands', () => {
     }
   })
 
+  it('/reset and /new are /clear by other names: a new conversation, no model call', async () => {
+    const c = await conversation([{ reply: 'one' }, { reply: 'two' }], { cwd, model: 'claude-sonnet-4-5', mods: [commands()] })
+    try {
+      const first = await c.say('first')
+      const reset = await c.say('/reset')
+      expect(reset.result).toMatch(/^Started a new conversation/)
+      expect(reset.session_id).not.toBe(first.session_id)
+      const renewed = await c.say('/new')
+      expect(renewed.session_id).not.toBe(reset.session_id)
+      expect(c.server.requests).toHaveLength(1)
+    } finally {
+      await c.end()
+    }
+  })
+
   it('/status names the version, session, folder, model and MCP servers, without a model call', async () => {
     const run = await runScript([], '/status', { cwd, model: 'claude-sonnet-4-5', mods: [commands()] })
     expect(run.requests).toHaveLength(0)
