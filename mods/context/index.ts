@@ -67,11 +67,20 @@ export default defineMod({
       if (!ctx || (!e.agentId && e.sections.some((s) => s.id === 'custom'))) return r
       const sections = [...r.sections]
       if (opts.env) sections.push({ id: 'context:env', text: renderEnv(await (ctx.facts ??= facts($, ctx)), e.model), scope: 'session' })
-      // A subagent gets the environment but not the parent's repository snapshot.
+      // A subagent's snapshot rides on its first message instead (agent.spawn below).
       const git = e.agentId ? undefined : await ctx.git
       if (git) sections.push({ id: 'context:git', text: git, scope: 'session' })
       return { sections }
     }, { stage: STAGE.early })
+
+    // A subagent starts with the session's repository snapshot beside its prompt, as Claude Code's
+    // general-purpose one does (spec loop-and-sdk §7.3); the types that start without the project's
+    // memory files (Explore, Plan: `omitClaudeMd`) go without it too.
+    on('agent.spawn', async ($, e, next) => {
+      const ctx = sessions.get($.session.id() as string)
+      const git = ctx && !e.omitClaudeMd ? await ctx.git : undefined
+      return next(git ? { ...e, context: [...(e.context ?? []), git] } : e)
+    })
 
     on('session.end', (_$, e, next) => {
       sessions.delete(e.sessionId)

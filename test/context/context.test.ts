@@ -4,6 +4,7 @@ import { release, type } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import contextMod from '../../mods/context/index.js'
+import agentMod from '../../mods/agent/index.js'
 import { defineMod } from '../../core/mod/define.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 import { tempDir, withOptions, writeTree } from './fixtures.js'
@@ -61,6 +62,21 @@ describe('context', () => {
       'Status:\n M b.txt\n?? c.txt',
       `Recent commits:\n${head}`,
     ].join('\n\n'))
+  })
+
+  it('a subagent starts with the snapshot beside its prompt; an Explore one, without the project\'s memory, goes without it', async () => {
+    const run = await runScript([
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'look', prompt: 'SUB look around', run_in_background: false } } }] },
+      { reply: 'found', when: { firstUserText: 'SUB look around' } },
+      { reply: [{ tool_use: { name: 'Agent', input: { description: 'explore', prompt: 'EXPLORE look around', subagent_type: 'Explore', run_in_background: false } } }] },
+      { reply: 'explored', when: { firstUserText: 'EXPLORE look around' } },
+      { reply: 'done' },
+    ], 'hi', { cwd: repo, mods: [toolsMod(), contextMod, agentMod] })
+    const first = (text: string) => run.requests.find((r) => JSON.stringify(r.body.messages[0]).includes(text))!.body
+    const sub = first('SUB look around')
+    expect(JSON.stringify(sub.messages[0])).toContain('Current branch: feature')
+    expect(systemText(sub)).not.toContain('gitStatus:')
+    expect(JSON.stringify(first('EXPLORE look around').messages[0])).not.toContain('Current branch')
   })
 
   it('outside a repository: no git section, "no" in the environment; options turn each section off', async () => {
