@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { describeError } from '../../core/errors.js'
 import { readSettingsEnv } from './read-env.js'
+import type { StatusLineSetting } from '../_shared/status-line-setting.js'
 
 const options = z.object({
   /** The user's home: `~/.claude/settings.json` is read there (default: CLAUDE_CONFIG_DIR, else the OS home). */
@@ -24,13 +25,14 @@ interface Applied { name: string; value: string; before: string | undefined }
  * (`modloop trust`, --trust-workspace), as their allow rules do: a cloned repository's env could
  * set PATH or NODE_OPTIONS for the commands the user allowed. It also reads the settings' `model`
  * (the `settingsModel` capability), which a session starts on when nothing else names one, and
- * their `apiKeyHelper` (the `apiKeyHelper` capability), which the model client runs for its key.
+ * their `apiKeyHelper` (the `apiKeyHelper` capability), which the model client runs for its key, and
+ * their `statusLine` (the `statusLineSetting` capability), which the terminal runs.
  */
 export default defineMod({
   name: 'settings-env',
   description: 'Applies the env blocks of the settings files to the session environment',
   options,
-  provides: ['settingsModel', 'apiKeyHelper'],
+  provides: ['settingsModel', 'apiKeyHelper', 'statusLineSetting'],
   register(on, opts, $) {
     const applied = new Map<string, Applied[]>()
     // The settings' `model` of each session, for the runtime to start a session nothing else names a model for on it.
@@ -39,6 +41,9 @@ export default defineMod({
     // The settings' apiKeyHelper of each session, for the model client's first request.
     const keyHelpers = new Map<string, { command: string; file: string }>()
     $.capability.provide('apiKeyHelper', (sessionId) => keyHelpers.get(sessionId))
+    // The settings' statusLine of each session, for the terminal to run.
+    const statusLines = new Map<string, StatusLineSetting>()
+    $.capability.provide('statusLineSetting', (sessionId) => statusLines.get(sessionId))
 
     // Before next(): every other mod's start (SessionStart hooks, MCP servers, the first Bash
     // shell) comes after, whatever the load order, and the earlier the mod the fewer read before it.
@@ -50,10 +55,11 @@ export default defineMod({
         // A host without launch flags: the settings files alone apply.
       }
       try {
-        const { values, model, keyHelper, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
+        const { values, model, keyHelper, statusLine, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
         for (const w of warnings) $.log.warn(w)
         if (model) models.set(e.sessionId, model)
         if (keyHelper) keyHelpers.set(e.sessionId, keyHelper)
+        if (statusLine) statusLines.set(e.sessionId, statusLine)
         const set: Applied[] = []
         for (const [name, value] of values) {
           set.push({ name, value, before: $.env.get(name) })
@@ -77,6 +83,7 @@ export default defineMod({
       applied.delete(e.sessionId)
       models.delete(e.sessionId)
       keyHelpers.delete(e.sessionId)
+      statusLines.delete(e.sessionId)
       return result
     })
   },

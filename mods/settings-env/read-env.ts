@@ -1,6 +1,8 @@
 import { readSettingsSources, type SettingsPlaces } from '../permissions/settings-sources.js'
 import { workspaceTrusted, type TrustLocation } from '../permissions/trust-store.js'
 import { ignoredEnvNotice, mergeEnvBlocks } from './env-blocks.js'
+import { statusLineOf } from './status-line.js'
+import type { StatusLineSetting } from '../_shared/status-line-setting.js'
 
 export interface SettingsEnvInput {
   cwd: string
@@ -16,11 +18,11 @@ export interface SettingsEnvInput {
  * warnings to show: malformed entries, and the project variables an untrusted workspace holds back.
  * Files that cannot be read are left to the permissions and shell-hooks mods, which report them.
  */
-export async function readSettingsEnv(input: SettingsEnvInput): Promise<{ values: Map<string, string>; model?: string; keyHelper?: KeyHelperSetting; warnings: string[] }> {
+export async function readSettingsEnv(input: SettingsEnvInput): Promise<{ values: Map<string, string>; model?: string; keyHelper?: KeyHelperSetting; statusLine?: StatusLineSetting; warnings: string[] }> {
   const read = await readSettingsSources({ cwd: input.cwd, places: input.places, flags: input.flags, env: input.env })
   const warnings: string[] = []
-  // The trust store is read only when a project source has an env, a model or a key helper to decide on.
-  const trusted = read.sources.some((s) => s.source.projectLevel && (s.settings.env !== undefined || s.settings.model !== undefined || s.settings.apiKeyHelper !== undefined))
+  // The trust store is read only when a project source has an env, a model, a key helper or a status line to decide on.
+  const trusted = read.sources.some((s) => s.source.projectLevel && (s.settings.env !== undefined || s.settings.model !== undefined || s.settings.apiKeyHelper !== undefined || s.settings.statusLine !== undefined))
     ? await workspaceTrusted(input.cwd, read.trustFlag, input.places, input.env, warnings)
     : true
   const blocks = mergeEnvBlocks(read.sources, trusted)
@@ -28,7 +30,8 @@ export async function readSettingsEnv(input: SettingsEnvInput): Promise<{ values
   if (blocks.ignored.length > 0) warnings.push(ignoredEnvNotice(input.cwd, blocks.ignored))
   const model = settingsModel(read.sources, trusted, warnings)
   const keyHelper = keyHelperSetting(read.sources, trusted, input.cwd, warnings)
-  return { values: new Map([...blocks.values].map(([name, v]) => [name, v.value])), ...(model ? { model } : {}), ...(keyHelper ? { keyHelper } : {}), warnings }
+  const statusLine = statusLineOf(read.sources, trusted, input.cwd, warnings)
+  return { values: new Map([...blocks.values].map(([name, v]) => [name, v.value])), ...(model ? { model } : {}), ...(keyHelper ? { keyHelper } : {}), ...(statusLine ? { statusLine } : {}), warnings }
 }
 
 export interface KeyHelperSetting {

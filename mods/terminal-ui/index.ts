@@ -50,7 +50,7 @@ interface Listed { name: string; description: string; plugin?: string }
 export default defineMod({
   name: 'terminal-ui',
   description: 'The interactive terminal: prompt, rendering, permission asks, terminal commands',
-  uses: { permissions: 'optional', permissionMode: 'optional', userShell: 'optional' },
+  uses: { permissions: 'optional', permissionMode: 'optional', userShell: 'optional', statusLineSetting: 'optional' },
   provides: ['surface.terminal'],
   register(on, _options, $) {
     let bridge: UiBridge | undefined

@@ -140,7 +140,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         // A /clear starts a session afresh: its status line too.
         statusLine?.dispose()
         const addedDirs = (opts.additionalDirectories ?? []).map(String)
-        statusLine = startStatusLine({ app, $: api, cwd: options.cwd, env: io.env, say, model: () => view.totals.model, place: { sessionId: e.sessionId, transcriptPath: e.transcriptPath, projectDir: options.cwd, addedDirs } })
+        statusLine = startStatusLine({ app, $: api, cwd: options.cwd, say, model: () => view.totals.model, place: { sessionId: e.sessionId, transcriptPath: e.transcriptPath, projectDir: options.cwd, addedDirs } })
       },
       promptTaken: () => {
         const text = app.pending.takeStarting()

@@ -1,6 +1,6 @@
 import { baseHookEnv } from '../../hooks-runner/hook-env.js'
 import { spawnHook, type ProcessRun } from '../../hooks-runner/spawn-hook.js'
-import type { StatusLineSetting } from './status-setting.js'
+import type { StatusLineSetting } from '../_shared/status-line-setting.js'
 
 /** Changes closer together than this run the command once, as Claude Code spaces its runs. */
 export const STATUS_DEBOUNCE_MS = 300

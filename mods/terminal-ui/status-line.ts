@@ -4,7 +4,7 @@ import { describeError } from '../../core/errors.js'
 import type { App } from './app.js'
 import { StatusFacts, type StatusPlace } from './status-input.js'
 import type { StatusCommand } from './status-command.js'
-import { readStatusLineSetting } from './status-setting.js'
+import '../_shared/status-line-setting.js'
 
 /** A session's custom status line, from its start to its end. */
 export interface SessionStatusLine {
@@ -20,30 +20,23 @@ export interface StatusLineContext {
   $: ModApi
   place: StatusPlace
   cwd: string
-  /** The launch environment: where CLAUDE_CONFIG_DIR and MODLOOP_HOME are read. */
-  env: Record<string, string | undefined>
   /** The model the session starts on: the stream names it only once a turn begins. */
   model(): string
   say(text: string, level: 'info' | 'warn' | 'error'): void
 }
 
 /**
- * Starts a session's status line: its setting is read off the start path, and the runner is loaded
- * only when a `statusLine` is set, so a session without one pays for nothing but that read.
+ * Starts a session's status line. The setting comes with the settings' one read at session start
+ * (the `statusLineSetting` capability), and the runner is loaded only when a `statusLine` is set,
+ * so a session without one pays nothing.
  */
 export function startStatusLine(ctx: StatusLineContext): SessionStatusLine {
   const facts = new StatusFacts(ctx.place)
   let command: StatusCommand | undefined
   let disposed = false
+  // Chosen with the rest of the settings by the mod that reads them (settings-env), as the session started.
+  const setting = ctx.$.capability.use('statusLineSetting')?.(ctx.place.sessionId)
   void (async () => {
-    let flags: unknown = {}
-    try {
-      flags = await ctx.$.settings.read({ source: 'flag' })
-    } catch {
-      // A host without launch flags: the settings files alone apply.
-    }
-    const { setting, warnings } = await readStatusLineSetting({ cwd: ctx.cwd, places: {}, flags, env: ctx.env })
-    for (const w of warnings) ctx.say(w, 'warn')
     if (!setting) return
     const { StatusCommand } = await import('./status-command.js')
     if (disposed) return
@@ -61,7 +54,7 @@ export function startStatusLine(ctx: StatusLineContext): SessionStatusLine {
       failed: (text) => ctx.say(text, 'warn'),
     })
     command.refresh()
-  })().catch((err: unknown) => ctx.say(`the statusLine setting could not be read: ${describeError(err)}`, 'warn'))
+  })().catch((err: unknown) => ctx.say(`the status line could not be started: ${describeError(err)}`, 'warn'))
   return {
     onMessage: (m) => { if (facts.onMessage(m)) command?.refresh() },
     refresh: () => command?.refresh(),

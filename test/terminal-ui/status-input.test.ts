@@ -7,7 +7,7 @@ import { VERSION } from '../../core/version.js'
 import { setTrust, trustStorePath } from '../../mods/permissions/trust-store.js'
 import { statusLines } from '../../mods/terminal-ui/status-command.js'
 import { displayName, StatusFacts } from '../../mods/terminal-ui/status-input.js'
-import { readStatusLineSetting } from '../../mods/terminal-ui/status-setting.js'
+import { readSettingsEnv } from '../../mods/settings-env/read-env.js'
 
 const place = { sessionId: 's-1', transcriptPath: '/t/s-1.jsonl', projectDir: '/work/app', addedDirs: ['/work/lib'] }
 const usage = (input: number, created: number, read: number, output: number) =>
@@ -83,7 +83,10 @@ async function settingsOf(files: { user?: unknown; project?: unknown; local?: un
   if (files.local) await write(join(cwd, '.claude', 'settings.local.json'), files.local)
   if (files.managed) await write(join(managedDir, 'managed-settings.json'), files.managed)
   const env = { HOME: home, MODLOOP_HOME: home }
-  const read = () => readStatusLineSetting({ cwd, places: { home, managedDir }, flags: {}, env })
+  const read = async () => {
+    const r = await readSettingsEnv({ cwd, places: { home, managedDir }, flags: {}, env })
+    return { setting: r.statusLine, warnings: r.warnings }
+  }
   return { cwd, env, home, read }
 }
 
