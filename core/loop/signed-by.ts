@@ -18,12 +18,17 @@ export function writerOf(message: MessageParam): string | undefined {
 }
 
 /** `messages` as `model` may be sent them: without the thinking blocks another model wrote. */
-export function thinkingFor(messages: readonly MessageParam[], model: string): MessageParam[] {
+export function thinkingFor(messages: MessageParam[], model: string): MessageParam[] {
   const own = sameModel(model)
-  return messages.flatMap((m): MessageParam[] => {
+  const foreign = (m: MessageParam) => {
     const writer = writers.get(m)
-    if (m.role !== 'assistant' || writer === undefined || own(writer) || typeof m.content === 'string' || !m.content.some(isThinking)) return [m]
-    const content = m.content.filter((b) => !isThinking(b))
+    return m.role === 'assistant' && writer !== undefined && !own(writer) && typeof m.content !== 'string' && m.content.some(isThinking)
+  }
+  // Every request of a round goes through here: a history with nothing to drop is sent as it is, not copied.
+  if (!messages.some(foreign)) return messages
+  return messages.flatMap((m): MessageParam[] => {
+    if (!foreign(m)) return [m]
+    const content = (m.content as Exclude<MessageParam['content'], string>).filter((b) => !isThinking(b))
     return content.length > 0 ? [{ role: 'assistant', content }] : []
   })
 }
