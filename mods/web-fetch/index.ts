@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import type { CompleteRequest, CompleteResult } from '../../core/mod/contracts.js'
 import { defineMod } from '../../core/mod/define.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { fetchPage, type Page } from './fetch-page.js'
@@ -35,7 +34,6 @@ export default defineMod({
   register(on, opts) {
     const cache = new Map<string, { at: number; page: Page }>()
     on('session.start', async ($, e, next) => {
-      const completeFn = $.model.complete as unknown as (req: CompleteRequest, o?: { signal?: AbortSignal }) => Promise<CompleteResult>
       await registerTool($, {
         name: 'WebFetch', description: DESCRIPTION, input, isReadOnly: true,
         call: async (i, ctx) => {
@@ -70,7 +68,7 @@ export default defineMod({
           }
           const end = Math.min(total, start + opts.maxContentChars)
           const part = start > 0 || end < total ? `This is characters ${start} to ${end} of the page's ${total}.\n\n` : ''
-          const answer = await completeFn({
+          const answer = await $.model.complete({
             model: opts.model, maxTokens: 2048,
             system: 'You answer a question about a web page using only its content. Be concise and quote exactly where it matters.',
             prompt: `${part}Web page content (${page.url}):\n---\n${page.content.slice(start, end)}\n---\n\n${i.prompt}`,

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import type { CompleteRequest, CompleteResult } from '../../core/mod/contracts.js'
 import { defineMod } from '../../core/mod/define.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { resultsOf, resultText, type SearchOutput } from './results.js'
@@ -34,7 +33,6 @@ export default defineMod({
   options,
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      const completeFn = $.model.complete as unknown as (req: CompleteRequest, o?: { signal?: AbortSignal }) => Promise<CompleteResult>
       // Per session: subagents call the same registered tool, so their calls count here too.
       let calls = 0
       await registerTool($, {
@@ -48,7 +46,7 @@ export default defineMod({
             return { result: out, text: resultText(i.query, out.results) }
           }
           calls++
-          const answer = await completeFn({
+          const answer = await $.model.complete({
             model: opts.model ?? ctx.model ?? $.session.model(),
             // As high as the model allows (complete caps it there): the searches' calls count as output too.
             maxTokens: Number.MAX_SAFE_INTEGER,
