@@ -4,12 +4,20 @@ import type { Values } from './command.js'
 /**
  * `-w, --worktree [name]`: the session works in a git worktree of the project, made for it (or
  * entered again when one of that name exists) before anything of the session loads, so its cwd,
- * its settings and its shell are the worktree's. The worktree is left on disk at the end, as
- * Claude Code leaves it in print mode. Undefined without the flag; the code loads only with it.
+ * its settings and its shell are the worktree's. A WorktreeCreate hook of the settings makes the
+ * directory instead of git where one is configured (so a project under another VCS can use it). The worktree is left on disk at the end,
+ * as Claude Code leaves it in print mode. Undefined without the flag; the code loads only with it.
  */
 export async function worktreeCwd(values: Values, cwd: string, env: Record<string, string | undefined>): Promise<string | undefined> {
   const given = values.worktree
   if (typeof given !== 'string') return undefined
-  const { openNamedWorktree, randomWorktreeName } = await import('../mods/_shared/named-worktree.js')
-  return (await openNamedWorktree(resolve(cwd), given || randomWorktreeName(), env)).cwd
+  const { openNamedWorktree, randomWorktreeName, worktreeNameProblem } = await import('../mods/_shared/named-worktree.js')
+  const name = given || randomWorktreeName()
+  const at = resolve(cwd)
+  if (worktreeNameProblem(name) === undefined) {
+    const { hookWorktree } = await import('./worktree-hook.js')
+    const made = await hookWorktree(at, name, env, typeof values['session-id'] === 'string' ? values['session-id'] : undefined)
+    if (made !== undefined) return made
+  }
+  return (await openNamedWorktree(at, name, env)).cwd
 }

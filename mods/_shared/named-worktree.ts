@@ -36,7 +36,7 @@ export async function openNamedWorktree(projectCwd: string, name: string, env: E
   const problem = worktreeNameProblem(name)
   if (problem) throw new ModloopError('MODLOOP_ERR_WORKTREE', `Error creating worktree: ${problem}`)
   const repo = await repoTop(projectCwd, env)
-  if (repo === undefined) throw new ModloopError('MODLOOP_ERR_WORKTREE', `Can only use --worktree in a git repository, but ${projectCwd} is not a git repository`)
+  if (repo === undefined) throw new ModloopError('MODLOOP_ERR_WORKTREE', `Can only use --worktree in a git repository, but ${projectCwd} is not a git repository. Configure a WorktreeCreate hook to use --worktree with other VCS systems.`)
   const slug = name.replaceAll('/', '+')
   const path = join(repo, '.claude', 'worktrees', slug)
   const branch = `worktree-${slug}`

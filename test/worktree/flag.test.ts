@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -55,11 +55,34 @@ describe('-w, --worktree [name]: the session works in a git worktree of its own'
     await mkdir(plain)
     const outside = await runCli(['-p', 'go', '--worktree'], { script: [{ reply: 'x' }], cwd: plain })
     expect(outside.code).toBe(1)
-    expect(outside.err).toContain(`Can only use --worktree in a git repository, but ${plain} is not a git repository`)
+    expect(outside.err).toContain(`Can only use --worktree in a git repository, but ${plain} is not a git repository. Configure a WorktreeCreate hook to use --worktree with other VCS systems.`)
     expect(outside.requests).toHaveLength(0)
     const bad = await runCli(['-p', 'go', '--worktree=a b'], { script: [{ reply: 'x' }], cwd: await repo('bad') })
     expect(bad.code).toBe(1)
     expect(bad.err).toContain('Invalid worktree name "a b"')
+  })
+
+  it('a WorktreeCreate hook makes the directory instead of git, outside a repository or in one; the session works there', async () => {
+    const plain = join(dir, 'hooked')
+    const made = join(dir, 'hooked-made')
+    await mkdir(join(plain, '.claude'), { recursive: true })
+    const hook = `cat > ${dir}/create.json; mkdir -p ${made}; echo banner; echo ${made}`
+    await writeFile(join(plain, '.claude', 'settings.json'), JSON.stringify({ hooks: { WorktreeCreate: [{ hooks: [{ type: 'command', command: hook }] }] } }))
+    const r = await runCli(['-p', '--worktree', 'n1', '--dangerously-skip-permissions', 'go'], { script: [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'pwd' } } }] }, { reply: 'done' }], cwd: plain })
+    expect(r.code, r.err).toBe(0)
+    expect(toolResult(r)).toBe(JSON.stringify(made))
+    expect(JSON.parse(await readFile(join(dir, 'create.json'), 'utf8'))).toMatchObject({ hook_event_name: 'WorktreeCreate', cwd: plain, name: 'n1', session_id: expect.any(String) })
+    const inRepo = await repo('hooked-repo')
+    await mkdir(join(inRepo, '.claude'))
+    await writeFile(join(inRepo, '.claude', 'settings.json'), JSON.stringify({ hooks: { WorktreeCreate: [{ hooks: [{ type: 'command', command: hook }] }] } }))
+    const again = await runCli(['-p', '--worktree', 'n3', '--dangerously-skip-permissions', 'go'], { script: [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'pwd' } } }] }, { reply: 'done' }], cwd: inRepo })
+    expect(toolResult(again)).toBe(JSON.stringify(made))
+    expect(git(inRepo, 'worktree', 'list')).not.toContain('n3')
+    await writeFile(join(plain, '.claude', 'settings.json'), JSON.stringify({ hooks: { WorktreeCreate: [{ hooks: [{ type: 'command', command: 'echo nope >&2; exit 1' }] }] } }))
+    const failed = await runCli(['-p', '--worktree', 'n2', 'go'], { script: [{ reply: 'x' }], cwd: plain })
+    expect(failed.code).toBe(1)
+    expect(failed.err).toContain('Error creating worktree: WorktreeCreate hook failed:')
+    expect(failed.requests).toHaveLength(0)
   })
 
   it('the value may be left out: alone, or before another option, it is empty', () => {
