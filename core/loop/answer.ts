@@ -49,8 +49,9 @@ export async function* resultsAsSettled(session: Session, toolUses: readonly Too
 /**
  * Answers every tool_use of the last response, in order: one user message per result (but for
  * the first `shown`, already yielded by resultsAsSettled), one history entry for all. With `join`,
- * messages sent with priority `next` join them; a round that ends the turn (an interrupt, a halt,
- * the last allowed turn) leaves them waiting to start a turn of their own.
+ * messages sent with priority `next` and the reports of background tasks that ended join them; a
+ * round that ends the turn (an interrupt, a halt, the last allowed turn) leaves them waiting to
+ * start a turn of their own.
  */
 export async function* answer(session: Session, toolUses: ToolUse[], outcomes: CallOutcome[], missing = INTERRUPTED, context: ContentBlockParam[] = [], join = false, shown = 0): AsyncGenerator<SDKMessage> {
   if (toolUses.length === 0) return
@@ -63,8 +64,12 @@ export async function* answer(session: Session, toolUses: ToolUse[], outcomes: C
     if (i >= shown) yield resultMessage(session, block, o, missing)
   }
   const extra: ContentBlockParam[] = [...context]
+  const input = session.agent || !join ? undefined : session.root.input
   // Messages sent with priority `next` while this turn ran join it here, beside the tool results.
-  for (const joining of session.agent || !join ? [] : session.root.input?.takeJoining() ?? []) extra.push(...framed(joining.message.content))
+  for (const joining of input?.takeJoining() ?? []) extra.push(...framed(joining.message.content))
+  // So do the reports of background tasks that ended meanwhile, as in Claude Code: the model reads
+  // them before it answers, and no turn of their own runs after. Each says it is no person's words.
+  for (const { message: { content } } of input?.takeNotifications() ?? []) extra.push(...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : promptBlocks(content)))
   session.messages.push({ role: 'user', content: [...results, ...extra] })
   if (extra.length > 0) await recordUnshown(session, extra, true)
 }

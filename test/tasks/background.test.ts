@@ -75,19 +75,20 @@ describe('background subagents', () => {
     expect(shapeProblems(run.messages as never)).toEqual([])
   })
 
-  it('the reports of tasks that ended while a turn ran are answered in one turn, as Claude Code does', async () => {
+  it('the reports of tasks that ended while a turn ran join it beside the next tool results: no turn of their own, as in Claude Code', async () => {
     const g = gates()
     let ended = 0
     const run = await runTasks([
       { reply: [agent('toolu_a', { run_in_background: true }, 'job A'), agent('toolu_b', { run_in_background: true }, 'job B'), ...gate('both')] },
       { reply: 'A done', when: { firstUserText: 'job A' } },
       { reply: 'B done', when: { firstUserText: 'job B' } },
-      { reply: 'both are running' },
       { reply: 'both reported' },
       { reply: 'one turn too many' },
     ], 'go', options([g.mod, agentMod, tasksMod]), (m) => { if (m.type === 'system' && m.subtype === 'task_notification' && ++ended === 2) g.open('both') })
     expect(run.error).toBeUndefined()
-    expect(run.results.map((r) => r.result)).toEqual(['both are running', 'both reported'])
+    expect(run.results.map((r) => r.result)).toEqual(['both reported'])
+    const last = run.requests.at(-1)!.body.messages.at(-1)
+    expect(last.content.map((b: any) => b.type)).toEqual(['tool_result', 'tool_result', 'tool_result', 'text', 'text'])
     const reports = lastUserText(run.requests.at(-1)!.body)
     expect(reports).toContain('<tool-use-id>toolu_a</tool-use-id>')
     expect(reports).toContain('<result>B done</result>')
@@ -212,8 +213,8 @@ describe('background subagents', () => {
         agent('toolu_capped', { run_in_background: true }),
       ] },
       { reply: gate('shell-ended') },
-      { reply: 'one ran' },
       { reply: 'the shell was stopped', expect: { lastUserText: '<task-id>bash_1</task-id>' } },
+      { reply: 'one turn too many' },
     ], 'go', options([g.mod, bashMod, agentMod, withOptions(tasksMod, { maxConcurrent: 1 })]), (m, q) => {
       if (m.type === 'user' && JSON.stringify(m.message.content).includes('toolu_sh')) void q.stopTask('bash_1')
       if (m.type === 'system' && m.subtype === 'task_notification') g.open('shell-ended')
@@ -222,7 +223,25 @@ describe('background subagents', () => {
     expect(toolResultOf(run, 'toolu_sh').text).toContain('Command running in background with ID: bash_1')
     expect(system(run, 'task_started')).toEqual([expect.objectContaining({ task_id: 'bash_1', task_type: 'local_bash', description: 'wait a while', is_backgrounded: true })])
     expect(system(run, 'task_notification')[0]).toMatchObject({ task_id: 'bash_1', status: 'stopped', summary: 'Background command "wait a while" was stopped' })
-    expect(run.results.map((r) => r.result)).toEqual(['one ran', 'the shell was stopped'])
+    expect(run.results.map((r) => r.result)).toEqual(['the shell was stopped'])
+  })
+})
+
+describe('a background shell that ends while the turn goes on', () => {
+  it('its report joins the turn beside the next tool result; no turn of its own runs after the answer (as in Claude Code)', async () => {
+    const g = gates()
+    const run = await runTasks([
+      { reply: [{ tool_use: { id: 'toolu_sh', name: 'Bash', input: { command: 'echo hi', description: 'say hi', run_in_background: true } } }] },
+      { reply: gate('shell-ended') },
+      { reply: 'saw it end', expect: { lastUserText: '<task-id>bash_1</task-id>' } },
+      { reply: 'one turn too many' },
+    ], 'go', options([g.mod, bashMod, tasksMod]), (m) => { if (m.type === 'system' && m.subtype === 'task_notification') g.open('shell-ended') })
+    expect(run.error).toBeUndefined()
+    expect(run.results.map((r) => r.result)).toEqual(['saw it end'])
+    expect(run.requests).toHaveLength(3)
+    const last = run.requests[2]!.body.messages.at(-1)
+    expect(last.content.map((b: any) => b.type)).toEqual(['tool_result', 'text'])
+    expect(last.content[1].text).toContain('<summary>Background command "say hi" completed (exit code 0)</summary>')
   })
 })
 
