@@ -3,7 +3,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { sessionDirOf } from '../transcripts/store/paths.js'
 import { sessionPath } from '../_shared/session-dir.js'
 import '../_shared/tasks.js'
-import { staleNote } from './notification.js'
+import { reportedTaskIds, staleNote } from './notification.js'
 import { SessionTaskRegistry } from './registry.js'
 import { stopStale, tasksDirOf } from './task-files.js'
 import { registerTool } from '../_shared/register-tool.js'
@@ -50,11 +50,18 @@ export default defineMod({
 
     on('prompt.submit', ($, e, next) => {
       const id = $.session.id() as string
-      if (e.origin.kind === 'task-notification') registries.get(id)?.told(e.origin.taskId)
       const note = notes.get(id)
       if (note === undefined) return next(e)
       notes.delete(id)
       return next({ ...e, context: [...(e.context ?? []), note] })
+    })
+
+    // The model has heard of a task once its report is in the history, in a turn of its own or
+    // beside a running turn's tool results; a session that ends before then marks it untold.
+    on('session.message', ($, e, next) => {
+      const registry = registries.get($.session.id() as string)
+      if (registry?.untold && e.message.type === 'user') for (const id of reportedTaskIds(e.message.message.content)) registry.told(id)
+      return next(e)
     })
 
     on('session.end', async ($, e, next) => {

@@ -27,6 +27,15 @@ export function notificationText(record: TaskRecord, outcome: TaskOutcome | unde
   return lines.join('\n')
 }
 
+/**
+ * The ids of the tasks whose reports a history message carries: a report's turn of its own (several
+ * reports can share one), or reports joined to a running turn beside tool results.
+ */
+export function reportedTaskIds(content: string | readonly { type: string; text?: string }[]): string[] {
+  const texts = typeof content === 'string' ? [content] : content.map((b) => (b.type === 'text' ? b.text ?? '' : ''))
+  return texts.flatMap((t) => (t.includes('<task-notification>') ? [...t.matchAll(/<task-id>([^<]*)<\/task-id>/g)].map((m) => m[1]!) : []))
+}
+
 /** What the model is told of tasks a previous process left running: they ended with it, unfinished. */
 export function staleNote(records: readonly TaskRecord[]): string {
   const rows = records.map((r) => `- ${r.id}: ${LABEL[r.type]} "${r.description}" (its output so far: ${r.outputFile})`)

@@ -149,9 +149,14 @@ export class SessionTaskRegistry implements TaskRegistry {
     await Promise.all([...this.entries.entries()].filter(([, e]) => e.startedBy === agentId).map(([id]) => this.stop(id)))
   }
 
-  /** The model was given the task's notification turn. */
+  /** The model was given the task's report. */
   told(id: string): void {
     this.unseen.delete(id)
+  }
+
+  /** Whether a report the model has not been given is waiting. */
+  get untold(): boolean {
+    return this.unseen.size > 0
   }
 
   /**

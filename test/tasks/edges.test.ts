@@ -212,4 +212,21 @@ describe('faults', () => {
     const again = await runTasks([{ reply: 'ok' }], 'more', { ...options([transcripts, tasksMod, bashMod]), resume: sessionId })
     expect(lastUserText(again.requests[0]!.body)).not.toContain(said)
   })
+
+  it('a background task stopped while a turn ran, its report joined to that turn, is not told again on resume', async () => {
+    const g = gates()
+    const bg = [{ tool_use: { id: 'toolu_sh', name: 'Bash', input: { command: 'sleep 30', run_in_background: true, description: 'long sleep' } } }]
+    const first = await runTasks([
+      { reply: bg },
+      { reply: [{ tool_use: { name: 'Gate', input: { label: 'stopped' } } }] },
+      { reply: 'saw it stop', expect: { lastUserText: '<status>stopped</status>' } },
+    ], 'go', options([g.mod, transcripts, tasksMod, bashMod]), (m, q) => {
+      if (m.type === 'user' && JSON.stringify(m.message.content).includes('toolu_sh')) void q.stopTask('bash_1')
+      if (m.type === 'system' && m.subtype === 'task_notification') g.open('stopped')
+      if (m.type === 'result') q.close()
+    })
+    expect(first.results.map((r) => r.result)).toEqual(['saw it stop'])
+    const resumed = await runTasks([{ reply: 'ok' }], 'next', { ...options([transcripts, tasksMod, bashMod]), resume: first.results[0]!.session_id })
+    expect(lastUserText(resumed.requests[0]!.body)).not.toContain('still running when the previous modloop process')
+  })
 })
