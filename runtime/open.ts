@@ -3,7 +3,6 @@ import { ModloopError } from '../core/errors.js'
 import type { ModDefinition } from '../core/mod/define.js'
 import { ModHost } from '../core/mod/host.js'
 import { installProviders } from './providers.js'
-import { installAsk } from './ask.js'
 import { installWorktree } from './worktree.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { surfaceFields } from '../core/loop/session-options.js'
@@ -91,7 +90,6 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   session.setupError = setupError ?? (await badFormat)
   if (resumed) restore(session, resumed.rebuilt)
   installProviders(session)
-  installAsk(host)
   installWorktree(host)
   startProvenance(session)
   if (!host.isBound) host.bind()

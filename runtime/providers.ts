@@ -7,6 +7,7 @@ import { configRows, configSet } from './model-controls.js'
 import { launchOptionsProvider } from './launch-options.js'
 import { sessionProviders } from './session-providers.js'
 import { toolProviders } from './tool-providers.js'
+import { askProvider } from './ask.js'
 import type { CommandInfo } from '../core/loop/command.js'
 
 /** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
@@ -14,6 +15,7 @@ export function installProviders(session: Session): void {
   const { host } = session
   host.provide({
     ...toolProviders(session),
+    ...askProvider(session),
     ...sessionProviders(session),
     ...launchOptionsProvider(session),
     'prompt.submit': (mod: string, args: { text: string; asUser?: true }) => {

@@ -190,7 +190,7 @@ export class Bus {
     // the handlers of mods imported from files, the ones run in their own scope.
     const caller = runningHandler()
     const step = (i: number): Below => (e) => {
-      while (i < n && (chain[i]!.link === caller || (chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)))) i++
+      while (i < n && (chain[i]!.link === caller || chain[i]!.link.mod === ctx.caller || (chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)))) i++
       if (i === n) {
         try {
           return Promise.resolve(bottom(e))

@@ -78,4 +78,6 @@ export interface On {
 
 export interface DispatchContext {
   signal?: AbortSignal
+  /** A mod whose handlers this dispatch passes over: the one that raised it through `$` (`$.ui.ask`'s tool.call runs through every hook but the caller's). */
+  caller?: string
 }

@@ -37,7 +37,6 @@ export interface EventMap {
   'worktree.remove': { e: T.WorktreeRemoveInput; r: T.WorktreeRemoveResult }
   'session.message': { e: T.SessionMessageInput; r: T.SessionMessageResult }
   'message.display': { e: T.MessageDisplayInput; r: T.MessageDisplayResult }
-  'ui.ask': { e: T.UiAskInput; r: T.UiAskResult }
   'session.compact': { e: T.SessionCompactInput; r: T.SessionCompactResult }
   'session.end': { e: T.SessionEndInput; r: T.SessionEndResult }
 }
@@ -88,7 +87,6 @@ export interface EventSpec<N extends EventName = EventName> {
 }
 
 const DEFAULT_BUDGET_MS = 10_000
-const ASK_BUDGET_MS = 24 * 60 * 60_000
 
 const isObject = (r: unknown): r is Record<string, unknown> => typeof r === 'object' && r !== null
 const has = (key: string, type: string) => (r: unknown) => isObject(r) && typeof r[key] === type
@@ -295,13 +293,7 @@ export const catalog = {
     kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['turnId', 'messageId', 'index', 'final', 'agentId'],
     isResult: has('text', 'string'), echo: (e) => ({ text: e.delta }),
   },
-  'ui.ask': {
-    when: 'a mod asked the person a question with $.ui.ask; a surface (the terminal) answers, beneath every handler nobody can',
-    fires: { in: 'occasion' },
-    // A person answers at their own pace: the terminal's handler waits on them, not on its own code.
-    kind: 'answer', policy: 'open', budgetMs: ASK_BUDGET_MS, pinned: ['mod'],
-    isResult: (r) => isObject(r) && (typeof r.answer === 'string' || r.answer === null), echo: () => ({ answer: null }),
-  },
+
   'session.compact': {
     when: 'the conversation is about to be compacted (manual, auto or by a mod)',
     fires: { in: 'occasion' },

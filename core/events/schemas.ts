@@ -126,7 +126,6 @@ export const payloadSchemas = {
   'worktree.create': z.looseObject({ name: text, cwd: text }),
   'worktree.remove': z.looseObject({ path: text }),
   'session.message': z.looseObject({ message: sdkMessage, shown: z.boolean(), agentId }),
-  'ui.ask': z.looseObject({ question: text, options: z.array(text).min(2).max(4), header: text.optional(), multiSelect: z.boolean().optional(), mod: text }),
   'message.display': z.looseObject({ turnId: text, messageId: text, index: z.number().int(), final: z.boolean(), delta: z.string(), agentId }),
   'session.compact': z.looseObject({
     trigger: z.enum(['manual', 'auto', 'plugin']), instructions: z.string().optional(),

@@ -410,7 +410,3 @@ export interface MessageDisplayInput { turnId: string; messageId: string; index:
 /** `text` is shown instead of the delta; history and transcript keep the original. */
 export interface MessageDisplayResult { text: string }
 
-/** `$.ui.ask`: the question, its choices (2–4), and the mod that asked. */
-export interface UiAskInput { question: string; options: string[]; header?: string; multiSelect?: boolean; mod: string }
-/** The chosen label (several comma-joined), or null: no UI can ask, or the person dismissed it. */
-export interface UiAskResult { answer: string | null }

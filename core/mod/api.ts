@@ -50,7 +50,7 @@ export const API_METHODS = {
   settings: ['read'],
 } as const
 
-/** What `$.ui.ask` takes: the choices (2–4), or those with a header and multi-select. */
+/** What `$.ui.ask` takes: the choices (2–4, fewer padded with Yes/No), or those with a header (≤ 12 chars; the mod's name by default) and multi-select. */
 export type AskOptions = string[] | { options?: string[]; header?: string; multiSelect?: true }
 
 /** One loaded mod, as `$.session.mods()` lists it. */
@@ -72,13 +72,14 @@ export interface ModApiCore {
   readonly ui: {
     log(text: string, options?: { to?: 'transcript' | 'debug' }): void
     /**
-     * Asks the person a question with choices and resolves to the chosen label (several,
-     * comma-joined, with multiSelect). Resolves to `null` when no one can answer: no UI (`-p`,
-     * `query()`), or the person dismissed the question. Raised as the `ui.ask` event, which the
-     * terminal (or another surface mod) answers. The wait is not the asking handler's own time:
-     * its mod's handlers are paused until the answer comes, as while they await `next`.
+     * Asks the person a question with choices (the AskUserQuestion dialog) and resolves to the
+     * chosen label (several, comma-joined, with multiSelect) or the text typed under "Other".
+     * Rejects when the person dismisses it, and where no one can answer (`-p`). It has no event
+     * of its own: it runs as a `tool.call` of AskUserQuestion through every mod's handlers but
+     * the caller's, so a mod that answers AskUserQuestion answers it too. The wait is not the
+     * asking handler's own time: its mod's handlers are paused until the answer comes.
      */
-    ask(question: string, options?: AskOptions): Promise<string | null>
+    ask(question: string, options?: AskOptions): Promise<string>
   }
   readonly tool: {
     register(spec: ToolSpec | ToolRegistration): Promise<{ tool: string }>

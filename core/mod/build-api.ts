@@ -69,7 +69,7 @@ export function buildApi(ctx: ApiContext): ModApi {
     // Waiting on a `$` call ($.model.complete, $.tool.call, $.ui.ask) is not the handler's own
     // time, as awaiting `next` is not (spec mods §2.6): the mod's handlers running now stop their
     // clocks until it settles. Paused before the call, so what the call itself starts (a handler
-    // of this mod answering its ui.ask) keeps a clock of its own.
+    // of this mod on the tool.call a $.tool.call raises) keeps a clock of its own.
     const resume = pauseFor(api)
     if (!resume) return provide(mod, ...args)
     let r: unknown

@@ -59,6 +59,8 @@ export interface CallEnv {
   /** The model that asked for the calls. */
   model?: string
   canUseTool?: CanUseTool
+  /** The mod whose `$` call raised this one, when its tool.call handlers are not to see it (`$.ui.ask`). */
+  caller?: string
   onDenied?(denial: { tool_name: string; tool_use_id: string; tool_input: unknown }): void
   /** A running tool reported progress; reaches here at most once per PROGRESS_INTERVAL_MS per call. */
   onProgress?(progress: ToolProgress): void
@@ -176,7 +178,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
   }
   let r: ToolCallResult
   try {
-    r = await env.bus.emit('tool.call', e, core, { signal: env.signal })
+    r = await env.bus.emit('tool.call', e, core, { signal: env.signal, caller: env.caller })
   } catch (err) {
     r = { isError: true, result: `Error: ${describeError(err)}` }
   }

@@ -1,5 +1,4 @@
 import { STAGE } from '../../core/bus/types.js'
-import type { UiAskInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { InteractiveSurface } from './surface.js'
@@ -19,8 +18,6 @@ export interface UiBridge {
   /** `/resume [id]`: the terminal picks and opens that session once this turn ends. */
   requestResume(id: string): void
   requestExit(): void
-  /** `$.ui.ask`: the person picks one of the choices; null when they dismiss it. */
-  ask(question: UiAskInput): Promise<string | null>
 }
 
 /** terminal-ui's surface (the `surface.terminal` capability): the terminal connects each session's bridge through it. */
@@ -75,9 +72,6 @@ export default defineMod({
       bridge.attach($, { sessionId: e.sessionId, resumed: e.resumedFrom !== undefined, transcriptPath: e.transcriptPath })
       return result
     }, { stage: STAGE.guard })
-
-    // A question a mod asks the person: the terminal shows it as a chooser; without a terminal, no one answers.
-    on('ui.ask', async ($, e, next) => (bridge ? { answer: await bridge.ask(e) } : next(e)))
 
     // Outermost, so a prompt another mod drops is still seen as taken.
     on('prompt.submit', ($, e, next) => {

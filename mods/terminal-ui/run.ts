@@ -152,11 +152,6 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       modsText: () => modsText(host, configFile),
       requestResume: (id) => { resumeAsked = id },
       requestExit: () => { exiting = true },
-      ask: async (e) => {
-        const title = [e.header ? `${e.header}: ${e.question}` : e.question, `asked by ${e.mod}`]
-        const { value } = await app.choose<string | null>(title, e.options.map((o) => ({ label: o, value: o })), null)
-        return value
-      },
     })
     // The time a call waits for the person's answer is not the call's: its line leaves it out.
     const canUseTool = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string; toolUseID?: string; suggestions?: PermissionUpdate[] }) => {

@@ -27,7 +27,7 @@ export default defineMod({
   options: z.object({ out: z.string(), ask: z.boolean().default(false) }),
   register(on, { out, ask }) {
     const record = (event: EventName, e: unknown) => appendFileSync(out, `${serialize(event, e)}\n`)
-    // With `ask`, the first turn asks the person a question, so `ui.ask` is raised too (no UI answers it headless).
+    // With `ask`, the first turn asks the person a question: a tool.call of AskUserQuestion, which no one answers headless.
     let asked = !ask
     for (const event of EVENT_NAMES) {
       if ((catalog[event] as { stream?: true }).stream) {
@@ -40,7 +40,7 @@ export default defineMod({
           record(event, e)
           if (event === 'turn.start' && !asked) {
             asked = true
-            await $.ui.ask('Record this run?', ['yes', 'no'])
+            await $.ui.ask('Record this run?', ['yes', 'no']).catch(() => undefined)
           }
           return next(e)
         }, OUTERMOST)

@@ -133,7 +133,7 @@ describe('$.ui.ask in the terminal', () => {
       const exit = main(['--mod', './asker.mjs'], t.io)
       await t.waitFor('Ctrl+D exits')
       t.type('hi\r')
-      await t.waitFor('asked by asker')
+      await t.waitFor('asker: Send it?')
       // A person reads the question for several times the handler's 50 ms budget.
       await delay(300)
       t.type('2')

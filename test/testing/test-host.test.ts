@@ -51,27 +51,30 @@ describe('the test kit', () => {
     await lenient.close()
   })
 
-  it('$.ui.ask answers null where no UI can ask, and the ui.ask event lets a mod answer', async () => {
-    const answers: (string | null)[] = []
+  it('$.ui.ask rejects where no one can answer, and a mod answering AskUserQuestion tool calls answers it', async () => {
+    const answers: string[] = []
     const asker = defineMod({
       name: 'asker',
       register(on) {
         on('turn.start', async ($, e, next) => {
-          answers.push(await $.ui.ask('Go on?', ['go', 'stop']))
+          answers.push(await $.ui.ask('Go on?', ['go', 'stop']).catch(() => 'no one answered'))
           return next(e)
         })
       },
     })
     const t = await createTestHost({ mods: [asker], script: [{ reply: 'hi' }] })
     await t.run('hello')
-    expect(answers).toEqual([null])
+    expect(answers).toEqual(['no one answered'])
     await t.close()
-    const questions: unknown[] = []
-    const person = defineMod({ name: 'person', register(on) { on('ui.ask', (_$, e) => { questions.push(e); return { answer: e.options[1]! } }) } })
+    const person = defineMod({
+      name: 'person',
+      register(on) {
+        on('tool.call', { tool: 'AskUserQuestion' }, () => ({ result: { answers: { 'Go on?': 'stop' } } }))
+      },
+    })
     const u = await createTestHost({ mods: [asker, person], script: [{ reply: 'hi' }] })
     await u.run('hello')
-    expect(answers).toEqual([null, 'stop'])
-    expect(questions).toEqual([{ question: 'Go on?', options: ['go', 'stop'], mod: 'asker' }])
+    expect(answers).toEqual(['no one answered', 'stop'])
     await u.close()
   })
 
