@@ -16,7 +16,8 @@ export async function worktreeCwd(values: Values, cwd: string, env: Record<strin
   const at = resolve(cwd)
   if (worktreeNameProblem(name) === undefined) {
     const { hookWorktree } = await import('./worktree-hook.js')
-    const made = await hookWorktree(at, name, env, typeof values['session-id'] === 'string' ? values['session-id'] : undefined)
+    const settings = Array.isArray(values.settings) ? values.settings.map(String) : undefined
+    const made = await hookWorktree({ cwd: at, name, env, settings, sessionId: typeof values['session-id'] === 'string' ? values['session-id'] : undefined })
     if (made !== undefined) return made
   }
   return (await openNamedWorktree(at, name, env)).cwd

@@ -11,11 +11,11 @@ type Env = Record<string, string | undefined>
 /**
  * `--worktree` with a WorktreeCreate hook in the settings: the hook makes the directory instead of
  * git (another VCS's checkout), in or out of a git repository as Claude Code runs it, and prints it
- * as its last line. Undefined when no such hook is configured. The hook runs before the session exists, so its
- * `session_id` is the `--session-id` given, else a fresh one.
+ * as its last line. Undefined when no such hook is configured (the settings files and `--settings`).
+ * The hook runs before the session exists, so its `session_id` is the `--session-id` given, else a fresh one.
  */
-export async function hookWorktree(cwd: string, name: string, env: Env, sessionId: string | undefined): Promise<string | undefined> {
-  const loaded = await loadSources({ cwd, env })
+export async function hookWorktree({ cwd, name, env, settings, sessionId }: { cwd: string; name: string; env: Env; settings?: string[]; sessionId?: string }): Promise<string | undefined> {
+  const loaded = await loadSources({ cwd, env, settings })
   const runner = createHooksRunner({ config: loaded.config, projectDir: cwd, cwd, env: env as NodeJS.ProcessEnv })
   try {
     if (runner.select('WorktreeCreate', { cwd }).handlers.length === 0) return undefined

@@ -187,10 +187,12 @@ export class Bus {
     const n = chain.length
     // A dispatch a handler raised through `$` (its $.tool.call inside tool.call) skips that handler
     // only (spec mods §2.3); reaching it again, the call would raise itself without end. Known for
-    // the handlers of mods imported from files, the ones run in their own scope.
+    // the handlers of mods imported from files, the ones run in their own scope. A dispatch that
+    // names its caller (`$.ui.ask`) skips every handler of that mod.
     const caller = runningHandler()
+    const callerMod = ctx.caller
     const step = (i: number): Below => (e) => {
-      while (i < n && (chain[i]!.link === caller || chain[i]!.link.mod === ctx.caller || (chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)))) i++
+      while (i < n && (chain[i]!.link === caller || chain[i]!.link.mod === callerMod || (chain[i]!.link.predicate && !chain[i]!.link.predicate!(e)))) i++
       if (i === n) {
         try {
           return Promise.resolve(bottom(e))

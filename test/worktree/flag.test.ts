@@ -83,6 +83,12 @@ describe('-w, --worktree [name]: the session works in a git worktree of its own'
     expect(failed.code).toBe(1)
     expect(failed.err).toContain('Error creating worktree: WorktreeCreate hook failed:')
     expect(failed.requests).toHaveLength(0)
+    const inline = join(dir, 'hooked-inline')
+    await mkdir(inline)
+    const settings = JSON.stringify({ hooks: { WorktreeCreate: [{ hooks: [{ type: 'command', command: hook }] }] } })
+    const viaFlag = await runCli(['-p', '--worktree', 'n4', '--settings', settings, '--dangerously-skip-permissions', 'go'], { script: [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'pwd' } } }] }, { reply: 'done' }], cwd: inline })
+    expect(viaFlag.code, viaFlag.err).toBe(0)
+    expect(toolResult(viaFlag)).toBe(JSON.stringify(made))
   })
 
   it('the value may be left out: alone, or before another option, it is empty', () => {
