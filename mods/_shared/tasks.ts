@@ -92,6 +92,8 @@ export interface TaskRegistry {
   launch(spec: TaskLaunch): Promise<{ task: TaskHandle } | { refused: string }>
   /** Why a background task would be refused now, if it would. */
   refusal(): string | undefined
+  /** `<session dir>/tasks/`: where every task's output file is. */
+  readonly dir: string
   /** Where a task of this id writes its output (`<session dir>/tasks/<id>.output`). */
   outputFileFor(id: string): string
   list(): TaskRecord[]

@@ -69,6 +69,8 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   if (facts.tool === 'Skill' && typeof facts.input.skill === 'string' && policy.skillAsks?.(facts.input.skill) === false) return { decision: 'allow', rule: '[no-approval-needed]' }
   const inWorkingDirs = facts.path !== undefined && inside(policy.roots, facts.path)
   if (READ_TOOLS.has(facts.tool) && inWorkingDirs) return { decision: 'allow', rule: '[working-directory]' }
+  // The start texts of background work tell the model to Read its output file, which lies outside the project, as in Claude Code.
+  if (READ_TOOLS.has(facts.tool) && facts.path && policy.taskOutput && inside(policy.taskOutput, facts.path)) return { decision: 'allow', rule: '[task-output]' }
   const blockedPath = blockedPathOf(facts, !inWorkingDirs)
   return ask({ decision: 'ask', reason: why ?? askReason(policy, facts, unapproved[0]), suggestions: suggestionsFor(facts, unapproved, !inWorkingDirs), ...(blockedPath ? { blockedPath } : {}) })
 }

@@ -1,6 +1,8 @@
 import { registerAddDirCommand } from './add-dir-command.js'
 import { registerPermissionsCommand } from './permissions-command.js'
 import '../_shared/shell-cwd.js'
+import '../_shared/tasks.js'
+import { realpathLoose } from '../_shared/allowed-paths.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { PermissionsApi } from './api.js'
@@ -36,7 +38,7 @@ export default defineMod({
   options: permissionsOptions,
   configKeys: { permissions: foldPermissions },
   provides: ['permissions', 'permissionMode'],
-  uses: { commands: 'optional', shellCwd: 'optional' },
+  uses: { commands: 'optional', shellCwd: 'optional', tasks: 'optional' },
   register(on, opts, $) {
     let policy: Policy | undefined
     let loadFailure: string | undefined
@@ -107,6 +109,8 @@ export default defineMod({
       beforePlan = 'default'
       reminders.reset()
       exitAsks.clear()
+      const tasksDir = $.capability.use('tasks')?.(e.sessionId)?.dir
+      if (tasksDir) loaded.taskOutput = { lexical: [tasksDir], real: [await realpathLoose(tasksDir)] }
       policy = loaded
       loadFailure = undefined
       for (const warning of loaded.warnings) $.log.warn(warning)

@@ -79,6 +79,8 @@ export interface Policy {
   mode: Mode
   rules: Rule[]
   roots: Roots
+  /** The session's task output directory (the tasks mod's), which file-reading tools read unasked. */
+  taskOutput?: Roots
   trusted: boolean
   ignored: Ignored[]
   /** The source whose `disableBypassPermissionsMode` keeps bypassPermissions off, when one does. */
