@@ -7,7 +7,7 @@ const OUTPUT_BYTE_LIMIT = 30_000
 
 /**
  * Bash in an editor terminal: the person watches the command run where they work. A call in the
- * background stays local (BashOutput and KillShell read local shells). It runs in Bash's shell:
+ * background stays local (its output file, TaskStop and KillShell are local). It runs in Bash's shell:
  * the session's env and the hooks' env files, and a `cd` holds for the next call. The answer has
  * the local Bash's shape, with the terminal's combined output as stdout.
  */

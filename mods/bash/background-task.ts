@@ -10,8 +10,8 @@ import { askedTimeout, BACKGROUND_DEFAULT_MS, BACKGROUND_MAX_MS } from './limits
 
 /**
  * A background shell as a task of the session's registry: it counts toward the cap on background
- * work, the stream announces it (task_started … task_notification), Query.stopTask and KillShell
- * stop it, and when it ends its exit comes back to the model as a turn of its own. Its output goes
+ * work, the stream announces it (task_started … task_notification), Query.stopTask and TaskStop
+ * (or KillShell, where offered) stop it, and when it ends its exit comes back to the model as a turn of its own. Its output goes
  * to the task's output file. One the main conversation started keeps the session's stream open,
  * as a background subagent does and as in Claude Code: `-p` waits for it (within --max-wait-tasks)
  * and runs its notification turn, so a build or a test run the model started is reported, not
@@ -29,7 +29,7 @@ export async function startBackgroundTask(input: BashInput, ctx: ToolContext, sh
   const file = bg.outputPath ? ` Output is being written to: ${bg.outputPath}.` : ''
   return {
     result: { stdout: '', stderr: '', interrupted: false, isImage: false, backgroundTaskId: bg.id, ...(bg.outputPath ? { rawOutputPath: bg.outputPath } : {}) },
-    text: `Command running in background with ID: ${bg.id}.${file} Read its output with BashOutput and stop it with KillShell; you will be told when it ends.${cwdNote ? `\n${cwdNote}` : ''}`,
+    text: `Command running in background with ID: ${bg.id}.${file} You will be notified when it completes. To check interim output, use Read on that file path.${cwdNote ? `\n${cwdNote}` : ''}`,
   }
 }
 
@@ -69,7 +69,7 @@ export async function movedResult(bg: BackgroundShell, input: BashInput, ctx: To
   const file = bg.outputPath ? ` Output is being written to: ${bg.outputPath}.` : ''
   const note = `Command did not complete within its ${duration(timeoutMs)} timeout and was moved to the background (ID: ${bg.id}).${file} You will be notified when it completes. ` +
     `If it is still running after ${duration(limitMs)} in the background, it will be stopped and you will be notified. It is running now: do not start a second copy while it runs. ` +
-    'If it is no longer needed, stop it with KillShell. To check interim output, use BashOutput.'
+    'If it is no longer needed, stop it with TaskStop. To check interim output, use Read on that file path.'
   const shown = [soFar.stdout.replace(/\n+$/, ''), soFar.stderr.replace(/\n+$/, '')].filter(Boolean).join('\n')
   return {
     result: { ...soFar, interrupted: false, isImage: false, backgroundTaskId: bg.id, ...(bg.outputPath ? { rawOutputPath: bg.outputPath } : {}) },

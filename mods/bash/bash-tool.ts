@@ -13,7 +13,7 @@ export const bashInput = z.object({
   command: z.string().min(1).describe('The command to run'),
   timeout: z.number().optional().meta({ exclusiveMinimum: 0 }).describe('Timeout in milliseconds (max 600000); with run_in_background, how long it may run in the background (default 1800000, max 7200000)'),
   description: z.string().optional().describe('What the command does, in 5-10 words, e.g. "List files in current directory"'),
-  run_in_background: z.boolean().optional().describe('Run it in the background and return at once; read its output later with BashOutput'),
+  run_in_background: z.boolean().optional().describe('Run it in the background and return at once; you are told when it ends'),
 })
 export type BashInput = z.output<typeof bashInput>
 
@@ -25,12 +25,13 @@ export interface BashOptions {
   movedLimitMs: number
 }
 
-export const bashDescription = (o: BashOptions) => `Runs a command with bash and returns its output.
+/** `shellTools`: whether BashOutput and KillShell are offered; else the output file and TaskStop serve. */
+export const bashDescription = (o: BashOptions, shellTools: boolean) => `Runs a command with bash and returns its output.
 - The working directory persists between calls after a command that succeeds (cd works, within the session's directories); environment variables do not.
 - Quote paths that contain spaces: cd "/path/with spaces".
 - Timeout: ${o.defaultTimeoutMs} ms by default, at most ${o.maxTimeoutMs} ms (timeout parameter). A command still running at its timeout moves to the background, where you are told when it ends; a \`sleep\`, a command that runs git, or one that cannot be parsed is stopped instead, with everything it started.
 - Output over ${o.maxOutputChars} characters is cut in the middle.
-- For long-running processes (servers, watchers) set run_in_background, then read output with BashOutput and stop it with KillShell. In the background, timeout is how long it may run (default 1800000 ms, at most 7200000 ms); then it is stopped and you are told. Processes a foreground command leaves running are stopped when it ends.
+- For long-running processes (servers, watchers) set run_in_background, then ${shellTools ? 'read output with BashOutput and stop it with KillShell' : 'read its output file with Read and stop it with TaskStop'}. In the background, timeout is how long it may run (default 1800000 ms, at most 7200000 ms); then it is stopped and you are told. Processes a foreground command leaves running are stopped when it ends.
 - Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.
 - Independent commands can go in one response as separate calls; dependent ones chain with &&.`
 

@@ -4,6 +4,7 @@ import { allowedDirsOptions } from '../_shared/allowed-paths.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
 import { bashDescription, bashInput, bashTool } from './bash-tool.js'
+import { offersShellTools } from './shell-tools-gate.js'
 import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
 import '../_shared/hook-env-files.js'
 import '../_shared/shell-cwd.js'
@@ -28,15 +29,21 @@ const options = allowedDirsOptions.extend({
   maxOutputChars: z.number().int().min(1_000).optional(),
   /** How long a command moved to the background at its timeout runs on there before it is stopped (default 10 minutes). */
   movedLimitMs: z.number().int().positive().optional(),
+  /**
+   * Offer BashOutput and KillShell, older tools for background shells, beside TaskStop. Claude Code
+   * offers TaskStop only (the model reads a task's output file with Read), so they are off unless
+   * this is set, `allowedTools` / `tools` names one, or the tasks mod is missing (no TaskStop then).
+   */
+  shellTools: z.boolean().optional(),
 })
 
 // session.end handlers share a 1.5 s bound, so background shells get a shorter grace there.
 const END_GRACE_MS = 500
 
-/** Bash, BashOutput and KillShell: commands in their own process groups, cwd kept per session. */
+/** Bash (and BashOutput and KillShell where offered): commands in their own process groups, cwd kept per session. */
 export default defineMod({
   name: 'bash',
-  description: 'The Bash, BashOutput and KillShell tools',
+  description: 'The Bash tool, and BashOutput and KillShell where a session asks for them',
   options,
   provides: ['toolOutput.Bash', 'shellCwd', 'shellMove', 'userShell'],
   uses: { hookEnvFiles: 'optional', transcriptFile: 'optional', tasks: 'optional' },
@@ -75,8 +82,10 @@ export default defineMod({
         return s
       }
       const tasks = () => $.capability.use('tasks')?.(e.sessionId)
+      // The tasks mod's presence, not its session's registry, which may start after this handler runs.
+      const shellTools = offersShellTools($, opts.shellTools, $.capability.use('tasks') !== undefined)
       await registerTool($, {
-        name: 'Bash', description: bashDescription(limits), input: bashInput, isReadOnly: false,
+        name: 'Bash', description: bashDescription(limits, shellTools), input: bashInput, isReadOnly: false,
         // A mod disposed mid-command (host closing) stops the command too.
         call: async (input, ctx) => {
           const signal = AbortSignal.any([ctx.signal, $.signal])
@@ -86,8 +95,8 @@ export default defineMod({
         },
       })
       publishToolOutput($, 'Bash', bashOutputShape)
-      await registerTool($, { name: 'BashOutput', description: BASH_OUTPUT_DESCRIPTION, input: bashOutputInput, isReadOnly: true, call: (input) => bashOutputTool(input, shell, limits.maxOutputChars) })
-      await registerTool($, { name: 'KillShell', description: KILL_SHELL_DESCRIPTION, input: killShellInput, isReadOnly: false, call: (input) => killShellTool(input, shell, tasks()) })
+      if (shellTools) await registerTool($, { name: 'BashOutput', description: BASH_OUTPUT_DESCRIPTION, input: bashOutputInput, isReadOnly: true, call: (input) => bashOutputTool(input, shell, limits.maxOutputChars) })
+      if (shellTools) await registerTool($, { name: 'KillShell', description: KILL_SHELL_DESCRIPTION, input: killShellInput, isReadOnly: false, call: (input) => killShellTool(input, shell, tasks()) })
       return next(e)
     })
 

@@ -252,7 +252,7 @@ describe('a background shell the model stops itself', () => {
       { reply: [{ tool_use: { id: 'toolu_kill', name: 'KillShell', input: { shell_id: 'bash_1' } } }] },
       { reply: 'stopped it' },
       { reply: 'spare' },
-    ], 'go', options([bashMod, tasksMod]))
+    ], 'go', options([withOptions(bashMod, { shellTools: true }), tasksMod]))
     expect(run.error).toBeUndefined()
     const ends = run.messages.filter((m: any) => m.type === 'system' && (m.subtype === 'task_updated' || m.subtype === 'task_notification'))
     expect(ends.map((m: any) => m.subtype)).toEqual(['task_updated', 'task_notification'])
@@ -267,7 +267,7 @@ describe('a background shell the model stops itself', () => {
       { reply: [{ tool_use: { id: 'toolu_kill', name: 'KillShell', input: { shell_id: 'bash_1' } } }] },
       { reply: 'stopped it' },
       { reply: 'told twice' },
-    ], 'go', options([bashMod, tasksMod]))
+    ], 'go', options([withOptions(bashMod, { shellTools: true }), tasksMod]))
     expect(run.error).toBeUndefined()
     expect(toolResultOf(run, 'toolu_kill').text).toContain('Stopped shell bash_1')
     expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ task_id: 'bash_1', status: 'stopped' })])

@@ -28,7 +28,7 @@ describe('a Bash command still running at its timeout (spec loop-and-sdk, Bash)'
     expect(run.error).toBeUndefined()
     const moved = toolResultOf(run, 'toolu_long')
     expect(moved.text).toMatch(/^started\nCommand did not complete within its 300ms timeout and was moved to the background \(ID: bash_1\)\. Output is being written to: /)
-    expect(moved.text).toContain('stop it with KillShell')
+    expect(moved.text).toContain('If it is no longer needed, stop it with TaskStop. To check interim output, use Read on that file path.')
     expect(moved.result).toMatchObject({ stdout: 'started\n', interrupted: false, backgroundTaskId: 'bash_1' })
     expect(run.messages.some((m: any) => m.type === 'user' && JSON.stringify(m.message.content).includes('"is_error":true'))).toBe(false)
     expect(system(run, 'task_started')).toEqual([expect.objectContaining({ task_id: 'bash_1', description: 'the long job', is_backgrounded: true })])
