@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -30,5 +30,17 @@ describe('TaskStop (the tool Claude Code gives the model to stop background work
     expect(toolResultOf(run, 'toolu_none').text).toBe('Missing required parameter: task_id')
     expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ task_id: 'bash_1', status: 'stopped' })])
     expect(run.results.map((r) => r.result)).toEqual(['stopped it'])
+  })
+
+  it('takes the deprecated shell_id too, and the output file keeps what the shell printed before it stopped', async () => {
+    const run = await runTasks([
+      { reply: [{ tool_use: { id: 'toolu_bg', name: 'Bash', input: { command: 'echo up; while :; do sleep 0.05; done', description: 'the server', run_in_background: true } } }] },
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'sleep 0.2' } } }] },
+      stop('toolu_stop', { shell_id: 'bash_1' }),
+      { reply: 'stopped it' },
+    ], 'go', options())
+    expect(run.error).toBeUndefined()
+    expect(toolResultOf(run, 'toolu_stop').text).toBe('Stopped task bash_1 (the server)')
+    expect(await readFile(toolResultOf(run, 'toolu_bg').result.rawOutputPath, 'utf8')).toBe('up\n')
   })
 })
