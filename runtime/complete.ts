@@ -4,7 +4,7 @@ import { ModelApiError, type ModelRequest } from '../core/model/types.js'
 import { addUsage, zeroUsage } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
 import { resolveAlias, smallFastModel } from '../core/model/aliases.js'
-import { maxOutputTokens } from '../core/model/pricing.js'
+import { outputTokenCap } from '../core/model/pricing.js'
 import { loopRequest, requestFor } from '../core/loop/request.js'
 import { withSessionReasoning } from '../core/loop/step.js'
 import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult } from '../core/mod/contracts.js'
@@ -14,7 +14,7 @@ export async function complete(session: Session, req: CompleteRequest, signal?: 
   const model = req.model ? resolveAlias(req.model, session.env) : smallFastModel(session.env)
   return answerOf(session, model, signal, () => requestFor(session, {
     // Never past the model's own output cap: the API refuses such a request outright (a 4,096-token model asked for a summary of 8,192).
-    model, max_tokens: Math.min(req.maxTokens ?? 1024, maxOutputTokens(model)),
+    model, max_tokens: Math.min(req.maxTokens ?? 1024, outputTokenCap(model)),
     ...(req.system ? { system: [{ type: 'text', text: req.system }] } : {}),
     messages: [{ role: 'user', content: req.prompt }],
     ...(req.serverTools?.length ? { tools: req.serverTools } : {}),

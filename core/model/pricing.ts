@@ -13,7 +13,10 @@ export interface ModelInfo {
   family: string
   pricing: ModelPricing
   contextWindow: number
+  /** The `max_tokens` a request carries unless told otherwise (what `modelUsage` reports). */
   maxOutputTokens: number
+  /** The most CLAUDE_CODE_MAX_OUTPUT_TOKENS can raise it to. */
+  outputTokenCap: number
 }
 
 const OPUS_LEGACY: ModelPricing = { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 }
@@ -38,42 +41,46 @@ const WINDOW_1M = 1_000_000
 /**
  * Known families, most specific first: a model id matches the first row one of whose strings
  * it contains, so dated ids, aliases and cloud-prefixed ids (`anthropic.claude-…`) all resolve.
- * Opus 4 and 4.1 kept the old Opus price; later Opus models are cheaper and write 64K; the 5.5
- * generation (and Fable and Mythos 5.2) 128K.
+ * Opus 4 and 4.1 kept the old Opus price; later Opus models are cheaper. `maxOutputTokens` is
+ * what a request asks for by default, `cap` (when higher) what CLAUDE_CODE_MAX_OUTPUT_TOKENS may
+ * raise it to: Claude Code asks most models for less than they can write.
  */
-const TABLE: { family: string; match: (string | RegExp)[]; pricing: ModelPricing; maxOutputTokens: number; window?: number }[] = [
+const TABLE: { family: string; match: (string | RegExp)[]; pricing: ModelPricing; maxOutputTokens: number; cap?: number; window?: number }[] = [
   { family: 'claude-opus-5-5', match: ['opus-5-5'], pricing: OPUS_5_5, maxOutputTokens: 128_000, window: WINDOW_1M },
-  { family: 'claude-opus-5', match: ['opus-5', 'opus-4-7', 'opus-4-8'], pricing: OPUS, maxOutputTokens: 64_000, window: WINDOW_1M },
+  { family: 'claude-opus-5', match: ['opus-5', 'opus-4-7', 'opus-4-8'], pricing: OPUS, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M },
   { family: 'claude-opus-4-1', match: ['claude-opus-4-1'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
   { family: 'claude-opus-4', match: ['claude-opus-4-0', 'claude-opus-4-2025'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
   { family: 'claude-3-opus', match: ['claude-3-opus'], pricing: OPUS_LEGACY, maxOutputTokens: 4_096 },
-  { family: 'claude-opus', match: ['claude-opus', 'opus'], pricing: OPUS, maxOutputTokens: 64_000 },
+  { family: 'claude-opus-4-5', match: ['opus-4-5'], pricing: OPUS, maxOutputTokens: 32_000, cap: 64_000 },
+  { family: 'claude-opus', match: ['claude-opus', 'opus'], pricing: OPUS, maxOutputTokens: 64_000, cap: 128_000 },
   { family: 'claude-sonnet-5-5', match: ['sonnet-5-5'], pricing: SONNET_5_5, maxOutputTokens: 128_000, window: WINDOW_1M },
-  { family: 'claude-sonnet-5', match: ['sonnet-5'], pricing: SONNET_5, maxOutputTokens: 64_000, window: WINDOW_1M },
+  { family: 'claude-sonnet-5', match: ['sonnet-5'], pricing: SONNET_5, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M },
   { family: 'claude-3-5-sonnet', match: ['claude-3-5-sonnet'], pricing: SONNET, maxOutputTokens: 8_192 },
-  { family: 'claude-3-7-sonnet', match: ['claude-3-7-sonnet'], pricing: SONNET, maxOutputTokens: 64_000 },
-  { family: 'claude-sonnet', match: ['claude-sonnet', 'sonnet'], pricing: SONNET, maxOutputTokens: 64_000 },
-  { family: 'claude-haiku-5', match: ['haiku-5'], pricing: HAIKU_5_5, maxOutputTokens: 128_000, window: WINDOW_1M },
+  { family: 'claude-3-7-sonnet', match: ['claude-3-7-sonnet'], pricing: SONNET, maxOutputTokens: 32_000, cap: 64_000 },
+  { family: 'claude-sonnet-4-6', match: ['sonnet-4-6'], pricing: SONNET, maxOutputTokens: 32_000, cap: 128_000 },
+  { family: 'claude-sonnet', match: ['claude-sonnet', 'sonnet'], pricing: SONNET, maxOutputTokens: 32_000, cap: 64_000 },
+  { family: 'claude-haiku-5-5', match: ['haiku-5-5'], pricing: HAIKU_5_5, maxOutputTokens: 128_000, window: WINDOW_1M },
+  { family: 'claude-haiku-5', match: ['haiku-5'], pricing: HAIKU_5_5, maxOutputTokens: 32_000, cap: 128_000, window: WINDOW_1M },
   { family: 'claude-3-5-haiku', match: ['claude-3-5-haiku'], pricing: HAIKU_3_5, maxOutputTokens: 8_192 },
   { family: 'claude-3-haiku', match: ['claude-3-haiku'], pricing: HAIKU_3, maxOutputTokens: 4_096 },
-  { family: 'claude-haiku', match: ['claude-haiku', 'haiku'], pricing: HAIKU_4, maxOutputTokens: 64_000 },
+  { family: 'claude-haiku', match: ['claude-haiku', 'haiku'], pricing: HAIKU_4, maxOutputTokens: 32_000, cap: 64_000 },
   // Mythos is priced as the Fable of the same version. 5.2 not followed by a digit: `fable-5-2026…` would be a dated Fable 5.
   { family: 'claude-fable-5-2', match: [/(fable|mythos)-5-2(?!\d)/], pricing: FABLE_5_2, maxOutputTokens: 128_000, window: WINDOW_1M },
-  { family: 'claude-fable-5-1', match: ['fable-5-1', 'mythos-5-1'], pricing: FABLE_5_1, maxOutputTokens: 64_000, window: WINDOW_1M },
-  { family: 'claude-fable-5', match: ['fable', 'mythos'], pricing: FABLE_5, maxOutputTokens: 64_000, window: WINDOW_1M },
+  { family: 'claude-fable-5-1', match: ['fable-5-1', 'mythos-5-1'], pricing: FABLE_5_1, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M },
+  { family: 'claude-fable-5', match: ['fable', 'mythos'], pricing: FABLE_5, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M },
 ]
 
 /**
  * What an unknown id gets: Sonnet prices (the middle of the range, so a cost estimate is
- * neither free nor alarming), a 200K window and a 32K output cap.
+ * neither free nor alarming), a 200K window, 32K output asked for and up to 128K allowed.
  */
-export const DEFAULT_MODEL_INFO: ModelInfo = { family: 'default', pricing: SONNET, contextWindow: WINDOW, maxOutputTokens: 32_000 }
+export const DEFAULT_MODEL_INFO: ModelInfo = { family: 'default', pricing: SONNET, contextWindow: WINDOW, maxOutputTokens: 32_000, outputTokenCap: 128_000 }
 
 export function modelInfo(model: string): ModelInfo {
   const id = model.toLowerCase()
   const row = TABLE.find((r) => r.match.some((m) => (typeof m === 'string' ? id.includes(m) : m.test(id))))
   if (row === undefined) return DEFAULT_MODEL_INFO
-  return { family: row.family, pricing: row.pricing, contextWindow: row.window ?? WINDOW, maxOutputTokens: row.maxOutputTokens }
+  return { family: row.family, pricing: row.pricing, contextWindow: row.window ?? WINDOW, maxOutputTokens: row.maxOutputTokens, outputTokenCap: row.cap ?? row.maxOutputTokens }
 }
 
 /** A 1-hour cache write costs twice the input price (a 5-minute one, `cacheWrite`, 1.25 times). */
@@ -101,6 +108,12 @@ export function contextWindow(model: string): number {
   return modelInfo(model).contextWindow
 }
 
+/** The output a request asks for by default. */
 export function maxOutputTokens(model: string): number {
   return modelInfo(model).maxOutputTokens
+}
+
+/** The most output a request may ask for. */
+export function outputTokenCap(model: string): number {
+  return modelInfo(model).outputTokenCap
 }

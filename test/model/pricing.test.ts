@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contextWindow, costUsd, maxOutputTokens, modelInfo } from '../../core/model/pricing.js'
+import { contextWindow, costUsd, maxOutputTokens, modelInfo, outputTokenCap } from '../../core/model/pricing.js'
 
 describe('pricing', () => {
   const usage = { input_tokens: 1_000_000, output_tokens: 100_000, cache_creation_input_tokens: 200_000, cache_read_input_tokens: 2_000_000 }
@@ -48,9 +48,15 @@ describe('pricing', () => {
     for (const id of ['claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5-2', 'claude-mythos-5']) {
       expect(contextWindow(id), id).toBe(1_000_000)
     }
-    expect(maxOutputTokens('claude-sonnet-4-5')).toBe(64_000)
-    expect(maxOutputTokens('claude-haiku-4-5')).toBe(64_000)
+    expect(maxOutputTokens('claude-sonnet-4-5')).toBe(32_000)
+    expect(outputTokenCap('claude-sonnet-4-5')).toBe(64_000)
+    expect(maxOutputTokens('claude-haiku-4-5')).toBe(32_000)
     expect(maxOutputTokens('claude-opus-4-1')).toBe(32_000)
+    expect(outputTokenCap('claude-opus-4-1')).toBe(32_000)
+    expect(maxOutputTokens('claude-haiku-5-5')).toBe(128_000)
+    expect(maxOutputTokens('claude-fable-5-1')).toBe(64_000)
+    expect(outputTokenCap('claude-fable-5-1')).toBe(128_000)
     expect(maxOutputTokens('unknown')).toBe(32_000)
+    expect(outputTokenCap('unknown')).toBe(128_000)
   })
 })

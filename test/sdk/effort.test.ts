@@ -40,7 +40,7 @@ describe('effort and thinking', () => {
     expect(await thinking('5000')).toEqual({ type: 'enabled', budget_tokens: 5000 })
     expect(await thinking('0')).toEqual({ type: 'disabled' })
     // Ignored, it leaves the default: a budget up to max_tokens.
-    expect(await thinking('lots')).toEqual({ type: 'enabled', budget_tokens: 63_999 })
+    expect(await thinking('lots')).toEqual({ type: 'enabled', budget_tokens: 31_999 })
     expect(await thinking('5000', { maxThinkingTokens: 2048 })).toEqual({ type: 'enabled', budget_tokens: 2048 })
   })
 

@@ -1,0 +1,33 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+let dir: string
+beforeAll(async () => { dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-model-limits-'))) })
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+/** One `-p --output-format json` run on `model`: the request's max_tokens and the result's modelUsage entry. */
+async function limits(model: string, env: Record<string, string> = {}) {
+  const r = await runCli(['-p', 'go', '--output-format', 'json', '--model', model], { script: [{ reply: 'ok' }], cwd: dir, env: { MODLOOP_HOME: join(dir, 'home'), ...env } })
+  const result = JSON.parse(r.out) as { modelUsage: Record<string, { maxOutputTokens: number }> }
+  return { maxTokens: r.requests[0]!.body.max_tokens, reported: result.modelUsage[model]!.maxOutputTokens }
+}
+
+describe('max_tokens by model', () => {
+  it("asks for the model's default output, which for most models is below what it can write, and modelUsage reports that default", async () => {
+    expect(await limits('claude-sonnet-4-5')).toEqual({ maxTokens: 32_000, reported: 32_000 })
+    expect(await limits('claude-haiku-4-5')).toEqual({ maxTokens: 32_000, reported: 32_000 })
+    expect(await limits('claude-sonnet-4-6')).toEqual({ maxTokens: 32_000, reported: 32_000 })
+    expect(await limits('claude-opus-4-6')).toEqual({ maxTokens: 64_000, reported: 64_000 })
+    expect(await limits('claude-opus-5-5')).toEqual({ maxTokens: 128_000, reported: 128_000 })
+  })
+
+  it('CLAUDE_CODE_MAX_OUTPUT_TOKENS raises it up to what the model can write; modelUsage still reports the default', async () => {
+    const env = { CLAUDE_CODE_MAX_OUTPUT_TOKENS: '200000' }
+    expect(await limits('claude-sonnet-4-5', env)).toEqual({ maxTokens: 64_000, reported: 32_000 })
+    expect(await limits('claude-sonnet-4-6', env)).toEqual({ maxTokens: 128_000, reported: 32_000 })
+    expect(await limits('claude-opus-4-7', { CLAUDE_CODE_MAX_OUTPUT_TOKENS: '100000' })).toEqual({ maxTokens: 100_000, reported: 64_000 })
+  })
+})
