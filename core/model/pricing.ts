@@ -6,6 +6,8 @@ export interface ModelPricing {
   output: number
   cacheWrite: number
   cacheRead: number
+  /** A request whose prompt (input, cache reads and writes) passes `above` tokens pays every rate `factor` times. */
+  longContext?: { above: number; factor: number }
 }
 
 export interface ModelInfo {
@@ -29,7 +31,7 @@ const HAIKU_3: ModelPricing = { input: 0.25, output: 1.25, cacheWrite: 0.3, cach
 const OPUS_5_5: ModelPricing = { input: 4, output: 20, cacheWrite: 5, cacheRead: 0.2 }
 const SONNET_5_5: ModelPricing = { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.1 }
 const SONNET_5: ModelPricing = { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.2 }
-const HAIKU_5_5: ModelPricing = { input: 0.1, output: 0.5, cacheWrite: 0.125, cacheRead: 0.01 }
+const HAIKU_5_5: ModelPricing = { input: 0.1, output: 0.5, cacheWrite: 0.125, cacheRead: 0.01, longContext: { above: 100_000, factor: 5 } }
 const FABLE_5_2: ModelPricing = { input: 8, output: 40, cacheWrite: 10, cacheRead: 0.2 }
 const FABLE_5_1: ModelPricing = { input: 10, output: 50, cacheWrite: 12.5, cacheRead: 0.25 }
 const FABLE_5: ModelPricing = { input: 10, output: 50, cacheWrite: 12.5, cacheRead: 1 }
@@ -92,16 +94,19 @@ const WEB_SEARCH_USD = 0.01
 /**
  * The cost of one request's usage in US dollars; missing counts are zero. Cache writes the API
  * split by time to live are priced by it; writes without a split count at the 5-minute rate.
+ * A long prompt on a model with a long-context rate is priced at it whole, output included.
  */
 export function costUsd(model: string, usage: Partial<Usage>): number {
   const p = modelInfo(model).pricing
+  const prompt = (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0)
+  const factor = p.longContext && prompt > p.longContext.above ? p.longContext.factor : 1
   const hour = Math.min(usage.cache_creation?.ephemeral_1h_input_tokens ?? 0, usage.cache_creation_input_tokens ?? 0)
   const cost = (usage.input_tokens ?? 0) * p.input
     + (usage.output_tokens ?? 0) * p.output
     + ((usage.cache_creation_input_tokens ?? 0) - hour) * p.cacheWrite
     + hour * p.input * HOUR_WRITE_FACTOR
     + (usage.cache_read_input_tokens ?? 0) * p.cacheRead
-  return cost / 1_000_000 + (usage.server_tool_use?.web_search_requests ?? 0) * WEB_SEARCH_USD
+  return cost * factor / 1_000_000 + (usage.server_tool_use?.web_search_requests ?? 0) * WEB_SEARCH_USD
 }
 
 export function contextWindow(model: string): number {

@@ -31,3 +31,23 @@ describe('max_tokens by model', () => {
     expect(await limits('claude-opus-4-7', { CLAUDE_CODE_MAX_OUTPUT_TOKENS: '100000' })).toEqual({ maxTokens: 100_000, reported: 64_000 })
   })
 })
+
+type Usage = { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number }
+
+/** The cost one `-p --output-format json` run on `model` reports for a reply with this usage. */
+async function costOf(model: string, usage: Usage) {
+  const r = await runCli(['-p', 'go', '--output-format', 'json', '--model', model], { script: [{ reply: 'ok', usage }], cwd: dir, env: { MODLOOP_HOME: join(dir, 'home') } })
+  const result = JSON.parse(r.out) as { total_cost_usd: number; modelUsage: Record<string, { costUSD: number }> }
+  expect(result.modelUsage[model]!.costUSD).toBeCloseTo(result.total_cost_usd, 12)
+  return result.total_cost_usd
+}
+
+describe('long-context pricing', () => {
+  it('prices a Haiku 5.5 request whose prompt passes 100,000 tokens at five times every rate (figures Claude Code reports)', async () => {
+    expect(await costOf('claude-haiku-5-5', { input_tokens: 1, cache_creation_input_tokens: 99_999, output_tokens: 0 })).toBeCloseTo(0.012499975, 12)
+    expect(await costOf('claude-haiku-5-5', { input_tokens: 50_000, cache_read_input_tokens: 50_001, output_tokens: 0 })).toBeCloseTo(0.02750005, 12)
+    expect(await costOf('claude-haiku-5-5', { input_tokens: 200_001, output_tokens: 1_000_000 })).toBeCloseTo(2.6000005, 12)
+    // Opus 5.5 has no such rate.
+    expect(await costOf('claude-opus-5-5', { input_tokens: 300_000, output_tokens: 1 })).toBeCloseTo(1.20002, 12)
+  })
+})
