@@ -2,7 +2,7 @@ export { HOOK_EVENTS, EVENT_SPECS, isHookEvent, matchValue, acceptsHandlerType, 
 export type { HookEventName, HandlerType, EventSpec } from './events.js'
 export { HooksError, isHooksError, HOOKS_ERROR_CODES, HOOKS_WARNING_CODES } from './errors.js'
 export type { HooksErrorCode, HooksWarning, HooksWarningCode } from './errors.js'
-export { settingsHooksSchema, matcherGroupSchema, HANDLER_SCHEMAS } from './config-schema.js'
+export { settingsHooksSchema, matcherGroupSchema, handlerSchemas } from './config-schema.js'
 export type { HandlerConfig, CommandHandler, HttpHandler, McpToolHandler, PromptHandler, AgentHandler, CallbackHandler, HookCallbackFn } from './config-schema.js'
 export type { HookSource, SourceKind, ResolvedHandler, HooksConfig } from './hooks-config.js'
 export { parseHooks } from './parse-hooks.js'

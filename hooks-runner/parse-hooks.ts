@@ -1,4 +1,4 @@
-import { HANDLER_SCHEMAS, keyPath, matcherGroupSchema, unknownKeys, type HandlerConfig } from './config-schema.js'
+import { handlerSchemas, keyPath, matcherGroupSchema, unknownKeys, type HandlerConfig } from './config-schema.js'
 import { HooksError, type HooksWarning } from './errors.js'
 import { isHookEvent, type HookEventName } from './events.js'
 import type { HookSource } from './hooks-config.js'
@@ -61,12 +61,12 @@ function parseGroup(
   fail: (path: string, message: string) => void,
   file: string,
 ): ParsedGroup | undefined {
-  const result = matcherGroupSchema.safeParse(raw)
+  const result = matcherGroupSchema().safeParse(raw)
   if (!result.success) {
     for (const issue of result.error.issues) fail(keyPath(path, issue.path), issue.message)
     return undefined
   }
-  warnUnknown(raw as object, matcherGroupSchema, path, out, file)
+  warnUnknown(raw as object, matcherGroupSchema(), path, out, file)
   const group: ParsedGroup = { event, matcher: result.data.matcher, sequential: result.data.sequential === true, path, handlers: [] }
   result.data.hooks.forEach((handler, hi) => {
     const hPath = keyPath(path, ['hooks', hi])
@@ -88,11 +88,12 @@ function parseHandler(
     return undefined
   }
   const type = raw.type
-  if (typeof type !== 'string' || !(type in HANDLER_SCHEMAS)) {
-    fail(keyPath(path, ['type']), `expected one of ${Object.keys(HANDLER_SCHEMAS).join(', ')}, received ${JSON.stringify(type) ?? 'nothing'}`)
+  const schemas = handlerSchemas()
+  if (typeof type !== 'string' || !(type in schemas)) {
+    fail(keyPath(path, ['type']), `expected one of ${Object.keys(schemas).join(', ')}, received ${JSON.stringify(type) ?? 'nothing'}`)
     return undefined
   }
-  const schema = HANDLER_SCHEMAS[type as keyof typeof HANDLER_SCHEMAS]
+  const schema = schemas[type as keyof typeof schemas]
   const result = schema.safeParse(raw)
   if (!result.success) {
     for (const issue of result.error.issues) fail(keyPath(path, issue.path), issue.message)

@@ -76,16 +76,17 @@ export function settingsHookKeys(read: SettingsJson, file: string): SettingsRead
 /** Keeps the hook-related keys; a key of the wrong type is reported and dropped, the others still apply. */
 function pickHookKeys(raw: Record<string, unknown>, file: string): SettingsRead {
   const picked: Record<string, unknown> = {}
-  for (const key of Object.keys(settingsHooksSchema.shape)) if (key in raw) picked[key] = raw[key]
+  const schema = settingsHooksSchema()
+  for (const key of Object.keys(schema.shape)) if (key in raw) picked[key] = raw[key]
   const errors: HooksError[] = []
-  let result = settingsHooksSchema.safeParse(picked)
+  let result = schema.safeParse(picked)
   if (!result.success) {
     for (const issue of result.error.issues) {
       const path = keyPath('', issue.path)
       errors.push(new HooksError('HOOKS_ERR_CONFIG', `${file}: ${path}: ${issue.message}`, { file, path }))
       delete picked[String(issue.path[0])]
     }
-    result = settingsHooksSchema.safeParse(picked)
+    result = schema.safeParse(picked)
   }
   return { status: 'ok', settings: result.success ? result.data : {}, errors }
 }

@@ -3,6 +3,7 @@ import type { AgentHandler, PromptHandler } from './config-schema.js'
 import { describeCause } from './errors.js'
 import type { HookEventName } from './events.js'
 import type { HookSource } from './hooks-config.js'
+import { onFirstUse } from './on-first-use.js'
 import { failedRaw, type RawResult } from './raw-result.js'
 import { formatSeconds } from './run-command.js'
 
@@ -27,7 +28,8 @@ export type LlmHookReply = string | { ok: boolean; reason?: string; impossible?:
 /** The host's model call for prompt hooks, and its subagent run (up to 50 turns) for agent hooks. */
 export type LlmHook = (request: LlmHookRequest) => Promise<LlmHookReply>
 
-const verdictSchema = z.object({ ok: z.boolean(), reason: z.string().optional(), impossible: z.boolean().optional() })
+// Built on first use: only a prompt or agent hook reads a verdict.
+const verdictSchema = onFirstUse(() => z.object({ ok: z.boolean(), reason: z.string().optional(), impossible: z.boolean().optional() }))
 
 /**
  * `$ARGUMENTS` → the input JSON; `\$` → a literal `$`; no placeholder → the JSON is appended under
@@ -107,7 +109,7 @@ export async function runLlm(
     if (reply === 'timeout' || timeout.signal.aborted) return failedRaw('timeout', `timed out after ${formatSeconds(ctx.timeoutMs)}`, 'HOOKS_ERR_TIMEOUT', durationMs)
     if (reply === 'cancelled') return failedRaw('cancelled', 'Hook cancelled', 'HOOKS_ERR_CANCELLED', durationMs)
     const text = typeof reply === 'string' ? reply : JSON.stringify(reply)
-    const verdict = verdictSchema.safeParse(typeof reply === 'string' ? extractJsonObject(reply) : reply)
+    const verdict = verdictSchema().safeParse(typeof reply === 'string' ? extractJsonObject(reply) : reply)
     if (!verdict.success) {
       return { ...failedRaw('failed', `the model reply is not {"ok": boolean, "reason"?: string} JSON: ${text.slice(0, 200)}`, 'HOOKS_ERR_LLM', durationMs), stdout: text }
     }
