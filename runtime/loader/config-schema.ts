@@ -1,51 +1,56 @@
 import { z } from 'zod'
 import { ModloopError } from '../../core/errors.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 import { permissionModeSchema } from '../../core/permission-modes.js'
 
-const name = z.string().min(1)
-const options = z.record(z.string(), z.unknown())
+// Built on first use: only a run with a config file (or an `extends` chain) reads one.
 
 /** One `mods` entry: `'spec'`, `['spec', options]` or `{ name: 'spec', options?, enabled? }`. */
-export const modEntrySchema = z.union([
-  name,
-  z.tuple([name, options]),
-  z.strictObject({ name, options: options.optional(), enabled: z.boolean().optional() }),
-])
-
-const ruleList = z.array(z.string().min(1))
-/** The permission modes a config may set (the permissions mod owns what they mean). */
-
-/** A distribution config as one file holds it, before extends are merged. */
-export const configSchema = z.strictObject({
-  extends: z.union([name, z.array(name)]).optional(),
-  mods: z.array(modEntrySchema).optional(),
-  // Settings-hooks shaped (event → matcher groups); the shell-hooks mod validates the groups.
-  hooks: z.record(z.string(), z.array(z.unknown())).optional(),
-  model: z.string().optional(),
-  // Settings-file shaped; the loader hands it to the permissions mod as options.
-  permissions: z.strictObject({
-    allow: ruleList.optional(), deny: ruleList.optional(), ask: ruleList.optional(),
-    defaultMode: permissionModeSchema.optional(),
-    additionalDirectories: z.array(z.string().min(1)).optional(),
-  }).optional(),
-  // Name → server config; the loader hands it to the mcp mod, which validates each server.
-  mcpServers: z.record(z.string(), z.unknown()).optional(),
-  compaction: z.record(z.string(), z.unknown()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  // Where sessions are kept instead of the local transcript files. Read by the entry point (the CLI
-  // builds the store before the session opens, since a resume loads from it first), not by the loader.
-  sessionStore: z.strictObject({ postgres: z.string().min(1) }).optional(),
+export const modEntrySchema = onFirstUse(() => {
+  const name = z.string().min(1)
+  const options = z.record(z.string(), z.unknown())
+  return z.union([
+    name,
+    z.tuple([name, options]),
+    z.strictObject({ name, options: options.optional(), enabled: z.boolean().optional() }),
+  ])
 })
 
-export type ModEntry = z.infer<typeof modEntrySchema>
-export type ConfigFile = z.infer<typeof configSchema>
+/** A distribution config as one file holds it, before extends are merged. */
+export const configSchema = onFirstUse(() => {
+  const name = z.string().min(1)
+  const ruleList = z.array(z.string().min(1))
+  return z.strictObject({
+    extends: z.union([name, z.array(name)]).optional(),
+    mods: z.array(modEntrySchema()).optional(),
+    // Settings-hooks shaped (event → matcher groups); the shell-hooks mod validates the groups.
+    hooks: z.record(z.string(), z.array(z.unknown())).optional(),
+    model: z.string().optional(),
+    // Settings-file shaped; the loader hands it to the permissions mod as options.
+    permissions: z.strictObject({
+      allow: ruleList.optional(), deny: ruleList.optional(), ask: ruleList.optional(),
+      defaultMode: permissionModeSchema.optional(),
+      additionalDirectories: z.array(z.string().min(1)).optional(),
+    }).optional(),
+    // Name → server config; the loader hands it to the mcp mod, which validates each server.
+    mcpServers: z.record(z.string(), z.unknown()).optional(),
+    compaction: z.record(z.string(), z.unknown()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    // Where sessions are kept instead of the local transcript files. Read by the entry point (the CLI
+    // builds the store before the session opens, since a resume loads from it first), not by the loader.
+    sessionStore: z.strictObject({ postgres: z.string().min(1) }).optional(),
+  })
+})
+
+export type ModEntry = z.infer<ReturnType<typeof modEntrySchema>>
+export type ConfigFile = z.infer<ReturnType<typeof configSchema>>
 
 /**
  * Validates one config file's contents. An unknown key → MODLOOP_ERR_CONFIG_KEY naming the file and
  * key path (`mods[2].opts`); anything else → MODLOOP_ERR_CONFIG with the path and zod's message.
  */
 export function parseConfig(raw: unknown, file: string): ConfigFile {
-  const parsed = configSchema.safeParse(raw ?? {})
+  const parsed = configSchema().safeParse(raw ?? {})
   if (parsed.success) return parsed.data
   const issue = pickIssue(parsed.error.issues)
   if (issue.code === 'unrecognized_keys') {

@@ -1,10 +1,12 @@
 import { ModloopError } from '../../core/errors.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 import { configSchema } from './config-schema.js'
 import type { Slot } from './merge-mods.js'
 import { definitionOf } from './unread-keys.js'
 import type { Builtins, Layer } from './types.js'
 
-const KNOWN = new Set(Object.keys(configSchema.shape))
+// The loader's schema is built only when a config file is read.
+const loaderKeys = onFirstUse(() => new Set(Object.keys(configSchema().shape)))
 
 /**
  * Splits a config file's top-level keys: those the loader's schema knows, and the others, which
@@ -14,7 +16,7 @@ export function splitModKeys(raw: unknown): { known: unknown; extra?: Record<str
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { known: raw }
   const known: Record<string, unknown> = {}
   const extra: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(raw)) (KNOWN.has(key) ? known : extra)[key] = value
+  for (const [key, value] of Object.entries(raw)) (loaderKeys().has(key) ? known : extra)[key] = value
   return Object.keys(extra).length > 0 ? { known, extra } : { known }
 }
 

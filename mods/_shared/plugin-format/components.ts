@@ -1,28 +1,31 @@
 import { existsSync } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
 import { z } from 'zod'
+import { onFirstUse } from '../../../core/on-first-use.js'
 import { formatPath } from '../../../runtime/loader/config-schema.js'
 import type { PluginPaths } from '../../../runtime/loader/types.js'
-
-const path = z.string().min(1)
-const paths = z.union([path, z.array(path)])
-const inline = z.record(z.string(), z.unknown())
-const pathsOrInline = z.union([path, inline, z.array(z.union([path, inline]))])
 
 /**
  * The manifest's component fields, as Claude Code's plugins reference gives them: paths relative
  * to the plugin root (`./`-prefixed), one or a list; `hooks` and `mcpServers` may also be inline.
+ * Built on first use: only a run that loads a plugin reads a manifest.
  */
-const FIELDS = {
-  commands: paths,
-  agents: paths,
-  skills: paths,
-  outputStyles: paths,
-  hooks: pathsOrInline,
-  mcpServers: pathsOrInline,
-} satisfies Record<string, z.ZodType>
+const fields = onFirstUse(() => {
+  const path = z.string().min(1)
+  const paths = z.union([path, z.array(path)])
+  const inline = z.record(z.string(), z.unknown())
+  const pathsOrInline = z.union([path, inline, z.array(z.union([path, inline]))])
+  return {
+    commands: paths,
+    agents: paths,
+    skills: paths,
+    outputStyles: paths,
+    hooks: pathsOrInline,
+    mcpServers: pathsOrInline,
+  } satisfies Record<string, z.ZodType>
+})
 
-export type ComponentField = keyof typeof FIELDS
+export type ComponentField = keyof ReturnType<typeof fields>
 
 /** A hooks entry of the manifest: a file to read (absolute), or hooks given inline. */
 export type HooksRef = { file: string } | { inline: Record<string, unknown>; label: string }
@@ -42,9 +45,10 @@ export interface ManifestComponents {
 export function readManifestComponents(raw: Record<string, unknown>, root: string, manifestFile: string, plugin: string): ManifestComponents {
   const out: ManifestComponents = { paths: {}, hooks: [], warnings: [] }
   const warn = (field: string, problem: string) => out.warnings.push(`plugin ${plugin}: ${manifestFile}: "${field}": ${problem}`)
-  for (const field of Object.keys(FIELDS) as ComponentField[]) {
+  const schemas = fields()
+  for (const field of Object.keys(schemas) as ComponentField[]) {
     if (raw[field] === undefined) continue
-    const parsed = FIELDS[field].safeParse(raw[field])
+    const parsed = schemas[field].safeParse(raw[field])
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!
       const at = formatPath([field, ...issue.path])

@@ -3,32 +3,34 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path'
 import { z } from 'zod'
 import { describeError, ModloopError } from '../../../core/errors.js'
+import { onFirstUse } from '../../../core/on-first-use.js'
 import { formatPath } from '../../../runtime/loader/config-schema.js'
 import { MANIFEST, type PluginDir } from '../../../runtime/loader/plugin.js'
 import { readManifestComponents, type HooksRef } from './components.js'
 
-const userConfigField = z.looseObject({
+// Built on first use: only a run that loads a plugin reads a manifest.
+const userConfigField = onFirstUse(() => z.looseObject({
   type: z.string(),
   default: z.unknown().optional(),
   required: z.boolean().optional(),
   options: z.array(z.unknown()).optional(),
-})
+}))
 
-const manifestSchema = z.looseObject({
+const manifestSchema = onFirstUse(() => z.looseObject({
   name: z.string().min(1),
   version: z.string().optional(),
   description: z.string().optional(),
-  userConfig: z.record(z.string(), userConfigField).optional(),
-})
+  userConfig: z.record(z.string(), userConfigField()).optional(),
+}))
 
-const hooksFileSchema = z.looseObject({
+const hooksFileSchema = onFirstUse(() => z.looseObject({
   description: z.string().optional(),
   modules: z.array(z.string().min(1)).optional(),
   hooks: z.record(z.string(), z.array(z.unknown())).optional(),
-})
+}))
 
-export type PluginManifest = z.infer<typeof manifestSchema>
-export type UserConfigField = z.infer<typeof userConfigField>
+export type PluginManifest = z.infer<ReturnType<typeof manifestSchema>>
+export type UserConfigField = z.infer<ReturnType<typeof userConfigField>>
 
 const HOOKS_FILE = join('hooks', 'hooks.json')
 
@@ -43,7 +45,7 @@ const HOOKS_FILE = join('hooks', 'hooks.json')
 export async function readPluginDir(root: string): Promise<PluginDir> {
   const manifestFile = join(root, MANIFEST)
   const raw = await readJson(manifestFile)
-  const manifest = parseWith(manifestSchema, raw, manifestFile)
+  const manifest = parseWith(manifestSchema(), raw, manifestFile)
   const components = readManifestComponents(raw as Record<string, unknown>, root, manifestFile, manifest.name)
   const plugin: PluginDir = {
     root, manifest, modules: [], hooks: [], paths: components.paths, warnings: components.warnings,
@@ -55,10 +57,10 @@ export async function readPluginDir(root: string): Promise<PluginDir> {
   refs.push(...components.hooks.filter((h) => !('file' in h) || h.file !== defaultHooks))
   for (const ref of refs) {
     const source = 'file' in ref ? ref.file : ref.label
-    let spec: z.output<typeof hooksFileSchema>
+    let spec: z.output<ReturnType<typeof hooksFileSchema>>
     try {
       const value = 'file' in ref ? await readJson(ref.file) : ref.inline
-      spec = parseWith(hooksFileSchema, asHooksFile(value), source)
+      spec = parseWith(hooksFileSchema(), asHooksFile(value), source)
     } catch (err) {
       plugin.warnings.push(`plugin ${manifest.name}: ${describeError(err)}; its hooks are not loaded`)
       continue
