@@ -5,20 +5,26 @@ import { addRule, setRoots } from './policy.js'
 import { ruleText } from './rule-parse.js'
 import { type Mode, type Policy, type RuleSource, type SourceName } from './types.js'
 import { describeError } from '../../core/errors.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 import { permissionModeSchema } from '../../core/permission-modes.js'
 
-const destination = z.enum(['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg'])
-const ruleValue = z.object({ toolName: z.string().min(1), ruleContent: z.string().optional() })
-
-/** `PermissionUpdate` (spec loop-and-sdk §1.5), as canUseTool's `updatedPermissions` carries it. */
-const rulesOf = <T extends string>(type: T) => z.object({ type: z.literal(type), rules: z.array(ruleValue), behavior: z.enum(['allow', 'deny', 'ask']), destination })
-const dirsOf = <T extends string>(type: T) => z.object({ type: z.literal(type), directories: z.array(z.string().min(1)), destination })
-export const permissionUpdate = z.discriminatedUnion('type', [
-  rulesOf('addRules'), rulesOf('replaceRules'), rulesOf('removeRules'),
-  z.object({ type: z.literal('setMode'), mode: permissionModeSchema, destination }),
-  dirsOf('addDirectories'), dirsOf('removeDirectories'),
-])
-export type PermissionUpdate = z.output<typeof permissionUpdate>
+/**
+ * `PermissionUpdate` (spec loop-and-sdk §1.5), as canUseTool's `updatedPermissions` carries it.
+ * Built on first use: only an answer that keeps a permission update carries one.
+ */
+export const permissionUpdate = onFirstUse(() => {
+  const destination = z.enum(['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg'])
+  const ruleValue = z.object({ toolName: z.string().min(1), ruleContent: z.string().optional() })
+  const rulesOf = <T extends string>(type: T) => z.object({ type: z.literal(type), rules: z.array(ruleValue), behavior: z.enum(['allow', 'deny', 'ask']), destination })
+  const dirsOf = <T extends string>(type: T) => z.object({ type: z.literal(type), directories: z.array(z.string().min(1)), destination })
+  return z.discriminatedUnion('type', [
+    rulesOf('addRules'), rulesOf('replaceRules'), rulesOf('removeRules'),
+    z.object({ type: z.literal('setMode'), mode: permissionModeSchema, destination }),
+    dirsOf('addDirectories'), dirsOf('removeDirectories'),
+  ])
+})
+export type PermissionUpdate = z.output<ReturnType<typeof permissionUpdate>>
+type Destination = PermissionUpdate['destination']
 
 export interface PersistContext {
   /** The live policy of the session; the update applies to it at once. */
@@ -31,7 +37,7 @@ export interface PersistContext {
 }
 
 /** The settings file a destination names; `session` and `cliArg` live only in memory. */
-export function settingsFileFor(dest: z.output<typeof destination>, ctx: { cwd: string; claudeDir: string }): string | undefined {
+export function settingsFileFor(dest: Destination, ctx: { cwd: string; claudeDir: string }): string | undefined {
   if (dest === 'userSettings') return join(ctx.claudeDir, 'settings.json')
   if (dest === 'projectSettings') return join(ctx.cwd, '.claude', 'settings.json')
   if (dest === 'localSettings') return join(ctx.cwd, '.claude', 'settings.local.json')
@@ -44,7 +50,7 @@ export function settingsFileFor(dest: z.output<typeof destination>, ctx: { cwd: 
  * file, which is created when missing. Answers the file written, if any.
  */
 export async function persistUpdate(raw: unknown, ctx: PersistContext): Promise<{ file?: string }> {
-  const parsed = permissionUpdate.safeParse(raw)
+  const parsed = permissionUpdate().safeParse(raw)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     throw new Error(`permissions: a permission update is malformed at ${issue?.path.join('.') || '(update)'}: ${issue?.message}`)
@@ -58,7 +64,7 @@ export async function persistUpdate(raw: unknown, ctx: PersistContext): Promise<
   return file ? { file } : {}
 }
 
-function sourceName(dest: z.output<typeof destination>): SourceName {
+function sourceName(dest: Destination): SourceName {
   return dest === 'cliArg' ? 'cliArg' : dest
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { readSettingsSources, type Flags } from './settings-sources.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 import { permissionModeOf, permissionModeSchema } from '../../core/permission-modes.js'
 import { MODES, type Mode, type RuleSource } from './types.js'
 
@@ -39,14 +40,18 @@ export interface Layer {
   disablesBypass: boolean
 }
 
-const entries = z.array(z.unknown()).optional()
-const permissionsShape = z.looseObject({
-  allow: entries, ask: entries, deny: entries, defaultMode: z.unknown().optional(), additionalDirectories: entries, disableBypassPermissionsMode: z.unknown().optional(),
+// Built on first use: only a run with a settings file reads its permissions.
+const permissionsShape = onFirstUse(() => {
+  const entries = z.array(z.unknown()).optional()
+  return z.looseObject({
+    allow: entries, ask: entries, deny: entries, defaultMode: z.unknown().optional(), additionalDirectories: entries, disableBypassPermissionsMode: z.unknown().optional(),
+  })
 })
-const settingsShape = z.looseObject({ permissions: permissionsShape.optional() })
+const settingsShape = onFirstUse(() => z.looseObject({ permissions: permissionsShape().optional() }))
+type SettingsPermissions = z.output<ReturnType<typeof permissionsShape>>
 
 /** The launch options as a settings layer's `permissions`: this mod's reading of them, not core's. */
-function flagPermissions(f: Flags): z.output<typeof permissionsShape> {
+function flagPermissions(f: Flags): SettingsPermissions {
   return {
     ...(f.allowedTools?.length ? { allow: f.allowedTools } : {}),
     ...(f.disallowedTools?.length ? { deny: f.disallowedTools } : {}),
@@ -88,8 +93,8 @@ const flagLayer = (cwd: string, flags: Flags, warnings: string[]) =>
   toLayer({ name: 'cliArg', label: 'the command line', root: cwd, projectLevel: false }, flagPermissions(flags), warnings)
 
 /** The permissions of one settings source; a malformed one becomes a warning naming it. */
-function permissionsOf(label: string, settings: Record<string, unknown>, warnings: string[]): z.output<typeof permissionsShape> | undefined {
-  const parsed = settingsShape.safeParse(settings)
+function permissionsOf(label: string, settings: Record<string, unknown>, warnings: string[]): SettingsPermissions | undefined {
+  const parsed = settingsShape().safeParse(settings)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     warnings.push(`${label}: ${issue?.path.join('.') || '(file)'}: ${issue?.message}; its permissions are skipped`)
@@ -98,7 +103,7 @@ function permissionsOf(label: string, settings: Record<string, unknown>, warning
   return parsed.data.permissions ?? {}
 }
 
-function toLayer(source: RuleSource, p: z.output<typeof permissionsShape> | PermissionsOptions, warnings: string[]): Layer {
+function toLayer(source: RuleSource, p: SettingsPermissions | PermissionsOptions, warnings: string[]): Layer {
   const list = (key: 'allow' | 'ask' | 'deny' | 'additionalDirectories') => {
     const out: string[] = []
     for (const v of (p[key] as unknown[] | undefined) ?? []) {

@@ -4,16 +4,18 @@ import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { isInside } from '../_shared/allowed-paths.js'
 import { describeError } from '../../core/errors.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 
 /**
  * Which workspaces the user trusts, kept under MODLOOP_HOME (default ~/.modloop) in
  * `trusted.json`, keyed by the workspace's real path. `modloop trust [dir]` writes it; the
- * permissions mod reads it. A trusted folder's subfolders are trusted too.
+ * permissions mod reads it. A trusted folder's subfolders are trusted too. Its schema is built on
+ * first use: most runs find no such file.
  */
-const storeSchema = z.object({
+const storeSchema = onFirstUse(() => z.object({
   workspaces: z.record(z.string(), z.looseObject({ trustedAt: z.string() })).default({}),
-}).loose()
-export type TrustStore = z.output<typeof storeSchema>
+}).loose())
+export type TrustStore = z.output<ReturnType<typeof storeSchema>>
 
 export interface TrustLocation {
   trustStore?: string
@@ -40,7 +42,7 @@ export async function readTrustStore(file: string): Promise<TrustStore> {
   } catch (err) {
     throw new Error(`${file} is not valid JSON (${describeError(err)}); fix or remove it`)
   }
-  const parsed = storeSchema.safeParse(json)
+  const parsed = storeSchema().safeParse(json)
   if (!parsed.success) throw new Error(`${file} does not hold { "workspaces": { "<path>": { "trustedAt": "…" } } }: ${parsed.error.issues[0]?.message}`)
   return parsed.data
 }
