@@ -1,6 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import { z } from 'zod'
 import { describeError, ModloopError } from '../errors.js'
+import { onFirstUse } from '../on-first-use.js'
 import type { SessionCompactInput, SessionCompactResult } from '../events/types.js'
 import { uuid, zeroUsage, type SDKMessage } from './messages.js'
 import type { Session } from './session.js'
@@ -22,11 +23,12 @@ export class CompactionQueue {
   dropped = 0
 }
 
-const messageSchema = z.object({
+// Built on first use: only a compaction's answer is checked against it.
+const messageSchema = onFirstUse(() => z.object({
   role: z.enum(['user', 'assistant']),
   content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
-})
-type Checked = z.infer<typeof messageSchema>
+}))
+type Checked = z.infer<ReturnType<typeof messageSchema>>
 
 function queue(session: Session, message: { type: 'system'; subtype: string; [field: string]: unknown }, history?: MessageParam[]): void {
   const q = session.compactions
@@ -43,7 +45,7 @@ export function invalidHistory(messages: unknown, known: ReadonlySet<unknown> = 
   if (!Array.isArray(messages) || messages.length === 0) return 'the answer\'s messages must be a non-empty array'
   for (const [i, m] of messages.entries()) {
     if (known.has(m)) continue
-    const parsed = messageSchema.safeParse(m)
+    const parsed = messageSchema().safeParse(m)
     if (!parsed.success) return `the answer's messages are malformed at ${[i, ...parsed.error.issues[0]!.path].join('.')}: ${parsed.error.issues[0]!.message}`
   }
   const list = messages as Checked[]

@@ -7,6 +7,7 @@ import { projectDirs } from '../_shared/repo-root.js'
 import type { SettingSource } from '../_shared/setting-sources.js'
 import { describeError } from '../../core/errors.js'
 import { EFFORT_LEVELS, type EffortLevel } from '../../core/model/capabilities.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 import { BUILT_IN_AGENTS } from './built-in.js'
 
 /** An agent type the Agent tool can dispatch. */
@@ -49,7 +50,8 @@ export const agentConfig = z.object({
   background: z.boolean().optional(),
 })
 
-const frontmatter = z.object({
+// Built on first use: only a run with agent files (user, project or plugin) reads frontmatter.
+const frontmatter = onFirstUse(() => z.object({
   name: z.string().min(1),
   description: z.string().min(1),
   tools: z.union([z.string(), z.array(z.string())]).optional(),
@@ -60,7 +62,7 @@ const frontmatter = z.object({
   skills: z.union([z.string(), z.array(z.string())]).optional(),
   effort: z.enum(EFFORT_LEVELS).optional(),
   background: z.boolean().optional(),
-}).loose()
+}).loose())
 
 const list = (v: string | string[] | undefined) => (v === undefined ? undefined : (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
 
@@ -108,7 +110,7 @@ async function readAgentFiles(files: readonly string[], scope: 'user' | 'project
       warn(`${file}: malformed frontmatter: ${describeError(err)}`)
       continue
     }
-    const parsed = frontmatter.safeParse(meta)
+    const parsed = frontmatter().safeParse(meta)
     if (!parsed.success) {
       warn(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'frontmatter'}: ${i.message}`).join('; ')}`)
       continue

@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import { EFFORT_LEVELS } from '../../core/model/capabilities.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 import { extras, type AgentDefinition } from './definitions.js'
 
 /** Where query()'s `agents` show in messages and as their source. */
 export const SDK_AGENTS_SOURCE = 'query() agents'
 
-const sdkAgent = z.looseObject({
+// Built on first use: only query() callers that pass `agents` have any to read.
+const sdkAgent = onFirstUse(() => z.looseObject({
   description: z.string().min(1),
   prompt: z.string(),
   tools: z.array(z.string()).optional(),
@@ -16,7 +18,7 @@ const sdkAgent = z.looseObject({
   effort: z.enum(EFFORT_LEVELS).optional(),
   background: z.boolean().optional(),
   omitClaudeMd: z.boolean().optional(),
-})
+}))
 
 // The AgentDefinition fields modloop reads; any other one set is named once as not honoured.
 const READ = new Set(['description', 'prompt', 'tools', 'disallowedTools', 'model', 'maxTurns', 'skills', 'effort', 'background', 'omitClaudeMd'])
@@ -34,7 +36,7 @@ export function sdkAgents(raw: unknown, warn: (message: string) => void): AgentD
   }
   const out: AgentDefinition[] = []
   for (const [name, def] of Object.entries(raw as Record<string, unknown>)) {
-    const parsed = sdkAgent.safeParse(def)
+    const parsed = sdkAgent().safeParse(def)
     if (!parsed.success) {
       warn(`${SDK_AGENTS_SOURCE}: "${name}": ${parsed.error.issues.map((i) => `${i.path.join('.') || 'definition'}: ${i.message}`).join('; ')}; left out`)
       continue

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { onFirstUse } from '../../core/on-first-use.js'
 
 /** What the mcp mod takes as options (a distribution's `['mcp', { … }]`). */
 export const mcpOptions = z.object({
@@ -33,50 +34,53 @@ export function envConnectTimeoutMs(mcpTimeout: string | undefined): number {
   return ms > 0 ? ms : 30_000
 }
 
-const strings = z.record(z.string(), z.string())
-/** Milliseconds a tool call may take on this server (beats MCP_TOOL_TIMEOUT). */
-const timeout = z.number().int().positive().optional()
-/** Its tools' schemas always go to the model whole, never deferred behind tool search. */
-const alwaysLoad = z.boolean().optional()
-
-const stdioServer = z.looseObject({
-  type: z.literal('stdio').optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: strings.default({}),
-  cwd: z.string().optional(),
-  timeout,
-  alwaysLoad,
-})
-const remoteServer = <T extends 'http' | 'sse'>(type: T) => z.looseObject({
-  type: z.literal(type),
-  url: z.url({ protocol: /^https?$/ }),
-  headers: strings.default({}),
-  timeout,
-  alwaysLoad,
-})
-
 /** An in-process server: `instance` is connected to one end of an in-memory transport pair. */
 export interface SdkServerInstance {
   connect(transport: unknown): Promise<void>
   close?(): Promise<void>
 }
-const sdkServer = z.looseObject({
-  type: z.literal('sdk'),
-  name: z.string().optional(),
-  instance: z.custom<SdkServerInstance>((v) => typeof (v as SdkServerInstance | null)?.connect === 'function', 'expected an MCP server instance (from createSdkMcpServer)'),
-  timeout,
-  alwaysLoad,
-})
 
-const byType = { stdio: stdioServer, http: remoteServer('http'), sse: remoteServer('sse'), sdk: sdkServer }
-export type ServerConfig = z.output<(typeof byType)[keyof typeof byType]>
+// Built on first use: only a run with some MCP server configured reads one.
+const byType = onFirstUse(() => {
+  const strings = z.record(z.string(), z.string())
+  /** Milliseconds a tool call may take on this server (beats MCP_TOOL_TIMEOUT). */
+  const timeout = z.number().int().positive().optional()
+  /** Its tools' schemas always go to the model whole, never deferred behind tool search. */
+  const alwaysLoad = z.boolean().optional()
+
+  const stdioServer = z.looseObject({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: strings.default({}),
+    cwd: z.string().optional(),
+    timeout,
+    alwaysLoad,
+  })
+  const remoteServer = <T extends 'http' | 'sse'>(type: T) => z.looseObject({
+    type: z.literal(type),
+    url: z.url({ protocol: /^https?$/ }),
+    headers: strings.default({}),
+    timeout,
+    alwaysLoad,
+  })
+  const sdkServer = z.looseObject({
+    type: z.literal('sdk'),
+    name: z.string().optional(),
+    instance: z.custom<SdkServerInstance>((v) => typeof (v as SdkServerInstance | null)?.connect === 'function', 'expected an MCP server instance (from createSdkMcpServer)'),
+    timeout,
+    alwaysLoad,
+  })
+  return { stdio: stdioServer, http: remoteServer('http'), sse: remoteServer('sse'), sdk: sdkServer }
+})
+type ServerSchemas = ReturnType<typeof byType>
+export type ServerConfig = z.output<ServerSchemas[keyof ServerSchemas]>
 
 /** Validates one server's config, picking the schema by `type` so an error names the right fields. */
 export function parseServer(raw: unknown): { config: ServerConfig } | { error: string } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { error: 'expected an object' }
   const type = (raw as { type?: unknown }).type ?? 'stdio'
-  const schema = typeof type === 'string' ? byType[type as keyof typeof byType] : undefined
+  const schema = typeof type === 'string' ? byType()[type as keyof ServerSchemas] : undefined
   if (!schema) return { error: `unknown type ${JSON.stringify(type)} (expected stdio, http, sse or sdk)` }
   const parsed = schema.safeParse(raw)
   if (parsed.success) return { config: parsed.data }

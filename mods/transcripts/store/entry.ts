@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { SDKAssistantMessage, SDKResultMessage } from '../../../core/loop/messages.js'
 import type { LinesChanged } from '../../../core/tools/tool.js'
+import { onFirstUse } from '../../../core/on-first-use.js'
 
 /**
  * One line of a session transcript. The fields follow Claude Code's transcripts, so hook scripts
@@ -91,28 +92,31 @@ export function isCustomTitle(e: TranscriptEntry): e is CustomTitleEntry {
   return e.type === 'custom-title' && typeof e.customTitle === 'string'
 }
 
-// Reading checks only what rebuilding relies on; unknown fields pass through untouched.
-const block = z.looseObject({ type: z.string() })
-const message = z.looseObject({
-  role: z.enum(['user', 'assistant']),
-  content: z.union([z.string(), z.array(block)]),
-  id: z.string().optional(),
-})
-export const entrySchema = z.looseObject({
-  type: z.string().min(1),
-  uuid: z.string().min(1).optional(),
-  parentUuid: z.string().nullish(),
-  timestamp: z.string().optional(),
-  isSidechain: z.boolean().optional(),
-  isMeta: z.boolean().optional(),
-  subtype: z.string().optional(),
-  message: z.unknown().optional(),
-}).superRefine((e, ctx) => {
-  // Only conversation lines carry the API message a rebuild reads: a line of another kind may hold
-  // a message of its own shape (Claude Code's request blobs hold system ones) and passes untouched.
-  if ((e.type !== 'user' && e.type !== 'assistant') || e.message === undefined) return
-  const r = message.safeParse(e.message)
-  if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: ['message', ...issue.path] })
+// Reading checks only what rebuilding relies on; unknown fields pass through untouched. Built on
+// first use: only a resume, a fork or a listing reads a transcript back.
+export const entrySchema = onFirstUse(() => {
+  const block = z.looseObject({ type: z.string() })
+  const message = z.looseObject({
+    role: z.enum(['user', 'assistant']),
+    content: z.union([z.string(), z.array(block)]),
+    id: z.string().optional(),
+  })
+  return z.looseObject({
+    type: z.string().min(1),
+    uuid: z.string().min(1).optional(),
+    parentUuid: z.string().nullish(),
+    timestamp: z.string().optional(),
+    isSidechain: z.boolean().optional(),
+    isMeta: z.boolean().optional(),
+    subtype: z.string().optional(),
+    message: z.unknown().optional(),
+  }).superRefine((e, ctx) => {
+    // Only conversation lines carry the API message a rebuild reads: a line of another kind may hold
+    // a message of its own shape (Claude Code's request blobs hold system ones) and passes untouched.
+    if ((e.type !== 'user' && e.type !== 'assistant') || e.message === undefined) return
+    const r = message.safeParse(e.message)
+    if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: ['message', ...issue.path] })
+  })
 })
 
 export function isMessageEntry(e: TranscriptEntry): e is MessageEntry {

@@ -40,7 +40,7 @@ export function parseTranscript(text: string, path = 'transcript'): ReadTranscri
         : `${path}: line ${i + 1} is not valid JSON; skipped`)
       continue
     }
-    const parsed = entrySchema.safeParse(value)
+    const parsed = entrySchema().safeParse(value)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
       warnings.push(`${path}: line ${i + 1} is not a transcript entry (${[...(issue?.path ?? [])].join('.') || 'line'}: ${issue?.message}); skipped`)
