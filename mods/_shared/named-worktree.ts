@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ModloopError } from '../../core/errors.js'
 import { randomHex } from '../../core/random.js'
-import { addWorktree, git, placeIn, repoTop, type Worktree } from './worktree.js'
+import { addWorktree, git, lockWorktree, placeIn, repoTop, type Worktree } from './worktree.js'
 
 type Env = Record<string, string | undefined>
 
@@ -30,7 +30,8 @@ export function randomWorktreeName(): string {
  * The session worktree `name` of the repository holding `projectCwd`, as Claude Code's `--worktree`
  * makes it: `<repo>/.claude/worktrees/<name>` (a "/" in the name becomes "+") on branch
  * `worktree-<name>`, from origin's default branch where the repository has one, else from HEAD.
- * One that already exists is entered again, so a session can go back to its work.
+ * One that already exists is entered again, so a session can go back to its work. Either way it is
+ * locked for the session (lockWorktree).
  */
 export async function openNamedWorktree(projectCwd: string, name: string, env: Env): Promise<Worktree> {
   const problem = worktreeNameProblem(name)
@@ -42,11 +43,14 @@ export async function openNamedWorktree(projectCwd: string, name: string, env: E
   const branch = `worktree-${slug}`
   if (await stat(join(path, '.git')).then(() => true, () => false)) {
     const base = await git(['rev-parse', 'HEAD'], path, env)
+    await lockWorktree(path, name, repo, env)
     return { path, cwd: await placeIn(path, repo, projectCwd), branch, base, repo }
   }
   const fresh = await git(['rev-parse', '--verify', '--quiet', 'refs/remotes/origin/HEAD^{commit}'], repo, env).catch(() => '')
   const base = fresh || await git(['rev-parse', '--verify', 'HEAD^{commit}'], repo, env).catch(() => {
     throw new ModloopError('MODLOOP_ERR_WORKTREE', `Error creating worktree: the repository at ${repo} has no commit to start from`)
   })
-  return addWorktree({ repo, projectCwd, path, branch, base }, env)
+  const made = await addWorktree({ repo, projectCwd, path, branch, base }, env)
+  await lockWorktree(path, name, repo, env)
+  return made
 }

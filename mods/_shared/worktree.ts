@@ -87,8 +87,23 @@ export async function worktreeChanges(w: Pick<Worktree, 'path' | 'base'>, env: E
   return { commits, files }
 }
 
-/** Removes a worktree and its branch; the branch stays when git refuses to delete it. */
+/**
+ * Locks a session's worktree, as Claude Code locks its own: `git worktree prune` and a plain
+ * `git worktree remove` then leave it alone while the session may still work there. The reason
+ * names the session and its process, for whoever finds the lock. One locked already stays as it is.
+ */
+export async function lockWorktree(path: string, name: string, repo: string, env: Env): Promise<void> {
+  await git(['worktree', 'lock', '--reason', `modloop session ${name} (pid ${process.pid})`, path], repo, env).catch(() => undefined)
+}
+
+/** Unlocks a worktree locked for its session (lockWorktree); one not locked is left as it is. */
+export async function unlockWorktree(path: string, repo: string, env: Env): Promise<void> {
+  await git(['worktree', 'unlock', path], repo, env).catch(() => undefined)
+}
+
+/** Removes a worktree (unlocked first: git refuses a locked one) and its branch; the branch stays when git refuses to delete it. */
 export async function removeWorktree(w: Pick<Worktree, 'path' | 'branch' | 'repo'>, env: Env): Promise<void> {
+  await unlockWorktree(w.path, w.repo, env)
   await git(['worktree', 'remove', '--force', w.path], w.repo, env)
   await git(['branch', '-D', w.branch], w.repo, env).catch(() => undefined)
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { ToolOutput } from '../../core/tools/tool.js'
 import { failure } from '../_shared/register-tool.js'
-import { removeWorktree, worktreeChanges } from '../_shared/worktree.js'
+import { removeWorktree, unlockWorktree, worktreeChanges } from '../_shared/worktree.js'
 import { q, type SessionWorktree } from './session-worktree.js'
 
 export const exitInput = z.object({
@@ -29,6 +29,8 @@ export async function exitWorktree(i: Exit, active: SessionWorktree | undefined,
   if (!active) return failure(NO_SESSION)
   const back = `Session is now back in ${q(active.original)}.`
   if (i.action === 'keep') {
+    // The session no longer works there: its lock goes, as Claude Code lets go of it.
+    if (active.owned && active.repo) await unlockWorktree(active.path, active.repo, env)
     leave()
     return { result: { action: 'keep', worktreePath: active.path, ...(active.branch ? { worktreeBranch: active.branch } : {}), originalCwd: active.original }, text: `Exited worktree. Your work is preserved at ${q(active.path)}${active.branch ? ` on branch ${q(active.branch)}` : ''}. ${back}` }
   }

@@ -35,6 +35,14 @@ describe('-w, --worktree [name]: the session works in a git worktree of its own'
     expect(git(at, 'worktree', 'list')).toContain(path)
   })
 
+  it('locks the worktree for the session, and it stays locked after -p: a plain git worktree remove refuses it', async () => {
+    const at = await repo('locked')
+    const r = await runCli(['-p', '--worktree', 'lk', 'go'], { script: [{ reply: 'done' }], cwd: at })
+    expect(r.code, r.err).toBe(0)
+    expect(git(at, 'worktree', 'list', '--porcelain')).toMatch(/^locked modloop session lk \(pid \d+\)$/m)
+    expect(() => git(at, 'worktree', 'remove', join(at, '.claude', 'worktrees', 'lk'))).toThrow()
+  })
+
   it('the Agent SDK\'s stream-json transport (extraArgs { worktree }) works there too', async () => {
     const at = await repo('sdk')
     const user = JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: 'go' }] }, parent_tool_use_id: null })

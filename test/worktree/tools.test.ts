@@ -40,7 +40,7 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
     const results = await session(at, [
       call('EnterWorktree', { name: 'w1' }),
       call('EnterWorktree', { name: 'w2' }),
-      call('Bash', { command: 'pwd; git branch --show-current; echo hi > new.txt' }),
+      call('Bash', { command: 'pwd; git branch --show-current; echo hi > new.txt; git worktree list --porcelain | grep -c \'^locked modloop session w1 \'' }),
       call('ExitWorktree', { action: 'remove' }),
       call('ExitWorktree', { action: 'remove', discard_changes: true }),
       call('Bash', { command: 'pwd' }),
@@ -49,7 +49,7 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
     expect(results).toEqual([
       `Created worktree at “${wt}” on branch “worktree-w1”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
       'Already in a worktree session. Pass `path` to switch into another existing worktree, or use ExitWorktree to leave this one before creating a new worktree.',
-      `${wt}\nworktree-w1`,
+      `${wt}\nworktree-w1\n1`,
       'Worktree has 1 uncommitted file. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.',
       `Exited and removed worktree at “${wt}”. Discarded 1 uncommitted file. Session is now back in “${at}”.`,
       at,
@@ -72,6 +72,7 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
     ])
     expect(results[2]).toBe('Worktree has 1 commit on “worktree-k1”. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.')
     expect(results[3]).toBe(`Exited worktree. Your work is preserved at “${wt}” on branch “worktree-k1”. Session is now back in “${at}”.`)
+    expect(git(at, 'worktree', 'list', '--porcelain')).not.toContain('locked')
     expect(results[4]).toBe(`Entered worktree at “${wt}” on branch “worktree-k1”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`)
     expect(results[5]).toMatch(/^This session is not the owner of the worktree at .* so this tool will not remove it\./)
     expect(git(at, 'worktree', 'list')).toContain(wt)
