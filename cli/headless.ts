@@ -4,7 +4,7 @@ import type { SDKMessage, SDKResultMessage } from '../core/loop/messages.js'
 import type { CommandRun, Values } from './command.js'
 import { markEntrypoint } from './entrypoint.js'
 import { HEADLESS_VARIADIC } from './headless-options.js'
-import { worktreeCwd } from './worktree-flag.js'
+import { sessionWorktree } from './worktree-flag.js'
 import { mcpConfigServers } from './mcp-config.js'
 import { readJsonArg } from './json-arg.js'
 import { splitRuleList } from './permissions-rule-list.js'
@@ -45,7 +45,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   const rewindTo = str(values, 'rewind-files')
   if (!prompt.trim() && !resuming && rewindTo === undefined) throw usageError(`no prompt: give one after -p or on standard input${listFlagsHint(values)}`)
   const options = queryOptions(values, io)
-  options.cwd = await worktreeCwd(values, options.cwd ?? io.cwd, io.env) ?? options.cwd
+  options.cwd = (await sessionWorktree(values, options.cwd ?? io.cwd, io.env))?.cwd ?? options.cwd
   markEntrypoint(io, 'sdk-cli')
   const store = await chooseSessionStore(values, options.cwd ?? io.cwd, options.log)
   try {

@@ -6,6 +6,7 @@ import type { QueryOptions } from '../runtime/options.js'
 import type { LogSink } from '../core/mod/build-api.js'
 import { ModHost } from '../core/mod/host.js'
 import type { InteractiveContext, TerminalIo } from '../mods/terminal-ui/surface.js'
+import type { Worktree } from '../mods/_shared/worktree.js'
 import type { CommandRun, Values } from './command.js'
 import { markEntrypoint } from './entrypoint.js'
 import { faultRelay, type FaultRelay } from './fault-relay.js'
@@ -13,7 +14,7 @@ import type { Io } from './io.js'
 import { guardProcess } from './process-guard.js'
 import { tuneHeapForLongSession } from './heap.js'
 import { queryOptions } from './headless.js'
-import { worktreeCwd } from './worktree-flag.js'
+import { sessionWorktree } from './worktree-flag.js'
 import { usageError } from './usage-error.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
 
@@ -70,17 +71,18 @@ async function runInteractive(values: Values, positionals: string[], io: Io, giv
   const { askTrust } = await import('../mods/terminal-ui/trust-ask.js')
   const trusted = await askTrust(term, cwd)
   if (trusted !== true) return trusted === false ? 1 : trusted.signalExit
-  const here = await worktreeCwd(values, cwd, io.env) ?? cwd
+  const made = await sessionWorktree(values, cwd, io.env)
+  const here = made?.cwd ?? cwd
   // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
   const store = await chooseSessionStore(values, here, given.log)
   try {
-    return await runSurface({ ...given, builtins: await builtinsWith(store), cwd: here }, positionals, io, term, relay)
+    return await runSurface({ ...given, builtins: await builtinsWith(store), cwd: here }, positionals, io, term, relay, made?.worktree)
   } finally {
     await store?.close()
   }
 }
 
-async function runSurface(options: QueryOptions & { cwd: string }, positionals: string[], io: Io, term: TerminalIo, relay: FaultRelay): Promise<number> {
+async function runSurface(options: QueryOptions & { cwd: string }, positionals: string[], io: Io, term: TerminalIo, relay: FaultRelay, worktree: Worktree | undefined): Promise<number> {
   const loader = sessionLoader(options)
   const first = await loader.first
   const { findSurface } = await import('../mods/terminal-ui/surface.js')
@@ -89,7 +91,7 @@ async function runSurface(options: QueryOptions & { cwd: string }, positionals: 
     await first.host.close()
     throw noSurface(first)
   }
-  const ctx: InteractiveContext = { options, io: term, prompt: positionals.join(' ') || undefined, load: loader.load, faults: relay.feed }
+  const ctx: InteractiveContext = { options, io: term, prompt: positionals.join(' ') || undefined, load: loader.load, faults: relay.feed, ...(worktree ? { worktree } : {}) }
   tuneHeapForLongSession(io)
   return found.surface.run(ctx)
 }

@@ -7,7 +7,7 @@ import { InputChannel } from '../../mods/terminal-ui/input-channel.js'
 import type { CommandRun } from '../command.js'
 import { markEntrypoint } from '../entrypoint.js'
 import { queryOptions } from '../headless.js'
-import { worktreeCwd } from '../worktree-flag.js'
+import { sessionWorktree } from '../worktree-flag.js'
 import { guardProcess } from '../process-guard.js'
 import { usageError } from '../usage-error.js'
 import { answerControl, type ControlContext } from './controls.js'
@@ -30,7 +30,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
   if ((values['output-format'] ?? 'stream-json') !== 'stream-json') throw usageError('--input-format stream-json needs --output-format stream-json')
   const base = queryOptions(values, io)
-  base.cwd = await worktreeCwd(values, base.cwd ?? io.cwd, io.env) ?? base.cwd
+  base.cwd = (await sessionWorktree(values, base.cwd ?? io.cwd, io.env))?.cwd ?? base.cwd
   markEntrypoint(io, 'sdk-cli')
   const log = (line: string) => void io.stderr.write(`modloop: ${line}\n`)
   const wire = new Wire(io.stdout, log)

@@ -25,6 +25,7 @@ import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
 import { describeError } from '../../core/errors.js'
 import { startStatusLine, type SessionStatusLine } from './status-line.js'
+import { leaveWorktree } from './worktree-leave.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
 
@@ -73,6 +74,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         left = undefined
         continue
       }
+      // Only the user's own exit asks: a session that could not run, or a signal, leaves the worktree as it is.
+      if (ctx.worktree && !outcome.failed) await leaveWorktree(app, view, paint, ctx.worktree, io.env)
       return outcome.code
     }
   } finally {

@@ -3,6 +3,7 @@ import type { QueryOptions } from '../../runtime/options.js'
 import type { LogSink } from '../../core/mod/build-api.js'
 import type { ModHost } from '../../core/mod/host.js'
 import type { TerminalSurface } from './index.js'
+import type { Worktree } from '../_shared/worktree.js'
 
 declare module '../../core/mod/capabilities.js' {
   interface Capabilities {
@@ -38,6 +39,8 @@ export interface InteractiveContext {
    * `stop` when one came from modloop itself: end the session as on SIGTERM. modloop then exits 1.
    */
   faults?: FaultFeed
+  /** The git worktree `--worktree` made or entered for the session: leaving the session asks what becomes of it. */
+  worktree?: Worktree
 }
 
 export interface FaultFeed {
