@@ -2,6 +2,7 @@ import type { Provider } from '../core/mod/build-api.js'
 import { ModloopError } from '../core/errors.js'
 import type { Session } from '../core/loop/session.js'
 import { compactOnRequest } from '../core/loop/compact.js'
+import { moveSession } from '../core/loop/move.js'
 import { clearSession } from './clear.js'
 import { getContextUsage } from './context-usage.js'
 
@@ -12,7 +13,9 @@ export function sessionProviders(session: Session): Record<string, Provider> {
     'env.table': () => session.env,
     'session.compact': (mod: string, args?: { instructions?: string; trigger?: 'manual' | 'plugin' }) => compactOnRequest(session, mod, args),
     'session.cwd': () => session.cwd,
-    'session.root': () => session.cwd,
+    // Where the session opened: a move ($.session.move) does not change it.
+    'session.root': () => session.options.cwd,
+    'session.move': (_mod: string, args: { cwd: string; context?: string[] }) => moveSession(session, args.cwd, args.context),
     'session.model': () => session.model,
     'session.turns': () => session.userTurns,
     'session.messages': () => structuredClone(session.messages.slice(-4096)),

@@ -74,7 +74,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
     ...root.options, systemPrompt: req.systemPrompt ?? SUBAGENT_PROMPT, appendSystemPrompt: undefined,
     maxTurns: req.maxTurns, abortController: abort, includePartialMessages: false,
     // The session's effort as it is now (`/effort` may have changed it), unless the call names one.
-    effort: req.effort ?? root.effort, ...(spawned.cwd ? { cwd: spawned.cwd } : {}),
+    effort: req.effort ?? root.effort, cwd: spawned.cwd ?? root.cwd,
   }, decided.model, { session: root, agent: scope, tools })
   root.agents.set(agentId, scope)
   const done = (async (): Promise<SubagentResult> => {

@@ -9,6 +9,7 @@ import { deferralOf, deferredEnding } from './defer.js'
 import { afterBatch, apiFailure, endingOf, stoppedEnding, turnLimit, unrecoveredEnding, type Ending } from './ending.js'
 import { addUsage, type SDKMessage, historyBlocks, withoutTrailingThinking } from './messages.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
+import { deliverEnvUpdates } from './move.js'
 import { loopRequest } from './request.js'
 import { MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
 import type { Session } from './session.js'
@@ -62,8 +63,10 @@ export class TurnRun {
     const due = yield* beforeRequest(session, { turnId: this.turnId, index, model: this.model })
     if (due) return due
     await deliverSwitchContext(session)
+    await deliverEnvUpdates(session)
 
-    const executor = new ToolExecutor({ ...this.env, model: this.model }, this.cap)
+    // Where the session works now: a tool of the last request may have moved it.
+    const executor = new ToolExecutor({ ...this.env, cwd: session.cwd, model: this.model }, this.cap)
     const step = yield* this.request(index, executor)
     const blocks: ContentBlock[] = step.completed.filter((c) => !c.malformed).map((c) => c.block)
     const toolUses = blocks.filter((b): b is ToolUse => b.type === 'tool_use')

@@ -31,7 +31,8 @@ export interface AgentScope {
 export class Session {
   /** Changes only when /clear starts a new conversation (renew). */
   id: string
-  readonly cwd: string
+  /** Where the session works: the one it opened in, until `$.session.move` moves it (core/loop/move.ts). */
+  cwd: string
   readonly tools: ToolRegistry
   readonly root: Session
   /** Messages produced off the main stream (subagents), yielded by the root's running turn. */
@@ -61,6 +62,8 @@ export class Session {
   totalCostUsd = 0
   /** Context model.switch handlers returned, for the next request of the main conversation. */
   readonly switchContext: string[] = []
+  /** Environment updates of moves the model has not been told of yet (core/loop/move.ts). */
+  readonly envUpdates: string[] = []
   /** How long the model requests of this session took (ms), subagents included: `/cost`'s API duration. */
   apiMs = 0
   /** Lines the session's tools added to and removed from files, subagents included: `/cost`'s code changes. */

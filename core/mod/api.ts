@@ -45,7 +45,7 @@ export const API_METHODS = {
   prompt: ['submit'],
   turn: ['abort'],
   // `clear` (/clear's new conversation) and `mods` (the loaded mods) are modloop additions.
-  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'usage', 'version', 'compact', 'append', 'clear', 'mods'],
+  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'usage', 'version', 'compact', 'append', 'clear', 'mods', 'move'],
   config: ['list', 'set'],
   settings: ['read'],
 } as const
@@ -166,6 +166,12 @@ export interface ModApiCore {
     clear(): Promise<unknown>
     /** Every mod loaded in this host, in load order: those that only handle events too. */
     mods(): ModInfo[]
+    /**
+     * Moves the main session to `cwd` (EnterWorktree): tools, subagents started after and `cwd()`
+     * work there from the next request, and the model is told before it (`context`: more lines
+     * for that update). `root()` stays where the session opened.
+     */
+    move(args: { cwd: string; context?: string[] }): void
   }
   readonly config: {
     list(): { key: string; value: unknown }[]

@@ -9,9 +9,9 @@ import type { SessionWorktree } from './session-worktree.js'
 
 /**
  * EnterWorktree and ExitWorktree: the main session moves into a git worktree of its project (made
- * through worktree.create, so a WorktreeCreate hook may make it instead) and back. Moving is the
- * shell's `cd`: Bash, relative paths of the file tools, and settings hooks follow the shell's
- * directory; the worktree counts as a working directory while the session is in it.
+ * through worktree.create, so a WorktreeCreate hook may make it instead) and back. The session
+ * moves there ($.session.move: its tools, subagents and the model's idea of where it works) and its
+ * shell with it; the worktree counts as a working directory while the session is in it.
  */
 export default defineMod({
   name: 'worktree',
@@ -21,7 +21,11 @@ export default defineMod({
     const active = new Map<string, SessionWorktree>()
     on('session.start', async ($, e, next) => {
       active.delete(e.sessionId)
-      const move = (dir: string) => $.capability.use('shellMove')?.(e.sessionId, dir)
+      // The session moves (its tools, subagents, and what the model is told), and the shell with it, as a `cd`.
+      const move = (dir: string, context: string[]) => {
+        $.session.move({ cwd: dir, context })
+        $.capability.use('shellMove')?.(e.sessionId, dir)
+      }
       await registerTool($, {
         name: 'EnterWorktree', description: ENTER_DESCRIPTION, input: enterInput, isReadOnly: false,
         call: async (input, ctx) => {
@@ -33,7 +37,7 @@ export default defineMod({
           if (now) await workingDir($, 'removeDirectories', now.path)
           active.set(e.sessionId, r)
           await workingDir($, 'addDirectories', r.path)
-          move(r.cwd)
+          move(r.cwd, r.byHook ? HOOK_MADE : GIT_WORKTREE)
           return { result: { worktreePath: r.path, ...(r.branch ? { worktreeBranch: r.branch } : {}) }, text: enteredText(r) }
         },
       })
@@ -43,7 +47,7 @@ export default defineMod({
           const now = ctx.agentId === undefined ? active.get(e.sessionId) : undefined
           const out = await exitWorktree(input, now, $.env.all(), () => {
             active.delete(e.sessionId)
-            if (now) move(now.original)
+            if (now) move(now.original, [LEFT])
           }, (path) => $.worktree.remove({ path }))
           if (now && !active.has(e.sessionId)) await workingDir($, 'removeDirectories', now.path)
           return out
@@ -53,6 +57,14 @@ export default defineMod({
     })
   },
 })
+
+/** The environment update's lines for the model, in the spirit of Claude Code's. */
+const GIT_WORKTREE = [
+  'This is a git worktree: a separate checkout of the repository on a branch of its own. Run every command from here; do not `cd` back to the original checkout.',
+  'The git stash is shared with the original checkout and every other worktree: set work aside with a temporary commit rather than `git stash`.',
+]
+const HOOK_MADE = ['This is a worktree a WorktreeCreate hook made: a separate copy of the project. Run every command from here.']
+const LEFT = 'The primary working directory is no longer a git worktree.'
 
 /** The worktree counts as a working directory of the session while it works there (the permissions mod's policy). */
 async function workingDir($: ModApi, type: 'addDirectories' | 'removeDirectories', dir: string): Promise<void> {

@@ -59,6 +59,28 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
     expect(git(at, 'branch', '--list', 'worktree-w1')).toBe('')
   })
 
+  it('moves the whole session: the model is told, Glob and a subagent work in the worktree; ExitWorktree moves it back', async () => {
+    const at = await repo('moves')
+    const wt = join(at, '.claude', 'worktrees', 'm1')
+    await writeFile(join(at, 'project-only.txt'), 'not in the worktree\n')
+    const r = await runCli(['-p', 'go', '--dangerously-skip-permissions', '--trust-workspace'], { cwd: at, script: [
+      call('EnterWorktree', { name: 'm1' }),
+      call('Glob', { pattern: '*.txt' }),
+      call('Agent', { description: 'where', prompt: 'where are you?', run_in_background: false }),
+      call('Bash', { command: 'pwd' }),
+      { reply: 'sub done' },
+      call('ExitWorktree', { action: 'keep' }),
+      { reply: 'done' },
+    ] })
+    expect(r.code, r.err).toBe(0)
+    const sent = r.requests.map((q) => JSON.stringify((q.body as any).messages))
+    expect(sent[1]).toContain(JSON.stringify(`# Environment update\n - Primary working directory: ${wt} (was ${at})\n - This is a git worktree`).slice(1, -1))
+    expect(sent[2]).not.toContain('project-only.txt')
+    expect(sent[2]).toContain('No files found')
+    expect(sent[4]).toContain(JSON.stringify(wt))
+    expect(sent[6]).toContain(JSON.stringify(`# Environment update\n - Primary working directory: ${at} (was ${wt})\n - The primary working directory is no longer a git worktree.`).slice(1, -1))
+  })
+
   it('keep leaves the worktree and its commits; one entered by path is never removed', async () => {
     const at = await repo('keep')
     const wt = join(at, '.claude', 'worktrees', 'k1')
