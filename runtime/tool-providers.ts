@@ -54,7 +54,9 @@ export function toolProviders(session: Session): Record<string, Provider> {
       const { tool, ...input } = args
       if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `$.tool.call: no such tool "${tool}"`)
       const signal = session.turnAbort?.signal ?? new AbortController().signal
-      const o = await runToolCall({ bus: host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal }, { id: `toolu_mod_${uuid()}`, name: tool, input })
+      // Through the permission check and, for an ask, the session's approver, as the model's calls go (spec mods §4).
+      const env = { bus: host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal, canUseTool: session.options.canUseTool }
+      const o = await runToolCall(env, { id: `toolu_mod_${uuid()}`, name: tool, input })
       return o.denied ? { deny: o.text } : o.isError ? { isError: true, result: o.result, text: o.text } : { result: o.result, text: o.text }
     },
     'tool.check': (_mod: string, args: { tool: string; input: unknown }) => host.bus.emit('tool.check', { tool: args.tool, input: args.input }),

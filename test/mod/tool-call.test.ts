@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { CanUseTool } from '../../core/tools/pipeline.js'
+import { createTestHost, defineMod } from '../../testing.js'
+
+/** Calls a tool through `$` as a prompt comes in; keeps what the call resolved to, or its rejection. */
+function caller(got: unknown[], args: { tool: string; [arg: string]: unknown }) {
+  return defineMod({
+    name: 'caller',
+    register(on) {
+      on('prompt.submit', async ($, e, next) => {
+        got.push(await $.tool.call(args).catch((err: Error) => `rejected: ${err.message}`))
+        return next(e)
+      })
+    },
+  })
+}
+
+describe('$.tool.call', () => {
+  it('goes through the permission check and, for an ask, the session\'s approver (canUseTool)', async () => {
+    const got: unknown[] = []
+    const asked: string[] = []
+    const canUseTool: CanUseTool = async (tool) => {
+      asked.push(tool)
+      return { behavior: 'allow' }
+    }
+    const t = await createTestHost({ mods: ['permissions', 'write', caller(got, { tool: 'Write', file_path: 'made.txt', content: 'hi' })], script: [{ reply: 'ok' }] })
+    await t.run('hello', { canUseTool })
+    expect(asked).toEqual(['Write'])
+    expect(got).toEqual([expect.not.objectContaining({ deny: expect.anything() })])
+    expect(existsSync(join(t.cwd, 'made.txt'))).toBe(true)
+    await t.close()
+  })
+})
