@@ -50,13 +50,15 @@ export function toolProviders(session: Session): Record<string, Provider> {
       return Promise.resolve({ isRemoved: true })
     },
     'tool.list': () => Promise.resolve(session.tools.list().map((t) => ({ name: t.name, description: t.description, ...(t.traits?.mcpServer ? { mcpServer: { ...t.traits.mcpServer } } : {}) }))),
-    'tool.call': async (_mod: string, args: { tool: string; [k: string]: unknown }) => {
+    'tool.call': async (mod: string, args: { tool: string; [k: string]: unknown }) => {
       const { tool, ...input } = args
       if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `$.tool.call: no such tool "${tool}"`)
       const signal = session.turnAbort?.signal ?? new AbortController().signal
       // Through the permission check and, for an ask, the session's approver, as the model's calls go (spec mods §4).
       const env = { bus: host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal, canUseTool: session.options.canUseTool }
       const o = await runToolCall(env, { id: `toolu_mod_${uuid()}`, name: tool, input })
+      // An aborted call has no answer to give: the caller's await rejects, as the spec has it, rather than reading the model's interruption marker.
+      if (o.interrupted) throw new ModloopError('MODLOOP_ERR_TOOL', `${mod}: $.tool.call of ${tool} was aborted`, { mod })
       return o.denied ? { deny: o.text } : o.isError ? { isError: true, result: o.result, text: o.text } : { result: o.result, text: o.text }
     },
     'tool.check': (_mod: string, args: { tool: string; input: unknown }) => host.bus.emit('tool.check', { tool: args.tool, input: args.input }),

@@ -32,4 +32,22 @@ describe('$.tool.call', () => {
     expect(existsSync(join(t.cwd, 'made.txt'))).toBe(true)
     await t.close()
   })
+
+  it('rejects when the turn it runs in is aborted', async () => {
+    const got: unknown[] = []
+    const abortController = new AbortController()
+    const stopper = defineMod({
+      name: 'stopper',
+      register(on) {
+        on('session.start', async ($, e, next) => {
+          await $.tool.register({ name: 'Stop', description: 'aborts the query it runs in', call: () => { abortController.abort(); return { result: 'stopped' } } })
+          return next(e)
+        })
+      },
+    })
+    const t = await createTestHost({ mods: [stopper, caller(got, { tool: 'Stop' })], script: [{ reply: 'ok' }] })
+    await t.run('hello', { abortController }).catch(() => undefined)
+    expect(got).toEqual([expect.stringMatching(/^rejected: .*\$\.tool\.call/)])
+    await t.close()
+  })
 })
