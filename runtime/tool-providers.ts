@@ -51,7 +51,8 @@ export function toolProviders(session: Session): Record<string, Provider> {
     },
     'tool.list': () => Promise.resolve(session.tools.list().map((t) => ({ name: t.name, description: t.description, ...(t.traits?.mcpServer ? { mcpServer: { ...t.traits.mcpServer } } : {}) }))),
     'tool.call': async (mod: string, args: { tool: string; [k: string]: unknown }) => {
-      const { tool, ...input } = args
+      // `consent` is the person's words for the press that raised the call, not an argument: the tool never sees it.
+      const { tool, consent: _consent, ...input } = args
       if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `$.tool.call: no such tool "${tool}"`)
       const signal = session.turnAbort?.signal ?? new AbortController().signal
       // Through the permission check and, for an ask, the session's approver, as the model's calls go (spec mods §4).

@@ -85,8 +85,8 @@ export interface ModApiCore {
     register(spec: ToolSpec | ToolRegistration): Promise<{ tool: string }>
     /** Removes a tool this mod registered. */
     unregister(args: { tool: string }): Promise<{ isRemoved: boolean }>
-    /** Runs a tool call as the model's would: through tool.call, the permission check and, for an ask, the session's approver (canUseTool, the terminal's dialog). Rejects for an unknown tool, and when the turn it runs in is aborted. */
-    call(args: { tool: string; [arg: string]: unknown }): Promise<{ result?: unknown; text?: string; isError?: true; deny?: string }>
+    /** Runs a tool call as the model's would: through tool.call, the permission check and, for an ask, the session's approver (canUseTool, the terminal's dialog). `consent` (the person's words for the press that raised it) is not passed to the tool. Rejects for an unknown tool, and when the turn it runs in is aborted. */
+    call(args: { tool: string; consent?: string; [arg: string]: unknown }): Promise<{ result?: unknown; text?: string; isError?: true; deny?: string }>
     check(args: { tool: string; input: unknown }): Promise<{ decision: 'allow' | 'ask' | 'deny' | 'defer'; reason?: string; rule?: string }>
     /** Each tool; an MCP server's names its server and where the server was configured. */
     list(): Promise<{ name: string; description: string; mcpServer?: { name: string; source: string } }[]>

@@ -50,4 +50,13 @@ describe('$.tool.call', () => {
     expect(got).toEqual([expect.stringMatching(/^rejected: .*\$\.tool\.call/)])
     await t.close()
   })
+
+  it('takes the person\'s consent beside the arguments, and the tool never sees it', async () => {
+    const got: unknown[] = []
+    const t = await createTestHost({ mods: ['permissions', 'write', caller(got, { tool: 'Write', file_path: 'ok.txt', content: 'hi', consent: 'yes, write it' })], script: [{ reply: 'ok' }] })
+    await t.run('hello', { permissionMode: 'bypassPermissions' })
+    expect(got).toEqual([expect.not.objectContaining({ isError: true })])
+    expect(existsSync(join(t.cwd, 'ok.txt'))).toBe(true)
+    await t.close()
+  })
 })
