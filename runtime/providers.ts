@@ -20,7 +20,7 @@ export function installProviders(session: Session): void {
     ...launchOptionsProvider(session),
     'prompt.submit': (mod: string, args: { text: string; asUser?: true }) => {
       const text = args.asUser ? args.text : `The ${mod} mod sent a message: ${args.text}`
-      session.queued.push(text)
+      session.queued.push({ text, origin: { kind: 'plugin', name: mod, ...(args.asUser ? { asUser: true } : {}) } })
       return Promise.resolve({ text })
     },
     'command.register': (mod: string, spec: { name: string; description: string; argumentHint?: string; kind?: CommandInfo['kind'] }) => {
@@ -34,8 +34,8 @@ export function installProviders(session: Session): void {
       return { command: spec.name }
     },
     'command.list': () => [...session.commands.values()].map((c) => ({ name: c.name, description: c.description, source: 'plugin', plugin: c.mod, ...(c.kind ? { kind: c.kind } : {}) })),
-    'command.run': (_mod: string, args: { command: string; args?: string }) => {
-      session.queued.push(`/${args.command}${args.args ? ` ${args.args}` : ''}`)
+    'command.run': (mod: string, args: { command: string; args?: string }) => {
+      session.queued.push({ text: `/${args.command}${args.args ? ` ${args.args}` : ''}`, origin: { kind: 'plugin', name: mod } })
       return Promise.resolve({ queued: true })
     },
     'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),

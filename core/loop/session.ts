@@ -1,5 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import type { Usage } from '../events/types.js'
+import type { PromptOrigin, Usage } from '../events/types.js'
 import type { ModHost } from '../mod/host.js'
 import { contextWindow, costUsd, maxOutputTokens } from '../model/pricing.js'
 import type { Model, ToolDefinition } from '../model/types.js'
@@ -57,8 +57,8 @@ export class Session {
   readonly agents = new Map<string, AgentScope>()
   /** Agent types mods registered ($.agent.register), by name, with the mod that registered each: init's `agents`. */
   readonly agentTypes = new Map<string, { name: string; description: string; mod: string }>()
-  /** Prompts mods submitted with $.prompt.submit, run after the current turn. */
-  readonly queued: string[] = []
+  /** Prompts mods submitted with $.prompt.submit (and commands with $.command.run), run after the current turn as their origin raised them. */
+  readonly queued: { text: string; origin: PromptOrigin }[] = []
   totalCostUsd = 0
   /** Context model.switch handlers returned, for the next request of the main conversation. */
   readonly switchContext: string[] = []

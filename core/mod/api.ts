@@ -94,7 +94,7 @@ export interface ModApiCore {
   readonly command: {
     /** `kind`: `local` answers without the model (/compact, /cost; raises no UserPromptSubmit), `prompt` expands into a prompt, `skill` is a skill run by name (init lists these as `skills`). */
     register(spec: { name: string; description: string; argumentHint?: string; kind?: 'local' | 'prompt' | 'skill' }): { command: string }
-    /** Queues `/command args` as the next prompt. */
+    /** Queues `/command args` as the next prompt; its command.run has origin `{ kind: 'plugin', name: <this mod> }`. */
     run(args: { command: string; args?: string }): Promise<{ queued: true }>
     list(): { name: string; description: string; source: string; plugin: string; kind?: 'local' | 'prompt' | 'skill' }[]
   }
@@ -140,6 +140,7 @@ export interface ModApiCore {
     fork(req: ForkRequest, options?: { signal?: AbortSignal }): Promise<ForkResult>
   }
   readonly prompt: {
+    /** Runs `text` as a turn of its own once the running one ends, raised as prompt.submit with origin `{ kind: 'plugin', name: <this mod>, asUser? }`. */
     submit(args: { text: string; asUser?: true }): Promise<{ text: string }>
   }
   readonly turn: {

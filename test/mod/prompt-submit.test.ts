@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import type { PromptOrigin } from '../../core/events/types.js'
+import { createTestHost, defineMod } from '../../testing.js'
+
+/** Submits `text` once, while the person's first prompt is submitted; keeps the origin of every prompt. */
+function sender(text: string, origins: PromptOrigin[], asUser?: true) {
+  return defineMod({
+    name: 'sender',
+    register(on) {
+      on('prompt.submit', async ($, e, next) => {
+        origins.push(e.origin)
+        if (e.origin.kind === 'sdk') await $.prompt.submit({ text, ...(asUser ? { asUser } : {}) })
+        return next(e)
+      })
+    },
+  })
+}
+
+describe('$.prompt.submit', () => {
+  it('runs as its own turn, raised with the submitting mod as its origin', async () => {
+    const origins: PromptOrigin[] = []
+    const t = await createTestHost({ mods: [sender('check the build', origins, true)], script: [{ reply: 'first' }, { reply: 'second' }] })
+    await t.run('hello')
+    expect(origins).toEqual([{ kind: 'sdk' }, { kind: 'plugin', name: 'sender', asUser: true }])
+    expect(JSON.stringify(t.model.requests[1]?.messages.at(-1))).toContain('check the build')
+    await t.close()
+  })
+
+  it('$.command.run raises command.run with the calling mod as its origin', async () => {
+    const origins: PromptOrigin[] = []
+    const runner = defineMod({
+      name: 'runner',
+      register(on) {
+        on('prompt.submit', async ($, e, next) => {
+          if (e.origin.kind === 'sdk') await $.command.run({ command: 'tidy' })
+          return next(e)
+        })
+        on('command.run', { command: 'tidy' }, (_$, e) => {
+          origins.push(e.origin)
+          return { output: 'tidied' }
+        })
+      },
+    })
+    const t = await createTestHost({ mods: [runner], script: [{ reply: 'first' }] })
+    await t.run('hello')
+    expect(origins).toEqual([{ kind: 'plugin', name: 'runner' }])
+    await t.close()
+  })
+})
