@@ -81,8 +81,9 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       // The API refuses an empty text block: a prompt of images alone (streaming input) has none.
       const content: ContentBlockParam[] = [...(text.trim() !== '' ? [{ type: 'text' as const, text }] : []), ...(expansion?.images ?? []), ...(input.content ?? [])]
       content.push(...(await attach(session, 'prompt_context', [...(submitted.context ?? []), ...(expansion?.context ?? [])], { kind: 'plugin', event: 'prompt.submit' })))
-      // A task's report is the runtime's words: an `@path` in it is not a person asking for that file.
-      if (input.origin.kind !== 'task-notification') {
+      // A task's report is the runtime's words, and a mod's prompt its own: an `@path` in either is not a
+      // person asking for that file. A command a mod ran expands as typed (spec mods §4 $.prompt.submit).
+      if (input.origin.kind !== 'task-notification' && (input.origin.kind !== 'plugin' || expansion)) {
         const mentioned = await attachMentions(session, text)
         content.push(...(await attach(session, 'file', mentioned.context, { kind: 'plugin', event: 'prompt.mention' })), ...mentioned.images)
       }

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PromptOrigin } from '../../core/events/types.js'
 import { createTestHost, defineMod } from '../../testing.js'
@@ -44,6 +46,16 @@ describe('$.prompt.submit', () => {
     const t = await createTestHost({ mods: [runner], script: [{ reply: 'first' }] })
     await t.run('hello')
     expect(origins).toEqual([{ kind: 'plugin', name: 'runner' }])
+    await t.close()
+  })
+
+  it('does not expand an @file mention in the text, as the person\'s prompt does', async () => {
+    const t = await createTestHost({ mods: ['mentions', sender('look at @notes.txt', [])], script: [{ reply: 'first' }, { reply: 'second' }] })
+    await writeFile(join(t.cwd, 'notes.txt'), 'the secret plan')
+    await t.run('hello')
+    const sent = JSON.stringify(t.model.requests[1]?.messages.at(-1))
+    expect(sent).toContain('look at @notes.txt')
+    expect(sent).not.toContain('the secret plan')
     await t.close()
   })
 })
