@@ -40,7 +40,14 @@ export function installProviders(session: Session): void {
     },
     'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),
     'config.list': () => configRows(session),
-    'model.complete': (_mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => complete(session, req, options?.signal),
+    // A request the API would refuse (or, for a cap of 0, answer with nothing) is refused here, where the mod is known.
+    'model.complete': async (mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => {
+      if (typeof req?.prompt !== 'string' || req.prompt === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.model.complete needs { prompt }, a text that is not empty`, { mod, field: 'prompt' })
+      if (req.maxTokens !== undefined && !(Number.isInteger(req.maxTokens) && req.maxTokens >= 1)) {
+        throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.model.complete's maxTokens must be a whole number of tokens from 1, got ${String(req.maxTokens)}`, { mod, field: 'maxTokens' })
+      }
+      return complete(session, req, options?.signal)
+    },
     'model.fork': (mod: string, req: ForkRequest, options?: { signal?: AbortSignal }) => {
       if (typeof req?.prompt !== 'string' || req.prompt === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.model.fork needs { prompt }, a text that is not empty`, { mod })
       return fork(session, req, options?.signal)
