@@ -52,8 +52,9 @@ export function toolProviders(session: Session): Record<string, Provider> {
     'tool.list': () => Promise.resolve(session.tools.list().map((t) => ({ name: t.name, description: t.description, ...(t.traits?.mcpServer ? { mcpServer: { ...t.traits.mcpServer } } : {}) }))),
     'tool.call': async (mod: string, args: { tool: string; [k: string]: unknown }) => {
       // `consent` is the person's words for the press that raised the call, not an argument: the tool never sees it.
+      if (typeof args?.tool !== 'string') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.tool.call needs { tool }, the name of a tool`, { mod, field: 'tool' })
       const { tool, consent: _consent, ...input } = args
-      if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `$.tool.call: no such tool "${tool}"`)
+      if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `${mod}: $.tool.call: no such tool "${tool}"`, { mod })
       const signal = session.turnAbort?.signal ?? new AbortController().signal
       // Through the permission check and, for an ask, the session's approver, as the model's calls go (spec mods §4).
       const env = { bus: host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal, canUseTool: session.options.canUseTool }

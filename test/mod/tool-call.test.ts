@@ -59,4 +59,17 @@ describe('$.tool.call', () => {
     expect(existsSync(join(t.cwd, 'ok.txt'))).toBe(true)
     await t.close()
   })
+
+  it('rejects a call with no tool name, or an unknown one, naming the mod', async () => {
+    const got: unknown[] = []
+    const t = await createTestHost({ mods: [caller(got, { tool: 'NoSuchTool' }), defineMod({ name: 'careless', register(on) {
+      on('prompt.submit', async ($, e, next) => {
+        got.push(await $.tool.call(undefined as never).catch((err: Error) => `rejected: ${err.message}`))
+        return next(e)
+      })
+    } })], script: [{ reply: 'ok' }] })
+    await t.run('hello')
+    expect(got).toEqual(['rejected: caller: $.tool.call: no such tool "NoSuchTool"', 'rejected: careless: $.tool.call needs { tool }, the name of a tool'])
+    await t.close()
+  })
 })
