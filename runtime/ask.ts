@@ -2,9 +2,8 @@ import { ModloopError } from '../core/errors.js'
 import type { AskOptions } from '../core/mod/api.js'
 import type { Provider } from '../core/mod/build-api.js'
 import type { Session } from '../core/loop/session.js'
-import { uuid } from '../core/loop/messages.js'
-import { runToolCall } from '../core/tools/pipeline.js'
-import { ASK_USER_TOOL } from '../mods/ask-user/name.js'
+import { ASK_USER_TOOL } from '../core/tools/ask-user-name.js'
+import { modToolUseId, runModToolCall } from './tool-providers.js'
 
 const HEADER_MAX = 12
 const NO_ONE = 'no one can answer a question in this session (it has no AskUserQuestion dialog: -p, or no one answers asks)'
@@ -22,15 +21,13 @@ export function askProvider(session: Session): Record<string, Provider> {
   return {
     'ui.ask': async (mod: string, question: unknown, options?: AskOptions) => {
       const input = { questions: [questionOf(mod, question, options)], metadata: { source: mod } }
-      const id = `toolu_mod_${uuid()}`
-      const signal = session.turnAbort?.signal ?? new AbortController().signal
       let answered: { deny: string } | { isError?: boolean; result?: unknown; text?: string }
       if (session.tools.get(ASK_USER_TOOL)) {
-        const env = { bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal, canUseTool: session.options.canUseTool, caller: mod }
-        const o = await runToolCall(env, { id, name: ASK_USER_TOOL, input })
+        const o = await runModToolCall(session, ASK_USER_TOOL, input, mod)
         answered = o.denied ? { deny: o.text } : { isError: o.isError, result: o.result, text: o.text }
       } else {
-        answered = await session.host.bus.emit('tool.call', { tool: ASK_USER_TOOL, tool_use_id: id, ...input }, () => ({ deny: NO_ONE }), { signal, caller: mod })
+        const signal = session.turnAbort?.signal ?? new AbortController().signal
+        answered = await session.host.bus.emit('tool.call', { tool: ASK_USER_TOOL, tool_use_id: modToolUseId(), ...input }, () => ({ deny: NO_ONE }), { signal, caller: mod })
       }
       if ('deny' in answered) throw new ModloopError('MODLOOP_ERR_TOOL', `$.ui.ask: ${answered.deny}`, { mod })
       if (answered.isError) throw new ModloopError('MODLOOP_ERR_TOOL', `$.ui.ask: ${answered.text ?? String(answered.result)}`, { mod })

@@ -55,10 +55,7 @@ export function toolProviders(session: Session): Record<string, Provider> {
       if (typeof args?.tool !== 'string') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.tool.call needs { tool }, the name of a tool`, { mod, field: 'tool' })
       const { tool, consent: _consent, ...input } = args
       if (!session.tools.get(tool)) throw new ModloopError('MODLOOP_ERR_TOOL', `${mod}: $.tool.call: no such tool "${tool}"`, { mod })
-      const signal = session.turnAbort?.signal ?? new AbortController().signal
-      // Through the permission check and, for an ask, the session's approver, as the model's calls go (spec mods §4).
-      const env = { bus: host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal, canUseTool: session.options.canUseTool }
-      const o = await runToolCall(env, { id: `toolu_mod_${uuid()}`, name: tool, input })
+      const o = await runModToolCall(session, tool, input)
       // An aborted call has no answer to give: the caller's await rejects, as the spec has it, rather than reading the model's interruption marker.
       if (o.interrupted) throw new ModloopError('MODLOOP_ERR_TOOL', `${mod}: $.tool.call of ${tool} was aborted`, { mod })
       return o.denied ? { deny: o.text } : o.isError ? { isError: true, result: o.result, text: o.text } : { result: o.result, text: o.text }
@@ -66,6 +63,20 @@ export function toolProviders(session: Session): Record<string, Provider> {
     'tool.check': (_mod: string, args: { tool: string; input: unknown }) => host.bus.emit('tool.check', { tool: args.tool, input: args.input }),
   }
 }
+
+/**
+ * A tool call a mod's `$` raised, run as the model's calls run: through tool.call, the permission
+ * check and, for an ask, the session's approver (spec mods §4), in the running turn (its abort
+ * stops it). `caller`: a mod whose tool.call handlers the call passes over ($.ui.ask's asker).
+ */
+export function runModToolCall(session: Session, tool: string, input: Record<string, unknown>, caller?: string): ReturnType<typeof runToolCall> {
+  const signal = session.turnAbort?.signal ?? new AbortController().signal
+  const env = { bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal, canUseTool: session.options.canUseTool, caller }
+  return runToolCall(env, { id: modToolUseId(), name: tool, input })
+}
+
+/** The tool_use id of a call a mod raised: no model asked for it. */
+export const modToolUseId = (): string => `toolu_mod_${uuid()}`
 
 /** Whether the `tools` option (a list, or the default set) lets this tool be registered. */
 function offered(session: Session, names: string[], traits: ToolTraits | undefined): boolean {
