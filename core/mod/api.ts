@@ -200,6 +200,7 @@ export interface ModApiCore {
     now(): number
     sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void>
     after(ms: number, fn: () => void): { cancel(): void }
+    /** Runs `fn` every `ms` (at least 1; a smaller period, 0 included, throws naming the mod). */
     every(ms: number, fn: () => void): { cancel(): void }
   }
 }

@@ -108,7 +108,7 @@ export function buildApi(ctx: ApiContext): ModApi {
     },
     all: () => ({ ...env() }),
   }
-  api.clock = clockFor(ctx.signal)
+  api.clock = clockFor(mod, ctx.signal)
   api.capability = capabilityApi(mod, ctx.declared, ctx.capabilities)
   for (const ns of Object.keys(api)) Object.freeze(api[ns])
   api.plugin = Object.freeze({ name: mod, root: ctx.root, version: ctx.version })
@@ -118,9 +118,9 @@ export function buildApi(ctx: ApiContext): ModApi {
 }
 
 /** Timers tied to the mod's signal, so disposing a mod cancels what it scheduled. */
-function clockFor(modSignal: AbortSignal) {
+function clockFor(mod: string, modSignal: AbortSignal) {
   const timer = (ms: number, fn: () => void, repeat: boolean) => {
-    const handle = repeat ? setInterval(fn, Math.max(1, ms)) : setTimeout(fn, ms)
+    const handle = repeat ? setInterval(fn, ms) : setTimeout(fn, ms)
     handle.unref()
     const cancel = () => clearTimeout(handle)
     modSignal.addEventListener('abort', cancel, { once: true })
@@ -140,7 +140,11 @@ function clockFor(modSignal: AbortSignal) {
         }, { once: true })
       }),
     after: (ms: number, fn: () => void) => timer(ms, fn, false),
-    every: (ms: number, fn: () => void) => timer(ms, fn, true),
+    // A period below 1 ms (0, a negative, NaN) is refused (spec mods §4 $.clock): Node would run it every millisecond.
+    every: (ms: number, fn: () => void) => {
+      if (!(ms >= 1)) throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.clock.every needs a period of at least 1 ms, got ${String(ms)}`, { mod, field: 'ms' })
+      return timer(ms, fn, true)
+    },
   }
 }
 

@@ -81,6 +81,16 @@ describe('the $ API', () => {
     expect(api().signal.aborted).toBe(true)
   })
 
+  it('$.clock.every refuses a period below 1 ms, naming the mod', async () => {
+    const { host, api } = await capture()
+    host.bind()
+    for (const ms of [0, -5, Number.NaN]) {
+      expect(() => api().clock.every(ms, () => {}), String(ms)).toThrow(expect.objectContaining({ code: 'MODLOOP_ERR_USAGE', mod: 'probe', message: expect.stringContaining('$.clock.every') }))
+    }
+    api().clock.every(1, () => {}).cancel()
+    await host.close()
+  })
+
   it('options that fail the schema name the mod and the field', async () => {
     const host = new ModHost()
     const ok = await host.add(defineMod({ name: 'strict', options: z.object({ limit: z.number().max(10) }), register: () => {} }), { options: { limit: 50 }, source: '/p/strict.ts' })
