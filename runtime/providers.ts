@@ -67,7 +67,8 @@ export function installProviders(session: Session): void {
     'task.stop': (_mod: string, taskId: string) => session.root.tasks.stop(taskId),
     'task.list': () => session.root.tasks.list(),
     // A turn named must be the running one: an abort meant for a turn that has ended must not cancel the next.
-    'turn.abort': (mod: string, args?: { turnId?: unknown }) => {
+    // Async, so a refusal rejects (spec mods §4) and `.catch` on the call sees it.
+    'turn.abort': async (mod: string, args?: { turnId?: unknown }) => {
       if (args?.turnId !== undefined && args.turnId !== session.turnId) {
         const running = session.turnId === undefined ? 'no turn is running' : `the running turn is ${session.turnId}`
         throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.turn.abort refused: turn ${String(args.turnId)} is not running (${running})`, { mod, field: 'turnId' })

@@ -144,8 +144,8 @@ export interface ModApiCore {
     submit(args: { text: string; asUser?: true }): Promise<{ text: string }>
   }
   readonly turn: {
-    /** Cancels the running turn; `turnId` (turn.start's) names it, and the call throws, naming both ids, when that turn is not the one running. */
-    abort(args?: { turnId: string }): void
+    /** Cancels the running turn; `turnId` (turn.start's) names it, and the call rejects, naming both ids, when that turn is not the one running. */
+    abort(args?: { turnId: string }): Promise<void>
   }
   readonly session: {
     id(): string

@@ -44,3 +44,28 @@ describe('$.turn.abort', () => {
     await t.close()
   })
 })
+
+describe('$.turn.abort refused', () => {
+  it('rejects (never throws where it is called), so .catch on the call sees the refusal', async () => {
+    const said: string[] = []
+    const mod = defineMod({
+      name: 'late-aborter',
+      register(on) {
+        on('turn.start', ($, e, next) => {
+          let call: Promise<void> | undefined
+          try {
+            call = $.turn.abort({ turnId: 'a-turn-that-ended' })
+          } catch {
+            said.push('threw')
+          }
+          return call!.catch((err: Error) => { said.push(err.message) }).then(() => next(e))
+        })
+      },
+    })
+    const t = await createTestHost({ mods: [mod], script: [{ reply: 'one' }] })
+    const { result } = await t.run('first')
+    expect(said).toEqual([expect.stringContaining('late-aborter: $.turn.abort refused: turn a-turn-that-ended is not running')])
+    expect(result.result).toBe('one')
+    await t.close()
+  })
+})
