@@ -34,9 +34,14 @@ export function installProviders(session: Session): void {
       return { command: spec.name }
     },
     'command.list': () => [...session.commands.values()].map((c) => ({ name: c.name, description: c.description, source: 'plugin', plugin: c.mod, ...(c.kind ? { kind: c.kind } : {}) })),
-    'command.run': (mod: string, args: { command: string; args?: string }) => {
+    // Only a command the session lists ($.command.list) is queued: a name nothing registered would
+    // reach the model as a prompt reading "/name", or be answered "Unknown command", after the caller moved on.
+    'command.run': async (mod: string, args: { command: string; args?: string }) => {
+      if (typeof args?.command !== 'string' || !session.commands.has(args.command)) {
+        throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.command.run refused: this session has no command /${String(args?.command)} ($.command.list lists those it has)`, { mod, field: 'command' })
+      }
       session.queued.push({ text: `/${args.command}${args.args ? ` ${args.args}` : ''}`, origin: { kind: 'plugin', name: mod } })
-      return Promise.resolve({ queued: true })
+      return { queued: true as const }
     },
     'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),
     'config.list': () => configRows(session),

@@ -94,7 +94,7 @@ export interface ModApiCore {
   readonly command: {
     /** `kind`: `local` answers without the model (/compact, /cost; raises no UserPromptSubmit), `prompt` expands into a prompt, `skill` is a skill run by name (init lists these as `skills`). */
     register(spec: { name: string; description: string; argumentHint?: string; kind?: 'local' | 'prompt' | 'skill' }): { command: string }
-    /** Queues `/command args` as the next prompt; its command.run has origin `{ kind: 'plugin', name: <this mod> }`. */
+    /** Queues `/command args` as the next prompt; its command.run has origin `{ kind: 'plugin', name: <this mod> }`. Rejects a name `list` does not list, an alias such as /reset included. */
     run(args: { command: string; args?: string }): Promise<{ queued: true }>
     list(): { name: string; description: string; source: string; plugin: string; kind?: 'local' | 'prompt' | 'skill' }[]
   }

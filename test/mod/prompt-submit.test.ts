@@ -33,6 +33,10 @@ describe('$.prompt.submit', () => {
     const runner = defineMod({
       name: 'runner',
       register(on) {
+        on('session.start', ($, e, next) => {
+          $.command.register({ name: 'tidy', description: 'Tidies' })
+          return next(e)
+        })
         on('prompt.submit', async ($, e, next) => {
           if (e.origin.kind === 'sdk') await $.command.run({ command: 'tidy' })
           return next(e)
@@ -46,6 +50,25 @@ describe('$.prompt.submit', () => {
     const t = await createTestHost({ mods: [runner], script: [{ reply: 'first' }] })
     await t.run('hello')
     expect(origins).toEqual([{ kind: 'plugin', name: 'runner' }])
+    await t.close()
+  })
+
+  it('$.command.run rejects a name the session has no command by, and queues nothing', async () => {
+    const said: string[] = []
+    const runner = defineMod({
+      name: 'runner',
+      register(on) {
+        on('prompt.submit', async ($, e, next) => {
+          if (e.origin.kind === 'sdk') await $.command.run({ command: 'nope' }).catch((err: Error) => said.push(err.message))
+          return next(e)
+        })
+      },
+    })
+    const t = await createTestHost({ mods: [runner], script: [{ reply: 'first' }, { reply: 'second' }] })
+    const { messages } = await t.run('hello')
+    expect(said).toEqual([expect.stringContaining('runner: $.command.run refused: this session has no command /nope')])
+    expect(messages.filter((m) => m.type === 'result')).toHaveLength(1)
+    expect(t.model.requests).toHaveLength(1)
     await t.close()
   })
 
