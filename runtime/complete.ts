@@ -5,6 +5,7 @@ import { addUsage, zeroUsage } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
 import { resolveAlias, smallFastModel } from '../core/model/aliases.js'
 import { outputTokenCap } from '../core/model/pricing.js'
+import { clampEffort } from '../core/model/capabilities.js'
 import { loopRequest, requestFor } from '../core/loop/request.js'
 import { withSessionReasoning } from '../core/loop/step.js'
 import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult } from '../core/mod/contracts.js'
@@ -12,12 +13,17 @@ import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult } from '.
 /** `$.model.complete`: one completion through the session's model, with no tools but the API's own (its web search); its cost counts in the session's. */
 export async function complete(session: Session, req: CompleteRequest, signal?: AbortSignal): Promise<CompleteResult> {
   const model = req.model ? resolveAlias(req.model, session.env) : smallFastModel(session.env)
-  return answerOf(session, model, signal, () => requestFor(session, {
+  const effort = clampEffort(model, req.effort)
+  // A timeout ends the request as the caller's signal does: the answer is `aborted`.
+  const timeout = req.timeoutMs === undefined ? undefined : AbortSignal.timeout(req.timeoutMs)
+  const ending = timeout && signal ? AbortSignal.any([signal, timeout]) : timeout ?? signal
+  return answerOf(session, model, ending, () => requestFor(session, {
     // Never past the model's own output cap: the API refuses such a request outright (a 4,096-token model asked for a summary of 8,192).
     model, max_tokens: Math.min(req.maxTokens ?? 1024, outputTokenCap(model)),
     ...(req.system ? { system: [{ type: 'text', text: req.system }] } : {}),
     messages: [{ role: 'user', content: req.prompt }],
     ...(req.serverTools?.length ? { tools: req.serverTools } : {}),
+    ...(effort ? { output_config: { effort } } : {}),
   }, req.system ? [{ id: 'complete', scope: 'session' }] : [], undefined, 'complete'))
 }
 

@@ -3,6 +3,7 @@ import type { Session } from '../core/loop/session.js'
 import { spawnSubagent } from './subagent.js'
 import type { SpawnRequest, CompleteRequest, ForkRequest, TaskEndSpec, TaskStartSpec } from '../core/mod/contracts.js'
 import { complete, fork } from './complete.js'
+import { checkComplete } from './complete-request.js'
 import { configRows, configSet } from './model-controls.js'
 import { launchOptionsProvider } from './launch-options.js'
 import { sessionProviders } from './session-providers.js'
@@ -45,12 +46,8 @@ export function installProviders(session: Session): void {
     },
     'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),
     'config.list': () => configRows(session),
-    // A request the API would refuse (or, for a cap of 0, answer with nothing) is refused here, where the mod is known.
     'model.complete': async (mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => {
-      if (typeof req?.prompt !== 'string' || req.prompt === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.model.complete needs { prompt }, a text that is not empty`, { mod, field: 'prompt' })
-      if (req.maxTokens !== undefined && !(Number.isInteger(req.maxTokens) && req.maxTokens >= 1)) {
-        throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.model.complete's maxTokens must be a whole number of tokens from 1, got ${String(req.maxTokens)}`, { mod, field: 'maxTokens' })
-      }
+      checkComplete(mod, req)
       return complete(session, req, options?.signal)
     },
     'model.fork': (mod: string, req: ForkRequest, options?: { signal?: AbortSignal }) => {

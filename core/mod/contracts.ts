@@ -15,6 +15,10 @@ export interface CompleteRequest {
   prompt: string
   system?: string
   maxTokens?: number
+  /** How hard the model works (lowered to what the model takes); default: the API's. */
+  effort?: EffortLevel
+  /** Gives up after this long (1 to 2,147,483,647 ms): the answer is `aborted`, as for the signal. */
+  timeoutMs?: number
   /** Tools the API runs itself (its web search): their calls and results come back in `content`. */
   serverTools?: ServerToolDefinition[]
 }

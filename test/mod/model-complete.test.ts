@@ -33,4 +33,27 @@ describe('$.model.complete', () => {
     expect(t.model.requests.map((r) => r.max_tokens)).toEqual([10, expect.any(Number)])
     await t.close()
   })
+
+  it('sends the effort asked for, and refuses one it does not know or a timeoutMs out of range, naming the field', async () => {
+    const said: string[] = []
+    const bad = [{ prompt: 'hi', effort: 'hard' }, { prompt: 'hi', timeoutMs: 0 }, { prompt: 'hi', timeoutMs: 2 ** 31 }] as CompleteRequest[]
+    const t = await createTestHost({ mods: [completer(said, [...bad, { prompt: 'hi', model: 'claude-opus-4-6', effort: 'low', timeoutMs: 60_000 }])], script: [{ reply: 'fine' }, { reply: 'ok' }] })
+    await t.run('hello')
+    expect(said).toEqual([
+      expect.stringMatching(/^rejected: completer: \$\.model\.complete.*effort.*hard/),
+      expect.stringMatching(/^rejected: completer: \$\.model\.complete.*timeoutMs/),
+      expect.stringMatching(/^rejected: completer: \$\.model\.complete.*timeoutMs/),
+      'fine',
+    ])
+    expect(t.model.requests[0]?.output_config).toEqual({ effort: 'low' })
+    await t.close()
+  })
+
+  it('gives up at timeoutMs: the answer is aborted', async () => {
+    const said: string[] = []
+    const t = await createTestHost({ mods: [completer(said, [{ prompt: 'hi', timeoutMs: 5 }])], script: [{ reply: 'never', stallAfter: 0 }, { reply: 'ok' }] })
+    await t.run('hello')
+    expect(said).toEqual(['aborted'])
+    await t.close()
+  })
 })
