@@ -3,6 +3,8 @@ import { ModloopError } from '../core/errors.js'
 import type { Session } from '../core/loop/session.js'
 import { compactOnRequest } from '../core/loop/compact.js'
 import { moveSession } from '../core/loop/move.js'
+import { textBlocks } from '../core/loop/appended.js'
+import { uuid } from '../core/loop/messages.js'
 import { clearSession } from './clear.js'
 import { getContextUsage } from './context-usage.js'
 
@@ -37,11 +39,19 @@ export function sessionProviders(session: Session): Record<string, Provider> {
         lines: { ...root.linesChanged },
       }
     },
-    // A notice for the caller's stream that the model never reads: a `system` message (informational by
-    // default; a modloop reading of the mod model's `system` append), delivered before the next message.
+    // `user`: a hidden user-role row the model reads, from the next request of the main conversation on.
+    // `system`: a notice for the caller's stream that the model never reads (informational by default;
+    // a modloop reading of the mod model's `system` append), delivered before the next message.
     'session.append': (mod: string, args: { message?: { type?: string; content?: unknown; subtype?: string; [field: string]: unknown } }) => {
       const m = args?.message
-      if (m?.type !== 'system') throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.session.append supports only { message: { type: 'system', … } } notices`, { mod })
+      if (m?.type === 'user') {
+        const content = textBlocks(m.content)
+        if (!content) throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.session.append of a user message needs content: a text, or text blocks that are not empty`, { mod, field: 'content' })
+        session.root.appended.push(...content)
+        const message = { type: 'user' as const, content, uuid: uuid() }
+        return { message, uuid: message.uuid }
+      }
+      if (m?.type !== 'system') throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.session.append takes { message: { type: 'user' | 'system', … } }`, { mod })
       const { type: _t, subtype, ...fields } = m
       const message = session.stamp({ type: 'system' as const, subtype: typeof subtype === 'string' ? subtype : 'informational', ...fields })
       session.post(message)

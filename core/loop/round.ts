@@ -10,6 +10,7 @@ import { afterBatch, apiFailure, endingOf, stoppedEnding, turnLimit, unrecovered
 import { addUsage, type SDKMessage, historyBlocks, withoutTrailingThinking } from './messages.js'
 import { deliverSwitchContext, fallBack } from './model-switch.js'
 import { deliverEnvUpdates } from './move.js'
+import { deliverAppended } from './appended.js'
 import { loopRequest } from './request.js'
 import { MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
 import type { Session } from './session.js'
@@ -64,6 +65,7 @@ export class TurnRun {
     if (due) return due
     await deliverSwitchContext(session)
     await deliverEnvUpdates(session)
+    await deliverAppended(session)
 
     // Where the session works now: a tool of the last request may have moved it.
     const executor = new ToolExecutor({ ...this.env, cwd: session.cwd, model: this.model }, this.cap)

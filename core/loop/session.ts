@@ -1,4 +1,4 @@
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
+import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PromptOrigin, Usage } from '../events/types.js'
 import type { ModHost } from '../mod/host.js'
 import { contextWindow, costUsd, maxOutputTokens } from '../model/pricing.js'
@@ -62,6 +62,8 @@ export class Session {
   totalCostUsd = 0
   /** Context model.switch handlers returned, for the next request of the main conversation. */
   readonly switchContext: string[] = []
+  /** User-role rows mods appended ($.session.append) that the model has not been sent yet (core/loop/appended.ts). */
+  readonly appended: TextBlockParam[] = []
   /** Environment updates of moves the model has not been told of yet (core/loop/move.ts). */
   readonly envUpdates: string[] = []
   /** How long the model requests of this session took (ms), subagents included: `/cost`'s API duration. */
@@ -129,6 +131,7 @@ export class Session {
     for (const model of Object.keys(this.modelUsage)) delete this.modelUsage[model]
     this.deferred = undefined
     this.lastUsage = undefined
+    this.appended.length = 0
   }
 
   /** Queues a message for the root's stream and wakes whoever waits on it. */

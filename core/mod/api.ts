@@ -162,8 +162,12 @@ export interface ModApiCore {
     usage(): { startedAt: number; rateLimits: unknown[]; context: { tokens: number; window: number; percent: number }; cost: { usd: number; apiDurationMs: number }; models: Record<string, unknown>; lines: { added: number; removed: number } }
     version(): { version: number }
     compact(args?: { instructions?: string; trigger?: 'manual' | 'plugin' }): Promise<SessionCompactResult>
-    /** A notice for the caller's stream that the model never reads (a `system` message). */
-    append(args: { message: { type: 'system'; subtype?: string; [field: string]: unknown } }): { message: unknown; uuid: string }
+    /**
+     * `user`: a hidden user-role row the model reads (text, or text blocks), joined to the history
+     * before the main conversation's next request. `system`: a notice for the caller's stream that
+     * the model never reads.
+     */
+    append(args: { message: { type: 'user'; content: string | { type: 'text'; text: string }[] } | { type: 'system'; subtype?: string; [field: string]: unknown } }): { message: unknown; uuid: string }
     /** Starts a new conversation (/clear). */
     clear(): Promise<unknown>
     /** Every mod loaded in this host, in load order: those that only handle events too. */
