@@ -3,6 +3,7 @@ import { realpath } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { describeError, ModloopError } from '../../core/errors.js'
+import { processStart } from './process-start.js'
 
 const run = promisify(execFile)
 
@@ -90,10 +91,13 @@ export async function worktreeChanges(w: Pick<Worktree, 'path' | 'base'>, env: E
 /**
  * Locks a session's worktree, as Claude Code locks its own: `git worktree prune` and a plain
  * `git worktree remove` then leave it alone while the session may still work there. The reason
- * names the session and its process, for whoever finds the lock. One locked already stays as it is.
+ * names the session and its process, with the process's start where the system tells it (as Claude
+ * Code's does), so whoever finds the lock can tell a live holder from a reused PID. One locked already stays as it is.
  */
 export async function lockWorktree(path: string, name: string, repo: string, env: Env): Promise<void> {
-  await git(['worktree', 'lock', '--reason', `modloop session ${name} (pid ${process.pid})`, path], repo, env).catch(() => undefined)
+  const start = processStart(process.pid)
+  const holder = `pid ${process.pid}${start ? ` start ${start}` : ''}`
+  await git(['worktree', 'lock', '--reason', `modloop session ${name} (${holder})`, path], repo, env).catch(() => undefined)
 }
 
 /** Unlocks a worktree locked for its session (lockWorktree); one not locked is left as it is. */

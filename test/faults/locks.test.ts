@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
 import { acquireSessionLock, lockHolder } from '../../mods/transcripts/store/lock.js'
 import { lockPathOf } from '../../mods/transcripts/store/paths.js'
-import { processStart } from '../../mods/transcripts/store/process-start.js'
+import { processStart } from '../../mods/_shared/process-start.js'
 
 let dir: string
 let other: ReturnType<typeof spawn>

@@ -39,7 +39,9 @@ describe('-w, --worktree [name]: the session works in a git worktree of its own'
     const at = await repo('locked')
     const r = await runCli(['-p', '--worktree', 'lk', 'go'], { script: [{ reply: 'done' }], cwd: at })
     expect(r.code, r.err).toBe(0)
-    expect(git(at, 'worktree', 'list', '--porcelain')).toMatch(/^locked modloop session lk \(pid \d+\)$/m)
+    // The process's start (Linux: /proc/<pid>/stat field 22) tells a live holder from a reused PID, as in Claude Code's reason.
+    const holder = process.platform === 'linux' ? String.raw`pid \d+ start \d+` : String.raw`pid \d+( start .+)?`
+    expect(git(at, 'worktree', 'list', '--porcelain')).toMatch(new RegExp(String.raw`^locked modloop session lk \(${holder}\)$`, 'm'))
     expect(() => git(at, 'worktree', 'remove', join(at, '.claude', 'worktrees', 'lk'))).toThrow()
   })
 

@@ -3,7 +3,7 @@ import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { ModloopError } from '../../../core/errors.js'
 import { lockPathOf } from './paths.js'
-import { isZombie, processStart } from './process-start.js'
+import { isZombie, processStart } from '../../_shared/process-start.js'
 
 /**
  * The locks this process holds. A lock naming this process's own pid that is not here was left
