@@ -25,7 +25,7 @@ import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
 import { describeError } from '../../core/errors.js'
 import { startStatusLine, type SessionStatusLine } from './status-line.js'
-import { leaveWorktree } from './worktree-leave.js'
+import { askLeave, settleLeave, type Leave } from './worktree-leave.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
 
@@ -45,6 +45,9 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
   let lastSession = ''
   // How a signal ends the running session; set while one runs.
   let stopSession: (() => void) | undefined
+  // What the person chose at exit for the session's worktree; carried out once the terminal is given back.
+  let leave: Leave | undefined
+  let settle: Leave | undefined
   const termination = onTermination(() => {
     app.cancelAll()
     stopSession?.()
@@ -75,7 +78,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         continue
       }
       // Only the user's own exit asks: a session that could not run, or a signal, leaves the worktree as it is.
-      if (ctx.worktree && !outcome.failed) await leaveWorktree(app, view, paint, ctx.worktree, io.env)
+      if (!outcome.failed) settle = leave
       return outcome.code
     }
   } finally {
@@ -84,11 +87,15 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     termination.dispose()
     // Below the screen given back, as Claude Code does: only a session that took a prompt can be resumed.
     if (lastSession && await resumable(lastSession, options.cwd, io.env)) io.stdout.write(`Resume this session with:\nmodloop --resume ${lastSession}\n`)
+    if (settle) await settleLeave((line) => io.stdout.write(`${line}\n`), paint, settle, io.env)
   }
 
   async function runSession(opts: QueryOptions, prompt: string | undefined): Promise<{ code: number; resume?: string; left?: string; failed?: boolean }> {
     const input = new InputChannel()
     let exiting = false
+    // `/exit` was typed: it is asked about (confirmExit) once its turn has ended.
+    let exitRequested = false
+    let askingExit = false
     let resumeAsked: string | undefined
     let picked: string | undefined
     let failed = false
@@ -154,7 +161,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       keysHelp: () => KEYS_HELP,
       modsText: () => modsText(host, configFile),
       requestResume: (id) => { resumeAsked = id },
-      requestExit: () => { exiting = true },
+      requestExit: () => { exitRequested = true },
     })
     // The time a call waits for the person's answer is not the call's: its line leaves it out.
     const canUseTool = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string; toolUseID?: string; suggestions?: PermissionUpdate[] }) => {
@@ -215,6 +222,26 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         surface: 'terminal', isInteractive: true, log: (line) => say(line, 'warn'),
       },
     })
+    function endSession() {
+      exiting = true
+      if (app.busy) void q.interrupt()
+      input.end()
+      // Background tasks would hold the session open: leaving ends them with it.
+      if (app.tasks.length > 0) void q.close()
+    }
+    // Leaving a worktree session asks what becomes of the worktree first; Esc there calls the exit off.
+    async function confirmExit(): Promise<boolean> {
+      const w = ctx.worktree
+      if (!w) return true
+      if (askingExit) return false
+      askingExit = true
+      try {
+        leave = await askLeave(app, w, io.env)
+        return leave !== undefined
+      } finally {
+        askingExit = false
+      }
+    }
     const shells = shellCommands({ app, view, paint, input, say, runner: () => $?.capability.use('userShell')?.(sessionId) })
     app.actions = {
       shell: (command) => {
@@ -231,13 +258,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         input.push(text, priority)
       },
       interrupt: () => void (shells.stop() || q.interrupt()),
-      exit: () => {
-        exiting = true
-        if (app.busy) void q.interrupt()
-        input.end()
-        // Background tasks would hold the session open: leaving ends them with it.
-        if (app.tasks.length > 0) void q.close()
-      },
+      exit: () => void confirmExit().then((go) => { if (go) endSession() }),
       stopTask: (taskId) => void q.stopTask(taskId).catch((err: unknown) => say(`the task could not be stopped: ${describeError(err)}`, 'error')),
       cycleMode: () => {
         const owner = ownerOf($)
@@ -251,7 +272,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         app.redraw()
       },
     }
-    stopSession = () => app.actions?.exit()
+    // A signal ends the session unasked: its worktree stays as it is.
+    stopSession = endSession
     if (termination.code() !== undefined) stopSession()
     view.totals.model = resolveModelName(opts, dist.config.model)
     if (prompt?.trim()) app.actions.submit(prompt, 'next')
@@ -274,6 +296,10 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         app.busy = false
         shells.turnEnded()
         await app.refreshCommands()
+        if (exitRequested) {
+          exitRequested = false
+          if (await confirmExit()) exiting = true
+        }
         if (exiting) input.end()
         if (resumeAsked !== undefined) {
           picked = await pickSession(app, view, paint, options.cwd, io.env, resumeAsked, sessionId)

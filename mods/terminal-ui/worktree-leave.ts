@@ -2,38 +2,53 @@ import { describeError } from '../../core/errors.js'
 import { removeWorktree, unlockWorktree, worktreeChanges, type Worktree } from '../_shared/worktree.js'
 import type { App } from './app.js'
 import type { Paint } from './color.js'
-import type { MessageView } from './message-view.js'
 
 type Env = Record<string, string | undefined>
+
+/** What becomes of the session's worktree once the session has ended: the person's answer at exit. */
+export interface Leave {
+  worktree: Worktree
+  keep: boolean
+  files: number
+  commits: number
+}
 
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
 
 /**
- * Leaving an interactive `--worktree` session, as Claude Code leaves one: a worktree with nothing
- * in it is removed with its branch, unasked; one holding files not committed or commits of its
- * own asks first. Keeping it lets go of the session's lock, so the work can be picked up later.
- * Esc keeps it: no work is lost on a stray key.
+ * Asked while the session still runs, as Claude Code asks on `/exit` or Ctrl+D in a worktree
+ * session: a worktree with nothing in it is to be removed, unasked; one holding files not
+ * committed or commits of its own asks Keep or Remove. Esc answers undefined: the exit is called
+ * off and the session goes on at its prompt.
  */
-export async function leaveWorktree(app: App, view: MessageView, paint: Paint, w: Worktree, env: Env): Promise<void> {
+export async function askLeave(app: App, w: Worktree, env: Env): Promise<Leave | undefined> {
   const { commits, files } = await worktreeChanges(w, env)
-  const changed = commits > 0 || files > 0
-  if (changed) {
-    const { value } = await app.choose(['Exiting worktree session', lossText(files, commits, w.branch)], [
-      { label: `Keep worktree    Stays at ${w.path}`, value: 'keep' },
-      { label: 'Remove worktree  All changes and commits will be lost.', value: 'remove' },
-    ], 'keep')
-    if (value === 'keep') {
-      await unlockWorktree(w.path, w.repo, env)
-      return view.print(`Worktree kept. Your work is saved at ${w.path} on branch ${w.branch}`)
-    }
+  if (commits === 0 && files === 0) return { worktree: w, keep: false, files, commits }
+  const { value } = await app.choose<'keep' | 'remove' | 'stay'>(['Exiting worktree session', lossText(files, commits, w.branch)], [
+    { label: `Keep worktree    Stays at ${w.path}`, value: 'keep' },
+    { label: 'Remove worktree  All changes and commits will be lost.', value: 'remove' },
+  ], 'stay')
+  return value === 'stay' ? undefined : { worktree: w, keep: value === 'keep', files, commits }
+}
+
+/**
+ * Carries out the answer once the session has ended, below the screen given back (after the
+ * resume line, as Claude Code prints it). Keeping lets go of the session's lock, so the work can be picked up later.
+ */
+export async function settleLeave(write: (line: string) => void, paint: Paint, l: Leave, env: Env): Promise<void> {
+  const w = l.worktree
+  if (l.keep) {
+    await unlockWorktree(w.path, w.repo, env)
+    return write(`Worktree kept. Your work is saved at ${w.path} on branch ${w.branch}`)
   }
-  await view.print(paint.dim('Removing worktree…'))
+  write(paint.dim('Removing worktree…'))
   try {
     await removeWorktree(w, env)
   } catch (err) {
-    return view.print(paint.red(`The worktree could not be removed: ${describeError(err)}`))
+    return write(paint.red(`The worktree could not be removed: ${describeError(err)}`))
   }
-  await view.print(changed ? `Worktree removed. ${discardedText(files, commits)}` : 'Worktree removed (no changes)')
+  const changed = l.files > 0 || l.commits > 0
+  write(changed ? `Worktree removed. ${discardedText(l.files, l.commits)}` : 'Worktree removed (no changes)')
 }
 
 /** What removing would lose, in Claude Code's words. */
