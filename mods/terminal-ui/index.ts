@@ -47,7 +47,7 @@ interface Listed { name: string; description: string; plugin?: string }
 export default defineMod({
   name: 'terminal-ui',
   description: 'The interactive terminal: prompt, rendering, permission asks, terminal commands',
-  uses: { permissions: 'optional', permissionMode: 'optional', userShell: 'optional', statusLineSetting: 'optional' },
+  uses: { permissions: 'optional', permissionMode: 'optional', userShell: 'optional', statusLineSetting: 'optional', enteredWorktree: 'optional' },
   provides: ['surface.terminal'],
   register(on, _options, $) {
     let bridge: UiBridge | undefined

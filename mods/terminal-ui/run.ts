@@ -229,9 +229,9 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       // Background tasks would hold the session open: leaving ends them with it.
       if (app.tasks.length > 0) void q.close()
     }
-    // Leaving a worktree session asks what becomes of the worktree first; Esc there calls the exit off.
+    // Leaving a worktree session (`--worktree`'s, or one EnterWorktree made) asks what becomes of the worktree first; Esc there calls the exit off.
     async function confirmExit(): Promise<boolean> {
-      const w = ctx.worktree
+      const w = $?.capability.use('enteredWorktree')?.(sessionId) ?? ctx.worktree
       if (!w) return true
       if (askingExit) return false
       askingExit = true

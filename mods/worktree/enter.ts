@@ -20,7 +20,7 @@ export const ENTER_DESCRIPTION = `Moves the session into a git worktree of its o
 - Pass \`path\` instead of \`name\` to switch into a worktree that already exists (listed by \`git worktree list\`); ExitWorktree will not remove one entered that way.
 - A new worktree (\`name\`) cannot be made while the session is already in one; leave it first with ExitWorktree.`
 
-const AFTER = 'The session is now working in the worktree. Use ExitWorktree to leave mid-session.'
+const AFTER = 'The session is now working in the worktree. Use ExitWorktree to leave mid-session, or exit the session to be prompted.'
 
 type Enter = z.output<typeof enterInput>
 type Env = Record<string, string | undefined>

@@ -3,6 +3,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import { describeError } from '../../core/errors.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import '../_shared/shell-cwd.js'
+import '../_shared/entered-worktree.js'
 import { ENTER_DESCRIPTION, enterInput, enterWorktree, enteredText } from './enter.js'
 import { EXIT_DESCRIPTION, exitInput, exitWorktree } from './exit.js'
 import type { SessionWorktree } from './session-worktree.js'
@@ -16,9 +17,16 @@ import type { SessionWorktree } from './session-worktree.js'
 export default defineMod({
   name: 'worktree',
   description: 'The EnterWorktree and ExitWorktree tools',
+  provides: ['enteredWorktree'],
   uses: { shellCwd: 'optional', shellMove: 'optional', permissions: 'optional' },
-  register(on) {
+  register(on, _options, $) {
     const active = new Map<string, SessionWorktree>()
+    // Only one this session made with git: one entered by path is not its to remove, and git knows nothing of a hook's.
+    $.capability.provide('enteredWorktree', (sessionId) => {
+      const w = active.get(sessionId)
+      if (!w?.owned || w.byHook || !w.branch || !w.base || !w.repo) return undefined
+      return { path: w.path, cwd: w.cwd, branch: w.branch, base: w.base, repo: w.repo }
+    })
     on('session.start', async ($, e, next) => {
       active.delete(e.sessionId)
       // The session moves (its tools, subagents, and what the model is told), and the shell with it, as a `cd`.

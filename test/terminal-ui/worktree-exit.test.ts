@@ -82,4 +82,20 @@ describe.runIf(hasTmux)('leaving an interactive --worktree session (tmux)', () =
     expect(screen.indexOf('Resume this session with:')).toBeLessThan(screen.indexOf('Removing worktree…'))
     expect(existsSync(wt)).toBe(false)
   })
+
+  it('a worktree EnterWorktree made asks too; Keep leaves it, unlocked, and says where', async () => {
+    const where = await repo()
+    const wt = join(where.cwd, '.claude', 'worktrees', 'e1')
+    const enter = { reply: [{ tool_use: { name: 'EnterWorktree', input: { name: 'e1' } } }] }
+    const p = await suite.open([enter, { reply: 'in it' }], where, { args: ['--dangerously-skip-permissions'] })
+    await send(p, 'go')
+    await p.waitFor('in it')
+    await writeFile(join(wt, 'new.txt'), 'hi\n')
+    await send(p, '/exit')
+    expect(await p.waitFor('Exiting worktree session')).toContain('You have 1 uncommitted file.')
+    await p.keys('Enter')
+    expect(flat(await p.waitFor('[exited 0]'))).toContain(`Worktree kept. Your work is saved at ${wt} on branch worktree-e1`)
+    expect(existsSync(join(wt, 'new.txt'))).toBe(true)
+    expect(git(where.cwd, 'worktree', 'list', '--porcelain')).not.toContain('locked')
+  })
 })

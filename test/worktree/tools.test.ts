@@ -47,7 +47,7 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
       call('ExitWorktree', { action: 'keep' }),
     ])
     expect(results).toEqual([
-      `Created worktree at “${wt}” on branch “worktree-w1”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`,
+      `Created worktree at “${wt}” on branch “worktree-w1”. The session is now working in the worktree. Use ExitWorktree to leave mid-session, or exit the session to be prompted.`,
       'Already in a worktree session. Pass `path` to switch into another existing worktree, or use ExitWorktree to leave this one before creating a new worktree.',
       `${wt}\nworktree-w1\n1`,
       'Worktree has 1 uncommitted file. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.',
@@ -95,7 +95,7 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
     expect(results[2]).toBe('Worktree has 1 commit on “worktree-k1”. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.')
     expect(results[3]).toBe(`Exited worktree. Your work is preserved at “${wt}” on branch “worktree-k1”. Session is now back in “${at}”.`)
     expect(git(at, 'worktree', 'list', '--porcelain')).not.toContain('locked')
-    expect(results[4]).toBe(`Entered worktree at “${wt}” on branch “worktree-k1”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`)
+    expect(results[4]).toBe(`Entered worktree at “${wt}” on branch “worktree-k1”. The session is now working in the worktree. Use ExitWorktree to leave mid-session, or exit the session to be prompted.`)
     expect(results[5]).toMatch(/^This session is not the owner of the worktree at .* so this tool will not remove it\./)
     expect(git(at, 'worktree', 'list')).toContain(wt)
   })
@@ -111,7 +111,7 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
     await mkdir(join(plain, '.claude'))
     await writeFile(join(plain, '.claude', 'settings.json'), JSON.stringify({ hooks: { WorktreeCreate: [{ hooks: [{ type: 'command', command: `mkdir -p ${made}; echo ${made}` }] }] } }))
     const results = await session(plain, [call('EnterWorktree', {}), call('Bash', { command: 'pwd' }), call('ExitWorktree', { action: 'keep' }), call('Bash', { command: 'pwd' })])
-    expect(results[0]).toBe(`Created worktree at “${made}”. The session is now working in the worktree. Use ExitWorktree to leave mid-session.`)
+    expect(results[0]).toBe(`Created worktree at “${made}”. The session is now working in the worktree. Use ExitWorktree to leave mid-session, or exit the session to be prompted.`)
     expect(results.slice(1)).toEqual([made, `Exited worktree. Your work is preserved at “${made}”. Session is now back in “${plain}”.`, plain])
   })
 
