@@ -44,7 +44,7 @@ export async function openNamedWorktree(projectCwd: string, name: string, env: E
   if (await stat(join(path, '.git')).then(() => true, () => false)) {
     const base = await git(['rev-parse', 'HEAD'], path, env)
     await lockWorktree(path, name, repo, env)
-    return { path, cwd: await placeIn(path, repo, projectCwd), branch, base, repo }
+    return { path, cwd: await placeIn(path, repo, projectCwd), branch, base, repo, name }
   }
   const fresh = await git(['rev-parse', '--verify', '--quiet', 'refs/remotes/origin/HEAD^{commit}'], repo, env).catch(() => '')
   const base = fresh || await git(['rev-parse', '--verify', 'HEAD^{commit}'], repo, env).catch(() => {
@@ -52,5 +52,5 @@ export async function openNamedWorktree(projectCwd: string, name: string, env: E
   })
   const made = await addWorktree({ repo, projectCwd, path, branch, base }, env)
   await lockWorktree(path, name, repo, env)
-  return made
+  return { ...made, name }
 }

@@ -17,6 +17,8 @@ export interface Worktree {
   /** The commit it started from: commits past it are the subagent's. */
   base: string
   repo: string
+  /** The name `--worktree` or EnterWorktree gave it (absent for a subagent's): `--worktree <name>` goes back into it. */
+  name?: string
 }
 
 /** A worktree left on disk at its task's end, for the caller to look at or merge. */

@@ -85,8 +85,10 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     unlisten?.()
     await terminal.close()
     termination.dispose()
-    // Below the screen given back, as Claude Code does: only a session that took a prompt can be resumed.
-    if (lastSession && await resumable(lastSession, options.cwd, io.env)) io.stdout.write(`Resume this session with:\nmodloop --resume ${lastSession}\n`)
+    // Below the screen given back, as Claude Code does: only a session that took a prompt can be resumed,
+    // and one whose worktree was kept goes back into it.
+    const into = settle?.keep && settle.worktree.name ? `--worktree "${settle.worktree.name}" ` : ''
+    if (lastSession && await resumable(lastSession, options.cwd, io.env)) io.stdout.write(`Resume this session with:\nmodloop ${into}--resume ${lastSession}\n`)
     if (settle) await settleLeave((line) => io.stdout.write(`${line}\n`), paint, settle, io.env)
   }
 

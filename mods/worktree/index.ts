@@ -25,7 +25,7 @@ export default defineMod({
     $.capability.provide('enteredWorktree', (sessionId) => {
       const w = active.get(sessionId)
       if (!w?.owned || w.byHook || !w.branch || !w.base || !w.repo) return undefined
-      return { path: w.path, cwd: w.cwd, branch: w.branch, base: w.base, repo: w.repo }
+      return { path: w.path, cwd: w.cwd, branch: w.branch, base: w.base, repo: w.repo, ...(w.name ? { name: w.name } : {}) }
     })
     on('session.start', async ($, e, next) => {
       active.delete(e.sessionId)

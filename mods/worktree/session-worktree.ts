@@ -12,6 +12,8 @@ export interface SessionWorktree {
   branch?: string
   base?: string
   repo?: string
+  /** The name it was made under (EnterWorktree {name}). */
+  name?: string
 }
 
 /** A quoted path or branch, as Claude Code writes them in these tools' results. */
