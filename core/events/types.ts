@@ -15,8 +15,8 @@ export interface Usage {
   cache_read_input_tokens: number
   cache_creation_input_tokens: number
   cache_creation?: CacheCreation
-  /** Searches the API's server ran (its web search tool), each billed on top of the tokens. */
-  server_tool_use?: { web_search_requests: number }
+  /** Searches and fetches the API's server ran (its web tools); each search is billed on top of the tokens. */
+  server_tool_use?: { web_search_requests: number; web_fetch_requests?: number }
 }
 export interface CacheCreation { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }
 

@@ -196,6 +196,11 @@ export function addUsage(into: Usage, u: Partial<Usage> | null | undefined): voi
     c.ephemeral_5m_input_tokens += u.cache_creation.ephemeral_5m_input_tokens
     c.ephemeral_1h_input_tokens += u.cache_creation.ephemeral_1h_input_tokens
   }
+  if (u.server_tool_use) {
+    const t = (into.server_tool_use ??= { web_search_requests: 0, web_fetch_requests: 0 })
+    t.web_search_requests += u.server_tool_use.web_search_requests
+    t.web_fetch_requests = (t.web_fetch_requests ?? 0) + (u.server_tool_use.web_fetch_requests ?? 0)
+  }
 }
 
 /**

@@ -1,0 +1,31 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+let dir: string
+beforeAll(async () => { dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-result-usage-'))) })
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+const json = async (args: string[], script: unknown) => {
+  const r = await runCli(['-p', 'go', '--output-format', 'json', ...args], { script, cwd: dir, env: { MODLOOP_HOME: join(dir, 'home') } })
+  return JSON.parse(r.out) as Record<string, any>
+}
+
+describe('the result usage', () => {
+  it('counts the searches the API ran within a main-loop response, in usage, modelUsage and the cost', async () => {
+    const result = await json(['--model', 'claude-sonnet-4-5'], [{
+      reply: [
+        { server_tool_use: { input: { query: 'cat facts' } } },
+        { web_search_tool_result: { content: [{ title: 'Cat facts', url: 'https://cats.example/facts' }] } },
+        { text: 'Cats sleep a lot.' },
+      ],
+      usage: { input_tokens: 1000, output_tokens: 50 },
+    }])
+    expect(result.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 })
+    expect(result.modelUsage['claude-sonnet-4-5'].webSearchRequests).toBe(1)
+    // $3 and $15 a million tokens, and $0.01 the search.
+    expect(result.total_cost_usd).toBeCloseTo(0.003 + 0.00075 + 0.01, 10)
+  })
+})
