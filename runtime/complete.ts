@@ -6,6 +6,7 @@ import type { Session } from '../core/loop/session.js'
 import { resolveAlias, smallFastModel } from '../core/model/aliases.js'
 import { outputTokenCap } from '../core/model/pricing.js'
 import { clampEffort } from '../core/model/capabilities.js'
+import { readUsage } from '../core/model/usage.js'
 import { loopRequest, requestFor } from '../core/loop/request.js'
 import { withSessionReasoning } from '../core/loop/step.js'
 import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult } from '../core/mod/contracts.js'
@@ -73,7 +74,7 @@ async function answerOf(session: Session, model: string, signal: AbortSignal | u
       if (ev.type === 'message_start') {
         // A retried stream starts over.
         content.length = 0
-        addUsage(usage, ev.message.usage as Partial<Usage>)
+        addUsage(usage, readUsage(ev.message.usage))
       } else if (ev.type === 'message_delta' && ev.usage) {
         usage.output_tokens = ev.usage.output_tokens ?? usage.output_tokens
         const searches = ev.usage.server_tool_use?.web_search_requests

@@ -17,6 +17,14 @@ export interface Usage {
   cache_creation?: CacheCreation
   /** Searches and fetches the API's server ran (its web tools); each search is billed on top of the tokens. */
   server_tool_use?: { web_search_requests: number; web_fetch_requests?: number }
+  /** The part of `output_tokens` spent thinking, when the API reports it. */
+  output_tokens_details?: { thinking_tokens: number }
+  /** How the API served the request, as it reports it; in a sum, the latest response's. */
+  service_tier?: string
+  inference_geo?: string
+  speed?: string
+  iterations?: unknown[]
+  fallback_credit?: unknown
 }
 export interface CacheCreation { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }
 

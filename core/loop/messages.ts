@@ -145,7 +145,7 @@ export interface SDKResultMessage {
   duration_ms: number
   duration_api_ms: number
   total_cost_usd: number
-  usage: Usage
+  usage: ResultUsage
   modelUsage: Record<string, ModelUsage>
   stop_reason: string | null
   terminal_reason: TerminalReason
@@ -185,6 +185,7 @@ export { uuid } from '../random.js'
 
 export const zeroUsage = (): Usage => ({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })
 
+/** Counts add up; how the API served the requests (tier, geo, speed, …) is as the latest response said, as in Claude Code; a fallback credit the latest one reported. */
 export function addUsage(into: Usage, u: Partial<Usage> | null | undefined): void {
   if (!u) return
   into.input_tokens += u.input_tokens ?? 0
@@ -200,6 +201,48 @@ export function addUsage(into: Usage, u: Partial<Usage> | null | undefined): voi
     const t = (into.server_tool_use ??= { web_search_requests: 0, web_fetch_requests: 0 })
     t.web_search_requests += u.server_tool_use.web_search_requests
     t.web_fetch_requests = (t.web_fetch_requests ?? 0) + (u.server_tool_use.web_fetch_requests ?? 0)
+  }
+  if (u.output_tokens_details) (into.output_tokens_details ??= { thinking_tokens: 0 }).thinking_tokens += u.output_tokens_details.thinking_tokens
+  into.service_tier = u.service_tier
+  into.inference_geo = u.inference_geo
+  into.speed = u.speed
+  into.iterations = u.iterations
+  if (u.fallback_credit !== undefined) into.fallback_credit = u.fallback_credit
+}
+
+/**
+ * The result's usage (the SDK's NonNullableUsage): every field the API's usage has, in Claude
+ * Code's order, with Claude Code's value where no response reported one.
+ */
+export interface ResultUsage {
+  input_tokens: number
+  cache_creation_input_tokens: number
+  cache_read_input_tokens: number
+  output_tokens: number
+  output_tokens_details: { thinking_tokens: number }
+  server_tool_use: { web_search_requests: number; web_fetch_requests: number }
+  service_tier: string
+  cache_creation: { ephemeral_1h_input_tokens: number; ephemeral_5m_input_tokens: number }
+  inference_geo: string
+  iterations: unknown[]
+  speed: string
+  fallback_credit: unknown
+}
+
+export function resultUsage(u: Usage): ResultUsage {
+  return {
+    input_tokens: u.input_tokens,
+    cache_creation_input_tokens: u.cache_creation_input_tokens,
+    cache_read_input_tokens: u.cache_read_input_tokens,
+    output_tokens: u.output_tokens,
+    output_tokens_details: { thinking_tokens: u.output_tokens_details?.thinking_tokens ?? 0 },
+    server_tool_use: { web_search_requests: u.server_tool_use?.web_search_requests ?? 0, web_fetch_requests: u.server_tool_use?.web_fetch_requests ?? 0 },
+    service_tier: u.service_tier ?? 'standard',
+    cache_creation: { ephemeral_1h_input_tokens: u.cache_creation?.ephemeral_1h_input_tokens ?? 0, ephemeral_5m_input_tokens: u.cache_creation?.ephemeral_5m_input_tokens ?? 0 },
+    inference_geo: u.inference_geo ?? '',
+    iterations: u.iterations ?? [],
+    speed: u.speed ?? 'standard',
+    fallback_credit: u.fallback_credit ?? null,
   }
 }
 

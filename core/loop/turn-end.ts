@@ -1,6 +1,6 @@
 import type { Usage } from '../events/types.js'
 import type { Ending } from './ending.js'
-import { uuid, zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage } from './messages.js'
+import { resultUsage, uuid, zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage } from './messages.js'
 import type { Session } from './session.js'
 
 /** What a turn accumulates for its one result message, and how it ends. */
@@ -52,7 +52,7 @@ export class TurnEnd {
       // The session's API time so far, as total_cost_usd is its cost so far (Claude Code's does the same).
       duration_api_ms: Math.round(session.root.apiMs),
       total_cost_usd: session.root.totalCostUsd,
-      usage: { ...this.usage },
+      usage: resultUsage(this.usage),
       modelUsage: structuredClone(session.root.modelUsage),
       stop_reason: this.stopReason,
       terminal_reason: ending.terminal,

@@ -28,4 +28,19 @@ describe('the result usage', () => {
     // $3 and $15 a million tokens, and $0.01 the search.
     expect(result.total_cost_usd).toBeCloseTo(0.003 + 0.00075 + 0.01, 10)
   })
+
+  it('has every field of the API usage, the counts summed, the rest as the last response said (Claude Code\'s defaults where it did not)', async () => {
+    const plain = await json([], [{ reply: 'hi', usage: { input_tokens: 10, output_tokens: 2 } }])
+    expect(plain.usage).toEqual({
+      input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 2,
+      output_tokens_details: { thinking_tokens: 0 }, server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+      service_tier: 'standard', cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+      inference_geo: '', iterations: [], speed: 'standard', fallback_credit: null,
+    })
+    const told = await json(['--dangerously-skip-permissions'], [
+      { reply: [{ thinking: 'hmm' }, { tool_use: { name: 'Bash', input: { command: 'true' } } }], usage: { input_tokens: 10, output_tokens: 20, thinking_tokens: 15, service_tier: 'priority' } },
+      { reply: 'done', usage: { input_tokens: 30, output_tokens: 5, thinking_tokens: 3, inference_geo: 'us', speed: 'fast' } },
+    ])
+    expect(told.usage).toMatchObject({ input_tokens: 40, output_tokens: 25, output_tokens_details: { thinking_tokens: 18 }, service_tier: 'standard', inference_geo: 'us', speed: 'fast' })
+  })
 })

@@ -46,11 +46,11 @@ export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: cacheRead,
     cache_creation: split,
-    inference_geo: null,
+    inference_geo: usage.inference_geo ?? null,
     output_tokens_details: null,
     server_tool_use: null,
-    service_tier: 'standard',
-    speed: null,
+    service_tier: (usage.service_tier ?? 'standard') as Usage['service_tier'],
+    speed: (usage.speed ?? null) as Usage['speed'],
   }
   const events: RawMessageStreamEvent[] = [{
     type: 'message_start',
@@ -117,7 +117,7 @@ export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex
     output_tokens: outputTokens,
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: cacheRead,
-    output_tokens_details: null,
+    output_tokens_details: usage.thinking_tokens !== undefined ? { thinking_tokens: usage.thinking_tokens } : null,
     // As the API counts them: the searches its server ran for this response.
     server_tool_use: searches > 0 ? { web_search_requests: searches, web_fetch_requests: 0 } : null,
   }

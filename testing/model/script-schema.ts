@@ -87,6 +87,12 @@ const ScriptUsage = z.strictObject({
   output_tokens: z.number().int().min(0).optional(),
   cache_read_input_tokens: z.number().int().min(0).optional(),
   cache_creation_input_tokens: z.number().int().min(0).optional(),
+  /** The part of output_tokens spent thinking, sent in message_delta's output_tokens_details. */
+  thinking_tokens: z.number().int().min(0).optional(),
+  /** How the API served the request, sent in message_start (null there unless given; the tier 'standard'). */
+  service_tier: z.string().optional(),
+  inference_geo: z.string().optional(),
+  speed: z.string().optional(),
 })
 export type ScriptUsage = z.infer<typeof ScriptUsage>
 
