@@ -19,13 +19,19 @@ export interface ModelUsage {
   outputTokens: number
   cacheReadInputTokens: number
   cacheCreationInputTokens: number
-  /** The cache writes by time to live, once a response reported the split. */
+  /** The cache writes by time to live, as the responses reported the split (0 where none did). */
   cacheCreationEphemeral5mInputTokens?: number
   cacheCreationEphemeral1hInputTokens?: number
   webSearchRequests: number
   costUSD: number
   contextWindow: number
   maxOutputTokens: number
+  /** Output tokens spent thinking, as the API reported them (output_tokens_details). */
+  thinkingTokens?: number
+  canonicalModel?: string
+  /** modloop talks to Anthropic's own API only. */
+  provider?: 'firstParty'
+  costBasis?: 'list' | 'unknown'
 }
 
 export interface SDKSystemInit {

@@ -1,7 +1,7 @@
 import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PromptOrigin, Usage } from '../events/types.js'
 import type { ModHost } from '../mod/host.js'
-import { contextWindow, costUsd, maxOutputTokens } from '../model/pricing.js'
+import { canonicalModel, contextWindow, costBasis, costUsd, maxOutputTokens } from '../model/pricing.js'
 import type { Model, ToolDefinition } from '../model/types.js'
 import { ToolRegistry } from '../tools/registry.js'
 import type { LinesChanged } from '../tools/tool.js'
@@ -194,11 +194,12 @@ export class Session {
     m.cacheReadInputTokens += usage.cache_read_input_tokens
     m.cacheCreationInputTokens += usage.cache_creation_input_tokens
     m.webSearchRequests += usage.server_tool_use?.web_search_requests ?? 0
-    if (usage.cache_creation) {
-      m.cacheCreationEphemeral5mInputTokens = (m.cacheCreationEphemeral5mInputTokens ?? 0) + usage.cache_creation.ephemeral_5m_input_tokens
-      m.cacheCreationEphemeral1hInputTokens = (m.cacheCreationEphemeral1hInputTokens ?? 0) + usage.cache_creation.ephemeral_1h_input_tokens
-    }
     m.costUSD += cost
+    // Totals restored from an older transcript may lack these: they start from zero.
+    m.thinkingTokens = (m.thinkingTokens ?? 0) + (usage.output_tokens_details?.thinking_tokens ?? 0)
+    m.cacheCreationEphemeral5mInputTokens = (m.cacheCreationEphemeral5mInputTokens ?? 0) + (usage.cache_creation?.ephemeral_5m_input_tokens ?? 0)
+    m.cacheCreationEphemeral1hInputTokens = (m.cacheCreationEphemeral1hInputTokens ?? 0) + (usage.cache_creation?.ephemeral_1h_input_tokens ?? 0)
+    if (m.canonicalModel === undefined) Object.assign(m, { canonicalModel: canonicalModel(model), provider: 'firstParty', costBasis: costBasis(model) })
     return cost
   }
 

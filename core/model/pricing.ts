@@ -109,6 +109,22 @@ export function costUsd(model: string, usage: Partial<Usage>): number {
   return cost * factor / 1_000_000 + (usage.server_tool_use?.web_search_requests ?? 0) * WEB_SEARCH_USD
 }
 
+/**
+ * A model's id as modelUsage names it (`canonicalModel`): a known model's without its cloud
+ * prefix, `@`/`-v1:0` version, date, `-latest` or `[1m]` (`claude-sonnet-4-5`); an unknown id as given.
+ */
+export function canonicalModel(model: string): string {
+  if (modelInfo(model).family === 'default') return model
+  const id = model.toLowerCase().replace(/\[[^\]]*\]$/, '').replace(/@.*$/, '')
+  const from = id.indexOf('claude-')
+  return (from > 0 ? id.slice(from) : id).replace(/-v\d+(:\d+)?$/, '').replace(/-(\d{8}|latest)$/, '')
+}
+
+/** What a model's cost was worked out from: its list price, or the default one for an id modloop does not know. */
+export function costBasis(model: string): 'list' | 'unknown' {
+  return modelInfo(model).family === 'default' ? 'unknown' : 'list'
+}
+
 export function contextWindow(model: string): number {
   return modelInfo(model).contextWindow
 }

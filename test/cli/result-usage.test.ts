@@ -43,4 +43,16 @@ describe('the result usage', () => {
     ])
     expect(told.usage).toMatchObject({ input_tokens: 40, output_tokens: 25, output_tokens_details: { thinking_tokens: 18 }, service_tier: 'standard', inference_geo: 'us', speed: 'fast' })
   })
+
+  it('modelUsage names each model canonically, with its thinking tokens, cache write split, provider and cost basis', async () => {
+    const result = await json(['--model', 'claude-sonnet-4-5-20250929', '--dangerously-skip-permissions'], [
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'true' } } }], model: 'my-custom-model', usage: { input_tokens: 10, output_tokens: 20, thinking_tokens: 15 } },
+      { reply: 'done', usage: { input_tokens: 30, output_tokens: 5 } },
+    ])
+    expect(result.modelUsage['claude-sonnet-4-5-20250929']).toMatchObject({
+      thinkingTokens: 0, cacheCreationEphemeral5mInputTokens: 0, cacheCreationEphemeral1hInputTokens: 0,
+      canonicalModel: 'claude-sonnet-4-5', provider: 'firstParty', costBasis: 'list',
+    })
+    expect(result.modelUsage['my-custom-model']).toMatchObject({ thinkingTokens: 15, canonicalModel: 'my-custom-model', provider: 'firstParty', costBasis: 'unknown' })
+  })
 })
