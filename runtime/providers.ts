@@ -68,6 +68,7 @@ export function installProviders(session: Session): void {
     'task.end': (mod: string, spec: TaskEndSpec) => session.root.tasks.end(mod, spec),
     'task.stop': (_mod: string, taskId: string) => session.root.tasks.stop(taskId),
     'task.list': () => session.root.tasks.list(),
+    'task.notify': (mod: string, taskId: string, text: string) => session.root.tasks.notify(mod, taskId, text),
     // A turn named must be the running one: an abort meant for a turn that has ended must not cancel the next.
     // Async, so a refusal rejects (spec mods §4) and `.catch` on the call sees it.
     'turn.abort': async (mod: string, args?: { turnId?: unknown }) => {

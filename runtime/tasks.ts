@@ -83,6 +83,18 @@ export class SessionTasks {
     }
   }
 
+  /**
+   * A report from a background task still running (a watch's events): queued as an end's
+   * notification is, so it joins a running turn or starts one of its own after the answer.
+   */
+  notify(mod: string, taskId: string, text: string): void {
+    const task = this.live.get(taskId)
+    if (!task) throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.task.notify: no running task ${String(taskId)}`, { mod, field: 'taskId' })
+    if (task.mod !== mod) throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.task.notify: task ${taskId} belongs to ${task.mod}`, { mod, field: 'taskId' })
+    if (typeof text !== 'string' || text === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.task.notify needs a text that is not empty`, { mod, field: 'text' })
+    if (task.background) this.queue(taskId, text)
+  }
+
   /** `Query.stopTask`: stops one running task; it ends `stopped` through its mod. */
   async stop(taskId: string): Promise<void> {
     const task = this.live.get(taskId)

@@ -38,7 +38,7 @@ export const API_METHODS = {
   tool: ['register', 'unregister', 'call', 'check', 'list'],
   agent: ['spawn', 'register', 'list'],
   // The tasks a mod runs (subagents, background shells) as the stream announces them: a modloop addition.
-  task: ['start', 'end', 'stop', 'list'],
+  task: ['start', 'end', 'stop', 'list', 'notify'],
   // Worktrees for isolated work, made and removed through events WorktreeCreate/WorktreeRemove hooks answer: a modloop addition.
   worktree: ['create', 'remove'],
   model: ['complete', 'fork'],
@@ -118,6 +118,11 @@ export interface ModApiCore {
     stop(taskId: string): Promise<void>
     /** The running tasks. */
     list(): LiveTaskInfo[]
+    /**
+     * Hands the model a report from a background task that is still running (a watch's events):
+     * queued as `task.end`'s notification is, joining a running turn or a turn of its own after.
+     */
+    notify(taskId: string, text: string): void
   }
   readonly worktree: {
     /**

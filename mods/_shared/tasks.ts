@@ -20,6 +20,8 @@ export interface TaskOutcome {
   result?: string
   error?: string
   usage?: { total_tokens: number; tool_uses: number }
+  /** The work already told the model how it ended (a watch's expiry notice): the end is shown, no report is queued. */
+  told?: boolean
 }
 
 export interface RunningTask {
@@ -104,6 +106,12 @@ export interface TaskRegistry {
    * but no notification turn runs for it, as in Claude Code.
    */
   stop(id: string, opts?: { quiet?: boolean }): Promise<boolean>
+  /**
+   * Tells the model of something a running background task saw, without ending it (a watch's
+   * events): a `<task-notification>` with the summary and the event, delivered as an end's report
+   * is. False when it was not sent: no such task runs, or its reports go to no one (a subagent's).
+   */
+  notify(id: string, report: { summary: string; event: string }): boolean
   /** Stops the tasks a subagent started (`startedBy`) that still run: it has ended. */
   stopStartedBy(agentId: string): Promise<void>
 }

@@ -28,6 +28,14 @@ export function notificationText(record: TaskRecord, outcome: TaskOutcome | unde
 }
 
 /**
+ * A report from a task that runs on (a watch's events), in the same `<task-notification>` form:
+ * no status or output file yet, the event itself in `<event>`.
+ */
+export function eventText(record: TaskRecord, report: { summary: string; event: string }): string {
+  return [NOT_THE_USER, '', '<task-notification>', `<task-id>${record.id}</task-id>`, `<summary>${report.summary}</summary>`, `<event>${report.event}</event>`, '</task-notification>'].join('\n')
+}
+
+/**
  * The ids of the tasks whose reports a history message carries: a report's turn of its own (several
  * reports can share one), or reports joined to a running turn beside tool results.
  */

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describeError } from '../../core/errors.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { RunningTask, TaskHandle, TaskLaunch, TaskOutcome, TaskRecord, TaskRegistry } from '../_shared/tasks.js'
-import { notificationText, stoppedSummary } from './notification.js'
+import { eventText, notificationText, stoppedSummary } from './notification.js'
 import { writeRecord } from './task-files.js'
 
 interface Entry {
@@ -112,7 +112,7 @@ export class SessionTaskRegistry implements TaskRegistry {
     if (!stopped && outcome.error) record.error = outcome.error
     this.save(record)
     const durationMs = record.endTime - record.startTime
-    const notifies = record.background && !entry.quiet
+    const notifies = record.background && !entry.quiet && !outcome.told
     if (notifies) this.unseen.add(record.id)
     try {
       await this.$.task.end({
@@ -142,6 +142,13 @@ export class SessionTaskRegistry implements TaskRegistry {
     if (opts?.quiet) e.quiet = true
     e.abort.abort(new Error(`task ${id} was stopped`))
     await e.done
+    return true
+  }
+
+  notify(id: string, report: { summary: string; event: string }): boolean {
+    const e = this.entries.get(id)
+    if (!e || e.record.status !== 'running' || !e.record.background || e.quiet) return false
+    this.$.task.notify(id, eventText(e.record, report))
     return true
   }
 
