@@ -5,7 +5,7 @@ import { partText, splitCommand, type Part, type Split } from './bash-split.js'
 import { byName, shellScript, stripForRules, takesInputWords } from './bash-strip.js'
 import { pathFacts, type PathFacts } from './path-rules.js'
 import { blockedPathOf, suggestionsFor } from './suggest.js'
-import { allowsPart, callFacts, coversTool, matchesCall, type CallFacts } from './rule-match.js'
+import { allowsPart, callFacts, coversTool, matchesCall, WATCH_TOOL, type CallFacts } from './rule-match.js'
 import { APPROVAL_REASON, EXIT_PLAN_TOOL } from './plan-mode.js'
 import { ASK_USER_TOOL, USER_INPUT_RULE } from '../ask-user/name.js'
 import { EDIT_TOOLS, isCriticalTarget, isProtected, NO_APPROVAL, PLAN_TOOLS, READ_TOOLS } from './tool-classes.js'
@@ -150,6 +150,7 @@ async function gateOf(policy: Policy, facts: CallFacts): Promise<Verdict | undef
 
 function planSafe(facts: CallFacts): boolean {
   if (PLAN_TOOLS.has(facts.tool)) return true
+  if (facts.tool === WATCH_TOOL) return false
   const split = facts.bash
   if (!split?.balanced || split.background) return false
   return split.parts.every((p) => {
@@ -172,7 +173,7 @@ const approvesEdits = (mode: string) => mode === 'acceptEdits' || mode === 'auto
  * write is approved.
  */
 async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict | { unapproved: string[]; why?: string }> {
-  const bare = policy.rules.find((r) => r.behavior === 'allow' && r.content === undefined && coversTool(r, 'Bash'))
+  const bare = policy.rules.find((r) => r.behavior === 'allow' && r.content === undefined && (coversTool(r, 'Bash') || coversTool(r, facts.tool)))
   if (bare) return { decision: 'allow', rule: bare.text, source: bare.source.label }
   const split = facts.bash!
   if (!split.balanced) return { unapproved: [split.whole] }
@@ -195,7 +196,8 @@ async function bashApproval(policy: Policy, facts: CallFacts): Promise<Verdict |
       }
       why ??= `the rule ${rule.text} allows the command \`${text}\` but not its writing ${writtenFiles(part).join(', ')}`
     }
-    const known = !takesInputWords(part.argv)
+    // A watch runs on and reports whatever it prints: only a rule approves it, never being read-only.
+    const known = !takesInputWords(part.argv) && facts.tool !== WATCH_TOOL
     const read = known ? readOnlyPaths(argv, part) : null
     if (read && (await allInside(policy, read, dir))) {
       builtins.add('[read-only-command]')

@@ -10,7 +10,7 @@ import { evaluate } from './evaluate.js'
 import { invocationGrants } from './invocation-grant.js'
 import { persistUpdate } from './persist.js'
 import { ignoredNotice, loadPolicy } from './policy.js'
-import { coversTool } from './rule-match.js'
+import { coversTool, WATCH_TOOL } from './rule-match.js'
 import { claudeDir, permissionsOptions } from './settings-load.js'
 import { foldPermissions } from './config-key.js'
 import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
@@ -151,7 +151,7 @@ export default defineMod({
     on('tool.check', async ($, e, next) => {
       if (!policy) return { decision: 'ask', rule: '[not-loaded]', reason: `the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}` }
       // The main agent's Bash calls run where its last `cd` left the shell (a subagent's may run in a worktree of its own).
-      const shellDir = e.tool === 'Bash' && e.agentId === undefined ? $.capability.use('shellCwd')?.($.session.id() as string) : undefined
+      const shellDir = (e.tool === 'Bash' || e.tool === WATCH_TOOL) && e.agentId === undefined ? $.capability.use('shellCwd')?.($.session.id() as string) : undefined
       const verdict = await evaluate(await current($, policy, e.agentId), e.tool, e.input, shellDir)
       if (e.tool === EXIT_PLAN_TOOL && policy.mode === 'plan' && e.tool_use_id) exitAsks.add(e.tool_use_id)
       const answer = { decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}), ...(verdict.rule ? { rule: verdict.rule } : {}) }

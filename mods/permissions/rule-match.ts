@@ -11,7 +11,7 @@ export interface CallFacts {
   input: Record<string, unknown>
   /** File tools: the path, as given and as resolved. */
   path?: PathFacts
-  /** Bash: the command split into its parts. */
+  /** Bash (and Monitor's command): the command split into its parts. */
   bash?: Split
   /** Bash: where the shell is (after an earlier `cd`), which its relative paths start from. */
   shellDir?: string
@@ -46,7 +46,7 @@ export function isWholeTool(rule: Rule): boolean {
  * part by part by the caller, since every part must be allowed.
  */
 export function matchesCall(rule: Rule, facts: CallFacts): boolean {
-  if (!coversTool(rule, facts.tool)) return false
+  if (!coversTool(rule, facts.tool) && !(facts.tool === WATCH_TOOL && coversTool(rule, 'Bash'))) return false
   const c = rule.content
   if (!c) return true
   switch (c.kind) {
@@ -72,6 +72,12 @@ export function matchesCall(rule: Rule, facts: CallFacts): boolean {
     }
   }
 }
+
+/**
+ * Monitor runs a shell command as Bash does, so Bash's rules speak about its command too (spec
+ * loop-and-sdk §3.4): `Bash(npm test)` allows `npm test` as a watch, `Bash(rm *)` denies it.
+ */
+export const WATCH_TOOL = 'Monitor'
 
 /** Whether an allow rule approves one part of a Bash command. */
 export function allowsPart(rule: Rule, text: string): boolean {
@@ -99,7 +105,7 @@ export async function callFacts(tool: string, input: unknown, cwd: string, shell
   return {
     tool, input: record,
     ...(path !== undefined ? { path: await pathFacts(path, cwd) } : {}),
-    ...(tool === 'Bash' && typeof record.command === 'string' ? { bash: splitCommand(record.command), ...(shellDir ? { shellDir } : {}) } : {}),
+    ...((tool === 'Bash' || tool === WATCH_TOOL) && typeof record.command === 'string' ? { bash: splitCommand(record.command), ...(shellDir ? { shellDir } : {}) } : {}),
     ...(tool === 'WebFetch' ? { host: hostOf(record.url) } : {}),
   }
 }
