@@ -11,6 +11,7 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   grep: () => import('./grep/index.js'),
   tasks: () => import('./tasks/index.js'),
   bash: () => import('./bash/index.js'),
+  monitor: () => import('./monitor/index.js'),
   todo: () => import('./todo/index.js'),
   'ask-user': () => import('./ask-user/index.js'),
   'task-list': () => import('./task-list/index.js'),
@@ -38,4 +39,4 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'worktree', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']
+export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'worktree', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']
