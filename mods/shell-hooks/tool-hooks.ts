@@ -56,6 +56,14 @@ export function registerToolHooks(on: On, bridgeOf: ($: ModApi) => HookBridge | 
     const context: string[] = []
     // Looked up only for a call some tool hook will hear of.
     const server = b.has('PreToolUse') || b.has('PostToolUse') || b.has('PostToolUseFailure') ? await mcpServerField($, e.tool) : {}
+    if (b.has('PreToolUse') && e.tool === 'Monitor' && typeof input.command === 'string') {
+      // Claude Code runs Bash's PreToolUse hooks on a watch's command too, as a Bash call of it
+      // (tool_name Bash): a guard on shell commands is not slipped by running one as a Monitor.
+      const description = typeof input.description === 'string' ? { description: input.description } : {}
+      const r = await b.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: input.command, ...description }, tool_use_id: e.tool_use_id }, { ...agent, signal: next.signal })
+      context.push(...contexts(r))
+      if (r.decision === 'deny' || (r.blocked && r.decision !== 'defer')) return { deny: `${r.hookName} hook error: ${r.decisionReason ?? r.blockReason ?? 'Blocked by hook'}`, ...withContext(context) }
+    }
     if (b.has('PreToolUse')) {
       const r = await b.fire('PreToolUse', { tool_name: e.tool, tool_input: input, tool_use_id: e.tool_use_id, ...server }, { ...agent, signal: next.signal })
       context.push(...contexts(r))

@@ -10,6 +10,7 @@ import monitorMod from '../../mods/monitor/index.js'
 import permissionsMod from '../../mods/permissions/index.js'
 import { groupRunning } from '../../mods/bash/kill-group.js'
 import { gates, runTasks, system, toolResultOf, type TaskRun } from '../tasks/helpers.js'
+import { cmd, dump, dumped, hooksMod, makeBox, script, writeSettings } from '../shell-hooks/helpers.js'
 
 let cwd: string
 beforeAll(async () => { cwd = await realpath(await mkdtemp(join(tmpdir(), 'modloop-monitor-'))) })
@@ -138,5 +139,32 @@ describe('Monitor and permissions: Bash rules cover its command', () => {
     expect(toolResultOf(run, 'toolu_cat').text).not.toMatch(/^Monitor started/)
     expect(toolResultOf(run, 'toolu_ok').text).toMatch(/^Monitor started/)
     expect(system(run, 'task_started').map((m) => m.description)).toEqual(['allowed'])
+  })
+})
+
+describe('Monitor and settings hooks', () => {
+  it('PreToolUse hooks matching Bash see its command as a Bash call, and their deny refuses it; Monitor hooks see the call itself', async () => {
+    const box = await makeBox()
+    try {
+      const deny = await script(box, 'deny-rm.sh', `input=$(cat); echo "$input" >> ${box.out}/Bash.jsonl; case "$input" in *'rm -rf'*) echo 'no removals' >&2; exit 2 ;; esac; exit 0\n`)
+      await writeSettings(box, { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`sh ${deny}`)] }, { matcher: 'Monitor', hooks: [cmd(dump(box, 'Monitor'))] }] })
+      const run = await runTasks([
+        monitor('rm -rf nothing-here'),
+        { reply: [{ tool_use: { id: 'toolu_ok', name: 'Monitor', input: { description: 'fine', command: 'echo fine' } } }] },
+        { reply: 'done' }, { reply: 'ok1' }, { reply: 'ok2' },
+      ], 'go', { cwd: box.project, mods: [bashMod, tasksMod, monitorMod, hooksMod(box)] as never, trustWorkspace: true, env: { MODLOOP_HOME: join(box.root, 'modloop-home') } })
+      expect(run.error).toBeUndefined()
+      expect(toolResultOf(run, 'toolu_mon').text).toContain('no removals')
+      expect(toolResultOf(run, 'toolu_ok').text).toMatch(/^Monitor started/)
+      const bash = (await readFile(join(box.out, 'Bash.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l))
+      expect(bash.map((h) => [h.tool_name, h.tool_input, h.tool_use_id])).toEqual([
+        ['Bash', { command: 'rm -rf nothing-here', description: 'the watch' }, 'toolu_mon'],
+        ['Bash', { command: 'echo fine', description: 'fine' }, 'toolu_ok'],
+      ])
+      // The refused call never reached the Monitor hooks; the other one did, under its own name.
+      expect((await dumped(box, 'Monitor')).map((h) => [h.tool_name, h.tool_input.command])).toEqual([['Monitor', 'echo fine']])
+    } finally {
+      await box.remove()
+    }
   })
 })
