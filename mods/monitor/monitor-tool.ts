@@ -21,7 +21,7 @@ export type MonitorInput = z.output<typeof monitorInput>
 export const MONITOR_DESCRIPTION = `Runs a shell command in the background and turns every line it prints on stdout into an event you are notified of, while you go on with other work. Events come when they come: one arriving while you wait for the user is not the user's reply.
 
 Which tool to use:
-- To hear once that something happened (a build finished, a server is up), use Bash with run_in_background and a command that exits at that moment (\`until curl -sf localhost:3000; do sleep 1; done\`): one notification when it ends.
+- To hear once that something happened (a build finished, a server is up), a background Bash call (run_in_background) suits better, its command exiting at that moment (\`until curl -sf localhost:3000; do sleep 1; done\`): one notification when it ends.
 - To hear of each occurrence of something (every ERROR line of a log, each file change), use Monitor with a command that never ends by itself (\`tail -f\`, \`inotifywait -m\`, a \`while true\` loop); it runs until it expires, and you start it again to keep watching.
 - To hear of each step of something that finishes (the checks of a CI run as they complete), use Monitor with a command that prints them and exits when it is done.
 
@@ -32,7 +32,7 @@ Writing the command:
 - Keep it selective: each line is a message you have to read. Lines printed within about 200 ms of each other arrive as one notification. A monitor that keeps printing more than can be reported is held back, then stopped; start it again with a narrower filter.
 - In polling loops, let one failed request pass (\`curl ... || true\`), and wait 30 s or more between calls to remote APIs.
 
-The command runs in the same shell environment as Bash, in the directory Bash is in. When it exits, the watch ends and you are told its exit code. When \`timeout_ms\` runs out (default 5 minutes, at most 30) it is killed and you get one notice saying how many events it delivered. Stop it early with TaskStop and the task id this call returns.`
+The command sees what Bash's commands see: their environment, and the directory Bash is in. When it exits, the watch ends and you are told its exit code. When \`timeout_ms\` runs out (default 5 minutes, at most 30), the command is ended and a single notice tells you how many events it delivered. Stop it early with TaskStop and the task id this call returns.`
 
 export interface MonitorSetup {
   registry: TaskRegistry | undefined
