@@ -77,8 +77,9 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
     effort: req.effort ?? root.effort, cwd: spawned.cwd ?? root.cwd,
   }, decided.model, { session: root, agent: scope, tools })
   root.agents.set(agentId, scope)
-  const done = (async (): Promise<SubagentResult> => {
-    const gen = runTurn(child, { text: spawned.prompt, ...(spawned.context?.length ? { context: spawned.context } : {}), origin: { kind: 'sdk' } })
+  // One run of the child: its first prompt, or a message that resumes it with its history.
+  const run = async (text: string, first: boolean): Promise<SubagentResult> => {
+    const gen = runTurn(child, { text, ...(first && spawned.context?.length ? { context: spawned.context } : {}), origin: { kind: 'sdk' } })
     const record = root.host.bus.has('session.message')
     for (;;) {
       const next = await gen.next()
@@ -95,6 +96,22 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
       }
       if (!req.shown || req.shown()) root.post(next.value)
     }
-  })()
-  return { model: decided.model, agentId, done }
+  }
+  let running: Promise<SubagentResult> = run(spawned.prompt, true)
+  const settled = () => running.then(() => true, () => true)
+  return {
+    model: decided.model, agentId, done: running,
+    tell: (text) => void child.inbox.push(text),
+    untold: () => child.inbox.splice(0),
+    resume: async (text, signal) => {
+      await settled()
+      // Its first run's signal may have fired (a stop); the resumed run answers to its own.
+      const resumed = new AbortController()
+      if (signal?.aborted) resumed.abort(signal.reason)
+      signal?.addEventListener('abort', () => resumed.abort(signal.reason), { once: true })
+      child.options.abortController = resumed
+      running = run(text, false)
+      return running
+    },
+  }
 }

@@ -84,15 +84,17 @@ export class SessionTasks {
   }
 
   /**
-   * A report from a background task still running (a watch's events): queued as an end's
-   * notification is, so it joins a running turn or starts one of its own after the answer.
+   * `$.task.notify`: words from a task for the main conversation while it runs (a watch's events,
+   * a subagent's message to "main"), queued as an end's report is, so they join a running turn or
+   * start one of their own after the answer. The task id labels them; whether a task's words
+   * should reach the model at all is its mod's call. False once the session takes no more prompts.
    */
-  notify(mod: string, taskId: string, text: string): void {
-    const task = this.live.get(taskId)
-    if (!task) throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.task.notify: no running task ${String(taskId)}`, { mod, field: 'taskId' })
-    if (task.mod !== mod) throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.task.notify: task ${taskId} belongs to ${task.mod}`, { mod, field: 'taskId' })
+  notify(mod: string, taskId: string, text: string): boolean {
+    if (typeof taskId !== 'string' || taskId === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.task.notify needs the task's id`, { mod, field: 'taskId' })
     if (typeof text !== 'string' || text === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.task.notify needs a text that is not empty`, { mod, field: 'text' })
-    if (task.background) this.queue(taskId, text)
+    if (!this.deliver) return false
+    this.queue(taskId, text)
+    return true
   }
 
   /** `Query.stopTask`: stops one running task; it ends `stopped` through its mod. */

@@ -51,7 +51,7 @@ export async function* resultsAsSettled(session: Session, toolUses: readonly Too
  * the first `shown`, already yielded by resultsAsSettled), one history entry for all. With `join`,
  * messages sent with priority `next` and the reports of background tasks that ended join them; a
  * round that ends the turn (an interrupt, a halt, the last allowed turn) leaves them waiting to
- * start a turn of their own.
+ * start a turn of their own. A subagent's round takes its inbox instead.
  */
 export async function* answer(session: Session, toolUses: ToolUse[], outcomes: CallOutcome[], missing = INTERRUPTED, context: ContentBlockParam[] = [], join = false, shown = 0): AsyncGenerator<SDKMessage> {
   if (toolUses.length === 0) return
@@ -70,6 +70,8 @@ export async function* answer(session: Session, toolUses: ToolUse[], outcomes: C
   // So do the reports of background tasks that ended meanwhile, as in Claude Code: the model reads
   // them before it answers, and no turn of their own runs after. Each says it is no person's words.
   for (const { message: { content } } of input?.takeNotifications() ?? []) extra.push(...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : promptBlocks(content)))
+  // A subagent has no input queue; what was sent to it meanwhile joins its round the same way.
+  if (session.agent && join) for (const text of session.inbox.splice(0)) extra.push({ type: 'text', text })
   session.messages.push({ role: 'user', content: [...results, ...extra] })
   if (extra.length > 0) await recordUnshown(session, extra, true)
 }

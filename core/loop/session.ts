@@ -51,6 +51,8 @@ export class Session {
   readonly denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[] = []
   /** Streaming input waiting while a turn runs (streaming-input sessions only). */
   input: InputQueue | undefined
+  /** A subagent's messages from elsewhere in the session (SendMessage), joined to its next tool round. */
+  readonly inbox: string[] = []
   /** Slash commands mods registered, by name. */
   readonly commands = new Map<string, CommandInfo>()
   /** Running and finished subagents of this root session, by id. */

@@ -119,10 +119,12 @@ export interface ModApiCore {
     /** The running tasks. */
     list(): LiveTaskInfo[]
     /**
-     * Hands the model a report from a background task that is still running (a watch's events):
-     * queued as `task.end`'s notification is, joining a running turn or a turn of its own after.
+     * Words from a task for the main conversation while the task runs (a watch's events, a
+     * subagent's message to "main"): queued as `task.end`'s report is, they join a running turn at
+     * its next tool round or run as a turn of their own after the answer. False when the session
+     * takes no more prompts.
      */
-    notify(taskId: string, text: string): void
+    notify(taskId: string, text: string): boolean
   }
   readonly worktree: {
     /**

@@ -83,7 +83,21 @@ export interface SubagentResult {
   usage: SDKResultMessage['usage']
 }
 
-export type SpawnAnswer = { deny: string } | { model: string; agentId: string; done: Promise<SubagentResult> }
+/**
+ * A started subagent (modloop additions beside `done`): `tell` gives it a message that joins its
+ * next tool round, `untold` takes back those it ended before reading, and `resume` runs it again,
+ * once it ended, with its whole history and a new message, under a signal of its own.
+ */
+export interface SpawnedAgent {
+  model: string
+  agentId: string
+  done: Promise<SubagentResult>
+  tell(text: string): void
+  untold(): string[]
+  resume(prompt: string, signal?: AbortSignal): Promise<SubagentResult>
+}
+
+export type SpawnAnswer = { deny: string } | SpawnedAgent
 
 /** What `$.tool.register` takes: the mod-model shape, plus an implementation for tools that carry their own. */
 export interface ToolRegistration {

@@ -45,7 +45,8 @@ export class SessionTaskRegistry implements TaskRegistry {
     const refused = spec.background ? this.refusal() : undefined
     if (refused) return { refused }
     const id = spec.id ?? newId(spec.type)
-    if (this.entries.has(id)) return { refused: `a task with id ${id} already exists in this session` }
+    // An id may run again once its task ended: a subagent resumed with a message reports under its own id.
+    if (this.entries.get(id)?.record.status === 'running') return { refused: `a task with id ${id} is already running in this session` }
     const record: TaskRecord = {
       id, type: spec.type, description: spec.description, status: 'running', background: spec.background, outputFile: this.outputFileFor(id),
       startTime: Date.now(), ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}), ...(spec.subagentType ? { subagentType: spec.subagentType } : {}),
