@@ -6,6 +6,8 @@ import type { AgentRunInput, AgentRunner } from '../_shared/agent-runner.js'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import '../_shared/tasks.js'
+import '../_shared/subagents.js'
+import { Roster } from './roster.js'
 import '../permissions/api.js'
 import '../commands/api.js'
 import { registerAgentsCommand } from './agents-command.js'
@@ -59,7 +61,7 @@ export default defineMod({
   name: 'agent',
   description: 'The Agent tool: subagents with their own context and tools',
   options,
-  provides: ['agentHooks', 'agents'],
+  provides: ['agentHooks', 'agents', 'subagents'],
   uses: { loadedPlugins: 'optional', tasks: 'optional', permissions: 'optional', transcriptFile: 'optional', commands: 'optional' },
   register(on, opts, $) {
     let hooks: AgentHooks = {}
@@ -67,12 +69,16 @@ export default defineMod({
     // Each session's Agent call, for other mods' subagents (a `context: fork` skill), by session id.
     const runners = new Map<string, AgentRunner>()
     $.capability.provide('agents', (i, ctx) => runners.get(ctx.sessionId)?.(i, ctx) ?? Promise.resolve({ output: failure('This session runs no subagents.') }))
+    // Each session's subagents, by session id, for SendMessage and ListAgents.
+    const rosters = new Map<string, Roster>()
+    $.capability.provide('subagents', (sessionId) => rosters.get(sessionId))
     // Each session's agent types, by session id, for the `@agent-<name>` mentions of its prompts.
     const typesOf = new Map<string, Map<string, AgentDefinition>>()
     agentMentions(on, (sessionId) => typesOf.get(sessionId))
     registerAgentsCommand(on, (sessionId) => typesOf.get(sessionId))
     on('session.end', (_$, e, next) => {
       runners.delete(e.sessionId)
+      rosters.delete(e.sessionId)
       typesOf.delete(e.sessionId)
       return next(e)
     })
@@ -98,11 +104,13 @@ export default defineMod({
       typesOf.set(e.sessionId, agents)
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
+      const roster = new Roster({ $, spawn, logs }, e.sessionId)
+      rosters.set(e.sessionId, roster)
       const call = async (i: AgentRunInput, ctx: ToolContext): Promise<ToolOutput> => {
         const type = i.subagent_type ?? 'general-purpose'
         const def = findAgent(agents, type)
         if (!def) return failure(`Agent type "${type}" not found. Available agent types: ${[...agents.keys()].join(', ') || 'none'}`)
-        return callAgent({ $, spawn, logs }, def, i, ctx)
+        return callAgent({ $, spawn, logs, roster }, def, i, ctx)
       }
       await registerTool($, {
         name: 'Agent', aliases: ['Task'], traits: { spawnsAgents: true }, description: describe(agents), input: agentInput,

@@ -12,6 +12,7 @@ import { handBack, launchReceipt, worktreeLine } from './hand-back.js'
 import { OutputLog } from './output-log.js'
 import { finishWorktree, type KeptWorktree, type Worktree } from '../_shared/worktree.js'
 import { isolate, type HookWorktree } from './isolate.js'
+import type { Roster } from './roster.js'
 
 export const agentInput = z.object({
   description: z.string().describe('A short (3-5 word) description of the task'),
@@ -29,6 +30,8 @@ export interface AgentRun {
   spawn: (req: SpawnRequest) => Promise<SpawnAnswer>
   /** The output files of running subagents by agent id; the mod feeds them each message (session.message). */
   logs: Map<string, OutputLog>
+  /** The session's subagents, for SendMessage: each one started is added, and told when it ends. */
+  roster?: Roster
 }
 
 const newAgentId = () => `a${randomHex(8)}`
@@ -103,7 +106,12 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
     await finish()
     return failure(started.deny)
   }
-  if (!registry) return reportOutput((await finish())!, def, started.model, kept)
+  run.roster?.add(started, { type: def.name, description: i.description, background, toolUseId: ctx.toolUseId })
+  if (!registry) {
+    const r = (await finish())!
+    run.roster?.ended(id, r.isError ? 'failed' : 'completed')
+    return reportOutput(r, def, started.model, kept)
+  }
   const launched = await registry.launch({
     id, type: 'local_agent', description: i.description, background, toolUseId: ctx.toolUseId, subagentType: def.name, prompt: i.prompt,
     holdsSession: true,
@@ -115,6 +123,8 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
     },
   })
   registered = !('refused' in launched)
+  // Once the registry has it ended, a message sent to it resumes it (a task of the same id).
+  if (!('refused' in launched)) void launched.task.done.then(({ record }) => run.roster?.ended(id, record.status === 'running' ? 'completed' : record.status))
   if (ctx.signal.aborted) onCallAbort()
   if ('refused' in launched) {
     stop.abort(new Error(launched.refused))
@@ -160,7 +170,8 @@ function reportOutput(r: SubagentResult, def: AgentDefinition, model: string, ke
   return { result, text: handBack(report, { agentId: r.agentId, type: def.name, worktree: worktreeLine(kept) }), isError: r.isError }
 }
 
-function outcomeOf(r: SubagentResult, description: string, kept: KeptWorktree | undefined): TaskOutcome {
+export function outcomeOf(r: SubagentResult | undefined, description: string, kept: KeptWorktree | undefined): TaskOutcome {
+  if (!r) return { status: 'failed', summary: `Agent "${description}" failed`, error: 'it ended without a report' }
   const failed = r.isError
   return {
     status: failed ? 'failed' : 'completed',

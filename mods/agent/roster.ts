@@ -1,0 +1,88 @@
+import type { SpawnedAgent } from '../../core/mod/contracts.js'
+import type { ToolContext } from '../../core/tools/tool.js'
+import type { SendOutcome, SubagentInfo, Subagents } from '../_shared/subagents.js'
+import { OutputLog } from './output-log.js'
+import { outcomeOf, type AgentRun } from './run-agent.js'
+
+interface Entry extends SubagentInfo {
+  handle: SpawnedAgent
+  /** The tool call that started it: a resume it asks for itself reports under it. */
+  toolUseId: string
+}
+
+/**
+ * One session's subagents, running and ended, for SendMessage and ListAgents (the `subagents`
+ * capability). A message to a running one joins its next tool round; one that ended is resumed
+ * from its history with the message, as a background task of the registry, so the stream's task
+ * messages, TaskStop and the cap on background work cover the resumed run as they cover the first.
+ */
+export class Roster implements Subagents {
+  private readonly entries = new Map<string, Entry>()
+
+  constructor(private readonly run: AgentRun, private readonly sessionId: string) {}
+
+  add(handle: SpawnedAgent, info: Omit<SubagentInfo, 'status' | 'startTime' | 'agentId'> & { toolUseId: string }): void {
+    this.entries.set(handle.agentId, { ...info, agentId: handle.agentId, handle, status: 'running', startTime: Date.now() })
+  }
+
+  /**
+   * Its run ended. Messages sent too late for its last tool round are not lost: it runs again
+   * with them, as Claude Code resumes an agent that finished before it read a message.
+   */
+  ended(agentId: string, status: SubagentInfo['status']): void {
+    const entry = this.entries.get(agentId)
+    if (!entry) return
+    entry.status = status
+    const left = entry.handle.untold()
+    if (left.length > 0 && status !== 'stopped') void this.resume(entry, left.join('\n\n'), entry.toolUseId)
+  }
+
+  list(): SubagentInfo[] {
+    return [...this.entries.values()].map(({ handle: _h, toolUseId: _t, ...info }) => info)
+  }
+
+  async send(to: string, text: string, ctx: ToolContext): Promise<SendOutcome> {
+    const entry = this.entries.get(to)
+    if (!entry) return { unknown: true }
+    if (entry.status === 'running') {
+      entry.handle.tell(text)
+      return { delivered: entry.agentId }
+    }
+    return this.resume(entry, text, ctx.toolUseId)
+  }
+
+  private async resume(entry: Entry, text: string, toolUseId: string): Promise<SendOutcome> {
+    const { $, logs } = this.run
+    const registry = $.capability.use('tasks')?.(this.sessionId)
+    if (!registry) return { refused: `Agent ${entry.agentId} has ended, and resuming it needs the tasks mod (it runs the resumed agent in the background), which this distribution does not load.` }
+    const refused = registry.refusal()
+    if (refused) return { refused }
+    const { agentId: id, description } = entry
+    const was = entry.status
+    entry.status = 'running'
+    const log = new OutputLog(registry.outputFileFor(id), (m) => $.log.warn(m))
+    logs.set(id, log)
+    const launched = await registry.launch({
+      id, type: 'local_agent', description, background: true, toolUseId, subagentType: entry.type, prompt: text, holdsSession: true,
+      run: async (task) => {
+        let report
+        try {
+          report = await entry.handle.resume(text, task.signal)
+        } finally {
+          await registry.stopStartedBy(id)
+          if (report) log.write(`\n--- report ---\n${report.text}`)
+          await log.flush()
+          logs.delete(id)
+        }
+        return outcomeOf(report, description, undefined)
+      },
+    })
+    if ('refused' in launched) {
+      entry.status = was
+      logs.delete(id)
+      return { refused: launched.refused }
+    }
+    void launched.task.done.then(({ record }) => this.ended(id, record.status === 'running' ? 'completed' : record.status))
+    return { resumed: id }
+  }
+}
