@@ -7,6 +7,7 @@ import type { SDKMessage } from '../../core/loop/messages.js'
 import agentMod from '../../mods/agent/index.js'
 import tasksMod from '../../mods/tasks/index.js'
 import sendMessageMod from '../../mods/send-message/index.js'
+import '../../mods/_shared/subagents.js'
 import { gates, runTasks, system, toolResultOf } from '../tasks/helpers.js'
 
 let cwd: string
@@ -148,5 +149,36 @@ describe('SendMessage and ListAgents', () => {
     expect(subTools).toContain('SendMessage')
     expect(subTools).not.toContain('ListAgents')
     expect(run.results.map((r) => r.result)).toEqual(['got it', 'ok'])
+  })
+  it('a message that reaches a subagent after its last tool round is not lost: it runs again with it and reports again', async () => {
+    const g = gates()
+    // Sends as the subagent's final answer is recorded: it has no tool round left to read it in.
+    const late = defineMod({
+      name: 'late-sender',
+      uses: { subagents: 'optional' },
+      register(on) {
+        on('session.message', async ($, e, next) => {
+          const m = e.message as SDKMessage
+          if (e.agentId && m.type === 'assistant' && JSON.stringify(m.message.content).includes('first report')) {
+            await $.capability.use('subagents')?.($.session.id())?.send(e.agentId, 'LATE: and the drafts', { toolUseId: 'toolu_late' } as never)
+          }
+          return next(e)
+        })
+      },
+    })
+    const run = await runTasks([
+      { reply: [launch] },
+      sub(gate('late'), { lastUserText: 'LATE' }),
+      sub('first report'),
+      sub('second report'),
+      { reply: 'waiting' },
+      { reply: 'n1', expect: { lastUserText: '<result>first report</result>' } },
+      { reply: 'n2', expect: { lastUserText: '<result>second report</result>' } },
+    ], 'go', options([g.mod, late]), (m) => { if (m.type === 'result' && m.result === 'n1') g.open('late') })
+    expect(run.error).toBeUndefined()
+    const resumed = run.requests.find((r) => JSON.stringify(r.body.messages.at(-1)).includes('LATE'))!
+    expect(resumed.body.messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user'])
+    expect(system(run, 'task_started').map((m) => m.tool_use_id)).toEqual(['toolu_bg', 'toolu_bg'])
+    expect(run.results.map((r) => r.result)).toEqual(['waiting', 'n1', 'n2'])
   })
 })
