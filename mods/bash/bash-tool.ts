@@ -11,7 +11,7 @@ import { askedTimeout } from './limits.js'
 
 export const bashInput = z.object({
   command: z.string().min(1).describe('The command to run'),
-  timeout: z.number().optional().meta({ exclusiveMinimum: 0 }).describe('Timeout in milliseconds (max 600000); with run_in_background, how long it may run in the background (default 1800000, max 7200000)'),
+  timeout: z.number().optional().meta({ exclusiveMinimum: 0 }).describe('Timeout in milliseconds (max 600000); with run_in_background, its time limit there (1800000 by default, up to 7200000)'),
   description: z.string().optional().describe('What the command does, in 5-10 words, e.g. "List files in current directory"'),
   run_in_background: z.boolean().optional().describe('Run it in the background and return at once; you are told when it ends'),
 })

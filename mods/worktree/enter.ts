@@ -17,7 +17,7 @@ export const ENTER_DESCRIPTION = `Moves the session into a git worktree of its o
 - Do not use it to create or switch branches, or for ordinary work: use git for that.
 - Needs a git repository, or a WorktreeCreate hook configured in settings.json (for other VCS).
 - In a git repository it makes a new worktree in \`.claude/worktrees/<name>\` on a new branch \`worktree-<name>\`, from origin's default branch where there is one, else from HEAD.
-- Pass \`path\` instead of \`name\` to switch into a worktree that already exists (listed by \`git worktree list\`); ExitWorktree will not remove one entered that way.
+- To move into a worktree that already exists (one \`git worktree list\` shows), give its \`path\` rather than a \`name\`; ExitWorktree never removes one entered that way.
 - A new worktree (\`name\`) cannot be made while the session is already in one; leave it first with ExitWorktree.`
 
 const AFTER = 'The session is now working in the worktree. Use ExitWorktree to leave mid-session, or exit the session to be prompted.'
