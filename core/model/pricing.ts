@@ -14,6 +14,8 @@ export interface ModelInfo {
   /** The table row that matched, or 'default'. */
   family: string
   pricing: ModelPricing
+  /** How many times the rates a fast-mode request pays (1 where the model has no fast mode). */
+  fastFactor: number
   contextWindow: number
   /** The `max_tokens` a request carries unless told otherwise (what `modelUsage` reports). */
   maxOutputTokens: number
@@ -45,15 +47,19 @@ const WINDOW_1M = 1_000_000
  * it contains, so dated ids, aliases and cloud-prefixed ids (`anthropic.claude-…`) all resolve.
  * Opus 4 and 4.1 kept the old Opus price; later Opus models are cheaper. `maxOutputTokens` is
  * what a request asks for by default, `cap` (when higher) what CLAUDE_CODE_MAX_OUTPUT_TOKENS may
- * raise it to: Claude Code asks most models for less than they can write.
+ * raise it to: Claude Code asks most models for less than they can write. `fast` is how many times
+ * the rates a request served at fast speed (`usage.speed: 'fast'`) pays; a model without it has no
+ * fast mode, so such a request pays the usual rates.
  */
-const TABLE: { family: string; match: (string | RegExp)[]; pricing: ModelPricing; maxOutputTokens: number; cap?: number; window?: number }[] = [
-  { family: 'claude-opus-5-5', match: ['opus-5-5'], pricing: OPUS_5_5, maxOutputTokens: 128_000, window: WINDOW_1M },
-  { family: 'claude-opus-5', match: ['opus-5', 'opus-4-7', 'opus-4-8'], pricing: OPUS, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M },
+const TABLE: { family: string; match: (string | RegExp)[]; pricing: ModelPricing; maxOutputTokens: number; cap?: number; window?: number; fast?: number }[] = [
+  { family: 'claude-opus-5-5', match: ['opus-5-5'], pricing: OPUS_5_5, maxOutputTokens: 128_000, window: WINDOW_1M, fast: 2 },
+  { family: 'claude-opus-4-7', match: ['opus-4-7'], pricing: OPUS, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M, fast: 6 },
+  { family: 'claude-opus-5', match: ['opus-5', 'opus-4-8'], pricing: OPUS, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M, fast: 2 },
   { family: 'claude-opus-4-1', match: ['claude-opus-4-1'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
   { family: 'claude-opus-4', match: ['claude-opus-4-0', 'claude-opus-4-2025'], pricing: OPUS_LEGACY, maxOutputTokens: 32_000 },
   { family: 'claude-3-opus', match: ['claude-3-opus'], pricing: OPUS_LEGACY, maxOutputTokens: 4_096 },
   { family: 'claude-opus-4-5', match: ['opus-4-5'], pricing: OPUS, maxOutputTokens: 32_000, cap: 64_000 },
+  { family: 'claude-opus-4-6', match: ['opus-4-6'], pricing: OPUS, maxOutputTokens: 64_000, cap: 128_000, fast: 6 },
   { family: 'claude-opus', match: ['claude-opus', 'opus'], pricing: OPUS, maxOutputTokens: 64_000, cap: 128_000 },
   { family: 'claude-sonnet-5-5', match: ['sonnet-5-5'], pricing: SONNET_5_5, maxOutputTokens: 128_000, window: WINDOW_1M },
   { family: 'claude-sonnet-5', match: ['sonnet-5'], pricing: SONNET_5, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M },
@@ -67,7 +73,7 @@ const TABLE: { family: string; match: (string | RegExp)[]; pricing: ModelPricing
   { family: 'claude-3-haiku', match: ['claude-3-haiku'], pricing: HAIKU_3, maxOutputTokens: 4_096 },
   { family: 'claude-haiku', match: ['claude-haiku', 'haiku'], pricing: HAIKU_4, maxOutputTokens: 32_000, cap: 64_000 },
   // Mythos is priced as the Fable of the same version. 5.2 not followed by a digit: `fable-5-2026…` would be a dated Fable 5.
-  { family: 'claude-fable-5-2', match: [/(fable|mythos)-5-2(?!\d)/], pricing: FABLE_5_2, maxOutputTokens: 128_000, window: WINDOW_1M },
+  { family: 'claude-fable-5-2', match: [/(fable|mythos)-5-2(?!\d)/], pricing: FABLE_5_2, maxOutputTokens: 128_000, window: WINDOW_1M, fast: 2 },
   { family: 'claude-fable-5-1', match: ['fable-5-1', 'mythos-5-1'], pricing: FABLE_5_1, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M },
   { family: 'claude-fable-5', match: ['fable', 'mythos'], pricing: FABLE_5, maxOutputTokens: 64_000, cap: 128_000, window: WINDOW_1M },
 ]
@@ -76,17 +82,20 @@ const TABLE: { family: string; match: (string | RegExp)[]; pricing: ModelPricing
  * What an unknown id gets: Sonnet prices (the middle of the range, so a cost estimate is
  * neither free nor alarming), a 200K window, 32K output asked for and up to 128K allowed.
  */
-export const DEFAULT_MODEL_INFO: ModelInfo = { family: 'default', pricing: SONNET, contextWindow: WINDOW, maxOutputTokens: 32_000, outputTokenCap: 128_000 }
+export const DEFAULT_MODEL_INFO: ModelInfo = { family: 'default', pricing: SONNET, fastFactor: 1, contextWindow: WINDOW, maxOutputTokens: 32_000, outputTokenCap: 128_000 }
 
 export function modelInfo(model: string): ModelInfo {
   const id = model.toLowerCase()
   const row = TABLE.find((r) => r.match.some((m) => (typeof m === 'string' ? id.includes(m) : m.test(id))))
   if (row === undefined) return DEFAULT_MODEL_INFO
-  return { family: row.family, pricing: row.pricing, contextWindow: row.window ?? WINDOW, maxOutputTokens: row.maxOutputTokens, outputTokenCap: row.cap ?? row.maxOutputTokens }
+  return { family: row.family, pricing: row.pricing, fastFactor: row.fast ?? 1, contextWindow: row.window ?? WINDOW, maxOutputTokens: row.maxOutputTokens, outputTokenCap: row.cap ?? row.maxOutputTokens }
 }
 
 /** A 1-hour cache write costs twice the input price (a 5-minute one, `cacheWrite`, 1.25 times). */
 const HOUR_WRITE_FACTOR = 2
+
+/** A request served in the US only (`usage.inference_geo: 'us'`) pays every token rate 1.1 times. */
+const US_GEO_FACTOR = 1.1
 
 /** The API bills each search its server runs (the web search tool), whatever the model: $10 per 1,000. */
 const WEB_SEARCH_USD = 0.01
@@ -94,12 +103,16 @@ const WEB_SEARCH_USD = 0.01
 /**
  * The cost of one request's usage in US dollars; missing counts are zero. Cache writes the API
  * split by time to live are priced by it; writes without a split count at the 5-minute rate.
- * A long prompt on a model with a long-context rate is priced at it whole, output included.
+ * A long prompt on a model with a long-context rate is priced at it whole, output included, and
+ * so is a request served at fast speed or in the US only: the factors multiply.
  */
 export function costUsd(model: string, usage: Partial<Usage>): number {
-  const p = modelInfo(model).pricing
+  const info = modelInfo(model)
+  const p = info.pricing
   const prompt = (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0)
-  const factor = p.longContext && prompt > p.longContext.above ? p.longContext.factor : 1
+  const factor = (p.longContext && prompt > p.longContext.above ? p.longContext.factor : 1)
+    * (usage.speed === 'fast' ? info.fastFactor : 1)
+    * (usage.inference_geo === 'us' ? US_GEO_FACTOR : 1)
   const hour = Math.min(usage.cache_creation?.ephemeral_1h_input_tokens ?? 0, usage.cache_creation_input_tokens ?? 0)
   const cost = (usage.input_tokens ?? 0) * p.input
     + (usage.output_tokens ?? 0) * p.output

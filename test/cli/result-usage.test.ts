@@ -55,4 +55,21 @@ describe('the result usage', () => {
     })
     expect(result.modelUsage['my-custom-model']).toMatchObject({ thinkingTokens: 15, canonicalModel: 'my-custom-model', provider: 'firstParty', costBasis: 'unknown' })
   })
+
+  it('prices a request served in the US only at 1.1 times, and a fast one at the model\'s fast rate (none where it has no fast mode)', async () => {
+    const step = (model: string, usage: Record<string, unknown>, last = false) => ({
+      reply: last ? 'done' : [{ tool_use: { name: 'Bash', input: { command: 'true' } } }], model, usage: { input_tokens: 1000, output_tokens: 100, ...usage },
+    })
+    const result = await json(['--dangerously-skip-permissions'], [
+      step('claude-opus-5-5', { inference_geo: 'us' }),
+      step('claude-opus-4-6', { speed: 'fast' }),
+      step('claude-sonnet-5-5', { speed: 'fast', inference_geo: 'eu' }),
+      step('claude-fable-5-2', { speed: 'fast', inference_geo: 'us' }, true),
+    ])
+    const cost = (model: string) => result.modelUsage[model].costUSD as number
+    expect(cost('claude-opus-5-5')).toBeCloseTo(0.006 * 1.1, 10)
+    expect(cost('claude-opus-4-6')).toBeCloseTo(0.0075 * 6, 10)
+    expect(cost('claude-sonnet-5-5')).toBeCloseTo(0.003, 10)
+    expect(cost('claude-fable-5-2')).toBeCloseTo(0.012 * 2 * 1.1, 10)
+  })
 })
