@@ -79,10 +79,10 @@ const TABLE: { family: string; match: (string | RegExp)[]; pricing: ModelPricing
 ]
 
 /**
- * What an unknown id gets: Sonnet prices (the middle of the range, so a cost estimate is
- * neither free nor alarming), a 200K window, 32K output asked for and up to 128K allowed.
+ * What an unknown id gets, as in Claude Code, which takes it for a model newer than its table:
+ * Opus 5.5 prices (no fast rate), a million-token window, 32K output asked for and up to 128K allowed.
  */
-export const DEFAULT_MODEL_INFO: ModelInfo = { family: 'default', pricing: SONNET, fastFactor: 1, contextWindow: WINDOW, maxOutputTokens: 32_000, outputTokenCap: 128_000 }
+export const DEFAULT_MODEL_INFO: ModelInfo = { family: 'default', pricing: OPUS_5_5, fastFactor: 1, contextWindow: WINDOW_1M, maxOutputTokens: 32_000, outputTokenCap: 128_000 }
 
 export function modelInfo(model: string): ModelInfo {
   const id = model.toLowerCase()

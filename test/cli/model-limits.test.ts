@@ -24,6 +24,14 @@ describe('max_tokens by model', () => {
     expect(await limits('claude-opus-5-5')).toEqual({ maxTokens: 128_000, reported: 128_000 })
   })
 
+  it('takes an id it does not know for a newer model, as Claude Code does: Opus 5.5 prices, a million-token window, 32,000 asked for', async () => {
+    const r = await runCli(['-p', 'go', '--output-format', 'json', '--model', 'my-custom-model'], { script: [{ reply: 'ok', usage: { input_tokens: 1000, output_tokens: 100 } }], cwd: dir, env: { MODLOOP_HOME: join(dir, 'home') } })
+    expect(r.requests[0]!.body).toMatchObject({ model: 'my-custom-model', max_tokens: 32_000, thinking: { type: 'adaptive' }, output_config: { effort: 'high' } })
+    const result = JSON.parse(r.out) as { total_cost_usd: number; modelUsage: Record<string, unknown> }
+    expect(result.modelUsage['my-custom-model']).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 32_000, costBasis: 'unknown' })
+    expect(result.total_cost_usd).toBeCloseTo(0.006, 10)
+  })
+
   it('CLAUDE_CODE_MAX_OUTPUT_TOKENS raises it up to what the model can write; modelUsage still reports the default', async () => {
     const env = { CLAUDE_CODE_MAX_OUTPUT_TOKENS: '200000' }
     expect(await limits('claude-sonnet-4-5', env)).toEqual({ maxTokens: 64_000, reported: 32_000 })

@@ -38,8 +38,8 @@ describe('pricing', () => {
 
   it('matches cloud-prefixed ids and falls back to a documented default', () => {
     expect(modelInfo('anthropic.claude-opus-4-20250514-v1:0').family).toBe('claude-opus-4')
-    expect(modelInfo('some-other-model')).toMatchObject({ family: 'default', contextWindow: 200_000, maxOutputTokens: 32_000 })
-    expect(costUsd('some-other-model', usage)).toBeCloseTo(5.85, 10)
+    expect(modelInfo('some-other-model')).toMatchObject({ family: 'default', contextWindow: 1_000_000, maxOutputTokens: 32_000 })
+    expect(costUsd('some-other-model', usage)).toBeCloseTo(7.4, 10)
   })
 
   it('knows windows and output caps', () => {
