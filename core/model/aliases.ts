@@ -7,10 +7,17 @@ export const MODEL_ALIASES: Record<string, { id: string; description: string }> 
   haiku: { id: 'claude-haiku-5-5', description: 'Haiku: the fastest, for quick answers' },
 }
 
-/** An alias's model id, or the name itself when it is an id. */
+/**
+ * Retired Opus 4 and 4.1 ids, which Claude Code silently sends as the current Opus (what `opus`
+ * stands for): the API no longer serves them. Only these exact first-party ids, `[1m]` or not.
+ */
+const RETIRED_OPUS = new Set(['claude-opus-4-0', 'claude-opus-4-20250514', 'claude-opus-4-1', 'claude-opus-4-1-20250805'])
+
+/** An alias's model id, or the name itself when it is an id (a retired Opus id: the current Opus's). */
 export function resolveAlias(name: string, env: Record<string, string | undefined>): string {
   // Opus while planning, Sonnet for the rest: the session runs on Sonnet, plan mode's requests go to Opus.
   if (name.toLowerCase() === 'opusplan') return resolveAlias('sonnet', env)
+  if (RETIRED_OPUS.has(name.toLowerCase().replace(/\[1m\]$/, ''))) return resolveAlias('opus', env)
   const alias = MODEL_ALIASES[name.toLowerCase()]
   if (!alias) return name
   return env[`ANTHROPIC_DEFAULT_${name.toUpperCase()}_MODEL`] || alias.id

@@ -50,6 +50,19 @@ async function costOf(model: string, usage: Usage) {
   return result.total_cost_usd
 }
 
+describe('retired model ids', () => {
+  it('runs a retired Opus 4 or 4.1 id on the current Opus (or what ANTHROPIC_DEFAULT_OPUS_MODEL names), as Claude Code does', async () => {
+    const run = async (model: string, env: Record<string, string> = {}) => {
+      const r = await runCli(['-p', 'go', '--output-format', 'json', '--model', model], { script: [{ reply: 'ok' }], cwd: dir, env: { MODLOOP_HOME: join(dir, 'home'), ...env } })
+      return { model: r.requests[0]!.body.model, maxTokens: r.requests[0]!.body.max_tokens, stderr: r.err }
+    }
+    expect(await run('claude-opus-4-1-20250805')).toEqual({ model: 'claude-opus-5-5', maxTokens: 128_000, stderr: '' })
+    expect(await run('claude-opus-4-0', { ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-fable-5-2' })).toMatchObject({ model: 'claude-fable-5-2' })
+    // A cloud id or a -latest one is not retired here.
+    expect(await run('claude-opus-4-1-latest')).toMatchObject({ model: 'claude-opus-4-1-latest', maxTokens: 32_000 })
+  })
+})
+
 describe('long-context pricing', () => {
   it('prices a Haiku 5.5 request whose prompt passes 100,000 tokens at five times every rate (figures Claude Code reports)', async () => {
     expect(await costOf('claude-haiku-5-5', { input_tokens: 1, cache_creation_input_tokens: 99_999, output_tokens: 0 })).toBeCloseTo(0.012499975, 12)

@@ -469,7 +469,7 @@ describe('frontmatter allowed-tools and model apply while the command or skill r
     project = join(root, 'granting')
     await writeTree(project, {
       '.claude/commands/grant.md': '---\ndescription: Print the grant\nallowed-tools: Bash(printf granted*)\nmodel: claude-haiku-4-5\n---\nPrint it.\n',
-      '.claude/skills/printer/SKILL.md': '---\ndescription: Prints things\nallowed-tools: [Bash(printf skill*)]\nmodel: claude-opus-4-1\n---\nPrint with printf.\n',
+      '.claude/skills/printer/SKILL.md': '---\ndescription: Prints things\nallowed-tools: [Bash(printf skill*)]\nmodel: claude-opus-4-6\n---\nPrint with printf.\n',
     })
   })
   const perms = () => withOptions(permissionsMod, { home, trustStore: join(root, 'trusted.json'), managedDir: false })
@@ -498,7 +498,7 @@ describe('frontmatter allowed-tools and model apply while the command or skill r
       bash('printf skill-ran'),
       { reply: 'done' },
     ], 'print something', { cwd: project, model: 'claude-sonnet-4-5', trustWorkspace: true, allowedTools: ['Skill(printer)'], mods: [commands(), bashMod, perms()] })
-    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-opus-4-1'])
+    expect(run.requests.map((r) => r.body.model)).toEqual(['claude-sonnet-4-5', 'claude-opus-4-6', 'claude-opus-4-6'])
     expect(lastResult(run.requests[2]!.body)).toMatchObject({ content: 'skill-ran' })
   })
 

@@ -89,11 +89,11 @@ describe('model.switch raised by the session itself', () => {
     expect(JSON.stringify(second.requests[0]!.body.messages.at(-1))).toContain('Resumed on claude-haiku-5-5.')
     // A model given for the resume replaces the session's own.
     const o2 = observer()
-    await runSession([{ reply: 'z', expect: { model: 'claude-opus-4-1' } }], 'r', cwd, { resume: first.sessionId, model: 'claude-opus-4-1' }, [o2.mod])
-    expect(o2.seen).toEqual([expect.objectContaining({ from: 'claude-haiku-5-5', to: 'claude-opus-4-1', source: 'resume' })])
+    await runSession([{ reply: 'z', expect: { model: 'claude-opus-4-6' } }], 'r', cwd, { resume: first.sessionId, model: 'claude-opus-4-6' }, [o2.mod])
+    expect(o2.seen).toEqual([expect.objectContaining({ from: 'claude-haiku-5-5', to: 'claude-opus-4-6', source: 'resume' })])
     // The same model as the session last ran on (the resume above appended to it): no switch.
     const o3 = observer()
-    await runSession([{ reply: 'w', expect: { model: 'claude-opus-4-1' } }], 's', cwd, { resume: first.sessionId, model: 'claude-opus-4-1' }, [o3.mod])
+    await runSession([{ reply: 'w', expect: { model: 'claude-opus-4-6' } }], 's', cwd, { resume: first.sessionId, model: 'claude-opus-4-6' }, [o3.mod])
     expect(o3.seen).toEqual([])
   })
 

@@ -157,7 +157,7 @@ describe('resume', () => {
     const first = await run([{ reply: 'x' }], 'p', cwd, { model: 'claude-haiku-4-5' })
     const second = await run([{ reply: 'y', expect: { model: 'claude-haiku-4-5' } }], 'q', cwd, { resume: first.sessionId })
     expect(second.result.subtype).toBe('success')
-    const third = await run([{ reply: 'z', expect: { model: 'claude-opus-4-1' } }], 'r', cwd, { resume: first.sessionId, model: 'claude-opus-4-1' })
+    const third = await run([{ reply: 'z', expect: { model: 'claude-opus-4-6' } }], 'r', cwd, { resume: first.sessionId, model: 'claude-opus-4-6' })
     expect(third.result.subtype).toBe('success')
   })
 
