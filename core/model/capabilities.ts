@@ -47,8 +47,9 @@ const TABLE: (ModelCapabilities & { match: string[] })[] = [
   { family: 'claude-opus-4-6', match: ['opus-4-6'], effort: UP_TO_MAX, thinking: ['adaptive', 'enabled'] },
   { family: 'claude-sonnet-4-6', match: ['sonnet-4-6'], effort: UP_TO_MAX, thinking: ['adaptive', 'enabled'] },
   { family: 'claude-opus-4-5', match: ['opus-4-5'], effort: UP_TO_HIGH, thinking: ['enabled'] },
-  { family: 'no-thinking', match: ['claude-3-5', 'claude-3-opus', 'claude-3-haiku', 'claude-3-sonnet'], effort: [], thinking: [] },
-  { family: 'claude-4', match: ['claude-opus-4', 'claude-sonnet-4', 'claude-haiku-4', 'claude-3-7'], effort: [], thinking: ['enabled'] },
+  // Sonnet 3.7 can think, but Claude Code never asks it to (not even with MAX_THINKING_TOKENS set).
+  { family: 'no-thinking', match: ['claude-3-5', 'claude-3-7', 'claude-3-opus', 'claude-3-haiku', 'claude-3-sonnet'], effort: [], thinking: [] },
+  { family: 'claude-4', match: ['claude-opus-4', 'claude-sonnet-4', 'claude-haiku-4'], effort: [], thinking: ['enabled'] },
 ]
 
 /** An id we do not know is taken to be a newer model: everything is passed on. */

@@ -56,6 +56,7 @@ describe('effort and thinking', () => {
     expect((await sent('claude-sonnet-4-6')).thinking).toEqual({ type: 'adaptive' })
     expect((await sent('claude-sonnet-4-5', { maxTokens: 32_000 })).thinking).toEqual({ type: 'enabled', budget_tokens: 31_999 })
     expect((await sent('claude-3-5-haiku-20241022')).thinking).toBeUndefined()
+    expect((await sent('claude-3-7-sonnet-20250219', { env: { MAX_THINKING_TOKENS: '4000' } })).thinking).toBeUndefined()
     // Off is a 400 on a model that thinks only adaptively: there it stays adaptive; elsewhere off is sent.
     expect((await sent('claude-opus-5-5', { thinking: { type: 'disabled' } })).thinking).toEqual({ type: 'adaptive' })
     expect((await sent('claude-haiku-5-5', { env: { MAX_THINKING_TOKENS: '0' } })).thinking).toEqual({ type: 'adaptive' })
