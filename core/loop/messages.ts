@@ -158,14 +158,18 @@ export interface SDKResultMessage {
   permission_denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[]
   /** The call a `defer` verdict held back (terminal_reason tool_deferred or tool_deferred_unavailable). */
   deferred_tool_use?: { id: string; name: string; input: unknown }
-  /** On a turn an API failure ended: its HTTP status, null when no response came at all. */
+  /** On a turn an API failure ended: its HTTP status, null when no response came at all; on any other success, null. */
   api_error_status?: number | null
   /** The value the StructuredOutput tool accepted (outputFormat), on a success. */
   structured_output?: unknown
   /** On a turn a local command answered without the model (`/cost`, `/compact`): its name. */
   local_command?: string
+  /** Always 'off': modloop has no fast mode. */
+  fast_mode_state: 'off'
   /** The uuid of the prompt's user message that started this turn (the id `rewindFiles` takes). */
   user_message_uuid?: string
+  /** Which result of the query this is, from 0 (the main conversation's only). */
+  result_index?: number
   /** Set on the result of a turn no person started: a background task's report (`task-notification`). */
   origin?: SDKMessageOrigin
   session_id: string

@@ -75,6 +75,8 @@ export class Session {
   /** What a resumed session had spent before this query: maxBudgetUsd counts only spend since. */
   costBeforeQuery = 0
   userTurns = 0
+  /** Results the query has sent so far: the next one's result_index. */
+  results = 0
   model: string
   /** The effort asked for, before clamping to the model: the option's until `/effort` sets another (undefined: the model's default). */
   effort: EffortLevel | undefined

@@ -59,10 +59,15 @@ export class TurnEnd {
       permission_denials: session.root.denials.slice(this.denialsStart),
       ...(ending.deferred ? { deferred_tool_use: ending.deferred } : {}),
       ...('structuredOutput' in ending ? { structured_output: ending.structuredOutput } : {}),
-      ...(ending.apiErrorStatus !== undefined ? { api_error_status: ending.apiErrorStatus } : {}),
+      // A success always says whether an API failure ended it (null: none did), as Claude Code's does.
+      ...(ending.apiErrorStatus !== undefined || ending.subtype === 'success' ? { api_error_status: ending.apiErrorStatus ?? null } : {}),
+      // modloop has no fast mode to turn on.
+      fast_mode_state: 'off' as const,
       ...(ending.localCommand ? { local_command: ending.localCommand } : {}),
       ...(this.userMessageUuid ? { user_message_uuid: this.userMessageUuid } : {}),
       ...(this.origin ? { origin: this.origin } : {}),
+      // The how-manieth result of the query this is, counted from 0 (a subagent's are not the caller's).
+      ...(session.agent ? {} : { result_index: session.root.results++ }),
     })
   }
 }

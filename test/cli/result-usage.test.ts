@@ -72,4 +72,13 @@ describe('the result usage', () => {
     expect(cost('claude-sonnet-5-5')).toBeCloseTo(0.003, 10)
     expect(cost('claude-fable-5-2')).toBeCloseTo(0.012 * 2 * 1.1, 10)
   })
+
+  it('says no API failure ended a success, that fast mode is off, and which result of the query each is', async () => {
+    const prompt = (text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text } }) + '\n'
+    const r = await runCli(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], {
+      script: [{ reply: 'a' }, { reply: 'b' }], cwd: dir, env: { MODLOOP_HOME: join(dir, 'home') }, stdin: prompt('one') + prompt('two'),
+    })
+    const results = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((m) => m.type === 'result')
+    expect(results.map((m) => [m.result, m.api_error_status, m.fast_mode_state, m.result_index])).toEqual([['a', null, 'off', 0], ['b', null, 'off', 1]])
+  })
 })
