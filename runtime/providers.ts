@@ -22,6 +22,8 @@ export function installProviders(session: Session): void {
     'prompt.submit': (mod: string, args: { text: string; asUser?: true }) => {
       const text = args.asUser ? args.text : `The ${mod} mod sent a message: ${args.text}`
       session.queued.push({ text, origin: { kind: 'plugin', name: mod, ...(args.asUser ? { asUser: true } : {}) } })
+      // An idle session waiting for input runs it now (runtime/query.ts serves the queue).
+      session.input?.poke()
       return Promise.resolve({ text })
     },
     'command.register': (mod: string, spec: { name: string; description: string; argumentHint?: string; kind?: CommandInfo['kind'] }) => {
@@ -42,6 +44,7 @@ export function installProviders(session: Session): void {
         throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.command.run refused: this session has no command /${String(args?.command)} ($.command.list lists those it has)`, { mod, field: 'command' })
       }
       session.queued.push({ text: `/${args.command}${args.args ? ` ${args.args}` : ''}`, origin: { kind: 'plugin', name: mod } })
+      session.input?.poke()
       return { queued: true as const }
     },
     'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),

@@ -4,7 +4,7 @@ import { openSession } from './open.js'
 import { closeSession } from './close.js'
 import type { PromptInput, QueryOptions } from './options.js'
 import type { Session } from '../core/loop/session.js'
-import { InputQueue, pump } from '../core/loop/input-queue.js'
+import { InputQueue, pump, QUEUED } from '../core/loop/input-queue.js'
 import { runTurn, type TurnInput } from '../core/loop/turn.js'
 import { promptBlocks } from '../core/loop/prompt-message.js'
 import type { ProvenanceRecord } from '../core/trace/record.js'
@@ -127,6 +127,8 @@ async function* run(prompt: PromptInput, options: QueryOptions, opening: Opening
   session.input = queue
   opening.running(session)
   queue.holdWhile(() => !closed.value && session.tasks.holding())
+  // A prompt a mod submits while the session waits for input (a scheduled job firing) runs at once.
+  queue.serveQueued(() => !closed.value && session.queued.length > 0)
   session.tasks.deliver = (message) => queue.push(message)
   session.tasks.onChange = () => queue.poke()
   const single = typeof prompt === 'string'
@@ -144,6 +146,10 @@ async function* run(prompt: PromptInput, options: QueryOptions, opening: Opening
     for (let first = true; ; first = false) {
       const message = yield* nextPrompt(session, queue, options.maxWaitTasksMs)
       if (!message || closed.value) break
+      if (message === QUEUED) {
+        yield* drainQueued(session)
+        continue
+      }
       const input = turnInput(withWaitingReports(message, queue))
       if (budget !== undefined && input.origin.kind === 'task-notification') input.maxTurns = budget - used
       const result = yield* recorded(session, runTurn(session, input))

@@ -1,17 +1,17 @@
-import type { InputQueue } from '../core/loop/input-queue.js'
+import type { InputQueue, QUEUED } from '../core/loop/input-queue.js'
 import type { SDKMessage, SDKUserMessage } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
 import { STALLED, unlessStalled } from './stall.js'
 
 /**
  * Waits for the next prompt of the session: what the caller sends, or the report of a background
- * task that ended. While it waits, what tasks announce (task_updated, task_notification,
+ * task that ended, or QUEUED when a mod submitted prompts meanwhile. While it waits, what tasks announce (task_updated, task_notification,
  * background_tasks_changed) is recorded and yielded. Once the input has ended only running
  * background tasks keep it waiting: `maxWaitMs` bounds that, and the session's abort signal, or
  * an event loop with nothing left to run (a task that can never end), ends it at once. Ending the
  * wait that way stops the tasks: their ends are shown, their reports not run.
  */
-export async function* nextPrompt(session: Session, queue: InputQueue, maxWaitMs?: number): AsyncGenerator<SDKMessage, SDKUserMessage | undefined, undefined> {
+export async function* nextPrompt(session: Session, queue: InputQueue, maxWaitMs?: number): AsyncGenerator<SDKMessage, SDKUserMessage | typeof QUEUED | undefined, undefined> {
   const outer = session.options.abortController?.signal
   let timer: NodeJS.Timeout | undefined
   let onAbort: (() => void) | undefined

@@ -4,6 +4,9 @@ import { uuid, type SDKUserMessage } from './messages.js'
 export type Priority = 'now' | 'next' | 'later'
 const ORDER: Priority[] = ['now', 'next', 'later']
 
+/** What `take` answers when nothing was sent but prompts mods submitted wait to run (a scheduled prompt fired while idle). */
+export const QUEUED = Symbol('queued')
+
 /**
  * Input that arrives while a turn runs waits here: `now` interrupts the running turn, `next` joins
  * it at its next tool round, `later` waits for it to end. FIFO within a priority.
@@ -13,6 +16,7 @@ export class InputQueue {
   private waiter: (() => void) | undefined
   private ended = false
   private held: () => boolean = () => false
+  private queued: () => boolean = () => false
 
   /** Called for each message as it arrives; `onNow` interrupts whatever turn is running. */
   constructor(private readonly onNow: () => void) {}
@@ -41,18 +45,27 @@ export class InputQueue {
     this.held = held
   }
 
-  /** The hold may have changed: a waiting `take` looks again. */
+  /**
+   * Lets a waiting `take` end with QUEUED while `queued` says prompts of mods wait: they run as
+   * turns of their own, so an idle session need not wait for the next message to run them.
+   */
+  serveQueued(queued: () => boolean): void {
+    this.queued = queued
+  }
+
+  /** The hold, or what `serveQueued` watches, may have changed: a waiting `take` looks again. */
   poke(): void {
     this.wake()
   }
 
-  /** The next message to start a turn with, by priority; undefined once the input has ended and drained. */
-  async take(): Promise<SDKUserMessage | undefined> {
+  /** The next message to start a turn with, by priority, else QUEUED when mods' prompts wait; undefined once the input has ended and drained. */
+  async take(): Promise<SDKUserMessage | typeof QUEUED | undefined> {
     for (;;) {
       for (const p of ORDER) {
         const i = this.items.findIndex((it) => it.priority === p)
         if (i >= 0) return this.items.splice(i, 1)[0]!.message
       }
+      if (this.queued()) return QUEUED
       if (this.ended && !this.held()) return undefined
       await new Promise<void>((resolve) => { this.waiter = resolve })
     }

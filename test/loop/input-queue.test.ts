@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { InputQueue } from '../../core/loop/input-queue.js'
+import { InputQueue, QUEUED } from '../../core/loop/input-queue.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { query } from '../../entry.js'
@@ -56,7 +56,7 @@ describe('input that arrives while a turn runs', () => {
 })
 
 const userMessage = (text: string, priority: 'now' | 'next' | 'later') => ({ type: 'user' as const, message: { role: 'user' as const, content: text }, parent_tool_use_id: null, priority })
-const textOf = (m: { message: { content: unknown } } | undefined) => m?.message.content
+const textOf = (m: { message: { content: unknown } } | symbol | undefined) => (typeof m === 'object' ? m.message.content : m)
 
 describe('the input queue under mixed priorities', () => {
   it('takeJoining takes the `next` messages in arrival order and leaves the `later` ones, which take hands out FIFO', async () => {
@@ -92,6 +92,18 @@ describe('the input queue under mixed priorities', () => {
     const taken = q.take()
     q.push(userMessage('late', 'later'))
     expect(textOf(await taken)).toBe('late')
+  })
+
+  it('a waiting take ends with QUEUED once a poke finds prompts of mods waiting; a message sent comes first', async () => {
+    let waiting = 0
+    const q = new InputQueue(() => {})
+    q.serveQueued(() => waiting > 0)
+    const taken = q.take()
+    waiting = 1
+    q.poke()
+    expect(await taken).toBe(QUEUED)
+    q.push(userMessage('typed', 'later'))
+    expect(textOf(await q.take())).toBe('typed')
   })
 })
 
