@@ -20,6 +20,7 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   agent: () => import('./agent/index.js'),
   'send-message': () => import('./send-message/index.js'),
   worktree: () => import('./worktree/index.js'),
+  cron: () => import('./cron/index.js'),
   permissions: () => import('./permissions/index.js'),
   memory: () => import('./memory/index.js'),
   context: () => import('./context/index.js'),
@@ -40,4 +41,4 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'send-message', 'worktree', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']
+export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'send-message', 'worktree', 'cron', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']

@@ -8,9 +8,10 @@ export const READ_TOOLS = new Set(['Read', 'Grep', 'Glob', 'NotebookRead', 'LSP'
 export const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
 /**
  * Tools that need no approval: they keep session state, read what a permitted call produced, or
- * start a subagent whose own calls are checked one by one.
+ * start a subagent whose own calls are checked one by one. A scheduled prompt (CronCreate) is such
+ * state: when it runs, its turn's calls are checked like any other's.
  */
-export const NO_APPROVAL = new Set(['EnterPlanMode', 'SendMessage', 'ListAgents', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'BashOutput', 'KillShell', 'Agent', 'StructuredOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool'])
+export const NO_APPROVAL = new Set(['EnterPlanMode', 'SendMessage', 'ListAgents', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'BashOutput', 'KillShell', 'Agent', 'StructuredOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'CronCreate', 'CronDelete', 'CronList'])
 /**
  * What plan mode lets run without asking: tools that only read. Bash joins them when every part of
  * its command does. (ExitPlanMode is decided on its own: it always asks in plan mode.)

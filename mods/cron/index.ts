@@ -1,0 +1,82 @@
+import { z } from 'zod'
+import { defineMod } from '../../core/mod/define.js'
+import { registerTool } from '../_shared/register-tool.js'
+import { jobsFileOf, readJobs, writeJobs, type Job } from './jobs-file.js'
+import { Scheduler, type CronClock } from './scheduler.js'
+import { cronTools } from './tools.js'
+
+const options = z.object({
+  /** The clock jobs run on; `$.clock` unless given (a test passes one it moves by hand). */
+  clock: z.custom<CronClock>((v) => typeof (v as CronClock)?.now === 'function' && typeof (v as CronClock)?.after === 'function').optional(),
+})
+
+/**
+ * Scheduled prompts: CronCreate, CronDelete and CronList. A job's prompt runs as a turn of the
+ * session ($.prompt.submit, as the user's words, origin the cron mod) when it comes due and no
+ * turn is running. Jobs live with the session; durable ones are also kept in the project's
+ * .claude/scheduled_tasks.json, and the next session started there takes them up.
+ */
+export default defineMod({
+  name: 'cron',
+  description: 'The CronCreate, CronDelete and CronList tools: prompts that run on a schedule',
+  options,
+  register(on, opts, $) {
+    const schedulers = new Map<string, Scheduler>()
+    // Each session's save in progress: the session ends once it is written.
+    const saves = new Map<string, () => Promise<void>>()
+
+    on('session.start', async ($, e, next) => {
+      const clock = opts.clock ?? $.clock
+      const file = jobsFileOf(e.cwd)
+      // Ids this session loaded or made: a save replaces those in the file and keeps the others' jobs.
+      const mine = new Set<string>()
+      let saving = Promise.resolve()
+      const save = () => (saving = saving.then(async () => {
+        const others = (await readJobs(file, () => {})).filter((j) => !mine.has(j.id))
+        await writeJobs(file, [...others, ...scheduler.durable()])
+      }).catch((err: unknown) => $.log.warn(`could not save scheduled jobs to ${file}: ${(err as Error).message}`)))
+      const run = (job: Job, last: boolean) => {
+        const note = last ? `\n\n(Scheduled job ${job.id} has run for 30 days: this is its last run, and it is now deleted.)` : ''
+        void $.prompt.submit({ text: job.prompt + note, asUser: true })
+      }
+      const scheduler = new Scheduler(clock, run, () => void save())
+      schedulers.set(e.sessionId, scheduler)
+      saves.set(e.sessionId, () => saving)
+      for (const job of await readJobs(file, (m) => $.log.warn(m))) {
+        mine.add(job.id)
+        scheduler.add(job)
+      }
+      const saved = async () => {
+        for (const j of scheduler.durable()) mine.add(j.id)
+        await save()
+      }
+      for (const tool of cronTools(scheduler, () => clock.now(), saved)) await registerTool($, tool)
+      return next(e)
+    })
+
+    // Subagents' turns run inside a turn of the session: only the session's own count.
+    on('turn.start', ($, e, next) => {
+      schedulers.get($.session.id() as string)?.setBusy(true)
+      return next(e)
+    })
+    on('turn.complete', async ($, e, next) => {
+      const r = await next(e)
+      if (e.agentId === undefined) schedulers.get($.session.id() as string)?.setBusy(false)
+      return r
+    })
+
+    on('session.end', async ($, e, next) => {
+      schedulers.get(e.sessionId)?.stop()
+      schedulers.delete(e.sessionId)
+      await saves.get(e.sessionId)?.()
+      saves.delete(e.sessionId)
+      return next(e)
+    })
+
+    return () => {
+      for (const s of schedulers.values()) s.stop()
+      schedulers.clear()
+      saves.clear()
+    }
+  },
+})

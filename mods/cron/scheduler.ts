@@ -1,0 +1,106 @@
+import type { Job } from './jobs-file.js'
+import { nextRun, RECURRING_MAX_AGE_MS } from './schedule.js'
+
+/** The clock the scheduler runs on: the mod's `$.clock`, or a test's. */
+export interface CronClock {
+  now(): number
+  after(ms: number, fn: () => void): { cancel(): void }
+}
+
+/** A job with its next run (ms); undefined when its expression matches no time to come. */
+export type ScheduledJob = Job & { nextRunAt: number | undefined }
+
+// A timer further out than this is re-armed on waking: Node runs a longer setTimeout at once.
+const MAX_TIMER_MS = 24 * 60 * 60_000
+
+/**
+ * The jobs of one session, and the one timer that wakes for the earliest. A job that comes due
+ * while a turn runs waits for the turn to end: jobs run only while the session is idle, each as a
+ * turn of its own (`run`). A one-shot is deleted as it runs; a recurring job past its age runs a
+ * last time (`last`) and is deleted too. `changed` hears of every change to a durable job.
+ */
+export class Scheduler {
+  private readonly jobs = new Map<string, ScheduledJob>()
+  private timer: { cancel(): void } | undefined
+  private busy = false
+  private stopped = false
+
+  constructor(
+    private readonly clock: CronClock,
+    private readonly run: (job: Job, last: boolean) => void,
+    private readonly changed: () => void,
+  ) {}
+
+  add(job: Job): ScheduledJob {
+    const from = job.recurring ? Math.max(job.lastFiredAt ?? job.createdAt, job.durable ? this.clock.now() : 0) : job.createdAt
+    const scheduled = { ...job, nextRunAt: nextRun(job, from) }
+    this.jobs.set(job.id, scheduled)
+    this.arm()
+    return scheduled
+  }
+
+  remove(id: string): Job | undefined {
+    const job = this.jobs.get(id)
+    if (!job) return undefined
+    this.jobs.delete(id)
+    this.arm()
+    return job
+  }
+
+  has(id: string): boolean {
+    return this.jobs.has(id)
+  }
+
+  /** The jobs, durable ones first, each group in the order it was made. */
+  list(): ScheduledJob[] {
+    const all = [...this.jobs.values()]
+    return [...all.filter((j) => j.durable), ...all.filter((j) => !j.durable)]
+  }
+
+  /** The durable jobs, as the file holds them. */
+  durable(): Job[] {
+    return this.list().filter((j) => j.durable).map(({ nextRunAt: _next, ...job }) => job)
+  }
+
+  /** A turn started (true) or ended (false): what came due meanwhile runs once it ends. */
+  setBusy(busy: boolean): void {
+    this.busy = busy
+    if (!busy) this.check()
+  }
+
+  stop(): void {
+    this.stopped = true
+    this.timer?.cancel()
+    this.timer = undefined
+  }
+
+  /** Runs every job that is due, in the order they came due, then waits for the next. */
+  private check(): void {
+    if (this.stopped || this.busy) return
+    const now = this.clock.now()
+    const due = [...this.jobs.values()].filter((j) => j.nextRunAt !== undefined && j.nextRunAt <= now).sort((a, b) => a.nextRunAt! - b.nextRunAt!)
+    let durableChanged = false
+    for (const job of due) {
+      const last = !job.recurring || now - job.createdAt >= (job.maxAgeMs ?? RECURRING_MAX_AGE_MS)
+      if (last) this.jobs.delete(job.id)
+      else {
+        job.lastFiredAt = now
+        job.nextRunAt = nextRun(job, now)
+      }
+      durableChanged ||= job.durable
+      this.run(job, last && job.recurring)
+    }
+    if (durableChanged) this.changed()
+    this.arm()
+  }
+
+  private arm(): void {
+    this.timer?.cancel()
+    this.timer = undefined
+    if (this.stopped) return
+    const times = [...this.jobs.values()].map((j) => j.nextRunAt).filter((t): t is number => t !== undefined)
+    if (times.length === 0) return
+    const wait = Math.max(0, Math.min(...times) - this.clock.now())
+    this.timer = this.clock.after(Math.min(wait, MAX_TIMER_MS), () => this.check())
+  }
+}
