@@ -36,7 +36,7 @@ export default defineMod({
         await writeJobs(file, [...others, ...scheduler.durable()])
       }).catch((err: unknown) => $.log.warn(`could not save scheduled jobs to ${file}: ${(err as Error).message}`)))
       const run = (job: Job, last: boolean) => {
-        const note = last ? `\n\n(Scheduled job ${job.id} has run for 30 days: this is its last run, and it is now deleted.)` : ''
+        const note = last ? `\n\n(Scheduled job ${job.id} has reached its age limit: this is its last run, and it is now deleted.)` : ''
         void $.prompt.submit({ text: job.prompt + note, asUser: true })
       }
       const scheduler = new Scheduler(clock, run, () => void save())

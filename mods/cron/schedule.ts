@@ -13,6 +13,11 @@ const RECURRING_LATE_CAP_MS = 30 * 60_000
 const ONE_SHOT_EARLY_MS = 90_000
 /** How long a recurring job lives: it runs one last time past this, then is deleted. */
 export const RECURRING_MAX_AGE_MS = 30 * 24 * 60 * 60_000
+/** The life of a stored job that names none (an older file's), as Claude Code reads one: a week. */
+const UNSTATED_MAX_AGE_MS = 7 * 24 * 60 * 60_000
+
+/** How long a recurring job lives: what it says, never past 30 days. */
+export const maxAgeOf = (job: { maxAgeMs?: number }) => Math.min(job.maxAgeMs || UNSTATED_MAX_AGE_MS, RECURRING_MAX_AGE_MS)
 
 /** Why `cron` is no 5-field expression, or undefined when it is one. */
 export function cronError(cron: string): string | undefined {

@@ -1,5 +1,5 @@
 import type { Job } from './jobs-file.js'
-import { nextRun, RECURRING_MAX_AGE_MS } from './schedule.js'
+import { maxAgeOf, nextRun } from './schedule.js'
 
 /** The clock the scheduler runs on: the mod's `$.clock`, or a test's. */
 export interface CronClock {
@@ -81,7 +81,7 @@ export class Scheduler {
     const due = [...this.jobs.values()].filter((j) => j.nextRunAt !== undefined && j.nextRunAt <= now).sort((a, b) => a.nextRunAt! - b.nextRunAt!)
     let durableChanged = false
     for (const job of due) {
-      const last = !job.recurring || now - job.createdAt >= (job.maxAgeMs ?? RECURRING_MAX_AGE_MS)
+      const last = !job.recurring || now - job.createdAt >= maxAgeOf(job)
       if (last) this.jobs.delete(job.id)
       else {
         job.lastFiredAt = now

@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../testing/manual-clock.js'
+import { query } from '../../entry.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { formatWhen, humanSchedule, nextRun } from '../../mods/cron/schedule.js'
 import { gates } from '../tasks/helpers.js'
 import { cronSession, DAY, lastSent, newProject, START } from './helpers.js'
@@ -126,6 +128,19 @@ describe('scheduled prompts (CronCreate) in a live session', () => {
     expect(after.tasks[0].lastFiredAt).toBe(clock.now())
   })
 
+  it('a stored job that names no life (an older file) lives a week; its last run empties the file', async () => {
+    const cwd = await newProject()
+    await mkdir(join(cwd, '.claude'))
+    await writeFile(join(cwd, '.claude', 'scheduled_tasks.json'), JSON.stringify({ tasks: [{ id: 'abcd0123', cron: '0 9 * * *', prompt: 'old job', createdAt: START - 8 * DAY, recurring: true }, { not: 'a job' }] }))
+    const clock = new ManualClock(START)
+    const run = await cronSession([{ reply: 'hello' }, { reply: 'last one' }], 'hi', { clock, cwd }, (_r, i, ch) => {
+      if (i === 0) clock.runNext()
+      else ch.close()
+    })
+    expect(lastSent(run.requests[1]!.body)).toEqual(['old job\n\n(Scheduled job abcd0123 has reached its age limit: this is its last run, and it is now deleted.)'])
+    expect(JSON.parse(await readFile(join(cwd, '.claude', 'scheduled_tasks.json'), 'utf8'))).toEqual({ tasks: [] })
+  })
+
   it('a recurring job past 30 days runs one last time, told so, and is deleted', async () => {
     const clock = new ManualClock(START)
     const run = await cronSession([create({ cron: '0 9 * * *', prompt: 'daily digest' }), { reply: 'scheduled' }, list, { reply: 'last digest' }], 'a daily digest', { clock, cwd: await newProject() }, (_r, i, ch) => {
@@ -135,8 +150,27 @@ describe('scheduled prompts (CronCreate) in a live session', () => {
       } else ch.close()
     })
     const id = idOf(lastSent(run.requests[1]!.body)[0]!)
-    expect(lastSent(run.requests[2]!.body)).toEqual([`daily digest\n\n(Scheduled job ${id} has run for 30 days: this is its last run, and it is now deleted.)`])
+    expect(lastSent(run.requests[2]!.body)).toEqual([`daily digest\n\n(Scheduled job ${id} has reached its age limit: this is its last run, and it is now deleted.)`])
     expect(lastSent(run.requests[3]!.body)).toEqual(['No scheduled jobs.'])
+  })
+})
+
+describe('scheduled prompts with one prompt (-p)', () => {
+  it('asks no permission, and the run ends after its prompt without waiting for the job', async () => {
+    const server = await startFakeAnthropic({ script: [create({ cron: '* * * * *', prompt: 'tick' }), { reply: 'ok' }] })
+    const cwd = await newProject()
+    const results: unknown[] = []
+    try {
+      // The mod on its own $.clock: the run must not wait a minute for it.
+      for await (const m of query({ prompt: 'tick every minute', options: { bare: true, cwd, mods: ['permissions', 'cron'], env: { ...process.env, HOME: cwd, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })) {
+        if (m.type === 'result') results.push('result' in m ? m.result : m.subtype)
+      }
+    } finally {
+      await server.close()
+    }
+    expect(lastSent(server.requests[1]!.body as any)[0]).toMatch(/^Scheduled recurring job [0-9a-f]{8} \(Every minute\)\. Next run: /)
+    expect(results).toEqual(['ok'])
+    expect(server.requests).toHaveLength(2)
   })
 })
 
