@@ -19,17 +19,24 @@ const UNSTATED_MAX_AGE_MS = 7 * 24 * 60 * 60_000
 /** How long a recurring job lives: what it says, never past 30 days. */
 export const maxAgeOf = (job: { maxAgeMs?: number }) => Math.min(job.maxAgeMs || UNSTATED_MAX_AGE_MS, RECURRING_MAX_AGE_MS)
 
-/** Why `cron` is no 5-field expression, or undefined when it is one. */
-export function cronError(cron: string): string | undefined {
+/**
+ * Why `cron` cannot be scheduled, or undefined when it can: 5 fields of numbers, `*`, ranges,
+ * steps and lists (no names or `L`/`W`/`#`, which Claude Code's schedules do not take either), with
+ * a date to come within a year.
+ */
+export function cronError(cron: string, from: number): string | undefined {
   const fields = cron.trim().split(/\s+/)
   const bad = `Invalid cron expression '${cron}'. Expected 5 fields: M H DoM Mon DoW.`
-  if (fields.length !== 5) return bad
+  if (fields.length !== 5 || fields.some((f) => !/^[\d*/,-]+$/.test(f))) return bad
+  const never = `Cron expression '${cron}' does not match any calendar date in the next year.`
+  let next: number
   try {
-    parser()(fields.join(' '))
-    return undefined
-  } catch {
-    return bad
+    next = parser()(fields.join(' '), { currentDate: new Date(from) }).next().getTime()
+  } catch (err) {
+    // cron-parser refuses a day the months named never have (Feb 30) with this message.
+    return /explicit day of month/i.test((err as Error).message) ? never : bad
   }
+  return next - from > 366 * 24 * 60 * 60_000 ? never : undefined
 }
 
 /** The first time after `from` (ms) that `cron` matches, in this machine's local time; undefined if it never does. */

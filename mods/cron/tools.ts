@@ -56,7 +56,7 @@ export function cronTools(scheduler: Scheduler, now: () => number, saved: () => 
   const create: BuiltinTool<typeof createInput> = {
     name: 'CronCreate', description: CREATE_DESCRIPTION, input: createInput, isReadOnly: false,
     async call(input): Promise<ToolOutput> {
-      const bad = cronError(input.cron)
+      const bad = cronError(input.cron, now())
       if (bad) return failure(bad)
       const recurring = input.recurring !== false
       const job: Job = {

@@ -99,10 +99,12 @@ describe('scheduled prompts (CronCreate) in a live session', () => {
     expect(lastSent(run.requests[6]!.body)[0]).toMatch(new RegExp(`^${second} — `))
   })
 
-  it('refuses an expression that is not 5 cron fields', async () => {
-    const run = await cronSession([create({ cron: 'every day', prompt: 'x' }), create({ cron: '0 0 9 * * *', prompt: 'x' }), { reply: 'ok' }], 'go', { clock: new ManualClock(START), cwd: await newProject() }, (_r, _i, ch) => ch.close())
+  it('refuses an expression that is not 5 cron fields, or that matches no date in the next year', async () => {
+    const run = await cronSession([create({ cron: 'every day', prompt: 'x' }), create({ cron: '0 0 9 * * *', prompt: 'x' }), create({ cron: '0 0 30 2 *', prompt: 'x' }), create({ cron: '0 0 L * *', prompt: 'x' }), { reply: 'ok' }], 'go', { clock: new ManualClock(START), cwd: await newProject() }, (_r, _i, ch) => ch.close())
     expect(lastSent(run.requests[1]!.body)).toEqual(["Invalid cron expression 'every day'. Expected 5 fields: M H DoM Mon DoW."])
     expect(lastSent(run.requests[2]!.body)).toEqual(["Invalid cron expression '0 0 9 * * *'. Expected 5 fields: M H DoM Mon DoW."])
+    expect(lastSent(run.requests[3]!.body)).toEqual(["Cron expression '0 0 30 2 *' does not match any calendar date in the next year."])
+    expect(lastSent(run.requests[4]!.body)).toEqual(["Invalid cron expression '0 0 L * *'. Expected 5 fields: M H DoM Mon DoW."])
   })
 
   it('a durable job is written to .claude/scheduled_tasks.json and the next session in the project takes it up', async () => {
