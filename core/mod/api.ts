@@ -147,7 +147,7 @@ export interface ModApiCore {
     fork(req: ForkRequest, options?: { signal?: AbortSignal }): Promise<ForkResult>
   }
   readonly prompt: {
-    /** Runs `text` as a turn of its own once the running one ends, raised as prompt.submit with origin `{ kind: 'plugin', name: <this mod>, asUser? }`; an `@file` mention in it is not read. */
+    /** Runs `text` as a turn of its own once the running one ends (at once when the session waits for input), raised as prompt.submit with origin `{ kind: 'plugin', name: <this mod>, asUser? }`; an `@file` mention in it is not read. */
     submit(args: { text: string; asUser?: true }): Promise<{ text: string }>
   }
   readonly turn: {
