@@ -37,11 +37,14 @@ export class Watch {
         resolve({ code: null })
       })
       // `close`, not `exit`: every line the command printed has been read by then.
-      child.once('close', (code) => {
-        releaseGroup(this.pgid)
+      child.once('close', async (code) => {
         if (this.partial !== '') this.batch.push(this.partial)
         this.partial = ''
         this.flush()
+        // What it left running in the background ends with the watch, as Bash's leftovers end with
+        // their command: nothing else would stop it once its task is over.
+        if (this.pgid > 0) await killGroup(this.pgid, 1_000)
+        releaseGroup(this.pgid)
         void file?.end()
         resolve({ code })
       })

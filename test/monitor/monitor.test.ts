@@ -113,6 +113,17 @@ describe('Monitor: a background command whose stdout lines reach the model as ev
     expect(await groupRunning(Number(await readFile(pid, 'utf8')))).toBe(false)
   })
 
+  it('a command that exits leaves nothing of its process group running: what it started in the background ends with the watch', async () => {
+    const pid = file('pid-leftover')
+    const run = await runTasks([
+      monitor(`sleep 1000 >/dev/null 2>&1 & echo $$ > ${pid}; echo up`),
+      { reply: 'answered' }, { reply: 'ok1' }, { reply: 'ok2' }, { reply: 'ok3' },
+    ], 'go', options())
+    expect(run.error).toBeUndefined()
+    expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ status: 'completed' })])
+    expect(await groupRunning(Number(await readFile(pid, 'utf8')))).toBe(false)
+  })
+
   it('a monitor that keeps flooding is held back, then stopped, and the model is told to narrow it', async () => {
     const mods = [bashMod, tasksMod, ['monitor', { batchMs: 0, maxEventsPerWindow: 1, windowMs: 100, maxFloodedWindows: 2 }]]
     const run = await runTasks([
