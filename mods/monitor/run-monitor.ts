@@ -35,12 +35,17 @@ export async function runMonitor(m: MonitorRun, task: RunningTask, registry: Tas
   let expired = false
   const deadline = setTimeout(() => {
     expired = true
-    // What it printed before the deadline goes first; nothing it prints as it is killed follows the notice.
+    // What it printed before the deadline goes first; nothing it prints as it is killed follows the
+    // notice, nor the count of a window's held-back batches (its kill may outlast the window).
     watch.hush()
+    gate.dispose()
     registry.notify(task.id, { summary, event: expiredNotice(m.timeoutMs, events) })
     void watch.kill()
   }, m.timeoutMs)
-  const stop = () => void watch.kill()
+  const stop = () => {
+    gate.dispose()
+    void watch.kill()
+  }
   task.signal.addEventListener('abort', stop, { once: true })
   if (task.signal.aborted) stop()
   const { code } = await watch.ended

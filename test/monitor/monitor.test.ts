@@ -124,6 +124,18 @@ describe('Monitor: a background command whose stdout lines reach the model as ev
     expect(await groupRunning(Number(await readFile(pid, 'utf8')))).toBe(false)
   })
 
+  it('once it expires, nothing of it follows the expiry notice: not even the count of the window\'s held-back notifications', async () => {
+    const mods = [bashMod, tasksMod, ['monitor', { batchMs: 0, maxEventsPerWindow: 1, windowMs: 50, maxFloodedWindows: 1000 }]]
+    // SIGTERM ignored: its group takes the kill's whole grace period to end, while the gate's windows close.
+    const run = await runTasks([
+      monitor('trap "" TERM; while :; do echo spam; sleep 0.01; done', { timeout_ms: 1000 }),
+      { reply: 'answered' }, ...Array.from({ length: 40 }, (_, i) => ({ reply: `ok${i}` })),
+    ], 'go', { cwd, mods: mods as never, env: { MODLOOP_HOME: join(cwd, '.home') } })
+    expect(run.error).toBeUndefined()
+    expect(events(run).at(-1)).toMatch(/^\[Monitor expired after 1s; /)
+    expect(system(run, 'task_notification')).toEqual([expect.objectContaining({ status: 'stopped', summary: 'the watch' })])
+  })
+
   it('a monitor that keeps flooding is held back, then stopped, and the model is told to narrow it', async () => {
     const mods = [bashMod, tasksMod, ['monitor', { batchMs: 0, maxEventsPerWindow: 1, windowMs: 100, maxFloodedWindows: 2 }]]
     const run = await runTasks([
