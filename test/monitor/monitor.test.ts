@@ -90,6 +90,8 @@ describe('Monitor: a background command whose stdout lines reach the model as ev
     const pid = file('pid-stop')
     const run = await runTasks([
       monitor(`echo $$ > ${pid}; while :; do sleep 0.05; done`),
+      // Stopped once it has written its pid, which the end of the test reads.
+      { reply: [{ tool_use: { name: 'Bash', input: { command: `until [ -s ${pid} ]; do sleep 0.02; done` } } }] },
       { reply: [{ tool_use: { id: 'toolu_stop', name: 'TaskStop', input: { task_id: 'the-monitor' } } }] },
       { reply: 'stopped' },
     ], 'go', options())
