@@ -3,7 +3,7 @@ import type { AskOptions } from '../core/mod/api.js'
 import type { Provider } from '../core/mod/build-api.js'
 import type { Session } from '../core/loop/session.js'
 import { ASK_USER_TOOL } from '../core/tools/ask-user-name.js'
-import { modToolUseId, runModToolCall } from './tool-providers.js'
+import { modCallSignal, modToolUseId, runModToolCall } from './tool-providers.js'
 
 const HEADER_MAX = 12
 const NO_ONE = 'no one can answer a question in this session (it has no AskUserQuestion dialog: -p, or no one answers asks)'
@@ -26,8 +26,7 @@ export function askProvider(session: Session): Record<string, Provider> {
         const o = await runModToolCall(session, ASK_USER_TOOL, input, mod)
         answered = o.denied ? { deny: o.text } : { isError: o.isError, result: o.result, text: o.text }
       } else {
-        const signal = session.turnAbort?.signal ?? new AbortController().signal
-        answered = await session.host.bus.emit('tool.call', { tool: ASK_USER_TOOL, tool_use_id: modToolUseId(), ...input }, () => ({ deny: NO_ONE }), { signal, caller: mod })
+        answered = await session.host.bus.emit('tool.call', { tool: ASK_USER_TOOL, tool_use_id: modToolUseId(), ...input }, () => ({ deny: NO_ONE }), { signal: modCallSignal(session), caller: mod })
       }
       if ('deny' in answered) throw new ModloopError('MODLOOP_ERR_TOOL', `$.ui.ask: ${answered.deny}`, { mod })
       if (answered.isError) throw new ModloopError('MODLOOP_ERR_TOOL', `$.ui.ask: ${answered.text ?? String(answered.result)}`, { mod })

@@ -70,10 +70,17 @@ export function toolProviders(session: Session): Record<string, Provider> {
  * stops it). `caller`: a mod whose tool.call handlers the call passes over ($.ui.ask's asker).
  */
 export function runModToolCall(session: Session, tool: string, input: Record<string, unknown>, caller?: string): ReturnType<typeof runToolCall> {
-  const signal = session.turnAbort?.signal ?? new AbortController().signal
-  const env = { bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal, canUseTool: session.options.canUseTool, caller }
+  const env = { bus: session.host.bus, tools: session.tools, cwd: session.cwd, sessionId: session.id, signal: modCallSignal(session), canUseTool: session.options.canUseTool, caller }
   return runToolCall(env, { id: modToolUseId(), name: tool, input })
 }
+
+/**
+ * What stops a call a mod raised: the running turn's abort, else (a handler of session.start, of a
+ * task's end) the query's abortController, so an approver waiting on a person hears that the
+ * caller gave up rather than holding the session open for ever.
+ */
+export const modCallSignal = (session: Session): AbortSignal =>
+  session.turnAbort?.signal ?? session.options.abortController?.signal ?? new AbortController().signal
 
 /** The tool_use id of a call a mod raised: no model asked for it. */
 export const modToolUseId = (): string => `toolu_mod_${uuid()}`

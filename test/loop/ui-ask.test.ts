@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AskOptions } from '../../core/mod/api.js'
 import type { CanUseTool } from '../../core/tools/pipeline.js'
 import { createTestHost, defineMod } from '../../testing.js'
+import { runTasks } from '../tasks/helpers.js'
 
 type Question = { question: string; header: string; options: { label: string }[]; multiSelect: boolean }
 
@@ -86,5 +87,29 @@ describe('$.ui.ask is a tool.call of AskUserQuestion', () => {
     expect(said).toEqual([expect.stringMatching(/^rejected: \$\.ui\.ask: no one can answer/)])
     expect(t.host.failures).toEqual([])
     await t.close()
+  })
+})
+
+describe('$.ui.ask outside any turn', () => {
+  it('asked as the session starts, it answers to the query\'s abortController: the approver sees the abort, the ask rejects, the query ends', async () => {
+    const said: string[] = []
+    const mod = defineMod({
+      name: 'opener',
+      register(on) {
+        on('session.start', async ($, e, next) => {
+          said.push(await $.ui.ask('Set up?', ['yes', 'no']).catch((err: Error) => `rejected: ${err.message}`))
+          return next(e)
+        })
+      },
+    })
+    const abortController = new AbortController()
+    // It waits for the person, who never answers; the abort comes once it is asked.
+    const canUseTool: CanUseTool = (_tool, _input, o) => new Promise((resolve) => {
+      o.signal.addEventListener('abort', () => resolve({ behavior: 'deny', message: 'aborted' }), { once: true })
+      abortController.abort()
+    })
+    const run = await runTasks([{ reply: 'never sent' }], 'hello', { mods: ['permissions', 'ask-user', mod] as never, canUseTool, abortController })
+    expect(said).toEqual([expect.stringMatching(/^rejected: \$\.ui\.ask: /)])
+    expect(String(run.error)).toMatch(/abort/i)
   })
 })
