@@ -6,7 +6,8 @@ import { join } from 'node:path'
 export function sessionPath($: ModApi): string {
   const published = $.capability.use('transcriptFile')?.($.session.id() as string)
   if (published !== undefined) return published
-  return transcriptPath($.session.cwd() as string, $.session.id() as string, { MODLOOP_HOME: $.env.get('MODLOOP_HOME') })
+  // Where the session opened: a move (EnterWorktree) does not move its files.
+  return transcriptPath($.session.root() as string, $.session.id() as string, { MODLOOP_HOME: $.env.get('MODLOOP_HOME') })
 }
 
 /** Where a session's large tool results go: `<session dir>/tool-results/`, beside its transcript (spec §3.11). */

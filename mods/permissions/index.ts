@@ -49,9 +49,11 @@ export default defineMod({
     const reported = new Set<string>()
     // The running command's or skill's allowed-tools, on top of the session's rules; which skills ask.
     const grants = invocationGrants()
+    // A call's relative paths are judged from where the session works now: EnterWorktree moves it
+    // ($.session.move), and the tools resolve them there.
     const current = async ($: ModApi, p: Policy, agentId?: string): Promise<Policy> => {
       const commands = $.capability.use('commands')
-      return { ...(await grants($, p, agentId)), ...(commands ? { skillAsks: (name: string) => commands.skillAsks(name) } : {}) }
+      return { ...(await grants($, p, agentId)), cwd: $.session.cwd() as string, ...(commands ? { skillAsks: (name: string) => commands.skillAsks(name) } : {}) }
     }
     // The mode plan mode was entered from: an approved plan goes back to it.
     let beforePlan: Mode = 'default'

@@ -81,6 +81,19 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
     expect(sent[6]).toContain(JSON.stringify(`# Environment update\n - Primary working directory: ${at} (was ${wt})\n - The primary working directory is no longer a git worktree.`).slice(1, -1))
   })
 
+  it('after EnterWorktree, a call\'s relative path is judged where the tool reads it: from the worktree', async () => {
+    const at = await repo('judged')
+    // From the worktree, ../.. is the project's .claude folder: inside the project, so searched unasked.
+    const r = await runCli(['-p', 'go', '--trust-workspace', '--allowedTools', 'EnterWorktree'], { cwd: at, script: [
+      call('EnterWorktree', { name: 'j1' }),
+      call('Glob', { pattern: '*', path: '../..' }),
+      { reply: 'done' },
+    ] })
+    expect(r.code, r.err).toBe(0)
+    const sent = JSON.stringify((r.requests[2]!.body as any).messages.at(-1))
+    expect(sent).not.toMatch(/requires approval|outside the working directories|is_error/)
+  })
+
   it('keep leaves the worktree and its commits; one entered by path is never removed', async () => {
     const at = await repo('keep')
     const wt = join(at, '.claude', 'worktrees', 'k1')
