@@ -49,11 +49,11 @@ export default defineMod({
     const reported = new Set<string>()
     // The running command's or skill's allowed-tools, on top of the session's rules; which skills ask.
     const grants = invocationGrants()
-    // A call's relative paths are judged from where the session works now: EnterWorktree moves it
-    // ($.session.move), and the tools resolve them there.
-    const current = async ($: ModApi, p: Policy, agentId?: string): Promise<Policy> => {
+    // `cwd`: where the session works now, which EnterWorktree moves ($.session.move): a call's
+    // relative paths are judged from there, as the tools resolve them.
+    const current = async ($: ModApi, p: Policy, agentId?: string, cwd = p.cwd): Promise<Policy> => {
       const commands = $.capability.use('commands')
-      return { ...(await grants($, p, agentId)), cwd: $.session.cwd() as string, ...(commands ? { skillAsks: (name: string) => commands.skillAsks(name) } : {}) }
+      return { ...(await grants($, p, agentId)), cwd, ...(commands ? { skillAsks: (name: string) => commands.skillAsks(name) } : {}) }
     }
     // The mode plan mode was entered from: an approved plan goes back to it.
     let beforePlan: Mode = 'default'
@@ -154,7 +154,7 @@ export default defineMod({
       if (!policy) return { decision: 'ask', rule: '[not-loaded]', reason: `the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}` }
       // The main agent's Bash calls run where its last `cd` left the shell (a subagent's may run in a worktree of its own).
       const shellDir = (e.tool === 'Bash' || e.tool === WATCH_TOOL) && e.agentId === undefined ? $.capability.use('shellCwd')?.($.session.id() as string) : undefined
-      const verdict = await evaluate(await current($, policy, e.agentId), e.tool, e.input, shellDir)
+      const verdict = await evaluate(await current($, policy, e.agentId, $.session.cwd() as string), e.tool, e.input, shellDir)
       if (e.tool === EXIT_PLAN_TOOL && policy.mode === 'plan' && e.tool_use_id) exitAsks.add(e.tool_use_id)
       const answer = { decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}), ...(verdict.rule ? { rule: verdict.rule } : {}) }
       if (answer.decision === 'ask') return { ...answer, ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}) }
