@@ -119,10 +119,18 @@ export function buildApi(ctx: ApiContext): ModApi {
 
 /** Timers tied to the mod's signal, so disposing a mod cancels what it scheduled. */
 function clockFor(mod: string, modSignal: AbortSignal) {
+  // Each timer's listener leaves the mod's signal as the timer ends: a mod re-arming one timer all
+  // session long (the cron mod) would pile them up, and Node warns past 10.
   const timer = (ms: number, fn: () => void, repeat: boolean) => {
-    const handle = repeat ? setInterval(fn, ms) : setTimeout(fn, ms)
+    const cancel = () => {
+      clearTimeout(handle)
+      modSignal.removeEventListener('abort', cancel)
+    }
+    const handle = repeat ? setInterval(fn, ms) : setTimeout(() => {
+      modSignal.removeEventListener('abort', cancel)
+      fn()
+    }, ms)
     handle.unref()
-    const cancel = () => clearTimeout(handle)
     modSignal.addEventListener('abort', cancel, { once: true })
     return { cancel }
   }
@@ -133,11 +141,15 @@ function clockFor(mod: string, modSignal: AbortSignal) {
         const signals = [modSignal, options?.signal].filter((s): s is AbortSignal => s !== undefined)
         const signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals)
         if (signal.aborted) return reject(signal.reason)
-        const t = setTimeout(resolve, ms)
-        signal.addEventListener('abort', () => {
+        const onAbort = () => {
           clearTimeout(t)
           reject(signal.reason)
-        }, { once: true })
+        }
+        const t = setTimeout(() => {
+          signal.removeEventListener('abort', onAbort)
+          resolve()
+        }, ms)
+        signal.addEventListener('abort', onAbort, { once: true })
       }),
     after: (ms: number, fn: () => void) => timer(ms, fn, false),
     // A period below 1 ms (0, a negative, NaN) is refused (spec mods §4 $.clock): Node would run it every millisecond.

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
@@ -79,6 +80,21 @@ describe('the $ API', () => {
     await new Promise((r) => setTimeout(r, 30))
     expect(fired).toBe(before)
     expect(api().signal.aborted).toBe(true)
+  })
+
+  it('$.clock timers that are cancelled, have fired or have slept leave no listener on the mod\'s signal', async () => {
+    const { host, api } = await capture()
+    host.bind()
+    const signal = api().signal
+    const before = getEventListeners(signal, 'abort').length
+    // A scheduler re-arms one timer again and again for the whole session (the cron mod does).
+    for (let i = 0; i < 20; i++) api().clock.after(60_000, () => {}).cancel()
+    for (let i = 0; i < 20; i++) api().clock.every(60_000, () => {}).cancel()
+    await new Promise<void>((resolve) => api().clock.after(1, resolve))
+    await api().clock.sleep(1)
+    await api().clock.sleep(1, { signal: new AbortController().signal })
+    expect(getEventListeners(signal, 'abort')).toHaveLength(before)
+    await host.close()
   })
 
   it('$.clock.every refuses a period below 1 ms, naming the mod', async () => {
