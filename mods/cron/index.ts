@@ -23,18 +23,24 @@ export default defineMod({
   register(on, opts, $) {
     const schedulers = new Map<string, Scheduler>()
     // Each session's save in progress: the session ends once it is written.
-    const saves = new Map<string, () => Promise<void>>()
+    const saves = new Map<string, () => Promise<unknown>>()
 
     on('session.start', async ($, e, next) => {
       const clock = opts.clock ?? $.clock
       const file = jobsFileOf(e.cwd)
       // Ids this session loaded or made: a save replaces those in the file and keeps the others' jobs.
       const mine = new Set<string>()
-      let saving = Promise.resolve()
+      // Settles with why the file could not be written (also logged), or undefined once it is.
+      let saving: Promise<string | undefined> = Promise.resolve(undefined)
       const save = () => (saving = saving.then(async () => {
         const others = (await readJobs(file, () => {})).filter((j) => !mine.has(j.id))
         await writeJobs(file, [...others, ...scheduler.durable()])
-      }).catch((err: unknown) => $.log.warn(`could not save scheduled jobs to ${file}: ${(err as Error).message}`)))
+        return undefined
+      }).catch((err: unknown) => {
+        const why = `Could not write ${file}: ${(err as Error).message}`
+        $.log.warn(why)
+        return why
+      }))
       const run = (job: Job, last: boolean) => {
         const note = last ? `\n\n(Scheduled job ${job.id} has reached its age limit: this is its last run, and it is now deleted.)` : ''
         void $.prompt.submit({ text: job.prompt + note, asUser: true })
@@ -48,7 +54,7 @@ export default defineMod({
       }
       const saved = async () => {
         for (const j of scheduler.durable()) mine.add(j.id)
-        await save()
+        return save()
       }
       for (const tool of cronTools(scheduler, () => clock.now(), saved)) await registerTool($, tool)
       return next(e)

@@ -37,10 +37,11 @@ const listInput = z.object({}).strict()
 const newId = async () => (await import('node:crypto')).randomBytes(4).toString('hex')
 
 /** What CronCreate answers, in Claude Code's words: kind, id, schedule, next run, where it is kept, how it ends. */
-function createdText(job: ScheduledJob): string {
+function createdText(job: ScheduledJob, unsaved: string | undefined): string {
   const kind = job.recurring ? 'recurring job' : 'one-shot task'
   const next = job.nextRunAt === undefined ? 'never' : formatWhen(job.nextRunAt)
-  const kept = job.durable ? 'Persisted to .claude/scheduled_tasks.json.' : 'Session-only (not written to disk, dies when Claude exits).'
+  const kept = !job.durable ? 'Session-only (not written to disk, dies when Claude exits).'
+    : unsaved ? `${unsaved}. It runs in this session; the next change to the scheduled jobs tries the file again.` : 'Persisted to .claude/scheduled_tasks.json.'
   const ends = job.recurring ? 'Auto-expires after 30 days. Use CronDelete to cancel sooner.' : 'It will fire once then auto-delete.'
   return `Scheduled ${kind} ${job.id} (${humanSchedule(job.cron)}). Next run: ${next}. ${kept} ${ends}`
 }
@@ -51,8 +52,8 @@ function listRow(job: ScheduledJob): string {
   return `${job.id} — ${humanSchedule(job.cron)} (${job.recurring ? 'recurring' : 'one-shot'})${job.durable ? '' : ' [session-only]'}, ${next}: ${job.prompt}`
 }
 
-/** CronCreate, CronDelete and CronList over one session's scheduler; `saved` writes the durable jobs. */
-export function cronTools(scheduler: Scheduler, now: () => number, saved: () => Promise<void>): BuiltinTool<z.ZodType>[] {
+/** CronCreate, CronDelete and CronList over one session's scheduler; `saved` writes the durable jobs, answering why it could not. */
+export function cronTools(scheduler: Scheduler, now: () => number, saved: () => Promise<string | undefined>): BuiltinTool<z.ZodType>[] {
   const create: BuiltinTool<typeof createInput> = {
     name: 'CronCreate', description: CREATE_DESCRIPTION, input: createInput, isReadOnly: false,
     async call(input): Promise<ToolOutput> {
@@ -64,9 +65,9 @@ export function cronTools(scheduler: Scheduler, now: () => number, saved: () => 
         ...(recurring ? { maxAgeMs: RECURRING_MAX_AGE_MS } : {}),
       }
       const scheduled = scheduler.add(job)
-      if (job.durable) await saved()
+      const unsaved = job.durable ? await saved() : undefined
       const result = { id: job.id, humanSchedule: humanSchedule(job.cron), recurring, durable: job.durable, nextFireAt: scheduled.nextRunAt, ...(recurring ? { maxAgeMs: RECURRING_MAX_AGE_MS } : {}) }
-      return { result, text: createdText(scheduled) }
+      return { result, text: createdText(scheduled, unsaved) }
     },
   }
   const remove: BuiltinTool<typeof deleteInput> = {
@@ -74,8 +75,8 @@ export function cronTools(scheduler: Scheduler, now: () => number, saved: () => 
     async call(input): Promise<ToolOutput> {
       const job = scheduler.remove(input.id)
       if (!job) return failure(`No scheduled job with id '${input.id}'`)
-      if (job.durable) await saved()
-      return { result: { id: job.id }, text: `Cancelled job ${job.id}.` }
+      const unsaved = job.durable ? await saved() : undefined
+      return { result: { id: job.id }, text: `Cancelled job ${job.id}.${unsaved ? ` ${unsaved}: a later session in this project may still run it.` : ''}` }
     },
   }
   const list: BuiltinTool<typeof listInput> = {

@@ -130,6 +130,18 @@ describe('scheduled prompts (CronCreate) in a live session', () => {
     expect(after.tasks[0].lastFiredAt).toBe(clock.now())
   })
 
+  it('a durable job whose file cannot be written is not said to be persisted: the answer names the file and why', async () => {
+    const cwd = await newProject()
+    // .claude is a file here: the jobs file under it can never be written.
+    await writeFile(join(cwd, '.claude'), 'not a folder')
+    const clock = new ManualClock(START)
+    const run = await cronSession([create({ cron: '0 9 * * *', prompt: 'digest', durable: true }), { reply: 'ok' }], 'a daily digest, kept', { clock, cwd }, (_r, _i, ch) => ch.close())
+    const created = lastSent(run.requests[1]!.body)[0]!
+    expect(created).not.toContain('Persisted to')
+    expect(created).toContain(`Could not write ${join(cwd, '.claude', 'scheduled_tasks.json')}`)
+    expect(run.results.map((r) => r.subtype)).toEqual(['success'])
+  })
+
   it('a stored job that names no life (an older file) lives a week; its last run empties the file', async () => {
     const cwd = await newProject()
     await mkdir(join(cwd, '.claude'))
