@@ -4,6 +4,9 @@ import { registerTool } from '../_shared/register-tool.js'
 import { jobsFileOf, readJobs, writeJobs, type Job } from './jobs-file.js'
 import { Scheduler, type CronClock } from './scheduler.js'
 import { cronTools } from './tools.js'
+import { wakeupTool } from './wakeup-tool.js'
+import { AUTONOMOUS_PROMPT, AUTONOMOUS_SENTINEL, AUTONOMOUS_TICK, loopPrompt } from './loop-prompts.js'
+import { registerCommands } from '../_shared/register-command.js'
 
 const options = z.object({
   /** The clock jobs run on; `$.clock` unless given (a test passes one it moves by hand). */
@@ -14,11 +17,13 @@ const options = z.object({
  * Scheduled prompts: CronCreate, CronDelete and CronList. A job's prompt runs as a turn of the
  * session ($.prompt.submit, as the user's words, origin the cron mod) when it comes due and no
  * turn is running. Jobs live with the session; durable ones are also kept in the project's
- * .claude/scheduled_tasks.json, and the next session started there takes them up.
+ * .claude/scheduled_tasks.json, and the next session started there takes them up. `/loop`
+ * repeats a prompt: on an interval through CronCreate, or paced by the model through
+ * ScheduleWakeup, whose wake-ups are one-shots of the same scheduler.
  */
 export default defineMod({
   name: 'cron',
-  description: 'The CronCreate, CronDelete and CronList tools: prompts that run on a schedule',
+  description: 'The CronCreate, CronDelete, CronList and ScheduleWakeup tools and /loop: prompts that run on a schedule',
   options,
   register(on, opts, $) {
     const schedulers = new Map<string, Scheduler>()
@@ -41,7 +46,9 @@ export default defineMod({
         $.log.warn(why)
         return why
       }))
-      const run = (job: Job, last: boolean) => {
+      const run = (job: Job & { wakeup?: true }, last: boolean) => {
+        // A wake-up's prompt is the /loop input again (a slash command, run as typed), or the placeholder of a /loop with no task.
+        if (job.wakeup) return void $.prompt.submit({ text: job.prompt.trim() === AUTONOMOUS_SENTINEL ? AUTONOMOUS_TICK : job.prompt, asUser: true })
         const note = last ? `\n\n(Scheduled job ${job.id} has reached its age limit: this is its last run, and it is now deleted.)` : ''
         void $.prompt.submit({ text: job.prompt + note, asUser: true })
       }
@@ -57,7 +64,16 @@ export default defineMod({
         return save()
       }
       for (const tool of cronTools(scheduler, () => clock.now(), saved)) await registerTool($, tool)
-      return next(e)
+      await registerTool($, wakeupTool(scheduler, () => clock.now()))
+      const r = await next(e)
+      await registerCommands($, [{ name: 'loop', description: 'Run a prompt again and again: every [interval] (/loop 5m <prompt>), or paced by the model when no interval is given', argumentHint: '[interval] <prompt>', kind: 'prompt' }])
+      return r
+    })
+
+    on('command.run', ($, e, next) => {
+      if (e.command !== 'loop') return next(e)
+      const args = e.args.trim()
+      return { prompt: args === '' ? AUTONOMOUS_PROMPT : loopPrompt(args) }
     })
 
     // Subagents' turns run inside a turn of the session: only the session's own count.

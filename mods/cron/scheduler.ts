@@ -8,7 +8,7 @@ export interface CronClock {
 }
 
 /** A job with its next run (ms); undefined when its expression matches no time to come. */
-export type ScheduledJob = Job & { nextRunAt: number | undefined }
+export type ScheduledJob = Job & { nextRunAt: number | undefined; wakeup?: true }
 
 // A timer further out than this is re-armed on waking: Node runs a longer setTimeout at once.
 const MAX_TIMER_MS = 24 * 60 * 60_000
@@ -27,7 +27,7 @@ export class Scheduler {
 
   constructor(
     private readonly clock: CronClock,
-    private readonly run: (job: Job, last: boolean) => void,
+    private readonly run: (job: ScheduledJob, last: boolean) => void,
     private readonly changed: () => void,
   ) {}
 
@@ -37,6 +37,27 @@ export class Scheduler {
     this.jobs.set(job.id, scheduled)
     this.arm()
     return scheduled
+  }
+
+  /** A ScheduleWakeup: `job`'s prompt runs once, at `at` (ms), and is not listed with the jobs. */
+  addWakeup(job: Job, at: number): ScheduledJob {
+    const scheduled: ScheduledJob = { ...job, recurring: false, durable: false, nextRunAt: at, wakeup: true }
+    this.jobs.set(job.id, scheduled)
+    this.arm()
+    return scheduled
+  }
+
+  /** Cancels every pending wake-up; answers how many there were. */
+  cancelWakeups(): number {
+    const ids = [...this.jobs.values()].filter((j) => j.wakeup).map((j) => j.id)
+    for (const id of ids) this.jobs.delete(id)
+    this.arm()
+    return ids.length
+  }
+
+  /** Whether a wake-up is pending. */
+  hasWakeup(): boolean {
+    return [...this.jobs.values()].some((j) => j.wakeup)
   }
 
   remove(id: string): Job | undefined {
@@ -53,7 +74,7 @@ export class Scheduler {
 
   /** The jobs, durable ones first, each group in the order it was made. */
   list(): ScheduledJob[] {
-    const all = [...this.jobs.values()]
+    const all = [...this.jobs.values()].filter((j) => !j.wakeup)
     return [...all.filter((j) => j.durable), ...all.filter((j) => !j.durable)]
   }
 
