@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { registerTool } from '../_shared/register-tool.js'
-import { jobsFileOf, readJobs, writeJobs, type Job } from './jobs-file.js'
+import { jobsFileOf, readJobs, UnreadableJobsFile, writeJobs, type Job } from './jobs-file.js'
 import { Scheduler, type CronClock } from './scheduler.js'
 import { cronTools } from './tools.js'
 import { wakeupTool } from './wakeup-tool.js'
@@ -35,6 +35,12 @@ export default defineMod({
       const file = jobsFileOf(e.cwd)
       // Ids this session loaded or made: a save replaces those in the file and keeps the others' jobs.
       const mine = new Set<string>()
+      // Each reason once: a file left broken would otherwise warn at every change to the jobs.
+      let warned: string | undefined
+      const warn = (why: string) => {
+        if (why !== warned) $.log.warn(why)
+        warned = why
+      }
       // Settles with why the file could not be written (also logged), or undefined once it is.
       let saving: Promise<string | undefined> = Promise.resolve(undefined)
       const save = () => (saving = saving.then(async () => {
@@ -42,8 +48,8 @@ export default defineMod({
         await writeJobs(file, [...others, ...scheduler.durable()])
         return undefined
       }).catch((err: unknown) => {
-        const why = `Could not write ${file}: ${(err as Error).message}`
-        $.log.warn(why)
+        const why = err instanceof UnreadableJobsFile ? err.message : `Could not write ${file}: ${(err as Error).message}`
+        warn(why)
         return why
       }))
       const run = (job: Job & { wakeup?: true }, last: boolean) => {
@@ -55,7 +61,12 @@ export default defineMod({
       const scheduler = new Scheduler(clock, run, () => void save())
       schedulers.set(e.sessionId, scheduler)
       saves.set(e.sessionId, () => saving)
-      for (const job of await readJobs(file, (m) => $.log.warn(m))) {
+      const loaded = await readJobs(file, (m) => $.log.warn(m)).catch((err: unknown) => {
+        if (!(err instanceof UnreadableJobsFile)) throw err
+        warn(err.message)
+        return []
+      })
+      for (const job of loaded) {
         mine.add(job.id)
         scheduler.add(job)
       }

@@ -31,24 +31,34 @@ const Stored = z.object({
 })
 
 /**
+ * A jobs file that is there but cannot be read as a list of jobs (not JSON, `tasks` no list, no
+ * read permission). It is never written over: its jobs would be lost, when one fix may bring them back.
+ */
+export class UnreadableJobsFile extends Error {}
+
+/**
  * The durable jobs of a project. A missing file is no jobs; an entry that is not a job is left
- * out with a warning, so one bad line does not lose the rest.
+ * out with a warning, so one bad line does not lose the rest. A file that is there but cannot
+ * be read throws UnreadableJobsFile.
  */
 export async function readJobs(file: string, warn: (m: string) => void): Promise<Job[]> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
-  } catch {
-    return []
+  } catch (err) {
+    // No file, or no folder where .claude should be: nothing to lose by writing.
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return []
+    throw new UnreadableJobsFile(`${file} cannot be read (${(err as Error).message}); it is left as it is, and durable jobs are not saved`)
   }
   let tasks: unknown
   try {
-    tasks = (JSON.parse(text) as { tasks?: unknown }).tasks
+    tasks = (JSON.parse(text) as { tasks?: unknown } | null)?.tasks
   } catch (err) {
-    warn(`${file}: not JSON (${(err as Error).message}); its scheduled jobs are not loaded`)
-    return []
+    throw new UnreadableJobsFile(`${file} is not JSON (${(err as Error).message}); it is left as it is, so its jobs are not lost, and durable jobs are not saved until it is fixed`)
   }
-  if (!Array.isArray(tasks)) return []
+  if (tasks === undefined) return []
+  if (!Array.isArray(tasks)) throw new UnreadableJobsFile(`${file}: "tasks" is not a list; it is left as it is, and durable jobs are not saved until it is fixed`)
   const jobs: Job[] = []
   for (const t of tasks) {
     const parsed = Stored.safeParse(t)

@@ -142,6 +142,26 @@ describe('scheduled prompts (CronCreate) in a live session', () => {
     expect(run.results.map((r) => r.subtype)).toEqual(['success'])
   })
 
+  it('a jobs file that is not JSON is never written over: a durable job is not saved, the answer says why, naming the file, and it warns once', async () => {
+    const cwd = await newProject()
+    await mkdir(join(cwd, '.claude'))
+    const file = join(cwd, '.claude', 'scheduled_tasks.json')
+    // A hand edit with one syntax error (a trailing comma): its job must survive.
+    const broken = '{ "tasks": [ { "id": "abcd0123", "cron": "0 9 * * *", "prompt": "kept", "createdAt": 1 }, ] }\n'
+    await writeFile(file, broken)
+    const clock = new ManualClock(START)
+    const log: string[] = []
+    const run = await cronSession([create({ cron: '0 9 * * *', prompt: 'digest', durable: true }), create({ cron: '0 10 * * *', prompt: 'later', durable: true }), { reply: 'ok' }], 'two daily jobs, kept', { clock, cwd, log: (l) => log.push(l) }, (_r, _i, ch) => ch.close())
+    expect(await readFile(file, 'utf8')).toBe(broken)
+    for (const i of [1, 2]) {
+      const created = lastSent(run.requests[i]!.body)[0]!
+      expect(created).not.toContain('Persisted to')
+      expect(created).toContain(`${file} is not JSON`)
+    }
+    expect(log.filter((l) => l.includes(file))).toHaveLength(1)
+    expect(run.results.map((r) => r.subtype)).toEqual(['success'])
+  })
+
   it('a stored job that names no life (an older file) lives a week; its last run empties the file', async () => {
     const cwd = await newProject()
     await mkdir(join(cwd, '.claude'))

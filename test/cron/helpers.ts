@@ -25,14 +25,14 @@ export interface CronRun {
  * result (with its index) and says what to do next: send a prompt, run the clock's next timer, or
  * end the input.
  */
-export async function cronSession(script: unknown, first: string, opts: { clock: ManualClock; cwd: string; mods?: ModSpec[] }, drive: (result: SDKResultMessage, index: number, ch: ReturnType<typeof channel>) => void): Promise<CronRun> {
+export async function cronSession(script: unknown, first: string, opts: { clock: ManualClock; cwd: string; mods?: ModSpec[]; log?: (line: string) => void }, drive: (result: SDKResultMessage, index: number, ch: ReturnType<typeof channel>) => void): Promise<CronRun> {
   const server = await startFakeAnthropic({ script })
   const ch = channel()
   const messages: SDKMessage[] = []
   const results: SDKResultMessage[] = []
   try {
     ch.send(first)
-    const q = query({ prompt: ch.input, options: { bare: true, cwd: opts.cwd, mods: [['cron', { clock: opts.clock }], ...(opts.mods ?? [])], env: { ...process.env, HOME: opts.cwd, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' } } })
+    const q = query({ prompt: ch.input, options: { bare: true, cwd: opts.cwd, mods: [['cron', { clock: opts.clock }], ...(opts.mods ?? [])], env: { ...process.env, HOME: opts.cwd, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 't' }, ...(opts.log ? { log: opts.log } : {}) } })
     for await (const m of q) {
       messages.push(m)
       if (m.type === 'result') {
