@@ -195,7 +195,7 @@ export { uuid } from '../random.js'
 
 export const zeroUsage = (): Usage => ({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })
 
-/** Counts add up; how the API served the requests (tier, geo, speed, …) is as the latest response said, as in Claude Code; a fallback credit the latest one reported. */
+/** Counts add up; how the API served the requests (tier, geo, speed, …) is as the latest usage that says it said, as in Claude Code; a fallback credit the latest one reported. */
 export function addUsage(into: Usage, u: Partial<Usage> | null | undefined): void {
   if (!u) return
   into.input_tokens += u.input_tokens ?? 0
@@ -213,10 +213,12 @@ export function addUsage(into: Usage, u: Partial<Usage> | null | undefined): voi
     t.web_fetch_requests = (t.web_fetch_requests ?? 0) + (u.server_tool_use.web_fetch_requests ?? 0)
   }
   if (u.output_tokens_details) (into.output_tokens_details ??= { thinking_tokens: 0 }).thinking_tokens += u.output_tokens_details.thinking_tokens
-  into.service_tier = u.service_tier
-  into.inference_geo = u.inference_geo
-  into.speed = u.speed
-  into.iterations = u.iterations
+  // Only what the added usage says: a failed or cut-off request's usage names no tier, and must not
+  // reset what the last response said to the defaults.
+  if (u.service_tier !== undefined) into.service_tier = u.service_tier
+  if (u.inference_geo !== undefined) into.inference_geo = u.inference_geo
+  if (u.speed !== undefined) into.speed = u.speed
+  if (u.iterations !== undefined) into.iterations = u.iterations
   if (u.fallback_credit !== undefined) into.fallback_credit = u.fallback_credit
 }
 

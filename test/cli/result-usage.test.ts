@@ -44,6 +44,15 @@ describe('the result usage', () => {
     expect(told.usage).toMatchObject({ input_tokens: 40, output_tokens: 25, output_tokens_details: { thinking_tokens: 18 }, service_tier: 'standard', inference_geo: 'us', speed: 'fast' })
   })
 
+  it('keeps how the last answered request was served when a later request fails without a usage of its own', async () => {
+    const failed = await json(['--dangerously-skip-permissions'], [
+      { reply: [{ tool_use: { name: 'Bash', input: { command: 'true' } } }], usage: { input_tokens: 10, output_tokens: 20, service_tier: 'priority', inference_geo: 'us', speed: 'fast' } },
+      { error: { status: 400, type: 'invalid_request_error', message: 'bad request' } },
+    ])
+    expect(failed.is_error).toBe(true)
+    expect(failed.usage).toMatchObject({ input_tokens: 10, output_tokens: 20, service_tier: 'priority', inference_geo: 'us', speed: 'fast' })
+  })
+
   it('modelUsage names each model canonically, with its thinking tokens, cache write split, provider and cost basis', async () => {
     const result = await json(['--model', 'claude-sonnet-4-5-20250929', '--dangerously-skip-permissions'], [
       { reply: [{ tool_use: { name: 'Bash', input: { command: 'true' } } }], model: 'my-custom-model', usage: { input_tokens: 10, output_tokens: 20, thinking_tokens: 15 } },
