@@ -1,7 +1,7 @@
 import type { ContentBlock, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { Usage } from '../core/events/types.js'
 import { ModelApiError, type ModelRequest } from '../core/model/types.js'
-import { addUsage, zeroUsage } from '../core/loop/messages.js'
+import { zeroUsage } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
 import { resolveAlias, smallFastModel } from '../core/model/aliases.js'
 import { outputTokenCap } from '../core/model/pricing.js'
@@ -66,19 +66,20 @@ const isCalling = (m: MessageParam) => m.role === 'assistant' && Array.isArray(m
 
 /** Sends the request `build` makes and reads its blocks; the usage is accounted on the session whatever the outcome. */
 async function answerOf(session: Session, model: string, signal: AbortSignal | undefined, build: () => Promise<ModelRequest>): Promise<CompleteResult> {
-  const usage: Usage = zeroUsage()
+  let usage: Usage = zeroUsage()
   const content: ContentBlock[] = []
   try {
     const events = session.llm.stream(await build(), { signal })
     for await (const ev of events) {
       if (ev.type === 'message_start') {
-        // A retried stream starts over.
+        // A retried stream starts over, and so does its usage: the attempt that answers is the one
+        // request counted, as the turn loop counts its own (accumulate.ts). Summed, two 60K prompts
+        // would be priced as one 120K request, past a long-context line neither crossed.
         content.length = 0
-        addUsage(usage, readUsage(ev.message.usage))
+        usage = readUsage(ev.message.usage)
       } else if (ev.type === 'message_delta' && ev.usage) {
-        usage.output_tokens = ev.usage.output_tokens ?? usage.output_tokens
-        const searches = ev.usage.server_tool_use?.web_search_requests
-        if (searches) usage.server_tool_use = { web_search_requests: searches }
+        // The delta's counts are the response's totals so far, not increments.
+        usage = readUsage(ev.usage, usage)
       } else foldBlock(content, ev)
     }
   } catch (err) {
