@@ -1,12 +1,17 @@
+import { existsSync } from 'node:fs'
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { jobsFileOf, readJobs, UnreadableJobsFile, writeJobs, type Job } from './jobs-file.js'
+import { ownerLockOf, takeOwnerLock } from './owner-lock.js'
 import { Scheduler, type CronClock } from './scheduler.js'
 import { cronTools } from './tools.js'
 import { wakeupTool } from './wakeup-tool.js'
 import { AUTONOMOUS_PROMPT, AUTONOMOUS_SENTINEL, AUTONOMOUS_TICK, loopPrompt } from './loop-prompts.js'
 import { registerCommands } from '../_shared/register-command.js'
+
+/** How often a session that does not own the project's durable jobs tries to take them over. */
+const OWNER_RETRY_MS = 60_000
 
 const options = z.object({
   /** The clock jobs run on; `$.clock` unless given (a test passes one it moves by hand). */
@@ -29,6 +34,8 @@ export default defineMod({
     const schedulers = new Map<string, Scheduler>()
     // Each session's save in progress: the session ends once it is written.
     const saves = new Map<string, () => Promise<unknown>>()
+    // Each session's last step: release the project's jobs if it owns them, stop waiting if not.
+    const ends = new Map<string, () => void>()
 
     on('session.start', async ($, e, next) => {
       const clock = opts.clock ?? $.clock
@@ -61,18 +68,49 @@ export default defineMod({
       const scheduler = new Scheduler(clock, run, () => void save())
       schedulers.set(e.sessionId, scheduler)
       saves.set(e.sessionId, () => saving)
-      const loaded = await readJobs(file, (m) => $.log.warn(m)).catch((err: unknown) => {
-        if (!(err instanceof UnreadableJobsFile)) throw err
-        warn(err.message)
-        return []
+      const load = async () => {
+        const loaded = await readJobs(file, (m) => $.log.warn(m)).catch((err: unknown) => {
+          if (!(err instanceof UnreadableJobsFile)) throw err
+          warn(err.message)
+          return []
+        })
+        for (const job of loaded.filter((j) => !scheduler.has(j.id))) {
+          mine.add(job.id)
+          scheduler.add(job)
+        }
+      }
+      // One session at a time runs the file's jobs: the one holding the lock beside it. Another
+      // leaves them alone and tries the lock again every minute, taking the jobs up once it is free.
+      let release: (() => void) | undefined
+      let watch: { cancel(): void } | undefined
+      const claim = (): boolean => {
+        if (release) return true
+        const taken = takeOwnerLock(ownerLockOf(file), e.sessionId)
+        if (taken === undefined) return false
+        release = taken === 'no-lock' ? () => {} : taken
+        return true
+      }
+      const waitForOwner = () => {
+        watch ??= clock.after(OWNER_RETRY_MS, () => {
+          watch = undefined
+          if (claim()) void load().catch((err: unknown) => $.log.warn(`${file}: ${(err as Error).message}`))
+          else waitForOwner()
+        })
+      }
+      ends.set(e.sessionId, () => {
+        watch?.cancel()
+        release?.()
       })
-      for (const job of loaded) {
-        mine.add(job.id)
-        scheduler.add(job)
+      if (existsSync(file)) {
+        if (claim()) await load()
+        else waitForOwner()
       }
       const saved = async () => {
         for (const j of scheduler.durable()) mine.add(j.id)
-        return save()
+        const why = await save()
+        // The first durable job of a project makes this session the owner, unless one is already there.
+        if (why === undefined && !claim()) waitForOwner()
+        return why
       }
       for (const tool of cronTools(scheduler, () => clock.now(), saved)) await registerTool($, tool)
       await registerTool($, wakeupTool(scheduler, () => clock.now()))
@@ -103,11 +141,15 @@ export default defineMod({
       schedulers.delete(e.sessionId)
       await saves.get(e.sessionId)?.()
       saves.delete(e.sessionId)
+      ends.get(e.sessionId)?.()
+      ends.delete(e.sessionId)
       return next(e)
     })
 
     return () => {
       for (const s of schedulers.values()) s.stop()
+      for (const end of ends.values()) end()
+      ends.clear()
       schedulers.clear()
       saves.clear()
     }
