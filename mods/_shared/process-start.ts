@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 
 /**
  * When process `pid` started, as an opaque token that only compares equal for the same process:
@@ -34,4 +35,30 @@ function statFields(pid: number): string[] | undefined {
   } catch {
     return undefined
   }
+}
+
+let ownStartCache: string | undefined
+/** This process's start (processStart of its own pid), read once. */
+export function ownProcessStart(): string | undefined {
+  ownStartCache ??= processStart(process.pid)
+  return ownStartCache
+}
+
+/**
+ * Whether the process a lock names still runs: its pid is alive and not a zombie, and it started
+ * when the lock says (a reused pid names another process). A lock from another host cannot be
+ * checked and holds; one naming no start holds while its pid lives.
+ */
+export function writerAlive(writer: { pid: number; start?: string; host?: string }): boolean {
+  if (writer.host !== undefined && writer.host !== hostname()) return true
+  try {
+    process.kill(writer.pid, 0)
+    if (isZombie(writer.pid)) return false
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false
+  }
+  if (writer.start === undefined) return true
+  const start = processStart(writer.pid)
+  return start === undefined || start === writer.start
 }

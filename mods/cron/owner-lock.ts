@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { isZombie, processStart } from '../_shared/process-start.js'
+import { ownProcessStart, writerAlive } from '../_shared/process-start.js'
 
 /** Where the lock of a jobs file is: beside it. */
 export const ownerLockOf = (jobsFile: string) => jobsFile.replace(/\.json$/, '.lock')
@@ -35,7 +35,7 @@ export function takeOwnerLock(path: string, sessionId: string): (() => void) | u
       }
       continue
     }
-    const owner: Owner = { sessionId, pid: process.pid, ...(ownStart() ? { procStart: ownStart() } : {}), host: hostname() }
+    const owner: Owner = { sessionId, pid: process.pid, ...(ownProcessStart() ? { procStart: ownProcessStart() } : {}), host: hostname() }
     writeSync(fd, `${JSON.stringify(owner)}\n`)
     closeSync(fd)
     held.set(path, sessionId)
@@ -61,24 +61,7 @@ function readOwner(path: string): Owner | undefined {
   }
 }
 
-let ownStartCache: string | undefined
-function ownStart(): string | undefined {
-  ownStartCache ??= processStart(process.pid)
-  return ownStartCache
-}
-
 function holds(owner: Owner, path: string): boolean {
   if (owner.pid === process.pid) return held.get(path) === owner.sessionId
-  if (owner.host !== undefined && owner.host !== hostname()) return true
-  try {
-    process.kill(owner.pid, 0)
-    if (isZombie(owner.pid)) return false
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false
-  }
-  // Alive, but a process that started at another time has the pid now: the owner is gone.
-  if (owner.procStart === undefined) return true
-  const start = processStart(owner.pid)
-  return start === undefined || start === owner.procStart
+  return writerAlive({ pid: owner.pid, start: owner.procStart, host: owner.host })
 }

@@ -3,7 +3,7 @@ import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { ModloopError } from '../../../core/errors.js'
 import { lockPathOf } from './paths.js'
-import { isZombie, processStart } from '../../_shared/process-start.js'
+import { ownProcessStart, writerAlive } from '../../_shared/process-start.js'
 
 /**
  * The locks this process holds. A lock naming this process's own pid that is not here was left
@@ -37,7 +37,7 @@ export function acquireSessionLock(sessionPath: string, sessionId: string): () =
       }
       continue
     }
-    writeSync(fd, `${process.pid}\n${ownStart() ?? ''}\n${hostname()}\n`)
+    writeSync(fd, `${process.pid}\n${ownProcessStart() ?? ''}\n${hostname()}\n`)
     closeSync(fd)
     held.add(path)
     let released = false
@@ -88,30 +88,9 @@ function readPid(path: string): number | undefined {
   return readOwner(path)?.pid
 }
 
-let ownStartCache: string | undefined
-function ownStart(): string | undefined {
-  ownStartCache ??= processStart(process.pid)
-  return ownStartCache
-}
-
 /** Whether the lock at `path` naming `pid` is still held. */
 function holds(pid: number, path: string): boolean {
   if (pid === process.pid) return held.has(path)
   const owner = readOwner(path)
-  if (owner?.host !== undefined && owner.host !== hostname()) return true
-  if (!isAlive(pid)) return false
-  // Alive, but a process that started at another time has the pid now: the writer is gone.
-  if (owner?.start === undefined) return true
-  const start = processStart(pid)
-  return start === undefined || start === owner.start
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return !isZombie(pid)
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
+  return writerAlive({ pid, start: owner?.start, host: owner?.host })
 }
