@@ -101,8 +101,8 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   const settled = () => running.then(() => true, () => true)
   return {
     model: decided.model, agentId, done: running,
-    tell: (text) => void child.inbox.push(text),
-    untold: () => child.inbox.splice(0),
+    tell: (text, opts) => void child.inbox.push({ text, ...(opts?.event ? { event: true as const } : {}) }),
+    untold: () => child.inbox.splice(0).flatMap((m) => (m.event ? [] : [m.text])),
     resume: async (text, signal) => {
       await settled()
       // Its first run's signal may have fired (a stop); the resumed run answers to its own.

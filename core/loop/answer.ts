@@ -71,7 +71,7 @@ export async function* answer(session: Session, toolUses: ToolUse[], outcomes: C
   // them before it answers, and no turn of their own runs after. Each says it is no person's words.
   for (const { message: { content } } of input?.takeNotifications() ?? []) extra.push(...(typeof content === 'string' ? [{ type: 'text' as const, text: content }] : promptBlocks(content)))
   // A subagent has no input queue; what was sent to it meanwhile joins its round the same way.
-  if (session.agent && join) for (const text of session.inbox.splice(0)) extra.push({ type: 'text', text })
+  if (session.agent && join) for (const { text } of session.inbox.splice(0)) extra.push({ type: 'text', text })
   session.messages.push({ role: 'user', content: [...results, ...extra] })
   if (extra.length > 0) await recordUnshown(session, extra, true)
 }

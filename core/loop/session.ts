@@ -51,8 +51,12 @@ export class Session {
   readonly denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[] = []
   /** Streaming input waiting while a turn runs (streaming-input sessions only). */
   input: InputQueue | undefined
-  /** A subagent's messages from elsewhere in the session (SendMessage), joined to its next tool round. */
-  readonly inbox: string[] = []
+  /**
+   * A subagent's messages from elsewhere in the session (SendMessage) and the events of its own
+   * watches, joined to its next tool round. An `event` left unread when its run ends is dropped:
+   * it was about that run, and no reason to resume it.
+   */
+  readonly inbox: { text: string; event?: true }[] = []
   /** Slash commands mods registered, by name. */
   readonly commands = new Map<string, CommandInfo>()
   /** Running and finished subagents of this root session, by id. */

@@ -92,7 +92,9 @@ export interface SpawnedAgent {
   model: string
   agentId: string
   done: Promise<SubagentResult>
-  tell(text: string): void
+  /** Joins its next tool round. `event`: a watch's report, dropped (not kept for `untold`) if the run ends unread. */
+  tell(text: string, opts?: { event?: boolean }): void
+  /** The messages its run ended without reading (events left out), taken from its inbox. */
   untold(): string[]
   resume(prompt: string, signal?: AbortSignal): Promise<SubagentResult>
 }

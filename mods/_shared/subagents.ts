@@ -30,6 +30,12 @@ export interface Subagents {
   list(): SubagentInfo[]
   /** `to`: an agent id. `text`: what the agent reads, framed by the sender. */
   send(to: string, text: string, ctx: ToolContext): Promise<SendOutcome>
+  /**
+   * Gives a running subagent a report of its own background work (a watch's event) at its next
+   * tool round; false when it does not run. Unlike a message it never resumes one: an event it
+   * ends without reading is dropped with its run.
+   */
+  notify(agentId: string, text: string): boolean
 }
 
 declare module '../../core/mod/capabilities.js' {

@@ -50,6 +50,11 @@ export interface TaskLaunch {
    * never saw it start — as in Claude Code.
    */
   startedBy?: string
+  /**
+   * Where its reports go instead of the main conversation (a subagent's watch: that subagent's next
+   * tool round): its events, and its end unless it was stopped. False: nobody takes them any more.
+   */
+  deliver?: (text: string) => boolean
   /** Keeps the session's stream open while it runs in the background (a subagent's report is awaited). */
   holdsSession?: boolean
   /** Does the work; a throw ends it failed. */
@@ -109,7 +114,7 @@ export interface TaskRegistry {
   /**
    * Tells the model of something a running background task saw, without ending it (a watch's
    * events): a `<task-notification>` with the summary and the event, delivered as an end's report
-   * is. False when it was not sent: no such task runs, or its reports go to no one (a subagent's).
+   * is, or to its `deliver`. False when it was not sent: no such task runs, or its reports go to no one.
    */
   notify(id: string, report: { summary: string; event: string }): boolean
   /** Stops the tasks a subagent started (`startedBy`) that still run: it has ended. */

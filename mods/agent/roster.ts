@@ -41,6 +41,13 @@ export class Roster implements Subagents {
     return [...this.entries.values()].map(({ handle: _h, toolUseId: _t, ...info }) => info)
   }
 
+  notify(agentId: string, text: string): boolean {
+    const entry = this.entries.get(agentId)
+    if (entry?.status !== 'running') return false
+    entry.handle.tell(text, { event: true })
+    return true
+  }
+
   async send(to: string, text: string, ctx: ToolContext): Promise<SendOutcome> {
     const entry = this.entries.get(to)
     if (!entry) return { unknown: true }

@@ -3,6 +3,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { registerTool } from '../_shared/register-tool.js'
 import '../_shared/hook-env-files.js'
 import '../_shared/shell-cwd.js'
+import '../_shared/subagents.js'
 import '../_shared/tasks.js'
 import { shellQuote } from '../bash/run-shell.js'
 import { DEFAULT_RATE } from './event-gate.js'
@@ -31,7 +32,7 @@ export default defineMod({
   name: 'monitor',
   description: 'The Monitor tool: a background command whose stdout lines reach the model as events',
   options,
-  uses: { tasks: 'required', shellCwd: 'optional', hookEnvFiles: 'optional' },
+  uses: { tasks: 'required', shellCwd: 'optional', hookEnvFiles: 'optional', subagents: 'optional' },
   register(on, opts, $) {
     const rate = { windowMs: opts.windowMs, maxPerWindow: opts.maxEventsPerWindow, maxFloodedWindows: opts.maxFloodedWindows }
     on('session.start', async ($, e, next) => {
@@ -46,7 +47,7 @@ export default defineMod({
       await registerTool($, {
         name: MONITOR_TOOL, description: MONITOR_DESCRIPTION, input: monitorInput, isReadOnly: false,
         // The registry is looked up at the call: the tasks mod's session.start may run after this one.
-        call: (input, ctx) => monitorTool(input, ctx, { registry: $.capability.use('tasks')?.(e.sessionId), shell, batchMs: opts.batchMs, rate }),
+        call: (input, ctx) => monitorTool(input, ctx, { registry: $.capability.use('tasks')?.(e.sessionId), shell, batchMs: opts.batchMs, rate, subagents: () => $.capability.use('subagents')?.(e.sessionId) }),
       })
       return next(e)
     })

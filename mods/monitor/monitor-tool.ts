@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { failure } from '../_shared/register-tool.js'
+import type { Subagents } from '../_shared/subagents.js'
 import type { TaskRegistry } from '../_shared/tasks.js'
 import type { MonitorRun } from './run-monitor.js'
 import { runMonitor } from './run-monitor.js'
@@ -40,6 +41,8 @@ export interface MonitorSetup {
   shell: () => { cwd: string; prelude: string; env: MonitorRun['env'] }
   batchMs: number
   rate: MonitorRun['rate']
+  /** The session's subagents, whose own watches report to them. */
+  subagents: () => Subagents | undefined
 }
 
 /** Monitor: starts the watch as a background task of the session's registry, and returns at once. */
@@ -47,13 +50,15 @@ export async function monitorTool(input: MonitorInput, ctx: ToolContext, setup: 
   const { registry } = setup
   if (!registry) return failure('Monitor needs the tasks mod (it keeps the session\'s background work), which this distribution does not load.')
   if (input.command === undefined || input.command.trim() === '') return failure('Monitor needs a command to watch: each line it prints on stdout is an event.')
+  const { agentId } = ctx
   const timeoutMs = Math.min(input.timeout_ms, MAX_TIMEOUT_MS)
   const { cwd, prelude, env } = setup.shell()
   const run: MonitorRun = { description: input.description, script: `${prelude}${input.command}`, cwd, env, timeoutMs, batchMs: setup.batchMs, rate: setup.rate }
   const launched = await registry.launch({
     type: 'local_bash', description: input.description, command: input.command, background: true, toolUseId: ctx.toolUseId,
-    // As a background shell: one the main conversation started keeps `-p` waiting for its events; a subagent's ends with it.
-    ...(ctx.agentId ? { startedBy: ctx.agentId } : { holdsSession: true }),
+    // As a background shell: one the main conversation started keeps `-p` waiting for its events; a
+    // subagent's ends with it, and its reports join that subagent's tool rounds while it runs.
+    ...(agentId ? { startedBy: agentId, deliver: (text: string) => setup.subagents()?.notify(agentId, text) ?? false } : { holdsSession: true }),
     run: (task) => runMonitor(run, task, registry),
   })
   if ('refused' in launched) return failure(launched.refused)

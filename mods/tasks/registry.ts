@@ -13,6 +13,7 @@ interface Entry {
   /** Stopped by the model's own call, or started by a subagent: no notification turn. */
   quiet?: boolean
   startedBy?: string
+  deliver?: TaskLaunch['deliver']
 }
 
 const newId = (type: TaskLaunch['type']) => `${type === 'local_agent' ? 'a' : 'b'}${randomHex(8)}`
@@ -60,7 +61,7 @@ export class SessionTaskRegistry implements TaskRegistry {
     // The work starts once its start is announced; a stop asked for meanwhile waits for it too.
     let go!: (announced: boolean) => void
     const gate = new Promise<boolean>((resolve) => { go = resolve })
-    const entry: Entry = { record, abort, ...(spec.startedBy ? { quiet: true, startedBy: spec.startedBy } : {}), done: gate.then((announced) => (announced ? this.run(spec, entry, running) : { record })) }
+    const entry: Entry = { record, abort, ...(spec.startedBy ? { quiet: true, startedBy: spec.startedBy } : {}), ...(spec.deliver ? { deliver: spec.deliver } : {}), done: gate.then((announced) => (announced ? this.run(spec, entry, running) : { record })) }
     this.entries.set(id, entry)
     this.save(record)
     try {
@@ -115,6 +116,8 @@ export class SessionTaskRegistry implements TaskRegistry {
     const durationMs = record.endTime - record.startTime
     const notifies = record.background && !entry.quiet && !outcome.told
     if (notifies) this.unseen.add(record.id)
+    // Who started it hears how it ended, unless it stopped it itself or has ended (which stopped it).
+    if (entry.deliver && record.background && !stopped && !outcome.told) entry.deliver(notificationText(record, outcome, durationMs))
     try {
       await this.$.task.end({
         taskId: record.id, status: record.status as 'completed' | 'failed' | 'stopped', summary: record.summary,
@@ -148,7 +151,9 @@ export class SessionTaskRegistry implements TaskRegistry {
 
   notify(id: string, report: { summary: string; event: string }): boolean {
     const e = this.entries.get(id)
-    if (!e || e.record.status !== 'running' || !e.record.background || e.quiet) return false
+    if (!e || e.record.status !== 'running' || !e.record.background) return false
+    if (e.deliver) return e.deliver(eventText(e.record, report))
+    if (e.quiet) return false
     this.$.task.notify(id, eventText(e.record, report))
     return true
   }
