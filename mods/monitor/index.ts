@@ -5,6 +5,7 @@ import '../_shared/hook-env-files.js'
 import '../_shared/shell-cwd.js'
 import '../_shared/subagents.js'
 import '../_shared/tasks.js'
+import { DEFAULT_OUTPUT_CHARS } from '../bash/limits.js'
 import { shellQuote } from '../bash/run-shell.js'
 import { DEFAULT_RATE } from './event-gate.js'
 import { MONITOR_DESCRIPTION, monitorInput, monitorTool } from './monitor-tool.js'
@@ -13,6 +14,8 @@ import { MONITOR_TOOL } from './texts.js'
 const options = z.object({
   /** Lines printed within this many ms of the first of them go out as one notification. */
   batchMs: z.number().int().min(0).default(200),
+  /** The most characters one notification carries, as Bash caps a command's output; past it, it is cut and names the output file. */
+  maxEventChars: z.number().int().min(1_000).default(DEFAULT_OUTPUT_CHARS),
   /** Notifications one monitor may send per window before the rest are held back (event-gate.ts). */
   maxEventsPerWindow: z.number().int().min(1).default(DEFAULT_RATE.maxPerWindow),
   windowMs: z.number().int().min(1).default(DEFAULT_RATE.windowMs),
@@ -47,7 +50,7 @@ export default defineMod({
       await registerTool($, {
         name: MONITOR_TOOL, description: MONITOR_DESCRIPTION, input: monitorInput, isReadOnly: false,
         // The registry is looked up at the call: the tasks mod's session.start may run after this one.
-        call: (input, ctx) => monitorTool(input, ctx, { registry: $.capability.use('tasks')?.(e.sessionId), shell, batchMs: opts.batchMs, rate, subagents: () => $.capability.use('subagents')?.(e.sessionId) }),
+        call: (input, ctx) => monitorTool(input, ctx, { registry: $.capability.use('tasks')?.(e.sessionId), shell, batchMs: opts.batchMs, maxEventChars: opts.maxEventChars, rate, subagents: () => $.capability.use('subagents')?.(e.sessionId) }),
       })
       return next(e)
     })

@@ -40,6 +40,7 @@ export interface MonitorSetup {
   /** Where Bash's shell is now, and what its commands run with. */
   shell: () => { cwd: string; prelude: string; env: MonitorRun['env'] }
   batchMs: number
+  maxEventChars: number
   rate: MonitorRun['rate']
   /** The session's subagents, whose own watches report to them. */
   subagents: () => Subagents | undefined
@@ -53,7 +54,7 @@ export async function monitorTool(input: MonitorInput, ctx: ToolContext, setup: 
   const { agentId } = ctx
   const timeoutMs = Math.min(input.timeout_ms, MAX_TIMEOUT_MS)
   const { cwd, prelude, env } = setup.shell()
-  const run: MonitorRun = { description: input.description, script: `${prelude}${input.command}`, cwd, env, timeoutMs, batchMs: setup.batchMs, rate: setup.rate }
+  const run: MonitorRun = { description: input.description, script: `${prelude}${input.command}`, cwd, env, timeoutMs, batchMs: setup.batchMs, maxEventChars: setup.maxEventChars, rate: setup.rate }
   const launched = await registry.launch({
     type: 'local_bash', description: input.description, command: input.command, background: true, toolUseId: ctx.toolUseId,
     // As a background shell: one the main conversation started keeps `-p` waiting for its events; a

@@ -1,7 +1,7 @@
 import type { RunningTask, TaskOutcome, TaskRegistry } from '../_shared/tasks.js'
 import type { Env } from '../bash/run-shell.js'
 import { EventGate, type RateLimits } from './event-gate.js'
-import { endedSummary, eventSummary, expiredNotice, failedSummary, heldNotice, OVERRUN_RESULT, overrunSummary } from './texts.js'
+import { cappedEvent, endedSummary, eventSummary, expiredNotice, failedSummary, heldNotice, OVERRUN_RESULT, overrunSummary } from './texts.js'
 import { Watch } from './watch.js'
 
 export interface MonitorRun {
@@ -11,6 +11,8 @@ export interface MonitorRun {
   env: Env
   timeoutMs: number
   batchMs: number
+  /** The most characters one notification's event carries; past it, it is cut and says so. */
+  maxEventChars: number
   rate: RateLimits
 }
 
@@ -27,10 +29,10 @@ export async function runMonitor(m: MonitorRun, task: RunningTask, registry: Tas
     overrun = true
     void watch.kill()
   })
-  const watch = new Watch(m.script, m.cwd, m.env, task.outputFile, m.batchMs, (lines) => {
+  const watch = new Watch(m.script, m.cwd, m.env, task.outputFile, m.batchMs, m.maxEventChars, (lines) => {
     if (!gate.admit()) return
     events += lines.length
-    registry.notify(task.id, { summary, event: lines.join('\n') })
+    registry.notify(task.id, { summary, event: cappedEvent(lines.join('\n'), m.maxEventChars, task.outputFile) })
   })
   let expired = false
   const deadline = setTimeout(() => {

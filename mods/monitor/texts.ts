@@ -20,6 +20,12 @@ export function startedText(taskId: string, timeoutMs: number): string {
 /** The summary line of every event notification: the description names which watch it is. */
 export const eventSummary = (description: string) => `Monitor event: "${description}"`
 
+/** One event's text within `max` characters: its head, then a line saying it was cut and where all of it is. */
+export function cappedEvent(text: string, max: number, outputFile: string): string {
+  if (text.length <= max) return text
+  return `${text.slice(0, max)}\n[Cut at ${max} characters: the whole output is in ${outputFile}; read it with Read.]`
+}
+
 export function expiredNotice(timeoutMs: number, events: number): string {
   return `[Monitor expired after ${duration(timeoutMs)}; ${events} event${events === 1 ? ' was' : 's were'} delivered. Start it again if the watch is still needed.]`
 }

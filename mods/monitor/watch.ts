@@ -2,6 +2,7 @@ import { ensureGuard, guardGroup, releaseGroup } from '../bash/group-guard.js'
 import { killGroup } from '../bash/kill-group.js'
 import { OutputFile } from '../bash/full-output.js'
 import { spawnShell, type Env } from '../bash/run-shell.js'
+import { LineBuffer } from './line-buffer.js'
 
 /** How a watched command ended: its exit code, or null when a signal ended it. */
 export interface WatchEnd {
@@ -17,13 +18,15 @@ export interface WatchEnd {
 export class Watch {
   readonly ended: Promise<WatchEnd>
   private readonly pgid: number
-  private partial = ''
+  private readonly lines: LineBuffer
   private batch: string[] = []
   private timer: NodeJS.Timeout | undefined
   /** Killed: what it printed as it was ended is in the file, but no event of the model's any more. */
   private cut = false
 
-  constructor(script: string, cwd: string, env: Env, outputFile: string, private readonly batchMs: number, private readonly onBatch: (lines: string[]) => void) {
+  /** `keepChars`: how much of one line is held for events (the file gets all of it). */
+  constructor(script: string, cwd: string, env: Env, outputFile: string, private readonly batchMs: number, keepChars: number, private readonly onBatch: (lines: string[]) => void) {
+    this.lines = new LineBuffer(keepChars)
     ensureGuard()
     const child = spawnShell(script, cwd, env)
     this.pgid = child.pid ?? -1
@@ -38,8 +41,8 @@ export class Watch {
       })
       // `close`, not `exit`: every line the command printed has been read by then.
       child.once('close', async (code) => {
-        if (this.partial !== '') this.batch.push(this.partial)
-        this.partial = ''
+        const rest = this.lines.rest().replace(/\r$/, '')
+        if (rest !== '') this.batch.push(rest)
         this.flush()
         // What it left running in the background ends with the watch, as Bash's leftovers end with
         // their command: nothing else would stop it once its task is over.
@@ -52,9 +55,7 @@ export class Watch {
   }
 
   private take(chunk: string): void {
-    const lines = (this.partial + chunk).split('\n')
-    this.partial = lines.pop()!
-    const whole = lines.map((l) => l.replace(/\r$/, '')).filter((l) => l !== '')
+    const whole = this.lines.take(chunk).filter((l) => l !== '')
     if (whole.length === 0) return
     this.batch.push(...whole)
     this.timer ??= setTimeout(() => this.flush(), this.batchMs)

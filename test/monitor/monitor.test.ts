@@ -193,3 +193,20 @@ describe('Monitor and settings hooks', () => {
     }
   })
 })
+
+describe('Monitor: the size of one notification', () => {
+  it('a notification is cut at 30000 characters, as Bash\'s output is, and says where the whole output is; a line written in pieces arrives whole', async () => {
+    const run = await runTasks([
+      monitor(`printf ab; sleep 0.05; printf cd; echo ef; head -c 100000 /dev/zero | tr '\\0' x; echo; echo after`),
+      { reply: 'answered' }, { reply: 'ok1' }, { reply: 'ok2' }, { reply: 'ok3' },
+    ], 'go', options())
+    expect(run.error).toBeUndefined()
+    const out = system(run, 'task_notification')[0]!.output_file as string
+    const all = events(run).join('\n')
+    expect(all).toMatch(/^abcdef\n/)
+    const long = events(run).find((e) => e.includes('xxxx'))!
+    expect(long.length).toBeLessThan(30_400)
+    expect(long).toContain(`[Cut at 30000 characters: the whole output is in ${out}; read it with Read.]`)
+    expect((await readFile(out, 'utf8')).length).toBeGreaterThan(100_000)
+  })
+})
