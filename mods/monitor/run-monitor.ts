@@ -1,7 +1,7 @@
 import type { RunningTask, TaskOutcome, TaskRegistry } from '../_shared/tasks.js'
 import type { Env } from '../bash/run-shell.js'
 import { EventGate, type RateLimits } from './event-gate.js'
-import { cappedEvent, endedSummary, eventSummary, expiredNotice, failedSummary, heldNotice, OVERRUN_RESULT, overrunSummary } from './texts.js'
+import { cappedEvent, endedSummary, eventSummary, expiredNotice, failedSummary, heldNotice, notStartedSummary, OVERRUN_RESULT, overrunSummary } from './texts.js'
 import { Watch } from './watch.js'
 
 export interface MonitorRun {
@@ -50,13 +50,15 @@ export async function runMonitor(m: MonitorRun, task: RunningTask, registry: Tas
   }
   task.signal.addEventListener('abort', stop, { once: true })
   if (task.signal.aborted) stop()
-  const { code } = await watch.ended
+  const { code, error } = await watch.ended
   clearTimeout(deadline)
   gate.dispose()
   task.signal.removeEventListener('abort', stop)
   // Its expiry notice told the model already: the stream shows the end, no second report follows.
   if (expired) return { status: 'stopped', summary: m.description, told: true }
   if (overrun) return { status: 'stopped', summary: overrunSummary(m.description), result: OVERRUN_RESULT }
+  // Its spawn failed (its directory was removed, say): no signal ended it, it never ran.
+  if (error !== undefined) return { status: 'failed', summary: notStartedSummary(m.description), result: `Its command could not be started: ${error}`, error }
   if (code === 0) return { status: 'completed', summary: endedSummary(m.description) }
   const summaryLine = failedSummary(m.description, code)
   return { status: 'failed', summary: summaryLine, error: code === null ? 'ended by a signal' : `exit code ${code}` }

@@ -37,5 +37,6 @@ export function heldNotice(count: number, limits: RateLimits): string {
 export const endedSummary = (description: string) => `Monitor "${description}" stream ended`
 export const failedSummary = (description: string, code: number | null) =>
   code === null ? `Monitor "${description}" script was ended by a signal` : `Monitor "${description}" script failed (exit ${code})`
+export const notStartedSummary = (description: string) => `Monitor "${description}" could not start`
 export const overrunSummary = (description: string) => `Monitor "${description}" was stopped: too many events`
 export const OVERRUN_RESULT = 'It kept printing more lines than can be reported, window after window, so it was stopped. If the watch is still needed, start it again with a narrower filter (grep --line-buffered for the lines you would act on).'

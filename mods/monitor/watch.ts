@@ -4,9 +4,10 @@ import { OutputFile } from '../bash/full-output.js'
 import { spawnShell, type Env } from '../bash/run-shell.js'
 import { LineBuffer } from './line-buffer.js'
 
-/** How a watched command ended: its exit code, or null when a signal ended it. */
+/** How a watched command ended: its exit code, or null when a signal ended it; `error` when it never started. */
 export interface WatchEnd {
   code: number | null
+  error?: string
 }
 
 /**
@@ -37,7 +38,7 @@ export class Watch {
     this.ended = new Promise((resolve) => {
       child.once('error', (err) => {
         file?.write(`${err.message}\n`)
-        resolve({ code: null })
+        resolve({ code: null, error: err.message })
       })
       // `close`, not `exit`: every line the command printed has been read by then.
       child.once('close', async (code) => {

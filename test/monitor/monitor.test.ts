@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -208,5 +208,23 @@ describe('Monitor: the size of one notification', () => {
     expect(long.length).toBeLessThan(30_400)
     expect(long).toContain(`[Cut at 30000 characters: the whole output is in ${out}; read it with Read.]`)
     expect((await readFile(out, 'utf8')).length).toBeGreaterThan(100_000)
+  })
+})
+
+describe('Monitor: a command that cannot start', () => {
+  it('a watch whose directory was removed reports the spawn error, not an end by a signal', async () => {
+    const gone = join(cwd, 'gone')
+    await mkdir(gone)
+    const run = await runTasks([
+      { reply: [{ tool_use: { name: 'Bash', input: { command: `rm -rf ${gone}` } } }] },
+      monitor('echo never'),
+      { reply: 'answered' }, { reply: 'ok1' }, { reply: 'ok2' },
+    ], 'go', { ...options(), cwd: gone })
+    expect(run.error).toBeUndefined()
+    const end = system(run, 'task_notification')
+    expect(end).toEqual([expect.objectContaining({ status: 'failed', summary: 'Monitor "the watch" could not start' })])
+    expect(end[0]!.summary).not.toContain('signal')
+    // told() is JSON: its newlines and quotes are escaped.
+    expect(told(run)).toMatch(/<status>failed<\/status>\\n<summary>Monitor \\"the watch\\" could not start<\/summary>\\n<result>Its command could not be started: [^<]*ENOENT/)
   })
 })
