@@ -8,6 +8,8 @@ interface Entry extends SubagentInfo {
   handle: SpawnedAgent
   /** The tool call that started it: a resume it asks for itself reports under it. */
   toolUseId: string
+  /** Messages it was stopped before reading: the next message that resumes it carries them first. */
+  kept: string[]
 }
 
 /**
@@ -22,23 +24,26 @@ export class Roster implements Subagents {
   constructor(private readonly run: AgentRun, private readonly sessionId: string) {}
 
   add(handle: SpawnedAgent, info: Omit<SubagentInfo, 'status' | 'startTime' | 'agentId'> & { toolUseId: string }): void {
-    this.entries.set(handle.agentId, { ...info, agentId: handle.agentId, handle, status: 'running', startTime: Date.now() })
+    this.entries.set(handle.agentId, { ...info, agentId: handle.agentId, handle, status: 'running', startTime: Date.now(), kept: [] })
   }
 
   /**
    * Its run ended. Messages sent too late for its last tool round are not lost: it runs again
-   * with them, as Claude Code resumes an agent that finished before it read a message.
+   * with them, as Claude Code resumes an agent that finished before it read a message. One that
+   * was stopped stays stopped (a stop, or the session's end, is not undone); its unread messages
+   * wait for the next message that resumes it.
    */
   ended(agentId: string, status: SubagentInfo['status']): void {
     const entry = this.entries.get(agentId)
     if (!entry) return
     entry.status = status
     const left = entry.handle.untold()
-    if (left.length > 0 && status !== 'stopped') void this.resume(entry, left.join('\n\n'), entry.toolUseId)
+    if (status === 'stopped') entry.kept.push(...left)
+    else if (left.length > 0) void this.resume(entry, left.join('\n\n'), entry.toolUseId)
   }
 
   list(): SubagentInfo[] {
-    return [...this.entries.values()].map(({ handle: _h, toolUseId: _t, ...info }) => info)
+    return [...this.entries.values()].map(({ handle: _h, toolUseId: _t, kept: _k, ...info }) => info)
   }
 
   notify(agentId: string, text: string): boolean {
@@ -55,7 +60,7 @@ export class Roster implements Subagents {
       entry.handle.tell(text)
       return { delivered: entry.agentId }
     }
-    return this.resume(entry, text, ctx.toolUseId)
+    return this.resume(entry, [...entry.kept, text].join('\n\n'), ctx.toolUseId)
   }
 
   private async resume(entry: Entry, text: string, toolUseId: string): Promise<SendOutcome> {
@@ -89,6 +94,7 @@ export class Roster implements Subagents {
       logs.delete(id)
       return { refused: launched.refused }
     }
+    entry.kept = []
     void launched.task.done.then(({ record }) => this.ended(id, record.status === 'running' ? 'completed' : record.status))
     return { resumed: id }
   }

@@ -63,7 +63,7 @@ describe('SendMessage and ListAgents', () => {
     expect(run.error).toBeUndefined()
     expect(JSON.parse(toolResultOf(run, 'toolu_send').text)).toEqual({
       success: true,
-      message: `Message queued for ${ids.id}: it reads it when its current tool round ends. Should it finish before then, it runs again with the message and reports again; wait for that report rather than sending the message twice.`,
+      message: `Message queued for ${ids.id}: it reads it when its current tool round ends. Should it finish before then, it runs again with the message and reports again; wait for that report rather than sending the message twice. Should it be stopped first, the message is kept for the next one you send it.`,
     })
     // The subagent's request after its gate carries the message beside the gate's result.
     const after = run.requests.find((r) => JSON.stringify(r.body.messages[0]).includes(SIDE) && JSON.stringify(r.body.messages.at(-1)).includes('MSG-ONE'))!
@@ -180,5 +180,37 @@ describe('SendMessage and ListAgents', () => {
     expect(resumed.body.messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user'])
     expect(system(run, 'task_started').map((m) => m.tool_use_id)).toEqual(['toolu_bg', 'toolu_bg'])
     expect(run.results.map((r) => r.result)).toEqual(['waiting', 'n1', 'n2'])
+  })
+})
+
+describe('SendMessage to a subagent that is then stopped', () => {
+  it('a message queued for a running subagent that is stopped before reading it is kept: the next message resumes it with both', async () => {
+    const g = gates()
+    const ids = agentIds()
+    let stopping = false
+    const run = await runTasks([
+      { reply: [launch] },
+      sub(gate('never')),
+      { reply: [send('toolu_one', 'AGENT', 'MSG-ONE: also the drafts')] },
+      { reply: gate('stopped') },
+      { reply: [send('toolu_two', 'AGENT', 'MSG-TWO: and the archive')] },
+      { reply: 'resumed it' },
+      sub('both done', { lastUserText: 'MSG-TWO' }),
+      { reply: 'final', expect: { lastUserText: '<result>both done</result>' } },
+    ], 'go', options([g.mod, ids.mod]), (m, q) => {
+      ids.seen(m)
+      if (isToolResult(m, 'toolu_one') && !stopping) {
+        stopping = true
+        void q.stopTask(ids.id)
+      }
+      if (m.type === 'system' && m.subtype === 'task_notification' && (m as { status?: string }).status === 'stopped') g.open('stopped')
+    })
+    expect(run.error).toBeUndefined()
+    expect(JSON.parse(toolResultOf(run, 'toolu_two').text)).toMatchObject({ success: true, resumedAgentId: ids.id })
+    const resumed = run.requests.find((r) => JSON.stringify(r.body.messages.at(-1)).includes('MSG-TWO'))!
+    const last = userTexts(resumed.body).at(-1) as string
+    expect(last).toContain('MSG-ONE: also the drafts')
+    expect(last.indexOf('MSG-ONE')).toBeLessThan(last.indexOf('MSG-TWO'))
+    expect(run.results.map((r) => r.result).at(-1)).toBe('final')
   })
 })
