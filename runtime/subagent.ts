@@ -70,7 +70,8 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   const abort = new AbortController()
   if (req.signal?.aborted) abort.abort(req.signal.reason)
   req.signal?.addEventListener('abort', () => abort.abort(req.signal?.reason), { once: true })
-  const child = new Session(root.host, root.llm, {
+  // Let go on release(): a handle someone still holds must not keep the whole history alive.
+  let child: Session | undefined = new Session(root.host, root.llm, {
     ...root.options, systemPrompt: req.systemPrompt ?? SUBAGENT_PROMPT, appendSystemPrompt: undefined,
     maxTurns: req.maxTurns, abortController: abort, includePartialMessages: false,
     // The session's effort as it is now (`/effort` may have changed it), unless the call names one.
@@ -78,8 +79,12 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   }, decided.model, { session: root, agent: scope, tools })
   root.agents.set(agentId, scope)
   // One run of the child: its first prompt, or a message that resumes it with its history.
+  const live = (): Session => {
+    if (!child) throw new Error(`agent ${agentId} was released: it cannot run again`)
+    return child
+  }
   const run = async (text: string, first: boolean): Promise<SubagentResult> => {
-    const gen = runTurn(child, { text, ...(first && spawned.context?.length ? { context: spawned.context } : {}), origin: { kind: 'sdk' } })
+    const gen = runTurn(live(), { text, ...(first && spawned.context?.length ? { context: spawned.context } : {}), origin: { kind: 'sdk' } })
     const record = root.host.bus.has('session.message')
     for (;;) {
       const next = await gen.next()
@@ -101,17 +106,21 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   const settled = () => running.then(() => true, () => true)
   return {
     model: decided.model, agentId, done: running,
-    tell: (text, opts) => void child.inbox.push({ text, ...(opts?.event ? { event: true as const } : {}) }),
-    untold: () => child.inbox.splice(0).flatMap((m) => (m.event ? [] : [m.text])),
+    tell: (text, opts) => void child?.inbox.push({ text, ...(opts?.event ? { event: true as const } : {}) }),
+    untold: () => (child?.inbox.splice(0) ?? []).flatMap((m) => (m.event ? [] : [m.text])),
     resume: async (text, signal) => {
       await settled()
       // Its first run's signal may have fired (a stop); the resumed run answers to its own.
       const resumed = new AbortController()
       if (signal?.aborted) resumed.abort(signal.reason)
       signal?.addEventListener('abort', () => resumed.abort(signal.reason), { once: true })
-      child.options.abortController = resumed
+      live().options.abortController = resumed
       running = run(text, false)
       return running
+    },
+    release: () => {
+      child = undefined
+      root.agents.delete(agentId)
     },
   }
 }

@@ -97,6 +97,8 @@ export interface SpawnedAgent {
   /** The messages its run ended without reading (events left out), taken from its inbox. */
   untold(): string[]
   resume(prompt: string, signal?: AbortSignal): Promise<SubagentResult>
+  /** Lets an ended one go for good: its session (its history) and its id in the root's list; it cannot be resumed after. */
+  release(): void
 }
 
 export type SpawnAnswer = { deny: string } | SpawnedAgent

@@ -7,7 +7,7 @@ import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import '../_shared/tasks.js'
 import '../_shared/subagents.js'
-import { Roster } from './roster.js'
+import { MAX_FINISHED_AGENTS, Roster } from './roster.js'
 import '../permissions/api.js'
 import '../commands/api.js'
 import { registerAgentsCommand } from './agents-command.js'
@@ -26,6 +26,8 @@ const options = z.object({
   agents: z.record(z.string(), agentConfig).default({}),
   /** Where ~/.claude/agents is looked for (tests). */
   home: z.string().optional(),
+  /** How many ended subagents stay resumable by SendMessage; older ones are released with their history. */
+  maxFinishedAgents: z.number().int().min(0).default(MAX_FINISHED_AGENTS),
 })
 
 function describe(agents: Map<string, AgentDefinition>): string {
@@ -104,7 +106,7 @@ export default defineMod({
       typesOf.set(e.sessionId, agents)
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
-      const roster = new Roster({ $, spawn, logs }, e.sessionId)
+      const roster = new Roster({ $, spawn, logs }, e.sessionId, opts.maxFinishedAgents)
       rosters.set(e.sessionId, roster)
       const call = async (i: AgentRunInput, ctx: ToolContext): Promise<ToolOutput> => {
         const type = i.subagent_type ?? 'general-purpose'

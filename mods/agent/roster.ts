@@ -4,6 +4,12 @@ import type { SendOutcome, SubagentInfo, Subagents } from '../_shared/subagents.
 import { OutputLog } from './output-log.js'
 import { outcomeOf, type AgentRun } from './run-agent.js'
 
+/** How many ended subagents a session keeps resumable by default (the agent mod's maxFinishedAgents). */
+export const MAX_FINISHED_AGENTS = 50
+
+const releasedText = (id: string, max: number) =>
+  `Agent ${id} ended and was released: this session keeps the last ${max} finished subagents to resume. Start a new agent, with what it needs from this one's report.`
+
 interface Entry extends SubagentInfo {
   handle: SpawnedAgent
   /** The tool call that started it: a resume it asks for itself reports under it. */
@@ -20,8 +26,16 @@ interface Entry extends SubagentInfo {
  */
 export class Roster implements Subagents {
   private readonly entries = new Map<string, Entry>()
+  /** The ids of the ended ones, the earliest to end first: past `maxFinished` the first are released. */
+  private finished: string[] = []
+  /** Released ones: a message to them is answered, not taken for an unknown name. */
+  private readonly released = new Set<string>()
 
-  constructor(private readonly run: AgentRun, private readonly sessionId: string) {}
+  /**
+   * `maxFinished`: how many ended subagents stay resumable. Each holds its whole child session, so a
+   * long session with hundreds of them keeps only the latest; the others are released.
+   */
+  constructor(private readonly run: AgentRun, private readonly sessionId: string, private readonly maxFinished = MAX_FINISHED_AGENTS) {}
 
   add(handle: SpawnedAgent, info: Omit<SubagentInfo, 'status' | 'startTime' | 'agentId'> & { toolUseId: string }): void {
     this.entries.set(handle.agentId, { ...info, agentId: handle.agentId, handle, status: 'running', startTime: Date.now(), kept: [] })
@@ -40,6 +54,21 @@ export class Roster implements Subagents {
     const left = entry.handle.untold()
     if (status === 'stopped') entry.kept.push(...left)
     else if (left.length > 0) void this.resume(entry, left.join('\n\n'), entry.toolUseId)
+    // A resume started above has it running again (its status is set before the resume awaits).
+    this.finished = this.finished.filter((id) => id !== agentId)
+    if (entry.status !== 'running') this.finished.push(agentId)
+    this.release()
+  }
+
+  private release(): void {
+    while (this.finished.length > this.maxFinished) {
+      const id = this.finished.shift()!
+      const entry = this.entries.get(id)
+      if (!entry || entry.status === 'running') continue
+      this.entries.delete(id)
+      this.released.add(id)
+      entry.handle.release()
+    }
   }
 
   list(): SubagentInfo[] {
@@ -55,6 +84,7 @@ export class Roster implements Subagents {
 
   async send(to: string, text: string, ctx: ToolContext): Promise<SendOutcome> {
     const entry = this.entries.get(to)
+    if (!entry && this.released.has(to)) return { refused: releasedText(to, this.maxFinished) }
     if (!entry) return { unknown: true }
     if (entry.status === 'running') {
       entry.handle.tell(text)
@@ -95,6 +125,7 @@ export class Roster implements Subagents {
       return { refused: launched.refused }
     }
     entry.kept = []
+    this.finished = this.finished.filter((f) => f !== id)
     void launched.task.done.then(({ record }) => this.ended(id, record.status === 'running' ? 'completed' : record.status))
     return { resumed: id }
   }

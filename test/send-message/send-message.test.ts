@@ -214,3 +214,30 @@ describe('SendMessage to a subagent that is then stopped', () => {
     expect(run.results.map((r) => r.result).at(-1)).toBe('final')
   })
 })
+
+describe('Finished subagents are not kept for ever', () => {
+  it('past maxFinishedAgents the oldest finished subagent is released: SendMessage says it can no longer be resumed, ListAgents leaves it out', async () => {
+    const ids = agentIds()
+    const OTHER = 'other job: sort the notes'
+    const run = await runTasks([
+      { reply: [launch] },
+      sub('report A'),
+      { reply: 'waiting' },
+      { reply: [{ tool_use: { id: 'toolu_b', name: 'Agent', input: { description: 'sort the notes', prompt: OTHER, run_in_background: true } } }], expect: { lastUserText: '<result>report A</result>' } },
+      { reply: 'report B', when: { firstUserText: OTHER } },
+      { reply: 'waiting again' },
+      { reply: [send('toolu_old', 'AGENT', 'STILL-THERE?'), { tool_use: { id: 'toolu_list', name: 'ListAgents', input: {} } }], expect: { lastUserText: '<result>report B</result>' } },
+      { reply: 'done' },
+    ], 'go', { ...options([ids.mod]), mods: [['agent', { maxFinishedAgents: 1 }], tasksMod, sendMessageMod, ids.mod] as never }, (m) => ids.seen(m))
+    expect(run.error).toBeUndefined()
+    const b = (toolResultOf(run, 'toolu_b').result as { agentId: string }).agentId
+    expect(JSON.parse(toolResultOf(run, 'toolu_old').text)).toEqual({
+      success: false,
+      message: `Agent ${ids.id} ended and was released: this session keeps the last 1 finished subagents to resume. Start a new agent, with what it needs from this one's report.`,
+    })
+    expect(toolResultOf(run, 'toolu_list').text).toMatch(new RegExp(`^Subagents \\(1\\):\\n  ${b}  ·  general-purpose  ·  completed  ·  started \\d+s ago$`))
+    // It was not resumed: no request of it carries the message.
+    expect(run.requests.filter((r) => JSON.stringify(r.body.messages[0]).includes(SIDE)).some((r) => JSON.stringify(r.body).includes('STILL-THERE'))).toBe(false)
+    expect(system(run, 'task_started')).toHaveLength(2)
+  })
+})
