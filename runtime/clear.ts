@@ -24,7 +24,7 @@ export async function clearSession(session: Session): Promise<{ sessionId: strin
   // The caller's stream learns of it before anything of the new conversation, as Claude Code tells it.
   session.post({ type: 'conversation_reset', new_conversation_id: session.id, trigger: 'clear', timestamp: new Date().toISOString(), session_id: previousSessionId, uuid: uuid() })
   await session.host.bus.emit('session.start', {
-    cwd: session.cwd, ...surfaceFields(session.options), sessionId: session.id, source: 'clear', transcriptPath,
+    cwd: session.cwd, ...surfaceFields(session.options), waitsForInput: session.waitsForInput, sessionId: session.id, source: 'clear', transcriptPath,
   })
   return { sessionId: session.id, previousSessionId }
 }

@@ -27,8 +27,9 @@ import './session-fields.js'
 /**
  * Opens a session: loads the distribution (or uses the given host), adds this query's mods,
  * picks the model, installs the loop's `$` providers, binds the mods and raises session.start.
+ * `waitsForInput` is false for a one-prompt run (a string prompt), which ends once it is answered.
  */
-export async function openSession(options: QueryOptions): Promise<Session> {
+export async function openSession(options: QueryOptions, waitsForInput = true): Promise<Session> {
   const cwd = resolve(options.cwd ?? process.cwd())
   const log = options.log ?? (options.stderr ? toCallback(options.stderr) : warnToStderr)
   for (const warning of optionWarnings(options)) log(warning)
@@ -85,6 +86,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
     canUseTool: approverOf(options, () => session),
   }, startsOn)
   session.tasks = new SessionTasks(session)
+  session.waitsForInput = waitsForInput
   session.initMessage = () => initMessage(session)
   for (const [from, to] of Object.entries(options.toolAliases ?? {})) session.tools.redirect(from, to)
   session.setupError = setupError ?? (await badFormat)
@@ -96,7 +98,7 @@ export async function openSession(options: QueryOptions): Promise<Session> {
   // Binding drops a mod whose dependency or required capability is missing: that is a load error to tell too.
   for (const err of host.errors.slice(loggedErrors)) log(`${err.code}: ${err.message}`)
   const start: SessionStartInput = {
-    cwd, ...surfaceFields(session.options), sessionId: session.id, source: resumed?.source ?? 'startup',
+    cwd, ...surfaceFields(session.options), waitsForInput, sessionId: session.id, source: resumed?.source ?? 'startup',
     transcriptPath: resumed?.source === 'resume' ? resumed.from.transcriptPath : locationOf(session),
     ...(resumed ? { resumedFrom: resumedFrom(resumed) } : {}),
   }

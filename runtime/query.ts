@@ -77,7 +77,7 @@ export function query(params: { prompt: PromptInput; options?: QueryOptions }): 
   // The session opens when the stream is first asked for a message, or earlier when a control
   // needs it (the Agent SDK answers setModel or mcpServerStatus before any message is read).
   let opening: Promise<Session> | undefined
-  const open = (): Promise<Session> => (opening ??= openSession(options).then((s) => (session = s)))
+  const open = (): Promise<Session> => (opening ??= openSession(options, typeof params.prompt !== 'string').then((s) => (session = s)))
   let markRunning!: (s: Session) => void
   let failedToRun!: (err: unknown) => void
   const running = new Promise<Session>((resolve, reject) => { markRunning = resolve; failedToRun = reject })

@@ -23,6 +23,8 @@ export function sessionProviders(session: Session): Record<string, Provider> {
     'session.messages': () => structuredClone(session.messages.slice(-4096)),
     'session.version': () => ({ version: session.version }),
     'session.clear': () => clearSession(session.root),
+    // Held by the root's tasks, so the wait that bounds theirs bounds it too (runtime/task-wait.ts).
+    'session.hold': (mod: string, args: { reason?: unknown }) => session.root.tasks.hold(mod, args?.reason as string),
     // Status-line figures as the mod model names them; rate limits are unknown to a headless runtime.
     // `context` is the main conversation's window as the last request left it (what a status line
     // shows), not the tokens spent so far: those are in `models`.

@@ -7,7 +7,7 @@ import { STALLED, unlessStalled } from './stall.js'
  * Waits for the next prompt of the session: what the caller sends, or the report of a background
  * task that ended, or QUEUED when a mod submitted prompts meanwhile. While it waits, what tasks announce (task_updated, task_notification,
  * background_tasks_changed) is recorded and yielded. Once the input has ended only running
- * background tasks keep it waiting: `maxWaitMs` bounds that, and the session's abort signal, or
+ * background tasks and mods' holds ($.session.hold) keep it waiting: `maxWaitMs` bounds that, and the session's abort signal, or
  * an event loop with nothing left to run (a task that can never end), ends it at once. Ending the
  * wait that way stops the tasks: their ends are shown, their reports not run.
  */
@@ -23,13 +23,14 @@ export async function* nextPrompt(session: Session, queue: InputQueue, maxWaitMs
     // Only tasks can keep an ended input waiting; a caller still sending is waited for as long as it likes.
     if (maxWaitMs !== undefined && queue.isEnded) {
       timer = setTimeout(() => { ranOut = true; resolve('give-up') }, maxWaitMs)
-      tellWaiting(session, maxWaitMs)
+      // Said only when nothing waits to be taken: the wait is real.
+      if (queue.waiting().length === 0 && session.queued.length === 0) tellWaiting(session, maxWaitMs)
     }
   })
   try {
     const taken = yield* shown(session, session.drainWhile(Promise.race([unlessStalled(queue.take()), giveUp])))
     if (taken !== 'give-up' && taken !== STALLED) return taken
-    if (ranOut) session.options.log?.(`stopped waiting after ${seconds(maxWaitMs!)} (--max-wait-tasks): the background tasks still running are stopped`)
+    if (ranOut) session.options.log?.(`stopped waiting after ${seconds(maxWaitMs!)} (--max-wait-tasks): ${session.tasks.list().length > 0 ? 'the background tasks still running are stopped' : 'what held the run open is let go'}`)
     if (taken === STALLED && session.tasks.list().length > 0) session.options.log?.('the background tasks stopped making progress: nothing was left running; they are stopped')
   } finally {
     clearTimeout(timer)
@@ -40,14 +41,17 @@ export async function* nextPrompt(session: Session, queue: InputQueue, maxWaitMs
 }
 
 /**
- * Says why a run whose prompt is answered has not ended (once per wait that has tasks to wait
- * for): a background server the model started would otherwise hold `-p` for minutes without a word.
+ * Says why a run whose prompt is answered has not ended (once per wait that has tasks or holds to
+ * wait for): a background server the model started would otherwise hold `-p` for minutes without a word.
  */
 function tellWaiting(session: Session, maxWaitMs: number): void {
   const running = session.tasks.list().filter((t) => t.background)
-  if (running.length === 0) return
-  const named = running.slice(0, 3).map((t) => `${t.id}: ${t.description}`).join('; ') + (running.length > 3 ? `; and ${running.length - 3} more` : '')
-  session.options.log?.(`waiting for ${running.length} background task${running.length === 1 ? '' : 's'} to end (${named}); at most ${seconds(maxWaitMs)} (--max-wait-tasks)`)
+  const held = session.tasks.held()
+  if (running.length > 0) {
+    const named = running.slice(0, 3).map((t) => `${t.id}: ${t.description}`).join('; ') + (running.length > 3 ? `; and ${running.length - 3} more` : '')
+    session.options.log?.(`waiting for ${running.length} background task${running.length === 1 ? '' : 's'} to end (${named}); at most ${seconds(maxWaitMs)} (--max-wait-tasks)`)
+  }
+  if (held.length > 0) session.options.log?.(`waiting while held open (${held.join('; ')}); at most ${seconds(maxWaitMs)} (--max-wait-tasks)`)
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`

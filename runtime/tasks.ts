@@ -27,6 +27,8 @@ const STOP_ALL_GRACE_MS = 2_000
  */
 export class SessionTasks {
   private readonly live = new Map<string, LiveTask>()
+  // What mods hold the stream open with besides tasks ($.session.hold), each with its mod and why.
+  private readonly holds = new Set<{ mod: string; reason: string }>()
   /** Takes a finished background task's notification as a prompt (the session's input queue). */
   deliver: ((message: SDKUserMessage) => void) | undefined
   /** Told whenever the set of tasks that hold the session changes. */
@@ -130,10 +132,31 @@ export class SessionTasks {
     return toolUseId === undefined || moved.length > 0
   }
 
-  /** Whether a background task still holds the stream open. */
+  /** Whether a background task, or a mod's hold, still holds the stream open. */
   holding(): boolean {
+    if (this.holds.size > 0) return true
     for (const task of this.live.values()) if (task.background && task.spec.holdsSession) return true
     return false
+  }
+
+  /**
+   * `$.session.hold`: keeps a one-prompt run open, as a background task does, while a mod's work
+   * is pending (a scheduled wake-up); bounded by the same wait (`--max-wait-tasks`). Answers the
+   * release, which may be called more than once.
+   */
+  hold(mod: string, reason: string): () => void {
+    if (typeof reason !== 'string' || reason === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.session.hold needs { reason }, a text that is not empty`, { mod, field: 'reason' })
+    const held = { mod, reason }
+    this.holds.add(held)
+    this.onChange?.()
+    return () => {
+      if (this.holds.delete(held)) this.onChange?.()
+    }
+  }
+
+  /** The holds of mods, each as "mod: reason". */
+  held(): string[] {
+    return [...this.holds].map((h) => `${h.mod}: ${h.reason}`)
   }
 
   list(): LiveTaskInfo[] {

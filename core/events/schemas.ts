@@ -40,7 +40,7 @@ const sdkMessage = z.custom<SDKMessage>((m) => typeof m === 'object' && m !== nu
 
 export const payloadSchemas = {
   'session.start': z.looseObject({
-    cwd: text, surface: z.literal('terminal').nullable(), isInteractive: z.boolean(), canAsk: z.boolean().optional(), sessionId: text,
+    cwd: text, surface: z.literal('terminal').nullable(), isInteractive: z.boolean(), canAsk: z.boolean().optional(), waitsForInput: z.boolean(), sessionId: text,
     source: z.enum(['startup', 'resume', 'fork', 'clear', 'compact']), transcriptPath: text,
     resumedFrom: z.looseObject({
       sessionId: text, transcriptPath: text, leafUuid: text.nullable(), lastActivityMs: z.number(),

@@ -47,13 +47,17 @@ export interface ResumedFrom {
 /**
  * `transcriptPath` is where this session's transcript belongs (the transcripts mod writes it).
  * `canAsk`: an approver answers permission asks (the terminal, canUseTool), so a tool that asks
- * the user something can be offered.
+ * the user something can be offered. `waitsForInput`: the session takes more prompts once its
+ * first is answered (the terminal, `query()` with streaming input); false for a one-prompt run
+ * (`-p`, `query()` with a string prompt), which ends after it unless something holds it open
+ * (a background task, `$.session.hold`).
  */
 export interface SessionStartInput {
   cwd: string
   surface: 'terminal' | null
   isInteractive: boolean
   canAsk?: boolean
+  waitsForInput: boolean
   sessionId: string
   source: SessionSource
   transcriptPath: string

@@ -85,6 +85,8 @@ export class Session {
   /** The effort asked for, before clamping to the model: the option's until `/effort` sets another (undefined: the model's default). */
   effort: EffortLevel | undefined
   started = false
+  /** Whether the session takes more input once its prompt is answered (session.start's waitsForInput); false for a one-prompt run. */
+  waitsForInput = true
   /** When the session opened (ms since the epoch), for `$.session.usage()`. */
   readonly startedAt = Date.now()
   /** The `system`/`init` message each turn's stream opens with, as the runtime that opened the session builds it. */

@@ -44,8 +44,8 @@ export const API_METHODS = {
   model: ['complete', 'fork'],
   prompt: ['submit'],
   turn: ['abort'],
-  // `clear` (/clear's new conversation) and `mods` (the loaded mods) are modloop additions.
-  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'usage', 'version', 'compact', 'append', 'clear', 'mods', 'move'],
+  // `clear` (/clear's new conversation), `mods` (the loaded mods) and `hold` (a one-prompt run kept open) are modloop additions.
+  session: ['messages', 'cwd', 'root', 'model', 'turns', 'id', 'usage', 'version', 'compact', 'append', 'clear', 'mods', 'move', 'hold'],
   config: ['list', 'set'],
   settings: ['read'],
 } as const
@@ -185,6 +185,13 @@ export interface ModApiCore {
      * for that update). `root()` stays where the session opened.
      */
     move(args: { cwd: string; context?: string[] }): void
+    /**
+     * Keeps a one-prompt run (session.start's `waitsForInput` false) from ending while this mod's
+     * work is pending, as a background task does: the run waits, at most `--max-wait-tasks` at a
+     * time, and runs what the mod submits meanwhile. `reason` names the work in the wait's notice.
+     * Answers the release; the run ends once nothing holds it and no prompt waits.
+     */
+    hold(args: { reason: string }): () => void
   }
   readonly config: {
     list(): { key: string; value: unknown }[]
