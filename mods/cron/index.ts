@@ -24,7 +24,9 @@ const options = z.object({
  * turn is running. Jobs live with the session; durable ones are also kept in the project's
  * .claude/scheduled_tasks.json, and the next session started there takes them up. `/loop`
  * repeats a prompt: on an interval through CronCreate, or paced by the model through
- * ScheduleWakeup, whose wake-ups are one-shots of the same scheduler.
+ * ScheduleWakeup, whose wake-ups are one-shots of the same scheduler. A one-prompt run (`-p`,
+ * session.start's waitsForInput false) runs no job, as Claude Code's `-p` takes no scheduled
+ * prompt; a pending wake-up holds it open ($.session.hold) until it fires or the loop stops.
  */
 export default defineMod({
   name: 'cron',
@@ -36,6 +38,12 @@ export default defineMod({
     const saves = new Map<string, () => Promise<unknown>>()
     // Each session's last step: release the project's jobs if it owns them, stop waiting if not.
     const ends = new Map<string, () => void>()
+    // Each one-prompt session's hold while a wake-up is pending: its release.
+    const holds = new Map<string, () => void>()
+    const releaseHold = (sessionId: string) => {
+      holds.get(sessionId)?.()
+      holds.delete(sessionId)
+    }
 
     on('session.start', async ($, e, next) => {
       const clock = opts.clock ?? $.clock
@@ -65,7 +73,11 @@ export default defineMod({
         const note = last ? `\n\n(Scheduled job ${job.id} has reached its age limit: this is its last run, and it is now deleted.)` : ''
         void $.prompt.submit({ text: job.prompt + note, asUser: true })
       }
-      const scheduler = new Scheduler(clock, run, () => void save())
+      const wakeup = (pending: boolean) => {
+        if (pending && !holds.has(e.sessionId)) holds.set(e.sessionId, $.session.hold({ reason: 'a ScheduleWakeup is pending' }))
+        if (!pending) releaseHold(e.sessionId)
+      }
+      const scheduler = new Scheduler(clock, run, () => void save(), e.waitsForInput ? {} : { runsJobs: false, wakeup })
       schedulers.set(e.sessionId, scheduler)
       saves.set(e.sessionId, () => saving)
       const load = async () => {
@@ -137,6 +149,7 @@ export default defineMod({
     })
 
     on('session.end', async ($, e, next) => {
+      releaseHold(e.sessionId)
       schedulers.get(e.sessionId)?.stop()
       schedulers.delete(e.sessionId)
       await saves.get(e.sessionId)?.()
@@ -147,6 +160,7 @@ export default defineMod({
     })
 
     return () => {
+      for (const id of [...holds.keys()]) releaseHold(id)
       for (const s of schedulers.values()) s.stop()
       for (const end of ends.values()) end()
       ends.clear()

@@ -18,6 +18,8 @@ const MAX_TIMER_MS = 24 * 60 * 60_000
  * while a turn runs waits for the turn to end: jobs run only while the session is idle, each as a
  * turn of its own (`run`). A one-shot is deleted as it runs; a recurring job past its age runs a
  * last time (`last`) and is deleted too. `changed` hears of every change to a durable job.
+ * With `runsJobs` false (a one-prompt run) only wake-ups run: the jobs are kept, listed and saved,
+ * never run. `wakeup` hears whether a wake-up is pending each time that may have changed.
  */
 export class Scheduler {
   private readonly jobs = new Map<string, ScheduledJob>()
@@ -29,6 +31,7 @@ export class Scheduler {
     private readonly clock: CronClock,
     private readonly run: (job: ScheduledJob, last: boolean) => void,
     private readonly changed: () => void,
+    private readonly opts: { runsJobs?: boolean; wakeup?: (pending: boolean) => void } = {},
   ) {}
 
   add(job: Job): ScheduledJob {
@@ -44,6 +47,7 @@ export class Scheduler {
     const scheduled: ScheduledJob = { ...job, recurring: false, durable: false, nextRunAt: at, wakeup: true }
     this.jobs.set(job.id, scheduled)
     this.arm()
+    this.opts.wakeup?.(true)
     return scheduled
   }
 
@@ -52,6 +56,7 @@ export class Scheduler {
     const ids = [...this.jobs.values()].filter((j) => j.wakeup).map((j) => j.id)
     for (const id of ids) this.jobs.delete(id)
     this.arm()
+    if (ids.length > 0) this.opts.wakeup?.(false)
     return ids.length
   }
 
@@ -99,8 +104,9 @@ export class Scheduler {
   private check(): void {
     if (this.stopped || this.busy) return
     const now = this.clock.now()
-    const due = [...this.jobs.values()].filter((j) => j.nextRunAt !== undefined && j.nextRunAt <= now).sort((a, b) => a.nextRunAt! - b.nextRunAt!)
+    const due = this.runnable().filter((j) => j.nextRunAt !== undefined && j.nextRunAt <= now).sort((a, b) => a.nextRunAt! - b.nextRunAt!)
     let durableChanged = false
+    let wokeUp = false
     for (const job of due) {
       const last = !job.recurring || now - job.createdAt >= maxAgeOf(job)
       if (last) this.jobs.delete(job.id)
@@ -109,17 +115,26 @@ export class Scheduler {
         job.nextRunAt = nextRun(job, now)
       }
       durableChanged ||= job.durable
+      wokeUp ||= job.wakeup === true
       this.run(job, last && job.recurring)
     }
     if (durableChanged) this.changed()
     this.arm()
+    // Told after its prompt was submitted: a run held open for it ends only once that turn ran.
+    if (wokeUp) this.opts.wakeup?.(this.hasWakeup())
+  }
+
+  /** What may run: every job and wake-up, or only the wake-ups when jobs do not run. */
+  private runnable(): ScheduledJob[] {
+    const all = [...this.jobs.values()]
+    return this.opts.runsJobs === false ? all.filter((j) => j.wakeup) : all
   }
 
   private arm(): void {
     this.timer?.cancel()
     this.timer = undefined
     if (this.stopped) return
-    const times = [...this.jobs.values()].map((j) => j.nextRunAt).filter((t): t is number => t !== undefined)
+    const times = this.runnable().map((j) => j.nextRunAt).filter((t): t is number => t !== undefined)
     if (times.length === 0) return
     const wait = Math.max(0, Math.min(...times) - this.clock.now())
     this.timer = this.clock.after(Math.min(wait, MAX_TIMER_MS), () => this.check())
