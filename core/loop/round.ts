@@ -120,7 +120,8 @@ export class TurnRun {
     const step = next.value
     end.apiMs += step.apiMs
     session.account(step.model, step.usage)
-    if (!session.agent) session.lastUsage = step.usage
+    // A failed request sent nothing the window holds: the last answered one still says how full it is.
+    if (!session.agent && !step.error) session.lastUsage = step.usage
     if (!step.error) session.meter.noteResponse(messages, step.usage)
     addUsage(end.usage, step.usage)
     end.stopReason = step.stopReason

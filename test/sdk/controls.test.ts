@@ -150,6 +150,20 @@ describe('Query controls in a streaming-input session', () => {
     }
   })
 
+  it('getContextUsage() keeps the last answered request\'s figure when a later request fails', async () => {
+    const c = await conversation([
+      { reply: 'hi', usage: { input_tokens: 1200, output_tokens: 30, cache_read_input_tokens: 800 } },
+      { error: { status: 400, message: 'bad request' } },
+    ], { model: 'claude-sonnet-4-5', mods: [] })
+    try {
+      await c.say('hello')
+      await c.say('again')
+      expect(await c.q.getContextUsage()).toMatchObject({ totalTokens: 2030, isEstimate: false })
+    } finally {
+      await c.end()
+    }
+  })
+
   it('controls work before the stream is read, as the Agent SDK\'s do: setModel applies to the first request; close() alone ends the session', async () => {
     const fakeMcp = defineMod({ name: 'mcp', provides: ['serverStatus'], register: (on, _o, $) => { $.capability.provide('serverStatus', () => [{ name: 'docs', status: 'connected' }]) } })
     const server = await startFakeAnthropic({ script: [{ reply: 'from haiku', expect: { model: 'claude-haiku-4-5' } }] })
