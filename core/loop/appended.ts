@@ -1,17 +1,4 @@
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import type { Session } from './session.js'
-import { joinHistory } from './unshown.js'
-
-/**
- * Before a request of the main conversation: the user-role rows mods appended since the last one
- * (`$.session.append` of a `user` message) join the history, once. Held until then because a
- * row added while the model's tool calls wait for their results would part them from their calls.
- */
-export async function deliverAppended(session: Session): Promise<void> {
-  const root = session.root
-  if (session.agent || root.appended.length === 0) return
-  await joinHistory(session, root.appended.splice(0))
-}
 
 /** A `$.session.append` message's content as text blocks, or undefined if it is anything else. */
 export function textBlocks(content: unknown): TextBlockParam[] | undefined {

@@ -1,11 +1,9 @@
 import { ModloopError } from '../errors.js'
 import type { ModelSwitchInput, ModelSwitchResult } from '../events/types.js'
-import { attach } from './attach.js'
 import { costUsd, modelInfo } from '../model/pricing.js'
 import { resolveAlias } from '../model/aliases.js'
 import { DEFAULT_MODEL } from './session-options.js'
 import type { Session } from './session.js'
-import { joinHistory } from './unshown.js'
 
 /**
  * The model a session starts on when no option or config names one, and goes back to for
@@ -74,18 +72,6 @@ async function raise(root: Session, e: ModelSwitchInput, beneath: (e: ModelSwitc
   const texts = (r.context ?? []).filter((c) => typeof c === 'string' && c !== '')
   if (keepContext) root.switchContext.push(...texts)
   return { model: r.model }
-}
-
-/**
- * Before a request of the main conversation: context model.switch handlers returned joins the
- * last user message as attachments (recorded as a synthetic addition), once.
- */
-export async function deliverSwitchContext(session: Session): Promise<void> {
-  const root = session.root
-  if (session.agent || root.switchContext.length === 0) return
-  const blocks = await attach(session, 'model_switch_context', root.switchContext.splice(0), { kind: 'plugin', event: 'model.switch' })
-  if (blocks.length === 0) return
-  await joinHistory(session, blocks)
 }
 
 function switchPayload(session: Session, from: string, to: string, requested: string | null, source: ModelSwitchInput['source']): ModelSwitchInput {

@@ -1,6 +1,4 @@
-import { attach } from './attach.js'
 import type { Session } from './session.js'
-import { joinHistory } from './unshown.js'
 
 /**
  * Moves the main session's working directory to `dir` (`$.session.move`, EnterWorktree and
@@ -13,12 +11,4 @@ export function moveSession(session: Session, dir: string, context: readonly str
   if (dir === root.cwd) return
   root.envUpdates.push(['# Environment update', ` - Primary working directory: ${dir} (was ${root.cwd})`, ...context.map((line) => ` - ${line}`)].join('\n'))
   root.cwd = dir
-}
-
-/** Before a request of the main conversation: the environment updates of moves since the last one join the history, once. */
-export async function deliverEnvUpdates(session: Session): Promise<void> {
-  const root = session.root
-  if (session.agent || root.envUpdates.length === 0) return
-  const blocks = await attach(session, 'environment_update', root.envUpdates.splice(0), { kind: 'engine' })
-  if (blocks.length > 0) await joinHistory(session, blocks)
 }

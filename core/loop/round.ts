@@ -8,9 +8,8 @@ import { afterTooLong, beforeRequest, isPromptTooLong } from './before-request.j
 import { deferralOf, deferredEnding } from './defer.js'
 import { afterBatch, apiFailure, endingOf, stoppedEnding, turnLimit, unrecoveredEnding, type Ending } from './ending.js'
 import { addUsage, type SDKMessage, historyBlocks, withoutTrailingThinking } from './messages.js'
-import { deliverSwitchContext, fallBack } from './model-switch.js'
-import { deliverEnvUpdates } from './move.js'
-import { deliverAppended } from './appended.js'
+import { fallBack } from './model-switch.js'
+import { deliverHeld } from './held.js'
 import { loopRequest } from './request.js'
 import { MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
 import type { Session } from './session.js'
@@ -63,9 +62,7 @@ export class TurnRun {
     if (session.model !== this.chosen) this.model = this.chosen = session.model
     const due = yield* beforeRequest(session, { turnId: this.turnId, index, model: this.model })
     if (due) return due
-    await deliverSwitchContext(session)
-    await deliverEnvUpdates(session)
-    await deliverAppended(session)
+    await deliverHeld(session)
 
     // Where the session works now: a tool of the last request may have moved it.
     const executor = new ToolExecutor({ ...this.env, cwd: session.cwd, model: this.model }, this.cap)

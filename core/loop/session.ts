@@ -68,9 +68,9 @@ export class Session {
   totalCostUsd = 0
   /** Context model.switch handlers returned, for the next request of the main conversation. */
   readonly switchContext: string[] = []
-  /** User-role rows mods appended ($.session.append) that the model has not been sent yet (core/loop/appended.ts). */
+  /** User-role rows mods appended ($.session.append) that the model has not been sent yet (delivered by core/loop/held.ts). */
   readonly appended: TextBlockParam[] = []
-  /** Environment updates of moves the model has not been told of yet (core/loop/move.ts). */
+  /** Environment updates of moves the model has not been told of yet (delivered by core/loop/held.ts). */
   readonly envUpdates: string[] = []
   /** How long the model requests of this session took (ms), subagents included: `/cost`'s API duration. */
   apiMs = 0
