@@ -33,17 +33,9 @@ export default defineMod({
   description: 'The CronCreate, CronDelete, CronList and ScheduleWakeup tools and /loop: prompts that run on a schedule',
   options,
   register(on, opts, $) {
-    const schedulers = new Map<string, Scheduler>()
-    // Each session's save in progress: the session ends once it is written.
-    const saves = new Map<string, () => Promise<unknown>>()
-    // Each session's last step: release the project's jobs if it owns them, stop waiting if not.
-    const ends = new Map<string, () => void>()
-    // Each one-prompt session's hold while a wake-up is pending: its release.
-    const holds = new Map<string, () => void>()
-    const releaseHold = (sessionId: string) => {
-      holds.get(sessionId)?.()
-      holds.delete(sessionId)
-    }
+    // Each session's scheduler, and its end: the hold on a one-prompt run let go, the timers
+    // stopped, the jobs' save written, the project's jobs released if it owned them.
+    const sessions = new Map<string, { scheduler: Scheduler; end(): Promise<void> }>()
 
     on('session.start', async ($, e, next) => {
       const clock = opts.clock ?? $.clock
@@ -73,13 +65,16 @@ export default defineMod({
         const note = last ? `\n\n(Scheduled job ${job.id} has reached its age limit: this is its last run, and it is now deleted.)` : ''
         void $.prompt.submit({ text: job.prompt + note, asUser: true })
       }
+      // A one-prompt run's hold while a wake-up is pending: its release.
+      let hold: (() => void) | undefined
       const wakeup = (pending: boolean) => {
-        if (pending && !holds.has(e.sessionId)) holds.set(e.sessionId, $.session.hold({ reason: 'a ScheduleWakeup is pending' }))
-        if (!pending) releaseHold(e.sessionId)
+        if (pending) hold ??= $.session.hold({ reason: 'a ScheduleWakeup is pending' })
+        else {
+          hold?.()
+          hold = undefined
+        }
       }
       const scheduler = new Scheduler(clock, run, () => void save(), e.waitsForInput ? {} : { runsJobs: false, wakeup })
-      schedulers.set(e.sessionId, scheduler)
-      saves.set(e.sessionId, () => saving)
       const load = async () => {
         const loaded = await readJobs(file, (m) => $.log.warn(m)).catch((err: unknown) => {
           if (!(err instanceof UnreadableJobsFile)) throw err
@@ -109,9 +104,15 @@ export default defineMod({
           else waitForOwner()
         })
       }
-      ends.set(e.sessionId, () => {
-        watch?.cancel()
-        release?.()
+      sessions.set(e.sessionId, {
+        scheduler,
+        end: async () => {
+          wakeup(false)
+          scheduler.stop()
+          await saving
+          watch?.cancel()
+          release?.()
+        },
       })
       if (existsSync(file)) {
         if (claim()) await load()
@@ -139,33 +140,24 @@ export default defineMod({
 
     // Subagents' turns run inside a turn of the session: only the session's own count.
     on('turn.start', ($, e, next) => {
-      schedulers.get($.session.id() as string)?.setBusy(true)
+      sessions.get($.session.id() as string)?.scheduler.setBusy(true)
       return next(e)
     })
     on('turn.complete', async ($, e, next) => {
       const r = await next(e)
-      if (e.agentId === undefined) schedulers.get($.session.id() as string)?.setBusy(false)
+      if (e.agentId === undefined) sessions.get($.session.id() as string)?.scheduler.setBusy(false)
       return r
     })
 
     on('session.end', async ($, e, next) => {
-      releaseHold(e.sessionId)
-      schedulers.get(e.sessionId)?.stop()
-      schedulers.delete(e.sessionId)
-      await saves.get(e.sessionId)?.()
-      saves.delete(e.sessionId)
-      ends.get(e.sessionId)?.()
-      ends.delete(e.sessionId)
+      await sessions.get(e.sessionId)?.end()
+      sessions.delete(e.sessionId)
       return next(e)
     })
 
     return () => {
-      for (const id of [...holds.keys()]) releaseHold(id)
-      for (const s of schedulers.values()) s.stop()
-      for (const end of ends.values()) end()
-      ends.clear()
-      schedulers.clear()
-      saves.clear()
+      for (const s of sessions.values()) void s.end()
+      sessions.clear()
     }
   },
 })
