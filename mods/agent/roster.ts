@@ -2,7 +2,7 @@ import type { SpawnedAgent } from '../../core/mod/contracts.js'
 import type { ToolContext } from '../../core/tools/tool.js'
 import type { SendOutcome, SubagentInfo, Subagents } from '../_shared/subagents.js'
 import { OutputLog } from './output-log.js'
-import { outcomeOf, type AgentRun } from './run-agent.js'
+import { endRun, outcomeOf, type AgentRun } from './run-agent.js'
 
 /** How many ended subagents a session keeps resumable by default (the agent mod's maxFinishedAgents). */
 export const MAX_FINISHED_AGENTS = 50
@@ -111,10 +111,7 @@ export class Roster implements Subagents {
         try {
           report = await entry.handle.resume(text, task.signal)
         } finally {
-          await registry.stopStartedBy(id)
-          if (report) log.write(`\n--- report ---\n${report.text}`)
-          await log.flush()
-          logs.delete(id)
+          await endRun(this.run, registry, id, log, report)
         }
         return outcomeOf(report, description, undefined)
       },

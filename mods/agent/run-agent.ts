@@ -91,13 +91,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInp
       if (!('deny' in started)) report = await started.done
     } finally {
       ctx.signal.removeEventListener('abort', onCallAbort)
-      // What it left running in the background ends with it: nobody is left to read or stop it.
-      await registry?.stopStartedBy(id)
-      if (log) {
-        if (report) log.write(`\n--- report ---\n${report.text}`)
-        await log.flush()
-        run.logs.delete(id)
-      }
+      await endRun(run, registry, id, log, report)
       if (worktree) kept = await endWorktree($, worktree)
     }
     return report
@@ -209,3 +203,15 @@ async function permissionsDirs($: ModApi, type: 'addDirectories' | 'removeDirect
 }
 
 export type { TaskRegistry }
+
+/**
+ * What ends each run of a subagent, its first or a resumed one: what it left running in the
+ * background stops (nobody is left to read or stop it), and its report closes its output file.
+ */
+export async function endRun(run: AgentRun, registry: TaskRegistry | undefined, id: string, log: OutputLog | undefined, report: SubagentResult | undefined): Promise<void> {
+  await registry?.stopStartedBy(id)
+  if (!log) return
+  if (report) log.write(`\n--- report ---\n${report.text}`)
+  await log.flush()
+  run.logs.delete(id)
+}
