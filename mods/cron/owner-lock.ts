@@ -1,5 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
+import { takeLockFile } from '../_shared/lock-file.js'
 import { ownProcessStart, writerAlive } from '../_shared/process-start.js'
 
 /** Where the lock of a jobs file is: beside it. */
@@ -18,43 +18,32 @@ interface Owner { sessionId: string; pid: number; procStart?: string; host?: str
  * checked and holds. Answers the release, undefined when another session owns the jobs, or
  * 'no-lock' when no lock can be made there at all (no folder, no permission): no session can own
  * the jobs then, and each runs them as before there were owners.
- * Synchronous, as the transcripts' lock (mods/transcripts/store/lock.ts), so it never interleaves with itself.
+ * Taken as the transcripts' lock is, through mods/_shared/lock-file.ts.
  */
 export function takeOwnerLock(path: string, sessionId: string): (() => void) | undefined | 'no-lock' {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number
-    try {
-      fd = openSync(path, 'wx')
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return 'no-lock'
-      const owner = readOwner(path)
-      if (owner && holds(owner, path)) return undefined
-      // Gone, or debris: remove it, unless another session took it over meanwhile.
-      if (readOwner(path)?.sessionId === owner?.sessionId) {
-        try { unlinkSync(path) } catch { /* removed by that other session */ }
-      }
-      continue
-    }
-    const owner: Owner = { sessionId, pid: process.pid, ...(ownProcessStart() ? { procStart: ownProcessStart() } : {}), host: hostname() }
-    writeSync(fd, `${JSON.stringify(owner)}\n`)
-    closeSync(fd)
-    held.set(path, sessionId)
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      if (held.get(path) === sessionId) held.delete(path)
-      if (readOwner(path)?.sessionId === sessionId) {
-        try { unlinkSync(path) } catch { /* already gone */ }
-      }
-    }
+  const start = ownProcessStart()
+  const me: Owner = { sessionId, pid: process.pid, ...(start ? { procStart: start } : {}), host: hostname() }
+  let taken
+  try {
+    taken = takeLockFile(path, `${JSON.stringify(me)}\n`, (text) => {
+      const owner = ownerOf(text)
+      return owner !== undefined && holds(owner, path)
+    })
+  } catch {
+    return 'no-lock'
   }
-  return undefined
+  if (typeof taken !== 'function') return undefined
+  held.set(path, sessionId)
+  const release = taken
+  return () => {
+    if (held.get(path) === sessionId) held.delete(path)
+    release()
+  }
 }
 
-function readOwner(path: string): Owner | undefined {
+function ownerOf(text: string): Owner | undefined {
   try {
-    const o = JSON.parse(readFileSync(path, 'utf8')) as Partial<Owner>
+    const o = JSON.parse(text) as Partial<Owner>
     return typeof o.sessionId === 'string' && Number.isInteger(o.pid) && o.pid! > 0 ? (o as Owner) : undefined
   } catch {
     return undefined

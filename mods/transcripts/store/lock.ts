@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { ModloopError } from '../../../core/errors.js'
 import { lockPathOf } from './paths.js'
 import { ownProcessStart, writerAlive } from '../../_shared/process-start.js'
+import { takeLockFile } from '../../_shared/lock-file.js'
 
 /**
  * The locks this process holds. A lock naming this process's own pid that is not here was left
@@ -23,34 +24,16 @@ const held = new Set<string>()
 export function acquireSessionLock(sessionPath: string, sessionId: string): () => void {
   const path = lockPathOf(sessionPath)
   mkdirSync(dirname(path), { recursive: true })
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number
-    try {
-      fd = openSync(path, 'wx')
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-      const pid = readPid(path)
-      if (pid !== undefined && holds(pid, path)) throw lockedError(sessionId, pid, path)
-      // The holder is gone (or the file is debris): remove it, unless another process took it over meanwhile.
-      if (readPid(path) === pid) {
-        try { unlinkSync(path) } catch { /* removed by that other process */ }
-      }
-      continue
-    }
-    writeSync(fd, `${process.pid}\n${ownProcessStart() ?? ''}\n${hostname()}\n`)
-    closeSync(fd)
-    held.add(path)
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      held.delete(path)
-      if (readPid(path) === process.pid) {
-        try { unlinkSync(path) } catch { /* already gone */ }
-      }
-    }
+  const taken = takeLockFile(path, `${process.pid}\n${ownProcessStart() ?? ''}\n${hostname()}\n`, (text) => {
+    const pid = ownerOf(text)?.pid
+    return pid !== undefined && holds(pid, path)
+  })
+  if (typeof taken !== 'function') throw lockedError(sessionId, ownerOf(taken.heldBy)?.pid ?? 0, path)
+  held.add(path)
+  return () => {
+    held.delete(path)
+    taken()
   }
-  throw lockedError(sessionId, readPid(path) ?? 0, path)
 }
 
 /** The pid of a live process holding the session's lock, if any. */
@@ -74,11 +57,15 @@ function lockedError(sessionId: string, pid: number, path: string): ModloopError
 interface Owner { pid: number; start?: string; host?: string }
 
 /** The lock's writer; a lock of an older version holds only the pid. */
+function ownerOf(text: string): Owner | undefined {
+  const [pidLine, start, host] = text.split('\n').map((l) => l.trim())
+  const pid = Number(pidLine)
+  return Number.isInteger(pid) && pid > 0 ? { pid, ...(start ? { start } : {}), ...(host ? { host } : {}) } : undefined
+}
+
 function readOwner(path: string): Owner | undefined {
   try {
-    const [pidLine, start, host] = readFileSync(path, 'utf8').split('\n').map((l) => l.trim())
-    const pid = Number(pidLine)
-    return Number.isInteger(pid) && pid > 0 ? { pid, ...(start ? { start } : {}), ...(host ? { host } : {}) } : undefined
+    return ownerOf(readFileSync(path, 'utf8'))
   } catch {
     return undefined
   }
