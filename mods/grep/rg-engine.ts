@@ -6,12 +6,12 @@ import { VCS_EXCLUDES } from './walk.js'
 export class RgError extends Error {}
 
 /**
- * The ripgrep arguments for a search. Settings that vary per machine (config file, global git
- * excludes, .git/info/exclude) are turned off, and ignore files count outside git repositories
- * too, so ripgrep and the JavaScript engine select the same files everywhere.
+ * The ripgrep arguments for a search. Its config file is turned off; git's ignore rules (.gitignore,
+ * .git/info/exclude, the global excludes) count inside a git repository only, as in Claude Code's
+ * Grep, and the JavaScript engine selects files the same way.
  */
 export function rgArgs(spec: SearchSpec): string[] {
-  const args = ['--no-config', '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-exclude', '--color', 'never', '--no-heading']
+  const args = ['--no-config', '--hidden', '--color', 'never', '--no-heading']
   for (const g of [...spec.globs, ...VCS_EXCLUDES]) args.push('--glob', g)
   if (spec.type !== undefined) args.push('--type', spec.type)
   if (spec.ignoreCase) args.push('-i')

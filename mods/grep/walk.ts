@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, type Dirent } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import type { Ignore } from 'ignore'
+import { globalExcludes } from './git-excludes.js'
 
 // Loaded on the first search, not at start-up.
 type Libs = { ignore: (options?: { ignorecase?: boolean }) => Ignore; picomatch: typeof import('picomatch') }
@@ -15,8 +16,10 @@ async function load(): Promise<Libs> {
 
 /** Version-control directories are never searched, whatever the globs say. */
 export const VCS_EXCLUDES = ['!.git', '!.svn', '!.hg', '!.bzr', '!.jj']
-// ripgrep's precedence inside one directory: .rgignore over .ignore over .gitignore.
-const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore']
+// ripgrep's precedence inside one directory: .rgignore over .ignore over .gitignore over the
+// repository's .git/info/exclude. The git ones count only inside a git repository, as in ripgrep.
+const IGNORE_FILES = ['.git/info/exclude', '.gitignore', '.ignore', '.rgignore']
+const GIT_ONLY = new Set(['.git/info/exclude', '.gitignore'])
 const YIELD_EVERY_MS = 8
 
 interface Rules { dir: string; ig: Ignore }
@@ -36,10 +39,10 @@ function compileOverride(raw: string, { picomatch }: Libs): Override {
 }
 
 /** The ignore rules a directory holds; `names` (its entries, when known) spares opening files that are not there. */
-function rulesIn(dir: string, { ignore }: Libs, names?: ReadonlySet<string>): Rules[] {
+function rulesIn(dir: string, { ignore }: Libs, git: boolean, names?: ReadonlySet<string>): Rules[] {
   const found: Rules[] = []
   for (const file of IGNORE_FILES) {
-    if (names && !names.has(file)) continue
+    if ((!git && GIT_ONLY.has(file)) || (names && !names.has(file.split('/')[0]!))) continue
     const text = readText(join(dir, file))
     if (text !== undefined) found.push({ dir, ig: ignore({ ignorecase: false }).add(text) })
   }
@@ -54,14 +57,27 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** Ignore files of the root's ancestors apply too (ripgrep reads parent directories' rules). */
-function ancestorRules(root: string, lib: Libs): Rules[] {
+/** The root's ancestors, outermost first. */
+function ancestorsOf(root: string): string[] {
   const dirs: string[] = []
   for (let d = dirname(root); ; d = dirname(d)) {
     dirs.unshift(d)
     if (dirname(d) === d) break
   }
-  return dirs.flatMap((d) => rulesIn(d, lib))
+  return dirs
+}
+
+/**
+ * The rules in force at the root: the user's global git excludes (lowest), then the ignore files of
+ * the root's ancestors (ripgrep reads parent directories' rules). Git's rules count only when the
+ * root is inside a git repository: ripgrep without --no-require-git skips them elsewhere.
+ */
+function rootRules(root: string, lib: Libs): { rules: Rules[]; git: boolean } {
+  const ancestors = ancestorsOf(root)
+  const git = [...ancestors, root].some((d) => existsSync(join(d, '.git')))
+  const global = git ? globalExcludes() : undefined
+  const rules = global === undefined ? [] : [{ dir: root, ig: lib.ignore({ ignorecase: false }).add(global) }]
+  return { rules: [...rules, ...ancestors.flatMap((d) => rulesIn(d, lib, git))], git }
 }
 
 export interface WalkFilter {
@@ -71,10 +87,10 @@ export interface WalkFilter {
 }
 
 /**
- * The files under `root` that a ripgrep search with `--hidden --no-require-git` visits, in the
- * order `--sort path` visits them: each directory's entries sorted by name, depth first.
- * Symlinks are not followed; .gitignore/.ignore/.rgignore rules apply, deepest first, and --glob
- * overrides win over them.
+ * The files under `root` that a ripgrep search with `--hidden` visits, in the order `--sort path`
+ * visits them: each directory's entries sorted by name, depth first. Symlinks are not followed;
+ * .ignore/.rgignore rules apply, and inside a git repository .gitignore, .git/info/exclude and the
+ * global excludes too, deepest first; --glob overrides win over them.
  */
 export async function* walkFiles(root: string, filter: WalkFilter, signal: AbortSignal): AsyncGenerator<string> {
   const lib = await load()
@@ -106,14 +122,16 @@ export async function* walkFiles(root: string, filter: WalkFilter, signal: Abort
   // Reads are synchronous (the promise API costs four thread-pool trips a file); the walk yields
   // to the event loop every few milliseconds so other work in the process keeps moving.
   let slice = performance.now()
-  async function* visit(dir: string, inherited: readonly Rules[]): AsyncGenerator<string> {
+  async function* visit(dir: string, inherited: readonly Rules[], inGit: boolean): AsyncGenerator<string> {
     let entries: Dirent[]
     try {
       entries = readdirSync(dir, { withFileTypes: true })
     } catch {
       return
     }
-    const local = rulesIn(dir, lib, new Set(entries.map((e) => e.name)))
+    const names = new Set(entries.map((e) => e.name))
+    const git = inGit || names.has('.git')
+    const local = rulesIn(dir, lib, git, names)
     const rules = local.length > 0 ? [...inherited, ...local] : inherited
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const entry of entries) {
@@ -122,7 +140,7 @@ export async function* walkFiles(root: string, filter: WalkFilter, signal: Abort
       if (!isDir && !entry.isFile()) continue
       const path = join(dir, entry.name)
       if (!admitted(path, entry.name, isDir, rules)) continue
-      if (isDir) yield* visit(path, rules)
+      if (isDir) yield* visit(path, rules, git)
       else yield path
       if (performance.now() - slice > YIELD_EVERY_MS) {
         await new Promise((resolve) => setImmediate(resolve))
@@ -131,5 +149,6 @@ export async function* walkFiles(root: string, filter: WalkFilter, signal: Abort
     }
   }
 
-  yield* visit(root, ancestorRules(root, lib))
+  const start = rootRules(root, lib)
+  yield* visit(root, start.rules, start.git)
 }
