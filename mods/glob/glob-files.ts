@@ -35,7 +35,9 @@ export async function globTool(input: GlobInput, ctx: ToolContext, options: Glob
   // Loaded on the first Glob call, not at start-up.
   const { glob } = await import('tinyglobby')
   const found = await glob(input.pattern, {
-    cwd: checked.path, absolute: true, dot: true, onlyFiles: true, expandDirectories: false,
+    // Symlinks are not followed or listed, as ripgrep's file walk (Claude Code's Glob) leaves them: a link
+    // back up the tree would list the same files again under a second path.
+    cwd: checked.path, absolute: true, dot: true, onlyFiles: true, expandDirectories: false, followSymbolicLinks: false,
     ignore: ignoresFor(input.pattern, options.ignore), signal: ctx.signal,
   })
   // An absolute pattern or "../" may reach past the allowed directories; those matches are dropped.

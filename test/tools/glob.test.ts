@@ -1,4 +1,4 @@
-import { mkdir, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import glob from '../../mods/glob/index.js'
@@ -65,5 +65,23 @@ describe('Glob', () => {
     expect((await tools.call('Glob', { pattern: '**/*.rs' })).text).toBe('No files found')
     expect(await tools.call('Glob', { pattern: '*', path: '/' })).toMatchObject({ isError: true, text: expect.stringContaining('outside the directories') })
     expect(await tools.call('Glob', { pattern: '*', path: 'old.ts' })).toMatchObject({ isError: true, text: expect.stringContaining('must be a directory') })
+  })
+})
+
+describe('Glob and symlinks', () => {
+  it('neither follows nor lists them, so a link up the tree does not repeat its files', async () => {
+    const t = await tempDir()
+    await mkdir(join(t.dir, 'real'), { recursive: true })
+    await writeFile(join(t.dir, 'real/a.ts'), 'a')
+    await symlink('..', join(t.dir, 'real/up'))
+    await symlink('real', join(t.dir, 'linked'))
+    await symlink('real/a.ts', join(t.dir, 'b.ts'))
+    const own = await openTools(t.dir, [glob])
+    try {
+      expect((await own.call('Glob', { pattern: '**/*.ts' })).text).toBe(join(t.dir, 'real/a.ts'))
+    } finally {
+      await own.close()
+      await t.remove()
+    }
   })
 })
