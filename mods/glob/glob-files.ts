@@ -12,6 +12,7 @@ export type GlobInput = z.output<typeof globInput>
 
 export const GLOB_DESCRIPTION = `Finds files by name with a glob pattern, fast in any size of codebase.
 - Patterns like "**/*.js" or "src/**/*.{ts,tsx}"; hidden files are included.
+- A pattern without a slash matches file names at any depth: "*.ts" finds every .ts file.
 - Matching file paths come back newest first (by modification time).
 - .git and node_modules are skipped, unless the pattern names them (node_modules/**/package.json).
 - For an open-ended search that needs several rounds of globbing and grepping, plan the rounds, and run independent searches in one response.`
@@ -34,7 +35,9 @@ export async function globTool(input: GlobInput, ctx: ToolContext, options: Glob
 
   // Loaded on the first Glob call, not at start-up.
   const { glob } = await import('tinyglobby')
-  const found = await glob(input.pattern, {
+  // Without a slash a pattern matches names at any depth, as a ripgrep glob does in Claude Code's Glob.
+  const pattern = input.pattern.includes('/') ? input.pattern : `**/${input.pattern}`
+  const found = await glob(pattern, {
     // Symlinks are not followed or listed, as ripgrep's file walk (Claude Code's Glob) leaves them: a link
     // back up the tree would list the same files again under a second path.
     cwd: checked.path, absolute: true, dot: true, onlyFiles: true, expandDirectories: false, followSymbolicLinks: false,

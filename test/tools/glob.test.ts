@@ -49,9 +49,14 @@ describe('Glob', () => {
 
   it('searches under path, relative to the session directory or absolute', async () => {
     const rel = await tools.call('Glob', { pattern: '*.{ts,md}', path: 'src' })
-    expect((rel.result as any).filenames).toEqual([p('src/newest.ts'), p('src/readme.md')])
+    expect((rel.result as any).filenames).toEqual([p('src/newest.ts'), p('src/readme.md'), p('src/deep/middle.ts')])
     const abs = await tools.call('Glob', { pattern: '**/*.ts', path: p('src/deep') })
     expect((abs.result as any).filenames).toEqual([p('src/deep/middle.ts')])
+  })
+
+  it('matches a pattern without a slash at any depth, as Claude Code does', async () => {
+    expect((await tools.call('Glob', { pattern: '*.ts' })).text).toBe([p('src/newest.ts'), p('src/deep/middle.ts'), p('.hidden/config.ts'), p('old.ts')].join('\n'))
+    expect((await tools.call('Glob', { pattern: 'middle.ts', path: 'src' })).text).toBe(p('src/deep/middle.ts'))
   })
 
   it('caps at 100 results with a truncation note', async () => {
