@@ -83,9 +83,15 @@ export function encodeText(text: string, format: TextFormat): Buffer {
   return Buffer.concat([format.encoding === 'utf16le' ? UTF16LE_BOM : UTF8_BOM, body])
 }
 
+// A temp file refused beside an existing file (a directory the user may not write to), or a rename
+// refused over it (a file of another user in a sticky directory, a file bind-mounted on its own):
+// the file itself may still be writable, so it is written in place, as Claude Code does.
+const IN_PLACE_AFTER = new Set(['EACCES', 'EPERM', 'EBUSY', 'EXDEV'])
+
 /**
  * Replaces a file's content through a temp file in the same directory and a rename, so a reader
  * never sees half a file and a crash leaves the old one intact. Keeps an existing file's mode.
+ * Where that is refused, an existing file is overwritten in place (not atomic, but not refused).
  */
 export async function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {
   const mode = await stat(path).then((s) => s.mode & 0o7777, () => undefined)
@@ -96,6 +102,8 @@ export async function writeFileAtomic(path: string, data: Uint8Array): Promise<v
     await rename(temp, path)
   } catch (err) {
     await rm(temp, { force: true })
-    throw err
+    if (mode === undefined || !IN_PLACE_AFTER.has((err as NodeJS.ErrnoException).code ?? '')) throw err
+    // Its own error names the file rather than the temp file, should this be refused too.
+    await writeFile(path, data)
   }
 }
