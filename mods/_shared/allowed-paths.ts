@@ -1,4 +1,4 @@
-import { realpath as realpathCallback } from 'node:fs'
+import { readlink as readlinkCallback, realpath as realpathCallback } from 'node:fs'
 import { promisify } from 'node:util'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { z } from 'zod'
@@ -43,21 +43,32 @@ export function confinementLifted($: ModApi): boolean {
 // The native realpath through the callback API: the same answer as fs/promises' for less of the
 // event loop's time, which every file tool call pays.
 const realpath = promisify(realpathCallback.native)
+const readlink = promisify(readlinkCallback)
+// As the kernel's limit on links followed in one path (a loop of links makes realpath fail with ELOOP first).
+const MAX_LINK_HOPS = 40
 
 /**
  * The real path of `path`, following symlinks. A path that does not exist yet (a file Write will
- * create) resolves through its nearest existing ancestor, so a symlinked parent still counts.
+ * create) resolves through its nearest existing ancestor, so a symlinked parent still counts. A
+ * symlink to nothing resolves to where it points: a write there creates its target rather than
+ * replace the link, and the target is the path that must be inside the working directories.
  */
 export async function realpathLoose(path: string): Promise<string> {
   const rest: string[] = []
   let current = path
-  for (;;) {
+  for (let hops = 0; ; ) {
     try {
       return join(await realpath(current), ...rest.reverse())
     } catch (err) {
       const parent = dirname(current)
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') throw err
       if (parent === current) return path
+      const target = hops < MAX_LINK_HOPS ? await readlink(current).catch(() => undefined) : undefined
+      if (target !== undefined) {
+        hops++
+        current = resolve(parent, target)
+        continue
+      }
       rest.push(basename(current))
       current = parent
     }

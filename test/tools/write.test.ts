@@ -1,4 +1,4 @@
-import { readdir, readFile, utimes, writeFile } from 'node:fs/promises'
+import { lstat, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import read from '../../mods/read/index.js'
@@ -71,6 +71,17 @@ describe('Write', () => {
     expect((await tools.call('Write', { file_path: p('win.txt'), content: 'uno\ndos\n' })).isError).toBe(false)
     expect(await readFile(p('win.txt'))).toEqual(Buffer.from('\ufeffuno\r\ndos\r\n', 'utf8'))
     expect((await readdir(tmp.dir)).filter((f) => f.endsWith('.tmp'))).toEqual([])
+  })
+
+  it('through a symlink to nothing, creates its target and keeps the link; one pointing outside is refused', async () => {
+    await symlink('made-later.txt', p('dangling.txt'))
+    expect((await tools.call('Write', { file_path: p('dangling.txt'), content: 'via link\n' })).isError).toBe(false)
+    expect((await lstat(p('dangling.txt'))).isSymbolicLink()).toBe(true)
+    expect(await readFile(p('made-later.txt'), 'utf8')).toBe('via link\n')
+    await symlink('/etc/modloop-should-not-exist', p('escape.txt'))
+    const r = await tools.call('Write', { file_path: p('escape.txt'), content: 'x' })
+    expect(r).toMatchObject({ isError: true, text: expect.stringContaining('resolves to /etc/modloop-should-not-exist') })
+    expect((await lstat(p('escape.txt'))).isSymbolicLink()).toBe(true)
   })
 
   it('refuses paths outside the session directories', async () => {
