@@ -25,3 +25,8 @@ export function envInteger(env: Env | undefined, name: string, fallback: number,
   const n = raw === undefined ? NaN : Number(raw)
   return Number.isInteger(n) && n >= min ? n : fallback
 }
+
+/** A switch as Claude Code reads one: on for `1`, `true`, `yes` or `on` (any case), off for anything else or unset. */
+export function envTrue(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim())
+}

@@ -25,9 +25,18 @@ export interface BashOptions {
   movedLimitMs: number
 }
 
-/** `shellTools`: whether BashOutput and KillShell are offered; else the output file and TaskStop serve. */
-export const bashDescription = (o: BashOptions, shellTools: boolean) => `Runs a command with bash and returns its output.
-- The working directory persists between calls after a command that succeeds (cd works, within the session's directories); environment variables do not.
+/** What the description says a session offers besides the limits. */
+export interface BashOffer {
+  /** BashOutput and KillShell are offered; else the output file and TaskStop serve. */
+  shellTools: boolean
+  /** A `cd` is forgotten after each command (CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR). */
+  keepsDirectory?: boolean
+}
+
+export const bashDescription = (o: BashOptions, { shellTools, keepsDirectory }: BashOffer) => `Runs a command with bash and returns its output.
+- ${keepsDirectory
+    ? 'Every call starts in the same working directory: a cd does not carry over to the next call; nor do environment variables.'
+    : 'The working directory persists between calls after a command that succeeds (cd works, within the session\'s directories); environment variables do not.'}
 - Quote paths that contain spaces: cd "/path/with spaces".
 - Timeout: ${o.defaultTimeoutMs} ms by default, at most ${o.maxTimeoutMs} ms (timeout parameter). A command still running at its timeout moves to the background, where you are told when it ends; a \`sleep\`, a command that runs git, or one that cannot be parsed is stopped instead, with everything it started.
 - Output over ${o.maxOutputChars} characters is cut in the middle.

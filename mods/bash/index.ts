@@ -14,7 +14,7 @@ import { publishToolOutput } from '../_shared/tool-output.js'
 import { bashOutputShape } from './output-shape.js'
 import { toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
 import { join } from 'node:path'
-import { ShellSession } from './shell-session.js'
+import { keepsDirectory, ShellSession } from './shell-session.js'
 import { delegateShell } from './delegate-shell.js'
 import { bashLimits } from './limits.js'
 import '../_shared/tasks.js'
@@ -85,7 +85,7 @@ export default defineMod({
       // The tasks mod's presence, not its session's registry, which may start after this handler runs.
       const shellTools = offersShellTools($, opts.shellTools, $.capability.use('tasks') !== undefined)
       await registerTool($, {
-        name: 'Bash', description: bashDescription(limits, shellTools), input: bashInput, isReadOnly: false,
+        name: 'Bash', description: bashDescription(limits, { shellTools, keepsDirectory: keepsDirectory($.env.all()) }), input: bashInput, isReadOnly: false,
         // A mod disposed mid-command (host closing) stops the command too.
         call: async (input, ctx) => {
           const signal = AbortSignal.any([ctx.signal, $.signal])

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { envTrue } from '../../core/env.js'
 import { allowedRoots, isInside, realpathLoose } from '../_shared/allowed-paths.js'
 import { BackgroundShells } from './background-shells.js'
 import { shellQuote as quote, type Env } from './run-shell.js'
@@ -57,8 +58,13 @@ export class ShellSession {
     this.go(dir)
   }
 
-  /** Adopts the directory a command ended in, when it is inside the allowed directories. */
+  /**
+   * Adopts the directory a command ended in, when it is inside the allowed directories; never with
+   * `CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR` on, where every command starts where the last one did
+   * (read per command: settings `env` may set it while the session runs).
+   */
   async moveTo(dir: string): Promise<string | undefined> {
+    if (keepsDirectory(this.env())) return undefined
     const real = await realpathLoose(dir)
     const roots = await allowedRoots(this.sessionCwd, this.extraDirs)
     if (roots.some((r) => isInside(r, real))) {
@@ -69,3 +75,6 @@ export class ShellSession {
     return `The shell's working directory was reset to ${this.sessionCwd}: ${real} is outside the directories this session may use.`
   }
 }
+
+/** Whether a `cd` is forgotten after each command (`CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR`), as in Claude Code. */
+export const keepsDirectory = (env: Env): boolean => envTrue(env.CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR)
