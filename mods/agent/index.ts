@@ -3,7 +3,7 @@ import type { SpawnAnswer, SpawnRequest } from '../../core/mod/contracts.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { AgentHooks } from '../_shared/agent-hooks.js'
 import type { AgentRunInput, AgentRunner } from '../_shared/agent-runner.js'
-import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
+import type { CoercedInput, ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import '../_shared/tasks.js'
 import '../_shared/subagents.js'
@@ -20,6 +20,7 @@ import { sdkAgents } from './sdk-agents.js'
 import { progressLine, type OutputLog } from './output-log.js'
 import { agentInput, callAgent } from './run-agent.js'
 import { agentMentions } from './agent-mention.js'
+import { backgroundOff } from '../_shared/background-off.js'
 
 const options = z.object({
   /** Agent types defined in the distribution's config, by name. */
@@ -30,12 +31,15 @@ const options = z.object({
   maxFinishedAgents: z.number().int().min(0).default(MAX_FINISHED_AGENTS),
 })
 
-function describe(agents: Map<string, AgentDefinition>): string {
+/** `foregroundOnly`: nothing runs in the background (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS), so each call waits for its report. */
+function describe(agents: Map<string, AgentDefinition>, foregroundOnly: boolean): string {
   const rows = [...agents.values()].map((a) => `- ${a.name}: ${a.description}${toolsNote(a)}`)
   return [
     'Launch a subagent to handle a task on its own: it has a fresh context and its own tools, and replies with one report.',
     'Use it for open-ended searches and for independent pieces of work; several Agent calls in one response run in parallel.',
-    'An agent runs in the background: the call returns at once and the agent\'s report comes back to you later as a message of its own; meanwhile go on with other work, and do not do the agent\'s task yourself. Pass run_in_background: false when you need the report before you can go on. With isolation "worktree" it works in its own git worktree.',
+    `${foregroundOnly
+      ? 'The call waits for the agent and its report is the call\'s result.'
+      : 'An agent runs in the background: the call returns at once and the agent\'s report comes back to you later as a message of its own; meanwhile go on with other work, and do not do the agent\'s task yourself. Pass run_in_background: false when you need the report before you can go on.'} With isolation "worktree" it works in its own git worktree.`,
     'Available agent types:', ...rows,
   ].join('\n')
 }
@@ -43,6 +47,12 @@ function describe(agents: Map<string, AgentDefinition>): string {
 function toolsNote(a: AgentDefinition): string {
   if (a.tools) return ` (tools: ${a.tools.join(', ')})`
   return a.disallowedTools?.length ? ` (tools: all but ${a.disallowedTools.join(', ')})` : ''
+}
+
+function withoutBackground(input: Record<string, unknown>): CoercedInput | undefined {
+  if (!('run_in_background' in input)) return undefined
+  const { run_in_background: _, ...rest } = input
+  return { input: rest }
 }
 
 /** The hooks of the agent types that have them, for the shell-hooks mod to run while such a subagent runs. */
@@ -114,8 +124,12 @@ export default defineMod({
         if (!def) return failure(`Agent type "${type}" not found. Available agent types: ${[...agents.keys()].join(', ') || 'none'}`)
         return callAgent({ $, spawn, logs, roster }, def, i, ctx)
       }
+      const foregroundOnly = backgroundOff($.env.all())
       await registerTool($, {
-        name: 'Agent', aliases: ['Task'], traits: { spawnsAgents: true }, description: describe(agents), input: agentInput,
+        name: 'Agent', aliases: ['Task'], traits: { spawnsAgents: true }, description: describe(agents, foregroundOnly),
+        input: foregroundOnly ? agentInput.omit({ run_in_background: true }) : agentInput,
+        // Not offered then, a run_in_background the model still sends is dropped, not refused, as Claude Code does.
+        ...(foregroundOnly ? { coerceInput: withoutBackground } : {}),
         // A subagent's own calls are checked one by one; the Agent call itself runs beside other read-only calls.
         isReadOnly: true,
         call,

@@ -12,6 +12,7 @@ import { handBack, launchReceipt, worktreeLine } from './hand-back.js'
 import { OutputLog } from './output-log.js'
 import { finishWorktree, type KeptWorktree, type Worktree } from '../_shared/worktree.js'
 import { isolate, type HookWorktree } from './isolate.js'
+import { backgroundOff } from '../_shared/background-off.js'
 import type { Roster } from './roster.js'
 
 export const agentInput = z.object({
@@ -42,8 +43,10 @@ const newAgentId = () => `a${randomHex(8)}`
  * and the report comes back as a turn of its own. With the tasks mod loaded either way is a task
  * of the session's registry, with its output file; without it only the foreground is offered.
  */
-export async function callAgent(run: AgentRun, def: AgentDefinition, i: AgentInput, ctx: ToolContext): Promise<ToolOutput> {
+export async function callAgent(run: AgentRun, def: AgentDefinition, asked: AgentInput, ctx: ToolContext): Promise<ToolOutput> {
   const { $ } = run
+  // Where nothing runs in the background every agent is waited for, whatever the call or its type asked.
+  const i = backgroundOff($.env.all()) ? { ...asked, run_in_background: false } : asked
   const registry = $.capability.use('tasks')?.(ctx.sessionId)
   if (i.run_in_background && !registry) return failure('run_in_background needs the tasks mod (it keeps the session\'s tasks), which this distribution does not load. Run the agent in the foreground.')
   const refused = i.run_in_background ? registry!.refusal() : undefined

@@ -16,6 +16,10 @@ export const bashInput = z.object({
   run_in_background: z.boolean().optional().describe('Run it in the background and return at once; you are told when it ends'),
 })
 export type BashInput = z.output<typeof bashInput>
+/** What Bash takes where nothing runs in the background (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS): a run_in_background is refused as unknown. */
+export const foregroundBashInput = bashInput.omit({ run_in_background: true }).extend({
+  timeout: z.number().optional().meta({ exclusiveMinimum: 0 }).describe('Timeout in milliseconds (max 600000)'),
+})
 
 export interface BashOptions {
   defaultTimeoutMs: number
@@ -31,16 +35,20 @@ export interface BashOffer {
   shellTools: boolean
   /** A `cd` is forgotten after each command (CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR). */
   keepsDirectory?: boolean
+  /** Nothing runs in the background (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS). */
+  foregroundOnly?: boolean
 }
 
-export const bashDescription = (o: BashOptions, { shellTools, keepsDirectory }: BashOffer) => `Runs a command with bash and returns its output.
+export const bashDescription = (o: BashOptions, { shellTools, keepsDirectory, foregroundOnly }: BashOffer) => `Runs a command with bash and returns its output.
 - ${keepsDirectory
     ? 'Every call starts in the same working directory: a cd does not carry over to the next call; nor do environment variables.'
     : 'The working directory persists between calls after a command that succeeds (cd works, within the session\'s directories); environment variables do not.'}
 - Quote paths that contain spaces: cd "/path/with spaces".
-- Timeout: ${o.defaultTimeoutMs} ms by default, at most ${o.maxTimeoutMs} ms (timeout parameter). A command still running at its timeout moves to the background, where you are told when it ends; a \`sleep\`, a command that runs git, or one that cannot be parsed is stopped instead, with everything it started.
+- Timeout: ${o.defaultTimeoutMs} ms by default, at most ${o.maxTimeoutMs} ms (timeout parameter). ${foregroundOnly
+    ? 'A command still running at its timeout is stopped, with everything it started.'
+    : 'A command still running at its timeout moves to the background, where you are told when it ends; a `sleep`, a command that runs git, or one that cannot be parsed is stopped instead, with everything it started.'}
 - Output over ${o.maxOutputChars} characters is cut in the middle.
-- For long-running processes (servers, watchers) set run_in_background, then ${shellTools ? 'read output with BashOutput and stop it with KillShell' : 'read its output file with Read and stop it with TaskStop'}. In the background, timeout is how long it may run (default 1800000 ms, at most 7200000 ms); then it is stopped and you are told. Processes a foreground command leaves running are stopped when it ends.
+${foregroundOnly ? '- Processes a command leaves running are stopped when it ends.' : `- For long-running processes (servers, watchers) set run_in_background, then ${shellTools ? 'read output with BashOutput and stop it with KillShell' : 'read its output file with Read and stop it with TaskStop'}. In the background, timeout is how long it may run (default 1800000 ms, at most 7200000 ms); then it is stopped and you are told. Processes a foreground command leaves running are stopped when it ends.`}
 - Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.
 - Independent commands can go in one response as separate calls; dependent ones chain with &&.`
 

@@ -3,7 +3,8 @@ import { defineMod } from '../../core/mod/define.js'
 import { allowedDirsOptions } from '../_shared/allowed-paths.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { delegated } from '../_shared/tool-delegate.js'
-import { bashDescription, bashInput, bashTool } from './bash-tool.js'
+import { bashDescription, bashInput, bashTool, foregroundBashInput } from './bash-tool.js'
+import { backgroundOff } from '../_shared/background-off.js'
 import { offersShellTools } from './shell-tools-gate.js'
 import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
 import '../_shared/hook-env-files.js'
@@ -81,11 +82,14 @@ export default defineMod({
         if (!s) elsewhere.set(cwd, s = new ShellSession(cwd, opts.additionalDirectories, envFiles, () => $.env.all(), undefined, shell))
         return s
       }
-      const tasks = () => $.capability.use('tasks')?.(e.sessionId)
+      // Without background work, no task is started: run_in_background is refused, a timeout stops the command.
+      const foregroundOnly = backgroundOff($.env.all())
+      const tasks = () => (foregroundOnly ? undefined : $.capability.use('tasks')?.(e.sessionId))
       // The tasks mod's presence, not its session's registry, which may start after this handler runs.
       const shellTools = offersShellTools($, opts.shellTools, $.capability.use('tasks') !== undefined)
       await registerTool($, {
-        name: 'Bash', description: bashDescription(limits, { shellTools, keepsDirectory: keepsDirectory($.env.all()) }), input: bashInput, isReadOnly: false,
+        name: 'Bash', description: bashDescription(limits, { shellTools, keepsDirectory: keepsDirectory($.env.all()), foregroundOnly }),
+        input: foregroundOnly ? foregroundBashInput : bashInput, isReadOnly: false,
         // A mod disposed mid-command (host closing) stops the command too.
         call: async (input, ctx) => {
           const signal = AbortSignal.any([ctx.signal, $.signal])
