@@ -12,9 +12,22 @@ import { readOutputShape } from './output-shape.js'
 import { READ_DESCRIPTION, readInput, readTool } from './read-file.js'
 
 const options = allowedDirsOptions.extend({
-  /** Where the text the model reads stops (at a line boundary); about 25,000 tokens by default. */
-  maxOutputChars: z.number().int().min(1_000).default(100_000),
+  /**
+   * Where the text the model reads stops (at a line boundary). Unset: Claude Code's
+   * CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS (settings `env` included, read at each call) at four
+   * characters a token, else 25,000 tokens' worth.
+   */
+  maxOutputChars: z.number().int().min(1_000).optional(),
 })
+
+const CHARS_PER_TOKEN = 4
+const DEFAULT_OUTPUT_TOKENS = 25_000
+
+/** The character budget a token count in the environment stands for; a malformed value is ignored, as an unset one. */
+function readOutputChars(tokens: string | undefined): number {
+  const n = tokens === undefined || tokens.trim() === '' ? NaN : Number(tokens)
+  return (Number.isInteger(n) && n > 0 ? n : DEFAULT_OUTPUT_TOKENS) * CHARS_PER_TOKEN
+}
 
 /** Read: numbered lines of a text file; records what was read for Edit and Write. */
 export default defineMod({
@@ -27,7 +40,8 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, resolveInput: absolutePathField('file_path', $), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)
-        return (await delegated('Read', input, ctx, dirs)) ?? readTool(input, ctx, { ...opts, additionalDirectories: dirs, anywhere: confinementLifted($) })
+        const maxOutputChars = opts.maxOutputChars ?? readOutputChars($.env.get('CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS'))
+        return (await delegated('Read', input, ctx, dirs)) ?? readTool(input, ctx, { ...opts, maxOutputChars, additionalDirectories: dirs, anywhere: confinementLifted($) })
       } })
       publishToolOutput($, 'Read', readOutputShape)
       // A resumed or forked session knows the files its history read, as long as they did not change since.
