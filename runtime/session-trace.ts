@@ -1,4 +1,5 @@
 import type { Session } from '../core/loop/session.js'
+import { isKept } from './session-store.js'
 import { ProvenanceLog } from './trace-log.js'
 
 /**
@@ -8,7 +9,7 @@ import { ProvenanceLog } from './trace-log.js'
 export function startProvenance(session: Session): void {
   const { host } = session
   const store = session.options.builtins?.sessionStore
-  const log = new ProvenanceLog(() => (session.release && session.location ? store?.traceOf?.(session.location) : undefined))
+  const log = new ProvenanceLog(() => (session.release && session.location && isKept(session) ? store?.traceOf?.(session.location) : undefined))
   session.provenance = log
   session.stopProvenance = host.bus.onProvenance((r) => log.add(r))
 }

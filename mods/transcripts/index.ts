@@ -4,6 +4,7 @@ import { describeError } from '../../core/errors.js'
 import type { ResumedFrom, SessionMessageInput } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { LinesChanged } from '../../core/tools/tool.js'
+import { envTrue } from '../../core/env.js'
 import { defineMod } from '../../core/mod/define.js'
 import { isPrompt, TURN_RESULT, type CustomTitleEntry, type UserEntry } from './store/entry.js'
 import { subagentTranscriptPath } from './store/paths.js'
@@ -124,8 +125,12 @@ export default defineMod({
   },
 })
 
-/** `persistSession: false` (`--no-session-persistence`) arrives with the launch flags: nothing is written. */
+/**
+ * `persistSession: false` (`--no-session-persistence`) arrives with the launch flags; Claude Code's
+ * `CLAUDE_CODE_SKIP_PROMPT_HISTORY` (settings `env` included) does the same: nothing is written.
+ */
 async function isEphemeral($: ModApi): Promise<boolean> {
+  if (envTrue($.env.get('CLAUDE_CODE_SKIP_PROMPT_HISTORY'))) return true
   try {
     const flags = (await $.settings.read({ source: 'flag' })) as { persistSession?: unknown } | undefined
     return flags?.persistSession === false
