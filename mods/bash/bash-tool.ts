@@ -8,6 +8,7 @@ import { modelText } from './model-text.js'
 import type { TaskRegistry } from '../_shared/tasks.js'
 import { backgroundTaker, movedResult, startBackgroundTask } from './background-task.js'
 import { askedTimeout } from './limits.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 
 export const bashInput = z.object({
   command: z.string().min(1).describe('The command to run'),
@@ -16,10 +17,13 @@ export const bashInput = z.object({
   run_in_background: z.boolean().optional().describe('Run it in the background and return at once; you are told when it ends'),
 })
 export type BashInput = z.output<typeof bashInput>
-/** What Bash takes where nothing runs in the background (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS): a run_in_background is refused as unknown. */
-export const foregroundBashInput = bashInput.omit({ run_in_background: true }).extend({
+/**
+ * What Bash takes where nothing runs in the background (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS): a
+ * run_in_background is refused as unknown. Built on first use: few sessions need it.
+ */
+export const foregroundBashInput = onFirstUse(() => bashInput.omit({ run_in_background: true }).extend({
   timeout: z.number().optional().meta({ exclusiveMinimum: 0 }).describe('Timeout in milliseconds (max 600000)'),
-})
+}))
 
 export interface BashOptions {
   defaultTimeoutMs: number

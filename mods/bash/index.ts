@@ -89,7 +89,7 @@ export default defineMod({
       const shellTools = offersShellTools($, opts.shellTools, $.capability.use('tasks') !== undefined)
       await registerTool($, {
         name: 'Bash', description: bashDescription(limits, { shellTools, keepsDirectory: keepsDirectory($.env.all()), foregroundOnly }),
-        input: foregroundOnly ? foregroundBashInput : bashInput, isReadOnly: false,
+        input: foregroundOnly ? foregroundBashInput() : bashInput, isReadOnly: false,
         // A mod disposed mid-command (host closing) stops the command too.
         call: async (input, ctx) => {
           const signal = AbortSignal.any([ctx.signal, $.signal])
