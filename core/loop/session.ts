@@ -232,7 +232,14 @@ export class Session {
         this.describeCache.set(tool.name, described)
       }
       if (described.isHidden) continue
-      defs.push({ name: tool.name, description: described.description, input_schema: this.tools.schemaOf(tool), ...(described.isDeferred ? { defer_loading: true as const } : {}) })
+      if (!described.isDeferred) {
+        defs.push({ name: tool.name, description: described.description, input_schema: this.tools.schemaOf(tool) })
+        continue
+      }
+      // Most requests leave a deferred tool's schema out (until a search loads it): it is
+      // converted from zod when first read, not for every tool at start-up.
+      const tools = this.tools
+      defs.push({ name: tool.name, description: described.description, get input_schema() { return tools.schemaOf(tool) }, defer_loading: true })
     }
     return defs
   }

@@ -3,6 +3,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { contextWindow } from '../../core/model/pricing.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { searchMode } from './mode.js'
+import { deferredByDefault } from './placement.js'
 import { deferTools, TOOL_SEARCH } from './request.js'
 import { searchTools, type DeferredTool } from './search.js'
 
@@ -23,14 +24,14 @@ const DESCRIPTION = [
 const NO_MATCH = 'No matching deferred tools found'
 
 /**
- * Tool search: MCP tools go to the model by name only, behind ToolSearch, which loads a tool's
- * schema through a `tool_reference` in its result (the API's `defer_loading`). ENABLE_TOOL_SEARCH
- * decides when (mode.ts); a server or tool set to `alwaysLoad` is always sent whole (the mcp mod
- * answers `isDeferred: false` for it).
+ * Tool search: MCP tools and the seldom-used built-ins (placement.ts) go to the model by name
+ * only, behind ToolSearch, which loads a tool's schema through a `tool_reference` in its result
+ * (the API's `defer_loading`). ENABLE_TOOL_SEARCH decides when (mode.ts); a server or
+ * tool set to `alwaysLoad` is always sent whole (the mcp mod answers `isDeferred: false` for it).
  */
 export default defineMod({
   name: 'tool-search',
-  description: 'Deferred MCP tools and the ToolSearch tool',
+  description: 'Deferred MCP and built-in tools, and the ToolSearch tool',
   options: z.object({}),
   register(on) {
     // The deferred tools of each conversation's latest request (a subagent's are its own).
@@ -54,10 +55,10 @@ export default defineMod({
       return next(e)
     })
 
-    // An MCP tool is deferred unless a handler beneath placed it.
+    // An MCP tool or a seldom-used built-in is deferred unless a handler beneath placed it.
     on('tool.describe', async ($, e, next) => {
       const r = await next(e)
-      if (r.isDeferred !== undefined || !e.tool.startsWith('mcp__')) return r
+      if (r.isDeferred !== undefined || !deferredByDefault(e.tool)) return r
       return searchMode((name) => $.env.get(name)).kind === 'off' ? r : { ...r, isDeferred: true }
     })
 
