@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { contextWindow } from '../../core/model/pricing.js'
 import { registerTool } from '../_shared/register-tool.js'
-import { searchMode } from './mode.js'
+import { searchMode, supportsToolSearch } from './mode.js'
 import { deferredByDefault } from './placement.js'
 import { deferTools, TOOL_SEARCH } from './request.js'
 import { searchTools, type DeferredTool } from './search.js'
@@ -26,7 +26,7 @@ const NO_MATCH = 'No matching deferred tools found'
 /**
  * Tool search: MCP tools and the seldom-used built-ins (placement.ts) go to the model by name
  * only, behind ToolSearch, which loads a tool's schema through a `tool_reference` in its result
- * (the API's `defer_loading`). ENABLE_TOOL_SEARCH decides when (mode.ts); a server or
+ * (the API's `defer_loading`). ENABLE_TOOL_SEARCH and the model decide when (mode.ts); a server or
  * tool set to `alwaysLoad` is always sent whole (the mcp mod answers `isDeferred: false` for it).
  */
 export default defineMod({
@@ -64,7 +64,7 @@ export default defineMod({
 
     on('model.request', ($, e, next) => {
       if (e.purpose === 'complete') return next(e)
-      const mode = searchMode((name) => $.env.get(name))
+      const mode = supportsToolSearch(e.request.model) ? searchMode((name) => $.env.get(name)) : { kind: 'off' as const }
       const out = deferTools(e.request, mode, contextWindow(e.request.model))
       deferred.set(key($.session.id(), e.agentId), out.deferred)
       return next({ ...e, request: out.request })

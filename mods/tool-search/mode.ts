@@ -18,6 +18,14 @@ export function searchMode(env: (name: string) => string | undefined): SearchMod
   return isFirstParty(env('ANTHROPIC_BASE_URL')) ? { kind: 'on' } : { kind: 'off' }
 }
 
+/**
+ * Whether a model reads `tool_reference` blocks: the Claude 3 models do not, so with them every
+ * schema goes upfront whatever ENABLE_TOOL_SEARCH says, as Claude Code sends them.
+ */
+export function supportsToolSearch(model: string): boolean {
+  return !/(^|[^a-z])claude-3-/.test(model.toLowerCase())
+}
+
 function isFirstParty(baseUrl: string | undefined): boolean {
   if (!baseUrl) return true
   try {

@@ -73,4 +73,11 @@ describe('built-in tools behind tool search', () => {
     expect((loaded.requests[1]!.body.tools as Def[]).at(-1)).toMatchObject({ name: 'Probe', input_schema: { properties: { text: { type: 'string' } } } })
     expect(conversions).toBeGreaterThan(0)
   })
+
+  it('sends every schema upfront to a Claude 3 model, which cannot load deferred tools', async () => {
+    const r = await run([{ reply: 'done' }], { ENABLE_TOOL_SEARCH: 'true' }, { model: 'claude-3-5-haiku-20241022', mods: [probe as never] })
+    const sent = names(r.requests[0]!)
+    expect(sent).toEqual(expect.arrayContaining([...DEFERRED, 'Probe']))
+    expect(sent.some((n) => n.includes('(deferred)') || n === 'ToolSearch')).toBe(false)
+  })
 })
