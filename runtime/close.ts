@@ -1,4 +1,4 @@
-import { describeError } from '../core/errors.js'
+import { describeError, ModloopError } from '../core/errors.js'
 import type { Session } from '../core/loop/session.js'
 import { stopProvenance } from './session-trace.js'
 
@@ -9,6 +9,10 @@ export async function closeSession(session: Session, reason: 'other' | 'prompt_i
   if (session.ended) return
   session.ended = true
   await raiseSessionEnd(session, reason)
+  // What mods submitted and no turn will run now: each $.prompt.submit settles instead of hanging.
+  for (const { started } of session.queued.splice(0)) {
+    started?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', '$.prompt.submit: the session ended before the prompt\'s turn started'))
+  }
   session.release?.()
   session.release = undefined
   stopProvenance(session)

@@ -10,6 +10,7 @@ import { sessionProviders } from './session-providers.js'
 import { toolProviders } from './tool-providers.js'
 import { askProvider } from './ask.js'
 import type { CommandInfo } from '../core/loop/command.js'
+import type { PromptSubmitResult } from '../core/events/types.js'
 
 /** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
 export function installProviders(session: Session): void {
@@ -19,13 +20,15 @@ export function installProviders(session: Session): void {
     ...askProvider(session),
     ...sessionProviders(session),
     ...launchOptionsProvider(session),
-    'prompt.submit': (mod: string, args: { text: string; asUser?: true }) => {
+    // Settles as its turn starts (spec mods §4), so a caller awaiting it inside a handler that
+    // turn waits on (session.start, the running turn's own events) would wait forever: queue, don't await.
+    'prompt.submit': (mod: string, args: { text: string; asUser?: true }) => new Promise<PromptSubmitResult>((resolve, reject) => {
+      if (session.ended) throw new ModloopError('MODLOOP_ERR_NOT_RUN', `${mod}: $.prompt.submit refused: the session has ended`, { mod })
       const text = args.asUser ? args.text : `The ${mod} mod sent a message: ${args.text}`
-      session.queued.push({ text, origin: { kind: 'plugin', name: mod, ...(args.asUser ? { asUser: true } : {}) } })
+      session.queued.push({ text, origin: { kind: 'plugin', name: mod, ...(args.asUser ? { asUser: true } : {}) }, started: { resolve, reject } })
       // An idle session waiting for input runs it now (runtime/query.ts serves the queue).
       session.input?.poke()
-      return Promise.resolve({ text })
-    },
+    }),
     'command.register': (mod: string, spec: { name: string; description: string; argumentHint?: string; kind?: CommandInfo['kind'] }) => {
       if (!spec || !/^[A-Za-z0-9_:.-]{1,64}$/.test(spec.name ?? '')) {
         throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.command.register needs a name of 1–64 of [A-Za-z0-9_:.-]`, { mod })

@@ -183,8 +183,7 @@ async function* run(prompt: PromptInput, options: QueryOptions, opening: Opening
 /** Prompts mods submitted run as their own turns: those of a turn once it ends, those of session.start before the first. */
 async function* drainQueued(session: Session): AsyncGenerator<SDKMessage, void, undefined> {
   while (session.queued.length > 0) {
-    const { text, origin } = session.queued.shift()!
-    yield* recorded(session, runTurn(session, { text, origin }))
+    yield* recorded(session, runTurn(session, session.queued.shift()!))
   }
 }
 

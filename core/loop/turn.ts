@@ -1,6 +1,6 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import type { PromptOrigin } from '../events/types.js'
-import { describeError } from '../errors.js'
+import type { PromptOrigin, PromptSubmitResult } from '../events/types.js'
+import { describeError, ModloopError } from '../errors.js'
 import { uuid, type SDKMessage, type SDKResultMessage } from './messages.js'
 import { TurnEnd } from './turn-end.js'
 import type { Session } from './session.js'
@@ -27,6 +27,17 @@ export interface TurnInput {
   maxTurns?: number
   /** A subagent's first message: what agent.spawn's handlers added beside its prompt. */
   context?: readonly string[]
+  /** A mod's $.prompt.submit, settled as the turn starts (see TurnStarted). */
+  started?: TurnStarted
+}
+
+/**
+ * Settles a mod's `$.prompt.submit` (spec mods §4): with prompt.submit's answer once the turn
+ * started, a `{ drop }` or a local command's run included; rejected when it ended before that.
+ */
+export interface TurnStarted {
+  resolve(r: PromptSubmitResult): void
+  reject(err: Error): void
 }
 
 /**
@@ -65,7 +76,10 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
     try {
       // A `!` command's output is not a prompt: Claude Code runs no UserPromptSubmit for it.
       const submitted = input.origin.kind === 'bash' ? { text: '' } : await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
-      if ('drop' in submitted) return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: submitted.isError !== false })
+      if ('drop' in submitted) {
+        input.started?.resolve(submitted)
+        return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: submitted.isError !== false })
+      }
       session.userTurns++
       // Every turn that runs opens its stream with init, a local command's (/cost, /compact) too; a
       // command that compacts shows its status while it runs and its boundary before its result.
@@ -73,6 +87,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       const init = await session.root.initMessage?.()
       const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin), init && (() => init))
       if (expansion?.kind === 'output') {
+        input.started?.resolve(submitted)
         await joinHistory(session, localCommandRecord(expansion.command, expansion.args, expansion.text))
         return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false, localCommand: expansion.command })
       }
@@ -98,11 +113,17 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
         yield* enterPrompt(session, content, end.userMessageUuid, input.sent, expansion?.header)
       }
       await bus.emit('turn.start', { text, turnId })
+      input.started?.resolve(submitted)
     } catch (err) {
+      input.started?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', `$.prompt.submit: the prompt's turn failed before it started: ${describeError(err)}`, { cause: err }))
       return yield* end.finish({ subtype: 'error_during_execution', terminal: 'turn_setup_failed', text: `turn setup failed: ${describeError(err)}`, isError: true })
     }
     return yield* loop(session, turnId, abort.signal, end)
   } finally {
+    // A no-op once the turn started: this is a prompt that never got that far (the session's setup
+    // failed, the prompt was empty or its command refused, the caller stopped reading), whose
+    // $.prompt.submit must not hang.
+    input.started?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', '$.prompt.submit: the prompt\'s turn ended before it started'))
     outer?.removeEventListener('abort', onOuterAbort)
     session.turnAbort = undefined
     session.turnId = undefined

@@ -1,5 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import type { SessionCompactResult, WorktreeCreateInput, WorktreeRemoveInput } from '../events/types.js'
+import type { PromptSubmitResult, SessionCompactResult, WorktreeCreateInput, WorktreeRemoveInput } from '../events/types.js'
 import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
 
 /**
@@ -147,8 +147,12 @@ export interface ModApiCore {
     fork(req: ForkRequest, options?: { signal?: AbortSignal }): Promise<ForkResult>
   }
   readonly prompt: {
-    /** Runs `text` as a turn of its own once the running one ends (at once when the session waits for input), raised as prompt.submit with origin `{ kind: 'plugin', name: <this mod>, asUser? }`; an `@file` mention in it is not read. */
-    submit(args: { text: string; asUser?: true }): Promise<{ text: string }>
+    /**
+     * Runs `text` as a turn of its own once the running one ends (at once when the session waits for input), raised as prompt.submit with origin `{ kind: 'plugin', name: <this mod>, asUser? }`; an `@file` mention in it is not read.
+     * Resolves when that turn starts, with prompt.submit's answer (`{ drop }` if a handler dropped it); rejects (`MODLOOP_ERR_NOT_RUN`) if it ended before, or the session ended first.
+     * So never await it in a handler that turn waits on (session.start, the running turn's own events): it would wait forever.
+     */
+    submit(args: { text: string; asUser?: true }): Promise<PromptSubmitResult>
   }
   readonly turn: {
     /** Cancels the running turn; `turnId` (turn.start's) names it, and the call rejects, naming both ids, when that turn is not the one running. */

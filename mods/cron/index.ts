@@ -59,11 +59,15 @@ export default defineMod({
         warn(why)
         return why
       }))
+      // Not awaited (it settles as the job's turn starts); one the session ends before running is said on the debug log.
+      const submit = (text: string, id: string) => {
+        $.prompt.submit({ text, asUser: true }).catch((err: Error) => $.log.debug(`scheduled job ${id} did not run: ${err.message}`))
+      }
       const run = (job: Job & { wakeup?: true }, last: boolean) => {
         // A wake-up's prompt is the /loop input again (a slash command, run as typed), or the placeholder of a /loop with no task.
-        if (job.wakeup) return void $.prompt.submit({ text: job.prompt.trim() === AUTONOMOUS_SENTINEL ? AUTONOMOUS_TICK : job.prompt, asUser: true })
+        if (job.wakeup) return submit(job.prompt.trim() === AUTONOMOUS_SENTINEL ? AUTONOMOUS_TICK : job.prompt, job.id)
         const note = last ? `\n\n(Scheduled job ${job.id} has reached its age limit: this is its last run, and it is now deleted.)` : ''
-        void $.prompt.submit({ text: job.prompt + note, asUser: true })
+        submit(job.prompt + note, job.id)
       }
       // A one-prompt run's hold while a wake-up is pending: its release.
       let hold: (() => void) | undefined

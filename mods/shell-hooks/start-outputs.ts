@@ -19,7 +19,9 @@ export function applyTitle($: ModApi, b: HookBridge, title: string): void {
 export async function applyStartOutputs($: ModApi, b: HookBridge, r: HookRunResult, start: { source: SessionSource; isInteractive?: boolean }): Promise<void> {
   if (r.sessionTitle !== undefined && start.source !== 'clear' && start.source !== 'compact') applyTitle($, b, r.sessionTitle)
   if (r.initialUserMessage !== undefined && !start.isInteractive && start.source !== 'compact') {
-    await $.prompt.submit({ text: r.initialUserMessage, asUser: true })
+    // Queued now, ahead of the prompt given; not awaited: it settles as its turn starts, and no turn
+    // starts before session.start is done.
+    $.prompt.submit({ text: r.initialUserMessage, asUser: true }).catch((err: Error) => $.log.debug(`${r.hookName} hook's initialUserMessage did not run: ${err.message}`))
   }
   if (r.reloadSkills) {
     const api = $.capability.use('commands')

@@ -3,15 +3,27 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PromptOrigin } from '../../core/events/types.js'
 import { createTestHost, defineMod } from '../../testing.js'
+import { query } from '../../entry.js'
+import { createScriptedModel } from '../../testing/model/scripted.js'
 
-/** Submits `text` once, while the person's first prompt is submitted; keeps the origin of every prompt. */
-function sender(text: string, origins: PromptOrigin[], asUser?: true) {
+/**
+ * Submits `text` once, while the person's first prompt is submitted; keeps the origin of every
+ * prompt, and in `log` each turn's start and when the call settled. Not awaited: it settles as its
+ * turn starts, after the turn this handler is part of.
+ */
+function sender(text: string, origins: PromptOrigin[], asUser?: true, log: string[] = []) {
   return defineMod({
     name: 'sender',
     register(on) {
       on('prompt.submit', async ($, e, next) => {
         origins.push(e.origin)
-        if (e.origin.kind === 'sdk') await $.prompt.submit({ text, ...(asUser ? { asUser } : {}) })
+        if (e.origin.kind === 'sdk') {
+          $.prompt.submit({ text, ...(asUser ? { asUser } : {}) }).then((r) => log.push(`settled ${JSON.stringify(r)}`), (err: Error) => log.push(`rejected ${err.message}`))
+        }
+        return next(e)
+      })
+      on('turn.start', (_$, e, next) => {
+        log.push(`turn.start ${e.text}`)
         return next(e)
       })
     },
@@ -26,6 +38,46 @@ describe('$.prompt.submit', () => {
     expect(origins).toEqual([{ kind: 'sdk' }, { kind: 'plugin', name: 'sender', asUser: true }])
     expect(JSON.stringify(t.model.requests[1]?.messages.at(-1))).toContain('check the build')
     await t.close()
+  })
+
+  it('resolves when its turn starts, with prompt.submit\'s answer', async () => {
+    const log: string[] = []
+    const t = await createTestHost({ mods: [sender('check the build', [], true, log)], script: [{ reply: 'first' }, { reply: 'second' }] })
+    await t.run('hello')
+    expect(log).toEqual(['turn.start hello', 'turn.start check the build', 'settled {"text":"check the build"}'])
+    await t.close()
+  })
+
+  it('resolves { drop } when a handler drops the prompt', async () => {
+    const log: string[] = []
+    const dropper = defineMod({
+      name: 'dropper',
+      register(on) {
+        on('prompt.submit', (_$, e, next) => (e.origin.kind === 'plugin' ? { drop: 'not now' } : next(e)))
+      },
+    })
+    const t = await createTestHost({ mods: [sender('check the build', [], true, log), dropper], script: [{ reply: 'first' }] })
+    await t.run('hello')
+    expect(log).toEqual(['turn.start hello', 'settled {"drop":"not now"}'])
+    await t.close()
+  })
+
+  it('rejects when the session ends before its turn starts, and when called after', async () => {
+    const log: string[] = []
+    let late: Promise<unknown> | undefined
+    const ender = defineMod({
+      name: 'late',
+      register(on) {
+        on('session.end', ($, e, next) => {
+          late = $.prompt.submit({ text: 'more' })
+          return next(e)
+        })
+      },
+    })
+    const q = query({ prompt: 'hello', options: { bare: true, mods: [sender('check the build', [], true, log), ender], modelProvider: createScriptedModel([{ reply: 'first' }, { reply: 'second' }]) } })
+    for await (const m of q) if (m.type === 'result') break
+    expect(log).toEqual(['turn.start hello', 'rejected $.prompt.submit: the session ended before the prompt\'s turn started'])
+    await expect(late).rejects.toMatchObject({ code: 'MODLOOP_ERR_NOT_RUN', message: 'late: $.prompt.submit refused: the session has ended' })
   })
 
   it('$.command.run raises command.run with the calling mod as its origin', async () => {

@@ -30,7 +30,8 @@ describe('$.session.hold and session.start waitsForInput', () => {
       results.push('result' in m ? m.result ?? '' : m.subtype)
       if (results.length === 1) {
         expect(q.isIdle()).toBe(false)
-        await seen[0]!.$.prompt.submit({ text: 'more', asUser: true })
+        // Not awaited: it settles as its turn starts, and that turn runs only as this loop reads on.
+        void seen[0]!.$.prompt.submit({ text: 'more', asUser: true })
         seen[0]!.release!()
         seen[0]!.release!()
       }
