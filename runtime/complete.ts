@@ -1,6 +1,6 @@
 import type { ContentBlock, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { Usage } from '../core/events/types.js'
-import { ModelApiError, type ModelRequest } from '../core/model/types.js'
+import { ModelApiError, type ModelRequest, type SystemBlock } from '../core/model/types.js'
 import { zeroUsage } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
 import { resolveAlias, smallFastModel } from '../core/model/aliases.js'
@@ -9,7 +9,7 @@ import { clampEffort } from '../core/model/capabilities.js'
 import { readUsage } from '../core/model/usage.js'
 import { loopRequest, requestFor } from '../core/loop/request.js'
 import { withSessionReasoning } from '../core/loop/step.js'
-import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult } from '../core/mod/contracts.js'
+import type { CompleteBlock, CompleteRequest, CompleteResult, ForkRequest, ForkResult } from '../core/mod/contracts.js'
 
 /** `$.model.complete`: one completion through the session's model, with no tools but the API's own (its web search); its cost counts in the session's. */
 export async function complete(session: Session, req: CompleteRequest, signal?: AbortSignal): Promise<CompleteResult> {
@@ -18,14 +18,24 @@ export async function complete(session: Session, req: CompleteRequest, signal?: 
   // A timeout ends the request as the caller's signal does: the answer is `aborted`.
   const timeout = req.timeoutMs === undefined ? undefined : AbortSignal.timeout(req.timeoutMs)
   const ending = timeout && signal ? AbortSignal.any([signal, timeout]) : timeout ?? signal
+  const system = req.system ? textBlocks(req.system) : []
   return answerOf(session, model, ending, () => requestFor(session, {
     // Never past the model's own output cap: the API refuses such a request outright (a 4,096-token model asked for a summary of 8,192).
     model, max_tokens: Math.min(req.maxTokens ?? 1024, outputTokenCap(model)),
-    ...(req.system ? { system: [{ type: 'text', text: req.system }] } : {}),
-    messages: [{ role: 'user', content: req.prompt }],
+    ...(system.length > 0 ? { system } : {}),
+    messages: [{ role: 'user', content: typeof req.prompt === 'string' ? req.prompt : textBlocks(req.prompt) }],
     ...(req.serverTools?.length ? { tools: req.serverTools } : {}),
     ...(effort ? { output_config: { effort } } : {}),
-  }, req.system ? [{ id: 'complete', scope: 'session' }] : [], undefined, 'complete'))
+  }, system.map((_b, i) => ({ id: i === 0 ? 'complete' : `complete.${i}`, scope: 'session' as const })), undefined, 'complete'))
+}
+
+/**
+ * A text, or the caller's blocks (checked by checkComplete), as the API's text blocks: `cache`
+ * becomes a 5-minute breakpoint, which the prompt-cache mod turns off or lengthens as its settings say.
+ */
+function textBlocks(given: string | CompleteBlock[]): SystemBlock[] {
+  if (typeof given === 'string') return [{ type: 'text', text: given }]
+  return given.map((b) => (b.cache ? { type: 'text', text: b.text, cache_control: { type: 'ephemeral' } } : { type: 'text', text: b.text }))
 }
 
 /**

@@ -9,11 +9,15 @@ import type { CoercedInput, InputPlace, ToolContext, ToolOutput, ToolTraits } fr
 // What the `$` methods served by the runtime (runtime/providers.ts) take and give: declared here,
 // with the `$` type, so mods and the type need not import the runtime that serves them.
 
+/** A block of `$.model.complete`'s prompt or system; `cache: true` puts a cache breakpoint at its end. */
+export interface CompleteBlock { text: string; cache?: boolean }
+
 export interface CompleteRequest {
   /** An alias (`haiku`, `sonnet`, `opus`) or a full id; default: the small fast model. */
   model?: string
-  prompt: string
-  system?: string
+  /** A text, or blocks: at most 4 blocks of `prompt` and `system` together marked `cache` (the API's limit). */
+  prompt: string | CompleteBlock[]
+  system?: string | CompleteBlock[]
   maxTokens?: number
   /** How hard the model works (lowered to what the model takes); default: the API's. */
   effort?: EffortLevel

@@ -3,6 +3,7 @@ import { STAGE } from '../../core/bus/types.js'
 import { defineMod } from '../../core/mod/define.js'
 import { cacheTtl, cachingDisabled } from './env.js'
 import { placeBreakpoints } from './place.js'
+import { settleGivenMarks } from './given.js'
 
 const options = z.object({
   /** Off: the mod marks nothing (as `DISABLE_PROMPT_CACHING=1` does). */
@@ -15,8 +16,10 @@ const options = z.object({
  * Prompt caching: every request of the main loop and of subagents gets cache breakpoints
  * (place.ts says where), so each round reads the previous round's prefix from the cache, and so
  * does a `$.model.fork` (compaction's summary), which sends that prefix again.
- * `$.model.complete` requests are left alone: a one-off prompt shares no prefix with the loop,
- * and a write nobody reads costs more than no write.
+ * `$.model.complete` requests get no breakpoint of the mod's: a one-off prompt shares no prefix
+ * with the loop, and a write nobody reads costs more than no write. The breakpoints its caller
+ * asked for (`cache: true` blocks) follow the mod's settings: dropped while caching is off, and
+ * given its TTL (given.ts).
  */
 export default defineMod({
   name: 'prompt-cache',
@@ -27,7 +30,8 @@ export default defineMod({
     // Innermost: the breakpoints go on the request as every other handler left it.
     on('model.request', ($, e, next) => {
       const env = (name: string) => $.env.get(name)
-      if (e.purpose === 'complete' || cachingDisabled(env, e.request.model)) return next(e)
+      if (e.purpose === 'complete') return next({ ...e, request: settleGivenMarks(e.request, cacheTtl(env, opts.ttl), cachingDisabled(env, e.request.model)) })
+      if (cachingDisabled(env, e.request.model)) return next(e)
       return next({ ...e, request: placeBreakpoints(e.request, e.sections, cacheTtl(env, opts.ttl)) })
     }, { stage: STAGE.last })
   },

@@ -49,6 +49,65 @@ describe('$.model.complete', () => {
     await t.close()
   })
 
+  it('takes prompt and system as { text, cache? } blocks: sent as text blocks, cache as a breakpoint', async () => {
+    const said: string[] = []
+    const req: CompleteRequest = {
+      system: [{ text: 'You sort lists.', cache: true }, { text: 'Be brief.' }],
+      prompt: [{ text: 'A long shared document.', cache: true }, { text: 'Sort: b, a' }],
+    }
+    const t = await createTestHost({ mods: [completer(said, [req])], script: [{ reply: 'a, b' }, { reply: 'ok' }] })
+    await t.run('hello')
+    expect(said).toEqual(['a, b'])
+    expect(t.model.requests[0]?.system).toEqual([
+      { type: 'text', text: 'You sort lists.', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'Be brief.' },
+    ])
+    expect(t.model.requests[0]?.messages).toEqual([{ role: 'user', content: [
+      { type: 'text', text: 'A long shared document.', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'Sort: b, a' },
+    ] }])
+    await t.close()
+  })
+
+  it('refuses blocks it cannot send, naming the field: no text, cache_control of their own, a fifth breakpoint', async () => {
+    const said: string[] = []
+    const marked = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `part ${i}`, cache: true }))
+    const bad = [
+      { prompt: [] }, { prompt: [{ text: '' }] }, { prompt: ['hi'] }, { prompt: [{ text: 'hi', cache: 'yes' }] },
+      { prompt: [{ text: 'hi', cache_control: { type: 'ephemeral' } }] },
+      { system: marked(2), prompt: marked(3) },
+    ] as unknown as CompleteRequest[]
+    const t = await createTestHost({ mods: [completer(said, [...bad, { system: marked(1), prompt: marked(3) }])], script: [{ reply: 'fine' }, { reply: 'ok' }] })
+    await t.run('hello')
+    expect(said).toEqual([
+      expect.stringMatching(/^rejected: completer: \$\.model\.complete needs \{ prompt \}/),
+      'rejected: completer: $.model.complete\'s prompt[0] must be a block { text, cache? } whose text is not empty',
+      'rejected: completer: $.model.complete\'s prompt[0] must be a block { text, cache? } whose text is not empty',
+      'rejected: completer: $.model.complete\'s prompt[0].cache must be true or false, got yes',
+      'rejected: completer: $.model.complete\'s prompt[0] carries cache_control: mark a cache breakpoint with cache: true instead',
+      'rejected: completer: $.model.complete\'s prompt[2] is block 5 marked cache: the API takes at most 4 cache breakpoints in a request',
+      'fine',
+    ])
+    expect(JSON.stringify(t.model.requests[0]).split('cache_control').length - 1).toBe(4)
+    await t.close()
+  })
+
+  it('the breakpoints asked for follow the prompt-cache mod: an hour with ENABLE_PROMPT_CACHING_1H, none with DISABLE_PROMPT_CACHING', async () => {
+    const req: CompleteRequest = { system: [{ text: 'You sort lists.', cache: true }], prompt: [{ text: 'Sort: b, a', cache: true }] }
+    const sent = async (env: Record<string, string>) => {
+      const said: string[] = []
+      const t = await createTestHost({ mods: ['prompt-cache', completer(said, [req])], env, script: [{ reply: 'a, b' }, { reply: 'ok' }] })
+      await t.run('hello')
+      const request = t.model.requests[0]!
+      await t.close()
+      expect(said).toEqual(['a, b'])
+      return [(request.system as { cache_control?: unknown }[])[0]?.cache_control, (request.messages[0]!.content as { cache_control?: unknown }[])[0]?.cache_control]
+    }
+    expect(await sent({})).toEqual([{ type: 'ephemeral' }, { type: 'ephemeral' }])
+    expect(await sent({ ENABLE_PROMPT_CACHING_1H: '1' })).toEqual([{ type: 'ephemeral', ttl: '1h' }, { type: 'ephemeral', ttl: '1h' }])
+    expect(await sent({ DISABLE_PROMPT_CACHING: '1' })).toEqual([undefined, undefined])
+  })
+
   it('gives up at timeoutMs: the answer is aborted', async () => {
     const said: string[] = []
     const t = await createTestHost({ mods: [completer(said, [{ prompt: 'hi', timeoutMs: 5 }])], script: [{ reply: 'never', stallAfter: 0 }, { reply: 'ok' }] })
