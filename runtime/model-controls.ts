@@ -3,6 +3,7 @@ import { capabilitiesOf, clampEffort, EFFORT_LEVELS, requestedThinking, type Eff
 import { MODEL_ALIASES, resolveAlias } from '../core/model/aliases.js'
 import { defaultModelOf, switchModel } from '../core/loop/model-switch.js'
 import type { Session } from '../core/loop/session.js'
+import type { ConfigSetResult, ConfigValue } from '../core/events/types.js'
 
 /** What `Query.supportedModels()` lists (the Agent SDK's ModelInfo). */
 export interface ModelInfo {
@@ -50,26 +51,38 @@ export function configRows(session: Session): { key: string; value: unknown }[] 
 /**
  * `$.config.set`: a mod changing the session on the person's behalf. `model` switches the model
  * (`/model`); `effort` sets the effort the requests that follow ask for (`/effort`), null for the
- * model's default — clamped to each request's model as the option is.
+ * model's default — clamped to each request's model as the option is. Raises config.set (spec
+ * mods §3.3), past the calling mod's own handlers; a value of the wrong kind is refused, before
+ * the handlers and after them (one may have rewritten it). An unknown key rejects.
  */
-export async function configSet(session: Session, mod: string, args: { key?: unknown; value?: unknown }): Promise<{ value: unknown } | { deny: string }> {
-  if (args?.key === 'effort') return { value: setEffort(session, mod, args.value) }
-  if (args?.key !== 'model') {
-    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: unknown key "${String(args?.key)}" (modloop keeps: model, effort)`, { mod, field: 'key' })
+export async function configSet(session: Session, mod: string, args: { key?: unknown; value?: unknown }): Promise<ConfigSetResult> {
+  const key = args?.key
+  if (key !== 'model' && key !== 'effort') {
+    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: unknown key "${String(key)}" (modloop keeps: model, effort)`, { mod, field: 'key' })
   }
-  if (args.value !== null && args.value !== undefined && typeof args.value !== 'string') {
-    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: model must be a string or null`, { mod, field: 'value' })
+  const value = (args.value ?? null) as ConfigValue
+  const refused = wrongKind(key, value)
+  if (refused) return { deny: refused }
+  const previous = configRows(session).find((r) => r.key === key)!.value as ConfigValue
+  const e = { key, value, previous, provider: 'core', origin: { kind: 'plugin' as const, name: mod } }
+  return session.host.bus.emit('config.set', e, (e) => write(session, e.key as typeof key, e.value), { caller: mod })
+}
+
+async function write(session: Session, key: 'model' | 'effort', value: ConfigValue): Promise<ConfigSetResult> {
+  const refused = wrongKind(key, value)
+  if (refused) return { deny: refused }
+  if (key === 'effort') {
+    session.root.effort = (value ?? undefined) as EffortLevel | undefined
+    return { value: session.root.effort ?? null }
   }
-  const r = await switchModel(session, args.value ?? null, 'command')
+  const r = await switchModel(session, value as string | null, 'command')
   return 'deny' in r ? r : { value: r.model }
 }
 
-function setEffort(session: Session, mod: string, value: unknown): EffortLevel | null {
-  if (value !== null && value !== undefined && !(EFFORT_LEVELS as readonly unknown[]).includes(value)) {
-    throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.config.set: effort must be one of ${EFFORT_LEVELS.join(', ')} or null`, { mod, field: 'value' })
-  }
-  session.root.effort = (value ?? undefined) as EffortLevel | undefined
-  return session.root.effort ?? null
+function wrongKind(key: 'model' | 'effort', value: unknown): string | undefined {
+  if (value === null) return undefined
+  if (key === 'model') return typeof value === 'string' ? undefined : `model must be a string or null, got ${JSON.stringify(value)}`
+  return (EFFORT_LEVELS as readonly unknown[]).includes(value) ? undefined : `effort must be one of ${EFFORT_LEVELS.join(', ')} or null, got ${JSON.stringify(value)}`
 }
 
 /** The Query methods of model choice (the Agent SDK's setModel and supportedModels). */

@@ -14,6 +14,7 @@ export interface EventMap {
   'prompt.section': { e: T.PromptSectionInput; r: T.PromptSectionResult }
   'prompt.compose': { e: T.PromptComposeInput; r: T.PromptComposeResult }
   'command.run': { e: T.CommandRunInput; r: T.CommandRunResult }
+  'config.set': { e: T.ConfigSetInput; r: T.ConfigSetResult }
   'model.switch': { e: T.ModelSwitchInput; r: T.ModelSwitchResult }
   'turn.start': { e: T.TurnStartInput; r: T.TurnStartResult }
   'turn.request': { e: T.TurnRequestInput; r: T.TurnRequestResult }
@@ -139,6 +140,13 @@ export const catalog = {
     fires: { in: 'occasion' },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['origin'], key: 'command',
     isResult: denyOr(() => true),
+  },
+  'config.set': {
+    when: 'a config row ($.config.list: model, effort) is about to change through $.config.set, whose mod\'s own handlers are skipped; a handler may clamp the value (next({ ...e, value })) or refuse it ({ deny }); beneath every handler a value of the row\'s kind is written (a model through model.switch), any other refused',
+    fires: { in: 'occasion' },
+    kind: 'answer', policy: 'closable', budgetMs: DEFAULT_BUDGET_MS, pinned: ['key', 'previous', 'provider', 'origin'], key: 'key',
+    isResult: denyOr((r) => 'value' in r),
+    failClosed: (_e, reason) => ({ deny: reason }),
   },
   'model.switch': {
     when: 'a model switch was asked for (/model, Query.setModel), or the session makes one itself (source auto: the fallback model takes over a turn; resume: a resumed session goes on with another model); the switch happens beneath the handlers, so after next() the new model is in effect; `context` in the result goes with the next request',

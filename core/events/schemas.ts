@@ -14,6 +14,7 @@ import type { PermissionUpdate } from './types.js'
 
 const text = z.string()
 const agentId = z.string().optional()
+const configValue = z.union([z.boolean(), z.string(), z.number(), z.array(z.string()), z.null()])
 // Its entries are checked by the permissions mod that made or applies them; here, that each is an entry.
 const permissionUpdate = z.custom<PermissionUpdate>((v) => typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string')
 const usage = z.looseObject({
@@ -61,6 +62,7 @@ export const payloadSchemas = {
     sections: z.array(z.looseObject({ id: text, text, scope: z.enum(['shared', 'session']) })).readonly(),
   }),
   'command.run': z.looseObject({ command: text, args: z.string(), origin }),
+  'config.set': z.looseObject({ key: text, value: configValue, previous: configValue, provider: text, origin: z.looseObject({ kind: z.literal('plugin'), name: text }) }),
   'model.switch': z.looseObject({
     from: text, to: text, requested: text.nullable(), source: z.enum(['command', 'sdk', 'auto', 'resume']), contextTokens: z.number(),
     promptCacheWarm: z.boolean(), cacheTtl: z.enum(['5m', '1h']), estimatedCacheWriteUsd: z.number(), pricing: z.enum(['catalog', 'default']),

@@ -133,6 +133,15 @@ export type CommandRunResult = { output?: string; prompt?: string; images?: Imag
  * `source` says who switched: a command (/model), the SDK (setModel), `auto` — the fallback model
  * taking over for the rest of a turn — or `resume`, a resumed session going on with another model.
  */
+/** A value a config row takes; null puts the row back to its default. */
+export type ConfigValue = boolean | string | number | string[] | null
+/**
+ * `key`: the row, as `$.config.list` names it (modloop keeps `model` and `effort`). `previous`:
+ * its value now. `provider`: who keeps the row (`core`). `origin`: the mod whose `$.config.set` asked.
+ */
+export interface ConfigSetInput { key: string; value: ConfigValue; previous: ConfigValue; provider: string; origin: { kind: 'plugin'; name: string } }
+export type ConfigSetResult = { value: ConfigValue } | { deny: string }
+
 export interface ModelSwitchInput {
   from: string
   to: string

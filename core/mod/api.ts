@@ -199,6 +199,10 @@ export interface ModApiCore {
   }
   readonly config: {
     list(): { key: string; value: unknown }[]
+    /**
+     * Raises config.set (origin `{ kind: 'plugin', name: <this mod> }`), past this mod's own handlers; answers the value written, or
+     * `{ deny }` when a handler refused it or it is not of the row's kind (`model`: a name or null, `effort`: a level or null). Rejects an unknown key.
+     */
     set(args: { key: string; value: unknown }): Promise<{ value: unknown } | { deny: string }>
   }
   readonly settings: {

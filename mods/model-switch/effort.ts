@@ -26,7 +26,8 @@ export async function effortCommand($: ModApi, args: string): Promise<string> {
     return `Unknown effort level: ${level}. Options: ${[...EFFORT_LEVELS, 'auto'].join(', ')}`
   }
   try {
-    await $.config.set({ key: 'effort', value: level === 'auto' ? null : level })
+    const r = await $.config.set({ key: 'effort', value: level === 'auto' ? null : level })
+    if ('deny' in r) return `Effort not set: ${r.deny}`
   } catch (err) {
     return `Effort not set: ${describeError(err)}`
   }
