@@ -109,6 +109,17 @@ export function requestedThinking(o: { thinking?: ThinkingOption; maxThinkingTok
   return budget === 0 ? { type: 'disabled' } : { type: 'enabled', budgetTokens: budget }
 }
 
+/**
+ * The effort a session asks for: CLAUDE_CODE_EFFORT_LEVEL, which Claude Code puts before `--effort`,
+ * the `effort` option and `/effort` (a level in any case; `auto`, the model's default; any other
+ * value ignored), else the session's own.
+ */
+export function askedEffort(own: EffortLevel | undefined, env: Record<string, string | undefined>): EffortLevel | undefined {
+  const raw = env.CLAUDE_CODE_EFFORT_LEVEL?.trim().toLowerCase()
+  if (raw === 'auto') return undefined
+  return raw && (EFFORT_LEVELS as readonly string[]).includes(raw) ? raw as EffortLevel : own
+}
+
 /** The display the query asks for: the `thinking` option's own, else `thinkingDisplay` (`--thinking-display`). */
 export function requestedDisplay(o: { thinking?: ThinkingOption; thinkingDisplay?: ThinkingDisplay }): ThinkingDisplay | undefined {
   return (o.thinking && 'display' in o.thinking ? o.thinking.display : undefined) ?? o.thinkingDisplay

@@ -63,6 +63,17 @@ describe('effort and thinking', () => {
     expect((await sent('claude-sonnet-4-6', { env: { MAX_THINKING_TOKENS: '0' } })).thinking).toEqual({ type: 'disabled' })
   })
 
+  it('CLAUDE_CODE_EFFORT_LEVEL wins over the effort option, in any case; auto is the model default; another value is ignored', async () => {
+    const effort = async (value: string, options = {}) =>
+      body(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-5-5', env: { CLAUDE_CODE_EFFORT_LEVEL: value }, ...options })).output_config
+    expect(await effort('low', { effort: 'high' })).toEqual({ effort: 'low' })
+    expect(await effort('HIGH')).toEqual({ effort: 'high' })
+    expect(await effort('auto', { effort: 'high' })).toEqual({ effort: 'medium' })
+    expect(await effort('lots', { effort: 'high' })).toEqual({ effort: 'high' })
+    // Clamped to the model like any other.
+    expect(await effort('xhigh', { model: 'claude-opus-4-6' })).toEqual({ effort: 'high' })
+  })
+
   it('puts the effective effort on turn.step, where a handler may rewrite it', async () => {
     const seen: unknown[] = []
     const lower = defineMod({ name: 'lower', register: (on) => on('turn.step', async function* (_$, e, next) {
