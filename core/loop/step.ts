@@ -1,7 +1,7 @@
 import type { TurnStepInput, Usage } from '../events/types.js'
 import { ModelApiError, type ModelRequest, type RetryInfo } from '../model/types.js'
 import { assistantError } from '../model/api-errors.js'
-import { askedEffort, reasoningParams, requestedDisplay, requestedThinking } from '../model/capabilities.js'
+import { askedEffort, reasoningParams, requestedDisplay, requestedThinking, thinkingDisabledByEnv } from '../model/capabilities.js'
 import type { ToolExecutor } from '../tools/executor.js'
 import { Accumulator, type Completed } from './accumulate.js'
 import { chunksFrom, eventOf } from './chunks.js'
@@ -140,7 +140,10 @@ export function withSessionReasoning(session: Session, request: ModelRequest): M
 
 function askedReasoning(session: Session) {
   const o = session.options
-  return { effort: askedEffort(session.effort, session.env), thinking: requestedThinking(o, session.env), display: requestedDisplay(o) }
+  return {
+    effort: askedEffort(session.effort, session.env), thinking: requestedThinking(o, session.env), display: requestedDisplay(o),
+    noThinking: thinkingDisabledByEnv(session.env),
+  }
 }
 
 /**

@@ -120,14 +120,23 @@ export function askedEffort(own: EffortLevel | undefined, env: Record<string, st
   return raw && (EFFORT_LEVELS as readonly string[]).includes(raw) ? raw as EffortLevel : own
 }
 
+/**
+ * CLAUDE_CODE_DISABLE_THINKING on (`1`, `true`, `yes`, `on`): Claude Code then sends no `thinking`
+ * parameter at all, whatever `--thinking` or MAX_THINKING_TOKENS ask, and leaves the effort as it is.
+ */
+export function thinkingDisabledByEnv(env: Record<string, string | undefined>): boolean {
+  const v = env.CLAUDE_CODE_DISABLE_THINKING
+  return v !== undefined && /^(1|true|yes|on)$/i.test(v.trim())
+}
+
 /** The display the query asks for: the `thinking` option's own, else `thinkingDisplay` (`--thinking-display`). */
 export function requestedDisplay(o: { thinking?: ThinkingOption; thinkingDisplay?: ThinkingDisplay }): ThinkingDisplay | undefined {
   return (o.thinking && 'display' in o.thinking ? o.thinking.display : undefined) ?? o.thinkingDisplay
 }
 
 /** The reasoning parameters of one request: both clamped to the model. */
-export function reasoningParams(model: string, o: { effort?: EffortLevel; thinking?: ThinkingOption; display?: ThinkingDisplay }, maxTokens: number): { thinking?: ApiThinking; effort?: EffortLevel } {
-  const thinking = clampThinking(model, o.thinking, maxTokens, o.display)
+export function reasoningParams(model: string, o: { effort?: EffortLevel; thinking?: ThinkingOption; display?: ThinkingDisplay; noThinking?: boolean }, maxTokens: number): { thinking?: ApiThinking; effort?: EffortLevel } {
+  const thinking = o.noThinking ? undefined : clampThinking(model, o.thinking, maxTokens, o.display)
   const effort = clampEffort(model, o.effort ?? defaultEffort(model), thinking?.type === 'disabled')
   return { ...(thinking ? { thinking } : {}), ...(effort ? { effort } : {}) }
 }

@@ -74,6 +74,16 @@ describe('effort and thinking', () => {
     expect(await effort('xhigh', { model: 'claude-opus-4-6' })).toEqual({ effort: 'high' })
   })
 
+  it('CLAUDE_CODE_DISABLE_THINKING sends no thinking parameter, whatever the query or MAX_THINKING_TOKENS ask, and keeps the effort', async () => {
+    const sent = async (value: string, options = {}) =>
+      body(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-6', effort: 'max', env: { CLAUDE_CODE_DISABLE_THINKING: value, MAX_THINKING_TOKENS: '5000' }, ...options }))
+    const off = await sent('1', { thinking: { type: 'enabled' } })
+    expect(off.thinking).toBeUndefined()
+    expect(off.output_config).toEqual({ effort: 'max' })
+    expect((await sent('true', { model: 'claude-sonnet-4-5' })).thinking).toBeUndefined()
+    expect((await sent('0')).thinking).toEqual({ type: 'adaptive' })
+  })
+
   it('puts the effective effort on turn.step, where a handler may rewrite it', async () => {
     const seen: unknown[] = []
     const lower = defineMod({ name: 'lower', register: (on) => on('turn.step', async function* (_$, e, next) {
