@@ -6,9 +6,10 @@ import type { KeyHelperSetting } from './model/key-helper.js'
 /** The model client a session talks to: the one given, the scripted model for a script, else the Anthropic API. */
 /**
  * `keyHelperSetting`: the settings' `apiKeyHelper`, asked for at the first request — by then the
- * mod that reads the settings (settings-env) has read it with the rest of them.
+ * mod that reads the settings (settings-env) has read it with the rest of them. `sessionEnv`: the
+ * session's environment, its settings `env` applied, read at each request.
  */
-export async function pickModel(options: QueryOptions, cwd: string, keyHelperSetting: () => KeyHelperSetting | undefined): Promise<Model> {
+export async function pickModel(options: QueryOptions, cwd: string, keyHelperSetting: () => KeyHelperSetting | undefined, sessionEnv?: () => Record<string, string | undefined> | undefined): Promise<Model> {
   if (options.modelProvider) return options.modelProvider
   const env = options.env ?? process.env
   const script = options.script ?? env.MODLOOP_SCRIPT
@@ -21,7 +22,7 @@ export async function pickModel(options: QueryOptions, cwd: string, keyHelperSet
     return setting && new (await import('./model/key-helper.js')).KeyHelper(setting, { cwd, env })
   }
   const { createAnthropicModel } = await import('./model/anthropic.js')
-  return createAnthropicModel({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, keyHelper })
+  return createAnthropicModel({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, keyHelper, requestEnv: sessionEnv })
 }
 
 /**

@@ -6,6 +6,7 @@ import { authHeaders, type Credentials } from './auth-headers.js'
 import type { KeyHelper } from './key-helper.js'
 import { modelErrorType } from '../../core/model/api-errors.js'
 import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
+import { apiTimeoutMs } from './request-env.js'
 import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from '../../core/model/types.js'
 
@@ -14,7 +15,7 @@ export interface AnthropicModelOptions extends RetryOptions {
   apiKey?: string
   /** Defaults to ANTHROPIC_BASE_URL, then the SDK's default host. */
   baseURL?: string
-  /** Per-request timeout; 10 minutes by default. */
+  /** Per-request timeout; API_TIMEOUT_MS, else 10 minutes. */
   timeoutMs?: number
   /**
    * A response that sends no event for this long is given up on and retried as a cut stream;
@@ -30,6 +31,11 @@ export interface AnthropicModelOptions extends RetryOptions {
   keyHelper?: KeyHelper | (() => Promise<KeyHelper | undefined>)
   /** Where the ANTHROPIC_* variables are read: the session's environment (query options.env); process.env by default. */
   env?: Record<string, string | undefined>
+  /**
+   * The session's environment as it is at each request, settings `env` blocks applied: where
+   * API_TIMEOUT_MS is read (request-env.ts); `env` when absent or undefined.
+   */
+  requestEnv?: () => Record<string, string | undefined> | undefined
 }
 
 export const DEFAULT_TIMEOUT_MS = 600_000
@@ -81,12 +87,14 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
     const api = await getClient()
     const { betas, ...body } = request
     const params = { ...body, stream: true } as MessageCreateParamsStreaming
+    const now = options.requestEnv?.() ?? env
     const headers = { ...auth, ...(betas?.length ? { 'anthropic-beta': betas.join(',') } : {}) }
+    const timeout = options.timeoutMs ?? apiTimeoutMs(now) ?? DEFAULT_TIMEOUT_MS
     const watch = new IdleWatch(idleMs, signal)
     let received = false
     try {
       watch.waiting()
-      const { data: stream, request_id: requestId } = await api.messages.create(params, { signal: watch.signal, headers }).withResponse()
+      const { data: stream, request_id: requestId } = await api.messages.create(params, { signal: watch.signal, headers, timeout }).withResponse()
       streamOptions.onResponse?.(requestId ? { requestId } : {})
       let stopped = false
       for await (const event of stream) {

@@ -25,6 +25,16 @@ describe('retries through the real SDK', () => {
     expect(server.requests).toHaveLength(2)
   })
 
+  it('gives up on a request after API_TIMEOUT_MS and retries it', async () => {
+    const { model, server } = await fakeModel([{ reply: 'too late', delayMs: 600 }, { reply: 'in time' }], { env: { API_TIMEOUT_MS: '150' } })
+    const r = retries()
+    const events = await collect(model, request, { onRetry: r.onRetry })
+    expect(r.list).toMatchObject([{ attempt: 1, status: null, error: 'connection' }])
+    expect(r.list[0]!.message).toContain('timed out')
+    expect(assembleMessage(events).content).toMatchObject([{ text: 'in time' }])
+    expect(server.requests).toHaveLength(2)
+  })
+
   it('retries 529 three times, then streams the reply', async () => {
     const { model } = await fakeModel([{ error: { status: 529 }, times: 3 }, { reply: 'finally' }])
     const r = retries()

@@ -166,3 +166,12 @@ describe('CLAUDE_CODE_MAX_OUTPUT_TOKENS', () => {
     expect(await maxTokens('0')).toBe(32_000)
   })
 })
+
+describe('the request variables', () => {
+  it('API_TIMEOUT_MS from an env block reaches the model requests', async () => {
+    await put(userFile(), { env: { API_TIMEOUT_MS: '150' } })
+    const r = await run([{ reply: 'too late', delayMs: 600 }, { reply: 'in time' }], { model: 'claude-opus-5-5' })
+    expect(r.result.result).toBe('in time')
+    expect(r.requests).toHaveLength(2)
+  })
+})

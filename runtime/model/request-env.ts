@@ -1,0 +1,12 @@
+type Env = Record<string, string | undefined>
+
+/**
+ * API_TIMEOUT_MS: how long one request may take, in ms, as Claude Code reads it (its client's
+ * timeout, after which the request is retried); undefined when unset or not a whole number from 1.
+ */
+export function apiTimeoutMs(env: Env): number | undefined {
+  const raw = env.API_TIMEOUT_MS?.trim()
+  if (!raw || !/^\d+$/.test(raw)) return undefined
+  const ms = Number(raw)
+  return ms > 0 && ms <= 2_147_483_647 ? ms : undefined
+}
