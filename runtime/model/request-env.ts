@@ -10,3 +10,8 @@ export function apiTimeoutMs(env: Env): number | undefined {
   const ms = Number(raw)
   return ms > 0 && ms <= 2_147_483_647 ? ms : undefined
 }
+
+/** ANTHROPIC_BETAS: betas, comma-separated, that Claude Code adds to every request's `anthropic-beta`. */
+export function envBetas(env: Env): string[] {
+  return (env.ANTHROPIC_BETAS ?? '').split(',').map((b) => b.trim()).filter(Boolean)
+}

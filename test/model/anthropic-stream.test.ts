@@ -191,3 +191,12 @@ describe('the stream idle timeout setting', () => {
     expect(DEFAULT_STREAM_IDLE_TIMEOUT_MS).toBe(90_000)
   })
 })
+
+describe('ANTHROPIC_BETAS', () => {
+  it("adds its betas to every request's anthropic-beta, after the request's own, each once", async () => {
+    const { model, server } = await fakeModel([{ reply: 'a' }, { reply: 'b' }], { env: { ANTHROPIC_BETAS: 'one-beta, two-beta,,' } })
+    await collect(model)
+    await collect(model, { ...request, betas: ['two-beta', 'own-beta'] })
+    expect(server.requests.map((r) => r.headers['anthropic-beta'])).toEqual(['one-beta,two-beta', 'two-beta,own-beta,one-beta'])
+  })
+})

@@ -168,10 +168,11 @@ describe('CLAUDE_CODE_MAX_OUTPUT_TOKENS', () => {
 })
 
 describe('the request variables', () => {
-  it('API_TIMEOUT_MS from an env block reaches the model requests', async () => {
-    await put(userFile(), { env: { API_TIMEOUT_MS: '150' } })
+  it('ANTHROPIC_BETAS and API_TIMEOUT_MS from an env block reach the model requests', async () => {
+    await put(userFile(), { env: { ANTHROPIC_BETAS: 'env-beta-1, env-beta-2', API_TIMEOUT_MS: '150' } })
     const r = await run([{ reply: 'too late', delayMs: 600 }, { reply: 'in time' }], { model: 'claude-opus-5-5' })
     expect(r.result.result).toBe('in time')
     expect(r.requests).toHaveLength(2)
+    expect((r.requests[1] as unknown as { headers: Record<string, unknown> }).headers['anthropic-beta']).toBe('env-beta-1,env-beta-2')
   })
 })
