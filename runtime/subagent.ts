@@ -55,7 +55,9 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   const decided = await root.host.bus.emit('agent.spawn', e, (e2) => {
     spawned = e2
     // Agent definitions name models as Claude Code's do: an alias (haiku, sonnet, opus), inherit, or an id.
-    return { model: !e2.model || e2.model === 'inherit' ? root.model : resolveAlias(e2.model, root.env), agentId }
+    // Named nowhere, CLAUDE_CODE_SUBAGENT_MODEL picks it, as in Claude Code; `inherit` keeps the parent's.
+    const named = e2.model ?? (root.env.CLAUDE_CODE_SUBAGENT_MODEL?.trim() || undefined)
+    return { model: !named || named === 'inherit' ? root.model : resolveAlias(named, root.env), agentId }
   })
   if ('deny' in decided) return decided
   const scope: AgentScope = { agentId, parentToolUseId: req.parentToolUseId, depth, type: spawned.subagentType }

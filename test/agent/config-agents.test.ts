@@ -55,6 +55,23 @@ describe('agent types from the agent mod\'s options', () => {
     expect(childModels).toEqual(expect.arrayContaining([['Be quick.', 'claude-haiku-5-5'], ['Same.', 'claude-sonnet-4-5']]))
   })
 
+  it('CLAUDE_CODE_SUBAGENT_MODEL picks the model of an agent nothing names one for; a definition\'s model and inherit come first', async () => {
+    const run = await runScript([
+      { reply: [agent('plain look'), agent('quick look', 'quick'), agent('same model', 'same')] },
+      { reply: 'plain done' },
+      { reply: 'quick done' },
+      { reply: 'same done' },
+      { reply: 'ok' },
+    ], 'go', {
+      cwd, model: 'claude-sonnet-4-5', env: { CLAUDE_CODE_SUBAGENT_MODEL: 'opus' },
+      mods: [toolsMod(), agents({ quick: { description: 'Quick', prompt: 'Be quick.', model: 'haiku' }, same: { description: 'Same', prompt: 'Same.', model: 'inherit' } })],
+    })
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'ok' })
+    const childModels = run.requests.slice(1, 4).map((r) => [systemText(r.body).slice(0, 9), r.body.model])
+    expect(childModels).toEqual(expect.arrayContaining([['Be quick.', 'claude-haiku-5-5'], ['Same.', 'claude-sonnet-4-5']]))
+    expect(childModels.filter(([, model]) => model === 'claude-opus-5-5')).toHaveLength(1)
+  })
+
   it('a config agent named like a built-in replaces it; a failed child is an error result', async () => {
     const run = await runScript([
       { reply: [agent('try')] },
