@@ -6,7 +6,7 @@ import { authHeaders, type Credentials } from './auth-headers.js'
 import type { KeyHelper } from './key-helper.js'
 import { modelErrorType } from '../../core/model/api-errors.js'
 import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
-import { apiTimeoutMs, envBetas } from './request-env.js'
+import { apiTimeoutMs, customHeaders, envBetas } from './request-env.js'
 import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from '../../core/model/types.js'
 
@@ -33,7 +33,7 @@ export interface AnthropicModelOptions extends RetryOptions {
   env?: Record<string, string | undefined>
   /**
    * The session's environment as it is at each request, settings `env` blocks applied: where
-   * API_TIMEOUT_MS and ANTHROPIC_BETAS are read (request-env.ts); `env` when absent or undefined.
+   * API_TIMEOUT_MS, ANTHROPIC_BETAS and ANTHROPIC_CUSTOM_HEADERS are read (request-env.ts); `env` when absent or undefined.
    */
   requestEnv?: () => Record<string, string | undefined> | undefined
 }
@@ -89,7 +89,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
     const params = { ...body, stream: true } as MessageCreateParamsStreaming
     const now = options.requestEnv?.() ?? env
     const allBetas = [...new Set([...betas ?? [], ...envBetas(now)])]
-    const headers = { ...auth, ...(allBetas.length ? { 'anthropic-beta': allBetas.join(',') } : {}) }
+    const headers = { ...customHeaders(now), ...auth, ...(allBetas.length ? { 'anthropic-beta': allBetas.join(',') } : {}) }
     const timeout = options.timeoutMs ?? apiTimeoutMs(now) ?? DEFAULT_TIMEOUT_MS
     const watch = new IdleWatch(idleMs, signal)
     let received = false

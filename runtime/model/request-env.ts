@@ -15,3 +15,17 @@ export function apiTimeoutMs(env: Env): number | undefined {
 export function envBetas(env: Env): string[] {
   return (env.ANTHROPIC_BETAS ?? '').split(',').map((b) => b.trim()).filter(Boolean)
 }
+
+/**
+ * ANTHROPIC_CUSTOM_HEADERS: `Name: value` lines sent with every request. The SDK reads it too, but
+ * only from this process's environment as the client is made: read here, settings `env` counts.
+ */
+export function customHeaders(env: Env): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const line of (env.ANTHROPIC_CUSTOM_HEADERS ?? '').split('\n')) {
+    const colon = line.indexOf(':')
+    const name = line.slice(0, colon).trim()
+    if (colon > 0 && name) out[name.toLowerCase()] = line.slice(colon + 1).trim()
+  }
+  return out
+}

@@ -175,4 +175,10 @@ describe('the request variables', () => {
     expect(r.requests).toHaveLength(2)
     expect((r.requests[1] as unknown as { headers: Record<string, unknown> }).headers['anthropic-beta']).toBe('env-beta-1,env-beta-2')
   })
+
+  it('ANTHROPIC_CUSTOM_HEADERS from an env block is sent with the model requests', async () => {
+    await put(userFile(), { env: { ANTHROPIC_CUSTOM_HEADERS: 'X-Gateway-Team: core\nX-Trace:  on ' } })
+    const r = await run([{ reply: 'a' }])
+    expect((r.requests[0] as unknown as { headers: Record<string, unknown> }).headers).toMatchObject({ 'x-gateway-team': 'core', 'x-trace': 'on' })
+  })
 })
