@@ -1,3 +1,4 @@
+import { envTrue } from '../env.js'
 /**
  * What each model family accepts for reasoning: effort levels (`output_config.effort`) and
  * thinking modes. The loop clamps what a query asks for to this table before a request leaves,
@@ -125,8 +126,7 @@ export function askedEffort(own: EffortLevel | undefined, env: Record<string, st
  * parameter at all, whatever `--thinking` or MAX_THINKING_TOKENS ask, and leaves the effort as it is.
  */
 export function thinkingDisabledByEnv(env: Record<string, string | undefined>): boolean {
-  const v = env.CLAUDE_CODE_DISABLE_THINKING
-  return v !== undefined && /^(1|true|yes|on)$/i.test(v.trim())
+  return envTrue(env.CLAUDE_CODE_DISABLE_THINKING)
 }
 
 /** The display the query asks for: the `thinking` option's own, else `thinkingDisplay` (`--thinking-display`). */
