@@ -38,6 +38,22 @@ describe('the scripted model', () => {
     expect(model.requests).toHaveLength(4)
   })
 
+  it('an events step streams its events as they are; an error event fails the attempt as the API error it carries', async () => {
+    const start = { type: 'message_start', message: { id: 'msg_raw', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } }
+    const text = [{ type: 'content_block_start', index: 0, content_block: { type: 'mystery', data: 'x' } }, { type: 'content_block_stop', index: 0 }]
+    const steps = [
+      { events: [start, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }] },
+      { events: [start, ...text, { type: 'message_delta', delta: { stop_reason: 'pause_turn', stop_sequence: null }, usage: { output_tokens: 3 } }, { type: 'message_stop' }] },
+    ]
+    for (const model of [(await fakeModel(steps)).model, createScriptedModel(steps, { retryBaseMs: 1 })]) {
+      const seen: RetryInfo[] = []
+      const events = await collect(model, request, { onRetry: (i) => seen.push(i) })
+      expect(seen.map((i) => [i.error, i.message])).toEqual([['overloaded', 'Overloaded']])
+      expect(events.map((e) => e.type)).toEqual(['message_start', 'message_start', 'content_block_start', 'content_block_stop', 'message_delta', 'message_stop'])
+      expect(assembleMessage(events)).toMatchObject({ content: [{ type: 'mystery', data: 'x' }], stop_reason: 'pause_turn' })
+    }
+  })
+
   it('does not retry a 400 or an exhausted script', async () => {
     const model = createScriptedModel([{ error: { status: 400 } }], { retryBaseMs: 1 })
     expect(await failure(model)).toMatchObject({ type: 'invalid_request', status: 400 })

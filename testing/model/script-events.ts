@@ -28,6 +28,7 @@ export interface CountedUsage {
  * sends them. Ids are derived from the step index so two runs of a script stream equal events.
  */
 export function eventsForStep(step: ReplyStep, request: ScriptRequest, stepIndex: number, counted?: CountedUsage): RawMessageStreamEvent[] {
+  if (step.events) return step.events as unknown as RawMessageStreamEvent[]
   const model = step.model ?? (typeof request.model === 'string' ? request.model : 'unknown-model')
   const usage = step.usage ?? {}
   // A step that states its usage states all of it: what the server counted does not add to it.

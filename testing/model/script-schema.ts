@@ -96,8 +96,18 @@ const ScriptUsage = z.strictObject({
 })
 export type ScriptUsage = z.infer<typeof ScriptUsage>
 
+/** A stream event sent as it is: its `type` names the SSE frame (`error` included). */
+const RawEvent = z.looseObject({ type: z.string().min(1) })
+export type RawEvent = z.infer<typeof RawEvent>
+
 const ReplyFields = z.strictObject({
   reply: z.unknown(),
+  /**
+   * The stream's events verbatim, in place of the ones `reply` would make: for what blocks cannot
+   * describe (an `error` event mid-stream, a stop reason such as `pause_turn`, a block type modloop
+   * does not know). A step with `events` needs no `reply`.
+   */
+  events: z.array(RawEvent).optional(),
   stop_reason: z.enum(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal']).optional(),
   usage: ScriptUsage.optional(),
   model: z.string().optional(),
@@ -154,8 +164,8 @@ function parseStep(value: unknown, index: number, file?: string): Step {
   if (!isObject(value)) fail(`${at}: a step must be an object`, at, file)
   if ('reply' in value && 'error' in value) fail(`${at}: a step has either "reply" or "error", not both`, at, file)
   if ('error' in value) return check(ErrorStep, value, at, file)
-  if (!('reply' in value)) fail(`${at}: a step needs "reply" or "error"`, at, file)
-  const fields = check(ReplyFields, value, at, file)
+  if (!('reply' in value) && !('events' in value)) fail(`${at}: a step needs "reply", "events" or "error"`, at, file)
+  const fields = check(ReplyFields, { reply: [], ...value }, at, file)
   const reply = fields.reply
   if (typeof reply === 'string') return { ...fields, reply: [{ text: reply }] }
   if (!Array.isArray(reply)) fail(`${at}.reply: expected a string or an array of blocks`, `${at}.reply`, file)

@@ -46,7 +46,10 @@ export function createScriptedModel(script: Script | unknown, options: ScriptedM
     for (let i = 0; i < cut; i++) {
       if (i > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs, signal)
       if (signal?.aborted) throw abortedError()
-      yield events[i]!
+      const event = events[i]!
+      // The SDK throws an `error` event (an overload mid-stream) as the API error it carries.
+      if ((event.type as string) === 'error') throw errorEvent(event as unknown as { error?: { type?: string; message?: string } })
+      yield event
     }
     if (step.stallAfter === cut) {
       // As the adapter's idle watch would: wait the idle time (or for the abort), then give up.
@@ -71,6 +74,11 @@ export function createScriptedModel(script: Script | unknown, options: ScriptedM
       return streamWithRetries(() => attempt(request, streamOptions.signal), toFailure, policy, streamOptions, blockCompleted)
     },
   }
+}
+
+function errorEvent(event: { error?: { type?: string; message?: string } }): ModelApiError {
+  const type = event.error?.type ?? 'api_error'
+  return new ModelApiError(modelErrorType(null, type), event.error?.message ?? type, null)
 }
 
 /** A scripted error answer, carrying the retry hints an HTTP response would put in headers. */
