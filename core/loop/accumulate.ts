@@ -3,11 +3,14 @@ import type { StopReason, TurnStepChunk, Usage } from '../events/types.js'
 import { readUsage, type RawUsage } from '../model/usage.js'
 import { describeError } from '../errors.js'
 
+type Citation = NonNullable<Extract<ContentBlock, { type: 'text' }>['citations']>[number]
+
 type Open =
-  | { type: 'text'; text: string }
+  | { type: 'text'; text: string; citations?: Citation[] }
   | { type: 'thinking'; text: string; signature: string }
   | { type: 'tool_use'; id: string; name: string; json: string }
-  | { type: 'other'; block: ContentBlock }
+  // A server tool's call (web search) streams its input as JSON like a tool_use.
+  | { type: 'other'; block: ContentBlock; json?: string }
 
 /** A finished content block; a tool_use whose JSON does not parse carries `malformed`. */
 export interface Completed {
@@ -47,7 +50,7 @@ export class Accumulator {
         return undefined
       case 'input': {
         const b = this.open.get(chunk.index)
-        if (b?.type === 'tool_use') b.json += chunk.json
+        if (b?.type === 'tool_use' || b?.type === 'other') b.json = (b.json ?? '') + chunk.json
         return undefined
       }
       case 'block_stop':
@@ -88,7 +91,10 @@ export class Accumulator {
   }
 
   private engine(ref: unknown): void {
-    const ev = ref as { type?: string; index?: number; content_block?: ContentBlock; message?: { id?: string; model?: string; usage?: RawUsage }; usage?: RawUsage }
+    const ev = ref as {
+      type?: string; index?: number; content_block?: ContentBlock; delta?: { type?: string; citation?: Citation }
+      message?: { id?: string; model?: string; usage?: RawUsage }; usage?: RawUsage
+    }
     if (ev.type === 'message_start') {
       // A retried stream starts over: what the cut attempt left open is gone.
       this.open.clear()
@@ -98,9 +104,14 @@ export class Accumulator {
       this.usage = ev.message?.usage ? readUsage(ev.message.usage) : undefined
     }
     if (ev.type === 'message_delta' && ev.usage) this.usage = readUsage(ev.usage, this.usage)
+    if (ev.type === 'content_block_delta' && ev.delta?.type === 'citations_delta' && ev.delta.citation && ev.index !== undefined) {
+      const b = this.open.get(ev.index)
+      // The sources the text cites go back to the API with it, as the response gave them.
+      if (b?.type === 'text') (b.citations ??= []).push(ev.delta.citation)
+    }
     if (ev.type !== 'content_block_start' || ev.index === undefined || !ev.content_block) return
     const cb = ev.content_block
-    if (cb.type === 'text') this.open.set(ev.index, { type: 'text', text: cb.text ?? '' })
+    if (cb.type === 'text') this.open.set(ev.index, { type: 'text', text: cb.text ?? '', ...(cb.citations?.length ? { citations: [...cb.citations] } : {}) })
     else if (cb.type === 'thinking') this.open.set(ev.index, { type: 'thinking', text: cb.thinking ?? '', signature: cb.signature ?? '' })
     else this.open.set(ev.index, { type: 'other', block: cb })
   }
@@ -119,9 +130,9 @@ export class Accumulator {
     if (!b) return undefined
     this.open.delete(index)
     let done: Completed
-    if (b.type === 'text') done = { index, block: { type: 'text', text: b.text, citations: null } as ContentBlock }
+    if (b.type === 'text') done = { index, block: { type: 'text', text: b.text, citations: b.citations ?? null } as ContentBlock }
     else if (b.type === 'thinking') done = { index, block: { type: 'thinking', thinking: b.text, signature: b.signature } as ContentBlock }
-    else if (b.type === 'other') done = { index, block: b.block }
+    else if (b.type === 'other') done = { index, block: withInput(b.block, b.json) }
     else {
       let input: unknown = {}
       let malformed: string | undefined
@@ -140,3 +151,12 @@ export class Accumulator {
   }
 }
 
+/** A server tool's call with the input the API streamed for it (the API's own JSON: it parses). */
+function withInput(block: ContentBlock, json: string | undefined): ContentBlock {
+  if (json === undefined || json.trim() === '') return block
+  try {
+    return { ...block, input: JSON.parse(json) } as ContentBlock
+  } catch {
+    return block
+  }
+}
