@@ -1,6 +1,7 @@
 import type { TurnEnding } from '../events/types.js'
 import type { ModelApiError, ModelErrorType } from '../model/types.js'
 import type { CallOutcome } from '../tools/pipeline.js'
+import { cutShort } from './recovery.js'
 import type { AssistantMessageError, ResultSubtype, TerminalReason } from './messages.js'
 
 /** How a turn ends: its result's subtype, terminal reason and text. */
@@ -60,7 +61,7 @@ export function stoppedEnding(r: { over: boolean; maxBudgetUsd?: number; toolUse
 
 /** A response without tool calls that no recovery is left for; undefined when it is an answer. */
 export function unrecoveredEnding(step: { stopReason: string | null; error?: ModelApiError }): Ending | undefined {
-  if (step.stopReason === 'max_tokens') return { subtype: 'error_during_execution', terminal: 'model_error', isError: true, errors: ['max_output_tokens'] }
+  if (cutShort(step.stopReason)) return { subtype: 'error_during_execution', terminal: 'model_error', isError: true, errors: ['max_output_tokens'] }
   if (step.error) return apiFailure(step.error)
   if (step.stopReason === 'refusal') return { subtype: 'success', terminal: 'model_error', isError: true }
   return undefined

@@ -12,6 +12,15 @@ const NUDGE_THINKING = 'You finished thinking without answering. Give your answe
 export const NUDGE_MALFORMED = 'Your last tool call could not be read (its input was not valid JSON). Call the tool again with valid JSON input.'
 
 /**
+ * A response the model stopped writing because it ran out of room: its output cap, or the
+ * context window (`model_context_window_exceeded`, a request whose max_tokens went past what the
+ * window had left). Either is continued the same way, as Claude Code continues both.
+ */
+export function cutShort(stopReason: string | null): boolean {
+  return stopReason === 'max_tokens' || stopReason === 'model_context_window_exceeded'
+}
+
+/**
  * The turn's recovery counters, in one place: a response cut by the token limit or a broken
  * stream is continued up to three times, a thinking-only answer and an unreadable tool call once
  * each. A recovery used up is not restored within the turn.
@@ -26,7 +35,7 @@ export class Recovery {
 
   /** The nudge a tool-less response calls for, taking one of its recoveries; undefined when none applies or none is left. */
   nudgeFor(step: { stopReason: string | null; error?: ModelApiError }, blocks: readonly ContentBlock[]): Nudge | undefined {
-    const kind: Nudge | undefined = step.stopReason === 'max_tokens' ? 'max_tokens'
+    const kind: Nudge | undefined = cutShort(step.stopReason) ? 'max_tokens'
       : step.error?.midStream ? 'cut'
       : blocks.length > 0 && blocks.every((b) => b.type === 'thinking' || b.type === 'redacted_thinking') ? 'thinking'
       : undefined

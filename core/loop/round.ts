@@ -11,7 +11,7 @@ import { addUsage, type SDKMessage, historyBlocks, withoutTrailingThinking } fro
 import { fallBack } from './model-switch.js'
 import { deliverHeld } from './held.js'
 import { loopRequest } from './request.js'
-import { MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
+import { cutShort, MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
 import type { Session } from './session.js'
 import { runStep, type StepOutcome } from './step.js'
 import { noteWriter } from './signed-by.js'
@@ -131,7 +131,7 @@ export class TurnRun {
    */
   private async *retry(step: StepOutcome, executor: ToolExecutor): AsyncGenerator<SDKMessage, RoundEnd | undefined, undefined> {
     const { session, signal } = this
-    if (step.malformed && step.stopReason !== 'max_tokens' && !signal.aborted) {
+    if (step.malformed && !cutShort(step.stopReason) && !signal.aborted) {
       await executor.settle()
       if (this.recovery.retryMalformed()) {
         this.supersedes = step.assistantUuids
@@ -180,7 +180,7 @@ export class TurnRun {
     }
     const unrecovered = unrecoveredEnding(step)
     if (unrecovered) {
-      if (step.stopReason === 'max_tokens') {
+      if (cutShort(step.stopReason)) {
         yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `The response exceeded the ${outputLimit(session, this.model)} output token maximum ${MAX_TOKENS_RECOVERIES} times in a row.` })
       }
       return unrecovered

@@ -18,6 +18,15 @@ describe('terminal reasons and recovery', () => {
     expect(run.result).toMatchObject({ subtype: 'success', result: 'part two', terminal_reason: 'completed' })
   })
 
+  it('model_context_window_exceeded: continues as after max_tokens', async () => {
+    const run = await runScript([
+      { reply: 'Part one', stop_reason: 'model_context_window_exceeded' },
+      { reply: 'part two', expect: { lastUserText: 'cut off by the output token limit' } },
+    ])
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'part two', terminal_reason: 'completed' })
+    expect(run.requests[1]!.body.messages.at(-2)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Part one' }] })
+  })
+
   it('max_tokens: gives up after 3 continuations', async () => {
     const cut = { reply: 'more', stop_reason: 'max_tokens' }
     const run = await runScript([cut, cut, cut, cut])

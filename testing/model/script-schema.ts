@@ -108,7 +108,7 @@ const ReplyFields = z.strictObject({
    * does not know). A step with `events` needs no `reply`.
    */
   events: z.array(RawEvent).optional(),
-  stop_reason: z.enum(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal']).optional(),
+  stop_reason: z.enum(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'pause_turn', 'model_context_window_exceeded']).optional(),
   usage: ScriptUsage.optional(),
   model: z.string().optional(),
   delayMs: z.number().min(0).optional(),
