@@ -59,9 +59,16 @@ export function stoppedEnding(r: { over: boolean; maxBudgetUsd?: number; toolUse
   return { subtype: 'error_during_execution', terminal: r.toolUses > 0 && !r.errored ? 'aborted_tools' : 'aborted_streaming', isError: true }
 }
 
-/** A response without tool calls that no recovery is left for; undefined when it is an answer. */
-export function unrecoveredEnding(step: { stopReason: string | null; error?: ModelApiError }): Ending | undefined {
-  if (cutShort(step.stopReason)) return { subtype: 'error_during_execution', terminal: 'model_error', isError: true, errors: ['max_output_tokens'] }
+/**
+ * A response without tool calls that no recovery is left for; undefined when it is an answer.
+ * A response still cut short after its continuations ends the turn as an API failure does, with
+ * Claude Code's words naming the cap (`outputLimit`), so `-p` prints why.
+ */
+export function unrecoveredEnding(step: { stopReason: string | null; error?: ModelApiError }, outputLimit: number): Ending | undefined {
+  if (cutShort(step.stopReason)) {
+    const message = `Claude's response exceeded the ${outputLimit} output token maximum. To configure this behavior, set the CLAUDE_CODE_MAX_OUTPUT_TOKENS environment variable.`
+    return { subtype: 'success', terminal: 'api_error', text: apiErrorText({ message }), isError: true, apiErrorStatus: null, apiError: 'max_output_tokens' }
+  }
   if (step.error) return apiFailure(step.error)
   if (step.stopReason === 'refusal') return { subtype: 'success', terminal: 'model_error', isError: true }
   return undefined

@@ -4,7 +4,7 @@ import type { ModelApiError } from '../model/types.js'
 /** How a response that cannot stand is recovered from, within one turn (spec loop-and-sdk §3.4). */
 export type Nudge = 'max_tokens' | 'cut' | 'thinking'
 
-export const MAX_TOKENS_RECOVERIES = 3
+const MAX_TOKENS_RECOVERIES = 3
 const CUT_STREAM_RECOVERIES = 3
 
 const NUDGE_MAX_TOKENS = 'Your response was cut off by the output token limit. Continue exactly where you stopped: no apology, no recap.'

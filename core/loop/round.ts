@@ -11,7 +11,7 @@ import { addUsage, type SDKMessage, historyBlocks, withoutTrailingThinking } fro
 import { fallBack } from './model-switch.js'
 import { deliverHeld } from './held.js'
 import { loopRequest } from './request.js'
-import { cutShort, MAX_TOKENS_RECOVERIES, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
+import { cutShort, NUDGE_MALFORMED, nudgeText, Recovery } from './recovery.js'
 import type { Session } from './session.js'
 import { runStep, type StepOutcome } from './step.js'
 import { noteWriter } from './signed-by.js'
@@ -178,13 +178,8 @@ export class TurnRun {
       await this.addUserMessage(await nudgeContent(session, nudge, nudgeText(nudge, step.error)))
       return 'continue'
     }
-    const unrecovered = unrecoveredEnding(step)
-    if (unrecovered) {
-      if (cutShort(step.stopReason)) {
-        yield session.stamp({ type: 'system', subtype: 'informational', level: 'warning', content: `The response exceeded the ${outputLimit(session, this.model)} output token maximum ${MAX_TOKENS_RECOVERIES} times in a row.` })
-      }
-      return unrecovered
-    }
+    const unrecovered = unrecoveredEnding(step, outputLimit(session, this.model))
+    if (unrecovered) return unrecovered
     const stop = yield* this.stopGate.check(end.lastText)
     if (stop.kind === 'halt') {
       if (stop.ending) return endingOf(stop.ending)

@@ -159,6 +159,16 @@ describe('a stream that stalls', () => {
   })
 })
 
+describe('a response cut short by the output cap on every continuation', () => {
+  it('-p prints why and exits 1', async () => {
+    const cut = { reply: 'more', stop_reason: 'max_tokens' }
+    const r = await run(['-p', 'go'], [cut, cut, cut, cut], { env: { CLAUDE_CODE_MAX_OUTPUT_TOKENS: '5000' } })
+    expect(r.requests).toHaveLength(4)
+    expect(r.out).toBe("API Error: Claude's response exceeded the 5000 output token maximum. To configure this behavior, set the CLAUDE_CODE_MAX_OUTPUT_TOKENS environment variable.\n")
+    expect(r.code).toBe(1)
+  })
+})
+
 describe('--max-turns 0', () => {
   it('sends no request and ends with error_max_turns', async () => {
     const r = await run(['-p', 'go', '--max-turns', '0', '--output-format', 'json'], [{ reply: 'never' }])

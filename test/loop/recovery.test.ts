@@ -29,8 +29,11 @@ describe('terminal reasons and recovery', () => {
 
   it('max_tokens: gives up after 3 continuations', async () => {
     const cut = { reply: 'more', stop_reason: 'max_tokens' }
-    const run = await runScript([cut, cut, cut, cut])
-    expect(run.result).toMatchObject({ subtype: 'error_during_execution', terminal_reason: 'model_error', is_error: true })
+    const run = await runScript([cut, cut, cut, cut], 'go', { maxTokens: 5000 })
+    // As Claude Code ends it: an API failure whose text names the cap, shown as a synthetic assistant message too.
+    const text = "API Error: Claude's response exceeded the 5000 output token maximum. To configure this behavior, set the CLAUDE_CODE_MAX_OUTPUT_TOKENS environment variable."
+    expect(run.result).toMatchObject({ subtype: 'success', terminal_reason: 'api_error', is_error: true, result: text, stop_reason: 'max_tokens', api_error_status: null })
+    expect(run.messages.at(-2)).toMatchObject({ type: 'assistant', error: 'max_output_tokens', message: { model: '<synthetic>', content: [{ text }] } })
     expect(run.requests).toHaveLength(4)
   })
 
