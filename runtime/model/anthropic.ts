@@ -98,17 +98,22 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
       const { data: stream, request_id: requestId } = await api.messages.create(params, { signal: watch.signal, headers, timeout }).withResponse()
       streamOptions.onResponse?.(requestId ? { requestId } : {})
       let stopped = false
+      let delivered = false
       for await (const event of stream) {
         watch.holding()
         received = true
         if (event.type === 'message_stop') stopped = true
+        if (event.type === 'message_delta' && event.delta.stop_reason) delivered = true
         yield event
         watch.waiting()
       }
       // The SDK ends the iteration quietly when the signal aborts it.
       if (watch.fired) throw new StreamIdle(idleMs, received)
       if (signal?.aborted) throw abortedError()
-      if (!stopped) throw new IncompleteStream()
+      // A stream that said why it stopped has said everything; only its closing frame is missing
+      // (a proxy that drops it): the response is whole, as Claude Code takes it, not a cut to continue.
+      if (!stopped && delivered) yield { type: 'message_stop' }
+      else if (!stopped) throw new IncompleteStream()
     } catch (err) {
       // Whatever the SDK made of the abort, the cause was the silence.
       if (watch.fired && !(err instanceof StreamIdle)) throw new StreamIdle(idleMs, received)

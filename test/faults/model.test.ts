@@ -132,6 +132,28 @@ describe('faults in the middle of a stream', () => {
   })
 })
 
+describe('a stream without its closing frame', () => {
+  const start = { type: 'message_start', message: { id: 'msg_raw', type: 'message', role: 'assistant', model: 'claude-opus-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }
+  const said = [
+    start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'all said' } }, { type: 'content_block_stop', index: 0 },
+  ]
+  const delta = { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } }
+
+  it('that said why it stopped is a whole response: not continued', async () => {
+    const r = await streamed([{ events: [...said, delta] }, { reply: 'never' }])
+    expect(r.result, r.err).toMatchObject({ subtype: 'success', result: 'all said', stop_reason: 'end_turn' })
+    expect(r.requests).toHaveLength(1)
+    await expectCleanEnd(dir, r)
+  })
+
+  it('that did not is a cut stream, continued', async () => {
+    const r = await streamed([{ events: said }, { reply: 'went on', expect: { lastUserText: 'cut off' } }])
+    expect(r.result, r.err).toMatchObject({ subtype: 'success', result: 'went on' })
+    expect(r.requests).toHaveLength(2)
+  })
+})
+
 describe('a stream that stalls', () => {
   it('silence past the idle timeout, before any event or mid-block, is given up on and retried', async () => {
     const r = await streamed([
