@@ -40,12 +40,17 @@ export function endingOf(ending: TurnEnding): Ending {
 
 /** The text a turn ended by an API error answers with (its result); StopFailure hooks read the same words. */
 export function apiErrorText(error: { status?: number | null; message: string }): string {
+  // The API's own words for a 413 do not say what made the request big, or what to do.
+  if (error.status === 413) return REQUEST_TOO_LARGE
   return `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`
 }
 
+const REQUEST_TOO_LARGE = 'Request too large (max 32MB). Accumulated images and attachments in the conversation pushed the request over the limit. Remove older images or compact the conversation.'
+
+/** A request the API refused as too large (413) ends `image_error`, as in Claude Code: what makes one that big is images and documents. */
 export function apiFailure(error: ModelApiError): Ending {
   return {
-    subtype: 'success', terminal: 'api_error', text: apiErrorText(error), isError: true,
+    subtype: 'success', terminal: error.status === 413 ? 'image_error' : 'api_error', text: apiErrorText(error), isError: true,
     apiErrorStatus: error.status, apiError: ASSISTANT_ERRORS.has(error.type) ? error.type as AssistantMessageError : 'unknown',
   }
 }

@@ -10,7 +10,7 @@ export type ResultSubtype = 'success' | 'error_during_execution' | 'error_max_tu
 
 export type TerminalReason =
   | 'completed' | 'max_turns' | 'budget_exhausted' | 'aborted_streaming' | 'aborted_tools' | 'hook_stopped'
-  | 'stop_hook_prevented' | 'prompt_too_long' | 'rapid_refill_breaker' | 'model_error' | 'api_error'
+  | 'stop_hook_prevented' | 'prompt_too_long' | 'rapid_refill_breaker' | 'image_error' | 'model_error' | 'api_error'
   | 'malformed_tool_use_exhausted' | 'turn_setup_failed' | 'structured_output_retry_exhausted'
   | 'tool_deferred' | 'tool_deferred_unavailable' | 'turn_stalled'
 

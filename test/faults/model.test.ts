@@ -181,6 +181,18 @@ describe('a stream that stalls', () => {
   })
 })
 
+describe('a request the API refuses as too large (413)', () => {
+  it('ends image_error with words saying what to do, and is not retried', async () => {
+    const r = await run(['-p', 'go', '--output-format', 'json'], [{ error: { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' } }, { reply: 'never' }])
+    expect(r.requests).toHaveLength(1)
+    expect(JSON.parse(r.out)).toMatchObject({
+      subtype: 'success', is_error: true, terminal_reason: 'image_error', api_error_status: 413,
+      result: 'Request too large (max 32MB). Accumulated images and attachments in the conversation pushed the request over the limit. Remove older images or compact the conversation.',
+    })
+    expect(r.code).toBe(1)
+  })
+})
+
 describe('a response cut short by the output cap on every continuation', () => {
   it('-p prints why and exits 1', async () => {
     const cut = { reply: 'more', stop_reason: 'max_tokens' }
