@@ -6,7 +6,7 @@ import { jobsFileOf, readJobs, UnreadableJobsFile, writeJobs, type Job } from '.
 import { ownerLockOf, takeOwnerLock } from './owner-lock.js'
 import { Scheduler, type CronClock } from './scheduler.js'
 import { cronTools } from './tools.js'
-import { wakeupTool } from './wakeup-tool.js'
+import { clockTime, wakeupTool } from './wakeup-tool.js'
 import { AUTONOMOUS_PROMPT, AUTONOMOUS_SENTINEL, AUTONOMOUS_TICK, loopPrompt } from './loop-prompts.js'
 import { registerCommands } from '../_shared/register-command.js'
 
@@ -111,6 +111,9 @@ export default defineMod({
       sessions.set(e.sessionId, {
         scheduler,
         end: async () => {
+          // A one-prompt run that stops waiting first (--max-wait-tasks) ends without that round: said, never dropped unseen.
+          const left = hold ? scheduler.pendingWakeup() : undefined
+          if (left?.nextRunAt !== undefined) $.log.warn(`the ScheduleWakeup due at ${clockTime(left.nextRunAt)} did not run: the run ended before it (a larger --max-wait-tasks waits for it)`)
           wakeup(false)
           scheduler.stop()
           await saving

@@ -60,9 +60,14 @@ export class Scheduler {
     return ids.length
   }
 
+  /** The wake-up waiting to fire, if one is. */
+  pendingWakeup(): ScheduledJob | undefined {
+    return [...this.jobs.values()].find((j) => j.wakeup)
+  }
+
   /** Whether a wake-up is pending. */
   hasWakeup(): boolean {
-    return [...this.jobs.values()].some((j) => j.wakeup)
+    return this.pendingWakeup() !== undefined
   }
 
   remove(id: string): Job | undefined {

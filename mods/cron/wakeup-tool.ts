@@ -25,7 +25,7 @@ const input = z.object({
 }).strict()
 
 /** "HH:MM:SS", local time. */
-const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 8)
+export const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 8)
 
 /**
  * When a wake-up asked for `delayS` seconds from `now` fires: the delay kept within [60, 3600],

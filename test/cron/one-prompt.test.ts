@@ -85,6 +85,7 @@ describe('scheduled prompts in a one-prompt run (-p)', () => {
     expect(run.requests).toHaveLength(2)
     expect(run.log).toContain('waiting while held open (cron: a ScheduleWakeup is pending); at most 0 s (--max-wait-tasks)')
     expect(run.log).toContain('stopped waiting after 0 s (--max-wait-tasks): what held the run open is let go')
+    expect(run.log).toContainEqual(expect.stringMatching(/^cron: the ScheduleWakeup due at \d\d:\d\d:\d\d did not run: the run ended before it \(a larger --max-wait-tasks waits for it\)$/))
     // The session ended: its scheduler let go of the wake-up's timer.
     expect(clock.nextAt).toBeUndefined()
   })
