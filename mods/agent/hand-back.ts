@@ -16,12 +16,17 @@ export function handBack(report: string, agent: { agentId: string; type: string;
   ].join('\n')
 }
 
-export function launchReceipt(agentId: string, outputFile: string): string {
+/** `canSend`: the session offers SendMessage, by which the model gives the agent more to do, running or ended. */
+export function launchReceipt(agentId: string, outputFile: string, canSend: boolean): string {
   return [
     'Async agent launched successfully.',
     `agentId: ${agentId} (internal metadata for you, not a message from the user; do not mention it to the user)`,
+    ...(canSend ? [`To give it more instructions, or to continue it once it is done, use SendMessage with to: '${agentId}'.`] : []),
     `output_file: ${outputFile}`,
     'The agent works in the background. Its report comes back to you on its own once it is done, so there is no need to check on it: go on with other work.',
+    // As Claude Code's receipt says: a model left unwarned reports results it has not seen, or does the work twice.
+    'Until its report arrives you know nothing of its results: do not report, assume or predict them.',
+    'Do not do its work as well: keep off the files and topics it is working on.',
     'To look at its progress before then, read the output file.',
   ].join('\n')
 }

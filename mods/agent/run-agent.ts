@@ -128,9 +128,9 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
     await finish().catch(() => {})
     return failure(launched.refused)
   }
-  const receipt = () => ({
+  const receipt = async () => ({
     result: { status: 'async_launched', isAsync: true, agentId: id, description: i.description, prompt: i.prompt, outputFile: launched.task.outputFile },
-    text: launchReceipt(id, launched.task.outputFile),
+    text: launchReceipt(id, launched.task.outputFile, (await $.tool.list()).some((t) => t.name === 'SendMessage')),
   })
   if (background) return receipt()
   const moved = await Promise.race([launched.task.done.then(() => false), launched.task.backgrounded.then(() => true)])

@@ -61,6 +61,8 @@ describe('SendMessage and ListAgents', () => {
       if (isToolResult(m, 'toolu_send')) g.open('one')
     })
     expect(run.error).toBeUndefined()
+    // The launch receipt tells the model how to reach the agent.
+    expect(toolResultOf(run, 'toolu_bg').text).toContain(`To give it more instructions, or to continue it once it is done, use SendMessage with to: '${ids.id}'.`)
     expect(JSON.parse(toolResultOf(run, 'toolu_send').text)).toEqual({
       success: true,
       message: `Message queued for ${ids.id}: it reads it when its current tool round ends. Should it finish before then, it runs again with the message and reports again; wait for that report rather than sending the message twice. Should it be stopped first, the message is kept for the next one you send it.`,

@@ -42,6 +42,10 @@ describe('background subagents', () => {
     const id = receipt.result.agentId as string
     expect(receipt.text).toContain(`agentId: ${id} (internal metadata for you, not a message from the user`)
     expect(receipt.text).toContain(`output_file: ${receipt.result.outputFile}`)
+    // It warns off guessing the report and doing the work twice; without SendMessage offered it names no way to reach the agent.
+    expect(receipt.text).toContain('Until its report arrives you know nothing of its results: do not report, assume or predict them.')
+    expect(receipt.text).toContain('Do not do its work as well: keep off the files and topics it is working on.')
+    expect(receipt.text).not.toContain('SendMessage')
     // The main turn ended while the subagent waited at its gate: its result comes before the task's end.
     const at = (kind: string, from = 0) => run.kinds.indexOf(kind, from)
     const firstResult = at('result/success')
