@@ -7,6 +7,8 @@ export type Values = Record<string, string | boolean | (string | boolean)[] | un
 export interface CommandContext {
   values: Values
   positionals: string[]
+  /** The options in the order given, as parseArgs reports them (`tokens: true`). */
+  tokens?: readonly { kind: string }[]
   io: Io
 }
 

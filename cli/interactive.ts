@@ -6,7 +6,6 @@ import type { QueryOptions } from '../runtime/options.js'
 import type { LogSink } from '../core/mod/build-api.js'
 import { ModHost } from '../core/mod/host.js'
 import type { InteractiveContext, TerminalIo } from '../mods/terminal-ui/surface.js'
-import type { Worktree } from '../mods/_shared/worktree.js'
 import type { CommandRun, Values } from './command.js'
 import { markEntrypoint } from './entrypoint.js'
 import { faultRelay, type FaultRelay } from './fault-relay.js'
@@ -14,6 +13,7 @@ import type { Io } from './io.js'
 import { guardProcess } from './process-guard.js'
 import { tuneHeapForLongSession } from './heap.js'
 import { queryOptions } from './headless.js'
+import { resumeFlags } from './resume-flags.js'
 import { sessionWorktree } from './worktree-flag.js'
 import { usageError } from './usage-error.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
@@ -43,7 +43,7 @@ function speaksSdkTransport({ values, io }: Parameters<CommandRun>[0]): boolean 
   return (io.stdin as { isTTY?: boolean } | undefined)?.isTTY !== true
 }
 
-export const interactive: CommandRun = async ({ values, positionals, io }) => {
+export const interactive: CommandRun = async ({ values, positionals, tokens, io }) => {
   const stdin = io.stdin as NodeJS.ReadStream | undefined
   const stdout = io.stdout as NodeJS.WriteStream
   if (!stdin?.isTTY || !stdout.isTTY || typeof stdin.setRawMode !== 'function') {
@@ -55,14 +55,14 @@ export const interactive: CommandRun = async ({ values, positionals, io }) => {
   const relay = faultRelay(io.stderr)
   const unguard = io.ownsProcess ? guardProcess(relay.guard.io, relay.guard.stop) : () => {}
   try {
-    const code = await runInteractive(values, positionals, io, given, relay)
+    const code = await runInteractive(values, positionals, io, given, relay, resumeFlags(tokens ?? []))
     return relay.stopped ? 1 : code
   } finally {
     unguard()
   }
 }
 
-async function runInteractive(values: Values, positionals: string[], io: Io, given: QueryOptions, relay: FaultRelay): Promise<number> {
+async function runInteractive(values: Values, positionals: string[], io: Io, given: QueryOptions, relay: FaultRelay, flags: string): Promise<number> {
   const stdin = io.stdin as NodeJS.ReadStream
   const stdout = io.stdout as NodeJS.WriteStream
   const cwd = resolve(io.cwd, given.cwd ?? '.')
@@ -76,13 +76,13 @@ async function runInteractive(values: Values, positionals: string[], io: Io, giv
   // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
   const store = await chooseSessionStore(values, here, given.log)
   try {
-    return await runSurface({ ...given, builtins: await builtinsWith(store), cwd: here }, positionals, io, term, relay, made?.worktree)
+    return await runSurface({ ...given, builtins: await builtinsWith(store), cwd: here }, positionals, io, term, relay, { resumeFlags: flags, ...(made?.worktree ? { worktree: made.worktree } : {}) })
   } finally {
     await store?.close()
   }
 }
 
-async function runSurface(options: QueryOptions & { cwd: string }, positionals: string[], io: Io, term: TerminalIo, relay: FaultRelay, worktree: Worktree | undefined): Promise<number> {
+async function runSurface(options: QueryOptions & { cwd: string }, positionals: string[], io: Io, term: TerminalIo, relay: FaultRelay, launch: Pick<InteractiveContext, 'worktree' | 'resumeFlags'>): Promise<number> {
   const loader = sessionLoader(options)
   const first = await loader.first
   const { findSurface } = await import('../mods/terminal-ui/surface.js')
@@ -91,7 +91,7 @@ async function runSurface(options: QueryOptions & { cwd: string }, positionals: 
     await first.host.close()
     throw noSurface(first)
   }
-  const ctx: InteractiveContext = { options, io: term, prompt: positionals.join(' ') || undefined, load: loader.load, faults: relay.feed, ...(worktree ? { worktree } : {}) }
+  const ctx: InteractiveContext = { options, io: term, prompt: positionals.join(' ') || undefined, load: loader.load, faults: relay.feed, ...launch }
   tuneHeapForLongSession(io)
   return found.surface.run(ctx)
 }

@@ -38,13 +38,13 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     }
     command = findCommand(argv)
     if (!command) throw usageError(argv.length === 0 ? 'no command given' : `unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"`)
-    const { values, positionals } = parseCommandLine(command, argv.slice(command.path.length))
+    const { values, positionals, tokens } = parseCommandLine(command, argv.slice(command.path.length))
     if (values.help === true) {
       io.stdout.write(`usage: ${command.usage}\n  ${command.summary}\n`)
       return 0
     }
     const run = await command.load()
-    return await run({ values, positionals, io })
+    return await run({ values, positionals, tokens, io })
   } catch (err) {
     if (isModloopError(err, 'MODLOOP_ERR_USAGE')) {
       io.stderr.write(`modloop: ${err.message}\n${command ? `usage: ${command.usage}\n` : usage()}`)
@@ -60,7 +60,7 @@ function parseCommandLine(command: Command, args: string[]) {
   try {
     const filled = command.optionalValue ? fillOptionalValues(args, command.optionalValue) : args
     const spelled = command.variadic || command.aliases ? expandVariadic(filled, command.variadic ?? [], command.aliases) : filled
-    parsed = parseArgs({ args: spelled, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
+    parsed = parseArgs({ args: spelled, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true, tokens: true })
   } catch (err) {
     // parseArgs throws TypeErrors coded ERR_PARSE_ARGS_* for unknown options and missing values.
     throw usageError(describeError(err))

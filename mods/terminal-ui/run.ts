@@ -26,6 +26,7 @@ import { openTerminal } from './terminal.js'
 import { describeError } from '../../core/errors.js'
 import { startStatusLine, type SessionStatusLine } from './status-line.js'
 import { askLeave, settleLeave, type Leave } from './worktree-leave.js'
+import { resumeCommand } from './resume-hint.js'
 
 const MODES = ['default', 'acceptEdits', 'plan']
 
@@ -87,8 +88,8 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     termination.dispose()
     // Below the screen given back, as Claude Code does: only a session that took a prompt can be resumed,
     // and one whose worktree was kept goes back into it.
-    const into = settle?.keep && settle.worktree.name ? `--worktree "${settle.worktree.name}" ` : ''
-    if (lastSession && await resumable(lastSession, options.cwd, io.env)) io.stdout.write(`Resume this session with:\nmodloop ${into}--resume ${lastSession}\n`)
+    const into = settle?.keep ? settle.worktree.name : undefined
+    if (lastSession && await resumable(lastSession, options.cwd, io.env)) io.stdout.write(`Resume this session with:\n${resumeCommand(lastSession, ctx.resumeFlags, into, io.stdout.columns)}\n`)
     if (settle) await settleLeave((line) => io.stdout.write(`${line}\n`), paint, settle, io.env)
   }
 

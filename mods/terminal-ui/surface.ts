@@ -27,6 +27,8 @@ export interface InteractiveContext {
   io: TerminalIo
   /** The prompt given on the command line, to send first. */
   prompt?: string
+  /** The launch options the exit's resume hint repeats (`--model opus`), empty for none. */
+  resumeFlags?: string
   /**
    * The distribution for one session, loaded but not bound (pass its host to query()). The first
    * call answers the one the surface was found in, replaying the mod logs of its loading into

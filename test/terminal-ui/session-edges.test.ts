@@ -28,6 +28,16 @@ describe.runIf(hasTmux)('sessions in the terminal (tmux)', () => {
     expect(screen).toContain(`Resume this session with:modloop --resume ${session!.sessionId}`)
   })
 
+  it('the resume hint repeats the launch options, but not the session\'s own, as Claude Code\'s does', async () => {
+    const where = await project()
+    const p = await open({ steps: [{ reply: 'an answer' }] }, where, { args: ['--model', 'claude-opus-4-5', '--permission-mode', 'acceptEdits', '--session-id', '0b8a7c6d-1111-4222-8333-944455556666'] })
+    await send(p, 'keep this')
+    await p.waitFor('an answer')
+    await p.keys('C-d')
+    const screen = (await p.waitFor('[exited 0]')).replace(/\n/g, '')
+    expect(screen).toContain('Resume this session with:modloop --model claude-opus-4-5 --permission-mode acceptEdits --resume 0b8a7c6d-1111-4222-8333-944455556666')
+  })
+
   it('a /resume of a session another process writes shows why and stays in the current session', async () => {
     const where = await project()
     let p = await open({ steps: [{ reply: 'first answer' }] }, where)

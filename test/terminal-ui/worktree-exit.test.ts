@@ -97,7 +97,7 @@ describe.runIf(hasTmux)('leaving an interactive --worktree session (tmux)', () =
     const screen = flat(await p.waitFor('[exited 0]'))
     expect(screen).toContain(`Worktree kept. Your work is saved at ${wt} on branch worktree-e1`)
     // A kept worktree is where the session is resumed, as Claude Code's hint says.
-    expect(screen).toMatch(/Resume this session with:modloop --worktree "e1" --resume [0-9a-f-]{36}/)
+    expect(screen).toMatch(/Resume this session with:modloop --dangerously-skip-permissions --worktree "e1" --resume [0-9a-f-]{36}/)
     expect(existsSync(join(wt, 'new.txt'))).toBe(true)
     expect(git(where.cwd, 'worktree', 'list', '--porcelain')).not.toContain('locked')
   })
