@@ -57,19 +57,33 @@ export async function compilePath(spec: string, ctx: PathContext): Promise<PathP
 }
 
 async function finish(written: string, base: string, glob: string): Promise<PathPattern> {
-  const test = glob === '' ? () => true : picomatch(glob, { dot: true })
+  // picomatch's matcher function answers as its regex does (POSIX paths, no basename option) but
+  // for a path spelt as the glob itself, at several times the cost; a search tests every file it finds.
+  const re = glob === '' ? undefined : picomatch.makeRe(glob, { dot: true })
+  const test = re ? (path: string) => path === glob || re.test(path) : () => true
   return { written, base, realBase: await realpathLoose(base), glob, test }
+}
+
+/**
+ * `path` relative to `base` ('' for the base itself), or undefined when it lies outside. Both are
+ * absolute and resolved, so on POSIX a string prefix answers as relative() does at a fraction of
+ * its cost (~3 µs a call): Grep and Glob test every file they find against every deny rule.
+ */
+function within(base: string, path: string): string | undefined {
+  if (sep !== '/') return isInside(base, path) ? relative(base, path).split(sep).join('/') : undefined
+  if (path === base) return ''
+  const cut = base.endsWith('/') ? base.length : base.length + 1
+  return path.startsWith(base) && path[cut - 1] === '/' ? path.slice(cut) : undefined
 }
 
 /** A path matches when it or one of its parent folders matches (a matched folder covers its contents). */
 function matchesFrom(p: PathPattern, base: string, path: string): boolean {
-  if (!isInside(base, path)) return false
+  const rel = within(base, path)
+  if (rel === undefined) return false
   if (p.glob === '') return true
-  const rel = relative(base, path)
   if (rel === '') return p.glob === '**'
-  const segments = rel.split(sep)
-  for (let i = 1; i <= segments.length; i++) if (p.test(segments.slice(0, i).join('/'))) return true
-  return false
+  for (let at = rel.indexOf('/'); at !== -1; at = rel.indexOf('/', at + 1)) if (p.test(rel.slice(0, at))) return true
+  return p.test(rel)
 }
 
 export function pathMatches(p: PathPattern, path: string): boolean {
