@@ -23,6 +23,8 @@ export interface GlobOptions {
   anywhere?: boolean
   ignore: readonly string[]
   maxResults: number
+  /** The files Read deny rules cover (the permissions mod's deniedPaths): never listed. */
+  denied?: (path: string) => boolean
 }
 
 export async function globTool(input: GlobInput, ctx: ToolContext, options: GlobOptions): Promise<ToolOutput> {
@@ -43,9 +45,10 @@ export async function globTool(input: GlobInput, ctx: ToolContext, options: Glob
     cwd: checked.path, absolute: true, dot: true, onlyFiles: true, expandDirectories: false, followSymbolicLinks: false,
     ignore: ignoresFor(input.pattern, options.ignore), signal: ctx.signal,
   })
-  // An absolute pattern or "../" may reach past the allowed directories; those matches are dropped.
+  // An absolute pattern or "../" may reach past the allowed directories; those matches are dropped,
+  // as are the files a deny rule keeps from being read: counts and the cap see neither.
   const roots = await allowedRoots(ctx.cwd, options.additionalDirectories)
-  const allowed = found.filter((f) => roots.some((r) => isInside(r, f)))
+  const allowed = found.filter((f) => roots.some((r) => isInside(r, f)) && !options.denied?.(f))
   const dated = await Promise.all(allowed.map(async (file) => ({ file, mtime: await stat(file).then((s) => s.mtimeMs, () => 0) })))
   dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
   const truncated = dated.length > options.maxResults

@@ -21,7 +21,7 @@ export default defineMod({
   uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: async (input, ctx) => globTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories), anywhere: confinementLifted($) }) })
+      await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: async (input, ctx) => globTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories), anywhere: confinementLifted($), denied: $.capability.use('permissions')?.deniedPaths('Glob') }) })
       publishToolOutput($, 'Glob', globOutputShape)
       return next(e)
     })

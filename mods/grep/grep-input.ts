@@ -46,6 +46,8 @@ export interface SearchSpec {
   type?: string
   /** Stop once this many output lines exist (content mode); Infinity for all. */
   stopAfter: number
+  /** Files a deny rule keeps from being read: left out of the search and of every line it prints. */
+  denied?: (path: string) => boolean
   signal: AbortSignal
 }
 

@@ -15,6 +15,8 @@ export interface GrepOptions {
   anywhere?: boolean
   /** auto: ripgrep when it is on PATH, else the JavaScript engine. */
   engine: 'auto' | 'rg' | 'js'
+  /** The files Read deny rules cover (the permissions mod's deniedPaths). */
+  denied?: (path: string) => boolean
 }
 
 /** Which engine a search runs on; 'rg' without ripgrep on PATH falls back to JavaScript. */
@@ -29,7 +31,7 @@ export async function grepTool(input: GrepInput, ctx: ToolContext, options: Grep
   if (!checked.ok) return failure(checked.message)
   const info = await stat(checked.path).catch(() => undefined)
   if (!info) return failure(`Path does not exist: ${input.path}`)
-  const spec = specOf(input, checked.path, info.isFile(), ctx.signal)
+  const spec = { ...specOf(input, checked.path, info.isFile(), ctx.signal), denied: options.denied }
   const search = await engineFor(options.engine)
   let lines: string[]
   try {

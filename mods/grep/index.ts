@@ -21,7 +21,7 @@ export default defineMod({
   uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Grep', description: GREP_DESCRIPTION, input: grepInput, isReadOnly: true, call: async (input, ctx) => grepTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories), anywhere: confinementLifted($) }) })
+      await registerTool($, { name: 'Grep', description: GREP_DESCRIPTION, input: grepInput, isReadOnly: true, call: async (input, ctx) => grepTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories), anywhere: confinementLifted($), denied: $.capability.use('permissions')?.deniedPaths('Grep') }) })
       return next(e)
     })
   },

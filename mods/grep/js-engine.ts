@@ -42,6 +42,7 @@ export async function searchWithJs(spec: SearchSpec, sizes: GrepSizes = GREP_SIZ
   // The walk yields to the event loop every few milliseconds; each file is read and searched in one go.
   for await (const path of files) {
     if (spec.signal.aborted || out.length >= spec.stopAfter) break
+    if (spec.denied?.(path)) continue
     let hits = searchFile(path, re, spec, sizes.largeBytes, literal)
     if (hits === LARGE) hits = spec.multiline ? await searchLargeMultiline(path, re, spec, literal, sizes) : await searchLargeFile(path, re, spec, literal)
     if (hits) render(hits, spec, out)

@@ -2,6 +2,7 @@ import { childProcess } from '../../hooks-runner/child-process.js'
 import type { SearchSpec } from './grep-input.js'
 import { PatternError, UnknownTypeError } from './grep-errors.js'
 import { VCS_EXCLUDES } from './walk.js'
+import { collectFor, siftsContent } from './rg-denied.js'
 
 export class RgError extends Error {}
 
@@ -22,7 +23,8 @@ export function rgArgs(spec: SearchSpec): string[] {
     args.push('--sort', 'path')
     if (spec.mode === 'count') args.push('-c')
     else {
-      args.push(spec.lineNumbers ? '-n' : '-N')
+      if (siftsContent(spec)) args.push('--null', '-n')
+      else args.push(spec.lineNumbers ? '-n' : '-N')
       if (spec.before > 0) args.push('-B', String(spec.before))
       if (spec.after > 0) args.push('-A', String(spec.after))
     }
@@ -36,6 +38,7 @@ export function searchWithRg(rg: string, spec: SearchSpec): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const child = childProcess().spawn(rg, rgArgs(spec), { stdio: ['ignore', 'pipe', 'pipe'] })
     const out: string[] = []
+    const collect = collectFor(spec)
     let stderr = ''
     let stopped = false
     const stop = () => {
@@ -49,12 +52,12 @@ export function searchWithRg(rg: string, spec: SearchSpec): Promise<string[]> {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const lines = (partial + chunk).split('\n')
       partial = lines.pop()!
-      for (const line of lines) if (out.length < spec.stopAfter) out.push(line)
+      for (const line of lines) if (out.length < spec.stopAfter) collect(line, out)
       if (out.length >= spec.stopAfter && !stopped) stop()
     })
     child.on('error', reject)
     child.on('close', (code) => {
-      if (partial && out.length < spec.stopAfter) out.push(partial)
+      if (partial && out.length < spec.stopAfter) collect(partial, out)
       spec.signal.removeEventListener('abort', stop)
       // 1 is "no match"; 2 with output means some files could not be read, which is not fatal.
       if (stopped || code === 0 || code === 1 || (code === 2 && out.length > 0)) return resolve(out)

@@ -6,6 +6,7 @@ import { realpathLoose } from '../_shared/allowed-paths.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { PermissionsApi } from './api.js'
+import { deniedPaths } from './denied-paths.js'
 import { evaluate } from './evaluate.js'
 import { invocationGrants } from './invocation-grant.js'
 import { persistUpdate } from './persist.js'
@@ -85,6 +86,7 @@ export default defineMod({
       persistUpdate: (update) => (apply ? apply(update) : Promise.reject(new Error(`the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}`))),
       check: async (tool, input) => (policy ? evaluate(await current($, policy), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
       directories: () => policy?.roots.lexical.slice(1) ?? [],
+      deniedPaths: (tool) => (policy ? deniedPaths(policy.rules, tool) : undefined),
     })
 
     on('session.start', async ($, e, next) => {
