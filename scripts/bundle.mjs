@@ -47,6 +47,8 @@ const VENDOR = {
   // Read's coders for an image it shrinks, and its PDF reader.
   image: ['pngjs', 'jpeg-js'],
   pdf: ['@pdfme/pdf-lib'],
+  // The model client's proxy agents: only a run with a proxy variable set loads them.
+  proxy: ['http-proxy-agent', 'https-proxy-agent'],
 }
 
 // The export names Node gives each package, so the stand-in module in the bundle exports the same.

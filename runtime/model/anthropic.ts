@@ -1,7 +1,7 @@
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { MessagesClient } from './sdk-client.js'
 import { describeError, describeWithCause } from '../../core/errors.js'
-import { httpFetch, preconnect } from './http-fetch.js'
+import { httpFetch, preconnect, type FetchInit } from './http-fetch.js'
 import { authHeaders, type Credentials } from './auth-headers.js'
 import type { KeyHelper } from './key-helper.js'
 import { modelErrorType } from '../../core/model/api-errors.js'
@@ -57,7 +57,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
   // Start loading the SDK now: its compilation overlaps the I/O of opening the session. The
   // connection is opened now too, so its handshake overlaps it as well.
   ;(sdkImport ??= import('./sdk-client.js')).catch(() => undefined)
-  preconnect(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com')
+  preconnect(options.baseURL ?? env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com', env)
 
   let helperReady: Promise<KeyHelper | undefined> | undefined
   let helper: KeyHelper | undefined
@@ -70,7 +70,8 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
       apiKey: 'sent-per-request',
       baseURL: options.baseURL ?? env.ANTHROPIC_BASE_URL,
       maxRetries: 0,
-      fetch: httpFetch as unknown as typeof fetch,
+      // The proxy variables are read per request, as the others are: settings `env` counts.
+      fetch: ((input: string, init?: FetchInit) => httpFetch(input, init, options.requestEnv?.() ?? env)) as unknown as typeof fetch,
       timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       // Core prints nothing; ANTHROPIC_LOG still turns the SDK's own logging on for debugging.
       logLevel: env.ANTHROPIC_LOG ? undefined : 'off',

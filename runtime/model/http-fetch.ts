@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import type { Socket } from 'node:net'
 import { encodeBody } from './body-buffer.js'
 import { FetchHeaders } from './fetch-headers.js'
+import { proxyFor } from './proxy-env.js'
 
 export interface FetchInit {
   method?: string
@@ -10,7 +11,7 @@ export interface FetchInit {
   signal?: AbortSignal | null
 }
 
-export type HttpFetch = (input: string | URL | { url: string }, init?: FetchInit) => Promise<unknown>
+export type HttpFetch = (input: string | URL | { url: string }, init?: FetchInit, env?: Record<string, string | undefined>) => Promise<unknown>
 
 /**
  * `fetch` for the model client, over node:http(s). Node's own fetch is undici, which is loaded
@@ -19,9 +20,10 @@ export type HttpFetch = (input: string | URL | { url: string }, init?: FetchInit
  * parser. It covers what the SDK's requests are — a string body, a response read as a stream or
  * as text — and hands anything else (a stream or form body, another scheme) to the global fetch.
  * Aborts reject with the signal's reason, as fetch does; a failed connection rejects with
- * `TypeError: fetch failed` and the cause. A redirect is returned as the response it is.
+ * `TypeError: fetch failed` and the cause. A redirect is returned as the response it is. With a
+ * proxy variable in `env` that covers the URL (proxy-env.ts), the request goes through the proxy.
  */
-export const httpFetch: HttpFetch = async (input, init = {}) => {
+export const httpFetch: HttpFetch = async (input, init = {}, env) => {
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
   const url = new URL(href)
   const { body, signal } = init
@@ -29,7 +31,8 @@ export const httpFetch: HttpFetch = async (input, init = {}) => {
     return globalThis.fetch(input as string, init as RequestInit)
   }
   const headers = headerRecord(init.headers)
-  const agent = await agentFor(url.protocol === 'https:')
+  const proxy = env && proxyFor(url, env)
+  const agent = proxy ? (await import('./proxy-agent.js')).proxyAgent(proxy, url.protocol === 'https:') : await agentFor(url.protocol === 'https:')
   if (signal?.aborted) throw abortReason(signal)
   return new Promise((resolve, reject) => {
     let response: IncomingMessage | undefined
@@ -65,16 +68,16 @@ export const httpFetch: HttpFetch = async (input, init = {}) => {
 /**
  * Opens the connection to `baseURL` now, so the first request finds it ready: the TCP (and TLS)
  * handshake overlaps loading the session instead of following it. A connection nothing used is
- * left unreferenced, so it never holds the process open.
+ * left unreferenced, so it never holds the process open. Behind a proxy there is nothing to open ahead.
  */
-export function preconnect(baseURL: string): void {
+export function preconnect(baseURL: string, env: Record<string, string | undefined>): void {
   let url: URL
   try {
     url = new URL(baseURL)
   } catch {
     return
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || proxyFor(url, env)) return
   agentFor(url.protocol === 'https:').then((agent) => agent.preconnect(url), noop)
 }
 

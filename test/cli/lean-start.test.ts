@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { builtModloop } from '../helpers/built-cli.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
+import { startLoggingProxy } from '../helpers/logging-proxy.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'modloop-lean-start-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -13,26 +14,31 @@ interface Loaded {
   files: string[]
   hooked: boolean
   stdinBuilt: boolean
+  vendored: string[]
 }
 
 /** A one-turn `-p` run in `project` (a directory of `dir`), with Node's own record of what it loaded. */
-async function oneTurn(project: string, files: Record<string, string>): Promise<{ loaded: Loaded; server: FakeAnthropic }> {
+async function oneTurn(project: string, files: Record<string, string>, env: Record<string, string> = {}): Promise<{ loaded: Loaded; server: FakeAnthropic }> {
   const cwd = join(dir, project)
+  mkdirSync(cwd, { recursive: true })
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(cwd, name, '..'), { recursive: true })
     writeFileSync(join(cwd, name), text)
   }
   const report = join(dir, `${project}.json`)
   const preload = join(dir, `${project}.cjs`)
-  // The built-in modules this process loaded, the files it required, and whether async hooks were ever turned on.
-  writeFileSync(preload, `const ah = require('node:async_hooks'); let hooked = false
+  // The built-in modules this process loaded, the files it required, the build's lazily loaded
+  // files it opened (dist/vendor), and whether async hooks were ever turned on.
+  writeFileSync(preload, `const fs = require('node:fs'); const openSync = fs.openSync; const vendored = []
+fs.openSync = function (file, ...rest) { if (/[\\\\/]dist[\\\\/]vendor[\\\\/]/.test(String(file))) vendored.push(require('node:path').basename(String(file))); return openSync.call(this, file, ...rest) }
+const ah = require('node:async_hooks'); let hooked = false
 const orig = ah.AsyncLocalStorage.prototype._enable; ah.AsyncLocalStorage.prototype._enable = function () { hooked = true; return orig.call(this) }
 const stdin = Object.getOwnPropertyDescriptor(process, 'stdin'); let stdinBuilt = false
 Object.defineProperty(process, 'stdin', { ...stdin, get() { stdinBuilt = true; return stdin.get.call(this) } })
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ modules: process.moduleLoadList, files: Object.keys(require.cache), hooked, stdinBuilt })))\n`)
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ modules: process.moduleLoadList, files: Object.keys(require.cache), hooked, stdinBuilt, vendored })))\n`)
   const server = await startFakeAnthropic({ script: [{ reply: 'Hello.' }] })
   try {
-    const run = await builtModloop(['-p', 'hi'], { cwd, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: join(dir, 'home'), NODE_OPTIONS: `--require ${preload}` } })
+    const run = await builtModloop(['-p', 'hi'], { cwd, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: join(dir, 'home'), NODE_OPTIONS: `--require ${preload}`, ...env } })
     expect(run.out + run.err).toContain('Hello.')
   } finally {
     await server.close()
@@ -68,6 +74,8 @@ describe('a cold one-turn run of the CLI', () => {
     expect(loaded.modules.filter((m) => /undici|webstreams\/readablestream|NativeModule (tls|https|http2)$/.test(m))).toEqual([])
     expect(loaded.modules).toContain('NativeModule http')
     expect(loaded.hooked).toBe(false)
+    // The proxy agents wait for a proxy variable.
+    expect(loaded.vendored).not.toContain('proxy.cjs')
     // A prompt on the command line never needs standard input, whose stream costs ~5 ms to build.
     expect(loaded.stdinBuilt).toBe(false)
     // The tools the default distribution describes are ASCII: one character past it (an en dash in
@@ -78,5 +86,20 @@ describe('a cold one-turn run of the CLI', () => {
   it('a project with a config of its own, extending the default distribution, loads as little', async () => {
     const { loaded } = await oneTurn('configured', { '.modlooprc.json': JSON.stringify({ extends: 'modloop', compaction: { thresholdTokens: 30000 } }) })
     expectNothingFileByFile(loaded)
+  })
+
+  it('a run behind a proxy loads the proxy agents, from the build, and a run that NO_PROXY exempts does not', async () => {
+    const proxy = await startLoggingProxy()
+    try {
+      const { loaded } = await oneTurn('proxied', {}, { HTTP_PROXY: proxy.url })
+      expect(proxy.hits.map((h) => h.method)).toEqual(['POST'])
+      expect(loaded.vendored).toContain('proxy.cjs')
+      expect(loaded.files.filter((f) => f.includes('node_modules'))).toEqual([])
+      const exempt = await oneTurn('exempt', {}, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' })
+      expect(proxy.hits).toHaveLength(1)
+      expect(exempt.loaded.vendored).not.toContain('proxy.cjs')
+    } finally {
+      await proxy.close()
+    }
   })
 })

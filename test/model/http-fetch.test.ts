@@ -121,7 +121,7 @@ describe('the model client fetch over node:http', () => {
     const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
     try {
       const connected = new Promise((resolve) => other.once('connection', resolve))
-      preconnect(url)
+      preconnect(url, {})
       await connected
       const first = await (httpFetch(url) as Promise<Res>)
       // Node keeps whether a socket asked for TCP_NODELAY under this symbol; its agent asks for its own connections.
