@@ -22,7 +22,8 @@ export async function pickModel(options: QueryOptions, cwd: string, keyHelperSet
     return setting && new (await import('./model/key-helper.js')).KeyHelper(setting, { cwd, env })
   }
   const { createAnthropicModel } = await import('./model/anthropic.js')
-  return createAnthropicModel({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, env, keyHelper, requestEnv: sessionEnv })
+  // The key and the endpoint are read from the session's environment at the first request, so settings `env` can set them.
+  return createAnthropicModel({ env, keyHelper, requestEnv: sessionEnv })
 }
 
 /**

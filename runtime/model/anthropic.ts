@@ -11,9 +11,9 @@ import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from '../../core/model/types.js'
 
 export interface AnthropicModelOptions extends RetryOptions {
-  /** Defaults to ANTHROPIC_API_KEY (ANTHROPIC_AUTH_TOKEN is used when neither is set). */
+  /** Defaults to ANTHROPIC_API_KEY (ANTHROPIC_AUTH_TOKEN is used when neither is set), read per request. */
   apiKey?: string
-  /** Defaults to ANTHROPIC_BASE_URL, then the SDK's default host. */
+  /** Defaults to ANTHROPIC_BASE_URL as the first request finds it, then the SDK's default host. */
   baseURL?: string
   /** Per-request timeout; API_TIMEOUT_MS, else 10 minutes. */
   timeoutMs?: number
@@ -32,8 +32,9 @@ export interface AnthropicModelOptions extends RetryOptions {
   /** Where the ANTHROPIC_* variables are read: the session's environment (query options.env); process.env by default. */
   env?: Record<string, string | undefined>
   /**
-   * The session's environment as it is at each request, settings `env` blocks applied: where
-   * API_TIMEOUT_MS, ANTHROPIC_BETAS and ANTHROPIC_CUSTOM_HEADERS are read (request-env.ts); `env` when absent or undefined.
+   * The session's environment as it is at each request, settings `env` blocks applied: where the
+   * credentials, the base URL, the proxy, API_TIMEOUT_MS, ANTHROPIC_BETAS and ANTHROPIC_CUSTOM_HEADERS
+   * are read (request-env.ts), as Claude Code takes them from settings `env` too; `env` when absent or undefined.
    */
   requestEnv?: () => Record<string, string | undefined> | undefined
 }
@@ -62,13 +63,13 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
   let helperReady: Promise<KeyHelper | undefined> | undefined
   let helper: KeyHelper | undefined
 
-  async function getClient(): Promise<MessagesClient> {
+  async function getClient(now: Record<string, string | undefined>): Promise<MessagesClient> {
     if (client !== undefined) return client
     sdk = await (sdkImport ??= import('./sdk-client.js'))
     client = new sdk.MessagesClient({
       // The SDK insists on a credential; each request's own auth headers replace it (authHeaders).
       apiKey: 'sent-per-request',
-      baseURL: options.baseURL ?? env.ANTHROPIC_BASE_URL,
+      baseURL: options.baseURL ?? now.ANTHROPIC_BASE_URL,
       maxRetries: 0,
       // The proxy variables are read per request, as the others are: settings `env` counts.
       fetch: ((input: string, init?: FetchInit) => httpFetch(input, init, options.requestEnv?.() ?? env)) as unknown as typeof fetch,
@@ -84,11 +85,11 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
     const { signal } = streamOptions
     const { keyHelper } = options
     helper = await (helperReady ??= typeof keyHelper === 'function' ? keyHelper() : Promise.resolve(keyHelper))
-    const auth = authHeaders(await withHelperKey(credentials(options, env, helper), helper))
-    const api = await getClient()
+    const now = options.requestEnv?.() ?? env
+    const auth = authHeaders(await withHelperKey(credentials(options, now, helper), helper))
+    const api = await getClient(now)
     const { betas, ...body } = request
     const params = { ...body, stream: true } as MessageCreateParamsStreaming
-    const now = options.requestEnv?.() ?? env
     const allBetas = [...new Set([...betas ?? [], ...envBetas(now)])]
     const headers = { ...customHeaders(now), ...auth, ...(allBetas.length ? { 'anthropic-beta': allBetas.join(',') } : {}) }
     const timeout = options.timeoutMs ?? apiTimeoutMs(now) ?? DEFAULT_TIMEOUT_MS
