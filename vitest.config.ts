@@ -17,7 +17,12 @@ const shared = {
   // Sessions a test runs through the default distribution (it records transcripts) never reach the
   // real home; one home per checkout, so two checkouts' suites running at once do not share it.
   // CI runs as root: the CLI refuses --dangerously-skip-permissions there unless it is told it is a sandbox.
-  env: { MODLOOP_HOME: join(tmpdir(), `modloop-test-home-${basename(process.cwd())}`), IS_SANDBOX: '1' },
+  // A proxy of the machine's would take the model client's requests to the loopback fake servers too
+  // (the client proxies loopback, as Claude Code does): empty, the variables count as unset.
+  env: {
+    MODLOOP_HOME: join(tmpdir(), `modloop-test-home-${basename(process.cwd())}`), IS_SANDBOX: '1',
+    HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '',
+  },
 }
 
 export default defineConfig({
