@@ -6,6 +6,7 @@ import { authHeaders, type Credentials } from './auth-headers.js'
 import type { KeyHelper } from './key-helper.js'
 import { modelErrorType } from '../../core/model/api-errors.js'
 import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
+import { describeConnectionFailure } from './connection-error.js'
 import { apiTimeoutMs, customHeaders, envBetas } from './request-env.js'
 import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from '../../core/model/types.js'
@@ -136,7 +137,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
       return { error: new ModelApiError('connection', `the request timed out: ${err.message}`, null, midStream) }
     }
     if (sdk !== undefined && err instanceof sdk.APIConnectionError) {
-      return { error: midStream ? new ModelApiError('stream', `${CUT_OFF} (${describeWithCause(err)})`, null, true) : new ModelApiError('connection', describeWithCause(err)) }
+      return { error: midStream ? new ModelApiError('stream', `${CUT_OFF} (${describeWithCause(err)})`, null, true) : new ModelApiError('connection', describeConnectionFailure(err)) }
     }
     if (sdk !== undefined && err instanceof sdk.APIError) {
       const status = typeof err.status === 'number' ? err.status : null

@@ -83,6 +83,14 @@ describe('retries through the real SDK', () => {
     const err = await failure(model, request, { onRetry: r.onRetry })
     expect(err).toMatchObject({ type: 'connection', status: null })
     expect(r.list).toHaveLength(1)
+    // The system's reason, under the SDK's and fetch's wrappers, and what to look at.
+    expect((err as Error).message).toMatch(/\(connect ECONNREFUSED 127\.0\.0\.1:1\): nothing accepts connections there: check ANTHROPIC_BASE_URL/)
+  })
+
+  it('says a host name that does not resolve is the reason', async () => {
+    const model = createAnthropicModel({ apiKey: 'test', baseURL: 'http://modloop-test.invalid', maxRetries: 0 })
+    const err = await failure(model, request)
+    expect((err as Error).message).toMatch(/\(getaddrinfo (ENOTFOUND|EAI_AGAIN) modloop-test\.invalid\): the host name/)
   })
 })
 
