@@ -34,7 +34,7 @@ export const ERROR_CODES = {
   MODLOOP_ERR_NO_PROVIDER: 'no part of this host provides that $ capability',
   MODLOOP_ERR_UNSUPPORTED: 'not supported by modloop',
   MODLOOP_ERR_DISPOSED: 'the mod was disposed',
-  MODLOOP_ERR_NOT_RUN: 'a prompt a mod submitted never ran: its turn ended before it started, or the session ended first',
+  MODLOOP_ERR_NOT_RUN: 'a prompt or command a mod submitted never ran: its turn ended before it did, or the session ended first',
   MODLOOP_ERR_USAGE: 'bad command-line usage',
   MODLOOP_ERR_SCRIPT: 'a model script is malformed',
   MODLOOP_ERR_MODEL: 'the model request failed',

@@ -10,8 +10,9 @@ export async function closeSession(session: Session, reason: 'other' | 'prompt_i
   session.ended = true
   await raiseSessionEnd(session, reason)
   // What mods submitted and no turn will run now: each $.prompt.submit settles instead of hanging.
-  for (const { started } of session.queued.splice(0)) {
+  for (const { text, started, ran } of session.queued.splice(0)) {
     started?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', '$.prompt.submit: the session ended before the prompt\'s turn started'))
+    ran?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', `$.command.run: the session ended before ${text} ran`))
   }
   session.release?.()
   session.release = undefined

@@ -10,7 +10,8 @@ import { sessionProviders } from './session-providers.js'
 import { toolProviders } from './tool-providers.js'
 import { askProvider } from './ask.js'
 import type { CommandInfo } from '../core/loop/command.js'
-import type { PromptSubmitResult } from '../core/events/types.js'
+import type { CommandRunResult, PromptSubmitResult } from '../core/events/types.js'
+import { runningOf } from '../core/bus/watchdog.js'
 
 /** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
 export function installProviders(session: Session): void {
@@ -42,14 +43,22 @@ export function installProviders(session: Session): void {
     'command.list': () => [...session.commands.values()].map((c) => ({ name: c.name, description: c.description, source: 'plugin', plugin: c.mod, ...(c.kind ? { kind: c.kind } : {}) })),
     // Only a command the session lists ($.command.list) is queued: a name nothing registered would
     // reach the model as a prompt reading "/name", or be answered "Unknown command", after the caller moved on.
-    'command.run': async (mod: string, args: { command: string; args?: string }) => {
+    // It settles once the command ran, after the running turn (spec mods §4): called from a handler
+    // that turn or the session's start waits on, it could only wait for itself, so it is refused.
+    'command.run': (mod: string, args: { command: string; args?: string }) => new Promise<CommandRunResult>((resolve, reject) => {
       if (typeof args?.command !== 'string' || !session.commands.has(args.command)) {
         throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.command.run refused: this session has no command /${String(args?.command)} ($.command.list lists those it has)`, { mod, field: 'command' })
       }
-      session.queued.push({ text: `/${args.command}${args.args ? ` ${args.args}` : ''}`, origin: { kind: 'plugin', name: mod } })
+      const text = `/${args.command}${args.args ? ` ${args.args}` : ''}`
+      if (session.ended) throw new ModloopError('MODLOOP_ERR_NOT_RUN', `${mod}: $.command.run refused: the session has ended`, { mod })
+      const owner = session.host.get(mod)?.$
+      const held = (!session.started || session.turnId !== undefined) && owner ? runningOf(owner) : undefined
+      if (held) {
+        throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.command.run refused inside ${held.label}, a handler the ${session.started ? 'running turn' : 'session\'s start'} waits on: ${text} could only run after it; run it once the session is idle (from a $.clock.after callback, say)`, { mod })
+      }
+      session.queued.push({ text, origin: { kind: 'plugin', name: mod }, ran: { resolve, reject } })
       session.input?.poke()
-      return { queued: true as const }
-    },
+    }),
     'config.set': (mod: string, args: { key?: unknown; value?: unknown }) => configSet(session, mod, args),
     'config.list': () => configRows(session),
     'model.complete': async (mod: string, req: CompleteRequest, options?: { signal?: AbortSignal }) => {

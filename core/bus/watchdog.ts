@@ -59,6 +59,12 @@ export function pauseFor(owner: object): (() => void) | undefined {
   }
 }
 
+/** A handler of `owner` (a mod's `$`) whose dispatch is not over, awaiting or not, if one is. */
+export function runningOf(owner: object): Watched | undefined {
+  for (const w of active) if (w.owner === owner) return w
+  return undefined
+}
+
 export function unwatch(w: Watched): void {
   active.delete(w)
   if (active.size === 0) hold(false)

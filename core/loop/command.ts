@@ -1,5 +1,5 @@
 import type { ImageBlockParam } from '@anthropic-ai/sdk/resources/messages'
-import type { PromptOrigin } from '../events/types.js'
+import type { CommandRunResult, PromptOrigin } from '../events/types.js'
 import type { Session } from './session.js'
 import { surfaceFields } from './session-options.js'
 import { commandHeader } from './command-header.js'
@@ -34,12 +34,12 @@ export function slashCommandName(text: string): string | undefined {
 }
 
 /**
- * Raises `command.run` for a prompt that is a slash command. Mods serve commands: a handler
+ * Raises `command.run` for a prompt that is a slash command (`ran` gets its answer: a mod's `$.command.run`). Mods serve commands: a handler
  * answers `{prompt}` (the turn goes on with that text behind the command's header, and its `images` if any), `{output}` (printed, no model call) or
  * `{deny}`. Nothing answering means the command is unknown: headless, the text goes to the model
  * as typed; in an interactive session the answer names close matches.
  */
-export async function expandCommand(session: Session, text: string, origin: PromptOrigin): Promise<Expansion | undefined> {
+export async function expandCommand(session: Session, text: string, origin: PromptOrigin, ran?: { resolve(r: CommandRunResult): void }): Promise<Expansion | undefined> {
   const m = COMMAND.exec(text.trim())
   if (!m) return undefined
   const [, command, args = ''] = m as unknown as [string, string, string?]
@@ -47,6 +47,7 @@ export async function expandCommand(session: Session, text: string, origin: Prom
     const own = session.commands.get(e.command)?.run
     return own ? { output: await own(e.args) } : { deny: unknownCommand(session, e.command), unknown: true as const }
   })
+  ran?.resolve(r)
   // Headless, an unknown command is an ordinary prompt for the model, as in Claude Code, which is told
   // that nothing ran (else it may answer as if the command had); a person at the keyboard is told
   // instead, with the close matches.

@@ -11,7 +11,7 @@ import type { EffortLevel } from '../model/capabilities.js'
 import { VERSION } from '../version.js'
 import type { CommandInfo } from './command.js'
 import type { InputQueue } from './input-queue.js'
-import type { TurnStarted } from './turn.js'
+import type { CommandRan, TurnStarted } from './turn.js'
 import { ContextMeter } from './context-meter.js'
 import { CompactionQueue } from './compact.js'
 
@@ -65,7 +65,7 @@ export class Session {
   /** Agent types mods registered ($.agent.register), by name, with the mod that registered each: init's `agents`. */
   readonly agentTypes = new Map<string, { name: string; description: string; mod: string }>()
   /** Prompts mods submitted with $.prompt.submit (and commands with $.command.run), run after the current turn as their origin raised them. */
-  readonly queued: { text: string; origin: PromptOrigin; started?: TurnStarted }[] = []
+  readonly queued: { text: string; origin: PromptOrigin; started?: TurnStarted; ran?: CommandRan }[] = []
   totalCostUsd = 0
   /** Context model.switch handlers returned, for the next request of the main conversation. */
   readonly switchContext: string[] = []

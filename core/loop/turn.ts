@@ -1,5 +1,5 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import type { PromptOrigin, PromptSubmitResult } from '../events/types.js'
+import type { CommandRunResult, PromptOrigin, PromptSubmitResult } from '../events/types.js'
 import { describeError, ModloopError } from '../errors.js'
 import { uuid, type SDKMessage, type SDKResultMessage } from './messages.js'
 import { TurnEnd } from './turn-end.js'
@@ -29,6 +29,8 @@ export interface TurnInput {
   context?: readonly string[]
   /** A mod's $.prompt.submit, settled as the turn starts (see TurnStarted). */
   started?: TurnStarted
+  /** A mod's $.command.run, settled with the command's answer once it ran. */
+  ran?: CommandRan
 }
 
 /**
@@ -37,6 +39,12 @@ export interface TurnInput {
  */
 export interface TurnStarted {
   resolve(r: PromptSubmitResult): void
+  reject(err: Error): void
+}
+
+/** Settles a mod's `$.command.run` (spec mods §4) with command.run's answer; rejected when its turn ended before the command ran. */
+export interface CommandRan {
+  resolve(r: CommandRunResult): void
   reject(err: Error): void
 }
 
@@ -85,7 +93,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       // command that compacts shows its status while it runs and its boundary before its result.
       // The init is the session as the turn starts: a /model switch shows in the next turn's, as in Claude Code.
       const init = await session.root.initMessage?.()
-      const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin), init && (() => init))
+      const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin, input.ran), init && (() => init))
       if (expansion?.kind === 'output') {
         input.started?.resolve(submitted)
         await joinHistory(session, localCommandRecord(expansion.command, expansion.args, expansion.text))
@@ -116,6 +124,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       input.started?.resolve(submitted)
     } catch (err) {
       input.started?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', `$.prompt.submit: the prompt's turn failed before it started: ${describeError(err)}`, { cause: err }))
+      input.ran?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', `$.command.run: ${input.text} did not run: its turn failed: ${describeError(err)}`, { cause: err }))
       return yield* end.finish({ subtype: 'error_during_execution', terminal: 'turn_setup_failed', text: `turn setup failed: ${describeError(err)}`, isError: true })
     }
     return yield* loop(session, turnId, abort.signal, end)
@@ -124,6 +133,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
     // failed, the prompt was empty or its command refused, the caller stopped reading), whose
     // $.prompt.submit must not hang.
     input.started?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', '$.prompt.submit: the prompt\'s turn ended before it started'))
+    // Also a no-op once the command ran; else a prompt.submit handler dropped it or rewrote it into no command.
+    input.ran?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', `$.command.run: ${input.text} did not run: its turn ended before the command ran`))
     outer?.removeEventListener('abort', onOuterAbort)
     session.turnAbort = undefined
     session.turnId = undefined

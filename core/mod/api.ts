@@ -1,5 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
-import type { PromptSubmitResult, SessionCompactResult, WorktreeCreateInput, WorktreeRemoveInput } from '../events/types.js'
+import type { CommandRunResult, PromptSubmitResult, SessionCompactResult, WorktreeCreateInput, WorktreeRemoveInput } from '../events/types.js'
 import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
 
 /**
@@ -94,8 +94,13 @@ export interface ModApiCore {
   readonly command: {
     /** `kind`: `local` answers without the model (/compact, /cost; raises no UserPromptSubmit), `prompt` expands into a prompt, `skill` is a skill run by name (init lists these as `skills`). */
     register(spec: { name: string; description: string; argumentHint?: string; kind?: 'local' | 'prompt' | 'skill' }): { command: string }
-    /** Queues `/command args` as the next prompt; its command.run has origin `{ kind: 'plugin', name: <this mod> }`. Rejects a name `list` does not list, an alias such as /reset included. */
-    run(args: { command: string; args?: string }): Promise<{ queued: true }>
+    /**
+     * Runs `/command args` as if typed, once the session is idle; its command.run has origin `{ kind: 'plugin', name: <this mod> }`.
+     * Resolves with command.run's answer once the command ran; rejects a name `list` does not list (an alias such as /reset included),
+     * a call from a handler the running turn or the session's start waits on (it could only wait for itself), and (`MODLOOP_ERR_NOT_RUN`)
+     * a command whose turn ended before it ran or whose session ended first.
+     */
+    run(args: { command: string; args?: string }): Promise<CommandRunResult>
     list(): { name: string; description: string; source: string; plugin: string; kind?: 'local' | 'prompt' | 'skill' }[]
   }
   readonly agent: {

@@ -5,6 +5,20 @@ import type { PromptOrigin } from '../../core/events/types.js'
 import { createTestHost, defineMod } from '../../testing.js'
 import { query } from '../../entry.js'
 import { createScriptedModel } from '../../testing/model/scripted.js'
+import type { ModApi } from '../../core/mod/api.js'
+import type { SDKUserMessage } from '../../core/loop/messages.js'
+
+/** A streaming input the test feeds: the session waits for input, idle, between prompts. */
+function inputs() {
+  const waiting: ((r: IteratorResult<SDKUserMessage>) => void)[] = []
+  const given: IteratorResult<SDKUserMessage>[] = []
+  const put = (r: IteratorResult<SDKUserMessage>) => (waiting.length > 0 ? waiting.shift()!(r) : given.push(r))
+  return {
+    prompts: { [Symbol.asyncIterator]: () => ({ next: () => (given.length > 0 ? Promise.resolve(given.shift()!) : new Promise<IteratorResult<SDKUserMessage>>((r) => waiting.push(r))) }) },
+    send: (text: string) => put({ done: false, value: { type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' } }),
+    end: () => put({ done: true, value: undefined }),
+  }
+}
 
 /**
  * Submits `text` once, while the person's first prompt is submitted; keeps the origin of every
@@ -80,8 +94,41 @@ describe('$.prompt.submit', () => {
     await expect(late).rejects.toMatchObject({ code: 'MODLOOP_ERR_NOT_RUN', message: 'late: $.prompt.submit refused: the session has ended' })
   })
 
-  it('$.command.run raises command.run with the calling mod as its origin', async () => {
+  it('$.command.run runs the command once the session is idle, with the calling mod as its origin, and resolves with its answer', async () => {
     const origins: PromptOrigin[] = []
+    let api: ModApi | undefined
+    const runner = defineMod({
+      name: 'runner',
+      register(on) {
+        on('session.start', ($, e, next) => {
+          api = $
+          $.command.register({ name: 'tidy', description: 'Tidies' })
+          return next(e)
+        })
+        on('command.run', { command: 'tidy' }, (_$, e) => {
+          origins.push(e.origin)
+          return { output: `tidied ${e.args}` }
+        })
+      },
+    })
+    const input = inputs()
+    const q = query({ prompt: input.prompts, options: { bare: true, mods: [runner], modelProvider: createScriptedModel([{ reply: 'first' }]) } })
+    input.send('hello')
+    let ran: Promise<unknown> | undefined
+    const results: string[] = []
+    for await (const m of q) {
+      if (m.type !== 'result') continue
+      results.push(m.result ?? m.subtype)
+      if (!ran) ran = api!.command.run({ command: 'tidy', args: 'the desk' })
+      else input.end()
+    }
+    await expect(ran).resolves.toEqual({ output: 'tidied the desk' })
+    expect(results).toEqual(['first', 'tidied the desk'])
+    expect(origins).toEqual([{ kind: 'plugin', name: 'runner' }])
+  })
+
+  it('$.command.run rejects inside a handler the running turn waits on, and runs nothing', async () => {
+    const said: string[] = []
     const runner = defineMod({
       name: 'runner',
       register(on) {
@@ -90,19 +137,45 @@ describe('$.prompt.submit', () => {
           return next(e)
         })
         on('prompt.submit', async ($, e, next) => {
-          if (e.origin.kind === 'sdk') await $.command.run({ command: 'tidy' })
+          if (e.origin.kind === 'sdk') await $.command.run({ command: 'tidy' }).catch((err: Error) => said.push(err.message))
           return next(e)
         })
-        on('command.run', { command: 'tidy' }, (_$, e) => {
-          origins.push(e.origin)
-          return { output: 'tidied' }
-        })
+        on('command.run', { command: 'tidy' }, () => ({ output: 'tidied' }))
       },
     })
     const t = await createTestHost({ mods: [runner], script: [{ reply: 'first' }] })
-    await t.run('hello')
-    expect(origins).toEqual([{ kind: 'plugin', name: 'runner' }])
+    const { messages } = await t.run('hello')
+    expect(said).toEqual(['runner: $.command.run refused inside runner (prompt.submit), a handler the running turn waits on: /tidy could only run after it; run it once the session is idle (from a $.clock.after callback, say)'])
+    expect(messages.filter((m) => m.type === 'result')).toHaveLength(1)
     await t.close()
+  })
+
+  it('$.command.run rejects MODLOOP_ERR_NOT_RUN when the session ends before the command ran', async () => {
+    let queued: Promise<unknown> | undefined
+    const runner = defineMod({
+      name: 'runner',
+      register(on) {
+        on('session.start', ($, e, next) => {
+          $.command.register({ name: 'tidy', description: 'Tidies' })
+          // Queued from a timer, as no handler of the mod runs then; the caller stops reading after the first result.
+          $.clock.after(0, () => { queued = $.command.run({ command: 'tidy' }) })
+          return next(e)
+        })
+      },
+    })
+    const slow = defineMod({
+      name: 'slow',
+      register(on) {
+        on('turn.start', async (_$, e, next) => {
+          await new Promise((r) => setTimeout(r, 5))
+          return next(e)
+        })
+      },
+    })
+    const q = query({ prompt: 'hello', options: { bare: true, mods: [runner, slow], modelProvider: createScriptedModel([{ reply: 'first' }, { reply: 'second' }]) } })
+    for await (const m of q) if (m.type === 'result') break
+    expect(queued).toBeDefined()
+    await expect(queued).rejects.toMatchObject({ code: 'MODLOOP_ERR_NOT_RUN', message: '$.command.run: the session ended before /tidy ran' })
   })
 
   it('$.command.run rejects a name the session has no command by, and queues nothing', async () => {
