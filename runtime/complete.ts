@@ -8,17 +8,26 @@ import { outputTokenCap } from '../core/model/pricing.js'
 import { clampEffort } from '../core/model/capabilities.js'
 import { readUsage } from '../core/model/usage.js'
 import { loopRequest, requestFor } from '../core/loop/request.js'
+import { identityText } from '../core/loop/prompt.js'
 import { withSessionReasoning } from '../core/loop/step.js'
 import type { CompleteBlock, CompleteRequest, CompleteResult, ForkRequest, ForkResult } from '../core/mod/contracts.js'
 
-/** `$.model.complete`: one completion through the session's model, with no tools but the API's own (its web search); its cost counts in the session's. */
+/**
+ * `$.model.complete`: one completion through the session's model, with no tools but the API's own
+ * (its web search), its system prompt the loop's identity then `system`; its cost counts in the session's.
+ */
 export async function complete(session: Session, req: CompleteRequest, signal?: AbortSignal): Promise<CompleteResult> {
   const model = req.model ? resolveAlias(req.model, session.env) : smallFastModel(session.env)
   const effort = clampEffort(model, req.effort)
   // A timeout ends the request as the caller's signal does: the answer is `aborted`.
   const timeout = req.timeoutMs === undefined ? undefined : AbortSignal.timeout(req.timeoutMs)
   const ending = timeout && signal ? AbortSignal.any([signal, timeout]) : timeout ?? signal
-  const system = req.system ? textBlocks(req.system) : []
+  const given = req.system ? textBlocks(req.system) : []
+  // The main loop's identity opens the prompt (spec mods §4); the blank line that joins it to the
+  // caller's blocks ends it, as between the loop's own sections. It carries no mark: the caller's
+  // four breakpoints stay theirs.
+  const identity = await identityText(session.root)
+  const system: SystemBlock[] = identity ? [{ type: 'text', text: given.length > 0 ? `${identity}\n\n` : identity }, ...given] : given
   return answerOf(session, model, ending, () => requestFor(session, {
     // Never past the model's own output cap: the API refuses such a request outright (a 4,096-token model asked for a summary of 8,192).
     model, max_tokens: Math.min(req.maxTokens ?? 1024, outputTokenCap(model)),
@@ -26,7 +35,7 @@ export async function complete(session: Session, req: CompleteRequest, signal?: 
     messages: [{ role: 'user', content: typeof req.prompt === 'string' ? req.prompt : textBlocks(req.prompt) }],
     ...(req.serverTools?.length ? { tools: req.serverTools } : {}),
     ...(effort ? { output_config: { effort } } : {}),
-  }, system.map((_b, i) => ({ id: i === 0 ? 'complete' : `complete.${i}`, scope: 'session' as const })), undefined, 'complete'))
+  }, [...(identity ? [{ id: 'intro', scope: 'session' as const }] : []), ...given.map((_b, i) => ({ id: i === 0 ? 'complete' : `complete.${i}`, scope: 'session' as const }))], undefined, 'complete'))
 }
 
 /**

@@ -54,11 +54,7 @@ export async function composeSystemPrompt(session: Session, model: string, tools
   const { bus } = session.host
   const sections: PromptSection[] = []
   for (const base of baseSections(session)) {
-    let text = session.sectionCache.get(base.name)
-    if (text === undefined) {
-      text = (await bus.emit('prompt.section', base)).text
-      session.sectionCache.set(base.name, text)
-    }
+    const text = await sectionText(session, base)
     if (text !== null && text !== '') sections.push({ id: base.name, text, scope: 'session' })
   }
   const composed = bus.has('prompt.compose')
@@ -73,4 +69,25 @@ export async function composeSystemPrompt(session: Session, model: string, tools
     blocks: ordered.map((s, i) => ({ type: 'text', text: i < ordered.length - 1 ? `${s.text}\n\n` : s.text })),
     sections: ordered.map((s) => ({ id: s.id, scope: s.scope === 'shared' ? 'shared' : 'session' })),
   }
+}
+
+/** A section's text as prompt.section answered it, asked once per session. */
+async function sectionText(session: Session, base: { name: string; text: string | null }): Promise<string | null> {
+  let text = session.sectionCache.get(base.name)
+  if (text === undefined) {
+    text = (await session.host.bus.emit('prompt.section', base)).text
+    session.sectionCache.set(base.name, text)
+  }
+  return text
+}
+
+/**
+ * The block that says who the model is, as the main loop's prompt opens with it: its `intro`
+ * section, as prompt.section answered it. `$.model.complete` puts it before the caller's `system`
+ * (spec mods §4). A custom prompt has no intro (its own words replace it), and neither does a
+ * session whose mods dropped it.
+ */
+export async function identityText(session: Session): Promise<string | undefined> {
+  const intro = baseSections(session).find((s) => s.name === 'intro')
+  return (intro && (await sectionText(session, intro))) || undefined
 }

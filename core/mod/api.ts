@@ -142,7 +142,7 @@ export interface ModApiCore {
     remove(args: WorktreeRemoveInput): Promise<void>
   }
   readonly model: {
-    /** One completion through the session's model, with no tools but the API's own (`serverTools`: web search); its cost counts in the session's. `prompt` and `system` may be arrays of `{ text, cache? }` blocks; `cache: true` ends a block with a cache breakpoint. Rejects, naming the field, for an empty prompt, a block with no text or with a `cache_control` of its own, a fifth block marked `cache` (the API takes four), a `maxTokens` that is not a whole number from 1, an `effort` that is not a level, or a `timeoutMs` outside 1..2147483647; a cap past the model's own is lowered to it, and so is an effort. */
+    /** One completion through the session's model, with no tools but the API's own (`serverTools`: web search); its cost counts in the session's. Its system prompt is the main loop's identity block (its `intro` section, as prompt.section answered it; none under a custom system prompt), then `system`. `prompt` and `system` may be arrays of `{ text, cache? }` blocks; `cache: true` ends a block with a cache breakpoint. Rejects, naming the field, for an empty prompt, a block with no text or with a `cache_control` of its own, a fifth block marked `cache` (the API takes four), a `maxTokens` that is not a whole number from 1, an `effort` that is not a level, or a `timeoutMs` outside 1..2147483647; a cap past the model's own is lowered to it, and so is an effort. */
     complete(req: CompleteRequest, options?: { signal?: AbortSignal }): Promise<CompleteResult>
     /**
      * One completion over the main conversation as the loop sends it (its model, system prompt,

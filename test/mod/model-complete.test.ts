@@ -59,6 +59,7 @@ describe('$.model.complete', () => {
     await t.run('hello')
     expect(said).toEqual(['a, b'])
     expect(t.model.requests[0]?.system).toEqual([
+      { type: 'text', text: expect.stringMatching(/^You are an agent running in modloop\..*\n\n$/) },
       { type: 'text', text: 'You sort lists.', cache_control: { type: 'ephemeral' } },
       { type: 'text', text: 'Be brief.' },
     ])
@@ -66,6 +67,32 @@ describe('$.model.complete', () => {
       { type: 'text', text: 'A long shared document.', cache_control: { type: 'ephemeral' } },
       { type: 'text', text: 'Sort: b, a' },
     ] }])
+    await t.close()
+  })
+
+  it('opens the system prompt with the main loop\'s identity block, as prompt.section answered it, then system', async () => {
+    const said: string[] = []
+    const renamer = defineMod({
+      name: 'renamer',
+      register(on) {
+        on('prompt.section', { name: 'intro' }, (_$, e, next) => next({ ...e, text: 'You are Tally, a bookkeeping agent.' }))
+      },
+    })
+    const t = await createTestHost({ mods: [renamer, completer(said, [{ prompt: 'Sort: b, a', system: 'You sort lists.' }, { prompt: 'Sort: d, c' }])], script: [{ reply: 'a, b' }, { reply: 'c, d' }, { reply: 'ok' }] })
+    await t.run('hello')
+    expect(said).toEqual(['a, b', 'c, d'])
+    expect(t.model.requests[0]?.system).toEqual([{ type: 'text', text: 'You are Tally, a bookkeeping agent.\n\n' }, { type: 'text', text: 'You sort lists.' }])
+    expect(t.model.requests[1]?.system).toEqual([{ type: 'text', text: 'You are Tally, a bookkeeping agent.' }])
+    // The main loop opens with the same block.
+    expect((t.model.requests[2]?.system as { text: string }[])[0]?.text).toMatch(/^You are Tally, a bookkeeping agent\./)
+    await t.close()
+  })
+
+  it('sends system alone under a custom system prompt: it has no identity block to open with', async () => {
+    const said: string[] = []
+    const t = await createTestHost({ mods: [completer(said, [{ prompt: 'Sort: b, a', system: 'You sort lists.' }])], script: [{ reply: 'a, b' }, { reply: 'ok' }] })
+    await t.run('hello', { systemPrompt: 'You are a pirate.' })
+    expect(t.model.requests[0]?.system).toEqual([{ type: 'text', text: 'You sort lists.' }])
     await t.close()
   })
 
@@ -101,7 +128,7 @@ describe('$.model.complete', () => {
       const request = t.model.requests[0]!
       await t.close()
       expect(said).toEqual(['a, b'])
-      return [(request.system as { cache_control?: unknown }[])[0]?.cache_control, (request.messages[0]!.content as { cache_control?: unknown }[])[0]?.cache_control]
+      return [(request.system as { cache_control?: unknown }[])[1]?.cache_control, (request.messages[0]!.content as { cache_control?: unknown }[])[0]?.cache_control]
     }
     expect(await sent({})).toEqual([{ type: 'ephemeral' }, { type: 'ephemeral' }])
     expect(await sent({ ENABLE_PROMPT_CACHING_1H: '1' })).toEqual([{ type: 'ephemeral', ttl: '1h' }, { type: 'ephemeral', ttl: '1h' }])
