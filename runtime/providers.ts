@@ -12,6 +12,7 @@ import { askProvider } from './ask.js'
 import type { CommandInfo } from '../core/loop/command.js'
 import type { CommandRunResult, PromptSubmitResult } from '../core/events/types.js'
 import { runningOf } from '../core/bus/watchdog.js'
+import { attachmentBlocks } from './prompt-attachments.js'
 
 /** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
 export function installProviders(session: Session): void {
@@ -23,10 +24,11 @@ export function installProviders(session: Session): void {
     ...launchOptionsProvider(session),
     // Settles as its turn starts (spec mods §4), so a caller awaiting it inside a handler that
     // turn waits on (session.start, the running turn's own events) would wait forever: queue, don't await.
-    'prompt.submit': (mod: string, args: { text: string; asUser?: true }) => new Promise<PromptSubmitResult>((resolve, reject) => {
+    'prompt.submit': (mod: string, args: { text: string; attachments?: unknown; asUser?: true }) => new Promise<PromptSubmitResult>((resolve, reject) => {
       if (session.ended) throw new ModloopError('MODLOOP_ERR_NOT_RUN', `${mod}: $.prompt.submit refused: the session has ended`, { mod })
+      const content = attachmentBlocks(mod, args.attachments)
       const text = args.asUser ? args.text : `The ${mod} mod sent a message: ${args.text}`
-      session.queued.push({ text, origin: { kind: 'plugin', name: mod, ...(args.asUser ? { asUser: true } : {}) }, started: { resolve, reject } })
+      session.queued.push({ text, origin: { kind: 'plugin', name: mod, ...(args.asUser ? { asUser: true } : {}) }, ...(content.length > 0 ? { content } : {}), started: { resolve, reject } })
       // An idle session waiting for input runs it now (runtime/query.ts serves the queue).
       session.input?.poke()
     }),

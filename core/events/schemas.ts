@@ -49,7 +49,7 @@ export const payloadSchemas = {
       lastResponse: z.looseObject({ atMs: z.number(), contextTokens: z.number() }).optional(),
     }).optional(),
   }),
-  'prompt.submit': z.looseObject({ text, context: z.array(text).optional(), origin, wait: z.boolean(), turnId: text.optional() }),
+  'prompt.submit': z.looseObject({ text, attachments: z.array(z.looseObject({ type: z.enum(['image', 'document']), mediaType: z.string().optional(), filename: z.string().optional() })).optional(), context: z.array(text).optional(), origin, wait: z.boolean(), turnId: text.optional() }),
   'prompt.mention': z.looseObject({ mention: text, path: text, offset: z.number().optional(), limit: z.number().optional(), agentId, from: text.optional() }),
   'prompt.attachment': z.looseObject({
     type: text, text,

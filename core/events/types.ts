@@ -96,7 +96,10 @@ export type PromptOrigin =
   | { kind: 'sdk' | 'composer' | 'auto-continuation' | 'bash' }
   | { kind: 'plugin'; name: string; asUser?: boolean }
   | { kind: 'task-notification'; taskId: string }
-export interface PromptSubmitInput { text: string; context?: string[]; origin: PromptOrigin; wait: boolean; turnId?: string }
+/** What a prompt carries besides its text (an image, a document), the kind only, never the bytes. */
+export interface PromptAttachmentKind { type: 'image' | 'document'; mediaType?: string; filename?: string }
+/** `attachments`: present when the prompt carries any. */
+export interface PromptSubmitInput { text: string; attachments?: PromptAttachmentKind[]; context?: string[]; origin: PromptOrigin; wait: boolean; turnId?: string }
 /** `drop` ends the turn before any request with that text as its result, an error unless `isError: false` (a refusal Claude Code reports as a success, a hook's). */
 export type PromptSubmitResult = { text: string; context?: string[]; origin?: PromptOrigin } | { drop: string; isError?: boolean }
 

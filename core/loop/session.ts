@@ -1,4 +1,4 @@
-import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
+import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { PromptOrigin, Usage } from '../events/types.js'
 import type { ModHost } from '../mod/host.js'
 import { canonicalModel, contextWindow, costBasis, costUsd, maxOutputTokens } from '../model/pricing.js'
@@ -65,7 +65,7 @@ export class Session {
   /** Agent types mods registered ($.agent.register), by name, with the mod that registered each: init's `agents`. */
   readonly agentTypes = new Map<string, { name: string; description: string; mod: string }>()
   /** Prompts mods submitted with $.prompt.submit (and commands with $.command.run), run after the current turn as their origin raised them. */
-  readonly queued: { text: string; origin: PromptOrigin; started?: TurnStarted; ran?: CommandRan }[] = []
+  readonly queued: { text: string; origin: PromptOrigin; content?: ContentBlockParam[]; started?: TurnStarted; ran?: CommandRan }[] = []
   totalCostUsd = 0
   /** Context model.switch handlers returned, for the next request of the main conversation. */
   readonly switchContext: string[] = []

@@ -13,6 +13,7 @@ import { enterPrompt } from './prompt-message.js'
 import { joinHistory, recordUnshown } from './unshown.js'
 import { localCommandRecord } from './command-header.js'
 import { TurnRun } from './round.js'
+import { attachmentKinds } from './attachment-kinds.js'
 
 export interface TurnInput {
   text: string
@@ -83,7 +84,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
     }
     try {
       // A `!` command's output is not a prompt: Claude Code runs no UserPromptSubmit for it.
-      const submitted = input.origin.kind === 'bash' ? { text: '' } : await bus.emit('prompt.submit', { text: input.text, origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
+      const submitted = input.origin.kind === 'bash' ? { text: '' } : await bus.emit('prompt.submit', { text: input.text, ...(input.content?.length ? attached(input.content) : {}), origin: input.origin, wait: false }, (e) => ({ text: e.text, context: e.context }))
       if ('drop' in submitted) {
         input.started?.resolve(submitted)
         return yield* end.finish({ subtype: 'success', terminal: 'hook_stopped', text: submitted.drop, isError: submitted.isError !== false })
@@ -139,6 +140,11 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
     session.turnAbort = undefined
     session.turnId = undefined
   }
+}
+
+function attached(content: readonly ContentBlockParam[]): { attachments?: ReturnType<typeof attachmentKinds> } {
+  const kinds = attachmentKinds(content)
+  return kinds.length > 0 ? { attachments: kinds } : {}
 }
 
 /** The rounds of the turn, until one of them ends it: exactly one result, however it ends. */

@@ -1,6 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { CommandRunResult, PromptSubmitResult, SessionCompactResult, WorktreeCreateInput, WorktreeRemoveInput } from '../events/types.js'
-import type { CompleteRequest, CompleteResult, ForkRequest, ForkResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
+import type { PromptAttachment, CompleteRequest, CompleteResult, ForkRequest, ForkResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
 
 /**
  * `$`: the capabilities a mod gets, named as spec/mods.md §4 names them so a mod written for
@@ -156,8 +156,10 @@ export interface ModApiCore {
      * Runs `text` as a turn of its own once the running one ends (at once when the session waits for input), raised as prompt.submit with origin `{ kind: 'plugin', name: <this mod>, asUser? }`; an `@file` mention in it is not read.
      * Resolves when that turn starts, with prompt.submit's answer (`{ drop }` if a handler dropped it); rejects (`MODLOOP_ERR_NOT_RUN`) if it ended before, or the session ended first.
      * So never await it in a handler that turn waits on (session.start, the running turn's own events): it would wait forever.
+     * `attachments` follow the text in the user message: images (`image/jpeg|png|gif|webp`) and documents (`application/pdf`, `text/plain`),
+     * each `{ type, mediaType, base64, filename? }`; a bad one (audio included) is refused naming the field, e.g. `attachments[0].mediaType`.
      */
-    submit(args: { text: string; asUser?: true }): Promise<PromptSubmitResult>
+    submit(args: { text: string; attachments?: PromptAttachment[]; asUser?: true }): Promise<PromptSubmitResult>
   }
   readonly turn: {
     /** Cancels the running turn; `turnId` (turn.start's) names it, and the call rejects, naming both ids, when that turn is not the one running. */

@@ -10,6 +10,14 @@ import type { CoercedInput, InputPlace, ToolContext, ToolOutput, ToolTraits } fr
 // with the `$` type, so mods and the type need not import the runtime that serves them.
 
 /** A block of `$.model.complete`'s prompt or system; `cache: true` puts a cache breakpoint at its end. */
+/** What a mod attaches to `$.prompt.submit`: the bytes as base64, as `$.fs.read(path, { as: 'bytes' })` gives them. */
+export interface PromptAttachment {
+  type: 'image' | 'document'
+  mediaType: string
+  base64: string
+  filename?: string
+}
+
 export interface CompleteBlock { text: string; cache?: boolean }
 
 export interface CompleteRequest {

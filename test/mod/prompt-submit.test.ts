@@ -197,6 +197,69 @@ describe('$.prompt.submit', () => {
     await t.close()
   })
 
+  it('sends its attachments as content blocks after the text, and prompt.submit sees their kinds only', async () => {
+    const png = Buffer.from('\x89PNG fake bytes').toString('base64')
+    const seen: unknown[] = []
+    const sender = defineMod({
+      name: 'sender',
+      register(on) {
+        on('prompt.submit', ($, e, next) => {
+          seen.push(e.attachments)
+          if (e.origin.kind === 'sdk') {
+            void $.prompt.submit({ text: 'look at these', asUser: true, attachments: [
+              { type: 'image', mediaType: 'image/png', base64: png },
+              { type: 'document', mediaType: 'text/plain', base64: Buffer.from('the notes').toString('base64'), filename: 'notes.txt' },
+            ] })
+          }
+          return next(e)
+        })
+      },
+    })
+    const t = await createTestHost({ mods: [sender], script: [{ reply: 'first' }, { reply: 'second' }] })
+    await t.run('hello')
+    expect(t.model.requests[1]?.messages.at(-1)?.content).toEqual([
+      { type: 'text', text: 'look at these' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'the notes' }, title: 'notes.txt' },
+    ])
+    expect(seen).toEqual([undefined, [{ type: 'image', mediaType: 'image/png' }, { type: 'document', mediaType: 'text/plain', filename: 'notes.txt' }]])
+    await t.close()
+  })
+
+  it('refuses attachments it cannot send, naming the field, and queues nothing', async () => {
+    const said: string[] = []
+    const bad = [
+      { type: 'image', mediaType: 'image/png' },
+      { type: 'image', mediaType: 'image/tiff', base64: 'AAAA' },
+      { type: 'audio', mediaType: 'audio/wav', base64: 'AAAA' },
+      { type: 'document', mediaType: 'application/pdf', base64: 'AAAA', filename: 3 },
+    ]
+    const sender = defineMod({
+      name: 'sender',
+      register(on) {
+        on('prompt.submit', async ($, e, next) => {
+          if (e.origin.kind === 'sdk') {
+            for (const a of [...bad, 'a picture']) {
+              await $.prompt.submit({ text: 'see', attachments: [a] as never }).catch((err: Error) => said.push(err.message))
+            }
+          }
+          return next(e)
+        })
+      },
+    })
+    const t = await createTestHost({ mods: [sender], script: [{ reply: 'first' }] })
+    await t.run('hello')
+    expect(said).toEqual([
+      "sender: $.prompt.submit's attachments[0].base64 must be the bytes in base64, not empty",
+      "sender: $.prompt.submit's attachments[0].mediaType must be one of image/jpeg, image/png, image/gif, image/webp for image, got image/tiff",
+      "sender: $.prompt.submit's attachments[0].type is audio, which the model cannot take: attach an image or a document",
+      "sender: $.prompt.submit's attachments[0].filename must be a name that is not empty",
+      "sender: $.prompt.submit's attachments[0] must be an object { type, mediaType, base64, filename? }",
+    ])
+    expect(t.model.requests).toHaveLength(1)
+    await t.close()
+  })
+
   it('does not expand an @file mention in the text, as the person\'s prompt does', async () => {
     const t = await createTestHost({ mods: ['mentions', sender('look at @notes.txt', [])], script: [{ reply: 'first' }, { reply: 'second' }] })
     await writeFile(join(t.cwd, 'notes.txt'), 'the secret plan')
