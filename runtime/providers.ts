@@ -11,7 +11,7 @@ import { toolProviders } from './tool-providers.js'
 import { askProvider } from './ask.js'
 import type { CommandInfo } from '../core/loop/command.js'
 import type { CommandRunResult, PromptSubmitResult } from '../core/events/types.js'
-import { runningOf } from '../core/bus/watchdog.js'
+import { callerOf } from '../core/bus/watchdog.js'
 import { attachmentBlocks } from './prompt-attachments.js'
 
 /** Serves the `$` methods that belong to the loop: tools, session facts, prompts, turn control. */
@@ -54,7 +54,7 @@ export function installProviders(session: Session): void {
       const text = `/${args.command}${args.args ? ` ${args.args}` : ''}`
       if (session.ended) throw new ModloopError('MODLOOP_ERR_NOT_RUN', `${mod}: $.command.run refused: the session has ended`, { mod })
       const owner = session.host.get(mod)?.$
-      const held = (!session.started || session.turnId !== undefined) && owner ? runningOf(owner) : undefined
+      const held = (!session.started || session.turnId !== undefined) && owner ? callerOf(owner) : undefined
       if (held) {
         throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.command.run refused inside ${held.label}, a handler the ${session.started ? 'running turn' : 'session\'s start'} waits on: ${text} could only run after it; run it once the session is idle (from a $.clock.after callback, say)`, { mod })
       }

@@ -3,7 +3,7 @@ import { closedEarly, SettlingStream, toHookStream } from './hook-stream.js'
 import { checkRewrite, type Report } from './isolate.js'
 import type { Link, StreamBelow, StreamInvoke } from './link.js'
 import type { DispatchContext, FailureKind, HookStream } from './types.js'
-import { watch, unwatch, type Watched } from './watchdog.js'
+import { stepping, watch, unwatch, type Watched } from './watchdog.js'
 import { lazySignal, makeNext } from './next-fn.js'
 
 const EXPIRED = Symbol('expired')
@@ -88,6 +88,9 @@ async function* run(link: Link, e: any, below: StreamBelow, ctx: DispatchContext
 
 /** Own-time meter of one streaming handler, watched by the shared watchdog. */
 class Meter implements Watched {
+  lentTo = 0
+  lentCalls = 0
+  lentIn = 0
   private own = 0
   private resumedAt = 0
   private stopped = 1
@@ -148,6 +151,7 @@ class PausedStream<C, R> extends SettlingStream<C, R> {
 
   async next(): Promise<IteratorResult<C, R>> {
     if (this.ended) return { done: true, value: undefined as R }
+    stepping(this.meter)
     this.meter.pause()
     let step: IteratorResult<C, R>
     try {

@@ -1,7 +1,7 @@
 import { describeError, ModloopError, type ErrorCode } from '../errors.js'
 import type { Below, Invoke, Link } from './link.js'
 import type { DispatchContext, FailureKind, HandlerFailure } from './types.js'
-import { watch, unwatch, type Watched } from './watchdog.js'
+import { stepping, watch, unwatch, type Watched } from './watchdog.js'
 import { lazySignal, makeNext, type NextSource } from './next-fn.js'
 import { runIn } from './handler-scope.js'
 
@@ -56,6 +56,9 @@ export function checkRewrite(link: Link, e: any, e2: any): any {
 
 class Call implements Watched, NextSource {
   readonly budgetMs: number
+  lentTo = 0
+  lentCalls = 0
+  lentIn = 0
   private own = 0
   private resumedAt = 0
   private pending = 0
@@ -151,6 +154,7 @@ class Call implements Watched, NextSource {
       return Promise.reject(err)
     }
     this.called = true
+    stepping(this)
     this.pause()
     const p = runIn(undefined, this.below, passed)
     this.last = p

@@ -11,8 +11,12 @@ export interface Watched {
   readonly budgetMs: number
   /** Who is watched, for a report of what a stalled run was waiting on: `mod (event)`. */
   readonly label: string
-  /** The `$` of the handler's mod: what `pauseFor` matches. */
+  /** The `$` of the handler's mod: what `lendClock` matches. */
   readonly owner: object
+  /** Its clock lent to `$` calls (see lendClock): the first call's id (0: not lent), how many are in flight, the stretch of code that made them. */
+  lentTo: number
+  lentCalls: number
+  lentIn: number
   /** Own time so far, or -1 while the clock is stopped (awaiting what is beneath). */
   ownMs(now: number): number
   /** Stops the clock until as many `resume` calls came; nests with the stops of `next`. */
@@ -39,29 +43,73 @@ export function watching(): string[] {
   return [...active].map((w) => w.label)
 }
 
+// Stretches of code: the number goes up once the code running now has given way (a microtask
+// after it), so calls in one stretch come from code that has awaited none of them yet.
+let stretch = 0
+let stretchQueued = false
+let lastCall = 0
+const endStretch = () => {
+  stretch++
+  stretchQueued = false
+}
+
 /**
- * Stops the clocks of every watched handler of one mod (`owner`, its `$`) until the returned
- * function is called (undefined when none runs): the mod waits on a `$` call, not on its own code. A mod is not
- * told which of its calls is asking (that would take an AsyncLocalStorage store on every
- * dispatch), so a sibling call of the same mod that runs meanwhile is not metered either.
+ * Stops the clocks of the running handlers of one mod (`owner`, its `$`) for a `$` call it makes
+ * (spec mods §2.6): the mod waits on the call, not on its own code. Returns the call's id for
+ * `payBack` (0: no clock was lent). A mod is not told which of its handlers is calling (that
+ * would take an AsyncLocalStorage store on every dispatch), so a sibling whose own code runs
+ * meanwhile is lent too; one awaiting `next` is stopped already and is not.
+ * The clock runs again when the call settles, or as soon as the handler is seen going on without
+ * it: calling `next` or `$` from a later stretch of code than the one that made the call (code
+ * after an awaited call cannot run before it settles). Calls made in one stretch (`Promise.all`)
+ * share the lend.
  */
-export function pauseFor(owner: object): (() => void) | undefined {
-  let paused: Watched[] | undefined
-  for (const w of active) if (w.owner === owner) (paused ??= []).push(w)
-  // Nothing of the owner's runs now (the common case, a $ call outside any timed handler): nothing to resume.
-  if (!paused) return undefined
-  for (const w of paused) w.pause()
-  let resumed = false
-  return () => {
-    if (resumed) return
-    resumed = true
-    for (const w of paused) w.resume()
+export function lendClock(owner: object): number {
+  let id = 0
+  let now = -1
+  for (const w of active) {
+    if (w.owner !== owner) continue
+    if (w.lentTo !== 0 && w.lentIn !== stretch) wentOn(w)
+    if (w.lentTo === 0) {
+      if (now < 0) now = performance.now()
+      if (w.ownMs(now) < 0) continue
+      w.pause()
+      w.lentTo = id ||= ++lastCall
+      w.lentCalls = 0
+      w.lentIn = stretch
+    }
+    id ||= ++lastCall
+    w.lentCalls++
+  }
+  if (id !== 0 && !stretchQueued) {
+    stretchQueued = true
+    queueMicrotask(endStretch)
+  }
+  return id
+}
+
+/** The call `id` of `owner` settled: a clock lent to it runs again once no call of that lend is in flight. */
+export function payBack(owner: object, id: number): void {
+  for (const w of active) {
+    if (w.owner !== owner || w.lentTo === 0 || id < w.lentTo) continue
+    if (--w.lentCalls === 0) wentOn(w)
   }
 }
 
-/** A handler of `owner` (a mod's `$`) whose dispatch is not over, awaiting or not, if one is. */
-export function runningOf(owner: object): Watched | undefined {
-  for (const w of active) if (w.owner === owner) return w
+/** Before a handler waits on what is beneath: a lend from an earlier stretch of its code is over (it did not await that call). */
+export function stepping(w: Watched): void {
+  if (w.lentTo !== 0 && w.lentIn !== stretch) wentOn(w)
+}
+
+function wentOn(w: Watched): void {
+  w.lentTo = 0
+  w.lentCalls = 0
+  w.resume()
+}
+
+/** A handler of `owner` (a mod's `$`) whose code made the `$` call being served now, as far as lendClock tells. */
+export function callerOf(owner: object): Watched | undefined {
+  for (const w of active) if (w.owner === owner && w.lentTo !== 0 && w.lentIn === stretch) return w
   return undefined
 }
 

@@ -1,5 +1,5 @@
 import { ModloopError } from '../errors.js'
-import { pauseFor } from '../bus/watchdog.js'
+import { lendClock, payBack } from '../bus/watchdog.js'
 import { API_METHODS, type ModApi, type ModLog, type StateRef } from './api.js'
 import { capabilityApi, type CapabilityDeclarations, type CapabilityStore } from './capabilities.js'
 
@@ -67,20 +67,23 @@ export function buildApi(ctx: ApiContext): ModApi {
       throw new ModloopError('MODLOOP_ERR_NO_PROVIDER', `${mod}: $.${method} has no provider in this host (it is served once the part of modloop that owns it is running)`, { mod, method })
     }
     // Waiting on a `$` call ($.model.complete, $.tool.call, $.ui.ask) is not the handler's own
-    // time, as awaiting `next` is not (spec mods §2.6): the mod's handlers running now stop their
-    // clocks until it settles. Paused before the call, so what the call itself starts (a handler
-    // of this mod on the tool.call a $.tool.call raises) keeps a clock of its own.
-    const resume = pauseFor(api)
-    if (!resume) return provide(mod, ...args)
+    // time, as awaiting `next` is not (spec mods §2.6): the mod's handlers running now lend their
+    // clocks to it until it settles, or until the handler goes on without awaiting it (see
+    // lendClock). Lent before the call, so what the call itself starts (a handler of this mod on
+    // the tool.call a $.tool.call raises) keeps a clock of its own.
+    const id = lendClock(api)
+    if (id === 0) return provide(mod, ...args)
     let r: unknown
     try {
       r = provide(mod, ...args)
     } catch (err) {
-      resume()
+      payBack(api, id)
       throw err
     }
-    if (isThenable(r)) r.then(resume, resume)
-    else resume()
+    if (isThenable(r)) {
+      const back = () => payBack(api, id)
+      r.then(back, back)
+    } else payBack(api, id)
     return r
   }
   const api: Record<string, unknown> = {}

@@ -67,3 +67,59 @@ it('next.budget says the whole allowance and what is left of it; the time below 
   expect(seen.afterNext).toBeGreaterThan(0)
   await host.close()
 })
+
+it('a $ call the handler does not await stops its clock only until it goes on: code after its next next() is on its own time again', async () => {
+  const host = new ModHost()
+  const witness = (name: string) => defineMod({ name, register(on) {
+    on('tool.call', { tool: name }, () => new Promise(() => {}), { budgetMs: BUDGET_MS })
+  } })
+  await host.add(witness('first-witness'))
+  await host.add(witness('second-witness'))
+  await host.add(defineMod({ name: 'submitter', register(on) {
+    on('tool.call', { tool: 'Submit' }, async ($, e, next) => {
+      // Settles when its turn starts, long after this handler: not awaited.
+      void $.prompt.submit({ text: 'later' })
+      await Promise.resolve()
+      const r = await next(e)
+      // Keeps working on its own, past its budget.
+      await new Promise(() => {})
+      return r
+    }, { budgetMs: BUDGET_MS })
+  } }))
+  host.provide({ 'prompt.submit': () => new Promise(() => {}) })
+  host.bind()
+  const call = (tool: string) => host.bus.emit('tool.call', { tool, tool_use_id: `toolu_${tool}` }, () => ({ result: `${tool} ran` }))
+  const submitted = call('Submit')
+  await call('first-witness')
+  await call('second-witness')
+  // The submitter and the first witness run out in the same check of the clocks, in either order.
+  expect(host.failures.map((f) => [f.mod, f.code]).sort()).toEqual([
+    ['first-witness', 'MODLOOP_ERR_HANDLER_TIMEOUT'], ['second-witness', 'MODLOOP_ERR_HANDLER_TIMEOUT'], ['submitter', 'MODLOOP_ERR_HANDLER_TIMEOUT'],
+  ])
+  expect(await submitted).toEqual({ result: 'Submit ran' })
+  await host.close()
+})
+
+it('$ calls made together (Promise.all) keep the clock stopped until the last of them settles', async () => {
+  const host = new ModHost()
+  await host.add(defineMod({ name: 'witness', register(on) {
+    on('tool.call', { tool: 'Witness' }, () => new Promise(() => {}), { budgetMs: BUDGET_MS })
+  } }))
+  await host.add(defineMod({ name: 'summarizer', register(on) {
+    on('tool.call', { tool: 'Summarize' }, async ($) => {
+      const rs = await Promise.all([$.model.complete({ prompt: 'slow' }), $.model.complete({ prompt: 'quick' })])
+      return { result: rs.map((r) => (r.isAnswered ? r.text : '')).join(' ') }
+    }, { budgetMs: BUDGET_MS })
+  } }))
+  const answers = new Map<string, (r: CompleteResult) => void>()
+  host.provide({ 'model.complete': (_mod: string, req: { prompt: string }) => new Promise<CompleteResult>((resolve) => { answers.set(req.prompt, resolve) }) })
+  host.bind()
+  const usage = { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }
+  const summary = host.bus.emit('tool.call', { tool: 'Summarize', tool_use_id: 'toolu_1' }, () => ({ result: 'unreached' }))
+  answers.get('quick')!({ isAnswered: true, text: 'quick', usage })
+  await host.bus.emit('tool.call', { tool: 'Witness', tool_use_id: 'toolu_2' }, () => ({ result: 'witness timed out' }))
+  answers.get('slow')!({ isAnswered: true, text: 'slow', usage })
+  expect(await summary).toEqual({ result: 'slow quick' })
+  expect(host.failures.map((f) => [f.mod, f.code])).toEqual([['witness', 'MODLOOP_ERR_HANDLER_TIMEOUT']])
+  await host.close()
+})
