@@ -59,17 +59,18 @@ const endStretch = () => {
  * `payBack` (0: no clock was lent). A mod is not told which of its handlers is calling (that
  * would take an AsyncLocalStorage store on every dispatch), so a sibling whose own code runs
  * meanwhile is lent too; one awaiting `next` is stopped already and is not.
- * The clock runs again when the call settles, or as soon as the handler is seen going on without
- * it: calling `next` or `$` from a later stretch of code than the one that made the call (code
- * after an awaited call cannot run before it settles). Calls made in one stretch (`Promise.all`)
- * share the lend.
+ * The clock runs again when every call made while it was lent settled, or as soon as the handler
+ * is seen going on without them: calling `next` from a later stretch of code than the one that
+ * made the call (code after an awaited call cannot run before it settles). Calls made in one
+ * stretch (`Promise.all`) share the lend.
  */
 export function lendClock(owner: object): number {
   let id = 0
   let now = -1
   for (const w of active) {
     if (w.owner !== owner) continue
-    if (w.lentTo !== 0 && w.lentIn !== stretch) wentOn(w)
+    // A clock lent already stays lent, to this call too: the call may be a sibling handler's,
+    // made while this one still waits on its own (a mod is not told which handler calls).
     if (w.lentTo === 0) {
       if (now < 0) now = performance.now()
       if (w.ownMs(now) < 0) continue

@@ -123,3 +123,32 @@ it('$ calls made together (Promise.all) keep the clock stopped until the last of
   expect(host.failures.map((f) => [f.mod, f.code])).toEqual([['witness', 'MODLOOP_ERR_HANDLER_TIMEOUT']])
   await host.close()
 })
+
+it('a $ call of a sibling handler of the same mod, made and settled meanwhile, does not restart the clock of a handler still waiting on its own call', async () => {
+  const host = new ModHost()
+  await host.add(defineMod({ name: 'witness', register(on) {
+    on('tool.call', { tool: 'Witness' }, () => new Promise(() => {}), { budgetMs: BUDGET_MS })
+  } }))
+  await host.add(defineMod({ name: 'checker', register(on) {
+    on('tool.call', { tool: 'Slow' }, async ($) => {
+      const r = await $.model.complete({ prompt: 'slow' })
+      return { result: r.isAnswered ? r.text : 'no answer' }
+    }, { budgetMs: BUDGET_MS })
+    // Another call's handler of the same mod, later, with a $ call that settles at once.
+    on('tool.call', { tool: 'Quick' }, async ($, e, next) => {
+      $.session.id()
+      return next(e)
+    }, { budgetMs: BUDGET_MS })
+  } }))
+  let answer!: (r: CompleteResult) => void
+  host.provide({ 'model.complete': () => new Promise<CompleteResult>((resolve) => { answer = resolve }), 'session.id': () => 'session-1' })
+  host.bind()
+  const slow = host.bus.emit('tool.call', { tool: 'Slow', tool_use_id: 'toolu_1' }, () => ({ result: 'unreached' }))
+  await Promise.resolve()
+  await host.bus.emit('tool.call', { tool: 'Quick', tool_use_id: 'toolu_2' }, () => ({ result: 'quick ran' }))
+  await host.bus.emit('tool.call', { tool: 'Witness', tool_use_id: 'toolu_3' }, () => ({ result: 'witness timed out' }))
+  answer({ isAnswered: true, text: 'the answer', usage: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } })
+  expect(await slow).toEqual({ result: 'the answer' })
+  expect(host.failures.map((f) => [f.mod, f.code])).toEqual([['witness', 'MODLOOP_ERR_HANDLER_TIMEOUT']])
+  await host.close()
+})
