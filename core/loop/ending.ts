@@ -38,11 +38,24 @@ export function endingOf(ending: TurnEnding): Ending {
   return { subtype: 'success', terminal: 'completed', isError: false, text: JSON.stringify(ending.structuredOutput) ?? '', structuredOutput: ending.structuredOutput }
 }
 
-/** The text a turn ended by an API error answers with (its result); StopFailure hooks read the same words. */
-export function apiErrorText(error: { status?: number | null; message: string }): string {
+/**
+ * The text a turn ended by an API error answers with (its result); StopFailure hooks read the same
+ * words. The API's message is kept; where it leaves the user without a next step (a refused key, a
+ * model that cannot be reached, a failing server) a hint follows it, as Claude Code gives one.
+ */
+export function apiErrorText(error: { status?: number | null; message: string; type?: string }): string {
   // The API's own words for a 413 do not say what made the request big, or what to do.
   if (error.status === 413) return REQUEST_TOO_LARGE
-  return `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}`
+  const hint = hintFor(error)
+  return `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}${hint ? ` · ${hint}` : ''}`
+}
+
+function hintFor(error: { status?: number | null; type?: string }): string | undefined {
+  if (error.status === 401) return 'The API key was not accepted: check ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or the apiKeyHelper setting'
+  if (error.status === 403) return 'The credentials were refused for this request: check that the API key or token has access to it'
+  if (error.status === 404 || error.type === 'model_not_found') return 'The model may not exist, or these credentials may not have access to it: choose another with --model'
+  if (error.type === 'server_error' || error.type === 'overloaded') return 'The fault is on the server side and usually passes: try again in a moment; if it persists, check the API endpoint (ANTHROPIC_BASE_URL)'
+  return undefined
 }
 
 const REQUEST_TOO_LARGE = 'Request too large (max 32MB). Accumulated images and attachments in the conversation pushed the request over the limit. Remove older images or compact the conversation.'

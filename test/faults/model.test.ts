@@ -92,7 +92,7 @@ describe('API errors, with and without retry-after', () => {
       expect(r.requests).toHaveLength(3)
       expect(r.result).toMatchObject({ is_error: true, result: expect.stringContaining('Overloaded (gave up after 2 retries)') })
       expect(r.code).toBe(1)
-      expect(JSON.parse(await readFile(join(dir, 'stop-failure.json'), 'utf8'))).toMatchObject({ hook_event_name: 'StopFailure', error: 'overloaded' })
+      expect(JSON.parse(await readFile(join(dir, 'stop-failure.json'), 'utf8'))).toMatchObject({ hook_event_name: 'StopFailure', error: 'overloaded', last_assistant_message: expect.stringMatching(/Overloaded .* · .*try again in a moment/) })
       await expectCleanEnd(dir, r)
     } finally {
       await rm(join(dir, '.claude'), { recursive: true, force: true })
@@ -190,6 +190,26 @@ describe('a request the API refuses as too large (413)', () => {
       result: 'Request too large (max 32MB). Accumulated images and attachments in the conversation pushed the request over the limit. Remove older images or compact the conversation.',
     })
     expect(r.code).toBe(1)
+  })
+})
+
+describe('the words an API error ends the turn with', () => {
+  it.each([
+    [401, 'authentication_error', 'invalid x-api-key', 'check ANTHROPIC_API_KEY'],
+    [403, 'permission_error', 'Your API key does not have permission to use the specified resource.', 'credentials were refused'],
+    [404, 'not_found_error', 'model: claude-nope', 'choose another with --model'],
+    [500, 'api_error', 'Internal server error', 'try again in a moment'],
+    [529, 'overloaded_error', 'Overloaded', 'try again in a moment'],
+  ])('%i keeps the API\'s message and says what to do next', async (status, type, message, hint) => {
+    const r = await run(['-p', 'go', '--output-format', 'json'], [{ error: { status, type, message }, times: 3 }], { env: { CLAUDE_CODE_MAX_RETRIES: '0' } })
+    const { result } = JSON.parse(r.out) as { result: string }
+    expect(result).toMatch(new RegExp(`^API Error ${status}: ${message.replace(/[.]/g, '\\.')}.* · .*${hint}`))
+    expect(r.code).toBe(1)
+  })
+
+  it('a 400 is left as the API said it: its message says what is wrong', async () => {
+    const r = await run(['-p', 'go', '--output-format', 'json'], [{ error: { status: 400, message: 'messages: text content blocks must be non-empty' } }], { env: { CLAUDE_CODE_MAX_RETRIES: '0' } })
+    expect(JSON.parse(r.out)).toMatchObject({ result: 'API Error 400: messages: text content blocks must be non-empty' })
   })
 })
 
