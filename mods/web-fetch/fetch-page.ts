@@ -1,4 +1,5 @@
 import { decodeBody, isBinary } from './decode.js'
+import { proxiedGet } from './proxied-get.js'
 
 export interface Page {
   url: string
@@ -31,8 +32,9 @@ export function normaliseUrl(raw: string): URL {
  * Fetches a page with a timeout (for the whole exchange, body included) and a size cap: a page
  * past the cap is cut there, and says so. Same-host redirects are followed; a redirect to another
  * host is reported instead, so the model can decide. HTML becomes markdown; text is decoded in the charset the page declares.
+ * `env` is the session's environment: its proxy variables and NO_PROXY apply to each hop, as they do to the model's requests.
  */
-export async function fetchPage(raw: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal }): Promise<Page> {
+export async function fetchPage(raw: string, opts: { timeoutMs: number; maxBytes: number; signal?: AbortSignal; env?: Record<string, string | undefined> }): Promise<Page> {
   const timeout = AbortSignal.timeout(opts.timeoutMs)
   try {
     return await fetchWithin(raw, opts, opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout)
@@ -42,10 +44,11 @@ export async function fetchPage(raw: string, opts: { timeoutMs: number; maxBytes
   }
 }
 
-async function fetchWithin(raw: string, opts: { maxBytes: number }, signal: AbortSignal): Promise<Page> {
+async function fetchWithin(raw: string, opts: { maxBytes: number; env?: Record<string, string | undefined> }, signal: AbortSignal): Promise<Page> {
   let url = normaliseUrl(raw)
   for (let hops = 0; ; hops++) {
-    const res = await fetch(url, { redirect: 'manual', signal, headers: { 'user-agent': 'modloop-webfetch', accept: 'text/html, text/markdown, text/plain, */*' } })
+    const headers = { 'user-agent': 'modloop-webfetch', accept: 'text/html, text/markdown, text/plain, */*' }
+    const res = (opts.env && await proxiedGet(url, headers, signal, opts.env)) ?? await fetch(url, { redirect: 'manual', signal, headers })
     const location = res.headers.get('location')
     if (res.status >= 300 && res.status < 400 && location) {
       const next = new URL(location, url)

@@ -41,7 +41,7 @@ export default defineMod({
           let page: Page
           try {
             const hit = cache.get(i.url)
-            page = hit && Date.now() - hit.at < opts.cacheTtlMs ? hit.page : await fetchPage(i.url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, signal: ctx.signal })
+            page = hit && Date.now() - hit.at < opts.cacheTtlMs ? hit.page : await fetchPage(i.url, { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, signal: ctx.signal, env: $.env.all() })
             cache.set(i.url, { at: Date.now(), page })
           } catch (err) {
             return failure(`WebFetch could not fetch ${i.url}: ${describeError(err)}`)
