@@ -6,6 +6,7 @@ import {
   type HooksConfig, type LoadedHookSources, type ResolvedHandler,
 } from '../../hooks-runner/index.js'
 import { EffortTracker, EFFORT_EVENTS, effortEnv } from './effort.js'
+import { hookFetch } from './hook-fetch.js'
 import { hookWork, hostLlm, hostMcp } from './host-calls.js'
 import { capOutput, capText, OUTPUT_CAP } from './output-cap.js'
 import { fingerprintOf, isProjectLevel } from './trust.js'
@@ -84,7 +85,7 @@ export class HookBridge {
 
   constructor(private readonly $: ModApi, readonly init: BridgeInit) {
     this.config = init.loaded.config
-    this.runner = createHooksRunner({ config: init.loaded.config, projectDir: init.cwd, envFileDir: init.envFileDir, llm: hostLlm($), mcp: hostMcp($) })
+    this.runner = createHooksRunner({ config: init.loaded.config, projectDir: init.cwd, envFileDir: init.envFileDir, llm: hostLlm($), mcp: hostMcp($), fetch: hookFetch(() => $.env.all()) })
     this.effort = new EffortTracker($)
     this.runner.background.onResult((r) => {
       if (r.additionalContext || r.systemMessage || r.rewake) this.arrived.push(r)
