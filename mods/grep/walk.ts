@@ -1,28 +1,22 @@
-import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs'
-import { dirname, join, relative, sep } from 'node:path'
-import type { Ignore } from 'ignore'
-import { globalExcludes } from './git-excludes.js'
+import { readdirSync, type Dirent } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { ignoredBy, loadIgnore, rootRules, rulesIn, type MakeIgnore, type Rules } from '../_shared/ignore-files.js'
 
 // Loaded on the first search, not at start-up.
-type Libs = { ignore: (options?: { ignorecase?: boolean }) => Ignore; picomatch: typeof import('picomatch') }
+type Libs = { ignore: MakeIgnore; picomatch: typeof import('picomatch') }
 let libs: Libs | undefined
 async function load(): Promise<Libs> {
   if (!libs) {
-    const [ig, pm] = await Promise.all([import('ignore'), import('picomatch')])
-    libs = { ignore: (ig as unknown as { default: Libs['ignore'] }).default, picomatch: (pm as unknown as { default: Libs['picomatch'] }).default ?? pm }
+    const [ignore, pm] = await Promise.all([loadIgnore(), import('picomatch')])
+    libs = { ignore, picomatch: (pm as unknown as { default: Libs['picomatch'] }).default ?? pm }
   }
   return libs
 }
 
 /** Version-control directories are never searched, whatever the globs say. */
 export const VCS_EXCLUDES = ['!.git', '!.svn', '!.hg', '!.bzr', '!.jj']
-// ripgrep's precedence inside one directory: .rgignore over .ignore over .gitignore over the
-// repository's .git/info/exclude. The git ones count only inside a git repository, as in ripgrep.
-const IGNORE_FILES = ['.git/info/exclude', '.gitignore', '.ignore', '.rgignore']
-const GIT_ONLY = new Set(['.git/info/exclude', '.gitignore'])
 const YIELD_EVERY_MS = 8
 
-interface Rules { dir: string; ig: Ignore }
 interface Override { negate: boolean; dirOnly: boolean; test: (rel: string, name: string) => boolean }
 
 const posix = (p: string) => (sep === '/' ? p : p.split(sep).join('/'))
@@ -36,48 +30,6 @@ function compileOverride(raw: string, { picomatch }: Libs): Override {
   const anchored = glob.includes('/')
   const match = picomatch(anchored ? glob.replace(/^\//, '') : glob, { dot: true })
   return { negate, dirOnly, test: (rel, name) => match(anchored ? rel : name) }
-}
-
-/** The ignore rules a directory holds; `names` (its entries, when known) spares opening files that are not there. */
-function rulesIn(dir: string, { ignore }: Libs, git: boolean, names?: ReadonlySet<string>): Rules[] {
-  const found: Rules[] = []
-  for (const file of IGNORE_FILES) {
-    if ((!git && GIT_ONLY.has(file)) || (names && !names.has(file.split('/')[0]!))) continue
-    const text = readText(join(dir, file))
-    if (text !== undefined) found.push({ dir, ig: ignore({ ignorecase: false }).add(text) })
-  }
-  return found
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return undefined
-  }
-}
-
-/** The root's ancestors, outermost first. */
-function ancestorsOf(root: string): string[] {
-  const dirs: string[] = []
-  for (let d = dirname(root); ; d = dirname(d)) {
-    dirs.unshift(d)
-    if (dirname(d) === d) break
-  }
-  return dirs
-}
-
-/**
- * The rules in force at the root: the user's global git excludes (lowest), then the ignore files of
- * the root's ancestors (ripgrep reads parent directories' rules). Git's rules count only when the
- * root is inside a git repository: ripgrep without --no-require-git skips them elsewhere.
- */
-function rootRules(root: string, lib: Libs): { rules: Rules[]; git: boolean } {
-  const ancestors = ancestorsOf(root)
-  const git = [...ancestors, root].some((d) => existsSync(join(d, '.git')))
-  const global = git ? globalExcludes() : undefined
-  const rules = global === undefined ? [] : [{ dir: root, ig: lib.ignore({ ignorecase: false }).add(global) }]
-  return { rules: [...rules, ...ancestors.flatMap((d) => rulesIn(d, lib, git))], git }
 }
 
 export interface WalkFilter {
@@ -110,12 +62,7 @@ export async function* walkFiles(root: string, filter: WalkFilter, signal: Abort
   const admitted = (path: string, name: string, isDir: boolean, rules: readonly Rules[]): boolean => {
     const v = verdict(posix(relative(root, path)), name, isDir)
     if (v) return v === 'include'
-    for (let i = rules.length - 1; i >= 0; i--) {
-      const r = rules[i]!
-      const result = r.ig.test(posix(relative(r.dir, path)) + (isDir ? '/' : ''))
-      if (result.ignored) return false
-      if (result.unignored) break
-    }
+    if (ignoredBy(rules, path, isDir)) return false
     return isDir || !types || types.some((t) => t(name))
   }
 
@@ -131,7 +78,7 @@ export async function* walkFiles(root: string, filter: WalkFilter, signal: Abort
     }
     const names = new Set(entries.map((e) => e.name))
     const git = inGit || names.has('.git')
-    const local = rulesIn(dir, lib, git, names)
+    const local = rulesIn(dir, lib.ignore, git, names)
     const rules = local.length > 0 ? [...inherited, ...local] : inherited
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const entry of entries) {
@@ -149,6 +96,6 @@ export async function* walkFiles(root: string, filter: WalkFilter, signal: Abort
     }
   }
 
-  const start = rootRules(root, lib)
+  const start = rootRules(root, lib.ignore)
   yield* visit(root, start.rules, start.git)
 }
