@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { allowedRoots, checkPath, isInside } from '../_shared/allowed-paths.js'
 import { failure } from '../_shared/register-tool.js'
+import { walkFilter, type GlobSwitches } from './skipped-dirs.js'
 
 export const globInput = z.object({
   pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
@@ -10,14 +11,20 @@ export const globInput = z.object({
 })
 export type GlobInput = z.output<typeof globInput>
 
-export const GLOB_DESCRIPTION = `Finds files by name with a glob pattern, fast in any size of codebase.
-- Patterns like "**/*.js" or "src/**/*.{ts,tsx}"; hidden files are included.
+/** Glob's description, true to what the session's switches search. */
+export function globDescription({ hidden, noIgnore }: GlobSwitches): string {
+  const dots = hidden ? 'hidden files are included' : 'hidden files are included, hidden directories only where the pattern matches the directory itself ("**" does)'
+  const ignores = noIgnore ? '.gitignore is not applied: ignored files are found too.' : 'Directories that .gitignore, .ignore or .rgignore exclude are skipped unless the pattern matches them; a file the pattern matches is listed even if ignored.'
+  return `Finds files by name with a glob pattern, fast in any size of codebase.
+- Patterns like "**/*.js" or "src/**/*.{ts,tsx}"; ${dots}.
+- ${ignores}
 - A pattern without a slash matches file names at any depth: "*.ts" finds every .ts file.
 - Matching file paths come back newest first (by modification time).
 - .git and node_modules are skipped, unless the pattern names them (node_modules/**/package.json).
 - For an open-ended search that needs several rounds of globbing and grepping, plan the rounds, and run independent searches in one response.`
+}
 
-export interface GlobOptions {
+export interface GlobOptions extends Partial<GlobSwitches> {
   additionalDirectories: readonly string[]
   /** Outside the directories too: the permissions mod checked the path (confinementLifted). */
   anywhere?: boolean
@@ -39,6 +46,7 @@ export async function globTool(input: GlobInput, ctx: ToolContext, options: Glob
   const { glob } = await import('tinyglobby')
   // Without a slash a pattern matches names at any depth, as a ripgrep glob does in Claude Code's Glob.
   const pattern = input.pattern.includes('/') ? input.pattern : `**/${input.pattern}`
+  const reached = await walkFilter(checked.path, pattern, { hidden: options.hidden ?? true, noIgnore: options.noIgnore ?? true })
   const found = await glob(pattern, {
     // Symlinks are not followed or listed, as ripgrep's file walk (Claude Code's Glob) leaves them: a link
     // back up the tree would list the same files again under a second path.
@@ -46,9 +54,10 @@ export async function globTool(input: GlobInput, ctx: ToolContext, options: Glob
     ignore: ignoresFor(input.pattern, options.ignore), signal: ctx.signal,
   })
   // An absolute pattern or "../" may reach past the allowed directories; those matches are dropped,
-  // as are the files a deny rule keeps from being read: counts and the cap see neither.
+  // as are the files a deny rule keeps from being read and those in directories ripgrep's walk would
+  // not enter (hidden or ignored ones, as the switches say): counts and the cap see none of them.
   const roots = await allowedRoots(ctx.cwd, options.additionalDirectories)
-  const allowed = found.filter((f) => roots.some((r) => isInside(r, f)) && !options.denied?.(f))
+  const allowed = found.filter((f) => roots.some((r) => isInside(r, f)) && !options.denied?.(f) && (!reached || reached(f)))
   const dated = await Promise.all(allowed.map(async (file) => ({ file, mtime: await stat(file).then((s) => s.mtimeMs, () => 0) })))
   dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
   const truncated = dated.length > options.maxResults

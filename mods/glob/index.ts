@@ -4,7 +4,8 @@ import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_s
 import { registerTool } from '../_shared/register-tool.js'
 import { publishToolOutput } from '../_shared/tool-output.js'
 import { globOutputShape } from './output-shape.js'
-import { GLOB_DESCRIPTION, globInput, globTool } from './glob-files.js'
+import { globDescription, globInput, globTool } from './glob-files.js'
+import { globSwitch, type GlobSwitches } from './skipped-dirs.js'
 
 const options = allowedDirsOptions.extend({
   /** Globs (relative to the searched directory) that are never matched. */
@@ -21,7 +22,9 @@ export default defineMod({
   uses: { permissions: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
-      await registerTool($, { name: 'Glob', description: GLOB_DESCRIPTION, input: globInput, isReadOnly: true, call: async (input, ctx) => globTool(input, ctx, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories), anywhere: confinementLifted($), denied: $.capability.use('permissions')?.deniedPaths('Glob') }) })
+      // Read from the session's environment (settings `env` included) at each call, as Claude Code reads them.
+      const switches = (): GlobSwitches => ({ hidden: globSwitch($.env.get('CLAUDE_CODE_GLOB_HIDDEN')), noIgnore: globSwitch($.env.get('CLAUDE_CODE_GLOB_NO_IGNORE')) })
+      await registerTool($, { name: 'Glob', description: globDescription(switches()), input: globInput, isReadOnly: true, call: async (input, ctx) => globTool(input, ctx, { ...opts, ...switches(), additionalDirectories: await sessionDirectories($, opts.additionalDirectories), anywhere: confinementLifted($), denied: $.capability.use('permissions')?.deniedPaths('Glob') }) })
       publishToolOutput($, 'Glob', globOutputShape)
       return next(e)
     })
