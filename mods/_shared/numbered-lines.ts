@@ -50,6 +50,11 @@ export interface LineWindow {
   total: number
   /** A shown line was longer than `maxLineChars`. */
   cut: boolean
+  /**
+   * The characters the whole window asked for takes, as the budget counts them (line, number, tab
+   * and break): past the budget when it stopped short, the lines it left out measured, not made.
+   */
+  chars: number
 }
 
 export interface WindowOptions {
@@ -83,23 +88,35 @@ export function lineWindow(text: string, options: WindowOptions): LineWindow {
   let content: string | undefined = hasCR ? '' : undefined
   let shown = 0
   let used = 0
+  let over = false
   let cut = false
-  for (let n = options.start; n < total && shown < options.limit; n++) {
+  for (let n = options.start; n < total && n - options.start < options.limit; n++) {
     const nl = text.indexOf('\n', pos)
     const end = nl === -1 ? text.length : nl
+    const from = pos
+    pos = end + 1
     // splitLines cuts the CR of a CRLF break only: a lone CR at the very end stays.
-    let line = text.slice(pos, nl !== -1 && end > pos && text.charCodeAt(end - 1) === 13 ? end - 1 : end)
+    const stop = nl !== -1 && end > from && text.charCodeAt(end - 1) === 13 ? end - 1 : end
+    if (over) {
+      // Past the budget lines are counted, not made: a caller refusing a range says how large it is.
+      const len = stop - from
+      used += (len > options.maxLineChars ? options.maxLineChars + options.cutNote.length : len) + String(n + 1).length + 8
+      continue
+    }
+    let line = text.slice(from, stop)
     const long = line.length > options.maxLineChars
     if (long) line = line.slice(0, options.maxLineChars) + options.cutNote
     used += line.length + String(n + 1).length + 8
-    if (used > options.budget && shown > 0) break
+    if (used > options.budget && shown > 0) {
+      over = true
+      continue
+    }
     if (long && content === undefined) content = text.slice(first, lastEnd)
     cut ||= long
     numbered += `${shown === 0 ? '' : '\n'}${label(n + 1)}\t${line}`
     if (content !== undefined) content += `${shown === 0 ? '' : '\n'}${line}`
     shown++
     lastEnd = end
-    pos = end + 1
   }
-  return { numbered, content: content ?? text.slice(first, lastEnd), shown, total, cut }
+  return { numbered, content: content ?? text.slice(first, lastEnd), shown, total, cut, chars: used }
 }

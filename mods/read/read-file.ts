@@ -9,6 +9,7 @@ import { hashBytes, recordRead } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
 import { decodeText, looksBinary } from '../_shared/text-file.js'
 import { imageHeader } from './image-header.js'
+import { CHARS_PER_TOKEN, MAX_WHOLE_BYTES, partialView, tokensOf, tooManyBytes, tooManyTokens } from './limits.js'
 import { readImage } from './read-image.js'
 import { MAX_NOTEBOOK_BYTES, renderNotebook } from './read-notebook.js'
 import { MAX_PAGES_PER_READ, readPdf } from './read-pdf.js'
@@ -40,6 +41,7 @@ export const readInput = z.object({
   offset: z.number().int().optional().meta({ minimum: 0 }).describe('The line number to start from (1-based). Only for files too long to read at once'),
   limit: z.number().int().optional().meta({ minimum: 1 }).describe(`How many lines to read (default ${DEFAULT_LINES})`),
   pages: z.string().optional().describe(`PDF only: the pages to read, one ("4") or a range ("2-7"), at most ${MAX_PAGES_PER_READ} in one call`),
+  allow_large: z.boolean().optional().describe('Read past the size limits, as far as the context has room. Only when all of a large file is needed'),
 })
 export type ReadInput = z.output<typeof readInput>
 
@@ -60,8 +62,13 @@ export interface ReadOptions {
    * directories no longer fence it. FIFOs, devices and oversize files are still refused.
    */
   anywhere?: boolean
-  /** The model-facing text stops at a line boundary before this many characters. */
+  /**
+   * The output cap: a whole-file read stops at a line boundary before this many characters (a
+   * PARTIAL view), an explicit range past it is refused.
+   */
   maxOutputChars: number
+  /** The tokens the context window has room for this turn: the cap `allow_large` reads up to. */
+  room?: () => number
 }
 
 const reminder = (text: string) => `<system-reminder>${text}</system-reminder>`
@@ -106,10 +113,18 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
   if (BINARY_EXTENSIONS.has(ext) || binary) {
     return failure(`${shown} is a binary file (${bytes.length} bytes); Read shows text files, images, PDFs and notebooks only.`)
   }
+  const large = input.allow_large === true
+  if (input.limit === undefined && !large && bytes.length > MAX_WHOLE_BYTES) return failure(tooManyBytes(bytes.length))
   const { text } = decodeText(bytes)
+  const ranged = input.offset !== undefined || input.limit !== undefined
   const start = input.offset !== undefined && input.offset > 0 ? input.offset - 1 : 0
-  const limit = input.limit !== undefined && input.limit > 0 ? input.limit : DEFAULT_LINES
-  const view = lineWindow(text, { start, limit, maxLineChars: MAX_LINE_CHARS, cutNote: CUT_NOTE, budget: options.maxOutputChars })
+  // allow_large reads the whole file, not a first page, as Claude Code does.
+  const limit = input.limit !== undefined && input.limit > 0 ? input.limit : large && !ranged ? Infinity : DEFAULT_LINES
+  const roomChars = large ? Math.max((options.room?.() ?? 0) * CHARS_PER_TOKEN, options.maxOutputChars) : 0
+  // A whole file too large for the room is paged at the usual cap, as if allow_large were not given.
+  const budget = large && (ranged || text.length <= roomChars) ? roomChars : options.maxOutputChars
+  const view = lineWindow(text, { start, limit, maxLineChars: MAX_LINE_CHARS, cutNote: CUT_NOTE, budget })
+  if (ranged && view.chars > budget) return failure(tooManyTokens(tokensOf(view.chars), tokensOf(budget), large))
   const result = (content: string, numLines: number) => ({ type: 'text', file: { filePath: shown, content, numLines, startLine: start + 1, totalLines: view.total } })
 
   if (view.total === 0) {
@@ -125,9 +140,11 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
   const end = start + view.shown
   recordRead(ctx.sessionId, checked.path, { mtimeMs, hash: hashBytes(bytes), whole: start === 0 && end >= view.total })
   let body = view.numbered
-  if (end < view.total) {
-    const why = view.shown < Math.min(limit, view.total - start) ? ` to stay under ${options.maxOutputChars} characters` : ''
-    body += `\n\n${reminder(`Showing lines ${start + 1}-${end} of ${view.total}${why}. Read on with offset ${end + 1}.`)}`
+  if (view.shown < Math.min(limit, view.total - start)) {
+    const askedEnd = Math.min(start + limit, view.total)
+    body += `\n\n${partialView({ path: shown, start: start + 1, end, total: view.total, askedEnd, tokens: tokensOf(view.chars), cap: tokensOf(budget), large })}`
+  } else if (end < view.total) {
+    body += `\n\n${reminder(`Showing lines ${start + 1}-${end} of ${view.total}. Read on with offset ${end + 1}.`)}`
   }
   return { result: result(view.content, view.shown), text: body }
 }

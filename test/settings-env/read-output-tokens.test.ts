@@ -14,7 +14,7 @@ const lines = Array.from({ length: 100 }, (_, i) => `line number ${i + 1} with s
 const readIt = (file: string) => [{ reply: [{ tool_use: { id: 'toolu_1', name: 'Read', input: { file_path: file } } }] }, { reply: 'ok' }]
 
 describe('CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS', () => {
-  it('in the user settings env, it is how much of a file Read returns (four characters a token), the rest a page away', async () => {
+  it('in the user settings env, it is how much of a file Read returns (four characters a token), the rest a PARTIAL view away', async () => {
     const project = await realpath(box.project)
     const file = join(project, 'f.txt')
     await writeFile(file, lines)
@@ -22,7 +22,7 @@ describe('CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS', () => {
     const r = await runScript(readIt(file), 'go', { cwd: project, mods: [withOptions(settingsEnv, { home: box.home, managedDir: false, trustStore: box.store }), read] })
     const text = lastUserTexts(r.requests[1]!.body)[0]!
     expect(text).toMatch(/^ *1\tline number 1 with some words here\n/)
-    expect(text).toMatch(/Showing lines 1-(\d+) of 100 to stay under 400 characters\. Read on with offset \d+\./)
+    expect(text).toMatch(/PARTIAL view — .*: showing lines 1-(\d+) of 100; lines 1-100 come to about \d+ tokens, over the cap of 100\. Read on with offset=\d+/)
     expect(text).not.toContain('line number 20 ')
   })
 

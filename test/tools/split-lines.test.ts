@@ -34,24 +34,21 @@ function referenceWindow(text: string, o: WindowOptions) {
   let shown = wanted.length
   for (let i = 0; i < wanted.length; i++) {
     used += wanted[i]!.length + String(o.start + i + 1).length + 8
-    if (used > o.budget) {
-      shown = Math.max(1, i)
-      break
-    }
+    if (used > o.budget && shown === wanted.length) shown = Math.max(1, i)
   }
   const selected = wanted.slice(0, shown)
-  return { numbered: numberLines(selected, o.start + 1), content: selected.join('\n'), shown: selected.length, total: lines.length }
+  return { numbered: numberLines(selected, o.start + 1), content: selected.join('\n'), shown: selected.length, total: lines.length, chars: used }
 }
 
 describe('lineWindow', () => {
-  it('shows what split, slice, cut and budget would, on random texts', () => {
+  it('shows what split, slice, cut and budget would, and measures the whole window, on random texts', () => {
     let seed = 11
     const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
     for (let n = 0; n < 3_000; n++) {
       const text = Array.from({ length: next(30) }, () => ['a', 'bb', '\r', '\n', '\n', 'cccccc'][next(6)]).join('')
       const o: WindowOptions = { start: next(6), limit: 1 + next(8), maxLineChars: 1 + next(8), cutNote: '…', budget: next(80) }
       const got = lineWindow(text, o)
-      expect({ numbered: got.numbered, content: got.content, shown: got.shown, total: got.total }, JSON.stringify({ text, o })).toEqual(referenceWindow(text, o))
+      expect({ numbered: got.numbered, content: got.content, shown: got.shown, total: got.total, chars: got.chars }, JSON.stringify({ text, o })).toEqual(referenceWindow(text, o))
     }
   })
 
