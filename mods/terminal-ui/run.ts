@@ -24,6 +24,7 @@ import type { InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
 import { describeError } from '../../core/errors.js'
+import { envTrue } from '../../core/env.js'
 import { startStatusLine, type SessionStatusLine } from './status-line.js'
 import { askLeave, settleLeave, type Leave } from './worktree-leave.js'
 import { resumeCommand } from './resume-hint.js'
@@ -134,10 +135,18 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     const ownerOf = (api: ModApi | undefined) => api?.capability.use('permissionMode')
     const setMode = (owner: PermissionModeOwner, mode: string) =>
       Promise.resolve().then(() => owner.setMode(mode as PermissionMode)).catch((err: Error) => say(`the mode could not be set: ${err.message}`, 'error'))
+    // Claude Code's CLAUDE_CODE_SKIP_PROMPT_HISTORY (settings `env` included) keeps prompts off disk, as
+    // transcripts do: what is typed before the session has its settings waits for them.
+    const unsaved: string[] = []
+    const keep = (entry: string) => {
+      if (!$) unsaved.push(entry)
+      else if (!envTrue($.env.get('CLAUDE_CODE_SKIP_PROMPT_HISTORY'))) void appendHistory(history, entry).catch(() => {})
+    }
     surface.connect({
       attach: (api, e) => {
         $ = api
         app.$ = api
+        for (const entry of unsaved.splice(0)) keep(entry)
         sessionId = e.sessionId
         lastSession = e.sessionId
         const owner = ownerOf(api)
@@ -248,12 +257,12 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     const shells = shellCommands({ app, view, paint, input, say, runner: () => $?.capability.use('userShell')?.(sessionId) })
     app.actions = {
       shell: (command) => {
-        void appendHistory(history, `!${command}`).catch(() => {})
+        keep(`!${command}`)
         app.editor.remember(`!${command}`)
         shells.add(command)
       },
       submit: (text, priority) => {
-        void appendHistory(history, text).catch(() => {})
+        keep(text)
         app.editor.remember(text)
         // Shown queued until a turn takes it (promptTaken) or it joins the running one.
         app.pending.add(text, priority)

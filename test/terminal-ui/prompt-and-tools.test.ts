@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { historyFile } from '../../mods/terminal-ui/history.js'
 import { encodeCwd } from '../../mods/transcripts/store/paths.js'
 import { readLines } from '../sessions/helpers.js'
 import { hasTmux, project, send, tmuxSuite } from './suite.js'
@@ -25,6 +27,20 @@ describe.runIf(hasTmux)('the prompt and tool calls in the interactive terminal (
     p = await suite.open({ steps: [] }, where)
     await p.keys('Up')
     await p.waitFor(/^› remember this prompt$/m)
+  })
+
+  it('with CLAUDE_CODE_SKIP_PROMPT_HISTORY in the settings env, writes no prompt history, as no transcript', async () => {
+    const where = await project()
+    await mkdir(join(where.home, '.claude'), { recursive: true })
+    await writeFile(join(where.home, '.claude', 'settings.json'), JSON.stringify({ env: { CLAUDE_CODE_SKIP_PROMPT_HISTORY: '1' } }))
+    const p = await suite.open({ steps: [{ reply: 'noted' }] }, where)
+    await send(p, 'forget this prompt')
+    await p.waitFor('noted')
+    await p.keys('C-d')
+    await p.waitFor('[exited 0]')
+    expect(existsSync(historyFile(where.cwd, { MODLOOP_HOME: where.home }))).toBe(false)
+    const transcripts = join(where.home, 'projects', encodeCwd(where.cwd))
+    expect(existsSync(transcripts) ? readdirSync(transcripts) : []).toEqual([])
   })
 
   it('a backslash before Enter starts a new line; the prompt is sent with it', async () => {
