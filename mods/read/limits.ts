@@ -1,24 +1,15 @@
-// Read's size limits on text files, and what it says when a read runs past them (spec §7, the Read row).
+// Read's output cap on text files, and what it says when a read runs past it (spec §7, the Read row).
+// A whole file of any size gets its first page and a PARTIAL view notice, as the spec has it; the
+// byte limit Claude Code puts on a whole-file read (256KB, an error) would cost the model a round
+// to ask again for the page it is given here.
 
-/** A read with no `limit` takes a text file up to this size; past it, a part of it, or `allow_large`. */
-export const MAX_WHOLE_BYTES = 256 * 1024
 /** Read counts tokens as characters over four: an estimate, free, where counting by the API would cost a request. */
 export const CHARS_PER_TOKEN = 4
 
 export const tokensOf = (chars: number): number => Math.ceil(chars / CHARS_PER_TOKEN)
 
-/** Bytes as Claude Code prints them: 300KB, 2.5MB. */
-export function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes}B`
-  const [n, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB']
-  return `${Number(n.toFixed(1))}${unit}`
-}
-
 const LARGE = 'Passing allow_large: true reads past this cap, as far as the context window has room; do so only when all of the file is really needed.'
 const NO_ROOM = 'Even allow_large cannot help: the context window has no room left for that much this turn.'
-
-export const tooManyBytes = (bytes: number): string =>
-  `File content (${sizeText(bytes)}) is more than Read returns without a limit (${sizeText(MAX_WHOLE_BYTES)}). Read part of it with offset and limit, or find what you need with Grep. ${LARGE}`
 
 /** An explicit range past the cap is refused: the model asked for those lines, and half of them would mislead. */
 export const tooManyTokens = (tokens: number, cap: number, large: boolean): string =>

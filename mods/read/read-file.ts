@@ -9,7 +9,7 @@ import { hashBytes, recordRead } from '../_shared/read-state.js'
 import { failure } from '../_shared/register-tool.js'
 import { decodeText, looksBinary } from '../_shared/text-file.js'
 import { imageHeader } from './image-header.js'
-import { CHARS_PER_TOKEN, MAX_WHOLE_BYTES, partialView, tokensOf, tooManyBytes, tooManyTokens } from './limits.js'
+import { CHARS_PER_TOKEN, partialView, tokensOf, tooManyTokens } from './limits.js'
 import { readImage } from './read-image.js'
 import { MAX_NOTEBOOK_BYTES, renderNotebook } from './read-notebook.js'
 import { MAX_PAGES_PER_READ, readPdf } from './read-pdf.js'
@@ -114,7 +114,6 @@ export async function readTool(input: ReadInput, ctx: ToolContext, options: Read
     return failure(`${shown} is a binary file (${bytes.length} bytes); Read shows text files, images, PDFs and notebooks only.`)
   }
   const large = input.allow_large === true
-  if (input.limit === undefined && !large && bytes.length > MAX_WHOLE_BYTES) return failure(tooManyBytes(bytes.length))
   const { text } = decodeText(bytes)
   const ranged = input.offset !== undefined || input.limit !== undefined
   const start = input.offset !== undefined && input.offset > 0 ? input.offset - 1 : 0

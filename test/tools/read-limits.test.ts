@@ -8,7 +8,7 @@ let tmp: Awaited<ReturnType<typeof tempDir>>
 let tools: Tools
 let capped: Tools
 const p = (name: string) => join(tmp.dir, name)
-// 100-character lines: 3,072 of them make 300KB, over the size a read without a limit takes.
+// 100-character lines: 3,072 of them make 300KB, past the output cap (25,000 tokens' worth).
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} `.padEnd(99, 'x')).join('\n') + '\n'
 
 beforeAll(async () => {
@@ -26,12 +26,10 @@ afterAll(async () => {
 })
 
 describe('Read size limits', () => {
-  it('refuses a file over 256KB without a limit, offset or not; a limit or allow_large reads it', async () => {
-    for (const input of [{}, { offset: 3_000 }]) {
-      const r = await tools.call('Read', { file_path: p('300k.txt'), ...input })
-      expect(r.isError).toBe(true)
-      expect(r.text).toMatch(/^File content \(300KB\) is more than Read returns without a limit \(256KB\)\..*allow_large: true/)
-    }
+  it('gives a file over 256KB read whole its first page with a PARTIAL view notice, offset or not; a limit reads part, allow_large all of it', async () => {
+    const first = await tools.call('Read', { file_path: p('300k.txt') })
+    expect(first.isError).toBe(false)
+    expect(first.text).toMatch(/^ {5}1\tline 1 x+\n[^]*\n\n\[Truncated: PARTIAL view — .*300k\.txt: showing lines 1-\d+ of 3072;/)
     const part = await tools.call('Read', { file_path: p('300k.txt'), limit: 3 })
     expect(part).toMatchObject({ isError: false, text: expect.stringMatching(/^ {5}1\tline 1 x+\n {5}2\t/) })
     // allow_large takes the whole file, past the 2,000 lines of a first page, when the context has room.
