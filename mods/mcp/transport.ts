@@ -3,7 +3,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { proxyFor } from '../../runtime/model/proxy-env.js'
 import type { ServerConfig } from './options.js'
 
 export interface Opened {
@@ -21,9 +22,9 @@ export function openTransport(config: ServerConfig, ctx: { cwd: string; env: Rec
   const none = { pid: () => undefined, onStderr: () => {} }
   switch (config.type) {
     case 'http':
-      return { ...none, transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }) }
+      return { ...none, transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: fetchFor(ctx.env) }) }
     case 'sse':
-      return { ...none, transport: new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }) }
+      return { ...none, transport: new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: fetchFor(ctx.env) }) }
     case 'sdk': {
       const [client, server] = InMemoryTransport.createLinkedPair()
       // The pair queues messages until each end starts, so the two ends may connect in any order.
@@ -55,5 +56,18 @@ export function openTransport(config: ServerConfig, ctx: { cwd: string; env: Rec
         },
       }
     }
+  }
+}
+
+/**
+ * The fetch an HTTP or SSE server is reached with (the SSE stream too: its EventSource takes the
+ * transport's fetch): through the proxy the session's environment names for each URL, under
+ * NO_PROXY, as Claude Code connects to these servers; Node's fetch when no proxy covers it.
+ */
+function fetchFor(env: Record<string, string>): FetchLike {
+  return async (input, init = {}) => {
+    const url = new URL(input)
+    const proxy = proxyFor(url, env)
+    return proxy ? (await import('./proxied-fetch.js')).proxiedFetch(url, init, proxy) : fetch(input, init)
   }
 }
