@@ -68,6 +68,6 @@ function fetchFor(env: Record<string, string>): FetchLike {
   return async (input, init = {}) => {
     const url = new URL(input)
     const proxy = proxyFor(url, env)
-    return proxy ? (await import('./proxied-fetch.js')).proxiedFetch(url, init, proxy) : fetch(input, init)
+    return proxy ? (await import('../../runtime/model/proxied-fetch.js')).proxiedFetch(url, init, proxy) : fetch(input, init)
   }
 }

@@ -2,14 +2,15 @@ import { request } from 'node:http'
 import { Readable } from 'node:stream'
 
 /**
- * `fetch` through `proxy` for the MCP HTTP and SSE transports (Node's fetch ignores the proxy
- * variables): an https URL through a CONNECT tunnel, any method, the body sent as bytes, and the
- * answer a fetch Response whose body streams, so an event stream stays open until the signal
- * aborts it. A redirect is returned as it is: the SDK asks for `redirect: 'manual'` and follows
- * one within the server's origin itself. Loaded only when a proxy covers a server's URL.
+ * `fetch` through `proxy`, for what reaches the network outside the model client (WebFetch, MCP
+ * HTTP and SSE servers; Node's fetch ignores the proxy variables): an https URL through a CONNECT
+ * tunnel, any method, the body sent as bytes, and the answer a fetch Response whose body streams,
+ * so an event stream stays open until the signal aborts it. A redirect is returned as it is (the
+ * callers follow redirects themselves, each hop's proxy decided anew). Nothing is decompressed: no
+ * Accept-Encoding is added. Loaded only when a proxy covers a URL.
  */
 export async function proxiedFetch(url: URL, init: RequestInit, proxy: string): Promise<Response> {
-  const agent = (await import('../../runtime/model/proxy-agent.js')).proxyAgent(proxy, url.protocol === 'https:')
+  const agent = (await import('./proxy-agent.js')).proxyAgent(proxy, url.protocol === 'https:')
   const body = init.body == null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer())
   const signal = init.signal ?? undefined
   signal?.throwIfAborted()
