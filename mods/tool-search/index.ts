@@ -22,6 +22,8 @@ const DESCRIPTION = [
 ].join('\n')
 
 const NO_MATCH = 'No matching deferred tools found'
+// A result of references holds no words; this text after it (the same for one tool or several) says what it did, as Claude Code sends it.
+const LOADED = 'Tool loaded.'
 
 /**
  * Tool search: MCP tools and the seldom-used built-ins (placement.ts) go to the model by name
@@ -48,7 +50,8 @@ export default defineMod({
             const matches = searchTools(tools, i.query, i.max_results)
             const result = { matches, query: i.query, total_deferred_tools: tools.length }
             if (matches.length === 0) return { result, text: NO_MATCH }
-            return { result, text: matches.join('\n'), content: matches.map((tool_name) => ({ type: 'tool_reference' as const, tool_name })) }
+            const content = matches.map((tool_name) => ({ type: 'tool_reference' as const, tool_name }))
+            return { result, text: matches.join('\n'), content, followUp: LOADED }
           },
         })
       }
