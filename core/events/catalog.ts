@@ -24,6 +24,7 @@ export interface EventMap {
   'turn.stop': { e: T.TurnStopInput; r: T.TurnStopResult }
   'turn.complete': { e: T.TurnCompleteInput; r: T.TurnCompleteResult }
   'tool.describe': { e: T.ToolDescribeInput; r: T.ToolDescribeResult }
+  'tool.invalid': { e: T.ToolInvalidInput; r: T.ToolInvalidResult }
   'tool.call': { e: T.ToolCallInput; r: T.ToolCallResult }
   'tool.check': { e: T.ToolCheckInput; r: T.ToolCheckResult }
   'tool.batch': { e: T.ToolBatchInput; r: T.ToolBatchResult }
@@ -208,6 +209,12 @@ export const catalog = {
     fires: { in: 'tool' },
     kind: 'answer', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'provider'], key: 'tool',
     isResult: has('description', 'string'), echo: (e) => ({ description: e.description }),
+  },
+  'tool.invalid': {
+    when: 'a tool call from the model failed its input schema, so it will not run: the error the model reads may be added to',
+    fires: { in: 'occasion' },
+    kind: 'rewrite', policy: 'open', budgetMs: DEFAULT_BUDGET_MS, pinned: ['tool', 'tool_use_id', 'input', 'agentId'], key: 'tool',
+    isResult: has('message', 'string'), echo: (e) => ({ message: e.message }),
   },
   'tool.call': {
     when: 'a tool call is about to run: beneath it run the permission check (tool.check) and the tool',

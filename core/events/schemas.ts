@@ -89,6 +89,7 @@ export const payloadSchemas = {
     reason: z.enum(['answer', 'aborted', 'refusal', 'error']), usage: usage.optional(), agentId,
   }),
   'tool.describe': z.looseObject({ tool: text, description: z.string(), provider: text }),
+  'tool.invalid': z.looseObject({ tool: text, tool_use_id: text, input: z.unknown(), message: z.string(), agentId }),
   'tool.call': z.looseObject({ tool: text, tool_use_id: text, agentId }),
   'tool.check': z.looseObject({
     tool: text, input: z.unknown(), tool_use_id: text.optional(), agentId, canAsk: z.boolean().optional(),

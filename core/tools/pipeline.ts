@@ -147,7 +147,7 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
   if (!tool) return outcome({ text: `Error: No such tool available: ${use.name}. Available tools: ${env.tools.names().join(', ')}`, isError: true })
   // The executor checked the input already, to learn whether the call is read-only: not again, unless the tool was replaced since.
   const checked = validated?.tool === tool ? validated.valid : validateInput(tool, use.input, { fromModel: true, at: env })
-  if (!checked.ok) return outcome({ text: checked.message, isError: true })
+  if (!checked.ok) return outcome({ text: await invalid(env, tool.name, use, checked.message), isError: true })
 
   let finalInput: unknown = checked.input
   let ran: ToolCallResult | undefined
@@ -203,6 +203,13 @@ export async function runToolCall(env: CallEnv, use: ToolUse, validated?: Checke
     context: r.context?.filter((c) => typeof c === 'string' && c.length > 0), ...endOf(r),
     ...(typeof r.followUp === 'string' && r.followUp !== '' ? { followUp: r.followUp } : {}),
   })
+}
+
+/** The error the model reads for input that failed its tool's schema, as tool.invalid handlers left it. */
+async function invalid(env: CallEnv, tool: string, use: ToolUse, message: string): Promise<string> {
+  if (!env.bus.has('tool.invalid')) return message
+  const e = { tool, tool_use_id: use.id, input: use.input, message, ...(env.agentId ? { agentId: env.agentId } : {}) }
+  return (await env.bus.emit('tool.invalid', e, undefined, { signal: env.signal, caller: env.caller })).message
 }
 
 const withNote = (text: string, note: string | undefined): string => (note ? `${text}\n\n${note}` : text)

@@ -6,6 +6,8 @@ import { searchMode, supportsToolSearch } from './mode.js'
 import { deferredByDefault } from './placement.js'
 import { deferTools, TOOL_SEARCH } from './request.js'
 import { searchTools, type DeferredTool } from './search.js'
+import { unloadedHint } from './unloaded.js'
+import type { ToolDefinition } from '../../core/model/types.js'
 
 const input = z.object({
   query: z.string().describe('"select:<name>[,<name>...]" for tools by name, or keywords; "+word" requires the word in the name'),
@@ -38,10 +40,13 @@ export default defineMod({
   register(on) {
     // The deferred tools of each conversation's latest request (a subagent's are its own).
     const deferred = new Map<string, DeferredTool[]>()
+    // And of those, the ones its request did not carry: the model has not seen their schemas.
+    const unloaded = new Map<string, ToolDefinition[]>()
     const key = (sessionId: unknown, agentId: string | undefined) => `${String(sessionId)}/${agentId ?? ''}`
 
     on('session.start', async ($, e, next) => {
       deferred.clear()
+      unloaded.clear()
       if (searchMode((name) => $.env.get(name)).kind !== 'off') {
         await registerTool($, {
           name: TOOL_SEARCH, description: DESCRIPTION, input, isReadOnly: true,
@@ -65,11 +70,19 @@ export default defineMod({
       return searchMode((name) => $.env.get(name)).kind === 'off' ? r : { ...r, isDeferred: true }
     })
 
+    // A call to a tool whose schema was never sent fails on input written blind: say how to load it.
+    on('tool.invalid', async ($, e, next) => {
+      const r = await next(e)
+      const tool = unloaded.get(key($.session.id(), e.agentId))?.find((t) => t.name === e.tool)
+      return tool ? { message: `${r.message}\n\n${unloadedHint(tool)}` } : r
+    })
+
     on('model.request', ($, e, next) => {
       if (e.purpose === 'complete') return next(e)
       const mode = supportsToolSearch(e.request.model) ? searchMode((name) => $.env.get(name)) : { kind: 'off' as const }
       const out = deferTools(e.request, mode, contextWindow(e.request.model))
       deferred.set(key($.session.id(), e.agentId), out.deferred)
+      unloaded.set(key($.session.id(), e.agentId), out.unloaded)
       return next({ ...e, request: out.request })
     })
   },

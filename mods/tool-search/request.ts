@@ -25,18 +25,20 @@ const isDeferred = (t: Tool): t is ToolDefinition => (t as ToolDefinition).defer
  * deferred, or search off (or `auto` and the schemas small enough), every schema goes upfront and
  * ToolSearch is left out. Otherwise a deferred tool is sent only once a result has referenced it,
  * after the others, in the order they were loaded, so loading one keeps the cached prefix; the
- * first user message says which tools can be loaded.
+ * first user message says which tools can be loaded. `unloaded`: the deferred tools the request
+ * does not carry, whose schemas the model has never seen.
  */
-export function deferTools(request: ModelRequest, mode: SearchMode, contextWindow: number): { request: ModelRequest; deferred: DeferredTool[] } {
+export function deferTools(request: ModelRequest, mode: SearchMode, contextWindow: number): { request: ModelRequest; deferred: DeferredTool[]; unloaded: ToolDefinition[] } {
   const tools = request.tools ?? []
   const deferred = tools.filter(isDeferred).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   const hasSearch = tools.some((t) => t.name === TOOL_SEARCH)
   if (deferred.length === 0 || !hasSearch || mode.kind === 'off' || (mode.kind === 'auto' && fits(deferred, contextWindow, mode.percent))) {
     const all = tools.filter((t) => t.name !== TOOL_SEARCH).map((t) => (isDeferred(t) ? withoutDefer(t) : t))
-    return { request: { ...request, tools: all }, deferred: [] }
+    return { request: { ...request, tools: all }, deferred: [], unloaded: [] }
   }
   const byName = new Map(deferred.map((t) => [t.name, t]))
   const loaded = referencedTools(request.messages).map((n) => byName.get(n)).filter((t): t is ToolDefinition => t !== undefined)
+  const unloaded = deferred.filter((t) => !loaded.includes(t))
   return {
     request: {
       ...request,
@@ -45,6 +47,7 @@ export function deferTools(request: ModelRequest, mode: SearchMode, contextWindo
       betas: [...new Set([...(request.betas ?? []), BETA])],
     },
     deferred: deferred.map((t) => ({ name: t.name, description: t.description })),
+    unloaded,
   }
 }
 

@@ -56,12 +56,13 @@ describe('event conformance', () => {
     checkRun('query() single', await p.read())
   })
 
-  it('query() streaming: a mention, an approved ask with a permission update, a denied call, a subagent, /model and /compact', async () => {
+  it('query() streaming: a mention, an approved ask with a permission update, a denied call, an invalid call, a subagent, /model and /compact', async () => {
     const p = await project({ permissions: { deny: ['Bash(rm:*)'] } })
     const script = [
       { reply: [
         { tool_use: { name: 'Bash', input: { command: 'touch made.txt', description: 'make a file' } } },
         { tool_use: { name: 'Bash', input: { command: 'rm -f notes.txt', description: 'remove the notes' } } },
+        { tool_use: { name: 'Read', input: { path: 'notes.txt' } } },
       ] },
       { reply: [{ tool_use: { name: 'Agent', input: { description: 'check', prompt: 'Read the notes, then say done.', subagent_type: 'general-purpose', run_in_background: false } } }] },
       // The subagent's own turn: a tool call, then its report.
@@ -87,7 +88,7 @@ describe('event conformance', () => {
     const events = await p.read()
     checkRun('query() streaming', events)
     const names = new Set(events.map((r) => r.event))
-    for (const name of ['prompt.mention', 'prompt.attachment', 'permission.ask', 'permission.update', 'permission.denied', 'agent.spawn', 'command.run', 'model.switch', 'session.compact'] as const) {
+    for (const name of ['prompt.mention', 'prompt.attachment', 'permission.ask', 'permission.update', 'permission.denied', 'agent.spawn', 'command.run', 'model.switch', 'session.compact', 'tool.invalid'] as const) {
       expect(names, `${name} never fired`).toContain(name)
     }
     // The subagent's own turn raises the turn and tool events with its agentId.
