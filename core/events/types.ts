@@ -306,11 +306,11 @@ export type ToolCallResult =
   | { result: unknown; isError?: false; text?: string; content?: ToolResultContent[]; context?: string[]; followUp?: string; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding; ranWith?: Record<string, unknown> }
   | { result: unknown; isError: true; text?: string; content?: ToolResultContent[]; context?: string[]; followUp?: string; isReadOnly?: boolean; halt?: string; endTurn?: TurnEnding; ranWith?: Record<string, unknown> }
 
-/** One call of a batch as answered: `result` is the text the model reads. */
 /** A model's tool call whose input failed its tool's schema: `message` is the error it reads; a handler may add to it. */
 export interface ToolInvalidInput { tool: string; tool_use_id: string; input: unknown; message: string; agentId?: string }
 export interface ToolInvalidResult { message: string }
 
+/** One call of a batch as answered: `result` is the text the model reads. */
 export interface ToolBatchCall { tool: string; tool_use_id: string; input: unknown; result: string; isError: boolean }
 export interface ToolBatchInput { turnId: string; calls: readonly ToolBatchCall[]; agentId?: string }
 /** `context` goes beside the batch's results; `halt` ends the turn as hook_stopped before the next request. */
