@@ -14,7 +14,7 @@ const WORDS = ['amber', 'bold', 'brisk', 'calm', 'clear', 'keen', 'quiet', 'swif
 export function worktreeNameProblem(name: string): string | undefined {
   if (name.length > MAX_NAME) return `Invalid worktree name "${name}": it must be at most ${MAX_NAME} characters`
   if (!name.split('/').every((s) => SEGMENT.test(s))) {
-    return `Invalid worktree name "${name}": each "/"-separated segment must be non-empty and contain only letters, digits, dots, underscores, and dashes`
+    return `Invalid worktree name "${name}": each "/"-separated segment must be non-empty, made of letters, digits, dots, underscores and dashes alone`
   }
   return undefined
 }

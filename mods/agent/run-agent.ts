@@ -16,8 +16,8 @@ import { backgroundOff } from '../_shared/background-off.js'
 import type { Roster } from './roster.js'
 
 export const agentInput = z.object({
-  description: z.string().describe('A short (3-5 word) description of the task'),
-  prompt: z.string().describe('The task for the agent to perform'),
+  description: z.string().describe('What the agent is doing, in three to five words'),
+  prompt: z.string().describe('The whole task, as the agent should carry it out'),
   subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
   model: z.string().optional().describe('A model for this agent (an alias such as sonnet, opus or haiku, or an id); default: the agent type\'s, else the current model'),
   effort: z.enum(EFFORT_LEVELS).optional().describe('The reasoning effort of the agent\'s requests; default: the session\'s'),

@@ -20,7 +20,7 @@ export type EditInput = z.output<typeof editInput>
 
 export const EDIT_DESCRIPTION = `Replaces exact text in a file.
 - The file must have been read with Read in this session. If it has changed on disk since, old_string must still match the current file.
-- old_string must match the file exactly, whitespace and indentation included. Copy it from Read's output without the line-number prefix (the number, then a tab).
+- old_string is matched character for character, whitespace and indentation included. Copy it from Read's output without the line-number prefix (the number, then a tab).
 - old_string must occur exactly once: include enough surrounding lines to make it unique, or set replace_all to change every occurrence (e.g. to rename a variable).
 - An empty old_string creates a new file (or fills an empty one) with new_string.
 - Line endings and encoding of the file are kept.

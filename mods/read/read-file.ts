@@ -45,8 +45,8 @@ export const readInput = z.object({
 })
 export type ReadInput = z.output<typeof readInput>
 
-export const READ_DESCRIPTION = `Reads a file from the local filesystem.
-- file_path must be an absolute path inside the session's working directories.
+export const READ_DESCRIPTION = `Reads a file on this machine.
+- file_path is absolute, inside the session's working directories.
 - By default up to ${DEFAULT_LINES} lines are returned from the start of the file; pass offset (1-based line) and limit for longer files.
 - Lines longer than ${MAX_LINE_CHARS} characters are cut.
 - Output is numbered like \`cat -n\`: the line number, a tab, then the line. The number is not part of the file.

@@ -19,7 +19,7 @@ const createInput = z.strictObject({
 })
 const idInput = z.strictObject({ taskId: z.string().describe('The id of the task') })
 const updateInput = z.strictObject({
-  taskId: z.string().describe('The id of the task to update'),
+  taskId: z.string().describe('Which task to change (its id)'),
   subject: z.string().describe('New subject for the task').optional(),
   description: z.string().describe('New description for the task').optional(),
   activeForm: activeForm.optional(),

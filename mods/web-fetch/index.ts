@@ -23,7 +23,7 @@ const options = z.object({
   model: z.string().optional(),
 })
 
-const DESCRIPTION = 'Fetch a URL and answer a prompt about its content. HTML is converted to markdown and read by a small, fast model; the answer comes back. http is upgraded to https; a redirect to another host is reported rather than followed. A page too long for one call is read in parts: the result names the offset to read on from.'
+const DESCRIPTION = 'Fetch a URL and answer a prompt about its content. HTML is converted to markdown and read by a small, fast model; the answer comes back. http is upgraded to https; a redirect to another host is reported rather than followed. A long page comes in parts: the result names the offset to read on from.'
 
 /** WebFetch: fetch, HTML to markdown, then a small model call answers the prompt over the page. */
 export default defineMod({

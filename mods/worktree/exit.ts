@@ -17,7 +17,7 @@ Call it only when the user asks to leave the worktree. Parameters:
 - \`action\` (required): "keep" leaves the worktree and its branch on disk (to come back to, or to keep changes); "remove" deletes the worktree and its branch (a worktree a hook made is removed by its WorktreeRemove hook).
 - \`discard_changes\` (default false, only with "remove"): a worktree whose files are not all committed, or whose commits the original branch lacks, is removed only when this is true. When the tool refuses and lists the changes, confirm with the user before calling it again with \`discard_changes: true\`.`
 
-const NO_SESSION = 'No-op: there is no active EnterWorktree session to exit. This tool only operates on worktrees created by EnterWorktree in the current session \u2014 it will not touch worktrees created manually or in a previous session. No filesystem changes were made.'
+const NO_SESSION = 'Nothing to exit: this session has not entered a worktree with EnterWorktree. ExitWorktree leaves only a worktree this session entered that way, never one made by hand or by an earlier session. Nothing on disk changed.'
 
 type Exit = z.output<typeof exitInput>
 type Env = Record<string, string | undefined>

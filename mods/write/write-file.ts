@@ -17,7 +17,7 @@ export const writeInput = z.object({
 export type WriteInput = z.output<typeof writeInput>
 
 export const WRITE_DESCRIPTION = `Writes a file, replacing it if it exists.
-- file_path must be an absolute path inside the session's working directories; missing parent directories are created.
+- file_path is absolute, inside the session's working directories; missing parent directories are created.
 - An existing file must have been read whole with Read in this session first, and must not have changed since.
 - To change part of an existing file, prefer Edit: it sends only the change.
 - Do not create documentation or README files unless asked to.`

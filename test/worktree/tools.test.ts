@@ -53,7 +53,7 @@ describe('EnterWorktree and ExitWorktree move the main session into a git worktr
       'Worktree has 1 uncommitted file. Removing will discard this work permanently. Confirm with the user, then re-invoke with discard_changes: true — or use action: "keep" to preserve the worktree.',
       `Exited and removed worktree at “${wt}”. Discarded 1 uncommitted file. Session is now back in “${at}”.`,
       at,
-      expect.stringMatching(/^No-op: there is no active EnterWorktree session to exit\./),
+      expect.stringMatching(/^Nothing to exit: this session has not entered a worktree with EnterWorktree\./),
     ])
     expect(git(at, 'worktree', 'list')).not.toContain(wt)
     expect(git(at, 'branch', '--list', 'worktree-w1')).toBe('')
