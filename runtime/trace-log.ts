@@ -160,12 +160,14 @@ function clip(value: unknown, depth: number, budget: { left: number }): unknown 
   if (Array.isArray(value)) {
     const n = Math.min(value.length, MAX_ITEMS)
     const items: unknown[] = []
-    for (let i = 0; i < n; i++) items.push(clip(value[i], depth + 1, budget))
+    for (let i = 0; i < n; i++) items.push(budget.left > 0 ? clip(value[i], depth + 1, budget) : '…')
     if (value.length > MAX_ITEMS) items.push(`… ${value.length - MAX_ITEMS} more items`)
     return items
   }
   const out: Record<string, unknown> = {}
   const keys = Object.keys(value)
-  for (let i = 0; i < keys.length; i++) out[keys[i]!] = clip((value as Record<string, unknown>)[keys[i]!], depth + 1, budget)
+  // Past the budget a value is not read at all: a getter there (a deferred tool's schema, made on
+  // first read) would do its work for a record that keeps none of it.
+  for (let i = 0; i < keys.length; i++) out[keys[i]!] = budget.left > 0 ? clip((value as Record<string, unknown>)[keys[i]!], depth + 1, budget) : '…'
   return out
 }

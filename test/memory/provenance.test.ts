@@ -31,4 +31,14 @@ describe('provenance memory', () => {
     expect(kept.at(-1)!.subject).toBe('t999')
     expect(log.why('t0')).toEqual([])
   })
+
+  it('reads no value past the budget of a side: a getter there (the schema of a deferred tool) is not run for the record', () => {
+    const log = new ProvenanceLog()
+    let read = 0
+    // The name and description before it spend the whole budget (4,000 characters a side, 2,000 a string).
+    const tools = [{ name: 'n'.repeat(2_000), description: 'd'.repeat(2_000), get input_schema() { read++; return { type: 'object' } } }]
+    log.add({ mod: 'm', event: 'model.request', kind: 'rewrite', subject: 'r', before: { tools }, after: { tools }, at: 0 })
+    expect(log.why('r')).toHaveLength(1)
+    expect(read).toBe(0)
+  })
 })
