@@ -99,14 +99,21 @@ export function describeError(err: unknown): string {
 }
 
 /**
- * As describeError, with the error's cause after it when the message does not already say it:
- * a failed connection's message ("fetch failed", "Connection error.") says nothing of why, its
- * cause does ("connect ECONNREFUSED 127.0.0.1:8080").
+ * As describeError, with the innermost cause after it when the message does not already say it:
+ * a failed connection's message ("Connection error.", wrapping fetch's "fetch failed") says
+ * nothing of why, the system's error at the bottom does ("connect ECONNREFUSED 127.0.0.1:8080").
  */
 export function describeWithCause(err: unknown): string {
   const message = describeError(err)
-  const cause = err instanceof Error ? err.cause : undefined
+  const cause = innermostCause(err)
   if (cause === undefined) return message
   const why = describeError(cause)
   return why && !message.includes(why) ? `${message} (${why})` : message
+}
+
+/** The last error of `err`'s cause chain; undefined when it has no cause. */
+export function innermostCause(err: unknown): unknown {
+  let inner: unknown
+  for (let at = err; at instanceof Error && at.cause !== undefined && at.cause !== at; at = at.cause) inner = at.cause
+  return inner
 }

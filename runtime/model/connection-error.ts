@@ -1,4 +1,4 @@
-import { describeError } from '../../core/errors.js'
+import { describeWithCause, innermostCause } from '../../core/errors.js'
 
 // What a user can do about the usual reasons a connection to the API fails, by the system's code.
 const HINTS: Record<string, string> = {
@@ -18,17 +18,11 @@ const HINTS: Record<string, string> = {
 }
 
 /**
- * Why a connection to the API failed, in words a user can act on. The SDK's error ("Connection
- * error.") wraps fetch's ("fetch failed"), which wraps the system's ("connect ECONNREFUSED
- * 127.0.0.1:8080"): only the innermost says why, and its code picks the advice.
+ * Why a connection to the API failed, in words a user can act on: the system's reason under the
+ * SDK's and fetch's wrappers (describeWithCause), and advice picked by its code.
  */
 export function describeConnectionFailure(err: unknown): string {
-  let inner: unknown = err
-  while (inner instanceof Error && inner.cause !== undefined && inner.cause !== inner) inner = inner.cause
-  const outer = describeError(err)
-  if (inner === err) return outer
-  const why = describeError(inner)
-  const code = typeof (inner as { code?: unknown }).code === 'string' ? (inner as { code: string }).code : undefined
-  const hint = code ? HINTS[code] : undefined
-  return `${outer} (${why})${hint ? `: ${hint}` : ''}`
+  const code = (innermostCause(err) as { code?: unknown } | undefined)?.code
+  const hint = typeof code === 'string' ? HINTS[code] : undefined
+  return `${describeWithCause(err)}${hint ? `: ${hint}` : ''}`
 }
