@@ -1,4 +1,3 @@
-import { httpFetch } from '../../runtime/model/http-fetch.js'
 import { proxyFor } from '../../runtime/model/proxy-env.js'
 
 type Env = Record<string, string | undefined>
@@ -9,9 +8,10 @@ type Env = Record<string, string | undefined>
  * A URL no proxy covers stays on Node's fetch, which follows redirects.
  */
 export function hookFetch(env: () => Env): typeof fetch {
-  return ((input: string | URL | Request, init?: RequestInit) => {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input))
-    const now = env()
-    return proxyFor(url, now) ? httpFetch(url.href, init, now) : fetch(input, init)
+    const proxy = proxyFor(url, env())
+    if (!proxy) return fetch(input, init)
+    return (await import('../../runtime/model/proxied-fetch.js')).proxiedFetch(url, init ?? {}, proxy)
   }) as typeof fetch
 }
