@@ -1,3 +1,4 @@
+import { envTrue } from '../../core/env.js'
 import { z } from 'zod'
 import type { SpawnAnswer, SpawnRequest } from '../../core/mod/contracts.js'
 import { defineMod } from '../../core/mod/define.js'
@@ -107,7 +108,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined), loadedPlugins($), settingSources($))
       // Claude Code's switch for SDK hosts that bring their own agent types: the built-in ones go.
-      if (/^(1|true|yes|on)$/i.test($.env.get('CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS') ?? '')) {
+      if (envTrue($.env.get('CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS'))) {
         for (const a of [...agents.values()]) if (a.scope === 'built-in') agents.delete(a.name)
       }
       const flags = await launchFlags($)

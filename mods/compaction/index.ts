@@ -5,7 +5,8 @@ import { defineMod } from '../../core/mod/define.js'
 import { toolResultsDirOf } from '../_shared/session-dir.js'
 import { AutoCompaction, type Policy } from './auto.js'
 import { summarize } from './summarize.js'
-import { autoThreshold, isOn } from './threshold.js'
+import { autoThreshold } from './threshold.js'
+import { envTrue } from '../../core/env.js'
 import { persistResult } from './tool-results.js'
 import { describeError } from '../../core/errors.js'
 import { registerCommands } from '../_shared/register-command.js'
@@ -76,7 +77,7 @@ export default defineMod({
       const reference = at ?? autoThreshold({ model, thresholdTokens: opts.thresholdTokens, env: () => undefined, warn: () => {} })!
       policy = {
         ...(at !== undefined ? { autoAt: at } : {}),
-        ...(opts.microcompact && !isOn($.env.get('DISABLE_COMPACT')) ? {
+        ...(opts.microcompact && !envTrue($.env.get('DISABLE_COMPACT')) ? {
           microcompact: { atTokens: Math.floor(reference * opts.microcompact.atFraction), keepRecent: opts.microcompact.keepRecent, tools: opts.microcompact.tools, marker: opts.microcompact.marker },
         } : {}),
       }
@@ -120,7 +121,7 @@ export default defineMod({
     }, { budgetMs: 600_000 })
 
     on('session.compact', ($, e, next) => {
-      if (isOn($.env.get('DISABLE_COMPACT'))) return { skip: 'compaction is disabled (DISABLE_COMPACT)' }
+      if (envTrue($.env.get('DISABLE_COMPACT'))) return { skip: 'compaction is disabled (DISABLE_COMPACT)' }
       if (e.trigger === 'auto' && !opts.auto) return { skip: 'automatic compaction is off' }
       return summarize($, e, summaryOptions(opts, threshold)).catch((err: unknown) => ({ skip: `compaction failed: ${describeError(err)}`, isFailed: true as const }))
     }, { stage: STAGE.last, budgetMs: 600_000 })

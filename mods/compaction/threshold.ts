@@ -1,3 +1,4 @@
+import { envTrue } from '../../core/env.js'
 import { contextWindow, maxOutputTokens } from '../../core/model/pricing.js'
 
 type Env = (name: string) => string | undefined
@@ -25,7 +26,7 @@ export interface ThresholdInput {
  */
 export function autoThreshold(input: ThresholdInput): number | undefined {
   const { env, warn } = input
-  if (isOn(env('DISABLE_COMPACT')) || isOn(env('DISABLE_AUTO_COMPACT'))) return undefined
+  if (envTrue(env('DISABLE_COMPACT')) || envTrue(env('DISABLE_AUTO_COMPACT'))) return undefined
   const absolute = intVar(env, 'MODLOOP_AUTOCOMPACT_TOKENS', 1, Number.MAX_SAFE_INTEGER, warn)
   if (absolute !== undefined) return absolute
   if (input.thresholdTokens !== undefined) return input.thresholdTokens
@@ -37,8 +38,6 @@ export function autoThreshold(input: ThresholdInput): number | undefined {
   if (pct !== undefined) at = Math.min(at, Math.floor((window * pct) / 100))
   return Math.max(1, at)
 }
-
-export const isOn = (v: string | undefined): boolean => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim())
 
 function intVar(env: Env, name: string, min: number, max: number, warn: (text: string) => void): number | undefined {
   const raw = env(name)

@@ -1,5 +1,4 @@
-/** How Claude Code reads a switch in the environment: `1`, `true`, `yes` or `on`, any case, spaces around allowed. */
-const isOn = (v: string | undefined): boolean => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim())
+import { envTrue as isOn } from '../../core/env.js'
 
 /** The model families with a switch of their own: `DISABLE_PROMPT_CACHING_HAIKU` and so on. */
 const FAMILIES = ['haiku', 'sonnet', 'opus', 'fable'] as const
