@@ -7,6 +7,7 @@ import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
 import { envFacts, renderEnv, type EnvFacts } from './env-section.js'
 import { gitSnapshot } from './git-snapshot.js'
+import { gitInstructionsOn } from './git-instructions.js'
 
 const options = z.object({
   /** The environment section (`context:env`): cwd, git or not, platform, OS, shell, date, model. */
@@ -33,6 +34,17 @@ async function facts($: ModApi, { cwd, inRepo }: SessionContext): Promise<EnvFac
   return envFacts(cwd, found, (n) => $.env.get(n), [...new Set(dirs.map((d) => resolve(cwd, d)))])
 }
 
+/** Whether the settings (or CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS) let the git snapshot go out; a host without launch flags reads the files alone. */
+async function gitWanted($: ModApi, cwd: string): Promise<boolean> {
+  let flags: unknown = {}
+  try {
+    flags = await $.settings.read({ source: 'flag' })
+  } catch {
+    // no launch flags
+  }
+  return gitInstructionsOn({ cwd, flags, env: $.env.all() })
+}
+
 /** Context: the environment and git sections at the end of the system prompt. */
 export default defineMod({
   name: 'context',
@@ -45,15 +57,16 @@ export default defineMod({
     // Both are started here and awaited by the first prompt.compose, so git runs while the
     // first prompt is being prepared instead of holding up session start.
     on('session.start', ($, e, next) => {
-      const gitOff = !opts.git || /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS') ?? '')
       const inRepo = findRepoRoot(e.cwd).then((root) => root !== undefined)
       // Outside a repository git has nothing to say; spawning it to learn that costs more than the walk.
-      const snapshot = async () => ((await inRepo) || $.env.get('GIT_DIR')
-        ? gitSnapshot(e.cwd, { timeoutMs: opts.gitTimeoutMs, maxStatusChars: opts.maxStatusChars })
-        : undefined)
+      // The settings are read beside the walk, so a snapshot they turn off is never taken.
+      const snapshot = async () => {
+        const [found, wanted] = await Promise.all([inRepo, gitWanted($, e.cwd)])
+        return wanted && (found || $.env.get('GIT_DIR')) ? gitSnapshot(e.cwd, { timeoutMs: opts.gitTimeoutMs, maxStatusChars: opts.maxStatusChars }) : undefined
+      }
       sessions.set(e.sessionId, {
         cwd: e.cwd, inRepo,
-        git: gitOff ? Promise.resolve(undefined) : snapshot(),
+        git: opts.git ? snapshot() : Promise.resolve(undefined),
       })
       return next(e)
     })

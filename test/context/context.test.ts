@@ -92,6 +92,24 @@ describe('context', () => {
     expect(noEnv).toContain('gitStatus')
   })
 
+  it('the settings\' includeGitInstructions: false leaves the snapshot out; CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS=0 brings it back', async () => {
+    const project = await tempDir('context-nogit')
+    try {
+      await writeTree(project, { '.claude/settings.json': JSON.stringify({ includeGitInstructions: false }) })
+      execFileSync('git', ['init', '-q'], { cwd: project })
+      const fromFile = systemText((await runScript([{ reply: 'ok' }], 'hi', { cwd: project, mods: [contextMod] })).requests[0]!.body)
+      expect(fromFile).toContain('Is the directory a git repository: yes')
+      expect(fromFile).not.toContain('gitStatus')
+      // The last source that sets it wins: --settings over the project's file.
+      const back = systemText((await runScript([{ reply: 'ok' }], 'hi', { cwd: project, mods: [contextMod], settings: { includeGitInstructions: true } })).requests[0]!.body)
+      expect(back).toContain('gitStatus')
+      const byEnv = systemText((await runScript([{ reply: 'ok' }], 'hi', { cwd: project, mods: [contextMod], env: { CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: '0' } })).requests[0]!.body)
+      expect(byEnv).toContain('gitStatus')
+    } finally {
+      await rm(project, { recursive: true, force: true })
+    }
+  })
+
   it('lists the directories the session may use besides its cwd (--add-dir) in the environment', async () => {
     const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: plain, mods: [contextMod], additionalDirectories: [repo] })
     expect(systemText(run.requests[0]!.body)).toContain(`Is the directory a git repository: no\nAdditional working directories:\n  - ${repo}\nPlatform:`)
