@@ -9,6 +9,7 @@ import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
 import { findStyle, readChoice, type StyleChoice } from './select.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { registerCommands } from '../_shared/register-command.js'
+import { languageSection, readLanguage } from './language.js'
 
 const options = z.object({
   /** Where `~/.claude` (settings.json, output-styles/) is looked for (tests); else CLAUDE_CONFIG_DIR, else HOME. */
@@ -21,6 +22,8 @@ interface SessionStyles {
   styles: OutputStyle[]
   active?: OutputStyle
   choice?: StyleChoice
+  /** The settings' `language`: the model answers in it. */
+  language?: string
 }
 
 /**
@@ -29,11 +32,12 @@ interface SessionStyles {
  * the `outputStyle` setting. The style's text follows the other sections; the preset's concise-output
  * section goes, and its coding section too unless the style says `keep-coding-instructions: true`.
  * Each prompt carries a reminder that the style is in force; subagents keep their own prompts.
- * `/output-style` lists the styles; init names the one in force.
+ * `/output-style` lists the styles; init names the one in force. The settings' `language` adds a
+ * section asking the model to answer in that language, as Claude Code's does.
  */
 export default defineMod({
   name: 'output-styles',
-  description: 'Output styles from ~/.claude/output-styles, .claude/output-styles and plugins, chosen by the outputStyle setting; /output-style lists them',
+  description: 'Output styles from ~/.claude/output-styles, .claude/output-styles and plugins, chosen by the outputStyle setting; /output-style lists them; the language setting',
   options,
   provides: ['outputStyle'],
   uses: { loadedPlugins: 'optional' },
@@ -56,9 +60,12 @@ export default defineMod({
       const styles = [...fromPlugins.flat(), ...user!, ...project!]
       const flags = $.settings.read({ source: 'flag' })
       const settingsArgs = Array.isArray(flags.settings) ? flags.settings.filter((s): s is string => typeof s === 'string') : []
-      const choice = await readChoice({ cwd: e.cwd, claudeDir, option: opts.outputStyle, settingsArgs, sources }, warn)
+      const [choice, language] = await Promise.all([
+        readChoice({ cwd: e.cwd, claudeDir, option: opts.outputStyle, settingsArgs, sources }, warn),
+        readLanguage({ cwd: e.cwd, ...(opts.home ? { home: opts.home } : {}), flags, env: $.env.all() }, warn),
+      ])
       const active = findStyle(styles, choice, warn)
-      sessions.set(e.sessionId, { styles, ...(active ? { active } : {}), ...(choice ? { choice } : {}) })
+      sessions.set(e.sessionId, { styles, ...(active ? { active } : {}), ...(choice ? { choice } : {}), ...(language ? { language } : {}) })
       await registerCommands($, [{ name: 'output-style', description: 'List the output styles (the outputStyle setting picks one)', kind: 'local' }], warn)
       return next(e)
     })
@@ -79,9 +86,15 @@ export default defineMod({
 
     on('prompt.compose', async ($, e, next) => {
       const r = await next(e)
-      const active = sessions.get($.session.id())?.active
-      if (!active || e.agentId) return r
-      return { sections: [...r.sections, { id: 'output-style', text: `# Output style: ${active.name}\n\n${active.body}`, scope: 'session' }] }
+      const { active, language } = sessions.get($.session.id()) ?? {}
+      if ((!active && !language) || e.agentId) return r
+      return {
+        sections: [
+          ...r.sections,
+          ...(language ? [{ id: 'language', text: languageSection(language), scope: 'session' as const }] : []),
+          ...(active ? [{ id: 'output-style', text: `# Output style: ${active.name}\n\n${active.body}`, scope: 'session' as const }] : []),
+        ],
+      }
       // Outer to the other mods' section handlers, so the style follows what they add, as Claude Code appends it.
     }, { stage: STAGE.early })
 
