@@ -26,7 +26,8 @@ export function toolProviders(session: Session): Record<string, Provider> {
       const readOnly = spec.isReadOnly
       const tool: Tool = {
         name, mod, description: spec.description, input: spec.input, ...(spec.traits ? { traits: { ...spec.traits } } : {}),
-        jsonSchema: spec.input ? undefined : spec.inputSchema ?? spec.jsonSchema ?? { type: 'object' },
+        // Beside a zod input, a JSON Schema given is what the model is shown: its conversion made ahead of time.
+        jsonSchema: spec.input ? spec.jsonSchema ?? spec.inputSchema : spec.inputSchema ?? spec.jsonSchema ?? { type: 'object' },
         isReadOnly: typeof readOnly === 'function' ? readOnly : () => readOnly === true,
         ...(spec.resolveInput ? { resolveInput: spec.resolveInput } : {}),
         ...(spec.coerceInput ? { coerceInput: spec.coerceInput } : {}),

@@ -121,7 +121,11 @@ export interface ToolRegistration {
   description: string
   /** A zod schema for the input (converted to JSON Schema with zod's own converter). */
   input?: z.ZodType
-  /** Or a JSON Schema, for tools described elsewhere (`jsonSchema`, the Tool contract's name, is taken too). */
+  /**
+   * Or a JSON Schema, for tools described elsewhere (`jsonSchema`, the Tool contract's name, is
+   * taken too). Given beside `input`, it is what the model is shown (a conversion made ahead of
+   * time), and `input` still validates the calls.
+   */
   inputSchema?: Record<string, unknown>
   jsonSchema?: Record<string, unknown>
   isReadOnly?: boolean | ((input: any) => boolean)

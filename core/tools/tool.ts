@@ -58,7 +58,8 @@ export interface LinesChanged { added: number; removed: number }
 
 /**
  * The Tool contract. Input is described by a zod schema (turned into JSON Schema with zod's own
- * converter) or, for tools defined elsewhere (MCP), by a JSON Schema plus a validator.
+ * converter) or, for tools defined elsewhere (MCP), by a JSON Schema plus a validator. A zod
+ * schema's `jsonSchema`, when given, is its conversion made ahead of time (the built-in tools').
  */
 export interface Tool<I = any> {
   readonly name: string

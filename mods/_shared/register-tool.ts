@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { ToolRegistration } from '../../core/mod/contracts.js'
 import type { ModApi } from '../../core/mod/api.js'
 import type { CoercedInput, InputPlace, ToolContext, ToolOutput, ToolTraits } from '../../core/tools/tool.js'
+import { keptJsonSchema } from './builtin-input.js'
 
 /** A built-in tool: a zod input schema, and an implementation typed by it. */
 export interface BuiltinTool<S extends z.ZodType> {
@@ -19,10 +20,12 @@ export interface BuiltinTool<S extends z.ZodType> {
 /**
  * Registers a tool that carries its own `call`, so it keeps its plain name. `$.tool.register` is
  * typed for the mod model's schema-only shape; the loop's provider also takes this richer one.
+ * An input declared with builtinInput() goes with its JSON Schema converted ahead of time.
  */
 export function registerTool<S extends z.ZodType>($: ModApi, tool: BuiltinTool<S>): Promise<{ tool: string }> {
   const register = $.tool.register as unknown as (spec: ToolRegistration) => Promise<{ tool: string }>
-  return register(tool as unknown as ToolRegistration)
+  const jsonSchema = keptJsonSchema(tool.input)
+  return register((jsonSchema ? { ...tool, jsonSchema } : tool) as unknown as ToolRegistration)
 }
 
 /** A failed call: the model reads `text`, and hooks see the same text as tool_response. */

@@ -14,8 +14,9 @@ import { finishWorktree, type KeptWorktree, type Worktree } from '../_shared/wor
 import { isolate, type HookWorktree } from './isolate.js'
 import { backgroundOff } from '../_shared/background-off.js'
 import type { Roster } from './roster.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-export const agentInput = z.object({
+export const agentInput = builtinInput('Agent', z.object({
   description: z.string().describe('What the agent is doing, in three to five words'),
   prompt: z.string().describe('The whole task, as the agent should carry it out'),
   subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
@@ -23,7 +24,7 @@ export const agentInput = z.object({
   effort: z.enum(EFFORT_LEVELS).optional().describe('The reasoning effort of the agent\'s requests; default: the session\'s'),
   run_in_background: z.boolean().optional().describe('Whether the agent runs in the background (the default): the call returns at once, and its report comes back to you on its own when it is done. false: the call waits for the report'),
   isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works in a git worktree of its own (a copy of the repository on a new branch), kept if it changes anything'),
-})
+}))
 export type AgentInput = z.output<typeof agentInput>
 
 export interface AgentRun {

@@ -6,14 +6,15 @@ import { capText } from './capped-text.js'
 import type { ShellSession } from './shell-session.js'
 import type { TaskRegistry } from '../_shared/tasks.js'
 import { describeError } from '../../core/errors.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-export const bashOutputInput = z.object({
+export const bashOutputInput = builtinInput('BashOutput', z.object({
   bash_id: z.string().describe('The id of the background shell (e.g. bash_1)'),
   filter: z.string().optional().describe('A regular expression: only output lines matching it are returned; the others are discarded'),
-})
-export const killShellInput = z.object({
+}))
+export const killShellInput = builtinInput('KillShell', z.object({
   shell_id: z.string().describe('The id of the background shell to stop'),
-})
+}))
 
 export const BASH_OUTPUT_DESCRIPTION = `Reads the output a background shell (started by Bash with run_in_background) produced since the last read, and its status.
 - Each call returns only new output.

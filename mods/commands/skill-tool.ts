@@ -4,11 +4,12 @@ import type { AgentRunner } from '../_shared/agent-runner.js'
 import { failure, type BuiltinTool } from '../_shared/register-tool.js'
 import type { PromptCommand } from './definitions.js'
 import { ShellLineRefused } from './shell-expansion.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-const input = z.object({
+const input = builtinInput('Skill', z.object({
   skill: z.string().min(1).describe('The name of the skill to run, as the skills listing gives it (a leading "/" is allowed)'),
   args: z.string().optional().describe('Arguments for the skill, as a person would type them after /name'),
-})
+}))
 
 const DESCRIPTION = `Runs a skill: a packaged set of instructions for a particular kind of task. The skills available are listed in the system prompt under "# Skills".
 - Call it as soon as a task matches a skill's description, before working on the task, and follow the instructions that come after its result.

@@ -4,6 +4,7 @@ import { failure, type BuiltinTool } from '../_shared/register-tool.js'
 import type { Job } from './jobs-file.js'
 import type { Scheduler, ScheduledJob } from './scheduler.js'
 import { cronError, formatWhen, humanSchedule, RECURRING_MAX_AGE_MS } from './schedule.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
 const CREATE_DESCRIPTION = `Schedules a prompt to run later as a turn of this session: once (a reminder) or again and again.
 
@@ -23,15 +24,15 @@ To react the moment a file or command output changes, watch it instead: a schedu
 
 The answer holds the job's id, for CronDelete.`
 
-const createInput = z.object({
+const createInput = builtinInput('CronCreate', z.object({
   cron: z.string().describe('When to run, as 5 cron fields in local time: minute hour day-of-month month day-of-week (e.g. "*/15 * * * *" every quarter hour, "45 9 3 7 *" on July 3 at 9:45am)'),
   prompt: z.string().describe('The prompt that runs as a turn each time the job comes due'),
   recurring: z.boolean().optional().describe('true (default): run at every match until deleted or 30 days have passed. false: run at the next match only, then delete the job'),
   durable: z.boolean().optional().describe('true: also save the job to .claude/scheduled_tasks.json so later sessions in this project take it up. false (default): this session only'),
-}).strict()
+}).strict())
 
-const deleteInput = z.object({ id: z.string().describe('The id CronCreate answered with') }).strict()
-const listInput = z.object({}).strict()
+const deleteInput = builtinInput('CronDelete', z.object({ id: z.string().describe('The id CronCreate answered with') }).strict())
+const listInput = builtinInput('CronList', z.object({}).strict())
 
 /** A fresh job id: 8 hex digits, as Claude Code's. node:crypto is loaded at the first, not at start. */
 const newId = async () => (await import('node:crypto')).randomBytes(4).toString('hex')

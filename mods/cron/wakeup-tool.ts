@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ToolOutput } from '../../core/tools/tool.js'
 import { failure, type BuiltinTool } from '../_shared/register-tool.js'
 import type { Scheduler } from './scheduler.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
 export const MIN_DELAY_S = 60
 export const MAX_DELAY_S = 3600
@@ -16,13 +17,13 @@ Choosing delaySeconds: it is kept between 60 and 3600 seconds. Requests are cach
 
 \`reason\` is one specific sentence on the delay you chose ("CI takes about 8 minutes"); the user sees it. \`noop\` is true when this round found nothing new and changed nothing, false when it did something.`
 
-const input = z.object({
+const input = builtinInput('ScheduleWakeup', z.object({
   delaySeconds: z.number().optional().describe('How many seconds from now the next round runs; kept between 60 and 3600. Needed unless stop is true'),
   reason: z.string().optional().describe('One specific sentence on why this delay; shown to the user. Needed unless stop is true'),
   prompt: z.string().optional().describe('What runs when the wake-up fires: the /loop input, word for word, or <<autonomous-loop-dynamic>> for a /loop with no task. Needed unless stop is true'),
   stop: z.boolean().optional().describe('true ends the loop now: the pending wake-up is cancelled and the other fields are ignored'),
   noop: z.boolean().optional().describe('true: this round changed nothing worth keeping. false: it did something (an edit, a finding). Needed unless stop is true'),
-}).strict()
+}).strict())
 
 /** "HH:MM:SS", local time. */
 export const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 8)

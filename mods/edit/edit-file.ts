@@ -9,13 +9,14 @@ import { failure } from '../_shared/register-tool.js'
 import { readFirstAlways, type UnreadCheck } from '../_shared/unread-change.js'
 import { decodeText, DEFAULT_FORMAT, encodeText, fitsEncoding, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
 import { applyEdit } from './apply-edit.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-export const editInput = z.object({
+export const editInput = builtinInput('Edit', z.object({
   file_path: z.string().describe('The absolute path of the file to change'),
   old_string: z.string().describe('The exact text to replace'),
   new_string: z.string().describe('The text to put in its place (must differ from old_string)'),
   replace_all: z.boolean().optional().default(false).describe('Replace every occurrence of old_string (default false)'),
-})
+}))
 export type EditInput = z.output<typeof editInput>
 
 export const EDIT_DESCRIPTION = `Replaces exact text in a file.

@@ -4,11 +4,12 @@ import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { allowedRoots, checkPath, isInside } from '../_shared/allowed-paths.js'
 import { failure } from '../_shared/register-tool.js'
 import { walkFilter, type GlobSwitches } from './skipped-dirs.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-export const globInput = z.object({
+export const globInput = builtinInput('Glob', z.object({
   pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
   path: z.string().optional().describe('The directory to search in (default: the session working directory). Omit it rather than passing "undefined" or "null"'),
-})
+}))
 export type GlobInput = z.output<typeof globInput>
 
 /** Glob's description, true to what the session's switches search. */

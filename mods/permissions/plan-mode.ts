@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import type { Mode } from './types.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
 export const EXIT_PLAN_TOOL = 'ExitPlanMode'
 
@@ -29,13 +30,13 @@ const DESCRIPTION = `Use this tool in plan mode once the plan is finished, to as
 - Use it only to plan changes to code. For research (searching, reading, explaining the codebase), just answer.
 - Make the plan complete and unambiguous first. Do not ask "Is this plan okay?" in text: this tool is how a plan is approved.`
 
-const exitPlanInput = z.looseObject({
+const exitPlanInput = builtinInput('ExitPlanMode', z.looseObject({
   plan: z.string().optional().describe('The plan to approve, in markdown: concise, but detailed enough to carry out'),
   allowedPrompts: z.array(z.object({
     tool: z.string().describe('The tool this prompt applies to (Bash)'),
     prompt: z.string().describe('Semantic description of the action, e.g. "run tests"'),
   })).optional().describe('Deprecated: no longer used.'),
-})
+}))
 
 /** What the tool needs of the mode's owner. */
 export interface PlanModeOwner {

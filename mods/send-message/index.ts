@@ -4,17 +4,18 @@ import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { registerTool } from '../_shared/register-tool.js'
 import '../_shared/subagents.js'
 import * as T from './texts.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-const sendInput = z.object({
+const sendInput = builtinInput('SendMessage', z.object({
   to: z.string().max(300).regex(/^[^\n\r]*$/, 'one line').describe(T.SEND_FIELDS.to),
   // Claude Code cuts a long summary rather than refusing the call.
   summary: z.string().transform((s) => s.slice(0, 200)).optional().describe(T.SEND_FIELDS.summary),
   message: z.string().default('').describe(T.SEND_FIELDS.message),
-})
+}))
 
-const listInput = z.object({
+const listInput = builtinInput('ListAgents', z.object({
   cursor: z.string().max(256).optional().describe(T.CURSOR_FIELD),
-})
+}))
 
 const said = (success: boolean, message: string, extra?: Record<string, unknown>): ToolOutput => {
   const text = T.answer(success, message, extra)

@@ -4,6 +4,7 @@ import type { TaskHookRequest } from '../_shared/task-hooks.js'
 import { failure } from '../_shared/register-tool.js'
 import { CREATE, GET, LIST, UPDATE } from './descriptions.js'
 import type { Task, TaskStore } from './store.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
 /** Fires TaskCreated / TaskCompleted; resolves to the refusal's feedback, if a hook refused. */
 export type TaskHook = (req: Omit<TaskHookRequest, 'sessionId'>) => Promise<string | undefined>
@@ -11,14 +12,14 @@ export type TaskHook = (req: Omit<TaskHookRequest, 'sessionId'>) => Promise<stri
 const activeForm = z.string().describe('The task as an -ing phrase, shown while it is being worked on, e.g. "Fixing the build"')
 const metadata = z.record(z.string(), z.unknown())
 
-const createInput = z.strictObject({
+const createInput = builtinInput('TaskCreate', z.strictObject({
   subject: z.string().describe('A brief title for the task'),
   description: z.string().describe('What needs to be done'),
   activeForm: activeForm.optional(),
   metadata: metadata.describe('Any extra fields to keep with the task').optional(),
-})
-const idInput = z.strictObject({ taskId: z.string().describe('The id of the task') })
-const updateInput = z.strictObject({
+}))
+const idInput = builtinInput('TaskGet', z.strictObject({ taskId: z.string().describe('The id of the task') }))
+const updateInput = builtinInput('TaskUpdate', z.strictObject({
   taskId: z.string().describe('Which task to change (its id)'),
   subject: z.string().describe('New subject for the task').optional(),
   description: z.string().describe('New description for the task').optional(),
@@ -28,7 +29,7 @@ const updateInput = z.strictObject({
   addBlockedBy: z.array(z.string()).describe('Ids of tasks that must be completed before this one can start').optional(),
   owner: z.string().describe('New owner for the task (an agent name)').optional(),
   metadata: metadata.describe('Fields to add to the task\'s metadata (null removes one)').optional(),
-})
+}))
 type UpdateInput = z.output<typeof updateInput>
 
 const NOT_FOUND = 'Task not found'

@@ -2,11 +2,12 @@ import { z } from 'zod'
 import type { ToolOutput } from '../../core/tools/tool.js'
 import { failure } from '../_shared/register-tool.js'
 import type { TaskRegistry } from '../_shared/tasks.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-export const taskStopInput = z.object({
+export const taskStopInput = builtinInput('TaskStop', z.object({
   task_id: z.string().optional().describe('Which task to end: a shell\'s bash_N, or a subagent\'s agent id'),
   shell_id: z.string().optional().describe('Deprecated: use task_id'),
-})
+}))
 
 export const TASK_STOP_DESCRIPTION = `Ends a background task that is still running, named by its id: a shell Bash started with run_in_background, or a background subagent, with everything it started.
 - Its end is not reported to you again: this result says it stopped.`

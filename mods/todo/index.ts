@@ -4,6 +4,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { todosFromHistory } from './from-history.js'
 import { checklistOf } from '../_shared/checklist-gate.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
 const todo = z.object({
   content: z.string().min(1).describe('The task, in imperative form, e.g. "Run the tests"'),
@@ -12,9 +13,9 @@ const todo = z.object({
 })
 export type Todo = z.output<typeof todo>
 
-const todoInput = z.object({
+const todoInput = builtinInput('TodoWrite', z.object({
   todos: z.array(todo).describe('The whole updated todo list'),
-})
+}))
 
 const DESCRIPTION = `Keeps a structured todo list for the current session, to plan and track multi-step work and show progress.
 - Use it for tasks of three or more steps, or when the user gives several tasks; skip it for a single trivial task.

@@ -6,12 +6,13 @@ import { describeError } from '../../core/errors.js'
 import { extensionOf, toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-const input = z.object({
+const input = builtinInput('WebFetch', z.object({
   url: z.string().url().describe('The URL to fetch'),
   prompt: z.string().describe('What to find out from the page'),
   offset: z.number().int().min(0).optional().describe('A character offset into the page text: to go on with a page that did not fit in one call, pass the offset the last result gave'),
-})
+}))
 
 const options = z.object({
   timeoutMs: z.number().int().positive().default(30_000),

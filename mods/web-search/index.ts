@@ -2,12 +2,13 @@ import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { resultsOf, resultText, type SearchOutput } from './results.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-const input = z.object({
+const input = builtinInput('WebSearch', z.object({
   query: z.string().min(2).describe('What to search the web for'),
   allowed_domains: z.array(z.string()).optional().describe('Only return results from these domains'),
   blocked_domains: z.array(z.string()).optional().describe('Never return results from these domains'),
-}).refine((i) => !(i.allowed_domains && i.blocked_domains), { message: 'Cannot specify both allowed_domains and blocked_domains in the same request' })
+}).refine((i) => !(i.allowed_domains && i.blocked_domains), { message: 'Cannot specify both allowed_domains and blocked_domains in the same request' }))
 
 const options = z.object({
   /** Searches the API's server may run for one call. */

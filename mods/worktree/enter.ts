@@ -6,11 +6,12 @@ import { openNamedWorktree, randomWorktreeName, worktreeNameProblem } from '../_
 import { failure } from '../_shared/register-tool.js'
 import { git, repoTop, type Worktree } from '../_shared/worktree.js'
 import { q, type SessionWorktree } from './session-worktree.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-export const enterInput = z.object({
+export const enterInput = builtinInput('EnterWorktree', z.object({
   name: z.string().optional().describe('A name for the new worktree (made up when left out): letters, digits, ".", "_" and "-", in parts split by "/", 64 characters at most. Not with `path`.'),
   path: z.string().optional().describe('An existing worktree of this repository (one `git worktree list` shows) to move into, instead of making one. Not with `name`.'),
-})
+}))
 
 export const ENTER_DESCRIPTION = `Moves the session into a git worktree of its own: a separate checkout on a new branch, where the shell, relative paths and hooks then work. Call it only when the user, or the project's instructions (CLAUDE.md), ask for work in a worktree.
 

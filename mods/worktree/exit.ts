@@ -3,11 +3,12 @@ import type { ToolOutput } from '../../core/tools/tool.js'
 import { failure } from '../_shared/register-tool.js'
 import { removeWorktree, unlockWorktree, worktreeChanges } from '../_shared/worktree.js'
 import { q, type SessionWorktree } from './session-worktree.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-export const exitInput = z.object({
+export const exitInput = builtinInput('ExitWorktree', z.object({
   action: z.enum(['keep', 'remove']).describe('keep: the worktree and its branch stay on disk. remove: the worktree goes, and its branch with it (but not when a hook made the worktree, nor when git refuses to delete the branch).'),
   discard_changes: z.boolean().optional().describe('Only with remove: must be true to remove a worktree holding uncommitted files or commits not merged back; without it such a removal is refused and the changes listed. Set it only once the user has agreed to lose them.'),
-})
+}))
 
 export const EXIT_DESCRIPTION = `Leaves a worktree session made by EnterWorktree and returns the session to the directory it was in before.
 

@@ -9,11 +9,12 @@ import { hashBytes, lastRead, recordRead, refusalToChange } from '../_shared/rea
 import { failure } from '../_shared/register-tool.js'
 import { readFirstAlways, type UnreadCheck } from '../_shared/unread-change.js'
 import { decodeText, DEFAULT_FORMAT, encodeText, fitsEncoding, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
+import { builtinInput } from '../_shared/builtin-input.js'
 
-export const writeInput = z.object({
+export const writeInput = builtinInput('Write', z.object({
   file_path: z.string().describe('The absolute path of the file to write'),
   content: z.string().describe('The whole new content of the file'),
-})
+}))
 export type WriteInput = z.output<typeof writeInput>
 
 export const WRITE_DESCRIPTION = `Writes a file, replacing it if it exists.
