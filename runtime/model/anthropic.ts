@@ -7,7 +7,7 @@ import type { KeyHelper } from './key-helper.js'
 import { modelErrorType } from '../../core/model/api-errors.js'
 import { abortedError, blockCompleted, RETRY_AFTER_CAP_MS, retryPolicy, streamWithRetries, type Failure, type RetryOptions } from './retry.js'
 import { describeConnectionFailure } from './connection-error.js'
-import { apiTimeoutMs, customHeaders, envBetas } from './request-env.js'
+import { apiTimeoutMs, customHeaders, envBetas, withExtraBody } from './request-env.js'
 import { IdleWatch, StreamIdle, streamIdleTimeoutMs } from './stream-idle.js'
 import { ModelApiError, type Model, type ModelRequest, type StreamOptions } from '../../core/model/types.js'
 
@@ -34,8 +34,9 @@ export interface AnthropicModelOptions extends RetryOptions {
   env?: Record<string, string | undefined>
   /**
    * The session's environment as it is at each request, settings `env` blocks applied: where the
-   * credentials, the base URL, the proxy, API_TIMEOUT_MS, ANTHROPIC_BETAS and ANTHROPIC_CUSTOM_HEADERS
-   * are read (request-env.ts), as Claude Code takes them from settings `env` too; `env` when absent or undefined.
+   * credentials, the base URL, the proxy, API_TIMEOUT_MS, ANTHROPIC_BETAS, ANTHROPIC_CUSTOM_HEADERS and
+   * CLAUDE_CODE_EXTRA_BODY are read (request-env.ts), as Claude Code takes them from settings `env`
+   * too; `env` when absent or undefined.
    */
   requestEnv?: () => Record<string, string | undefined> | undefined
 }
@@ -90,7 +91,7 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
     const auth = authHeaders(await withHelperKey(credentials(options, now, helper), helper))
     const api = await getClient(now)
     const { betas, ...body } = request
-    const params = { ...body, stream: true } as MessageCreateParamsStreaming
+    const params = { ...withExtraBody(body, now), stream: true } as MessageCreateParamsStreaming
     const allBetas = [...new Set([...betas ?? [], ...envBetas(now)])]
     const headers = { ...customHeaders(now), ...auth, ...(allBetas.length ? { 'anthropic-beta': allBetas.join(',') } : {}) }
     const timeout = options.timeoutMs ?? apiTimeoutMs(now) ?? DEFAULT_TIMEOUT_MS

@@ -29,3 +29,27 @@ export function customHeaders(env: Env): Record<string, string> {
   }
   return out
 }
+
+/**
+ * CLAUDE_CODE_EXTRA_BODY: a JSON object whose fields Claude Code lays over every request's body,
+ * each replacing the request's own (`model`, `messages` and `max_tokens` too), except
+ * `output_config`, whose fields are merged into the request's. Not an object, it is ignored.
+ */
+export function withExtraBody<B extends object>(body: B, env: Env): B {
+  const raw = env.CLAUDE_CODE_EXTRA_BODY?.trim()
+  if (!raw) return body
+  let extra: unknown
+  try {
+    extra = JSON.parse(raw)
+  } catch {
+    return body
+  }
+  if (!isObject(extra)) return body
+  const own = (body as { output_config?: unknown }).output_config
+  const merged = isObject(own) && isObject(extra.output_config) ? { output_config: { ...own, ...extra.output_config } } : {}
+  return { ...body, ...extra, ...merged }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

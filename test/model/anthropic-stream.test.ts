@@ -200,3 +200,18 @@ describe('ANTHROPIC_BETAS', () => {
     expect(server.requests.map((r) => r.headers['anthropic-beta'])).toEqual(['one-beta,two-beta', 'two-beta,own-beta,one-beta'])
   })
 })
+
+describe('CLAUDE_CODE_EXTRA_BODY', () => {
+  it("lays its fields over every request's body, merging output_config, and is ignored when not an object", async () => {
+    const extra = JSON.stringify({ temperature: 0.5, max_tokens: 7, output_config: { x: 2 }, metadata: { foo: 1 } })
+    const { model, server } = await fakeModel([{ reply: 'a' }], { env: { CLAUDE_CODE_EXTRA_BODY: extra } })
+    await collect(model, { ...request, output_config: { effort: 'low' }, metadata: { user_id: 'u' } } as typeof request)
+    expect(server.requests[0]!.body).toMatchObject({ temperature: 0.5, max_tokens: 7, output_config: { effort: 'low', x: 2 }, metadata: { foo: 1 }, stream: true })
+    expect(server.requests[0]!.body.metadata).toEqual({ foo: 1 })
+    for (const bad of ['{bad', '[1,2]', '"text"']) {
+      const other = await fakeModel([{ reply: 'a' }], { env: { CLAUDE_CODE_EXTRA_BODY: bad } })
+      await collect(other.model)
+      expect(other.server.requests[0]!.body.max_tokens).toBe(request.max_tokens)
+    }
+  })
+})
