@@ -7,6 +7,7 @@ import { extensionOf, toolResultFile, toolResultsDirOf } from '../_shared/sessio
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { builtinInput } from '../_shared/builtin-input.js'
+import { envTrue } from '../../core/env.js'
 
 const input = builtinInput('WebFetch', z.object({
   url: z.string().url().describe('The URL to fetch'),
@@ -35,6 +36,8 @@ export default defineMod({
   register(on, opts) {
     const cache = new Map<string, { at: number; page: Page }>()
     on('session.start', async ($, e, next) => {
+      // CLAUDE_CODE_DISABLE_WEB_FETCH: no WebFetch tool, as in Claude Code.
+      if (envTrue($.env.get('CLAUDE_CODE_DISABLE_WEB_FETCH'))) return next(e)
       await registerTool($, {
         name: 'WebFetch', description: DESCRIPTION, input, isReadOnly: true,
         call: async (i, ctx) => {

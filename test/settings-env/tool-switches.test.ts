@@ -1,0 +1,25 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+let dir: string
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'modloop-tool-switches-'))
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runCli(['-p', ...args], { script: [{ reply: 'ok' }], cwd: dir, env: { HOME: dir, MODLOOP_HOME: join(dir, 'home'), ...env } })
+const toolsOf = (body: any): string[] => (body.tools ?? []).map((t: { name: string }) => t.name)
+
+describe('the switches that take tools away, from the environment or a settings env block', () => {
+  it('CLAUDE_CODE_DISABLE_WEB_FETCH offers no WebFetch', async () => {
+    const on = await run(['hi'], { CLAUDE_CODE_DISABLE_WEB_FETCH: '1' })
+    expect(on.code).toBe(0)
+    expect(toolsOf(on.requests[0]!.body)).not.toContain('WebFetch')
+    expect(toolsOf(on.requests[0]!.body)).toContain('WebSearch')
+  })
+
+})
