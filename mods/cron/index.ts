@@ -9,6 +9,7 @@ import { cronTools } from './tools.js'
 import { clockTime, wakeupTool } from './wakeup-tool.js'
 import { AUTONOMOUS_PROMPT, AUTONOMOUS_SENTINEL, AUTONOMOUS_TICK, loopPrompt } from './loop-prompts.js'
 import { registerCommands } from '../_shared/register-command.js'
+import { envTrue } from '../../core/env.js'
 
 /** How often a session that does not own the project's durable jobs tries to take them over. */
 const OWNER_RETRY_MS = 60_000
@@ -39,6 +40,9 @@ export default defineMod({
 
     on('session.start', async ($, e, next) => {
       const clock = opts.clock ?? $.clock
+      // CLAUDE_CODE_DISABLE_CRON: as in Claude Code, no cron tools, no /loop, and the project's
+      // saved jobs do not run; ScheduleWakeup is still offered.
+      const cronOff = envTrue($.env.get('CLAUDE_CODE_DISABLE_CRON'))
       const file = jobsFileOf(e.cwd)
       // Ids this session loaded or made: a save replaces those in the file and keeps the others' jobs.
       const mine = new Set<string>()
@@ -121,7 +125,7 @@ export default defineMod({
           release?.()
         },
       })
-      if (existsSync(file)) {
+      if (!cronOff && existsSync(file)) {
         if (claim()) await load()
         else waitForOwner()
       }
@@ -132,15 +136,15 @@ export default defineMod({
         if (why === undefined && !claim()) waitForOwner()
         return why
       }
-      for (const tool of cronTools(scheduler, () => clock.now(), saved)) await registerTool($, tool)
+      if (!cronOff) for (const tool of cronTools(scheduler, () => clock.now(), saved)) await registerTool($, tool)
       await registerTool($, wakeupTool(scheduler, () => clock.now()))
       const r = await next(e)
-      await registerCommands($, [{ name: 'loop', description: 'Run a prompt again and again: every [interval] (/loop 5m <prompt>), or paced by the model when no interval is given', argumentHint: '[interval] <prompt>', kind: 'prompt' }])
+      if (!cronOff) await registerCommands($, [{ name: 'loop', description: 'Run a prompt again and again: every [interval] (/loop 5m <prompt>), or paced by the model when no interval is given', argumentHint: '[interval] <prompt>', kind: 'prompt' }])
       return r
     })
 
     on('command.run', ($, e, next) => {
-      if (e.command !== 'loop') return next(e)
+      if (e.command !== 'loop' || envTrue($.env.get('CLAUDE_CODE_DISABLE_CRON'))) return next(e)
       const args = e.args.trim()
       return { prompt: args === '' ? AUTONOMOUS_PROMPT : loopPrompt(args) }
     })

@@ -22,4 +22,12 @@ describe('the switches that take tools away, from the environment or a settings 
     expect(toolsOf(on.requests[0]!.body)).toContain('WebSearch')
   })
 
+  it('CLAUDE_CODE_DISABLE_CRON offers no cron tools and no /loop, which goes to the model as typed; ScheduleWakeup stays', async () => {
+    const r = await run(['/loop 5m check the build', '--settings', JSON.stringify({ env: { CLAUDE_CODE_DISABLE_CRON: 'true' } })])
+    expect(r.code).toBe(0)
+    const body = r.requests[0]!.body as any
+    expect(toolsOf(body).filter((n) => n.startsWith('Cron'))).toEqual([])
+    expect(toolsOf(body)).toContain('ScheduleWakeup')
+    expect(JSON.stringify(body.messages)).toContain('/loop 5m check the build')
+  })
 })
