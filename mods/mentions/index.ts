@@ -4,6 +4,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths.js'
 import { forgetSession } from '../_shared/read-state.js'
 import { readMention } from './read-mention.js'
+import { envTrue } from '../../core/env.js'
 
 const options = allowedDirsOptions.extend({
   /** Lines of a file attached when the mention names no range (a range asks for more, up to its length). */
@@ -26,7 +27,7 @@ export default defineMod({
   register(on, opts) {
     // Innermost, where the read belongs: a mod that rewrites the path or range on the way down
     // is heard, and one that post-processes (memory adds the directory's CLAUDE.md) sees the file.
-    on('prompt.mention', async ($, e) => readMention(e, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }, {
+    on('prompt.mention', async ($, e, next) => mentionsOff((name) => $.env.get(name)) ? next(e) : readMention(e, { ...opts, additionalDirectories: await sessionDirectories($, opts.additionalDirectories) }, {
       cwd: $.session.cwd() as string, sessionId: $.session.id() as string, warn: (m) => $.log.warn(m),
       check: async (path) => (await $.tool.check({ tool: 'Read', input: { file_path: path } })) as { decision: string; reason?: string; rule?: string },
     }), { stage: STAGE.last })
@@ -36,3 +37,11 @@ export default defineMod({
     })
   },
 })
+
+/**
+ * CLAUDE_CODE_DISABLE_FILE_MENTIONS, or CLAUDE_CODE_DISABLE_ATTACHMENTS: as in Claude Code, an
+ * `@path` attaches nothing and stays in the prompt as typed.
+ */
+function mentionsOff(get: (name: string) => string | undefined): boolean {
+  return envTrue(get('CLAUDE_CODE_DISABLE_FILE_MENTIONS')) || envTrue(get('CLAUDE_CODE_DISABLE_ATTACHMENTS'))
+}

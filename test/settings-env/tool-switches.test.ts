@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -29,5 +29,19 @@ describe('the switches that take tools away, from the environment or a settings 
     expect(toolsOf(body).filter((n) => n.startsWith('Cron'))).toEqual([])
     expect(toolsOf(body)).toContain('ScheduleWakeup')
     expect(JSON.stringify(body.messages)).toContain('/loop 5m check the build')
+  })
+})
+
+describe('the switches that turn @-mentions off', () => {
+  it('CLAUDE_CODE_DISABLE_FILE_MENTIONS and CLAUDE_CODE_DISABLE_ATTACHMENTS attach nothing for an @path, left as typed', async () => {
+    await writeFile(join(dir, 'note.txt'), 'NOTE-CONTENT-7\n')
+    const on = await run(['look at @note.txt'])
+    expect(JSON.stringify(on.requests[0]!.body.messages)).toContain('NOTE-CONTENT-7')
+    for (const name of ['CLAUDE_CODE_DISABLE_FILE_MENTIONS', 'CLAUDE_CODE_DISABLE_ATTACHMENTS']) {
+      const off = await run(['look at @note.txt', '--settings', JSON.stringify({ env: { [name]: '1' } })])
+      const sent = JSON.stringify(off.requests[0]!.body.messages)
+      expect(sent).toContain('look at @note.txt')
+      expect(sent).not.toContain('NOTE-CONTENT-7')
+    }
   })
 })
