@@ -9,6 +9,7 @@ import { uuid, zeroUsage, type SDKAssistantMessage, type SDKMessage } from './me
 import type { Session } from './session.js'
 import { fallbackFor } from './model-switch.js'
 import { describeError } from '../errors.js'
+import { envTrue } from '../env.js'
 
 export interface StepOutcome {
   completed: Completed[]
@@ -67,7 +68,7 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
   const onResponse = (info: { requestId?: string }) => { requestId = info.requestId }
   const core = (e2: TurnStepInput) => {
     const options = { signal, onRetry, onResponse, fallbackWaiting: fallbackFor(session, e2.model) !== undefined }
-    return chunksFrom(session.llm.stream(withReasoning({ ...request, model: e2.model }, reasoned(e2)), options), { turnId: e2.turnId, index: e2.index })
+    return chunksFrom(session.llm.stream(withReasoning({ ...request, model: e2.model }, reasoned(e2), session.env), options), { turnId: e2.turnId, index: e2.index })
   }
   const started = performance.now()
   const acc = new Accumulator()
@@ -135,7 +136,7 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
 
 /** `request` with the reasoning the session asks for, clamped to the request's model, as a round sends it. */
 export function withSessionReasoning(session: Session, request: ModelRequest): ModelRequest {
-  return withReasoning(request, reasoningParams(request.model, askedReasoning(session), request.max_tokens))
+  return withReasoning(request, reasoningParams(request.model, askedReasoning(session), request.max_tokens), session.env)
 }
 
 function askedReasoning(session: Session) {
@@ -149,13 +150,14 @@ function askedReasoning(session: Session) {
 /**
  * A fixed thinking budget is the Claude 4 models' thinking: without this beta they think only
  * before their first tool call of a turn, never between the results and the next call (adaptive
- * thinking interleaves by itself). Claude Code sends it on every request.
+ * thinking interleaves by itself). Claude Code sends it on every request, unless
+ * DISABLE_INTERLEAVED_THINKING is on (for a gateway that refuses the beta).
  */
 const INTERLEAVED_THINKING = 'interleaved-thinking-2025-05-14'
 
-function withReasoning(request: ModelRequest, r: ReturnType<typeof reasoningParams>): ModelRequest {
+function withReasoning(request: ModelRequest, r: ReturnType<typeof reasoningParams>, env: Record<string, string | undefined>): ModelRequest {
   if (!r.thinking && !r.effort) return request
-  const interleaved = r.thinking?.type === 'enabled' && !request.betas?.includes(INTERLEAVED_THINKING)
+  const interleaved = r.thinking?.type === 'enabled' && !request.betas?.includes(INTERLEAVED_THINKING) && !envTrue(env.DISABLE_INTERLEAVED_THINKING)
   return {
     ...request,
     ...(r.thinking ? { thinking: r.thinking } : {}),

@@ -141,6 +141,13 @@ describe('interleaved thinking', () => {
     expect(beta(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-sonnet-4-5', maxThinkingTokens: 0 }))).toBeUndefined()
     expect(beta(await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-4-7' }))).toBeUndefined()
   })
+
+  it('DISABLE_INTERLEAVED_THINKING leaves the beta off while the budget is still sent', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-sonnet-4-5', env: { DISABLE_INTERLEAVED_THINKING: '1' } })
+    const sent = run.requests[0] as { headers: Record<string, unknown>; body: { thinking?: unknown } }
+    expect(sent.headers['anthropic-beta']).toBeUndefined()
+    expect(sent.body.thinking).toMatchObject({ type: 'enabled' })
+  })
 })
 
 describe('thinking display', () => {
