@@ -13,7 +13,7 @@ export interface ContextUsage {
 }
 
 export function getContextUsage(session: Session): ContextUsage {
-  const maxTokens = contextWindow(session.model)
+  const maxTokens = contextWindow(session.model, session.env)
   const u = session.lastUsage
   const categories: { name: string; tokens: number }[] = []
   let totalTokens: number

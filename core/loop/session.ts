@@ -198,7 +198,7 @@ export class Session {
     this.totalCostUsd += cost
     const m = (this.modelUsage[model] ??= {
       inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, webSearchRequests: 0,
-      costUSD: 0, contextWindow: contextWindow(model), maxOutputTokens: maxOutputTokens(model),
+      costUSD: 0, contextWindow: contextWindow(model, this.env), maxOutputTokens: maxOutputTokens(model),
     })
     m.inputTokens += usage.input_tokens
     m.outputTokens += usage.output_tokens

@@ -1,4 +1,5 @@
 import type { Usage } from '../events/types.js'
+import { envTrue } from '../env.js'
 
 /** US dollars per million tokens. `cacheWrite` is the 5-minute cache write rate. */
 export interface ModelPricing {
@@ -138,8 +139,13 @@ export function costBasis(model: string): 'list' | 'unknown' {
   return modelInfo(model).family === 'default' ? 'unknown' : 'list'
 }
 
-export function contextWindow(model: string): number {
-  return modelInfo(model).contextWindow
+/**
+ * The tokens a model reads. With CLAUDE_CODE_DISABLE_1M_CONTEXT on (`env`, the session's, when
+ * given), a million-token model counts as a 200K one, as in Claude Code: compaction comes sooner.
+ */
+export function contextWindow(model: string, env?: Readonly<Record<string, string | undefined>>): number {
+  const window = modelInfo(model).contextWindow
+  return env && envTrue(env.CLAUDE_CODE_DISABLE_1M_CONTEXT) ? Math.min(window, WINDOW) : window
 }
 
 /** The output a request asks for by default. */

@@ -21,7 +21,7 @@ export interface ThresholdInput {
  * `DISABLE_COMPACT` / `DISABLE_AUTO_COMPACT` turn it off; `MODLOOP_AUTOCOMPACT_TOKENS` (an absolute
  * count, for tests and small-window models) and then the `thresholdTokens` option set it outright;
  * otherwise the window (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, 100,000–1,000,000, never past the
- * model's own) minus min(max output, 20,000) minus 13,000 — 167,000 on a 200K window — lowered,
+ * model's own, 200,000 with `CLAUDE_CODE_DISABLE_1M_CONTEXT`) minus min(max output, 20,000) minus 13,000 — 167,000 on a 200K window — lowered,
  * never raised, by `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` (1–100, a percentage of the window).
  */
 export function autoThreshold(input: ThresholdInput): number | undefined {
@@ -30,7 +30,7 @@ export function autoThreshold(input: ThresholdInput): number | undefined {
   const absolute = intVar(env, 'MODLOOP_AUTOCOMPACT_TOKENS', 1, Number.MAX_SAFE_INTEGER, warn)
   if (absolute !== undefined) return absolute
   if (input.thresholdTokens !== undefined) return input.thresholdTokens
-  const modelWindow = contextWindow(input.model)
+  const modelWindow = contextWindow(input.model, { CLAUDE_CODE_DISABLE_1M_CONTEXT: env('CLAUDE_CODE_DISABLE_1M_CONTEXT') })
   const asked = intVar(env, 'CLAUDE_CODE_AUTO_COMPACT_WINDOW', WINDOW_RANGE[0], WINDOW_RANGE[1], warn)
   const window = Math.min(asked ?? modelWindow, modelWindow)
   let at = window - Math.min(maxOutputTokens(input.model), OUTPUT_RESERVE_CAP) - MARGIN

@@ -8,6 +8,7 @@ import { autoThreshold } from '../../mods/compaction/threshold.js'
 import { run, tempCwd } from '../sessions/helpers.js'
 import { big, bigTool, compactionWith, mainRequests, summary } from './helpers.js'
 import { pdf, png } from '../tools/media-files.js'
+import { runScript } from '../loop/helpers.js'
 
 const at = (env: Record<string, string> = {}, thresholdTokens?: number) => {
   const warnings: string[] = []
@@ -18,6 +19,14 @@ const at = (env: Record<string, string> = {}, thresholdTokens?: number) => {
 describe('the auto threshold', () => {
   it('is the window minus reply room (at most 20,000) minus a 13,000 margin', () => {
     expect(at().value).toBe(200_000 - 20_000 - 13_000)
+  })
+
+  it('counts a million-token model as a 200K one under CLAUDE_CODE_DISABLE_1M_CONTEXT, in the threshold and the result', async () => {
+    const opus = (env: Record<string, string>) => autoThreshold({ model: 'claude-opus-5-5', env: (n) => env[n], warn: () => {} })
+    expect(opus({})).toBe(1_000_000 - 33_000)
+    expect(opus({ CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' })).toBe(167_000)
+    const r = await runScript([{ reply: 'ok' }], 'go', { model: 'claude-opus-5-5', env: { CLAUDE_CODE_DISABLE_1M_CONTEXT: '1' } })
+    expect(r.result.modelUsage['claude-opus-5-5']?.contextWindow).toBe(200_000)
   })
 
   it('follows the settings in order, and ignores bad values with a warning naming the variable', () => {
