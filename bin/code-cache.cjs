@@ -183,14 +183,30 @@ function launchFlagsFor(argv) {
 
 /**
  * Sets V8 flags for the whole run, before anything is loaded through the cache (the launcher's
- * part): the caches made under them are named apart (see cachePaths).
+ * part): the caches made under them are named apart (see cachePaths). Node's own modules a session
+ * needs are loaded first (preloadBuiltins).
  */
 function setLaunchFlags(flags) {
   if (loaded.size > 0) throw new Error('setLaunchFlags: a script was already loaded through the code cache')
+  if (flags.length > 0) preloadBuiltins()
   for (const flag of flags) {
     setFlagsFromString(flag)
     launchFlags.push(flag)
   }
+}
+
+/**
+ * Loads the Node modules every session uses while V8's flags are still Node's own. Node keeps a
+ * code cache of its built-in modules, checked against a hash of V8's flags, which any flag set
+ * changes: a built-in first loaded after the launch flags was parsed and compiled from source.
+ * That was the HTTP client, child_process, fs/promises and the ~35 modules they bring, 6% of a
+ * one-turn run's instructions. https (with TLS and crypto) only when the model is reached over
+ * https, as it is unless ANTHROPIC_BASE_URL names a plain http server.
+ */
+function preloadBuiltins() {
+  for (const name of ['node:http', 'node:child_process', 'node:fs/promises', 'node:timers/promises', 'node:perf_hooks']) require(name)
+  void require('node:util').parseArgs // a getter that loads the argument parser
+  if (!/^http:/i.test(process.env.ANTHROPIC_BASE_URL ?? '')) require('node:https')
 }
 
 /** The value the launcher gave a flag (`--max-opt=0`), if it set one. */

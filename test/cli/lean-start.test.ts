@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { builtModloop } from '../helpers/built-cli.js'
+import { fileURLToPath } from 'node:url'
+import { builtModloop, runNoInput } from '../helpers/built-cli.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 import { startLoggingProxy } from '../helpers/logging-proxy.js'
 
@@ -101,5 +102,29 @@ describe('a cold one-turn run of the CLI', () => {
     } finally {
       await proxy.close()
     }
+  })
+})
+
+describe("Node's own modules in a cold run", () => {
+  it('come from Node\'s code cache, not compiled from source: the launcher loads them before it sets V8 flags', async () => {
+    // Node checks its built-in modules' cache against a hash of V8's flags, which the launch flags change.
+    const report = join(dir, 'builtins.json')
+    const preload = join(dir, 'builtins.cjs')
+    writeFileSync(preload, `const { internalBinding } = require('internal/test/binding')
+process.on('exit', () => { const u = internalBinding('builtins').getCacheUsage(); require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ cached: [...u.compiledWithCache], compiled: [...u.compiledWithoutCache] })) })\n`)
+    const cwd = join(dir, 'builtins')
+    mkdirSync(cwd, { recursive: true })
+    const server = await startFakeAnthropic({ script: [{ reply: 'Hello.' }] })
+    try {
+      const bin = fileURLToPath(new URL('../../bin/modloop.cjs', import.meta.url))
+      // --no-warnings: the internals' warning would load a module of its own to print.
+      const run = await runNoInput(process.execPath, ['--expose-internals', '--no-warnings', '--require', preload, bin, '-p', 'hi'], { cwd, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: join(dir, 'home') } })
+      expect(run.out).toContain('Hello.')
+    } finally {
+      await server.close()
+    }
+    const usage = JSON.parse(readFileSync(report, 'utf8')) as { cached: string[]; compiled: string[] }
+    expect(usage.cached).toEqual(expect.arrayContaining(['http', 'net', 'child_process', 'fs/promises']))
+    expect(usage.compiled).toEqual([])
   })
 })
