@@ -199,13 +199,17 @@ function setLaunchFlags(flags) {
  * Loads the Node modules every session uses while V8's flags are still Node's own. Node keeps a
  * code cache of its built-in modules, checked against a hash of V8's flags, which any flag set
  * changes: a built-in first loaded after the launch flags was parsed and compiled from source.
- * That was the HTTP client, child_process, fs/promises and the ~35 modules they bring, 6% of a
- * one-turn run's instructions. https (with TLS and crypto) only when the model is reached over
- * https, as it is unless ANTHROPIC_BASE_URL names a plain http server.
+ * That was the HTTP client, child_process, fs/promises and the ~35 modules they bring (6% of a
+ * one-turn run's instructions), and the terminal's readline and tty. https (with TLS and crypto)
+ * only when the model is reached over https, as it is unless ANTHROPIC_BASE_URL names a plain
+ * http server.
  */
 function preloadBuiltins() {
   for (const name of ['node:http', 'node:child_process', 'node:fs/promises', 'node:timers/promises', 'node:perf_hooks']) require(name)
   void require('node:util').parseArgs // a getter that loads the argument parser
+  // The terminal's: next to nothing once the modules above are in (they bring readline's core).
+  for (const name of ['node:tty', 'node:readline/promises']) require(name)
+  void require('node:readline').emitKeypressEvents
   if (!/^http:/i.test(process.env.ANTHROPIC_BASE_URL ?? '')) require('node:https')
 }
 
