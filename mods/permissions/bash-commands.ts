@@ -67,7 +67,7 @@ const READ_ONLY: Record<string, Reader> = {
   cd: (args) => (operands(args).length > 0 ? operands(args) : ['~']),
   grep, egrep: grep, fgrep: grep, find, git,
   echo: noPaths, pwd: noPaths, which: noPaths, whoami: noPaths, true: noPaths, false: noPaths, uname: noPaths,
-  basename: noPaths, dirname: noPaths, type: noPaths,
+  basename: noPaths, dirname: noPaths, type: noPaths, sleep: noPaths,
   // `date -f file` prints each line of a file it cannot read as a date: the file's text.
   date: (args) => (args.some((a) => /^-[uR]*[sf]/.test(a) || a.startsWith('--set') || a.startsWith('--file')) ? null : []),
   rg: (args) => (args.some((a) => a.startsWith('--pre')) ? null : grep(args)),
