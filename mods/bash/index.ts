@@ -9,6 +9,7 @@ import { offersShellTools } from './shell-tools-gate.js'
 import { BASH_OUTPUT_DESCRIPTION, bashOutputInput, bashOutputTool, KILL_SHELL_DESCRIPTION, killShellInput, killShellTool } from './background-tools.js'
 import '../_shared/hook-env-files.js'
 import '../_shared/shell-cwd.js'
+import '../_shared/bash-read-only.js'
 import '../_shared/user-shell.js'
 import { runBashMode } from './bash-mode.js'
 import { publishToolOutput } from '../_shared/tool-output.js'
@@ -47,7 +48,7 @@ export default defineMod({
   description: 'The Bash tool, and BashOutput and KillShell where a session asks for them',
   options,
   provides: ['toolOutput.Bash', 'shellCwd', 'shellMove', 'userShell'],
-  uses: { hookEnvFiles: 'optional', transcriptFile: 'optional', tasks: 'optional' },
+  uses: { hookEnvFiles: 'optional', transcriptFile: 'optional', tasks: 'optional', bashReadOnly: 'optional' },
   register(on, opts, $) {
     // Where each session's shell is after `cd`, for the settings hooks that run there.
     const cwds = new Map<string, string>()
@@ -89,7 +90,10 @@ export default defineMod({
       const shellTools = offersShellTools($, opts.shellTools, $.capability.use('tasks') !== undefined)
       await registerTool($, {
         name: 'Bash', description: bashDescription(limits, { shellTools, keepsDirectory: keepsDirectory($.env.all()), foregroundOnly }),
-        input: foregroundOnly ? foregroundBashInput() : bashInput, isReadOnly: false,
+        input: foregroundOnly ? foregroundBashInput() : bashInput,
+        // A line that only reads runs beside the response's other read-only calls, as in Claude Code;
+        // without a mod that knows the commands, every call runs alone.
+        isReadOnly: (input) => $.capability.use('bashReadOnly')?.(input.command) === true,
         // A mod disposed mid-command (host closing) stops the command too.
         call: async (input, ctx) => {
           const signal = AbortSignal.any([ctx.signal, $.signal])

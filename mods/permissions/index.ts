@@ -1,6 +1,7 @@
 import { registerAddDirCommand } from './add-dir-command.js'
 import { registerPermissionsCommand } from './permissions-command.js'
 import '../_shared/shell-cwd.js'
+import '../_shared/bash-read-only.js'
 import '../_shared/tasks.js'
 import { realpathLoose } from '../_shared/allowed-paths.js'
 import { defineMod } from '../../core/mod/define.js'
@@ -20,6 +21,7 @@ import { describeError } from '../../core/errors.js'
 import { EXIT_PLAN_TOOL, registerExitPlanMode } from './plan-mode.js'
 import { registerEnterPlanMode } from './enter-plan-mode.js'
 import { planReminders } from './plan-reminders.js'
+import { readOnlyLine } from './read-only-line.js'
 
 export { PLAN_REMINDER } from './plan-mode.js'
 
@@ -38,7 +40,7 @@ export default defineMod({
   description: 'Permission rules, modes and workspace trust (tool.check); the EnterPlanMode and ExitPlanMode tools',
   options: permissionsOptions,
   configKeys: { permissions: foldPermissions },
-  provides: ['permissions', 'permissionMode'],
+  provides: ['permissions', 'permissionMode', 'bashReadOnly'],
   uses: { commands: 'optional', shellCwd: 'optional', tasks: 'optional' },
   register(on, opts, $) {
     let policy: Policy | undefined
@@ -80,6 +82,7 @@ export default defineMod({
       }
     }
     $.capability.provide('permissionMode', { mode: modeNow, setMode: switchMode })
+    $.capability.provide('bashReadOnly', readOnlyLine)
     registerPermissionsCommand(on, () => policy, modeNow)
     registerAddDirCommand(on, () => policy)
     $.capability.provide('permissions', {
