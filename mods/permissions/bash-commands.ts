@@ -42,6 +42,8 @@ const git: Reader = (args) => {
   // Outside a repository's view, `diff --no-index` reads the two files it is given, wherever they are.
   if (sub === 'diff' && rest.includes('--no-index')) return operands(rest).filter((a) => !DISCARD.has(a))
   if (GIT_READS.has(sub)) return []
+  // `git stash list` and `show` read; a bare `git stash` (or push, pop, drop…) changes the tree.
+  if (sub === 'stash') return rest[0] === 'list' || rest[0] === 'show' ? [] : null
   const listing = GIT_LISTS[sub]
   return listing && rest.every((a) => listing.has(a)) ? [] : null
 }

@@ -93,6 +93,8 @@ const order: OrderCase[] = [
   ['plan asks about a command that writes', { mode: 'plan', allow: ['Bash(touch *)'] }, 'Bash', { command: 'touch x' }, 'ask', undefined],
   ['plan lets a read-only command run', { mode: 'plan' }, 'Bash', { command: 'ls src' }, 'allow', '[read-only-command]'],
   ['sleep only waits: it runs unasked', {}, 'Bash', { command: 'sleep 0.1 && date' }, 'allow', '[read-only-command]'],
+  ['git stash list and show only read', {}, 'Bash', { command: 'git stash list && git stash show -p' }, 'allow', '[read-only-command]'],
+  ['a bare git stash changes the tree: it asks', {}, 'Bash', { command: 'git stash' }, 'ask', undefined],
   ['ExitPlanMode asks in plan mode', { mode: 'plan', allow: ['ExitPlanMode'] }, 'ExitPlanMode', { plan: 'p' }, 'ask', undefined],
   ['ExitPlanMode outside plan mode needs no approval (the call answers there is no plan mode)', {}, 'ExitPlanMode', { plan: 'p' }, 'allow', '[no-approval-needed]'],
   ['a deny rule holds for ExitPlanMode', { mode: 'plan', deny: ['ExitPlanMode'] }, 'ExitPlanMode', { plan: 'p' }, 'deny', 'ExitPlanMode'],
