@@ -16,6 +16,8 @@ export interface Split {
   balanced: boolean
   /** Whether a command is sent to the background with `&`: it runs on past the checks. */
   background: boolean
+  /** Whether a command of the line is a subshell `( … )` or a group `{ …; }`. */
+  grouped: boolean
 }
 
 type Token = string | { op: string; pattern?: string } | { comment: string }
@@ -42,7 +44,7 @@ export function splitCommand(command: string): Split {
   try {
     tokens = parse(prepared.text, keepVariables) as Token[]
   } catch {
-    return { parts: [{ argv: [command], redirects: [] }], whole: command, balanced: false, background: false }
+    return { parts: [{ argv: [command], redirects: [] }], whole: command, balanced: false, background: false, grouped: false }
   }
   const parts: Part[] = []
   let background = tokens.some((t) => isOp(t, '&'))
@@ -55,8 +57,12 @@ export function splitCommand(command: string): Split {
   const end = walk(tokens, 0, parts, nested, (ok) => { if (!ok) balanced = false })
   if (end < tokens.length) balanced = false
   for (const body of prepared.heredocs) for (const c of substitutions(body).commands) nested(c)
-  return { parts, whole: tokens.map(render).join(' '), balanced, background }
+  const grouped = tokens.some((t, i) => (isOp(t, '(') || t === '{') && startsCommand(tokens[i - 1]))
+  return { parts, whole: tokens.map(render).join(' '), balanced, background, grouped }
 }
+
+/** Whether the token after `prev` is at a command's start (`$(` is a substitution's, not a subshell's). */
+const startsCommand = (prev: Token | undefined) => prev === undefined || isOp(prev, '(') || (typeof prev === 'object' && 'op' in prev && SEPARATORS.has(prev.op))
 
 /** Walks tokens from `start` until a `)` closes the group (or the end); returns the index after it. */
 function walk(tokens: Token[], start: number, parts: Part[], nested: (text: string) => void, ok: (ok: boolean) => void): number {
