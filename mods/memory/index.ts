@@ -11,6 +11,7 @@ import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { bashReads } from './bash-reads.js'
+import { readExcludes } from './excludes.js'
 import { MemoryReader } from './reader.js'
 import { renderLazy, renderStartup, today } from './render.js'
 import { SessionMemory } from './session-memory.js'
@@ -94,7 +95,11 @@ export default defineMod({
       const home = opts.home ?? ($.env.get('HOME') || homedir())
       const disabled = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_CLAUDE_MDS') ?? '')
       const picked = settingSources($)
-      const repoRoot = await findRepoRoot(e.cwd)
+      const warn = (m: string) => $.log.warn(m)
+      const [repoRoot, excluded] = await Promise.all([
+        findRepoRoot(e.cwd),
+        disabled ? undefined : readExcludes({ cwd: e.cwd, ...(opts.home ? { home: opts.home } : {}), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }, warn),
+      ])
       // Claude Code reads an added directory's memory only when this variable asks for it.
       const extraDirs = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD') ?? '')
         ? [...new Set((await sessionDirectories($, [])).map((d) => resolve(e.cwd, d)))]
@@ -103,8 +108,8 @@ export default defineMod({
       const memory = new SessionMemory({
         cwd: e.cwd, extraDirs, home,
         managedPath: opts.managedPath === undefined ? MANAGED_PATH[process.platform] ?? false : opts.managedPath && resolve(opts.managedPath),
-        sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || picked.has(s))), lazy: opts.lazy && !disabled, warn: (m) => $.log.warn(m),
-      }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn: (m) => $.log.warn(m), project, externalImports: externalApproval($, e.cwd, opts) }))
+        sources: new Set(disabled ? [] : opts.sources.filter((s) => s === 'managed' || picked.has(s))), lazy: opts.lazy && !disabled, warn,
+      }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn, project, externalImports: externalApproval($, e.cwd, opts), ...(excluded ? { excluded } : {}) }))
       memory.firstPromptPending = ($.session.messages() as unknown[]).length === 0
       sessions.set(e.sessionId, memory)
       await memory.start()

@@ -20,6 +20,8 @@ export interface ReaderOptions {
    */
   project?: string
   externalImports?: () => Promise<boolean>
+  /** The settings' `claudeMdExcludes`: a file it matches (by path or real path) is not read, nor what it imports; the managed file always is. */
+  excluded?: (path: string) => boolean
 }
 
 /** The load facts a file passes on: its own, or (for what it imports) `include` with itself as parent. */
@@ -41,7 +43,7 @@ export class MemoryReader {
   async read(candidate: Candidate, load: Load, seen: Set<string>): Promise<MemoryEntry[]> {
     const out: MemoryEntry[] = []
     const real = await realpath(candidate.path).catch(() => undefined)
-    if (real === undefined || seen.has(real)) return out
+    if (real === undefined || seen.has(real) || this.excludes(candidate, real)) return out
     await this.visit(candidate, real, load, [], seen, out)
     return out
   }
@@ -89,10 +91,15 @@ export class MemoryReader {
         this.reportCycle([...here.slice(loop), targetReal], where, ref.raw, entry)
         continue
       }
-      if (seen.has(targetReal)) continue
       const imported: Candidate = { path: target, memory_type: file.memory_type, scope: `imported by ${file.path}` }
+      if (seen.has(targetReal) || this.excludes(imported, targetReal)) continue
       await this.visit(imported, targetReal, { load_reason: 'include', parent_file_path: file.path, ...(load.trigger_file_path ? { trigger_file_path: load.trigger_file_path } : {}) }, here, seen, out)
     }
+  }
+
+  private excludes(file: Candidate, real: string): boolean {
+    const { excluded } = this.options
+    return excluded !== undefined && file.memory_type !== 'Managed' && (excluded(file.path) || excluded(real))
   }
 
   private async refusesExternal(file: Candidate, targetReal: string): Promise<boolean> {

@@ -1,0 +1,29 @@
+import picomatch from 'picomatch'
+import { readSettingsSources } from '../permissions/settings-sources.js'
+
+export interface ExcludesInput {
+  cwd: string
+  /** The user's home, where `.claude/settings.json` is read (default: CLAUDE_CONFIG_DIR, else the OS home). */
+  home?: string
+  /** The launch options (`settings`, `settingSources`), as `$.settings.read({source: 'flag'})` gives them. */
+  flags: unknown
+  env: Record<string, string | undefined>
+}
+
+/**
+ * The settings' `claudeMdExcludes`: globs of memory files to leave out, matched against a file's
+ * absolute path (or its real path). Every source's list counts, as Claude Code merges arrays.
+ * Undefined when no source names one, so sessions without the key test nothing. A value that is
+ * not a list of strings is a warning naming the file; unreadable files are left to the permissions mod.
+ */
+export async function readExcludes(input: ExcludesInput, warn: (m: string) => void): Promise<((path: string) => boolean) | undefined> {
+  const { sources } = await readSettingsSources({ cwd: input.cwd, places: input.home ? { home: input.home } : {}, flags: input.flags, env: input.env })
+  const globs: string[] = []
+  for (const { source, settings } of sources) {
+    const value = settings.claudeMdExcludes
+    if (value === undefined) continue
+    if (Array.isArray(value) && value.every((g) => typeof g === 'string')) globs.push(...value.filter((g) => g !== ''))
+    else warn(`${source.label}: "claudeMdExcludes" must be a list of glob patterns; ignored`)
+  }
+  return globs.length > 0 ? picomatch(globs, { dot: true }) : undefined
+}
