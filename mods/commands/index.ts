@@ -19,6 +19,7 @@ import { skillTool } from './skill-tool.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { projectDirs } from '../_shared/repo-root.js'
 import { ShellLineRefused } from './shell-expansion.js'
+import { shellLinesDisabled } from './shell-policy.js'
 import { registerCommands } from '../_shared/register-command.js'
 
 const options = z.object({
@@ -102,6 +103,15 @@ export default defineMod({
     registerInvocation(on, running)
     const origins = mentionOrigins(on)
 
+    // The settings' disableSkillShellExecution, read once per session, when a shell line is first met.
+    const shellOff = new Map<string, Promise<boolean>>()
+    const disabled = ($: ModApi) => () => {
+      const id = $.session.id() as string
+      let answer = shellOff.get(id)
+      if (!answer) shellOff.set(id, answer = shellLinesDisabled({ cwd: $.session.cwd() as string, ...(opts.home ? { home: opts.home } : {}), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }))
+      return answer
+    }
+
     const expand = ($: ModApi, def: PromptCommand, args: string) => expandPrompt(def, args, {
       cwd: $.session.cwd() as string, projectDir: $.session.cwd() as string, sessionId: $.session.id() as string,
       configDir: $.env.get('CLAUDE_CONFIG_DIR') || join(opts.home ?? ($.env.get('HOME') || homedir()), '.claude'),
@@ -116,6 +126,7 @@ export default defineMod({
           ? verdict.reason ?? 'a permission rule denies it'
           : `${verdict.reason ?? 'it needs approval'}. Allow it with a rule, such as allowed-tools: Bash(${ruleOf(command)}) in the command's frontmatter`
       },
+      disabled: disabled($),
     })
 
     // Reads the command and skill directories and registers what they hold; again on reload.
@@ -208,6 +219,7 @@ export default defineMod({
 
     on('session.end', (_$, e, next) => {
       sessions.delete(e.sessionId)
+      shellOff.delete(e.sessionId)
       invoked.delete(e.sessionId)
       return next(e)
     })

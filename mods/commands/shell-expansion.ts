@@ -1,4 +1,5 @@
 import { childProcess } from '../../hooks-runner/child-process.js'
+import { SHELL_DISABLED } from './shell-policy.js'
 
 export interface ShellContext {
   cwd: string
@@ -6,6 +7,8 @@ export interface ShellContext {
   maxOutputChars: number
   /** The permission verdict for running `command`; a reason refuses it. */
   refuse(command: string): Promise<string | undefined>
+  /** Whether the settings turn shell lines off (`disableSkillShellExecution`): each is then replaced by a note, not run. */
+  disabled?(): Promise<boolean>
 }
 
 /**
@@ -59,6 +62,7 @@ async function replaceInline(line: string, ctx: ShellContext): Promise<string> {
 }
 
 async function run(command: string, ctx: ShellContext): Promise<string> {
+  if (await ctx.disabled?.()) return SHELL_DISABLED
   const refused = await ctx.refuse(command)
   if (refused) throw new ShellLineRefused(command, refused)
   const r = await runSh(command, ctx)

@@ -100,6 +100,20 @@ describe('slash commands from .claude/commands', () => {
     expect(mention).toContain('     1\tNotes!')
   })
 
+  it("the settings' disableSkillShellExecution puts a note in place of each shell line, running none", async () => {
+    const dir = join(root, 'shell-off')
+    await writeTree(dir, {
+      '.claude/settings.json': JSON.stringify({ disableSkillShellExecution: true }),
+      '.claude/commands/make.md': 'Made: !`touch made.txt && echo yes`\n```!\ntouch block.txt\n```\nend\n',
+    })
+    const run = await runScript([{ reply: 'ok' }], '/make', { cwd: dir, mods: [commands()] })
+    expect(bodyText(run)).toBe('Made: [shell command execution disabled by policy]\n[shell command execution disabled by policy]\nend')
+    expect(existsSync(join(dir, 'made.txt')) || existsSync(join(dir, 'block.txt'))).toBe(false)
+    // A later source turns them back on.
+    const on = await runScript([{ reply: 'ok' }], '/make', { cwd: dir, mods: [commands()], settings: { disableSkillShellExecution: false } })
+    expect(bodyText(on)).toContain('Made: yes')
+  })
+
   it('a missing @file of a command body warns naming the command file and line', async () => {
     const dir = join(root, 'missing-ref')
     await writeTree(dir, { '.claude/commands/brief.md': '---\ndescription: Brief\n---\n\nRead this first.\nThen @gone.md and @here.md, please.\n', 'here.md': 'Here.\n' })
