@@ -8,14 +8,17 @@ import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
 import { findStyle, readChoice, type StyleChoice } from './select.js'
 import { settingSources } from '../_shared/setting-sources.js'
+import { readSettingsSources } from '../permissions/settings-sources.js'
 import { registerCommands } from '../_shared/register-command.js'
 import { languageSection, readLanguage } from './language.js'
 
 const options = z.object({
   /** Where `~/.claude` (settings.json, output-styles/) is looked for (tests); else CLAUDE_CONFIG_DIR, else HOME. */
   home: z.string().optional(),
-  /** The style in force unless a project, local or `--settings` file names another: a distribution's default. */
+  /** The style in force unless a project, local, `--settings` or policy file names another: a distribution's default. */
   outputStyle: z.string().min(1).optional(),
+  /** The managed-policy directory; `false` reads none (default: the platform's). */
+  managedDir: z.union([z.string(), z.literal(false)]).optional(),
 })
 
 interface SessionStyles {
@@ -58,12 +61,13 @@ export default defineMod({
         ...plugins.map(async (p) => (await Promise.all((p.paths?.outputStyles ?? [join(p.root, 'output-styles')]).map((path) => readStylePath(path, warn, p.name)))).flat()),
       ])
       const styles = [...fromPlugins.flat(), ...user!, ...project!]
-      const flags = $.settings.read({ source: 'flag' })
-      const settingsArgs = Array.isArray(flags.settings) ? flags.settings.filter((s): s is string => typeof s === 'string') : []
-      const [choice, language] = await Promise.all([
-        readChoice({ cwd: e.cwd, claudeDir, option: opts.outputStyle, settingsArgs, sources }, warn),
-        readLanguage({ cwd: e.cwd, ...(opts.home ? { home: opts.home } : {}), flags, env: $.env.all() }, warn),
-      ])
+      // One read of the settings serves both keys; files that cannot be read are left to the permissions mod to report.
+      const { sources: settings } = await readSettingsSources({
+        cwd: e.cwd, places: { ...(opts.home ? { home: opts.home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) },
+        flags: $.settings.read({ source: 'flag' }), env: $.env.all(),
+      })
+      const choice = readChoice(settings, opts.outputStyle, warn)
+      const language = readLanguage(settings, warn)
       const active = findStyle(styles, choice, warn)
       sessions.set(e.sessionId, { styles, ...(active ? { active } : {}), ...(choice ? { choice } : {}), ...(language ? { language } : {}) })
       await registerCommands($, [{ name: 'output-style', description: 'List the output styles (the outputStyle setting picks one)', kind: 'local' }], warn)

@@ -1,21 +1,11 @@
-import { readSettingsSources } from '../permissions/settings-sources.js'
-
-export interface LanguageInput {
-  cwd: string
-  /** The user's home, where `.claude/settings.json` is read (default: CLAUDE_CONFIG_DIR, else the OS home). */
-  home?: string
-  /** The launch options (`settings`, `settingSources`), as `$.settings.read({source: 'flag'})` gives them. */
-  flags: unknown
-  env: Record<string, string | undefined>
-}
+import type { SettingsSource } from '../permissions/settings-sources.js'
 
 /**
  * The settings' `language`, trimmed: the last source that sets one wins (user < project < local <
  * --settings < policy), as in Claude Code. A value that is not a string is a warning naming the
- * file; files that cannot be read are left to the permissions mod, which reports them.
+ * file.
  */
-export async function readLanguage(input: LanguageInput, warn: (m: string) => void): Promise<string | undefined> {
-  const { sources } = await readSettingsSources({ cwd: input.cwd, places: input.home ? { home: input.home } : {}, flags: input.flags, env: input.env })
+export function readLanguage(sources: readonly SettingsSource[], warn: (m: string) => void): string | undefined {
   let language: string | undefined
   for (const { source, settings } of sources) {
     const value = settings.language

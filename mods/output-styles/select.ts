@@ -1,7 +1,5 @@
-import { join } from 'node:path'
-import { readSettingsArg, readSettingsJson, type SettingsJson } from '../../hooks-runner/read-settings.js'
+import type { SettingsSource } from '../permissions/settings-sources.js'
 import type { OutputStyle } from './read-styles.js'
-import type { SettingSource } from '../_shared/setting-sources.js'
 
 /** Where the style in force was named: its value and the file (or option) that set it. */
 export interface StyleChoice {
@@ -9,44 +7,27 @@ export interface StyleChoice {
   origin: string
 }
 
-export interface ChoiceInput {
-  cwd: string
-  /** The user's `.claude` folder. */
-  claudeDir: string
-  /** The mod's `outputStyle` option: a distribution's default. */
-  option?: string
-  /** `--settings` values (file paths or inline JSON), from the launch flags. */
-  settingsArgs: readonly string[]
-  /** The settings files --setting-sources names (all when absent). */
-  sources?: ReadonlySet<SettingSource>
-}
-
 /**
- * The `outputStyle` setting in force: user settings, the mod's option, project settings, local
- * settings, then each `--settings` — the last one that sets it wins, as for other scalar
- * settings. A value that is not a string is a warning naming the file; that file does not count.
- * A settings file that cannot be read is left to the mods that read its other keys to report.
+ * The `outputStyle` setting in force: user settings, the mod's `outputStyle` option (a
+ * distribution's default), project settings, local settings, each `--settings`, then managed
+ * policy — the last one that sets it wins, as for other scalar settings. A value that is not a
+ * string is a warning naming the file; that file does not count.
  */
-export async function readChoice(input: ChoiceInput, warn: (m: string) => void): Promise<StyleChoice | undefined> {
+export function readChoice(sources: readonly SettingsSource[], option: string | undefined, warn: (m: string) => void): StyleChoice | undefined {
   let choice: StyleChoice | undefined
-  const take = (origin: string, read: SettingsJson) => {
-    if (read.status !== 'ok' || read.json.outputStyle === undefined) return
-    const value = read.json.outputStyle
-    if (typeof value === 'string' && value.trim()) choice = { value: value.trim(), origin }
-    else warn(`${origin}: "outputStyle" must be the name of an output style; ignored`)
+  let optionTaken = option === undefined
+  const takeOption = () => {
+    if (!optionTaken) choice = { value: option!, origin: "the output-styles mod's outputStyle option" }
+    optionTaken = true
   }
-  const userFile = join(input.claudeDir, 'settings.json')
-  const projectFile = join(input.cwd, '.claude', 'settings.json')
-  const reads = (source: SettingSource) => input.sources?.has(source) ?? true
-  if (reads('user')) take(userFile, await readSettingsJson(userFile))
-  if (input.option) choice = { value: input.option, origin: "the output-styles mod's outputStyle option" }
-  if (projectFile !== userFile && reads('project')) take(projectFile, await readSettingsJson(projectFile))
-  const localFile = join(input.cwd, '.claude', 'settings.local.json')
-  if (reads('local')) take(localFile, await readSettingsJson(localFile))
-  for (const arg of input.settingsArgs) {
-    const { file, read } = await readSettingsArg(arg, input.cwd)
-    take(file, read)
+  for (const { source, settings } of sources) {
+    if (source.name !== 'userSettings') takeOption()
+    const value = settings.outputStyle
+    if (value === undefined) continue
+    if (typeof value === 'string' && value.trim()) choice = { value: value.trim(), origin: source.label }
+    else warn(`${source.label}: "outputStyle" must be the name of an output style; ignored`)
   }
+  takeOption()
   return choice
 }
 
