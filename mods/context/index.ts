@@ -7,7 +7,7 @@ import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
 import { envFacts, renderEnv, type EnvFacts } from './env-section.js'
 import { gitSnapshot } from './git-snapshot.js'
-import { gitInstructionsOn } from './git-instructions.js'
+import { attributionNote, gitInstructions, type GitInstructions } from './git-instructions.js'
 
 const options = z.object({
   /** The environment section (`context:env`): cwd, git or not, platform, OS, shell, date, model. */
@@ -26,6 +26,10 @@ interface SessionContext {
   /** Taken at the first prompt, when every mod has had its session start; the section stays byte-stable after. */
   facts?: Promise<EnvFacts>
   git: Promise<string | undefined>
+  /** What the settings say about git: whether the snapshot goes out, and the attribution lines. */
+  settings: Promise<GitInstructions>
+  /** True until the first prompt reaches the model: it carries the attribution note (false in a resumed conversation). */
+  firstPromptPending: boolean
 }
 
 /** The environment's facts, with the directories the session may use besides its cwd (--add-dir, additionalDirectories). */
@@ -34,21 +38,21 @@ async function facts($: ModApi, { cwd, inRepo }: SessionContext): Promise<EnvFac
   return envFacts(cwd, found, (n) => $.env.get(n), [...new Set(dirs.map((d) => resolve(cwd, d)))])
 }
 
-/** Whether the settings (or CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS) let the git snapshot go out; a host without launch flags reads the files alone. */
-async function gitWanted($: ModApi, cwd: string): Promise<boolean> {
+/** What the settings (or CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS) say about git; a host without launch flags reads the files alone. */
+async function gitSettings($: ModApi, cwd: string): Promise<GitInstructions> {
   let flags: unknown = {}
   try {
     flags = await $.settings.read({ source: 'flag' })
   } catch {
     // no launch flags
   }
-  return gitInstructionsOn({ cwd, flags, env: $.env.all() })
+  return gitInstructions({ cwd, flags, env: $.env.all() })
 }
 
-/** Context: the environment and git sections at the end of the system prompt. */
+/** Context: the environment and git sections at the end of the system prompt; the attribution lines the settings ask for. */
 export default defineMod({
   name: 'context',
-  description: 'Environment and git status sections of the system prompt',
+  description: 'Environment and git status sections of the system prompt; the settings\' attribution lines',
   options,
   uses: { permissions: 'optional' },
   register(on, opts) {
@@ -60,14 +64,30 @@ export default defineMod({
       const inRepo = findRepoRoot(e.cwd).then((root) => root !== undefined)
       // Outside a repository git has nothing to say; spawning it to learn that costs more than the walk.
       // The settings are read beside the walk, so a snapshot they turn off is never taken.
+      const settings = gitSettings($, e.cwd)
       const snapshot = async () => {
-        const [found, wanted] = await Promise.all([inRepo, gitWanted($, e.cwd)])
-        return wanted && (found || $.env.get('GIT_DIR')) ? gitSnapshot(e.cwd, { timeoutMs: opts.gitTimeoutMs, maxStatusChars: opts.maxStatusChars }) : undefined
+        const [found, { on }] = await Promise.all([inRepo, settings])
+        return on && (found || $.env.get('GIT_DIR')) ? gitSnapshot(e.cwd, { timeoutMs: opts.gitTimeoutMs, maxStatusChars: opts.maxStatusChars }) : undefined
       }
       sessions.set(e.sessionId, {
-        cwd: e.cwd, inRepo,
+        cwd: e.cwd, inRepo, settings,
         git: opts.git ? snapshot() : Promise.resolve(undefined),
+        firstPromptPending: ($.session.messages() as unknown[]).length === 0,
       })
+      return next(e)
+    })
+
+    // The settings' attribution lines ride on the first prompt that reaches the model, as Claude
+    // Code sends them; one that only ran a local command (/cost) never reaches it.
+    on('prompt.submit', async ($, e, next) => {
+      const ctx = sessions.get($.session.id() as string)
+      if (!ctx?.firstPromptPending) return next(e)
+      const { attribution } = await ctx.settings
+      return next(attribution ? { ...e, context: [...(e.context ?? []), attributionNote(attribution)] } : e)
+    })
+    on('turn.start', async ($, e, next) => {
+      const ctx = sessions.get($.session.id() as string)
+      if (ctx) ctx.firstPromptPending = false
       return next(e)
     })
 

@@ -7,6 +7,7 @@ import contextMod from '../../mods/context/index.js'
 import agentMod from '../../mods/agent/index.js'
 import { defineMod } from '../../core/mod/define.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
+import { conversation } from '../sdk/conversation.js'
 import { tempDir, withOptions, writeTree } from './fixtures.js'
 import { systemText } from '../helpers/system-text.js'
 
@@ -105,6 +106,31 @@ describe('context', () => {
       expect(back).toContain('gitStatus')
       const byEnv = systemText((await runScript([{ reply: 'ok' }], 'hi', { cwd: project, mods: [contextMod], env: { CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: '0' } })).requests[0]!.body)
       expect(byEnv).toContain('gitStatus')
+    } finally {
+      await rm(project, { recursive: true, force: true })
+    }
+  })
+
+  it("the settings' attribution lines are asked for in the first user message only; none without them, none with includeGitInstructions: false", async () => {
+    const project = await tempDir('context-attribution')
+    try {
+      await writeTree(project, { '.claude/settings.json': JSON.stringify({ attribution: { commit: 'Made-with: acme', pr: '' }, includeCoAuthoredBy: false }) })
+      const messagesOf = async (settings?: Record<string, unknown>) => {
+        const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: project, mods: [contextMod], ...(settings ? { settings } : {}) })
+        return JSON.stringify(run.requests[0]!.body.messages)
+      }
+      const c = await conversation([{ reply: 'one' }, { reply: 'two' }], { cwd: project, mods: [contextMod] })
+      await c.say('hi')
+      await c.say('again')
+      await c.end()
+      const sent = JSON.stringify(c.server.requests[1]!.body.messages)
+      expect(sent).toContain('- Close each commit message with:\\nMade-with: acme')
+      expect(sent).not.toContain('pull request description with')
+      expect(sent.split('Made-with: acme')).toHaveLength(2)
+      // A later source adds the pull request line; the commit line stays.
+      expect(await messagesOf({ attribution: { pr: 'Built with acme' } })).toContain('Made-with: acme\\n- Close each pull request description with:\\nBuilt with acme')
+      expect(await messagesOf({ attribution: { commit: '' } })).not.toContain('Attribution')
+      expect(await messagesOf({ includeGitInstructions: false })).not.toContain('Attribution')
     } finally {
       await rm(project, { recursive: true, force: true })
     }
