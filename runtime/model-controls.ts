@@ -1,7 +1,8 @@
 import { ModloopError } from '../core/errors.js'
-import { askedEffort, capabilitiesOf, clampEffort, EFFORT_LEVELS, requestedThinking, type EffortLevel } from '../core/model/capabilities.js'
+import { capabilitiesOf, clampEffort, EFFORT_LEVELS, requestedThinking, type EffortLevel } from '../core/model/capabilities.js'
 import { MODEL_ALIASES, resolveAlias } from '../core/model/aliases.js'
 import { defaultModelOf, switchModel } from '../core/loop/model-switch.js'
+import { sessionEffort } from '../core/loop/session-effort.js'
 import type { Session } from '../core/loop/session.js'
 import type { ConfigSetResult, ConfigValue } from '../core/events/types.js'
 
@@ -44,7 +45,7 @@ export function configRows(session: Session): { key: string; value: unknown }[] 
   const thinking = requestedThinking(root.options, root.env)
   return [
     { key: 'model', value: root.model },
-    { key: 'effort', value: clampEffort(root.model, askedEffort(root.effort, root.env), thinking?.type === 'disabled') ?? null },
+    { key: 'effort', value: clampEffort(root.model, sessionEffort(root, root.model), thinking?.type === 'disabled') ?? null },
   ]
 }
 

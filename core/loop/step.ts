@@ -1,13 +1,14 @@
 import type { TurnStepInput, Usage } from '../events/types.js'
 import { ModelApiError, type ModelRequest, type RetryInfo } from '../model/types.js'
 import { assistantError } from '../model/api-errors.js'
-import { askedEffort, reasoningParams, requestedDisplay, requestedThinking, thinkingDisabledByEnv } from '../model/capabilities.js'
+import { reasoningParams, requestedDisplay, requestedThinking, thinkingDisabledByEnv } from '../model/capabilities.js'
 import type { ToolExecutor } from '../tools/executor.js'
 import { Accumulator, type Completed } from './accumulate.js'
 import { chunksFrom, eventOf } from './chunks.js'
 import { uuid, zeroUsage, type SDKAssistantMessage, type SDKMessage } from './messages.js'
 import type { Session } from './session.js'
 import { fallbackFor } from './model-switch.js'
+import { sessionEffort } from './session-effort.js'
 import { describeError } from '../errors.js'
 import { envTrue } from '../env.js'
 
@@ -56,7 +57,7 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
       ...(info.error === 'connection' && info.status === null ? { no_response: true } : {}),
     }))
   }
-  const asked = askedReasoning(session)
+  const asked = askedReasoning(session, request.model)
   const reasoning = reasoningParams(request.model, asked, request.max_tokens)
   const e: TurnStepInput = {
     turnId: step.turnId, index: step.index, model: request.model, ...(reasoning.effort ? { effort: reasoning.effort } : {}),
@@ -136,13 +137,13 @@ export async function* runStep(session: Session, step: StepRequest): AsyncGenera
 
 /** `request` with the reasoning the session asks for, clamped to the request's model, as a round sends it. */
 export function withSessionReasoning(session: Session, request: ModelRequest): ModelRequest {
-  return withReasoning(request, reasoningParams(request.model, askedReasoning(session), request.max_tokens), session.env)
+  return withReasoning(request, reasoningParams(request.model, askedReasoning(session, request.model), request.max_tokens), session.env)
 }
 
-function askedReasoning(session: Session) {
+function askedReasoning(session: Session, model: string) {
   const o = session.options
   return {
-    effort: askedEffort(session.effort, session.env), thinking: requestedThinking(o, session.env), display: requestedDisplay(o),
+    effort: sessionEffort(session, model), thinking: requestedThinking(o, session.env), display: requestedDisplay(o),
     noThinking: thinkingDisabledByEnv(session.env),
   }
 }

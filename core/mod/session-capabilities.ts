@@ -1,4 +1,5 @@
 import type { PermissionMode } from '../permission-modes.js'
+import type { EffortLevel } from '../model/capabilities.js'
 
 // The capabilities the runtime reads to answer the Query controls and the init message, provided
 // by the mods that own each thing; without a provider the runtime answers as each line says.
@@ -69,6 +70,12 @@ declare module './capabilities.js' {
      * starts on it. Without it, the settings' model is not read.
      */
     settingsModel: (sessionId: string) => string | undefined
+    /**
+     * The effort the settings files name (their `effortLevel` key) for a request to `model`, by
+     * session id, read at session start by the same mod: a session with no effort of its own
+     * (`--effort`, `/effort`) asks for it. Without it, the settings' effort is not read.
+     */
+    settingsEffort: (sessionId: string, model: string) => EffortLevel | undefined
     /**
      * The `apiKeyHelper` the settings files name (a shell command printing the API key) and the
      * file that named it, by session id, read at session start by the same mod: the model client

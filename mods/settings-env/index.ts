@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { describeError } from '../../core/errors.js'
 import { readSettingsEnv } from './read-env.js'
+import { effortFor, type EffortSetting } from './effort-level.js'
 import type { StatusLineSetting } from '../_shared/status-line-setting.js'
 
 const options = z.object({
@@ -24,7 +25,8 @@ interface Applied { name: string; value: string; before: string | undefined }
  * whatever reads `$.env` see them. Project and local settings apply only in a trusted workspace
  * (`modloop trust`, --trust-workspace), as their allow rules do: a cloned repository's env could
  * set PATH or NODE_OPTIONS for the commands the user allowed. It also reads the settings' `model`
- * (the `settingsModel` capability), which a session starts on when nothing else names one, and
+ * (the `settingsModel` capability), which a session starts on when nothing else names one, their
+ * `effortLevel` (the `settingsEffort` capability), asked of the model when nothing else sets one, and
  * their `apiKeyHelper` (the `apiKeyHelper` capability), which the model client runs for its key, and
  * their `statusLine` (the `statusLineSetting` capability), which the terminal runs.
  */
@@ -32,12 +34,15 @@ export default defineMod({
   name: 'settings-env',
   description: 'Applies the env blocks of the settings files to the session environment',
   options,
-  provides: ['settingsModel', 'apiKeyHelper', 'statusLineSetting'],
+  provides: ['settingsModel', 'settingsEffort', 'apiKeyHelper', 'statusLineSetting'],
   register(on, opts, $) {
     const applied = new Map<string, Applied[]>()
     // The settings' `model` of each session, for the runtime to start a session nothing else names a model for on it.
     const models = new Map<string, string>()
     $.capability.provide('settingsModel', (sessionId) => models.get(sessionId))
+    // The settings' `effortLevel` of each session, for the loop to ask it of each request's model.
+    const efforts = new Map<string, EffortSetting>()
+    $.capability.provide('settingsEffort', (sessionId, model) => effortFor(efforts.get(sessionId), model))
     // The settings' apiKeyHelper of each session, for the model client's first request.
     const keyHelpers = new Map<string, { command: string; file: string }>()
     $.capability.provide('apiKeyHelper', (sessionId) => keyHelpers.get(sessionId))
@@ -55,9 +60,10 @@ export default defineMod({
         // A host without launch flags: the settings files alone apply.
       }
       try {
-        const { values, model, keyHelper, statusLine, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
+        const { values, model, effort, keyHelper, statusLine, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
         for (const w of warnings) $.log.warn(w)
         if (model) models.set(e.sessionId, model)
+        if (effort) efforts.set(e.sessionId, effort)
         if (keyHelper) keyHelpers.set(e.sessionId, keyHelper)
         if (statusLine) statusLines.set(e.sessionId, statusLine)
         const set: Applied[] = []
@@ -82,6 +88,7 @@ export default defineMod({
       }
       applied.delete(e.sessionId)
       models.delete(e.sessionId)
+      efforts.delete(e.sessionId)
       keyHelpers.delete(e.sessionId)
       statusLines.delete(e.sessionId)
       return result

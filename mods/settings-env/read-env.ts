@@ -2,6 +2,7 @@ import { readSettingsSources, type SettingsPlaces } from '../permissions/setting
 import { workspaceTrusted, type TrustLocation } from '../permissions/trust-store.js'
 import { ignoredEnvNotice, mergeEnvBlocks } from './env-blocks.js'
 import { statusLineOf } from './status-line.js'
+import { effortSetting, type EffortSetting } from './effort-level.js'
 import type { StatusLineSetting } from '../_shared/status-line-setting.js'
 
 export interface SettingsEnvInput {
@@ -18,7 +19,7 @@ export interface SettingsEnvInput {
  * warnings to show: malformed entries, and the project variables an untrusted workspace holds back.
  * Files that cannot be read are left to the permissions and shell-hooks mods, which report them.
  */
-export async function readSettingsEnv(input: SettingsEnvInput): Promise<{ values: Map<string, string>; model?: string; keyHelper?: KeyHelperSetting; statusLine?: StatusLineSetting; warnings: string[] }> {
+export async function readSettingsEnv(input: SettingsEnvInput): Promise<{ values: Map<string, string>; model?: string; effort?: EffortSetting; keyHelper?: KeyHelperSetting; statusLine?: StatusLineSetting; warnings: string[] }> {
   const read = await readSettingsSources({ cwd: input.cwd, places: input.places, flags: input.flags, env: input.env })
   const warnings: string[] = []
   // The trust store is read only when a project source has an env, a model, a key helper or a status line to decide on.
@@ -31,7 +32,8 @@ export async function readSettingsEnv(input: SettingsEnvInput): Promise<{ values
   const model = settingsModel(read.sources, trusted, warnings)
   const keyHelper = keyHelperSetting(read.sources, trusted, input.cwd, warnings)
   const statusLine = statusLineOf(read.sources, trusted, input.cwd, warnings)
-  return { values: new Map([...blocks.values].map(([name, v]) => [name, v.value])), ...(model ? { model } : {}), ...(keyHelper ? { keyHelper } : {}), ...(statusLine ? { statusLine } : {}), warnings }
+  const effort = effortSetting(read.sources, warnings)
+  return { values: new Map([...blocks.values].map(([name, v]) => [name, v.value])), ...(model ? { model } : {}), ...(effort ? { effort } : {}), ...(keyHelper ? { keyHelper } : {}), ...(statusLine ? { statusLine } : {}), warnings }
 }
 
 export interface KeyHelperSetting {

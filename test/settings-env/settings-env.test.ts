@@ -153,6 +153,31 @@ describe("the settings' model", () => {
   })
 })
 
+describe("the settings' effortLevel", () => {
+  it('is the effort a request asks for unless --effort or CLAUDE_CODE_EFFORT_LEVEL sets one; a bad value leaves the earlier source, xhigh is clamped to the model', async () => {
+    const effort = async (options: QueryOptions = {}) => (await run([{ reply: 'a' }], { model: 'claude-opus-5-5', ...options })).requests[0]!.body.output_config?.effort
+    await put(projectFile(), { effortLevel: 'high' })
+    expect(await effort()).toBe('high')
+    expect(await effort({ effort: 'low' })).toBe('low')
+    expect(await effort({ env: { ...process.env, CLAUDE_CODE_EFFORT_LEVEL: 'low' } })).toBe('low')
+    // `max` is for one session only: the project's level stands.
+    await put(localFile(), { effortLevel: 'max' })
+    const kept = await run([{ reply: 'a' }], { model: 'claude-opus-5-5' })
+    expect(kept.requests[0]!.body.output_config.effort).toBe('high')
+    expect(kept.lines.join('\n')).toContain(`${localFile()}: "effortLevel" must be one of low, medium, high, xhigh; ignored`)
+    await put(localFile(), { effortLevel: 'xhigh' })
+    expect(await effort()).toBe('xhigh')
+    expect(await effort({ model: 'claude-opus-4-6' })).toBe('high')
+  })
+
+  it("from the user's own settings, applies to the models whose default is not medium", async () => {
+    await put(userFile(), { effortLevel: 'low' })
+    const effort = async (model: string) => (await run([{ reply: 'a' }], { model })).requests[0]!.body.output_config?.effort
+    expect(await effort('claude-opus-4-7')).toBe('low')
+    expect(await effort('claude-opus-5-5')).toBe('medium')
+  })
+})
+
 describe('CLAUDE_CODE_MAX_OUTPUT_TOKENS', () => {
   it("sets the requests' max_tokens, from an env block too, up to what the model can write; a bad value is ignored", async () => {
     const maxTokens = async (value: string, model = 'claude-sonnet-4-5') => {
