@@ -86,8 +86,16 @@ export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; t
     if (parsed) layers.push(toLayer(source, parsed, warnings))
   }
   if (read.flags && !layers.some((l) => l.source.name === 'cliArg')) layers.push(flagLayer(cwd, read.flags, warnings))
-  return { layers, trustFlag: read.trustFlag, warnings }
+  const managedOnly = read.sources.some((s) => s.source.name === 'policySettings' && s.settings.allowManagedPermissionRulesOnly === true)
+  return { layers: managedOnly ? layers.map(policyRulesOnly) : layers, trustFlag: read.trustFlag, warnings }
 }
+
+/**
+ * Managed policy's `allowManagedPermissionRulesOnly`: the allow, ask and deny rules of every other
+ * source (settings files, the modloop config, --allowedTools and --disallowedTools) are dropped,
+ * as in Claude Code; their directories and modes stay.
+ */
+const policyRulesOnly = (layer: Layer): Layer => (layer.source.name === 'policySettings' ? layer : { ...layer, allow: [], ask: [], deny: [] })
 
 const flagLayer = (cwd: string, flags: Flags, warnings: string[]) =>
   toLayer({ name: 'cliArg', label: 'the command line', root: cwd, projectLevel: false }, flagPermissions(flags), warnings)

@@ -99,3 +99,22 @@ describe('a /path rule in a settings file outside the project', () => {
     }
   })
 })
+
+describe("managed policy's allowManagedPermissionRulesOnly", () => {
+  it('drops the allow, ask and deny rules of every other source, --allowedTools included; the policy\'s own rules apply', async () => {
+    const cwd = join(box.root, 'managed-only')
+    const managedDir = join(box.root, 'managed-only-policy')
+    await mkdir(join(cwd, '.claude'), { recursive: true })
+    await mkdir(managedDir, { recursive: true })
+    await writeFile(join(cwd, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { allow: ['Bash(touch:*)'], deny: ['Bash(ls:*)'] } }))
+    const decide = async (policy: unknown) => {
+      await writeFile(join(managedDir, 'managed-settings.json'), JSON.stringify(policy))
+      const options = permissionsOptions.parse({ home: box.home, managedDir, trustStore: join(box.modloopHome, 'trusted.json') })
+      const loaded = await loadPolicy({ cwd, options, flags: { trustWorkspace: true, allowedTools: ['Bash(mkdir:*)'] }, env: {} })
+      const bash = async (command: string) => (await evaluate(loaded, 'Bash', { command })).decision
+      return [await bash('touch a'), await bash('mkdir b'), await bash('ls'), await bash('rm c')]
+    }
+    expect(await decide({ permissions: { allow: ['Bash(rm:*)'] } })).toEqual(['allow', 'allow', 'deny', 'allow'])
+    expect(await decide({ allowManagedPermissionRulesOnly: true, permissions: { allow: ['Bash(rm:*)'] } })).toEqual(['ask', 'ask', 'allow', 'allow'])
+  })
+})
