@@ -3,8 +3,10 @@ import type { ModApi } from '../../core/mod/api.js'
 import type { McpManager } from './manager.js'
 import { envConnectTimeoutMs, mcpOptions, type McpOptions } from './options.js'
 import { approvedServers, projectServers } from './approvals.js'
-import { collectServers, NOT_APPROVED } from './sources.js'
-import { settingsChoices } from './settings-choices.js'
+import { collectServers, NOT_APPROVED, type ServerEntry } from './sources.js'
+import { choicesFrom } from './settings-choices.js'
+import { serverPolicy } from './server-policy.js'
+import { readSettingsSources, type SettingsSource } from '../permissions/settings-sources.js'
 import { expandPrompt, missingArguments } from './prompts.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
@@ -126,10 +128,15 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   const env = (name: string) => $.env.get(name)
   const store = trustStorePath({ trustStore: opts.trustStore }, { MODLOOP_HOME: env('MODLOOP_HOME') })
   const unreviewed: string[] = []
-  const { servers, warnings } = await collectServers({
+  // The settings files, read once for the .mcp.json choices and the server lists, and only when a server is configured.
+  let settingsRead: Promise<readonly SettingsSource[]> | undefined
+  const settings = () => settingsRead ??= readSettingsSources({
+    cwd, places: { ...(opts.home ? { home: opts.home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) }, flags, env: $.env.all(),
+  }).then((r) => r.sources)
+  const collected = await collectServers({
     cwd, options: opts, flags, env, plugins: loadedPlugins($),
     projectTrust: () => projectTrust({ cwd, isInteractive, trustFlag: flags.trustWorkspace === true, headlessTrust: opts.trustProjectServers, trustStore: opts.trustStore, env }),
-    projectChoice: () => settingsChoices({ cwd, home: opts.home, flags, env: $.env.all() }).catch((err) => {
+    projectChoice: () => settings().then(choicesFrom).catch((err) => {
       $.log.warn(`the settings' enabledMcpjsonServers and disabledMcpjsonServers could not be read: ${describeError(err)}`)
       return () => undefined
     }),
@@ -145,6 +152,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
       }
     },
   })
+  const { servers, warnings } = collected.servers.length > 0 ? await withoutBlocked($, collected, settings) : collected
   for (const warning of warnings) $.log.warn(warning)
   for (const s of servers) if (s.error) $.log.warn(s.error)
   for (const s of servers) if (s.disabled?.startsWith(NOT_APPROVED)) $.log.warn(`MCP server "${s.name}" not started: ${s.disabled}`)
@@ -160,6 +168,22 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   if (servers.length === 0) return undefined
   const { McpManager } = await import('./manager.js')
   return new McpManager($, servers, { cwd, connectTimeoutMs: connectTimeout($, opts) })
+}
+
+/**
+ * The servers the settings' allowedMcpServers and deniedMcpServers let start; the others are left
+ * out of the session (not listed, as Claude Code leaves them out), with one warning naming them.
+ */
+async function withoutBlocked($: ModApi, collected: { servers: ServerEntry[]; warnings: string[] }, settings: () => Promise<readonly SettingsSource[]>) {
+  const blocked = await settings().then(serverPolicy).catch((err) => {
+    $.log.warn(`the settings' allowedMcpServers and deniedMcpServers could not be read: ${describeError(err)}`)
+    return undefined
+  })
+  if (!blocked) return collected
+  const out = collected.servers.filter((s) => s.config && blocked(s.name, s.config)).map((s) => s.name)
+  if (out.length === 0) return collected
+  const warning = `MCP server${out.length === 1 ? '' : 's'} blocked by the settings' allowedMcpServers or deniedMcpServers, not started: ${out.join(', ')}`
+  return { servers: collected.servers.filter((s) => !out.includes(s.name)), warnings: [...collected.warnings, warning] }
 }
 
 function connectTimeout($: ModApi, opts: McpOptions): number {

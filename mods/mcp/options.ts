@@ -23,6 +23,8 @@ export const mcpOptions = z.object({
   home: z.string().optional(),
   /** The trust file (default: $MODLOOP_HOME/trusted.json, MODLOOP_HOME defaulting to ~/.modloop). */
   trustStore: z.string().optional(),
+  /** The managed-policy directory, whose settings may restrict the servers (`allowedMcpServers`, `deniedMcpServers`); `false` reads none (default: the platform's). */
+  managedDir: z.union([z.string(), z.literal(false)]).optional(),
   /** Server names not to connect (reported as `disabled`). */
   disabled: z.array(z.string()).default([]),
 })
