@@ -41,7 +41,12 @@ export interface PromptCommand {
    * its report instead of the instructions.
    */
   fork?: { agent?: string; background?: boolean }
+  /** What the settings' `skillOverrides` says of it, when it says more than `on`. */
+  override?: SkillOverride
 }
+
+/** How the settings' `skillOverrides` limits a skill: listed by name alone, kept from the model, or off everywhere. */
+export type SkillOverride = 'name-only' | 'user-invocable-only' | 'off'
 
 /** The plugin whose directory is read: its name prefixes what it holds. */
 export interface PluginRef {

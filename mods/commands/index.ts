@@ -20,6 +20,7 @@ import { settingSources } from '../_shared/setting-sources.js'
 import { projectDirs } from '../_shared/repo-root.js'
 import { ShellLineRefused } from './shell-expansion.js'
 import { shellLinesDisabled } from './shell-policy.js'
+import { readSkillOverrides, withOverride } from './skill-overrides.js'
 import { registerCommands } from '../_shared/register-command.js'
 
 const options = z.object({
@@ -145,10 +146,16 @@ export default defineMod({
         opts.skills && project ? readEach(dirs, (d) => readSkills(join(d, '.claude', 'skills'), 'project', warn)) : none,
         readPluginPrompts(loadedPlugins($), opts, warn),
       ])
+      // The settings are read for skillOverrides only when there is something for it to name.
+      const found = [userCommands, projectCommands, userSkills, projectSkills, plugin.commands, plugin.skills].some((list) => list.length > 0)
+      const overrides = found
+        ? await readSkillOverrides({ cwd, ...(opts.home ? { home: opts.home } : {}), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }, warn)
+        : new Map()
+      const own = (list: PromptCommand[]) => (overrides.size > 0 ? list.map((d) => withOverride(d, overrides)) : list)
       // Later sources win a shared name: skills over commands, and the user's own over the project's
       // (a cloned repository does not replace a person's command, as in Claude Code); plugins' are `plugin:name`.
-      const skills = new Map([...plugin.skills, ...projectSkills, ...userSkills].map((s) => [s.name, s]))
-      const named = new Map([...plugin.commands, ...projectCommands, ...userCommands, ...skills.values()].map((c) => [c.name, c]))
+      const skills = new Map([...own(plugin.skills), ...own(projectSkills), ...own(userSkills)].map((s) => [s.name, s]))
+      const named = new Map([...own(plugin.commands), ...own(projectCommands), ...own(userCommands), ...skills.values()].map((c) => [c.name, c]))
       // What `/name` runs: the named ones, plugins' under their short name where that is unambiguous, and skills under their directory's.
       const prompts = new Map([...unprefixed(named), ...aliases(named), ...named])
       // Commands are merged into skills (spec loop-and-sdk §6.2): listed after them and callable the same way.
@@ -200,6 +207,7 @@ export default defineMod({
       const def = mine.prompts.get(e.command)
       if (!def) return next(e)
       // Typed, it is answered without a model call, as Claude Code answers it: the model is the one to run it.
+      if (def.override === 'off') return { output: `/${e.command} is turned off by the settings' skillOverrides ("${def.name}": "off"); remove that entry to run it.` }
       if (!def.userInvocable) return { output: `/${e.command} is run by the model only (its frontmatter says user-invocable: false): ask for the task in words and the model can run the "${def.name}" skill.` }
       origins.note($, def)
       try {

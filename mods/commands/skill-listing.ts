@@ -39,7 +39,8 @@ export function skillListing(skills: readonly PromptCommand[], budget: ListingBu
     const short = about.length > budget.maxDescriptionChars ? `${about.slice(0, budget.maxDescriptionChars - 1)}…` : about
     const full = `- ${skill.name}: ${short}`
     const bare = `- ${skill.name}`
-    const line = used + full.length + 1 <= budget.totalChars ? full : used + bare.length + 1 <= budget.totalChars ? bare : undefined
+    // The settings' skillOverrides may ask for the name alone.
+    const line = skill.override !== 'name-only' && used + full.length + 1 <= budget.totalChars ? full : used + bare.length + 1 <= budget.totalChars ? bare : undefined
     if (line === undefined) {
       omitted++
       continue

@@ -35,6 +35,7 @@ export function skillTool(
       const name = i.skill.trim().replace(/^\//, '')
       const def = skills.get(name)
       if (!def) return failure(`Unknown skill "${name}". Skills: ${[...new Set([...skills.values()].filter((s) => s.modelInvocable).map((s) => s.name))].join(', ') || '(none)'}`)
+      if (def.override === 'off' || def.override === 'user-invocable-only') return failure(`The skill "${name}" is turned off for the model by the settings' skillOverrides.`)
       if (!def.modelInvocable) return failure(`The skill "${name}" is run only by the user, as /${name}.`)
       let text: string
       try {

@@ -348,6 +348,27 @@ describe('slash commands from .claude/commands', () => {
   })
 })
 
+describe("the settings' skillOverrides", () => {
+  it('lists a name-only skill by name alone, keeps user-invocable-only and off ones from the model, and off from /name', async () => {
+    const dir = join(root, 'overrides')
+    const skill = (name: string) => [`.claude/skills/${name}/SKILL.md`, `---\ndescription: The ${name} skill\n---\nBody of ${name}.\n`]
+    await writeTree(dir, Object.fromEntries(['alpha', 'beta', 'gamma', 'delta'].map(skill)))
+    const settings = { skillOverrides: { beta: 'name-only', gamma: 'user-invocable-only', delta: 'off' } }
+    const call = (name: string) => ({ reply: [{ tool_use: { id: `toolu_${name}`, name: 'Skill', input: { skill: name } } }] })
+    const run = await runScript([call('gamma'), call('delta'), { reply: 'done' }], 'go', { cwd: dir, settings, mods: [commands()] })
+    const system = systemText(run.requests[0]!.body)
+    expect(system).toContain('- alpha: The alpha skill\n- beta\n')
+    expect(system).not.toMatch(/- (gamma|delta)/)
+    for (const [i, name] of [[1, 'gamma'], [2, 'delta']] as const) {
+      expect(JSON.stringify(run.requests[i]!.body.messages.at(-1))).toContain(`The skill \\"${name}\\" is turned off for the model by the settings' skillOverrides.`)
+    }
+    expect(bodyText(await runScript([{ reply: 'ok' }], '/gamma', { cwd: dir, settings, mods: [commands()] }))).toContain('Body of gamma.')
+    const off = await runScript([{ reply: 'ok' }], '/delta', { cwd: dir, settings, mods: [commands()] })
+    expect(off.requests).toHaveLength(0)
+    expect(off.result.result).toBe(`/delta is turned off by the settings' skillOverrides ("delta": "off"); remove that entry to run it.`)
+  })
+})
+
 describe('skills', () => {
   it('lists model-invocable skills in the system prompt and serves them through the Skill tool', async () => {
     const skill = (args?: string, name = 'pdf-tools') => ({ tool_use: { name: 'Skill', input: { skill: name, ...(args ? { args } : {}) } } })
