@@ -108,11 +108,14 @@ export default defineMod({
 
     // A subagent starts with the session's repository snapshot beside its prompt, as Claude Code's
     // general-purpose one does (spec loop-and-sdk §7.3); the types that start without the project's
-    // memory files (Explore, Plan: `omitClaudeMd`) go without it too.
+    // memory files (Explore, Plan: `omitClaudeMd`) go without it too. Every type gets the settings'
+    // attribution lines, as Claude Code's do: a subagent may commit too.
     on('agent.spawn', async ($, e, next) => {
       const ctx = sessions.get($.session.id() as string)
-      const git = ctx && !e.omitClaudeMd ? await ctx.git : undefined
-      return next(git ? { ...e, context: [...(e.context ?? []), git] } : e)
+      if (!ctx) return next(e)
+      const [git, { attribution }] = await Promise.all([e.omitClaudeMd ? undefined : ctx.git, ctx.settings])
+      const added = [...(git ? [git] : []), ...(attribution ? [attributionNote(attribution)] : [])]
+      return next(added.length > 0 ? { ...e, context: [...(e.context ?? []), ...added] } : e)
     })
 
     on('session.end', (_$, e, next) => {

@@ -65,19 +65,21 @@ describe('context', () => {
     ].join('\n\n'))
   })
 
-  it('a subagent starts with the snapshot beside its prompt; an Explore one, without the project\'s memory, goes without it', async () => {
+  it('a subagent starts with the snapshot beside its prompt; an Explore one, without the project\'s memory, goes without it; both get the attribution lines', async () => {
     const run = await runScript([
       { reply: [{ tool_use: { name: 'Agent', input: { description: 'look', prompt: 'SUB look around', run_in_background: false } } }] },
       { reply: 'found', when: { firstUserText: 'SUB look around' } },
       { reply: [{ tool_use: { name: 'Agent', input: { description: 'explore', prompt: 'EXPLORE look around', subagent_type: 'Explore', run_in_background: false } } }] },
       { reply: 'explored', when: { firstUserText: 'EXPLORE look around' } },
       { reply: 'done' },
-    ], 'hi', { cwd: repo, mods: [toolsMod(), contextMod, agentMod] })
+    ], 'hi', { cwd: repo, mods: [toolsMod(), contextMod, agentMod], settings: { attribution: { commit: 'Made-with: acme' } } })
     const first = (text: string) => run.requests.find((r) => JSON.stringify(r.body.messages[0]).includes(text))!.body
     const sub = first('SUB look around')
     expect(JSON.stringify(sub.messages[0])).toContain('Current branch: feature')
     expect(systemText(sub)).not.toContain('gitStatus:')
-    expect(JSON.stringify(first('EXPLORE look around').messages[0])).not.toContain('Current branch')
+    const explore = JSON.stringify(first('EXPLORE look around').messages[0])
+    expect(explore).not.toContain('Current branch')
+    for (const text of [JSON.stringify(sub.messages[0]), explore]) expect(text).toContain('Close each commit message with:\\nMade-with: acme')
   })
 
   it('outside a repository: no git section, "no" in the environment; options turn each section off', async () => {
