@@ -62,8 +62,10 @@ export default defineMod({
       ])
       const styles = [...fromPlugins.flat(), ...user!, ...project!]
       // One read of the settings serves both keys; files that cannot be read are left to the permissions mod to report.
+      // The user's settings beside the styles folder: the session's HOME, unless CLAUDE_CONFIG_DIR names the folder.
+      const home = opts.home ?? ($.env.get('CLAUDE_CONFIG_DIR') ? undefined : $.env.get('HOME') || undefined)
       const { sources: settings } = await readSettingsSources({
-        cwd: e.cwd, places: { ...(opts.home ? { home: opts.home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) },
+        cwd: e.cwd, places: { ...(home ? { home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) },
         flags: $.settings.read({ source: 'flag' }), env: $.env.all(),
       })
       const choice = readChoice(settings, opts.outputStyle, warn)

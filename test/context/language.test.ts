@@ -35,3 +35,10 @@ describe('the settings\' language', () => {
     expect(await system({ language: '' })).not.toContain('# Language')
   })
 })
+
+describe("the user's settings of a query with its own HOME", () => {
+  it('are read from that HOME, as the output styles beside them are', async () => {
+    const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: project, mods: [outputStylesMod], env: { HOME: home, CLAUDE_CONFIG_DIR: '' } })
+    expect(systemText(run.requests[0]!.body)).toContain('Answer in French:')
+  })
+})
