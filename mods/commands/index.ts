@@ -21,6 +21,7 @@ import { projectDirs } from '../_shared/repo-root.js'
 import { ShellLineRefused } from './shell-expansion.js'
 import { shellLinesDisabled } from './shell-policy.js'
 import { readSkillOverrides, withOverride } from './skill-overrides.js'
+import { settingsHome } from '../_shared/settings-home.js'
 import { registerCommands } from '../_shared/register-command.js'
 
 const options = z.object({
@@ -109,7 +110,7 @@ export default defineMod({
     const disabled = ($: ModApi) => () => {
       const id = $.session.id() as string
       let answer = shellOff.get(id)
-      if (!answer) shellOff.set(id, answer = shellLinesDisabled({ cwd: $.session.cwd() as string, ...(opts.home ? { home: opts.home } : {}), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }))
+      if (!answer) shellOff.set(id, answer = shellLinesDisabled({ cwd: $.session.cwd() as string, home: settingsHome($, opts.home), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }))
       return answer
     }
 
@@ -149,7 +150,7 @@ export default defineMod({
       // The settings are read for skillOverrides only when there is something for it to name.
       const found = [userCommands, projectCommands, userSkills, projectSkills, plugin.commands, plugin.skills].some((list) => list.length > 0)
       const overrides = found
-        ? await readSkillOverrides({ cwd, ...(opts.home ? { home: opts.home } : {}), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }, warn)
+        ? await readSkillOverrides({ cwd, home: settingsHome($, opts.home), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }, warn)
         : new Map()
       const own = (list: PromptCommand[]) => (overrides.size > 0 ? list.map((d) => withOverride(d, overrides)) : list)
       // Later sources win a shared name: skills over commands, and the user's own over the project's

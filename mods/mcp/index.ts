@@ -7,6 +7,7 @@ import { collectServers, NOT_APPROVED, type ServerEntry } from './sources.js'
 import { choicesFrom } from './settings-choices.js'
 import { serverPolicy } from './server-policy.js'
 import { readSettingsSources, type SettingsSource } from '../permissions/settings-sources.js'
+import { settingsHome } from '../_shared/settings-home.js'
 import { expandPrompt, missingArguments } from './prompts.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
@@ -130,8 +131,9 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   const unreviewed: string[] = []
   // The settings files, read once for the .mcp.json choices and the server lists, and only when a server is configured.
   let settingsRead: Promise<readonly SettingsSource[]> | undefined
+  const home = settingsHome($, opts.home)
   const settings = () => settingsRead ??= readSettingsSources({
-    cwd, places: { ...(opts.home ? { home: opts.home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) }, flags, env: $.env.all(),
+    cwd, places: { ...(home ? { home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) }, flags, env: $.env.all(),
   }).then((r) => r.sources)
   const collected = await collectServers({
     cwd, options: opts, flags, env, plugins: loadedPlugins($),

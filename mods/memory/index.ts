@@ -12,6 +12,7 @@ import { findRepoRoot } from '../_shared/repo-root.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { bashReads } from './bash-reads.js'
 import { readExcludes } from './excludes.js'
+import { settingsHome } from '../_shared/settings-home.js'
 import { MemoryReader } from './reader.js'
 import { renderLazy, renderStartup, today } from './render.js'
 import { SessionMemory } from './session-memory.js'
@@ -98,7 +99,7 @@ export default defineMod({
       const warn = (m: string) => $.log.warn(m)
       const [repoRoot, excluded] = await Promise.all([
         findRepoRoot(e.cwd),
-        disabled ? undefined : readExcludes({ cwd: e.cwd, ...(opts.home ? { home: opts.home } : {}), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }, warn),
+        disabled ? undefined : readExcludes({ cwd: e.cwd, home: settingsHome($, opts.home), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }, warn),
       ])
       // Claude Code reads an added directory's memory only when this variable asks for it.
       const extraDirs = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD') ?? '')

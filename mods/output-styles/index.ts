@@ -9,6 +9,7 @@ import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
 import { findStyle, readChoice, type StyleChoice } from './select.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { readSettingsSources } from '../permissions/settings-sources.js'
+import { settingsHome } from '../_shared/settings-home.js'
 import { registerCommands } from '../_shared/register-command.js'
 import { languageSection, readLanguage } from './language.js'
 
@@ -62,8 +63,7 @@ export default defineMod({
       ])
       const styles = [...fromPlugins.flat(), ...user!, ...project!]
       // One read of the settings serves both keys; files that cannot be read are left to the permissions mod to report.
-      // The user's settings beside the styles folder: the session's HOME, unless CLAUDE_CONFIG_DIR names the folder.
-      const home = opts.home ?? ($.env.get('CLAUDE_CONFIG_DIR') ? undefined : $.env.get('HOME') || undefined)
+      const home = settingsHome($, opts.home)
       const { sources: settings } = await readSettingsSources({
         cwd: e.cwd, places: { ...(home ? { home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) },
         flags: $.settings.read({ source: 'flag' }), env: $.env.all(),

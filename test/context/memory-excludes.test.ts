@@ -38,3 +38,14 @@ describe("the settings' claudeMdExcludes", () => {
       .toEqual(['managed/CLAUDE.md', 'project/CLAUDE.md', 'project/notes.md'])
   })
 })
+
+describe("claudeMdExcludes in the user's settings of a query with its own HOME", () => {
+  it('is read from that HOME, where the user CLAUDE.md is found', async () => {
+    const own = join(root, 'own-home')
+    await writeTree(own, { '.claude/CLAUDE.md': 'Own user memory.\n', '.claude/settings.json': JSON.stringify({ claudeMdExcludes: ['**/project/notes.md'] }) })
+    const mod = withOptions(memoryMod, { managedPath: false })
+    const run = await runScript([{ reply: 'ok' }], 'hi', { cwd: project, mods: [mod], env: { HOME: own, CLAUDE_CONFIG_DIR: '' } })
+    const files = [...texts(run.requests[0]!.body, 0)[1]!.matchAll(/^Contents of (\S+) \(/gm)].map((m) => m[1]!.replace(`${root}/`, ''))
+    expect(files).toEqual(['own-home/.claude/CLAUDE.md', 'project/CLAUDE.md', 'project/.claude/rules/style.md'])
+  })
+})
