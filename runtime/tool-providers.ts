@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { ModloopError } from '../core/errors.js'
 import type { Provider } from '../core/mod/build-api.js'
-import type { Tool, ToolTraits } from '../core/tools/tool.js'
+import { INPUT_ON_FIRST_USE, type Tool, type ToolTraits } from '../core/tools/tool.js'
 import { runToolCall } from '../core/tools/pipeline.js'
 import { uuid } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
@@ -24,10 +24,12 @@ export function toolProviders(session: Session): Record<string, Provider> {
       // The `tools` option picks the built-in tools offered; a tool it leaves out is not there at all.
       if (!offered(session, [name, ...(spec.aliases ?? [])], spec.traits)) return Promise.resolve({ tool: name, isOffered: false })
       const readOnly = spec.isReadOnly
+      // modloop's own tools give their zod input as its builder: `input` reads it, so nothing builds it before a call is validated.
+      const build = (spec as { [INPUT_ON_FIRST_USE]?: () => z.ZodType })[INPUT_ON_FIRST_USE]
       const tool: Tool = {
         name, mod, description: spec.description, input: spec.input, ...(spec.traits ? { traits: { ...spec.traits } } : {}),
         // Beside a zod input, a JSON Schema given is what the model is shown: its conversion made ahead of time.
-        jsonSchema: spec.input ? spec.jsonSchema ?? spec.inputSchema : spec.inputSchema ?? spec.jsonSchema ?? { type: 'object' },
+        jsonSchema: spec.input || build ? spec.jsonSchema ?? spec.inputSchema : spec.inputSchema ?? spec.jsonSchema ?? { type: 'object' },
         isReadOnly: typeof readOnly === 'function' ? readOnly : () => readOnly === true,
         ...(spec.resolveInput ? { resolveInput: spec.resolveInput } : {}),
         ...(spec.coerceInput ? { coerceInput: spec.coerceInput } : {}),
@@ -37,6 +39,7 @@ export function toolProviders(session: Session): Record<string, Provider> {
           return { isError: true, result: message }
         }),
       }
+      if (build) Object.defineProperty(tool, 'input', { get: build, enumerable: true })
       session.tools.register(tool)
       for (const alias of spec.aliases ?? []) session.tools.alias(alias, name)
       session.describeCache.delete(name)

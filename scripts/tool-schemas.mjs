@@ -20,7 +20,7 @@ const text = [
   '// Made by `node scripts/tool-schemas.mjs` from the schemas declared with builtinInput(): do not edit.',
   '// Each value is the JSON Schema a request shows the model for that input (mods/_shared/builtin-input.ts).',
   'export const BUILTIN_INPUT_SCHEMAS: Record<string, string> = {',
-  ...entries.map(([key, input]) => `  ${JSON.stringify(key)}: ${JSON.stringify(JSON.stringify(inputSchemaOf({ name: key, input })))},`),
+  ...entries.map(([key, input]) => `  ${JSON.stringify(key)}: ${JSON.stringify(JSON.stringify(inputSchemaOf({ name: key, input: input() })))},`),
   '}',
   '',
 ].join('\n')

@@ -111,6 +111,14 @@ export interface ToolTraits {
   mcpServer?: { name: string; source: string }
 }
 
+/**
+ * The key under which a registration may give its zod input as the function that builds it, in
+ * place of `input`: modloop's own tools do (mods/_shared/register-tool.ts), their JSON Schema kept
+ * converted, so a run builds a tool's schema only when something reads `tool.input` (a call's
+ * validation). A symbol, so it is no part of `$.tool.register`'s documented shape.
+ */
+export const INPUT_ON_FIRST_USE: unique symbol = Symbol('modloop.inputOnFirstUse')
+
 export function defineTool<S extends z.ZodType>(tool: Omit<Tool<z.output<S>>, 'input'> & { input: S }): Tool<z.output<S>> {
   return tool as unknown as Tool<z.output<S>>
 }

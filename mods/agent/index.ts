@@ -128,7 +128,7 @@ export default defineMod({
       const foregroundOnly = backgroundOff($.env.all())
       await registerTool($, {
         name: 'Agent', aliases: ['Task'], traits: { spawnsAgents: true }, description: describe(agents, foregroundOnly),
-        input: foregroundOnly ? agentInput.omit({ run_in_background: true }) : agentInput,
+        input: foregroundOnly ? () => agentInput().omit({ run_in_background: true }) : agentInput,
         // Not offered then, a run_in_background the model still sends is dropped, not refused, as Claude Code does.
         ...(foregroundOnly ? { coerceInput: withoutBackground } : {}),
         // A subagent's own calls are checked one by one; the Agent call itself runs beside other read-only calls.

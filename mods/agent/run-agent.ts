@@ -16,7 +16,7 @@ import { backgroundOff } from '../_shared/background-off.js'
 import type { Roster } from './roster.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const agentInput = builtinInput('Agent', z.object({
+export const agentInput = builtinInput('Agent', () => z.object({
   description: z.string().describe('What the agent is doing, in three to five words'),
   prompt: z.string().describe('The whole task, as the agent should carry it out'),
   subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
@@ -25,7 +25,7 @@ export const agentInput = builtinInput('Agent', z.object({
   run_in_background: z.boolean().optional().describe('Whether the agent runs in the background (the default): the call returns at once, and its report comes back to you on its own when it is done. false: the call waits for the report'),
   isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works in a git worktree of its own (a copy of the repository on a new branch), kept if it changes anything'),
 }))
-export type AgentInput = z.output<typeof agentInput>
+export type AgentInput = z.output<ReturnType<typeof agentInput>>
 
 export interface AgentRun {
   $: ModApi

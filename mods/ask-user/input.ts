@@ -21,7 +21,7 @@ const question = z.object({
 /** A question's answer as a host gives it: one label or typed text, or (multi-select) several labels, joined or as a list. */
 const answer = z.union([z.string(), z.array(z.string())])
 
-export const askInput = builtinInput('AskUserQuestion', z.object({
+export const askInput = builtinInput('AskUserQuestion', () => z.object({
   questions: z.array(question).min(1).max(4).describe('1 to 4 questions for the user'),
   answers: z.record(z.string(), answer).optional().describe('Filled in by whoever answers the questions, by question text; leave it out'),
   annotations: z.record(z.string(), z.object({
@@ -34,5 +34,5 @@ export const askInput = builtinInput('AskUserQuestion', z.object({
   'Question texts must be unique, option labels must be unique within each question',
 ))
 
-export type AskInput = z.output<typeof askInput>
+export type AskInput = z.output<ReturnType<typeof askInput>>
 export type Question = AskInput['questions'][number]

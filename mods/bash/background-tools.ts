@@ -8,11 +8,11 @@ import type { TaskRegistry } from '../_shared/tasks.js'
 import { describeError } from '../../core/errors.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const bashOutputInput = builtinInput('BashOutput', z.object({
+export const bashOutputInput = builtinInput('BashOutput', () => z.object({
   bash_id: z.string().describe('The id of the background shell (e.g. bash_1)'),
   filter: z.string().optional().describe('A regular expression: only output lines matching it are returned; the others are discarded'),
 }))
-export const killShellInput = builtinInput('KillShell', z.object({
+export const killShellInput = builtinInput('KillShell', () => z.object({
   shell_id: z.string().describe('The id of the background shell to stop'),
 }))
 
@@ -34,7 +34,7 @@ function take(stream: BackgroundShell['stdout'], cap: number, filter?: RegExp): 
   return { text: (dropped > 0 ? `[${dropped} earlier characters were dropped]\n` : '') + capText(kept, cap), cut: dropped > 0 || kept.length > cap }
 }
 
-export function bashOutputTool(input: z.output<typeof bashOutputInput>, shell: ShellSession, maxOutputChars: number): ToolOutput {
+export function bashOutputTool(input: z.output<ReturnType<typeof bashOutputInput>>, shell: ShellSession, maxOutputChars: number): ToolOutput {
   const bg = shell.background.get(input.bash_id)
   if (!bg) return unknown(shell, input.bash_id)
   let filter: RegExp | undefined
@@ -69,7 +69,7 @@ export function bashOutputTool(input: z.output<typeof bashOutputInput>, shell: S
  * `tasks`: the session's task registry, when the shell is one of its tasks: stopped there, it ends
  * `stopped` on the stream; the model asked for it, so no notification turn tells it again.
  */
-export async function killShellTool(input: z.output<typeof killShellInput>, shell: ShellSession, tasks?: TaskRegistry): Promise<ToolOutput> {
+export async function killShellTool(input: z.output<ReturnType<typeof killShellInput>>, shell: ShellSession, tasks?: TaskRegistry): Promise<ToolOutput> {
   const bg = shell.background.get(input.shell_id)
   if (!bg) return unknown(shell, input.shell_id)
   if (bg.status !== 'running') return failure(`Shell ${bg.id} is not running (${bg.status}${bg.exitCode !== null ? `, exit code ${bg.exitCode}` : ''}).`)

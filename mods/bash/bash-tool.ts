@@ -11,18 +11,18 @@ import { askedTimeout } from './limits.js'
 import { onFirstUse } from '../../core/on-first-use.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const bashInput = builtinInput('Bash', z.object({
+export const bashInput = builtinInput('Bash', () => z.object({
   command: z.string().min(1).describe('The command to run'),
   timeout: z.number().optional().meta({ exclusiveMinimum: 0 }).describe('Timeout in milliseconds (max 600000); with run_in_background, its time limit there (1800000 by default, up to 7200000)'),
   description: z.string().optional().describe('What the command does, in 5-10 words, e.g. "List files in current directory"'),
   run_in_background: z.boolean().optional().describe('Run it in the background and return at once; you are told when it ends'),
 }))
-export type BashInput = z.output<typeof bashInput>
+export type BashInput = z.output<ReturnType<typeof bashInput>>
 /**
  * What Bash takes where nothing runs in the background (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS): a
  * run_in_background is refused as unknown. Built on first use: few sessions need it.
  */
-export const foregroundBashInput = onFirstUse(() => bashInput.omit({ run_in_background: true }).extend({
+export const foregroundBashInput = onFirstUse(() => bashInput().omit({ run_in_background: true }).extend({
   timeout: z.number().optional().meta({ exclusiveMinimum: 0 }).describe('Timeout in milliseconds (max 600000)'),
 }))
 

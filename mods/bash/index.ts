@@ -90,7 +90,7 @@ export default defineMod({
       const shellTools = offersShellTools($, opts.shellTools, $.capability.use('tasks') !== undefined)
       await registerTool($, {
         name: 'Bash', description: bashDescription(limits, { shellTools, keepsDirectory: keepsDirectory($.env.all()), foregroundOnly }),
-        input: foregroundOnly ? foregroundBashInput() : bashInput,
+        input: foregroundOnly ? foregroundBashInput : bashInput,
         // A line that only reads runs beside the response's other read-only calls, as in Claude Code;
         // without a mod that knows the commands, every call runs alone.
         isReadOnly: (input) => $.capability.use('bashReadOnly')?.(input.command) === true,

@@ -6,7 +6,7 @@ import type { PromptCommand } from './definitions.js'
 import { ShellLineRefused } from './shell-expansion.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-const input = builtinInput('Skill', z.object({
+const input = builtinInput('Skill', () => z.object({
   skill: z.string().min(1).describe('The name of the skill to run, as the skills listing gives it (a leading "/" is allowed)'),
   args: z.string().optional().describe('Arguments for the skill, as a person would type them after /name'),
 }))
@@ -27,7 +27,7 @@ export function skillTool(
   /** Renders the skill for the one who called it: the main conversation, or the subagent `agentId`. */
   expand: (def: PromptCommand, args: string, agentId?: string) => Promise<string>,
   agents?: () => AgentRunner | undefined,
-): BuiltinTool<typeof input> {
+): BuiltinTool<ReturnType<typeof input>> {
   const given = new Set<string>()
   return {
     name: 'Skill', description: DESCRIPTION, input, isReadOnly: false,

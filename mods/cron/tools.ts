@@ -24,15 +24,15 @@ To react the moment a file or command output changes, watch it instead: a schedu
 
 The answer holds the job's id, for CronDelete.`
 
-const createInput = builtinInput('CronCreate', z.object({
+const createInput = builtinInput('CronCreate', () => z.object({
   cron: z.string().describe('When to run, as 5 cron fields in local time: minute hour day-of-month month day-of-week (e.g. "*/15 * * * *" every quarter hour, "45 9 3 7 *" on July 3 at 9:45am)'),
   prompt: z.string().describe('The prompt that runs as a turn each time the job comes due'),
   recurring: z.boolean().optional().describe('true (default): run at every match until deleted or 30 days have passed. false: run at the next match only, then delete the job'),
   durable: z.boolean().optional().describe('true: also save the job to .claude/scheduled_tasks.json so later sessions in this project take it up. false (default): this session only'),
 }).strict())
 
-const deleteInput = builtinInput('CronDelete', z.object({ id: z.string().describe('The id CronCreate answered with') }).strict())
-const listInput = builtinInput('CronList', z.object({}).strict())
+const deleteInput = builtinInput('CronDelete', () => z.object({ id: z.string().describe('The id CronCreate answered with') }).strict())
+const listInput = builtinInput('CronList', () => z.object({}).strict())
 
 /** A fresh job id: 8 hex digits, as Claude Code's. node:crypto is loaded at the first, not at start. */
 const newId = async () => (await import('node:crypto')).randomBytes(4).toString('hex')
@@ -55,7 +55,7 @@ function listRow(job: ScheduledJob): string {
 
 /** CronCreate, CronDelete and CronList over one session's scheduler; `saved` writes the durable jobs, answering why it could not. */
 export function cronTools(scheduler: Scheduler, now: () => number, saved: () => Promise<string | undefined>): BuiltinTool<z.ZodType>[] {
-  const create: BuiltinTool<typeof createInput> = {
+  const create: BuiltinTool<ReturnType<typeof createInput>> = {
     name: 'CronCreate', description: CREATE_DESCRIPTION, input: createInput, isReadOnly: false,
     async call(input): Promise<ToolOutput> {
       const bad = cronError(input.cron, now())
@@ -71,7 +71,7 @@ export function cronTools(scheduler: Scheduler, now: () => number, saved: () => 
       return { result, text: createdText(scheduled, unsaved) }
     },
   }
-  const remove: BuiltinTool<typeof deleteInput> = {
+  const remove: BuiltinTool<ReturnType<typeof deleteInput>> = {
     name: 'CronDelete', description: 'Deletes a job CronCreate scheduled, by its id: from this session, and from .claude/scheduled_tasks.json when it was durable.', input: deleteInput, isReadOnly: false,
     async call(input): Promise<ToolOutput> {
       const job = scheduler.remove(input.id)
@@ -80,7 +80,7 @@ export function cronTools(scheduler: Scheduler, now: () => number, saved: () => 
       return { result: { id: job.id }, text: `Cancelled job ${job.id}.${unsaved ? ` ${unsaved}: a later session in this project may still run it.` : ''}` }
     },
   }
-  const list: BuiltinTool<typeof listInput> = {
+  const list: BuiltinTool<ReturnType<typeof listInput>> = {
     name: 'CronList', description: 'Lists the jobs CronCreate scheduled, those of this session and the durable ones of .claude/scheduled_tasks.json, each with its id, schedule and next run.', input: listInput, isReadOnly: true,
     call(): ToolOutput {
       const jobs = scheduler.list()

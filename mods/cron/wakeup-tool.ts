@@ -17,7 +17,7 @@ Choosing delaySeconds: it is kept between 60 and 3600 seconds. Requests are cach
 
 \`reason\` is one specific sentence on the delay you chose ("CI takes about 8 minutes"); the user sees it. \`noop\` is true when this round found nothing new and changed nothing, false when it did something.`
 
-const input = builtinInput('ScheduleWakeup', z.object({
+const input = builtinInput('ScheduleWakeup', () => z.object({
   delaySeconds: z.number().optional().describe('How many seconds from now the next round runs; kept between 60 and 3600. Needed unless stop is true'),
   reason: z.string().optional().describe('One specific sentence on why this delay; shown to the user. Needed unless stop is true'),
   prompt: z.string().optional().describe('What runs when the wake-up fires: the /loop input, word for word, or <<autonomous-loop-dynamic>> for a /loop with no task. Needed unless stop is true'),
@@ -43,7 +43,7 @@ const newId = async () => `wakeup-${(await import('node:crypto')).randomBytes(4)
 
 /** ScheduleWakeup over one session's scheduler: the loop's next round is a one-shot of it. */
 export function wakeupTool(scheduler: Scheduler, now: () => number): BuiltinTool<z.ZodType> {
-  const tool: BuiltinTool<typeof input> = {
+  const tool: BuiltinTool<ReturnType<typeof input>> = {
     name: 'ScheduleWakeup', description: DESCRIPTION, input, isReadOnly: true,
     async call(i): Promise<ToolOutput> {
       if (i.stop === true) {

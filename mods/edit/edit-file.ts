@@ -11,13 +11,13 @@ import { decodeText, DEFAULT_FORMAT, encodeText, fitsEncoding, looksBinary, writ
 import { applyEdit } from './apply-edit.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const editInput = builtinInput('Edit', z.object({
+export const editInput = builtinInput('Edit', () => z.object({
   file_path: z.string().describe('The absolute path of the file to change'),
   old_string: z.string().describe('The exact text to replace'),
   new_string: z.string().describe('The text to put in its place (must differ from old_string)'),
   replace_all: z.boolean().optional().default(false).describe('Replace every occurrence of old_string (default false)'),
 }))
-export type EditInput = z.output<typeof editInput>
+export type EditInput = z.output<ReturnType<typeof editInput>>
 
 export const EDIT_DESCRIPTION = `Replaces exact text in a file.
 - The file must have been read with Read in this session. If it has changed on disk since, old_string must still match the current file.

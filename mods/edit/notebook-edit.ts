@@ -8,14 +8,14 @@ import { failure } from '../_shared/register-tool.js'
 import { writeFileAtomic } from '../_shared/text-file.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const notebookEditInput = builtinInput('NotebookEdit', z.object({
+export const notebookEditInput = builtinInput('NotebookEdit', () => z.object({
   notebook_path: z.string().describe('The absolute path of the Jupyter notebook (.ipynb) to edit'),
   cell_id: z.string().optional().describe('The id of the cell, as Read shows it (<cell id="...">). To insert: the cell the new one goes after; without it the new cell goes first'),
   new_source: z.string().describe('The new source of the cell'),
   cell_type: z.enum(['code', 'markdown']).optional().describe('The type of the cell: needed to insert; to replace, the current type is kept unless this is given'),
   edit_mode: z.enum(['replace', 'insert', 'delete']).default('replace').describe('replace (the default), insert or delete'),
 }))
-export type NotebookEditInput = z.output<typeof notebookEditInput>
+export type NotebookEditInput = z.output<ReturnType<typeof notebookEditInput>>
 
 export const NOTEBOOK_EDIT_DESCRIPTION = `Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb).
 - The notebook must have been read with Read in this session, and must not have changed since.

@@ -6,11 +6,11 @@ import { failure } from '../_shared/register-tool.js'
 import { walkFilter, type GlobSwitches } from './skipped-dirs.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const globInput = builtinInput('Glob', z.object({
+export const globInput = builtinInput('Glob', () => z.object({
   pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
   path: z.string().optional().describe('The directory to search in (default: the session working directory). Omit it rather than passing "undefined" or "null"'),
 }))
-export type GlobInput = z.output<typeof globInput>
+export type GlobInput = z.output<ReturnType<typeof globInput>>
 
 /** Glob's description, true to what the session's switches search. */
 export function globDescription({ hidden, noIgnore }: GlobSwitches): string {

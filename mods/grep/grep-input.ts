@@ -3,7 +3,7 @@ import { builtinInput } from '../_shared/builtin-input.js'
 
 const count = z.number().int().min(0)
 
-export const grepInput = builtinInput('Grep', z.object({
+export const grepInput = builtinInput('Grep', () => z.object({
   pattern: z.string().min(1).describe('The regular expression to search file contents for (ripgrep syntax)'),
   path: z.string().optional().describe('The file or directory to search (default: the session working directory)'),
   glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}"; several may be given separated by spaces'),
@@ -20,7 +20,7 @@ export const grepInput = builtinInput('Grep', z.object({
   head_limit: count.optional().describe('Show only the first N lines or entries (default 250; 0 for all)'),
   offset: count.optional().describe('Skip the first N lines or entries, to page through results (default 0)'),
 }))
-export type GrepInput = z.output<typeof grepInput>
+export type GrepInput = z.output<ReturnType<typeof grepInput>>
 
 export const GREP_DESCRIPTION = `Searches file contents with a regular expression (ripgrep syntax), fast in any size of codebase.
 - Use Grep for content searches rather than grep or rg through Bash.

@@ -12,13 +12,13 @@ export const DEFAULT_TIMEOUT_MS = 300_000
 export const MAX_TIMEOUT_MS = 1_800_000
 
 // `ws` (a WebSocket source) is left out: Node 20 has no WebSocket client of its own.
-export const monitorInput = builtinInput('Monitor', z.object({
+export const monitorInput = builtinInput('Monitor', () => z.object({
   description: z.string().describe('What is being watched, in a few words; every notification of this monitor carries it, so make it specific ("errors in deploy.log")'),
   timeout_ms: z.number().min(1000).max(3_600_000).default(DEFAULT_TIMEOUT_MS)
     .describe(`How long the monitor may run before it is killed, in ms (default ${DEFAULT_TIMEOUT_MS}; more than ${MAX_TIMEOUT_MS} counts as ${MAX_TIMEOUT_MS}). You get a notice when it expires and can start it again.`),
   command: z.string().optional().describe('The shell command to watch. Every line it prints on stdout is an event; when it exits, the watch is over.'),
 }))
-export type MonitorInput = z.output<typeof monitorInput>
+export type MonitorInput = z.output<ReturnType<typeof monitorInput>>
 
 export const MONITOR_DESCRIPTION = `Runs a shell command in the background and turns every line it prints on stdout into an event you are notified of, while you go on with other work. Events come when they come: one arriving while you wait for the user is not the user's reply.
 

@@ -33,7 +33,7 @@ export interface PlanModeEntry {
  */
 export function registerEnterPlanMode($: ModApi, owner: PlanModeEntry): Promise<{ tool: string }> {
   return registerTool($, {
-    name: ENTER_PLAN_TOOL, description: DESCRIPTION, input: z.strictObject({}),
+    name: ENTER_PLAN_TOOL, description: DESCRIPTION, input: () => z.strictObject({}),
     // It changes the session's mode, so it does not run beside other calls.
     isReadOnly: false,
     traits: { mainThreadOnly: true },

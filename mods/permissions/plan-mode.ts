@@ -30,7 +30,7 @@ const DESCRIPTION = `Use this tool in plan mode once the plan is finished, to as
 - Use it only to plan changes to code. For research (searching, reading, explaining the codebase), just answer.
 - Make the plan complete and unambiguous first. Do not ask "Is this plan okay?" in text: this tool is how a plan is approved.`
 
-const exitPlanInput = builtinInput('ExitPlanMode', z.looseObject({
+const exitPlanInput = builtinInput('ExitPlanMode', () => z.looseObject({
   plan: z.string().optional().describe('The plan to approve, in markdown: concise, but detailed enough to carry out'),
   allowedPrompts: z.array(z.object({
     tool: z.string().describe('The tool this prompt applies to (Bash)'),

@@ -37,14 +37,14 @@ const BINARY_EXTENSIONS = new Set([
 
 // The schema asks for offset ≥ 0 and limit ≥ 1 (the `meta` minimums), but a call below them reads
 // from the start and the default length, as Claude Code's does, rather than cost a round.
-export const readInput = builtinInput('Read', z.object({
+export const readInput = builtinInput('Read', () => z.object({
   file_path: z.string().describe('The absolute path of the file to read'),
   offset: z.number().int().optional().meta({ minimum: 0 }).describe('The line number to start from (1-based). Only for files too long to read at once'),
   limit: z.number().int().optional().meta({ minimum: 1 }).describe(`How many lines to read (default ${DEFAULT_LINES})`),
   pages: z.string().optional().describe(`PDF only: the pages to read, one ("4") or a range ("2-7"), at most ${MAX_PAGES_PER_READ} in one call`),
   allow_large: z.boolean().optional().describe('Read past the size limits, as far as the context has room. Only when all of a large file is needed'),
 }))
-export type ReadInput = z.output<typeof readInput>
+export type ReadInput = z.output<ReturnType<typeof readInput>>
 
 export const READ_DESCRIPTION = `Reads a file on this machine.
 - file_path is absolute, inside the session's working directories.

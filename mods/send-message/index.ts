@@ -6,14 +6,14 @@ import '../_shared/subagents.js'
 import * as T from './texts.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-const sendInput = builtinInput('SendMessage', z.object({
+const sendInput = builtinInput('SendMessage', () => z.object({
   to: z.string().max(300).regex(/^[^\n\r]*$/, 'one line').describe(T.SEND_FIELDS.to),
   // Claude Code cuts a long summary rather than refusing the call.
   summary: z.string().transform((s) => s.slice(0, 200)).optional().describe(T.SEND_FIELDS.summary),
   message: z.string().default('').describe(T.SEND_FIELDS.message),
 }))
 
-const listInput = builtinInput('ListAgents', z.object({
+const listInput = builtinInput('ListAgents', () => z.object({
   cursor: z.string().max(256).optional().describe(T.CURSOR_FIELD),
 }))
 
@@ -36,7 +36,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       const agents = () => $.capability.use('subagents')?.(e.sessionId)
 
-      const send = async (i: z.output<typeof sendInput>, ctx: ToolContext): Promise<ToolOutput> => {
+      const send = async (i: z.output<ReturnType<typeof sendInput>>, ctx: ToolContext): Promise<ToolOutput> => {
         const to = i.to.trim()
         if (to === 'main') {
           if (ctx.agentId === undefined) return said(false, T.MAIN_TO_MAIN)

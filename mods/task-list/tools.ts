@@ -12,14 +12,14 @@ export type TaskHook = (req: Omit<TaskHookRequest, 'sessionId'>) => Promise<stri
 const activeForm = z.string().describe('The task as an -ing phrase, shown while it is being worked on, e.g. "Fixing the build"')
 const metadata = z.record(z.string(), z.unknown())
 
-const createInput = builtinInput('TaskCreate', z.strictObject({
+const createInput = builtinInput('TaskCreate', () => z.strictObject({
   subject: z.string().describe('A brief title for the task'),
   description: z.string().describe('What needs to be done'),
   activeForm: activeForm.optional(),
   metadata: metadata.describe('Any extra fields to keep with the task').optional(),
 }))
-const idInput = builtinInput('TaskGet', z.strictObject({ taskId: z.string().describe('The id of the task') }))
-const updateInput = builtinInput('TaskUpdate', z.strictObject({
+const idInput = builtinInput('TaskGet', () => z.strictObject({ taskId: z.string().describe('The id of the task') }))
+const updateInput = builtinInput('TaskUpdate', () => z.strictObject({
   taskId: z.string().describe('Which task to change (its id)'),
   subject: z.string().describe('New subject for the task').optional(),
   description: z.string().describe('New description for the task').optional(),
@@ -30,7 +30,7 @@ const updateInput = builtinInput('TaskUpdate', z.strictObject({
   owner: z.string().describe('New owner for the task (an agent name)').optional(),
   metadata: metadata.describe('Fields to add to the task\'s metadata (null removes one)').optional(),
 }))
-type UpdateInput = z.output<typeof updateInput>
+type UpdateInput = z.output<ReturnType<typeof updateInput>>
 
 const NOT_FOUND = 'Task not found'
 const ids = (list: string[]) => list.map((id) => `#${id}`).join(', ')
@@ -65,7 +65,7 @@ export function taskTools(store: TaskStore, hook: TaskHook | undefined): Builtin
       },
     }),
     tool({
-      name: 'TaskList', description: LIST, input: z.strictObject({}), isReadOnly: true,
+      name: 'TaskList', description: LIST, input: () => z.strictObject({}), isReadOnly: true,
       async call() {
         const all = await store.list()
         const open = new Set(all.filter((t) => t.status !== 'completed').map((t) => t.id))

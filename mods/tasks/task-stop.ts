@@ -4,7 +4,7 @@ import { failure } from '../_shared/register-tool.js'
 import type { TaskRegistry } from '../_shared/tasks.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const taskStopInput = builtinInput('TaskStop', z.object({
+export const taskStopInput = builtinInput('TaskStop', () => z.object({
   task_id: z.string().optional().describe('Which task to end: a shell\'s bash_N, or a subagent\'s agent id'),
   shell_id: z.string().optional().describe('Deprecated: use task_id'),
 }))
@@ -17,7 +17,7 @@ export const TASK_STOP_DESCRIPTION = `Ends a background task that is still runni
  * Stopped at the model's word, the task ends `stopped` on the stream, and no notification turn
  * tells the model what it already knows (as KillShell).
  */
-export async function taskStopTool(input: z.output<typeof taskStopInput>, registry: TaskRegistry | undefined): Promise<ToolOutput> {
+export async function taskStopTool(input: z.output<ReturnType<typeof taskStopInput>>, registry: TaskRegistry | undefined): Promise<ToolOutput> {
   const id = input.task_id ?? input.shell_id
   if (id === undefined) return failure('Missing required parameter: task_id')
   const record = registry?.get(id)

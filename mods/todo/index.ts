@@ -13,7 +13,7 @@ const todo = z.object({
 })
 export type Todo = z.output<typeof todo>
 
-const todoInput = builtinInput('TodoWrite', z.object({
+const todoInput = builtinInput('TodoWrite', () => z.object({
   todos: z.array(todo).describe('The whole updated todo list'),
 }))
 
@@ -36,7 +36,7 @@ declare module '../../core/mod/capabilities.js' {
 }
 
 function carriedTodos(todos: unknown[] | undefined): Todo[] | undefined {
-  const parsed = todoInput.shape.todos.safeParse(todos)
+  const parsed = todoInput().shape.todos.safeParse(todos)
   return parsed.success ? parsed.data : undefined
 }
 
@@ -55,7 +55,7 @@ export default defineMod({
       // A host can serve several sessions one after another; each starts with an empty list,
       // or, resumed, with the list its last successful TodoWrite left — or, when a compaction
       // took that call away, the list the compaction recorded.
-      const resumed = e.resumedFrom && (todosFromHistory($.session.messages() as MessageParam[], todoInput) ?? carriedTodos(e.resumedFrom.carried?.todos))
+      const resumed = e.resumedFrom && (todosFromHistory($.session.messages() as MessageParam[], todoInput()) ?? carriedTodos(e.resumedFrom.carried?.todos))
       list = resumed || []
       agentLists.clear()
       // The legacy checklist: offered only where the task list is turned off (CLAUDE_CODE_ENABLE_TASKS=0).

@@ -10,7 +10,7 @@ import { unloadedHint } from './unloaded.js'
 import type { ToolDefinition } from '../../core/model/types.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-const input = builtinInput('ToolSearch', z.object({
+const input = builtinInput('ToolSearch', () => z.object({
   query: z.string().describe('"select:<name>[,<name>...]" for tools by name, or keywords; "+word" requires the word in the name'),
   max_results: z.number().default(5).describe('The most tools a keyword search loads (default: 5)'),
 }))

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { builtinInput } from '../_shared/builtin-input.js'
 import { envTrue } from '../../core/env.js'
 
-const input = builtinInput('WebFetch', z.object({
+const input = builtinInput('WebFetch', () => z.object({
   url: z.string().url().describe('The URL to fetch'),
   prompt: z.string().describe('What to find out from the page'),
   offset: z.number().int().min(0).optional().describe('A character offset into the page text: to go on with a page that did not fit in one call, pass the offset the last result gave'),

@@ -4,7 +4,7 @@ import { failure, registerTool } from '../_shared/register-tool.js'
 import { resultsOf, resultText, type SearchOutput } from './results.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-const input = builtinInput('WebSearch', z.object({
+const input = builtinInput('WebSearch', () => z.object({
   query: z.string().min(2).describe('What to search the web for'),
   allowed_domains: z.array(z.string()).optional().describe('Only return results from these domains'),
   blocked_domains: z.array(z.string()).optional().describe('Never return results from these domains'),

@@ -8,7 +8,7 @@ import { git, repoTop, type Worktree } from '../_shared/worktree.js'
 import { q, type SessionWorktree } from './session-worktree.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const enterInput = builtinInput('EnterWorktree', z.object({
+export const enterInput = builtinInput('EnterWorktree', () => z.object({
   name: z.string().optional().describe('A name for the new worktree (made up when left out): letters, digits, ".", "_" and "-", in parts split by "/", 64 characters at most. Not with `path`.'),
   path: z.string().optional().describe('An existing worktree of this repository (one `git worktree list` shows) to move into, instead of making one. Not with `name`.'),
 }))
@@ -23,7 +23,7 @@ export const ENTER_DESCRIPTION = `Moves the session into a git worktree of its o
 
 const AFTER = 'The session is now working in the worktree. Use ExitWorktree to leave mid-session, or exit the session to be prompted.'
 
-type Enter = z.output<typeof enterInput>
+type Enter = z.output<ReturnType<typeof enterInput>>
 type Env = Record<string, string | undefined>
 
 /** EnterWorktree: makes (or finds) the worktree; the caller moves the session into what it answers. */

@@ -5,7 +5,7 @@ import { removeWorktree, unlockWorktree, worktreeChanges } from '../_shared/work
 import { q, type SessionWorktree } from './session-worktree.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const exitInput = builtinInput('ExitWorktree', z.object({
+export const exitInput = builtinInput('ExitWorktree', () => z.object({
   action: z.enum(['keep', 'remove']).describe('keep: the worktree and its branch stay on disk. remove: the worktree goes, and its branch with it (but not when a hook made the worktree, nor when git refuses to delete the branch).'),
   discard_changes: z.boolean().optional().describe('Only with remove: must be true to remove a worktree holding uncommitted files or commits not merged back; without it such a removal is refused and the changes listed. Set it only once the user has agreed to lose them.'),
 }))
@@ -20,7 +20,7 @@ Call it only when the user asks to leave the worktree. Parameters:
 
 const NO_SESSION = 'Nothing to exit: this session has not entered a worktree with EnterWorktree. ExitWorktree leaves only a worktree this session entered that way, never one made by hand or by an earlier session. Nothing on disk changed.'
 
-type Exit = z.output<typeof exitInput>
+type Exit = z.output<ReturnType<typeof exitInput>>
 type Env = Record<string, string | undefined>
 
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`

@@ -11,11 +11,11 @@ import { readFirstAlways, type UnreadCheck } from '../_shared/unread-change.js'
 import { decodeText, DEFAULT_FORMAT, encodeText, fitsEncoding, looksBinary, writeFileAtomic, type TextFormat } from '../_shared/text-file.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-export const writeInput = builtinInput('Write', z.object({
+export const writeInput = builtinInput('Write', () => z.object({
   file_path: z.string().describe('The absolute path of the file to write'),
   content: z.string().describe('The whole new content of the file'),
 }))
-export type WriteInput = z.output<typeof writeInput>
+export type WriteInput = z.output<ReturnType<typeof writeInput>>
 
 export const WRITE_DESCRIPTION = `Writes a file, replacing it if it exists.
 - file_path is absolute, inside the session's working directories; missing parent directories are created.

@@ -12,23 +12,23 @@ import { tempDir } from './harness.js'
 const option = (label: string) => ({ label, description: `about ${label}` })
 const library = { question: 'Which library?', header: 'Library', options: [option('dayjs'), option('luxon')], multiSelect: false }
 const features = { question: 'Which features?', header: 'Features', options: [option('A'), option('B'), option('C')], multiSelect: true }
-const text = (input: Record<string, unknown>) => answersText(askInput.parse({ questions: [library, features], ...input }))
+const text = (input: Record<string, unknown>) => answersText(askInput().parse({ questions: [library, features], ...input }))
 
 describe('AskUserQuestion input', () => {
   it('takes 1 to 4 questions of 2 to 4 options; multiSelect defaults to false', () => {
-    expect(askInput.parse({ questions: [{ ...library, multiSelect: undefined }] }).questions[0]!.multiSelect).toBe(false)
-    expect(askInput.safeParse({ questions: [] }).success).toBe(false)
-    expect(askInput.safeParse({ questions: [1, 2, 3, 4, 5].map((n) => ({ ...library, question: `Q${n}?` })) }).success).toBe(false)
-    expect(askInput.safeParse({ questions: [{ ...library, options: [1, 2, 3, 4, 5].map((n) => option(`o${n}`)) }] }).success).toBe(false)
-    expect(askInput.safeParse({ questions: [{ ...library, options: [{ label: 'x' }, { label: 'y' }] }] }).success).toBe(false)
+    expect(askInput().parse({ questions: [{ ...library, multiSelect: undefined }] }).questions[0]!.multiSelect).toBe(false)
+    expect(askInput().safeParse({ questions: [] }).success).toBe(false)
+    expect(askInput().safeParse({ questions: [1, 2, 3, 4, 5].map((n) => ({ ...library, question: `Q${n}?` })) }).success).toBe(false)
+    expect(askInput().safeParse({ questions: [{ ...library, options: [1, 2, 3, 4, 5].map((n) => option(`o${n}`)) }] }).success).toBe(false)
+    expect(askInput().safeParse({ questions: [{ ...library, options: [{ label: 'x' }, { label: 'y' }] }] }).success).toBe(false)
   })
 
   it('refuses one option with advice to take that path, and repeated questions or labels', () => {
-    const tool = { name: 'AskUserQuestion', description: '', input: askInput, isReadOnly: () => false, call: () => ({ result: null }) }
+    const tool = { name: 'AskUserQuestion', description: '', input: askInput(), isReadOnly: () => false, call: () => ({ result: null }) }
     const one = validateInput(tool, { questions: [{ ...library, options: [option('dayjs')] }] }, { fromModel: true })
     expect(one).toMatchObject({ ok: false, message: expect.stringContaining('take that path and go on without asking') })
-    expect(askInput.safeParse({ questions: [library, library] }).error?.issues[0]?.message).toBe('Question texts must be unique, option labels must be unique within each question')
-    expect(askInput.safeParse({ questions: [{ ...library, options: [option('a'), option('a')] }] }).success).toBe(false)
+    expect(askInput().safeParse({ questions: [library, library] }).error?.issues[0]?.message).toBe('Question texts must be unique, option labels must be unique within each question')
+    expect(askInput().safeParse({ questions: [{ ...library, options: [option('a'), option('a')] }] }).success).toBe(false)
   })
 })
 
