@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 
 /**
  * A tool's output shape, published by the mod that owns the tool so that others replacing its
@@ -13,11 +14,16 @@ export interface ToolOutputShape {
   text(result: unknown): string
 }
 
-/** The shape of a tool whose results fit `schema`, read as `text` renders them. */
-export function outputShape<S extends z.ZodType>(schema: S, text: (result: z.output<S>) => string): ToolOutputShape {
+/**
+ * The shape of a tool whose results fit `schema`, read as `text` renders them. `schema` builds it,
+ * once, at the first value checked: only a hook that replaces a result needs it, so a run without
+ * one builds none.
+ */
+export function outputShape<S extends z.ZodType>(schema: () => S, text: (result: z.output<S>) => string): ToolOutputShape {
+  const built = onFirstUse(schema)
   return {
     parse: (value) => {
-      const r = schema.safeParse(value)
+      const r = built().safeParse(value)
       return r.success ? r.data : undefined
     },
     text: (result) => text(result as z.output<S>),

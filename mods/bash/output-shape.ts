@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { outputShape } from '../_shared/tool-output.js'
 
 // What Bash reports to hooks as tool_response (spec §2.31); a replacement must carry the two streams.
-const bashResult = z.looseObject({
+const bashResult = () => z.looseObject({
   stdout: z.string(),
   stderr: z.string(),
   interrupted: z.boolean().optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { outputShape } from '../_shared/tool-output.js'
 
 // What Glob reports to hooks as tool_response (spec settings-hooks §2.31): a replacement carries the paths.
-const globResult = z.looseObject({
+const globResult = () => z.looseObject({
   filenames: z.array(z.string()),
   truncated: z.boolean().optional(),
 })

@@ -1,25 +1,26 @@
 import { z } from 'zod'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-const count = z.number().int().min(0)
-
-export const grepInput = builtinInput('Grep', () => z.object({
-  pattern: z.string().min(1).describe('The regular expression to search file contents for (ripgrep syntax)'),
-  path: z.string().optional().describe('The file or directory to search (default: the session working directory)'),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}"; several may be given separated by spaces'),
-  type: z.string().optional().describe('Only search files of this type, e.g. js, ts, py, rust, go, md, json (faster than glob for standard types)'),
-  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().default('files_with_matches')
-    .describe('"content": matching lines; "files_with_matches": file paths (default); "count": matches per file'),
-  '-i': z.boolean().optional().describe('Case-insensitive search'),
-  '-n': z.boolean().optional().describe('Show line numbers (content mode; default true)'),
-  '-A': count.optional().describe('Lines to show after each match (content mode)'),
-  '-B': count.optional().describe('Lines to show before each match (content mode)'),
-  '-C': count.optional().describe('Lines to show before and after each match (content mode)'),
-  context: count.optional().describe('Same as -C'),
-  multiline: z.boolean().optional().describe('Let patterns span lines; "." also matches newlines (default false)'),
-  head_limit: count.optional().describe('Show only the first N lines or entries (default 250; 0 for all)'),
-  offset: count.optional().describe('Skip the first N lines or entries, to page through results (default 0)'),
-}))
+export const grepInput = builtinInput('Grep', () => {
+  const count = z.number().int().min(0)
+  return z.object({
+    pattern: z.string().min(1).describe('The regular expression to search file contents for (ripgrep syntax)'),
+    path: z.string().optional().describe('The file or directory to search (default: the session working directory)'),
+    glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}"; several may be given separated by spaces'),
+    type: z.string().optional().describe('Only search files of this type, e.g. js, ts, py, rust, go, md, json (faster than glob for standard types)'),
+    output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().default('files_with_matches')
+      .describe('"content": matching lines; "files_with_matches": file paths (default); "count": matches per file'),
+    '-i': z.boolean().optional().describe('Case-insensitive search'),
+    '-n': z.boolean().optional().describe('Show line numbers (content mode; default true)'),
+    '-A': count.optional().describe('Lines to show after each match (content mode)'),
+    '-B': count.optional().describe('Lines to show before each match (content mode)'),
+    '-C': count.optional().describe('Lines to show before and after each match (content mode)'),
+    context: count.optional().describe('Same as -C'),
+    multiline: z.boolean().optional().describe('Let patterns span lines; "." also matches newlines (default false)'),
+    head_limit: count.optional().describe('Show only the first N lines or entries (default 250; 0 for all)'),
+    offset: count.optional().describe('Skip the first N lines or entries, to page through results (default 0)'),
+  })
+})
 export type GrepInput = z.output<ReturnType<typeof grepInput>>
 
 export const GREP_DESCRIPTION = `Searches file contents with a regular expression (ripgrep syntax), fast in any size of codebase.

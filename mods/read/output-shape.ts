@@ -3,7 +3,7 @@ import { outputShape } from '../_shared/tool-output.js'
 import { numberLines, splitLines } from '../_shared/numbered-lines.js'
 
 // What Read reports to hooks as tool_response (spec settings-hooks §2.31): a replacement carries the file's text.
-const readResult = z.looseObject({
+const readResult = () => z.looseObject({
   type: z.literal('text'),
   file: z.looseObject({
     filePath: z.string(),

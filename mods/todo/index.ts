@@ -6,16 +6,17 @@ import { todosFromHistory } from './from-history.js'
 import { checklistOf } from '../_shared/checklist-gate.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
-const todo = z.object({
-  content: z.string().min(1).describe('The task, in imperative form, e.g. "Run the tests"'),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-  activeForm: z.string().min(1).describe('The task in present continuous form, shown while it runs, e.g. "Running the tests"'),
+const todoInput = builtinInput('TodoWrite', () => {
+  const todo = z.object({
+    content: z.string().min(1).describe('The task, in imperative form, e.g. "Run the tests"'),
+    status: z.enum(['pending', 'in_progress', 'completed']),
+    activeForm: z.string().min(1).describe('The task in present continuous form, shown while it runs, e.g. "Running the tests"'),
+  })
+  return z.object({
+    todos: z.array(todo).describe('The whole updated todo list'),
+  })
 })
-export type Todo = z.output<typeof todo>
-
-const todoInput = builtinInput('TodoWrite', () => z.object({
-  todos: z.array(todo).describe('The whole updated todo list'),
-}))
+export type Todo = z.output<ReturnType<typeof todoInput>>['todos'][number]
 
 const DESCRIPTION = `Keeps a structured todo list for the current session, to plan and track multi-step work and show progress.
 - Use it for tasks of three or more steps, or when the user gives several tasks; skip it for a single trivial task.
