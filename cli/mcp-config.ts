@@ -1,9 +1,11 @@
 import { z } from 'zod'
+import { onFirstUse } from '../core/on-first-use.js'
 import type { McpServerConfig } from '../core/mod/session-capabilities.js'
 import { readJsonArg } from './json-arg.js'
 import { usageError } from './usage-error.js'
 
-const mcpFile = z.looseObject({ mcpServers: z.record(z.string(), z.looseObject({})) })
+// Built on first use: only a run given --mcp-config reads one.
+const mcpFile = onFirstUse(() => z.looseObject({ mcpServers: z.record(z.string(), z.looseObject({})) }))
 
 /**
  * `--mcp-config <file|json>` (repeatable): each value is a JSON text (it starts with `{`) or a
@@ -15,7 +17,7 @@ export function mcpConfigServers(values: readonly string[], cwd: string): Record
   const servers: Record<string, McpServerConfig> = {}
   for (const value of values) {
     const { json, where } = readJsonArg('--mcp-config', value, cwd)
-    const parsed = mcpFile.safeParse(json)
+    const parsed = mcpFile().safeParse(json)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
       throw usageError(`--mcp-config: ${where}: "${issue?.path.join('.') || 'mcpServers'}": ${issue?.message}; expected { "mcpServers": { "<name>": { … } } }`)

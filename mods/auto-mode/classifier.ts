@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { onFirstUse } from '../../core/on-first-use.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { describeError } from '../../core/errors.js'
 
@@ -17,7 +18,8 @@ const SYSTEM = [
   'Answer with one JSON object and nothing else: {"decision": "allow" | "deny", "reason": "<one sentence>"}.',
 ].join('\n')
 
-const answer = z.object({ decision: z.enum(['allow', 'deny']), reason: z.string().min(1) })
+// Built on first use: only a call the classifier is asked about reads an answer.
+const answer = onFirstUse(() => z.object({ decision: z.enum(['allow', 'deny']), reason: z.string().min(1) }))
 
 /**
  * Asks the classifier model whether a call that would need approval may run. Its reply is model
@@ -39,9 +41,9 @@ export async function classify($: ModApi, opts: ClassifierOptions, call: { tool:
   }
   if (!reply.isAnswered || !reply.text) return { decision: 'undecided', reason: `the classifier gave no answer (${reply.reason ?? 'empty'}${reply.error ? `: ${reply.error}` : ''})` }
   const json = /\{[\s\S]*\}/.exec(reply.text)?.[0]
-  let parsed: z.infer<typeof answer> | undefined
+  let parsed: z.infer<ReturnType<typeof answer>> | undefined
   try {
-    parsed = json ? answer.parse(JSON.parse(json)) : undefined
+    parsed = json ? answer().parse(JSON.parse(json)) : undefined
   } catch {
     parsed = undefined
   }

@@ -2,6 +2,7 @@ import { nodeCrypto } from '../../core/random.js'
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { onFirstUse } from '../../core/on-first-use.js'
 
 /**
  * One session's file checkpoints, on disk beside its transcript: `<session dir>/checkpoints/`
@@ -9,9 +10,12 @@ import { z } from 'zod'
  * time a turn changes it) and `blobs/<sha256>` (each prior content once). A `file` line with
  * `blob: null` means the file did not exist before that turn changed it.
  */
-const turnLine = z.object({ kind: z.literal('turn'), messageId: z.string().min(1), at: z.string() })
-const fileLine = z.object({ kind: z.literal('file'), messageId: z.string().min(1), path: z.string().min(1), blob: z.string().nullable() })
-const line = z.discriminatedUnion('kind', [turnLine, fileLine])
+// Built on first use: only a session whose checkpoint index is on disk (resumed, or rewinding) reads it.
+const line = onFirstUse(() => {
+  const turnLine = z.object({ kind: z.literal('turn'), messageId: z.string().min(1), at: z.string() })
+  const fileLine = z.object({ kind: z.literal('file'), messageId: z.string().min(1), path: z.string().min(1), blob: z.string().nullable() })
+  return z.discriminatedUnion('kind', [turnLine, fileLine])
+})
 
 export interface Turn {
   messageId: string
@@ -37,9 +41,9 @@ export class CheckpointStore {
     const warnings: string[] = []
     readFileSync(this.index, 'utf8').split('\n').forEach((text, i) => {
       if (!text.trim()) return
-      let parsed: z.infer<typeof line> | undefined
+      let parsed: z.infer<ReturnType<typeof line>> | undefined
       try {
-        parsed = line.parse(JSON.parse(text))
+        parsed = line().parse(JSON.parse(text))
       } catch {
         warnings.push(`${this.index}: line ${i + 1} is not a checkpoint entry; skipped`)
         return

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
+import { onFirstUse } from '../../core/on-first-use.js'
 import { listField, splitFrontmatter } from '../_shared/frontmatter.js'
 
 /** A prompt a person runs as `/name`, or the model through the Skill tool (skills only). */
@@ -55,11 +56,14 @@ export interface PluginRef {
 }
 
 const NAME = /^[A-Za-z0-9_:.-]{1,64}$/
-const text = z.string()
-const flag = z.boolean()
-
-/** Each frontmatter field and its shape; a field of the wrong shape is reported and ignored. */
-const FIELDS = {
+/**
+ * Each frontmatter field and its shape; a field of the wrong shape is reported and ignored. Built
+ * on first use: only a run with command or skill files reads frontmatter.
+ */
+const fields = onFirstUse(() => {
+  const text = z.string()
+  const flag = z.boolean()
+  return {
   name: text,
   description: text,
   when_to_use: text,
@@ -76,13 +80,14 @@ const FIELDS = {
   context: text,
   agent: text,
   background: flag,
-} satisfies Record<string, z.ZodType>
+  } satisfies Record<string, z.ZodType>
+})
 
-type Fields = { [K in keyof typeof FIELDS]?: z.output<(typeof FIELDS)[K]> }
+type Fields = { [K in keyof ReturnType<typeof fields>]?: z.output<ReturnType<typeof fields>[K]> }
 
 function readFields(data: Record<string, unknown>, file: string, warn: (m: string) => void): Fields {
   const out: Record<string, unknown> = {}
-  for (const [key, schema] of Object.entries(FIELDS)) {
+  for (const [key, schema] of Object.entries(fields())) {
     if (data[key] === undefined || data[key] === null) continue
     const parsed = (schema as z.ZodType).safeParse(data[key])
     if (parsed.success) out[key] = parsed.data

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
+import { onFirstUse } from '../../core/on-first-use.js'
 
 /** A scheduled job as the tools and the file know it. */
 export interface Job {
@@ -20,7 +21,8 @@ export interface Job {
 /** Where a project's durable jobs live: the file Claude Code uses, so a project has one list. */
 export const jobsFileOf = (cwd: string) => join(cwd, '.claude', 'scheduled_tasks.json')
 
-const Stored = z.object({
+// Built on first use: only a project with a jobs file has entries to check.
+const Stored = onFirstUse(() => z.object({
   id: z.string().min(1),
   cron: z.string(),
   prompt: z.string(),
@@ -28,7 +30,7 @@ const Stored = z.object({
   recurring: z.boolean().optional(),
   maxAgeMs: z.number().optional(),
   lastFiredAt: z.number().optional(),
-})
+}))
 
 /**
  * A jobs file that is there but cannot be read as a list of jobs (not JSON, `tasks` no list, no
@@ -61,7 +63,7 @@ export async function readJobs(file: string, warn: (m: string) => void): Promise
   if (!Array.isArray(tasks)) throw new UnreadableJobsFile(`${file}: "tasks" is not a list; it is left as it is, and durable jobs are not saved until it is fixed`)
   const jobs: Job[] = []
   for (const t of tasks) {
-    const parsed = Stored.safeParse(t)
+    const parsed = Stored().safeParse(t)
     if (parsed.success) jobs.push({ ...parsed.data, recurring: parsed.data.recurring !== false, durable: true })
     else warn(`${file}: an entry that is no scheduled job was left out`)
   }

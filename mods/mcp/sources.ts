@@ -2,6 +2,7 @@ import { mkdir, readFile, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { onFirstUse } from '../../core/on-first-use.js'
 import { serverFingerprint } from './approvals.js'
 import { projectKey } from './project-key.js'
 import { readProjectServers } from './project-files.js'
@@ -48,14 +49,15 @@ export interface SourceInput {
 
 export const NOT_APPROVED = 'not approved'
 
-const jsonObject = z.record(z.string(), z.unknown())
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-const withServers = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional() })
-const launchFlags = withServers.extend({ strictMcpConfig: z.boolean().optional() })
-const userFile = z.looseObject({
+// Each built on first use: a file's shape only where that file is there to read.
+const jsonObject = onFirstUse(() => z.record(z.string(), z.unknown()))
+const withServers = onFirstUse(() => z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional() }))
+const launchFlags = onFirstUse(() => withServers().extend({ strictMcpConfig: z.boolean().optional() }))
+const userFile = onFirstUse(() => z.looseObject({
   mcpServers: z.record(z.string(), z.unknown()).optional(),
-  projects: z.record(z.string(), withServers).optional(),
-})
+  projects: z.record(z.string(), withServers()).optional(),
+}))
 
 /**
  * Every configured server, a later scope replacing an earlier one of the same name: the user's
@@ -75,7 +77,7 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
     }
   }
 
-  const flags = launchFlags.safeParse(input.flags ?? {})
+  const flags = launchFlags().safeParse(input.flags ?? {})
   if (!flags.success) warnings.push(`the mcpServers of the launch options could not be read: ${flags.error.issues[0]?.message}`)
   if (flags.success && flags.data.strictMcpConfig === true) {
     add('query', 'query() options', flags.data.mcpServers)
@@ -174,7 +176,7 @@ function toEntry(name: string, scope: Scope, origin: string, raw: unknown, env: 
   return 'error' in parsed ? { ...base, error: `${origin}: server "${name}": ${parsed.error}` } : { ...base, config: parsed.config }
 }
 
-async function readJson<S extends z.ZodType>(file: string, schema: S, warnings: string[]): Promise<z.output<S> | undefined> {
+async function readJson<S extends z.ZodType>(file: string, schema: () => S, warnings: string[]): Promise<z.output<S> | undefined> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -189,7 +191,7 @@ async function readJson<S extends z.ZodType>(file: string, schema: S, warnings: 
     warnings.push(`${file} is not valid JSON (${describeError(err)}); its MCP servers are skipped`)
     return undefined
   }
-  const parsed = schema.safeParse(json)
+  const parsed = schema().safeParse(json)
   if (parsed.success) return parsed.data
   warnings.push(`${file}: "mcpServers" must map names to server configs; its MCP servers are skipped`)
   return undefined

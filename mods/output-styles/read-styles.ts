@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { z } from 'zod'
+import { onFirstUse } from '../../core/on-first-use.js'
 import { splitFrontmatter } from '../_shared/frontmatter.js'
 import { describeError } from '../../core/errors.js'
 
@@ -18,9 +19,12 @@ export interface OutputStyle {
   file: string
 }
 
-// YAML reads `true`; a hand-written "true" means the same.
-const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
-const FIELDS = { name: z.string().min(1), description: z.string(), 'keep-coding-instructions': flag } satisfies Record<string, z.ZodType>
+// Built on first use: only a run with output style files reads frontmatter.
+const frontmatterFields = onFirstUse(() => {
+  // YAML reads `true`; a hand-written "true" means the same.
+  const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+  return { name: z.string().min(1), description: z.string(), 'keep-coding-instructions': flag } satisfies Record<string, z.ZodType>
+})
 
 /** `<dir>/*.md` as output styles (not recursive, as Claude Code reads them); a missing directory holds none. */
 export async function readStyleDir(dir: string, source: OutputStyle['source'], warn: (m: string) => void, plugin?: string): Promise<OutputStyle[]> {
@@ -64,8 +68,8 @@ async function readStyleFile(file: string, source: OutputStyle['source'], warn: 
   }
   const fm = splitFrontmatter(text)
   if (fm.error) warn(`${file}: ${fm.error}; loaded with its body only`)
-  const fields: { [K in keyof typeof FIELDS]?: z.output<(typeof FIELDS)[K]> } = {}
-  for (const [key, schema] of Object.entries(FIELDS)) {
+  const fields: { [K in keyof ReturnType<typeof frontmatterFields>]?: z.output<ReturnType<typeof frontmatterFields>[K]> } = {}
+  for (const [key, schema] of Object.entries(frontmatterFields())) {
     if (fm.data[key] === undefined || fm.data[key] === null) continue
     const parsed = (schema as z.ZodType).safeParse(fm.data[key])
     if (parsed.success) (fields as Record<string, unknown>)[key] = parsed.data

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { onFirstUse } from '../../core/on-first-use.js'
 import type { ToolRegistration } from '../../core/mod/contracts.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
@@ -17,10 +18,11 @@ const options = z.object({
   maxRetries: z.number().int().min(0).optional(),
 })
 
-const outputFormat = z.object({
+// Built on first use: only a run given an outputFormat (--json-schema) reads one.
+const outputFormat = onFirstUse(() => z.object({
   type: z.literal('json_schema'),
   schema: z.record(z.string(), z.unknown()).refine((s) => s.type === 'object', { message: 'must describe an object (type: "object"): it is the input of a tool', path: ['type'] }),
-})
+}))
 
 const DESCRIPTION = `Gives your final answer in the structured form this session requires. Call it exactly once, when the work is done, with input that fits its schema; the turn ends on a successful call. If the call is refused, read why, fix the input and call it again.`
 const NUDGE = `You must give your final answer by calling the ${TOOL_NAME} tool with input that fits its schema. Call it now.`
@@ -56,7 +58,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       const flags = (await $.settings.read({ source: 'flag' })) as { outputFormat?: unknown }
       if (flags.outputFormat === undefined) return next(e)
-      const parsed = outputFormat.safeParse(flags.outputFormat)
+      const parsed = outputFormat().safeParse(flags.outputFormat)
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!
         $.log.error(`outputFormat.${issue.path.join('.')}: ${issue.message}; structured output is off`)
