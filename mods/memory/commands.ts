@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { On } from '../../core/bus/types.js'
-import type { LoadedInstruction } from './types.js'
+import type { SessionMemory } from './session-memory.js'
 import { registerCommands } from '../_shared/register-command.js'
 
 const COMMANDS = [
@@ -12,7 +12,7 @@ const COMMANDS = [
  * `/init` and `/memory`, the memory mod's commands. `/init` is a prompt: its turn has the model
  * study the project and write the file. Their code loads when one first runs.
  */
-export function registerMemoryCommands(on: On, loadsOf: (sessionId: string) => readonly LoadedInstruction[] | undefined, home: () => string): void {
+export function registerMemoryCommands(on: On, memoryOf: (sessionId: string) => SessionMemory | undefined, home: () => string): void {
   on('session.start', async ($, e, next) => {
     const r = await next(e)
     await registerCommands($, COMMANDS)
@@ -22,7 +22,7 @@ export function registerMemoryCommands(on: On, loadsOf: (sessionId: string) => r
   on('command.run', async ($, e, next) => {
     if (e.command === 'init') return { prompt: (await import('./init-prompt.js')).INIT_PROMPT }
     if (e.command !== 'memory') return next(e)
-    const loads = loadsOf($.session.id() as string) ?? []
-    return { output: (await import('./memory-listing.js')).memoryListing(loads, { project: join($.session.cwd() as string, 'CLAUDE.md'), user: join(home(), '.claude', 'CLAUDE.md') }) }
+    const memory = memoryOf($.session.id() as string)
+    return { output: (await import('./memory-listing.js')).memoryListing(memory?.loads ?? [], { project: join($.session.cwd() as string, 'CLAUDE.md'), user: join(home(), '.claude', 'CLAUDE.md'), auto: memory?.auto?.dir }) }
   })
 }

@@ -1,14 +1,5 @@
 import picomatch from 'picomatch'
-import { readSettingsSources } from '../permissions/settings-sources.js'
-
-export interface ExcludesInput {
-  cwd: string
-  /** The user's home, where `.claude/settings.json` is read (default: CLAUDE_CONFIG_DIR, else the OS home). */
-  home?: string
-  /** The launch options (`settings`, `settingSources`), as `$.settings.read({source: 'flag'})` gives them. */
-  flags: unknown
-  env: Record<string, string | undefined>
-}
+import type { SettingsSource } from '../permissions/settings-sources.js'
 
 /**
  * The settings' `claudeMdExcludes`: globs of memory files to leave out, matched against a file's
@@ -16,8 +7,7 @@ export interface ExcludesInput {
  * Undefined when no source names one, so sessions without the key test nothing. A value that is
  * not a list of strings is a warning naming the file; unreadable files are left to the permissions mod.
  */
-export async function readExcludes(input: ExcludesInput, warn: (m: string) => void): Promise<((path: string) => boolean) | undefined> {
-  const { sources } = await readSettingsSources({ cwd: input.cwd, places: input.home ? { home: input.home } : {}, flags: input.flags, env: input.env })
+export function excludesOf(sources: readonly SettingsSource[], warn: (m: string) => void): ((path: string) => boolean) | undefined {
   const globs: string[] = []
   for (const { source, settings } of sources) {
     const value = settings.claudeMdExcludes

@@ -1,4 +1,5 @@
-import { realpath } from 'node:fs/promises'
+import { mkdir, realpath } from 'node:fs/promises'
+import { envTrue } from '../../core/env.js'
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { z } from 'zod'
@@ -11,7 +12,9 @@ import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { bashReads } from './bash-reads.js'
-import { readExcludes } from './excludes.js'
+import { excludesOf } from './excludes.js'
+import { readSettingsSources } from '../permissions/settings-sources.js'
+import { autoMemoryOn, memoryDir, readIndex, type MemoryIndex } from './auto-memory.js'
 import { settingsHome } from '../_shared/settings-home.js'
 import { MemoryReader } from './reader.js'
 import { renderLazy, renderStartup, today } from './render.js'
@@ -48,6 +51,12 @@ const options = z.object({
   externalImports: z.boolean().default(false),
   /** The trust file (default: $MODLOOP_HOME/trusted.json, MODLOOP_HOME defaulting to ~/.modloop). */
   trustStore: z.string().optional(),
+  /**
+   * Auto memory: a folder the model keeps notes in across sessions, its MEMORY.md index read at start
+   * (the settings' `autoMemoryEnabled` and CLAUDE_CODE_DISABLE_AUTO_MEMORY still decide). `false` leaves
+   * it to another mod or to none.
+   */
+  autoMemory: z.boolean().default(true),
 })
 
 /** What the memory mod offers other mods, as the `memory` capability. */
@@ -59,6 +68,11 @@ export interface MemoryApi {
    * `InstructionsLoaded` for exactly the new entries.
    */
   loaded(): readonly LoadedInstruction[]
+  /**
+   * The auto memory of the session that loaded last, when it is on: its folder, and its MEMORY.md
+   * read from disk now, cut as at start (undefined when there is none). Compaction reattaches it.
+   */
+  autoMemory(): { dir: string; index(): Promise<MemoryIndex | undefined> } | undefined
 }
 
 declare module '../../core/mod/capabilities.js' {
@@ -86,21 +100,35 @@ export default defineMod({
   register(on, opts, $) {
     const sessions = new Map<string, SessionMemory>()
     let loads: readonly LoadedInstruction[] = []
-    $.capability.provide('memory', { loaded: () => loads })
+    let autoDir: string | undefined
+    $.capability.provide('memory', {
+      loaded: () => loads,
+      autoMemory: () => (autoDir === undefined ? undefined : { dir: autoDir, index: () => readIndex(autoDir!) }),
+    })
     const publish = (_$: ModApi, memory: SessionMemory) => {
       loads = [...memory.loads]
+      autoDir = memory.auto?.dir
     }
-    registerMemoryCommands(on, (id) => sessions.get(id)?.loads, () => opts.home ?? ($.env.get('HOME') || homedir()))
+    registerMemoryCommands(on, (id) => sessions.get(id), () => opts.home ?? ($.env.get('HOME') || homedir()))
+
+    // The permissions grant of the auto memory folder, given back when its session ends or another starts.
+    let releaseGrant: (() => void) | undefined
 
     on('session.start', async ($, e, next) => {
+      releaseGrant?.()
+      releaseGrant = undefined
       const home = opts.home ?? ($.env.get('HOME') || homedir())
       const disabled = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_DISABLE_CLAUDE_MDS') ?? '')
       const picked = settingSources($)
       const warn = (m: string) => $.log.warn(m)
-      const [repoRoot, excluded] = await Promise.all([
+      const settingsAt = settingsHome($, opts.home)
+      // Off by the environment, auto memory needs no settings read: a start pays nothing for it.
+      const autoWanted = opts.autoMemory && !envTrue($.env.get('CLAUDE_CODE_DISABLE_AUTO_MEMORY'))
+      const [repoRoot, settings] = await Promise.all([
         findRepoRoot(e.cwd),
-        disabled ? undefined : readExcludes({ cwd: e.cwd, home: settingsHome($, opts.home), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }, warn),
+        disabled && !autoWanted ? undefined : readSettingsSources({ cwd: e.cwd, places: settingsAt ? { home: settingsAt } : {}, flags: $.settings.read({ source: 'flag' }), env: $.env.all() }),
       ])
+      const excluded = disabled || !settings ? undefined : excludesOf(settings.sources, warn)
       // Claude Code reads an added directory's memory only when this variable asks for it.
       const extraDirs = /^(1|true)$/i.test($.env.get('CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD') ?? '')
         ? [...new Set((await sessionDirectories($, [])).map((d) => resolve(e.cwd, d)))]
@@ -113,9 +141,26 @@ export default defineMod({
       }, new MemoryReader({ home, maxDepth: opts.maxImportDepth, maxFileBytes: opts.maxFileBytes, warn, project, externalImports: externalApproval($, e.cwd, opts), ...(excluded ? { excluded } : {}) }))
       memory.firstPromptPending = ($.session.messages() as unknown[]).length === 0
       sessions.set(e.sessionId, memory)
-      await memory.start()
+      const auto = autoWanted && settings && autoMemoryOn((name) => $.env.get(name), settings.sources)
+        ? startAutoMemory($, { sources: settings.sources, project: repoRoot ?? e.cwd, home, env: $.env.all(), trusted: () => trustedWorkspace($, e.cwd, opts), warn }, !disabled)
+        : undefined
+      const [, started] = await Promise.all([memory.start(), auto])
+      if (started) {
+        memory.auto = started.auto
+        releaseGrant = started.release
+      }
       publish($, memory)
       return next(e)
+    })
+
+    // The main agent's system prompt says where its memory is and how to keep it; a custom prompt
+    // (its own words replace the default's) and a subagent's go without, as in Claude Code.
+    on('prompt.compose', async ($, e, next) => {
+      const r = await next(e)
+      const dir = sessions.get($.session.id() as string)?.auto?.dir
+      if (dir === undefined || e.agentId || e.sections.some((s) => s.id === 'custom')) return r
+      const { autoMemorySection } = await import('./auto-memory-prompt.js')
+      return { sections: [...r.sections, { id: 'memory:auto', text: autoMemorySection(dir), scope: 'session' as const }] }
     })
 
     // The first prompt that reaches the model carries the memory: each prompt is offered it until
@@ -124,7 +169,7 @@ export default defineMod({
     on('prompt.submit', async ($, e, next) => {
       const memory = sessions.get($.session.id() as string)
       if (!memory?.firstPromptPending) return next(e)
-      const text = renderStartup(memory.startup, opts.currentDate ? today() : undefined)
+      const text = renderStartup(memory.startup, opts.currentDate ? today() : undefined, memory.auto?.index)
       return next(text ? { ...e, context: [text, ...(e.context ?? [])] } : e)
     })
     on('turn.start', async ($, e, next) => {
@@ -188,10 +233,26 @@ export default defineMod({
 
     on('session.end', (_$, e, next) => {
       sessions.delete(e.sessionId)
+      releaseGrant?.()
+      releaseGrant = undefined
       return next(e)
     })
   },
 })
+
+/**
+ * Auto memory's start: the folder (made when missing, as the model is told it is there), the
+ * permissions mod's grant of it to the file tools, and MEMORY.md when the memory files are read
+ * at all (`readIndex`; CLAUDE_CODE_DISABLE_CLAUDE_MDS leaves it out but keeps the folder).
+ */
+async function startAutoMemory($: ModApi, where: Parameters<typeof memoryDir>[0], readIt: boolean): Promise<{ auto: NonNullable<SessionMemory['auto']>; release?: () => void }> {
+  const dir = await memoryDir(where)
+  const index = readIt ? await readIndex(dir) : undefined
+  // A MEMORY.md read says the folder is there: the common case costs no second trip to the disk.
+  if (!index) await mkdir(dir, { recursive: true }).catch((err) => where.warn(`the auto memory folder ${dir} cannot be made: ${(err as Error).message}`))
+  const release = await $.capability.use('permissions')?.grantDirectory(dir)
+  return { auto: { dir, ...(index ? { index } : {}) }, ...(release ? { release } : {}) }
+}
 
 /**
  * Whether project memory may import from outside the project: the option, else a trusted workspace,
@@ -201,10 +262,15 @@ function externalApproval($: ModApi, cwd: string, opts: z.output<typeof options>
   let answer: Promise<boolean> | undefined
   return () => answer ??= (async () => {
     if (opts.externalImports) return true
-    const flags = await Promise.resolve($.settings.read({ source: 'flag' })).catch(() => ({}))
-    const warnings: string[] = []
-    const trusted = await workspaceTrusted(cwd, (flags as { trustWorkspace?: unknown }).trustWorkspace === true, { trustStore: opts.trustStore, home: opts.home }, $.env.all(), warnings)
-    for (const w of warnings) $.log.warn(w)
-    return trusted
+    return trustedWorkspace($, cwd, opts)
   })()
+}
+
+/** Whether the workspace is trusted (`modloop trust`, --trust-workspace, the terminal's trust question). */
+async function trustedWorkspace($: ModApi, cwd: string, opts: z.output<typeof options>): Promise<boolean> {
+  const flags = await Promise.resolve($.settings.read({ source: 'flag' })).catch(() => ({}))
+  const warnings: string[] = []
+  const trusted = await workspaceTrusted(cwd, (flags as { trustWorkspace?: unknown }).trustWorkspace === true, { trustStore: opts.trustStore, home: opts.home }, $.env.all(), warnings)
+  for (const w of warnings) $.log.warn(w)
+  return trusted
 }

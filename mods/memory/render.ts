@@ -1,3 +1,4 @@
+import type { MemoryIndex } from './auto-memory.js'
 import type { MemoryEntry } from './types.js'
 
 /** Today in the local time zone, as YYYY-MM-DD. */
@@ -13,15 +14,17 @@ function renderEntry(entry: MemoryEntry): string {
 
 /**
  * The context of the session's first user message: a `# claudeMd` section with every memory
- * file labelled by path and scope, broad to specific, then `# currentDate`. Either may be absent.
+ * file labelled by path and scope, broad to specific, then the auto memory's index after them
+ * (as Claude Code places it), then `# currentDate`. Any may be absent.
  */
-export function renderStartup(entries: readonly MemoryEntry[], date: string | undefined): string | undefined {
+export function renderStartup(entries: readonly MemoryEntry[], date: string | undefined, index?: MemoryIndex): string | undefined {
   const sections: string[] = []
-  if (entries.length > 0) {
+  if (entries.length > 0 || index) {
     sections.push([
       '# claudeMd',
       'The memory files below hold standing instructions from the user and the project. Follow them: they take precedence over your default behaviour. Where two disagree, the later (more specific) file wins.',
       ...entries.map(renderEntry),
+      ...(index ? [`Contents of ${index.path} (your auto memory's index, kept across sessions):\n\n${index.content}`] : []),
     ].join('\n\n'))
   }
   if (date) sections.push(`# currentDate\nToday's date is ${date}.`)

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { isInside } from '../_shared/allowed-paths.js'
 import { chain, levelFiles, relativeTo, startupFiles, startupTop, type Source } from './discover.js'
+import type { MemoryIndex } from './auto-memory.js'
 import type { MemoryReader } from './reader.js'
 import type { Candidate, LoadedInstruction, MemoryEntry, ScopedRule } from './types.js'
 
@@ -37,6 +38,8 @@ export class SessionMemory {
   readonly loads: LoadedInstruction[] = []
   /** True until the first prompt reaches the model (false from the start in a resumed conversation). */
   firstPromptPending = true
+  /** Auto memory, when on: its folder and MEMORY.md as read at start (the first user message carries it). */
+  auto?: { dir: string; index?: MemoryIndex }
   private readonly scoped: ScopedRule[] = []
   private readonly scopes = new Map<string, Scope>()
   /** What the startup files put in a context: a subagent starts with them too. */

@@ -48,6 +48,11 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
   // The answers are the approver's to give, in every mode (a rule or bypass allowing it would leave them out); dontAsk refuses it.
   if (facts.tool === ASK_USER_TOOL) return ask({ decision: 'ask', rule: USER_INPUT_RULE })
   if (facts.tool === EXIT_PLAN_TOOL) return mode === 'plan' ? { decision: 'ask', reason: APPROVAL_REASON } : { decision: 'allow', rule: '[no-approval-needed]' }
+  // A directory a mod keeps for the model (the auto memory): its file tools work there unasked in
+  // every mode, ahead of the protected-path gate and plan mode, as Claude Code lets its memory be written.
+  if ((READ_TOOLS.has(facts.tool) || EDIT_TOOLS.has(facts.tool)) && facts.path && policy.granted && inside(policy.granted, facts.path)) {
+    return { decision: 'allow', rule: '[granted-directory]' }
+  }
   const gate = await gateOf(policy, facts)
   if (gate) return ask(gate)
   if (mode === 'plan' && !planSafe(facts)) return { decision: 'ask', reason: planAsk(facts.tool) }

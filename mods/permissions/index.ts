@@ -54,9 +54,16 @@ export default defineMod({
     const grants = invocationGrants()
     // `cwd`: where the session works now, which EnterWorktree moves ($.session.move): a call's
     // relative paths are judged from there, as the tools resolve them.
+    // Directories mods granted the file tools (grantDirectory): they outlive a policy reloaded by /clear.
+    const granted = new Set<{ lexical: string; real: string }>()
     const current = async ($: ModApi, p: Policy, agentId?: string, cwd = p.cwd): Promise<Policy> => {
       const commands = $.capability.use('commands')
-      return { ...(await grants($, p, agentId)), cwd, ...(commands ? { skillAsks: (name: string) => commands.skillAsks(name) } : {}) }
+      const dirs = [...granted]
+      return {
+        ...(await grants($, p, agentId)), cwd,
+        ...(commands ? { skillAsks: (name: string) => commands.skillAsks(name) } : {}),
+        ...(dirs.length > 0 ? { granted: { lexical: dirs.map((d) => d.lexical), real: dirs.map((d) => d.real) } } : {}),
+      }
     }
     // The mode plan mode was entered from: an approved plan goes back to it.
     let beforePlan: Mode = 'default'
@@ -90,6 +97,11 @@ export default defineMod({
       check: async (tool, input) => (policy ? evaluate(await current($, policy), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
       directories: () => policy?.roots.lexical.slice(1) ?? [],
       deniedPaths: (tool) => (policy ? deniedPaths(policy.rules, tool) : undefined),
+      grantDirectory: async (dir) => {
+        const entry = { lexical: dir, real: await realpathLoose(dir) }
+        granted.add(entry)
+        return () => void granted.delete(entry)
+      },
     })
 
     on('session.start', async ($, e, next) => {

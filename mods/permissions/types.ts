@@ -81,6 +81,8 @@ export interface Policy {
   roots: Roots
   /** The session's task output directory (the tasks mod's), which file-reading tools read unasked. */
   taskOutput?: Roots
+  /** Directories other mods keep for the model (`grantDirectory`): the file tools read and write there unasked. */
+  granted?: Roots
   trusted: boolean
   ignored: Ignored[]
   /** The source whose `disableBypassPermissionsMode` keeps bypassPermissions off, when one does. */

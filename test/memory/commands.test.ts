@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import memoryMod from '../../mods/memory/index.js'
+import { encodeCwd } from '../../mods/transcripts/store/paths.js'
 import { runScript } from '../loop/helpers.js'
 import { tempDir, texts, withOptions, writeTree } from '../context/fixtures.js'
 
@@ -46,6 +47,7 @@ describe('/init and /memory', () => {
       `  Project  ${join(cwd, 'docs/style.md')} (imported by ${join(cwd, 'CLAUDE.md')})`,
       `Project memory: ${join(cwd, 'CLAUDE.md')}`,
       `User memory:    ${join(home, '.claude/CLAUDE.md')}`,
+      `Auto memory:    ${join(process.env.MODLOOP_HOME!, 'projects', encodeCwd(cwd), 'memory')}`,
     ])
   })
 })
