@@ -31,7 +31,8 @@ async function readCapped(path: string, max: number): Promise<string | undefined
 }
 
 export async function memoryText($: ModApi, limits: ReattachLimits): Promise<string | undefined> {
-  const loaded = $.capability.use('memory')?.loaded()
+  const memory = $.capability.use('memory')
+  const loaded = memory?.loaded()
   if (!loaded) return undefined
   // What the session started with: the files read at start and what they import (an import a
   // tool's touch brought in has a trigger, and comes back with that touch).
@@ -42,6 +43,9 @@ export async function memoryText($: ModApi, limits: ReattachLimits): Promise<str
     const text = await readCapped(path, limits.memoryChars)
     if (text !== undefined && text.trim() !== '') parts.push(`Contents of ${path}:\n\n${text}`)
   }
+  // The auto memory's index too, as it reads now and cut as at start (spec loop-and-sdk §3.9 step 4).
+  const index = await memory?.autoMemory()?.index()
+  if (index) parts.push(`Contents of ${index.path} (your auto memory's index):\n\n${index.content}`)
   if (parts.length === 0) return undefined
   return ['# claudeMd', 'The memory files below (reloaded after compaction) hold standing instructions from the user and the project. Follow them.', ...parts].join('\n\n')
 }

@@ -10,6 +10,7 @@ import readMod from '../../mods/read/index.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { fileOf, readLines, rebuilt, run, tempCwd } from '../sessions/helpers.js'
+import { encodeCwd } from '../../mods/transcripts/store/paths.js'
 import { defineMod } from '../../core/mod/define.js'
 import { ModHost } from '../../core/mod/host.js'
 import { big, bigTool, boundaries, compactionWith, firstUserText, isSummaryRequest, mainRequests, summary } from './helpers.js'
@@ -140,6 +141,29 @@ describe('memory after compaction', () => {
     expect(first).toContain('SUMMARY')
     expect(first).toContain('TOP-RULES')
     expect(first).toContain('IMPORTED-RULES')
+  })
+
+  it('reattaches the auto memory index, read from disk again and cut as at start', async () => {
+    const cwd = await tempCwd()
+    const modloopHome = join(cwd, '.home')
+    const dir = join(modloopHome, 'projects', encodeCwd(cwd), 'memory')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'MEMORY.md'), '- [Old](old.md) — AT-START\n')
+    // The model updates its index during the session: the compacted conversation shows the update.
+    const update = { reply: [{ tool_use: { name: 'Echo', input: { text: 'x' } } }] }
+    const writer = defineMod({ name: 'writer', register(on) {
+      on('tool.call', async ($, e, next) => {
+        writeFileSync(join(dir, 'MEMORY.md'), '- [New](new.md) — UPDATED-INDEX\n')
+        return next(e)
+      })
+    } })
+    const r = await run([update, big('r1', 30_000), summary('SUMMARY'), { reply: 'done' }], 'go', cwd, { env: { MODLOOP_HOME: modloopHome } }, [memory, writer, bigTool, compactionWith(opts)])
+    expect(r.result.result).toBe('done')
+    expect(JSON.stringify(mainRequests(r.requests)[0]!.body.messages[0])).toContain('AT-START')
+    const first = JSON.stringify(mainRequests(r.requests).at(-1)!.body.messages[0])
+    expect(first).toContain('SUMMARY')
+    expect(first).toContain(`Contents of ${join(dir, 'MEMORY.md')} (your auto memory's index):`)
+    expect(first).toContain('UPDATED-INDEX')
   })
 
   it('loads a nested CLAUDE.md again when a file it covers is read after the compaction dropped it', async () => {
