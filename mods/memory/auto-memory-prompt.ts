@@ -13,13 +13,13 @@ You keep a memory of your own that lasts from one session to the next, in \`${at
 
 \`\`\`markdown
 ---
-name: <a short kebab-case slug>
+name: <the file's name without .md: lower case, words joined by hyphens>
 description: <one line saying what the fact is about; it decides when the memory is worth reading>
 metadata:
   type: user | feedback | project | reference
 ---
 
-<the fact itself; a feedback or project fact goes on with a **Why:** line and a **How to apply:** line>
+<the fact itself; for feedback and project facts, then a line on why it holds and one on when to act on it>
 \`\`\`
 
 The types: \`user\` is about the person you work with (their role, what they know, what they like); \`feedback\` is how they want you to work, corrections and approaches they confirmed alike, with the reason; \`project\` is work under way, goals or constraints that neither the code nor its history shows (write dates as calendar dates, not "next week"); \`reference\` points at resources outside the project (links, dashboards, tickets). Refer to another memory in the body as \`[[its-name]]\`, even one not written yet: that marks something worth saving later.
