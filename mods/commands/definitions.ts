@@ -99,7 +99,7 @@ function readFields(data: Record<string, unknown>, file: string, warn: (m: strin
 /** The first line of prose in a body, for a command that states no description. */
 function firstLine(body: string): string {
   const line = body.split('\n').map((l) => l.replace(/^#+\s*/, '').trim()).find(Boolean) ?? ''
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line
+  return line.length > 100 ? `${line.slice(0, 97)}...` : line
 }
 
 async function parseFile(file: string, warn: (m: string) => void): Promise<{ fields: Fields; body: string; bodyLine: number } | undefined> {

@@ -36,7 +36,7 @@ export function skillListing(skills: readonly PromptCommand[], budget: ListingBu
   let omitted = 0
   for (const skill of listed) {
     const about = [skill.description, skill.whenToUse].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim()
-    const short = about.length > budget.maxDescriptionChars ? `${about.slice(0, budget.maxDescriptionChars - 1)}…` : about
+    const short = about.length > budget.maxDescriptionChars ? `${about.slice(0, budget.maxDescriptionChars - 3)}...` : about
     const full = `- ${skill.name}: ${short}`
     const bare = `- ${skill.name}`
     // The settings' skillOverrides may ask for the name alone.

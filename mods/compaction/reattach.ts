@@ -24,7 +24,7 @@ async function readCapped(path: string, max: number): Promise<string | undefined
     const bytes = await readFile(path)
     if (PICTURES.test(path) || looksBinary(bytes)) return undefined
     const text = bytes.toString('utf8')
-    return text.length <= max ? text : `${text.slice(0, max)}\n… [truncated: ${(text.length - max).toLocaleString('en-US')} more characters; Read the file for the rest]`
+    return text.length <= max ? text : `${text.slice(0, max)}\n... [truncated: ${(text.length - max).toLocaleString('en-US')} more characters; Read the file for the rest]`
   } catch {
     return undefined
   }
@@ -74,7 +74,7 @@ export function skillTexts($: ModApi, tailText: string): string[] {
     if (room <= 0) break
     if (text.trim() === '' || tailText.includes(text.slice(0, 200))) continue
     const cap = Math.min(SKILL_CHARS, room)
-    const kept = text.length <= cap ? text : `${text.slice(0, cap)}\n… [cut: ${(text.length - cap).toLocaleString('en-US')} more characters of the skill]`
+    const kept = text.length <= cap ? text : `${text.slice(0, cap)}\n... [cut: ${(text.length - cap).toLocaleString('en-US')} more characters of the skill]`
     room -= Math.min(text.length, cap)
     out.push(`The skill "${name}" was run earlier in this session; its instructions still apply:\n\n${kept}`)
   }

@@ -50,7 +50,7 @@ function createdText(job: ScheduledJob, unsaved: string | undefined): string {
 /** One CronList row: id, schedule, kind, where it is kept, next run, prompt. */
 function listRow(job: ScheduledJob): string {
   const next = job.nextRunAt === undefined ? 'no run to come' : `next run ${formatWhen(job.nextRunAt)}`
-  return `${job.id} — ${humanSchedule(job.cron)} (${job.recurring ? 'recurring' : 'one-shot'})${job.durable ? '' : ' [session-only]'}, ${next}: ${job.prompt}`
+  return `${job.id} - ${humanSchedule(job.cron)} (${job.recurring ? 'recurring' : 'one-shot'})${job.durable ? '' : ' [session-only]'}, ${next}: ${job.prompt}`
 }
 
 /** CronCreate, CronDelete and CronList over one session's scheduler; `saved` writes the durable jobs, answering why it could not. */

@@ -56,7 +56,7 @@ export function wakeupTool(scheduler: Scheduler, now: () => number): BuiltinTool
       const { at, delayS } = wakeupTime(t, i.delaySeconds)
       scheduler.cancelWakeups()
       scheduler.addWakeup({ id: await newId(), cron: '', prompt: i.prompt, createdAt: t, recurring: false, durable: false }, at)
-      const clamped = delayS !== i.delaySeconds ? ` (${i.delaySeconds}s was outside 60–3600s: kept at ${delayS}s)` : ''
+      const clamped = delayS !== i.delaySeconds ? ` (${i.delaySeconds}s was outside 60-3600s: kept at ${delayS}s)` : ''
       const text = `The loop's next round runs at ${clockTime(at)}, in ${Math.round((at - t) / 1000)}s${clamped}. Give the user any update now, as plain text, then end the turn: the round starts on its own when the wake-up fires.`
       return { result: { scheduledFor: at, delaySeconds: delayS, ...(i.reason ? { reason: i.reason } : {}) }, text }
     },

@@ -105,10 +105,10 @@ export function cutIndex(text: string): string {
   const head = kept === 0 ? [Buffer.from(lines[0]!, 'utf8').subarray(0, MAX_BYTES).toString('utf8').replace(/\uFFFD$/, '')] : lines.slice(0, kept)
   const why = kept === MAX_LINES ? `it has ${lines.length} lines, past the ${MAX_LINES} read at start` : `it is ${Buffer.byteLength(text, 'utf8').toLocaleString('en-US')} bytes, past the ${MAX_BYTES.toLocaleString('en-US')} read at start`
   const first = lines[kept]!
-  const quote = first.length > 80 ? `${first.slice(0, 80)}…` : first
+  const quote = first.length > 80 ? `${first.slice(0, 80)}...` : first
   return [
     ...head,
     '',
-    `(modloop: ${INDEX_FILE} was cut: ${why}. Lines ${kept + 1}–${lines.length} ("${quote}") were left out; Read the file for them. Keep each index entry to one short line and put the detail in topic files.)`,
+    `(modloop: ${INDEX_FILE} was cut: ${why}. Lines ${kept + 1} to ${lines.length} ("${quote}") were left out; Read the file for them. Keep each index entry to one short line and put the detail in topic files.)`,
   ].join('\n')
 }

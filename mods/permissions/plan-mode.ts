@@ -8,7 +8,7 @@ export const EXIT_PLAN_TOOL = 'ExitPlanMode'
 
 /** Beside each prompt while plan mode is on (spec loop-and-sdk §4.1: a conversation message, not a system edit). */
 export const PLAN_REMINDER = [
-  'Plan mode is on. Research and plan only: read, search and think, but change nothing —',
+  'Plan mode is on. Research and plan only: read, search and think, but change nothing:',
   'no edits, no writes, no commands that alter files, settings or systems; such calls need the user\'s approval and are not what plan mode is for.',
   `When the plan is ready, call ${EXIT_PLAN_TOOL} with the whole plan as its \`plan\` argument: that asks the user to approve it, and plan mode ends once they do.`,
   'Do not ask for approval of the plan any other way. If the approval is refused, stay in plan mode and revise the plan as told.',

@@ -17,7 +17,7 @@ import { builtinInput } from '../_shared/builtin-input.js'
 
 export const DEFAULT_LINES = 2000
 export const MAX_LINE_CHARS = 2000
-const CUT_NOTE = `… [line cut at ${MAX_LINE_CHARS} characters]`
+const CUT_NOTE = `... [line cut at ${MAX_LINE_CHARS} characters]`
 // Whole-file reads keep the file in memory; past this size a range is pointless without streaming.
 const MAX_FILE_BYTES = 32 * 1024 * 1024
 // A PDF is read a page range at a time, so a longer one than the API takes whole still serves.

@@ -492,7 +492,7 @@ describe('skills', () => {
     })
     const listing = skillListing([make(1, 'x'.repeat(3000)), ...Array.from({ length: 200 }, (_, i) => make(i + 2, 'A useful skill. '.repeat(10)))], { maxDescriptionChars: 1536, totalChars: 8000 })!
     expect(listing.length).toBeLessThanOrEqual(8000 + 200)
-    expect(listing).toContain(`- skill-1: ${'x'.repeat(1535)}…\n`)
+    expect(listing).toContain(`- skill-1: ${'x'.repeat(1533)}...\n`)
     expect(listing).toMatch(/\n- skill-\d+\n/)
     expect(listing).toMatch(/\(\d+ more skills not listed for space; the Skill tool still runs them by name\.\)$/)
   })

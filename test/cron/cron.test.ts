@@ -91,12 +91,12 @@ describe('scheduled prompts (CronCreate) in a live session', () => {
     const hourly = formatWhen(nextRun({ id: firstId, cron: '7 * * * *', recurring: true }, START)!)
     const once = formatWhen(nextRun({ id: second, cron: '30 14 28 2 *', recurring: false }, START)!)
     expect(lastSent(run.requests[3]!.body)).toEqual([
-      `${firstId} — Every hour at :07 (recurring) [session-only], next run ${hourly}: hourly check\n${second} — 30 14 28 2 * (one-shot) [session-only], next run ${once}: one shot thing`,
+      `${firstId} - Every hour at :07 (recurring) [session-only], next run ${hourly}: hourly check\n${second} - 30 14 28 2 * (one-shot) [session-only], next run ${once}: one shot thing`,
     ])
     expect(lastSent(run.requests[4]!.body)).toEqual(["No scheduled job with id 'nope1234'"])
     expect(run.requests[4]!.body.messages.at(-1).content[0].is_error).toBe(true)
     expect(lastSent(run.requests[5]!.body)).toEqual([`Cancelled job ${firstId}.`])
-    expect(lastSent(run.requests[6]!.body)[0]).toMatch(new RegExp(`^${second} — `))
+    expect(lastSent(run.requests[6]!.body)[0]).toMatch(new RegExp(`^${second} - `))
   })
 
   it('refuses an expression that is not 5 cron fields, or that matches no date in the next year', async () => {
@@ -124,7 +124,7 @@ describe('scheduled prompts (CronCreate) in a live session', () => {
       if (i === 0) clock.runNext()
       else ch.close()
     })
-    expect(lastSent(second.requests[1]!.body)[0]).toMatch(new RegExp(`^${id} — Weekdays at 9:00 AM \\(recurring\\), next run Jan 7 `))
+    expect(lastSent(second.requests[1]!.body)[0]).toMatch(new RegExp(`^${id} - Weekdays at 9:00 AM \\(recurring\\), next run Jan 7 `))
     expect(lastSent(second.requests[2]!.body)).toEqual(['standup notes'])
     const after = JSON.parse(await readFile(join(cwd, '.claude', 'scheduled_tasks.json'), 'utf8'))
     expect(after.tasks[0].lastFiredAt).toBe(clock.now())

@@ -53,7 +53,7 @@ describe('/loop and ScheduleWakeup', () => {
       if (i === 0) ch.send('stop the loop')
       else ch.close()
     })
-    expect(lastSent(run.requests[1]!.body)[0]).toBe('The loop\'s next round runs at 11:00:00, in 3570s (99999s was outside 60–3600s: kept at 3600s). Give the user any update now, as plain text, then end the turn: the round starts on its own when the wake-up fires.')
+    expect(lastSent(run.requests[1]!.body)[0]).toBe('The loop\'s next round runs at 11:00:00, in 3570s (99999s was outside 60-3600s: kept at 3600s). Give the user any update now, as plain text, then end the turn: the round starts on its own when the wake-up fires.')
     expect(lastSent(run.requests[3]!.body)[0]).toMatch(/^The self-paced loop has ended: the pending wake-up was cancelled and no other will fire\./)
     expect(clock.nextAt).toBeUndefined()
   })
@@ -66,7 +66,7 @@ describe('/loop and ScheduleWakeup', () => {
       if (i === 0) clock.runNext()
       else ch.close()
     })
-    expect(lastSent(run.requests[1]!.body)[0]).toContain('(10s was outside 60–3600s: kept at 60s)')
+    expect(lastSent(run.requests[1]!.body)[0]).toContain('(10s was outside 60-3600s: kept at 60s)')
     expect(lastSent(run.requests[2]!.body)).toEqual([AUTONOMOUS_TICK])
   })
 

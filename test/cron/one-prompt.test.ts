@@ -49,7 +49,7 @@ describe('scheduled prompts in a one-prompt run (-p)', () => {
     expect(run.starts).toEqual([false])
     expect(run.results).toEqual(['scheduled'])
     expect(run.requests).toHaveLength(3)
-    expect(lastSent(run.requests[2]!.body)[0]).toMatch(/^[0-9a-f]{8} — Every minute \(recurring\), next run .*: tick$/)
+    expect(lastSent(run.requests[2]!.body)[0]).toMatch(/^[0-9a-f]{8} - Every minute \(recurring\), next run .*: tick$/)
     // No timer is armed for a job that cannot run, and the saved job was never fired.
     expect(clock.nextAt).toBeUndefined()
     const file = JSON.parse(await readFile(join(cwd, '.claude', 'scheduled_tasks.json'), 'utf8'))

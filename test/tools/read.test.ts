@@ -55,7 +55,7 @@ describe('Read', () => {
       const r = await tools.call('Read', { file_path: p(name) })
       const lines = text.split(/\r?\n/)
       if (lines.at(-1) === '') lines.pop()
-      const shown = lines.map((l) => (l.length > 2000 ? `${l.slice(0, 2000)}… [line cut at 2000 characters]` : l))
+      const shown = lines.map((l) => (l.length > 2000 ? `${l.slice(0, 2000)}... [line cut at 2000 characters]` : l))
       expect((r.result as { file: { content: string } }).file.content, name).toBe(shown.join('\n'))
     }
   })
