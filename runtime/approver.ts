@@ -49,7 +49,7 @@ async function askPromptTool(session: Session, name: string, request: Record<str
     } as PermissionResult
   }
   if (a?.behavior === 'deny') return { behavior: 'deny', message: typeof a.message === 'string' ? a.message : `Denied by ${name}.` }
-  return deny(`answered ${text.slice(0, 200)}, not {"behavior": "allow" | "deny", …}`)
+  return deny(`answered ${text.slice(0, 200)}, not {"behavior": "allow" | "deny", ...}`)
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)

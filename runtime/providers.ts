@@ -34,7 +34,7 @@ export function installProviders(session: Session): void {
     }),
     'command.register': (mod: string, spec: { name: string; description: string; argumentHint?: string; kind?: CommandInfo['kind'] }) => {
       if (!spec || !/^[A-Za-z0-9_:.-]{1,64}$/.test(spec.name ?? '')) {
-        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.command.register needs a name of 1–64 of [A-Za-z0-9_:.-]`, { mod })
+        throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: $.command.register needs a name of 1-64 of [A-Za-z0-9_:.-]`, { mod })
       }
       const taken = session.commands.get(spec.name)
       if (taken && taken.mod !== mod) throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: "/${spec.name}" refused: ${taken.mod} registered it`, { mod })

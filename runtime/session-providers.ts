@@ -53,7 +53,7 @@ export function sessionProviders(session: Session): Record<string, Provider> {
         const message = { type: 'user' as const, content, uuid: uuid() }
         return { message, uuid: message.uuid }
       }
-      if (m?.type !== 'system') throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.session.append takes { message: { type: 'user' | 'system', … } }`, { mod })
+      if (m?.type !== 'system') throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.session.append takes { message: { type: 'user' | 'system', ... } }`, { mod })
       const { type: _t, subtype, ...fields } = m
       const message = session.stamp({ type: 'system' as const, subtype: typeof subtype === 'string' ? subtype : 'informational', ...fields })
       session.post(message)

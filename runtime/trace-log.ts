@@ -149,25 +149,25 @@ function clip(value: unknown, depth: number, budget: { left: number }): unknown 
   if (typeof value === 'string') {
     const keep = Math.min(value.length, MAX_STRING, budget.left)
     budget.left -= keep
-    return keep < value.length ? `${value.slice(0, keep)}… (${value.length} chars)` : value
+    return keep < value.length ? `${value.slice(0, keep)}... (${value.length} chars)` : value
   }
   // JSON has no bigint: the line would not be written, and the record would be lost.
   if (typeof value === 'bigint') return `${value}n`
   if (typeof value !== 'object' || value === null) return value
-  if (depth >= MAX_DEPTH || budget.left <= 0) return '…'
+  if (depth >= MAX_DEPTH || budget.left <= 0) return '...'
   // Index loops rather than slice/map and Object.entries: a round's records walk ~200 values, most
   // often while the code is still cold, where each array made along the way counts.
   if (Array.isArray(value)) {
     const n = Math.min(value.length, MAX_ITEMS)
     const items: unknown[] = []
-    for (let i = 0; i < n; i++) items.push(budget.left > 0 ? clip(value[i], depth + 1, budget) : '…')
-    if (value.length > MAX_ITEMS) items.push(`… ${value.length - MAX_ITEMS} more items`)
+    for (let i = 0; i < n; i++) items.push(budget.left > 0 ? clip(value[i], depth + 1, budget) : '...')
+    if (value.length > MAX_ITEMS) items.push(`... ${value.length - MAX_ITEMS} more items`)
     return items
   }
   const out: Record<string, unknown> = {}
   const keys = Object.keys(value)
   // Past the budget a value is not read at all: a getter there (a deferred tool's schema, made on
   // first read) would do its work for a record that keeps none of it.
-  for (let i = 0; i < keys.length; i++) out[keys[i]!] = budget.left > 0 ? clip((value as Record<string, unknown>)[keys[i]!], depth + 1, budget) : '…'
+  for (let i = 0; i < keys.length; i++) out[keys[i]!] = budget.left > 0 ? clip((value as Record<string, unknown>)[keys[i]!], depth + 1, budget) : '...'
   return out
 }

@@ -63,7 +63,7 @@ export function isPromptTooLong(error: ModelApiError): boolean {
  */
 export async function* afterTooLong(session: Session, ids: RequestIds, error: ModelApiError): AsyncGenerator<SDKMessage, Ending | 'retry', undefined> {
   const ending = (why?: string): Ending => ({
-    subtype: 'success', terminal: 'prompt_too_long', isError: true, text: `Prompt is too long${why ? ` · automatic compaction failed: ${why}` : ''}`,
+    subtype: 'success', terminal: 'prompt_too_long', isError: true, text: `Prompt is too long${why ? ` - automatic compaction failed: ${why}` : ''}`,
   })
   const r = await session.host.bus.emit('turn.overflow', {
     ...ids, error: error.message, messages: session.messages as readonly SessionMessage[], tokens: session.meter.tokens(),

@@ -31,7 +31,7 @@ export function deferralOf(session: Session, toolUses: readonly ToolUse[], outco
   if (interactive && !session.agent && toolUses.length === 1) {
     session.post(session.stamp({
       type: 'system' as const, subtype: 'informational', level: 'warning',
-      content: `⚠ A permission check deferred ${names}, but a deferral is honoured only in headless sessions (-p); the call was not run.`,
+      content: `Warning: A permission check deferred ${names}, but a deferral is honoured only in headless sessions (-p); the call was not run.`,
     }))
     return undefined
   }

@@ -47,7 +47,7 @@ export function apiErrorText(error: { status?: number | null; message: string; t
   // The API's own words for a 413 do not say what made the request big, or what to do.
   if (error.status === 413) return REQUEST_TOO_LARGE
   const hint = hintFor(error)
-  return `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}${hint ? ` · ${hint}` : ''}`
+  return `API Error${error.status ? ` ${error.status}` : ''}: ${error.message}${hint ? ` - ${hint}` : ''}`
 }
 
 function hintFor(error: { status?: number | null; type?: string }): string | undefined {

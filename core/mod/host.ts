@@ -296,7 +296,7 @@ export class ModHost {
     }
     const cycle = findCycle([...this.mods.values()].filter((m) => m.status === 'loaded'))
     if (cycle) {
-      const error = new ModloopError('MODLOOP_ERR_MOD_CYCLE', `mods depend on each other in a cycle: ${cycle.join(' → ')}`, { mod: cycle[0], stage: 'dependency' })
+      const error = new ModloopError('MODLOOP_ERR_MOD_CYCLE', `mods depend on each other in a cycle: ${cycle.join(' -> ')}`, { mod: cycle[0], stage: 'dependency' })
       for (const name of new Set(cycle)) this.dropFor(this.mods.get(name)!, error)
     }
   }

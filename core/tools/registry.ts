@@ -13,7 +13,7 @@ export class ToolRegistry {
 
   register(tool: Tool): void {
     if (!NAME.test(tool.name)) {
-      throw new ModloopError('MODLOOP_ERR_REGISTRATION', `tool name "${tool.name}" must be 1–64 of [A-Za-z0-9_-]`, { mod: tool.mod })
+      throw new ModloopError('MODLOOP_ERR_REGISTRATION', `tool name "${tool.name}" must be 1-64 of [A-Za-z0-9_-]`, { mod: tool.mod })
     }
     const existing = this.tools.get(tool.name)
     if (existing && existing.mod !== tool.mod) {

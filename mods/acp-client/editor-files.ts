@@ -14,7 +14,7 @@ import { describeError } from '../../core/errors.js'
 type Files = Required<Pick<Editor, 'readTextFile' | 'writeTextFile'>>
 
 const MAX_OUTPUT_CHARS = 100_000
-const CUT_NOTE = `… [line cut at ${MAX_LINE_CHARS} characters]`
+const CUT_NOTE = `... [line cut at ${MAX_LINE_CHARS} characters]`
 // An editor buffer has no mtime: a value no file has makes refusalToChange compare content alone.
 const NO_MTIME = Number.NaN
 const str = (v: unknown) => (typeof v === 'string' ? v : '')

@@ -20,7 +20,7 @@ export function registerAgentsCommand(on: On, typesOf: (sessionId: string) => Re
 function agentsText(agents: readonly AgentDefinition[]): string {
   const rows = agents.map((a) => {
     const from = a.scope === 'built-in' || a.source === a.scope ? a.scope : `${a.scope}: ${a.source}`
-    return `  ${a.name} (${from}${a.model ? `, model ${a.model}` : ''}) — ${a.description.split('\n')[0]}`
+    return `  ${a.name} (${from}${a.model ? `, model ${a.model}` : ''}) - ${a.description.split('\n')[0]}`
   })
   return [
     ...(rows.length === 0 ? ['No agent types.'] : [`Agent types (${rows.length}):`, ...rows]),

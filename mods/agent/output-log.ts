@@ -3,14 +3,14 @@ import { dirname } from 'node:path'
 import type { SDKMessage } from '../../core/loop/messages.js'
 import { describeError } from '../../core/errors.js'
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text)
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}... (${text.length - max} more characters)` : text)
 
 /** One line of a subagent's progress for its output file: what it said, which tools it called, what they answered. */
 export function progressLine(m: SDKMessage): string | undefined {
   if (m.type === 'assistant') {
     return m.message.content.map((b) => {
       if (b.type === 'text') return b.text
-      if (b.type === 'tool_use') return `→ ${b.name} ${clip(JSON.stringify(b.input), 300)}`
+      if (b.type === 'tool_use') return `-> ${b.name} ${clip(JSON.stringify(b.input), 300)}`
       return ''
     }).filter(Boolean).join('\n') || undefined
   }
@@ -18,7 +18,7 @@ export function progressLine(m: SDKMessage): string | undefined {
     return m.message.content.map((b) => {
       if (b.type !== 'tool_result') return ''
       const text = typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n')
-      return `← ${b.is_error ? 'error: ' : ''}${clip(text, 500)}`
+      return `<- ${b.is_error ? 'error: ' : ''}${clip(text, 500)}`
     }).filter(Boolean).join('\n') || undefined
   }
   return undefined

@@ -20,7 +20,7 @@ export function answersText({ questions, answers = {}, annotations = {} }: AskIn
   if (parts.length === 0) return 'The user did not answer the questions.'
   return picked
     ? `Your questions have been answered: ${parts.join(', ')}. You can now continue with these answers in mind.`
-    : `The user answered: ${parts.join(', ')}. Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.`
+    : `The user answered: ${parts.join(', ')}. Read the answers carefully - they may request clarification, changes, or that you not proceed - and follow what they actually say.`
 }
 
 /** Whether the answer is the question's own choice: a label, or labels for a multi-select one. */

@@ -19,7 +19,7 @@ export async function helpText($: ModApi, hints: ReadonlyMap<string, string>): P
   if (commands.length === 0) return 'No slash commands are registered.'
   const rows = [...commands].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((c) => {
     const hint = hints.get(c.name)
-    return `/${c.name}${hint ? ` ${hint}` : ''} — ${c.description || '(no description)'}`
+    return `/${c.name}${hint ? ` ${hint}` : ''} - ${c.description || '(no description)'}`
   })
   return ['Slash commands:', ...rows].join('\n')
 }
@@ -33,7 +33,7 @@ export async function modsText($: ModApi): Promise<string> {
   const rows = mods.map((m) => {
     const facts = [m.version ? `v${m.version}` : '', m.source ?? ''].filter(Boolean).join(', ')
     const names = byMod.get(m.name)
-    return `${m.name}${facts ? ` (${facts})` : ''}${m.description ? ` — ${m.description}` : ''}${names ? `; commands: ${names.sort().join(', ')}` : ''}`
+    return `${m.name}${facts ? ` (${facts})` : ''}${m.description ? ` - ${m.description}` : ''}${names ? `; commands: ${names.sort().join(', ')}` : ''}`
   })
   return [`Mods (${mods.length}, in load order):`, ...rows].join('\n')
 }

@@ -11,7 +11,7 @@ export async function contextText($: ModApi): Promise<string> {
   const u = (await $.session.usage()) as Usage
   const { tokens: used = 0, window = 0, percent = 0 } = u.context ?? {}
   return [
-    `Context: ${tokens(used)} of ${tokens(window)} tokens (${percent}%) · ${String($.session.model())}`,
+    `Context: ${tokens(used)} of ${tokens(window)} tokens (${percent}%) - ${String($.session.model())}`,
     `Free:    ${tokens(Math.max(0, window - used))} tokens`,
   ].join('\n')
 }

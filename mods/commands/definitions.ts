@@ -171,7 +171,7 @@ export async function readCommandPath(path: string, source: PromptCommand['sourc
 
 async function readCommand(file: string, name: string, source: PromptCommand['source'], warn: (m: string) => void, plugin?: PluginRef): Promise<PromptCommand | undefined> {
   if (!NAME.test(name)) {
-    warn(`${file}: "/${name}" is not a usable command name (1–64 of letters, digits, _ : . -); skipped`)
+    warn(`${file}: "/${name}" is not a usable command name (1-64 of letters, digits, _ : . -); skipped`)
     return undefined
   }
   const parsed = await parseFile(file, warn)
@@ -212,7 +212,7 @@ async function readSkill(file: string, source: PromptCommand['source'], warn: (m
   const dir = basename(dirname(file))
   const name = parsed.fields.name?.trim() || dir
   if (!NAME.test(name)) {
-    warn(`${file}: "${name}" is not a usable skill name (1–64 of letters, digits, _ : . -); skipped`)
+    warn(`${file}: "${name}" is not a usable skill name (1-64 of letters, digits, _ : . -); skipped`)
     return undefined
   }
   const skill = build(name, 'skill', source, file, parsed, plugin)

@@ -114,7 +114,7 @@ export default defineMod({
       const r = await compact({ trigger: 'manual', ...(e.args.trim() ? { instructions: e.args.trim() } : {}) })
       if ('skip' in r) return { output: `Not compacted: ${r.skip}` }
       auto.compacted()
-      const figures = r.tokensBefore !== undefined && r.tokensAfter !== undefined ? ` (${r.tokensBefore.toLocaleString('en-US')} → ${r.tokensAfter.toLocaleString('en-US')} tokens)` : ''
+      const figures = r.tokensBefore !== undefined && r.tokensAfter !== undefined ? ` (${r.tokensBefore.toLocaleString('en-US')} -> ${r.tokensAfter.toLocaleString('en-US')} tokens)` : ''
       return { output: `Compacted the conversation${figures}.` }
       // The summary is written inside this handler ($.session.compact waits for it): it gets the
       // time the session.compact handler gets, not the default budget a model call easily outlasts.

@@ -7,7 +7,7 @@ type Block = { type: string; [field: string]: unknown }
 export const blocksOf = (m: SessionMessage): Block[] =>
   typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? (m.content as Block[]) : []
 
-const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}… [${(text.length - max).toLocaleString('en-US')} more characters]`)
+const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}... [${(text.length - max).toLocaleString('en-US')} more characters]`)
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content
@@ -64,7 +64,7 @@ export function renderConversation(messages: readonly SessionMessage[], limits: 
     used += line.length + 2
   }
   const omitted = lines.length - head.length - tail.length
-  return [...head, `[… ${omitted} earlier exchanges omitted for length …]`, ...tail].join('\n\n')
+  return [...head, `[... ${omitted} earlier exchanges omitted for length ...]`, ...tail].join('\n\n')
 }
 
 /**

@@ -28,7 +28,7 @@ export async function persistResult(dir: string, toolUseId: string, text: string
     `Read or Grep that file for the parts you need. The first ${preview.length.toLocaleString('en-US')} characters:`,
     '',
     preview,
-    text.length > preview.length ? '…' : '',
+    text.length > preview.length ? '...' : '',
     '</persisted-output>',
   ].join('\n')
 }

@@ -10,7 +10,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 /** Output lines without ripgrep's kept CR, and long lines (minified files) cut. */
 function clean(line: string): string {
   const text = line.endsWith('\r') ? line.slice(0, -1) : line
-  return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]` : text
+  return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}... [line cut at ${MAX_LINE_CHARS} characters]` : text
 }
 
 /** Newest first, like Glob: recently touched files are the likeliest to matter. */

@@ -43,9 +43,9 @@ export interface LinearPattern {
 
 // What RE2 refuses that a backtracking engine would run, said as ripgrep without -P says it.
 const UNSUPPORTED: [RegExp, string][] = [
-  [/invalid escape sequence: `\\[1-9]/, 'backreferences (\\1 …)'],
-  [/`\(\?[=!]/, 'look-ahead ((?= …) and (?! …))'],
-  [/`\(\?<[=!]/, 'look-behind ((?<= …) and (?<! …))'],
+  [/invalid escape sequence: `\\[1-9]/, 'backreferences (\\1 ...)'],
+  [/`\(\?[=!]/, 'look-ahead ((?= ...) and (?! ...))'],
+  [/`\(\?<[=!]/, 'look-behind ((?<= ...) and (?<! ...))'],
 ]
 
 /**

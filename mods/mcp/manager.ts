@@ -167,7 +167,7 @@ export class McpManager {
     const lines = ['MCP servers:']
     for (const r of this.reports) {
       const tools = r.tools.length > 0 ? `, ${r.tools.length} tool${r.tools.length === 1 ? '' : 's'}` : ''
-      lines.push(`  ${r.name} (${r.scope}): ${r.status}${tools}${r.error ? ` — ${r.error}` : ''}`)
+      lines.push(`  ${r.name} (${r.scope}): ${r.status}${tools}${r.error ? ` - ${r.error}` : ''}`)
       for (const t of r.tools) lines.push(`    ${t.name}${t.isReadOnly ? ' (read-only)' : ''}`)
     }
     return lines.join('\n')
@@ -210,7 +210,7 @@ export class McpManager {
       try {
         await register({
           name, inputSchema: { ...schema, type: 'object' },
-          description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description,
+          description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}...` : description,
           isReadOnly: tool.annotations?.readOnlyHint === true, traits: { external: true, mcpServer: { name: conn.name, source: report.source } },
           call: (input, ctx) => this.callTool(conn, name, tool, input, ctx),
         })

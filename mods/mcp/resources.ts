@@ -62,7 +62,7 @@ async function readResource($: ModApi, manager: McpManager, server: string, uri:
     read = await conn.readResource(uri, ctx.signal)
   } catch (err) {
     // A URI the server does not know is an answer the model can act on, not a failure (as in Claude Code).
-    if (/not found/i.test(describeError(err))) return { result: null, text: `Resource not found: ${uri} — it may have been deleted or the URI is stale. Re-run ${LIST_RESOURCES} to refresh.` }
+    if (/not found/i.test(describeError(err))) return { result: null, text: `Resource not found: ${uri} - it may have been deleted or the URI is stale. Re-run ${LIST_RESOURCES} to refresh.` }
     return failure(describeError(err))
   }
   const base = `mcp-resource-${toolResultFile(ctx.toolUseId).replace(/\.txt$/, '')}`

@@ -118,7 +118,7 @@ export class MemoryReader {
     const key = [...new Set(cycle)].sort().join('\u0000')
     if (this.reportedCycles.has(key)) return
     this.reportedCycles.add(key)
-    const shown = cycle.join(' → ')
+    const shown = cycle.join(' -> ')
     this.options.warn(`${where}: @${raw} was not imported again: the imports form a cycle (${shown})`)
     entry.notes.push(`@${raw} was not imported again: the imports form a cycle (${shown}).`)
   }

@@ -60,7 +60,7 @@ export async function readMention(e: PromptMentionInput, options: MentionOptions
     return { type: null }
   }
   const start = Math.max(0, (e.offset ?? 1) - 1)
-  const view = lineWindow(decodeText(file.bytes).text, { start, limit: e.limit ?? options.maxLines, maxLineChars: options.maxLineChars, cutNote: '… [line cut]', budget: Infinity })
+  const view = lineWindow(decodeText(file.bytes).text, { start, limit: e.limit ?? options.maxLines, maxLineChars: options.maxLineChars, cutNote: '... [line cut]', budget: Infinity })
   const end = start + view.shown
   recordRead(ctx.sessionId, checked.path, { mtimeMs: file.mtimeMs, hash: hashBytes(file.bytes), whole: start === 0 && end >= view.total })
   const head = `The user mentioned @${e.mention}: the contents of ${e.path}`
@@ -88,7 +88,7 @@ async function listing(e: PromptMentionInput, dir: string, max: number): Promise
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
   const names = entries.map((d) => (d.isDirectory() ? `${d.name}/` : d.name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const shown = names.slice(0, max).map((n) => `- ${n}`)
-  if (names.length > max) shown.push(`- … and ${names.length - max} more`)
+  if (names.length > max) shown.push(`- ... and ${names.length - max} more`)
   const body = names.length === 0 ? '(empty)' : shown.join('\n')
   return `The user mentioned the directory @${e.mention}: the entries of ${e.path}:\n${body}`
 }

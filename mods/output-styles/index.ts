@@ -123,7 +123,7 @@ export default defineMod({
 function listing(mine: SessionStyles, asked: string): string {
   const activeName = mine.active?.name ?? 'default'
   const row = (name: string, from: string, description?: string) =>
-    `${name === activeName ? '*' : ' '} ${name} (${from})${description ? ` — ${description}` : ''}`
+    `${name === activeName ? '*' : ' '} ${name} (${from})${description ? ` - ${description}` : ''}`
   const lines = [
     'Output styles (* in force):',
     row('default', 'modloop'),

@@ -39,6 +39,6 @@ export function registerAddDirCommand(on: On, policyOf: () => Policy | undefined
     if (within) return { output: `${typed} is inside the ${within === cwd ? 'current ' : ''}working directory ${within}, so it is already reachable.` }
     await setRoots(policy, [...extra, path])
     added.push(path)
-    return { output: `Added ${path} as a working directory for this session · /permissions to list the directories` }
+    return { output: `Added ${path} as a working directory for this session - /permissions to list the directories` }
   })
 }

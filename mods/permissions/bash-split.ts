@@ -3,7 +3,7 @@ import { prepare, substitutions } from './shell-text.js'
 
 /** One simple command of a compound command line. */
 export interface Part {
-  /** Its words; a glob stays as written, a substitution becomes `$(…)`. */
+  /** Its words; a glob stays as written, a substitution becomes `$(...)`. */
   argv: string[]
   redirects: { op: string; target: string }[]
 }
@@ -78,7 +78,7 @@ function walk(tokens: Token[], start: number, parts: Part[], nested: (text: stri
     if (typeof t === 'string') {
       const next = tokens[i + 1]
       if (t.endsWith('$') && isOp(next, '(')) {
-        current.argv.push(`${t.slice(0, -1)}$(…)`)
+        current.argv.push(`${t.slice(0, -1)}$(...)`)
         i = walk(tokens, i + 2, parts, nested, ok)
         continue
       }
@@ -97,7 +97,7 @@ function walk(tokens: Token[], start: number, parts: Part[], nested: (text: stri
       i++
     } else if (t.op === '(' || t.op === '<(' || t.op === '>(') {
       // A subshell's commands stand alone; a process substitution leaves a placeholder word.
-      if (t.op !== '(') current.argv.push(`${t.op}…)`)
+      if (t.op !== '(') current.argv.push(`${t.op}...)`)
       else if (current.argv.length > 0) ok(false)
       i = walk(tokens, i + 1, parts, nested, ok)
     } else if (t.op === ')') {

@@ -61,7 +61,7 @@ async function contentOf(tool: string, spec: string, behavior: Behavior, source:
   // A Skill rule's specifier is a skill's name, and a plugin's skills are named `plugin:skill`.
   if (param && !legacyPrefix && !isDomain && tool !== 'Skill') {
     const [, key, value] = param
-    if (PRIMARY_FIELDS.has(key!)) return `matches ${key}, the field ${tool}(…) itself matches; write ${tool}(${value}) instead`
+    if (PRIMARY_FIELDS.has(key!)) return `matches ${key}, the field ${tool}(...) itself matches; write ${tool}(${value}) instead`
     if (behavior === 'allow') return 'is a parameter match, which only deny and ask rules may use'
     return { kind: 'param', key: key!, test: wildcard(value!) }
   }

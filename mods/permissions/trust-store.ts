@@ -43,7 +43,7 @@ export async function readTrustStore(file: string): Promise<TrustStore> {
     throw new Error(`${file} is not valid JSON (${describeError(err)}); fix or remove it`)
   }
   const parsed = storeSchema().safeParse(json)
-  if (!parsed.success) throw new Error(`${file} does not hold { "workspaces": { "<path>": { "trustedAt": "…" } } }: ${parsed.error.issues[0]?.message}`)
+  if (!parsed.success) throw new Error(`${file} does not hold { "workspaces": { "<path>": { "trustedAt": "..." } } }: ${parsed.error.issues[0]?.message}`)
   return parsed.data
 }
 

@@ -19,6 +19,6 @@ export interface Page { path: string; start: number; end: number; total: number;
 
 /** What follows a whole-file read cut short by the cap: where the page stops and how to read on. */
 export const partialView = (p: Page): string =>
-  `[Truncated: PARTIAL view — ${p.path}: showing lines ${p.start}-${p.end} of ${p.total}; lines ${p.start}-${p.askedEnd} come to about ${p.tokens} tokens, over the cap of ${p.cap}. ` +
+  `[Truncated: PARTIAL view - ${p.path}: showing lines ${p.start}-${p.end} of ${p.total}; lines ${p.start}-${p.askedEnd} come to about ${p.tokens} tokens, over the cap of ${p.cap}. ` +
   `Read on with offset=${p.end + 1} limit=${p.end - p.start + 1}, or Grep for the part you need. ${p.large ? NO_ROOM : LARGE} ` +
   `Lines past ${p.end} are unseen: if the answer could be among them, read them before answering.]`

@@ -26,7 +26,7 @@ export function answer(success: boolean, message: string, extra: Record<string, 
 }
 
 export const unknownAgent = (to: string) => `No agent named '${to}' is reachable.\nUse ListAgents to see everyone you can message.`
-export const MAIN_TO_MAIN = 'You are the main conversation — "main" addresses you. Send to a named agent instead.'
+export const MAIN_TO_MAIN = 'You are the main conversation - "main" addresses you. Send to a named agent instead.'
 export const QUEUED_FOR_MAIN = "Message queued for the main conversation's next turn."
 export const queuedFor = (id: string) => `Message queued for ${id}: it reads it when its current tool round ends. Should it finish before then, it runs again with the message and reports again; wait for that report rather than sending the message twice. Should it be stopped first, the message is kept for the next one you send it.`
 export const resuming = (id: string) => `Resuming agent ${id.slice(0, 7)}`
@@ -54,7 +54,7 @@ export function forMain(from: string, message: string): string {
 /** ListAgents' answer: one row per agent, `id  ·  type  ·  status  ·  started 5s ago`. */
 export function listing(agents: readonly SubagentInfo[], now: number): string {
   if (agents.length === 0) return 'No agents to message: this session has started no subagents.'
-  const rows = agents.map((a) => `  ${a.agentId}  ·  ${a.type}  ·  ${a.status}  ·  started ${age(now - a.startTime)} ago`)
+  const rows = agents.map((a) => `  ${a.agentId}  -  ${a.type}  -  ${a.status}  -  started ${age(now - a.startTime)} ago`)
   return [`Subagents (${agents.length}):`, ...rows].join('\n')
 }
 

@@ -36,7 +36,7 @@ export function statusLineOf(sources: readonly SettingsSource[], trusted: boolea
 function parse({ source, settings }: SettingsSource, warnings: string[]): StatusLineSetting | undefined {
   const v = settings.statusLine as { type?: unknown; command?: unknown; padding?: unknown; refreshInterval?: unknown } | null
   if (typeof v !== 'object' || v === null || v.type !== 'command' || typeof v.command !== 'string' || v.command.trim() === '') {
-    warnings.push(`${source.label}: "statusLine" must be { "type": "command", "command": "…" }; ignored`)
+    warnings.push(`${source.label}: "statusLine" must be { "type": "command", "command": "..." }; ignored`)
     return undefined
   }
   const padding = typeof v.padding === 'number' && Number.isFinite(v.padding) && v.padding > 0 ? Math.floor(v.padding) : 0

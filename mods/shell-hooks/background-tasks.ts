@@ -6,7 +6,7 @@ const LABEL: Record<string, string> = { local_agent: 'subagent', local_bash: 'sh
 const MAX_CHARS = 1000
 
 function capped(text: string): string {
-  return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS)}… [+${text.length - MAX_CHARS} chars]` : text
+  return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS)}... [+${text.length - MAX_CHARS} chars]` : text
 }
 
 /** Stop's and SubagentStop's `background_tasks`: the background tasks running as the turn ends. */

@@ -10,7 +10,7 @@ export const LIST = `Lists every task of the task list: id, subject, status, own
 Use it to see progress, to find the next task to take (pending, no owner, not blocked; lowest id first), and after finishing a task.`
 
 export const UPDATE = `Changes a task of the task list.
-- status: pending → in_progress (before starting work) → completed (only when fully done: not with failing tests, partial work or unresolved errors; keep it in_progress and add a task for the blocker instead). \`deleted\` removes the task for good.
+- status: pending -> in_progress (before starting work) -> completed (only when fully done: not with failing tests, partial work or unresolved errors; keep it in_progress and add a task for the blocker instead). \`deleted\` removes the task for good.
 - subject, description, activeForm, owner (an agent's name, to claim a task), metadata (merged in; a key set to null is removed).
 - addBlocks / addBlockedBy: ids of tasks that wait on this one / that this one waits on.
 Read the task with TaskGet first so as not to act on a stale copy.`

@@ -27,7 +27,7 @@ export async function collectLayers(found: FoundConfig, builtins: Builtins): Pro
   const visit = async (node: FoundConfig, stack: readonly string[]): Promise<void> => {
     if (stack.includes(node.file)) {
       const cycle = [...stack.slice(stack.indexOf(node.file)), node.file]
-      throw new ModloopError('MODLOOP_ERR_EXTENDS', `${node.file}: extends forms a cycle: ${cycle.join(' → ')}`, { file: node.file, stage: 'config' })
+      throw new ModloopError('MODLOOP_ERR_EXTENDS', `${node.file}: extends forms a cycle: ${cycle.join(' -> ')}`, { file: node.file, stage: 'config' })
     }
     if (seen.has(node.file)) return
     const { known, extra } = splitModKeys(node.raw)

@@ -102,7 +102,7 @@ describe('prompt too long', () => {
   it('ends with prompt_too_long, naming why, when the compaction asked for does not happen', async () => {
     const run = await runScript([tooLong, { reply: 'never' }], 'go', { mods: [bigTool, compactionWith(opts), answering({ skip: 'not now' })] })
     expect(run.result.terminal_reason).toBe('prompt_too_long')
-    expect(run.result.result).toBe('Prompt is too long · automatic compaction failed: not now')
+    expect(run.result.result).toBe('Prompt is too long - automatic compaction failed: not now')
     expect(run.requests).toHaveLength(1)
   })
 

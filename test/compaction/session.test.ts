@@ -47,7 +47,7 @@ describe('/compact', () => {
     const seen: { trigger: string; instructions?: string }[] = []
     const watch = defineMod({ name: 'watch', register: (on) => on('session.compact', (_$, e, next) => { seen.push({ trigger: e.trigger, instructions: e.instructions }); return next(e) }) })
     const c = await conversation([{ reply: 'hi there' }, summary('SUMMARY-MANUAL'), { reply: 'after answer' }], ['hello', '/compact keep the API notes', 'after'], [bigTool, watch, compactionWith(opts)])
-    expect(c.results.map((r) => r.result)).toEqual(['hi there', expect.stringMatching(/^Compacted the conversation \(\d+ → \d+ tokens\)\.$/), 'after answer'])
+    expect(c.results.map((r) => r.result)).toEqual(['hi there', expect.stringMatching(/^Compacted the conversation \(\d+ -> \d+ tokens\)\.$/), 'after answer'])
     expect(seen).toEqual([{ trigger: 'manual', instructions: 'keep the API notes' }])
     const summarizer = c.requests.find(isSummaryRequest)!
     expect(JSON.stringify(summarizer.body.messages)).toContain('Additional instructions for this summary: keep the API notes')
@@ -148,12 +148,12 @@ describe('memory after compaction', () => {
     const modloopHome = join(cwd, '.home')
     const dir = join(modloopHome, 'projects', encodeCwd(cwd), 'memory')
     mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, 'MEMORY.md'), '- [Old](old.md) — AT-START\n')
+    writeFileSync(join(dir, 'MEMORY.md'), '- [Old](old.md) - AT-START\n')
     // The model updates its index during the session: the compacted conversation shows the update.
     const update = { reply: [{ tool_use: { name: 'Echo', input: { text: 'x' } } }] }
     const writer = defineMod({ name: 'writer', register(on) {
       on('tool.call', async ($, e, next) => {
-        writeFileSync(join(dir, 'MEMORY.md'), '- [New](new.md) — UPDATED-INDEX\n')
+        writeFileSync(join(dir, 'MEMORY.md'), '- [New](new.md) - UPDATED-INDEX\n')
         return next(e)
       })
     } })

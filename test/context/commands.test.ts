@@ -179,24 +179,24 @@ describe('slash commands from .claude/commands', () => {
     const help = run.result.result as string
     expect(help.split('\n')).toEqual([
       'Slash commands:',
-      '/broken — Broken body $ARGUMENTS (project)',
-      '/clear — Start a new conversation: the history is dropped and a new session id begins',
-      '/context — Show how full the context window is and how much room is left',
-      "/cost — Show the session's cost, API and wall time, and tokens by model",
-      '/git:status — Git status (project)',
-      '/help — List the slash commands of this session',
-      '/index-args — First: $ARGUMENTS[0], missing: $3 (project)',
-      '/mods — List the loaded mods and the commands each registered',
-      '/named — Named words (project)',
-      '/named-string — Named words, a string (project)',
-      '/pdf-tools — Work with PDF files (project skill)',
-      '/plain — Summarize the project. (project)',
-      '/reload — Re-import the mods loaded from files',
-      '/review [file] [focus] — Review a file (project)',
-      '/secret — Hidden from the model (project skill)',
-      "/status — Show modloop's version, the session, its folder, model, permission mode and MCP servers",
-      "/usage — Show the session's cost, API and wall time, and tokens by model (as /cost)",
-      '/user-cmd — From home (user)',
+      '/broken - Broken body $ARGUMENTS (project)',
+      '/clear - Start a new conversation: the history is dropped and a new session id begins',
+      '/context - Show how full the context window is and how much room is left',
+      "/cost - Show the session's cost, API and wall time, and tokens by model",
+      '/git:status - Git status (project)',
+      '/help - List the slash commands of this session',
+      '/index-args - First: $ARGUMENTS[0], missing: $3 (project)',
+      '/mods - List the loaded mods and the commands each registered',
+      '/named - Named words (project)',
+      '/named-string - Named words, a string (project)',
+      '/pdf-tools - Work with PDF files (project skill)',
+      '/plain - Summarize the project. (project)',
+      '/reload - Re-import the mods loaded from files',
+      '/review [file] [focus] - Review a file (project)',
+      '/secret - Hidden from the model (project skill)',
+      "/status - Show modloop's version, the session, its folder, model, permission mode and MCP servers",
+      "/usage - Show the session's cost, API and wall time, and tokens by model (as /cost)",
+      '/user-cmd - From home (user)',
     ])
   })
 
@@ -206,8 +206,8 @@ describe('slash commands from .claude/commands', () => {
     expect(run.requests).toHaveLength(0)
     const lines = (run.result.result as string).split('\n')
     expect(lines[0]).toMatch(/^Mods \(\d+, in load order\):$/)
-    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) — Custom slash commands.*; commands: \/broken, \/clear, \/context, \/cost, \/git:status, \/help, /))
-    expect(lines).toContainEqual(expect.stringMatching(/^memory \(query\(\) options\) — CLAUDE\.md and AGENTS\.md memory files/))
+    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) - Custom slash commands.*; commands: \/broken, \/clear, \/context, \/cost, \/git:status, \/help, /))
+    expect(lines).toContainEqual(expect.stringMatching(/^memory \(query\(\) options\) - CLAUDE\.md and AGENTS\.md memory files/))
     expect(lines.find((l) => l.startsWith('memory'))).toMatch(/; commands: \/init, \/memory$/)
     expect(lines.find((l) => l.startsWith('mentions'))).not.toContain('commands:')
   })
@@ -255,7 +255,7 @@ describe('slash commands from .claude/commands', () => {
       await c.say('first')
       const shown = await c.say('/context')
       expect(c.server.requests).toHaveLength(1)
-      expect((shown.result as string).split('\n')).toEqual(['Context: 50k of 200k tokens (25%) · claude-sonnet-4-5', 'Free:    150k tokens'])
+      expect((shown.result as string).split('\n')).toEqual(['Context: 50k of 200k tokens (25%) - claude-sonnet-4-5', 'Free:    150k tokens'])
     } finally {
       await c.end()
     }

@@ -92,7 +92,7 @@ describe('API errors, with and without retry-after', () => {
       expect(r.requests).toHaveLength(3)
       expect(r.result).toMatchObject({ is_error: true, result: expect.stringContaining('Overloaded (gave up after 2 retries)') })
       expect(r.code).toBe(1)
-      expect(JSON.parse(await readFile(join(dir, 'stop-failure.json'), 'utf8'))).toMatchObject({ hook_event_name: 'StopFailure', error: 'overloaded', last_assistant_message: expect.stringMatching(/Overloaded .* · .*try again in a moment/) })
+      expect(JSON.parse(await readFile(join(dir, 'stop-failure.json'), 'utf8'))).toMatchObject({ hook_event_name: 'StopFailure', error: 'overloaded', last_assistant_message: expect.stringMatching(/Overloaded .* - .*try again in a moment/) })
       await expectCleanEnd(dir, r)
     } finally {
       await rm(join(dir, '.claude'), { recursive: true, force: true })
@@ -203,7 +203,7 @@ describe('the words an API error ends the turn with', () => {
   ])('%i keeps the API\'s message and says what to do next', async (status, type, message, hint) => {
     const r = await run(['-p', 'go', '--output-format', 'json'], [{ error: { status, type, message }, times: 3 }], { env: { CLAUDE_CODE_MAX_RETRIES: '0' } })
     const { result } = JSON.parse(r.out) as { result: string }
-    expect(result).toMatch(new RegExp(`^API Error ${status}: ${message.replace(/[.]/g, '\\.')}.* · .*${hint}`))
+    expect(result).toMatch(new RegExp(`^API Error ${status}: ${message.replace(/[.]/g, '\\.')}.* - .*${hint}`))
     expect(r.code).toBe(1)
   })
 

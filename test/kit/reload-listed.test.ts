@@ -24,5 +24,5 @@ it('/reload is listed in init, supportedCommands() and /help', async () => {
   expect(init.slash_commands).toContain('reload')
   expect((await q.supportedCommands()).map((c) => c.name)).toContain('reload')
   const help = (await run('/help', [])).messages.at(-1) as { result?: string }
-  expect(help.result).toContain('/reload — Re-import the mods loaded from files')
+  expect(help.result).toContain('/reload - Re-import the mods loaded from files')
 })

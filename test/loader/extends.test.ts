@@ -115,7 +115,7 @@ describe('extends', () => {
     })
     const err = await loadDistribution({ cwd: p.dir, builtins: builtins() }).catch((e: unknown) => e)
     expect(err).toMatchObject({ code: 'MODLOOP_ERR_EXTENDS' })
-    expect((err as Error).message).toContain(`${p.path('modloop.config.json')} → ${p.path('b.json')} → ${p.path('c.json')} → ${p.path('modloop.config.json')}`)
+    expect((err as Error).message).toContain(`${p.path('modloop.config.json')} -> ${p.path('b.json')} -> ${p.path('c.json')} -> ${p.path('modloop.config.json')}`)
   })
 
   it('a missing parent → MODLOOP_ERR_EXTENDS naming it and the config', async () => {

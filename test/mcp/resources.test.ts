@@ -44,7 +44,7 @@ describe('MCP resources', () => {
     expect([...readFileSync(saved.blobSavedTo)]).toEqual([137, 80, 78, 71, 1, 2, 3])
     expect(saved.blobSavedTo).toMatch(/\.png$/)
     expect(missing!.is_error).toBeUndefined()
-    expect(resultText(missing!)).toBe('Resource not found: docs://missing — it may have been deleted or the URI is stale. Re-run ListMcpResourcesTool to refresh.')
+    expect(resultText(missing!)).toBe('Resource not found: docs://missing - it may have been deleted or the URI is stale. Re-run ListMcpResourcesTool to refresh.')
 
     const [noResources, big] = toolResults(run.requests, 3)
     expect(noResources).toMatchObject({ is_error: true, content: 'Server "fixture" does not support resources' })

@@ -19,7 +19,7 @@ describe('provenance memory', () => {
     gc()
     const grown = process.memoryUsage().heapUsed - before
     expect(grown).toBeLessThan(4 * 1024 * 1024)
-    expect(log.why('t39')).toEqual([expect.objectContaining({ before: { result: expect.stringMatching(/^round 39\n0123.*… \(1048585 chars\)$/) } })])
+    expect(log.why('t39')).toEqual([expect.objectContaining({ before: { result: expect.stringMatching(/^round 39\n0123.*... \(1048585 chars\)$/) } })])
   })
 
   it('keeps the latest records within its character budget however many are added', () => {

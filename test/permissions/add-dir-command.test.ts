@@ -31,7 +31,7 @@ describe('/add-dir', () => {
       expect((await c.say(`/add-dir ${notes}`)).result).toBe(`${notes} is not a directory. Did you mean to add the parent directory ${extra}?`)
       expect((await c.say('/add-dir src')).result).toBe(`src is inside the current working directory ${box.project}, so it is already reachable.`)
       const added = await c.say('/add-dir ../extra')
-      expect(added).toMatchObject({ local_command: 'add-dir', is_error: false, result: `Added ${extra} as a working directory for this session · /permissions to list the directories` })
+      expect(added).toMatchObject({ local_command: 'add-dir', is_error: false, result: `Added ${extra} as a working directory for this session - /permissions to list the directories` })
       expect((await c.say(`/add-dir ${extra}`)).result).toBe(`${extra} is already added as a working directory.`)
       expect(c.server.requests).toHaveLength(2)
       await c.say('after')

@@ -93,9 +93,9 @@ describe("a plugin's output styles", () => {
     expect(r.code).toBe(0)
     expect(r.requests).toHaveLength(0)
     // The short name reaches the plugin's style while no other has it.
-    expect(r.out).toContain('* tools:terse (plugin tools) — Short answers')
-    expect(r.out).toContain('  tools:tutor (plugin tools) — Explains as it codes')
-    expect(r.out).toContain('  reviewer (project) — Findings first')
+    expect(r.out).toContain('* tools:terse (plugin tools) - Short answers')
+    expect(r.out).toContain('  tools:tutor (plugin tools) - Explains as it codes')
+    expect(r.out).toContain('  reviewer (project) - Findings first')
     expect(r.out).toContain('  default (modloop)')
     expect(r.out).toContain(`outputStyle "terse" is set in ${join(project, '.claude', 'settings.json')}`)
   })

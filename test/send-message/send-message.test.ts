@@ -93,7 +93,7 @@ describe('SendMessage and ListAgents', () => {
     })
     expect(run.error).toBeUndefined()
     const id = ids.id
-    expect(toolResultOf(run, 'toolu_list').text).toMatch(new RegExp(`^Subagents \\(1\\):\\n  ${id}  ·  general-purpose  ·  completed  ·  started \\d+s ago$`))
+    expect(toolResultOf(run, 'toolu_list').text).toMatch(new RegExp(`^Subagents \\(1\\):\\n  ${id}  -  general-purpose  -  completed  -  started \\d+s ago$`))
     expect(JSON.parse(toolResultOf(run, 'toolu_send').text)).toEqual({ success: true, message: `Resuming agent ${id.slice(0, 7)}`, resumedAgentId: id })
     // It runs again with its whole history: its prompt, its first report, then the message.
     const resumed = run.requests.find((r) => JSON.stringify(r.body.messages.at(-1)).includes('RESUME-MSG'))!
@@ -116,7 +116,7 @@ describe('SendMessage and ListAgents', () => {
     ], 'go', options([]))
     expect(run.error).toBeUndefined()
     expect(JSON.parse(toolResultOf(run, 'toolu_a').text)).toEqual({ success: false, message: "No agent named 'nobody' is reachable.\nUse ListAgents to see everyone you can message." })
-    expect(JSON.parse(toolResultOf(run, 'toolu_b').text)).toEqual({ success: false, message: 'You are the main conversation — "main" addresses you. Send to a named agent instead.' })
+    expect(JSON.parse(toolResultOf(run, 'toolu_b').text)).toEqual({ success: false, message: 'You are the main conversation - "main" addresses you. Send to a named agent instead.' })
     expect(toolResultOf(run, 'toolu_c').text).toBe('No agents to message: this session has started no subagents.')
     // Neither asks: there is nothing to approve.
     const tools = run.requests[0]!.body.tools.map((t: any) => t.name)
@@ -237,7 +237,7 @@ describe('Finished subagents are not kept for ever', () => {
       success: false,
       message: `Agent ${ids.id} ended and was released: this session keeps the last 1 finished subagents to resume. Start a new agent, with what it needs from this one's report.`,
     })
-    expect(toolResultOf(run, 'toolu_list').text).toMatch(new RegExp(`^Subagents \\(1\\):\\n  ${b}  ·  general-purpose  ·  completed  ·  started \\d+s ago$`))
+    expect(toolResultOf(run, 'toolu_list').text).toMatch(new RegExp(`^Subagents \\(1\\):\\n  ${b}  -  general-purpose  -  completed  -  started \\d+s ago$`))
     // It was not resumed: no request of it carries the message.
     expect(run.requests.filter((r) => JSON.stringify(r.body.messages[0]).includes(SIDE)).some((r) => JSON.stringify(r.body).includes('STILL-THERE'))).toBe(false)
     expect(system(run, 'task_started')).toHaveLength(2)

@@ -22,7 +22,7 @@ describe('CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS', () => {
     const r = await runScript(readIt(file), 'go', { cwd: project, mods: [withOptions(settingsEnv, { home: box.home, managedDir: false, trustStore: box.store }), read] })
     const text = lastUserTexts(r.requests[1]!.body)[0]!
     expect(text).toMatch(/^ *1\tline number 1 with some words here\n/)
-    expect(text).toMatch(/PARTIAL view — .*: showing lines 1-(\d+) of 100; lines 1-100 come to about \d+ tokens, over the cap of 100\. Read on with offset=\d+/)
+    expect(text).toMatch(/PARTIAL view - .*: showing lines 1-(\d+) of 100; lines 1-100 come to about \d+ tokens, over the cap of 100\. Read on with offset=\d+/)
     expect(text).not.toContain('line number 20 ')
   })
 

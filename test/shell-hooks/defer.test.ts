@@ -59,7 +59,7 @@ describe('a PreToolUse hook that answers "defer"', () => {
     const toolResult = (r.requests[1]!.body as any).messages.at(-1).content[0]
     expect(toolResult).toMatchObject({ tool_use_id: 'toolu_held', is_error: true, content: expect.stringContaining('a deferral is honoured only') })
     expect(r.messages).toContainEqual(expect.objectContaining({ type: 'system', subtype: 'informational', level: 'warning' }))
-    expect(notices(r.messages)).toContain('⚠ A permission check deferred Write, but a deferral is honoured only in headless sessions (-p); the call was not run.')
+    expect(notices(r.messages)).toContain('Warning: A permission check deferred Write, but a deferral is honoured only in headless sessions (-p); the call was not run.')
     expect(await dumped(box, 'PreToolUse')).toHaveLength(1)
   })
 })

@@ -74,7 +74,7 @@ describe('background subagents', () => {
     expect(notification).toContain('<result>found three notes</result>')
     // Its output file has its progress and its report.
     const output = await readFile(receipt.result.outputFile, 'utf8')
-    expect(output).toContain('→ Gate {"label":"one"}')
+    expect(output).toContain('-> Gate {"label":"one"}')
     expect(output).toContain('--- report ---\nfound three notes')
     expect(shapeProblems(run.messages as never)).toEqual([])
   })

@@ -27,6 +27,6 @@ describe.runIf(hasTmux)('AskUserQuestion in the interactive terminal (tmux, 80×
     await p.waitFor('[x] C')
     await p.keys('Enter')
     await p.waitFor('noted')
-    expect(toolResult(1).content).toBe('The user answered: "Which library?"="use Temporal", "Which features?"="A, C". Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.')
+    expect(toolResult(1).content).toBe('The user answered: "Which library?"="use Temporal", "Which features?"="A, C". Read the answers carefully - they may request clarification, changes, or that you not proceed - and follow what they actually say.')
   })
 })

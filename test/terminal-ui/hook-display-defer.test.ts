@@ -52,7 +52,7 @@ describe.runIf(hasTmux)('settings hooks in the interactive terminal (tmux, 80×2
     }, where)
     await send(p, 'write the file')
     const screen = await p.waitFor('carried on without writing', 15_000)
-    expect(screen).toContain('⚠ A permission check deferred Write, but a deferral is honoured only in')
+    expect(screen).toContain('Warning: A permission check deferred Write, but a deferral is honoured only in')
     expect(existsSync(file)).toBe(false)
   }, 30_000)
 })

@@ -121,6 +121,6 @@ describe('which statusLine a session runs', () => {
   it('a malformed one is reported and skipped', async () => {
     const r = await (await settingsOf({ user: { statusLine: { type: 'static', text: 'x' } } })).read()
     expect(r.setting).toBeUndefined()
-    expect(r.warnings.join('\n')).toContain('"statusLine" must be { "type": "command", "command": "…" }')
+    expect(r.warnings.join('\n')).toContain('"statusLine" must be { "type": "command", "command": "..." }')
   })
 })

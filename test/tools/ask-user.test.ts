@@ -47,7 +47,7 @@ describe('AskUserQuestion result text', () => {
   })
 
   it('asks the model to read typed answers, several labels on a single-select question, and notes; a preview alone does not', () => {
-    const careful = '. Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.'
+    const careful = '. Read the answers carefully - they may request clarification, changes, or that you not proceed - and follow what they actually say.'
     expect(text({ answers: { 'Which library?': 'neither, use Temporal' } })).toBe(`The user answered: "Which library?"="neither, use Temporal"${careful}`)
     expect(text({ answers: { 'Which library?': ['dayjs', 'luxon'] } })).toBe(`The user answered: "Which library?"="dayjs,luxon"${careful}`)
     expect(text({ answers: { 'Which library?': 'dayjs' }, annotations: { 'Which library?': { preview: 'P', notes: 'pin it' } } }))

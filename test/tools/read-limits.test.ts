@@ -29,7 +29,7 @@ describe('Read size limits', () => {
   it('gives a file over 256KB read whole its first page with a PARTIAL view notice, offset or not; a limit reads part, allow_large all of it', async () => {
     const first = await tools.call('Read', { file_path: p('300k.txt') })
     expect(first.isError).toBe(false)
-    expect(first.text).toMatch(/^ {5}1\tline 1 x+\n[^]*\n\n\[Truncated: PARTIAL view — .*300k\.txt: showing lines 1-\d+ of 3072;/)
+    expect(first.text).toMatch(/^ {5}1\tline 1 x+\n[^]*\n\n\[Truncated: PARTIAL view - .*300k\.txt: showing lines 1-\d+ of 3072;/)
     const part = await tools.call('Read', { file_path: p('300k.txt'), limit: 3 })
     expect(part).toMatchObject({ isError: false, text: expect.stringMatching(/^ {5}1\tline 1 x+\n {5}2\t/) })
     // allow_large takes the whole file, past the 2,000 lines of a first page, when the context has room.
@@ -57,7 +57,7 @@ describe('Read size limits', () => {
     const shown = page!.split('\n').length
     expect(shown).toBeGreaterThan(1)
     expect(shown).toBeLessThan(60)
-    expect(notice).toMatch(new RegExp(`^\\[Truncated: PARTIAL view — ${p('sixty.txt')}: showing lines 1-${shown} of 60; lines 1-60 come to about \\d+ tokens, over the cap of 100\\. Read on with offset=${shown + 1} limit=${shown}, .*allow_large: true.*\\]$`))
+    expect(notice).toMatch(new RegExp(`^\\[Truncated: PARTIAL view - ${p('sixty.txt')}: showing lines 1-${shown} of 60; lines 1-60 come to about \\d+ tokens, over the cap of 100\\. Read on with offset=${shown + 1} limit=${shown}, .*allow_large: true.*\\]$`))
   })
 
   it('with allow_large, refuses a range past the room the context has left, and pages a whole file at the usual cap', async () => {
@@ -67,6 +67,6 @@ describe('Read size limits', () => {
     expect(range.text).toMatch(/^File content \(\d+ tokens\) is more than Read returns at once \(\d+ tokens\)\..*Even allow_large cannot help/)
     const whole = await tools.call('Read', { file_path: p('700k.txt'), allow_large: true })
     expect(whole.isError).toBe(false)
-    expect(whole.text).toMatch(/\[Truncated: PARTIAL view — .*: showing lines 1-\d+ of 7000; lines 1-7000 come to about \d+ tokens, over the cap of 25000\..*Even allow_large cannot help/)
+    expect(whole.text).toMatch(/\[Truncated: PARTIAL view - .*: showing lines 1-\d+ of 7000; lines 1-7000 come to about \d+ tokens, over the cap of 25000\..*Even allow_large cannot help/)
   })
 })

@@ -81,8 +81,8 @@ export function readManifestComponents(raw: Record<string, unknown>, root: strin
 
 function expected(field: ComponentField): string {
   return field === 'hooks' || field === 'mcpServers'
-    ? 'expected a path ("./…"), an inline object, or a list of them'
-    : 'expected a path ("./…") or a list of paths'
+    ? 'expected a path ("./..."), an inline object, or a list of them'
+    : 'expected a path ("./...") or a list of paths'
 }
 
 /** A manifest path as an absolute path inside the plugin, or why it cannot be one. */

@@ -71,5 +71,5 @@ export function promptText(e: MessageEntry | undefined): string | undefined {
 
 export function shorten(text: string, max = TITLE_CHARS): string {
   const line = text.replace(/\s+/g, ' ').trim()
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`
+  return line.length <= max ? line : `${line.slice(0, max - 1)}...`
 }
