@@ -19,6 +19,7 @@ import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES, permissionModeOf } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
 import { sdkFlagOptions } from './sdk-flags.js'
+import { agentsFlag } from './agents-flag.js'
 import { num, str } from './flag-values.js'
 import { AbortError } from '../runtime/abort-error.js'
 import { rewindFilesOnly } from './rewind-files.js'
@@ -207,6 +208,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     persistSession: values['no-session-persistence'] === true ? false : undefined,
     mcpServers: mcpConfigServers(strings(values, 'mcp-config') ?? [], io.cwd),
     strictMcpConfig: values['strict-mcp-config'] === true ? true : undefined,
+    agents: agentsFlag(str(values, 'agents'), str(values, 'cwd') ?? io.cwd),
     log: (line) => io.stderr.write(`modloop: ${line}\n`),
   }
 }

@@ -23,6 +23,12 @@ const sdkAgent = onFirstUse(() => z.looseObject({
 // The AgentDefinition fields modloop reads; any other one set is named once as not honoured.
 const READ = new Set(['description', 'prompt', 'tools', 'disallowedTools', 'model', 'maxTurns', 'skills', 'effort', 'background', 'omitClaudeMd'])
 
+/** What is wrong with one agent definition, each field named (`tools: expected array`), or undefined when nothing is. */
+export function sdkAgentIssues(def: unknown): string | undefined {
+  const parsed = sdkAgent().safeParse(def)
+  return parsed.success ? undefined : parsed.error.issues.map((i) => `${i.path.join('.') || 'definition'}: ${i.message}`).join('; ')
+}
+
 /**
  * query()'s `agents` (the Agent SDK's programmatic subagents) as agent types. They come after the
  * files and the config, so one of the same name replaces theirs. A bad entry is reported naming
