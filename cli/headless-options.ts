@@ -45,6 +45,7 @@ export const HEADLESS_OPTIONS = {
   'mcp-config': { type: 'string', multiple: true },
   'strict-mcp-config': { type: 'boolean' },
   agents: { type: 'string' },
+  'disable-slash-commands': { type: 'boolean' },
   // The Agent SDK's flags, so an application written for it starts this CLI unchanged (cli/sdk-flags.ts).
   ...SDK_FLAGS,
 } as const satisfies OptionSpecs

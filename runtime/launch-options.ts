@@ -33,6 +33,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.settingSources ? { settingSources: [...o.settingSources] } : {}),
         ...(o.agents ? { agents: o.agents } : {}),
         ...(o.agent ? { agent: o.agent } : {}),
+        // Read by the commands mod: no skills, no Skill tool.
+        ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
       }
     },
   }

@@ -146,7 +146,7 @@ function toCallback(stderr: (data: string) => void): (line: string) => void {
  */
 function startReloads(session: Session, start: SessionStartInput): void {
   const reloader = (session.reloader = new ModReloader(session, start))
-  if (!session.commands.has('reload')) {
+  if (!session.commands.has('reload') && !session.options.disableSlashCommands) {
     session.commands.set('reload', { name: 'reload', description: 'Re-import the mods loaded from files', argumentHint: '[mod...]', mod: 'modloop', kind: 'local', run: (args) => reloader.command(args) })
   }
   if (session.options.watchMods) session.reloader.watch()

@@ -24,7 +24,7 @@ export const OPTION_SUPPORT = {
   sessionStoreFlush: 'no', loadTimeoutMs: 'no', verbatimPrompts: 'no', taskBudget: 'no', planModeInstructions: 'no', promptSuggestions: 'no',
   agentProgressSummaries: 'no', resumeDropsTurn: 'no', managedSettings: 'no', skills: 'no', title: 'no',
   appendSystemPrompt: 'modloop', config: 'modloop', configLabel: 'modloop', mods: 'modloop', bare: 'modloop', trustWorkspace: 'modloop',
-  strictMods: 'modloop', watchMods: 'modloop', log: 'modloop', surface: 'modloop', isInteractive: 'modloop',
+  strictMods: 'modloop', watchMods: 'modloop', log: 'modloop', surface: 'modloop', isInteractive: 'modloop', disableSlashCommands: 'modloop',
   maxTokens: 'modloop', maxWaitTasksMs: 'modloop', modelProvider: 'modloop', script: 'modloop', host: 'modloop', builtins: 'modloop',
 } as const satisfies Record<keyof QueryOptions, OptionSupport> & Record<string, OptionSupport>
 

@@ -38,6 +38,8 @@ export function installProviders(session: Session): void {
       }
       const taken = session.commands.get(spec.name)
       if (taken && taken.mod !== mod) throw new ModloopError('MODLOOP_ERR_REGISTRATION', `${mod}: "/${spec.name}" refused: ${taken.mod} registered it`, { mod })
+      // Turned off (--disable-slash-commands), a command is accepted but never listed nor run.
+      if (session.options.disableSlashCommands) return { command: spec.name }
       const kind = spec.kind === 'local' || spec.kind === 'prompt' || spec.kind === 'skill' ? spec.kind : undefined
       session.commands.set(spec.name, { name: spec.name, description: spec.description ?? '', argumentHint: spec.argumentHint, mod, ...(kind ? { kind } : {}) })
       return { command: spec.name }

@@ -43,6 +43,8 @@ export async function expandCommand(session: Session, text: string, origin: Prom
   const m = COMMAND.exec(text.trim())
   if (!m) return undefined
   const [, command, args = ''] = m as unknown as [string, string, string?]
+  // Turned off, every command is unknown: the model gets the text, and is told that nothing ran.
+  if (session.options.disableSlashCommands) return { kind: 'prompt', text, context: [notRun(session, command)] }
   const r = await session.host.bus.emit('command.run', { command, args, origin }, async (e) => {
     const own = session.commands.get(e.command)?.run
     return own ? { output: await own(e.args) } : { deny: unknownCommand(session, e.command), unknown: true as const }

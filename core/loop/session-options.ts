@@ -38,6 +38,8 @@ export interface SessionOptions {
   surface?: 'terminal'
   /** Whether a person answers at the keyboard (session.start's isInteractive); default: true exactly when `surface` is set. */
   isInteractive?: boolean
+  /** No slash commands: `/name` prompts go to the model as typed, and mods' commands are not registered (`--disable-slash-commands`). */
+  disableSlashCommands?: boolean
 }
 
 // Claude Code's default for an API key.

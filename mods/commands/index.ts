@@ -140,12 +140,14 @@ export default defineMod({
       const sources = settingSources($)
       const [user, project] = [sources.has('user'), sources.has('project')]
       const dirs = await projectDirs(cwd, home)
+      // --disable-slash-commands: no commands and no skills, so no Skill tool nor listing either.
+      const wanted = ((await $.settings.read({ source: 'flag' })) as { disableSlashCommands?: unknown } | undefined)?.disableSlashCommands !== true
       const [userCommands, projectCommands, userSkills, projectSkills, plugin] = await Promise.all([
-        opts.commands && user ? readCommands(join(home, '.claude', 'commands'), 'user', warn) : none,
-        opts.commands && project ? readEach(dirs, (d) => readCommands(join(d, '.claude', 'commands'), 'project', warn)) : none,
-        opts.skills && user ? readSkills(join(home, '.claude', 'skills'), 'user', warn) : none,
-        opts.skills && project ? readEach(dirs, (d) => readSkills(join(d, '.claude', 'skills'), 'project', warn)) : none,
-        readPluginPrompts(loadedPlugins($), opts, warn),
+        wanted && opts.commands && user ? readCommands(join(home, '.claude', 'commands'), 'user', warn) : none,
+        wanted && opts.commands && project ? readEach(dirs, (d) => readCommands(join(d, '.claude', 'commands'), 'project', warn)) : none,
+        wanted && opts.skills && user ? readSkills(join(home, '.claude', 'skills'), 'user', warn) : none,
+        wanted && opts.skills && project ? readEach(dirs, (d) => readSkills(join(d, '.claude', 'skills'), 'project', warn)) : none,
+        wanted ? readPluginPrompts(loadedPlugins($), opts, warn) : Promise.resolve({ commands: [], skills: [] }),
       ])
       // The settings are read for skillOverrides only when there is something for it to name.
       const found = [userCommands, projectCommands, userSkills, projectSkills, plugin.commands, plugin.skills].some((list) => list.length > 0)
