@@ -46,6 +46,7 @@ export const HEADLESS_OPTIONS = {
   'strict-mcp-config': { type: 'boolean' },
   agents: { type: 'string' },
   'disable-slash-commands': { type: 'boolean' },
+  name: { type: 'string', short: 'n' },
   // The Agent SDK's flags, so an application written for it starts this CLI unchanged (cli/sdk-flags.ts).
   ...SDK_FLAGS,
 } as const satisfies OptionSpecs

@@ -208,6 +208,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     persistSession: values['no-session-persistence'] === true ? false : undefined,
     mcpServers: mcpConfigServers(strings(values, 'mcp-config') ?? [], io.cwd),
     strictMcpConfig: values['strict-mcp-config'] === true ? true : undefined,
+    title: str(values, 'name'),
     disableSlashCommands: values['disable-slash-commands'] === true ? true : undefined,
     agents: agentsFlag(str(values, 'agents'), str(values, 'cwd') ?? io.cwd),
     log: (line) => io.stderr.write(`modloop: ${line}\n`),

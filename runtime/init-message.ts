@@ -33,6 +33,7 @@ export async function initMessage(session: Session): Promise<SDKSystemInit> {
     ...pluginErrorsOf(session),
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
     ...effortOf(session),
+    ...titleOf(session),
     capabilities: ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1', 'mcp_read_resource_v1'],
   })
 }
@@ -52,6 +53,13 @@ function pluginErrorsOf(session: Session): { plugin_errors?: { plugin: string; t
       return { plugin: basename(root), type: 'generic-error', message: e.message, path: root }
     }),
   }
+}
+
+// The title a new session was given at launch (`-n`); a resumed one keeps its own, not shown here.
+function titleOf(session: Session): { title?: string } {
+  const o = session.options
+  const title = o.title?.trim()
+  return title && (!(o.resume || o.continue) || o.forkSession) ? { title } : {}
 }
 
 function effortOf(session: Session): { effort?: string } {

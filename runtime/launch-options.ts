@@ -34,6 +34,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.agents ? { agents: o.agents } : {}),
         ...(o.agent ? { agent: o.agent } : {}),
         // Read by the commands mod: no skills, no Skill tool.
+        // Read by the transcripts mod: a new session's title.
+        ...(o.title ? { title: o.title } : {}),
         ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
       }
     },

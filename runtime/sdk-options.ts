@@ -138,7 +138,7 @@ export interface SdkOnlyOptions {
   debugFile?: string
   /** Called with warnings and errors (mods' and the loader's) instead of writing them to process.stderr. */
   stderr?: (data: string) => void
-  /** A title for a new session. Not honoured: named once. */
+  /** A title for a new session (`--resume <title>` finds it by it; init's `title`); a resumed session keeps its own. */
   title?: string
   /** A custom spawn of the Claude Code process: in-process there is none, accepted with no effect. */
   spawnClaudeCodeProcess?: AnyCallback

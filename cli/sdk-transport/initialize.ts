@@ -27,7 +27,7 @@ export interface InitializeRequest {
 const READ = new Set([
   'subtype', 'hooks', 'sdkMcpServers', 'sdkMcpServerConfigs', 'sdkMcpServerManifests', 'jsonSchema', 'systemPrompt', 'appendSystemPrompt', 'agents',
   'toolAliases', 'plugins', 'mcpServers', 'settings', 'disallowedTools', 'additionalDirectories', 'forwardSubagentText', 'perTaskStopAffordance',
-  'systemPromptSnapshot',
+  'systemPromptSnapshot', 'title',
 ])
 
 /**
@@ -48,6 +48,7 @@ export function initializeOptions(req: InitializeRequest, wire: Wire, proxies: M
   else if (Array.isArray(req.systemPrompt) && req.systemPrompt.some((p) => typeof p === 'string' && p.trim() !== '')) options.systemPrompt = req.systemPrompt
   if (req.appendSystemPrompt) options.appendSystemPrompt = req.appendSystemPrompt
   if (req.agents) options.agents = req.agents
+  if (typeof req.title === 'string' && req.title.trim()) options.title = req.title
   if (req.toolAliases) options.toolAliases = req.toolAliases
   if (req.plugins?.length) options.plugins = req.plugins.map((p) => ({ type: 'local', path: p.path }))
   if (req.settings) options.settings = req.settings

@@ -55,6 +55,8 @@ export interface SDKSystemInit {
   mods: { name: string; source?: string; version?: string }[]
   /** The effort level the session's model is sent, when it takes one and one was asked for. */
   effort?: string
+  /** The title a new session was given at launch (`-n`, query()'s `title`). */
+  title?: string
   /** What this runtime's controls support, as the Agent SDK names it (e.g. `interrupt_receipt_v1`). */
   capabilities?: string[]
   uuid: string

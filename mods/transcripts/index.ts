@@ -92,6 +92,11 @@ export default defineMod({
       const held = existsSync(e.transcriptPath) ? undefined : []
       open.set(e.sessionId, { main, agents: new Map(), base, ...(journal ? { journal } : {}), ...(held ? { held } : {}) })
       written.set(e.sessionId, e.transcriptPath)
+      // A title given at launch (`-n`, query()'s `title`) names a new session; a resumed one keeps its own.
+      if (e.source === 'startup' || e.source === 'fork') {
+        const { title } = ((await $.settings.read({ source: 'flag' })) ?? {}) as { title?: unknown }
+        if (typeof title === 'string' && title.trim()) setTitle(e.sessionId, title.trim())
+      }
       return next(e)
     })
 

@@ -50,7 +50,7 @@ describe('the SDK transport', () => {
     const s = await session([{ reply: 'hello' }], [], (m, stdin) => {
       if (m.type === 'result') stdin.end()
     })
-    s.stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', systemPrompt: [''], title: 'named' } }))
+    s.stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', systemPrompt: [''], title: 'named', planModeInstructions: 'plan' } }))
     s.stdin.write('not json\n')
     s.stdin.write(line({ type: 'control_request', request_id: 'status', request: { subtype: 'mcp_status' } }))
     s.stdin.write(line({ type: 'control_request', request_id: 'settings', request: { subtype: 'get_settings' } }))
@@ -79,7 +79,8 @@ describe('the SDK transport', () => {
     expect(answer('none')).toEqual({ subtype: 'error', request_id: 'none', error: 'a control_request needs a request with a subtype', error_code: 'unsupported_request' })
     expect(s.out.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'hello' })
     expect(s.err()).toContain('a line that is not JSON was skipped: not json')
-    expect(s.err()).toContain('initialize: title is accepted but not honoured')
+    expect(s.err()).toContain('initialize: planModeInstructions is accepted but not honoured')
+    expect(s.out.find((m) => m.type === 'system' && m.subtype === 'init')).toMatchObject({ title: 'named' })
     // The SDK's [""] (no system prompt given) leaves modloop's own.
     expect(JSON.stringify((s.server.requests[0]!.body as any).system)).toContain('You are an agent running in modloop')
   })
