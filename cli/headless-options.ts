@@ -47,6 +47,7 @@ export const HEADLESS_OPTIONS = {
   agents: { type: 'string' },
   'disable-slash-commands': { type: 'boolean' },
   name: { type: 'string', short: 'n' },
+  autocompact: { type: 'string' },
   // The Agent SDK's flags, so an application written for it starts this CLI unchanged (cli/sdk-flags.ts).
   ...SDK_FLAGS,
 } as const satisfies OptionSpecs
@@ -65,7 +66,7 @@ const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
   'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-wait-tasks': 'SECONDS', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
   thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'append-system-prompt': 'TEXT',
   'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR', worktree: '[NAME]',
-  resume: 'ID', 'rewind-files': 'UUID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL', agents: 'FILE|JSON',
+  resume: 'ID', 'rewind-files': 'UUID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL', agents: 'FILE|JSON', name: 'NAME', autocompact: 'auto|TOKENS',
   'input-format': 'text|stream-json', agent: 'NAME', betas: 'LIST', tools: 'default|LIST', 'setting-sources': 'user,project,local',
   'permission-prompt-tool': 'stdio|TOOL', 'permission-prompts': 'host|none', 'plugin-dir-no-mcp': 'DIR',
 }

@@ -20,6 +20,7 @@ import { PERMISSION_MODES, permissionModeOf } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
 import { sdkFlagOptions } from './sdk-flags.js'
 import { agentsFlag } from './agents-flag.js'
+import { autocompactEnv } from './autocompact-flag.js'
 import { num, str } from './flag-values.js'
 import { AbortError } from '../runtime/abort-error.js'
 import { rewindFilesOnly } from './rewind-files.js'
@@ -174,7 +175,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
   return {
     ...sdk.options,
     cwd: str(values, 'cwd') ?? io.cwd,
-    env: io.env,
+    env: autocompactEnv(str(values, 'autocompact'), io.env),
     config: str(values, 'config'),
     configLabel: '--config',
     mods: [...(list(values, 'mod') ?? []), ...pluginDirSpecs(values, str(values, 'cwd') ?? io.cwd, io.env)],
