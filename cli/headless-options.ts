@@ -48,6 +48,7 @@ export const HEADLESS_OPTIONS = {
   'disable-slash-commands': { type: 'boolean' },
   name: { type: 'string', short: 'n' },
   autocompact: { type: 'string' },
+  'exclude-dynamic-system-prompt-sections': { type: 'boolean' },
   // The Agent SDK's flags, so an application written for it starts this CLI unchanged (cli/sdk-flags.ts).
   ...SDK_FLAGS,
 } as const satisfies OptionSpecs

@@ -196,7 +196,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     settings: settingsArgs(strings(values, 'settings'), str(values, 'cwd') ?? io.cwd),
     includeHookEvents: values['include-hook-events'] === true ? true : undefined,
     includePartialMessages: values['include-partial-messages'] === true,
-    ...(values['replay-user-messages'] === true ? { extraArgs: { 'replay-user-messages': null } } : {}),
+    ...extraArgs(values),
     script: str(values, 'script'),
     resume: str(values, 'resume'),
     continue: values.continue === true ? true : undefined,
@@ -214,6 +214,17 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     agents: agentsFlag(str(values, 'agents'), str(values, 'cwd') ?? io.cwd),
     log: (line) => io.stderr.write(`modloop: ${line}\n`),
   }
+}
+
+/**
+ * The flags query() takes as the SDK passes them through (`extraArgs`). The per-machine sections
+ * move out of the default system prompt only: with --system-prompt there is none to move them from.
+ */
+function extraArgs(values: Values): Pick<QueryOptions, 'extraArgs'> {
+  const args: Record<string, null> = {}
+  if (values['replay-user-messages'] === true) args['replay-user-messages'] = null
+  if (values['exclude-dynamic-system-prompt-sections'] === true && values['system-prompt'] === undefined) args['exclude-dynamic-system-prompt-sections'] = null
+  return Object.keys(args).length > 0 ? { extraArgs: args } : {}
 }
 
 /**

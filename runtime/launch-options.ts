@@ -36,10 +36,19 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         // Read by the commands mod: no skills, no Skill tool.
         // Read by the transcripts mod: a new session's title.
         ...(o.title ? { title: o.title } : {}),
+        // Read by the context and memory mods: their per-machine sections go in the first user message.
+        ...(excludesDynamicSections(o) ? { excludeDynamicSections: true } : {}),
         ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
       }
     },
   }
+}
+
+/** The preset's `excludeDynamicSections`, or the CLI's flag of that name (an SDK pass-through flag too). */
+function excludesDynamicSections(o: QueryOptions): boolean {
+  const p = o.systemPrompt
+  const preset = typeof p === 'object' && !Array.isArray(p) && p.type === 'preset' && p.excludeDynamicSections === true
+  return preset || o.extraArgs?.['exclude-dynamic-system-prompt-sections'] !== undefined
 }
 
 /** `settings` as a list of `--settings` values: the Agent SDK's one path or settings object becomes one entry. */

@@ -8,6 +8,7 @@ import { findRepoRoot } from '../_shared/repo-root.js'
 import { envFacts, renderEnv, type EnvFacts } from './env-section.js'
 import { gitSnapshot } from './git-snapshot.js'
 import { attributionNote, gitInstructions, type GitInstructions } from './git-instructions.js'
+import { dynamicSectionsMoved } from '../_shared/dynamic-sections.js'
 
 const options = z.object({
   /** The environment section (`context:env`): cwd, git or not, platform, OS, shell, date, model. */
@@ -57,6 +58,11 @@ export default defineMod({
   uses: { permissions: 'optional' },
   register(on, opts) {
     const sessions = new Map<string, SessionContext>()
+    // The environment and git sections, as the first user message carries them when they leave the system prompt.
+    const machineSections = async ($: ModApi, ctx: SessionContext, model: string): Promise<string[]> => {
+      const git = await ctx.git
+      return [...(opts.env ? [renderEnv(await (ctx.facts ??= facts($, ctx)), model)] : []), ...(git ? [git] : [])]
+    }
 
     // Both are started here and awaited by the first prompt.compose, so git runs while the
     // first prompt is being prepared instead of holding up session start.
@@ -83,7 +89,9 @@ export default defineMod({
       const ctx = sessions.get($.session.id() as string)
       if (!ctx?.firstPromptPending) return next(e)
       const { attribution } = await ctx.settings
-      return next(attribution ? { ...e, context: [...(e.context ?? []), attributionNote(attribution)] } : e)
+      const moved = dynamicSectionsMoved($) ? await machineSections($, ctx, $.session.model() as string) : []
+      const added = [...moved, ...(attribution ? [attributionNote(attribution)] : [])]
+      return next(added.length > 0 ? { ...e, context: [...(e.context ?? []), ...added] } : e)
     })
     on('turn.start', async ($, e, next) => {
       const ctx = sessions.get($.session.id() as string)
@@ -98,6 +106,8 @@ export default defineMod({
       // A custom system prompt of the main conversation is sent as given (spec loop-and-sdk §4.2);
       // a subagent's own prompt still gets the environment.
       if (!ctx || (!e.agentId && e.sections.some((s) => s.id === 'custom'))) return r
+      // Moved to the first user message (prompt.submit above).
+      if (!e.agentId && dynamicSectionsMoved($)) return r
       const sections = [...r.sections]
       if (opts.env) sections.push({ id: 'context:env', text: renderEnv(await (ctx.facts ??= facts($, ctx)), e.model), scope: 'session' })
       // A subagent's snapshot rides on its first message instead (agent.spawn below).

@@ -19,6 +19,7 @@ import { settingsHome } from '../_shared/settings-home.js'
 import { MemoryReader } from './reader.js'
 import { renderLazy, renderStartup, today } from './render.js'
 import { SessionMemory } from './session-memory.js'
+import { dynamicSectionsMoved } from '../_shared/dynamic-sections.js'
 
 const SOURCES = ['managed', 'user', 'project', 'local'] as const
 
@@ -158,7 +159,8 @@ export default defineMod({
     on('prompt.compose', async ($, e, next) => {
       const r = await next(e)
       const dir = sessions.get($.session.id() as string)?.auto?.dir
-      if (dir === undefined || e.agentId || e.sections.some((s) => s.id === 'custom')) return r
+      // Moved, it rides on the first user message instead (prompt.submit below).
+      if (dir === undefined || e.agentId || e.sections.some((s) => s.id === 'custom') || dynamicSectionsMoved($)) return r
       const { autoMemorySection } = await import('./auto-memory-prompt.js')
       return { sections: [...r.sections, { id: 'memory:auto', text: autoMemorySection(dir), scope: 'session' as const }] }
     })
@@ -170,7 +172,10 @@ export default defineMod({
       const memory = sessions.get($.session.id() as string)
       if (!memory?.firstPromptPending) return next(e)
       const text = renderStartup(memory.startup, opts.currentDate ? today() : undefined, memory.auto?.index)
-      return next(text ? { ...e, context: [text, ...(e.context ?? [])] } : e)
+      const dir = memory.auto?.dir
+      const moved = dir !== undefined && dynamicSectionsMoved($) ? [(await import('./auto-memory-prompt.js')).autoMemorySection(dir)] : []
+      const added = [...moved, ...(text ? [text] : [])]
+      return next(added.length > 0 ? { ...e, context: [...added, ...(e.context ?? [])] } : e)
     })
     on('turn.start', async ($, e, next) => {
       const memory = sessions.get($.session.id() as string)
