@@ -33,11 +33,11 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.settingSources ? { settingSources: [...o.settingSources] } : {}),
         ...(o.agents ? { agents: o.agents } : {}),
         ...(o.agent ? { agent: o.agent } : {}),
-        // Read by the commands mod: no skills, no Skill tool.
         // Read by the transcripts mod: a new session's title.
         ...(o.title ? { title: o.title } : {}),
         // Read by the context and memory mods: their per-machine sections go in the first user message.
         ...(excludesDynamicSections(o) ? { excludeDynamicSections: true } : {}),
+        // Read by the commands mod: no skills, no Skill tool.
         ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
       }
     },
