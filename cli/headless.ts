@@ -18,6 +18,7 @@ import { headlessPrompt } from './piped-input.js'
 import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES, permissionModeOf } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
+import { sessionBuiltins } from './minimal-mode.js'
 import { sdkFlagOptions } from './sdk-flags.js'
 import { agentsFlag } from './agents-flag.js'
 import { autocompactEnv } from './autocompact-flag.js'
@@ -51,7 +52,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   markEntrypoint(io, 'sdk-cli')
   const store = await chooseSessionStore(values, options.cwd ?? io.cwd, options.log)
   try {
-    if (store) options.builtins = await builtinsWith(store)
+    options.builtins = await sessionBuiltins(await builtinsWith(store), options.env ?? io.env)
     if (rewindTo !== undefined) return await rewindFilesOnly(rewindTo, prompt, options, io)
     return await run(format, prompt, options, values, io)
   } finally {
@@ -175,7 +176,8 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
   return {
     ...sdk.options,
     cwd: str(values, 'cwd') ?? io.cwd,
-    env: autocompactEnv(str(values, 'autocompact'), io.env),
+    // As Claude Code does, --bare says so in the environment (cli/minimal-mode.ts), which the session's commands see too.
+    env: autocompactEnv(str(values, 'autocompact'), values.bare === true ? { ...io.env, CLAUDE_CODE_SIMPLE: '1' } : io.env),
     config: str(values, 'config'),
     configLabel: '--config',
     mods: [...(list(values, 'mod') ?? []), ...pluginDirSpecs(values, str(values, 'cwd') ?? io.cwd, io.env)],

@@ -17,6 +17,7 @@ import { resumeFlags } from './resume-flags.js'
 import { sessionWorktree } from './worktree-flag.js'
 import { usageError } from './usage-error.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
+import { sessionBuiltins } from './minimal-mode.js'
 
 /**
  * `modloop` with no `-p`: headless when `-p` is given, otherwise the interactive session, run by
@@ -76,7 +77,7 @@ async function runInteractive(values: Values, positionals: string[], io: Io, giv
   // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
   const store = await chooseSessionStore(values, here, given.log)
   try {
-    return await runSurface({ ...given, builtins: await builtinsWith(store), cwd: here }, positionals, io, term, relay, { resumeFlags: flags, ...(made?.worktree ? { worktree: made.worktree } : {}) })
+    return await runSurface({ ...given, builtins: await sessionBuiltins(await builtinsWith(store), given.env ?? io.env, ['terminal-ui']), cwd: here }, positionals, io, term, relay, { resumeFlags: flags, ...(made?.worktree ? { worktree: made.worktree } : {}) })
   } finally {
     await store?.close()
   }

@@ -42,3 +42,13 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
 export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'send-message', 'worktree', 'cron', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']
+
+/**
+ * Claude Code's minimal mode (`--bare`, CLAUDE_CODE_SIMPLE): the Bash, Edit and Read tools, a
+ * system prompt of the intro and the working directory and date, and what the flags a minimal run
+ * still takes need (permissions, --mcp-config, --json-schema, sessions). No settings hooks, memory
+ * files, commands, skills or git snapshot: those mods are not loaded at all.
+ */
+export const minimalDistribution: (string | [string, Record<string, unknown>])[] = [
+  ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', 'mcp', 'structured-output', 'compaction', 'prompt-cache',
+]

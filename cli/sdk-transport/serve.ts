@@ -16,6 +16,8 @@ import { McpProxies } from './mcp-proxy.js'
 import { Wire, type ControlRequest, type Incoming } from './wire.js'
 import { SessionState } from './session-state.js'
 import { AbortError } from '../../runtime/abort-error.js'
+import { builtinsWith } from '../session-store.js'
+import { sessionBuiltins } from '../minimal-mode.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
@@ -48,6 +50,7 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
   const abort = new AbortController()
   const options: QueryOptions = {
     ...joined, abortController: abort,
+    builtins: await sessionBuiltins(await builtinsWith(undefined), joined.env ?? io.env),
     ...(values['permission-prompt-tool'] === 'stdio' ? { canUseTool: askSdk(wire) } : {}),
   }
   const { query } = await import('../../entry.js')

@@ -39,3 +39,8 @@ export function renderEnv(facts: EnvFacts, model: string): string {
     `You are running on the model ${model}.`,
   ].join('\n')
 }
+
+/** The environment as Claude Code's minimal mode gives it: the working directory and the date, nothing else. */
+export function renderBriefEnv(facts: EnvFacts): string {
+  return `CWD: ${facts.cwd}\nDate: ${facts.date}`
+}

@@ -5,7 +5,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { resolve } from 'node:path'
 import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { findRepoRoot } from '../_shared/repo-root.js'
-import { envFacts, renderEnv, type EnvFacts } from './env-section.js'
+import { envFacts, renderBriefEnv, renderEnv, type EnvFacts } from './env-section.js'
 import { gitSnapshot } from './git-snapshot.js'
 import { attributionNote, gitInstructions, type GitInstructions } from './git-instructions.js'
 import { dynamicSectionsMoved } from '../_shared/dynamic-sections.js'
@@ -13,6 +13,8 @@ import { dynamicSectionsMoved } from '../_shared/dynamic-sections.js'
 const options = z.object({
   /** The environment section (`context:env`): cwd, git or not, platform, OS, shell, date, model. */
   env: z.boolean().default(true),
+  /** `brief`: the environment as two lines, `CWD:` and `Date:`, as Claude Code's minimal mode (--bare) sends it. */
+  envStyle: z.enum(['full', 'brief']).default('full'),
   /** The git snapshot section (`context:git`), taken once per session. */
   git: z.boolean().default(true),
   /** The short status is cut at a line boundary past this many characters. */
@@ -109,7 +111,8 @@ export default defineMod({
       // Moved to the first user message (prompt.submit above).
       if (!e.agentId && dynamicSectionsMoved($)) return r
       const sections = [...r.sections]
-      if (opts.env) sections.push({ id: 'context:env', text: renderEnv(await (ctx.facts ??= facts($, ctx)), e.model), scope: 'session' })
+      const render = opts.envStyle === 'brief' ? renderBriefEnv : renderEnv
+      if (opts.env) sections.push({ id: 'context:env', text: render(await (ctx.facts ??= facts($, ctx)), e.model), scope: 'session' })
       // A subagent's snapshot rides on its first message instead (agent.spawn below).
       const git = e.agentId ? undefined : await ctx.git
       if (git) sections.push({ id: 'context:git', text: git, scope: 'session' })

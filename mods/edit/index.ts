@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { absolutePathField } from '../_shared/absolute-path.js'
 import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_shared/allowed-paths.js'
@@ -16,7 +17,10 @@ import { NOTEBOOK_EDIT_DESCRIPTION, notebookEditInput, notebookEditTool } from '
 export default defineMod({
   name: 'edit',
   description: 'The Edit and NotebookEdit tools',
-  options: allowedDirsOptions,
+  options: allowedDirsOptions.extend({
+    /** Offer NotebookEdit beside Edit (Claude Code's minimal mode offers Edit alone). */
+    notebook: z.boolean().default(true),
+  }),
   uses: { permissions: 'optional', shellCwd: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
@@ -24,7 +28,7 @@ export default defineMod({
         const dirs = await sessionDirectories($, opts.additionalDirectories)
         return (await delegated('Edit', input, ctx, dirs)) ?? editTool(input, ctx, dirs, confinementLifted($), unreadCheck($))
       } })
-      await registerTool($, { name: 'NotebookEdit', description: NOTEBOOK_EDIT_DESCRIPTION, input: notebookEditInput, isReadOnly: false, resolveInput: absolutePathField('notebook_path', $), call: async (input, ctx) =>
+      if (opts.notebook) await registerTool($, { name: 'NotebookEdit', description: NOTEBOOK_EDIT_DESCRIPTION, input: notebookEditInput, isReadOnly: false, resolveInput: absolutePathField('notebook_path', $), call: async (input, ctx) =>
         notebookEditTool(input, ctx, await sessionDirectories($, opts.additionalDirectories), confinementLifted($)) })
       return next(e)
     })

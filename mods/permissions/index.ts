@@ -140,13 +140,13 @@ export default defineMod({
       await warnUnknownTools($, loaded)
       const ctx = { policy: loaded, cwd: e.cwd, claudeDir: claudeDir(opts, env), setMode: switchMode }
       apply = (update) => persistUpdate(update, ctx)
-      await registerExitPlanMode($, {
+      if (opts.planTools) await registerExitPlanMode($, {
         mode: modeNow, beforePlan: () => beforePlan, setMode: switchMode,
         told: () => reminders.toldEnded(),
         askedInPlan: (id) => exitAsks.delete(id),
       })
       // Without an approver no plan could ever be approved: the model is not offered a way in.
-      if (e.canAsk) await registerEnterPlanMode($, { mode: modeNow, setMode: switchMode, reminded: () => reminders.toldInFull() })
+      if (e.canAsk && opts.planTools) await registerEnterPlanMode($, { mode: modeNow, setMode: switchMode, reminded: () => reminders.toldInFull() })
       return result
     })
 

@@ -25,6 +25,8 @@ export const permissionsOptions = z.object({
   managedDir: z.union([z.string(), z.literal(false)]).optional(),
   /** `"disable"`: bypassPermissions cannot be entered, as in Claude Code's settings. */
   disableBypassPermissionsMode: z.literal('disable').optional(),
+  /** Offer ExitPlanMode (and EnterPlanMode where a plan can be approved); Claude Code's minimal mode offers neither. */
+  planTools: z.boolean().default(true),
 })
 export type PermissionsOptions = z.output<typeof permissionsOptions>
 

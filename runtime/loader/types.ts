@@ -1,7 +1,7 @@
 import type { UnreadKey } from './unread-keys.js'
 import type { ModloopError } from '../../core/errors.js'
 import type { ModHost } from '../../core/mod/host.js'
-import type { ConfigFile } from './config-schema.js'
+import type { ConfigFile, ModEntry } from './config-schema.js'
 import type { Model } from '../../core/model/types.js'
 import type { SessionStore } from '../../core/session/store.js'
 import type { PluginReader } from './plugin.js'
@@ -14,7 +14,7 @@ export interface Builtins {
   /** The built-in mods by name, each a lazy import. */
   mods: Readonly<Record<string, () => Promise<unknown>>>
   /** The mods loaded when no config exists (and by `extends: 'modloop'`). */
-  defaultDistribution: readonly string[]
+  defaultDistribution: readonly ModEntry[]
   /** The public `modloop` namespace: mods and TS configs that import `modloop` get this very instance. */
   hostModule: () => Promise<Record<string, unknown>>
   /** Where sessions are kept (resume, continue, fork; each session's lock): the file store by default. */

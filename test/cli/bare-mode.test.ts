@@ -1,0 +1,46 @@
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+/** A project with a CLAUDE.md and a settings UserPromptSubmit hook (sh) that leaves a file when it runs. */
+function project() {
+  const cwd = mkdtempSync(join(tmpdir(), 'modloop-bare-'))
+  const ran = join(cwd, 'hook-ran')
+  writeFileSync(join(cwd, 'CLAUDE.md'), 'Remember PINEAPPLE\n')
+  mkdirSync(join(cwd, '.claude'))
+  const hook = { hooks: [{ type: 'command', command: `echo ran > '${ran}'` }] }
+  writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [hook] } }))
+  return { cwd, ran, env: { HOME: cwd, MODLOOP_HOME: join(cwd, 'home') } }
+}
+
+const bashEcho = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'echo SIMPLE=$CLAUDE_CODE_SIMPLE' } } }] }, { reply: 'done' }]
+const body = (r: Awaited<ReturnType<typeof runCli>>, i = 0) => r.requests[i]!.body as { tools: { name: string }[]; system: { text: string }[]; messages: unknown[] }
+
+describe('minimal mode (--bare, CLAUDE_CODE_SIMPLE)', () => {
+  it('--bare offers Bash, Edit and Read, a system prompt of the intro, CWD and Date, no CLAUDE.md, no hooks; commands see CLAUDE_CODE_SIMPLE=1', async () => {
+    const p = project()
+    const r = await runCli(['-p', 'hi', '--bare', '--allowedTools', 'Bash'], { script: bashEcho, cwd: p.cwd, env: p.env })
+    expect(r.code, r.err).toBe(0)
+    const first = body(r)
+    expect(first.tools.map((t) => t.name)).toEqual(['Bash', 'Edit', 'Read'])
+    expect(first.system.map((s) => s.text.trim())).toEqual([expect.stringMatching(/^You are an agent running in modloop\./), expect.stringMatching(new RegExp(`^CWD: ${p.cwd}\\nDate: \\d{4}-\\d{2}-\\d{2}$`))])
+    expect(JSON.stringify(first.messages)).not.toContain('PINEAPPLE')
+    expect(existsSync(p.ran)).toBe(false)
+    expect(JSON.stringify(body(r, 1).messages.at(-1))).toContain('SIMPLE=1')
+  })
+
+  it('CLAUDE_CODE_SIMPLE=true is the same minimal mode; 0 is not', async () => {
+    const p = project()
+    const on = await runCli(['-p', 'hi'], { script: [{ reply: 'ok' }], cwd: p.cwd, env: { ...p.env, CLAUDE_CODE_SIMPLE: 'true' } })
+    expect(on.code, on.err).toBe(0)
+    expect(body(on).tools.map((t) => t.name)).toEqual(['Bash', 'Edit', 'Read'])
+    expect(existsSync(p.ran)).toBe(false)
+    const off = await runCli(['-p', 'hi'], { script: [{ reply: 'ok' }], cwd: p.cwd, env: { ...p.env, CLAUDE_CODE_SIMPLE: '0' } })
+    expect(off.code, off.err).toBe(0)
+    expect(body(off).tools.map((t) => t.name)).toContain('Write')
+    expect(JSON.stringify(body(off).messages)).toContain('PINEAPPLE')
+    expect(existsSync(p.ran)).toBe(true)
+  })
+})
