@@ -49,8 +49,9 @@ export const HEADLESS_OPTIONS = {
   name: { type: 'string', short: 'n' },
   autocompact: { type: 'string' },
   'exclude-dynamic-system-prompt-sections': { type: 'boolean' },
-  // Claude Code's minimal mode (cli/minimal-mode.ts).
+  // Claude Code's minimal and safe modes (cli/start-mode.ts).
   bare: { type: 'boolean' },
+  'safe-mode': { type: 'boolean' },
   // The Agent SDK's flags, so an application written for it starts this CLI unchanged (cli/sdk-flags.ts).
   ...SDK_FLAGS,
 } as const satisfies OptionSpecs

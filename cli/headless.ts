@@ -18,7 +18,7 @@ import { headlessPrompt } from './piped-input.js'
 import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES, permissionModeOf } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
-import { sessionBuiltins } from './minimal-mode.js'
+import { safeMode, sessionBuiltins, startModeEnv } from './start-mode.js'
 import { sdkFlagOptions } from './sdk-flags.js'
 import { agentsFlag } from './agents-flag.js'
 import { autocompactEnv } from './autocompact-flag.js'
@@ -176,11 +176,11 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
   return {
     ...sdk.options,
     cwd: str(values, 'cwd') ?? io.cwd,
-    // As Claude Code does, --bare says so in the environment (cli/minimal-mode.ts), which the session's commands see too.
-    env: autocompactEnv(str(values, 'autocompact'), values.bare === true ? { ...io.env, CLAUDE_CODE_SIMPLE: '1' } : io.env),
+    env: autocompactEnv(str(values, 'autocompact'), startModeEnv(values, io.env)),
     config: str(values, 'config'),
     configLabel: '--config',
-    mods: [...(list(values, 'mod') ?? []), ...pluginDirSpecs(values, str(values, 'cwd') ?? io.cwd, io.env)],
+    // Safe mode starts without the person's plugins, --plugin-dir ones among them, as Claude Code's does.
+    mods: [...(list(values, 'mod') ?? []), ...(safeMode(startModeEnv(values, io.env)) ? [] : pluginDirSpecs(values, str(values, 'cwd') ?? io.cwd, io.env))],
     strictMods: values['strict-mods'] === true,
     model: str(values, 'model'),
     fallbackModel: str(values, 'fallback-model'),

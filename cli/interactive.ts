@@ -17,7 +17,7 @@ import { resumeFlags } from './resume-flags.js'
 import { sessionWorktree } from './worktree-flag.js'
 import { usageError } from './usage-error.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
-import { sessionBuiltins } from './minimal-mode.js'
+import { sessionBuiltins } from './start-mode.js'
 
 /**
  * `modloop` with no `-p`: headless when `-p` is given, otherwise the interactive session, run by

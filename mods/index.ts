@@ -52,3 +52,12 @@ export const defaultDistribution: string[] = ['settings-env', 'read', 'write', '
 export const minimalDistribution: (string | [string, Record<string, unknown>])[] = [
   ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', 'mcp', 'structured-output', 'compaction', 'prompt-cache',
 ]
+
+/**
+ * Claude Code's safe mode (`--safe-mode`, CLAUDE_CODE_SAFE_MODE): the default distribution without
+ * what reads the person's customizations: settings hooks, CLAUDE.md and memory, MCP servers, output
+ * styles, custom commands, skills and agent files. Permissions, built-in tools and commands work as ever.
+ */
+export const safeDistribution: (string | [string, Record<string, unknown>])[] = defaultDistribution
+  .filter((name) => !['shell-hooks', 'memory', 'mcp', 'output-styles'].includes(name))
+  .map((name) => (name === 'commands' ? ['commands', { commands: false, skills: false }] : name === 'agent' ? ['agent', { fileAgents: false }] : name))

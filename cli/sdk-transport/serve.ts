@@ -17,7 +17,7 @@ import { Wire, type ControlRequest, type Incoming } from './wire.js'
 import { SessionState } from './session-state.js'
 import { AbortError } from '../../runtime/abort-error.js'
 import { builtinsWith } from '../session-store.js'
-import { sessionBuiltins } from '../minimal-mode.js'
+import { sessionBuiltins } from '../start-mode.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 

@@ -30,6 +30,8 @@ const options = z.object({
   home: z.string().optional(),
   /** How many ended subagents stay resumable by SendMessage; older ones are released with their history. */
   maxFinishedAgents: z.number().int().min(0).default(MAX_FINISHED_AGENTS),
+  /** Read agent types from `.claude/agents` of the user and the project (Claude Code's safe mode reads none). */
+  fileAgents: z.boolean().default(true),
 })
 
 /** `foregroundOnly`: nothing runs in the background (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS), so each call waits for its report. */
@@ -106,7 +108,7 @@ export default defineMod({
       return next(e)
     })
     on('session.start', async ($, e, next) => {
-      const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined), loadedPlugins($), settingSources($))
+      const agents = await loadAgents(e.cwd, opts.agents, (m) => $.log.warn(m), opts.home ?? ($.env.get('HOME') || undefined), loadedPlugins($), opts.fileAgents ? settingSources($) : new Set())
       // Claude Code's switch for SDK hosts that bring their own agent types: the built-in ones go.
       if (envTrue($.env.get('CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS'))) {
         for (const a of [...agents.values()]) if (a.scope === 'built-in') agents.delete(a.name)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 
-/** A project with a CLAUDE.md and a settings UserPromptSubmit hook (sh) that leaves a file when it runs. */
+/** A project with a CLAUDE.md, a skill and a settings UserPromptSubmit hook (sh) that leaves a file when it runs. */
 function project() {
   const cwd = mkdtempSync(join(tmpdir(), 'modloop-bare-'))
   const ran = join(cwd, 'hook-ran')
@@ -12,6 +12,8 @@ function project() {
   mkdirSync(join(cwd, '.claude'))
   const hook = { hooks: [{ type: 'command', command: `echo ran > '${ran}'` }] }
   writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [hook] } }))
+  mkdirSync(join(cwd, '.claude', 'skills', 'tidy'), { recursive: true })
+  writeFileSync(join(cwd, '.claude', 'skills', 'tidy', 'SKILL.md'), '---\nname: tidy\ndescription: tidies MANGO\n---\nTidy up.\n')
   return { cwd, ran, env: { HOME: cwd, MODLOOP_HOME: join(cwd, 'home') } }
 }
 
@@ -42,5 +44,30 @@ describe('minimal mode (--bare, CLAUDE_CODE_SIMPLE)', () => {
     expect(body(off).tools.map((t) => t.name)).toContain('Write')
     expect(JSON.stringify(body(off).messages)).toContain('PINEAPPLE')
     expect(existsSync(p.ran)).toBe(true)
+  })
+})
+
+describe('safe mode (--safe-mode, CLAUDE_CODE_SAFE_MODE)', () => {
+  it('keeps the built-in tools and git context but loads no CLAUDE.md, skills, settings hooks or --plugin-dir plugins', async () => {
+    const p = project()
+    const plugin = join(p.cwd, 'plug')
+    const pluginRan = join(p.cwd, 'plugin-hook-ran')
+    mkdirSync(join(plugin, '.claude-plugin'), { recursive: true })
+    mkdirSync(join(plugin, 'hooks'))
+    writeFileSync(join(plugin, '.claude-plugin', 'plugin.json'), '{"name":"plug"}')
+    writeFileSync(join(plugin, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `echo ran > '${pluginRan}'` }] }] } }))
+    for (const [args, env] of [[['--safe-mode', '--plugin-dir', plugin], {}], [['--plugin-dir', plugin], { CLAUDE_CODE_SAFE_MODE: '1' }]] as const) {
+      const r = await runCli(['-p', 'hi', ...args], { script: [{ reply: 'ok' }], cwd: p.cwd, env: { ...p.env, ...env } })
+      expect(r.code, r.err).toBe(0)
+      expect(body(r).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['Bash', 'Write', 'Glob', 'Agent']))
+      const sent = JSON.stringify(body(r))
+      expect(sent).not.toContain('PINEAPPLE')
+      expect(sent).not.toContain('MANGO')
+      expect(existsSync(p.ran)).toBe(false)
+      expect(existsSync(pluginRan)).toBe(false)
+    }
+    const full = await runCli(['-p', 'hi', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: p.cwd, env: p.env })
+    expect(JSON.stringify(body(full))).toContain('MANGO')
+    expect([existsSync(p.ran), existsSync(pluginRan)]).toEqual([true, true])
   })
 })
