@@ -50,7 +50,7 @@ export const defaultDistribution: string[] = ['settings-env', 'read', 'write', '
  * files, commands, skills or git snapshot: those mods are not loaded at all.
  */
 export const minimalDistribution: (string | [string, Record<string, unknown>])[] = [
-  ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', 'mcp', 'structured-output', 'compaction', 'prompt-cache',
+  ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', ['mcp', { launchServersOnly: true }], 'structured-output', 'compaction', 'prompt-cache',
 ]
 
 /**

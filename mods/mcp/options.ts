@@ -25,6 +25,11 @@ export const mcpOptions = z.object({
   trustStore: z.string().optional(),
   /** The managed-policy directory, whose settings may restrict the servers (`allowedMcpServers`, `deniedMcpServers`); `false` reads none (default: the platform's). */
   managedDir: z.union([z.string(), z.literal(false)]).optional(),
+  /**
+   * Only the servers the launch names (`--mcp-config`, `query()`'s mcpServers), as if
+   * `--strict-mcp-config` were given: Claude Code's minimal mode reads no `.mcp.json` or other scope.
+   */
+  launchServersOnly: z.boolean().default(false),
   /** Server names not to connect (reported as `disabled`). */
   disabled: z.array(z.string()).default([]),
 })

@@ -64,7 +64,7 @@ const userFile = onFirstUse(() => z.looseObject({
  * `.claude.json`, the loaded plugins' `.mcp.json` (the person chose to load them), the modloop config (the mod's `servers`), the `.mcp.json` of
  * `cwd` and of every folder above it (only in a trusted workspace; see {@link readProjectServers}), the user's per-project entry in `.claude.json`, then `query()` options.
  * A file that cannot be read is skipped with a warning; a bad server is kept, failed, with why.
- * With the launch flags' `strictMcpConfig` (`--strict-mcp-config`) only the query's servers count.
+ * With the launch flags' `strictMcpConfig` (`--strict-mcp-config`), or the `launchServersOnly` option, only the query's servers count.
  */
 export async function collectServers(input: SourceInput): Promise<{ servers: ServerEntry[]; warnings: string[] }> {
   const { cwd, options, env } = input
@@ -79,7 +79,7 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
 
   const flags = launchFlags().safeParse(input.flags ?? {})
   if (!flags.success) warnings.push(`the mcpServers of the launch options could not be read: ${flags.error.issues[0]?.message}`)
-  if (flags.success && flags.data.strictMcpConfig === true) {
+  if (flags.success && (flags.data.strictMcpConfig === true || options.launchServersOnly)) {
     add('query', 'query() options', flags.data.mcpServers)
     return { servers: disable([...byName.values()], options), warnings }
   }

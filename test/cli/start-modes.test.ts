@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 
@@ -17,6 +18,7 @@ function project() {
   return { cwd, ran, env: { HOME: cwd, MODLOOP_HOME: join(cwd, 'home') } }
 }
 
+const mcpServer = (name: string) => JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: [fileURLToPath(new URL('../mcp/fixtures/raw-server.mjs', import.meta.url))] } } })
 const bashEcho = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'echo SIMPLE=$CLAUDE_CODE_SIMPLE' } } }] }, { reply: 'done' }]
 const body = (r: Awaited<ReturnType<typeof runCli>>, i = 0) => r.requests[i]!.body as { tools: { name: string }[]; system: { text: string }[]; messages: unknown[] }
 
@@ -69,5 +71,17 @@ describe('safe mode (--safe-mode, CLAUDE_CODE_SAFE_MODE)', () => {
     const full = await runCli(['-p', 'hi', '--plugin-dir', plugin], { script: [{ reply: 'ok' }], cwd: p.cwd, env: p.env })
     expect(JSON.stringify(body(full))).toContain('MANGO')
     expect([existsSync(p.ran), existsSync(pluginRan)]).toEqual([true, true])
+  })
+})
+
+describe('MCP servers in minimal mode', () => {
+  it('come from --mcp-config only: the project .mcp.json is not read', async () => {
+    const p = project()
+    writeFileSync(join(p.cwd, '.mcp.json'), mcpServer('proj'))
+    const r = await runCli(['-p', 'hi', '--bare', '--mcp-config', mcpServer('cfg')], { script: [{ reply: 'ok' }], cwd: p.cwd, env: p.env })
+    expect(r.code, r.err).toBe(0)
+    const names = body(r).tools.map((t) => t.name)
+    expect(names).toContain('mcp__cfg__pid')
+    expect(names.filter((n) => n.startsWith('mcp__proj__'))).toEqual([])
   })
 })
