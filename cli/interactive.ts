@@ -108,7 +108,8 @@ function sessionLoader(options: QueryOptions & { cwd: string }): { first: Promis
     const [{ loadDistribution }, { unreadKeyWarnings }] = await Promise.all([import('../entry.js'), import('../runtime/loader/index.js')])
     const specs = (options.mods ?? []).filter((m): m is string => typeof m === 'string')
     const host = new ModHost({ strict: options.strictMods, log })
-    const dist = await loadDistribution({ cwd: options.cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host })
+    // The built-in set chosen at launch (minimal or safe mode's distribution, the session store).
+    const dist = await loadDistribution({ cwd: options.cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host, ...(options.builtins ? { builtins: options.builtins } : {}) })
     provideLoaded(host, dist.hooks, dist.plugins)
     // What loaded but looks wrong (a disable naming no mod, an option the mod does not have), as -p tells it.
     for (const w of [...dist.warnings, ...unreadKeyWarnings(dist.needsMods, host)]) log('loader', 'warn', w)
