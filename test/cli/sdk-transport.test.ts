@@ -107,6 +107,17 @@ describe('the SDK transport', () => {
     expect(err).not.toContain('--await-initialize')
   })
 
+  it('--bare (the SDK passes it through extraArgs) starts the minimal distribution', async () => {
+    const s = await session([{ reply: 'ok' }], ['--bare'], (m, stdin) => {
+      if (m.type === 'result') stdin.end()
+    })
+    s.stdin.write(user('hi'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    expect(s.out.find((m) => m.type === 'system' && m.subtype === 'init').tools).toEqual(['Bash', 'Edit', 'Read'])
+    expect(((s.server.requests[0]!.body as any).tools as { name: string }[]).map((t) => t.name)).toEqual(['Bash', 'Edit', 'Read'])
+  })
+
   it('a canUseTool ask still waiting when stdin closes is denied, and the session ends', async () => {
     const s = await session([
       { reply: [{ tool_use: { id: 'toolu_1', name: 'Bash', input: { command: 'touch x' } } }] },
