@@ -45,12 +45,13 @@ export const defaultDistribution: string[] = ['settings-env', 'read', 'write', '
 
 /**
  * Claude Code's minimal mode (`--bare`, CLAUDE_CODE_SIMPLE): the Bash, Edit and Read tools, a
- * system prompt of the intro and the working directory and date, and what the flags a minimal run
- * still takes need (permissions, --mcp-config, --json-schema, sessions). No settings hooks, memory
- * files, commands, skills or git snapshot: those mods are not loaded at all.
+ * system prompt of the intro and the working directory and date, and what the flags and settings a
+ * minimal run still takes need (settings env and permissions, --mcp-config, --json-schema,
+ * sessions). No settings hooks, memory files, commands, skills or git snapshot: those mods are not
+ * loaded at all.
  */
 export const minimalDistribution: (string | [string, Record<string, unknown>])[] = [
-  ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', ['mcp', { launchServersOnly: true }], 'structured-output', 'compaction', 'prompt-cache',
+  'settings-env', ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', ['mcp', { launchServersOnly: true }], 'structured-output', 'compaction', 'prompt-cache',
 ]
 
 /**

@@ -12,27 +12,28 @@ function project() {
   writeFileSync(join(cwd, 'CLAUDE.md'), 'Remember PINEAPPLE\n')
   mkdirSync(join(cwd, '.claude'))
   const hook = { hooks: [{ type: 'command', command: `echo ran > '${ran}'` }] }
-  writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [hook] } }))
+  writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [hook] }, env: { FROM_SETTINGS: 'kept' } }))
   mkdirSync(join(cwd, '.claude', 'skills', 'tidy'), { recursive: true })
   writeFileSync(join(cwd, '.claude', 'skills', 'tidy', 'SKILL.md'), '---\nname: tidy\ndescription: tidies MANGO\n---\nTidy up.\n')
   return { cwd, ran, env: { HOME: cwd, MODLOOP_HOME: join(cwd, 'home') } }
 }
 
 const mcpServer = (name: string) => JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: [fileURLToPath(new URL('../mcp/fixtures/raw-server.mjs', import.meta.url))] } } })
-const bashEcho = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'echo SIMPLE=$CLAUDE_CODE_SIMPLE' } } }] }, { reply: 'done' }]
+const bashEcho = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'echo SIMPLE=$CLAUDE_CODE_SIMPLE env=$FROM_SETTINGS' } } }] }, { reply: 'done' }]
 const body = (r: Awaited<ReturnType<typeof runCli>>, i = 0) => r.requests[i]!.body as { tools: { name: string }[]; system: { text: string }[]; messages: unknown[] }
 
 describe('minimal mode (--bare, CLAUDE_CODE_SIMPLE)', () => {
-  it('--bare offers Bash, Edit and Read, a system prompt of the intro, CWD and Date, no CLAUDE.md, no hooks; commands see CLAUDE_CODE_SIMPLE=1', async () => {
+  it('--bare offers Bash, Edit and Read, a system prompt of the intro, CWD and Date, no CLAUDE.md, no hooks; commands see CLAUDE_CODE_SIMPLE=1 and the settings env', async () => {
     const p = project()
-    const r = await runCli(['-p', 'hi', '--bare', '--allowedTools', 'Bash'], { script: bashEcho, cwd: p.cwd, env: p.env })
+    const r = await runCli(['-p', 'hi', '--bare', '--trust-workspace', '--allowedTools', 'Bash'], { script: bashEcho, cwd: p.cwd, env: p.env })
     expect(r.code, r.err).toBe(0)
     const first = body(r)
     expect(first.tools.map((t) => t.name)).toEqual(['Bash', 'Edit', 'Read'])
     expect(first.system.map((s) => s.text.trim())).toEqual([expect.stringMatching(/^You are an agent running in modloop\./), expect.stringMatching(new RegExp(`^CWD: ${p.cwd}\\nDate: \\d{4}-\\d{2}-\\d{2}$`))])
     expect(JSON.stringify(first.messages)).not.toContain('PINEAPPLE')
     expect(existsSync(p.ran)).toBe(false)
-    expect(JSON.stringify(body(r, 1).messages.at(-1))).toContain('SIMPLE=1')
+    // The settings' env still applies, as in Claude Code.
+    expect(JSON.stringify(body(r, 1).messages.at(-1))).toContain('SIMPLE=1 env=kept')
   })
 
   it('CLAUDE_CODE_SIMPLE=true is the same minimal mode; 0 is not', async () => {
