@@ -156,7 +156,8 @@ export class Bus {
     for (const name of this.places.get(mod)?.get(event) ?? []) if (taps.some((t) => t.name === name)) before.add(name)
     addTap(hook, link, [...before], unwrapped, unwrappedStream)
     this.chains.delete(event)
-    const violation = orderViolation(tapsOf(hook))
+    // Only a handler that names another mod (before, after) can find itself out of order, and most name none.
+    const violation = tapsOf(hook).some(namesAnother) ? orderViolation(tapsOf(hook)) : undefined
     if (violation) {
       this.remove(event, link)
       throw new ModloopError('MODLOOP_ERR_ORDER', `${mod}: on("${event}"): ${violation}`, { mod, event })
@@ -257,6 +258,8 @@ export class Bus {
   /** Removes every handler of a mod; its in-flight handlers become no-ops. */
   disposeMod(mod: string): void {
     for (const [event, hook] of this.hooks) {
+      // Most events have no handler of this mod: only those are copied and walked again.
+      if (!tapsOf(hook).some((tap) => tap.name === mod)) continue
       for (const tap of [...tapsOf(hook)]) if (tap.name === mod) this.remove(event, tap.link)
     }
   }
@@ -283,6 +286,8 @@ export class Bus {
 function closableEvents(): string[] {
   return EVENT_NAMES.filter((n) => catalog[n].policy === 'closable')
 }
+
+const namesAnother = (tap: ModTap): boolean => tap.link.options.before !== undefined || tap.link.options.after !== undefined
 
 function orderViolation(taps: readonly ModTap[]): string | undefined {
   // A `before` is broken by any of the other mod's handlers above this one, an `after` by any below.
