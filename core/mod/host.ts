@@ -9,6 +9,7 @@ import type { ModApi, ModInfo } from './api.js'
 import { buildApi, StateStore, type LogSink, type Provider } from './build-api.js'
 import { capabilityErrors } from './capability-check.js'
 import { findCycle } from './find-cycle.js'
+import { keptDefaults } from './kept-defaults.js'
 import { CapabilityStore } from './capabilities.js'
 import type { ModDefinition, Teardown } from './define.js'
 
@@ -256,6 +257,9 @@ export class ModHost {
 
   private parseOptions(def: ModDefinition, add: AddOptions): Record<string, unknown> | undefined {
     const raw = add.options ?? {}
+    // Given none, a mod whose schema's defaults are kept starts from a copy of them, unbuilt (kept-defaults.ts).
+    const kept = keptDefaults(def.options, raw)
+    if (kept) return Object.freeze(kept)
     if (!def.options) {
       if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return Object.freeze({ ...(raw as Record<string, unknown>) })
       this.fail(new ModloopError('MODLOOP_ERR_MOD_OPTIONS', `${def.name}: options must be an object`, { mod: def.name, file: add.source, stage: 'options' }))

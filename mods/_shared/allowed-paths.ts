@@ -3,13 +3,14 @@ import { promisify } from 'node:util'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
+import { onFirstUse } from '../../core/on-first-use.js'
 
 /** The option every file-touching tool mod takes: directories beyond the session cwd it may use. */
-export const allowedDirsOptions = z.object({
+export const allowedDirsOptions = onFirstUse(() => z.object({
   /** Absolute, or relative to the session cwd. */
   additionalDirectories: z.array(z.string().min(1)).default([]),
-})
-export type AllowedDirsOptions = z.output<typeof allowedDirsOptions>
+}))
+export type AllowedDirsOptions = z.output<ReturnType<typeof allowedDirsOptions>>
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string' && d !== '') : [])
 

@@ -37,7 +37,7 @@ export interface AgentDefinition {
   omitClaudeMd?: boolean
 }
 
-export const agentConfig = z.object({
+export const agentConfig = onFirstUse(() => z.object({
   description: z.string(),
   prompt: z.string().optional(),
   tools: z.array(z.string()).optional(),
@@ -48,7 +48,7 @@ export const agentConfig = z.object({
   skills: z.array(z.string()).optional(),
   effort: z.enum(EFFORT_LEVELS).optional(),
   background: z.boolean().optional(),
-})
+}))
 
 // Built on first use: only a run with agent files (user, project or plugin) reads frontmatter.
 const frontmatter = onFirstUse(() => z.object({
@@ -154,7 +154,7 @@ async function readAgentFile(file: string, warn: (message: string) => void): Pro
 export interface PluginAgents { name: string; root: string; paths?: { agents?: readonly string[] } }
 
 /** Every agent type: built-in (general-purpose, Explore, Plan), plugins' (`plugin:name`), then user (~/.claude/agents), project (each .claude/agents from the repository root to cwd), config — later ones win by name. */
-export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<typeof agentConfig>>, warn: (m: string) => void, home = homedir(), plugins: readonly PluginAgents[] = [], sources: ReadonlySet<SettingSource> = new Set(['user', 'project'])): Promise<Map<string, AgentDefinition>> {
+export async function loadAgents(cwd: string, fromConfig: Record<string, z.output<ReturnType<typeof agentConfig>>>, warn: (m: string) => void, home = homedir(), plugins: readonly PluginAgents[] = [], sources: ReadonlySet<SettingSource> = new Set(['user', 'project'])): Promise<Map<string, AgentDefinition>> {
   const all = new Map<string, AgentDefinition>(BUILT_IN_AGENTS.map((a) => [a.name, a]))
   // A plugin's manifest `agents` paths, where it gives them, replace its `agents/` directory.
   for (const p of plugins) {

@@ -22,17 +22,18 @@ import { progressLine, type OutputLog } from './output-log.js'
 import { agentInput, callAgent } from './run-agent.js'
 import { agentMentions } from './agent-mention.js'
 import { backgroundOff } from '../_shared/background-off.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('agent', () => z.object({
   /** Agent types defined in the distribution's config, by name. */
-  agents: z.record(z.string(), agentConfig).default({}),
+  agents: z.record(z.string(), agentConfig()).default({}),
   /** Where ~/.claude/agents is looked for (tests). */
   home: z.string().optional(),
   /** How many ended subagents stay resumable by SendMessage; older ones are released with their history. */
   maxFinishedAgents: z.number().int().min(0).default(MAX_FINISHED_AGENTS),
   /** Read agent types from `.claude/agents` of the user and the project (Claude Code's safe mode reads none). */
   fileAgents: z.boolean().default(true),
-})
+}))
 
 /** `foregroundOnly`: nothing runs in the background (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS), so each call waits for its report. */
 function describe(agents: Map<string, AgentDefinition>, foregroundOnly: boolean): string {

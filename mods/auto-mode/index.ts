@@ -3,8 +3,9 @@ import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { classify } from './classifier.js'
 import { ASK_USER_TOOL } from '../ask-user/name.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('auto-mode', () => z.object({
   /** The classifier model (alias or id); default: the small fast model. */
   model: z.string().min(1).optional(),
   /** Extra rules for the classifier, in plain words (e.g. "never push to a remote"). */
@@ -12,7 +13,7 @@ const options = z.object({
   maxTokens: z.number().int().min(16).max(4_096).default(256),
   /** How long one classification may take. */
   timeoutMs: z.number().int().min(1_000).default(60_000),
-})
+}))
 
 /**
  * The `auto` permission mode: when the permission check would ask, a classifier model

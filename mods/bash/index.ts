@@ -21,10 +21,11 @@ import { delegateShell } from './delegate-shell.js'
 import { bashLimits } from './limits.js'
 import '../_shared/tasks.js'
 import { prepareWhileStreaming } from '../_shared/while-streaming.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 // Unset, each falls back to Claude Code's variable (BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS,
 // BASH_MAX_OUTPUT_LENGTH) in the session's environment, then to 120 s, 600 s and 30,000 (limits.ts).
-const options = allowedDirsOptions.extend({
+const options = builtinOptions('bash', () => allowedDirsOptions().extend({
   defaultTimeoutMs: z.number().int().positive().optional(),
   maxTimeoutMs: z.number().int().positive().optional(),
   /** Per stream (stdout, stderr): past this, the middle is cut. */
@@ -37,7 +38,7 @@ const options = allowedDirsOptions.extend({
    * this is set, `allowedTools` / `tools` names one, or the tasks mod is missing (no TaskStop then).
    */
   shellTools: z.boolean().optional(),
-})
+}))
 
 // session.end handlers share a 1.5 s bound, so background shells get a shorter grace there.
 const END_GRACE_MS = 500

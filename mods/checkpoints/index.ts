@@ -8,11 +8,12 @@ import { CheckpointStore } from './store.js'
 import { sessionDirOf } from '../transcripts/store/paths.js'
 import { describeError } from '../../core/errors.js'
 import { STAGE } from '../../core/bus/types.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('checkpoints', () => z.object({
   /** Checkpoint every session; otherwise only when the query asks (enableFileCheckpointing, --checkpoint). */
   enabled: z.boolean().default(false),
-})
+}))
 
 /** The tools that change files, and the input field naming the file. */
 const FILE_TOOLS: Record<string, string> = { Edit: 'file_path', Write: 'file_path', MultiEdit: 'file_path', NotebookEdit: 'notebook_path' }

@@ -23,8 +23,9 @@ import { shellLinesDisabled } from './shell-policy.js'
 import { readSkillOverrides, withOverride } from './skill-overrides.js'
 import { settingsHome } from '../_shared/settings-home.js'
 import { registerCommands } from '../_shared/register-command.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('commands', () => z.object({
   /** Where `~/.claude/commands` and `~/.claude/skills` are looked for (tests). */
   home: z.string().optional(),
   /** Custom slash commands from `.claude/commands`. */
@@ -39,7 +40,7 @@ const options = z.object({
   /** The skill listing: per-description and total character budgets (the total: see `listingChars`). */
   maxDescriptionChars: z.number().int().min(50).default(1_536),
   skillListingChars: z.number().int().min(200).optional(),
-})
+}))
 
 export type { CommandsApi, Invocation } from './api.js'
 

@@ -10,10 +10,11 @@ import { envTrue } from '../../core/env.js'
 import { persistResult } from './tool-results.js'
 import { describeError } from '../../core/errors.js'
 import { registerCommands } from '../_shared/register-command.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 const COMPACTABLE = ['Bash', 'Glob', 'Grep', 'Read', 'WebFetch', 'WebSearch', 'Edit', 'Write']
 
-const options = z.object({
+const options = builtinOptions('compaction', () => z.object({
   /** Auto compaction on or off (`DISABLE_AUTO_COMPACT=1` turns it off too; `/compact` always works). */
   auto: z.boolean().default(true),
   /** The context size (tokens) that triggers auto compaction; default: the window minus reply room and a margin. */
@@ -48,7 +49,7 @@ const options = z.object({
     tools: z.array(z.string()).default(COMPACTABLE),
     marker: z.string().min(1).default('[Old tool result content cleared]'),
   })]).default({ atFraction: 0.6, keepRecent: 5, tools: COMPACTABLE, marker: '[Old tool result content cleared]' }),
-})
+}))
 type Options = z.output<typeof options>
 
 /**

@@ -9,8 +9,9 @@ import { envFacts, renderBriefEnv, renderEnv, type EnvFacts } from './env-sectio
 import { gitSnapshot } from './git-snapshot.js'
 import { attributionNote, gitInstructions, type GitInstructions } from './git-instructions.js'
 import { dynamicSectionsMoved } from '../_shared/dynamic-sections.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('context', () => z.object({
   /** The environment section (`context:env`): cwd, git or not, platform, OS, shell, date, model. */
   env: z.boolean().default(true),
   /** `brief`: the environment as two lines, `CWD:` and `Date:`, as Claude Code's minimal mode (--bare) sends it. */
@@ -21,7 +22,7 @@ const options = z.object({
   maxStatusChars: z.number().int().min(100).default(2_000),
   /** Each git command gets this long; one that overruns leaves its part out. */
   gitTimeoutMs: z.number().int().min(100).default(5_000),
-})
+}))
 
 interface SessionContext {
   cwd: string

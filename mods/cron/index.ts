@@ -10,14 +10,15 @@ import { clockTime, wakeupTool } from './wakeup-tool.js'
 import { AUTONOMOUS_PROMPT, AUTONOMOUS_SENTINEL, AUTONOMOUS_TICK, loopPrompt } from './loop-prompts.js'
 import { registerCommands } from '../_shared/register-command.js'
 import { envTrue } from '../../core/env.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 /** How often a session that does not own the project's durable jobs tries to take them over. */
 const OWNER_RETRY_MS = 60_000
 
-const options = z.object({
+const options = builtinOptions('cron', () => z.object({
   /** The clock jobs run on; `$.clock` unless given (a test passes one it moves by hand). */
   clock: z.custom<CronClock>((v) => typeof (v as CronClock)?.now === 'function' && typeof (v as CronClock)?.after === 'function').optional(),
-})
+}))
 
 /**
  * Scheduled prompts: CronCreate, CronDelete and CronList. A job's prompt runs as a turn of the

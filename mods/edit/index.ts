@@ -9,6 +9,7 @@ import { unreadCheck } from '../_shared/unread-change.js'
 import { EDIT_DESCRIPTION, editInput, editTool } from './edit-file.js'
 import { coerceEditInput } from './edit-input-shape.js'
 import { NOTEBOOK_EDIT_DESCRIPTION, notebookEditInput, notebookEditTool } from './notebook-edit.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 /**
  * Edit: exact string replacement in a file read in this session, written back atomically; and
@@ -17,10 +18,10 @@ import { NOTEBOOK_EDIT_DESCRIPTION, notebookEditInput, notebookEditTool } from '
 export default defineMod({
   name: 'edit',
   description: 'The Edit and NotebookEdit tools',
-  options: allowedDirsOptions.extend({
+  options: builtinOptions('edit', () => allowedDirsOptions().extend({
     /** Offer NotebookEdit beside Edit (Claude Code's minimal mode offers Edit alone). */
     notebook: z.boolean().default(true),
-  }),
+  })),
   uses: { permissions: 'optional', shellCwd: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {

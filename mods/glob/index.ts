@@ -6,12 +6,13 @@ import { publishToolOutput } from '../_shared/tool-output.js'
 import { globOutputShape } from './output-shape.js'
 import { globDescription, globInput, globTool } from './glob-files.js'
 import { globSwitch, type GlobSwitches } from './skipped-dirs.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = allowedDirsOptions.extend({
+const options = builtinOptions('glob', () => allowedDirsOptions().extend({
   /** Globs (relative to the searched directory) that are never matched. */
   ignore: z.array(z.string()).default(['**/.git/**', '**/node_modules/**']),
   maxResults: z.number().int().min(1).default(100),
-})
+}))
 
 /** Glob: file paths matching a pattern, newest first, capped. */
 export default defineMod({

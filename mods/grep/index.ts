@@ -4,14 +4,15 @@ import { allowedDirsOptions, confinementLifted, sessionDirectories } from '../_s
 import { registerTool } from '../_shared/register-tool.js'
 import { GREP_DESCRIPTION, grepInput } from './grep-input.js'
 import { grepTool } from './grep-tool.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = allowedDirsOptions.extend({
+const options = builtinOptions('grep', () => allowedDirsOptions().extend({
   /**
    * auto: ripgrep when it is on PATH, else the built-in JavaScript search (same results, but for one
    * limit: in a file past 8 MiB a multiline match longer than 1 MiB may be missed; docs/reliability.md).
    */
   engine: z.enum(['auto', 'rg', 'js']).default('auto'),
-})
+}))
 
 /** Grep: regex search of file contents, through ripgrep when available. */
 export default defineMod({

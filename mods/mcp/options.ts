@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { onFirstUse } from '../../core/on-first-use.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 /** What the mcp mod takes as options (a distribution's `['mcp', { … }]`). */
-export const mcpOptions = z.object({
+export const mcpOptions = builtinOptions('mcp', () => z.object({
   /** Servers of the modloop config (the config's `mcpServers`, passed here), by name. */
   servers: z.record(z.string(), z.unknown()).default({}),
   /**
@@ -32,7 +33,7 @@ export const mcpOptions = z.object({
   launchServersOnly: z.boolean().default(false),
   /** Server names not to connect (reported as `disabled`). */
   disabled: z.array(z.string()).default([]),
-})
+}))
 export type McpOptions = z.output<typeof mcpOptions>
 
 /** How long a server may take to connect when no option says: MCP_TIMEOUT (ms), else 30 s. */

@@ -20,6 +20,7 @@ import { MemoryReader } from './reader.js'
 import { renderLazy, renderStartup, today } from './render.js'
 import { SessionMemory } from './session-memory.js'
 import { dynamicSectionsMoved } from '../_shared/dynamic-sections.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 const SOURCES = ['managed', 'user', 'project', 'local'] as const
 
@@ -29,7 +30,7 @@ const MANAGED_PATH: Partial<Record<NodeJS.Platform, string>> = {
   win32: 'C:\\Program Files\\ClaudeCode\\CLAUDE.md',
 }
 
-const options = z.object({
+const options = builtinOptions('memory', () => z.object({
   /** The user's home: `~/.claude/CLAUDE.md`, `~/.claude/rules` and `~/` imports are found there (tests). */
   home: z.string().optional(),
   /** The machine-wide policy file; `false` reads none. Default: the platform's usual place. */
@@ -58,7 +59,7 @@ const options = z.object({
    * it to another mod or to none.
    */
   autoMemory: z.boolean().default(true),
-})
+}))
 
 /** What the memory mod offers other mods, as the `memory` capability. */
 export interface MemoryApi {

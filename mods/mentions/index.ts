@@ -5,15 +5,16 @@ import { allowedDirsOptions, sessionDirectories } from '../_shared/allowed-paths
 import { forgetSession } from '../_shared/read-state.js'
 import { readMention } from './read-mention.js'
 import { envTrue } from '../../core/env.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = allowedDirsOptions.extend({
+const options = builtinOptions('mentions', () => allowedDirsOptions().extend({
   /** Lines of a file attached when the mention names no range (a range asks for more, up to its length). */
   maxLines: z.number().int().min(1).default(2_000),
   maxLineChars: z.number().int().min(80).default(2_000),
   maxFileBytes: z.number().int().min(1).default(10 * 1024 * 1024),
   /** Entries of a directory listing. */
   maxEntries: z.number().int().min(1).default(1_000),
-})
+}))
 
 /**
  * Mentions: `@path` in a prompt attaches the file (numbered lines, `#L10-20` ranges), an image or a

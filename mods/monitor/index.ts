@@ -10,8 +10,9 @@ import { shellQuote } from '../bash/run-shell.js'
 import { DEFAULT_RATE } from './event-gate.js'
 import { MONITOR_DESCRIPTION, monitorInput, monitorTool } from './monitor-tool.js'
 import { MONITOR_TOOL } from './texts.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('monitor', () => z.object({
   /** Lines printed within this many ms of the first of them go out as one notification. */
   batchMs: z.number().int().min(0).default(200),
   /** The most characters one notification carries, as Bash caps a command's output; past it, it is cut and names the output file. */
@@ -21,7 +22,7 @@ const options = z.object({
   windowMs: z.number().int().min(1).default(DEFAULT_RATE.windowMs),
   /** Windows in a row with notifications held back, after which the monitor is stopped. */
   maxFloodedWindows: z.number().int().min(1).default(DEFAULT_RATE.maxFloodedWindows),
-})
+}))
 
 /**
  * The Monitor tool: a shell command watched in the background, each batch of its stdout lines a

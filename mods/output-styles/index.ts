@@ -12,15 +12,16 @@ import { readSettingsSources } from '../permissions/settings-sources.js'
 import { settingsHome } from '../_shared/settings-home.js'
 import { registerCommands } from '../_shared/register-command.js'
 import { languageSection, readLanguage } from './language.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('output-styles', () => z.object({
   /** Where `~/.claude` (settings.json, output-styles/) is looked for (tests); else CLAUDE_CONFIG_DIR, else HOME. */
   home: z.string().optional(),
   /** The style in force unless a project, local, `--settings` or policy file names another: a distribution's default. */
   outputStyle: z.string().min(1).optional(),
   /** The managed-policy directory; `false` reads none (default: the platform's). */
   managedDir: z.union([z.string(), z.literal(false)]).optional(),
-})
+}))
 
 interface SessionStyles {
   styles: OutputStyle[]

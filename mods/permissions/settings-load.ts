@@ -3,6 +3,7 @@ import { readSettingsSources, type Flags } from './settings-sources.js'
 import { onFirstUse } from '../../core/on-first-use.js'
 import { permissionModeOf, permissionModeSchema } from '../../core/permission-modes.js'
 import { MODES, type Mode, type RuleSource } from './types.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 export { claudeDir, homeOf } from './settings-sources.js'
 
@@ -10,7 +11,7 @@ export { claudeDir, homeOf } from './settings-sources.js'
  * The mod's options: a distribution's own rules (the loader folds the config's top-level
  * `permissions` in here), plus where home and the trust store are.
  */
-export const permissionsOptions = z.object({
+export const permissionsOptions = builtinOptions('permissions', () => z.object({
   allow: z.array(z.string()).default([]),
   ask: z.array(z.string()).default([]),
   deny: z.array(z.string()).default([]),
@@ -27,7 +28,7 @@ export const permissionsOptions = z.object({
   disableBypassPermissionsMode: z.literal('disable').optional(),
   /** Offer ExitPlanMode (and EnterPlanMode where a plan can be approved); Claude Code's minimal mode offers neither. */
   planTools: z.boolean().default(true),
-})
+}))
 export type PermissionsOptions = z.output<typeof permissionsOptions>
 
 /** One source's permission settings, entries still as written. */

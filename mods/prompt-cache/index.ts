@@ -4,13 +4,14 @@ import { defineMod } from '../../core/mod/define.js'
 import { cacheTtl, cachingDisabled } from './env.js'
 import { placeBreakpoints } from './place.js'
 import { settleGivenMarks } from './given.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('prompt-cache', () => z.object({
   /** Off: the mod marks nothing (as `DISABLE_PROMPT_CACHING=1` does). */
   enabled: z.boolean().default(true),
   /** How long a cache entry lives unread: `5m` (writes at 1.25× the input price) or `1h` (2×). */
   ttl: z.enum(['5m', '1h']).default('5m'),
-})
+}))
 
 /**
  * Prompt caching: every request of the main loop and of subagents gets cache breakpoints

@@ -11,8 +11,9 @@ import { publishToolOutput } from '../_shared/tool-output.js'
 import { readOutputShape } from './output-shape.js'
 import { CHARS_PER_TOKEN } from './limits.js'
 import { READ_DESCRIPTION, readInput, readTool } from './read-file.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = allowedDirsOptions.extend({
+const options = builtinOptions('read', () => allowedDirsOptions().extend({
   /**
    * Read's output cap in characters: a whole-file read stops at a line boundary before it (a
    * PARTIAL view), an explicit range past it is refused. Unset: Claude Code's
@@ -20,7 +21,7 @@ const options = allowedDirsOptions.extend({
    * characters a token, else 25,000 tokens' worth.
    */
   maxOutputChars: z.number().int().min(1_000).optional(),
-})
+}))
 
 const DEFAULT_OUTPUT_TOKENS = 25_000
 

@@ -4,15 +4,16 @@ import { describeError } from '../../core/errors.js'
 import { readSettingsEnv } from './read-env.js'
 import { effortFor, type EffortSetting } from './effort-level.js'
 import type { StatusLineSetting } from '../_shared/status-line-setting.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('settings-env', () => z.object({
   /** The user's home: `~/.claude/settings.json` is read there (default: CLAUDE_CONFIG_DIR, else the OS home). */
   home: z.string().optional(),
   /** The managed-policy directory; `false` reads none (default: the platform's). */
   managedDir: z.union([z.string(), z.literal(false)]).optional(),
   /** The trust file (default: $MODLOOP_HOME/trusted.json, MODLOOP_HOME defaulting to ~/.modloop). */
   trustStore: z.string().optional(),
-})
+}))
 
 /** A variable this mod set, and what it replaced, so the session's end can put it back. */
 interface Applied { name: string; value: string; before: string | undefined }

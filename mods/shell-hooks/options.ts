@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 /** The shell-hooks mod's options. Hooks themselves come from settings files, `--settings` and the config's `hooks`. */
-export const shellHooksOptions = z.object({
+export const shellHooksOptions = builtinOptions('shell-hooks', () => z.object({
   /** The user's home: `~/.claude/settings.json` is read there (default: CLAUDE_CONFIG_DIR, else the OS home). */
   home: z.string().optional(),
   /** The managed-policy directory; `false` reads none (default: the platform's). */
@@ -22,5 +23,5 @@ export const shellHooksOptions = z.object({
   includeHookEvents: z.boolean().default(false),
   /** Notification `idle_prompt` fires this long after a turn ends with no new prompt (0: never). */
   idleNotifyMs: z.number().int().min(0).default(60_000),
-})
+}))
 export type ShellHooksOptions = z.output<typeof shellHooksOptions>

@@ -8,15 +8,16 @@ import type { TurnEnding } from '../../core/events/types.js'
 import { compileSchema, type SchemaCheck } from '../../core/tools/schema-check.js'
 import { describeError } from '../../core/errors.js'
 import { coerceTopLevel } from './coerce.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 export const TOOL_NAME = 'StructuredOutput'
 /** Retries the model gets after a wrong or missing call (spec: MAX_STRUCTURED_OUTPUT_RETRIES, default 5). */
 export const MAX_STRUCTURED_OUTPUT_RETRIES = 5
 
-const options = z.object({
+const options = builtinOptions('structured-output', () => z.object({
   /** Overrides MAX_STRUCTURED_OUTPUT_RETRIES. */
   maxRetries: z.number().int().min(0).optional(),
-})
+}))
 
 // Built on first use: only a run given an outputFormat (--json-schema) reads one.
 const outputFormat = onFirstUse(() => z.object({

@@ -8,11 +8,12 @@ import { SessionTaskRegistry } from './registry.js'
 import { stopStale, tasksDirOf } from './task-files.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { TASK_STOP_DESCRIPTION, taskStopInput, taskStopTool } from './task-stop.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('tasks', () => z.object({
   /** How many tasks may run in the background at once (subagents and shells together). */
   maxConcurrent: z.number().int().min(1).default(4),
-})
+}))
 
 /**
  * The task registry: the subagents and background shells of a session, with their ids, status,

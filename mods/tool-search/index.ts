@@ -9,6 +9,7 @@ import { searchTools, type DeferredTool } from './search.js'
 import { unloadedHint } from './unloaded.js'
 import type { ToolDefinition } from '../../core/model/types.js'
 import { builtinInput } from '../_shared/builtin-input.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 const input = builtinInput('ToolSearch', () => z.object({
   query: z.string().describe('"select:<name>[,<name>...]" for tools by name, or keywords; "+word" requires the word in the name'),
@@ -37,7 +38,7 @@ const LOADED = 'Tool loaded.'
 export default defineMod({
   name: 'tool-search',
   description: 'Deferred MCP and built-in tools, and the ToolSearch tool',
-  options: z.object({}),
+  options: builtinOptions('tool-search', () => z.object({})),
   register(on) {
     // The deferred tools of each conversation's latest request (a subagent's are its own).
     const deferred = new Map<string, DeferredTool[]>()

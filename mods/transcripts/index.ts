@@ -16,11 +16,12 @@ import { TranscriptWriter } from './writer.js'
 import { journalFor, type Journal } from './store/journals.js'
 import { readFilesOf } from '../_shared/read-state.js'
 import { registerCommands } from '../_shared/register-command.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('transcripts', () => z.object({
   /** fsync after every line: a line then survives power loss too, not only a killed process, at a cost per message. */
   fsync: z.boolean().default(false),
-})
+}))
 
 /** What the transcripts mod offers other mods, as the `transcripts` capability. */
 export interface TranscriptsApi {

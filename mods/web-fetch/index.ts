@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { builtinInput } from '../_shared/builtin-input.js'
 import { envTrue } from '../../core/env.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 const input = builtinInput('WebFetch', () => z.object({
   url: z.string().url().describe('The URL to fetch'),
@@ -15,7 +16,7 @@ const input = builtinInput('WebFetch', () => z.object({
   offset: z.number().int().min(0).optional().describe('A character offset into the page text: to go on with a page that did not fit in one call, pass the offset the last result gave'),
 }))
 
-const options = z.object({
+const options = builtinOptions('web-fetch', () => z.object({
   timeoutMs: z.number().int().positive().default(30_000),
   maxBytes: z.number().int().positive().default(10 * 1024 * 1024),
   /** How much of the page the small model reads. */
@@ -23,7 +24,7 @@ const options = z.object({
   cacheTtlMs: z.number().int().nonnegative().default(15 * 60_000),
   /** The model that answers the prompt over the page; default: the small fast model. */
   model: z.string().optional(),
-})
+}))
 
 const DESCRIPTION = 'Fetch a URL and answer a prompt about its content. HTML is converted to markdown and read by a small, fast model; the answer comes back. http is upgraded to https; a redirect to another host is reported rather than followed. A long page comes in parts: the result names the offset to read on from.'
 

@@ -3,6 +3,7 @@ import { defineMod } from '../../core/mod/define.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import { resultsOf, resultText, type SearchOutput } from './results.js'
 import { builtinInput } from '../_shared/builtin-input.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 const input = builtinInput('WebSearch', () => z.object({
   query: z.string().min(2).describe('What to search the web for'),
@@ -10,12 +11,12 @@ const input = builtinInput('WebSearch', () => z.object({
   blocked_domains: z.array(z.string()).optional().describe('Never return results from these domains'),
 }).refine((i) => !(i.allowed_domains && i.blocked_domains), { message: 'Cannot specify both allowed_domains and blocked_domains in the same request' }))
 
-const options = z.object({
+const options = builtinOptions('web-search', () => z.object({
   /** Searches the API's server may run for one call. */
   maxUses: z.number().int().positive().default(8),
   /** The model that runs the search; default: the session's own, as Claude Code's. */
   model: z.string().optional(),
-})
+}))
 
 /** Calls a session may make, subagents' included, unless CLAUDE_CODE_MAX_WEB_SEARCHES_PER_SESSION says otherwise. */
 const DEFAULT_CAP = 200

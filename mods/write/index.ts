@@ -7,12 +7,13 @@ import { delegated } from '../_shared/tool-delegate.js'
 import { unreadCheck } from '../_shared/unread-change.js'
 import { WRITE_DESCRIPTION, writeInput, writeTool } from './write-file.js'
 import { coerceWriteInput } from './write-input-shape.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
 /** Write: creates or replaces a file, only over a file read in this session and unchanged since. */
 export default defineMod({
   name: 'write',
   description: 'The Write tool',
-  options: allowedDirsOptions,
+  options: builtinOptions('write', allowedDirsOptions),
   uses: { permissions: 'optional', shellCwd: 'optional' },
   register(on, opts) {
     on('session.start', async ($, e, next) => {
