@@ -49,6 +49,7 @@ export const HEADLESS_OPTIONS = {
   name: { type: 'string', short: 'n' },
   autocompact: { type: 'string' },
   'exclude-dynamic-system-prompt-sections': { type: 'boolean' },
+  'system-prompt-snapshot': { type: 'string' },
   // Claude Code's minimal and safe modes (cli/start-mode.ts).
   bare: { type: 'boolean' },
   'safe-mode': { type: 'boolean' },
@@ -68,7 +69,7 @@ export const HEADLESS_ALIASES: Readonly<Record<string, keyof typeof HEADLESS_OPT
 /** What a value-taking option's value looks like in the usage line; any other shows VALUE. */
 const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
   'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-wait-tasks': 'SECONDS', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
-  thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'append-system-prompt': 'TEXT',
+  thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'append-system-prompt': 'TEXT', 'system-prompt-snapshot': 'on|off',
   'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR', worktree: '[NAME]',
   resume: 'ID', 'rewind-files': 'UUID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL', agents: 'FILE|JSON', name: 'NAME', autocompact: 'auto|TOKENS',
   'input-format': 'text|stream-json', agent: 'NAME', betas: 'LIST', tools: 'default|LIST', 'setting-sources': 'user,project,local',

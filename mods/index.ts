@@ -37,11 +37,12 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   'model-switch': () => import('./model-switch/index.js'),
   compaction: () => import('./compaction/index.js'),
   'prompt-cache': () => import('./prompt-cache/index.js'),
+  'prompt-snapshot': () => import('./prompt-snapshot/index.js'),
   'terminal-ui': () => import('./terminal-ui/index.js'),
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'send-message', 'worktree', 'cron', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'checkpoints', 'auto-mode', 'terminal-ui']
+export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'web-fetch', 'web-search', 'agent', 'send-message', 'worktree', 'cron', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'prompt-snapshot', 'checkpoints', 'auto-mode', 'terminal-ui']
 
 /**
  * Claude Code's minimal mode (`--bare`, CLAUDE_CODE_SIMPLE): the Bash, Edit and Read tools, a
@@ -51,7 +52,7 @@ export const defaultDistribution: string[] = ['settings-env', 'read', 'write', '
  * loaded at all.
  */
 export const minimalDistribution: (string | [string, Record<string, unknown>])[] = [
-  'settings-env', ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', ['mcp', { launchServersOnly: true }], 'structured-output', 'compaction', 'prompt-cache',
+  'settings-env', ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', ['mcp', { launchServersOnly: true }], 'structured-output', 'compaction', 'prompt-cache', ['prompt-snapshot', { default: 'off' }],
 ]
 
 /**

@@ -37,6 +37,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.title ? { title: o.title } : {}),
         // Read by the context and memory mods: their per-machine sections go in the first user message.
         ...(excludesDynamicSections(o) ? { excludeDynamicSections: true } : {}),
+        // Read by the prompt-snapshot mod: whether the system prompt is recorded and sent as recorded.
+        ...(snapshotFlag(o) ? { systemPromptSnapshot: snapshotFlag(o) } : {}),
         // Read by the commands mod: no skills, no Skill tool.
         ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
       }
@@ -49,6 +51,15 @@ function excludesDynamicSections(o: QueryOptions): boolean {
   const p = o.systemPrompt
   const preset = typeof p === 'object' && !Array.isArray(p) && p.type === 'preset' && p.excludeDynamicSections === true
   return preset || o.extraArgs?.['exclude-dynamic-system-prompt-sections'] !== undefined
+}
+
+/** The prompt's `snapshot` (a custom or preset prompt object), or the CLI's `--system-prompt-snapshot on|off` (an SDK pass-through flag too). */
+function snapshotFlag(o: QueryOptions): 'on' | 'off' | undefined {
+  const p = o.systemPrompt
+  const given = typeof p === 'object' && !Array.isArray(p) ? p.snapshot : undefined
+  if (given !== undefined) return given ? 'on' : 'off'
+  const arg = o.extraArgs?.['system-prompt-snapshot']
+  return arg === 'on' || arg === 'off' ? arg : undefined
 }
 
 /** `settings` as a list of `--settings` values: the Agent SDK's one path or settings object becomes one entry. */

@@ -153,8 +153,8 @@ function startReloads(session: Session, start: SessionStartInput): void {
 }
 
 function resumedFrom(resumed: ResumeState): ResumedFrom {
-  const { lastActivityMs, carried, lastResponse } = resumed.rebuilt
-  return { ...resumed.from, lastActivityMs, ...(carried ? { carried } : {}), ...(lastResponse ? { lastResponse } : {}) }
+  const { lastActivityMs, carried, lastResponse, attachments } = resumed.rebuilt
+  return { ...resumed.from, lastActivityMs, ...(carried ? { carried } : {}), ...(lastResponse ? { lastResponse } : {}), ...(attachments ? { attachments } : {}) }
 }
 
 /** A resumed session goes on in the mode it was in, except the two no one should inherit unawares (spec §5.3). */

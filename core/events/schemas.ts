@@ -47,6 +47,7 @@ export const payloadSchemas = {
       sessionId: text, transcriptPath: text, leafUuid: text.nullable(), lastActivityMs: z.number(),
       carried: z.looseObject({ todos: z.array(z.unknown()).optional(), readFiles: z.array(z.looseObject({ path: text, whole: z.boolean() })).optional() }).optional(),
       lastResponse: z.looseObject({ atMs: z.number(), contextTokens: z.number() }).optional(),
+      attachments: z.record(z.string(), z.looseObject({})).optional(),
     }).optional(),
   }),
   'prompt.submit': z.looseObject({ text, attachments: z.array(z.looseObject({ type: z.enum(['image', 'document']), mediaType: z.string().optional(), filename: z.string().optional() })).optional(), context: z.array(text).optional(), origin, wait: z.boolean(), turnId: text.optional() }),

@@ -34,6 +34,8 @@ export type SessionSource = 'startup' | 'resume' | 'fork' | 'clear' | 'compact'
  * The transcript a resumed or forked session was loaded from, and the last message taken from it.
  * `carried`: what its last compaction recorded of state the compacted history no longer shows
  * (the todo list, the files read); the history after that compaction still comes first.
+ * `attachments`: what mods recorded beside the conversation since its last compaction (the last
+ * line of each `attachment.type`), for the mod that wrote it to go on from.
  */
 export interface ResumedFrom {
   sessionId: string
@@ -43,6 +45,7 @@ export interface ResumedFrom {
   carried?: { todos?: unknown[]; readFiles?: { path: string; whole: boolean }[] }
   /** The transcript's last response of the model: when it came, and the tokens of its context (input, cache reads and writes, output). */
   lastResponse?: { atMs: number; contextTokens: number }
+  attachments?: Record<string, Record<string, unknown>>
 }
 /**
  * `transcriptPath` is where this session's transcript belongs (the transcripts mod writes it).

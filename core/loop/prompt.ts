@@ -60,15 +60,23 @@ export async function composeSystemPrompt(session: Session, model: string, tools
   const composed = bus.has('prompt.compose')
     ? (await bus.emit('prompt.compose', { model, tools, sections, ...(agentId ? { agentId } : {}) })).sections
     : sections
-  // What the caller appends (the preset's `append`, --append-system-prompt) ends the prompt, after
-  // what mods added (the environment, the git status), as the spec places it (loop-and-sdk §4.2).
-  const last = (s: PromptSection) => s.id === 'append' || s.id === 'append_cli'
-  const placed = [...composed.filter((s) => !last(s)), ...composed.filter(last)]
-  const ordered = [...placed.filter((s) => s.scope === 'shared'), ...placed.filter((s) => s.scope !== 'shared')].filter((s) => s.text !== '')
+  const ordered = placeSections(composed)
   return {
     blocks: ordered.map((s, i) => ({ type: 'text', text: i < ordered.length - 1 ? `${s.text}\n\n` : s.text })),
     sections: ordered.map((s) => ({ id: s.id, scope: s.scope === 'shared' ? 'shared' : 'session' })),
   }
+}
+
+/**
+ * The composed sections in the order they are sent: the shared ones first, and what the caller
+ * appends (the preset's `append`, --append-system-prompt) last, after what mods added (the
+ * environment, the git status), as the spec places it (loop-and-sdk §4.2); empty ones left out.
+ * Placing placed sections again changes nothing.
+ */
+export function placeSections(composed: readonly PromptSection[]): PromptSection[] {
+  const last = (s: PromptSection) => s.id === 'append' || s.id === 'append_cli'
+  const placed = [...composed.filter((s) => !last(s)), ...composed.filter(last)]
+  return [...placed.filter((s) => s.scope === 'shared'), ...placed.filter((s) => s.scope !== 'shared')].filter((s) => s.text !== '')
 }
 
 /** A section's text as prompt.section answered it, asked once per session. */

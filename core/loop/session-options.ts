@@ -23,7 +23,7 @@ export interface SessionOptions {
   /**
    * The Agent SDK's pass-through CLI flags (name → value, null for a bare flag). modloop honours
    * `replay-user-messages`: each prompt's user message is yielded back with its uuid (`isReplay`);
-   * mods read `exclude-dynamic-system-prompt-sections` (runtime/launch-options.ts).
+   * mods read `exclude-dynamic-system-prompt-sections` and `system-prompt-snapshot` (runtime/launch-options.ts).
    */
   extraArgs?: Record<string, string | null>
   maxTokens?: number

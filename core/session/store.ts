@@ -66,6 +66,8 @@ export interface Rebuilt {
   droppedTokens?: number
   /** The lines the session's edits had changed when it stopped: a resumed session counts on from them. */
   linesChanged?: LinesChanged
+  /** What mods recorded beside the conversation since its last compaction: the last of each kind (ResumedFrom's `attachments`). */
+  attachments?: Record<string, Record<string, unknown>>
 }
 
 export interface Carried { todos?: unknown[]; readFiles?: { path: string; whole: boolean }[] }

@@ -10,6 +10,7 @@ import { isPrompt, TURN_RESULT, type CustomTitleEntry, type UserEntry } from './
 import { subagentTranscriptPath } from './store/paths.js'
 import { chainTo, readTranscript } from './store/transcript-read.js'
 import { VERSION } from '../../core/version.js'
+import { uuid as newUuid } from '../../core/random.js'
 import { gitBranch } from './git-branch.js'
 import { toLine, type LineBase } from './lines.js'
 import { TranscriptWriter } from './writer.js'
@@ -27,6 +28,12 @@ const options = builtinOptions('transcripts', () => z.object({
 export interface TranscriptsApi {
   /** Records the session's title (`modloop sessions list` shows it) as a `custom-title` line. */
   setTitle(sessionId: string, title: string): void
+  /**
+   * Records what a mod keeps beside the conversation as an `attachment` line hung from the message
+   * written last, off the chain of messages. A resumed session's `resumedFrom.attachments` gives
+   * back the last of each `type` recorded since its last compaction.
+   */
+  attach(sessionId: string, attachment: { type: string; [field: string]: unknown }): void
 }
 
 declare module '../../core/mod/capabilities.js' {
@@ -76,7 +83,13 @@ export default defineMod({
       if (r) write(r, () => r.main.appendDetached({ ...line }))
       if (r?.journal && !r.held) void stored(r.journal, $.log)
     }
-    $.capability.provide('transcripts', { setTitle })
+    const attach = (sessionId: string, attachment: { type: string; [field: string]: unknown }): void => {
+      const r = open.get(sessionId)
+      if (!r) return
+      write(r, () => r.main.appendDetached({ parentUuid: r.main.leaf, ...r.base, type: 'attachment', attachment, uuid: newUuid(), timestamp: new Date().toISOString() }))
+      if (r.journal && !r.held) void stored(r.journal, $.log)
+    }
+    $.capability.provide('transcripts', { setTitle, attach })
 
     on('session.start', async ($, e, next) => {
       await registerCommands($, [{ name: 'rename', description: 'Give the session a title (`--resume <title>` and `modloop sessions list` know it by it)', argumentHint: '<name>', kind: 'local' }])

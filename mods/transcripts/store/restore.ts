@@ -1,4 +1,5 @@
-import type { StoredSession } from '../../../core/session/store.js'
+import type { Rebuilt, StoredSession } from '../../../core/session/store.js'
+import type { MessageEntry, TranscriptEntry } from './entry.js'
 import { rebuildHistory } from './rebuild.js'
 import { bridgedLinks, chainTo, type ReadTranscript } from './transcript-read.js'
 
@@ -7,6 +8,8 @@ export function restoreSession(sessionId: string, location: string, read: ReadTr
   const warnings = [...read.warnings]
   const chain = chainTo(read.entries, at)
   const rebuilt = rebuildHistory(chain)
+  const attachments = attachmentsOn(read.entries, chain)
+  if (attachments) rebuilt.attachments = attachments
   const bridged = bridgedLinks(chain)
   if (bridged > 0) {
     warnings.push(`${location}: ${bridged} line${bridged === 1 ? '' : 's'} named a parent line that is not in the file (damaged and skipped); linked to the line written before instead`)
@@ -18,4 +21,23 @@ export function restoreSession(sessionId: string, location: string, read: ReadTr
     warnings.push(`${location}: ${rebuilt.repaired} tool call${rebuilt.repaired === 1 ? '' : 's'} had no result (the session stopped while ${rebuilt.repaired === 1 ? 'it' : 'they'} ran); answered with an error`)
   }
   return { sessionId, location, leafUuid: chain.at(-1)?.uuid ?? null, rebuilt, warnings }
+}
+
+/**
+ * The attachment lines mods recorded beside the chain (each names the message it was written
+ * after as its `parentUuid`) since the chain's last compaction: the last of each type. One hung
+ * from another branch, or from before the compaction, is not this conversation's.
+ */
+function attachmentsOn(entries: readonly TranscriptEntry[], chain: readonly MessageEntry[]): Rebuilt['attachments'] {
+  const at = new Map(chain.map((e, i) => [e.uuid, i]))
+  const boundary = chain.findLastIndex((e) => e.type === 'system' && e.subtype === 'compact_boundary')
+  let found: Record<string, Record<string, unknown>> | undefined
+  for (const e of entries) {
+    const attachment = e.type === 'attachment' ? e.attachment : undefined
+    if (typeof attachment !== 'object' || attachment === null || typeof (attachment as { type?: unknown }).type !== 'string') continue
+    const place = typeof e.parentUuid === 'string' ? at.get(e.parentUuid) : undefined
+    if (place === undefined || place < boundary) continue
+    ;(found ??= {})[(attachment as { type: string }).type] = attachment as Record<string, unknown>
+  }
+  return found
 }
