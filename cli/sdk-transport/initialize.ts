@@ -13,6 +13,7 @@ export interface InitializeRequest {
   jsonSchema?: Record<string, unknown>
   systemPrompt?: string[]
   appendSystemPrompt?: string
+  systemPromptSnapshot?: boolean
   agents?: QueryOptions['agents']
   toolAliases?: Record<string, string>
   plugins?: { type: 'local'; path: string }[]
@@ -47,6 +48,8 @@ export function initializeOptions(req: InitializeRequest, wire: Wire, proxies: M
   if (req.systemPrompt === undefined) options.systemPrompt = { type: 'preset', preset: 'modloop' }
   else if (Array.isArray(req.systemPrompt) && req.systemPrompt.some((p) => typeof p === 'string' && p.trim() !== '')) options.systemPrompt = req.systemPrompt
   if (req.appendSystemPrompt) options.appendSystemPrompt = req.appendSystemPrompt
+  // The prompt's `snapshot`, which the SDK sends here rather than as a flag.
+  if (typeof req.systemPromptSnapshot === 'boolean') options.extraArgs = { 'system-prompt-snapshot': req.systemPromptSnapshot ? 'on' : 'off' }
   if (req.agents) options.agents = req.agents
   if (typeof req.title === 'string' && req.title.trim()) options.title = req.title
   if (req.toolAliases) options.toolAliases = req.toolAliases
@@ -83,6 +86,7 @@ export function joinOptions(base: QueryOptions, added: Partial<QueryOptions>): Q
     ...(added.settings !== undefined ? { settings: [...settingsList(base.settings), ...settingsList(added.settings)] } : {}),
     ...(added.disallowedTools ? { disallowedTools: [...(base.disallowedTools ?? []), ...added.disallowedTools] } : {}),
     ...(added.additionalDirectories ? { additionalDirectories: [...(base.additionalDirectories ?? []), ...added.additionalDirectories] } : {}),
+    ...(added.extraArgs ? { extraArgs: { ...base.extraArgs, ...added.extraArgs } } : {}),
   }
 }
 

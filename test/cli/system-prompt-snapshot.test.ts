@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { PassThrough } from 'node:stream'
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transcriptPath } from '../../mods/transcripts/store/paths.js'
 import { readLines } from '../sessions/helpers.js'
 import { runCli } from '../helpers/cli.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { main } from '../../cli/main.js'
 
 let dir: string
 let home: string
@@ -86,5 +89,26 @@ describe('--system-prompt-snapshot: the system prompt recorded once per conversa
     expect(r.code).toBe(2)
     expect(r.err).toContain("--system-prompt-snapshot must be on or off, not 'OFF'")
     expect(r.requests).toHaveLength(0)
+  })
+
+  it("the Agent SDK's systemPrompt.snapshot, which its initialize request carries as systemPromptSnapshot", async () => {
+    const sdk = async (snapshot: boolean) => {
+      const server = await startFakeAnthropic({ script: [{ reply: 'ok' }] })
+      const stdin = new PassThrough()
+      let result: any
+      const io = {
+        stdout: { write: (t: string) => { for (const l of t.split('\n').filter(Boolean)) if (JSON.parse(l).type === 'result') (result = JSON.parse(l), stdin.end()) } },
+        stderr: { write: () => {} }, stdin, cwd: dir,
+        env: { ...process.env, ...env(), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test' },
+      }
+      const code = main(['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'], io as never)
+      stdin.write(`${JSON.stringify({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', systemPromptSnapshot: snapshot } })}\n`)
+      stdin.write(`${JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: 'hi' }, parent_tool_use_id: null })}\n`)
+      expect(await code).toBe(0)
+      await server.close()
+      return result.session_id as string
+    }
+    expect(snapshots(await sdk(false))).toHaveLength(0)
+    expect(snapshots(await sdk(true))).toHaveLength(1)
   })
 })
