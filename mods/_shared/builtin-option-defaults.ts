@@ -19,6 +19,7 @@ export const BUILTIN_OPTION_DEFAULTS: Record<string, string> = {
   "output-styles": "{}",
   "permissions": "{\"allow\":[],\"ask\":[],\"deny\":[],\"additionalDirectories\":[],\"planTools\":true}",
   "prompt-cache": "{\"enabled\":true,\"ttl\":\"5m\"}",
+  "prompt-snapshot": "{\"default\":\"on\"}",
   "read": "{\"additionalDirectories\":[]}",
   "settings-env": "{}",
   "shell-hooks": "{\"settingSources\":[\"user\",\"project\",\"local\"],\"walkUpToGitRoot\":false,\"includeHookEvents\":false,\"idleNotifyMs\":60000}",

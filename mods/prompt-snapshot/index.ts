@@ -5,14 +5,15 @@ import type { PromptSection } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { placeSections } from '../../core/loop/prompt.js'
 import { fromRecord, toRecord, type Snapshot } from './record.js'
+import { builtinOptions } from '../_shared/builtin-options.js'
 
-const options = z.object({
+const options = builtinOptions('prompt-snapshot', () => z.object({
   /**
    * Whether to record when neither `--system-prompt-snapshot` nor query()'s `systemPrompt.snapshot`
    * says: `on`, as Claude Code; the minimal distribution (`--bare`) has `off`.
    */
   default: z.enum(['on', 'off']).default('on'),
-})
+}))
 
 interface Conversation {
   on: boolean
