@@ -9,12 +9,13 @@
 // needed (sucrase from a one-file build of its own).
 import { build } from 'esbuild'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import Module from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { fastNamespaces } from './fast-namespaces.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -203,6 +204,14 @@ await build({
   minifySyntax: true,
   logLevel: 'warning',
 })
+
+// ES module namespaces built in V8's dictionary mode (see the file), before any code cache is made.
+for (const dir of ['bin', 'vendor']) {
+  for (const name of readdirSync(join(root, 'dist', dir)).filter((n) => n.endsWith('.cjs'))) {
+    const file = join(root, 'dist', dir, name)
+    writeFileSync(file, fastNamespaces(readFileSync(file, 'latin1'), file), 'latin1')
+  }
+}
 
 // The CLI's code cache is written by the first run that finds none, and kept while it is taken.
 // A first run of `modloop --version` would leave a cache of its few functions for good, and every
