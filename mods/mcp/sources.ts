@@ -53,7 +53,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 // Each built on first use: a file's shape only where that file is there to read.
 const jsonObject = onFirstUse(() => z.record(z.string(), z.unknown()))
 const withServers = onFirstUse(() => z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).optional() }))
-const launchFlags = onFirstUse(() => withServers().extend({ strictMcpConfig: z.boolean().optional() }))
+const launchFlags = onFirstUse(() => withServers().extend({ strictMcpConfig: z.boolean().optional(), settingSources: z.array(z.string()).optional() }))
 const userFile = onFirstUse(() => z.looseObject({
   mcpServers: z.record(z.string(), z.unknown()).optional(),
   projects: z.record(z.string(), withServers()).optional(),
@@ -65,6 +65,8 @@ const userFile = onFirstUse(() => z.looseObject({
  * `cwd` and of every folder above it (only in a trusted workspace; see {@link readProjectServers}), the user's per-project entry in `.claude.json`, then `query()` options.
  * A file that cannot be read is skipped with a warning; a bad server is kept, failed, with why.
  * With the launch flags' `strictMcpConfig` (`--strict-mcp-config`), or the `launchServersOnly` option, only the query's servers count.
+ * The launch's `settingSources` (`--setting-sources`) picks the scopes too, as in Claude Code: the user's
+ * `.claude.json` servers with `user`, `.mcp.json` with `project`, the per-project entry with `local`.
  */
 export async function collectServers(input: SourceInput): Promise<{ servers: ServerEntry[]; warnings: string[] }> {
   const { cwd, options, env } = input
@@ -84,9 +86,10 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
     return { servers: disable([...byName.values()], options), warnings }
   }
 
+  const sources = new Set(flags.success ? flags.data.settingSources ?? ['user', 'project', 'local'] : [])
   const userPath = userConfigFile(options.home, env)
-  const user = await readJson(userPath, userFile, warnings)
-  add('user', userPath, user?.mcpServers)
+  const user = sources.has('user') || sources.has('local') ? await readJson(userPath, userFile, warnings) : undefined
+  if (sources.has('user')) add('user', userPath, user?.mcpServers)
   const configDir = env('CLAUDE_CONFIG_DIR') || join(options.home ?? env('HOME') ?? homedir(), '.claude')
   for (const plugin of input.plugins ?? []) {
     const file = join(plugin.root, '.mcp.json')
@@ -109,7 +112,7 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
   }
   add('config', 'the modloop config (mcpServers)', options.servers)
 
-  const project = await readProjectServers(cwd, warnings)
+  const project = sources.has('project') ? await readProjectServers(cwd, warnings) : new Map()
   if (project.size > 0) {
     const trust = await input.projectTrust()
     const approved = trust.trusted && input.projectApproved ? await input.projectApproved() : () => true
@@ -126,7 +129,7 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
 
   // The project's key (its git root) is worked out only when the file keeps projects at all.
   const projects = user?.projects
-  if (projects) {
+  if (projects && sources.has('local')) {
     const key = await projectKey(cwd)
     const real = await realpath(cwd).catch(() => cwd)
     // An entry under the folder's own path (where modloop looked before it keyed them as Claude Code does) still counts when the project's has none.
