@@ -50,9 +50,10 @@ export const HEADLESS_OPTIONS = {
   autocompact: { type: 'string' },
   'exclude-dynamic-system-prompt-sections': { type: 'boolean' },
   'system-prompt-snapshot': { type: 'string' },
-  // Claude Code's minimal and safe modes (cli/start-mode.ts).
+  // Claude Code's minimal, safe and restricted modes (cli/start-mode.ts).
   bare: { type: 'boolean' },
   'safe-mode': { type: 'boolean' },
+  restricted: { type: 'boolean' },
   // The Agent SDK's flags, so an application written for it starts this CLI unchanged (cli/sdk-flags.ts).
   ...SDK_FLAGS,
 } as const satisfies OptionSpecs

@@ -13,12 +13,12 @@ import { tuneHeapForLongSession, underWay } from './heap.js'
 import { reasoningOptions } from './reasoning-options.js'
 import { pluginDirSpecs } from './plugin-dirs.js'
 import { usageError } from './usage-error.js'
-import { refuseBypassAsRoot } from './root-bypass.js'
+import { refuseBypass } from './root-bypass.js'
 import { headlessPrompt } from './piped-input.js'
 import { guardProcess } from './process-guard.js'
 import { PERMISSION_MODES, permissionModeOf } from '../core/permission-modes.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
-import { safeMode, sessionBuiltins, startModeEnv } from './start-mode.js'
+import { restrictedMode, safeMode, sessionBuiltins, startModeEnv } from './start-mode.js'
 import { sdkFlagOptions } from './sdk-flags.js'
 import { agentsFlag } from './agents-flag.js'
 import { autocompactEnv } from './autocompact-flag.js'
@@ -52,7 +52,7 @@ export const headless: CommandRun = async ({ values, positionals, io }) => {
   markEntrypoint(io, 'sdk-cli')
   const store = await chooseSessionStore(values, options.cwd ?? io.cwd, options.log)
   try {
-    options.builtins = await sessionBuiltins(await builtinsWith(store), options.env ?? io.env)
+    options.builtins = await sessionBuiltins(await builtinsWith(store), options.env ?? io.env, [], options.tools)
     if (rewindTo !== undefined) return await rewindFilesOnly(rewindTo, prompt, options, io)
     return await run(format, prompt, options, values, io)
   } finally {
@@ -170,17 +170,21 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
   const named = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
   const mode = named === undefined ? undefined : permissionModeOf(named)
   if (named !== undefined && mode === undefined) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (or manual, the same as default)`)
-  refuseBypassAsRoot(mode === 'bypassPermissions' || values['allow-dangerously-skip-permissions'] === true, io.env)
+  const env = startModeEnv(values, io.env)
+  const restricted = restrictedMode(env)
+  refuseBypass(mode === 'bypassPermissions' || values['allow-dangerously-skip-permissions'] === true, restricted, io.env)
   const sdk = sdkFlagOptions(values)
   for (const warning of sdk.warnings) io.stderr.write(`modloop: ${warning}\n`)
   return {
     ...sdk.options,
+    // Restricted mode reads none of the person's settings files (--settings and managed ones still apply).
+    ...(restricted ? { settingSources: [] } : {}),
     cwd: str(values, 'cwd') ?? io.cwd,
-    env: autocompactEnv(str(values, 'autocompact'), startModeEnv(values, io.env)),
+    env: autocompactEnv(str(values, 'autocompact'), env),
     config: str(values, 'config'),
     configLabel: '--config',
     // Safe mode starts without the person's plugins, --plugin-dir ones among them, as Claude Code's does.
-    mods: [...(list(values, 'mod') ?? []), ...(safeMode(startModeEnv(values, io.env)) ? [] : pluginDirSpecs(values, str(values, 'cwd') ?? io.cwd, io.env))],
+    mods: [...(list(values, 'mod') ?? []), ...(safeMode(env) ? [] : pluginDirSpecs(values, str(values, 'cwd') ?? io.cwd, io.env))],
     strictMods: values['strict-mods'] === true,
     model: str(values, 'model'),
     fallbackModel: str(values, 'fallback-model'),

@@ -77,7 +77,7 @@ async function runInteractive(values: Values, positionals: string[], io: Io, giv
   // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
   const store = await chooseSessionStore(values, here, given.log)
   try {
-    return await runSurface({ ...given, builtins: await sessionBuiltins(await builtinsWith(store), given.env ?? io.env, ['terminal-ui']), cwd: here }, positionals, io, term, relay, { resumeFlags: flags, ...(made?.worktree ? { worktree: made.worktree } : {}) })
+    return await runSurface({ ...given, builtins: await sessionBuiltins(await builtinsWith(store), given.env ?? io.env, ['terminal-ui'], given.tools), cwd: here }, positionals, io, term, relay, { resumeFlags: flags, ...(made?.worktree ? { worktree: made.worktree } : {}) })
   } finally {
     await store?.close()
   }

@@ -12,3 +12,9 @@ export function refuseBypassAsRoot(bypass: boolean, env: Record<string, string |
     '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons (in a container or sandbox, IS_SANDBOX=1 allows it)',
     { field: 'permissionMode', stage: 'usage' })
 }
+
+/** Restricted mode refuses the mode outright, as Claude Code does, before the check for root. */
+export function refuseBypass(bypass: boolean, restricted: boolean, env: Record<string, string | undefined>): void {
+  if (bypass && restricted) throw new ModloopError('MODLOOP_ERR_RESTRICTED_BYPASS', 'bypassPermissions not supported in restricted mode', { field: 'permissionMode', stage: 'usage' })
+  refuseBypassAsRoot(bypass, env)
+}

@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   MODLOOP_ERR_JOB: 'a job could not be submitted, run or found',
   MODLOOP_ERR_WORKTREE: 'a git worktree could not be made, entered or removed',
   MODLOOP_ERR_ROOT_BYPASS: 'skipping permission checks was refused: the process runs as root',
+  MODLOOP_ERR_RESTRICTED_BYPASS: 'skipping permission checks was refused: restricted mode is on',
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -63,3 +63,17 @@ export const minimalDistribution: (string | [string, Record<string, unknown>])[]
 export const safeDistribution: (string | [string, Record<string, unknown>])[] = defaultDistribution
   .filter((name) => !['shell-hooks', 'memory', 'mcp', 'output-styles'].includes(name))
   .map((name) => (name === 'commands' ? ['commands', { commands: false, skills: false }] : name === 'agent' ? ['agent', { fileAgents: false }] : name))
+
+/**
+ * Claude Code's restricted mode (`--restricted`, CLAUDE_CODE_RESTRICTED): the default distribution
+ * without the tools that run commands or code or reach the web unasked (Bash, Monitor, WebFetch,
+ * CronCreate), unless the launch names its tools (`--tools`): then that list alone picks them.
+ * The settings files are left out by the launch itself (`settingSources: []`), which also keeps
+ * their memory files, commands, skills, agent files and MCP servers out.
+ */
+export function restrictedDistribution(toolsNamed: boolean): (string | [string, Record<string, unknown>])[] {
+  if (toolsNamed) return defaultDistribution
+  return defaultDistribution
+    .filter((name) => !['bash', 'monitor', 'web-fetch'].includes(name))
+    .map((name) => (name === 'cron' ? ['cron', { create: false }] : name))
+}

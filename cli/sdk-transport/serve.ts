@@ -50,7 +50,7 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
   const abort = new AbortController()
   const options: QueryOptions = {
     ...joined, abortController: abort,
-    builtins: await sessionBuiltins(await builtinsWith(undefined), joined.env ?? io.env),
+    builtins: await sessionBuiltins(await builtinsWith(undefined), joined.env ?? io.env, [], joined.tools),
     ...(values['permission-prompt-tool'] === 'stdio' ? { canUseTool: askSdk(wire) } : {}),
   }
   const { query } = await import('../../entry.js')

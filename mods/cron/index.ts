@@ -18,6 +18,8 @@ const OWNER_RETRY_MS = 60_000
 const options = builtinOptions('cron', () => z.object({
   /** The clock jobs run on; `$.clock` unless given (a test passes one it moves by hand). */
   clock: z.custom<CronClock>((v) => typeof (v as CronClock)?.now === 'function' && typeof (v as CronClock)?.after === 'function').optional(),
+  /** Offer CronCreate; Claude Code's restricted mode leaves it out, keeping CronList and CronDelete. */
+  create: z.boolean().default(true),
 }))
 
 /**
@@ -137,7 +139,8 @@ export default defineMod({
         if (why === undefined && !claim()) waitForOwner()
         return why
       }
-      if (!cronOff) for (const tool of cronTools(scheduler, () => clock.now(), saved)) await registerTool($, tool)
+      const offered = cronTools(scheduler, () => clock.now(), saved).filter((t) => opts.create || t.name !== 'CronCreate')
+      if (!cronOff) for (const tool of offered) await registerTool($, tool)
       await registerTool($, wakeupTool(scheduler, () => clock.now()))
       const r = await next(e)
       if (!cronOff) await registerCommands($, [{ name: 'loop', description: 'Run a prompt again and again: every [interval] (/loop 5m <prompt>), or paced by the model when no interval is given', argumentHint: '[interval] <prompt>', kind: 'prompt' }])

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,5 +29,56 @@ describe('--setting-sources and MCP servers', () => {
     expect(servers(none)).toEqual(['cfg'])
     const project = await runCli(['-p', 'hi', '--setting-sources', 'project', '--mcp-config', cfg], { script: [{ reply: 'ok' }], cwd: p.cwd, env: p.env })
     expect(servers(project)).toEqual(['cfg', 'proj'])
+  })
+})
+
+/** A project whose user, project and local settings each set an env value and a UserPromptSubmit hook (sh) that leaves a file; CLAUDE.md says PINEAPPLE. */
+function settingsProject() {
+  const cwd = mkdtempSync(join(tmpdir(), 'modloop-restricted-'))
+  const home = join(cwd, 'home')
+  mkdirSync(join(home, '.claude'), { recursive: true })
+  mkdirSync(join(cwd, '.claude'))
+  const settings = (level: string) => JSON.stringify({ env: { [`FROM_${level}`]: 'yes' }, hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `touch '${join(cwd, `ran-${level}`)}'` }] }] } })
+  writeFileSync(join(home, '.claude', 'settings.json'), settings('user'))
+  writeFileSync(join(cwd, '.claude', 'settings.json'), settings('project'))
+  writeFileSync(join(cwd, '.claude', 'settings.local.json'), settings('local'))
+  writeFileSync(join(cwd, 'flag.json'), settings('flag'))
+  writeFileSync(join(cwd, 'CLAUDE.md'), 'Remember PINEAPPLE\n')
+  return { cwd, env: { HOME: home, MODLOOP_HOME: join(home, 'modloop') } }
+}
+
+const toolNames = (r: Awaited<ReturnType<typeof runCli>>) => (r.requests[0]!.body as { tools: { name: string }[] }).tools.map((t) => t.name)
+
+describe('restricted mode (--restricted, CLAUDE_CODE_RESTRICTED)', () => {
+  it('offers no tool that runs commands or code or fetches (Bash, Monitor, WebFetch, CronCreate) unless --tools names it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'modloop-restricted-'))
+    const on = await runCli(['-p', 'hi', '--restricted'], { script: [{ reply: 'ok' }], cwd })
+    expect(on.code, on.err).toBe(0)
+    expect(toolNames(on)).toEqual(expect.arrayContaining(['Read', 'Write', 'Edit', 'NotebookEdit', 'Glob', 'Grep', 'Agent', 'CronList', 'CronDelete', 'WebSearch']))
+    expect(toolNames(on).filter((n) => ['Bash', 'Monitor', 'WebFetch', 'CronCreate'].includes(n))).toEqual([])
+    const env = await runCli(['-p', 'hi'], { script: [{ reply: 'ok' }], cwd, env: { CLAUDE_CODE_RESTRICTED: '1' } })
+    expect(toolNames(env)).toEqual(toolNames(on))
+    const named = await runCli(['-p', 'hi', '--restricted', '--tools', 'Bash,Read'], { script: [{ reply: 'ok' }], cwd })
+    expect(toolNames(named).sort()).toEqual(['Bash', 'Read'])
+  })
+
+  it('reads no user, project or local settings file, nor CLAUDE.md; --settings still applies', async () => {
+    const p = settingsProject()
+    const echo = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'echo "u=$FROM_user p=$FROM_project l=$FROM_local f=$FROM_flag"' } } }] }, { reply: 'done' }]
+    const r = await runCli(['-p', 'hi', '--restricted', '--tools', 'Bash', '--allowedTools', 'Bash', '--settings', join(p.cwd, 'flag.json')], { script: echo, cwd: p.cwd, env: p.env })
+    expect(r.code, r.err).toBe(0)
+    expect(JSON.stringify(r.requests[1]!.body)).toContain('u= p= l= f=yes')
+    expect(JSON.stringify(r.requests[0]!.body)).not.toContain('PINEAPPLE')
+    expect(['user', 'project', 'local', 'flag'].filter((level) => existsSync(join(p.cwd, `ran-${level}`)))).toEqual(['flag'])
+  })
+
+  it('refuses bypassPermissions, however asked for, with exit 1 before any request', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'modloop-restricted-'))
+    for (const flags of [['--permission-mode', 'bypassPermissions'], ['--dangerously-skip-permissions'], ['--allow-dangerously-skip-permissions']]) {
+      const r = await runCli(['-p', 'hi', '--restricted', ...flags], { script: [{ reply: 'ok' }], cwd })
+      expect(r.code, flags.join(' ')).toBe(1)
+      expect(r.err).toContain('bypassPermissions not supported in restricted mode')
+      expect(r.requests).toEqual([])
+    }
   })
 })
