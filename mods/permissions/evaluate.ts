@@ -38,6 +38,10 @@ export async function decide(policy: Policy, facts: CallFacts): Promise<Verdict>
       return { decision: 'deny', ...by(rule), reason: `Permission to use ${facts.tool} has been denied by the rule ${rule.text} (${rule.source.label}).` }
     }
   }
+  // Confined, a file tool stays in the working directories whatever a rule, the mode or a granted directory would allow.
+  if (policy.confined && (READ_TOOLS.has(facts.tool) || EDIT_TOOLS.has(facts.tool)) && facts.path && !inside(policy.roots, facts.path)) {
+    return { decision: 'deny', rule: '[confined]', reason: confinedReason(policy, facts.path) }
+  }
   const pathDeny = facts.bash ? await bashPathDeny(policy, facts) : undefined
   if (pathDeny) return pathDeny
   const hidden = facts.bash && deniedInScript(policy, facts.bash)
@@ -266,6 +270,15 @@ async function allInside(policy: Policy, words: readonly string[], dir: string):
 /** Inside the working directories: the path as given and its real target both. */
 export function inside(roots: Roots, facts: PathFacts): boolean {
   return roots.lexical.some((r) => isInside(r, facts.lexical)) && roots.real.some((r) => isInside(r, facts.real))
+}
+
+/** Claude Code's words for a file tool call restricted mode keeps in: the path, through its symlink when that is what leads out. */
+function confinedReason(policy: Policy, path: PathFacts): string {
+  const roots = policy.roots.lexical.join(', ')
+  const where = path.real !== path.lexical && policy.roots.lexical.some((r) => isInside(r, path.lexical))
+    ? `${path.lexical} resolves through a symlink to ${path.real}, which is outside ${roots}`
+    : `${path.lexical} is outside ${roots}`
+  return `${where}; --restricted confines the file tools to the working directory.`
 }
 
 function askReason(policy: Policy, facts: CallFacts, unapproved: string | undefined): string {

@@ -18,7 +18,9 @@ export const NARROW_MODES: ReadonlySet<string> = new Set<Mode>(['default', 'plan
 export async function loadPolicy(input: LoadInput): Promise<Policy> {
   const { layers, trustFlag, warnings } = await readLayers(input)
   const trusted = await workspaceTrusted(input.cwd, trustFlag, input.options, input.env, warnings)
-  return buildPolicy(layers, { cwd: input.cwd, home: homeOf(input.options), trusted, warnings })
+  const policy = await buildPolicy(layers, { cwd: input.cwd, home: homeOf(input.options), trusted, warnings })
+  if (input.options.confineFileTools) policy.confined = true
+  return policy
 }
 
 export async function buildPolicy(layers: readonly Layer[], ctx: { cwd: string; home: string; trusted: boolean; warnings?: string[] }): Promise<Policy> {

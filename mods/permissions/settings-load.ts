@@ -28,6 +28,11 @@ export const permissionsOptions = builtinOptions('permissions', () => z.object({
   disableBypassPermissionsMode: z.literal('disable').optional(),
   /** Offer ExitPlanMode (and EnterPlanMode where a plan can be approved); Claude Code's minimal mode offers neither. */
   planTools: z.boolean().default(true),
+  /**
+   * Keep the file tools inside the working directories (the cwd and the extra ones): a call
+   * outside is denied whatever a rule or the mode says, as in Claude Code's restricted mode.
+   */
+  confineFileTools: z.boolean().default(false),
 }))
 export type PermissionsOptions = z.output<typeof permissionsOptions>
 

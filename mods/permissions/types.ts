@@ -84,6 +84,8 @@ export interface Policy {
   /** Directories other mods keep for the model (`grantDirectory`): the file tools read and write there unasked. */
   granted?: Roots
   trusted: boolean
+  /** The file tools may not leave the working directories (the mod's `confineFileTools`). */
+  confined?: boolean
   ignored: Ignored[]
   /** The source whose `disableBypassPermissionsMode` keeps bypassPermissions off, when one does. */
   bypassDisabledBy?: string

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -80,5 +80,39 @@ describe('restricted mode (--restricted, CLAUDE_CODE_RESTRICTED)', () => {
       expect(r.err).toContain('bypassPermissions not supported in restricted mode')
       expect(r.requests).toEqual([])
     }
+  })
+
+  it('confines the file tools to the working directories (--add-dir included), whatever an allow rule or acceptEdits says', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'modloop-restricted-'))
+    const [cwd, added, outside] = [join(root, 'work'), join(root, 'added'), join(root, 'outside')] as const
+    for (const d of [cwd, added, outside]) mkdirSync(d)
+    writeFileSync(join(outside, 'o.txt'), 'OUTSIDE\n')
+    writeFileSync(join(added, 'a.txt'), 'ADDED\n')
+    symlinkSync(outside, join(cwd, 'link'))
+    const calls = [
+      { name: 'Read', input: { file_path: join(outside, 'o.txt') } },
+      { name: 'Read', input: { file_path: join(cwd, 'link', 'o.txt') } },
+      { name: 'Grep', input: { pattern: 'OUT', path: outside } },
+      { name: 'Write', input: { file_path: join(outside, 'w.txt'), content: 'w' } },
+      { name: 'Read', input: { file_path: join(added, 'a.txt') } },
+      { name: 'Write', input: { file_path: join(cwd, 'w.txt'), content: 'w' } },
+    ]
+    const script = [{ reply: calls.map((tool_use) => ({ tool_use })) }, { reply: 'done' }]
+    const r = await runCli(['-p', 'hi', '--restricted', '--permission-mode', 'acceptEdits', '--add-dir', added, '--allowedTools', 'Read', 'Write', '--output-format', 'json'], { script, cwd })
+    expect(r.code, r.err).toBe(0)
+    const results = (r.requests[1]!.body as { messages: { content: unknown }[] }).messages.at(-1)!.content as { content: unknown; is_error?: boolean }[]
+    const texts = results.map((b) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)))
+    const rule = '; --restricted confines the file tools to the working directory.'
+    const dirs = `${cwd}, ${added}`
+    expect(texts.slice(0, 4)).toEqual([
+      `${join(outside, 'o.txt')} is outside ${dirs}${rule}`,
+      `${join(cwd, 'link', 'o.txt')} resolves through a symlink to ${join(outside, 'o.txt')}, which is outside ${dirs}${rule}`,
+      `${outside} is outside ${dirs}${rule}`,
+      `${join(outside, 'w.txt')} is outside ${dirs}${rule}`,
+    ])
+    expect(results.map((b) => b.is_error === true)).toEqual([true, true, true, true, false, false])
+    expect(texts[4]).toContain('ADDED')
+    expect([existsSync(join(outside, 'w.txt')), existsSync(join(cwd, 'w.txt'))]).toEqual([false, true])
+    expect(JSON.parse(r.out).permission_denials).toHaveLength(4)
   })
 })
