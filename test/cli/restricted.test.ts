@@ -82,6 +82,15 @@ describe('restricted mode (--restricted, CLAUDE_CODE_RESTRICTED)', () => {
     }
   })
 
+  it('does not enter bypassPermissions when --settings asks for it: the session runs in default mode', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'modloop-restricted-'))
+    const write = [{ reply: [{ tool_use: { name: 'Write', input: { file_path: join(cwd, 'w.txt'), content: 'w' } } }] }, { reply: 'done' }]
+    const r = await runCli(['-p', 'hi', '--restricted', '--settings', '{"permissions":{"defaultMode":"bypassPermissions"}}'], { script: write, cwd })
+    expect(r.code, r.err).toBe(0)
+    expect(r.err).toContain('bypassPermissions is not entered')
+    expect(existsSync(join(cwd, 'w.txt'))).toBe(false)
+  })
+
   it('confines the file tools to the working directories (--add-dir included), whatever an allow rule or acceptEdits says', async () => {
     const root = mkdtempSync(join(tmpdir(), 'modloop-restricted-'))
     const [cwd, added, outside] = [join(root, 'work'), join(root, 'added'), join(root, 'outside')] as const
