@@ -62,13 +62,15 @@ describe('restricted mode (--restricted, CLAUDE_CODE_RESTRICTED)', () => {
     expect(toolNames(named).sort()).toEqual(['Bash', 'Read'])
   })
 
-  it('reads no user, project or local settings file, nor CLAUDE.md; --settings still applies', async () => {
+  it('reads no user, project or local settings file, nor CLAUDE.md or the auto memory; --settings still applies', async () => {
     const p = settingsProject()
     const echo = [{ reply: [{ tool_use: { name: 'Bash', input: { command: 'echo "u=$FROM_user p=$FROM_project l=$FROM_local f=$FROM_flag"' } } }] }, { reply: 'done' }]
     const r = await runCli(['-p', 'hi', '--restricted', '--tools', 'Bash', '--allowedTools', 'Bash', '--settings', join(p.cwd, 'flag.json')], { script: echo, cwd: p.cwd, env: p.env })
     expect(r.code, r.err).toBe(0)
     expect(JSON.stringify(r.requests[1]!.body)).toContain('u= p= l= f=yes')
     expect(JSON.stringify(r.requests[0]!.body)).not.toContain('PINEAPPLE')
+    // Nor the auto memory, whose folder lies outside the working directory.
+    expect(JSON.stringify(r.requests[0]!.body)).not.toContain(join(p.env.MODLOOP_HOME, 'projects'))
     expect(['user', 'project', 'local', 'flag'].filter((level) => existsSync(join(p.cwd, `ran-${level}`)))).toEqual(['flag'])
   })
 
