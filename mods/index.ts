@@ -70,13 +70,17 @@ export const safeDistribution: (string | [string, Record<string, unknown>])[] = 
  * CronCreate), unless the launch names its tools (`--tools`): then that list alone picks them.
  * The file tools are confined to the working directories (the permissions mod's `confineFileTools`),
  * and bypassPermissions cannot be entered, whichever settings or control asks for it. No auto
- * memory: its folder lies outside the working directories.
+ * memory: its folder lies outside the working directories. In auto mode, writes to protected paths
+ * are left to the person or the permission handler, never the classifier.
  * The settings files are left out by the launch itself (`settingSources: []`), which also keeps
  * their memory files, commands, skills, agent files and MCP servers out.
  */
 export function restrictedDistribution(toolsNamed: boolean): (string | [string, Record<string, unknown>])[] {
   const confined = (name: string): string | [string, Record<string, unknown>] =>
-    name === 'permissions' ? ['permissions', { confineFileTools: true, disableBypassPermissionsMode: 'disable' }] : name === 'memory' ? ['memory', { autoMemory: false }] : name
+    name === 'permissions' ? ['permissions', { confineFileTools: true, disableBypassPermissionsMode: 'disable' }]
+      : name === 'memory' ? ['memory', { autoMemory: false }]
+      : name === 'auto-mode' ? ['auto-mode', { classifyProtectedPaths: false }]
+      : name
   if (toolsNamed) return defaultDistribution.map(confined)
   return defaultDistribution
     .filter((name) => !['bash', 'monitor', 'web-fetch'].includes(name))

@@ -13,6 +13,12 @@ const options = builtinOptions('auto-mode', () => z.object({
   maxTokens: z.number().int().min(16).max(4_096).default(256),
   /** How long one classification may take. */
   timeoutMs: z.number().int().min(1_000).default(60_000),
+  /**
+   * Whether asks about writes to protected paths (settings, git, tool configuration) go to the
+   * classifier; `false` leaves them to the person or the permission handler, as Claude Code's
+   * restricted mode does.
+   */
+  classifyProtectedPaths: z.boolean().default(true),
 }))
 
 /**
@@ -36,6 +42,7 @@ export default defineMod({
       const verdict = await next(e)
       // The user's answers to AskUserQuestion are not the classifier's to give.
       if (verdict.decision !== 'ask' || !e.tool_use_id || e.tool === ASK_USER_TOOL || (await modeOf($)) !== 'auto') return verdict
+      if (!opts.classifyProtectedPaths && verdict.rule === PROTECTED_PATH) return verdict
       const signal = AbortSignal.any([next.signal, AbortSignal.timeout(opts.timeoutMs)])
       const ruling = await classify($, opts, { tool: e.tool, input: e.input, cwd: $.session.cwd() as string, why: verdict.reason }, signal)
       if (ruling.decision === 'deny') return { decision: 'deny', rule: '[mode:auto]', reason: `The auto mode classifier refused this ${e.tool} call: ${ruling.reason}` }
@@ -45,6 +52,9 @@ export default defineMod({
     }, { before: ['permissions', 'shell-hooks'], budgetMs: opts.timeoutMs + 1_000 })
   },
 })
+
+// The rule the permissions mod's verdict names for a write to a protected path.
+const PROTECTED_PATH = '[protected-path]'
 
 /** The mode in effect, as its owner (the `permissionMode` capability) answers; else the launch flags'. */
 async function modeOf($: ModApi): Promise<string | undefined> {

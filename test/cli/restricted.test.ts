@@ -126,4 +126,16 @@ describe('restricted mode (--restricted, CLAUDE_CODE_RESTRICTED)', () => {
     expect([existsSync(join(outside, 'w.txt')), existsSync(join(cwd, 'w.txt'))]).toEqual([false, true])
     expect(JSON.parse(r.out).permission_denials).toHaveLength(4)
   })
+
+  it('in auto mode, leaves a write to a settings or git file to the person: the classifier is not asked', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'modloop-restricted-'))
+    mkdirSync(join(cwd, '.git'))
+    const allow = { reply: JSON.stringify({ decision: 'allow', reason: 'fine' }), model: 'claude-haiku-4-5' }
+    const script = [{ reply: [{ tool_use: { name: 'Write', input: { file_path: join(cwd, '.git', 'config'), content: 'x' } } }] }, allow, { reply: 'done' }]
+    const r = await runCli(['-p', 'hi', '--restricted', '--permission-mode', 'auto', '--output-format', 'json'], { script, cwd })
+    expect(r.code, r.err).toBe(0)
+    expect(existsSync(join(cwd, '.git', 'config'))).toBe(false)
+    expect(r.requests.map((q) => (q.body as { model: string }).model)).not.toContain('claude-haiku-4-5')
+    expect(JSON.parse(r.out).permission_denials).toHaveLength(1)
+  })
 })
