@@ -61,8 +61,8 @@ export const HEADLESS_OPTIONS = {
 /** The options that take several values in a row, as Claude Code's do: `--allowedTools Read Grep`. */
 export const HEADLESS_VARIADIC = ['allowedTools', 'disallowedTools', 'add-dir', 'mcp-config', 'betas', 'tools'] as const satisfies readonly (keyof typeof HEADLESS_OPTIONS)[]
 
-/** The options whose value may be left out: `--worktree` alone asks for a worktree of a made-up name. */
-export const HEADLESS_OPTIONAL_VALUE: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { '--worktree': 'worktree', '-w': 'worktree' }
+/** The options whose value may be left out: `--worktree` alone asks for a worktree of a made-up name, `--debug` alone logs every category. */
+export const HEADLESS_OPTIONAL_VALUE: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { '--worktree': 'worktree', '-w': 'worktree', '--debug': 'debug', '-d': 'debug' }
 
 /** Claude Code's other spellings of options. */
 export const HEADLESS_ALIASES: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { 'allowed-tools': 'allowedTools', 'disallowed-tools': 'disallowedTools' }
@@ -74,7 +74,7 @@ const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
   'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR', worktree: '[NAME]',
   resume: 'ID', 'rewind-files': 'UUID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL', agents: 'FILE|JSON', name: 'NAME', autocompact: 'auto|TOKENS',
   'input-format': 'text|stream-json', agent: 'NAME', betas: 'LIST', tools: 'default|LIST', 'setting-sources': 'user,project,local',
-  'permission-prompt-tool': 'stdio|TOOL', 'permission-prompts': 'host|none', 'plugin-dir-no-mcp': 'DIR',
+  'permission-prompt-tool': 'stdio|TOOL', 'permission-prompts': 'host|none', 'plugin-dir-no-mcp': 'DIR', debug: '[FILTER]', 'debug-file': 'PATH',
 }
 
 // Made from the option table, so an option the parser accepts cannot be missing from --help.

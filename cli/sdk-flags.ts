@@ -21,8 +21,10 @@ export const SDK_FLAGS = {
   'plugin-dir-no-mcp': { type: 'string', multiple: true },
   'thinking-display': { type: 'string' },
   'task-budget': { type: 'string' },
-  debug: { type: 'boolean' },
+  // `--debug [filter]`: the value may be left out (HEADLESS_OPTIONAL_VALUE).
+  debug: { type: 'string', short: 'd' },
   'debug-file': { type: 'string' },
+  'debug-to-stderr': { type: 'boolean' },
   'session-mirror': { type: 'boolean' },
   'project-config-root': { type: 'string' },
   'resume-drops-turn': { type: 'string' },
@@ -34,8 +36,6 @@ export const SDK_FLAGS = {
 /** Flags accepted but not honoured, with what the person should know; named once on stderr when given. */
 const NOT_HONOURED: Partial<Record<keyof typeof SDK_FLAGS, string>> = {
   'task-budget': 'no task budget is sent to the API',
-  debug: 'modloop writes no debug log; warnings and errors go to stderr',
-  'debug-file': 'modloop writes no debug log; warnings and errors go to stderr',
   'session-mirror': 'transcripts are not mirrored to a session store',
   'project-config-root': 'settings and .claude trees are read from the working directory',
   'resume-drops-turn': 'the truncating resume is not validated',
@@ -80,6 +80,10 @@ export function sdkFlagOptions(values: Values): { options: Partial<QueryOptions>
     if (prompts !== 'host' && prompts !== 'none') throw usageError(`--permission-prompts takes host or none, not "${prompts}"`)
     options.permissionPrompts = prompts
   }
+  // `--debug` alone is spelled `--debug=` (cli/optional-value.ts): all categories.
+  if (typeof values.debug === 'string') options.debug = values.debug === '' ? true : values.debug
+  if (str('debug-file')) options.debugFile = str('debug-file')
+  if (values['debug-to-stderr'] === true) options.debugFile = '/dev/stderr'
   if (values['allow-dangerously-skip-permissions'] === true) options.allowDangerouslySkipPermissions = true
   const display = str('thinking-display')
   if (display !== undefined) {

@@ -21,6 +21,7 @@ import { optionWarnings, unreadOptionWarnings } from './option-names.js'
 import { approverOf } from './approver.js'
 import { initMessage } from './init-message.js'
 import { SessionTasks } from './tasks.js'
+import { debugLogOf } from './debug-log.js'
 import { permissionModeOf } from '../core/permission-modes.js'
 import './session-fields.js'
 
@@ -31,7 +32,10 @@ import './session-fields.js'
  */
 export async function openSession(options: QueryOptions, waitsForInput = true): Promise<Session> {
   const cwd = resolve(options.cwd ?? process.cwd())
-  const log = options.log ?? (options.stderr ? toCallback(options.stderr) : warnToStderr)
+  const said = options.log ?? (options.stderr ? toCallback(options.stderr) : warnToStderr)
+  // --debug / --debug-file: every line, mods' debug ones too, also goes to the debug log.
+  const debugLog = debugLogOf(options)
+  const log = debugLog ? (line: string) => { debugLog.write('modloop', 'warn', line); said(line) } : said
   for (const warning of optionWarnings(options)) log(warning)
   // A resume that cannot load fails here, before any mod is loaded.
   const asksForSession = options.resume !== undefined || options.continue || options.forkSession || options.resumeSessionAt !== undefined || options.sessionId !== undefined
@@ -39,7 +43,10 @@ export async function openSession(options: QueryOptions, waitsForInput = true): 
   for (const warning of resumed?.warnings ?? []) log(warning)
   // A log of one's own hears mods' info lines too; the default only their warnings and errors.
   const quiet = options.log ? ['debug'] : ['debug', 'info']
-  const host = options.host ?? new ModHost({ strict: options.strictMods, log: (mod, level, text) => { if (!quiet.includes(level)) log(`${mod}: ${text}`) } })
+  const host = options.host ?? new ModHost({ strict: options.strictMods, log: (mod, level, text) => {
+    debugLog?.write(mod, level, text)
+    if (!quiet.includes(level)) said(`${mod}: ${text}`)
+  } })
   const badFormat = options.outputFormat === undefined ? undefined : import('./output-format.js').then((m) => m.outputFormatError(options.outputFormat))
   let configModel: string | undefined
   // Picked first so the model client loads while the distribution does.
@@ -85,6 +92,7 @@ export async function openSession(options: QueryOptions, waitsForInput = true): 
     ...options, cwd, log, sessionId: resumed ? resumed.sessionId : options.sessionId, ...(permissionMode ? { permissionMode } : {}),
     canUseTool: approverOf(options, () => session),
   }, startsOn)
+  debugLog?.placeFor(session.id)
   session.tasks = new SessionTasks(session)
   session.waitsForInput = waitsForInput
   session.initMessage = () => initMessage(session)

@@ -19,7 +19,7 @@ export const OPTION_SUPPORT = {
   settings: 'yes', settingSources: 'yes', stderr: 'yes', strictMcpConfig: 'yes', systemPrompt: 'yes', forwardSubagentText: 'yes',
   sandbox: 'no',
   executable: 'noop', executableArgs: 'noop', pathToClaudeCodeExecutable: 'noop', spawnClaudeCodeProcess: 'noop', mcpServersDelivery: 'noop',
-  pluginDelivery: 'noop', perTaskStopAffordance: 'noop', debug: 'noop', debugFile: 'noop',
+  pluginDelivery: 'noop', perTaskStopAffordance: 'noop', debug: 'yes', debugFile: 'yes',
   projectConfigRoot: 'no', toolConfig: 'no', onElicitation: 'no', onUserDialog: 'no', supportedDialogKinds: 'no', sessionStore: 'no',
   sessionStoreFlush: 'no', loadTimeoutMs: 'no', verbatimPrompts: 'no', taskBudget: 'no', planModeInstructions: 'no', promptSuggestions: 'no',
   agentProgressSummaries: 'no', resumeDropsTurn: 'no', managedSettings: 'no', skills: 'no', title: 'yes',

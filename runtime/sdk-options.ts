@@ -133,8 +133,12 @@ export interface SdkOnlyOptions {
   settingSources?: ('user' | 'project' | 'local')[]
   /** Which skills to enable. Not honoured (every skill found is offered): named once. */
   skills?: string[] | 'all'
-  /** Debug logging of the Claude Code process: in-process, mod logs go to `log`/`stderr`; accepted, no effect. */
-  debug?: boolean
+  /**
+   * A debug log of every mod's and the runtime's lines, debug ones included (runtime/debug-log.ts):
+   * true, or a category filter as `--debug` takes one (`hooks,mcp`, `!hooks`); in
+   * `~/.claude/debug/<session id>.txt` unless `debugFile` names the file (which turns it on too).
+   */
+  debug?: boolean | string
   debugFile?: string
   /** Called with warnings and errors (mods' and the loader's) instead of writing them to process.stderr. */
   stderr?: (data: string) => void

@@ -272,6 +272,8 @@ export class HookBridge {
     }
     for (const w of r.warnings) this.warn(w.message)
     for (const record of r.records) {
+      // What `--debug hooks` shows: each run, as Claude Code's debug log tells it.
+      this.$.log.debug(`${r.hookName} [${record.name}] ${record.outcome}, status ${record.exitCode ?? record.httpStatus ?? record.signal ?? 'none'} (${Math.round(record.durationMs)}ms)`)
       // An exit 2 the event ignores (Notification, PermissionDenied, …) is shown nowhere: the debug log keeps its stderr.
       if (record.exitCode === 2 && record.outcome === 'success') this.$.log.debug(`${r.hookName} hook ${record.name}: ${record.message ?? 'exit 2'}: ${record.stderr.trim() || 'no stderr output'}`)
       const h = this.config.handlers.find((x) => x.id === record.id)

@@ -101,7 +101,8 @@ describe('the SDK transport', () => {
     expect((s.server.requests[0]!.body as any).thinking).toMatchObject({ display: 'summarized' })
     const err = s.err()
     expect(err).not.toContain('--thinking-display')
-    for (const flag of ['--debug', '--project-config-root']) {
+    expect(err).not.toContain('--debug')
+    for (const flag of ['--project-config-root']) {
       expect(err.split(`${flag} is accepted but not honoured`).length - 1, flag).toBe(1)
     }
     expect(err).not.toContain('--await-initialize')
