@@ -188,7 +188,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     strictMods: values['strict-mods'] === true,
     model: str(values, 'model'),
     fallbackModel: str(values, 'fallback-model'),
-    ...reasoningOptions(values, io.cwd),
+    ...reasoningOptions(values, io.cwd, (line) => io.stderr.write(`modloop: ${line}\n`)),
     maxTurns: num(values, 'max-turns'),
     maxWaitTasksMs: (num(values, 'max-wait-tasks') ?? DEFAULT_MAX_WAIT_TASKS_S) * 1000,
     maxBudgetUsd: num(values, 'max-budget-usd'),

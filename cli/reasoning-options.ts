@@ -6,13 +6,18 @@ import { usageError } from './usage-error.js'
 
 const THINKING = ['adaptive', 'enabled', 'disabled'] as const
 
-/** `--effort`, `--thinking`, `--max-thinking-tokens` and `--json-schema <file|json>` as query options. */
-export function reasoningOptions(values: Values, cwd: string): Pick<QueryOptions, 'effort' | 'thinking' | 'maxThinkingTokens' | 'outputFormat'> {
+/**
+ * `--effort`, `--thinking`, `--max-thinking-tokens` and `--json-schema <file|json>` as query options.
+ * An effort level is read in any case; an unknown one is warned about and the default kept, as
+ * Claude Code does (the run goes on), where the other flags' bad values stop it.
+ */
+export function reasoningOptions(values: Values, cwd: string, warn: (line: string) => void): Pick<QueryOptions, 'effort' | 'thinking' | 'maxThinkingTokens' | 'outputFormat'> {
   const out: Pick<QueryOptions, 'effort' | 'thinking' | 'maxThinkingTokens' | 'outputFormat'> = {}
   const effort = values.effort
   if (typeof effort === 'string') {
-    if (!(EFFORT_LEVELS as readonly string[]).includes(effort)) throw usageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')}, not "${effort}"`)
-    out.effort = effort as EffortLevel
+    const level = effort.toLowerCase()
+    if ((EFFORT_LEVELS as readonly string[]).includes(level)) out.effort = level as EffortLevel
+    else warn(`unknown --effort value "${effort}": it is ignored and the default effort used; the levels are ${EFFORT_LEVELS.join(', ')}`)
   }
   const budget = values['max-thinking-tokens']
   if (typeof budget === 'string') {
