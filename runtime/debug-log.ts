@@ -5,7 +5,8 @@ import type { LogLevel } from '../core/mod/build-api.js'
 
 /**
  * Claude Code's categories that name a part of modloop: `--debug hooks` is the settings hooks'
- * runner (the shell-hooks mod), `mcp` the mcp mod. Any other category is a mod's name.
+ * runner (the shell-hooks mod), `mcp` the mcp mod, `api` the model client's requests. Any other
+ * category is a mod's name.
  */
 const CATEGORY_OF: Readonly<Record<string, string>> = { 'shell-hooks': 'hooks' }
 

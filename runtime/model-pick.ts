@@ -2,6 +2,7 @@ import { isModloopError, ModloopError } from '../core/errors.js'
 import type { Model } from '../core/model/types.js'
 import type { QueryOptions } from './options.js'
 import type { KeyHelperSetting } from './model/key-helper.js'
+import type { DebugLog } from './debug-log.js'
 
 /** The model client a session talks to: the one given, the scripted model for a script, else the Anthropic API. */
 /**
@@ -9,7 +10,7 @@ import type { KeyHelperSetting } from './model/key-helper.js'
  * mod that reads the settings (settings-env) has read it with the rest of them. `sessionEnv`: the
  * session's environment, its settings `env` applied, read at each request.
  */
-export async function pickModel(options: QueryOptions, cwd: string, keyHelperSetting: () => KeyHelperSetting | undefined, sessionEnv?: () => Record<string, string | undefined> | undefined): Promise<Model> {
+export async function pickModel(options: QueryOptions, cwd: string, keyHelperSetting: () => KeyHelperSetting | undefined, sessionEnv?: () => Record<string, string | undefined> | undefined, debugLog?: DebugLog): Promise<Model> {
   if (options.modelProvider) return options.modelProvider
   const env = options.env ?? process.env
   const script = options.script ?? env.MODLOOP_SCRIPT
@@ -23,7 +24,7 @@ export async function pickModel(options: QueryOptions, cwd: string, keyHelperSet
   }
   const { createAnthropicModel } = await import('./model/anthropic.js')
   // The key and the endpoint are read from the session's environment at the first request, so settings `env` can set them.
-  return createAnthropicModel({ env, keyHelper, requestEnv: sessionEnv })
+  return createAnthropicModel({ env, keyHelper, requestEnv: sessionEnv, ...(debugLog ? { debug: (level, text) => debugLog.write('api', level, text) } : {}) })
 }
 
 /**

@@ -51,7 +51,7 @@ export async function openSession(options: QueryOptions, waitsForInput = true): 
   let configModel: string | undefined
   // Picked first so the model client loads while the distribution does.
   // The settings' apiKeyHelper is asked for at the first request, when the session (and its mods) exist.
-  const picked = pickModel(options, cwd, () => session && host.capabilities.get('apiKeyHelper')?.(session.root.id), () => session?.env).then((model) => ({ model, setupError: undefined }), unusableScript)
+  const picked = pickModel(options, cwd, () => session && host.capabilities.get('apiKeyHelper')?.(session.root.id), () => session?.env, debugLog).then((model) => ({ model, setupError: undefined }), unusableScript)
   picked.catch(() => undefined)
   const specs = [
     ...(options.mods ?? []).filter((m): m is string | [string, Record<string, unknown>] => typeof m === 'string' || Array.isArray(m)),

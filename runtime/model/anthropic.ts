@@ -39,6 +39,8 @@ export interface AnthropicModelOptions extends RetryOptions {
    * too; `env` when absent or undefined.
    */
   requestEnv?: () => Record<string, string | undefined> | undefined
+  /** The debug log's `api` lines (`--debug api`): each request, and a CLAUDE_CODE_EXTRA_BODY it had to ignore. */
+  debug?: (level: 'debug' | 'error', text: string) => void
 }
 
 export const DEFAULT_TIMEOUT_MS = 600_000
@@ -91,7 +93,8 @@ export function createAnthropicModel(options: AnthropicModelOptions = {}): Model
     const auth = authHeaders(await withHelperKey(credentials(options, now, helper), helper))
     const api = await getClient(now)
     const { betas, ...body } = request
-    const params = { ...withExtraBody(body, now), stream: true } as MessageCreateParamsStreaming
+    const params = { ...withExtraBody(body, now, (text) => options.debug?.('error', text)), stream: true } as MessageCreateParamsStreaming
+    options.debug?.('debug', `POST /v1/messages model=${params.model}`)
     const allBetas = [...new Set([...betas ?? [], ...envBetas(now)])]
     const headers = { ...customHeaders(now), ...auth, ...(allBetas.length ? { 'anthropic-beta': allBetas.join(',') } : {}) }
     const timeout = options.timeoutMs ?? apiTimeoutMs(now) ?? DEFAULT_TIMEOUT_MS

@@ -33,18 +33,22 @@ export function customHeaders(env: Env): Record<string, string> {
 /**
  * CLAUDE_CODE_EXTRA_BODY: a JSON object whose fields Claude Code lays over every request's body,
  * each replacing the request's own (`model`, `messages` and `max_tokens` too), except
- * `output_config`, whose fields are merged into the request's. Not an object, it is ignored.
+ * `output_config`, whose fields are merged into the request's. Not an object, it is ignored and
+ * `onBad` told (the debug log's error, as Claude Code's: the run goes on).
  */
-export function withExtraBody<B extends object>(body: B, env: Env): B {
+export function withExtraBody<B extends object>(body: B, env: Env, onBad?: (text: string) => void): B {
   const raw = env.CLAUDE_CODE_EXTRA_BODY?.trim()
   if (!raw) return body
   let extra: unknown
   try {
     extra = JSON.parse(raw)
   } catch {
+    extra = undefined
+  }
+  if (!isObject(extra)) {
+    onBad?.(`CLAUDE_CODE_EXTRA_BODY must be a JSON object; it is ignored, and was: ${raw}`)
     return body
   }
-  if (!isObject(extra)) return body
   const own = (body as { output_config?: unknown }).output_config
   const merged = isObject(own) && isObject(extra.output_config) ? { output_config: { ...own, ...extra.output_config } } : {}
   return { ...body, ...extra, ...merged }

@@ -14,9 +14,9 @@ beforeAll(async () => {
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
-const cli = async (args: string[]) => {
+const cli = async (args: string[], env: Record<string, string> = {}) => {
   home = await mkdtemp(join(dir, 'home-'))
-  return runCli(args, { script: [{ reply: 'ok' }], cwd: dir, env: { HOME: home }, stdin: '' })
+  return runCli(args, { script: [{ reply: 'ok' }], cwd: dir, env: { HOME: home, ...env }, stdin: '' })
 }
 const lastPrompt = (body: unknown) => {
   const messages = (body as { messages: { content: string | { text?: string }[] }[] }).messages
@@ -61,5 +61,17 @@ describe('--debug [filter] and --debug-file write a debug log, as in Claude Code
     expect(log.startsWith('earlier\n')).toBe(true)
     expect(log).toContain('shell-hooks: UserPromptSubmit [echo from-hook]')
     expect(existsSync(join(home, '.claude', 'debug'))).toBe(false)
+  })
+
+  it('a CLAUDE_CODE_EXTRA_BODY that is not a JSON object is ignored, and named in the debug log as an api error', async () => {
+    for (const bad of ['not json', '[1,2]']) {
+      const file = join(dir, `extra-${bad.length}.log`)
+      const r = await cli(['-p', 'hi', '--debug-file', file], { CLAUDE_CODE_EXTRA_BODY: bad })
+      expect(r.code).toBe(0)
+      expect(r.out).toBe('ok\n')
+      const log = readFileSync(file, 'utf8')
+      expect(log).toContain(`[ERROR] api: CLAUDE_CODE_EXTRA_BODY must be a JSON object; it is ignored, and was: ${bad}\n`)
+      expect(log).toMatch(/\[DEBUG\] api: POST \/v1\/messages model=/)
+    }
   })
 })
