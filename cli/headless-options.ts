@@ -50,6 +50,8 @@ export const HEADLESS_OPTIONS = {
   autocompact: { type: 'string' },
   'exclude-dynamic-system-prompt-sections': { type: 'boolean' },
   'system-prompt-snapshot': { type: 'string' },
+  // The SendUserMessage tool (mods/brief).
+  brief: { type: 'boolean' },
   // Claude Code's minimal, safe and restricted modes (cli/start-mode.ts).
   bare: { type: 'boolean' },
   'safe-mode': { type: 'boolean' },

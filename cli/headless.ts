@@ -223,12 +223,14 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
 }
 
 /**
- * The flags query() takes as the SDK passes them through (`extraArgs`). The per-machine sections
+ * The flags query() takes as the SDK passes them through (`extraArgs`); `--brief` is read by the
+ * brief mod. The per-machine sections
  * move out of the default system prompt only: with --system-prompt there is none to move them from.
  */
 function extraArgs(values: Values): Pick<QueryOptions, 'extraArgs'> {
   const args: Record<string, string | null> = {}
   if (values['replay-user-messages'] === true) args['replay-user-messages'] = null
+  if (values.brief === true) args.brief = null
   if (values['exclude-dynamic-system-prompt-sections'] === true && values['system-prompt'] === undefined) args['exclude-dynamic-system-prompt-sections'] = null
   const snapshot = values['system-prompt-snapshot']
   if (snapshot !== undefined && snapshot !== 'on' && snapshot !== 'off') throw usageError(`--system-prompt-snapshot must be on or off, not '${String(snapshot)}'`)

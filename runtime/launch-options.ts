@@ -41,6 +41,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(snapshotFlag(o) ? { systemPromptSnapshot: snapshotFlag(o) } : {}),
         // Read by the commands mod: no skills, no Skill tool.
         ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
+        // Read by the brief mod: the SendUserMessage tool (`--brief`, an SDK pass-through flag too).
+        ...(o.extraArgs?.brief !== undefined ? { brief: true } : {}),
       }
     },
   }

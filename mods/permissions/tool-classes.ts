@@ -8,15 +8,15 @@ export const READ_TOOLS = new Set(['Read', 'Grep', 'Glob', 'NotebookRead', 'LSP'
 export const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit'])
 /**
  * Tools that need no approval: they keep session state, read what a permitted call produced, or
- * start a subagent whose own calls are checked one by one. A scheduled prompt (CronCreate) is such
+ * start a subagent whose own calls are checked one by one, or only talk to the user. A scheduled prompt (CronCreate) is such
  * state: when it runs, its turn's calls are checked like any other's.
  */
-export const NO_APPROVAL = new Set(['EnterPlanMode', 'SendMessage', 'ListAgents', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'BashOutput', 'KillShell', 'Agent', 'StructuredOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'CronCreate', 'CronDelete', 'CronList'])
+export const NO_APPROVAL = new Set(['EnterPlanMode', 'SendMessage', 'ListAgents', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'BashOutput', 'KillShell', 'Agent', 'StructuredOutput', 'SendUserMessage', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'CronCreate', 'CronDelete', 'CronList'])
 /**
  * What plan mode lets run without asking: tools that only read. Bash joins them when every part of
  * its command does. (ExitPlanMode is decided on its own: it always asks in plan mode.)
  */
-export const PLAN_TOOLS = new Set([...READ_TOOLS, 'EnterPlanMode', 'WebFetch', 'WebSearch', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'Agent', 'BashOutput', 'StructuredOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool'])
+export const PLAN_TOOLS = new Set([...READ_TOOLS, 'EnterPlanMode', 'WebFetch', 'WebSearch', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'Agent', 'BashOutput', 'StructuredOutput', 'SendUserMessage', 'ListMcpResourcesTool', 'ReadMcpResourceTool'])
 /** Old names rules may use. */
 export const TOOL_ALIASES: Readonly<Record<string, string>> = { Task: 'Agent' }
 /** Fields a parameter match may not name: they are what the tool's own specifier matches. */
