@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import type { LogLevel } from '../core/mod/build-api.js'
+import type { ModHost } from '../core/mod/host.js'
 
 /**
  * Claude Code's categories that name a part of modloop: `--debug hooks` is the settings hooks'
@@ -34,6 +35,11 @@ export class DebugLog {
     const line = `${new Date().toISOString()} [${level.toUpperCase()}] ${category}: ${text}\n`
     if (this.file) appendFileSync(this.file, line)
     else this.held.push(line)
+  }
+
+  /** Every log line of the host's mods, for the host's life (a terminal session's host is its own). */
+  tap(host: ModHost): void {
+    host.tapLog((mod, level, text) => this.write(mod, level, text))
   }
 
   /** Once the session's id is known: the default place, when no --debug-file named one. */

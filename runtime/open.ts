@@ -43,10 +43,9 @@ export async function openSession(options: QueryOptions, waitsForInput = true): 
   for (const warning of resumed?.warnings ?? []) log(warning)
   // A log of one's own hears mods' info lines too; the default only their warnings and errors.
   const quiet = options.log ? ['debug'] : ['debug', 'info']
-  const host = options.host ?? new ModHost({ strict: options.strictMods, log: (mod, level, text) => {
-    debugLog?.write(mod, level, text)
-    if (!quiet.includes(level)) said(`${mod}: ${text}`)
-  } })
+  const host = options.host ?? new ModHost({ strict: options.strictMods, log: (mod, level, text) => { if (!quiet.includes(level)) said(`${mod}: ${text}`) } })
+  // A host given (the terminal's) keeps its own sink, which drops debug lines: the debug log hears them all.
+  debugLog?.tap(host)
   const badFormat = options.outputFormat === undefined ? undefined : import('./output-format.js').then((m) => m.outputFormatError(options.outputFormat))
   let configModel: string | undefined
   // Picked first so the model client loads while the distribution does.

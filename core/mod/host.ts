@@ -89,12 +89,17 @@ export class ModHost {
   private readonly providers = new Map<string, Provider>()
   private bound = false
   private readonly log: LogSink
+  private readonly logTaps = new Set<LogSink>()
   private readonly strict: boolean
   private readonly env: Record<string, string | undefined> | undefined
   private readonly registerBudgetMs: number
 
   constructor(options: HostOptions = {}) {
-    this.log = options.log ?? (() => {})
+    const sink = options.log ?? (() => {})
+    this.log = (mod, level, text) => {
+      sink(mod, level, text)
+      for (const tap of this.logTaps) tap(mod, level, text)
+    }
     this.strict = options.strict ?? false
     this.env = options.env
     const fromEnv = Number((options.env ?? process.env).MODLOOP_REGISTER_BUDGET_MS)
@@ -112,6 +117,12 @@ export class ModHost {
   }
 
   /** Installs the functions behind `$` methods (e.g. 'tool.register'); later parts of core call this. */
+  /** Hears every mod's log line as well, debug ones too, whatever the host's own sink keeps (the debug log). Answers its disposer. */
+  tapLog(sink: LogSink): () => void {
+    this.logTaps.add(sink)
+    return () => this.logTaps.delete(sink)
+  }
+
   provide(providers: Record<string, Provider>): void {
     for (const [name, fn] of Object.entries(providers)) this.providers.set(name, fn)
   }
