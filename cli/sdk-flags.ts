@@ -1,6 +1,7 @@
 import type { QueryOptions } from '../runtime/options.js'
 import type { OptionSpecs, Values } from './command.js'
 import { usageError } from './usage-error.js'
+import { STDERR } from '../runtime/debug-log.js'
 
 /**
  * The flags the Agent SDK may start its executable with, beyond those modloop had already: the
@@ -83,7 +84,7 @@ export function sdkFlagOptions(values: Values): { options: Partial<QueryOptions>
   // `--debug` alone is spelled `--debug=` (cli/optional-value.ts): all categories.
   if (typeof values.debug === 'string') options.debug = values.debug === '' ? true : values.debug
   if (str('debug-file')) options.debugFile = str('debug-file')
-  if (values['debug-to-stderr'] === true) options.debugFile = '/dev/stderr'
+  if (values['debug-to-stderr'] === true) options.debugFile = STDERR
   if (values['allow-dangerously-skip-permissions'] === true) options.allowDangerouslySkipPermissions = true
   const display = str('thinking-display')
   if (display !== undefined) {

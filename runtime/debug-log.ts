@@ -19,13 +19,15 @@ const CATEGORY_OF: Readonly<Record<string, string>> = { 'shell-hooks': 'hooks' }
  */
 export class DebugLog {
   private file: string | undefined
+  private toStderr = false
   private readonly held: string[] = []
   private readonly only: Set<string> | undefined
   private readonly except: Set<string> | undefined
 
   constructor(filter: string | undefined, file: string | undefined, private readonly home: string) {
     ;[this.only, this.except] = parseFilter(filter)
-    if (file) this.file = openFile(resolve(file))
+    if (file === STDERR) this.toStderr = true
+    else if (file) this.file = openFile(resolve(file))
   }
 
   write(category: string, level: LogLevel, text: string): void {
@@ -33,7 +35,8 @@ export class DebugLog {
     if (this.only && !this.only.has(name) && !this.only.has(category)) return
     if (this.except && (this.except.has(name) || this.except.has(category))) return
     const line = `${new Date().toISOString()} [${level.toUpperCase()}] ${category}: ${text}\n`
-    if (this.file) appendFileSync(this.file, line)
+    if (this.toStderr) process.stderr.write(line)
+    else if (this.file) appendFileSync(this.file, line)
     else this.held.push(line)
   }
 
@@ -44,7 +47,7 @@ export class DebugLog {
 
   /** Once the session's id is known: the default place, when no --debug-file named one. */
   placeFor(sessionId: string): void {
-    if (this.file) return
+    if (this.file || this.toStderr) return
     const dir = join(this.home, 'debug')
     this.file = openFile(join(dir, `${sessionId}.txt`))
     appendFileSync(this.file, this.held.splice(0).join(''))
@@ -57,6 +60,12 @@ export class DebugLog {
     }
   }
 }
+
+/**
+ * `--debug-to-stderr`'s file: written through the process's own stream, at its offset (the file
+ * opened anew would write over what stderr already holds when it is a file).
+ */
+export const STDERR = '/dev/stderr'
 
 /** The debug log a query's options ask for, if any: `debug` (true or a filter) or `debugFile`. */
 export function debugLogOf(options: { debug?: boolean | string; debugFile?: string; env?: Record<string, string | undefined> }): DebugLog | undefined {

@@ -1,9 +1,12 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fileURLToPath } from 'node:url'
 import { runCli } from '../helpers/cli.js'
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 
 let dir: string
 let home: string
@@ -73,5 +76,25 @@ describe('--debug [filter] and --debug-file write a debug log, as in Claude Code
       expect(log).toContain(`[ERROR] api: CLAUDE_CODE_EXTRA_BODY must be a JSON object; it is ignored, and was: ${bad}\n`)
       expect(log).toMatch(/\[DEBUG\] api: POST \/v1\/messages model=/)
     }
+  })
+
+  it('--debug-to-stderr writes the log to stderr, after what is there already when it is a file', async () => {
+    const server = await startFakeAnthropic({ script: [{ reply: 'ok' }] })
+    home = await mkdtemp(join(dir, 'home-'))
+    const errFile = join(home, 'stderr.txt')
+    const fd = openSync(errFile, 'w')
+    const bin = fileURLToPath(new URL('../../bin/modloop.cjs', import.meta.url))
+    const env = { ...process.env, HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test' }
+    const child = spawn(process.execPath, [bin, '-p', 'hi', '--debug-to-stderr'], { cwd: dir, env, stdio: ['ignore', 'ignore', fd] })
+    const code = await new Promise((done) => child.on('exit', done))
+    closeSync(fd)
+    await server.close()
+    expect(code).toBe(0)
+    const err = readFileSync(errFile, 'utf8')
+    // The unreviewed project hook's warning goes to stderr too, between the debug lines.
+    expect(err).toMatch(/^modloop: shell-hooks: ran a project hook not yet reviewed/m)
+    expect(err).toMatch(/^\S+Z \[DEBUG\] shell-hooks: UserPromptSubmit \[echo from-hook\] success, status 0 \(\d+ms\)$/m)
+    expect(err).toMatch(/^\S+Z \[WARN\] shell-hooks: ran a project hook not yet reviewed/m)
+    expect(existsSync(join(home, '.claude', 'debug'))).toBe(false)
   })
 })
