@@ -41,11 +41,7 @@ export default defineMod({
       sessions.set(e.sessionId, state)
       await registerTool($, {
         name: T.TOOL_NAME, description: T.DESCRIPTION, input: briefInput, isReadOnly: true,
-        call: async (input, ctx) => {
-          const out = await send(input, ctx)
-          if (!ctx.agentId) state.sent = !out.isError
-          return out
-        },
+        call: send,
       })
       return next(e)
     })
@@ -59,6 +55,14 @@ export default defineMod({
     on('turn.start', ($, e, next) => {
       const state = sessions.get($.session.id())
       if (state) Object.assign(state, { sent: false, reminded: false })
+      return next(e)
+    })
+
+    // The turn's last call decides, whatever failed it: its input, its permission, or the tool itself.
+    on('tool.batch', ($, e, next) => {
+      const state = sessions.get($.session.id())
+      const last = e.calls.filter((c) => c.tool === T.TOOL_NAME).at(-1)
+      if (state && last && !e.agentId) state.sent = !last.isError
       return next(e)
     })
 

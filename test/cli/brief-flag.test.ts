@@ -42,6 +42,13 @@ describe('--brief turns on the SendUserMessage tool, as in Claude Code', () => {
     expect(lines(r.out).at(-1)).toMatchObject({ type: 'result', result: 'still plain' })
   })
 
+  it('a call that fails its input after one that went through still earns the reminder: the last call decides', async () => {
+    const r = await cli(['--brief'], [send({ message: 'first', status: 'normal' }), send({ message: 'no status' }), { reply: 'plain' }, { reply: 'still plain' }])
+    expect(r.code).toBe(0)
+    expect(r.requests).toHaveLength(4)
+    expect(JSON.stringify(body(r, 3).messages.at(-1))).toContain('You ended the turn without a SendUserMessage call that went through')
+  })
+
   it('is off without the flag, and on with CLAUDE_CODE_BRIEF=1', async () => {
     const off = await cli([], [{ reply: 'ok' }])
     expect(body(off, 0).tools.map((t) => t.name)).not.toContain('SendUserMessage')
