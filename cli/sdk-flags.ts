@@ -32,6 +32,7 @@ export const SDK_FLAGS = {
   'managed-settings': { type: 'string' },
   'managed-settings-in-initialize': { type: 'boolean' },
   channels: { type: 'string', multiple: true },
+  'forward-subagent-text': { type: 'boolean' },
 } as const satisfies OptionSpecs
 
 /** Flags accepted but not honoured, with what the person should know; named once on stderr when given. */
@@ -86,6 +87,7 @@ export function sdkFlagOptions(values: Values): { options: Partial<QueryOptions>
   if (str('debug-file')) options.debugFile = str('debug-file')
   if (values['debug-to-stderr'] === true) options.debugFile = STDERR
   if (values['allow-dangerously-skip-permissions'] === true) options.allowDangerouslySkipPermissions = true
+  if (values['forward-subagent-text'] === true) options.forwardSubagentText = true
   const display = str('thinking-display')
   if (display !== undefined) {
     if (display !== 'summarized' && display !== 'omitted') throw usageError(`--thinking-display takes summarized or omitted, not "${display}"`)

@@ -39,6 +39,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(excludesDynamicSections(o) ? { excludeDynamicSections: true } : {}),
         // Read by the prompt-snapshot mod: whether the system prompt is recorded and sent as recorded.
         ...(snapshotFlag(o) ? { systemPromptSnapshot: snapshotFlag(o) } : {}),
+        // Read by the agent mod: a foreground subagent's text and thinking reach the stream too.
+        ...(o.forwardSubagentText ? { forwardSubagentText: true } : {}),
         // Read by the commands mod: no skills, no Skill tool.
         ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
         // Read by the brief mod: the SendUserMessage tool (`--brief`, an SDK pass-through flag too).

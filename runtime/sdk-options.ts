@@ -101,7 +101,7 @@ export interface SdkOnlyOptions {
   sessionStore?: object
   sessionStoreFlush?: string
   loadTimeoutMs?: number
-  /** Subagent text is always forwarded (messages with parent_tool_use_id): accepted, no effect. */
+  /** A foreground subagent's text and thinking reach the stream too (messages with parent_tool_use_id); by default only its tool calls and results do. */
   forwardSubagentText?: boolean
   /** Deliver prompts without @-mention expansion or slash commands. Not honoured: named once. */
   verbatimPrompts?: boolean

@@ -101,7 +101,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
           terminalReason: r.terminal_reason, numTurns: r.num_turns, durationMs: r.duration_ms, usage: r.usage,
         }
       }
-      if (!req.shown || req.shown()) root.post(next.value)
+      if (!req.shown || req.shown(next.value)) root.post(next.value)
     }
   }
   let running: Promise<SubagentResult> = run(spawned.prompt, true)

@@ -21,6 +21,7 @@ export interface InitializeRequest {
   settings?: Record<string, unknown>
   disallowedTools?: string[]
   additionalDirectories?: string[]
+  forwardSubagentText?: boolean
   [field: string]: unknown
 }
 
@@ -57,6 +58,7 @@ export function initializeOptions(req: InitializeRequest, wire: Wire, proxies: M
   if (req.settings) options.settings = req.settings
   if (req.disallowedTools?.length) options.disallowedTools = req.disallowedTools
   if (req.additionalDirectories?.length) options.additionalDirectories = req.additionalDirectories
+  if (req.forwardSubagentText === true) options.forwardSubagentText = true
   const ignored = Object.entries(req).filter(([k, v]) => !READ.has(k) && v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)).map(([k]) => k)
   const warnings = ignored.length > 0 ? [`initialize: ${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} accepted but not honoured by modloop (docs/agent-sdk.md)`] : []
   return { options, warnings }

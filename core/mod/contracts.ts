@@ -2,7 +2,7 @@ import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages'
 import type { z } from 'zod'
 import type { ServerToolDefinition } from '../model/types.js'
 import type { TaskEndInput, TaskStartInput, TaskUsage, Usage } from '../events/types.js'
-import type { SDKResultMessage } from '../loop/messages.js'
+import type { SDKMessage, SDKResultMessage } from '../loop/messages.js'
 import type { EffortLevel } from '../model/capabilities.js'
 import type { CoercedInput, InputPlace, ToolContext, ToolOutput, ToolTraits } from '../tools/tool.js'
 
@@ -80,8 +80,8 @@ export interface SpawnRequest {
   omitClaudeMd?: boolean
   /** It starts in the background: it gets only the tools a background subagent may have. */
   background?: boolean
-  /** Whether its messages go on the root's stream now (a background subagent's do not); always when absent. */
-  shown?: () => boolean
+  /** Whether this message of its own goes on the root's stream; every one when absent. */
+  shown?: (message: SDKMessage) => boolean
 }
 
 export interface SubagentResult {

@@ -120,13 +120,14 @@ export default defineMod({
       typesOf.set(e.sessionId, agents)
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
-      const roster = new Roster({ $, spawn, logs }, e.sessionId, opts.maxFinishedAgents)
+      const forwardText = flags.forwardSubagentText === true
+      const roster = new Roster({ $, spawn, logs, forwardText }, e.sessionId, opts.maxFinishedAgents)
       rosters.set(e.sessionId, roster)
       const call = async (i: AgentRunInput, ctx: ToolContext): Promise<ToolOutput> => {
         const type = i.subagent_type ?? 'general-purpose'
         const def = findAgent(agents, type)
         if (!def) return failure(`Agent type "${type}" not found. Available agent types: ${[...agents.keys()].join(', ') || 'none'}`)
-        return callAgent({ $, spawn, logs, roster }, def, i, ctx)
+        return callAgent({ $, spawn, logs, roster, forwardText }, def, i, ctx)
       }
       const foregroundOnly = backgroundOff($.env.all())
       await registerTool($, {
@@ -155,10 +156,12 @@ export default defineMod({
   },
 })
 
-/** The launch options this mod reads: query()'s `agents` and `agent`. */
-async function launchFlags($: ModApi): Promise<{ agents?: unknown; agent?: unknown }> {
+interface LaunchFlags { agents?: unknown; agent?: unknown; forwardSubagentText?: unknown }
+
+/** The launch options this mod reads: query()'s `agents`, `agent` and `forwardSubagentText`. */
+async function launchFlags($: ModApi): Promise<LaunchFlags> {
   try {
-    return ((await $.settings.read({ source: 'flag' })) ?? {}) as { agents?: unknown; agent?: unknown }
+    return ((await $.settings.read({ source: 'flag' })) ?? {}) as LaunchFlags
   } catch {
     return {}
   }

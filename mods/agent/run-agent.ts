@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { describeError } from '../../core/errors.js'
 import type { SpawnAnswer, SpawnRequest, SubagentResult } from '../../core/mod/contracts.js'
 import type { ModApi } from '../../core/mod/api.js'
+import type { SDKMessage } from '../../core/loop/messages.js'
 import type { ToolContext, ToolOutput } from '../../core/tools/tool.js'
 import { EFFORT_LEVELS } from '../../core/model/capabilities.js'
 import { failure } from '../_shared/register-tool.js'
@@ -34,6 +35,8 @@ export interface AgentRun {
   logs: Map<string, OutputLog>
   /** The session's subagents, for SendMessage: each one started is added, and told when it ends. */
   roster?: Roster
+  /** A foreground subagent's text and thinking go on the stream too (forwardSubagentText). */
+  forwardText?: boolean
 }
 
 const newAgentId = () => `a${randomHex(8)}`
@@ -84,6 +87,9 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
     agentId: id, prompt, description: i.description, subagentType: def.name,
     model: i.model ?? def.model, tools: def.tools, disallowedTools: def.disallowedTools, systemPrompt: def.prompt, maxTurns: def.maxTurns,
     parentToolUseId: ctx.toolUseId, parentAgentId: ctx.agentId, signal: stop.signal, background: background && registry !== undefined,
+    // As Claude Code's, the stream gets a foreground subagent's tool calls and results only (enough to
+    // show it is working) unless forwardSubagentText asks for its text and thinking; a background one's all.
+    shown: (m) => background || run.forwardText === true || !isProse(m),
     ...(def.omitClaudeMd ? { omitClaudeMd: true } : {}),
     ...(i.effort ?? def.effort ? { effort: i.effort ?? def.effort } : {}), ...(worktree ? { cwd: worktree.cwd } : {}),
   })
@@ -218,4 +224,9 @@ export async function endRun(run: AgentRun, registry: TaskRegistry | undefined, 
   if (report) log.write(`\n--- report ---\n${report.text}`)
   await log.flush()
   run.logs.delete(id)
+}
+
+/** An assistant message of text or thinking alone: no tool call in it. */
+function isProse(m: SDKMessage): boolean {
+  return m.type === 'assistant' && m.message.content.every((b) => b.type === 'text' || b.type === 'thinking' || b.type === 'redacted_thinking')
 }

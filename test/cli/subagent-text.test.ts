@@ -1,0 +1,36 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+let dir: string
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-subagent-text-')))
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+// A foreground subagent that thinks, says something, calls a tool, then reports.
+const script = [
+  { reply: [{ tool_use: { id: 'toolu_agent', name: 'Agent', input: { description: 'look', prompt: 'SUBTASK look around', run_in_background: false } } }] },
+  { when: { firstUserText: 'SUBTASK' }, reply: [{ thinking: 'sub thinking', signature: 's' }, { text: 'sub text' }, { tool_use: { name: 'Glob', input: { pattern: '*.none' } } }] },
+  { when: { firstUserText: 'SUBTASK' }, reply: 'sub report' },
+  { reply: 'main done' },
+]
+
+const lines = async (extra: string[]) => {
+  const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose', ...extra], { script, cwd: dir, env: { HOME: dir } })
+  expect(r.code).toBe(0)
+  const sub = r.out.trim().split('\n').map((l) => JSON.parse(l)).filter((m) => m.parent_tool_use_id === 'toolu_agent')
+  return sub.map((m) => `${m.type}:${m.message.content.map((b: { type: string }) => b.type).join(',')}`)
+}
+
+describe('a foreground subagent on the stream', () => {
+  it('shows only its tool calls and results by default, as Claude Code does', async () => {
+    expect(await lines([])).toEqual(['assistant:tool_use', 'user:tool_result'])
+  })
+
+  it('shows its text and thinking too with --forward-subagent-text', async () => {
+    expect(await lines(['--forward-subagent-text'])).toEqual(['assistant:thinking', 'assistant:text', 'assistant:tool_use', 'user:tool_result', 'assistant:text'])
+  })
+})
