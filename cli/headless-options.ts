@@ -63,8 +63,8 @@ export const HEADLESS_OPTIONS = {
 /** The options that take several values in a row, as Claude Code's do: `--allowedTools Read Grep`. */
 export const HEADLESS_VARIADIC = ['allowedTools', 'disallowedTools', 'add-dir', 'mcp-config', 'betas', 'tools'] as const satisfies readonly (keyof typeof HEADLESS_OPTIONS)[]
 
-/** The options whose value may be left out: `--worktree` alone asks for a worktree of a made-up name, `--debug` alone logs every category. */
-export const HEADLESS_OPTIONAL_VALUE: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { '--worktree': 'worktree', '-w': 'worktree', '--debug': 'debug', '-d': 'debug' }
+/** The options whose value may be left out: `--worktree` alone asks for a worktree of a made-up name, `--debug` alone logs every category, `--prompt-suggestions` alone is `true`. */
+export const HEADLESS_OPTIONAL_VALUE: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { '--worktree': 'worktree', '-w': 'worktree', '--debug': 'debug', '-d': 'debug', '--prompt-suggestions': 'prompt-suggestions' }
 
 /** Claude Code's other spellings of options. */
 export const HEADLESS_ALIASES: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { 'allowed-tools': 'allowedTools', 'disallowed-tools': 'disallowedTools' }

@@ -33,6 +33,7 @@ export const SDK_FLAGS = {
   'managed-settings-in-initialize': { type: 'boolean' },
   channels: { type: 'string', multiple: true },
   'forward-subagent-text': { type: 'boolean' },
+  'prompt-suggestions': { type: 'string' },
 } as const satisfies OptionSpecs
 
 /** Flags accepted but not honoured, with what the person should know; named once on stderr when given. */
@@ -88,10 +89,23 @@ export function sdkFlagOptions(values: Values): { options: Partial<QueryOptions>
   if (values['debug-to-stderr'] === true) options.debugFile = STDERR
   if (values['allow-dangerously-skip-permissions'] === true) options.allowDangerouslySkipPermissions = true
   if (values['forward-subagent-text'] === true) options.forwardSubagentText = true
+  const suggestions = str('prompt-suggestions')
+  if (suggestions !== undefined) options.promptSuggestions = switchValue('--prompt-suggestions', suggestions)
   const display = str('thinking-display')
   if (display !== undefined) {
     if (display !== 'summarized' && display !== 'omitted') throw usageError(`--thinking-display takes summarized or omitted, not "${display}"`)
     options.thinkingDisplay = display
   }
   return { options, warnings }
+}
+
+const ON = ['', 'true', '1', 'yes', 'on']
+const OFF = ['false', '0', 'no', 'off']
+
+/** A switch whose value may be left out (given alone it is on), as Claude Code reads one. */
+function switchValue(flag: string, value: string): boolean {
+  const v = value.trim().toLowerCase()
+  if (ON.includes(v)) return true
+  if (OFF.includes(v)) return false
+  throw usageError(`${flag} takes true, false, 1, 0, yes, no, on or off, not "${value}"`)
 }

@@ -13,6 +13,7 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   bash: () => import('./bash/index.js'),
   monitor: () => import('./monitor/index.js'),
   todo: () => import('./todo/index.js'),
+  'prompt-suggestions': () => import('./prompt-suggestions/index.js'),
   'ask-user': () => import('./ask-user/index.js'),
   brief: () => import('./brief/index.js'),
   'task-list': () => import('./task-list/index.js'),
@@ -43,7 +44,7 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'brief', 'web-fetch', 'web-search', 'agent', 'send-message', 'worktree', 'cron', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'prompt-snapshot', 'checkpoints', 'auto-mode', 'terminal-ui']
+export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'brief', 'web-fetch', 'web-search', 'agent', 'send-message', 'worktree', 'cron', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'prompt-snapshot', 'checkpoints', 'auto-mode', 'prompt-suggestions', 'terminal-ui']
 
 /**
  * Claude Code's minimal mode (`--bare`, CLAUDE_CODE_SIMPLE): the Bash, Edit and Read tools, a

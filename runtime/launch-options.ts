@@ -41,6 +41,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(snapshotFlag(o) ? { systemPromptSnapshot: snapshotFlag(o) } : {}),
         // Read by the agent mod: a foreground subagent's text and thinking reach the stream too.
         ...(o.forwardSubagentText ? { forwardSubagentText: true } : {}),
+        // Read by the prompt-suggestions mod: a guess at the next prompt after each turn.
+        ...(o.promptSuggestions ? { promptSuggestions: true } : {}),
         // Read by the commands mod: no skills, no Skill tool.
         ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
         // Read by the brief mod: the SendUserMessage tool (`--brief`, an SDK pass-through flag too).

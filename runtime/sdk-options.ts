@@ -119,7 +119,7 @@ export interface SdkOnlyOptions {
   permissionPrompts?: 'host' | 'none'
   /** How the CLI process gets `plugins`: in-process there is none, accepted with no effect. */
   pluginDelivery?: 'argv' | 'initialize'
-  /** A predicted next prompt after each turn. Not honoured: named once. */
+  /** A `prompt_suggestion` message (a guess at the next prompt) after each turn's result, from the second answer on. */
   promptSuggestions?: boolean
   /** Progress summaries of running subagents. Not honoured: named once. */
   agentProgressSummaries?: boolean

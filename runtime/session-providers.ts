@@ -24,7 +24,7 @@ export function sessionProviders(session: Session): Record<string, Provider> {
     'session.version': () => ({ version: session.version }),
     'session.clear': () => clearSession(session.root),
     // Held by the root's tasks, so the wait that bounds theirs bounds it too (runtime/task-wait.ts).
-    'session.hold': (mod: string, args: { reason?: unknown }) => session.root.tasks.hold(mod, args?.reason as string),
+    'session.hold': (mod: string, args: { reason?: unknown; quiet?: unknown }) => session.root.tasks.hold(mod, args?.reason as string, args?.quiet === true),
     // Status-line figures as the mod model names them; rate limits are unknown to a headless runtime.
     // `context` is the main conversation's window as the last request left it (what a status line
     // shows), not the tokens spent so far: those are in `models`.
@@ -44,6 +44,7 @@ export function sessionProviders(session: Session): Record<string, Provider> {
     // `user`: a hidden user-role row the model reads, from the next request of the main conversation on.
     // `system`: a notice for the caller's stream that the model never reads (informational by default;
     // a modloop reading of the mod model's `system` append), delivered before the next message.
+    // `prompt_suggestion`: a guess at the person's next prompt, for the caller's stream alone.
     'session.append': (mod: string, args: { message?: { type?: string; content?: unknown; subtype?: string; [field: string]: unknown } }) => {
       const m = args?.message
       if (m?.type === 'user') {
@@ -53,7 +54,13 @@ export function sessionProviders(session: Session): Record<string, Provider> {
         const message = { type: 'user' as const, content, uuid: uuid() }
         return { message, uuid: message.uuid }
       }
-      if (m?.type !== 'system') throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.session.append takes { message: { type: 'user' | 'system', ... } }`, { mod })
+      if (m?.type === 'prompt_suggestion') {
+        if (typeof m.suggestion !== 'string' || m.suggestion === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.session.append of a prompt_suggestion needs { suggestion }, a text that is not empty`, { mod, field: 'suggestion' })
+        const message = session.stamp({ type: 'prompt_suggestion' as const, suggestion: m.suggestion })
+        session.post(message)
+        return { message, uuid: message.uuid }
+      }
+      if (m?.type !== 'system') throw new ModloopError('MODLOOP_ERR_UNSUPPORTED', `${mod}: $.session.append takes { message: { type: 'user' | 'system' | 'prompt_suggestion', ... } }`, { mod })
       const { type: _t, subtype, ...fields } = m
       const message = session.stamp({ type: 'system' as const, subtype: typeof subtype === 'string' ? subtype : 'informational', ...fields })
       session.post(message)

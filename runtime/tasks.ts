@@ -28,7 +28,7 @@ const STOP_ALL_GRACE_MS = 2_000
 export class SessionTasks {
   private readonly live = new Map<string, LiveTask>()
   // What mods hold the stream open with besides tasks ($.session.hold), each with its mod and why.
-  private readonly holds = new Set<{ mod: string; reason: string }>()
+  private readonly holds = new Set<{ mod: string; reason: string; quiet: boolean }>()
   /** Takes a finished background task's notification as a prompt (the session's input queue). */
   deliver: ((message: SDKUserMessage) => void) | undefined
   /** Told whenever the set of tasks that hold the session changes. */
@@ -144,9 +144,9 @@ export class SessionTasks {
    * is pending (a scheduled wake-up); bounded by the same wait (`--max-wait-tasks`). Answers the
    * release, which may be called more than once.
    */
-  hold(mod: string, reason: string): () => void {
+  hold(mod: string, reason: string, quiet = false): () => void {
     if (typeof reason !== 'string' || reason === '') throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.session.hold needs { reason }, a text that is not empty`, { mod, field: 'reason' })
-    const held = { mod, reason }
+    const held = { mod, reason, quiet }
     this.holds.add(held)
     this.onChange?.()
     return () => {
@@ -156,7 +156,7 @@ export class SessionTasks {
 
   /** The holds of mods, each as "mod: reason". */
   held(): string[] {
-    return [...this.holds].map((h) => `${h.mod}: ${h.reason}`)
+    return [...this.holds].filter((h) => !h.quiet).map((h) => `${h.mod}: ${h.reason}`)
   }
 
   list(): LiveTaskInfo[] {

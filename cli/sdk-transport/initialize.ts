@@ -22,6 +22,7 @@ export interface InitializeRequest {
   disallowedTools?: string[]
   additionalDirectories?: string[]
   forwardSubagentText?: boolean
+  promptSuggestions?: boolean
   [field: string]: unknown
 }
 
@@ -29,7 +30,7 @@ export interface InitializeRequest {
 const READ = new Set([
   'subtype', 'hooks', 'sdkMcpServers', 'sdkMcpServerConfigs', 'sdkMcpServerManifests', 'jsonSchema', 'systemPrompt', 'appendSystemPrompt', 'agents',
   'toolAliases', 'plugins', 'mcpServers', 'settings', 'disallowedTools', 'additionalDirectories', 'forwardSubagentText', 'perTaskStopAffordance',
-  'systemPromptSnapshot', 'title',
+  'systemPromptSnapshot', 'title', 'promptSuggestions',
 ])
 
 /**
@@ -59,6 +60,7 @@ export function initializeOptions(req: InitializeRequest, wire: Wire, proxies: M
   if (req.disallowedTools?.length) options.disallowedTools = req.disallowedTools
   if (req.additionalDirectories?.length) options.additionalDirectories = req.additionalDirectories
   if (req.forwardSubagentText === true) options.forwardSubagentText = true
+  if (req.promptSuggestions === true) options.promptSuggestions = true
   const ignored = Object.entries(req).filter(([k, v]) => !READ.has(k) && v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)).map(([k]) => k)
   const warnings = ignored.length > 0 ? [`initialize: ${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} accepted but not honoured by modloop (docs/agent-sdk.md)`] : []
   return { options, warnings }

@@ -191,7 +191,15 @@ export interface SDKConversationResetMessage {
   uuid: string
 }
 
-export type SDKMessage = SDKSystemInit | SDKSystemMessage | SDKAssistantMessage | SDKUserMessage | SDKPartialMessage | SDKToolProgressMessage | SDKResultMessage | SDKConversationResetMessage
+/** A predicted next prompt, after a turn's result (promptSuggestions); shown, never recorded. */
+export interface SDKPromptSuggestionMessage {
+  type: 'prompt_suggestion'
+  suggestion: string
+  session_id: string
+  uuid: string
+}
+
+export type SDKMessage = SDKSystemInit | SDKSystemMessage | SDKAssistantMessage | SDKUserMessage | SDKPartialMessage | SDKToolProgressMessage | SDKResultMessage | SDKConversationResetMessage | SDKPromptSuggestionMessage
 
 export { uuid } from '../random.js'
 

@@ -183,9 +183,10 @@ export interface ModApiCore {
     /**
      * `user`: a hidden user-role row the model reads (text, or text blocks), joined to the history
      * before the main conversation's next request. `system`: a notice for the caller's stream that
-     * the model never reads.
+     * the model never reads. `prompt_suggestion`: a guess at the person's next prompt, for the
+     * caller's stream alone (never recorded).
      */
-    append(args: { message: { type: 'user'; content: string | { type: 'text'; text: string }[] } | { type: 'system'; subtype?: string; [field: string]: unknown } }): { message: unknown; uuid: string }
+    append(args: { message: { type: 'user'; content: string | { type: 'text'; text: string }[] } | { type: 'system'; subtype?: string; [field: string]: unknown } | { type: 'prompt_suggestion'; suggestion: string } }): { message: unknown; uuid: string }
     /** Starts a new conversation (/clear). */
     clear(): Promise<unknown>
     /** Every mod loaded in this host, in load order: those that only handle events too. */
@@ -200,9 +201,10 @@ export interface ModApiCore {
      * Keeps a one-prompt run (session.start's `waitsForInput` false) from ending while this mod's
      * work is pending, as a background task does: the run waits, at most `--max-wait-tasks` at a
      * time, and runs what the mod submits meanwhile. `reason` names the work in the wait's notice.
-     * Answers the release; the run ends once nothing holds it and no prompt waits.
+     * Answers the release; the run ends once nothing holds it and no prompt waits. `quiet`: work
+     * too short to name in the notice that the run waits.
      */
-    hold(args: { reason: string }): () => void
+    hold(args: { reason: string; quiet?: boolean }): () => void
   }
   readonly config: {
     list(): { key: string; value: unknown }[]

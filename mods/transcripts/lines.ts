@@ -40,6 +40,8 @@ export function toLine(m: SDKMessage, base: LineBase, model?: string): MessageEn
     case 'tool_progress':
     // The conversation it announces has a transcript of its own, started afresh.
     case 'conversation_reset':
+    // A guess at the next prompt is only shown, as in Claude Code.
+    case 'prompt_suggestion':
       return undefined
     default: {
       if (m.subtype === 'init') return undefined
