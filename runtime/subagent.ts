@@ -1,7 +1,7 @@
 import type { AgentSpawnInput } from '../core/events/types.js'
 import { envInteger } from '../core/env.js'
 import { resolveAlias } from '../core/model/aliases.js'
-import { uuid } from '../core/loop/messages.js'
+import { uuid, type SDKMessage } from '../core/loop/messages.js'
 import { Session, type AgentScope } from '../core/loop/session.js'
 import { runTurn } from '../core/loop/turn.js'
 import type { SpawnAnswer, SpawnRequest, SubagentResult } from '../core/mod/contracts.js'
@@ -101,9 +101,12 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
           terminalReason: r.terminal_reason, numTurns: r.num_turns, durationMs: r.duration_ms, usage: r.usage,
         }
       }
-      if (!req.shown || req.shown(next.value)) root.post(next.value)
+      if (!req.shown || req.shown(next.value)) root.post(withSubagent(next.value))
     }
   }
+  // On the caller's stream a subagent's messages say which subagent they are from, as Claude Code's do.
+  const about = { agent_id: agentId, subagent_type: spawned.subagentType, task_description: req.description }
+  const withSubagent = (m: SDKMessage): SDKMessage => (m.type === 'assistant' || m.type === 'user' ? { ...m, ...about } : m)
   let running: Promise<SubagentResult> = run(spawned.prompt, true)
   const settled = () => running.then(() => true, () => true)
   return {

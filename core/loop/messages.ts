@@ -76,7 +76,7 @@ export type AssistantMessageError =
   | 'rate_limit' | 'overloaded' | 'invalid_request' | 'model_not_found' | 'server_error' | 'unknown' | 'max_output_tokens'
   | 'cloud_credential_error'
 
-export interface SDKAssistantMessage {
+export interface SDKAssistantMessage extends SubagentFields {
   type: 'assistant'
   message: {
     id: string
@@ -101,7 +101,17 @@ export interface SDKAssistantMessage {
   session_id: string
 }
 
-export interface SDKUserMessage {
+/**
+ * On a subagent's messages as the caller's stream carries them: the subagent (its task's id), its
+ * type and its task's description, so a caller can tell two subagents of one call apart.
+ */
+export interface SubagentFields {
+  agent_id?: string
+  subagent_type?: string
+  task_description?: string
+}
+
+export interface SDKUserMessage extends SubagentFields {
   type: 'user'
   message: MessageParam
   parent_tool_use_id: string | null

@@ -30,6 +30,16 @@ describe('a foreground subagent on the stream', () => {
     expect(await lines([])).toEqual(['assistant:tool_use', 'user:tool_result'])
   })
 
+  it('says on each of its messages which subagent it is from, as Claude Code does', async () => {
+    const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose'], { script, cwd: dir, env: { HOME: dir } })
+    const all = r.out.trim().split('\n').map((l) => JSON.parse(l))
+    const started = all.find((m) => m.subtype === 'task_started')
+    const sub = all.filter((m) => m.parent_tool_use_id === 'toolu_agent')
+    expect(sub).toHaveLength(2)
+    for (const m of sub) expect(m).toMatchObject({ agent_id: started.task_id, subagent_type: 'general-purpose', task_description: 'look' })
+    expect(all.filter((m) => m.parent_tool_use_id === null).every((m) => !('agent_id' in m))).toBe(true)
+  })
+
   it('shows its text and thinking too with --forward-subagent-text', async () => {
     expect(await lines(['--forward-subagent-text'])).toEqual(['assistant:thinking', 'assistant:text', 'assistant:tool_use', 'user:tool_result', 'assistant:text'])
   })
