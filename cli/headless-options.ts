@@ -76,7 +76,7 @@ const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
   'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR', worktree: '[NAME]',
   resume: 'ID', 'rewind-files': 'UUID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL', agents: 'FILE|JSON', name: 'NAME', autocompact: 'auto|TOKENS',
   'input-format': 'text|stream-json', agent: 'NAME', betas: 'LIST', tools: 'default|LIST', 'setting-sources': 'user,project,local',
-  'permission-prompt-tool': 'stdio|TOOL', 'permission-prompts': 'host|none', 'plugin-dir-no-mcp': 'DIR', debug: '[FILTER]', 'debug-file': 'PATH',
+  'permission-prompt-tool': 'stdio|TOOL', 'permission-prompts': 'host|none', 'plugin-dir-no-mcp': 'DIR', debug: '[FILTER]', 'debug-file': 'PATH', 'prompt-suggestions': '[true|false]',
 }
 
 // Made from the option table, so an option the parser accepts cannot be missing from --help.

@@ -18,6 +18,7 @@ import { sessionWorktree } from './worktree-flag.js'
 import { usageError } from './usage-error.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
 import { sessionBuiltins } from './start-mode.js'
+import { needsStreamJson } from './sdk-flags.js'
 
 /**
  * `modloop` with no `-p`: headless when `-p` is given, otherwise the interactive session, run by
@@ -27,6 +28,7 @@ import { sessionBuiltins } from './start-mode.js'
 export const defaultCommand: CommandRun = async (ctx) => {
   const input = ctx.values['input-format']
   if (input !== undefined && input !== 'text' && input !== 'stream-json') throw usageError('--input-format must be text or stream-json')
+  needsStreamJson(ctx.values)
   if (speaksSdkTransport(ctx)) return (await import('./sdk-transport/serve.js')).sdkTransport(ctx)
   if (ctx.values.print === true) return (await import('./headless.js')).headless(ctx)
   return interactive(ctx)

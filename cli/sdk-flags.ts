@@ -99,6 +99,19 @@ export function sdkFlagOptions(values: Values): { options: Partial<QueryOptions>
   return { options, warnings }
 }
 
+/**
+ * The flags that only make sense on a stream-json output (what they add are messages of their
+ * own): given elsewhere they are refused, as Claude Code refuses them, rather than silently idle.
+ */
+export function needsStreamJson(values: Values): void {
+  if (values['output-format'] === 'stream-json') return
+  if (values['forward-subagent-text'] === true) throw usageError('--forward-subagent-text requires --output-format stream-json')
+  const suggestions = values['prompt-suggestions']
+  if (typeof suggestions === 'string' && switchValue('--prompt-suggestions', suggestions)) {
+    throw usageError('--prompt-suggestions requires --output-format stream-json (prompt_suggestion messages appear only there)')
+  }
+}
+
 const ON = ['', 'true', '1', 'yes', 'on']
 const OFF = ['false', '0', 'no', 'off']
 

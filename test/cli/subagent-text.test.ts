@@ -43,4 +43,11 @@ describe('a foreground subagent on the stream', () => {
   it('shows its text and thinking too with --forward-subagent-text', async () => {
     expect(await lines(['--forward-subagent-text'])).toEqual(['assistant:thinking', 'assistant:text', 'assistant:tool_use', 'user:tool_result', 'assistant:text'])
   })
+
+  it('--forward-subagent-text is refused on an output other than stream-json, as Claude Code refuses it', async () => {
+    const r = await runCli(['-p', 'go', '--forward-subagent-text'], { script, cwd: dir, env: { HOME: dir } })
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('--forward-subagent-text requires --output-format stream-json')
+    expect(r.requests).toHaveLength(0)
+  })
 })
