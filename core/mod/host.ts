@@ -116,13 +116,13 @@ export class ModHost {
     })
   }
 
-  /** Installs the functions behind `$` methods (e.g. 'tool.register'); later parts of core call this. */
   /** Hears every mod's log line as well, debug ones too, whatever the host's own sink keeps (the debug log). Answers its disposer. */
   tapLog(sink: LogSink): () => void {
     this.logTaps.add(sink)
     return () => this.logTaps.delete(sink)
   }
 
+  /** Installs the functions behind `$` methods (e.g. 'tool.register'); later parts of core call this. */
   provide(providers: Record<string, Provider>): void {
     for (const [name, fn] of Object.entries(providers)) this.providers.set(name, fn)
   }

@@ -7,13 +7,12 @@ import { builtinInput } from '../_shared/builtin-input.js'
 import { failure, registerTool } from '../_shared/register-tool.js'
 import * as T from './texts.js'
 
-const UploadedFile = z.object({
-  file_uuid: z.string(), file_name: z.string(), size: z.number(), is_image: z.boolean(), media_type: z.string().optional(),
-}).strict()
-
+// Built on first use, as the tool's input is: brief mode is off in most runs.
 const briefInput = builtinInput('SendUserMessage', () => z.object({
   message: z.string().describe(T.FIELDS.message),
-  attachments: z.array(z.union([z.string(), UploadedFile])).optional().describe(T.FIELDS.attachments),
+  attachments: z.array(z.union([z.string(), z.object({
+    file_uuid: z.string(), file_name: z.string(), size: z.number(), is_image: z.boolean(), media_type: z.string().optional(),
+  }).strict()])).optional().describe(T.FIELDS.attachments),
   status: z.enum(['normal', 'proactive']).describe(T.FIELDS.status),
 }).strict())
 
