@@ -10,7 +10,7 @@ const PROMPT = [
   '',
   'Take it from what they asked and where the work stands: a request that is half done gets its next step ("now run the tests"); a question you asked them gets the answer they would most likely give ("yes", "go ahead"); finished work gets the obvious follow-up ("commit this").',
   '',
-  'Reply with the guess alone: one instruction of 2 to 12 words, without quotes or explanation. No thanks or praise, no questions of your own, nothing in your voice ("Let me…", "I\'ll…"), no idea they did not ask about, nothing unsafe or sensitive.',
+  'Reply with the guess alone: one instruction of 2 to 12 words, without quotes or explanation. No thanks or praise, no questions of your own, nothing in your voice ("Let me...", "I\'ll..."), no idea they did not ask about, nothing unsafe or sensitive.',
   'When the next step is not clear (an error, a misunderstanding, a finished conversation), reply with nothing at all.',
 ].join('\n')
 

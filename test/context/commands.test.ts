@@ -434,7 +434,7 @@ describe('skills', () => {
         { reply: [{ tool_use: { id: 'toolu_skill', name: 'Skill', input: { skill: 'sum', args: 'todos' } } }] },
         { reply: 'SUB: three todos', when: { firstUserText: 'Focus: todos' } },
         { reply: 'done', expect: { lastUserText: 'SUB: three todos' } },
-      ], 'hi', { cwd: dir, mods: [commands(), agentMod, 'read', 'glob'] })
+      ], 'hi', { cwd: dir, mods: [commands(), agentMod, 'read', 'glob'], forwardSubagentText: true })
       expect(run.error).toBeUndefined()
       // The subagent's first message is the rendered skill; it is of the skill's agent type (its tools, its prompt).
       const sub = run.requests.find((r) => JSON.stringify(r.body.messages[0]).includes('Focus: todos'))!
@@ -444,6 +444,7 @@ describe('skills', () => {
       const last = run.requests.at(-1)!.body.messages.at(-1).content
       expect(last).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_skill', content: 'Skill "sum" completed (forked execution).\n\nResult:\nSUB: three todos' })])
       expect(run.messages.filter((m: any) => m.type === 'system' && m.subtype === 'task_started')).toEqual([])
+      // Its answer reaches the stream under the Skill call (its text, as a subagent's, when asked for).
       expect(run.messages.some((m: any) => m.parent_tool_use_id === 'toolu_skill')).toBe(true)
     } finally {
       await rm(dir, { recursive: true, force: true })

@@ -121,7 +121,7 @@ describe('prompt-cache through the real SDK against the fake Messages API', () =
       { reply: [{ tool_use: { name: 'Agent', input: { description: 'read parts', prompt: 'Read two parts.' } } }] },
       { reply: [blob('one')] }, { reply: [blob('two')] }, { reply: 'report' },
       { reply: 'ok' },
-    ], 'go', { model: MODEL, mods: [toolsMod(), blobMod, agentMod, promptCache] })
+    ], 'go', { model: MODEL, mods: [toolsMod(), blobMod, agentMod, promptCache], forwardSubagentText: true })
     expect(r.result.result).toBe('ok')
     const child = r.requests.slice(1, 4).map((q) => q.body)
     for (const body of child) expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' })
