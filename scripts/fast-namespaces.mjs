@@ -5,10 +5,11 @@
 // and so did its literal: ~2% of a one-turn run's instructions (callgrind). Here both start in
 // V8's dictionary mode instead, where adding a property is a hash insert: the literal by a null
 // prototype (as ES namespaces have), the namespace by adding two properties and deleting the
-// first (deleting any but the last one added turns an object into a dictionary). A getter read
-// from a dictionary-mode object costs about the same.
+// first (deleting any but the last one added turns an object into a dictionary; deleting the last
+// one only steps back to the shape before it). A getter read from a dictionary-mode object costs
+// about the same.
 const HELPER = '__export=(target,all)=>{for(var name in all)__defProp(target,name,{get:all[name],enumerable:!0})}'
-const DICTIONARY_HELPER = '__export=(target,all)=>{target["modloop:a"]=target["modloop:b"]=0,delete target["modloop:a"],delete target["modloop:b"];for(var name in all)__defProp(target,name,{get:all[name],enumerable:!0})}'
+const DICTIONARY_HELPER = '__export=(target,all)=>{target["modloop:a"]=0,target["modloop:b"]=0,delete target["modloop:a"],delete target["modloop:b"];for(var name in all)__defProp(target,name,{get:all[name],enumerable:!0})}'
 
 /** `text` (an esbuild CommonJS bundle, whitespace minified) with its namespaces built in dictionary mode; throws if esbuild's helper reads otherwise. */
 export function fastNamespaces(text, file) {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { runInNewContext } from 'node:vm'
@@ -43,6 +44,12 @@ describe('ES module namespaces built in dictionary mode (scripts/fast-namespaces
     bump()
     expect(ns.count).toBe(1)
     expect(Object.getOwnPropertyNames(ns)).not.toContain('modloop:a')
+  })
+
+  it('are in dictionary mode, the getters literal too (V8 says so, asked with --allow-natives-syntax)', async () => {
+    const probe = `${fastNamespaces(await bundle(), 'entry.cjs')}\nconsole.log(JSON.stringify([%HasFastProperties(module.exports.ns), module.exports.ns.zeta]))`
+    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `const module = { exports: {} }; ${probe}`], { encoding: 'utf8' })
+    expect(JSON.parse(out)).toEqual([false, 1])
   })
 
   it('stop the build when esbuild writes its helper otherwise', async () => {
