@@ -1,16 +1,11 @@
 // Writes mods/_shared/builtin-option-defaults.ts: what each built-in mod's options schema declared
 // with builtinOptions() makes of no options, so a start need not build the schema to learn it
 // (mods/_shared/builtin-options.ts says why). Run after `npm run build`, whenever a built-in mod's
-// options change; `--check` exits 1 when the file is stale (test/mods/builtin-options.test.ts checks too).
-import { readdirSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+// options change; `--check` exits 1 when the file is stale (test/mod/builtin-options.test.ts checks too).
+import { dist, importDeclaring } from './dist-declarations.mjs'
 import { writeOrCheck } from './generated-doc.mjs'
 
-const dist = (path) => import(new URL(`../dist/${path}`, import.meta.url).href)
-const root = fileURLToPath(new URL('..', import.meta.url))
-const declaring = readdirSync(`${root}mods`, { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts') && !f.endsWith('builtin-options.ts') && readFileSync(`${root}mods/${f}`, 'utf8').includes('builtinOptions('))
-for (const f of declaring) await dist(`mods/${f.replace(/\.ts$/, '.js')}`)
+await importDeclaring('builtinOptions', 'builtin-options.ts')
 const { declaredOptions } = await dist('mods/_shared/builtin-options.js')
 
 const entries = [...declaredOptions()].sort(([a], [b]) => a.localeCompare(b))

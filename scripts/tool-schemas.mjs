@@ -2,16 +2,11 @@
 // declared with builtinInput(), converted as a request would convert it, so a start need not
 // (mods/_shared/builtin-input.ts says why). Run after `npm run build`, whenever a tool's input
 // schema changes; `--check` exits 1 when the file is stale (test/tools/builtin-input.test.ts checks too).
-import { readdirSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { dist, importDeclaring } from './dist-declarations.mjs'
 import { writeOrCheck } from './generated-doc.mjs'
 
-const dist = (path) => import(new URL(`../dist/${path}`, import.meta.url).href)
 // The modules that declare one, found in the sources: some load only when their tool is offered.
-const root = fileURLToPath(new URL('..', import.meta.url))
-const declaring = readdirSync(`${root}mods`, { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts') && !f.endsWith('builtin-input.ts') && readFileSync(`${root}mods/${f}`, 'utf8').includes('builtinInput('))
-for (const f of declaring) await dist(`mods/${f.replace(/\.ts$/, '.js')}`)
+await importDeclaring('builtinInput', 'builtin-input.ts')
 const { declaredInputs } = await dist('mods/_shared/builtin-input.js')
 const { inputSchemaOf } = await dist('core/tools/tool.js')
 

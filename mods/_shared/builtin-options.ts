@@ -8,7 +8,7 @@ const declared = new Map<string, z.ZodLazy<z.ZodType>>()
  * A built-in mod's options schema, built only when the mod is given options. What it makes of no
  * options is kept (builtin-option-defaults.ts, written by `node scripts/option-defaults.mjs` from
  * these very schemas), and the host starts a mod given none from a copy of that
- * (core/mod/kept-defaults.ts). test/mods/builtin-options.test.ts fails when the kept JSON and a
+ * (core/mod/kept-defaults.ts). test/mod/builtin-options.test.ts fails when the kept JSON and a
  * schema differ.
  */
 export function builtinOptions<S extends z.ZodType>(mod: string, build: () => S): z.ZodLazy<S> {
