@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 'use strict'
 const { join } = require('node:path')
-const { launchFlagsFor, requireCached, setLaunchFlags } = require('./code-cache.cjs')
+const { isHeadless, launchFlagsFor, requireCached, setLaunchFlags } = require('./code-cache.cjs')
 
 const argv = process.argv.slice(2)
-setLaunchFlags(launchFlagsFor(argv))
+setLaunchFlags(launchFlagsFor(argv), isHeadless(argv))
 const { main } = requireCached(join(__dirname, '..', 'dist', 'bin', 'main.cjs'))
 
 // A reader that went away (`| head`, a parent that stopped reading) is no crash: what is left to

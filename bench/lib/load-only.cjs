@@ -7,5 +7,5 @@
 const { join } = require('node:path')
 const { launchFlagsFor, requireCached, setLaunchFlags } = require('../../bin/code-cache.cjs')
 
-setLaunchFlags(launchFlagsFor(['-p']))
+setLaunchFlags(launchFlagsFor(['-p']), true)
 requireCached(join(__dirname, '..', '..', 'dist', 'bin', 'main.cjs'))

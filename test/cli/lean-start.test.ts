@@ -62,7 +62,7 @@ function expectNothingFileByFile(loaded: Loaded): void {
 
 // What a cold run loads is its start-up time: these stay out of a one-turn run against a local server.
 describe('a cold one-turn run of the CLI', () => {
-  it('talks to the API over node:http without loading undici (fetch), web streams, TLS, node:crypto, promise hooks, stdin or any package file by file, with ASCII tool schemas', async () => {
+  it('talks to the API over node:http without loading undici (fetch), web streams, TLS, node:crypto, promise hooks, stdin, readline or any package file by file, with ASCII tool schemas', async () => {
     // A JavaScript project, as most are: its package.json has no modloop key, its settings have a
     // hook this turn never fires, and it has a command and a skill (YAML frontmatter, found by glob).
     const { loaded, server } = await oneTurn('app', {
@@ -74,6 +74,8 @@ describe('a cold one-turn run of the CLI', () => {
     expectNothingFileByFile(loaded)
     expect(loaded.modules.filter((m) => /undici|webstreams\/readablestream|NativeModule (tls|https|http2)$/.test(m))).toEqual([])
     expect(loaded.modules).toContain('NativeModule http')
+    // The terminal's line editor is for a session drawn in a terminal, not a headless run.
+    expect(loaded.modules.filter((m) => /NativeModule (readline|readline\/promises|internal\/readline\/emitKeypressEvents)$/.test(m))).toEqual([])
     expect(loaded.hooked).toBe(false)
     // The proxy agents wait for a proxy variable.
     expect(loaded.vendored).not.toContain('proxy.cjs')
