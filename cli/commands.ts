@@ -154,6 +154,14 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./trust.js')).trust,
   },
   {
+    path: ['purge'],
+    summary: "delete a project's modloop data (sessions, their task lists and checkpoints, prompt history, its trust store entries) from this computer; --all for every project",
+    usage: 'modloop purge [path] [--all] [--dry-run] [-i|--interactive] [-y|--yes]',
+    options: { all: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, interactive: { type: 'boolean', short: 'i' }, yes: { type: 'boolean', short: 'y' } },
+    positionals: { min: 0, max: 1 },
+    load: async () => (await import('./purge.js')).purge,
+  },
+  {
     path: ['sessions', 'list'],
     summary: 'list the sessions of this directory (id, last activity, turns, title), most recent first, from the local files or a session store',
     usage: 'modloop sessions list [--json] [--cwd DIR] [--session-store URL] [--trust-workspace]',
