@@ -154,6 +154,14 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./trust.js')).trust,
   },
   {
+    path: ['doctor'],
+    summary: 'check what would break a session started here: settings files that are not JSON or hold values that are skipped, a config or mod that fails to load, hooks whose program is missing',
+    usage: `modloop doctor ${LOAD_USAGE}`,
+    options: { ...LOAD_OPTIONS },
+    positionals: { min: 0, max: 0 },
+    load: async () => (await import('./doctor.js')).doctor,
+  },
+  {
     path: ['purge'],
     summary: "delete a project's modloop data (sessions, their task lists and checkpoints, prompt history, its trust store entries) from this computer; --all for every project",
     usage: 'modloop purge [path] [--all] [--dry-run] [-i|--interactive] [-y|--yes]',
