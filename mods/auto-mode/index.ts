@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
+import { join } from 'node:path'
 import { classify } from './classifier.js'
 import { ASK_USER_TOOL } from '../ask-user/name.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
@@ -19,6 +20,8 @@ const options = builtinOptions('auto-mode', () => z.object({
    * restricted mode does.
    */
   classifyProtectedPaths: z.boolean().default(true),
+  /** The user's home, whose `.claude/settings.json` holds the `autoMode` rules (default: CLAUDE_CONFIG_DIR, else the OS home). */
+  home: z.string().optional(),
 }))
 
 /**
@@ -44,7 +47,10 @@ export default defineMod({
       if (verdict.decision !== 'ask' || !e.tool_use_id || e.tool === ASK_USER_TOOL || (await modeOf($)) !== 'auto') return verdict
       if (!opts.classifyProtectedPaths && verdict.rule === PROTECTED_PATH) return verdict
       const signal = AbortSignal.any([next.signal, AbortSignal.timeout(opts.timeoutMs)])
-      const ruling = await classify($, opts, { tool: e.tool, input: e.input, cwd: $.session.cwd() as string, why: verdict.reason }, signal)
+      // Read at each classification, as the user may edit the rules while a session runs; loaded only in auto mode.
+      const [{ rulesInUse, userAutoMode }, { claudeDir }] = await Promise.all([import('./rules.js'), import('../permissions/settings-sources.js')])
+      const rules = rulesInUse(await userAutoMode(join(claudeDir({ home: opts.home }, $.env.all()), 'settings.json')))
+      const ruling = await classify($, opts, { tool: e.tool, input: e.input, cwd: $.session.cwd() as string, why: verdict.reason }, rules, signal)
       if (ruling.decision === 'deny') return { decision: 'deny', rule: '[mode:auto]', reason: `The auto mode classifier refused this ${e.tool} call: ${ruling.reason}` }
       if (ruling.decision === 'allow' && !verdict.hook) return { decision: 'allow', rule: '[mode:auto]', reason: `The auto mode classifier approved: ${ruling.reason}` }
       const why = ruling.decision === 'allow' ? 'a hook asked, so the classifier cannot approve it' : ruling.reason

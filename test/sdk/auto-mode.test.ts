@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
 import autoMode from '../../mods/auto-mode/index.js'
+import { DEFAULT_RULES } from '../../mods/auto-mode/rules.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.js'
 import { conversation } from './conversation.js'
@@ -30,7 +31,7 @@ function setup(mode?: string) {
     cwd: box.project,
     permissionMode: mode,
     env: { MODLOOP_HOME: box.modloopHome },
-    mods: [autoWith({ model: 'claude-haiku-4-5', instructions: 'labels are harmless' }), toolsMod(), permissionsWith({ home: box.home, trustStore: join(box.root, 'trust.json') })],
+    mods: [autoWith({ model: 'claude-haiku-4-5', instructions: 'labels are harmless', home: box.home }), toolsMod(), permissionsWith({ home: box.home, trustStore: join(box.root, 'trust.json') })],
   }
 }
 
@@ -47,6 +48,22 @@ describe('the auto permission mode', () => {
     const result = (r.requests[2]!.body as any).messages.at(-1).content[0]
     expect(result).toMatchObject({ tool_use_id: 'toolu_touch', content: 'touched x' })
     expect(result.is_error).toBeUndefined()
+  })
+
+  it("the classifier reads the rules of the user's settings (autoMode): a section set replaces the default, $defaults keeps it", async () => {
+    const settings = join(box.home, '.claude', 'settings.json')
+    await mkdir(join(box.home, '.claude'), { recursive: true })
+    await writeFile(settings, JSON.stringify({ autoMode: { hard_deny: ['No Labels: never touch a label'], allow: ['$defaults', 'Labels: touching labels'] } }))
+    try {
+      const r = await runScript([touch, verdict('deny', 'labels are off limits'), { reply: 'ok' }], 'touch it', setup('auto'))
+      const system = systemText(r.requests[1]!.body as any)
+      expect(system).toContain('Always block, even when the user asked for it:\n- No Labels: never touch a label\n')
+      expect(system).not.toContain(DEFAULT_RULES.hard_deny[0])
+      expect(system).toContain(`Allow (exceptions to the block rules):\n${[...DEFAULT_RULES.allow, 'Labels: touching labels'].map((e) => `- ${e}`).join('\n')}\n`)
+      expect(system).toContain(`- ${DEFAULT_RULES.soft_deny[0]}`)
+    } finally {
+      await rm(settings)
+    }
   })
 
   it('a refusal denies the call with the classifier\'s reason, recorded as a permission denial', async () => {
