@@ -86,6 +86,9 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
     return child
   }
   const run = async (text: string, first: boolean): Promise<SubagentResult> => {
+    if (first) await req.ready
+    // Only the task's own words, not the context (memory files, git state) that rides with them.
+    if (first && req.showPrompt) root.post(withSubagent(root.stamp({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: req.parentToolUseId })))
     const gen = runTurn(live(), { text, ...(first && spawned.context?.length ? { context: spawned.context } : {}), origin: { kind: 'sdk' } })
     const record = root.host.bus.has('session.message')
     for (;;) {

@@ -82,6 +82,13 @@ export interface SpawnRequest {
   background?: boolean
   /** Whether this message of its own goes on the root's stream; every one when absent. */
   shown?: (message: SDKMessage) => boolean
+  /**
+   * Its run starts once this settles: the caller announces its task first, so the stream shows the
+   * task's start before anything of the subagent's.
+   */
+  ready?: Promise<void>
+  /** Its prompt goes on the root's stream as its first message, as Claude Code shows a foreground subagent's. */
+  showPrompt?: boolean
 }
 
 export interface SubagentResult {

@@ -82,6 +82,9 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
   ctx.signal.addEventListener('abort', onCallAbort, { once: true })
   const log = registry ? new OutputLog(registry.outputFileFor(id), (m) => $.log.warn(m)) : undefined
   if (log) run.logs.set(id, log)
+  // The subagent's run waits for its task's start to be on the stream (or for there being no task).
+  let announced!: () => void
+  const ready = new Promise<void>((resolve) => { announced = resolve })
   const prompt = [i.prompt, ...(worktree ? [worktreeNote(worktree)] : []), ...await preloadedSkills($, def)].join('\n\n')
   const started = await run.spawn({
     agentId: id, prompt, description: i.description, subagentType: def.name,
@@ -90,6 +93,8 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
     // As Claude Code's, the stream gets a foreground subagent's tool calls and results only (enough to
     // show it is working) unless forwardSubagentText asks for its text and thinking; a background one's all.
     shown: (m) => background || run.forwardText === true || !isProse(m),
+    // Its prompt too, as Claude Code shows a foreground subagent's (never a background one's).
+    ready, showPrompt: !background,
     ...(def.omitClaudeMd ? { omitClaudeMd: true } : {}),
     ...(i.effort ?? def.effort ? { effort: i.effort ?? def.effort } : {}), ...(worktree ? { cwd: worktree.cwd } : {}),
   })
@@ -107,11 +112,13 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
     return report
   }
   if ('deny' in started) {
+    announced()
     await finish()
     return failure(started.deny)
   }
   run.roster?.add(started, { type: def.name, description: i.description, background, toolUseId: ctx.toolUseId })
   if (!registry) {
+    announced()
     const r = (await finish())!
     run.roster?.ended(id, r.isError ? 'failed' : 'completed')
     return reportOutput(r, def, started.model, kept)
@@ -125,7 +132,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
       if (task.signal.aborted) stop.abort(task.signal.reason)
       return outcomeOf((await finish())!, i.description, kept)
     },
-  })
+  }).finally(announced)
   registered = !('refused' in launched)
   // Once the registry has it ended, a message sent to it resumes it (a task of the same id).
   if (!('refused' in launched)) void launched.task.done.then(({ record }) => run.roster?.ended(id, record.status === 'running' ? 'completed' : record.status))

@@ -26,8 +26,8 @@ const lines = async (extra: string[]) => {
 }
 
 describe('a foreground subagent on the stream', () => {
-  it('shows only its tool calls and results by default, as Claude Code does', async () => {
-    expect(await lines([])).toEqual(['assistant:tool_use', 'user:tool_result'])
+  it('shows only its prompt, tool calls and results by default, as Claude Code does', async () => {
+    expect(await lines([])).toEqual(['user:text', 'assistant:tool_use', 'user:tool_result'])
   })
 
   it('says on each of its messages which subagent it is from, as Claude Code does', async () => {
@@ -35,13 +35,13 @@ describe('a foreground subagent on the stream', () => {
     const all = r.out.trim().split('\n').map((l) => JSON.parse(l))
     const started = all.find((m) => m.subtype === 'task_started')
     const sub = all.filter((m) => m.parent_tool_use_id === 'toolu_agent')
-    expect(sub).toHaveLength(2)
+    expect(sub).toHaveLength(3)
     for (const m of sub) expect(m).toMatchObject({ agent_id: started.task_id, subagent_type: 'general-purpose', task_description: 'look' })
     expect(all.filter((m) => m.parent_tool_use_id === null).every((m) => !('agent_id' in m))).toBe(true)
   })
 
   it('shows its text and thinking too with --forward-subagent-text', async () => {
-    expect(await lines(['--forward-subagent-text'])).toEqual(['assistant:thinking', 'assistant:text', 'assistant:tool_use', 'user:tool_result', 'assistant:text'])
+    expect(await lines(['--forward-subagent-text'])).toEqual(['user:text', 'assistant:thinking', 'assistant:text', 'assistant:tool_use', 'user:tool_result', 'assistant:text'])
   })
 
   it('--forward-subagent-text is refused on an output other than stream-json, as Claude Code refuses it', async () => {

@@ -1,0 +1,94 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+let dir: string
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-subagent-stream-')))
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+const agent = (id: string, description: string, prompt: string, background = false) =>
+  ({ tool_use: { id, name: 'Agent', input: { description, prompt, run_in_background: background } } })
+const glob = (id: string) => ({ tool_use: { id, name: 'Glob', input: { pattern: '*.none' } } })
+
+/** The whole stream, a line per message: what it is, whose it is (the Agent call it runs under). */
+async function stream(script: unknown[]): Promise<{ lines: string[]; all: Record<string, any>[] }> {
+  const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose'], { script, cwd: dir, env: { HOME: dir } })
+  expect(r.code).toBe(0)
+  const all = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>)
+  const lines = all.map((m) => {
+    if (m.type === 'system') return `system:${m.subtype}${m.tool_use_id ? ` ${m.tool_use_id}` : ''}`
+    if (m.type === 'result') return `result:${m.subtype}`
+    const blocks = m.message.content.map((b: any) => (b.type === 'text' ? `text(${b.text})` : b.type === 'tool_use' ? `tool_use(${b.id})` : `${b.type}(${b.tool_use_id})`))
+    return `${m.type}${m.parent_tool_use_id ? ` <${m.parent_tool_use_id}>` : ''}:${blocks.join(',')}`
+  })
+  return { lines, all }
+}
+
+describe('a subagent\'s messages on the stream, line by line as Claude Code prints them', () => {
+  it('a foreground subagent\'s prompt comes right after its task_started, as a user message of its own', async () => {
+    const { lines, all } = await stream([
+      { reply: [agent('toolu_agent', 'look', 'SUBTASK look around')] },
+      { when: { firstUserText: 'SUBTASK' }, reply: [{ text: 'sub text' }, glob('toolu_sub')] },
+      { when: { firstUserText: 'SUBTASK' }, reply: 'sub report' },
+      { reply: 'main done' },
+    ])
+    expect(lines).toEqual([
+      'system:init',
+      'assistant:tool_use(toolu_agent)',
+      'system:task_started toolu_agent',
+      'user <toolu_agent>:text(SUBTASK look around)',
+      'assistant <toolu_agent>:tool_use(toolu_sub)',
+      'user <toolu_agent>:tool_result(toolu_sub)',
+      'system:task_updated',
+      'system:task_notification toolu_agent',
+      'user:tool_result(toolu_agent)',
+      'assistant:text(main done)',
+      'result:success',
+    ])
+    const started = all.find((m) => m.subtype === 'task_started')!
+    const prompt = all[3]!
+    expect(prompt).toEqual({
+      type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'SUBTASK look around' }] }, parent_tool_use_id: 'toolu_agent',
+      agent_id: started.task_id, subagent_type: 'general-purpose', task_description: 'look', session_id: started.session_id, uuid: expect.any(String),
+    })
+  })
+
+  it('two subagents of one response: each prompt follows its own task_started', async () => {
+    const { lines } = await stream([
+      { reply: [agent('toolu_a', 'task a', 'SUBA do a'), agent('toolu_b', 'task b', 'SUBB do b')] },
+      { when: { firstUserText: 'SUBA' }, reply: 'report a' },
+      { when: { firstUserText: 'SUBB' }, reply: 'report b', delayMs: 100 },
+      { reply: 'main done' },
+    ])
+    expect(lines.slice(0, 7)).toEqual([
+      'system:init',
+      'assistant:tool_use(toolu_a)',
+      'system:task_started toolu_a',
+      'user <toolu_a>:text(SUBA do a)',
+      'assistant:tool_use(toolu_b)',
+      'system:task_started toolu_b',
+      'user <toolu_b>:text(SUBB do b)',
+    ])
+  })
+
+  it('a background subagent\'s prompt is not shown', async () => {
+    const { lines } = await stream([
+      { reply: [agent('toolu_agent', 'look', 'SUBTASK look around', true)] },
+      { when: { firstUserText: 'SUBTASK' }, reply: 'sub report', delayMs: 100 },
+      { reply: 'main waits' },
+      { reply: 'main got it' },
+    ])
+    expect(lines.filter((l) => l.startsWith('user <toolu_agent>'))).toEqual([])
+    expect(lines.filter((l) => l.includes('toolu_agent'))).toEqual([
+      'assistant:tool_use(toolu_agent)',
+      'system:task_started toolu_agent',
+      'user:tool_result(toolu_agent)',
+      'assistant <toolu_agent>:text(sub report)',
+      'system:task_notification toolu_agent',
+    ])
+  })
+})
