@@ -65,7 +65,8 @@ async function forked(run: AgentRunner, def: PromptCommand, name: string, text: 
   const background = def.fork?.background === true
   const { output, report } = await run({
     description: `/${name}`, prompt: text, subagent_type: def.fork?.agent ?? 'general-purpose',
-    ...(def.model ? { model: def.model } : {}), ...(background ? { run_in_background: true } : {}),
+    // Said either way: unasked, an Agent call of the main conversation would run in the background.
+    ...(def.model ? { model: def.model } : {}), run_in_background: background,
   }, ctx)
   if (report === undefined) return output
   return { result: { success: true, commandName: def.name, status: 'forked', result: report }, text: `Skill "${name}" completed (forked execution).\n\nResult:\n${report}` }

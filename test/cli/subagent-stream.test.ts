@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,6 +7,8 @@ import { runCli } from '../helpers/cli.js'
 let dir: string
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-subagent-stream-')))
+  await mkdir(join(dir, '.claude', 'skills', 'forky'), { recursive: true })
+  await writeFile(join(dir, '.claude', 'skills', 'forky', 'SKILL.md'), '---\ndescription: Does forked work\ncontext: fork\n---\nFORKSKILL do the work.\n')
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
@@ -90,5 +92,29 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
       'assistant <toolu_agent>:text(sub report)',
       'system:task_notification toolu_agent',
     ])
+  })
+
+  it('a context: fork skill runs in the foreground: the Skill call waits for its report', async () => {
+    const { lines, all } = await stream([
+      { reply: [{ tool_use: { id: 'toolu_skill', name: 'Skill', input: { skill: 'forky' } } }] },
+      { when: { firstUserText: 'FORKSKILL' }, reply: [glob('toolu_sub')] },
+      { when: { firstUserText: 'FORKSKILL' }, reply: 'fork report' },
+      { reply: 'main done' },
+    ])
+    expect(lines).toEqual([
+      'system:init',
+      'assistant:tool_use(toolu_skill)',
+      'system:task_started toolu_skill',
+      `user <toolu_skill>:text(Base directory for this skill: ${dir}/.claude/skills/forky\n\nFORKSKILL do the work.)`,
+      'assistant <toolu_skill>:tool_use(toolu_sub)',
+      'user <toolu_skill>:tool_result(toolu_sub)',
+      'system:task_updated',
+      'system:task_notification toolu_skill',
+      'user:tool_result(toolu_skill)',
+      'assistant:text(main done)',
+      'result:success',
+    ])
+    expect(all.find((m) => m.subtype === 'task_started')).toMatchObject({ is_backgrounded: false, description: '/forky' })
+    expect(all.at(-3)!.message.content[0].content).toBe('Skill "forky" completed (forked execution).\n\nResult:\nfork report')
   })
 })
