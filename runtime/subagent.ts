@@ -4,6 +4,7 @@ import { resolveAlias } from '../core/model/aliases.js'
 import { uuid, type SDKMessage } from '../core/loop/messages.js'
 import { Session, type AgentScope } from '../core/loop/session.js'
 import { runTurn } from '../core/loop/turn.js'
+import { isRetry, retryProgress } from './subagent-retry.js'
 import type { SpawnAnswer, SpawnRequest, SubagentResult } from '../core/mod/contracts.js'
 import type { ToolRegistry } from '../core/tools/registry.js'
 
@@ -91,8 +92,14 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
     if (first && req.showPrompt) root.post(withSubagent(root.stamp({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: req.parentToolUseId })))
     const gen = runTurn(live(), { text, ...(first && spawned.context?.length ? { context: spawned.context } : {}), origin: { kind: 'sdk' } })
     const record = root.host.bus.has('session.message')
+    let retrying = false
     for (;;) {
       const next = await gen.next()
+      // Whatever follows a retry shown (an answer, a failure, its end) means the retry is over.
+      if (retrying && (next.done || !isRetry(next.value))) {
+        root.post(retryProgress(of, (m) => root.stamp(m)))
+        retrying = false
+      }
       // Its messages (those with parent_tool_use_id, and its result) are recorded here, in its
       // own order, before the root's stream carries them; the root records the rest.
       const own = next.done || ('parent_tool_use_id' in next.value && next.value.parent_tool_use_id)
@@ -104,11 +111,14 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
           terminalReason: r.terminal_reason, numTurns: r.num_turns, durationMs: r.duration_ms, usage: r.usage,
         }
       }
-      if (!req.shown || req.shown(next.value)) root.post(withSubagent(next.value))
+      if (req.shown && !req.shown(next.value)) continue
+      if (isRetry(next.value)) retrying = true
+      root.post(isRetry(next.value) ? retryProgress(of, (m) => root.stamp(m), next.value) : withSubagent(next.value))
     }
   }
   // On the caller's stream a subagent's messages say which subagent they are from, as Claude Code's do.
   const about = { agent_id: agentId, subagent_type: spawned.subagentType, task_description: req.description }
+  const of = { agentId, parentToolUseId: req.parentToolUseId, subagentType: spawned.subagentType }
   const withSubagent = (m: SDKMessage): SDKMessage => (m.type === 'assistant' || m.type === 'user' ? { ...m, ...about } : m)
   let running: Promise<SubagentResult> = run(spawned.prompt, true)
   const settled = () => running.then(() => true, () => true)

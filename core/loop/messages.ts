@@ -149,8 +149,22 @@ export interface SDKToolProgressMessage {
   tool_name: string
   parent_tool_use_id: string | null
   elapsed_time_seconds: number
+  /** On a subagent's request retry (and the line that clears it): the subagent's type. */
+  subagent_type?: string
+  /** A subagent's request being retried, shown as progress of the call that waits on it. */
+  subagent_retry?: SubagentRetry
   uuid: string
   session_id: string
+}
+
+/** The fields of the subagent's `api_retry`, `error` named `error_category` as Claude Code names it here. */
+export interface SubagentRetry {
+  agent_id: string
+  attempt: number
+  max_retries: number
+  retry_delay_ms: number
+  error_status: number | null
+  error_category: string
 }
 
 export interface SDKResultMessage {

@@ -91,8 +91,9 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
     model: i.model ?? def.model, tools: def.tools, disallowedTools: def.disallowedTools, systemPrompt: def.prompt, maxTurns: def.maxTurns,
     parentToolUseId: ctx.toolUseId, parentAgentId: ctx.agentId, signal: stop.signal, background: background && registry !== undefined,
     // As Claude Code's, the stream gets a foreground subagent's tool calls and results only (enough to
-    // show it is working) unless forwardSubagentText asks for its text and thinking; a background one's all.
-    shown: (m) => background || run.forwardText === true || !isProse(m),
+    // show it is working) unless forwardSubagentText asks for its text and thinking, and its request
+    // retries; a background one's all but its retries.
+    shown: (m) => (background ? !isRetry(m) : run.forwardText === true || !isProse(m)),
     // Its prompt too, as Claude Code shows a foreground subagent's (never a background one's).
     ready, showPrompt: !background,
     ...(def.omitClaudeMd ? { omitClaudeMd: true } : {}),
@@ -236,4 +237,9 @@ export async function endRun(run: AgentRun, registry: TaskRegistry | undefined, 
 /** An assistant message of text or thinking alone: no tool call in it. */
 function isProse(m: SDKMessage): boolean {
   return m.type === 'assistant' && m.message.content.every((b) => b.type === 'text' || b.type === 'thinking' || b.type === 'redacted_thinking')
+}
+
+/** The subagent's request being retried (its caller's stream shows it as progress of the call). */
+function isRetry(m: SDKMessage): boolean {
+  return m.type === 'system' && m.subtype === 'api_retry'
 }

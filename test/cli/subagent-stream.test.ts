@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
+import { shapeProblems } from '../helpers/sdk-shapes.js'
 
 let dir: string
 beforeAll(async () => {
@@ -21,9 +22,11 @@ async function stream(script: unknown[]): Promise<{ lines: string[]; all: Record
   const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose'], { script, cwd: dir, env: { HOME: dir } })
   expect(r.code).toBe(0)
   const all = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>)
+  expect(shapeProblems(all)).toEqual([])
   const lines = all.map((m) => {
     if (m.type === 'system') return `system:${m.subtype}${m.tool_use_id ? ` ${m.tool_use_id}` : ''}`
     if (m.type === 'result') return `result:${m.subtype}`
+    if (m.type === 'tool_progress') return `tool_progress <${m.parent_tool_use_id}>`
     const blocks = m.message.content.map((b: any) => (b.type === 'text' ? `text(${b.text})` : b.type === 'tool_use' ? `tool_use(${b.id})` : `${b.type}(${b.tool_use_id})`))
     return `${m.type}${m.parent_tool_use_id ? ` <${m.parent_tool_use_id}>` : ''}:${blocks.join(',')}`
   })
@@ -116,5 +119,39 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
     ])
     expect(all.find((m) => m.subtype === 'task_started')).toMatchObject({ is_backgrounded: false, description: '/forky' })
     expect(all.at(-3)!.message.content[0].content).toBe('Skill "forky" completed (forked execution).\n\nResult:\nfork report')
+  })
+
+  it('a foreground subagent\'s request retry is progress of its Agent call, not an api_retry of the main conversation; a background one\'s is not shown', async () => {
+    const { lines, all } = await stream([
+      { reply: [agent('toolu_agent', 'retry', 'SUBTASK retry')] },
+      { when: { firstUserText: 'SUBTASK' }, error: { status: 500, message: 'boom' } },
+      { when: { firstUserText: 'SUBTASK' }, reply: 'sub report' },
+      { reply: 'main done' },
+    ])
+    expect(lines).toEqual([
+      'system:init',
+      'assistant:tool_use(toolu_agent)',
+      'system:task_started toolu_agent',
+      'user <toolu_agent>:text(SUBTASK retry)',
+      'tool_progress <toolu_agent>',
+      'tool_progress <toolu_agent>',
+      'system:task_updated',
+      'system:task_notification toolu_agent',
+      'user:tool_result(toolu_agent)',
+      'assistant:text(main done)',
+      'result:success',
+    ])
+    const agentId = all.find((m) => m.subtype === 'task_started')!.task_id
+    const base = { type: 'tool_progress', tool_use_id: 'toolu_agent', tool_name: 'Agent', parent_tool_use_id: 'toolu_agent', elapsed_time_seconds: 0, subagent_type: 'general-purpose' }
+    expect(all[4]).toMatchObject({ ...base, subagent_retry: { agent_id: agentId, attempt: 1, max_retries: 10, error_status: 500, error_category: 'server_error' } })
+    expect(all[5]).toEqual({ ...base, uuid: expect.any(String), session_id: all[0]!.session_id })
+    const background = await stream([
+      { reply: [agent('toolu_agent', 'retry', 'SUBTASK retry', true)] },
+      { when: { firstUserText: 'SUBTASK' }, error: { status: 500, message: 'boom' } },
+      { when: { firstUserText: 'SUBTASK' }, reply: 'sub report' },
+      { reply: 'main waits' },
+      { reply: 'main got it' },
+    ])
+    expect(background.lines.filter((l) => l.startsWith('tool_progress') || l.includes('api_retry'))).toEqual([])
   })
 })

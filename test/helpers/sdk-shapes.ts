@@ -74,6 +74,12 @@ export const userToolResult = z.looseObject({
   tool_use_result: z.unknown().refine((v) => v !== undefined, 'tool_use_result is required on a tool result line'),
 })
 
+/** A foreground subagent's prompt: text, under the Agent call that started it, naming the subagent. */
+export const subagentPrompt = z.looseObject({
+  type: z.literal('user'), ...base, parent_tool_use_id: id, agent_id: id, subagent_type: id, task_description: z.string(),
+  message: z.looseObject({ role: z.literal('user'), content: z.array(z.strictObject({ type: z.literal('text'), text: z.string() })).min(1) }),
+})
+
 export const streamEvent = z.looseObject({
   type: z.literal('stream_event'), ...base, parent_tool_use_id: parent, ...noMessage,
   event: z.looseObject({ type: z.enum(STREAM_EVENTS) }),
@@ -88,7 +94,11 @@ export const apiRetry = z.looseObject({
 export const toolProgress = z.looseObject({
   type: z.literal('tool_progress'), ...base, ...noMessage,
   tool_use_id: id, tool_name: id, parent_tool_use_id: parent, elapsed_time_seconds: z.number().min(0),
-  task_id: z.string().optional(), heartbeat: z.boolean().optional(),
+  task_id: z.string().optional(), heartbeat: z.boolean().optional(), subagent_type: z.string().optional(),
+  subagent_retry: z.strictObject({
+    agent_id: id, attempt: z.number().int().min(1), max_retries: z.number().int().min(0), retry_delay_ms: z.number().min(0),
+    error_status: z.number().int().nullable(), error_category: z.string(),
+  }).optional(),
 })
 
 const informational = z.looseObject({
@@ -161,7 +171,8 @@ export function shapeFor(line: { type?: unknown; subtype?: unknown }): z.ZodType
   switch (line.type) {
     case 'system': return SYSTEM[String(line.subtype)] ?? otherSystem
     case 'assistant': return assistant
-    case 'user': return userToolResult
+    // A subagent's line without a structured result may be its prompt; any other is a tool result line.
+    case 'user': return 'agent_id' in line && !('tool_use_result' in line) ? subagentPrompt : userToolResult
     case 'stream_event': return streamEvent
     case 'tool_progress': return toolProgress
     case 'result': return result
