@@ -1,7 +1,7 @@
 import { ModloopError } from '../core/errors.js'
 import type { Session } from '../core/loop/session.js'
 import { spawnSubagent } from './subagent.js'
-import type { SpawnRequest, CompleteRequest, ForkRequest, TaskEndSpec, TaskStartSpec } from '../core/mod/contracts.js'
+import type { SpawnRequest, CompleteRequest, ForkRequest, TaskEndSpec, TaskProgressSpec, TaskStartSpec } from '../core/mod/contracts.js'
 import { complete, fork } from './complete.js'
 import { checkComplete } from './complete-request.js'
 import { configRows, configSet } from './model-controls.js'
@@ -85,6 +85,7 @@ export function installProviders(session: Session): void {
     // Tasks are the root's: a subagent's Agent call starts them beside the main conversation's.
     'task.start': (mod: string, spec: TaskStartSpec) => session.root.tasks.start(mod, spec),
     'task.end': (mod: string, spec: TaskEndSpec) => session.root.tasks.end(mod, spec),
+    'task.progress': (mod: string, spec: TaskProgressSpec) => session.root.tasks.progress(mod, spec),
     'task.stop': (_mod: string, taskId: string) => session.root.tasks.stop(taskId),
     'task.list': () => session.root.tasks.list(),
     'task.notify': (mod: string, taskId: string, text: string) => session.root.tasks.notify(mod, taskId, text),

@@ -1,5 +1,5 @@
 import type { TaskPatch, TaskUsage } from '../core/events/types.js'
-import type { TaskEndSpec, TaskStartSpec } from '../core/mod/contracts.js'
+import type { TaskEndSpec, TaskProgressSpec, TaskStartSpec } from '../core/mod/contracts.js'
 
 /**
  * The Agent SDK's task messages (`system` subtypes), as query() yields them and stream-json
@@ -16,6 +16,14 @@ export function taskStarted(spec: TaskStartSpec) {
     ...(spec.prompt !== undefined ? { prompt: spec.prompt } : {}),
     // A modloop addition: where its output goes while it runs.
     output_file: spec.outputFile,
+  }
+}
+
+export function taskProgress(p: TaskProgressSpec, start: TaskStartSpec) {
+  return {
+    type: 'system' as const, subtype: 'task_progress', task_id: p.taskId, ...(start.toolUseId ? { tool_use_id: start.toolUseId } : {}),
+    description: p.description, ...(start.subagentType ? { subagent_type: start.subagentType } : {}), usage: p.usage,
+    ...(p.lastToolName ? { last_tool_name: p.lastToolName } : {}),
   }
 }
 

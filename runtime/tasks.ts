@@ -2,8 +2,8 @@ import type { TaskPatch } from '../core/events/types.js'
 import { describeError, ModloopError } from '../core/errors.js'
 import type { SDKUserMessage } from '../core/loop/messages.js'
 import type { Session } from '../core/loop/session.js'
-import { backgroundTasksChanged, taskNotification, taskStarted, taskUpdated, type BackgroundTaskEntry } from './task-messages.js'
-import type { LiveTaskInfo, TaskEndSpec, TaskStartSpec } from '../core/mod/contracts.js'
+import { backgroundTasksChanged, taskNotification, taskProgress, taskStarted, taskUpdated, type BackgroundTaskEntry } from './task-messages.js'
+import type { LiveTaskInfo, TaskEndSpec, TaskProgressSpec, TaskStartSpec } from '../core/mod/contracts.js'
 
 interface LiveTask {
   spec: TaskStartSpec
@@ -83,6 +83,14 @@ export class SessionTasks {
       task.end()
       this.onChange?.()
     }
+  }
+
+  /** `$.task.progress`: any mod may tell it, as the work a task runs (a subagent) may be another mod's than the task's. */
+  async progress(mod: string, spec: TaskProgressSpec): Promise<void> {
+    const task = this.live.get(spec?.taskId)
+    if (!task) throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.task.progress: no running task ${String(spec?.taskId)}`, { mod, field: 'taskId' })
+    await task.started
+    this.session.post(this.session.stamp(taskProgress(spec, task.spec)))
   }
 
   /**

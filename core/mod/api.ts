@@ -1,6 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages'
 import type { CommandRunResult, PromptSubmitResult, SessionCompactResult, WorktreeCreateInput, WorktreeRemoveInput } from '../events/types.js'
-import type { PromptAttachment, CompleteRequest, CompleteResult, ForkRequest, ForkResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskStartSpec } from './contracts.js'
+import type { PromptAttachment, CompleteRequest, CompleteResult, ForkRequest, ForkResult, ToolRegistration, SpawnAnswer, SpawnRequest, LiveTaskInfo, TaskEndSpec, TaskProgressSpec, TaskStartSpec } from './contracts.js'
 
 /**
  * `$`: the capabilities a mod gets, named as spec/mods.md §4 names them so a mod written for
@@ -38,7 +38,7 @@ export const API_METHODS = {
   tool: ['register', 'unregister', 'call', 'check', 'list'],
   agent: ['spawn', 'register', 'list'],
   // The tasks a mod runs (subagents, background shells) as the stream announces them: a modloop addition.
-  task: ['start', 'end', 'stop', 'list', 'notify'],
+  task: ['start', 'end', 'progress', 'stop', 'list', 'notify'],
   // Worktrees for isolated work, made and removed through events WorktreeCreate/WorktreeRemove hooks answer: a modloop addition.
   worktree: ['create', 'remove'],
   model: ['complete', 'fork'],
@@ -119,6 +119,8 @@ export interface ModApiCore {
     start(spec: TaskStartSpec): Promise<void>
     /** Announces its end: task.update and task_updated, task.end and task_notification; a background task's `notification` is queued as a turn of its own. */
     end(spec: TaskEndSpec): Promise<void>
+    /** Tells how far a running task has got: the stream's task_progress, after its task_started. */
+    progress(spec: TaskProgressSpec): Promise<void>
     /** Stops a running task, whichever mod runs it (it ends `stopped`). */
     stop(taskId: string): Promise<void>
     /** The running tasks. */

@@ -167,6 +167,16 @@ export interface TaskEndSpec {
   notification?: string
 }
 
+/** How far a running task has got (`$.task.progress`): the stream's task_progress. */
+export interface TaskProgressSpec {
+  taskId: string
+  /** What it is doing now, in a few words (`Reading src/a.ts`). */
+  description: string
+  /** The tool it called last. */
+  lastToolName?: string
+  usage: TaskUsage
+}
+
 /** A running task as `$.task.list()` and `Query` report it. */
 export interface LiveTaskInfo {
   id: string

@@ -19,6 +19,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import { registerMainAgent, startMainAgent, type MainAgents } from './main-agent.js'
 import { sdkAgents } from './sdk-agents.js'
 import { progressLine, type OutputLog } from './output-log.js'
+import { AgentProgress } from './agent-progress.js'
 import { agentInput, callAgent } from './run-agent.js'
 import { agentMentions } from './agent-mention.js'
 import { backgroundOff } from '../_shared/background-off.js'
@@ -102,10 +103,12 @@ export default defineMod({
     registerMainAgent(on, main)
     // The output files of the subagents running now, by agent id: each of their messages goes to its file.
     const logs = new Map<string, OutputLog>()
-    on('session.message', ($, e, next) => {
+    const progress = new AgentProgress()
+    on('session.message', async ($, e, next) => {
       const log = e.agentId ? logs.get(e.agentId) : undefined
       const line = log ? progressLine(e.message) : undefined
       if (line) log!.write(line)
+      if (e.agentId) await progress.seen($, e.agentId, e.message)
       return next(e)
     })
     on('session.start', async ($, e, next) => {
@@ -127,7 +130,7 @@ export default defineMod({
         const type = i.subagent_type ?? 'general-purpose'
         const def = findAgent(agents, type)
         if (!def) return failure(`Agent type "${type}" not found. Available agent types: ${[...agents.keys()].join(', ') || 'none'}`)
-        return callAgent({ $, spawn, logs, roster, forwardText }, def, i, ctx)
+        return callAgent({ $, spawn, logs, roster, forwardText, progress }, def, i, ctx)
       }
       const foregroundOnly = backgroundOff($.env.all())
       await registerTool($, {

@@ -15,6 +15,7 @@ import { finishWorktree, type KeptWorktree, type Worktree } from '../_shared/wor
 import { isolate, type HookWorktree } from './isolate.js'
 import { backgroundOff } from '../_shared/background-off.js'
 import type { Roster } from './roster.js'
+import type { AgentProgress } from './agent-progress.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
 export const agentInput = builtinInput('Agent', () => z.object({
@@ -37,6 +38,8 @@ export interface AgentRun {
   roster?: Roster
   /** A foreground subagent's text and thinking go on the stream too (forwardSubagentText). */
   forwardText?: boolean
+  /** Its task's progress on the stream: each subagent that is a task is started here, and ended by endRun. */
+  progress?: AgentProgress
 }
 
 const newAgentId = () => `a${randomHex(8)}`
@@ -124,6 +127,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
     run.roster?.ended(id, r.isError ? 'failed' : 'completed')
     return reportOutput(r, def, started.model, kept)
   }
+  run.progress?.start(id, worktree?.cwd ?? ctx.cwd)
   const launched = await registry.launch({
     id, type: 'local_agent', description: i.description, background, toolUseId: ctx.toolUseId, subagentType: def.name, prompt: i.prompt,
     holdsSession: true,
@@ -228,6 +232,7 @@ export type { TaskRegistry }
  */
 export async function endRun(run: AgentRun, registry: TaskRegistry | undefined, id: string, log: OutputLog | undefined, report: SubagentResult | undefined): Promise<void> {
   await registry?.stopStartedBy(id)
+  run.progress?.end(id)
   if (!log) return
   if (report) log.write(`\n--- report ---\n${report.text}`)
   await log.flush()

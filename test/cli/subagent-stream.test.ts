@@ -34,7 +34,7 @@ async function stream(script: unknown[]): Promise<{ lines: string[]; all: Record
 }
 
 describe('a subagent\'s messages on the stream, line by line as Claude Code prints them', () => {
-  it('a foreground subagent\'s prompt comes right after its task_started, as a user message of its own', async () => {
+  it('a foreground subagent\'s prompt comes right after its task_started, as a user message of its own; a task_progress precedes each of its tool calls', async () => {
     const { lines, all } = await stream([
       { reply: [agent('toolu_agent', 'look', 'SUBTASK look around')] },
       { when: { firstUserText: 'SUBTASK' }, reply: [{ text: 'sub text' }, glob('toolu_sub')] },
@@ -46,6 +46,7 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
       'assistant:tool_use(toolu_agent)',
       'system:task_started toolu_agent',
       'user <toolu_agent>:text(SUBTASK look around)',
+      'system:task_progress toolu_agent',
       'assistant <toolu_agent>:tool_use(toolu_sub)',
       'user <toolu_agent>:tool_result(toolu_sub)',
       'system:task_updated',
@@ -59,6 +60,11 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
     expect(prompt).toEqual({
       type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'SUBTASK look around' }] }, parent_tool_use_id: 'toolu_agent',
       agent_id: started.task_id, subagent_type: 'general-purpose', task_description: 'look', session_id: started.session_id, uuid: expect.any(String),
+    })
+    // Before each tool call of its, what it is doing now and its counts so far.
+    expect(all[4]).toEqual({
+      type: 'system', subtype: 'task_progress', task_id: started.task_id, tool_use_id: 'toolu_agent', description: 'Finding *.none', subagent_type: 'general-purpose',
+      usage: { total_tokens: expect.any(Number), tool_uses: 1, duration_ms: expect.any(Number) }, last_tool_name: 'Glob', session_id: started.session_id, uuid: expect.any(String),
     })
   })
 
@@ -109,6 +115,7 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
       'assistant:tool_use(toolu_skill)',
       'system:task_started toolu_skill',
       `user <toolu_skill>:text(Base directory for this skill: ${dir}/.claude/skills/forky\n\nFORKSKILL do the work.)`,
+      'system:task_progress toolu_skill',
       'assistant <toolu_skill>:tool_use(toolu_sub)',
       'user <toolu_skill>:tool_result(toolu_sub)',
       'system:task_updated',
