@@ -123,7 +123,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   let running: Promise<SubagentResult> = run(spawned.prompt, true)
   const settled = () => running.then(() => true, () => true)
   return {
-    model: decided.model, agentId, done: running,
+    model: decided.model, agentId, depth, done: running,
     tell: (text, opts) => void child?.inbox.push({ text, ...(opts?.event ? { event: true as const } : {}) }),
     untold: () => (child?.inbox.splice(0) ?? []).flatMap((m) => (m.event ? [] : [m.text])),
     resume: async (text, signal) => {

@@ -110,6 +110,8 @@ export interface SubagentResult {
 export interface SpawnedAgent {
   model: string
   agentId: string
+  /** How deep it is nested: 1 under the main conversation, 2 under one of its subagents, … */
+  depth: number
   done: Promise<SubagentResult>
   /** Joins its next tool round. `event`: a watch's report, dropped (not kept for `untold`) if the run ends unread. */
   tell(text: string, opts?: { event?: boolean }): void

@@ -129,7 +129,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
   }
   run.progress?.start(id, worktree?.cwd ?? ctx.cwd)
   const launched = await registry.launch({
-    id, type: 'local_agent', description: i.description, background, toolUseId: ctx.toolUseId, subagentType: def.name, prompt: i.prompt,
+    id, type: 'local_agent', description: i.description, background, toolUseId: ctx.toolUseId, subagentType: def.name, prompt: i.prompt, spawnDepth: started.depth,
     holdsSession: true,
     toBackground: () => (background = true),
     run: async (task) => {

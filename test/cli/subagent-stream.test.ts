@@ -56,6 +56,7 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
       'result:success',
     ])
     const started = all.find((m) => m.subtype === 'task_started')!
+    expect(started).toMatchObject({ is_backgrounded: false, spawn_depth: 1, prompt: 'SUBTASK look around' })
     const prompt = all[3]!
     expect(prompt).toEqual({
       type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'SUBTASK look around' }] }, parent_tool_use_id: 'toolu_agent',
@@ -160,5 +161,16 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
       { reply: 'main got it' },
     ])
     expect(background.lines.filter((l) => l.startsWith('tool_progress') || l.includes('api_retry'))).toEqual([])
+  })
+
+  it('a subagent\'s own subagent is announced one level deeper', async () => {
+    const { all } = await stream([
+      { reply: [agent('toolu_outer', 'outer', 'OUTER go')] },
+      { when: { firstUserText: 'OUTER' }, reply: [agent('toolu_inner', 'inner', 'INNER go')] },
+      { when: { firstUserText: 'INNER' }, reply: 'inner report' },
+      { when: { firstUserText: 'OUTER' }, reply: 'outer report' },
+      { reply: 'main done' },
+    ])
+    expect(all.filter((m) => m.subtype === 'task_started').map((m) => [m.tool_use_id, m.spawn_depth])).toEqual([['toolu_outer', 1], ['toolu_inner', 2]])
   })
 })
