@@ -6,7 +6,7 @@ import type { TaskEndSpec, TaskProgressSpec, TaskStartSpec } from '../core/mod/c
  * prints them. Built here without uuid and session id; the session stamps them.
  */
 
-export interface BackgroundTaskEntry { task_id: string; task_type: string; description: string }
+export interface BackgroundTaskEntry { task_id: string; task_type: string; subagent_type?: string; description: string }
 
 export function taskStarted(spec: TaskStartSpec) {
   return {

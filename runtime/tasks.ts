@@ -193,7 +193,7 @@ export class SessionTasks {
 
   private announceBackground(): void {
     const tasks: BackgroundTaskEntry[] = [...this.live.values()].filter((t) => t.background)
-      .map((t) => ({ task_id: t.spec.taskId, task_type: t.spec.taskType, description: t.spec.description }))
+      .map((t) => ({ task_id: t.spec.taskId, task_type: t.spec.taskType, ...(t.spec.subagentType ? { subagent_type: t.spec.subagentType } : {}), description: t.spec.description }))
     this.session.post(this.session.stamp(backgroundTasksChanged(tasks)))
   }
 

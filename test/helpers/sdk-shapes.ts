@@ -137,7 +137,7 @@ const taskNotification = z.looseObject({
 })
 const backgroundTasksChanged = z.looseObject({
   type: z.literal('system'), subtype: z.literal('background_tasks_changed'), ...base, ...noMessage,
-  tasks: z.array(z.looseObject({ task_id: id, task_type: id, description: z.string() })),
+  tasks: z.array(z.looseObject({ task_id: id, task_type: id, subagent_type: id.optional(), description: z.string() })),
 })
 
 const otherSystem = z.looseObject({ type: z.literal('system'), subtype: id, ...base, ...noMessage })

@@ -59,7 +59,7 @@ describe('background subagents', () => {
     expect(system(run, 'task_started')[0]).toMatchObject({ task_id: id, tool_use_id: 'toolu_bg', description: 'list the notes', subagent_type: 'general-purpose', is_backgrounded: true, task_type: 'local_agent', prompt: SIDE })
     expect(system(run, 'task_updated').map((m) => m.patch)).toEqual([{ status: 'completed', end_time: expect.any(Number) }])
     expect(system(run, 'task_notification')[0]).toMatchObject({ task_id: id, tool_use_id: 'toolu_bg', status: 'completed', summary: 'Agent "list the notes" completed', output_file: receipt.result.outputFile, usage: { tool_uses: 1 } })
-    expect(system(run, 'background_tasks_changed').map((m) => m.tasks)).toEqual([[{ task_id: id, task_type: 'local_agent', description: 'list the notes' }], []])
+    expect(system(run, 'background_tasks_changed').map((m) => m.tasks)).toEqual([[{ task_id: id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'list the notes' }], []])
     // The background subagent's own messages are on the main stream, under its Agent call, as
     // Claude Code yields them (an SDK application shows its progress).
     const own = run.messages.filter((m) => 'parent_tool_use_id' in m && m.parent_tool_use_id)
