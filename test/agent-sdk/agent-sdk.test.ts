@@ -238,6 +238,29 @@ describe.each(VIAS)('an Agent SDK application, run by %s', (via) => {
     }
   })
 
+  it('a foreground subagent\'s start, prompt, progress and tool calls reach the application in Claude Code\'s order', async () => {
+    const a = await app([
+      { reply: [{ tool_use: { id: 'toolu_agent', name: 'Agent', input: { description: 'look', prompt: 'SUBTASK look around', run_in_background: false } } }] },
+      { when: { firstUserText: 'SUBTASK' }, reply: [{ tool_use: { id: 'toolu_sub', name: 'Glob', input: { pattern: '*.none' } } }] },
+      { when: { firstUserText: 'SUBTASK' }, reply: 'sub report' },
+      { reply: 'main done' },
+    ], `subagent-${via}`)
+    try {
+      const messages = await collect(run(via, 'go', a.options))
+      const kinds = messages.filter((m) => m.type !== 'system' || m.subtype !== 'init').map((m) => {
+        const under = 'parent_tool_use_id' in m && m.parent_tool_use_id ? ` <${m.parent_tool_use_id}>` : ''
+        return m.type === 'system' || m.type === 'result' ? `${m.type}/${m.subtype}` : `${m.type}${under}`
+      })
+      expect(kinds).toEqual([
+        'assistant', 'system/task_started', 'user <toolu_agent>', 'system/task_progress', 'assistant <toolu_agent>', 'user <toolu_agent>',
+        'system/task_updated', 'system/task_notification', 'user', 'assistant', 'result/success',
+      ])
+      expect(messages.find((m) => m.type === 'user' && m.parent_tool_use_id)).toMatchObject({ message: { content: [{ type: 'text', text: 'SUBTASK look around' }] }, subagent_type: 'general-purpose', task_description: 'look' })
+    } finally {
+      await a.server.close()
+    }
+  })
+
   it('resumes a session by the id its result carried', async () => {
     const a = await app([{ reply: 'noted: the word is teal' }, { reply: 'it was teal' }], `resume-${via}`)
     try {
