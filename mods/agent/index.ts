@@ -124,7 +124,7 @@ export default defineMod({
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       const forwardText = flags.forwardSubagentText === true
-      const roster = new Roster({ $, spawn, logs, forwardText }, e.sessionId, opts.maxFinishedAgents)
+      const roster = new Roster({ $, spawn, logs, forwardText, progress }, e.sessionId, opts.maxFinishedAgents)
       rosters.set(e.sessionId, roster)
       const call = async (i: AgentRunInput, ctx: ToolContext): Promise<ToolOutput> => {
         const type = i.subagent_type ?? 'general-purpose'

@@ -14,6 +14,8 @@ interface Entry extends SubagentInfo {
   handle: SpawnedAgent
   /** The tool call that started it: a resume it asks for itself reports under it. */
   toolUseId: string
+  /** Where it works (its progress names files relative to it). */
+  cwd: string
   /** Messages it was stopped before reading: the next message that resumes it carries them first. */
   kept: string[]
 }
@@ -37,7 +39,7 @@ export class Roster implements Subagents {
    */
   constructor(private readonly run: AgentRun, private readonly sessionId: string, private readonly maxFinished = MAX_FINISHED_AGENTS) {}
 
-  add(handle: SpawnedAgent, info: Omit<SubagentInfo, 'status' | 'startTime' | 'agentId'> & { toolUseId: string }): void {
+  add(handle: SpawnedAgent, info: Omit<SubagentInfo, 'status' | 'startTime' | 'agentId'> & { toolUseId: string; cwd: string }): void {
     this.entries.set(handle.agentId, { ...info, agentId: handle.agentId, handle, status: 'running', startTime: Date.now(), kept: [] })
   }
 
@@ -72,7 +74,7 @@ export class Roster implements Subagents {
   }
 
   list(): SubagentInfo[] {
-    return [...this.entries.values()].map(({ handle: _h, toolUseId: _t, kept: _k, ...info }) => info)
+    return [...this.entries.values()].map(({ handle: _h, toolUseId: _t, kept: _k, cwd: _c, ...info }) => info)
   }
 
   notify(agentId: string, text: string): boolean {
@@ -104,6 +106,7 @@ export class Roster implements Subagents {
     entry.status = 'running'
     const log = new OutputLog(registry.outputFileFor(id), (m) => $.log.warn(m))
     logs.set(id, log)
+    this.run.progress?.start(id, entry.cwd)
     const launched = await registry.launch({
       id, type: 'local_agent', description, background: true, toolUseId, subagentType: entry.type, prompt: text, holdsSession: true,
       run: async (task) => {
@@ -119,6 +122,7 @@ export class Roster implements Subagents {
     if ('refused' in launched) {
       entry.status = was
       logs.delete(id)
+      this.run.progress?.end(id)
       return { refused: launched.refused }
     }
     entry.kept = []

@@ -120,7 +120,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
     await finish()
     return failure(started.deny)
   }
-  run.roster?.add(started, { type: def.name, description: i.description, background, toolUseId: ctx.toolUseId })
+  run.roster?.add(started, { type: def.name, description: i.description, background, toolUseId: ctx.toolUseId, cwd: worktree?.cwd ?? ctx.cwd })
   if (!registry) {
     announced()
     const r = (await finish())!

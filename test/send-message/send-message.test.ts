@@ -102,6 +102,8 @@ describe('SendMessage and ListAgents', () => {
     expect(userTexts(resumed.body).at(-1)).toBe('The main conversation sent you a message while you worked:\nRESUME-MSG: now the drafts\n\nDeal with it before you finish your task.')
     // The stream shows a second task under the same id, started by the SendMessage call, and its report comes back as a turn.
     expect(system(run, 'task_started').map((m) => [m.task_id, m.tool_use_id])).toEqual([[id, 'toolu_bg'], [id, 'toolu_send']])
+    // Its progress in the resumed run is that task's, counted afresh, as Claude Code's is.
+    expect(system(run, 'task_progress').map((m) => [m.task_id, m.tool_use_id, m.last_tool_name, (m.usage as { tool_uses: number }).tool_uses])).toEqual([[id, 'toolu_send', 'Gate', 1]])
     expect(system(run, 'task_notification').map((m) => m.status)).toEqual(['completed', 'completed'])
     const report = userTexts(run.requests.at(-1)!.body).at(-1)
     expect(report).toContain(`<task-id>${id}</task-id>`)
