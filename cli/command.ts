@@ -32,4 +32,6 @@ export interface Command {
   /** Options whose value may be left out, by each spelling (`-w` and `--worktree` → `worktree`) (cli/optional-value.ts). */
   optionalValue?: Readonly<Record<string, string>>
   load: () => Promise<CommandRun>
+  /** Another spelling of a listed command: it runs, and usage lists only the command. */
+  alias?: boolean
 }

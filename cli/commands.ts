@@ -2,6 +2,7 @@ import type { Command } from './command.js'
 import { LOAD_OPTIONS, LOAD_USAGE } from './load-args.js'
 import { HEADLESS_ALIASES, HEADLESS_OPTIONAL_VALUE, HEADLESS_OPTIONS, HEADLESS_USAGE, HEADLESS_VARIADIC } from './headless-options.js'
 import { ACP_OPTIONS, ACP_USAGE } from './acp/options.js'
+import { PLUGIN_COMMANDS } from './plugin/commands.js'
 
 const json = { json: { type: 'boolean' } } as const
 const store = { 'session-store': { type: 'string' } } as const
@@ -145,6 +146,7 @@ export const COMMANDS: readonly Command[] = [
     positionals: { min: 0, max: 0 },
     load: async () => (await import('./mcp/reset.js')).mcpResetProjectChoices,
   },
+  ...PLUGIN_COMMANDS,
   {
     path: ['trust'],
     summary: 'trust a workspace (default: the current directory) so its project settings may widen access',

@@ -86,11 +86,11 @@ function groupOf(argv: readonly string[]): string | undefined {
 }
 
 function groupUsage(group: string): string {
-  const rows = COMMANDS.filter((c) => c.path[0] === group && c.path.length > 1).map((c) => `  ${c.usage}\n      ${c.summary}`)
+  const rows = COMMANDS.filter((c) => c.path[0] === group && c.path.length > 1 && !c.alias).map((c) => `  ${c.usage}\n      ${c.summary}`)
   return [`usage: modloop ${group} <subcommand> …`, 'subcommands:', ...rows, ''].join('\n')
 }
 
 function usage(): string {
-  const rows = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`)
+  const rows = COMMANDS.filter((c) => !c.alias).map((c) => `  ${c.usage}\n      ${c.summary}`)
   return ['usage:', '  modloop --version', ...rows, ''].join('\n')
 }

@@ -1,0 +1,129 @@
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describeError } from '../../core/errors.js'
+import type { CommandRun } from '../command.js'
+import type { Io } from '../io.js'
+import { MANIFEST } from '../../runtime/loader/plugin.js'
+import { readMarketplace, type MarketplaceEntry } from '../../runtime/plugin-store/marketplace-manifest.js'
+import {
+  pluginsDir, readInstalledPlugins, readKnownMarketplaces, splitPluginId, type InstallRecord, type KnownMarketplace, type Scope,
+} from '../../runtime/plugin-store/files.js'
+import { cloneUrl } from './marketplace-add.js'
+import { editSettingsMap, fail, ok, run, scopeOf, writeInstalled } from './store.js'
+
+interface Found { id: string; market: KnownMarketplace; entry: MarketplaceEntry }
+
+/** A plugin by `name@marketplace`, or by its name in the first marketplace that lists it. */
+async function findPlugin(io: Io, given: string): Promise<Found | string> {
+  const { name, marketplace } = splitPluginId(given)
+  const known = readKnownMarketplaces(io.env)
+  const names = marketplace !== undefined ? [marketplace] : Object.keys(known)
+  for (const mp of names) {
+    const market = known[mp]
+    if (!market) continue
+    const entry = (await readMarketplace(market.installLocation)).plugins.find((p) => p.name === name)
+    if (entry) return { id: `${name}@${mp}`, market, entry }
+  }
+  return marketplace !== undefined
+    ? `Plugin "${name}" not found in marketplace "${marketplace}". Your local copy may be out of date — try \`modloop plugin marketplace update ${marketplace}\`.`
+    : `Plugin "${name}" not found in any configured marketplace.`
+}
+
+const sameInstall = (r: InstallRecord, scope: Scope, project: string) => r.scope === scope && (scope === 'user' || r.projectPath === project)
+
+/**
+ * `modloop plugin install|i <plugin>[@marketplace] [--scope user|project|local]`: copies the plugin
+ * into `plugins/cache/<marketplace>/<name>/<version>`, records it in `installed_plugins.json` and
+ * enables it in the scope's settings, as Claude Code does. A plugin kept in the marketplace (`./x`)
+ * is copied from there; one that names a git repository (`{ source: "url" | "github" }`) is cloned.
+ */
+export const install: CommandRun = async ({ values, positionals, io }) => {
+  const scope = scopeOf(values.scope, 'user')
+  const given = positionals[0]!
+  const failed = (why: string) => fail(io, `Failed to install plugin "${given}": ${why}`)
+  let found: Found | string
+  try {
+    found = await findPlugin(io, given)
+  } catch (err) {
+    return failed(describeError(err))
+  }
+  if (typeof found === 'string') return failed(found)
+  const { id, market, entry } = found
+  const records = readInstalledPlugins(io.env).plugins[id] ?? []
+  if (records.some((r) => sameInstall(r, scope, io.cwd))) {
+    const inPlace = market.source.source === 'directory' && typeof entry.source === 'string' ? ` — it loads in place from ${join(market.installLocation, entry.source)}` : ''
+    return ok(io, `Plugin "${id}" is already installed (scope: ${scope})${inPlace}`)
+  }
+  let record: InstallRecord
+  try {
+    record = await copyPlugin(io, found, scope)
+  } catch (err) {
+    return failed(describeError(err))
+  }
+  await writeInstalled(io.env, (installed) => { installed.plugins[id] = [...(installed.plugins[id] ?? []), record] })
+  await editSettingsMap(io, scope, 'enabledPlugins', (map) => { map[id] = true })
+  return ok(io, `Successfully installed plugin: ${id} (scope: ${scope})`)
+}
+
+async function copyPlugin(io: Io, { id, market, entry }: Found, scope: Scope): Promise<InstallRecord> {
+  const { name, marketplace } = splitPluginId(id)
+  let from: string
+  let temp: string | undefined
+  if (typeof entry.source === 'string') {
+    from = join(market.installLocation, entry.source)
+  } else if (entry.source.source === 'url' || entry.source.source === 'github') {
+    temp = await mkdtemp(join(pluginsDir(io.env), 'clone-'))
+    const url = entry.source.source === 'url' ? String(entry.source.url) : `https://github.com/${String(entry.source.repo)}.git`
+    await run('git', ['clone', '--depth', '1', '--quiet', url, temp], { env: { ...io.env, GIT_TERMINAL_PROMPT: '0' } })
+      .catch((err: { stderr?: string }) => { throw new Error(`Failed to clone ${url}: ${err.stderr?.trim() ?? String(err)}`) })
+    from = temp
+  } else {
+    throw new Error(`its source ${JSON.stringify(entry.source)} is not one modloop installs (a "./" path in the marketplace, or a "url" or "github" repository)`)
+  }
+  try {
+    const manifest = await readFile(join(from, MANIFEST), 'utf8').then((t) => JSON.parse(t) as { version?: unknown }, () => ({ version: undefined }))
+    const version = typeof manifest.version === 'string' ? manifest.version : entry.version ?? 'unknown'
+    const installPath = join(pluginsDir(io.env), 'cache', marketplace!, name, version)
+    await rm(installPath, { recursive: true, force: true })
+    await cp(from, installPath, { recursive: true, filter: (src) => !/[\\/]\.git$/.test(src) })
+    const sha = market.source.source === 'directory' ? undefined
+      : (await run('git', ['-C', temp ?? market.installLocation, 'rev-parse', 'HEAD']).catch(() => undefined))?.stdout.trim()
+    const now = new Date().toISOString()
+    return {
+      scope, installPath, version, installedAt: now, lastUpdated: now,
+      ...(scope === 'user' ? {} : { projectPath: io.cwd }), ...(sha ? { gitCommitSha: sha } : {}),
+    }
+  } finally {
+    if (temp) await rm(temp, { recursive: true, force: true })
+  }
+}
+
+/** The installed id a name means: itself when it has a marketplace, else the one installed plugin of that name. */
+export function installedId(io: Io, given: string): string {
+  if (splitPluginId(given).marketplace !== undefined) return given
+  return Object.keys(readInstalledPlugins(io.env).plugins).find((id) => splitPluginId(id).name === given) ?? given
+}
+
+/**
+ * `modloop plugin uninstall|remove <plugin> [--scope]`: drops the scope's install record and its
+ * `enabledPlugins` entry; the cached copy goes when no install uses it any more.
+ */
+export const uninstall: CommandRun = async ({ values, positionals, io }) => {
+  const scope = scopeOf(values.scope, 'user')
+  const given = positionals[0]!
+  const id = installedId(io, given)
+  const records = readInstalledPlugins(io.env).plugins[id] ?? []
+  const record = records.find((r) => sameInstall(r, scope, io.cwd))
+  if (!record) {
+    const why = records.length === 0 ? `Plugin "${given}" not found in installed plugins` : `Plugin "${given}" is not installed in ${scope} scope (installed in: ${records.map((r) => r.scope).join(', ')})`
+    return fail(io, `Failed to uninstall plugin "${given}": ${why}`)
+  }
+  const rest = records.filter((r) => r !== record)
+  await writeInstalled(io.env, (installed) => {
+    if (rest.length > 0) installed.plugins[id] = rest
+    else delete installed.plugins[id]
+  })
+  await editSettingsMap(io, scope, 'enabledPlugins', (map) => { delete map[id] })
+  if (!rest.some((r) => r.installPath === record.installPath)) await rm(record.installPath, { recursive: true, force: true })
+  return ok(io, `Successfully uninstalled plugin: ${splitPluginId(id).name} (scope: ${scope})`)
+}
