@@ -18,6 +18,7 @@ import { sessionWorktree } from './worktree-flag.js'
 import { usageError } from './usage-error.js'
 import { builtinsWith, chooseSessionStore } from './session-store.js'
 import { sessionBuiltins } from './start-mode.js'
+import { settingsPlugins } from '../runtime/plugin-store/settings-plugins.js'
 import { needsStreamJson } from './sdk-flags.js'
 
 /**
@@ -111,7 +112,7 @@ function sessionLoader(options: QueryOptions & { cwd: string }): { first: Promis
     const specs = (options.mods ?? []).filter((m): m is string => typeof m === 'string')
     const host = new ModHost({ strict: options.strictMods, log })
     // The built-in set chosen at launch (minimal or safe mode's distribution, the session store).
-    const dist = await loadDistribution({ cwd: options.cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host, ...(options.builtins ? { builtins: options.builtins } : {}) })
+    const dist = await loadDistribution({ cwd: options.cwd, configPath: options.config, extraMods: specs, strict: options.strictMods, host, settingsPlugins: settingsPlugins(options, options.cwd), ...(options.builtins ? { builtins: options.builtins } : {}) })
     provideLoaded(host, dist.hooks, dist.plugins)
     // What loaded but looks wrong (a disable naming no mod, an option the mod does not have), as -p tells it.
     for (const w of [...dist.warnings, ...unreadKeyWarnings(dist.needsMods, host)]) log('loader', 'warn', w)

@@ -28,8 +28,8 @@ export async function initMessage(session: Session): Promise<SDKSystemInit> {
     output_style: outputStyleOf(session),
     skills: [...session.root.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name),
     agents: [...session.root.agentTypes.keys()],
-    // Every plugin here is loaded from a directory: Claude Code's id for one is `name@inline`.
-    plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, source: `${p.name}@inline`, ...(p.version ? { version: p.version } : {}) })),
+    // A plugin the settings enabled is `name@marketplace`; one loaded from a directory named is `name@inline` to Claude Code.
+    plugins: (session.host.capabilities.get('loadedPlugins') ?? []).map((p) => ({ name: p.name, path: p.root, source: p.id ?? `${p.name}@inline`, ...(p.version ? { version: p.version } : {}) })),
     ...pluginErrorsOf(session),
     mods: session.host.list().filter((m) => m.status === 'loaded').map((m) => ({ name: m.name, source: m.source, version: m.version })),
     ...effortOf(session),

@@ -6,6 +6,7 @@ import { installProviders } from './providers.js'
 import { installWorktree } from './worktree.js'
 import { resolveModelName, type QueryOptions } from './options.js'
 import { surfaceFields } from '../core/loop/session-options.js'
+import { settingsPlugins } from './plugin-store/settings-plugins.js'
 import { Session } from '../core/loop/session.js'
 import type { Rebuilt } from '../core/session/store.js'
 import { provideLoaded } from './loader/config-hooks.js'
@@ -61,7 +62,7 @@ export async function openSession(options: QueryOptions, waitsForInput = true): 
     const { loadDistribution, unreadKeyWarnings } = await import('./loader/index.js')
     if (!options.builtins) throw new ModloopError('MODLOOP_ERR_USAGE', 'query(): no built-in set to load a distribution from; import query from the modloop package, or pass `host`')
     // Bare: the named mods load against an empty distribution (built-in names still resolve).
-    const dist = await loadDistribution({ builtins: options.builtins, cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host })
+    const dist = await loadDistribution({ builtins: options.builtins, cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host, settingsPlugins: settingsPlugins(options, cwd) })
     configModel = dist.config.model
     for (const warning of dist.warnings) log?.(warning)
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).

@@ -10,6 +10,7 @@ import { unknownOptionKeys, unknownOptionsWarning } from './option-keys.js'
 import { mergeSettings } from './merge-config.js'
 import { definitionOf, keysNeedingMods } from './unread-keys.js'
 import { useHostModule } from './jiti.js'
+import { enabledPlugins } from '../plugin-store/enabled-plugins.js'
 import type { Builtins, Distribution, HookSource, Layer, LoadedPlugin, LoadOptions } from './types.js'
 
 /**
@@ -32,6 +33,12 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     : await findConfig(cwd)
   const layers: Layer[] = found ? await collectLayers(found, builtins) : [defaultLayer(builtins, cwd)]
   if (options.extraMods?.length) layers.push({ origin: { dir: cwd, label: '--mod' }, config: { mods: [...options.extraMods] } })
+  const enabled = options.settingsPlugins && !options.bare ? await enabledPlugins({ cwd, ...options.settingsPlugins }) : undefined
+  // An enabled plugin is a plugin unit as a named directory is; one also named by --plugin-dir loads once, as named.
+  const named = new Set((options.extraMods ?? []).map((m) => resolve(cwd, typeof m === 'string' ? m : m[0])))
+  const fromSettings = (enabled?.plugins ?? []).filter((p) => !named.has(p.root))
+  if (fromSettings.length) layers.push({ origin: { dir: cwd, label: 'enabledPlugins' }, config: { mods: fromSettings.map((p) => p.root) } })
+  const idOf = new Map(fromSettings.map((p) => [p.root, p.id]))
 
   const { hooks: configHooks, ...settings } = mergeSettings(layers)
   const merged = await mergeMods(layers, builtins)
@@ -47,7 +54,7 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
   for (const err of merged.errors) report(err)
   const hooks: HookSource[] = [...configHooks]
   const plugins: LoadedPlugin[] = []
-  const warnings = [...merged.warnings, ...modKeys.warnings]
+  const warnings = [...(enabled?.warnings ?? []), ...merged.warnings, ...modKeys.warnings]
   // What a mod's declared config keys fold from: the loader's own keys and the mods' keys alike.
   const foldFrom = { ...modKeys.values, ...settings }
   for (const slot of merged.slots) {
@@ -66,7 +73,8 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
     for (const h of unit.hooks) hooks.push(plugin ? { ...h, plugin } : h)
     if (plugin) {
       const { version } = unit.plugin!.manifest
-      plugins.push({ ...plugin, ...(version ? { version } : {}), paths: unit.plugin!.paths })
+      const id = idOf.get(unit.plugin!.root)
+      plugins.push({ ...plugin, ...(version ? { version } : {}), ...(id ? { id } : {}), paths: unit.plugin!.paths })
       warnings.push(...unit.plugin!.warnings)
     }
     for (const mod of unit.mods) {

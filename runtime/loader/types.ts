@@ -49,6 +49,8 @@ export interface LoadedPlugin {
   version?: string
   /** Its userConfig values, after the config's options. */
   options: Readonly<Record<string, unknown>>
+  /** `name@marketplace` for a plugin the settings enabled (`enabledPlugins`); absent for one loaded from a directory named. */
+  id?: string
   /** Where its manifest puts its parts (absent: the default directories). */
   paths?: PluginPaths
 }
@@ -113,6 +115,12 @@ export interface LoadOptions {
   extraMods?: readonly (string | [string, Record<string, unknown>])[]
   /** `--strict-mods`: the first load error throws. */
   strict?: boolean
+  /**
+   * Load the plugins the settings files enable (`enabledPlugins`), after the config's and `extraMods`:
+   * the environment that locates `~/.claude`, and whether the workspace is trusted (asked only when
+   * a project or local settings file enables one). Absent: none are read.
+   */
+  settingsPlugins?: { env: Readonly<Record<string, string | undefined>>; trusted: () => Promise<boolean> }
   host?: ModHost
   /** The built-in mods, default distribution and public namespace, from the entry point. */
   builtins: Builtins

@@ -1,0 +1,19 @@
+import { envTrue } from '../../core/env.js'
+import type { LoadOptions } from '../loader/types.js'
+import type { QueryOptions } from '../options.js'
+
+/**
+ * The plugins enabled in the settings files load unless safe mode is on (it loads no plugin); a
+ * project's own settings enable one in a workspace trusted as the permissions mod trusts it.
+ */
+export function settingsPlugins(options: Pick<QueryOptions, 'env' | 'trustWorkspace'>, cwd: string): LoadOptions['settingsPlugins'] {
+  const env = { ...process.env, ...options.env }
+  if (envTrue(env.CLAUDE_CODE_SAFE_MODE)) return undefined
+  const trusted = async () => {
+    if (options.trustWorkspace) return true
+    const { workspaceTrusted } = await import('../../mods/permissions/trust-store.js')
+    return workspaceTrusted(cwd, false, { home: env.HOME || undefined }, env, [])
+  }
+  return { env, trusted }
+}
+
