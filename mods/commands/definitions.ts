@@ -53,6 +53,8 @@ export type SkillOverride = 'name-only' | 'user-invocable-only' | 'off'
 export interface PluginRef {
   name: string
   root: string
+  /** `name@marketplace` for a plugin the settings enabled (its data directory is named by it). */
+  id?: string
 }
 
 const NAME = /^[A-Za-z0-9_:.-]{1,64}$/

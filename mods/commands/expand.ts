@@ -22,7 +22,7 @@ export async function expandPrompt(def: PromptCommand, args: string, ctx: Expand
     CLAUDE_SESSION_ID: ctx.sessionId,
     CLAUDE_PROJECT_DIR: ctx.projectDir,
     ...(def.dir ? { CLAUDE_SKILL_DIR: def.dir } : {}),
-    ...(def.plugin ? { CLAUDE_PLUGIN_ROOT: def.plugin.root, CLAUDE_PLUGIN_DATA: pluginDataDir(ctx.configDir, def.plugin.name) } : {}),
+    ...(def.plugin ? { CLAUDE_PLUGIN_ROOT: def.plugin.root, CLAUDE_PLUGIN_DATA: pluginDataDir(ctx.configDir, def.plugin) } : {}),
   }
   // Made on first reference, as for the plugin's hooks, so a `!` line may write into it.
   if (vars.CLAUDE_PLUGIN_DATA && def.body.includes('${CLAUDE_PLUGIN_DATA}')) await mkdir(vars.CLAUDE_PLUGIN_DATA, { recursive: true }).catch(() => {})

@@ -10,7 +10,7 @@ export async function readPluginPrompts(
   plugins: readonly LoadedPlugin[], want: { commands: boolean; skills: boolean }, warn: (m: string) => void,
 ): Promise<{ commands: PromptCommand[]; skills: PromptCommand[] }> {
   const read = await Promise.all(plugins.map(async (p) => {
-    const ref = { name: p.name, root: p.root }
+    const ref = { name: p.name, root: p.root, ...(p.id ? { id: p.id } : {}) }
     // The manifest's paths, where it gives them, replace the default directories.
     const read = (paths: readonly string[], one: typeof readCommandPath) => Promise.all(paths.map((path) => one(path, 'plugin', warn, ref))).then((all) => all.flat())
     const [commands, skills] = await Promise.all([

@@ -105,7 +105,7 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
     if (maps.length === 0) continue
     // As Claude Code does: the plugin's directories fill `${…}` and reach its servers' environment,
     // and the data directory exists before a server writes there.
-    const own = { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: pluginDataDir(configDir, plugin.name) }
+    const own = { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: pluginDataDir(configDir, plugin) }
     await mkdir(own.CLAUDE_PLUGIN_DATA, { recursive: true }).catch(() => {})
     const vars = (name: string) => (name in own ? own[name as keyof typeof own] : env(name))
     for (const [origin, map] of maps) add('plugin', origin, ofPlugin(plugin.name, withOwnEnv(map, own)), undefined, vars)

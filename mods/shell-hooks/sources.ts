@@ -11,7 +11,7 @@ export interface ConfigHooks {
   /** How listings name the source (default: Modloop Config, or Plugin Hooks for a plugin's). */
   label?: string
   /** A plugin's hooks: the plugin's name, directory and options (its userConfig values). */
-  plugin?: { name: string; root: string; options: Readonly<Record<string, unknown>> }
+  plugin?: { name: string; root: string; options: Readonly<Record<string, unknown>>; id?: string }
 }
 
 export interface SourcesInput {
@@ -56,7 +56,7 @@ function extraSource(c: ConfigHooks, configDir: string): ExtraHookSource {
   const name = c.plugin?.name ?? basename(root)
   return {
     source: c.source, hooks: c.hooks, label: 'Plugin Hooks', pluginRoot: root,
-    pluginData: pluginDataDir(configDir, name), pluginOptions: optionStrings(c.plugin?.options ?? {}),
+    pluginData: pluginDataDir(configDir, { name, id: c.plugin?.id }), pluginOptions: optionStrings(c.plugin?.options ?? {}),
   }
 }
 

@@ -69,12 +69,12 @@ export async function loadDistribution(options: LoadOptions): Promise<Distributi
         continue
       }
     }
-    const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {} }
+    const id = unit.plugin && idOf.get(unit.plugin.root)
+    const plugin = unit.plugin && { name: unit.plugin.manifest.name, root: unit.plugin.root, options: modOptions ?? {}, ...(id ? { id } : {}) }
     for (const h of unit.hooks) hooks.push(plugin ? { ...h, plugin } : h)
     if (plugin) {
       const { version } = unit.plugin!.manifest
-      const id = idOf.get(unit.plugin!.root)
-      plugins.push({ ...plugin, ...(version ? { version } : {}), ...(id ? { id } : {}), paths: unit.plugin!.paths })
+      plugins.push({ ...plugin, ...(version ? { version } : {}), paths: unit.plugin!.paths })
       warnings.push(...unit.plugin!.warnings)
     }
     for (const mod of unit.mods) {

@@ -38,7 +38,7 @@ export interface HookSource {
   source: string
   hooks: Record<string, unknown[]>
   /** For a plugin's `hooks/hooks.json`: the plugin, its directory and its options (userConfig values). */
-  plugin?: { name: string; root: string; options: Readonly<Record<string, unknown>> }
+  plugin?: { name: string; root: string; options: Readonly<Record<string, unknown>>; id?: string }
 }
 
 /** A plugin directory the loader loaded: what mods read to take its commands, skills, agents and servers. */

@@ -43,6 +43,14 @@ describe('plugins enabled in the settings (enabledPlugins)', () => {
     expect(sent(r)).toContain('HOOK-FROM-HELLO')
   })
 
+  it("its commands get the data directory Claude Code names by the id: plugins/data/<name>-<marketplace>", async () => {
+    await writeTree(market, { 'plugins/hello/commands/where.md': 'Data in ${CLAUDE_PLUGIN_DATA}\n' })
+    await plugin(['install', 'hello@localmp'], project, home)
+    const r = await session('/hello:where')
+    const data = join(home, '.claude/plugins/data/hello-localmp')
+    expect(sent(r)).toContain(`Data in ${data}`)
+  })
+
   it('a disabled one does not load', async () => {
     await plugin(['install', 'hello@localmp'], project, home)
     await plugin(['disable', 'hello@localmp'], project, home)
