@@ -120,7 +120,7 @@ export interface LoadOptions {
    * the environment that locates `~/.claude`, and whether the workspace is trusted (asked only when
    * a project or local settings file enables one). Absent: none are read.
    */
-  settingsPlugins?: { env: Readonly<Record<string, string | undefined>>; trusted: () => Promise<boolean> }
+  settingsPlugins?: { env: Readonly<Record<string, string | undefined>>; trusted: () => Promise<boolean>; sources?: readonly ('user' | 'project' | 'local')[] }
   host?: ModHost
   /** The built-in mods, default distribution and public namespace, from the entry point. */
   builtins: Builtins

@@ -14,6 +14,8 @@ export interface EnabledPluginsInput {
   env: Env
   /** Whether the workspace is trusted (`modloop trust`, --trust-workspace): its settings files may enable plugins. Asked only when one does. */
   trusted: () => Promise<boolean>
+  /** The settings files read (the Agent SDK's `settingSources`); all when absent. */
+  sources?: readonly Scope[]
 }
 
 /**
@@ -27,7 +29,7 @@ export interface EnabledPluginsInput {
 export async function enabledPlugins(input: EnabledPluginsInput): Promise<{ plugins: EnabledPlugin[]; warnings: string[] }> {
   const { cwd, env } = input
   const decided = new Map<string, { enabled: boolean; scope: Scope; file: string }>()
-  for (const scope of SCOPES) {
+  for (const scope of SCOPES.filter((s) => input.sources?.includes(s) ?? true)) {
     const file = settingsFileOf(scope, env, cwd)
     // Started in the home folder, the project file is the user file: read once.
     if (scope !== 'user' && file === settingsFileOf('user', env, cwd)) continue

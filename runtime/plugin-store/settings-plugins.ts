@@ -5,8 +5,9 @@ import type { QueryOptions } from '../options.js'
 /**
  * The plugins enabled in the settings files load unless safe mode is on (it loads no plugin); a
  * project's own settings enable one in a workspace trusted as the permissions mod trusts it.
+ * `settingSources` (the Agent SDK's; restricted mode's is none) picks the files read.
  */
-export function settingsPlugins(options: Pick<QueryOptions, 'env' | 'trustWorkspace'>, cwd: string): LoadOptions['settingsPlugins'] {
+export function settingsPlugins(options: Pick<QueryOptions, 'env' | 'trustWorkspace' | 'settingSources'>, cwd: string): LoadOptions['settingsPlugins'] {
   const env = { ...process.env, ...options.env }
   if (envTrue(env.CLAUDE_CODE_SAFE_MODE)) return undefined
   const trusted = async () => {
@@ -14,6 +15,6 @@ export function settingsPlugins(options: Pick<QueryOptions, 'env' | 'trustWorksp
     const { workspaceTrusted } = await import('../../mods/permissions/trust-store.js')
     return workspaceTrusted(cwd, false, { home: env.HOME || undefined }, env, [])
   }
-  return { env, trusted }
+  return { env, trusted, ...(options.settingSources ? { sources: options.settingSources } : {}) }
 }
 

@@ -59,6 +59,12 @@ describe('plugins enabled in the settings (enabledPlugins)', () => {
     expect(sent(r)).not.toContain('HOOK-FROM-HELLO')
   })
 
+  it('--setting-sources leaves out the files it does not name, and their enabled plugins', async () => {
+    await plugin(['install', 'hello@localmp'], project, home)
+    const r = await runCli(['-p', 'hi', '--setting-sources', 'project,local', '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'ok' }], cwd: project, env: env() })
+    expect(initOf(r.out).plugins).toEqual([])
+  })
+
   it("a project's settings enable one only where the user installed it for the project or trusts the workspace", async () => {
     await writeTree(project, { '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'hello@localmp': true, 'ghost@nomp': true } }) })
     const untrusted = await session('hi')
