@@ -82,12 +82,13 @@ async function copyPlugin(io: Io, { id, market, entry }: Found, scope: Scope): P
   }
   try {
     const manifest = await readFile(join(from, MANIFEST), 'utf8').then((t) => JSON.parse(t) as { version?: unknown }, () => ({ version: undefined }))
-    const version = typeof manifest.version === 'string' ? manifest.version : entry.version ?? 'unknown'
+    const sha = market.source.source === 'directory' ? undefined
+      : (await run('git', ['-C', temp ?? market.installLocation, 'rev-parse', 'HEAD']).catch(() => undefined))?.stdout.trim()
+    // Without a version, Claude Code names a git-sourced copy by its commit (12 digits), a folder's `unknown`.
+    const version = typeof manifest.version === 'string' ? manifest.version : entry.version ?? sha?.slice(0, 12) ?? 'unknown'
     const installPath = join(pluginsDir(io.env), 'cache', marketplace!, name, version)
     await rm(installPath, { recursive: true, force: true })
     await cp(from, installPath, { recursive: true, filter: (src) => !/[\\/]\.git$/.test(src) })
-    const sha = market.source.source === 'directory' ? undefined
-      : (await run('git', ['-C', temp ?? market.installLocation, 'rev-parse', 'HEAD']).catch(() => undefined))?.stdout.trim()
     const now = new Date().toISOString()
     return {
       scope, installPath, version, installedAt: now, lastUpdated: now,

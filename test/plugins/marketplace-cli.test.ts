@@ -108,6 +108,20 @@ describe('modloop plugin, with a marketplace that is a git repository', () => {
     expect(await json(home, '.claude/settings.json')).toEqual({ extraKnownMarketplaces: {}, enabledPlugins: {} })
   })
 
+  it('a plugin without a version is cached under its commit, as Claude Code names it (a folder marketplace\'s under "unknown")', async () => {
+    await writeFile(join(market, 'plugins/hello/.claude-plugin/plugin.json'), JSON.stringify({ name: 'hello' }))
+    await run('marketplace', 'add', market)
+    await run('install', 'hello@localmp')
+    expect((await json(home, '.claude/plugins/installed_plugins.json')).plugins['hello@localmp'][0].version).toBe('unknown')
+    await run('marketplace', 'remove', 'localmp')
+    gitCommitAll(market)
+    await run('marketplace', 'add', `file://${market}`)
+    await run('install', 'hello@localmp')
+    const [record] = (await json(home, '.claude/plugins/installed_plugins.json')).plugins['hello@localmp']
+    expect(record.version).toBe(record.gitCommitSha.slice(0, 12))
+    expect(existsSync(join(home, '.claude/plugins/cache/localmp/hello', record.version, '.claude-plugin/plugin.json'))).toBe(true)
+  })
+
   it('a repository that cannot be cloned fails naming the URL and git\'s reason', async () => {
     const r = await run('marketplace', 'add', `file://${join(dir, 'no-repo')}`)
     expect(r.code).toBe(1)
