@@ -4,6 +4,7 @@ import type { Distribution, LoadOptions } from '../runtime/loader/types.js'
 import { PACKAGE_ROOT } from '../core/version.js'
 import type { Io } from './io.js'
 import { pluginDirSpecs } from './plugin-dirs.js'
+import { settingsPlugins } from '../runtime/plugin-store/settings-plugins.js'
 import type { OptionSpecs, Values } from './command.js'
 
 /** The options of every command that loads a distribution. */
@@ -24,6 +25,8 @@ export async function loadFromArgs(values: Values, io: Io): Promise<Distribution
     configPath: typeof values.config === 'string' ? values.config : undefined,
     extraMods: [...(Array.isArray(values.mod) ? values.mod.map(String) : []), ...pluginDirSpecs(values, io.cwd, io.env)],
     strict: values['strict-mods'] === true,
+    // The plugins a session here would load from the settings, so the review lists them too.
+    settingsPlugins: settingsPlugins({ env: io.env, trustWorkspace: values['trust-workspace'] === true || (await isTrusted(io, io.cwd)) }, io.cwd),
   }, values, io)
   dist.host.bind()
   return dist

@@ -90,3 +90,11 @@ describe('plugins enabled in the settings (enabledPlugins)', () => {
     expect(sent(r)).toContain('Say HI-CMD to Ann')
   })
 })
+
+describe('modloop mods list', () => {
+  it('names the plugins the settings enable, as a session here loads them', async () => {
+    await plugin(['install', 'hello@localmp'], project, home)
+    const r = await runCli(['mods', 'list', '--json'], { script: [], cwd: project, env: env() })
+    expect(JSON.parse(r.out).plugins).toEqual([{ name: 'hello', path: join(market, 'plugins/hello'), version: '1.0.0' }])
+  })
+})
