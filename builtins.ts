@@ -15,6 +15,7 @@ export const BUILTINS: Builtins = {
   hostModule: () => import('./index.js') as Promise<Record<string, unknown>>,
   sessionStore: fileStore,
   readPlugin: readPluginDir,
+  workspaceTrusted: async (cwd, env) => (await import('./mods/permissions/trust-store.js')).workspaceTrusted(cwd, false, { home: env.HOME || undefined }, { ...env }, []),
   scriptedModel: async (script, cwd) => {
     const [{ loadScript }, { createScriptedModel }] = await Promise.all([import('./testing/model/script.js'), import('./testing/model/scripted.js')])
     return createScriptedModel(await loadScript(typeof script === 'string' ? resolve(cwd, script) : script))

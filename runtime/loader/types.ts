@@ -23,6 +23,8 @@ export interface Builtins {
   scriptedModel?: (script: unknown, cwd: string) => Promise<Model>
   /** Reads a plugin directory (Claude Code's layout); without it a plugin directory is a load error. */
   readPlugin?: PluginReader
+  /** Whether a folder is a trusted workspace (the permissions mod's trust store); without it none is. */
+  workspaceTrusted?: (cwd: string, env: Readonly<Record<string, string | undefined>>) => Promise<boolean>
 }
 
 /** Where a specifier is resolved from: a directory, and what to call it in messages. */

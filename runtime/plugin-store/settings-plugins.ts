@@ -4,17 +4,13 @@ import type { QueryOptions } from '../options.js'
 
 /**
  * The plugins enabled in the settings files load unless safe mode is on (it loads no plugin); a
- * project's own settings enable one in a workspace trusted as the permissions mod trusts it.
- * `settingSources` (the Agent SDK's; restricted mode's is none) picks the files read.
+ * project's own settings enable one in a workspace trusted as the permissions mod trusts it (the
+ * entry point's `workspaceTrusted`: the runtime imports no mod). `settingSources` (the Agent SDK's;
+ * restricted mode's is none) picks the files read.
  */
-export function settingsPlugins(options: Pick<QueryOptions, 'env' | 'trustWorkspace' | 'settingSources'>, cwd: string): LoadOptions['settingsPlugins'] {
+export function settingsPlugins(options: Pick<QueryOptions, 'env' | 'trustWorkspace' | 'settingSources' | 'builtins'>, cwd: string): LoadOptions['settingsPlugins'] {
   const env = { ...process.env, ...options.env }
   if (envTrue(env.CLAUDE_CODE_SAFE_MODE)) return undefined
-  const trusted = async () => {
-    if (options.trustWorkspace) return true
-    const { workspaceTrusted } = await import('../../mods/permissions/trust-store.js')
-    return workspaceTrusted(cwd, false, { home: env.HOME || undefined }, env, [])
-  }
+  const trusted = async () => options.trustWorkspace === true || (await options.builtins?.workspaceTrusted?.(cwd, env)) === true
   return { env, trusted, ...(options.settingSources ? { sources: options.settingSources } : {}) }
 }
-
