@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { claudeDir } from '../mods/permissions/settings-sources.js'
-import { DEFAULT_RULES, labelOf, readSettingsFile, RULE_KEYS, rulesInUse, userAutoMode, type Rules } from '../mods/auto-mode/rules.js'
+import { readJsonObject } from '../mods/_shared/json-file.js'
+import { DEFAULT_RULES, labelOf, RULE_KEYS, rulesInUse, userAutoMode, type Rules } from '../mods/auto-mode/rules.js'
 import type { CommandRun } from './command.js'
 import type { Io } from './io.js'
 
@@ -30,7 +31,7 @@ export const autoModeReset: CommandRun = async ({ values, io }) => {
   const file = settingsFile(io)
   let settings: Record<string, unknown>
   try {
-    settings = await readSettingsFile(file)
+    settings = await readJsonObject(file)
   } catch {
     io.stderr.write(`The settings file at ${file} contains invalid JSON — fix or remove it, then re-run reset.\n`)
     return 1

@@ -1,5 +1,6 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { readdir, realpath, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { readJsonObject } from '../mods/_shared/json-file.js'
 import { encodeCwd, isSessionId, modloopHome, projectDir } from '../mods/transcripts/store/paths.js'
 import { trustStorePath } from '../mods/permissions/trust-store.js'
 
@@ -39,7 +40,7 @@ export async function planProject(project: string, env: Env): Promise<PurgeItem[
     const history = join(home, 'history', `${encodeCwd(p)}.jsonl`)
     if (await exists(history)) items.push({ kind: 'file', path: history, reason: 'prompts typed in this project' })
   }
-  const store = await readStore(trustStorePath({ home: env.HOME || undefined }, env))
+  const store = await readJsonObject(trustStorePath({ home: env.HOME || undefined }, env))
   for (const p of paths) {
     if (TRUST_KEYS.some((key) => Object.hasOwn(records(store, key), p))) items.push({ kind: 'trust', path: p, reason: 'trust and reviewed hooks and MCP servers of this workspace' })
   }
@@ -52,7 +53,7 @@ export async function planAll(env: Env): Promise<PurgeItem[]> {
   const dirs = [['projects', 'all project transcripts (.jsonl), traces, checkpoints and subagents'], ['tasks', 'all session task lists'], ['history', 'prompt history across all projects']] as const
   for (const [name, reason] of dirs) if (await exists(join(home, name))) items.push({ kind: 'dir', path: join(home, name), reason })
   const file = trustStorePath({ home: env.HOME || undefined }, env)
-  const store = await readStore(file)
+  const store = await readJsonObject(file)
   const workspaces = new Set(TRUST_KEYS.flatMap((key) => Object.keys(records(store, key))))
   for (const p of workspaces) items.push({ kind: 'trust', path: p, reason: 'trust and reviewed hooks and MCP servers of this workspace' })
   return items
@@ -61,23 +62,6 @@ export async function planAll(env: Env): Promise<PurgeItem[]> {
 async function sessionIds(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[])
   return names.filter((n) => n.endsWith('.jsonl') && isSessionId(n.slice(0, -6))).map((n) => n.slice(0, -6)).sort()
-}
-
-/** The trust store as JSON, or nothing when there is none; one that is not JSON stops the plan (its entries cannot be found). */
-export async function readStore(file: string): Promise<Record<string, unknown>> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw err
-  }
-  try {
-    const json = JSON.parse(text) as unknown
-    return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {}
-  } catch {
-    throw new Error(`${file} is not valid JSON; fix or remove it`)
-  }
 }
 
 export function records(store: Record<string, unknown>, key: string): Record<string, unknown> {

@@ -6,7 +6,8 @@ import { trustStorePath, writeTrustStore, type TrustStore } from '../mods/permis
 import { describeError } from '../core/errors.js'
 import type { CommandRun } from './command.js'
 import type { Io } from './io.js'
-import { planAll, planProject, readStore, records, type PurgeItem } from './purge-plan.js'
+import { readJsonObject } from '../mods/_shared/json-file.js'
+import { planAll, planProject, records, type PurgeItem } from './purge-plan.js'
 
 const NOTE = 'Purging deletes data only on this computer, not what a session store (Postgres) keeps.'
 const NO_KEYBOARD = "modloop can't read the keyboard here: stdin is not a terminal."
@@ -75,7 +76,7 @@ async function remove(items: readonly PurgeItem[], env: Io['env']): Promise<stri
   if (workspaces.length > 0) {
     const file = trustStorePath({ home: env.HOME || undefined }, env)
     try {
-      const store = await readStore(file)
+      const store = await readJsonObject(file)
       const kept = Object.fromEntries(Object.entries(store).map(([key, value]) => [key, typeof value === 'object' && value !== null && !Array.isArray(value) ? withoutKeys(records(store, key), workspaces) : value]))
       await writeTrustStore(file, kept as TrustStore)
     } catch (err) {

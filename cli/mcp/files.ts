@@ -1,10 +1,10 @@
-import { chmod, mkdir, readFile, stat } from 'node:fs/promises'
+import { chmod, mkdir, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { projectKey } from '../../mods/mcp/project-key.js'
 import { userConfigFile } from '../../mods/mcp/sources.js'
 import { writeFileAtomic } from '../../mods/_shared/text-file.js'
-import { describeError } from '../../core/errors.js'
+import { readJsonObject } from '../../mods/_shared/json-file.js'
 import type { Io } from '../io.js'
 
 /** The scopes a person adds servers to, in the order Claude Code searches them (the nearest first). */
@@ -38,7 +38,7 @@ export class McpFiles {
 
   /** The servers of one scope, as the file writes them; none when the file is missing. */
   async read(scope: McpScope): Promise<Servers> {
-    const json = await readJson(this.fileOf(scope))
+    const json = await readJsonObject(this.fileOf(scope))
     const servers = scope === 'local' ? (json.projects as Record<string, Json> | undefined)?.[this.projectKey]?.mcpServers : json.mcpServers
     return isObject(servers) ? servers : {}
   }
@@ -73,7 +73,7 @@ export class McpFiles {
  * file starts as `{}` (made with `mode`, when given), one that cannot be read is never overwritten.
  */
 export async function editJson(file: string, change: (json: Json) => void, mode?: number): Promise<void> {
-  const json = await readJson(file)
+  const json = await readJsonObject(file)
   change(json)
   const isNew = await stat(file).then(() => false, () => true)
   await mkdir(dirname(file), { recursive: true })
@@ -82,21 +82,3 @@ export async function editJson(file: string, change: (json: Json) => void, mode?
   if (isNew && mode !== undefined) await chmod(file, mode)
 }
 
-/** A file's JSON object, `{}` when it does not exist; a file that is there but unreadable is an error, never overwritten. */
-async function readJson(file: string): Promise<Json> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw new Error(`${file} could not be read: ${describeError(err)}`)
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''))
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON (${describeError(err)}); fix it first, it is left as it is`)
-  }
-  if (!isObject(json)) throw new Error(`${file} does not hold a JSON object; fix it first, it is left as it is`)
-  return json
-}

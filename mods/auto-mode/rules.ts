@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readJsonObject } from '../_shared/json-file.js'
 
 /**
  * The auto mode classifier's rules, in four sections, as Claude Code's settings name them
@@ -48,20 +48,7 @@ export function rulesInUse(autoMode: unknown): Rules {
 /** The part of an entry before its first `:` or ` [`: what `auto-mode defaults --label` matches. */
 export const labelOf = (entry: string): string => entry.split(/:| \[/)[0]!.trim()
 
-/** The user's settings file as JSON; `{}` when there is none. Throws on a file that is not JSON. */
-export async function readSettingsFile(file: string): Promise<Record<string, unknown>> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw err
-  }
-  const json = JSON.parse(text) as unknown
-  return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : {}
-}
-
 /** The user's `autoMode`, or nothing when the file is missing or not JSON (the defaults then apply). */
 export async function userAutoMode(file: string): Promise<unknown> {
-  return (await readSettingsFile(file).catch(() => ({}) as Record<string, unknown>)).autoMode
+  return (await readJsonObject(file).catch(() => ({}) as Record<string, unknown>)).autoMode
 }

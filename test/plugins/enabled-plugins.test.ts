@@ -1,23 +1,16 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { writeTree } from './fixture.js'
-import { plugin, writeMarketplace } from './marketplace-fixture.js'
+import { marketplaceDirs, plugin } from './marketplace-fixture.js'
 
 let dir: string
 let home: string
 let project: string
 let market: string
 beforeEach(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-enabled-')))
-  home = join(dir, 'home')
-  project = join(dir, 'project')
-  market = join(dir, 'mp')
-  await mkdir(home)
-  await mkdir(project)
-  await writeMarketplace(market)
+  ;({ dir, home, project, market } = await marketplaceDirs('modloop-enabled-'))
   await writeTree(market, { 'plugins/hello/hooks/hooks.json': JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo HOOK-FROM-HELLO' }] }] } }) })
   await plugin(['marketplace', 'add', market], project, home)
 })

@@ -1,22 +1,15 @@
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { gitCommitAll, plugin, writeMarketplace } from './marketplace-fixture.js'
+import { gitCommitAll, marketplaceDirs, plugin } from './marketplace-fixture.js'
 
 let dir: string
 let home: string
 let project: string
 let market: string
 beforeEach(async () => {
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-market-')))
-  home = join(dir, 'home')
-  project = join(dir, 'project')
-  market = join(dir, 'mp')
-  await mkdir(home)
-  await mkdir(project)
-  await writeMarketplace(market)
+  ;({ dir, home, project, market } = await marketplaceDirs('modloop-market-'))
 })
 afterEach(() => rm(dir, { recursive: true, force: true }))
 

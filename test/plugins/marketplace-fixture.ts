@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, realpath } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Io } from '../../cli/io.js'
 import { main } from '../../cli/main.js'
@@ -19,6 +21,16 @@ export async function writeMarketplace(root: string, name = 'localmp'): Promise<
 }
 
 /** Makes `dir` a git repository with everything in it committed. */
+/** A fresh temp folder holding a home, a project and a marketplace folder (`mp`) written by writeMarketplace. */
+export async function marketplaceDirs(prefix: string): Promise<{ dir: string; home: string; project: string; market: string }> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)))
+  const dirs = { dir, home: join(dir, 'home'), project: join(dir, 'project'), market: join(dir, 'mp') }
+  await mkdir(dirs.home)
+  await mkdir(dirs.project)
+  await writeMarketplace(dirs.market)
+  return dirs
+}
+
 export function gitCommitAll(dir: string, message = 'init'): void {
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, stdio: 'ignore' })
   git('init', '-q')
