@@ -35,7 +35,8 @@ export function taskNotification(end: TaskEndSpec & { outputFile: string; toolUs
   const usage: TaskUsage | undefined = end.usage
   return {
     type: 'system' as const, subtype: 'task_notification', task_id: end.taskId, status: end.status, output_file: end.outputFile,
-    summary: end.summary, ...(end.toolUseId ? { tool_use_id: end.toolUseId } : {}), ...(usage ? { usage } : {}),
+    summary: end.summary, ...(end.summaryIsReport ? { summary_is_report: true } : {}),
+    ...(end.toolUseId ? { tool_use_id: end.toolUseId } : {}), ...(usage ? { usage } : {}),
   }
 }
 

@@ -164,6 +164,8 @@ export interface TaskEndSpec {
   taskId: string
   status: TaskEndInput['status']
   summary: string
+  /** The summary is the work's own report (a background subagent's answer): the stream says so. */
+  summaryIsReport?: boolean
   error?: string
   usage?: TaskUsage
   notification?: string

@@ -20,6 +20,11 @@ export interface TaskOutcome {
   result?: string
   error?: string
   usage?: { total_tokens: number; tool_uses: number }
+  /**
+   * What the stream's task_notification says of the end instead of `summary`, as Claude Code
+   * shows it: a subagent's report (`report`), or why it failed.
+   */
+  notice?: { summary: string; report?: boolean }
   /** The work already told the model how it ended (a watch's expiry notice): the end is shown, no report is queued. */
   told?: boolean
 }

@@ -187,13 +187,14 @@ function reportOutput(r: SubagentResult, def: AgentDefinition, model: string, ke
 }
 
 export function outcomeOf(r: SubagentResult | undefined, description: string, kept: KeptWorktree | undefined): TaskOutcome {
-  if (!r) return { status: 'failed', summary: `Agent "${description}" failed`, error: 'it ended without a report' }
+  if (!r) return { status: 'failed', summary: `Agent "${description}" failed`, error: 'it ended without a report', notice: { summary: 'it ended without a report' } }
   const failed = r.isError
   return {
     status: failed ? 'failed' : 'completed',
     summary: `Agent "${description}" ${failed ? 'failed' : 'completed'}`,
     result: [r.text || `(no report: ${r.terminalReason})`, worktreeLine(kept)].filter(Boolean).join('\n\n'),
     ...(failed ? { error: r.text || String(r.terminalReason) } : {}),
+    notice: failed ? { summary: r.text || String(r.terminalReason) } : { summary: r.text, report: true },
     usage: { total_tokens: r.usage.input_tokens + r.usage.output_tokens, tool_uses: Math.max(0, r.numTurns - 1) },
   }
 }

@@ -120,9 +120,10 @@ export class SessionTaskRegistry implements TaskRegistry {
     if (entry.deliver && record.background && !stopped && !outcome.told) entry.deliver(notificationText(record, outcome, durationMs))
     try {
       await this.$.task.end({
-        taskId: record.id, status: record.status as 'completed' | 'failed' | 'stopped', summary: record.summary,
+        taskId: record.id, status: record.status as 'completed' | 'failed' | 'stopped', ...shownEnd(record, stopped ? undefined : outcome.notice),
         ...(record.error ? { error: record.error } : {}),
-        ...(outcome.usage ? { usage: { ...outcome.usage, duration_ms: durationMs } } : {}),
+        // Claude Code counts usage only for a task that completed, not one that failed or was stopped.
+        ...(outcome.usage && record.status === 'completed' ? { usage: { ...outcome.usage, duration_ms: durationMs } } : {}),
         ...(notifies ? { notification: notificationText(record, stopped ? withoutResult(outcome) : outcome, durationMs) } : {}),
       })
     } catch (err) {
@@ -194,6 +195,16 @@ export class SessionTaskRegistry implements TaskRegistry {
     })
   }
 
+}
+
+/**
+ * What the stream's task_notification says of an end: the work's own notice (a subagent's report,
+ * flagged as one in the background; why it failed), a stopped subagent's description, or the summary.
+ */
+function shownEnd(record: TaskRecord, notice: TaskOutcome['notice']): { summary: string; summaryIsReport?: true } {
+  if (notice) return { summary: notice.summary, ...(notice.report && record.background ? { summaryIsReport: true as const } : {}) }
+  if (record.status === 'stopped' && record.type === 'local_agent') return { summary: record.description }
+  return { summary: record.summary ?? '' }
 }
 
 // A task stopped from outside: what its work answered as it was cut off is no report.

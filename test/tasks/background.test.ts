@@ -58,7 +58,7 @@ describe('background subagents', () => {
     expect(run.results[1]).toMatchObject({ origin: { kind: 'task-notification', task_id: id } })
     expect(system(run, 'task_started')[0]).toMatchObject({ task_id: id, tool_use_id: 'toolu_bg', description: 'list the notes', subagent_type: 'general-purpose', is_backgrounded: true, task_type: 'local_agent', prompt: SIDE })
     expect(system(run, 'task_updated').map((m) => m.patch)).toEqual([{ status: 'completed', end_time: expect.any(Number) }])
-    expect(system(run, 'task_notification')[0]).toMatchObject({ task_id: id, tool_use_id: 'toolu_bg', status: 'completed', summary: 'Agent "list the notes" completed', output_file: receipt.result.outputFile, usage: { tool_uses: 1 } })
+    expect(system(run, 'task_notification')[0]).toMatchObject({ task_id: id, tool_use_id: 'toolu_bg', status: 'completed', summary: 'found three notes', summary_is_report: true, output_file: receipt.result.outputFile, usage: { tool_uses: 1 } })
     expect(system(run, 'background_tasks_changed').map((m) => m.tasks)).toEqual([[{ task_id: id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'list the notes' }], []])
     // The background subagent's own messages are on the main stream, under its Agent call, as
     // Claude Code yields them (an SDK application shows its progress).
@@ -161,7 +161,8 @@ describe('background subagents', () => {
     await stopped
     expect(run.error).toBeUndefined()
     expect(system(run, 'task_updated').map((m) => m.patch.status)).toEqual(['killed'])
-    expect(system(run, 'task_notification')[0]).toMatchObject({ status: 'stopped', summary: 'Agent "list the notes" was stopped' })
+    expect(system(run, 'task_notification')[0]).toMatchObject({ status: 'stopped', summary: 'list the notes' })
+    expect(system(run, 'task_notification')[0]).not.toHaveProperty('usage')
     expect(run.results.map((r) => r.result)).toEqual(['started', 'it was stopped'])
   })
 
@@ -185,7 +186,7 @@ describe('background subagents', () => {
       { reply: 'it failed', expect: { lastUserText: '<status>failed</status>' } },
     ], 'go', options([agentMod, tasksMod]))
     expect(system(run, 'task_updated')[0]!.patch).toMatchObject({ status: 'failed', error: expect.stringContaining('the subagent request is broken') })
-    expect(system(run, 'task_notification')[0]).toMatchObject({ status: 'failed', summary: 'Agent "list the notes" failed' })
+    expect(system(run, 'task_notification')[0]).toMatchObject({ status: 'failed', summary: 'API Error 400: the subagent request is broken' })
     expect(run.results.map((r) => r.result)).toEqual(['launched', 'it failed'])
   })
 

@@ -105,7 +105,7 @@ describe('-p with background tasks', () => {
     const r = await streamJson(['--max-wait-tasks', '0.2'], script('never'))
     expect(r.code, r.err).toBe(0)
     expect(r.lines.filter((l) => l.type === 'result').map((l) => l.result)).toEqual(['started it'])
-    expect(r.lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'stopped', summary: 'Agent "side job" was stopped' })
+    expect(r.lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'stopped', summary: 'side job' })
     expect(r.lines.at(-1)).toMatchObject({ subtype: 'background_tasks_changed', tasks: [] })
     // Why the run did not end with its answer, and why it ended as it did, on stderr.
     expect(r.err).toMatch(/waiting for 1 background task to end \(a[0-9a-f]+: side job\); at most 0\.2 s \(--max-wait-tasks\)/)
