@@ -119,7 +119,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
   // On the caller's stream a subagent's messages say which subagent they are from, as Claude Code's do.
   const about = { agent_id: agentId, subagent_type: spawned.subagentType, task_description: req.description }
   const of = { agentId, parentToolUseId: req.parentToolUseId, subagentType: spawned.subagentType }
-  const withSubagent = (m: SDKMessage): SDKMessage => (m.type === 'assistant' || m.type === 'user' ? { ...m, ...about } : m)
+  const withSubagent = (m: SDKMessage): SDKMessage => (m.type === 'assistant' ? { ...m, ...about } : m.type === 'user' ? { ...onlyError(m), ...about } : m)
   let running: Promise<SubagentResult> = run(spawned.prompt, true)
   const settled = () => running.then(() => true, () => true)
   return {
@@ -141,4 +141,16 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
       root.agents.delete(agentId)
     },
   }
+}
+
+/**
+ * A subagent's tool result as its caller's stream shows it: Claude Code keeps `tool_use_result`
+ * only for a call that failed (its `Error: …` text); a call that succeeded carries none there.
+ */
+function onlyError(m: Extract<SDKMessage, { type: 'user' }>): SDKMessage {
+  if (m.tool_use_result === undefined) return m
+  const failed = Array.isArray(m.message.content) && m.message.content.some((b) => b.type === 'tool_result' && b.is_error === true)
+  if (failed) return m
+  const { tool_use_result: _, ...rest } = m
+  return rest
 }

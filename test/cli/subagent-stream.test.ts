@@ -173,4 +173,40 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
     ])
     expect(all.filter((m) => m.subtype === 'task_started').map((m) => [m.tool_use_id, m.spawn_depth])).toEqual([['toolu_outer', 1], ['toolu_inner', 2]])
   })
+
+  it('a finished subagent\'s task_notification carries its report (flagged as one in the background), or its error without usage; its tool results keep tool_use_result only as a failure\'s error text', async () => {
+    const read = (id: string, file_path: string) => ({ tool_use: { id, name: 'Read', input: { file_path } } })
+    const fg = await stream([
+      { reply: [agent('toolu_agent', 'look', 'SUBTASK look around')] },
+      { when: { firstUserText: 'SUBTASK' }, reply: [glob('toolu_ok'), read('toolu_bad', join(dir, 'missing.txt'))] },
+      { when: { firstUserText: 'SUBTASK' }, reply: 'sub report' },
+      { reply: 'main done' },
+    ])
+    const subResults = fg.all.filter((m) => m.type === 'user' && m.parent_tool_use_id === 'toolu_agent' && m.message.content[0].type === 'tool_result')
+    expect(subResults.map((m) => [m.message.content[0].tool_use_id, m.tool_use_result])).toEqual([['toolu_ok', undefined], ['toolu_bad', expect.stringMatching(/^Error: File does not exist/)]])
+    expect(fg.all.filter((m) => m.subtype === 'task_notification')).toEqual([{
+      type: 'system', subtype: 'task_notification', task_id: expect.any(String), tool_use_id: 'toolu_agent', status: 'completed', output_file: expect.any(String),
+      summary: 'sub report', usage: { total_tokens: expect.any(Number), tool_uses: expect.any(Number), duration_ms: expect.any(Number) }, session_id: expect.any(String), uuid: expect.any(String),
+    }])
+    // The main conversation's own tool results keep their whole result.
+    expect(fg.all.find((m) => m.type === 'user' && m.parent_tool_use_id === null)!.tool_use_result).toMatchObject({ status: 'completed' })
+
+    const bg = await stream([
+      { reply: [agent('toolu_agent', 'look', 'SUBTASK look around', true)] },
+      { when: { firstUserText: 'SUBTASK' }, reply: 'sub report', delayMs: 50 },
+      { reply: 'main waits' },
+      { reply: 'main done' },
+    ])
+    expect(bg.all.find((m) => m.subtype === 'task_notification')).toMatchObject({ status: 'completed', summary: 'sub report', summary_is_report: true, usage: { tool_uses: 0 } })
+
+    const failed = await stream([
+      { reply: [agent('toolu_agent', 'look', 'SUBTASK look around')] },
+      { when: { firstUserText: 'SUBTASK' }, error: { status: 400, type: 'invalid_request_error', message: 'boom bad' } },
+      { reply: 'main done' },
+    ])
+    const note = failed.all.find((m) => m.subtype === 'task_notification')!
+    expect(note).toMatchObject({ status: 'failed', summary: 'API Error 400: boom bad' })
+    expect(note).not.toHaveProperty('usage')
+    expect(note).not.toHaveProperty('summary_is_report')
+  })
 })

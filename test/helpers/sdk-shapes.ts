@@ -74,6 +74,13 @@ export const userToolResult = z.looseObject({
   tool_use_result: z.unknown().refine((v) => v !== undefined, 'tool_use_result is required on a tool result line'),
 })
 
+/** A subagent's tool results on its caller's stream: a structured result only for a call that failed, as its error text. */
+export const subagentToolResult = z.looseObject({
+  type: z.literal('user'), ...base, parent_tool_use_id: id, agent_id: id, subagent_type: id, task_description: z.string(),
+  message: z.looseObject({ role: z.literal('user'), content: z.array(toolResult).min(1) }),
+  tool_use_result: z.string().startsWith('Error: ').optional(),
+})
+
 /** A foreground subagent's prompt: text, under the Agent call that started it, naming the subagent. */
 export const subagentPrompt = z.looseObject({
   type: z.literal('user'), ...base, parent_tool_use_id: id, agent_id: id, subagent_type: id, task_description: z.string(),
@@ -133,6 +140,7 @@ const taskUpdated = z.looseObject({
 const taskNotification = z.looseObject({
   type: z.literal('system'), subtype: z.literal('task_notification'), ...base, ...noMessage,
   task_id: id, tool_use_id: id.optional(), status: z.enum(['completed', 'failed', 'stopped']), output_file: z.string(), summary: z.string(),
+  summary_is_report: z.literal(true).optional(),
   usage: z.looseObject({ total_tokens: count, tool_uses: count, duration_ms: count }).optional(),
 })
 const backgroundTasksChanged = z.looseObject({
@@ -166,13 +174,18 @@ const SYSTEM: Record<string, z.ZodType> = {
   task_started: taskStarted, task_updated: taskUpdated, task_notification: taskNotification, background_tasks_changed: backgroundTasksChanged,
 }
 
+function hasToolResult(line: object): boolean {
+  const content = ((line as { message?: { content?: unknown } }).message)?.content
+  return Array.isArray(content) && content.some((b: { type?: unknown }) => b?.type === 'tool_result')
+}
+
 /** The schema a line must meet, by its type (and subtype); undefined for a type the spec does not have. */
 export function shapeFor(line: { type?: unknown; subtype?: unknown }): z.ZodType | undefined {
   switch (line.type) {
     case 'system': return SYSTEM[String(line.subtype)] ?? otherSystem
     case 'assistant': return assistant
-    // A subagent's line without a structured result may be its prompt; any other is a tool result line.
-    case 'user': return 'agent_id' in line && !('tool_use_result' in line) ? subagentPrompt : userToolResult
+    // A subagent's line is its prompt or its tool results; any other is a tool result line.
+    case 'user': return 'agent_id' in line ? (hasToolResult(line) ? subagentToolResult : subagentPrompt) : userToolResult
     case 'stream_event': return streamEvent
     case 'tool_progress': return toolProgress
     case 'result': return result
