@@ -30,7 +30,9 @@ export function systemLine(m: SystemMessage, paint: Paint, width: number): strin
     case 'task_started':
       return m.is_backgrounded === true ? paint.dim(`⧉ in the background: ${String(m.description)} (${String(m.task_id)})`) : undefined
     case 'task_notification': {
-      const line = `⧉ ${String(m.summary)} (${String(m.task_id)})`
+      // A subagent's summary is its whole report: its first line stands for it here.
+      const first = String(m.summary).split('\n')[0]!
+      const line = `⧉ ${first.length > 100 ? `${first.slice(0, 99)}…` : first} (${String(m.task_id)})`
       return m.status === 'completed' ? paint.dim(line) : paint.yellow(line)
     }
     default:

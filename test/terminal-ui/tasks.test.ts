@@ -58,5 +58,6 @@ describe('background tasks in the terminal', () => {
     expect(systemLine(sys({ subtype: 'task_started', task_id: 'a1', description: 'review', is_backgrounded: true }), plain, 80)).toBe('⧉ in the background: review (a1)')
     expect(systemLine(sys({ subtype: 'task_started', task_id: 'a2', description: 'inline', is_backgrounded: false }), plain, 80)).toBeUndefined()
     expect(systemLine(sys({ subtype: 'task_notification', task_id: 'a1', status: 'failed', summary: 'Agent "review" failed' }), plain, 80)).toBe('⧉ Agent "review" failed (a1)')
+    expect(systemLine(sys({ subtype: 'task_notification', task_id: 'a1', status: 'completed', summary: 'Found three notes.\n\n- a\n- b' }), plain, 80)).toBe('⧉ Found three notes. (a1)')
   })
 })
