@@ -98,6 +98,8 @@ export interface SubagentResult {
   subtype: SDKResultMessage['subtype']
   terminalReason: SDKResultMessage['terminal_reason']
   numTurns: number
+  /** Its tool calls (server tools such as web search aside). */
+  toolUses: number
   durationMs: number
   usage: SDKResultMessage['usage']
 }

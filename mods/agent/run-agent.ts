@@ -179,7 +179,7 @@ async function preloadedSkills($: ModApi, def: AgentDefinition): Promise<string[
 function reportOutput(r: SubagentResult, def: AgentDefinition, model: string, kept: KeptWorktree | undefined): ToolOutput {
   const result = {
     status: 'completed', agentId: r.agentId, content: [{ type: 'text', text: r.text }], resolvedModel: model,
-    totalDurationMs: r.durationMs, totalToolUseCount: Math.max(0, r.numTurns - 1),
+    totalDurationMs: r.durationMs, totalToolUseCount: r.toolUses,
     totalTokens: r.usage.input_tokens + r.usage.output_tokens, usage: r.usage, ...(kept ? { worktreePath: kept.path, ...(kept.branch ? { worktreeBranch: kept.branch } : {}) } : {}),
   }
   const report = r.text || `(the ${def.name} agent ended without a report: ${r.terminalReason})`
@@ -195,7 +195,7 @@ export function outcomeOf(r: SubagentResult | undefined, description: string, ke
     result: [r.text || `(no report: ${r.terminalReason})`, worktreeLine(kept)].filter(Boolean).join('\n\n'),
     ...(failed ? { error: r.text || String(r.terminalReason) } : {}),
     notice: failed ? { summary: r.text || String(r.terminalReason) } : { summary: r.text, report: true },
-    usage: { total_tokens: r.usage.input_tokens + r.usage.output_tokens, tool_uses: Math.max(0, r.numTurns - 1) },
+    usage: { total_tokens: r.usage.input_tokens + r.usage.output_tokens, tool_uses: r.toolUses },
   }
 }
 

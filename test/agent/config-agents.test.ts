@@ -21,7 +21,7 @@ describe('agent types from the agent mod\'s options', () => {
     const reviewer = { description: 'Reviews text', prompt: 'You are the reviewer. Echo what you review.', tools: ['Echo'], model: 'claude-haiku-5-5' }
     const run = await runScript([
       { reply: [agent('review this', 'reviewer')], expect: { model: 'claude-sonnet-4-5' } },
-      { reply: [{ tool_use: { name: 'Echo', input: { text: 'reviewed' } } }], expect: { model: 'claude-haiku-5-5' } },
+      { reply: [{ tool_use: { name: 'Echo', input: { text: 'reviewed' } } }, { tool_use: { name: 'Echo', input: { text: 'twice' } } }], expect: { model: 'claude-haiku-5-5' } },
       { reply: 'looks fine', expect: { model: 'claude-haiku-5-5' } },
       { reply: 'ok' },
     ], 'go', { cwd, model: 'claude-sonnet-4-5', mods: [toolsMod(), agents({ reviewer })] })
@@ -38,7 +38,8 @@ describe('agent types from the agent mod\'s options', () => {
     expect(answered.message.content[0]).toMatchObject({ content: expect.stringContaining('\nlooks fine\n</subagent-report>') })
     expect(answered.tool_use_result).toMatchObject({
       status: 'completed', resolvedModel: 'claude-haiku-5-5', content: [{ type: 'text', text: 'looks fine' }], agentId: expect.any(String),
-      totalToolUseCount: 1, totalDurationMs: expect.any(Number), totalTokens: expect.any(Number),
+      // Its tool calls, as Claude Code counts them: two in one turn are two.
+      totalToolUseCount: 2, totalDurationMs: expect.any(Number), totalTokens: expect.any(Number),
       usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
     })
   })
