@@ -86,7 +86,10 @@ function groupOf(argv: readonly string[]): string | undefined {
 }
 
 function groupUsage(group: string): string {
-  const rows = COMMANDS.filter((c) => c.path[0] === group && c.path.length > 1 && !c.alias).map((c) => `  ${c.usage}\n      ${c.summary}`)
+  const inGroup = COMMANDS.filter((c) => c.path[0] === group && c.path.length > 1)
+  // A group that is only another spelling (`plugins`) lists the commands it stands for, once each.
+  const shown = inGroup.some((c) => !c.alias) ? inGroup.filter((c) => !c.alias) : inGroup
+  const rows = [...new Set(shown.map((c) => `  ${c.usage}\n      ${c.summary}`))]
   return [`usage: modloop ${group} <subcommand> …`, 'subcommands:', ...rows, ''].join('\n')
 }
 

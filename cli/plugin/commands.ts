@@ -78,12 +78,14 @@ const rows: Command[] = [
   },
 ]
 
-// Claude Code's other spellings: `plugin i`, `plugin remove`, `plugin marketplace rm`.
+// Claude Code's other spellings: `plugin i`, `plugin remove`, `plugin marketplace rm`, and `plugins` for `plugin`.
 const alias = (path: string[], of: string): Command => ({ ...rows.find((r) => r.path.join(' ') === of)!, path, alias: true })
 
-export const PLUGIN_COMMANDS: readonly Command[] = [
+const spelled = [
   ...rows,
   alias(['plugin', 'i'], 'plugin install'),
   alias(['plugin', 'remove'], 'plugin uninstall'),
   alias(['plugin', 'marketplace', 'rm'], 'plugin marketplace remove'),
 ]
+
+export const PLUGIN_COMMANDS: readonly Command[] = [...spelled, ...spelled.map((c) => ({ ...c, path: ['plugins', ...c.path.slice(1)], alias: true }))]

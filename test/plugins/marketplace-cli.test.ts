@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { main } from '../../cli/main.js'
 import { gitCommitAll, marketplaceDirs, plugin } from './marketplace-fixture.js'
 
 let dir: string
@@ -73,6 +74,14 @@ describe('modloop plugin, with a marketplace that is a folder', () => {
     expect((await run('disable', 'hello@localmp')).out).toBe('✔ Successfully disabled plugin: hello (scope: local)\n')
     expect(await json(project, '.claude/settings.local.json')).toEqual({ enabledPlugins: { 'hello@localmp': false } })
     expect((await run('uninstall', 'hello@localmp')).err).toContain('is not installed in user scope (installed in: project, local)')
+  })
+
+  it('takes `plugins` for `plugin`', async () => {
+    let out = ''
+    const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true }, cwd: project, env: { HOME: home, PATH: process.env.PATH } }
+    expect(await main(['plugins', 'marketplace', 'add', market], io)).toBe(0)
+    expect(await main(['plugins', 'i', 'hello@localmp'], io)).toBe(0)
+    expect(out).toBe('✔ Successfully added marketplace: localmp (declared in user settings)\n✔ Successfully installed plugin: hello@localmp (scope: user)\n')
   })
 })
 
