@@ -2,6 +2,7 @@ import type { Command } from '../command.js'
 
 const json = { json: { type: 'boolean' } } as const
 const scope = { scope: { type: 'string', short: 's' } } as const
+const scopeJson = { ...scope, ...json } as const
 const one = { min: 1, max: 1 }
 
 /** `modloop plugin …`: Claude Code's `claude plugin` commands, on its `~/.claude/plugins` layout. */
@@ -9,8 +10,8 @@ const rows: Command[] = [
   {
     path: ['plugin', 'marketplace', 'add'],
     summary: 'add a marketplace: a folder (used in place), a git URL or owner/repo (cloned into ~/.claude/plugins/marketplaces), declared in the scope\'s settings',
-    usage: 'modloop plugin marketplace add <path|url|owner/repo> [--scope user|project|local]',
-    options: scope, positionals: one,
+    usage: 'modloop plugin marketplace add <path|url|owner/repo> [--scope user|project|local] [--json]',
+    options: scopeJson, positionals: one,
     load: async () => (await import('./marketplace-add.js')).marketplaceAdd,
   },
   {
@@ -37,29 +38,29 @@ const rows: Command[] = [
   {
     path: ['plugin', 'install'],
     summary: 'install a plugin from a marketplace into ~/.claude/plugins/cache and enable it in the scope\'s settings (alias: i)',
-    usage: 'modloop plugin install|i <plugin>[@marketplace] [--scope user|project|local]',
-    options: scope, positionals: one,
+    usage: 'modloop plugin install|i <plugin>[@marketplace] [--scope user|project|local] [--json]',
+    options: scopeJson, positionals: one,
     load: async () => (await import('./install.js')).install,
   },
   {
     path: ['plugin', 'uninstall'],
     summary: 'uninstall a plugin from a scope (alias: remove)',
-    usage: 'modloop plugin uninstall|remove <plugin> [--scope user|project|local]',
-    options: scope, positionals: one,
+    usage: 'modloop plugin uninstall|remove <plugin> [--scope user|project|local] [--json]',
+    options: scopeJson, positionals: one,
     load: async () => (await import('./install.js')).uninstall,
   },
   {
     path: ['plugin', 'enable'],
     summary: 'enable a plugin in a scope\'s settings (enabledPlugins); without --scope, the nearest scope it is installed in',
-    usage: 'modloop plugin enable <plugin> [--scope user|project|local]',
-    options: scope, positionals: one,
+    usage: 'modloop plugin enable <plugin> [--scope user|project|local] [--json]',
+    options: scopeJson, positionals: one,
     load: async () => (await import('./enable.js')).enable,
   },
   {
     path: ['plugin', 'disable'],
     summary: 'disable a plugin in a scope\'s settings (enabledPlugins)',
-    usage: 'modloop plugin disable <plugin> [--scope user|project|local]',
-    options: scope, positionals: one,
+    usage: 'modloop plugin disable <plugin> [--scope user|project|local] [--json]',
+    options: scopeJson, positionals: one,
     load: async () => (await import('./enable.js')).disable,
   },
   {

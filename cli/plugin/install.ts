@@ -8,13 +8,13 @@ import { readMarketplace, type MarketplaceEntry } from '../../runtime/plugin-sto
 import {
   pluginsDir, readInstalledPlugins, readKnownMarketplaces, splitPluginId, type InstallRecord, type KnownMarketplace, type Scope,
 } from '../../runtime/plugin-store/files.js'
-import { cloneUrl } from './marketplace-add.js'
-import { editSettingsMap, fail, ok, run, scopeOf, writeInstalled } from './store.js'
+import { outcomeOf } from './outcome.js'
+import { editSettingsMap, run, scopeOf, writeInstalled } from './store.js'
 
-interface Found { id: string; market: KnownMarketplace; entry: MarketplaceEntry }
+export interface Found { id: string; market: KnownMarketplace; entry: MarketplaceEntry }
 
 /** A plugin by `name@marketplace`, or by its name in the first marketplace that lists it. */
-async function findPlugin(io: Io, given: string): Promise<Found | string> {
+export async function findPlugin(io: Io, given: string): Promise<Found | string> {
   const { name, marketplace } = splitPluginId(given)
   const known = readKnownMarketplaces(io.env)
   const names = marketplace !== undefined ? [marketplace] : Object.keys(known)
@@ -40,33 +40,44 @@ const sameInstall = (r: InstallRecord, scope: Scope, project: string) => r.scope
 export const install: CommandRun = async ({ values, positionals, io }) => {
   const scope = scopeOf(values.scope, 'user')
   const given = positionals[0]!
-  const failed = (why: string) => fail(io, `Failed to install plugin "${given}": ${why}`)
+  const report = outcomeOf(io, values, 'install')
+  const failed = (why: string, code: string) => report.failed(`Failed to install plugin "${given}": `, why, code, { plugin: given, scope })
   let found: Found | string
   try {
     found = await findPlugin(io, given)
   } catch (err) {
-    return failed(describeError(err))
+    return failed(describeError(err), 'error_validation')
   }
-  if (typeof found === 'string') return failed(found)
+  if (typeof found === 'string') return failed(found, 'not_found')
   const { id, market, entry } = found
   const records = readInstalledPlugins(io.env).plugins[id] ?? []
-  if (records.some((r) => sameInstall(r, scope, io.cwd))) {
+  const fields = { plugin: given, pluginId: id, scope }
+  const already = records.find((r) => sameInstall(r, scope, io.cwd))
+  if (already) {
     const inPlace = market.source.source === 'directory' && typeof entry.source === 'string' ? ` — it loads in place from ${join(market.installLocation, entry.source)}` : ''
-    return ok(io, `Plugin "${id}" is already installed (scope: ${scope})${inPlace}`)
+    return report.ok(`Plugin "${id}" is already installed (scope: ${scope})${inPlace}`, fields, { installedVersion: already.version, availableVersion: await availableVersion(io, found, already.version) })
   }
   let record: InstallRecord
   try {
     record = await copyPlugin(io, found, scope)
   } catch (err) {
-    return failed(describeError(err))
+    return failed(describeError(err), 'error_validation')
   }
   await writeInstalled(io.env, (installed) => { installed.plugins[id] = [...(installed.plugins[id] ?? []), record] })
   await editSettingsMap(io, scope, 'enabledPlugins', (map) => { map[id] = true })
-  return ok(io, `Successfully installed plugin: ${id} (scope: ${scope})`)
+  return report.ok(`Successfully installed plugin: ${id} (scope: ${scope})`, fields)
 }
 
-async function copyPlugin(io: Io, { id, market, entry }: Found, scope: Scope): Promise<InstallRecord> {
-  const { name, marketplace } = splitPluginId(id)
+/** The version the marketplace offers, read without cloning: its manifest in the marketplace, else the entry's, else `fallback`. */
+async function availableVersion(io: Io, found: Found, fallback: string): Promise<string> {
+  if (typeof found.entry.source !== 'string') return found.entry.version ?? fallback
+  return fetchPlugin(io, found).then((f) => f.version, () => fallback)
+}
+
+/** A plugin's files ready to copy (its folder in the marketplace, or a clone of its repository) and the version its copy is named by. */
+export interface Fetched { from: string; version: string; sha?: string; done: () => Promise<void> }
+
+export async function fetchPlugin(io: Io, { market, entry }: Found): Promise<Fetched> {
   let from: string
   let temp: string | undefined
   if (typeof entry.source === 'string') {
@@ -75,27 +86,48 @@ async function copyPlugin(io: Io, { id, market, entry }: Found, scope: Scope): P
     temp = await mkdtemp(join(pluginsDir(io.env), 'clone-'))
     const url = entry.source.source === 'url' ? String(entry.source.url) : `https://github.com/${String(entry.source.repo)}.git`
     await run('git', ['clone', '--depth', '1', '--quiet', url, temp], { env: { ...io.env, GIT_TERMINAL_PROMPT: '0' } })
-      .catch((err: { stderr?: string }) => { throw new Error(`Failed to clone ${url}: ${err.stderr?.trim() ?? String(err)}`) })
+      .catch(async (err: { stderr?: string }) => {
+        await rm(temp!, { recursive: true, force: true })
+        throw new Error(`Failed to clone ${url}: ${err.stderr?.trim() ?? String(err)}`)
+      })
     from = temp
   } else {
     throw new Error(`its source ${JSON.stringify(entry.source)} is not one modloop installs (a "./" path in the marketplace, or a "url" or "github" repository)`)
   }
+  const done = async () => { if (temp) await rm(temp, { recursive: true, force: true }) }
   try {
     const manifest = await readFile(join(from, MANIFEST), 'utf8').then((t) => JSON.parse(t) as { version?: unknown }, () => ({ version: undefined }))
     const sha = market.source.source === 'directory' ? undefined
       : (await run('git', ['-C', temp ?? market.installLocation, 'rev-parse', 'HEAD']).catch(() => undefined))?.stdout.trim()
     // Without a version, Claude Code names a git-sourced copy by its commit (12 digits), a folder's `unknown`.
     const version = typeof manifest.version === 'string' ? manifest.version : entry.version ?? sha?.slice(0, 12) ?? 'unknown'
-    const installPath = join(pluginsDir(io.env), 'cache', marketplace!, name, version)
-    await rm(installPath, { recursive: true, force: true })
-    await cp(from, installPath, { recursive: true, filter: (src) => !/[\\/]\.git$/.test(src) })
+    return { from, version, ...(sha ? { sha } : {}), done }
+  } catch (err) {
+    await done()
+    throw err
+  }
+}
+
+/** Copies what fetchPlugin got into `cache/<marketplace>/<name>/<version>`, the copy's path and commit. */
+export async function copyFetched(io: Io, id: string, fetched: Fetched): Promise<Pick<InstallRecord, 'installPath' | 'version' | 'gitCommitSha'>> {
+  const { name, marketplace } = splitPluginId(id)
+  const installPath = join(pluginsDir(io.env), 'cache', marketplace!, name, fetched.version)
+  await rm(installPath, { recursive: true, force: true })
+  await cp(fetched.from, installPath, { recursive: true, filter: (src) => !/[\\/]\.git$/.test(src) })
+  return { installPath, version: fetched.version, ...(fetched.sha ? { gitCommitSha: fetched.sha } : {}) }
+}
+
+async function copyPlugin(io: Io, found: Found, scope: Scope): Promise<InstallRecord> {
+  const fetched = await fetchPlugin(io, found)
+  try {
+    const { installPath, version, gitCommitSha } = await copyFetched(io, found.id, fetched)
     const now = new Date().toISOString()
     return {
       scope, installPath, version, installedAt: now, lastUpdated: now,
-      ...(scope === 'user' ? {} : { projectPath: io.cwd }), ...(sha ? { gitCommitSha: sha } : {}),
+      ...(scope === 'user' ? {} : { projectPath: io.cwd }), ...(gitCommitSha ? { gitCommitSha } : {}),
     }
   } finally {
-    if (temp) await rm(temp, { recursive: true, force: true })
+    await fetched.done()
   }
 }
 
@@ -112,12 +144,13 @@ export function installedId(io: Io, given: string): string {
 export const uninstall: CommandRun = async ({ values, positionals, io }) => {
   const scope = scopeOf(values.scope, 'user')
   const given = positionals[0]!
+  const report = outcomeOf(io, values, 'uninstall')
   const id = installedId(io, given)
   const records = readInstalledPlugins(io.env).plugins[id] ?? []
   const record = records.find((r) => sameInstall(r, scope, io.cwd))
   if (!record) {
     const why = records.length === 0 ? `Plugin "${given}" not found in installed plugins` : `Plugin "${given}" is not installed in ${scope} scope (installed in: ${records.map((r) => r.scope).join(', ')})`
-    return fail(io, `Failed to uninstall plugin "${given}": ${why}`)
+    return report.failed(`Failed to uninstall plugin "${given}": `, why, records.length === 0 ? 'not_installed' : 'not_installed_at_scope', { plugin: given, scope })
   }
   const rest = records.filter((r) => r !== record)
   await writeInstalled(io.env, (installed) => {
@@ -126,5 +159,5 @@ export const uninstall: CommandRun = async ({ values, positionals, io }) => {
   })
   await editSettingsMap(io, scope, 'enabledPlugins', (map) => { delete map[id] })
   if (!rest.some((r) => r.installPath === record.installPath)) await rm(record.installPath, { recursive: true, force: true })
-  return ok(io, `Successfully uninstalled plugin: ${splitPluginId(id).name} (scope: ${scope})`)
+  return report.ok(`Successfully uninstalled plugin: ${splitPluginId(id).name} (scope: ${scope})`, { plugin: given, pluginId: id, scope, keptData: false })
 }

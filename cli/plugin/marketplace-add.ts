@@ -7,7 +7,8 @@ import type { CommandRun } from '../command.js'
 import type { Io } from '../io.js'
 import { readMarketplace } from '../../runtime/plugin-store/marketplace-manifest.js'
 import { pluginsDir, readKnownMarketplaces, type MarketplaceSource } from '../../runtime/plugin-store/files.js'
-import { editSettingsMap, fail, ok, run, scopeOf, writeKnown } from './store.js'
+import { outcomeOf } from './outcome.js'
+import { editSettingsMap, run, scopeOf, writeKnown } from './store.js'
 
 /**
  * How a source argument reads, as Claude Code reads it: a path (`./x`, `/x`, `~/x`) is a directory
@@ -35,22 +36,23 @@ export const cloneUrl = (source: MarketplaceSource): string =>
  */
 export const marketplaceAdd: CommandRun = async ({ values, positionals, io }) => {
   const scope = scopeOf(values.scope, 'user')
+  const report = outcomeOf(io, values, 'marketplace-add')
   const source = parseSource(positionals[0]!, io)
-  if (!source) return fail(io, 'Invalid marketplace source format. Try: owner/repo, https://..., or ./path')
+  if (!source) return report.failed('', 'Invalid marketplace source format. Try: owner/repo, https://..., or ./path', 'invalid_source')
   let location: string
   let name: string
   if (source.source === 'directory') {
     const path = String(source.path)
-    if (!(await stat(path).then(() => true, () => false))) return fail(io, `Path does not exist: ${path}`)
+    if (!(await stat(path).then(() => true, () => false))) return report.failed('', `Path does not exist: ${path}`, 'invalid_source')
     try {
       name = (await readMarketplace(path)).name
     } catch (err) {
-      return fail(io, `Failed to add marketplace: ${describeError(err)}`)
+      return report.failed('Failed to add marketplace: ', describeError(err), manifestCode(err))
     }
     location = path
   } else {
     const cloned = await cloneMarketplace(io, cloneUrl(source))
-    if ('error' in cloned) return fail(io, `Failed to add marketplace: ${cloned.error}`)
+    if ('error' in cloned) return report.failed('Failed to add marketplace: ', cloned.error, cloned.code)
     ;({ name, location } = cloned)
   }
   const where = `declared in ${scope} settings`
@@ -58,11 +60,14 @@ export const marketplaceAdd: CommandRun = async ({ values, positionals, io }) =>
   const already = JSON.stringify(readKnownMarketplaces(io.env)[name]?.source) === JSON.stringify(source)
   await writeKnown(io.env, (known) => { known[name] = { source, installLocation: location, lastUpdated: new Date().toISOString() } })
   await editSettingsMap(io, scope, 'extraKnownMarketplaces', (map) => { map[name] = { source } })
-  return already ? ok(io, `Marketplace '${name}' already on disk — ${where}`) : ok(io, `Successfully added marketplace: ${name} (${where})`)
+  return report.ok(already ? `Marketplace '${name}' already on disk — ${where}` : `Successfully added marketplace: ${name} (${where})`, { marketplace: name })
 }
 
+/** `--json`'s failureCode for a marketplace.json that could not be read (readMarketplace's errors). */
+const manifestCode = (err: unknown): string => describeError(err).startsWith('Marketplace file not found') ? 'manifest_missing' : 'manifest_invalid'
+
 /** Clones a marketplace repository into `plugins/marketplaces/<its name>`, replacing an older clone. */
-async function cloneMarketplace(io: Io, url: string): Promise<{ name: string; location: string } | { error: string }> {
+async function cloneMarketplace(io: Io, url: string): Promise<{ name: string; location: string } | { error: string; code: string }> {
   const root = join(pluginsDir(io.env), 'marketplaces')
   await mkdir(root, { recursive: true })
   const temp = join(root, `temp_git_${Date.now()}_${randomHex(3)}.clone`)
@@ -71,7 +76,7 @@ async function cloneMarketplace(io: Io, url: string): Promise<{ name: string; lo
   } catch (err) {
     await rm(temp, { recursive: true, force: true })
     const stderr = (err as { stderr?: string }).stderr?.trim()
-    return { error: `Failed to clone marketplace repository ${url}: ${stderr || describeError(err)}` }
+    return { error: `Failed to clone marketplace repository ${url}: ${stderr || describeError(err)}`, code: 'error_validation' }
   }
   try {
     const { name } = await readMarketplace(temp)
@@ -81,6 +86,6 @@ async function cloneMarketplace(io: Io, url: string): Promise<{ name: string; lo
     return { name, location }
   } catch (err) {
     await rm(temp, { recursive: true, force: true })
-    return { error: describeError(err) }
+    return { error: describeError(err), code: manifestCode(err) }
   }
 }
