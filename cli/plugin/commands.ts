@@ -50,6 +50,13 @@ const rows: Command[] = [
     load: async () => (await import('./install.js')).uninstall,
   },
   {
+    path: ['plugin', 'update'],
+    summary: 'copy a plugin again from its marketplace when the version there differs (marketplace update pulls a cloned one first)',
+    usage: 'modloop plugin update <plugin> [--scope user|project|local] [--json]',
+    options: scopeJson, positionals: one,
+    load: async () => (await import('./update.js')).update,
+  },
+  {
     path: ['plugin', 'enable'],
     summary: 'enable a plugin in a scope\'s settings (enabledPlugins); without --scope, the nearest scope it is installed in',
     usage: 'modloop plugin enable <plugin> [--scope user|project|local] [--json]',
