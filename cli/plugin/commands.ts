@@ -78,6 +78,13 @@ const rows: Command[] = [
     load: async () => (await import('./list.js')).list,
   },
   {
+    path: ['plugin', 'details'],
+    summary: 'an installed plugin\'s components: skills (commands too), agents, hook events, MCP and LSP servers',
+    usage: 'modloop plugin details <name>',
+    options: {}, positionals: one,
+    load: async () => (await import('./details.js')).details,
+  },
+  {
     path: ['plugin', 'validate'],
     summary: 'check a plugin or marketplace manifest (exit 1 on an error)',
     usage: 'modloop plugin validate <path> [--json]',

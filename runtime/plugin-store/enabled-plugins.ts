@@ -59,7 +59,7 @@ export async function enabledPlugins(input: EnabledPluginsInput): Promise<{ plug
  * Where an enabled plugin loads from. A directory marketplace's own plugins load in place, as in
  * Claude Code (an edit there applies at the next session); others from their installed copy.
  */
-function rootOf(id: string, known: ReturnType<typeof readKnownMarketplaces>, records: { installPath: string }[]): string | { why: string } {
+export function rootOf(id: string, known: ReturnType<typeof readKnownMarketplaces>, records: { installPath: string }[]): string | { why: string } {
   const { name, marketplace } = splitPluginId(id)
   const market = marketplace === undefined ? undefined : known[marketplace]
   if (!market) return { why: `no marketplace "${marketplace ?? ''}" is known (modloop plugin marketplace add <source>)` }
