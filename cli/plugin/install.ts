@@ -6,7 +6,7 @@ import type { Io } from '../io.js'
 import { MANIFEST } from '../../runtime/loader/plugin.js'
 import { readMarketplace, type MarketplaceEntry } from '../../runtime/plugin-store/marketplace-manifest.js'
 import {
-  pluginsDir, readInstalledPlugins, readKnownMarketplaces, splitPluginId, type InstallRecord, type KnownMarketplace, type Scope,
+  pluginsDir, readInstalledPlugins, readKnownMarketplaces, recordApplies, splitPluginId, type InstallRecord, type KnownMarketplace, type Scope,
 } from '../../runtime/plugin-store/files.js'
 import { outcomeOf } from './outcome.js'
 import { editSettingsMap, run, scopeOf, writeInstalled } from './store.js'
@@ -148,9 +148,14 @@ export const uninstall: CommandRun = async ({ values, positionals, io }) => {
   const id = installedId(io, given)
   const records = readInstalledPlugins(io.env).plugins[id] ?? []
   const record = records.find((r) => sameInstall(r, scope, io.cwd))
+  const prefix = `Failed to uninstall plugin "${given}": `
+  if (!record && records.length === 0) return report.failed(prefix, `Plugin "${given}" not found in installed plugins`, 'not_installed', { plugin: given, scope })
   if (!record) {
-    const why = records.length === 0 ? `Plugin "${given}" not found in installed plugins` : `Plugin "${given}" is not installed in ${scope} scope (installed in: ${records.map((r) => r.scope).join(', ')})`
-    return report.failed(`Failed to uninstall plugin "${given}": `, why, records.length === 0 ? 'not_installed' : 'not_installed_at_scope', { plugin: given, scope })
+    // Claude Code points at the nearest scope it is installed in, this project's installs first.
+    const here = records.filter((r) => recordApplies(r, io.cwd))
+    const other = (['local', 'project', 'user'] as const).find((s) => (here.length > 0 ? here : records).some((r) => r.scope === s))!
+    const why = `Plugin "${id}" is installed in ${other} scope, not ${scope}. Use --scope ${other} to uninstall.`
+    return report.failed(prefix, why, 'not_installed_at_scope', { plugin: given, scope }, { installedScope: other })
   }
   const rest = records.filter((r) => r !== record)
   await writeInstalled(io.env, (installed) => {

@@ -73,7 +73,8 @@ describe('modloop plugin, with a marketplace that is a folder', () => {
     // Without --scope, the nearest scope it is installed in.
     expect((await run('disable', 'hello@localmp')).out).toBe('✔ Successfully disabled plugin: hello (scope: local)\n')
     expect(await json(project, '.claude/settings.local.json')).toEqual({ enabledPlugins: { 'hello@localmp': false } })
-    expect((await run('uninstall', 'hello@localmp')).err).toContain('is not installed in user scope (installed in: project, local)')
+    expect((await run('uninstall', 'hello@localmp')).err).toBe('✘ Failed to uninstall plugin "hello@localmp": Plugin "hello@localmp" is installed in local scope, not user. Use --scope local to uninstall.\n')
+    expect(JSON.parse((await run('uninstall', 'hello', '--scope', 'user', '--json')).out)).toMatchObject({ failureCode: 'not_installed_at_scope', installedScope: 'local' })
   })
 
   it('takes `plugins` for `plugin`', async () => {
