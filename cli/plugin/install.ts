@@ -41,6 +41,8 @@ export const install: CommandRun = async ({ values, positionals, io }) => {
   const scope = scopeOf(values.scope, 'user')
   const given = positionals[0]!
   const report = outcomeOf(io, values, 'install')
+  // Claude Code's progress text, the result line following on the same line.
+  if (values.json !== true) io.stdout.write(`Installing plugin "${given}"...`)
   const failed = (why: string, code: string) => report.failed(`Failed to install plugin "${given}": `, why, code, { plugin: given, scope })
   let found: Found | string
   try {

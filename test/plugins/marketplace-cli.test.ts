@@ -25,14 +25,14 @@ describe('modloop plugin, with a marketplace that is a folder', () => {
     expect((await run('marketplace', 'add', market)).out).toBe("✔ Marketplace 'localmp' already on disk — declared in user settings\n")
     expect((await run('marketplace', 'list')).out).toBe(`Configured marketplaces:\n\n  ❯ localmp\n    Source: Folder (${market})\n\n`)
 
-    expect(await run('install', 'hello@localmp')).toEqual({ code: 0, err: '', out: '✔ Successfully installed plugin: hello@localmp (scope: user)\n' })
+    expect(await run('install', 'hello@localmp')).toEqual({ code: 0, err: '', out: 'Installing plugin "hello@localmp"...✔ Successfully installed plugin: hello@localmp (scope: user)\n' })
     const installPath = join(home, '.claude/plugins/cache/localmp/hello/1.0.0')
     expect(await json(home, '.claude/plugins/installed_plugins.json')).toEqual({
       version: 2, plugins: { 'hello@localmp': [{ scope: 'user', installPath, version: '1.0.0', installedAt: expect.any(String), lastUpdated: expect.any(String) }] },
     })
     expect(existsSync(join(installPath, 'commands/hi.md'))).toBe(true)
     expect(await json(home, '.claude/settings.json')).toEqual({ extraKnownMarketplaces: { localmp: { source } }, enabledPlugins: { 'hello@localmp': true } })
-    expect((await run('i', 'hello')).out).toBe(`✔ Plugin "hello@localmp" is already installed (scope: user) — it loads in place from ${market}/plugins/hello\n`)
+    expect((await run('i', 'hello')).out).toBe(`Installing plugin "hello"...✔ Plugin "hello@localmp" is already installed (scope: user) — it loads in place from ${market}/plugins/hello\n`)
     expect((await run('list')).out).toBe(`Installed plugins:\n\n  ❯ hello@localmp\n    Version: 1.0.0\n    Read from: ${market}/plugins/hello\n    Scope: user\n    Status: ✔ enabled\n\n`)
 
     expect((await run('disable', 'hello@localmp')).out).toBe('✔ Successfully disabled plugin: hello (scope: user)\n')
@@ -50,7 +50,7 @@ describe('modloop plugin, with a marketplace that is a folder', () => {
 
   it('names what is unknown, exit 1: a plugin, a marketplace, a path, a bad marketplace.json', async () => {
     await run('marketplace', 'add', market)
-    expect(await run('install', 'nope@localmp')).toEqual({ code: 1, out: '', err: '✘ Failed to install plugin "nope@localmp": Plugin "nope" not found in marketplace "localmp". Your local copy may be out of date — try `modloop plugin marketplace update localmp`.\n' })
+    expect(await run('install', 'nope@localmp')).toEqual({ code: 1, out: 'Installing plugin "nope@localmp"...', err: '✘ Failed to install plugin "nope@localmp": Plugin "nope" not found in marketplace "localmp". Your local copy may be out of date — try `modloop plugin marketplace update localmp`.\n' })
     expect((await run('install', 'hello@other')).err).toContain('Plugin "hello" not found in marketplace "other"')
     expect((await run('install', 'nope')).err).toBe('✘ Failed to install plugin "nope": Plugin "nope" not found in any configured marketplace.\n')
     expect(await run('marketplace', 'add', join(dir, 'none'))).toEqual({ code: 1, out: '', err: `✘ Path does not exist: ${join(dir, 'none')}\n` })
@@ -64,8 +64,8 @@ describe('modloop plugin, with a marketplace that is a folder', () => {
 
   it('--scope project and local enable it in .claude/settings.json and settings.local.json, the install recording the project', async () => {
     await run('marketplace', 'add', market)
-    expect((await run('install', 'hello@localmp', '--scope', 'project')).out).toBe('✔ Successfully installed plugin: hello@localmp (scope: project)\n')
-    expect((await run('install', 'hello@localmp', '-s', 'local')).out).toBe('✔ Successfully installed plugin: hello@localmp (scope: local)\n')
+    expect((await run('install', 'hello@localmp', '--scope', 'project')).out).toBe('Installing plugin "hello@localmp"...✔ Successfully installed plugin: hello@localmp (scope: project)\n')
+    expect((await run('install', 'hello@localmp', '-s', 'local')).out).toBe('Installing plugin "hello@localmp"...✔ Successfully installed plugin: hello@localmp (scope: local)\n')
     expect(await json(project, '.claude/settings.json')).toEqual({ enabledPlugins: { 'hello@localmp': true } })
     expect(await json(project, '.claude/settings.local.json')).toEqual({ enabledPlugins: { 'hello@localmp': true } })
     const records = (await json(home, '.claude/plugins/installed_plugins.json')).plugins['hello@localmp']
@@ -82,7 +82,7 @@ describe('modloop plugin, with a marketplace that is a folder', () => {
     const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true }, cwd: project, env: { HOME: home, PATH: process.env.PATH } }
     expect(await main(['plugins', 'marketplace', 'add', market], io)).toBe(0)
     expect(await main(['plugins', 'i', 'hello@localmp'], io)).toBe(0)
-    expect(out).toBe('✔ Successfully added marketplace: localmp (declared in user settings)\n✔ Successfully installed plugin: hello@localmp (scope: user)\n')
+    expect(out).toBe('✔ Successfully added marketplace: localmp (declared in user settings)\nInstalling plugin "hello@localmp"...✔ Successfully installed plugin: hello@localmp (scope: user)\n')
   })
 })
 
