@@ -120,7 +120,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
     }
   }
   // On the caller's stream a subagent's messages say which subagent they are from, as Claude Code's do.
-  const about = { agent_id: agentId, subagent_type: spawned.subagentType, task_description: req.description }
+  const about = { agent_id: agentId, subagent_type: spawned.subagentType, task_description: req.taskDescription ?? req.description }
   const of = { agentId, parentToolUseId: req.parentToolUseId, subagentType: spawned.subagentType }
   const withSubagent = (m: SDKMessage): SDKMessage => (m.type === 'assistant' ? { ...m, ...about } : m.type === 'user' ? { ...onlyError(m), ...about } : m)
   let running: Promise<SubagentResult> = run(spawned.prompt, true)

@@ -13,7 +13,7 @@ export function taskStarted(spec: TaskStartSpec) {
     type: 'system' as const, subtype: 'task_started', task_id: spec.taskId, description: spec.description, task_type: spec.taskType,
     is_backgrounded: spec.isBackgrounded, ...(spec.toolUseId ? { tool_use_id: spec.toolUseId } : {}),
     ...(spec.subagentType ? { subagent_type: spec.subagentType } : {}), ...(spec.spawnDepth !== undefined ? { spawn_depth: spec.spawnDepth } : {}),
-    ...(spec.prompt !== undefined ? { prompt: spec.prompt } : {}),
+    ...(spec.prompt !== undefined ? { prompt: spec.prompt } : {}), ...ambience(spec.ambient),
     // A modloop addition: where its output goes while it runs.
     output_file: spec.outputFile,
   }
@@ -31,13 +31,18 @@ export function taskUpdated(taskId: string, patch: TaskPatch) {
   return { type: 'system' as const, subtype: 'task_updated', task_id: taskId, patch }
 }
 
-export function taskNotification(end: TaskEndSpec & { outputFile: string; toolUseId?: string }) {
+export function taskNotification(end: TaskEndSpec & { outputFile: string; toolUseId?: string; ambient?: boolean }) {
   const usage: TaskUsage | undefined = end.usage
   return {
     type: 'system' as const, subtype: 'task_notification', task_id: end.taskId, status: end.status, output_file: end.outputFile,
     summary: end.summary, ...(end.summaryIsReport ? { summary_is_report: true } : {}),
-    ...(end.toolUseId ? { tool_use_id: end.toolUseId } : {}), ...(usage ? { usage } : {}),
+    ...(end.toolUseId ? { tool_use_id: end.toolUseId } : {}), ...(usage ? { usage } : {}), ...ambience(end.ambient),
   }
+}
+
+// How Claude Code marks the start and end of a task that is part of a tool call (a fork skill's).
+function ambience(ambient: boolean | undefined) {
+  return ambient ? { skip_transcript: true as const, ambient: true as const } : {}
 }
 
 /** The whole set of live background tasks, sent on every change of it. */

@@ -69,13 +69,14 @@ export class SessionTasks {
     const notified = task.background && typeof spec.notification === 'string'
     try {
       await bus.emit('task.update', { taskId: spec.taskId, patch })
-      this.session.post(this.session.stamp(taskUpdated(spec.taskId, patch)))
-      const { toolUseId, outputFile } = task.spec
+      const { toolUseId, outputFile, ambient } = task.spec
+      // An ambient task's end is told by its notification alone, as Claude Code tells it.
+      if (!ambient) this.session.post(this.session.stamp(taskUpdated(spec.taskId, patch)))
       await bus.emit('task.end', {
         taskId: spec.taskId, status: spec.status, summary: spec.summary, outputFile, notified,
         ...(toolUseId ? { toolUseId } : {}), ...(spec.usage ? { usage: spec.usage } : {}),
       })
-      this.session.post(this.session.stamp(taskNotification({ ...spec, outputFile, toolUseId })))
+      this.session.post(this.session.stamp(taskNotification({ ...spec, outputFile, toolUseId, ambient })))
     } finally {
       this.live.delete(spec.taskId)
       if (task.background) this.announceBackground()
@@ -90,7 +91,7 @@ export class SessionTasks {
     const task = this.live.get(spec?.taskId)
     if (!task) throw new ModloopError('MODLOOP_ERR_USAGE', `${mod}: $.task.progress: no running task ${String(spec?.taskId)}`, { mod, field: 'taskId' })
     await task.started
-    this.session.post(this.session.stamp(taskProgress(spec, task.spec)))
+    if (!task.spec.ambient) this.session.post(this.session.stamp(taskProgress(spec, task.spec)))
   }
 
   /**

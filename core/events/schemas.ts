@@ -114,7 +114,7 @@ export const payloadSchemas = {
   }),
   'task.start': z.looseObject({
     taskId: text, taskType: text, description: z.string(), isBackgrounded: z.boolean(), outputFile: text, toolUseId: text.optional(),
-    subagentType: text.optional(), prompt: z.string().optional(), spawnDepth: z.number().int().optional(), mod: text,
+    subagentType: text.optional(), prompt: z.string().optional(), spawnDepth: z.number().int().optional(), ambient: z.boolean().optional(), mod: text,
   }),
   'task.update': z.looseObject({
     taskId: text,

@@ -383,7 +383,9 @@ export type AgentSpawnResult = { model: string; agentId?: string } | { deny: str
 /**
  * A task: work that outlives one step of the loop, a subagent (`local_agent`) or a shell
  * (`local_bash`), in the foreground (a tool call waits for it) or the background. `outputFile`
- * is where its output goes while it runs; `mod` is the mod that runs it.
+ * is where its output goes while it runs; `mod` is the mod that runs it. `ambient`: it is part of
+ * the tool call that started it, not work of its own (a `context: fork` skill's subagent): the
+ * stream marks its start and end so, and shows no update or progress of it.
  */
 export interface TaskStartInput {
   taskId: string
@@ -395,6 +397,7 @@ export interface TaskStartInput {
   subagentType?: string
   prompt?: string
   spawnDepth?: number
+  ambient?: boolean
   mod: string
 }
 export interface TaskStartResult { taskId: string }

@@ -74,6 +74,8 @@ export interface SpawnRequest {
   effort?: EffortLevel
   /** Where its tools work (an isolated worktree); the session's directory when absent. */
   cwd?: string
+  /** What its messages on the stream give as task_description; `description` when absent. */
+  taskDescription?: string
   /** The id to give it (its task's); one is made when absent. */
   agentId?: string
   /** It starts without the memory files (the agent type says so). */

@@ -8,6 +8,12 @@ export interface AgentRunInput {
   subagent_type?: string
   model?: string
   run_in_background?: boolean
+  /**
+   * The run is this `context: fork` skill's, as Claude Code shows one: its messages carry the
+   * skill's description, and in the foreground its task is part of the Skill call (ambient, its
+   * notification's summary the description).
+   */
+  skill?: { description: string }
 }
 
 /**

@@ -62,6 +62,8 @@ export interface TaskLaunch {
   deliver?: (text: string) => boolean
   /** Keeps the session's stream open while it runs in the background (a subagent's report is awaited). */
   holdsSession?: boolean
+  /** Part of the tool call that started it (a fork skill's subagent): the stream shows it so ($.task.start's `ambient`). */
+  ambient?: boolean
   /** Does the work; a throw ends it failed. */
   run(task: RunningTask): Promise<TaskOutcome>
   /** Moves it from the foreground to the background (its tool call returns at once); false when it cannot. */

@@ -16,6 +16,7 @@ import { isolate, type HookWorktree } from './isolate.js'
 import { backgroundOff } from '../_shared/background-off.js'
 import type { Roster } from './roster.js'
 import type { AgentProgress } from './agent-progress.js'
+import type { AgentRunInput } from '../_shared/agent-runner.js'
 import { builtinInput } from '../_shared/builtin-input.js'
 
 export const agentInput = builtinInput('Agent', () => z.object({
@@ -50,7 +51,7 @@ const newAgentId = () => `a${randomHex(8)}`
  * and the report comes back as a turn of its own. With the tasks mod loaded either way is a task
  * of the session's registry, with its output file; without it only the foreground is offered.
  */
-export async function callAgent(run: AgentRun, def: AgentDefinition, asked: AgentInput, ctx: ToolContext): Promise<ToolOutput> {
+export async function callAgent(run: AgentRun, def: AgentDefinition, asked: AgentInput & Pick<AgentRunInput, 'skill'>, ctx: ToolContext): Promise<ToolOutput> {
   const { $ } = run
   // Where nothing runs in the background every agent is waited for, whatever the call or its type asked.
   const i = backgroundOff($.env.all()) ? { ...asked, run_in_background: false } : asked
@@ -99,7 +100,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
     shown: (m) => (background ? !isRetry(m) : run.forwardText === true || !isProse(m)),
     // Its prompt too, as Claude Code shows a foreground subagent's (never a background one's).
     ready, showPrompt: !background,
-    ...(def.omitClaudeMd ? { omitClaudeMd: true } : {}),
+    ...(def.omitClaudeMd ? { omitClaudeMd: true } : {}), ...(i.skill ? { taskDescription: i.skill.description } : {}),
     ...(i.effort ?? def.effort ? { effort: i.effort ?? def.effort } : {}), ...(worktree ? { cwd: worktree.cwd } : {}),
   })
   let report: SubagentResult | undefined
@@ -128,14 +129,18 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
     return reportOutput(r, def, started.model, kept)
   }
   run.progress?.start(id, worktree?.cwd ?? ctx.cwd)
+  // A fork skill waited for is part of its Skill call; one in the background is a task of its own.
+  const ambient = i.skill !== undefined && !background
   const launched = await registry.launch({
     id, type: 'local_agent', description: i.description, background, toolUseId: ctx.toolUseId, subagentType: def.name, prompt: i.prompt, spawnDepth: started.depth,
-    holdsSession: true,
+    holdsSession: true, ...(ambient ? { ambient: true } : {}),
     toBackground: () => (background = true),
     run: async (task) => {
       task.signal.addEventListener('abort', () => stop.abort(task.signal.reason), { once: true })
       if (task.signal.aborted) stop.abort(task.signal.reason)
-      return outcomeOf((await finish())!, i.description, kept)
+      const { usage, ...outcome } = outcomeOf((await finish())!, i.description, kept)
+      // A fork skill's end is told by its name alone, without counts, as Claude Code tells it.
+      return ambient ? { ...outcome, notice: { summary: i.description } } : { ...outcome, ...(usage ? { usage } : {}) }
     },
   }).finally(announced)
   registered = !('refused' in launched)

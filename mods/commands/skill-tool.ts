@@ -66,7 +66,7 @@ async function forked(run: AgentRunner, def: PromptCommand, name: string, text: 
   const { output, report } = await run({
     description: `/${name}`, prompt: text, subagent_type: def.fork?.agent ?? 'general-purpose',
     // Said either way: unasked, an Agent call of the main conversation would run in the background.
-    ...(def.model ? { model: def.model } : {}), run_in_background: background,
+    ...(def.model ? { model: def.model } : {}), run_in_background: background, skill: { description: def.description },
   }, ctx)
   if (report === undefined) return output
   return { result: { success: true, commandName: def.name, status: 'forked', result: report }, text: `Skill "${name}" completed (forked execution).\n\nResult:\n${report}` }

@@ -87,6 +87,7 @@ export class SessionTaskRegistry implements TaskRegistry {
       holdsSession: spec.holdsSession === true, stop: async () => void (await this.stop(id)),
       ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}), ...(spec.subagentType ? { subagentType: spec.subagentType } : {}),
       ...(spec.prompt !== undefined ? { prompt: spec.prompt } : {}), ...(spec.spawnDepth !== undefined ? { spawnDepth: spec.spawnDepth } : {}),
+      ...(spec.ambient ? { ambient: true } : {}),
       ...(spec.toBackground ? {
         toBackground: () => {
           if (record.background || record.status !== 'running' || !spec.toBackground!()) return false

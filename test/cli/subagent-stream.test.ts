@@ -104,7 +104,7 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
     ])
   })
 
-  it('a context: fork skill runs in the foreground: the Skill call waits for its report', async () => {
+  it('a context: fork skill runs in the foreground as part of its Skill call: an ambient task, no progress or update, its messages under the skill\'s description', async () => {
     const { lines, all } = await stream([
       { reply: [{ tool_use: { id: 'toolu_skill', name: 'Skill', input: { skill: 'forky' } } }] },
       { when: { firstUserText: 'FORKSKILL' }, reply: [glob('toolu_sub')] },
@@ -116,16 +116,18 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
       'assistant:tool_use(toolu_skill)',
       'system:task_started toolu_skill',
       `user <toolu_skill>:text(Base directory for this skill: ${dir}/.claude/skills/forky\n\nFORKSKILL do the work.)`,
-      'system:task_progress toolu_skill',
       'assistant <toolu_skill>:tool_use(toolu_sub)',
       'user <toolu_skill>:tool_result(toolu_sub)',
-      'system:task_updated',
       'system:task_notification toolu_skill',
       'user:tool_result(toolu_skill)',
       'assistant:text(main done)',
       'result:success',
     ])
-    expect(all.find((m) => m.subtype === 'task_started')).toMatchObject({ is_backgrounded: false, description: '/forky' })
+    expect(all.find((m) => m.subtype === 'task_started')).toMatchObject({ is_backgrounded: false, description: '/forky', skip_transcript: true, ambient: true })
+    const end = all.find((m) => m.subtype === 'task_notification')!
+    expect(end).toMatchObject({ status: 'completed', summary: '/forky', skip_transcript: true, ambient: true })
+    expect(end).not.toHaveProperty('usage')
+    expect(all.filter((m) => m.parent_tool_use_id === 'toolu_skill').map((m) => m.task_description)).toEqual(['Does forked work', 'Does forked work', 'Does forked work'])
     expect(all.at(-3)!.message.content[0].content).toBe('Skill "forky" completed (forked execution).\n\nResult:\nfork report')
   })
 

@@ -129,6 +129,7 @@ const taskStarted = z.looseObject({
   type: z.literal('system'), subtype: z.literal('task_started'), ...base, ...noMessage,
   task_id: id, description: z.string(), tool_use_id: id.optional(), subagent_type: id.optional(), is_backgrounded: z.boolean().optional(),
   spawn_depth: count.optional(), task_type: id.optional(), prompt: z.string().optional(),
+  skip_transcript: z.literal(true).optional(), ambient: z.literal(true).optional(),
 })
 const taskUpdated = z.looseObject({
   type: z.literal('system'), subtype: z.literal('task_updated'), ...base, ...noMessage, task_id: id,
@@ -142,6 +143,7 @@ const taskNotification = z.looseObject({
   task_id: id, tool_use_id: id.optional(), status: z.enum(['completed', 'failed', 'stopped']), output_file: z.string(), summary: z.string(),
   summary_is_report: z.literal(true).optional(),
   usage: z.looseObject({ total_tokens: count, tool_uses: count, duration_ms: count }).optional(),
+  skip_transcript: z.literal(true).optional(), ambient: z.literal(true).optional(),
 })
 const backgroundTasksChanged = z.looseObject({
   type: z.literal('system'), subtype: z.literal('background_tasks_changed'), ...base, ...noMessage,
