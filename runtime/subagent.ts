@@ -95,9 +95,12 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
     let retrying = false
     // Its tool calls, counted as Claude Code counts a subagent's tool uses (not its turns).
     let toolUses = 0
+    const toolNames = new Set<string>()
     for (;;) {
       const next = await gen.next()
-      if (!next.done && next.value.type === 'assistant') toolUses += next.value.message.content.filter((b) => b.type === 'tool_use').length
+      if (!next.done && next.value.type === 'assistant') {
+        for (const b of next.value.message.content) if (b.type === 'tool_use') toolUses++, toolNames.add(b.name)
+      }
       // Whatever follows a retry shown (an answer, a failure, its end) means the retry is over.
       if (retrying && (next.done || !isRetry(next.value))) {
         root.post(retryProgress(of, (m) => root.stamp(m)))
@@ -111,7 +114,7 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
         const r = next.value
         return {
           agentId, text: r.subtype === 'success' ? r.result ?? '' : (r.errors ?? []).join('; '), isError: r.is_error, subtype: r.subtype,
-          terminalReason: r.terminal_reason, numTurns: r.num_turns, toolUses, durationMs: r.duration_ms, usage: r.usage,
+          terminalReason: r.terminal_reason, numTurns: r.num_turns, toolUses, toolNames: [...toolNames], durationMs: r.duration_ms, usage: r.usage,
         }
       }
       if (req.shown && !req.shown(next.value)) continue

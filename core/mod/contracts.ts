@@ -102,6 +102,8 @@ export interface SubagentResult {
   numTurns: number
   /** Its tool calls (server tools such as web search aside). */
   toolUses: number
+  /** The tools it called, each named once, in the order it first called them. */
+  toolNames: string[]
   durationMs: number
   usage: SDKResultMessage['usage']
 }

@@ -20,9 +20,10 @@ export interface AgentRunInput {
  * Runs a subagent as an Agent call would, within the caller's own tool call (`ctx`): its task,
  * stream messages and hooks are the Agent tool's. The mod that runs subagents provides it
  * (`agents`); the commands mod runs a `context: fork` skill through it. `report` is the subagent's
- * final text when it ran in the foreground.
+ * final text when it ran in the foreground, with its id and the tools it called (each once, in the
+ * order first called).
  */
-export type AgentRunner = (input: AgentRunInput, ctx: ToolContext) => Promise<{ output: ToolOutput; report?: string }>
+export type AgentRunner = (input: AgentRunInput, ctx: ToolContext) => Promise<{ output: ToolOutput; report?: string; agentId?: string; toolNames?: string[] }>
 
 declare module '../../core/mod/capabilities.js' {
   interface Capabilities {

@@ -1,6 +1,6 @@
 import { envTrue } from '../../core/env.js'
 import { z } from 'zod'
-import type { SpawnAnswer, SpawnRequest } from '../../core/mod/contracts.js'
+import type { SpawnAnswer, SpawnRequest, SubagentResult } from '../../core/mod/contracts.js'
 import { defineMod } from '../../core/mod/define.js'
 import type { AgentHooks } from '../_shared/agent-hooks.js'
 import type { AgentRunInput, AgentRunner } from '../_shared/agent-runner.js'
@@ -126,11 +126,11 @@ export default defineMod({
       const forwardText = flags.forwardSubagentText === true
       const roster = new Roster({ $, spawn, logs, forwardText, progress }, e.sessionId, opts.maxFinishedAgents)
       rosters.set(e.sessionId, roster)
-      const call = async (i: AgentRunInput, ctx: ToolContext): Promise<ToolOutput> => {
+      const call = async (i: AgentRunInput, ctx: ToolContext, heard?: (r: SubagentResult) => void): Promise<ToolOutput> => {
         const type = i.subagent_type ?? 'general-purpose'
         const def = findAgent(agents, type)
         if (!def) return failure(`Agent type "${type}" not found. Available agent types: ${[...agents.keys()].join(', ') || 'none'}`)
-        return callAgent({ $, spawn, logs, roster, forwardText, progress }, def, i, ctx)
+        return callAgent({ $, spawn, logs, roster, forwardText, progress }, def, i, ctx, heard)
       }
       const foregroundOnly = backgroundOff($.env.all())
       await registerTool($, {
@@ -143,10 +143,12 @@ export default defineMod({
         call,
       })
       runners.set(e.sessionId, async (i, ctx) => {
-        const output = await call(i, ctx)
+        let heard: SubagentResult | undefined
+        const output = await call(i, ctx, (r) => { heard = r })
         const content = (output.result as { content?: { text?: unknown }[] } | undefined)?.content
         const report = typeof content?.[0]?.text === 'string' ? content[0].text : undefined
-        return { output, ...(report !== undefined && !output.isError ? { report } : {}) }
+        if (report === undefined || output.isError) return { output }
+        return { output, report, ...(heard ? { agentId: heard.agentId, toolNames: heard.toolNames } : {}) }
       })
       const result = await next(e)
       if (typeof flags.agent === 'string') {

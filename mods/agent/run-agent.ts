@@ -51,7 +51,11 @@ const newAgentId = () => `a${randomHex(8)}`
  * and the report comes back as a turn of its own. With the tasks mod loaded either way is a task
  * of the session's registry, with its output file; without it only the foreground is offered.
  */
-export async function callAgent(run: AgentRun, def: AgentDefinition, asked: AgentInput & Pick<AgentRunInput, 'skill'>, ctx: ToolContext): Promise<ToolOutput> {
+export async function callAgent(
+  run: AgentRun, def: AgentDefinition, asked: AgentInput & Pick<AgentRunInput, 'skill'>, ctx: ToolContext,
+  /** Told the subagent's result once it ends (the runner of another mod's subagent reads it). */
+  heard?: (r: SubagentResult) => void,
+): Promise<ToolOutput> {
   const { $ } = run
   // Where nothing runs in the background every agent is waited for, whatever the call or its type asked.
   const i = backgroundOff($.env.all()) ? { ...asked, run_in_background: false } : asked
@@ -109,6 +113,7 @@ export async function callAgent(run: AgentRun, def: AgentDefinition, asked: Agen
   const finish = async (): Promise<SubagentResult | undefined> => {
     try {
       if (!('deny' in started)) report = await started.done
+      if (report) heard?.(report)
     } finally {
       ctx.signal.removeEventListener('abort', onCallAbort)
       await endRun(run, registry, id, log, report)

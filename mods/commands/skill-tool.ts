@@ -63,11 +63,16 @@ export function skillTool(
  */
 async function forked(run: AgentRunner, def: PromptCommand, name: string, text: string, ctx: ToolContext): Promise<ToolOutput> {
   const background = def.fork?.background === true
-  const { output, report } = await run({
+  const { output, report, agentId, toolNames = [] } = await run({
     description: `/${name}`, prompt: text, subagent_type: def.fork?.agent ?? 'general-purpose',
     // Said either way: unasked, an Agent call of the main conversation would run in the background.
     ...(def.model ? { model: def.model } : {}), run_in_background: background, skill: { description: def.description },
   }, ctx)
   if (report === undefined) return output
-  return { result: { success: true, commandName: def.name, status: 'forked', result: report }, text: `Skill "${name}" completed (forked execution).\n\nResult:\n${report}` }
+  // As in Claude Code, the model is told first which tools the subagent used to reach its report.
+  const toolsUsedLine = toolNames.length > 0 ? `<tools-used-before-summary>${toolNames.join(', ')}</tools-used-before-summary>` : undefined
+  return {
+    result: { success: true, commandName: def.name, status: 'forked', ...(agentId ? { agentId } : {}), result: report, ...(toolsUsedLine ? { toolsUsedLine } : {}) },
+    text: `${toolsUsedLine ? `${toolsUsedLine}\n` : ''}Skill "${name}" completed (forked execution).\n\nResult:\n${report}`,
+  }
 }

@@ -104,7 +104,7 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
     ])
   })
 
-  it('a context: fork skill runs in the foreground as part of its Skill call: an ambient task, no progress or update, its messages under the skill\'s description', async () => {
+  it('a context: fork skill runs in the foreground as part of its Skill call: an ambient task, no progress or update, its messages under the skill\'s description; its result names the tools it used', async () => {
     const { lines, all } = await stream([
       { reply: [{ tool_use: { id: 'toolu_skill', name: 'Skill', input: { skill: 'forky' } } }] },
       { when: { firstUserText: 'FORKSKILL' }, reply: [glob('toolu_sub')] },
@@ -128,7 +128,10 @@ describe('a subagent\'s messages on the stream, line by line as Claude Code prin
     expect(end).toMatchObject({ status: 'completed', summary: '/forky', skip_transcript: true, ambient: true })
     expect(end).not.toHaveProperty('usage')
     expect(all.filter((m) => m.parent_tool_use_id === 'toolu_skill').map((m) => m.task_description)).toEqual(['Does forked work', 'Does forked work', 'Does forked work'])
-    expect(all.at(-3)!.message.content[0].content).toBe('Skill "forky" completed (forked execution).\n\nResult:\nfork report')
+    // The model reads first which tools the subagent used; the result names the subagent.
+    const line = '<tools-used-before-summary>Glob</tools-used-before-summary>'
+    expect(all.at(-3)!.message.content[0].content).toBe(`${line}\nSkill "forky" completed (forked execution).\n\nResult:\nfork report`)
+    expect(all.at(-3)!.tool_use_result).toEqual({ success: true, commandName: 'forky', status: 'forked', agentId: end.task_id, result: 'fork report', toolsUsedLine: line })
   })
 
   it('a foreground subagent\'s request retry is progress of its Agent call, not an api_retry of the main conversation; a background one\'s is not shown', async () => {
