@@ -30,3 +30,8 @@ export function envInteger(env: Env | undefined, name: string, fallback: number,
 export function envTrue(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim())
 }
+
+/** A switch said off: `0`, `false`, `no` or `off` (any case); unset or anything else is not. */
+export function envFalse(value: string | undefined): boolean {
+  return value !== undefined && /^(0|false|no|off)$/i.test(value.trim())
+}

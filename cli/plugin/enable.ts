@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import type { CommandRun } from '../command.js'
 import type { Io } from '../io.js'
-import { readInstalledPlugins, recordApplies, settingsFileOf, SCOPES, splitPluginId, type Scope } from '../../runtime/plugin-store/files.js'
+import { enabledPluginsIn, readInstalledPlugins, recordApplies, settingsFileOf, SCOPES, splitPluginId, type Scope } from '../../runtime/plugin-store/files.js'
 import { installedId } from './install.js'
 import { outcomeOf } from './outcome.js'
 import { editSettingsMap, scopeOf } from './store.js'
@@ -10,13 +9,8 @@ import { editSettingsMap, scopeOf } from './store.js'
 export function isEnabled(io: Io, id: string): boolean {
   let enabled = false
   for (const scope of SCOPES) {
-    try {
-      const json = JSON.parse(readFileSync(settingsFileOf(scope, io.env, io.cwd), 'utf8')) as { enabledPlugins?: Record<string, unknown> }
-      const value = json.enabledPlugins?.[id]
-      if (typeof value === 'boolean') enabled = value
-    } catch {
-      // A missing or unreadable file says nothing about the plugin.
-    }
+    const value = enabledPluginsIn(settingsFileOf(scope, io.env, io.cwd))[id]
+    if (typeof value === 'boolean') enabled = value
   }
   return enabled
 }

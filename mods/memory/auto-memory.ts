@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import { envTrue } from '../../core/env.js'
+import { envFalse, envTrue } from '../../core/env.js'
 import type { SettingsSource } from '../permissions/settings-sources.js'
 import { projectDir } from '../transcripts/store/paths.js'
 
@@ -16,7 +16,7 @@ export const INDEX_FILE = 'MEMORY.md'
 export function autoMemoryOn(env: (name: string) => string | undefined, sources: readonly SettingsSource[]): boolean {
   const switched = env('CLAUDE_CODE_DISABLE_AUTO_MEMORY')
   if (envTrue(switched)) return false
-  if (switched !== undefined && /^(0|false|no|off)$/i.test(switched.trim())) return true
+  if (envFalse(switched)) return true
   return sources.findLast((s) => typeof s.settings.autoMemoryEnabled === 'boolean')?.settings.autoMemoryEnabled !== false
 }
 

@@ -2,6 +2,7 @@ import type { SDKResultMessage } from '../../core/loop/messages.js'
 import type { ModApi } from '../../core/mod/api.js'
 import { defineMod } from '../../core/mod/define.js'
 import { describeError } from '../../core/errors.js'
+import { envFalse } from '../../core/env.js'
 import { suggestionOf } from './filter.js'
 
 // What the model is asked after the conversation, in a request that shares the turn's prompt cache.
@@ -29,7 +30,7 @@ export default defineMod({
     let enabled = false
     let pending: AbortController | undefined
     on('session.start', async ($, e, next) => {
-      enabled = (await askedFor($)) && !envOff($.env.get('CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION'))
+      enabled = (await askedFor($)) && !envFalse($.env.get('CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION'))
       return next(e)
     })
     on('session.message', ($, e, next) => {
@@ -76,4 +77,3 @@ async function askedFor($: ModApi): Promise<boolean> {
   }
 }
 
-const envOff = (v: string | undefined) => v !== undefined && /^(0|false|no|off)$/i.test(v.trim())

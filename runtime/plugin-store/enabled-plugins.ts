@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { MARKETPLACE_FILE, marketplaceSchema } from './marketplace-manifest.js'
-import { readInstalledPlugins, readKnownMarketplaces, recordApplies, settingsFileOf, SCOPES, splitPluginId, type Env, type Scope } from './files.js'
+import { enabledPluginsIn, readInstalledPlugins, readKnownMarketplaces, recordApplies, settingsFileOf, SCOPES, splitPluginId, type Env, type Scope } from './files.js'
 
 export interface EnabledPlugin {
   /** `name@marketplace`, Claude Code's id for it (init's `plugins[].source`). */
@@ -33,7 +33,7 @@ export async function enabledPlugins(input: EnabledPluginsInput): Promise<{ plug
     const file = settingsFileOf(scope, env, cwd)
     // Started in the home folder, the project file is the user file: read once.
     if (scope !== 'user' && file === settingsFileOf('user', env, cwd)) continue
-    const enabled = readEnabled(file)
+    const enabled = enabledPluginsIn(file)
     for (const [id, on] of Object.entries(enabled)) if (typeof on === 'boolean') decided.set(id, { enabled: on, scope, file })
   }
   const warnings: string[] = []
@@ -77,15 +77,5 @@ function readEntry(location: string, name: string) {
     return parsed.success ? parsed.data.plugins.find((p) => p.name === name) : undefined
   } catch {
     return undefined
-  }
-}
-
-function readEnabled(file: string): Record<string, unknown> {
-  try {
-    const json = JSON.parse(readFileSync(file, 'utf8')) as { enabledPlugins?: unknown }
-    const enabled = json.enabledPlugins
-    return typeof enabled === 'object' && enabled !== null && !Array.isArray(enabled) ? (enabled as Record<string, unknown>) : {}
-  } catch {
-    return {}
   }
 }

@@ -61,6 +61,12 @@ function readObject(file: string): Record<string, unknown> {
   }
 }
 
+/** A settings file's `enabledPlugins`, as written; `{}` when the file is missing, unreadable or has none. */
+export function enabledPluginsIn(file: string): Record<string, unknown> {
+  const enabled = readObject(file).enabledPlugins
+  return isObject(enabled) ? enabled : {}
+}
+
 export function readKnownMarketplaces(env: Env): Record<string, KnownMarketplace> {
   const json = readObject(knownMarketplacesFile(env))
   return Object.fromEntries(Object.entries(json).filter(([, m]) => isObject(m) && typeof m.installLocation === 'string' && isObject(m.source))) as Record<string, KnownMarketplace>
