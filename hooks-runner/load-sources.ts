@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import type { SettingsHooks } from './config-schema.js'
 import { HooksError, type HooksWarning } from './errors.js'
 import type { HookSource, HooksConfig, SourceKind } from './hooks-config.js'
-import { defaultManagedDir, managedSettingsFiles, readSettingsArg, readSettingsFile, settingsHookKeys, type SettingsRead } from './read-settings.js'
+import { defaultManagedDir, directSettingsReader, readSettingsArg, settingsHookKeys, type SettingsFileReader, type SettingsRead } from './read-settings.js'
 import { resolveHooks, type HookEntries } from './resolve-hooks.js'
 
 /** Hooks from outside the settings files: modloop's own config, a plugin's hooks.json, skill frontmatter. */
@@ -38,6 +38,8 @@ export interface LoadHookSourcesOptions {
   /** Read `.claude/settings.json` from the git root when the project dir has none (R6). */
   walkUpToGitRoot?: boolean
   env?: NodeJS.ProcessEnv
+  /** Reads the settings files (default: from disk); a caller whose other parts read them too can hand its own. */
+  reader?: SettingsFileReader
 }
 
 export interface LoadedFile {
@@ -87,32 +89,35 @@ export async function loadHookSources(options: LoadHookSourcesOptions): Promise<
     loaded.push({ source: settingsSource(kind, file), settings: read.settings })
   }
 
+  const reader = options.reader ?? directSettingsReader
+  const readFile = async (file: string) => settingsHookKeys(await reader.read(file), file)
   const managedDir = options.managedDir === undefined ? defaultManagedDir() : options.managedDir
   if (managedDir !== null) {
-    for (const file of await managedSettingsFiles(managedDir)) take('managed', file, await readSettingsFile(file))
+    for (const file of await reader.managedFiles(managedDir)) take('managed', file, await readFile(file))
   }
   const configDir = options.configDir ?? env.CLAUDE_CONFIG_DIR ?? join(options.home, '.claude')
   if (wanted.has('user')) {
     const file = join(configDir, 'settings.json')
-    take('user', file, await readSettingsFile(file))
+    take('user', file, await readFile(file))
   }
   const gitRoot = findGitRoot(options.projectDir)
   if (wanted.has('project')) {
     let file = join(options.projectDir, '.claude', 'settings.json')
     const atRoot = gitRoot && gitRoot !== options.projectDir ? join(gitRoot, '.claude', 'settings.json') : undefined
-    if (!existsSync(file) && atRoot && existsSync(atRoot)) {
+    // Only a start below the git root has another place to look: no stat of the file otherwise.
+    if (atRoot && !existsSync(file) && existsSync(atRoot)) {
       if (options.walkUpToGitRoot) file = atRoot
       else warnings.push({ code: 'HOOKS_WARN_NOT_LOADED', message: `${atRoot}: project settings at the git root are not read when starting in ${options.projectDir}; start there or enable walkUpToGitRoot`, file: atRoot })
     }
-    take('project', file, await readSettingsFile(file))
+    take('project', file, await readFile(file))
   }
   if (wanted.has('local')) {
     // Read from the git root (CL 2.1.211), so a session started in a subdirectory still finds it.
     const file = join(gitRoot ?? options.projectDir, '.claude', 'settings.local.json')
-    take('local', file, await readSettingsFile(file))
+    take('local', file, await readFile(file))
   }
   for (const arg of options.settingsFiles ?? []) {
-    const { file, read } = await readSettingsArg(arg, options.cwd)
+    const { file, read } = await readSettingsArg(arg, options.cwd, reader)
     take('cli', file, settingsHookKeys(read, file))
   }
 

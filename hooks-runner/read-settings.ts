@@ -17,11 +17,6 @@ export type SettingsJson =
   | { status: 'error'; error: HooksError }
   | { status: 'ok'; json: Record<string, unknown> }
 
-/** Reads one settings file's hook keys; a missing file is not an error, unreadable or bad JSON is, naming the file. */
-export async function readSettingsFile(file: string): Promise<SettingsRead> {
-  return settingsHookKeys(await readSettingsJson(file), file)
-}
-
 /** Parses settings JSON text (a file's contents or an inline `--settings` value) for its hook keys. */
 export function parseSettingsText(text: string, file: string): SettingsRead {
   return settingsHookKeys(parseSettingsJson(text, file), file)
@@ -58,15 +53,27 @@ export function parseSettingsJson(text: string, file: string): SettingsJson {
 }
 
 /** A `--settings` value: inline JSON when it starts with `{`, else a file path relative to `cwd`. */
-export async function readSettingsArg(arg: string, cwd: string): Promise<{ file: string; read: SettingsJson }> {
+export async function readSettingsArg(arg: string, cwd: string, reader: SettingsFileReader = directSettingsReader): Promise<{ file: string; read: SettingsJson }> {
   if (arg.trim().startsWith('{')) return { file: INLINE_SETTINGS, read: parseSettingsJson(arg, INLINE_SETTINGS) }
   const file = resolve(cwd, arg)
-  const read = await readSettingsJson(file)
+  const read = await reader.read(file)
   if (read.status !== 'absent') return { file, read }
   return { file, read: { status: 'error', error: new HooksError('HOOKS_ERR_SETTINGS_READ', `${file}: --settings file does not exist`, { file }) } }
 }
 
 export const INLINE_SETTINGS = '<inline --settings>'
+
+/**
+ * How the settings files are read: straight from disk, or through a caller's store that reads each
+ * file once for several readers (modloop's session start). Whoever holds one answers as
+ * {@link readSettingsJson} and {@link managedSettingsFiles} would.
+ */
+export interface SettingsFileReader {
+  read(file: string): Promise<SettingsJson>
+  managedFiles(dir: string): Promise<string[]>
+}
+
+export const directSettingsReader: SettingsFileReader = { read: readSettingsJson, managedFiles: managedSettingsFiles }
 
 /** The hook keys of a settings file read whole. */
 export function settingsHookKeys(read: SettingsJson, file: string): SettingsRead {

@@ -23,8 +23,11 @@ export async function clearSession(session: Session): Promise<{ sessionId: strin
   await hold(session, transcriptPath)
   // The caller's stream learns of it before anything of the new conversation, as Claude Code tells it.
   session.post({ type: 'conversation_reset', new_conversation_id: session.id, trigger: 'clear', timestamp: new Date().toISOString(), session_id: previousSessionId, uuid: uuid() })
-  await session.host.bus.emit('session.start', {
+  // The new conversation's mods read the settings files afresh, each file once among them.
+  const start = () => session.host.bus.emit('session.start', {
     cwd: session.cwd, ...surfaceFields(session.options), waitsForInput: session.waitsForInput, sessionId: session.id, source: 'clear', transcriptPath,
   })
+  const files = session.host.capabilities.get('settingsFiles')
+  await (files ? files.during(start) : start())
   return { sessionId: session.id, previousSessionId }
 }

@@ -10,6 +10,7 @@ import { settingsPlugins } from './plugin-store/settings-plugins.js'
 import { Session } from '../core/loop/session.js'
 import type { Rebuilt } from '../core/session/store.js'
 import { provideLoaded } from './loader/config-hooks.js'
+import { SettingsFiles } from './settings-files.js'
 import { assertModeOwned } from './permission-mode.js'
 import { startProvenance } from './session-trace.js'
 import { ModReloader } from './reload.js'
@@ -47,6 +48,36 @@ export async function openSession(options: QueryOptions, waitsForInput = true): 
   const host = options.host ?? new ModHost({ strict: options.strictMods, log: (mod, level, text) => { if (!quiet.includes(level)) said(`${mod}: ${text}`) } })
   // A host given (the terminal's) keeps its own sink, which drops debug lines: the debug log hears them all.
   debugLog?.tap(host)
+  // The settings files, read once for the whole start (the plugins they enable, every mod's session.start).
+  const settingsFiles = sessionSettingsFiles(host)
+  const releaseSettings = settingsFiles.hold()
+  try {
+    return await openOn(options, waitsForInput, { cwd, log, said, debugLog, resumed, host, settingsFiles })
+  } finally {
+    releaseSettings()
+  }
+}
+
+/** The settings files of the host's sessions: published once, for every mod that reads them. */
+function sessionSettingsFiles(host: ModHost): SettingsFiles {
+  const held = host.capabilities.get('settingsFiles')
+  if (held) return held
+  const files = new SettingsFiles()
+  host.capabilities.set('runtime', 'settingsFiles', files)
+  return files
+}
+
+interface Opening {
+  cwd: string
+  log: (line: string) => void
+  said: (line: string) => void
+  debugLog: ReturnType<typeof debugLogOf>
+  resumed: ResumeState | undefined
+  host: ModHost
+  settingsFiles: SettingsFiles
+}
+
+async function openOn(options: QueryOptions, waitsForInput: boolean, { cwd, log, said, debugLog, resumed, host, settingsFiles }: Opening): Promise<Session> {
   const badFormat = options.outputFormat === undefined ? undefined : import('./output-format.js').then((m) => m.outputFormatError(options.outputFormat))
   let configModel: string | undefined
   // Picked first so the model client loads while the distribution does.
@@ -62,7 +93,7 @@ export async function openSession(options: QueryOptions, waitsForInput = true): 
     const { loadDistribution, unreadKeyWarnings } = await import('./loader/index.js')
     if (!options.builtins) throw new ModloopError('MODLOOP_ERR_USAGE', 'query(): no built-in set to load a distribution from; import query from the modloop package, or pass `host`')
     // Bare: the named mods load against an empty distribution (built-in names still resolve).
-    const dist = await loadDistribution({ builtins: options.builtins, cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host, settingsPlugins: settingsPlugins(options, cwd) })
+    const dist = await loadDistribution({ builtins: options.builtins, cwd, configPath: options.config, bare: options.bare, configLabel: options.configLabel ?? 'config option', extraMods: specs, strict: options.strictMods, host, settingsPlugins: settingsPlugins(options, cwd, settingsFiles) })
     configModel = dist.config.model
     for (const warning of dist.warnings) log?.(warning)
     // Settings hooks of the config and of plugins, for the mod that runs them (shell-hooks).

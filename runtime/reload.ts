@@ -54,6 +54,12 @@ export class ModReloader {
 
   /** Reloads the named mods, or every mod loaded from a file. */
   async reload(names?: readonly string[]): Promise<ReloadOutcome[]> {
+    // The reloaded mods' starts read the settings files as they are now, each file once among them.
+    const settings = this.session.host.capabilities.get('settingsFiles')
+    return settings ? settings.during(() => this.reloadAll(names)) : this.reloadAll(names)
+  }
+
+  private async reloadAll(names?: readonly string[]): Promise<ReloadOutcome[]> {
     const files = this.files()
     const targets = names ?? [...files.values()]
     const out: ReloadOutcome[] = []

@@ -22,6 +22,7 @@ import { ShellLineRefused } from './shell-expansion.js'
 import { shellLinesDisabled } from './shell-policy.js'
 import { readSkillOverrides, withOverride } from './skill-overrides.js'
 import { settingsHome } from '../_shared/settings-home.js'
+import { settingsReader } from '../_shared/settings-reader.js'
 import { registerCommands } from '../_shared/register-command.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
 
@@ -61,7 +62,7 @@ export default defineMod({
   description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear and /cost',
   options,
   provides: ['commands'],
-  uses: { loadedPlugins: 'optional', agents: 'optional', serverStatus: 'optional', permissionMode: 'optional' },
+  uses: { loadedPlugins: 'optional', agents: 'optional', serverStatus: 'optional', permissionMode: 'optional', settingsFiles: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionCommands>()
     const running = new RunningInvocation()
@@ -111,7 +112,7 @@ export default defineMod({
     const disabled = ($: ModApi) => () => {
       const id = $.session.id() as string
       let answer = shellOff.get(id)
-      if (!answer) shellOff.set(id, answer = shellLinesDisabled({ cwd: $.session.cwd() as string, home: settingsHome($, opts.home), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }))
+      if (!answer) shellOff.set(id, answer = shellLinesDisabled({ cwd: $.session.cwd() as string, home: settingsHome($, opts.home), flags: $.settings.read({ source: 'flag' }), env: $.env.all(), reader: settingsReader($) }))
       return answer
     }
 
@@ -153,7 +154,7 @@ export default defineMod({
       // The settings are read for skillOverrides only when there is something for it to name.
       const found = [userCommands, projectCommands, userSkills, projectSkills, plugin.commands, plugin.skills].some((list) => list.length > 0)
       const overrides = found
-        ? await readSkillOverrides({ cwd, home: settingsHome($, opts.home), flags: $.settings.read({ source: 'flag' }), env: $.env.all() }, warn)
+        ? await readSkillOverrides({ cwd, home: settingsHome($, opts.home), flags: $.settings.read({ source: 'flag' }), env: $.env.all(), reader: settingsReader($) }, warn)
         : new Map()
       const own = (list: PromptCommand[]) => (overrides.size > 0 ? list.map((d) => withOverride(d, overrides)) : list)
       // Later sources win a shared name: skills over commands, and the user's own over the project's

@@ -1,3 +1,4 @@
+import type { SettingsFileReader } from '../../hooks-runner/read-settings.js'
 import { readSettingsSources } from '../permissions/settings-sources.js'
 
 export interface ShellPolicyInput {
@@ -7,6 +8,8 @@ export interface ShellPolicyInput {
   /** The launch options (`settings`, `settingSources`), as `$.settings.read({source: 'flag'})` gives them. */
   flags: unknown
   env: Record<string, string | undefined>
+  /** Reads the settings files (the session's `settingsFiles`; default: from disk). */
+  reader?: SettingsFileReader
 }
 
 /** What a command's or skill's shell line becomes when the settings turn them off, as Claude Code words it. */
@@ -18,6 +21,6 @@ export const SHELL_DISABLED = '[shell command execution disabled by policy]'
  * that cannot be read are left to the permissions mod, which reports them.
  */
 export async function shellLinesDisabled(input: ShellPolicyInput): Promise<boolean> {
-  const { sources } = await readSettingsSources({ cwd: input.cwd, places: input.home ? { home: input.home } : {}, flags: input.flags, env: input.env })
+  const { sources } = await readSettingsSources({ cwd: input.cwd, places: input.home ? { home: input.home } : {}, flags: input.flags, env: input.env, reader: input.reader })
   return sources.findLast((s) => typeof s.settings.disableSkillShellExecution === 'boolean')?.settings.disableSkillShellExecution === true
 }

@@ -1,3 +1,4 @@
+import type { SettingsFileReader } from '../../hooks-runner/read-settings.js'
 import { readSettingsSources } from '../permissions/settings-sources.js'
 import type { PromptCommand, SkillOverride } from './definitions.js'
 
@@ -10,6 +11,8 @@ export interface OverridesInput {
   /** The launch options (`settings`, `settingSources`), as `$.settings.read({source: 'flag'})` gives them. */
   flags: unknown
   env: Record<string, string | undefined>
+  /** Reads the settings files (the session's `settingsFiles`; default: from disk). */
+  reader?: SettingsFileReader
 }
 
 /**
@@ -18,7 +21,7 @@ export interface OverridesInput {
  * warning naming the file; files that cannot be read are left to the permissions mod, which reports them.
  */
 export async function readSkillOverrides(input: OverridesInput, warn: (m: string) => void): Promise<Map<string, SkillOverride | 'on'>> {
-  const { sources } = await readSettingsSources({ cwd: input.cwd, places: input.home ? { home: input.home } : {}, flags: input.flags, env: input.env })
+  const { sources } = await readSettingsSources({ cwd: input.cwd, places: input.home ? { home: input.home } : {}, flags: input.flags, env: input.env, reader: input.reader })
   const out = new Map<string, SkillOverride | 'on'>()
   for (const { source, settings } of sources) {
     const value = settings.skillOverrides

@@ -1,4 +1,5 @@
 import { envTrue } from '../../core/env.js'
+import type { SettingsFileReader } from '../../hooks-runner/read-settings.js'
 import { readSettingsSources, type SettingsSource } from '../permissions/settings-sources.js'
 
 export interface GitInstructionsInput {
@@ -6,6 +7,8 @@ export interface GitInstructionsInput {
   /** The launch options as `$.settings.read({source: 'flag'})` gives them (`settings`, `settingSources`). */
   flags: unknown
   env: Record<string, string | undefined>
+  /** Reads the settings files (the session's `settingsFiles`; default: from disk). */
+  reader?: SettingsFileReader
 }
 
 /** The lines the settings' `attribution` asks to end commit messages and pull request descriptions with. */
@@ -30,7 +33,7 @@ export async function gitInstructions(input: GitInstructionsInput): Promise<GitI
   const switched = input.env.CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS
   const forced = switched !== undefined && switched.trim() !== '' ? !envTrue(switched) : undefined
   if (forced === false) return { on: false }
-  const { sources } = await readSettingsSources({ cwd: input.cwd, places: {}, flags: input.flags, env: input.env })
+  const { sources } = await readSettingsSources({ cwd: input.cwd, places: {}, flags: input.flags, env: input.env, reader: input.reader })
   const on = forced ?? sources.findLast((s) => typeof s.settings.includeGitInstructions === 'boolean')?.settings.includeGitInstructions !== false
   const attribution = on ? attributionOf(sources) : undefined
   return { on, ...(attribution ? { attribution } : {}) }

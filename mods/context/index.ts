@@ -10,6 +10,7 @@ import { gitSnapshot } from './git-snapshot.js'
 import { attributionNote, gitInstructions, type GitInstructions } from './git-instructions.js'
 import { dynamicSectionsMoved } from '../_shared/dynamic-sections.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
+import { settingsReader } from '../_shared/settings-reader.js'
 
 const options = builtinOptions('context', () => z.object({
   /** The environment section (`context:env`): cwd, git or not, platform, OS, shell, date, model. */
@@ -50,7 +51,7 @@ async function gitSettings($: ModApi, cwd: string): Promise<GitInstructions> {
   } catch {
     // no launch flags
   }
-  return gitInstructions({ cwd, flags, env: $.env.all() })
+  return gitInstructions({ cwd, flags, env: $.env.all(), reader: settingsReader($) })
 }
 
 /** Context: the environment and git sections at the end of the system prompt; the attribution lines the settings ask for. */
@@ -58,7 +59,7 @@ export default defineMod({
   name: 'context',
   description: 'Environment and git status sections of the system prompt; the settings\' attribution lines',
   options,
-  uses: { permissions: 'optional' },
+  uses: { permissions: 'optional', settingsFiles: 'optional' },
   register(on, opts) {
     const sessions = new Map<string, SessionContext>()
     // The environment and git sections, as the first user message carries them when they leave the system prompt.

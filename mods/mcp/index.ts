@@ -7,6 +7,7 @@ import { collectServers, NOT_APPROVED, type ServerEntry } from './sources.js'
 import { choicesFrom } from './settings-choices.js'
 import { serverPolicy } from './server-policy.js'
 import { readSettingsSources, type SettingsSource } from '../permissions/settings-sources.js'
+import { settingsReader } from '../_shared/settings-reader.js'
 import { settingsHome } from '../_shared/settings-home.js'
 import { expandPrompt, missingArguments } from './prompts.js'
 import { trustStorePath } from '../permissions/trust-store.js'
@@ -45,7 +46,7 @@ export default defineMod({
   },
   provides: ['serverStatus', 'mcpControl'],
   // transcriptFile: outputs over the limit are saved beside the transcript; permissions: the session's directories, a server's roots.
-  uses: { loadedPlugins: 'optional', transcriptFile: 'optional', permissions: 'optional' },
+  uses: { loadedPlugins: 'optional', transcriptFile: 'optional', permissions: 'optional', settingsFiles: 'optional' },
   register(on, opts, $) {
     let manager: McpManager | undefined
     let cwd: string | undefined
@@ -133,7 +134,7 @@ async function open($: ModApi, opts: McpOptions, cwd: string, isInteractive: boo
   let settingsRead: Promise<readonly SettingsSource[]> | undefined
   const home = settingsHome($, opts.home)
   const settings = () => settingsRead ??= readSettingsSources({
-    cwd, places: { ...(home ? { home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) }, flags, env: $.env.all(),
+    cwd, places: { ...(home ? { home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) }, flags, env: $.env.all(), reader: settingsReader($),
   }).then((r) => r.sources)
   const collected = await collectServers({
     cwd, options: opts, flags, env, plugins: loadedPlugins($),

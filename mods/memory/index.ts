@@ -14,6 +14,7 @@ import { settingSources } from '../_shared/setting-sources.js'
 import { bashReads } from './bash-reads.js'
 import { excludesOf } from './excludes.js'
 import { readSettingsSources } from '../permissions/settings-sources.js'
+import { settingsReader } from '../_shared/settings-reader.js'
 import { autoMemoryOn, memoryDir, readIndex, type MemoryIndex } from './auto-memory.js'
 import { settingsHome } from '../_shared/settings-home.js'
 import { MemoryReader } from './reader.js'
@@ -98,7 +99,7 @@ export default defineMod({
   description: 'CLAUDE.md and AGENTS.md memory files, rules and @imports; /init and /memory',
   options,
   provides: ['memory'],
-  uses: { permissions: 'optional', shellCwd: 'optional' },
+  uses: { permissions: 'optional', shellCwd: 'optional', settingsFiles: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionMemory>()
     let loads: readonly LoadedInstruction[] = []
@@ -128,7 +129,7 @@ export default defineMod({
       const autoWanted = opts.autoMemory && !envTrue($.env.get('CLAUDE_CODE_DISABLE_AUTO_MEMORY'))
       const [repoRoot, settings] = await Promise.all([
         findRepoRoot(e.cwd),
-        disabled && !autoWanted ? undefined : readSettingsSources({ cwd: e.cwd, places: settingsAt ? { home: settingsAt } : {}, flags: $.settings.read({ source: 'flag' }), env: $.env.all() }),
+        disabled && !autoWanted ? undefined : readSettingsSources({ cwd: e.cwd, places: settingsAt ? { home: settingsAt } : {}, flags: $.settings.read({ source: 'flag' }), env: $.env.all(), reader: settingsReader($) }),
       ])
       const excluded = disabled || !settings ? undefined : excludesOf(settings.sources, warn)
       // Claude Code reads an added directory's memory only when this variable asks for it.

@@ -9,6 +9,7 @@ import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
 import { findStyle, readChoice, type StyleChoice } from './select.js'
 import { settingSources } from '../_shared/setting-sources.js'
 import { readSettingsSources } from '../permissions/settings-sources.js'
+import { settingsReader } from '../_shared/settings-reader.js'
 import { settingsHome } from '../_shared/settings-home.js'
 import { registerCommands } from '../_shared/register-command.js'
 import { languageSection, readLanguage } from './language.js'
@@ -45,7 +46,7 @@ export default defineMod({
   description: 'Output styles from ~/.claude/output-styles, .claude/output-styles and plugins, chosen by the outputStyle setting; /output-style lists them; the language setting',
   options,
   provides: ['outputStyle'],
-  uses: { loadedPlugins: 'optional' },
+  uses: { loadedPlugins: 'optional', settingsFiles: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionStyles>()
     $.capability.provide('outputStyle', (sessionId) => sessions.get(sessionId)?.active?.name ?? 'default')
@@ -67,7 +68,7 @@ export default defineMod({
       const home = settingsHome($, opts.home)
       const { sources: settings } = await readSettingsSources({
         cwd: e.cwd, places: { ...(home ? { home } : {}), ...(opts.managedDir !== undefined ? { managedDir: opts.managedDir } : {}) },
-        flags: $.settings.read({ source: 'flag' }), env: $.env.all(),
+        flags: $.settings.read({ source: 'flag' }), env: $.env.all(), reader: settingsReader($),
       })
       const choice = readChoice(settings, opts.outputStyle, warn)
       const language = readLanguage(settings, warn)

@@ -11,6 +11,7 @@ import { deniedPaths } from './denied-paths.js'
 import { evaluate } from './evaluate.js'
 import { invocationGrants } from './invocation-grant.js'
 import { persistUpdate } from './persist.js'
+import { settingsReader } from '../_shared/settings-reader.js'
 import { ignoredNotice, loadPolicy } from './policy.js'
 import { coversTool, WATCH_TOOL } from './rule-match.js'
 import { claudeDir, permissionsOptions } from './settings-load.js'
@@ -41,7 +42,7 @@ export default defineMod({
   options: permissionsOptions,
   configKeys: { permissions: foldPermissions },
   provides: ['permissions', 'permissionMode', 'bashReadOnly'],
-  uses: { commands: 'optional', shellCwd: 'optional', tasks: 'optional' },
+  uses: { commands: 'optional', shellCwd: 'optional', tasks: 'optional', settingsFiles: 'optional' },
   register(on, opts, $) {
     let policy: Policy | undefined
     let loadFailure: string | undefined
@@ -115,7 +116,7 @@ export default defineMod({
       const env = { MODLOOP_HOME: $.env.get('MODLOOP_HOME'), CLAUDE_CONFIG_DIR: $.env.get('CLAUDE_CONFIG_DIR') }
       let loaded: Policy
       try {
-        loaded = await loadPolicy({ cwd: e.cwd, options: opts, flags, env })
+        loaded = await loadPolicy({ cwd: e.cwd, options: opts, flags, env, reader: settingsReader($) })
       } catch (err) {
         // Without a policy nothing may run unasked: tool.check answers ask until a session loads one.
         policy = undefined
@@ -139,7 +140,12 @@ export default defineMod({
       }
       await warnUnknownTools($, loaded)
       const ctx = { policy: loaded, cwd: e.cwd, claudeDir: claudeDir(opts, env), setMode: switchMode }
-      apply = (update) => persistUpdate(update, ctx)
+      apply = async (update) => {
+        const saved = await persistUpdate(update, ctx)
+        // The next reader of that file (a start under way, a /clear) reads what was just written.
+        if (saved.file) settingsReader($)?.forget(saved.file)
+        return saved
+      }
       if (opts.planTools) await registerExitPlanMode($, {
         mode: modeNow, beforePlan: () => beforePlan, setMode: switchMode,
         told: () => reminders.toldEnded(),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { SettingsFileReader } from '../../hooks-runner/read-settings.js'
 import { readSettingsSources, type Flags } from './settings-sources.js'
 import { onFirstUse } from '../../core/on-first-use.js'
 import { permissionModeOf, permissionModeSchema } from '../../core/permission-modes.js'
@@ -74,6 +75,8 @@ export interface LoadInput {
   /** What `$.settings.read({source: 'flag'})` answered: the launch options, as query() names them. */
   flags: unknown
   env: Record<string, string | undefined>
+  /** Reads the settings files (the session's `settingsFiles`; default: from disk). */
+  reader?: SettingsFileReader
 }
 
 /**
@@ -85,7 +88,7 @@ export interface LoadInput {
  */
 export async function readLayers(input: LoadInput): Promise<{ layers: Layer[]; trustFlag: boolean; warnings: string[] }> {
   const { cwd, options } = input
-  const read = await readSettingsSources({ cwd, places: options, flags: input.flags, env: input.env, config: { permissions: options } })
+  const read = await readSettingsSources({ cwd, places: options, flags: input.flags, env: input.env, config: { permissions: options }, reader: input.reader })
   const warnings = read.warnings
   const layers: Layer[] = []
   for (const { source, settings } of read.sources) {

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
-import { defaultManagedDir, INLINE_SETTINGS, managedSettingsFiles, readSettingsArg, readSettingsJson, type SettingsJson } from '../../hooks-runner/read-settings.js'
+import { defaultManagedDir, directSettingsReader, INLINE_SETTINGS, readSettingsArg, type SettingsFileReader, type SettingsJson } from '../../hooks-runner/read-settings.js'
 import type { RuleSource } from './types.js'
 
 // The launch options as `query()` and the CLI name them (--allowedTools, --permission-mode, --add-dir, …).
@@ -28,6 +28,11 @@ export interface SourcesInput {
   env: Record<string, string | undefined>
   /** The modloop config's own settings, read between the user's and the project's (the permissions mod's options). */
   config?: Record<string, unknown>
+  /**
+   * Reads the files: the session's `settingsFiles` capability, which reads each once for every mod
+   * at a start (default: from disk).
+   */
+  reader?: SettingsFileReader
 }
 
 /** One source's settings object, as written, with where it came from. */
@@ -61,8 +66,9 @@ export async function readSettingsSources(input: SourcesInput): Promise<{ source
   if (!parsed.success) warnings.push(`the launch flags' settings could not be read: ${parsed.error.issues[0]?.message}`)
   // The Agent SDK's settingSources picks which of the three settings files are read (all when absent).
   const reads = new Set(flags?.settingSources ?? ['user', 'project', 'local'])
+  const reader = input.reader ?? directSettingsReader
   const file = (path: string, name: RuleSource['name'], root: string, projectLevel: boolean) =>
-    readSettingsJson(path).then((read) => ({ source: { name, label: path, root, projectLevel }, read }))
+    reader.read(path).then((read) => ({ source: { name, label: path, root, projectLevel }, read }))
   const managedDir = places.managedDir === undefined ? defaultManagedDir() : places.managedDir
   // Every file is read at once (each read a trip to the thread pool), then taken in precedence order.
   const [user, project, local, flagged, managed] = await Promise.all([
@@ -72,10 +78,10 @@ export async function readSettingsSources(input: SourcesInput): Promise<{ source
     projectFile !== userFile && reads.has('project') ? file(projectFile, 'projectSettings', cwd, true) : undefined,
     reads.has('local') ? file(join(cwd, '.claude', 'settings.local.json'), 'localSettings', cwd, true) : undefined,
     Promise.all((flags?.settings ?? []).map(async (arg) => {
-      const { file: path, read } = await readSettingsArg(arg, cwd)
+      const { file: path, read } = await readSettingsArg(arg, cwd, reader)
       return { source: { name: 'flagSettings' as const, label: path, root: path === INLINE_SETTINGS ? cwd : dirname(path), projectLevel: false }, read }
     })),
-    managedDir === false ? [] : managedSettingsFiles(managedDir).then((files) => Promise.all(files.map((f) => file(f, 'policySettings', cwd, false)))),
+    managedDir === false ? [] : reader.managedFiles(managedDir).then((files) => Promise.all(files.map((f) => file(f, 'policySettings', cwd, false)))),
   ])
   const sources: SettingsSource[] = []
   const take = (got: { source: RuleSource; read: SettingsJson } | undefined) => {

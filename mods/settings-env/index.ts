@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
 import { describeError } from '../../core/errors.js'
 import { readSettingsEnv } from './read-env.js'
+import { settingsReader } from '../_shared/settings-reader.js'
 import { effortFor, type EffortSetting } from './effort-level.js'
 import type { StatusLineSetting } from '../_shared/status-line-setting.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
@@ -36,6 +37,7 @@ export default defineMod({
   description: 'Applies the env blocks of the settings files to the session environment',
   options,
   provides: ['settingsModel', 'settingsEffort', 'apiKeyHelper', 'statusLineSetting'],
+  uses: { settingsFiles: 'optional' },
   register(on, opts, $) {
     const applied = new Map<string, Applied[]>()
     // The settings' `model` of each session, for the runtime to start a session nothing else names a model for on it.
@@ -61,7 +63,7 @@ export default defineMod({
         // A host without launch flags: the settings files alone apply.
       }
       try {
-        const { values, model, effort, keyHelper, statusLine, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all() })
+        const { values, model, effort, keyHelper, statusLine, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all(), reader: settingsReader($) })
         for (const w of warnings) $.log.warn(w)
         if (model) models.set(e.sessionId, model)
         if (effort) efforts.set(e.sessionId, effort)

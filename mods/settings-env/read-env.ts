@@ -1,3 +1,4 @@
+import type { SettingsFileReader } from '../../hooks-runner/read-settings.js'
 import { readSettingsSources, type SettingsPlaces } from '../permissions/settings-sources.js'
 import { workspaceTrusted, type TrustLocation } from '../permissions/trust-store.js'
 import { ignoredEnvNotice, mergeEnvBlocks } from './env-blocks.js'
@@ -12,6 +13,8 @@ export interface SettingsEnvInput {
   flags: unknown
   /** The environment the session starts with: where CLAUDE_CONFIG_DIR and MODLOOP_HOME are read. */
   env: Record<string, string | undefined>
+  /** Reads the settings files (the session's `settingsFiles`; default: from disk). */
+  reader?: SettingsFileReader
 }
 
 /**
@@ -20,7 +23,7 @@ export interface SettingsEnvInput {
  * Files that cannot be read are left to the permissions and shell-hooks mods, which report them.
  */
 export async function readSettingsEnv(input: SettingsEnvInput): Promise<{ values: Map<string, string>; model?: string; effort?: EffortSetting; keyHelper?: KeyHelperSetting; statusLine?: StatusLineSetting; warnings: string[] }> {
-  const read = await readSettingsSources({ cwd: input.cwd, places: input.places, flags: input.flags, env: input.env })
+  const read = await readSettingsSources({ cwd: input.cwd, places: input.places, flags: input.flags, env: input.env, reader: input.reader })
   const warnings: string[] = []
   // The trust store is read only when a project source has an env, a model, a key helper or a status line to decide on.
   const trusted = read.sources.some((s) => s.source.projectLevel && (s.settings.env !== undefined || s.settings.model !== undefined || s.settings.apiKeyHelper !== undefined || s.settings.statusLine !== undefined))

@@ -33,7 +33,7 @@ export default defineMod({
   provides: ['hookEnvFiles', 'taskHooks'],
   uses: {
     configHooks: 'optional', permissions: 'optional', permissionMode: 'optional', commands: 'optional', transcripts: 'optional',
-    memory: 'optional', agentHooks: 'optional', shellCwd: 'optional', 'toolOutput.*': 'optional',
+    memory: 'optional', agentHooks: 'optional', shellCwd: 'optional', 'toolOutput.*': 'optional', settingsFiles: 'optional',
   },
   register(on, opts, $) {
     const bridges = new Map<string, HookBridge>()

@@ -12,6 +12,7 @@ import { HOOK_BUDGET_MS } from './tool-hooks.js'
 import { approvedProjectHooks, isProjectLevel, trustStorePath, withoutUnapproved } from './trust.js'
 import { describeError } from '../../core/errors.js'
 import { costUsd } from '../../core/model/pricing.js'
+import { settingsReader } from '../_shared/settings-reader.js'
 
 interface Flags { settings?: string[]; includeHookEvents?: boolean; hooks?: unknown; settingSources?: ('user' | 'project' | 'local')[] }
 
@@ -37,7 +38,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     const config = [...($.capability.use('configHooks') as readonly ConfigHooks[] | undefined ?? []), ...(fromSdk ? [fromSdk] : [])]
     let loaded = await loadSources({
       cwd: e.cwd, home: opts.home, managedDir: opts.managedDir, settingSources: flags.settingSources ?? opts.settingSources, walkUpToGitRoot: opts.walkUpToGitRoot,
-      settings: flags.settings, config, env,
+      settings: flags.settings, config, env, reader: settingsReader($),
     })
     for (const err of loaded.errors) $.log.warn(`settings hooks: ${err.message}`)
     let approved = new Set<string>()
@@ -67,6 +68,8 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     for (const w of loaded.warnings) bridge.warn(w.message)
     if (bridge.has('SessionStart')) {
       const r = await bridge.fire('SessionStart', { source: e.source, model: $.session.model(), ...resumeFacts(e, $.session.model()) }, { noPermissionMode: true })
+      // A hook may have written a settings file: the mods reading after it read them afresh.
+      settingsReader($)?.forget()
       bridge.startContext = contexts(r)
       await applyStartOutputs($, bridge, r, e)
     }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { pluginDataDir } from '../_shared/plugin-data.js'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
-import { loadHookSources, type ExtraHookSource, type LoadedHookSources } from '../../hooks-runner/index.js'
+import { loadHookSources, type ExtraHookSource, type LoadedHookSources, type SettingsFileReader } from '../../hooks-runner/index.js'
 
 /** Hooks from outside the settings files, as the loader hands them over: the config's and each plugin's. */
 export interface ConfigHooks {
@@ -25,6 +25,8 @@ export interface SourcesInput {
   /** The config's own hooks and each plugin's `hooks/hooks.json` hooks. */
   config?: readonly ConfigHooks[]
   env?: Record<string, string | undefined>
+  /** Reads the settings files (the session's `settingsFiles`; default: from disk). */
+  reader?: SettingsFileReader
 }
 
 /** `~/.claude`: under the home option, else CLAUDE_CONFIG_DIR, else the OS home. */
@@ -47,6 +49,7 @@ export function loadSources(input: SourcesInput): Promise<LoadedHookSources> {
     managedDir: input.managedDir === false ? null : input.managedDir,
     settingSources: input.settingSources, walkUpToGitRoot: input.walkUpToGitRoot,
     settingsFiles: input.settings, extra: (input.config ?? []).map((c) => extraSource(c, configDir)), env: env as NodeJS.ProcessEnv,
+    ...(input.reader ? { reader: input.reader } : {}),
   })
 }
 

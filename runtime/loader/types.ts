@@ -5,6 +5,7 @@ import type { ConfigFile, ModEntry } from './config-schema.js'
 import type { Model } from '../../core/model/types.js'
 import type { SessionStore } from '../../core/session/store.js'
 import type { PluginReader } from './plugin.js'
+import type { SettingsFileReader } from '../../hooks-runner/read-settings.js'
 
 /**
  * What an entry point (the package's `query()`, the CLI, the test kit) hands the runtime, so that the runtime
@@ -122,7 +123,7 @@ export interface LoadOptions {
    * the environment that locates `~/.claude`, and whether the workspace is trusted (asked only when
    * a project or local settings file enables one). Absent: none are read.
    */
-  settingsPlugins?: { env: Readonly<Record<string, string | undefined>>; trusted: () => Promise<boolean>; sources?: readonly ('user' | 'project' | 'local')[] }
+  settingsPlugins?: { env: Readonly<Record<string, string | undefined>>; trusted: () => Promise<boolean>; sources?: readonly ('user' | 'project' | 'local')[]; reader?: SettingsFileReader }
   host?: ModHost
   /** The built-in mods, default distribution and public namespace, from the entry point. */
   builtins: Builtins

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { MARKETPLACE_FILE, marketplaceSchema } from './marketplace-manifest.js'
-import { enabledPluginsIn, readInstalledPlugins, readKnownMarketplaces, recordApplies, settingsFileOf, SCOPES, splitPluginId, type Env, type Scope } from './files.js'
+import { directSettingsReader, type SettingsFileReader } from '../../hooks-runner/read-settings.js'
+import { enabledPluginsOf, readInstalledPlugins, readKnownMarketplaces, recordApplies, settingsFileOf, SCOPES, splitPluginId, type Env, type Scope } from './files.js'
 
 export interface EnabledPlugin {
   /** `name@marketplace`, Claude Code's id for it (init's `plugins[].source`). */
@@ -16,6 +17,8 @@ export interface EnabledPluginsInput {
   trusted: () => Promise<boolean>
   /** The settings files read (the Agent SDK's `settingSources`); all when absent. */
   sources?: readonly Scope[]
+  /** Reads the settings files (default: from disk): the session's own reader, which its mods read them through too. */
+  reader?: SettingsFileReader
 }
 
 /**
@@ -29,13 +32,16 @@ export interface EnabledPluginsInput {
 export async function enabledPlugins(input: EnabledPluginsInput): Promise<{ plugins: EnabledPlugin[]; warnings: string[] }> {
   const { cwd, env } = input
   const decided = new Map<string, { enabled: boolean; scope: Scope; file: string }>()
-  for (const scope of SCOPES.filter((s) => input.sources?.includes(s) ?? true)) {
-    const file = settingsFileOf(scope, env, cwd)
-    // Started in the home folder, the project file is the user file: read once.
-    if (scope !== 'user' && file === settingsFileOf('user', env, cwd)) continue
-    const enabled = enabledPluginsIn(file)
+  const reader = input.reader ?? directSettingsReader
+  // Started in the home folder, the project file is the user file: read once.
+  const files = SCOPES.filter((s) => input.sources?.includes(s) ?? true).map((scope) => ({ scope, file: settingsFileOf(scope, env, cwd) }))
+    .filter(({ scope, file }) => scope === 'user' || file !== settingsFileOf('user', env, cwd))
+  const reads = await Promise.all(files.map(({ file }) => reader.read(file)))
+  files.forEach(({ scope, file }, i) => {
+    const read = reads[i]!
+    const enabled = enabledPluginsOf(read.status === 'ok' ? read.json : {})
     for (const [id, on] of Object.entries(enabled)) if (typeof on === 'boolean') decided.set(id, { enabled: on, scope, file })
-  }
+  })
   const warnings: string[] = []
   const plugins: EnabledPlugin[] = []
   if (![...decided.values()].some((d) => d.enabled)) return { plugins, warnings }

@@ -63,7 +63,12 @@ function readObject(file: string): Record<string, unknown> {
 
 /** A settings file's `enabledPlugins`, as written; `{}` when the file is missing, unreadable or has none. */
 export function enabledPluginsIn(file: string): Record<string, unknown> {
-  const enabled = readObject(file).enabledPlugins
+  return enabledPluginsOf(readObject(file))
+}
+
+/** The `enabledPlugins` of a settings file already read (`{}` for one missing or unreadable). */
+export function enabledPluginsOf(json: Record<string, unknown>): Record<string, unknown> {
+  const enabled = json.enabledPlugins
   return isObject(enabled) ? enabled : {}
 }
 
