@@ -20,7 +20,9 @@ export const HEADLESS_OPTIONS = {
   'max-thinking-tokens': { type: 'string' },
   'json-schema': { type: 'string' },
   'system-prompt': { type: 'string' },
+  'system-prompt-file': { type: 'string' },
   'append-system-prompt': { type: 'string' },
+  'append-system-prompt-file': { type: 'string' },
   'permission-mode': { type: 'string' },
   'dangerously-skip-permissions': { type: 'boolean' },
   allowedTools: { type: 'string', multiple: true },
@@ -72,7 +74,7 @@ export const HEADLESS_ALIASES: Readonly<Record<string, keyof typeof HEADLESS_OPT
 /** What a value-taking option's value looks like in the usage line; any other shows VALUE. */
 const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
   'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-wait-tasks': 'SECONDS', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
-  thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'append-system-prompt': 'TEXT', 'system-prompt-snapshot': 'on|off',
+  thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'system-prompt-file': 'FILE', 'append-system-prompt': 'TEXT', 'append-system-prompt-file': 'FILE', 'system-prompt-snapshot': 'on|off',
   'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR', worktree: '[NAME]',
   resume: 'ID', 'rewind-files': 'UUID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL', agents: 'FILE|JSON', name: 'NAME', autocompact: 'auto|TOKENS',
   'input-format': 'text|stream-json', agent: 'NAME', betas: 'LIST', tools: 'default|LIST', 'setting-sources': 'user,project,local',

@@ -25,6 +25,7 @@ import { autocompactEnv } from './autocompact-flag.js'
 import { num, str } from './flag-values.js'
 import { AbortError } from '../runtime/abort-error.js'
 import { rewindFilesOnly } from './rewind-files.js'
+import { replacesSystemPrompt, systemPromptFlags } from './system-prompt-files.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
 // How long -p waits for background tasks once its turn is over, unless --max-wait-tasks says otherwise.
@@ -192,8 +193,7 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
     maxTurns: num(values, 'max-turns'),
     maxWaitTasksMs: (num(values, 'max-wait-tasks') ?? DEFAULT_MAX_WAIT_TASKS_S) * 1000,
     maxBudgetUsd: num(values, 'max-budget-usd'),
-    systemPrompt: str(values, 'system-prompt'),
-    appendSystemPrompt: str(values, 'append-system-prompt'),
+    ...systemPromptFlags(values, io.cwd),
     permissionMode: mode,
     allowedTools: rules(values, 'allowedTools'),
     disallowedTools: rules(values, 'disallowedTools'),
@@ -225,13 +225,13 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
 /**
  * The flags query() takes as the SDK passes them through (`extraArgs`); `--brief` is read by the
  * brief mod. The per-machine sections
- * move out of the default system prompt only: with --system-prompt there is none to move them from.
+ * move out of the default system prompt only: with --system-prompt (or its file) there is none to move them from.
  */
 function extraArgs(values: Values): Pick<QueryOptions, 'extraArgs'> {
   const args: Record<string, string | null> = {}
   if (values['replay-user-messages'] === true) args['replay-user-messages'] = null
   if (values.brief === true) args.brief = null
-  if (values['exclude-dynamic-system-prompt-sections'] === true && values['system-prompt'] === undefined) args['exclude-dynamic-system-prompt-sections'] = null
+  if (values['exclude-dynamic-system-prompt-sections'] === true && !replacesSystemPrompt(values)) args['exclude-dynamic-system-prompt-sections'] = null
   const snapshot = values['system-prompt-snapshot']
   if (snapshot !== undefined && snapshot !== 'on' && snapshot !== 'off') throw usageError(`--system-prompt-snapshot must be on or off, not '${String(snapshot)}'`)
   if (snapshot !== undefined) args['system-prompt-snapshot'] = snapshot

@@ -8,7 +8,7 @@ import { HEADLESS_OPTIONS } from '../headless-options.js'
  */
 const NAMES = [
   'config', 'mod', 'strict-mods', 'plugin-dir', 'model', 'fallback-model', 'effort', 'thinking', 'max-thinking-tokens',
-  'system-prompt', 'append-system-prompt', 'permission-mode', 'dangerously-skip-permissions', 'allowedTools', 'disallowedTools',
+  'system-prompt', 'system-prompt-file', 'append-system-prompt', 'append-system-prompt-file', 'permission-mode', 'dangerously-skip-permissions', 'allowedTools', 'disallowedTools',
   'add-dir', 'trust-workspace', 'settings', 'max-turns', 'max-budget-usd', 'checkpoint', 'no-session-persistence', 'mcp-config',
   'strict-mcp-config', 'watch-mods',
 ]
