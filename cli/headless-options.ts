@@ -58,6 +58,10 @@ export const HEADLESS_OPTIONS = {
   bare: { type: 'boolean' },
   'safe-mode': { type: 'boolean' },
   restricted: { type: 'boolean' },
+  // The Setup hooks (cli/setup-flags.ts).
+  init: { type: 'boolean' },
+  'init-only': { type: 'boolean' },
+  maintenance: { type: 'boolean' },
   // The Agent SDK's flags, so an application written for it starts this CLI unchanged (cli/sdk-flags.ts).
   ...SDK_FLAGS,
 } as const satisfies OptionSpecs

@@ -26,6 +26,7 @@ import { num, str } from './flag-values.js'
 import { AbortError } from '../runtime/abort-error.js'
 import { rewindFilesOnly } from './rewind-files.js'
 import { replacesSystemPrompt, systemPromptFlags } from './system-prompt-files.js'
+import { setupArgs } from './setup-flags.js'
 
 const FORMATS = ['text', 'json', 'stream-json'] as const
 // How long -p waits for background tasks once its turn is over, unless --max-wait-tasks says otherwise.
@@ -224,11 +225,11 @@ export function queryOptions(values: Values, io: { cwd: string; env: Record<stri
 
 /**
  * The flags query() takes as the SDK passes them through (`extraArgs`); `--brief` is read by the
- * brief mod. The per-machine sections
+ * brief mod, `--init`, `--init-only` and `--maintenance` by shell-hooks. The per-machine sections
  * move out of the default system prompt only: with --system-prompt (or its file) there is none to move them from.
  */
 function extraArgs(values: Values): Pick<QueryOptions, 'extraArgs'> {
-  const args: Record<string, string | null> = {}
+  const args: Record<string, string | null> = { ...setupArgs(values) }
   if (values['replay-user-messages'] === true) args['replay-user-messages'] = null
   if (values.brief === true) args.brief = null
   if (values['exclude-dynamic-system-prompt-sections'] === true && !replacesSystemPrompt(values)) args['exclude-dynamic-system-prompt-sections'] = null

@@ -30,6 +30,8 @@ export const defaultCommand: CommandRun = async (ctx) => {
   const input = ctx.values['input-format']
   if (input !== undefined && input !== 'text' && input !== 'stream-json') throw usageError('--input-format must be text or stream-json')
   needsStreamJson(ctx.values)
+  // The Setup hooks and nothing else, with -p or without: no terminal is needed.
+  if (ctx.values['init-only'] === true) return (await import('./setup-flags.js')).initOnly(ctx)
   if (speaksSdkTransport(ctx)) return (await import('./sdk-transport/serve.js')).sdkTransport(ctx)
   if (ctx.values.print === true) return (await import('./headless.js')).headless(ctx)
   return interactive(ctx)

@@ -47,6 +47,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
         // Read by the brief mod: the SendUserMessage tool (`--brief`, an SDK pass-through flag too).
         ...(o.extraArgs?.brief !== undefined ? { brief: true } : {}),
+        // Read by the shell-hooks mod: the Setup hooks to run as the session starts.
+        ...(setupFlag(o) ? { setup: setupFlag(o) } : {}),
       }
     },
   }
@@ -66,6 +68,17 @@ function snapshotFlag(o: QueryOptions): 'on' | 'off' | undefined {
   if (given !== undefined) return given ? 'on' : 'off'
   const arg = o.extraArgs?.['system-prompt-snapshot']
   return arg === 'on' || arg === 'off' ? arg : undefined
+}
+
+/**
+ * `--init`, `--init-only` or `--maintenance` (SDK pass-through flags too): the Setup trigger, and
+ * whether Setup is all the launch runs. The CLI takes one at most; of several in `extraArgs`, maintenance is taken first.
+ */
+function setupFlag(o: QueryOptions): { trigger: 'init' | 'maintenance'; only: boolean } | undefined {
+  const a = o.extraArgs
+  if (a?.maintenance !== undefined) return { trigger: 'maintenance', only: false }
+  if (a?.['init-only'] !== undefined) return { trigger: 'init', only: true }
+  return a?.init !== undefined ? { trigger: 'init', only: false } : undefined
 }
 
 /** `settings` as a list of `--settings` values: the Agent SDK's one path or settings object becomes one entry. */

@@ -56,8 +56,10 @@ export class HookBridge {
   readonly runner: HooksRunner
   /** Subagent types by agent id (SubagentStart, and `agent_type` of their events). */
   readonly agentTypes = new Map<string, string>()
-  /** SessionStart context, for the first prompt. */
+  /** Setup and SessionStart context, for the first prompt. */
   startContext: string[] = []
+  /** The launch runs the Setup hooks and nothing else (`--init-only`): no SessionStart, no SessionEnd. */
+  setupOnly = false
   /** The effective effort level per agent, for `effort` on stdin and `CLAUDE_EFFORT`. */
   readonly effort: EffortTracker
   /** The session title a SessionStart or UserPromptSubmit hook set (`session_title` on later inputs). */

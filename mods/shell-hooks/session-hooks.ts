@@ -8,17 +8,18 @@ import type { ShellHooksOptions } from './options.js'
 import { loadSources, type ConfigHooks } from './sources.js'
 import { sdkHookSource } from './sdk-hooks.js'
 import { applyStartOutputs } from './start-outputs.js'
+import { fireSetup, setupRequest } from './setup-hooks.js'
 import { HOOK_BUDGET_MS } from './tool-hooks.js'
 import { approvedProjectHooks, isProjectLevel, trustStorePath, withoutUnapproved } from './trust.js'
 import { describeError } from '../../core/errors.js'
 import { costUsd } from '../../core/model/pricing.js'
 import { settingsReader } from '../_shared/settings-reader.js'
 
-interface Flags { settings?: string[]; includeHookEvents?: boolean; hooks?: unknown; settingSources?: ('user' | 'project' | 'local')[] }
+interface Flags { settings?: string[]; includeHookEvents?: boolean; hooks?: unknown; settingSources?: ('user' | 'project' | 'local')[]; setup?: unknown }
 
 /**
  * The session events: sources load and SessionStart fires once the other mods started (its
- * context waits for the first prompt); SubagentStart as a subagent starts; PreCompact may veto a
+ * context waits for the first prompt), after Setup when the launch asked for it; SubagentStart as a subagent starts; PreCompact may veto a
  * compaction, SessionStart (source compact) adds context to the compacted conversation, and
  * PostCompact reports its summary once core accepted it and recorded its boundary; SessionEnd fires within its own shared
  * budget, after which async hooks still running are ended.
@@ -66,11 +67,18 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     bridges.set(e.sessionId, bridge)
     // Unknown events, bad matchers, switched-off sources: shown, as the settings did not do what they say.
     for (const w of loaded.warnings) bridge.warn(w.message)
+    const setup = setupRequest(flags)
+    bridge.startContext = await fireSetup(bridge, setup, e.source)
+    // A Setup hook may have written a settings file too.
+    if (setup && bridge.has('Setup')) settingsReader($)?.forget()
+    // `--init-only`: the Setup hooks are all this launch runs.
+    bridge.setupOnly = setup?.only === true
+    if (bridge.setupOnly) return result
     if (bridge.has('SessionStart')) {
       const r = await bridge.fire('SessionStart', { source: e.source, model: $.session.model(), ...resumeFacts(e, $.session.model()) }, { noPermissionMode: true })
       // A hook may have written a settings file: the mods reading after it read them afresh.
       settingsReader($)?.forget()
-      bridge.startContext = contexts(r)
+      bridge.startContext.push(...contexts(r))
       await applyStartOutputs($, bridge, r, e)
     }
     bridge.instructionsLoaded()
@@ -136,7 +144,7 @@ export function registerSessionHooks(on: On, opts: ShellHooksOptions, bridges: M
     const b = bridges.get(e.sessionId)
     if (b) {
       bridges.delete(e.sessionId)
-      if (b.has('SessionEnd')) await b.fire('SessionEnd', { reason: e.reason }, { noPermissionMode: true })
+      if (b.has('SessionEnd') && !b.setupOnly) await b.fire('SessionEnd', { reason: e.reason }, { noPermissionMode: true })
       await b.close()
     }
     return next(e)
