@@ -69,8 +69,8 @@ export const HEADLESS_OPTIONS = {
 /** The options that take several values in a row, as Claude Code's do: `--allowedTools Read Grep`. */
 export const HEADLESS_VARIADIC = ['allowedTools', 'disallowedTools', 'add-dir', 'mcp-config', 'betas', 'tools'] as const satisfies readonly (keyof typeof HEADLESS_OPTIONS)[]
 
-/** The options whose value may be left out: `--worktree` alone asks for a worktree of a made-up name, `--debug` alone logs every category, `--prompt-suggestions` alone is `true`. */
-export const HEADLESS_OPTIONAL_VALUE: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { '--worktree': 'worktree', '-w': 'worktree', '--debug': 'debug', '-d': 'debug', '--prompt-suggestions': 'prompt-suggestions' }
+/** The options whose value may be left out: `--resume` alone opens the terminal's session picker, `--worktree` alone asks for a worktree of a made-up name, `--debug` alone logs every category, `--prompt-suggestions` alone is `true`. */
+export const HEADLESS_OPTIONAL_VALUE: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { '--resume': 'resume', '-r': 'resume', '--worktree': 'worktree', '-w': 'worktree', '--debug': 'debug', '-d': 'debug', '--prompt-suggestions': 'prompt-suggestions' }
 
 /** Claude Code's other spellings of options. */
 export const HEADLESS_ALIASES: Readonly<Record<string, keyof typeof HEADLESS_OPTIONS>> = { 'allowed-tools': 'allowedTools', 'disallowed-tools': 'disallowedTools' }
@@ -80,7 +80,7 @@ const VALUE_HINTS: Partial<Record<keyof typeof HEADLESS_OPTIONS, string>> = {
   'output-format': 'text|json|stream-json', 'max-turns': 'N', 'max-wait-tasks': 'SECONDS', 'max-budget-usd': 'X', model: 'M', 'fallback-model': 'M', effort: 'LEVEL',
   thinking: 'adaptive|enabled|disabled', 'max-thinking-tokens': 'N', 'json-schema': 'FILE|JSON', 'system-prompt': 'TEXT', 'system-prompt-file': 'FILE', 'append-system-prompt': 'TEXT', 'append-system-prompt-file': 'FILE', 'system-prompt-snapshot': 'on|off',
   'permission-mode': 'MODE', allowedTools: 'RULES', disallowedTools: 'RULES', 'add-dir': 'DIR', settings: 'FILE|JSON', script: 'FILE', cwd: 'DIR', worktree: '[NAME]',
-  resume: 'ID', 'rewind-files': 'UUID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL', agents: 'FILE|JSON', name: 'NAME', autocompact: 'auto|TOKENS',
+  resume: '[ID|TITLE]', 'rewind-files': 'UUID', 'session-id': 'UUID', 'resume-session-at': 'UUID', 'mcp-config': 'FILE|JSON', config: 'PATH', mod: 'SPEC', 'plugin-dir': 'DIR', 'session-store': 'URL', agents: 'FILE|JSON', name: 'NAME', autocompact: 'auto|TOKENS',
   'input-format': 'text|stream-json', agent: 'NAME', betas: 'LIST', tools: 'default|LIST', 'setting-sources': 'user,project,local',
   'permission-prompt-tool': 'stdio|TOOL', 'permission-prompts': 'host|none', 'plugin-dir-no-mcp': 'DIR', debug: '[FILTER]', 'debug-file': 'PATH', 'prompt-suggestions': '[true|false]',
 }

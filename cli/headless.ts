@@ -169,6 +169,8 @@ function strings(values: Values, key: string): string[] | undefined {
 }
 
 export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
+  // `--resume` with no id opens the terminal's picker (which takes it off first); with nobody to pick, as in Claude Code's --print, it is refused.
+  if (values.resume === '') throw usageError('--resume requires a valid session ID or session title when used with --print. Usage: modloop -p --resume <session-id|title>')
   const named = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
   const mode = named === undefined ? undefined : permissionModeOf(named)
   if (named !== undefined && mode === undefined) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (or manual, the same as default)`)

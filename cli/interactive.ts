@@ -55,20 +55,22 @@ export const interactive: CommandRun = async ({ values, positionals, tokens, io 
   if (!stdin?.isTTY || !stdout.isTTY || typeof stdin.setRawMode !== 'function') {
     throw usageError('the interactive session needs a terminal on standard input and output: pass -p "<prompt>" to run headless')
   }
-  const given = queryOptions(values, io)
+  // `--resume` alone: the session is picked from this directory's once the terminal is up.
+  const pickResume = values.resume === ''
+  const given = queryOptions(pickResume ? { ...values, resume: undefined } : values, io)
   markEntrypoint(io, 'cli')
   // As -p does: a stray error is reported (in the surface once it listens), one of modloop's own ends the session.
   const relay = faultRelay(io.stderr)
   const unguard = io.ownsProcess ? guardProcess(relay.guard.io, relay.guard.stop) : () => {}
   try {
-    const code = await runInteractive(values, positionals, io, given, relay, resumeFlags(tokens ?? []))
+    const code = await runInteractive(values, positionals, io, given, relay, { resumeFlags: resumeFlags(tokens ?? []), ...(pickResume ? { pickResume } : {}) })
     return relay.stopped ? 1 : code
   } finally {
     unguard()
   }
 }
 
-async function runInteractive(values: Values, positionals: string[], io: Io, given: QueryOptions, relay: FaultRelay, flags: string): Promise<number> {
+async function runInteractive(values: Values, positionals: string[], io: Io, given: QueryOptions, relay: FaultRelay, launch: Pick<InteractiveContext, 'resumeFlags' | 'pickResume'>): Promise<number> {
   const stdin = io.stdin as NodeJS.ReadStream
   const stdout = io.stdout as NodeJS.WriteStream
   const cwd = resolve(io.cwd, given.cwd ?? '.')
@@ -82,13 +84,13 @@ async function runInteractive(values: Values, positionals: string[], io: Io, giv
   // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
   const store = await chooseSessionStore(values, here, given.log)
   try {
-    return await runSurface({ ...given, builtins: await sessionBuiltins(await builtinsWith(store), given.env ?? io.env, ['terminal-ui'], given.tools), cwd: here }, positionals, io, term, relay, { resumeFlags: flags, ...(made?.worktree ? { worktree: made.worktree } : {}) })
+    return await runSurface({ ...given, builtins: await sessionBuiltins(await builtinsWith(store), given.env ?? io.env, ['terminal-ui'], given.tools), cwd: here }, positionals, io, term, relay, { ...launch, ...(made?.worktree ? { worktree: made.worktree } : {}) })
   } finally {
     await store?.close()
   }
 }
 
-async function runSurface(options: QueryOptions & { cwd: string }, positionals: string[], io: Io, term: TerminalIo, relay: FaultRelay, launch: Pick<InteractiveContext, 'worktree' | 'resumeFlags'>): Promise<number> {
+async function runSurface(options: QueryOptions & { cwd: string }, positionals: string[], io: Io, term: TerminalIo, relay: FaultRelay, launch: Pick<InteractiveContext, 'worktree' | 'resumeFlags' | 'pickResume'>): Promise<number> {
   const loader = sessionLoader(options)
   const first = await loader.first
   const { findSurface } = await import('../mods/terminal-ui/surface.js')

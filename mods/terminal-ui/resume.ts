@@ -9,17 +9,20 @@ import { typedCommand } from '../../core/loop/command-header.js'
 const SHOWN_SESSIONS = 9
 const SHOWN_MESSAGES = 4
 
-/** `/resume`: the session named, or one picked from this directory's sessions; undefined to stay. */
-export async function pickSession(app: App, view: MessageView, paint: Paint, cwd: string, env: Record<string, string | undefined>, asked: string, current: string): Promise<string | undefined> {
+/**
+ * `/resume`: the session named, or one picked from this directory's sessions; undefined to stay.
+ * `--resume` with no id asks the same at launch (`by` names it in what is shown, and there is no current session).
+ */
+export async function pickSession(app: App, view: MessageView, paint: Paint, cwd: string, env: Record<string, string | undefined>, asked: string, current: string, by = '/resume'): Promise<string | undefined> {
   const { listSessions } = await import('../transcripts/store/list.js')
   const sessions = (await listSessions({ cwd, env })).filter((s) => s.sessionId !== current)
   if (asked) {
     const match = sessions.find((s) => s.sessionId === asked || s.sessionId.startsWith(asked))
-    if (!match) void view.print(paint.red(`/resume: no other session of this directory has the id ${asked}`))
-    return match && await openable(view, paint, match.sessionId, cwd, env)
+    if (!match) void view.print(paint.red(`${by}: no other session of this directory has the id ${asked}`))
+    return match && await openable(view, paint, match.sessionId, cwd, env, by)
   }
   if (sessions.length === 0) {
-    void view.print(paint.yellow('/resume: this directory has no other session'))
+    void view.print(paint.yellow(current ? `${by}: this directory has no other session` : `${by}: this directory has no session yet; starting a new one`))
     return undefined
   }
   const choices = sessions.slice(0, SHOWN_SESSIONS).map((s) => ({
@@ -27,7 +30,7 @@ export async function pickSession(app: App, view: MessageView, paint: Paint, cwd
     value: s.sessionId as string | undefined,
   }))
   const { value } = await app.choose(['Resume which session?'], choices, undefined)
-  return value && await openable(view, paint, value, cwd, env)
+  return value && await openable(view, paint, value, cwd, env, by)
 }
 
 /** A stored time (ISO, UTC) as the clock on the user's wall reads it: `2026-12-06 14:31`. */
@@ -41,14 +44,14 @@ export function localTime(iso: string): string {
  * Checks, before the current session is ended for it, that the picked one can be opened: still
  * there and not written by another process. Answers its id, or undefined (the reason shown) to stay.
  */
-async function openable(view: MessageView, paint: Paint, sessionId: string, cwd: string, env: Record<string, string | undefined>): Promise<string | undefined> {
+async function openable(view: MessageView, paint: Paint, sessionId: string, cwd: string, env: Record<string, string | undefined>, by: string): Promise<string | undefined> {
   const [{ findSession }, { assertUnlocked }] = await Promise.all([import('../transcripts/store/locate.js'), import('../transcripts/store/lock.js')])
   try {
     const file = await findSession(sessionId, cwd, env)
     assertUnlocked(file.path, file.sessionId)
     return sessionId
   } catch (err) {
-    void view.print(paint.red(`/resume: ${describeError(err)}; staying in this session`))
+    void view.print(paint.red(`${by}: ${describeError(err)}; ${by === '/resume' ? 'staying in this session' : 'starting a new session'}`))
     return undefined
   }
 }

@@ -58,11 +58,12 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
   // A stray error the CLI caught is shown here, not written under the live screen; one of modloop's own ends the session.
   const unlisten = ctx.faults?.listen((text) => void view.print(paint.red(text.trimEnd())), () => termination.end(1))
   try {
-    let next: QueryOptions = options
     let prompt = ctx.prompt
     // The session a /resume left, while the one it opened has not started: where a failed open goes back to.
     let left: string | undefined
     const reopen = (id: string | undefined): QueryOptions => ({ ...options, resume: id, continue: undefined, forkSession: undefined, sessionId: undefined, resumeSessionAt: undefined })
+    // `--resume` with no id: the picked session, as /resume opens it (--fork-session still forks it); none picked, a new one.
+    let next: QueryOptions = ctx.pickResume ? { ...options, resume: await pickSession(app, view, paint, options.cwd, io.env, '', '', '--resume') } : options
     for (;;) {
       const outcome = await runSession(next, prompt)
       prompt = undefined

@@ -29,6 +29,8 @@ export interface InteractiveContext {
   prompt?: string
   /** The launch options the exit's resume hint repeats (`--model opus`), empty for none. */
   resumeFlags?: string
+  /** `--resume` was given without an id: the session to go on with is picked first (none picked: a new one). */
+  pickResume?: boolean
   /**
    * The distribution for one session, loaded but not bound (pass its host to query()). The first
    * call answers the one the surface was found in, replaying the mod logs of its loading into
