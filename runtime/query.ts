@@ -150,7 +150,7 @@ async function* run(prompt: PromptInput, options: QueryOptions, opening: Opening
         yield* drainQueued(session)
         continue
       }
-      const input = turnInput(withWaitingReports(message, queue))
+      const input = turnInput(withWaitingReports(message, queue), options.verbatimPrompts === true)
       if (budget !== undefined && input.origin.kind === 'task-notification') input.maxTurns = budget - used
       const result = yield* recorded(session, runTurn(session, input))
       used += result.num_turns
@@ -245,9 +245,11 @@ function withWaitingReports(message: SDKUserMessage, queue: InputQueue): SDKUser
   return { ...message, message: { role: 'user', content: text } }
 }
 
-function turnInput(message: SDKUserMessage): TurnInput {
+/** `verbatim`: the query's `verbatimPrompts`; a message the caller marked `client_composed` is delivered as written too. */
+function turnInput(message: SDKUserMessage, verbatim: boolean): TurnInput {
   const content = message.message.content
-  const id = { ...(message.uuid ? { uuid: message.uuid } : {}), sent: content }
+  const asWritten = (verbatim || message.client_composed === true) && message.origin?.kind !== 'task-notification'
+  const id = { ...(message.uuid ? { uuid: message.uuid } : {}), sent: content, ...(asWritten ? { verbatim: true } : {}) }
   const origin: PromptOrigin = message.origin?.kind === 'task-notification' ? { kind: 'task-notification', taskId: message.origin.task_id ?? '' } : { kind: 'sdk' }
   // A `!` command's blocks enter as they are: no text of them is a prompt to submit.
   if (message.origin?.kind === 'bash' && typeof content !== 'string') return { text: '', origin: { kind: 'bash' }, content, ...id }

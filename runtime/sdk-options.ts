@@ -103,7 +103,7 @@ export interface SdkOnlyOptions {
   loadTimeoutMs?: number
   /** A foreground subagent's text and thinking reach the stream too (messages with parent_tool_use_id); by default only its tool calls and results do. */
   forwardSubagentText?: boolean
-  /** Deliver prompts without @-mention expansion or slash commands. Not honoured: named once. */
+  /** Deliver every prompt as written: no slash command runs, no `@path` is attached (a message's own `client_composed: true` does the same for it). */
   verbatimPrompts?: boolean
   /** An API task budget in tokens. Not honoured: named once. */
   taskBudget?: { total: number }

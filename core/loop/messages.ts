@@ -124,6 +124,11 @@ export interface SDKUserMessage extends SubagentFields {
   origin?: SDKMessageOrigin
   /** The echo of a prompt the caller sent (`replay-user-messages`): already recorded, carrying the uuid rewindFiles takes. */
   isReplay?: true
+  /**
+   * Written by the caller as it is to be read (the Agent SDK's mark, which its `verbatimPrompts`
+   * sets on every prompt): no slash command runs and no `@path` is attached.
+   */
+  client_composed?: boolean
   uuid?: string
   session_id?: string
 }

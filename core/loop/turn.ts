@@ -32,6 +32,8 @@ export interface TurnInput {
   started?: TurnStarted
   /** A mod's $.command.run, settled with the command's answer once it ran. */
   ran?: CommandRan
+  /** Delivered as written (`verbatimPrompts`, `client_composed`): no slash command, no `@path` mentions. */
+  verbatim?: boolean
 }
 
 /**
@@ -94,7 +96,9 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       // command that compacts shows its status while it runs and its boundary before its result.
       // The init is the session as the turn starts: a /model switch shows in the next turn's, as in Claude Code.
       const init = await session.root.initMessage?.()
-      const expansion = yield* flushWhile(session, expandCommand(session, submitted.text, input.origin, input.ran), init && (() => init))
+      // A verbatim prompt is no command, even one that starts with `/`: its text goes to the model as written.
+      const command = input.verbatim ? Promise.resolve(undefined) : expandCommand(session, submitted.text, input.origin, input.ran)
+      const expansion = yield* flushWhile(session, command, init && (() => init))
       if (expansion?.kind === 'output') {
         input.started?.resolve(submitted)
         await joinHistory(session, localCommandRecord(expansion.command, expansion.args, expansion.text))
@@ -107,7 +111,7 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       content.push(...(await attach(session, 'prompt_context', [...(submitted.context ?? []), ...(expansion?.context ?? [])], { kind: 'plugin', event: 'prompt.submit' })))
       // A task's report is the runtime's words, and a mod's prompt its own: an `@path` in either is not a
       // person asking for that file. A command a mod ran expands as typed (spec mods §4 $.prompt.submit).
-      if (input.origin.kind !== 'task-notification' && (input.origin.kind !== 'plugin' || expansion)) {
+      if (!input.verbatim && input.origin.kind !== 'task-notification' && (input.origin.kind !== 'plugin' || expansion)) {
         const mentioned = await attachMentions(session, text)
         content.push(...(await attach(session, 'file', mentioned.context, { kind: 'plugin', event: 'prompt.mention' })), ...mentioned.images)
       }

@@ -119,6 +119,22 @@ describe('the SDK transport', () => {
     expect(((s.server.requests[0]!.body as any).tools as { name: string }[]).map((t) => t.name)).toEqual(['Bash', 'Edit', 'Read'])
   })
 
+  it('a user line marked client_composed (the SDK\'s verbatimPrompts) runs no slash command: the model reads it', async () => {
+    let results = 0
+    const s = await session([{ reply: 'read as text' }], [], (m, stdin) => {
+      if (m.type === 'result' && ++results === 2) stdin.end()
+    })
+    s.stdin.write(line({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: '/cost' }] }, parent_tool_use_id: null, client_composed: true }))
+    s.stdin.write(user('/cost'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    const [verbatim, typed] = s.out.filter((m) => m.type === 'result')
+    expect(verbatim).toMatchObject({ result: 'read as text' })
+    expect(verbatim).not.toHaveProperty('local_command')
+    expect(typed).toMatchObject({ local_command: 'cost' })
+    expect(s.server.requests).toHaveLength(1)
+  })
+
   it('a canUseTool ask still waiting when stdin closes is denied, and the session ends', async () => {
     const s = await session([
       { reply: [{ tool_use: { id: 'toolu_1', name: 'Bash', input: { command: 'touch x' } } }] },
