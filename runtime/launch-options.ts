@@ -12,7 +12,7 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
       const o = session.options
       if (args?.source !== undefined && args.source !== 'flag') return {}
       return {
-        ...(o.allowedTools?.length ? { allowedTools: [...o.allowedTools] } : {}),
+        ...(allowed(o).length ? { allowedTools: allowed(o) } : {}),
         ...(o.disallowedTools?.length ? { disallowedTools: [...o.disallowedTools] } : {}),
         ...(Array.isArray(o.tools) ? { tools: [...o.tools] } : {}),
         ...(o.model ? { model: o.model } : {}),
@@ -43,6 +43,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.forwardSubagentText ? { forwardSubagentText: true } : {}),
         // Read by the prompt-suggestions mod: a guess at the next prompt after each turn.
         ...(o.promptSuggestions ? { promptSuggestions: true } : {}),
+        // Read by the commands mod: the skills the model is offered (the Agent SDK's `skills`).
+        ...(o.skills !== undefined ? { skills: Array.isArray(o.skills) ? [...o.skills] : o.skills } : {}),
         // Read by the commands mod: no skills, no Skill tool.
         ...(o.disableSlashCommands ? { disableSlashCommands: true } : {}),
         // Read by the brief mod: the SendUserMessage tool (`--brief`, an SDK pass-through flag too).
@@ -52,6 +54,16 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
       }
     },
   }
+}
+
+/**
+ * `allowedTools`, with the rules the Agent SDK adds for its `skills` option so a skill it enables
+ * runs without an ask: `Skill` for `'all'`, `Skill(name)` for each listed name, each once.
+ */
+function allowed(o: QueryOptions): string[] {
+  const rules = o.skills === 'all' ? ['Skill'] : Array.isArray(o.skills) ? o.skills.filter((n) => typeof n === 'string' && n.trim() !== '').map((n) => `Skill(${n.trim().replace(/^\//, '')})`) : []
+  const given = o.allowedTools ?? []
+  return [...given, ...rules.filter((r) => !given.includes(r))]
 }
 
 /** The preset's `excludeDynamicSections`, or the CLI's flag of that name (an SDK pass-through flag too). */

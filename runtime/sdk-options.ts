@@ -131,7 +131,12 @@ export interface SdkOnlyOptions {
   managedSettings?: object
   /** Which settings files to read: `user`, `project`, `local` (default all; `[]` none). */
   settingSources?: ('user' | 'project' | 'local')[]
-  /** Which skills to enable. Not honoured (every skill found is offered): named once. */
+  /**
+   * The skills the model is offered: `'all'` (every one found, as when absent) or their names (a
+   * skill's name, its directory's, or a plugin skill's name after `plugin:`); the others are kept
+   * out of the listing and refused by the Skill tool, while `/name` still runs them. Each one
+   * enabled runs without an ask (`Skill` / `Skill(name)` join `allowedTools`).
+   */
   skills?: string[] | 'all'
   /**
    * A debug log of every mod's and the runtime's lines, debug ones included (runtime/debug-log.ts):

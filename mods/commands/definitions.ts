@@ -44,6 +44,8 @@ export interface PromptCommand {
   fork?: { agent?: string; background?: boolean }
   /** What the settings' `skillOverrides` says of it, when it says more than `on`. */
   override?: SkillOverride
+  /** Left out of the query's `skills` list: kept from the model (listing and Skill tool); `/name` still runs it. */
+  unlisted?: true
 }
 
 /** How the settings' `skillOverrides` limits a skill: listed by name alone, kept from the model, or off everywhere. */

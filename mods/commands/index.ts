@@ -21,6 +21,7 @@ import { projectDirs } from '../_shared/repo-root.js'
 import { ShellLineRefused } from './shell-expansion.js'
 import { shellLinesDisabled } from './shell-policy.js'
 import { readSkillOverrides, withOverride } from './skill-overrides.js'
+import { readSkillsOption, skillsFilter } from './skills-option.js'
 import { settingsHome } from '../_shared/settings-home.js'
 import { settingsReader } from '../_shared/settings-reader.js'
 import { registerCommands } from '../_shared/register-command.js'
@@ -143,7 +144,8 @@ export default defineMod({
       const [user, project] = [sources.has('user'), sources.has('project')]
       const dirs = await projectDirs(cwd, home)
       // --disable-slash-commands: no commands and no skills, so no Skill tool nor listing either.
-      const wanted = ((await $.settings.read({ source: 'flag' })) as { disableSlashCommands?: unknown } | undefined)?.disableSlashCommands !== true
+      const flags = await $.settings.read({ source: 'flag' })
+      const wanted = (flags as { disableSlashCommands?: unknown } | undefined)?.disableSlashCommands !== true
       const [userCommands, projectCommands, userSkills, projectSkills, plugin] = await Promise.all([
         wanted && opts.commands && user ? readCommands(join(home, '.claude', 'commands'), 'user', warn) : none,
         wanted && opts.commands && project ? readEach(dirs, (d) => readCommands(join(d, '.claude', 'commands'), 'project', warn)) : none,
@@ -156,7 +158,13 @@ export default defineMod({
       const overrides = found
         ? await readSkillOverrides({ cwd, home: settingsHome($, opts.home), flags: $.settings.read({ source: 'flag' }), env: $.env.all(), reader: settingsReader($) }, warn)
         : new Map()
-      const own = (list: PromptCommand[]) => (overrides.size > 0 ? list.map((d) => withOverride(d, overrides)) : list)
+      // The query's `skills` list: what it leaves out is kept from the model.
+      const list = readSkillsOption(flags, warn)
+      const limit = list ? skillsFilter(list, [userCommands, projectCommands, userSkills, projectSkills, plugin.commands, plugin.skills].flat(), warn) : undefined
+      const own = (found: PromptCommand[]) => {
+        const overridden = overrides.size > 0 ? found.map((d) => withOverride(d, overrides)) : found
+        return limit ? overridden.map(limit) : overridden
+      }
       // Later sources win a shared name: skills over commands, and the user's own over the project's
       // (a cloned repository does not replace a person's command, as in Claude Code); plugins' are `plugin:name`.
       const skills = new Map([...own(plugin.skills), ...own(projectSkills), ...own(userSkills)].map((s) => [s.name, s]))

@@ -34,7 +34,8 @@ export function skillTool(
     call: async (i, ctx): Promise<ToolOutput> => {
       const name = i.skill.trim().replace(/^\//, '')
       const def = skills.get(name)
-      if (!def) return failure(`Unknown skill "${name}". Skills: ${[...new Set([...skills.values()].filter((s) => s.modelInvocable).map((s) => s.name))].join(', ') || '(none)'}`)
+      if (!def) return failure(`Unknown skill "${name}". Skills: ${listed(skills)}`)
+      if (def.unlisted) return failure(`The skill "${name}" is not enabled for this session: the skills option lists only ${listed(skills)}.`)
       if (def.override === 'off' || def.override === 'user-invocable-only') return failure(`The skill "${name}" is turned off for the model by the settings' skillOverrides.`)
       if (!def.modelInvocable) return failure(`The skill "${name}" is run only by the user, as /${name}.`)
       let text: string
@@ -54,6 +55,11 @@ export function skillTool(
       return { result, text: `Launching skill: ${name}`, followUp: again ? `The skill "${name}" is already loaded: follow the instructions given above.` : text }
     },
   }
+}
+
+/** The skills the model may run, by name, for a refusal to list. */
+function listed(skills: ReadonlyMap<string, PromptCommand>): string {
+  return [...new Set([...skills.values()].filter((s) => s.modelInvocable).map((s) => s.name))].sort().join(', ') || '(none)'
 }
 
 /**

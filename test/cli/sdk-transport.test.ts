@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -16,7 +16,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }))
 const SDK_ARGS = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json']
 
 /** Runs the CLI with a stdin the test writes to; `on` sees each line out as it is written. */
-async function session(script: unknown, args: string[], on: (line: any, stdin: PassThrough) => void) {
+async function session(script: unknown, args: string[], on: (line: any, stdin: PassThrough) => void, cwd = dir) {
   const server = await startFakeAnthropic({ script })
   const stdin = new PassThrough()
   const out: any[] = []
@@ -35,7 +35,7 @@ async function session(script: unknown, args: string[], on: (line: any, stdin: P
       },
     },
     stderr: { write: (t: string) => (err += t) },
-    stdin, cwd: dir,
+    stdin, cwd,
     env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1' },
   }
   const code = main([...SDK_ARGS, ...args], io as never)
@@ -133,6 +133,25 @@ describe('the SDK transport', () => {
     expect(verbatim).not.toHaveProperty('local_command')
     expect(typed).toMatchObject({ local_command: 'cost' })
     expect(s.server.requests).toHaveLength(1)
+  })
+
+  it('initialize\'s skills (the SDK\'s skills option) limits the skills the model is offered', async () => {
+    const project = join(dir, 'skills-project')
+    for (const name of ['pdf', 'docx']) {
+      await mkdir(join(project, '.claude', 'skills', name), { recursive: true })
+      await writeFile(join(project, '.claude', 'skills', name, 'SKILL.md'), `---\ndescription: Work with ${name} files\n---\nSteps.\n`)
+    }
+    const s = await session([{ reply: 'ok' }], ['--setting-sources=project'], (m, stdin) => {
+      if (m.type === 'result') stdin.end()
+    }, project)
+    s.stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', skills: ['pdf'] } }))
+    s.stdin.write(user('hi'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    const system = JSON.stringify((s.server.requests[0]!.body as any).system)
+    expect(system).toContain('- pdf: Work with pdf files')
+    expect(system).not.toContain('docx')
+    expect(s.err()).not.toContain('skills is accepted but not honoured')
   })
 
   it('a canUseTool ask still waiting when stdin closes is denied, and the session ends', async () => {
