@@ -43,6 +43,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.forwardSubagentText ? { forwardSubagentText: true } : {}),
         // Read by the prompt-suggestions mod: a guess at the next prompt after each turn.
         ...(o.promptSuggestions ? { promptSuggestions: true } : {}),
+        // Read by the permissions mod: the application's own workflow in the plan-mode reminder.
+        ...(o.planModeInstructions !== undefined ? { planModeInstructions: o.planModeInstructions } : {}),
         // Read by the commands mod: the skills the model is offered (the Agent SDK's `skills`).
         ...(o.skills !== undefined ? { skills: Array.isArray(o.skills) ? [...o.skills] : o.skills } : {}),
         // Read by the commands mod: no skills, no Skill tool.

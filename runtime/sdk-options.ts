@@ -111,7 +111,10 @@ export interface SdkOnlyOptions {
   mcpServersDelivery?: 'argv' | 'initialize'
   /** The Claude Code executable: in-process there is none, accepted with no effect. */
   pathToClaudeCodeExecutable?: string
-  /** Workflow text for plan mode. Not honoured: named once. */
+  /**
+   * The application's own workflow for plan mode: the full plan-mode reminder carries it between
+   * what plan mode forbids and how the plan is handed in (ExitPlanMode), which stay.
+   */
   planModeInstructions?: string
   /** An MCP tool (`mcp__server__tool`) that answers permission asks when no `canUseTool` is given. */
   permissionPromptToolName?: string

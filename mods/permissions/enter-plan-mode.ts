@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { ModApi } from '../../core/mod/api.js'
 import { registerTool } from '../_shared/register-tool.js'
-import { EXIT_PLAN_TOOL, PLAN_REMINDER } from './plan-mode.js'
+import { EXIT_PLAN_TOOL } from './plan-mode.js'
 import type { Mode } from './types.js'
 
 export const ENTER_PLAN_TOOL = 'EnterPlanMode'
@@ -23,6 +23,8 @@ export interface PlanModeEntry {
   setMode(mode: Mode): void
   /** The model is being told plan mode is on: once it ends, the next prompt says so. */
   reminded(): void
+  /** The full plan-mode reminder, with the application's own workflow if it gave one. */
+  reminder(): string
 }
 
 /**
@@ -40,7 +42,7 @@ export function registerEnterPlanMode($: ModApi, owner: PlanModeEntry): Promise<
     call: () => {
       if (owner.mode() !== 'plan') owner.setMode('plan')
       owner.reminded()
-      return { result: { message: RESULT }, text: RESULT, context: [PLAN_REMINDER] }
+      return { result: { message: RESULT }, text: RESULT, context: [owner.reminder()] }
     },
   })
 }

@@ -19,7 +19,7 @@ import { foldPermissions } from './config-key.js'
 import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
 import type { Mode, Policy } from './types.js'
 import { describeError } from '../../core/errors.js'
-import { EXIT_PLAN_TOOL, registerExitPlanMode } from './plan-mode.js'
+import { EXIT_PLAN_TOOL, planReminder, registerExitPlanMode } from './plan-mode.js'
 import { registerEnterPlanMode } from './enter-plan-mode.js'
 import { planReminders } from './plan-reminders.js'
 import { readOnlyLine } from './read-only-line.js'
@@ -69,7 +69,9 @@ export default defineMod({
     // The mode plan mode was entered from: an approved plan goes back to it.
     let beforePlan: Mode = 'default'
     // What the model has been told of plan mode, and what it is due at the next prompt.
-    const reminders = planReminders()
+    // The application's own plan-mode workflow (`planModeInstructions`), read with the launch flags.
+    let workflow: string | undefined
+    const reminders = planReminders(() => planReminder(workflow))
     // ExitPlanMode calls checked in plan mode, so sent to the approver: only these leave it.
     const exitAsks = new Set<string>()
     const modeNow = (): Mode => policy?.mode ?? switched ?? 'default'
@@ -114,6 +116,7 @@ export default defineMod({
         $.log.warn(`the launch flags cannot be read (${describeError(err)}); only settings files and options apply`)
       }
       const env = { MODLOOP_HOME: $.env.get('MODLOOP_HOME'), CLAUDE_CONFIG_DIR: $.env.get('CLAUDE_CONFIG_DIR') }
+      workflow = planWorkflow($, flags)
       let loaded: Policy
       try {
         loaded = await loadPolicy({ cwd: e.cwd, options: opts, flags, env, reader: settingsReader($) })
@@ -152,7 +155,7 @@ export default defineMod({
         askedInPlan: (id) => exitAsks.delete(id),
       })
       // Without an approver no plan could ever be approved: the model is not offered a way in.
-      if (e.canAsk && opts.planTools) await registerEnterPlanMode($, { mode: modeNow, setMode: switchMode, reminded: () => reminders.toldInFull() })
+      if (e.canAsk && opts.planTools) await registerEnterPlanMode($, { mode: modeNow, setMode: switchMode, reminded: () => reminders.toldInFull(), reminder: () => planReminder(workflow) })
       return result
     })
 
@@ -208,6 +211,15 @@ export default defineMod({
     })
   },
 })
+
+/** The launch flags' `planModeInstructions`: text, or nothing (anything else is reported). */
+function planWorkflow($: ModApi, flags: unknown): string | undefined {
+  const value = (flags as { planModeInstructions?: unknown } | undefined)?.planModeInstructions
+  if (value === undefined) return undefined
+  if (typeof value === 'string') return value.trim() || undefined
+  $.log.warn(`the planModeInstructions option must be text (got ${typeof value}); plan mode keeps its own instructions`)
+  return undefined
+}
 
 /**
  * A rule naming a tool this session does not have is probably a typo: say so once per session.

@@ -6,13 +6,28 @@ import { builtinInput } from '../_shared/builtin-input.js'
 
 export const EXIT_PLAN_TOOL = 'ExitPlanMode'
 
-/** Beside each prompt while plan mode is on (spec loop-and-sdk §4.1: a conversation message, not a system edit). */
-export const PLAN_REMINDER = [
+// The reminder's two fixed parts: what plan mode forbids, and how a plan is handed in.
+const PLAN_PREAMBLE = [
   'Plan mode is on. Research and plan only: read, search and think, but change nothing:',
   'no edits, no writes, no commands that alter files, settings or systems; such calls need the user\'s approval and are not what plan mode is for.',
+].join(' ')
+const PLAN_FOOTER = [
   `When the plan is ready, call ${EXIT_PLAN_TOOL} with the whole plan as its \`plan\` argument: that asks the user to approve it, and plan mode ends once they do.`,
   'Do not ask for approval of the plan any other way. If the approval is refused, stay in plan mode and revise the plan as told.',
 ].join(' ')
+
+/** Beside each prompt while plan mode is on (spec loop-and-sdk §4.1: a conversation message, not a system edit). */
+export const PLAN_REMINDER = `${PLAN_PREAMBLE} ${PLAN_FOOTER}`
+
+/**
+ * The full reminder with an application's own workflow for plan mode (the Agent SDK's
+ * `planModeInstructions`) between what plan mode forbids and how the plan is handed in, which
+ * stay, as Claude Code keeps its preamble and ExitPlanMode footer around it.
+ */
+export function planReminder(instructions?: string): string {
+  const own = instructions?.trim()
+  return own ? `${PLAN_PREAMBLE}\n\n${own}\n\n${PLAN_FOOTER}` : PLAN_REMINDER
+}
 
 /** Beside the next prompt once plan mode ended some other way than an approved ExitPlanMode (Shift+Tab, setPermissionMode). */
 export const PLAN_EXITED = '## Exited Plan Mode\n\nYou have exited plan mode. You can now make edits, run tools, and take actions.'

@@ -1,4 +1,4 @@
-import { EXIT_PLAN_TOOL, PLAN_EXITED, PLAN_REMINDER } from './plan-mode.js'
+import { EXIT_PLAN_TOOL, PLAN_EXITED } from './plan-mode.js'
 
 /** Between the full reminders: the model was given the whole of it earlier in the conversation. */
 export const PLAN_REMINDER_SPARSE = `Plan mode is still on (the full instructions are earlier in this conversation): read and plan only, change nothing. When the plan is ready, call ${EXIT_PLAN_TOOL} to have it approved; do not ask for approval any other way.`
@@ -22,9 +22,10 @@ export interface PlanReminders {
 /**
  * Plan mode is told in full as it starts, then briefly every sixth prompt, in full again every
  * fifth reminder, so a long plan session does not carry the whole text at every prompt. Once it
- * ends some other way than an approved plan, the next prompt says so.
+ * ends some other way than an approved plan, the next prompt says so. `full` is the whole
+ * reminder, the application's own plan-mode workflow in it.
  */
-export function planReminders(): PlanReminders {
+export function planReminders(full: () => string): PlanReminders {
   // Plan mode was on when the model was last told of it, how many reminders it got since plan
   // mode started, and how many prompts since the last one.
   let told = false
@@ -32,7 +33,7 @@ export function planReminders(): PlanReminders {
   let since = 0
   const remind = () => {
     since = 0
-    return given++ % FULL_EVERY === 0 ? PLAN_REMINDER : PLAN_REMINDER_SPARSE
+    return given++ % FULL_EVERY === 0 ? full() : PLAN_REMINDER_SPARSE
   }
   return {
     atPrompt(inPlan) {

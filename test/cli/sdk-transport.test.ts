@@ -79,7 +79,7 @@ describe('the SDK transport', () => {
     expect(answer('none')).toEqual({ subtype: 'error', request_id: 'none', error: 'a control_request needs a request with a subtype', error_code: 'unsupported_request' })
     expect(s.out.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'hello' })
     expect(s.err()).toContain('a line that is not JSON was skipped: not json')
-    expect(s.err()).toContain('initialize: planModeInstructions is accepted but not honoured')
+    expect(s.err()).not.toContain('planModeInstructions')
     expect(s.out.find((m) => m.type === 'system' && m.subtype === 'init')).toMatchObject({ title: 'named' })
     // The SDK's [""] (no system prompt given) leaves modloop's own.
     expect(JSON.stringify((s.server.requests[0]!.body as any).system)).toContain('You are an agent running in modloop')
@@ -135,23 +135,24 @@ describe('the SDK transport', () => {
     expect(s.server.requests).toHaveLength(1)
   })
 
-  it('initialize\'s skills (the SDK\'s skills option) limits the skills the model is offered', async () => {
+  it('initialize\'s skills and planModeInstructions: the skills the model is offered, the workflow in the plan-mode reminder', async () => {
     const project = join(dir, 'skills-project')
     for (const name of ['pdf', 'docx']) {
       await mkdir(join(project, '.claude', 'skills', name), { recursive: true })
       await writeFile(join(project, '.claude', 'skills', name, 'SKILL.md'), `---\ndescription: Work with ${name} files\n---\nSteps.\n`)
     }
-    const s = await session([{ reply: 'ok' }], ['--setting-sources=project'], (m, stdin) => {
+    const s = await session([{ reply: 'ok' }], ['--setting-sources=project', '--permission-mode=plan'], (m, stdin) => {
       if (m.type === 'result') stdin.end()
     }, project)
-    s.stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', skills: ['pdf'] } }))
+    s.stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', skills: ['pdf'], planModeInstructions: 'Ask about scope first.' } }))
     s.stdin.write(user('hi'))
     expect(await s.code).toBe(0)
     await s.server.close()
     const system = JSON.stringify((s.server.requests[0]!.body as any).system)
     expect(system).toContain('- pdf: Work with pdf files')
     expect(system).not.toContain('docx')
-    expect(s.err()).not.toContain('skills is accepted but not honoured')
+    expect(JSON.stringify((s.server.requests[0]!.body as any).messages[0])).toContain('Ask about scope first.')
+    expect(s.err()).not.toContain('not honoured')
   })
 
   it('a canUseTool ask still waiting when stdin closes is denied, and the session ends', async () => {
