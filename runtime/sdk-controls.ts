@@ -42,6 +42,8 @@ export interface SdkControls {
   setMcpServers(servers: Record<string, McpServerConfig>): Promise<McpSetServersResult>
   /** One resource of a connected MCP server; throws naming the server when it has none or fails. */
   readMcpResource(serverName: string, uri: string): Promise<McpResourceContents>
+  /** Reads the skill directories again: what was written since is offered from the next request; answers the skills now loaded. */
+  reloadSkills(): Promise<{ skills: SlashCommand[] }>
 }
 
 /**
@@ -98,6 +100,12 @@ export function sdkControls(open: () => Promise<Session>, running: Promise<Sessi
     },
     async readMcpResource(server, uri) {
       return (await capability('mcpControl', 'readMcpResource')).readResource(server, uri)
+    },
+    async reloadSkills() {
+      await (await capability('skillReload', 'reloadSkills'))()
+      const session = await open()
+      const skills = new Set([...session.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name))
+      return { skills: supportedCommands(session).filter((c) => skills.has(c.name)) }
     },
   }
 }

@@ -72,6 +72,7 @@ const HANDLERS: Record<string, Handler> = {
     return query.setMcpServers(servers as Record<string, McpServerConfig>)
   },
   mcp_read_resource: async (r, { query }) => query.readMcpResource(String(r.serverName), String(r.uri)),
+  reload_skills: async (_r, { query }) => query.reloadSkills(),
   mcp_message: async (r, { proxies }) => {
     await proxies.deliver(String(r.server_name), r.message)
     return {}

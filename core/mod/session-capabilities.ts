@@ -65,6 +65,11 @@ declare module './capabilities.js' {
     /** Changes to the MCP servers of a running session (the mod that connects them provides it). */
     mcpControl: McpControl
     /**
+     * Reads the skill and command directories again (Query.reloadSkills; the mod that loads skills
+     * provides it): a skill written while the session runs is listed and callable from the next request.
+     */
+    skillReload: () => Promise<void>
+    /**
      * The model the settings files name (their `model` key), by session id, read at session start
      * (the mod that reads the settings provides it): a session nothing else names a model for
      * starts on it. Without it, the settings' model is not read.

@@ -62,7 +62,7 @@ export default defineMod({
   name: 'commands',
   description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear and /cost',
   options,
-  provides: ['commands'],
+  provides: ['commands', 'skillReload'],
   uses: { loadedPlugins: 'optional', agents: 'optional', serverStatus: 'optional', permissionMode: 'optional', settingsFiles: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionCommands>()
@@ -105,6 +105,7 @@ export default defineMod({
         return def ? (def.allowedTools?.length ?? 0) > 0 || Object.keys(def.hooks ?? {}).length > 0 : false
       },
     })
+    $.capability.provide('skillReload', () => (started ? load($, started.cwd, started.sessionId) : Promise.resolve()))
     registerInvocation(on, running)
     const origins = mentionOrigins(on)
 

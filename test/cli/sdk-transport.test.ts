@@ -135,16 +135,21 @@ describe('the SDK transport', () => {
     expect(s.server.requests).toHaveLength(1)
   })
 
-  it('initialize\'s skills and planModeInstructions: the skills the model is offered, the workflow in the plan-mode reminder', async () => {
+  it('initialize\'s skills and planModeInstructions: the skills the model is offered, the workflow in the plan-mode reminder; reload_skills lists the skills', async () => {
     const project = join(dir, 'skills-project')
     for (const name of ['pdf', 'docx']) {
       await mkdir(join(project, '.claude', 'skills', name), { recursive: true })
       await writeFile(join(project, '.claude', 'skills', name, 'SKILL.md'), `---\ndescription: Work with ${name} files\n---\nSteps.\n`)
     }
+    // Input ends once both the turn's result and the reload's answer are out.
+    const seen = new Set<string>()
     const s = await session([{ reply: 'ok' }], ['--setting-sources=project', '--permission-mode=plan'], (m, stdin) => {
-      if (m.type === 'result') stdin.end()
+      if (m.type === 'result') seen.add('result')
+      if (m.type === 'control_response' && m.response.request_id === 'reload') seen.add('reload')
+      if (seen.size === 2) stdin.end()
     }, project)
     s.stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', skills: ['pdf'], planModeInstructions: 'Ask about scope first.' } }))
+    s.stdin.write(line({ type: 'control_request', request_id: 'reload', request: { subtype: 'reload_skills' } }))
     s.stdin.write(user('hi'))
     expect(await s.code).toBe(0)
     await s.server.close()
@@ -152,6 +157,8 @@ describe('the SDK transport', () => {
     expect(system).toContain('- pdf: Work with pdf files')
     expect(system).not.toContain('docx')
     expect(JSON.stringify((s.server.requests[0]!.body as any).messages[0])).toContain('Ask about scope first.')
+    const reload = s.out.find((m) => m.type === 'control_response' && m.response.request_id === 'reload')?.response
+    expect(reload).toMatchObject({ subtype: 'success', response: { skills: expect.arrayContaining([expect.objectContaining({ name: 'pdf' }), expect.objectContaining({ name: 'docx' })]) } })
     expect(s.err()).not.toContain('not honoured')
   })
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import commandsMod from '../../mods/commands/index.js'
 import permissionsMod from '../../mods/permissions/index.js'
 import { runScript } from '../loop/helpers.js'
+import { conversation } from './conversation.js'
 import { systemText } from '../helpers/system-text.js'
 import { tempDir, texts, withOptions, writeTree } from '../context/fixtures.js'
 
@@ -87,5 +88,35 @@ describe('the skills option', () => {
     const run = await runScript([skill('toolu_1', 'guarded'), { reply: 'ok' }], 'go', { cwd, mods: [commands(), permissionsMod], skills: ['guarded'], canUseTool: await ask(listed) })
     expect(listed).toEqual([])
     expect(JSON.stringify(run.requests[1]!.body)).toContain('Echo things.')
+  })
+})
+
+describe('Query.reloadSkills', () => {
+  it('a skill written while the session runs is listed and callable after the reload; the answer lists the skills loaded', async () => {
+    const dir = join(root, 'reload-project')
+    await writeTree(dir, { '.claude/skills/first/SKILL.md': '---\ndescription: The first skill\n---\nFirst steps.\n' })
+    const c = await conversation([{ reply: 'one' }, skill('toolu_1', 'second'), { reply: 'two' }], { cwd: dir, mods: [commands()] })
+    try {
+      await c.say('hi')
+      await writeTree(dir, { '.claude/skills/second/SKILL.md': '---\ndescription: The second skill\n---\nSecond steps.\n' })
+      const answer = await c.q.reloadSkills()
+      expect(answer.skills.map((s) => s.name).sort()).toEqual(['first', 'second'])
+      expect(answer.skills.find((s) => s.name === 'second')).toMatchObject({ description: expect.stringContaining('The second skill') })
+      await c.say('again')
+    } finally {
+      await c.end()
+    }
+    expect(systemText(c.server.requests[0]!.body as any)).not.toContain('second')
+    expect(systemText(c.server.requests[1]!.body as any)).toContain('- second: The second skill')
+    expect(JSON.stringify(c.server.requests[2]!.body)).toContain('Second steps.')
+  })
+
+  it('without a mod that loads skills it rejects, saying so', async () => {
+    const c = await conversation([], { cwd, mods: [] })
+    try {
+      await expect(c.q.reloadSkills()).rejects.toThrow('Query.reloadSkills: no loaded mod provides "skillReload"')
+    } finally {
+      await c.end()
+    }
   })
 })
