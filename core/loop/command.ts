@@ -35,7 +35,7 @@ export function slashCommandName(text: string): string | undefined {
 
 /**
  * Raises `command.run` for a prompt that is a slash command (`ran` gets its answer: a mod's `$.command.run`). Mods serve commands: a handler
- * answers `{prompt}` (the turn goes on with that text behind the command's header, and its `images` if any), `{output}` (printed, no model call) or
+ * answers `{prompt}` (the turn goes on with that text behind the command's header, and its `images` and `context` if any), `{output}` (printed, no model call) or
  * `{deny}`. Nothing answering means the command is unknown: headless, the text goes to the model
  * as typed; in an interactive session the answer names close matches.
  */
@@ -55,7 +55,7 @@ export async function expandCommand(session: Session, text: string, origin: Prom
   // instead, with the close matches.
   if ('deny' in r && r.unknown && !surfaceFields(session.options).isInteractive) return { kind: 'prompt', text, context: [notRun(session, command)] }
   if ('deny' in r) return { kind: 'deny', text: r.deny, isError: r.isError !== false }
-  if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt, header: commandHeader(command, args), ...(r.images?.length ? { images: r.images } : {}) }
+  if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt, header: commandHeader(command, args), ...(r.images?.length ? { images: r.images } : {}), ...(r.context?.length ? { context: r.context } : {}) }
   return { kind: 'output', text: r.output ?? '', command, args }
 }
 

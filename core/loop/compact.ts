@@ -134,9 +134,11 @@ export async function* flushCompaction(session: Session): AsyncGenerator<SDKMess
 /**
  * Waits for `work` (a slash command) and yields what compactions queue meanwhile, as they queue:
  * a `/compact` shows its `compacting` status while the summary is written, not after. `opening`
- * is yielded first, once: when the first of those arrives, else when the work is done.
+ * is yielded first, once: when the first of those arrives, else when the work is done. Notices
+ * the command posted meanwhile (the outbox past `outboxMark`, its length as the command started:
+ * `/plan`'s mode status) follow the opening, as they are the command's doing, not the turn's before.
  */
-export async function* flushWhile<T>(session: Session, work: Promise<T>, opening?: () => SDKMessage): AsyncGenerator<SDKMessage, T, undefined> {
+export async function* flushWhile<T>(session: Session, work: Promise<T>, opening?: () => SDKMessage, outboxMark?: number): AsyncGenerator<SDKMessage, T, undefined> {
   const q = session.compactions
   let done = false
   const settled = work.then(() => { done = true }, () => { done = true })
@@ -151,7 +153,11 @@ export async function* flushWhile<T>(session: Session, work: Promise<T>, opening
     }
     if (!opened) {
       opened = true
-      if (opening) yield opening()
+      if (opening) {
+        const later = outboxMark === undefined ? [] : session.takePostedSince(outboxMark)
+        yield opening()
+        yield* later
+      }
     }
     yield* flushCompaction(session)
     // The work may have ended while a flushed message was being read: what it queued since goes out too.

@@ -151,6 +151,14 @@ export class Session {
     this.root.wake?.()
   }
 
+  /** Takes the outbox messages past `mark` (an earlier outbox length), each counted as relayed by the one who yields them. */
+  takePostedSince(mark: number): SDKMessage[] {
+    const root = this.root
+    const taken = root.outbox.splice(mark)
+    for (const message of taken) root.relayed.add(message)
+    return taken
+  }
+
   /** Whether drainWhile took `message` from the outbox (so the messages still there came after it). */
   relayedFromOutbox(message: SDKMessage): boolean {
     return this.root.relayed.has(message)

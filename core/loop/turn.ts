@@ -98,7 +98,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       const init = await session.root.initMessage?.()
       // A verbatim prompt is no command, even one that starts with `/`: its text goes to the model as written.
       const command = input.verbatim ? Promise.resolve(undefined) : expandCommand(session, submitted.text, input.origin, input.ran)
-      const expansion = yield* flushWhile(session, command, init && (() => init))
+      const mark = session.root.outbox.length
+      const expansion = yield* flushWhile(session, command, init && (() => init), mark)
       if (expansion?.kind === 'output') {
         input.started?.resolve(submitted)
         await joinHistory(session, localCommandRecord(expansion.command, expansion.args, expansion.text))

@@ -1,5 +1,6 @@
 import { registerAddDirCommand } from './add-dir-command.js'
 import { registerPermissionsCommand } from './permissions-command.js'
+import { registerPlanCommand } from './plan-command.js'
 import '../_shared/shell-cwd.js'
 import '../_shared/bash-read-only.js'
 import '../_shared/tasks.js'
@@ -95,6 +96,7 @@ export default defineMod({
     $.capability.provide('bashReadOnly', readOnlyLine)
     registerPermissionsCommand(on, () => policy, modeNow)
     registerAddDirCommand(on, () => policy)
+    registerPlanCommand(on, { mode: modeNow, setMode: switchMode, reminder: () => reminders.atPrompt(true) })
     $.capability.provide('permissions', {
       persistUpdate: (update) => (apply ? apply(update) : Promise.reject(new Error(`the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}`))),
       check: async (tool, input) => (policy ? evaluate(await current($, policy), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
