@@ -8,6 +8,7 @@ import { BUILTINS, helpText, modsText } from './builtins.js'
 import { costText } from './cost.js'
 import { contextText } from './context.js'
 import { statusText } from './status.js'
+import { exportCommand } from './export.js'
 import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
 import { registerInvocation, RunningInvocation } from './invocation.js'
@@ -34,7 +35,7 @@ const options = builtinOptions('commands', () => z.object({
   commands: z.boolean().default(true),
   /** Skills from `.claude/skills`: `/name`, the Skill tool and the listing in the system prompt. */
   skills: z.boolean().default(true),
-  /** `/help`, `/mods`, `/clear`, `/cost` (`/usage`), `/context` and `/status`. */
+  /** `/help`, `/mods`, `/clear`, `/cost` (`/usage`), `/context`, `/status` and `/export`. */
   builtins: z.boolean().default(true),
   /** How long each `!` shell command of a command body may run. */
   shellTimeoutMs: z.number().int().min(100).default(30_000),
@@ -182,7 +183,7 @@ export default defineMod({
       sessions.set(sessionId, { prompts, skills, callable: byToolName, listing })
 
       const specs = [
-        ...(opts.builtins ? BUILTINS.map((b) => ({ name: b.name, description: b.description, kind: 'local' as const })) : []),
+        ...(opts.builtins ? BUILTINS.map((b) => ({ name: b.name, description: b.description, ...('argumentHint' in b ? { argumentHint: b.argumentHint } : {}), kind: 'local' as const })) : []),
         ...[...named.values()].filter((c) => c.userInvocable).map((c) => ({
           name: c.name, description: `${c.description} (${c.plugin ? `plugin ${c.plugin.name}` : c.source}${c.kind === 'skill' ? ' skill' : ''})`, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
           kind: c.kind === 'skill' ? 'skill' as const : 'prompt' as const,
@@ -206,13 +207,14 @@ export default defineMod({
       const mine = sessions.get($.session.id() as string)
       if (!mine) return next(e)
       if (opts.builtins && e.command === 'help') {
-        const hints = new Map([...mine.prompts.values()].flatMap((c) => (c.argumentHint ? [[c.name, c.argumentHint] as const] : [])))
+        const hints = new Map([...BUILTINS, ...mine.prompts.values()].flatMap((c) => ('argumentHint' in c && c.argumentHint ? [[c.name, c.argumentHint] as const] : [])))
         return { output: await helpText($, hints) }
       }
       if (opts.builtins && e.command === 'mods') return { output: await modsText($) }
       if (opts.builtins && (e.command === 'cost' || e.command === 'usage')) return { output: await costText($) }
       if (opts.builtins && e.command === 'context') return { output: await contextText($) }
       if (opts.builtins && e.command === 'status') return { output: statusText($) }
+      if (opts.builtins && e.command === 'export') return { output: await exportCommand($, e.args, new Date($.clock.now())) }
       // `/reset` and `/new` are /clear's other names (spec §6.1), unless the project has commands of its own by them.
       if (opts.builtins && (e.command === 'clear' || (CLEAR_ALIASES.has(e.command) && !mine.prompts.has(e.command)))) {
         const { sessionId } = (await $.session.clear()) as { sessionId: string }

@@ -11,6 +11,8 @@ import { runStreaming } from '../faults/stream-session.js'
 let dir: string
 beforeAll(async () => { dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-plan-command-'))) })
 afterAll(() => rm(dir, { recursive: true, force: true }))
+// Transcripts go under the test's folder, not the home of whoever runs the tests.
+const homeEnv = () => ({ HOME: join(dir, 'home'), MODLOOP_HOME: join(dir, 'home', '.modloop') })
 
 const lines = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>)
 const statuses = (messages: Record<string, any>[]) => messages.filter((m) => m.type === 'system' && m.subtype === 'status').map((m) => m.permissionMode)
@@ -19,7 +21,7 @@ const FULL = JSON.stringify(PLAN_REMINDER).slice(1, -1)
 
 describe('/plan', () => {
   it('with a task, switches to plan mode and runs the task in the same turn, the plan reminder beside it', async () => {
-    const r = await runCli(['-p', '/plan fix the parser', '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'Here is how I would do it.' }], cwd: dir })
+    const r = await runCli(['-p', '/plan fix the parser', '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'Here is how I would do it.' }], cwd: dir, env: homeEnv() })
     expect(r.code).toBe(0)
     const messages = lines(r.out)
     expect(messages[0]).toMatchObject({ type: 'system', subtype: 'init', slash_commands: expect.arrayContaining(['plan']) })
