@@ -9,6 +9,8 @@ import { stopStale, tasksDirOf } from './task-files.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { TASK_STOP_DESCRIPTION, taskStopInput, taskStopTool } from './task-stop.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
+import { registerCommands } from '../_shared/register-command.js'
+import { tasksCommand } from './tasks-command.js'
 
 const options = builtinOptions('tasks', () => z.object({
   /** How many tasks may run in the background at once (subagents and shells together). */
@@ -39,6 +41,7 @@ export default defineMod({
       const registry = new SessionTaskRegistry($, dir, opts.maxConcurrent)
       registries.set(e.sessionId, registry)
       await registerTool($, { name: 'TaskStop', description: TASK_STOP_DESCRIPTION, input: taskStopInput, isReadOnly: false, call: (input) => taskStopTool(input, registry) })
+      await registerCommands($, [{ name: 'tasks', description: 'List the shells and subagents of this session, running and finished (also /bashes); /tasks stop <id> stops one', argumentHint: '[stop <id>]', kind: 'local' }])
       if (e.resumedFrom) {
         const stale = await stopStale(tasksDirOf(sessionDirOf(e.resumedFrom.transcriptPath)), (m) => $.log.warn(m))
         if (stale.length > 0) {
@@ -47,6 +50,12 @@ export default defineMod({
         }
       }
       return next(e)
+    })
+
+    // `/bashes` is Claude Code's other name for it, answered here rather than listed twice.
+    on('command.run', async ($, e, next) => {
+      if (e.command !== 'tasks' && e.command !== 'bashes') return next(e)
+      return { output: await tasksCommand(registries.get($.session.id() as string), e.args, $.clock.now()) }
     })
 
     on('prompt.submit', ($, e, next) => {
