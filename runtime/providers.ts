@@ -44,6 +44,12 @@ export function installProviders(session: Session): void {
       session.commands.set(spec.name, { name: spec.name, description: spec.description ?? '', argumentHint: spec.argumentHint, mod, ...(kind ? { kind } : {}) })
       return { command: spec.name }
     },
+    'command.unregister': (mod: string, args: { command?: unknown }) => {
+      const name = typeof args?.command === 'string' ? args.command : ''
+      if (session.commands.get(name)?.mod !== mod) return { isRemoved: false }
+      session.commands.delete(name)
+      return { isRemoved: true }
+    },
     'command.list': () => [...session.commands.values()].map((c) => ({ name: c.name, description: c.description, source: 'plugin', plugin: c.mod, ...(c.kind ? { kind: c.kind } : {}) })),
     // Only a command the session lists ($.command.list) is queued: a name nothing registered would
     // reach the model as a prompt reading "/name", or be answered "Unknown command", after the caller moved on.

@@ -34,7 +34,7 @@ export interface ToolSpec {
 /** Every method `$` serves through a provider, by namespace: what `buildApi` builds and the docs list. */
 export const API_METHODS = {
   ui: ['ask'],
-  command: ['register', 'run', 'list'],
+  command: ['register', 'unregister', 'run', 'list'],
   tool: ['register', 'unregister', 'call', 'check', 'list'],
   agent: ['spawn', 'register', 'list'],
   // The tasks a mod runs (subagents, background shells) as the stream announces them: a modloop addition.
@@ -94,6 +94,8 @@ export interface ModApiCore {
   readonly command: {
     /** `kind`: `local` answers without the model (/compact, /cost; raises no UserPromptSubmit), `prompt` expands into a prompt, `skill` is a skill run by name (init lists these as `skills`). */
     register(spec: { name: string; description: string; argumentHint?: string; kind?: 'local' | 'prompt' | 'skill' }): { command: string }
+    /** Removes a command this mod registered (a skill deleted from disk), from `list`, init's `slash_commands` and supportedCommands; false when this mod has none by that name. */
+    unregister(args: { command: string }): { isRemoved: boolean }
     /**
      * Runs `/command args` as if typed, once the session is idle; its command.run has origin `{ kind: 'plugin', name: <this mod> }`.
      * Resolves with command.run's answer once the command ran; rejects a name `list` does not list (an alias such as /reset included),

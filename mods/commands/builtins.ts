@@ -11,6 +11,7 @@ export const BUILTINS = [
   { name: 'usage', description: "Show the session's cost, API and wall time, and tokens by model (as /cost)" },
   { name: 'context', description: 'Show how full the context window is and how much room is left' },
   { name: 'status', description: "Show modloop's version, the session, its folder, model, permission mode and MCP servers" },
+  { name: 'reload-skills', description: 'Read the skill and command directories again: skills added or changed on disk run without a restart' },
   { name: 'export', description: 'Write the conversation as plain text to a file (default: named for the time and the first prompt, in the session folder)', argumentHint: '[file]' },
 ] as const
 

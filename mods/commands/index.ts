@@ -9,6 +9,7 @@ import { costText } from './cost.js'
 import { contextText } from './context.js'
 import { statusText } from './status.js'
 import { exportCommand } from './export.js'
+import { reloadText } from './reload-text.js'
 import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
 import { registerInvocation, RunningInvocation } from './invocation.js'
@@ -35,7 +36,7 @@ const options = builtinOptions('commands', () => z.object({
   commands: z.boolean().default(true),
   /** Skills from `.claude/skills`: `/name`, the Skill tool and the listing in the system prompt. */
   skills: z.boolean().default(true),
-  /** `/help`, `/mods`, `/clear`, `/cost` (`/usage`), `/context`, `/status` and `/export`. */
+  /** `/help`, `/mods`, `/clear`, `/cost` (`/usage`), `/context`, `/status`, `/export` and `/reload-skills`. */
   builtins: z.boolean().default(true),
   /** How long each `!` shell command of a command body may run. */
   shellTimeoutMs: z.number().int().min(100).default(30_000),
@@ -54,6 +55,10 @@ interface SessionCommands {
   /** What the Skill tool runs, by the names it takes. */
   callable: Map<string, PromptCommand>
   listing: string | undefined
+  /** The commands and skills a person can run by name, as last read: what /reload-skills compares with. */
+  named: string[]
+  /** Every command this mod registered for the session, so a reload can take back the ones gone from disk. */
+  registered: string[]
 }
 
 /** Commands & skills: `.claude/commands` and `.claude/skills` as slash commands, the Skill tool, `/help`, `/mods`. */
@@ -177,10 +182,10 @@ export default defineMod({
       const callable = opts.skills ? [...skills.values(), ...[...named.values()].filter((c) => c.kind === 'command')] : []
       const totalChars = listingChars($.env.get('SLASH_COMMAND_TOOL_CHAR_BUDGET'), opts.skillListingChars, $.session.model() as string)
       const listing = skillListing(callable, { maxDescriptionChars: opts.maxDescriptionChars, totalChars })
-      const had = sessions.get(sessionId)?.listing !== undefined
+      const before = sessions.get(sessionId)
+      const had = before?.listing !== undefined
       // The Skill tool takes a plugin skill's short name where `/name` does.
       const byToolName = new Map([...prompts].filter(([, c]) => callable.includes(c)))
-      sessions.set(sessionId, { prompts, skills, callable: byToolName, listing })
 
       const specs = [
         ...(opts.builtins ? BUILTINS.map((b) => ({ name: b.name, description: b.description, ...('argumentHint' in b ? { argumentHint: b.argumentHint } : {}), kind: 'local' as const })) : []),
@@ -190,6 +195,9 @@ export default defineMod({
         })),
       ]
       await registerCommands($, specs, warn)
+      // A command or skill deleted since the last read is no longer listed.
+      for (const gone of before?.registered.filter((name) => !specs.some((spec) => spec.name === name)) ?? []) $.command.unregister({ command: gone })
+      sessions.set(sessionId, { prompts, skills, callable: byToolName, listing, named: [...named.values()].filter((c) => c.userInvocable).map((c) => c.name), registered: specs.map((spec) => spec.name) })
       if (listing) {
         await registerTool($, skillTool(byToolName, (def, args, agentId) => invoke($, def, args, agentId), () => $.capability.use('agents')))
       }
@@ -214,6 +222,11 @@ export default defineMod({
       if (opts.builtins && (e.command === 'cost' || e.command === 'usage')) return { output: await costText($) }
       if (opts.builtins && e.command === 'context') return { output: await contextText($) }
       if (opts.builtins && e.command === 'status') return { output: statusText($) }
+      if (opts.builtins && e.command === 'reload-skills') {
+        const before = mine.named
+        await load($, $.session.cwd() as string, $.session.id() as string)
+        return { output: reloadText(before, sessions.get($.session.id() as string)?.named ?? []) }
+      }
       if (opts.builtins && e.command === 'export') return { output: await exportCommand($, e.args, new Date($.clock.now())) }
       // `/reset` and `/new` are /clear's other names (spec §6.1), unless the project has commands of its own by them.
       if (opts.builtins && (e.command === 'clear' || (CLEAR_ALIASES.has(e.command) && !mine.prompts.has(e.command)))) {

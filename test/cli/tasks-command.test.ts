@@ -34,6 +34,6 @@ describe('/tasks', () => {
     expect(said[6]).toBe('Noted: the sleep was stopped.')
     expect(said[7]).toMatch(/^Tasks \(1, 0 running\):\n {2}bash_1 {2}shell {2}stopped {2}\d+s {2}sleep 120\n/)
     expect(run.results.filter((r) => r.local_command).map((r) => r.local_command)).toEqual(['tasks', 'bashes', 'tasks', 'tasks', 'tasks', 'tasks'])
-    expect(JSON.stringify(run.requests[2]!.body.messages.at(-1))).toContain('bash_1')
+    expect(JSON.stringify((run.requests[2]!.body as any).messages.at(-1))).toContain('bash_1')
   })
 })
