@@ -66,7 +66,7 @@ const CLEAR_ALIASES = new Set(['reset', 'new'])
 
 export default defineMod({
   name: 'commands',
-  description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear and /cost',
+  description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear, /cost, /export and /reload-skills',
   options,
   provides: ['commands', 'skillReload'],
   uses: { loadedPlugins: 'optional', agents: 'optional', serverStatus: 'optional', permissionMode: 'optional', settingsFiles: 'optional' },

@@ -183,6 +183,7 @@ describe('slash commands from .claude/commands', () => {
       '/clear - Start a new conversation: the history is dropped and a new session id begins',
       '/context - Show how full the context window is and how much room is left',
       "/cost - Show the session's cost, API and wall time, and tokens by model",
+      '/export [file] - Write the conversation as plain text to a file (default: named for the time and the first prompt, in the session folder)',
       '/git:status - Git status (project)',
       '/help - List the slash commands of this session',
       '/index-args - First: $ARGUMENTS[0], missing: $3 (project)',
@@ -192,6 +193,7 @@ describe('slash commands from .claude/commands', () => {
       '/pdf-tools - Work with PDF files (project skill)',
       '/plain - Summarize the project. (project)',
       '/reload - Re-import the mods loaded from files',
+      '/reload-skills - Read the skill and command directories again: skills added or changed on disk run without a restart',
       '/review [file] [focus] - Review a file (project)',
       '/secret - Hidden from the model (project skill)',
       "/status - Show modloop's version, the session, its folder, model, permission mode and MCP servers",
@@ -206,7 +208,7 @@ describe('slash commands from .claude/commands', () => {
     expect(run.requests).toHaveLength(0)
     const lines = (run.result.result as string).split('\n')
     expect(lines[0]).toMatch(/^Mods \(\d+, in load order\):$/)
-    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) - Custom slash commands.*; commands: \/broken, \/clear, \/context, \/cost, \/git:status, \/help, /))
+    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) - Custom slash commands.*; commands: \/broken, \/clear, \/context, \/cost, \/export, \/git:status, \/help, /))
     expect(lines).toContainEqual(expect.stringMatching(/^memory \(query\(\) options\) - CLAUDE\.md and AGENTS\.md memory files/))
     expect(lines.find((l) => l.startsWith('memory'))).toMatch(/; commands: \/init, \/memory$/)
     expect(lines.find((l) => l.startsWith('mentions'))).not.toContain('commands:')
