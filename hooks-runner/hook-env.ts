@@ -1,4 +1,5 @@
 import type { HookSource } from './hooks-config.js'
+import { subprocessEnv } from './scrub-env.js'
 
 export interface HookEnvContext {
   /** The environment hooks inherit (default: this process's), plus the caller's settings `env` block. */
@@ -9,12 +10,13 @@ export interface HookEnvContext {
 
 /**
  * The environment shared by every hook of one firing (spec §4.3): the inherited environment minus
- * OpenTelemetry exporter variables, plus the variables hook scripts rely on. Tool data is never
- * put in the environment; it comes on stdin only.
+ * OpenTelemetry exporter variables (and the credentials CLAUDE_CODE_SUBPROCESS_ENV_SCRUB keeps from
+ * children), plus the variables hook scripts rely on. Tool data is never put in the environment; it
+ * comes on stdin only.
  */
 export function baseHookEnv(ctx: HookEnvContext): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(ctx.base)) if (!key.startsWith('OTEL_')) env[key] = value
+  for (const [key, value] of Object.entries(subprocessEnv(ctx.base))) if (!key.startsWith('OTEL_')) env[key] = value
   env.CLAUDE_PROJECT_DIR = ctx.projectDir
   env.MODLOOP_PROJECT_DIR = ctx.projectDir
   // Scripts written for Claude Code test these to know they run as a hook child.

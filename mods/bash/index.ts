@@ -22,6 +22,7 @@ import { bashLimits } from './limits.js'
 import '../_shared/tasks.js'
 import { prepareWhileStreaming } from '../_shared/while-streaming.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
+import { subprocessEnv } from '../../hooks-runner/scrub-env.js'
 
 // Unset, each falls back to Claude Code's variable (BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS,
 // BASH_MAX_OUTPUT_LENGTH) in the session's environment, then to 120 s, 600 s and 30,000 (limits.ts).
@@ -71,7 +72,7 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       const limits = bashLimits(opts, (name) => $.env.get(name))
       const envFiles = () => [...($.capability.use('hookEnvFiles')?.(e.sessionId) ?? [])]
-      const shell = new ShellSession(e.cwd, opts.additionalDirectories, envFiles, () => $.env.all(), (cwd) => cwds.set(e.sessionId, cwd))
+      const shell = new ShellSession(e.cwd, opts.additionalDirectories, envFiles, () => subprocessEnv($.env.all()), (cwd) => cwds.set(e.sessionId, cwd))
       sessions.set(e.sessionId, shell)
       let typed = 0
       userShells.set(e.sessionId, (command, signal) =>
@@ -81,7 +82,7 @@ export default defineMod({
       const shellFor = (cwd: string) => {
         if (cwd === e.cwd) return shell
         let s = elsewhere.get(cwd)
-        if (!s) elsewhere.set(cwd, s = new ShellSession(cwd, opts.additionalDirectories, envFiles, () => $.env.all(), undefined, shell))
+        if (!s) elsewhere.set(cwd, s = new ShellSession(cwd, opts.additionalDirectories, envFiles, () => subprocessEnv($.env.all()), undefined, shell))
         return s
       }
       // Without background work, no task is started: run_in_background is refused, a timeout stops the command.

@@ -12,6 +12,7 @@ import { extensionOf, toolResultFile, toolResultsDirOf } from '../_shared/sessio
 import { sessionDirectories } from '../_shared/allowed-paths.js'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { subprocessEnv } from '../../hooks-runner/scrub-env.js'
 
 const MAX_DESCRIPTION = 2_048
 
@@ -68,7 +69,7 @@ export class McpManager {
       cwd: this.ctx.cwd, connectTimeoutMs: this.ctx.connectTimeoutMs,
       roots: async () => [...new Set([this.ctx.cwd, ...(await sessionDirectories($, [])).map((d) => resolve(this.ctx.cwd, d))])],
       // The session's environment: a query's `env` replaces this process's for the servers it starts too.
-      env: () => Object.fromEntries(Object.entries($.env.all()).filter((kv): kv is [string, string] => kv[1] !== undefined)),
+      env: () => Object.fromEntries(Object.entries(subprocessEnv($.env.all())).filter((kv): kv is [string, string] => kv[1] !== undefined)),
       envVar: (name) => $.env.get(name),
       onTools: (c) => this.syncTools(c),
       onStatus: (c) => this.update(c),

@@ -11,6 +11,7 @@ import { DEFAULT_RATE } from './event-gate.js'
 import { MONITOR_DESCRIPTION, monitorInput, monitorTool } from './monitor-tool.js'
 import { MONITOR_TOOL } from './texts.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
+import { subprocessEnv } from '../../hooks-runner/scrub-env.js'
 
 const options = builtinOptions('monitor', () => z.object({
   /** Lines printed within this many ms of the first of them go out as one notification. */
@@ -45,7 +46,7 @@ export default defineMod({
         return {
           cwd: $.capability.use('shellCwd')?.(e.sessionId) ?? e.cwd,
           prelude: files.map((f) => `[ -r ${shellQuote(f)} ] && . ${shellQuote(f)} >/dev/null; `).join(''),
-          env: $.env.all(),
+          env: subprocessEnv($.env.all()),
         }
       }
       await registerTool($, {
