@@ -23,6 +23,7 @@ import '../_shared/tasks.js'
 import { prepareWhileStreaming } from '../_shared/while-streaming.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
 import { subprocessEnv } from '../../hooks-runner/scrub-env.js'
+import { commandShell } from '../_shared/command-shell.js'
 
 // Unset, each falls back to Claude Code's variable (BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS,
 // BASH_MAX_OUTPUT_LENGTH) in the session's environment, then to 120 s, 600 s and 30,000 (limits.ts).
@@ -69,6 +70,14 @@ export default defineMod({
     }
     process.on('exit', onExit)
 
+    // A CLAUDE_CODE_SHELL set aside for bash is said once per value, not at every command.
+    const shellWarnings = new Set<string>()
+    const warnShell = (warning: string | undefined) => {
+      if (!warning || shellWarnings.has(warning)) return
+      shellWarnings.add(warning)
+      $.log.warn(warning)
+    }
+
     on('session.start', async ($, e, next) => {
       const limits = bashLimits(opts, (name) => $.env.get(name))
       const envFiles = () => [...($.capability.use('hookEnvFiles')?.(e.sessionId) ?? [])]
@@ -100,6 +109,7 @@ export default defineMod({
         call: async (input, ctx) => {
           const signal = AbortSignal.any([ctx.signal, $.signal])
           const own = shellFor(ctx.cwd)
+          warnShell(commandShell(own.env()).warning)
           const at = await own.currentCwd()
           return (await delegated('Bash', input, { ...ctx, cwd: at.cwd, signal }, [], delegateShell(own, at.cwd))) ?? bashTool(input, { ...ctx, signal }, own, limits, join(toolResultsDirOf($), toolResultFile(ctx.toolUseId)), tasks(), at)
         },
@@ -113,7 +123,7 @@ export default defineMod({
     // While the model streams its answer, the next command's bash starts (SpareShell).
     prepareWhileStreaming(on, ($) => {
       const shell = sessions.get($.session.id())
-      return shell && { needed: () => shell.spare.needed(), prepare: () => shell.spare.prepare(shell.env()) }
+      return shell && { needed: () => shell.spare.needed() && commandShell(shell.env()).shell === 'bash', prepare: () => shell.spare.prepare(shell.env()) }
     })
 
     on('session.end', async ($, e, next) => {

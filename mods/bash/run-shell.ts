@@ -8,6 +8,7 @@ import { FullOutput } from './full-output.js'
 import { groupRunning, killGroup } from './kill-group.js'
 import { ensureGuard, guardGroup, releaseGroup } from './group-guard.js'
 import type { SpareShell } from './spare-shell.js'
+import { commandShell } from '../_shared/command-shell.js'
 
 export type Env = Record<string, string | undefined>
 
@@ -74,9 +75,12 @@ export function nextCwdFile(): string {
 /** The script `bash -c` runs: `prelude` first, then the command, noting the directory it ends in to `cwdFile`. */
 export const shellScript = (command: string, prelude: string, cwdFile: string): string => `${prelude}trap 'pwd -P > ${shellQuote(cwdFile)} 2>/dev/null' EXIT; ${command}`
 
-/** `bash -c` in a process group of its own, so a timeout or an abort can end it as a tree. */
+/**
+ * `bash -c` (or the shell CLAUDE_CODE_SHELL picks in `env`) in a process group of its own, so a
+ * timeout or an abort can end it as a tree.
+ */
 export function spawnShell(script: string, cwd: string, env: Env = process.env): ChildProcess {
-  return childProcess().spawn('bash', ['-c', script], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env })
+  return childProcess().spawn(commandShell(env).shell, ['-c', script], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env })
 }
 
 /**
@@ -91,7 +95,9 @@ export async function runShell(command: string, options: ShellOptions): Promise<
   const script = shellScript(command, `exec 2>&1; ${options.prelude ?? ''}`, cwdFile)
   ensureGuard()
   // A spare is listed with the guard as it is handed the command; a spawned shell once it exists.
-  const spare = options.spare?.take(script, options.cwd, options.env ?? process.env)
+  // The spare is a bash that execs bash: another shell is spawned as it is asked for.
+  const env = options.env ?? process.env
+  const spare = commandShell(env).shell === 'bash' ? options.spare?.take(script, options.cwd, env) : undefined
   const child = spare ?? spawnShell(script, options.cwd, options.env)
   if (!spare && child.pid) guardGroup(child.pid)
   const stdout = new CappedText(options.maxOutputChars)

@@ -1,5 +1,6 @@
 import { release, type } from 'node:os'
 import { basename } from 'node:path'
+import { chosenShellName } from '../_shared/command-shell.js'
 
 export interface EnvFacts {
   cwd: string
@@ -18,7 +19,8 @@ export function envFacts(cwd: string, isRepo: boolean, env: (name: string) => st
   const shellPath = env('SHELL') ?? (process.platform === 'win32' ? env('ComSpec') : undefined)
   return {
     cwd, additionalDirs, isRepo, platform: process.platform, osVersion: `${type()} ${release()}`,
-    shell: shellPath ? basename(shellPath).replace(/\.exe$/i, '') : 'unknown',
+    // The shell Bash commands run in, when CLAUDE_CODE_SHELL picks one, else the user's own.
+    shell: chosenShellName(env) ?? (shellPath ? basename(shellPath).replace(/\.exe$/i, '') : 'unknown'),
     date: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`,
   }
 }
