@@ -5,6 +5,7 @@ import { ModHost } from '../core/mod/host.js'
 import { installProviders } from './providers.js'
 import { installWorktree } from './worktree.js'
 import { resolveModelName, type QueryOptions } from './options.js'
+import { resolveAlias } from '../core/model/aliases.js'
 import { surfaceFields } from '../core/loop/session-options.js'
 import { settingsPlugins } from './plugin-store/settings-plugins.js'
 import { Session } from '../core/loop/session.js'
@@ -151,7 +152,10 @@ async function openOn(options: QueryOptions, waitsForInput: boolean, { cwd, log,
   }
   await host.bus.emit('session.start', start)
   if (startsOn !== model) await switchItself(session, startsOn, model, 'resume')
-  // Nothing named a model, and no mod chose one as the session started (a main agent's): the settings may.
+  // No mod chose a model as the session started (a main agent's): the settings' env blocks, now set,
+  // count in the named model's alias (ANTHROPIC_DEFAULT_*_MODEL, the legacy remap) as they do for
+  // /model; and where nothing named a model, the settings may.
+  else if (!resumed && session.model === model && options.model !== undefined) session.model = resolveAlias(options.model, session.env)
   else if (!resumed && options.model === undefined && configModel === undefined && session.model === model) session.model = defaultModelOf(session)
   startReloads(session, start)
   session.started = true

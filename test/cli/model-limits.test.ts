@@ -61,6 +61,20 @@ describe('retired model ids', () => {
     // A cloud id or a -latest one is not retired here.
     expect(await run('claude-opus-4-1-latest')).toMatchObject({ model: 'claude-opus-4-1-latest', maxTokens: 32_000 })
   })
+
+  it('sends a retired Opus id as named with CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP on, in the environment or a settings env block', async () => {
+    const run = async (args: string[], env: Record<string, string> = {}) => {
+      const r = await runCli(['-p', 'go', '--model', 'claude-opus-4-1', ...args], { script: [{ reply: 'ok' }], cwd: dir, env: { MODLOOP_HOME: join(dir, 'home'), HOME: dir, ...env } })
+      expect(r.code).toBe(0)
+      return r.requests[0]!.body.model
+    }
+    expect(await run([], { CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP: '1' })).toBe('claude-opus-4-1')
+    expect(await run(['--settings', JSON.stringify({ env: { CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP: 'true' } })])).toBe('claude-opus-4-1')
+    expect(await run([], { CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP: '0' })).toBe('claude-opus-5-5')
+    // A settings env block counts in what --model names, as the launch environment does.
+    expect(await run(['--settings', JSON.stringify({ env: { ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-fable-5-2' } })])).toBe('claude-fable-5-2')
+    expect(await run(['--model', 'opus', '--settings', JSON.stringify({ env: { ANTHROPIC_DEFAULT_OPUS_MODEL: 'claude-fable-5-2' } })])).toBe('claude-fable-5-2')
+  })
 })
 
 describe('long-context pricing', () => {
