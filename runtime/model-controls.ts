@@ -18,7 +18,13 @@ export interface ModelInfo {
   supportsAdaptiveThinking?: boolean
 }
 
-/** The aliases, each with what its model accepts, and the default. */
+/**
+ * The default, the aliases, each with what its model accepts, and the gateway's own model when
+ * ANTHROPIC_CUSTOM_MODEL_OPTION names one, as Claude Code's /model picker lists them. An alias
+ * pinned by ANTHROPIC_DEFAULT_<ALIAS>_MODEL takes the name and description its `_NAME` and
+ * `_DESCRIPTION` give; the custom entry is named by ANTHROPIC_CUSTOM_MODEL_OPTION_NAME (else its id)
+ * and described by ANTHROPIC_CUSTOM_MODEL_OPTION_DESCRIPTION (else "Custom model (<id>)").
+ */
 export function supportedModels(session: Session): ModelInfo[] {
   const describe = (value: string, id: string, displayName: string, description: string): ModelInfo => {
     const can = capabilitiesOf(id)
@@ -29,14 +35,21 @@ export function supportedModels(session: Session): ModelInfo[] {
       supportsAdaptiveThinking: can.thinking.includes('adaptive'),
     }
   }
+  const env = session.env
+  const set = (name: string) => env[name]?.trim() || undefined
   const fallback = defaultModelOf(session.root)
-  return [
+  const rows = [
     describe('default', fallback, 'Default', `The session's default model (${fallback})`),
     ...Object.entries(MODEL_ALIASES).map(([alias, a]) => {
-      const id = resolveAlias(alias, session.env)
-      return describe(alias, id, alias[0]!.toUpperCase() + alias.slice(1), `${a.description} (${id})`)
+      const id = resolveAlias(alias, env)
+      const pin = `ANTHROPIC_DEFAULT_${alias.toUpperCase()}_MODEL`
+      const pinned = set(pin) !== undefined
+      return describe(alias, id, (pinned && set(`${pin}_NAME`)) || alias[0]!.toUpperCase() + alias.slice(1), (pinned && set(`${pin}_DESCRIPTION`)) || `${a.description} (${id})`)
     }),
   ]
+  const custom = set('ANTHROPIC_CUSTOM_MODEL_OPTION')
+  if (custom === undefined || rows.some((r) => r.value === custom)) return rows
+  return [...rows, describe(custom, custom, set('ANTHROPIC_CUSTOM_MODEL_OPTION_NAME') ?? custom, set('ANTHROPIC_CUSTOM_MODEL_OPTION_DESCRIPTION') ?? `Custom model (${custom})`)]
 }
 
 /** `$.config.list()`: the rows the runtime keeps; `effort` is the effort asked for, as the current model is sent it (null when none was asked: the model's default goes, `defaultEffort`; or when the model takes none). */
