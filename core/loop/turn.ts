@@ -96,9 +96,10 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       // command that compacts shows its status while it runs and its boundary before its result.
       // The init is the session as the turn starts: a /model switch shows in the next turn's, as in Claude Code.
       const init = await session.root.initMessage?.()
+      // What the command posts (a status) is flushed after the init: the outbox as it stands before it runs.
+      const mark = session.root.outbox.length
       // A verbatim prompt is no command, even one that starts with `/`: its text goes to the model as written.
       const command = input.verbatim ? Promise.resolve(undefined) : expandCommand(session, submitted.text, input.origin, input.ran)
-      const mark = session.root.outbox.length
       const expansion = yield* flushWhile(session, command, init && (() => init), mark)
       if (expansion?.kind === 'output') {
         input.started?.resolve(submitted)
