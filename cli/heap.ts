@@ -8,8 +8,9 @@ import { PACKAGE_ROOT } from '../core/version.js'
  * held before it collects: a 1,000-round session's peak RSS climbed 82 → 160 MB while ~11 MB was
  * live. With the young generation kept at its start size and the old one allowed 30% over what
  * the last collection kept, it levels off at ~100 MB by round 300 for the same time per round
- * (bench/compaction.js). Applied after start-up, whose many short-lived allocations a small young
- * generation would collect over and over (~25 ms more CPU for a cold `-p` run). V8 reads both
+ * (bench/compaction.js). A headless run's launcher keeps the young generation small from the
+ * start already (bin/code-cache.cjs: its page faults saved cost more than the scavenges added);
+ * a terminal session's starts as V8 has it. V8 reads both
  * flags at each collection, so setting them in a running process takes effect. The CLI owns its
  * process; query() leaves an embedding application's V8 as it is. Set through the code-cache
  * loader, which keeps its caches under the flags a cold start runs with. A headless run also
