@@ -98,8 +98,9 @@ export default defineMod({
     }
     // The session a SessionStart hook's `reloadSkills` reloads: the one that started last.
     let started: { cwd: string; sessionId: string } | undefined
+    const reload = () => (started ? load($, started.cwd, started.sessionId) : Promise.resolve())
     $.capability.provide('commands', {
-      reload: () => (started ? load($, started.cwd, started.sessionId) : Promise.resolve()),
+      reload,
       invocation: (agentId) => running.get(agentId),
       skillText: async (name) => {
         const def = started && sessions.get(started.sessionId)?.callable.get(name.trim().replace(/^\//, ''))
@@ -111,7 +112,8 @@ export default defineMod({
         return def ? (def.allowedTools?.length ?? 0) > 0 || Object.keys(def.hooks ?? {}).length > 0 : false
       },
     })
-    $.capability.provide('skillReload', () => (started ? load($, started.cwd, started.sessionId) : Promise.resolve()))
+    // The same reload for the runtime (Query.reloadSkills), which cannot name this mod's capability's type.
+    $.capability.provide('skillReload', reload)
     registerInvocation(on, running)
     const origins = mentionOrigins(on)
 
