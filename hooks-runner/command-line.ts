@@ -59,7 +59,8 @@ function executableProblem(path: string): string | undefined {
   return isExecutableFile(path) ? undefined : `${path}: not executable`
 }
 
-function isExecutableFile(path: string): boolean {
+/** Whether `path` is a file this process may execute (a directory with the x bit is not). */
+export function isExecutableFile(path: string): boolean {
   try {
     accessSync(path, constants.X_OK)
     return statSync(path).isFile()

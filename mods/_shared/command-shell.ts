@@ -1,5 +1,5 @@
-import { accessSync, constants } from 'node:fs'
 import { basename, delimiter, isAbsolute, join } from 'node:path'
+import { isExecutableFile } from '../../hooks-runner/command-line.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -34,18 +34,9 @@ export function commandShell(env: Env): CommandShell {
 function resolveShell(value: string, path: string): CommandShell {
   if (!/bash|zsh/.test(basename(value))) return { ...DEFAULT, warning: `CLAUDE_CODE_SHELL=${value} is not a bash or zsh shell; Bash commands run in bash` }
   const candidates = isAbsolute(value) ? [value] : value.includes('/') ? [] : path.split(delimiter).filter(Boolean).map((dir) => join(dir, value))
-  const found = candidates.find(executable)
+  const found = candidates.find(isExecutableFile)
   if (!found) return { ...DEFAULT, warning: `CLAUDE_CODE_SHELL=${value} is not an executable file${isAbsolute(value) || value.includes('/') ? '' : ' on the PATH'}; Bash commands run in bash` }
   return { shell: found }
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** The shell CLAUDE_CODE_SHELL names, when Bash commands do run in it: its name, for the model's environment facts. */
