@@ -71,7 +71,8 @@ describe('modloop CLI, in-process', () => {
   })
 
   it('mods list as a table, with --mod added from cwd', async () => {
-    const io = capture(p.path('broken'))
+    // wide enough for any temporary directory's paths: fitting the table is the next test's
+    const io = { ...capture(p.path('broken')), env: { COLUMNS: '300' } }
     expect(await main(['mods', 'list', '--mod', '../watch.mjs', '--trust-workspace'], io)).toBe(1)
     expect(io.out()).toMatch(/NAME\s+STATUS\s+VERSION\s+SOURCE\s+OPTIONS/)
     expect(io.out()).toMatch(/ok\s+loaded\s+ok\.mjs\s+-/)
