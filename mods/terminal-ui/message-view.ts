@@ -61,6 +61,8 @@ export class MessageView {
   private readonly background = new Set<string>()
   /** Each task's Agent or Bash call, by task id: a background subagent's calls outlive the turn that started it. */
   private readonly taskCalls = new Map<string, string>()
+  /** The session's working directory, once it has one: tool titles name files under it relatively. */
+  cwd: (() => string) | undefined
 
   constructor(private readonly screen: Screen, private readonly paint: Paint, private readonly changed: () => void) {
     this.thoughts = new ThinkingLog(paint)
@@ -229,7 +231,7 @@ export class MessageView {
     }
     for (const block of m.message.content) {
       if (block.type === 'tool_use') {
-        this.running.set(block.id, { title: toolTitle(block.name, block.input), name: block.name, input: block.input, started: performance.now(), depth, parent: m.parent_tool_use_id ?? undefined, waited: 0 })
+        this.running.set(block.id, { title: toolTitle(block.name, block.input, this.cwd?.()), name: block.name, input: block.input, started: performance.now(), depth, parent: m.parent_tool_use_id ?? undefined, waited: 0 })
         this.changed()
       } else if (depth === 0 && !this.streamed && block.type === 'text') {
         this.shownText = true

@@ -20,9 +20,10 @@ export function permissionChooser(
   tool: string, input: Record<string, unknown>, reason: string | undefined,
   answer: (result: PermissionResult, pick: Pick, rules: AlwaysRule[]) => void,
   suggestions?: readonly PermissionUpdate[],
+  cwd?: string,
 ): Chooser<Pick> {
   const rule = alwaysRules(tool, input, suggestions)
-  const title = [`Allow ${toolTitle(tool, input)}?`, ...(reason ? [reason] : [])]
+  const title = [`Allow ${toolTitle(tool, input, cwd)}?`, ...(reason ? [reason] : [])]
   return new Chooser<Pick>(title, [
     { label: 'Yes, once', value: 'once' },
     { label: `Yes, always: allow ${rulesText(rule)} (.claude/settings.local.json)`, value: 'always' },

@@ -147,6 +147,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       attach: (api, e) => {
         $ = api
         app.$ = api
+        view.cwd = () => api.session.cwd()
         for (const entry of unsaved.splice(0)) keep(entry)
         sessionId = e.sessionId
         lastSession = e.sessionId
@@ -218,7 +219,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
               .then((r) => say(`saved: allow ${rulesText(rules)}${r.file ? ` in ${r.file}` : ''}`))
               .catch((err: Error) => say(`the rule could not be saved: ${err.message}`, 'error'))
               .finally(() => resolve(result))
-          }, o.suggestions))
+          }, o.suggestions, $?.session.cwd()))
           return { close: () => app.close(c) }
         }
         const onAbort = () => {

@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import cliTruncate from 'cli-truncate'
 import stringWidth from 'string-width'
@@ -27,19 +28,30 @@ export function fitTitle(head: string, title: string, tail: string, width: numbe
   return `${head}${stringWidth(title) > room ? cut(title, Math.max(8, room)) : title}${tail}`
 }
 
-/** `Name(key argument)`: the argument a reader needs to know what the call does. */
-export function toolTitle(name: string, input: unknown): string {
+/**
+ * `Name(key argument)`: the argument a reader needs to know what the call does. A file under
+ * `cwd` is named from there (`Edit(src/app.ts)`), as Claude Code names it: the line has room
+ * for what differs, not for the project's own path.
+ */
+export function toolTitle(name: string, input: unknown, cwd?: string): string {
   if (typeof input !== 'object' || input === null) return name
   const i = input as Record<string, unknown>
   // Its plan is printed above the approval question; repeated in the title it would only be cut short.
   if (name === 'ExitPlanMode') return name
-  for (const key of ['command', 'file_path', 'pattern', 'url', 'path', 'subject', 'description', 'skill', 'prompt']) {
-    if (typeof i[key] === 'string') return `${name}(${oneLine(i[key] as string, 60)})`
+  for (const key of ['command', 'file_path', 'notebook_path', 'pattern', 'url', 'path', 'subject', 'description', 'skill', 'prompt']) {
+    const value = i[key]
+    if (typeof value === 'string') return `${name}(${oneLine(key.endsWith('path') ? shownPath(value, cwd) : value, 60)})`
   }
   if (Array.isArray(i.todos)) return `${name}(${i.todos.length} tasks)`
   // The questions themselves are in the chooser below it.
   if (Array.isArray(i.questions)) return `${name}(${i.questions.length} question${i.questions.length === 1 ? '' : 's'})`
   return `${name}(${oneLine(JSON.stringify(input), 50)})`
+}
+
+function shownPath(path: string, cwd: string | undefined): string {
+  if (!cwd || !isAbsolute(path)) return path
+  const rel = relative(cwd, path)
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path
 }
 
 export function seconds(ms: number): string {

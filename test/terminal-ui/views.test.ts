@@ -41,6 +41,16 @@ describe('tool output', () => {
     expect(toolTitle('Bash', { command: `${'a'.repeat(58)}🎉🎉` })).toBe(`Bash(${'a'.repeat(58)}…)`)
   })
 
+  it('names a file under the working directory from there, any other file by its whole path', () => {
+    expect(toolTitle('Edit', { file_path: '/p/src/app.ts', old_string: 'a' }, '/p')).toBe('Edit(src/app.ts)')
+    expect(toolTitle('NotebookEdit', { notebook_path: '/p/n.ipynb' }, '/p')).toBe('NotebookEdit(n.ipynb)')
+    expect(toolTitle('Grep', { pattern: 'x', path: '/p/lib' }, '/p')).toBe('Grep(x)')
+    expect(toolTitle('Read', { file_path: '/elsewhere/a.txt' }, '/p')).toBe('Read(/elsewhere/a.txt)')
+    expect(toolTitle('Read', { file_path: '/p2/a.txt' }, '/p')).toBe('Read(/p2/a.txt)')
+    expect(toolTitle('Read', { file_path: '/p' }, '/p')).toBe('Read(/p)')
+    expect(toolTitle('Read', { file_path: '/p/a.txt' })).toBe('Read(/p/a.txt)')
+  })
+
   it('shows the head of long output with the count of the rest', () => {
     const text = Array.from({ length: 50 }, (_, i) => `line ${i}\u001b[K`).join('\n')
     const lines = detailLines('Bash', undefined, text, 'ok', plain)
