@@ -23,7 +23,10 @@ describe('Read of a background task\'s output file', () => {
     const r = await runCli(['-p', 'go', '--output-format', 'stream-json', '--verbose', '--session-id', SESSION, '--allowedTools', 'Bash'], {
       cwd, env: { MODLOOP_HOME: home },
       script: [
-        { reply: [{ tool_use: { name: 'Bash', input: { command: 'echo started; sleep 0.2; echo finished', description: 'the job', run_in_background: true } } }] },
+        // The job ends once the first turn's answer is in the transcript, however slow the machine:
+        // its notification then starts the turn that reads its output. (The bracket keeps the
+        // pattern from matching this command, which the transcript holds too.)
+        { reply: [{ tool_use: { name: 'Bash', input: { command: `echo started; until grep -q 'start[e]d it' '${transcriptPath(cwd, SESSION, { MODLOOP_HOME: home })}'; do sleep 0.05; done; echo finished`, description: 'the job', run_in_background: true } } }] },
         read('toolu_outside', outside),
         { reply: 'started it' },
         read('toolu_read', join(tasksDir, 'bash_1.output')),
