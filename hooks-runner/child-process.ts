@@ -12,3 +12,14 @@ export function childProcess(): typeof ChildProcessModule {
   loaded ??= createRequire(import.meta.url)('node:child_process') as typeof ChildProcessModule
   return loaded
 }
+
+/**
+ * Calls `fn` once `ms` have passed and the event loop has since read whatever its pipes hold: how
+ * long to wait for a child's stdout and stderr to close after it exited (a process it left in the
+ * background may hold them open). A plain timer is not enough: after a stall of the loop (a busy
+ * host, a long synchronous step) the overdue timer runs before the poll that would read the output
+ * the child wrote before it exited, and that output was lost. An immediate runs after that poll.
+ */
+export function afterPipeGrace(ms: number, fn: () => void): NodeJS.Timeout {
+  return setTimeout(() => setImmediate(fn), ms)
+}

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { childProcess } from './child-process.js'
+import { afterPipeGrace, childProcess } from './child-process.js'
 import { describeCause } from './errors.js'
 import { MAX_TIMEOUT_MS } from './events.js'
 import { killGroup } from './kill-group.js'
@@ -142,10 +142,10 @@ export function spawnHook(spec: SpawnSpec): Promise<ProcessRun> {
     child.once('exit', (code, sig) => {
       exitCode = code
       exitSignal = sig
-      const grace = setTimeout(() => {
-        held = status === 'exited'
+      const grace = afterPipeGrace(spec.pipeGraceMs, () => {
+        held = status === 'exited' && !done
         void finish()
-      }, spec.pipeGraceMs)
+      })
       child.once('close', () => {
         clearTimeout(grace)
         void finish()

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { childProcess } from '../../hooks-runner/child-process.js'
+import { afterPipeGrace, childProcess } from '../../hooks-runner/child-process.js'
 import { mkdtempSync, readFileSync, rmSync, unlink } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -172,7 +172,7 @@ async function drained(child: ChildProcess): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   await Promise.race([
     Promise.all(streams.map((s) => new Promise((r) => s.once('close', r)))),
-    new Promise((r) => { timer = setTimeout(r, DRAIN_MS) }),
+    new Promise((r) => { timer = afterPipeGrace(DRAIN_MS, () => r(undefined)) }),
   ])
   clearTimeout(timer)
   for (const s of streams) s.destroy()
