@@ -7,8 +7,8 @@ import { supportedModels, type ModelInfo } from './model-controls.js'
 import type { McpServerConfig } from '../core/mod/session-capabilities.js'
 import type { Session } from '../core/loop/session.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
-import { outputStyleOf } from './output-style.js'
-import type { McpResourceContents, McpSetServersResult } from '../core/mod/session-capabilities.js'
+import { availableOutputStyles, outputStyleOf } from './output-style.js'
+import type { FileReadAnswer, McpResourceContents, McpSetServersResult } from '../core/mod/session-capabilities.js'
 
 /** An agent type the session offers (the SDK's AgentInfo). */
 export interface AgentInfo { name: string; description: string; model?: string }
@@ -44,6 +44,19 @@ export interface SdkControls {
   readMcpResource(serverName: string, uri: string): Promise<McpResourceContents>
   /** Reads the skill directories again: what was written since is offered from the next request; answers the skills now loaded. */
   reloadSkills(): Promise<{ skills: SlashCommand[] }>
+  /**
+   * A file of the session (relative to its cwd, or absolute), gated as a Read call is but with no
+   * one to ask: null when the rules would not let Read have it at once, or it is missing or not a
+   * regular file. At most `maxBytes` (default 1 MB; `truncated` past it), as text or base64.
+   */
+  readFile(path: string, options?: { maxBytes?: number; encoding?: 'utf-8' | 'base64' }): Promise<FileReadAnswer | null>
+  /**
+   * Records that the application saw a Read of `path` at `mtime` (ms, floored) whose result has
+   * left the context, so Edit and Write accept the file; skipped when the file changed since.
+   */
+  seedReadState(path: string, mtime: number): Promise<void>
+  /** Reads the output-style directories again; answers the style names, `default` first. */
+  reloadOutputStyles(): Promise<{ available_output_styles: string[] }>
 }
 
 /**
@@ -73,8 +86,7 @@ export function sdkControls(open: () => Promise<Session>, running: Promise<Sessi
     async initializationResult() {
       const session = await open()
       return {
-        // The style in force is known; the ones to choose from are the output-styles mod's to list (/output-style).
-        commands: supportedCommands(session), agents: agentsOf(session), output_style: outputStyleOf(session), available_output_styles: [outputStyleOf(session)],
+        commands: supportedCommands(session), agents: agentsOf(session), output_style: outputStyleOf(session), available_output_styles: availableOutputStyles(session),
         models: supportedModels(session), account: accountOf(session), claude_code_version: VERSION,
       }
     },
@@ -106,6 +118,23 @@ export function sdkControls(open: () => Promise<Session>, running: Promise<Sessi
       const session = await open()
       const skills = new Set([...session.commands.values()].filter((c) => c.kind === 'skill').map((c) => c.name))
       return { skills: supportedCommands(session).filter((c) => skills.has(c.name)) }
+    },
+    async readFile(path, o) {
+      const files = await capability('fileAccess', 'readFile')
+      const session = await open()
+      // Why it refused is the control channel's error; the SDK's readFile turns that into null too.
+      const answer = await files.read({ sessionId: session.id, cwd: session.cwd, path, ...o })
+      return answer.ok ? answer.file : null
+    },
+    async seedReadState(path, mtime) {
+      const files = await capability('fileAccess', 'seedReadState')
+      const session = await open()
+      // A seed skipped (the file changed since) is no failure: Edit then asks for a fresh Read, as in Claude Code.
+      await files.seed({ sessionId: session.id, cwd: session.cwd, path, mtime })
+    },
+    async reloadOutputStyles() {
+      const styles = await capability('outputStyleList', 'reloadOutputStyles')
+      return { available_output_styles: await styles.reload((await open()).root.id) }
     },
   }
 }

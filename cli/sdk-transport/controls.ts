@@ -73,6 +73,19 @@ const HANDLERS: Record<string, Handler> = {
   },
   mcp_read_resource: async (r, { query }) => query.readMcpResource(String(r.serverName), String(r.uri)),
   reload_skills: async (_r, { query }) => query.reloadSkills(),
+  reload_output_styles: async (_r, { query }) => query.reloadOutputStyles(),
+  read_file: async (r, { query }) => {
+    // Left for readFile to validate, so a bad value is named in the error.
+    const path = r.path as string
+    const file = await query.readFile(path, { maxBytes: r.max_bytes, encoding: r.encoding } as Parameters<Query['readFile']>[1])
+    // The SDK's readFile resolves null for any error answer.
+    if (!file) throw new Error(`read_file: ${path} cannot be read (missing, not a regular file, or not readable under the permission rules)`)
+    return file
+  },
+  seed_read_state: async (r, { query }) => {
+    await query.seedReadState(r.path as string, r.mtime as number)
+    return {}
+  },
   mcp_message: async (r, { proxies }) => {
     await proxies.deliver(String(r.server_name), r.message)
     return {}

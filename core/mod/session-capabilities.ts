@@ -52,12 +52,48 @@ export interface McpResourceContents {
   contents: { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> }[]
 }
 
+/** What Query.readFile asks: a path (relative to the session's cwd, or absolute) and how much of it, how encoded. */
+export interface FileReadRequest { sessionId: string; cwd: string; path: string; maxBytes?: number; encoding?: 'utf-8' | 'base64' }
+
+/** What Query.readFile answers (the Agent SDK's SDKControlReadFileResponse). */
+export interface FileReadAnswer {
+  contents: string
+  absPath: string
+  truncated?: boolean
+  encoding?: 'base64'
+  /** On a utf-8 answer: some bytes were not valid UTF-8 and were replaced. */
+  lossy?: boolean
+}
+
+/**
+ * The session's files as its Read tool sees them, for the application (the mod that provides Read
+ * provides it): `read` is gated as a Read call is and says why it refused; `seed` records a Read
+ * the application saw (Query.seedReadState), unless the file changed since `mtime`, and says which.
+ * Both throw, naming the field, for a malformed request.
+ */
+export interface FileAccess {
+  read(request: FileReadRequest): Promise<{ ok: true; file: FileReadAnswer } | { ok: false; reason: string }>
+  seed(request: { sessionId: string; cwd: string; path: string; mtime: number }): Promise<{ seeded: boolean; reason?: string }>
+}
+
+/** The output styles a session can choose from, by session id (the mod that reads them provides it). */
+export interface OutputStyleList {
+  /** The names, `default` first, as init's `available_output_styles` lists them. */
+  names(sessionId: string): string[]
+  /** Reads the style directories again (Query.reloadOutputStyles) and answers the names. */
+  reload(sessionId: string): Promise<string[]>
+}
+
 declare module './capabilities.js' {
   interface Capabilities {
     /** The statuses of the session's MCP servers (the mod that connects them provides it); without it there are none. */
     serverStatus: () => readonly McpServerStatus[]
     /** The output style in force in a session, by its id (the mod that reads output styles provides it); without it, `default`. */
     outputStyle: (sessionId: string) => string
+    /** The output styles to choose from (the same mod); without it, only the one in force. */
+    outputStyleList: OutputStyleList
+    /** Query.readFile and Query.seedReadState (the mod that provides the Read tool); without it both refuse. */
+    fileAccess: FileAccess
     /** The session's permission mode, by its one owner (the permissions mod); without it, `default` and tools run unchecked. */
     permissionMode: PermissionModeOwner
     /** The file checkpoints of the session (a checkpointing mod provides it); without it rewindFiles answers that checkpointing is off. */

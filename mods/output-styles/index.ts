@@ -4,6 +4,7 @@ import { z } from 'zod'
 import '../../core/mod/session-capabilities.js'
 import { STAGE } from '../../core/bus/types.js'
 import { defineMod } from '../../core/mod/define.js'
+import type { ModApi } from '../../core/mod/api.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
 import { readStyleDir, readStylePath, type OutputStyle } from './read-styles.js'
 import { findStyle, readChoice, type StyleChoice } from './select.js'
@@ -25,6 +26,7 @@ const options = builtinOptions('output-styles', () => z.object({
 }))
 
 interface SessionStyles {
+  cwd: string
   styles: OutputStyle[]
   active?: OutputStyle
   choice?: StyleChoice
@@ -45,25 +47,26 @@ export default defineMod({
   name: 'output-styles',
   description: 'Output styles from ~/.claude/output-styles, .claude/output-styles and plugins, chosen by the outputStyle setting; /output-style lists them; the language setting',
   options,
-  provides: ['outputStyle'],
+  provides: ['outputStyle', 'outputStyleList'],
   uses: { loadedPlugins: 'optional', settingsFiles: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionStyles>()
     $.capability.provide('outputStyle', (sessionId) => sessions.get(sessionId)?.active?.name ?? 'default')
+    const names = (sessionId: string) => ['default', ...(sessions.get(sessionId)?.styles.map((s) => s.name) ?? [])]
+    $.capability.provide('outputStyleList', {
+      names,
+      // A style file written since the session started is listed from now on; the style in force
+      // stays, its text too, since the system prompt is composed once per session.
+      reload: async (sessionId) => {
+        const mine = sessions.get(sessionId)
+        if (mine) mine.styles = await readStyles($, mine.cwd, opts.home)
+        return names(sessionId)
+      },
+    })
 
     on('session.start', async ($, e, next) => {
       const warn = (m: string) => $.log.warn(m)
-      const claudeDir = opts.home ? join(opts.home, '.claude') : $.env.get('CLAUDE_CONFIG_DIR') || join($.env.get('HOME') || homedir(), '.claude')
-      const plugins = loadedPlugins($)
-      // A user or project style directory, like its settings file, is read only when --setting-sources names its source.
-      const sources = settingSources($)
-      const [user, project, ...fromPlugins] = await Promise.all([
-        sources.has('user') ? readStyleDir(join(claudeDir, 'output-styles'), 'user', warn) : [],
-        sources.has('project') ? readStyleDir(join(e.cwd, '.claude', 'output-styles'), 'project', warn) : [],
-        // A plugin manifest's `outputStyles` paths, where it gives them, replace its `output-styles/`.
-        ...plugins.map(async (p) => (await Promise.all((p.paths?.outputStyles ?? [join(p.root, 'output-styles')]).map((path) => readStylePath(path, warn, p.name)))).flat()),
-      ])
-      const styles = [...fromPlugins.flat(), ...user!, ...project!]
+      const styles = await readStyles($, e.cwd, opts.home)
       // One read of the settings serves both keys; files that cannot be read are left to the permissions mod to report.
       const home = settingsHome($, opts.home)
       const { sources: settings } = await readSettingsSources({
@@ -73,7 +76,7 @@ export default defineMod({
       const choice = readChoice(settings, opts.outputStyle, warn)
       const language = readLanguage(settings, warn)
       const active = findStyle(styles, choice, warn)
-      sessions.set(e.sessionId, { styles, ...(active ? { active } : {}), ...(choice ? { choice } : {}), ...(language ? { language } : {}) })
+      sessions.set(e.sessionId, { cwd: e.cwd, styles, ...(active ? { active } : {}), ...(choice ? { choice } : {}), ...(language ? { language } : {}) })
       await registerCommands($, [{ name: 'output-style', description: 'List the output styles (the outputStyle setting picks one)', kind: 'local' }], warn)
       return next(e)
     })
@@ -121,6 +124,22 @@ export default defineMod({
     })
   },
 })
+
+/** The styles of the user's and the project's directories and of the plugins, as the setting sources allow. */
+async function readStyles($: ModApi, cwd: string, home: string | undefined): Promise<OutputStyle[]> {
+  const warn = (m: string) => $.log.warn(m)
+  const claudeDir = home ? join(home, '.claude') : $.env.get('CLAUDE_CONFIG_DIR') || join($.env.get('HOME') || homedir(), '.claude')
+  const plugins = loadedPlugins($)
+  // A user or project style directory, like its settings file, is read only when --setting-sources names its source.
+  const sources = settingSources($)
+  const [user, project, ...fromPlugins] = await Promise.all([
+    sources.has('user') ? readStyleDir(join(claudeDir, 'output-styles'), 'user', warn) : [],
+    sources.has('project') ? readStyleDir(join(cwd, '.claude', 'output-styles'), 'project', warn) : [],
+    // A plugin manifest's `outputStyles` paths, where it gives them, replace its `output-styles/`.
+    ...plugins.map(async (p) => (await Promise.all((p.paths?.outputStyles ?? [join(p.root, 'output-styles')]).map((path) => readStylePath(path, warn, p.name)))).flat()),
+  ])
+  return [...fromPlugins.flat(), ...user!, ...project!]
+}
 
 function listing(mine: SessionStyles, asked: string): string {
   const activeName = mine.active?.name ?? 'default'

@@ -12,6 +12,7 @@ import { readOutputShape } from './output-shape.js'
 import { CHARS_PER_TOKEN } from './limits.js'
 import { READ_DESCRIPTION, readInput, readTool } from './read-file.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
+import { clientFiles } from './client-files.js'
 
 const options = builtinOptions('read', () => allowedDirsOptions().extend({
   /**
@@ -39,14 +40,18 @@ function contextRoom({ tokens, window }: { tokens: number; window: number }): nu
   return Math.max(0, Math.floor((window * 2) / 3) - tokens)
 }
 
-/** Read: numbered lines of a text file; records what was read for Edit and Write. */
+/**
+ * Read: numbered lines of a text file; records what was read for Edit and Write. The application's
+ * own reads (Query.readFile) and the reads it saw (Query.seedReadState) go through it too.
+ */
 export default defineMod({
   name: 'read',
   description: 'The Read tool',
   options,
-  provides: ['toolOutput.Read'],
+  provides: ['toolOutput.Read', 'fileAccess'],
   uses: { permissions: 'optional', permissionMode: 'optional', shellCwd: 'optional' },
-  register(on, opts) {
+  register(on, opts, $) {
+    $.capability.provide('fileAccess', clientFiles($, opts.additionalDirectories))
     on('session.start', async ($, e, next) => {
       await registerTool($, { name: 'Read', description: READ_DESCRIPTION, input: readInput, isReadOnly: true, resolveInput: absolutePathField('file_path', $), call: async (input, ctx) => {
         const dirs = await sessionDirectories($, opts.additionalDirectories)

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -160,6 +160,51 @@ describe('the SDK transport', () => {
     const reload = s.out.find((m) => m.type === 'control_response' && m.response.request_id === 'reload')?.response
     expect(reload).toMatchObject({ subtype: 'success', response: { skills: expect.arrayContaining([expect.objectContaining({ name: 'pdf' }), expect.objectContaining({ name: 'docx' })]) } })
     expect(s.err()).not.toContain('not honoured')
+  })
+
+  it('read_file, seed_read_state and reload_output_styles: a file of the session as Read sees it, a Read the SDK saw, the styles written since', async () => {
+    const project = join(dir, 'files-project')
+    await mkdir(join(project, '.claude', 'output-styles'), { recursive: true })
+    await writeFile(join(project, 'notes.txt'), 'first line\n')
+    const mtime = Math.floor(statSync(join(project, 'notes.txt')).mtimeMs)
+    const asked = ['read', 'cut', 'b64', 'missing', 'bad', 'seed', 'styles']
+    const seen = new Set<string>()
+    // A model Claude Code holds to read a file before changing it: the seed is what lets the Edit through.
+    const s = await session([
+      { reply: [{ tool_use: { id: 'toolu_edit', name: 'Edit', input: { file_path: join(project, 'notes.txt'), old_string: 'first line', new_string: 'line one' } } }] },
+      { reply: 'edited' },
+    ], ['--setting-sources=project', '--permission-mode=acceptEdits', '--model=claude-sonnet-4-5'], (m, stdin) => {
+      if (m.type === 'result') seen.add('result')
+      if (m.type === 'control_response') seen.add(m.response.request_id)
+      // A style written once the session has listed its styles: the reload finds it.
+      if (m.type === 'control_response' && m.response.request_id === 'init') {
+        writeFileSync(join(project, '.claude', 'output-styles', 'terse.md'), '---\nname: terse\n---\nOne line only.\n')
+        stdin.write(line({ type: 'control_request', request_id: 'styles', request: { subtype: 'reload_output_styles' } }))
+      }
+      if (seen.size === asked.length + 2) stdin.end()
+    }, project)
+    const control = (id: string, request: object) => s.stdin.write(line({ type: 'control_request', request_id: id, request }))
+    control('init', { subtype: 'initialize' })
+    control('read', { subtype: 'read_file', path: 'notes.txt' })
+    control('cut', { subtype: 'read_file', path: join(project, 'notes.txt'), max_bytes: 5 })
+    control('b64', { subtype: 'read_file', path: 'notes.txt', encoding: 'base64' })
+    control('missing', { subtype: 'read_file', path: 'gone.txt' })
+    control('bad', { subtype: 'read_file', path: 'notes.txt', max_bytes: -1 })
+    control('seed', { subtype: 'seed_read_state', path: 'notes.txt', mtime })
+    s.stdin.write(user('edit it'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    const answer = (id: string) => s.out.find((m) => m.type === 'control_response' && m.response.request_id === id)?.response
+    expect(answer('init').response.available_output_styles).toEqual(['default'])
+    expect(answer('read')).toMatchObject({ subtype: 'success', response: { contents: 'first line\n', absPath: join(project, 'notes.txt'), lossy: false } })
+    expect(answer('cut').response).toEqual({ contents: 'first', absPath: join(project, 'notes.txt'), lossy: false, truncated: true })
+    expect(answer('b64').response).toEqual({ contents: Buffer.from('first line\n').toString('base64'), absPath: join(project, 'notes.txt'), encoding: 'base64' })
+    expect(answer('missing')).toMatchObject({ subtype: 'error', error: expect.stringContaining('gone.txt cannot be read') })
+    expect(answer('bad')).toMatchObject({ subtype: 'error', error: expect.stringContaining('readFile: maxBytes:') })
+    expect(answer('seed')).toMatchObject({ subtype: 'success', response: {} })
+    expect(answer('styles')).toMatchObject({ subtype: 'success', response: { available_output_styles: ['default', 'terse'] } })
+    expect((s.server.requests[1]!.body as any).messages.at(-1).content[0]).toMatchObject({ tool_use_id: 'toolu_edit', content: expect.stringContaining('Edited') })
+    expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('line one\n')
   })
 
   it('a canUseTool ask still waiting when stdin closes is denied, and the session ends', async () => {
