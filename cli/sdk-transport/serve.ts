@@ -66,12 +66,17 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
   let sessionId: string | undefined
   const state = new SessionState(wire, /^(1|true)$/i.test(io.env.CLAUDE_CODE_SDK_READS_SESSION_STATE ?? ''), () => sessionId)
 
+  const inFlight = new Set<Promise<void>>()
   const dispatch = (m: Incoming) => {
     if (m.type === 'user') {
       state.set('running')
       input.send(m as unknown as SDKUserMessage)
     }
-    else if (isControl(m)) void answerControl(m, ctx)
+    else if (isControl(m)) {
+      const answering = answerControl(m, ctx)
+      inFlight.add(answering)
+      void answering.finally(() => inFlight.delete(answering))
+    }
     // The SDK waits on every request_id it sends: one it cannot read is still answered.
     else if (m.type === 'control_request' && typeof m.request_id === 'string') wire.respond(m.request_id, { error: 'a control_request needs a request with a subtype', code: 'unsupported_request' })
     else if (m.type === 'control_response') wire.answered(m.response)
@@ -81,7 +86,12 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
   const reading = (async () => {
     if (!first.done && !initialize) dispatch(first.value)
     for await (const m of lines) dispatch(m)
-  })().finally(() => input.end())
+  })().finally(async () => {
+    // The SDK closes its input once the session is idle, maybe with controls it sent just before
+    // still to answer: they are answered while the session is open, then it ends.
+    await Promise.allSettled([...inFlight])
+    input.end()
+  })
   reading.catch((err: unknown) => log(`stdin could not be read: ${describeError(err)}`))
 
   let caught: NodeJS.Signals | undefined

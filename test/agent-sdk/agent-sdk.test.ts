@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -25,6 +25,9 @@ interface Driven extends AsyncIterable<SdkMessage> {
   interrupt(): Promise<unknown>
   setPermissionMode(mode: 'acceptEdits'): Promise<unknown>
   mcpServerStatus(): Promise<{ name: string; status: string }[]>
+  readFile(path: string, options?: { maxBytes?: number }): Promise<{ contents: string; absPath: string; truncated?: boolean } | null>
+  seedReadState(path: string, mtime: number): Promise<void>
+  reloadOutputStyles(): Promise<{ available_output_styles: string[] }>
 }
 
 function run(via: Via, prompt: string | AsyncIterable<unknown>, options: Options): Driven {
@@ -211,14 +214,31 @@ describe.each(VIAS)('an Agent SDK application, run by %s', (via) => {
     }
   })
 
-  it('answers a control called once a single prompt\'s result is in (the SDK keeps stdin open until the session says it is idle)', async () => {
+  it('answers controls called once a single prompt\'s result is in (the SDK keeps stdin open until the session says it is idle): mcpServerStatus, readFile, seedReadState, reloadOutputStyles', async () => {
     const a = await app([{ reply: 'done' }], `after-result-${via}`)
+    writeFileSync(join(a.cwd, 'notes.txt'), 'first line\n')
     const calc = createSdkMcpServer({ name: 'calc', version: '1.0.0', tools: [tool('one', 'Answers 1', {}, async () => ({ content: [{ type: 'text', text: '1' }] }))] })
     try {
       const q = run(via, 'hi', { ...a.options, mcpServers: { calc } })
       let statuses: unknown
-      for await (const m of q) if (m.type === 'result') statuses = await q.mcpServerStatus()
+      const files: unknown[] = []
+      let styles: unknown
+      for await (const m of q) {
+        if (m.type !== 'result') continue
+        mkdirSync(join(a.cwd, '.claude', 'output-styles'), { recursive: true })
+        writeFileSync(join(a.cwd, '.claude', 'output-styles', 'terse.md'), '---\nname: terse\n---\nOne line only.\n')
+        // Asked together, as the result comes: the SDK closes its input once the session says it is idle.
+        let seeded: unknown
+        ;[statuses, files[0], files[1], seeded, styles] = await Promise.all([
+          q.mcpServerStatus(), q.readFile('notes.txt', { maxBytes: 5 }), q.readFile('missing.txt'),
+          q.seedReadState('notes.txt', Math.floor(statSync(join(a.cwd, 'notes.txt')).mtimeMs)), q.reloadOutputStyles(),
+        ])
+        expect(seeded).toBeUndefined()
+      }
       expect(statuses).toEqual([expect.objectContaining({ name: 'calc', status: 'connected' })])
+      // Either way a file that cannot be read is null (the SDK turns the error answer into null).
+      expect(files).toEqual([{ contents: 'first', absPath: join(a.cwd, 'notes.txt'), truncated: true, lossy: false }, null])
+      expect(styles).toEqual({ available_output_styles: ['default', 'terse'] })
     } finally {
       await a.server.close()
     }

@@ -207,6 +207,22 @@ describe('the SDK transport', () => {
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('line one\n')
   })
 
+  it('a control sent just before stdin closes is answered before the session ends', async () => {
+    const project = join(dir, 'closing-project')
+    await mkdir(project, { recursive: true })
+    await writeFile(join(project, 'notes.txt'), 'kept\n')
+    const s = await session([{ reply: 'ok' }], [], (m, stdin) => {
+      if (m.type !== 'result') return
+      // As the SDK does once the session is idle: its last requests, then the end of its input.
+      stdin.write(line({ type: 'control_request', request_id: 'last', request: { subtype: 'read_file', path: 'notes.txt' } }))
+      stdin.end()
+    }, project)
+    s.stdin.write(user('hi'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    expect(s.out.find((m) => m.type === 'control_response' && m.response.request_id === 'last')?.response).toMatchObject({ subtype: 'success', response: { contents: 'kept\n' } })
+  })
+
   it('a canUseTool ask still waiting when stdin closes is denied, and the session ends', async () => {
     const s = await session([
       { reply: [{ tool_use: { id: 'toolu_1', name: 'Bash', input: { command: 'touch x' } } }] },
