@@ -111,7 +111,8 @@ async function answerOf(session: Session, model: string, signal: AbortSignal | u
   const text = content.map((b) => (b.type === 'text' ? b.text : '')).join('')
   // Server tool blocks with no words still answer (a search the model did not sum up); a fork's
   // tool_use alone does not: its call is not run.
-  return text || content.some((b) => b.type === 'web_search_tool_result') ? { isAnswered: true, text, usage, content } : { isAnswered: false, reason: 'empty-reply', usage }
+  // An empty reply keeps its blocks too: a side question tells a tool call from silence by them.
+  return text || content.some((b) => b.type === 'web_search_tool_result') ? { isAnswered: true, text, usage, content } : { isAnswered: false, reason: 'empty-reply', usage, ...(content.length > 0 ? { content } : {}) }
 }
 
 /** Builds the response's blocks from its stream events: text and tool input arrive in deltas. */

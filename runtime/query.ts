@@ -6,6 +6,7 @@ import type { PromptInput, QueryOptions } from './options.js'
 import type { Session } from '../core/loop/session.js'
 import { InputQueue, pump, QUEUED } from '../core/loop/input-queue.js'
 import { runTurn, type TurnInput } from '../core/loop/turn.js'
+import { UNRECORDED } from '../core/loop/turn-end.js'
 import { promptBlocks } from '../core/loop/prompt-message.js'
 import type { ProvenanceRecord } from '../core/trace/record.js'
 import { modelControls, type ModelControls } from './model-controls.js'
@@ -207,7 +208,7 @@ async function* recorded(session: Session, turn: AsyncGenerator<SDKMessage, SDKR
       }
     }
     // A replayed prompt was recorded as it entered the history.
-    if (record && recordable(next.value) && !('isReplay' in next.value && next.value.isReplay)) {
+    if (record && recordable(next.value) && !('isReplay' in next.value && next.value.isReplay) && !UNRECORDED.has(next.value)) {
       await session.host.bus.emit('session.message', { message: next.value, shown: true })
     }
     // Recorded as it is, shown as message.display handlers have it (held back while a line is incomplete).

@@ -9,6 +9,8 @@ import type { Session } from '../core/loop/session.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
 import { availableOutputStyles, outputStyleOf } from './output-style.js'
 import type { FileReadAnswer, McpResourceContents, McpSetServersResult } from '../core/mod/session-capabilities.js'
+import { askSideQuestion } from './side-question.js'
+import type { SideAnswer } from '../core/loop/side-question.js'
 
 /** An agent type the session offers (the SDK's AgentInfo). */
 export interface AgentInfo { name: string; description: string; model?: string }
@@ -57,6 +59,12 @@ export interface SdkControls {
   seedReadState(path: string, mtime: number): Promise<void>
   /** Reads the output-style directories again; answers the style names, `default` first. */
   reloadOutputStyles(): Promise<{ available_output_styles: string[] }>
+  /**
+   * A side question (Claude Code's `/btw`): one request over the conversation so far, its answer
+   * returned here and nowhere else. No tool runs, nothing joins the history or the transcript, and
+   * a turn that runs goes on undisturbed; its cost counts in the session's. `signal` calls it off.
+   */
+  askSideQuestion(question: string, options?: { signal?: AbortSignal }): Promise<SideAnswer>
 }
 
 /**
@@ -135,6 +143,9 @@ export function sdkControls(open: () => Promise<Session>, running: Promise<Sessi
     async reloadOutputStyles() {
       const styles = await capability('outputStyleList', 'reloadOutputStyles')
       return { available_output_styles: await styles.reload((await open()).root.id) }
+    },
+    async askSideQuestion(question, o) {
+      return askSideQuestion(await open(), question, o?.signal)
     },
   }
 }

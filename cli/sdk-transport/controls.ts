@@ -86,6 +86,7 @@ const HANDLERS: Record<string, Handler> = {
     await query.seedReadState(r.path as string, r.mtime as number)
     return {}
   },
+  side_question: async (r, { query }) => query.askSideQuestion(r.question as string),
   mcp_message: async (r, { proxies }) => {
     await proxies.deliver(String(r.server_name), r.message)
     return {}

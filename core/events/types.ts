@@ -131,8 +131,10 @@ export interface CommandRunInput { command: string; args: string; origin: Prompt
  * `unknown`: no mod knows the command (core's own answer beneath every handler). `isError: false`: a refusal Claude Code reports as a success (a hook's).
  * `images` go to the model after the prompt's text (an MCP prompt's pictures); `context`, with a
  * `prompt`, goes as runtime context after it (a reminder of what the command switched on).
+ * `unrecorded: true`, with an `output`: the output is the turn's result and nothing more; neither
+ * the command nor its output joins the history or the transcript (a side question's answer, /btw).
  */
-export type CommandRunResult = { output?: string; prompt?: string; images?: ImageBlockParam[]; context?: string[] } | { deny: string; unknown?: true; isError?: boolean }
+export type CommandRunResult = { output?: string; prompt?: string; images?: ImageBlockParam[]; context?: string[]; unrecorded?: true } | { deny: string; unknown?: true; isError?: boolean }
 
 /**
  * `requested` is the alias or id asked for (null: back to the default); `to` is the model id it

@@ -23,7 +23,7 @@ export interface CommandInfo {
  * `images` follow its text (an MCP prompt's pictures); `header` says which command the text is
  * the body of (see command-header.ts).
  */
-export type Expansion = { kind: 'prompt'; text: string; context?: string[]; images?: ImageBlockParam[]; header?: string } | { kind: 'output'; text: string; command: string; args: string } | { kind: 'deny'; text: string; isError: boolean }
+export type Expansion = { kind: 'prompt'; text: string; context?: string[]; images?: ImageBlockParam[]; header?: string } | { kind: 'output'; text: string; command: string; args: string; unrecorded?: true } | { kind: 'deny'; text: string; isError: boolean }
 
 // A slash command is `/name args`; a prompt that merely starts with a path (`/usr/bin/x fails`) is not one.
 const COMMAND = /^\/([A-Za-z0-9_:.-]+)(?:\s+([\s\S]*))?$/
@@ -56,7 +56,7 @@ export async function expandCommand(session: Session, text: string, origin: Prom
   if ('deny' in r && r.unknown && !surfaceFields(session.options).isInteractive) return { kind: 'prompt', text, context: [notRun(session, command)] }
   if ('deny' in r) return { kind: 'deny', text: r.deny, isError: r.isError !== false }
   if (typeof r.prompt === 'string') return { kind: 'prompt', text: r.prompt, header: commandHeader(command, args), ...(r.images?.length ? { images: r.images } : {}), ...(r.context?.length ? { context: r.context } : {}) }
-  return { kind: 'output', text: r.output ?? '', command, args }
+  return { kind: 'output', text: r.output ?? '', command, args, ...(r.unrecorded === true ? { unrecorded: true as const } : {}) }
 }
 
 function notRun(session: Session, name: string): string {

@@ -22,6 +22,8 @@ export interface Ending {
   apiError?: AssistantMessageError
   /** The local command that answered the turn without the model. */
   localCommand?: string
+  /** The result is shown and not recorded (a side question's answer): see `UNRECORDED`. */
+  unrecorded?: boolean
 }
 
 /**

@@ -3,6 +3,12 @@ import type { Ending } from './ending.js'
 import { resultUsage, uuid, zeroUsage, type SDKMessage, type SDKMessageOrigin, type SDKResultMessage } from './messages.js'
 import type { Session } from './session.js'
 
+/**
+ * Results the caller sees but no session.message records (the transcript keeps no line of them):
+ * a side question's answer leaves no trace in the session, as in Claude Code.
+ */
+export const UNRECORDED = new WeakSet<SDKMessage>()
+
 /** What a turn accumulates for its one result message, and how it ends. */
 export class TurnEnd {
   readonly started = performance.now()
@@ -41,7 +47,7 @@ export class TurnEnd {
     if (shown.text !== this.lastText && shown.text) {
       yield session.stamp({ type: 'system', subtype: 'informational', level: 'info', content: shown.text })
     }
-    return session.stamp({
+    const result = session.stamp({
       type: 'result' as const,
       subtype: ending.subtype,
       is_error: ending.isError,
@@ -69,6 +75,8 @@ export class TurnEnd {
       // The how-manieth result of the query this is, counted from 0 (a subagent's are not the caller's).
       ...(session.agent ? {} : { result_index: session.root.results++ }),
     })
+    if (ending.unrecorded) UNRECORDED.add(result)
+    return result
   }
 }
 

@@ -103,8 +103,8 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
       const expansion = yield* flushWhile(session, command, init && (() => init), mark)
       if (expansion?.kind === 'output') {
         input.started?.resolve(submitted)
-        await joinHistory(session, localCommandRecord(expansion.command, expansion.args, expansion.text))
-        return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false, localCommand: expansion.command })
+        if (!expansion.unrecorded) await joinHistory(session, localCommandRecord(expansion.command, expansion.args, expansion.text))
+        return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: false, localCommand: expansion.command, ...(expansion.unrecorded ? { unrecorded: true } : {}) })
       }
       if (expansion?.kind === 'deny') return yield* end.finish({ subtype: 'success', terminal: 'completed', text: expansion.text, isError: expansion.isError })
       const text = expansion?.text ?? submitted.text

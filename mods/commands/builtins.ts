@@ -13,6 +13,7 @@ export const BUILTINS = [
   { name: 'status', description: "Show modloop's version, the session, its folder, model, permission mode and MCP servers" },
   { name: 'reload-skills', description: 'Read the skill and command directories again: skills added or changed on disk run without a restart' },
   { name: 'export', description: 'Write the conversation as plain text to a file (default: named for the time and the first prompt, in the session folder)', argumentHint: '[file]' },
+  { name: 'btw', description: 'Ask a quick side question about the conversation: answered without tools, and neither it nor the answer joins the history', argumentHint: '<question>' },
 ] as const
 
 /** `/help`: every command any mod registered, with its argument hint where this mod knows it. */

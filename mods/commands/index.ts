@@ -9,6 +9,7 @@ import { costText } from './cost.js'
 import { contextText } from './context.js'
 import { statusText } from './status.js'
 import { exportCommand } from './export.js'
+import { btwCommand } from './btw.js'
 import { reloadText } from './reload-text.js'
 import { readCommands, readSkills, type PromptCommand } from './definitions.js'
 import { expandPrompt } from './expand.js'
@@ -36,7 +37,7 @@ const options = builtinOptions('commands', () => z.object({
   commands: z.boolean().default(true),
   /** Skills from `.claude/skills`: `/name`, the Skill tool and the listing in the system prompt. */
   skills: z.boolean().default(true),
-  /** `/help`, `/mods`, `/clear`, `/cost` (`/usage`), `/context`, `/status`, `/export` and `/reload-skills`. */
+  /** `/help`, `/mods`, `/clear`, `/cost` (`/usage`), `/context`, `/status`, `/export`, `/reload-skills` and `/btw`. */
   builtins: z.boolean().default(true),
   /** How long each `!` shell command of a command body may run. */
   shellTimeoutMs: z.number().int().min(100).default(30_000),
@@ -66,7 +67,7 @@ const CLEAR_ALIASES = new Set(['reset', 'new'])
 
 export default defineMod({
   name: 'commands',
-  description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear, /cost, /export and /reload-skills',
+  description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear, /cost, /export, /reload-skills and /btw',
   options,
   provides: ['commands', 'skillReload'],
   uses: { loadedPlugins: 'optional', agents: 'optional', serverStatus: 'optional', permissionMode: 'optional', settingsFiles: 'optional' },
@@ -230,6 +231,7 @@ export default defineMod({
         return { output: reloadText(before, sessions.get($.session.id() as string)?.named ?? []) }
       }
       if (opts.builtins && e.command === 'export') return { output: await exportCommand($, e.args, new Date($.clock.now())) }
+      if (opts.builtins && e.command === 'btw') return btwCommand($, e.args)
       // `/reset` and `/new` are /clear's other names (spec §6.1), unless the project has commands of its own by them.
       if (opts.builtins && (e.command === 'clear' || (CLEAR_ALIASES.has(e.command) && !mine.prompts.has(e.command)))) {
         const { sessionId } = (await $.session.clear()) as { sessionId: string }

@@ -135,6 +135,26 @@ describe('the SDK transport', () => {
     expect(s.server.requests).toHaveLength(1)
   })
 
+  it('side_question answers from the conversation after a turn, with no result of its own; a second turn\'s request holds nothing of it', async () => {
+    let results = 0
+    const s = await session([
+      { reply: 'the code is 42' },
+      { when: { lastUserText: 'side question' }, reply: '42' },
+      { reply: 'done' },
+    ], [], (m, stdin) => {
+      if (m.type === 'result' && ++results === 1) stdin.write(line({ type: 'control_request', request_id: 'btw', request: { subtype: 'side_question', question: 'what was the code?' } }))
+      if (m.type === 'control_response' && m.response.request_id === 'btw') stdin.write(user('continue'))
+      if (m.type === 'result' && results === 2) stdin.end()
+    })
+    s.stdin.write(user('the code is 42, remember it'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    const answer = s.out.find((m) => m.type === 'control_response' && m.response.request_id === 'btw')
+    expect(answer.response).toMatchObject({ subtype: 'success', response: { response: '42', synthetic: false } })
+    expect(s.out.filter((m) => m.type === 'result').map((m) => m.result)).toEqual(['the code is 42', 'done'])
+    expect(JSON.stringify((s.server.requests[2]!.body as any).messages)).not.toContain('what was the code')
+  })
+
   it('initialize\'s skills and planModeInstructions: the skills the model is offered, the workflow in the plan-mode reminder; reload_skills lists the skills', async () => {
     const project = join(dir, 'skills-project')
     for (const name of ['pdf', 'docx']) {

@@ -180,6 +180,7 @@ describe('slash commands from .claude/commands', () => {
     expect(help.split('\n')).toEqual([
       'Slash commands:',
       '/broken - Broken body $ARGUMENTS (project)',
+      '/btw <question> - Ask a quick side question about the conversation: answered without tools, and neither it nor the answer joins the history',
       '/clear - Start a new conversation: the history is dropped and a new session id begins',
       '/context - Show how full the context window is and how much room is left',
       "/cost - Show the session's cost, API and wall time, and tokens by model",
@@ -208,7 +209,7 @@ describe('slash commands from .claude/commands', () => {
     expect(run.requests).toHaveLength(0)
     const lines = (run.result.result as string).split('\n')
     expect(lines[0]).toMatch(/^Mods \(\d+, in load order\):$/)
-    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) - Custom slash commands.*; commands: \/broken, \/clear, \/context, \/cost, \/export, \/git:status, \/help, /))
+    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) - Custom slash commands.*; commands: \/broken, \/btw, \/clear, \/context, \/cost, \/export, \/git:status, \/help, /))
     expect(lines).toContainEqual(expect.stringMatching(/^memory \(query\(\) options\) - CLAUDE\.md and AGENTS\.md memory files/))
     expect(lines.find((l) => l.startsWith('memory'))).toMatch(/; commands: \/init, \/memory$/)
     expect(lines.find((l) => l.startsWith('mentions'))).not.toContain('commands:')
