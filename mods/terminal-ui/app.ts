@@ -6,6 +6,7 @@ import { Editor } from './editor.js'
 import type { MessageView } from './message-view.js'
 import { PendingPrompts } from './pending.js'
 import type { Screen } from './screen.js'
+import type { SidePanel } from './side-question.js'
 
 export interface Key {
   name?: string
@@ -25,6 +26,8 @@ export interface Actions {
   cycleMode(): void
   /** Stops a running background task (Query.stopTask). */
   stopTask(taskId: string): void
+  /** `/btw <question>`: asked at once, beside a running turn (Query.askSideQuestion). */
+  sideQuestion?(question: string): void
 }
 
 /** A background task as the stream's background_tasks_changed lists it. */
@@ -62,6 +65,8 @@ export class App {
   mode = 'default'
   /** The background tasks running now, as the last background_tasks_changed listed them. */
   tasks: BackgroundTask[] = []
+  /** A `/btw` side question shown above the prompt until it is dismissed. */
+  side: SidePanel | undefined
   /** What the `statusLine` command printed last, drawn above modloop's own status line. */
   customStatus: { lines: string[]; padding: number } | undefined
   $: ModApi | undefined
@@ -77,6 +82,11 @@ export class App {
   private earlyModeCycles = 0
 
   constructor(private readonly screen: Screen, private readonly paint: Paint, readonly view: MessageView) {}
+
+  /** The columns a line of the live region may fill. */
+  get width(): number {
+    return this.screen.columns - 1
+  }
 
   get actions(): Actions | undefined {
     return this.actionsNow
@@ -142,7 +152,7 @@ export class App {
     // Typed ahead for the prompt, it must not answer a question (trust, approvals) no one has seen yet.
     if (chooser && early) return
     if (chooser) this.chooserKey(chooser, str, key)
-    else this.editorKey(str, key)
+    else if (!this.sideKey(key)) this.editorKey(str, key)
     this.redraw()
   }
 
@@ -163,6 +173,14 @@ export class App {
     if (key.name === 'return') return done(chooser.pick())
     if (key.name === 'space' && chooser.multi) return chooser.toggle()
     if (str && /^[1-9]$/.test(str)) return done(chooser.digit(Number(str)))
+  }
+
+  /** A key for the side question shown, if it takes it; a dismissed one is gone at once. */
+  private sideKey(key: Key): boolean {
+    if (!this.side || this.pasting || key.ctrl) return false
+    const taken = this.side.key(key.name)
+    if (taken === 'close') this.side = undefined
+    return taken !== false
   }
 
   private cancel(chooser: Chooser<unknown>): boolean {
@@ -205,6 +223,9 @@ export class App {
         this.shell = false
         return void (text.trim() && this.actions?.shell?.(text))
       }
+      // A side question does not wait for the turn: it is asked now, beside it.
+      const btw = /^\/btw(?:\s+([\s\S]*))?$/.exec(text.trim())
+      if (btw && this.actions?.sideQuestion) return this.actions.sideQuestion(btw[1]?.trim() ?? '')
       if (text.trim()) this.submit(text, key.meta ? 'now' : text.trim().startsWith('/') && this.busy ? 'later' : 'next')
       return
     }
@@ -297,7 +318,7 @@ export class App {
   private draw(): void {
     const p = this.paint
     const width = this.screen.columns - 1
-    const lines = [...this.view.liveLines(), ...this.pending.lines(p, width)]
+    const lines = [...this.view.liveLines(), ...this.pending.lines(p, width), ...(this.side?.lines(p, width) ?? [])]
     let caret: { row: number; col: number } | undefined
     const chooser = this.choosers[0]
     if (chooser) {

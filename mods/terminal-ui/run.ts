@@ -24,6 +24,8 @@ import type { InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
 import { describeError } from '../../core/errors.js'
+import { SIDE_USAGE } from '../../core/loop/side-question.js'
+import { showSideQuestion } from './side-question.js'
 import { envTrue } from '../../core/env.js'
 import { startStatusLine, type SessionStatusLine } from './status-line.js'
 import { askLeave, settleLeave, type Leave } from './worktree-leave.js'
@@ -274,6 +276,12 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       interrupt: () => void (shells.stop() || q.interrupt()),
       exit: () => void confirmExit().then((go) => { if (go) endSession() }),
       stopTask: (taskId) => void q.stopTask(taskId).catch((err: unknown) => say(`the task could not be stopped: ${describeError(err)}`, 'error')),
+      sideQuestion: (question) => {
+        keep(`/btw ${question}`.trimEnd())
+        app.editor.remember(`/btw ${question}`.trimEnd())
+        if (!question) return say(SIDE_USAGE, 'warn')
+        showSideQuestion(app, q, question, paint)
+      },
       cycleMode: () => {
         const owner = ownerOf($)
         if (!owner && !host.providerOf('permissionMode')) return say('no loaded mod owns permission modes: there is no mode to change', 'warn')

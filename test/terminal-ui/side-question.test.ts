@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { hasTmux, project, tmuxSuite } from './suite.js'
+
+const suite = tmuxSuite(import.meta.filename)
+const body = (i: number) => JSON.stringify(suite.state.server!.requests[i]!.body.messages)
+
+describe.runIf(hasTmux)('/btw in the interactive terminal (tmux, 80x24)', () => {
+  it('is asked at once while a turn runs, shows its answer above the prompt until Esc dismisses it, and leaves the turn and the history alone', async () => {
+    const where = await project()
+    const p = await suite.open({
+      steps: [
+        // The turn's response stops coming: the turn runs until it is interrupted.
+        { reply: 'working on it for a long while', stallAfter: 2 },
+        { when: { lastUserText: 'side question' }, reply: 'You asked me to **refactor** the parser.' },
+        { reply: 'fine' },
+      ],
+    }, where)
+    await p.type('refactor the parser')
+    await p.keys('Enter')
+    await p.waitFor('esc to interrupt')
+    await p.type('/btw what did I ask for?')
+    await p.keys('Enter')
+    const shown = await p.waitFor('Space, Enter or Esc to dismiss')
+    expect(shown).toMatch(/\/btw what did I ask for\?\n\s+You asked me to refactor the parser\./)
+    // The turn is still running: the side question did not wait for it, nor end it.
+    expect(shown).toContain('esc to interrupt')
+    await p.keys('Escape')
+    const dismissed = await p.waitFor((s) => !s.includes('Space, Enter or Esc to dismiss'))
+    expect(dismissed).toContain('esc to interrupt')
+    expect(dismissed).not.toContain('You asked me to')
+    // Esc again, with nothing shown above the prompt, interrupts the turn.
+    await p.keys('Escape')
+    await p.waitFor((s) => !s.includes('esc to interrupt'))
+    await p.type('go on')
+    await p.keys('Enter')
+    await p.waitFor('fine')
+    expect(suite.state.server!.requests).toHaveLength(3)
+    expect(body(1)).toContain('what did I ask for?')
+    expect(body(2)).toContain('go on')
+    expect(body(2)).not.toContain('what did I ask for')
+    expect(body(2)).not.toContain('You asked me to')
+  })
+})
