@@ -38,7 +38,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
  * --verbose: every message, in one JSON array), stream-json every message as one JSON line (the shape consumers of `claude -p --output-format stream-json
  * --verbose` read). Background tasks the turn started are waited for (at most --max-wait-tasks
  * seconds, and within --max-turns): each one's report is a turn of its own, and the last result
- * is the run's. Exit 0 on success, 1 on an error result, 2 on bad usage, 128 + the signal's
+ * is the run's. Exit 0 on success, 1 on an error result or bad usage, 128 + the signal's
  * number when SIGINT, SIGTERM or SIGHUP stopped it (after SessionEnd ran).
  */
 export const headless: CommandRun = async ({ values, positionals, io }) => {

@@ -7,12 +7,14 @@ import { processIo, type Io } from './io.js'
 import { usageError } from './usage-error.js'
 import { expandVariadic } from './variadic-args.js'
 import { fillOptionalValues } from './optional-value.js'
+import { fromParseArgs, positionalError } from './parse-errors.js'
 import { VERSION } from '../core/version.js'
 
 /**
  * The CLI: picks a command from the table, parses its options with node:util parseArgs, and runs
- * it. Returns the exit code: 0 done, 1 a load or runtime error, 2 bad usage (message and usage on
- * stderr). Only the chosen command's implementation is imported, so `--version` stays instant.
+ * it. Returns the exit code: 0 done, 1 an error, bad usage included (its message on stderr), as
+ * Claude Code's CLI exits 1 for both. Only the chosen command's implementation is imported, so
+ * `--version` stays instant.
  */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   // zod compiles a parser per schema on its first parse (new Function), which a short run never
@@ -34,7 +36,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     if (group) {
       const asked = argv[1] === '--help' || argv[1] === '-h'
       ;(asked ? io.stdout : io.stderr).write(`${asked ? '' : `modloop ${group}: a subcommand is needed\n`}${groupUsage(group)}`)
-      return asked ? 0 : 2
+      return asked ? 0 : 1
     }
     command = findCommand(argv)
     if (!command) throw usageError(argv.length === 0 ? 'no command given' : `unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"`)
@@ -47,8 +49,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     return await run({ values, positionals, tokens, io })
   } catch (err) {
     if (isModloopError(err, 'MODLOOP_ERR_USAGE')) {
-      io.stderr.write(`modloop: ${err.message}\n${command ? `usage: ${command.usage}\n` : usage()}`)
-      return 2
+      io.stderr.write(err.stage === 'parse' ? `${err.message}\n` : `modloop: ${err.message}\n${usageAfter(command)}`)
+      return 1
     }
     io.stderr.write(`modloop: ${isModloopError(err) ? `${err.code}: ${err.message}` : describeError(err)}\n`)
     return 1
@@ -63,13 +65,11 @@ function parseCommandLine(command: Command, args: string[]) {
     parsed = parseArgs({ args: spelled, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true, tokens: true })
   } catch (err) {
     // parseArgs throws TypeErrors coded ERR_PARSE_ARGS_* for unknown options and missing values.
-    throw usageError(describeError(err))
+    throw fromParseArgs(err, command) ?? usageError(describeError(err))
   }
   const { min, max } = command.positionals
   const n = parsed.positionals.length
-  if (parsed.values.help !== true && (n < min || n > max)) {
-    throw usageError(n < min ? `missing argument: ${command.usage}` : `unexpected argument "${parsed.positionals[max]}"`)
-  }
+  if (parsed.values.help !== true && (n < min || n > max)) throw positionalError(command, n)
   return parsed
 }
 
@@ -91,6 +91,15 @@ function groupUsage(group: string): string {
   const shown = inGroup.some((c) => !c.alias) ? inGroup.filter((c) => !c.alias) : inGroup
   const rows = [...new Set(shown.map((c) => `  ${c.usage}\n      ${c.summary}`))]
   return [`usage: modloop ${group} <subcommand> …`, 'subcommands:', ...rows, ''].join('\n')
+}
+
+/**
+ * What follows a usage error's message: the command's usage line, but for the default command,
+ * whose flags fill a screen: `modloop --help` lists them.
+ */
+function usageAfter(command: Command | undefined): string {
+  if (!command) return usage()
+  return command.path.length === 0 ? 'Run modloop --help for the flags.\n' : `usage: ${command.usage}\n`
 }
 
 function usage(): string {

@@ -30,11 +30,11 @@ describe('--agents defines subagents, as Claude Code does', () => {
 
   it('refuses a definition without its prompt, a missing file, and what is not an object', async () => {
     const noPrompt = await cli(['--agents', '{"x":{"description":"d"}}'])
-    expect(noPrompt.code).toBe(2)
+    expect(noPrompt.code).toBe(1)
     expect(noPrompt.err).toContain('"x": prompt: Invalid input')
     expect((await cli(['--agents', '{"x":{"description":"d","prompt":"p","tools":"Read,Grep"}}'])).err).toContain('"x": tools: Invalid input: expected array')
     const missing = await cli(['--agents', 'nope.json'])
-    expect(missing.code).toBe(2)
+    expect(missing.code).toBe(1)
     expect(missing.err).toContain('cannot be read')
     await writeFile(join(dir, 'list.json'), '[1]')
     expect((await cli(['--agents', 'list.json'])).err).toContain('is not a JSON object')

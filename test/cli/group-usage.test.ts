@@ -14,9 +14,9 @@ describe('a group command without its subcommand', () => {
     ['hooks', ['hooks list', 'hooks test']],
     ['sessions', ['sessions list', 'sessions show']],
     ['permissions', ['permissions check']],
-  ])('`modloop %s` prints the group usage with its subcommands and exits 2', async (group, subcommands) => {
+  ])('`modloop %s` prints the group usage with its subcommands and exits 1', async (group, subcommands) => {
     const r = await run([group])
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.out).toBe('')
     expect(r.err).toContain(`usage: modloop ${group} <subcommand>`)
     for (const s of subcommands) expect(r.err).toContain(`modloop ${s}`)

@@ -84,11 +84,11 @@ describe('modloop -p', () => {
     expect(JSON.parse(r.out)).toMatchObject({ is_error: true, terminal_reason: 'api_error', api_error_status: 401, num_turns: 2 })
   })
 
-  it('exit 2 on bad usage', async () => {
-    expect((await cli(['-p', 'go', '--output-format', 'xml'], [])).code).toBe(2)
-    expect((await cli(['-p', 'go', '--max-turns', 'many'], [])).code).toBe(2)
-    expect((await cli(['-p', 'go', '--no-such-flag'], [])).code).toBe(2)
-    expect((await cli(['-p', '--permission-mode', 'yolo', 'go'], [])).code).toBe(2)
+  it('exit 1 on bad usage, as Claude Code exits', async () => {
+    expect((await cli(['-p', 'go', '--output-format', 'xml'], [])).code).toBe(1)
+    expect((await cli(['-p', 'go', '--max-turns', 'many'], [])).code).toBe(1)
+    expect((await cli(['-p', 'go', '--no-such-flag'], [])).code).toBe(1)
+    expect((await cli(['-p', '--permission-mode', 'yolo', 'go'], [])).code).toBe(1)
   })
 
   it('--system-prompt, --append-system-prompt and --model shape the request', async () => {

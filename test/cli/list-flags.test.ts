@@ -35,7 +35,7 @@ describe("-p's list flags take several values in a row, as Claude Code's do", ()
     const r = await cli(['-p', 'go', '--tools', 'Read', 'Grep'])
     expect(toolNames(r)).toEqual(['Read', 'Grep'])
     const eaten = await cli(['-p', '--tools', 'Read', 'go'])
-    expect(eaten.code).toBe(2)
+    expect(eaten.code).toBe(1)
     expect(eaten.err).toContain('--tools takes every word after it up to the next option')
   })
 

@@ -70,7 +70,7 @@ describe('modloop mcp add', () => {
     expect((await mcp(['add', 'x', '-e', 'NOEQ', '--', 'node'])).err).toMatch(/^Invalid environment variable format: NOEQ/)
     expect((await mcp(['add', '-t', 'http', 'x', 'https://a.b', '-H', 'NoColon'])).err).toBe('Invalid header format: "NoColon". Expected format: "Header-Name: value"\n')
     expect((await mcp(['add', 'bad name', 'node'])).code).toBe(1)
-    expect((await mcp(['add', 'x'])).code).toBe(2)
+    expect((await mcp(['add', 'x'])).code).toBe(1)
     expect((await userJson()).mcpServers).toEqual({ one: { type: 'stdio', command: 'node', args: [], env: {} } })
   })
 })

@@ -63,7 +63,7 @@ describe('--prompt-suggestions', () => {
 
   it('is refused on an output other than stream-json, as Claude Code refuses it; off, it is taken anywhere', async () => {
     const r = await runCli(['-p', 'go', '--prompt-suggestions'], { script: [], cwd: dir, env: { HOME: dir } })
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.err).toContain('--prompt-suggestions requires --output-format stream-json')
     const off = await runCli(['-p', 'go', '--output-format', 'json', '--prompt-suggestions', 'off'], { script: [{ reply: 'hi' }], cwd: dir, env: { HOME: dir } })
     expect(off.code).toBe(0)
@@ -71,7 +71,7 @@ describe('--prompt-suggestions', () => {
 
   it('refuses a value that is no switch', async () => {
     const r = await runCli(['-p', 'go', '--prompt-suggestions', 'maybe'], { script: [], cwd: dir, env: { HOME: dir } })
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.err).toContain('--prompt-suggestions takes true, false')
   })
 })

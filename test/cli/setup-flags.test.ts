@@ -82,10 +82,10 @@ describe('--init, --init-only and --maintenance run the Setup hooks, as in Claud
 
   it('refuses a prompt with --init-only, and two of the flags together, before any hook runs', async () => {
     const withPrompt = await cli(['--init-only', 'hi'])
-    expect(withPrompt.code).toBe(2)
+    expect(withPrompt.code).toBe(1)
     expect(withPrompt.err).toContain('--init-only runs the Setup hooks and exits: it takes no prompt')
     const both = await cli(['-p', 'hi', '--init', '--maintenance'])
-    expect(both.code).toBe(2)
+    expect(both.code).toBe(1)
     expect(both.err).toContain('--init and --maintenance cannot be given together: pick one')
     expect(ran()).toEqual([])
     expect(both.requests).toHaveLength(0)

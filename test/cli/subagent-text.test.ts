@@ -46,7 +46,7 @@ describe('a foreground subagent on the stream', () => {
 
   it('--forward-subagent-text is refused on an output other than stream-json, as Claude Code refuses it', async () => {
     const r = await runCli(['-p', 'go', '--forward-subagent-text'], { script, cwd: dir, env: { HOME: dir } })
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.err).toContain('--forward-subagent-text requires --output-format stream-json')
     expect(r.requests).toHaveLength(0)
   })

@@ -57,24 +57,24 @@ describe('--system-prompt-file and --append-system-prompt-file, as in Claude Cod
 
   it('refuses a text and a file for the same prompt, before any request, in Claude Code\'s words', async () => {
     const r = await cli(['--system-prompt', 'x', '--system-prompt-file', 'persona.md'])
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.err).toContain('Cannot use both --system-prompt and --system-prompt-file. Please use only one.')
     expect(r.requests).toHaveLength(0)
     const a = await cli(['--append-system-prompt-file', 'rules.md', '--append-system-prompt', 'x'])
-    expect(a.code).toBe(2)
+    expect(a.code).toBe(1)
     expect(a.err).toContain('Cannot use both --append-system-prompt and --append-system-prompt-file. Please use only one.')
   })
 
   it('a file that is missing, or not a file, stops the launch naming its full path', async () => {
     const r = await cli(['--system-prompt-file', 'nope.md'])
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.err).toContain(`System prompt file not found: ${join(dir, 'nope.md')}`)
     expect(r.requests).toHaveLength(0)
     const a = await cli(['--append-system-prompt-file', 'gone.md'])
-    expect(a.code).toBe(2)
+    expect(a.code).toBe(1)
     expect(a.err).toContain(`Append system prompt file not found: ${join(dir, 'gone.md')}`)
     const d = await cli(['--system-prompt-file', 'prompts'])
-    expect(d.code).toBe(2)
+    expect(d.code).toBe(1)
     expect(d.err).toContain(`Error reading system prompt file ${join(dir, 'prompts')}: EISDIR`)
   })
 

@@ -86,7 +86,7 @@ describe('--system-prompt-snapshot: the system prompt recorded once per conversa
 
   it('takes only on or off', async () => {
     const r = await cli(['hello', '--system-prompt-snapshot', 'OFF'])
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.err).toContain("--system-prompt-snapshot must be on or off, not 'OFF'")
     expect(r.requests).toHaveLength(0)
   })

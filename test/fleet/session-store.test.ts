@@ -97,7 +97,7 @@ describe('the Postgres session store', () => {
 
     writeFileSync(join(project, 'modloop.config.json'), JSON.stringify({ mods: ['transcripts'], sessionStore: { postgres: 'mysql://nope' } }))
     const bad = await runCli(['-p', 'x'], { script: [], cwd: project, env: { MODLOOP_HOME: tempDir('home-i') } })
-    expect(bad.code).toBe(2)
+    expect(bad.code).toBe(1)
     expect(bad.err).toContain(`${join(project, 'modloop.config.json')}: sessionStore.postgres: expected a postgres:// URL`)
   })
 })

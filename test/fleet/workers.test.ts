@@ -86,11 +86,11 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
   })
 
   it('bad usage is refused before anything is queued, naming the flag', async () => {
-    expect(await submit(['--script', 'x.json'])).toMatchObject({ code: 2, err: expect.stringContaining('-p PROMPT is needed') })
-    expect(await cli(['submit', '-p', 'x'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('--queue URL is needed') })
-    expect(await cli(['worker', '--queue', 'mysql://db/x'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('--queue: expected a postgres:// URL') })
-    expect(await submit(['-p', 'x', '--session-id', 'not-a-uuid'])).toMatchObject({ code: 2, err: expect.stringContaining('--session-id') })
-    expect(await submit(['-p', 'x', '--retries', '1.5'])).toMatchObject({ code: 2, err: expect.stringContaining('--retries takes a whole number, not "1.5"') })
+    expect(await submit(['--script', 'x.json'])).toMatchObject({ code: 1, err: expect.stringContaining('-p PROMPT is needed') })
+    expect(await cli(['submit', '-p', 'x'], cwd, {})).toMatchObject({ code: 1, err: expect.stringContaining('--queue URL is needed') })
+    expect(await cli(['worker', '--queue', 'mysql://db/x'], cwd, {})).toMatchObject({ code: 1, err: expect.stringContaining('--queue: expected a postgres:// URL') })
+    expect(await submit(['-p', 'x', '--session-id', 'not-a-uuid'])).toMatchObject({ code: 1, err: expect.stringContaining('--session-id') })
+    expect(await submit(['-p', 'x', '--retries', '1.5'])).toMatchObject({ code: 1, err: expect.stringContaining('--retries takes a whole number, not "1.5"') })
     expect(await submit(['-p', 'x', '--priority', '0.5'])).toMatchObject({ code: 2, err: expect.stringContaining('--priority takes a whole number') })
     expect(await cli(['jobs', '--queue', url, 'not-a-job'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('a job id is a UUID (as submit printed it), not "not-a-job"') })
   })

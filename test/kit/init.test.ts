@@ -46,8 +46,8 @@ describe('modloop init', () => {
   })
 
   it('refuses bad names, unknown kinds and existing directories', async () => {
-    expect(await runMain(['init', 'mod', 'Bad_Name'], dir)).toMatchObject({ code: 2, err: expect.stringContaining('must be kebab-case') })
-    expect(await runMain(['init', 'plugin', 'x'], dir)).toMatchObject({ code: 2, err: expect.stringContaining('use "mod" or "distribution"') })
+    expect(await runMain(['init', 'mod', 'Bad_Name'], dir)).toMatchObject({ code: 1, err: expect.stringContaining('must be kebab-case') })
+    expect(await runMain(['init', 'plugin', 'x'], dir)).toMatchObject({ code: 1, err: expect.stringContaining('use "mod" or "distribution"') })
     expect(await runMain(['init', 'mod', 'my-guard'], dir)).toMatchObject({ code: 1, err: expect.stringContaining('already exists') })
     expect(existsSync(join(dir, 'x'))).toBe(false)
   })

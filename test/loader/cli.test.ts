@@ -96,7 +96,7 @@ describe('modloop CLI, in-process', () => {
     expect(show.out()).toContain('status: loaded')
     expect(show.out()).toContain('"level": 2')
     const missing = capture(p.dir)
-    expect(await main(['mods', 'show', 'nope'], missing)).toBe(2)
+    expect(await main(['mods', 'show', 'nope'], missing)).toBe(1)
     expect(missing.err()).toContain('no mod "nope"')
   })
 
@@ -128,26 +128,41 @@ describe('modloop CLI, in-process', () => {
     expect(text.out()).toMatch(/1\s+watch\s+0\s+failClosed catch/)
   })
 
-  it('mods stack with an unknown event exits 2 listing the events', async () => {
+  it('mods stack with an unknown event exits 1 listing the events', async () => {
     const io = capture(p.dir)
-    expect(await main(['mods', 'stack', 'tool.nope'], io)).toBe(2)
+    expect(await main(['mods', 'stack', 'tool.nope'], io)).toBe(1)
     expect(io.err()).toContain('unknown event "tool.nope"')
     expect(io.err()).toContain('tool.call')
   })
 
   it.each([
-    [[]],
-    [['mods']],
-    [['frobnicate']],
-    [['mods', 'list', '--bogus']],
-    [['mods', 'list', 'extra']],
-    [['mods', 'stack']],
-    [['mods', 'list', '--config']],
-    [['--version', 'x']],
-  ])('bad usage %j exits 2 with usage on stderr', async (argv) => {
+    [[], /^modloop: the interactive session needs a terminal.*\nRun modloop --help for the flags\.\n$/],
+    [['mods'], /^modloop mods: a subcommand is needed\nusage: modloop mods <subcommand>/],
+    [['frobnicate'], /^modloop: the interactive session needs a terminal/],
+    [['--version', 'x'], /^modloop: --version takes no arguments\n/],
+  ])('bad usage %j exits 1, as Claude Code does, with the message and what to type', async (argv, err) => {
     const io = capture(p.dir)
-    expect(await main(argv, io)).toBe(2)
-    expect(io.err()).toMatch(/usage:/)
+    expect(await main(argv, io)).toBe(1)
+    expect(io.err()).toMatch(err)
+    expect(io.out()).toBe('')
+  })
+
+  it.each([
+    [['mods', 'list', '--bogus'], "error: unknown option '--bogus'\n"],
+    [['mods', 'list', '--jsn'], "error: unknown option '--jsn'\n(Did you mean --json?)\n"],
+    [['-p', 'hi', '--mode', 'plan'], "error: unknown option '--mode'\n(Did you mean one of --mod, --model?)\n"],
+    [['mods', 'list', '-Z'], "error: unknown option '-Z'\n"],
+    [['mods', 'list', '--config'], "error: option '--config <value>' argument missing\n"],
+    [['mods', 'list', '--json=yes'], "error: option '--json' does not take an argument\n"],
+    [['mods', 'list', 'extra'], "error: too many arguments for 'list'. Expected 0 arguments but got 1.\n"],
+    [['mods', 'stack'], "error: missing required argument 'event'\n"],
+    [['init'], "error: missing required argument 'mod|distribution'\n"],
+    [['init', 'mod'], "error: missing required argument 'name'\n"],
+    [['mcp', 'add', 'x'], "error: missing required argument 'commandOrUrl'\n"],
+  ])('the parser refusing %j says it in Claude Code\'s (commander\'s) words, alone, and exits 1', async (argv, err) => {
+    const io = capture(p.dir)
+    expect(await main(argv, io)).toBe(1)
+    expect(io.err()).toBe(err)
     expect(io.out()).toBe('')
   })
 })

@@ -73,10 +73,10 @@ describe('modloop -p --mcp-config / --strict-mcp-config', () => {
   it('a file that cannot be read or a config without mcpServers is a usage error naming it', async () => {
     const cwd = await project('cli-bad', {})
     const missing = await runCli(['-p', 'go', '--mcp-config', 'nope.json'], { script: [], cwd })
-    expect(missing.code).toBe(2)
+    expect(missing.code).toBe(1)
     expect(missing.err).toContain(`--mcp-config: ${join(cwd, 'nope.json')} cannot be read (ENOENT)`)
     const shapeless = await runCli(['-p', 'go', '--mcp-config', '{"servers":{}}'], { script: [], cwd })
-    expect(shapeless.code).toBe(2)
+    expect(shapeless.code).toBe(1)
     expect(shapeless.err).toMatch(/--mcp-config: the JSON given to --mcp-config: "mcpServers": .*expected \{ "mcpServers"/)
   })
 })

@@ -108,7 +108,7 @@ describe('modloop permissions check', () => {
     const r = await cli(['permissions', 'check', 'Bash', '{"command":"ls"}', '--json'])
     expect(JSON.parse(r.out)).toMatchObject({ tool: 'Bash', decision: 'allow', rule: '[read-only-command]', mode: 'default', trusted: false })
     const bad = await cli(['permissions', 'check', 'Bash', 'ls'])
-    expect(bad.code).toBe(2)
+    expect(bad.code).toBe(1)
     expect(bad.err).toMatch(/must be a JSON object/)
   })
 })
@@ -130,10 +130,10 @@ describe('settings that are the user\'s own apply in an untrusted workspace', ()
 
   it('--settings naming a file that is not there, or JSON that does not parse, stops the run before any request', async () => {
     const missing = await cli(['-p', 'go', '--settings', 'no-such-settings.json'], printf)
-    expect(missing).toMatchObject({ code: 2, requests: [] })
+    expect(missing).toMatchObject({ code: 1, requests: [] })
     expect(missing.err).toContain(`--settings: ${join(workspace, 'no-such-settings.json')} cannot be read (ENOENT)`)
     const broken = await cli(['-p', 'go', '--settings', '{"permissions":{"deny":["Bash"]'], printf)
-    expect(broken).toMatchObject({ code: 2, requests: [] })
+    expect(broken).toMatchObject({ code: 1, requests: [] })
     expect(broken.err).toContain('--settings: the JSON given to --settings is not valid JSON')
   })
 

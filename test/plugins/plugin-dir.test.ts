@@ -58,7 +58,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
     const both = await runCli(['-p', 'hi', '--plugin-dir', plugin, '--output-format', 'stream-json', '--verbose'], { script: [{ reply: 'ok' }], cwd: project, env: { ...env(), CLAUDE_CODE_PLUGIN_DIRS: plugin } })
     expect(initOf(both.out).plugins).toEqual([{ name: 'tools', path: plugin, source: 'tools@inline', version: '1.2.3' }])
     const bad = await runCli(['-p', 'hi'], { script: [], cwd: project, env: { ...env(), CLAUDE_CODE_PLUGIN_DIRS: project } })
-    expect(bad.code).toBe(2)
+    expect(bad.code).toBe(1)
     expect(bad.err).toContain(`CLAUDE_CODE_PLUGIN_DIRS: ${project}: ${project} holds no .claude-plugin/plugin.json`)
   })
 
@@ -139,7 +139,7 @@ describe('a plugin with commands, a skill and an agent and no hooks, from --plug
 
   it('a directory that is no plugin is bad usage naming it', async () => {
     const r = await runCli(['-p', 'hi', '--plugin-dir', project], { script: [], cwd: project, env: env() })
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.err).toContain('.claude-plugin/plugin.json')
   })
 })

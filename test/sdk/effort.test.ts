@@ -169,7 +169,7 @@ describe('thinking display', () => {
     expect(run.err).not.toContain('thinking-display')
     expect(run.requests[0]!.body).toMatchObject({ thinking: { type: 'adaptive', display: 'summarized' } })
     const bad = await runCli(['-p', 'go', '--thinking-display', 'full'], { script: [], cwd, env })
-    expect(bad.code).toBe(2)
+    expect(bad.code).toBe(1)
     expect(bad.err).toContain('--thinking-display takes summarized or omitted')
   })
 })

@@ -27,7 +27,7 @@ describe('an invalid outputFormat', () => {
   it('--json-schema with a non-object schema is a usage error', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'modloop-so-bad-'))
     const run = await runCli(['-p', 'go', '--json-schema', '{"type":"array"}'], { script: [], cwd })
-    expect(run.code).toBe(2)
+    expect(run.code).toBe(1)
     expect(run.err).toContain('--json-schema: ')
     expect(run.err).toContain('must describe an object')
     expect(run.requests).toHaveLength(0)

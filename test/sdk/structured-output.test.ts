@@ -113,7 +113,7 @@ describe('structured output', () => {
     const inline = await runCli(['-p', 'go', '--json-schema', JSON.stringify(schema), '--output-format', 'json'], { script: [{ reply: [so({ answer: 6 })] }], cwd, env: { MODLOOP_HOME: join(cwd, '.home') } })
     expect(JSON.parse(inline.out).structured_output).toEqual({ answer: 6 })
     const bad = await runCli(['-p', 'go', '--json-schema', '{nope'], { script: [], cwd })
-    expect(bad.code).toBe(2)
+    expect(bad.code).toBe(1)
     expect(bad.err).toContain('--json-schema')
   })
 })

@@ -45,7 +45,7 @@ describe('-p --resume with no id', () => {
     const where = await project()
     for (const args of [['-p', 'hi', '--resume'], ['-p', '-r', '--model', 'x', 'hi']]) {
       const r = await runCli(args, { script: [], cwd: where.cwd, env: { HOME: where.home, MODLOOP_HOME: where.home }, stdin: '' })
-      expect(r.code).toBe(2)
+      expect(r.code).toBe(1)
       expect(r.err).toContain('--resume requires a valid session ID or session title when used with --print. Usage: modloop -p --resume <session-id|title>')
       expect(r.requests).toHaveLength(0)
     }
