@@ -24,6 +24,7 @@ import { agentsFlag } from './agents-flag.js'
 import { autocompactEnv } from './autocompact-flag.js'
 import { num, str } from './flag-values.js'
 import { AbortError } from '../runtime/abort-error.js'
+import { isModloopError } from '../core/errors.js'
 import { rewindFilesOnly } from './rewind-files.js'
 import { replacesSystemPrompt, systemPromptFlags } from './system-prompt-files.js'
 import { setupArgs } from './setup-flags.js'
@@ -104,6 +105,8 @@ async function run(format: (typeof FORMATS)[number], prompt: string, options: Qu
       print(format, values.verbose === true, m, io)
     }
   } catch (err) {
+    // --resume with a text that is neither an ID nor a title: what the terminal searches for, -p refuses as Claude Code's --print does.
+    if (isModloopError(err, 'MODLOOP_ERR_SESSION') && err.stage === 'title') throw usageError(`${RESUME_NEEDS_ID} (${err.message})`)
     // The abort is this process's own (a signal, a crash guard): the exit status tells of it.
     if (!result && !(err instanceof AbortError)) throw err
   } finally {
@@ -168,9 +171,11 @@ function strings(values: Values, key: string): string[] | undefined {
   return Array.isArray(v) ? v.map(String) : undefined
 }
 
+const RESUME_NEEDS_ID = '--resume requires a valid session ID or session title when used with --print. Usage: modloop -p --resume <session-id|title>'
+
 export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
   // `--resume` with no id opens the terminal's picker (which takes it off first); with nobody to pick, as in Claude Code's --print, it is refused.
-  if (values.resume === '') throw usageError('--resume requires a valid session ID or session title when used with --print. Usage: modloop -p --resume <session-id|title>')
+  if (values.resume === '') throw usageError(RESUME_NEEDS_ID)
   const named = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
   const mode = named === undefined ? undefined : permissionModeOf(named)
   if (named !== undefined && mode === undefined) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (or manual, the same as default)`)

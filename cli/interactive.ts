@@ -20,6 +20,7 @@ import { builtinsWith, chooseSessionStore } from './session-store.js'
 import { sessionBuiltins } from './start-mode.js'
 import { settingsPlugins } from '../runtime/plugin-store/settings-plugins.js'
 import { needsStreamJson } from './sdk-flags.js'
+import { resumeSearch } from './resume-search.js'
 
 /**
  * `modloop` with no `-p`: headless when `-p` is given, otherwise the interactive session, run by
@@ -83,14 +84,19 @@ async function runInteractive(values: Values, positionals: string[], io: Io, giv
   const here = made?.cwd ?? cwd
   // The surface passes these on to query(): the built-in set (the session store among it) comes with them.
   const store = await chooseSessionStore(values, here, given.log)
+  // `--resume <text>` naming no session opens the picker searching for the text, as Claude Code's does
+  // (a session store keeps its own titles: there the text is resumed by, or refused).
+  const search = !store && given.resume !== undefined ? await resumeSearch(given.resume, here, given.env ?? io.env) : undefined
+  const picking = search === undefined ? {} : { pickResume: true, resumeSearch: search }
   try {
-    return await runSurface({ ...given, builtins: await sessionBuiltins(await builtinsWith(store), given.env ?? io.env, ['terminal-ui'], given.tools), cwd: here }, positionals, io, term, relay, { ...launch, ...(made?.worktree ? { worktree: made.worktree } : {}) })
+    const options = { ...given, ...(search === undefined ? {} : { resume: undefined }), builtins: await sessionBuiltins(await builtinsWith(store), given.env ?? io.env, ['terminal-ui'], given.tools), cwd: here }
+    return await runSurface(options, positionals, io, term, relay, { ...launch, ...picking, ...(made?.worktree ? { worktree: made.worktree } : {}) })
   } finally {
     await store?.close()
   }
 }
 
-async function runSurface(options: QueryOptions & { cwd: string }, positionals: string[], io: Io, term: TerminalIo, relay: FaultRelay, launch: Pick<InteractiveContext, 'worktree' | 'resumeFlags' | 'pickResume'>): Promise<number> {
+async function runSurface(options: QueryOptions & { cwd: string }, positionals: string[], io: Io, term: TerminalIo, relay: FaultRelay, launch: Pick<InteractiveContext, 'worktree' | 'resumeFlags' | 'pickResume' | 'resumeSearch'>): Promise<number> {
   const loader = sessionLoader(options)
   const first = await loader.first
   const { findSurface } = await import('../mods/terminal-ui/surface.js')

@@ -1,5 +1,6 @@
 import type { ModApi } from '../../core/mod/api.js'
 import { Chooser, type Choice, type Chosen } from './chooser.js'
+import { SearchChooser } from './search-chooser.js'
 import type { Paint } from './color.js'
 import { CommandMenu, type MenuCommand } from './command-menu.js'
 import { Editor } from './editor.js'
@@ -167,6 +168,7 @@ export class App {
       }
       return void this.edit(this.reason, str, key)
     }
+    if (chooser instanceof SearchChooser && chooser.searchKey(str, key)) return
     if (key.name === 'escape') return done(this.cancel(chooser))
     if (key.name === 'up') return chooser.move(-1)
     if (key.name === 'down' || key.name === 'tab') return chooser.move(1)

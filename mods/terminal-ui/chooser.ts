@@ -38,6 +38,8 @@ export class Chooser<T> {
   }
 
   move(by: number): void {
+    // A search may have left nothing to move over.
+    if (this.choices.length === 0) return
     this.index = (this.index + by + this.choices.length) % this.choices.length
   }
 
@@ -52,7 +54,8 @@ export class Chooser<T> {
 
   /** Enter: picks the current choice, or starts its text line. Answers whether the chooser is done. */
   pick(): boolean {
-    const choice = this.choices[this.index]!
+    const choice = this.choices[this.index]
+    if (!choice) return false
     if (choice.withText) {
       this.typing = choice
       return false

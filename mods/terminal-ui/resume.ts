@@ -5,15 +5,18 @@ import type { Paint } from './color.js'
 import type { MessageView } from './message-view.js'
 import { describeError } from '../../core/errors.js'
 import { typedCommand } from '../../core/loop/command-header.js'
+import type { Chosen } from './chooser.js'
+import { SearchChooser } from './search-chooser.js'
 
 const SHOWN_SESSIONS = 9
 const SHOWN_MESSAGES = 4
 
 /**
  * `/resume`: the session named, or one picked from this directory's sessions; undefined to stay.
- * `--resume` with no id asks the same at launch (`by` names it in what is shown, and there is no current session).
+ * `--resume` with no id asks the same at launch (`by` names it in what is shown, and there is no
+ * current session); `--resume <text>` naming no session opens it searching for `search`.
  */
-export async function pickSession(app: App, view: MessageView, paint: Paint, cwd: string, env: Record<string, string | undefined>, asked: string, current: string, by = '/resume'): Promise<string | undefined> {
+export async function pickSession(app: App, view: MessageView, paint: Paint, cwd: string, env: Record<string, string | undefined>, asked: string, current: string, by = '/resume', search = ''): Promise<string | undefined> {
   const { listSessions } = await import('../transcripts/store/list.js')
   const sessions = (await listSessions({ cwd, env })).filter((s) => s.sessionId !== current)
   if (asked) {
@@ -25,11 +28,15 @@ export async function pickSession(app: App, view: MessageView, paint: Paint, cwd
     void view.print(paint.yellow(current ? `${by}: this directory has no other session` : `${by}: this directory has no session yet; starting a new one`))
     return undefined
   }
-  const choices = sessions.slice(0, SHOWN_SESSIONS).map((s) => ({
+  const choices = sessions.map((s) => ({
     label: `${s.title || '(no prompt)'} ${paint.dim(`· ${s.turns} ${s.turns === 1 ? 'turn' : 'turns'} · ${localTime(s.lastActivity)} · ${s.sessionId.slice(0, 8)}`)}`,
     value: s.sessionId as string | undefined,
+    // What the search looks in: the title, the first prompt, the branch and the id.
+    text: [s.customTitle, s.firstPrompt, s.gitBranch, s.sessionId].filter(Boolean).join('\n'),
   }))
-  const { value } = await app.choose(['Resume which session?'], choices, undefined)
+  const { value } = await new Promise<Chosen<string | undefined>>((resolve) => {
+    app.open(new SearchChooser(['Resume which session?'], choices, resolve, undefined, search, SHOWN_SESSIONS))
+  })
   return value && await openable(view, paint, value, cwd, env, by)
 }
 

@@ -65,7 +65,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     let left: string | undefined
     const reopen = (id: string | undefined): QueryOptions => ({ ...options, resume: id, continue: undefined, forkSession: undefined, sessionId: undefined, resumeSessionAt: undefined })
     // `--resume` with no id: the picked session, as /resume opens it (--fork-session still forks it); none picked, a new one.
-    let next: QueryOptions = ctx.pickResume ? { ...options, resume: await pickSession(app, view, paint, options.cwd, io.env, '', '', '--resume') } : options
+    let next: QueryOptions = ctx.pickResume ? { ...options, resume: await pickSession(app, view, paint, options.cwd, io.env, '', '', '--resume', ctx.resumeSearch) } : options
     for (;;) {
       const outcome = await runSession(next, prompt)
       prompt = undefined

@@ -31,6 +31,8 @@ export interface InteractiveContext {
   resumeFlags?: string
   /** `--resume` was given without an id: the session to go on with is picked first (none picked: a new one). */
   pickResume?: boolean
+  /** With pickResume: `--resume <text>` named no session, so the picker opens searching for the text. */
+  resumeSearch?: string
   /**
    * The distribution for one session, loaded but not bound (pass its host to query()). The first
    * call answers the one the surface was found in, replaying the mod logs of its loading into

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
+import { resumeSearch } from '../../cli/resume-search.js'
 import { hasTmux, project, send, tmuxSuite, type Where } from './suite.js'
 
 const suite = tmuxSuite(import.meta.filename)
@@ -27,6 +28,26 @@ describe.runIf(hasTmux)('modloop --resume with no id (tmux, 80x24)', () => {
     await p.waitFor('[exited 0]')
   })
 
+  it('--resume with a text that names no session opens the picker searching for it, as Claude Code does; the picked one goes on', async () => {
+    const where = await project()
+    await earlier(where, 'remember the word heron')
+    await earlier(where, 'remember the word otter')
+    const p = await suite.open({ steps: [{ reply: 'it was otter', expect: { lastUserText: 'which word?' } }] }, where, { args: ['--resume', 'OTTER'], waitFor: 'Resume which session?' })
+    const screen = await p.waitFor('Search: OTTER')
+    expect(screen).toMatch(/1\. remember the word otter · 1 turn · /)
+    expect(screen).not.toContain('heron')
+    await p.keys('Enter')
+    await p.waitFor('Resumed session')
+    await send(p, 'which word?')
+    await p.waitFor('it was otter')
+    const sent = JSON.stringify(server().requests.at(-1)!.body.messages)
+    expect(sent).toContain('remember the word otter')
+    expect(sent).not.toContain('heron')
+    await p.keys('C-c')
+    await p.keys('C-c')
+    await p.waitFor('[exited 0]')
+  })
+
   it('-r with nothing to pick from starts a new session, saying so', async () => {
     const where = await project()
     const p = await suite.open({ steps: [{ reply: 'fresh answer' }] }, where, { args: ['-r'] })
@@ -37,6 +58,27 @@ describe.runIf(hasTmux)('modloop --resume with no id (tmux, 80x24)', () => {
     await p.keys('C-c')
     await p.keys('C-c')
     await p.waitFor('[exited 0]')
+  })
+})
+
+describe('--resume <text>: a search, or a session', () => {
+  it('is a search only when it is no session ID and no session\'s title (any case)', async () => {
+    const where = await project()
+    const env = { HOME: where.home, MODLOOP_HOME: where.home }
+    const r = await runCli(['-p', 'remember the word heron', '--name', 'Bird Words'], { script: [{ reply: 'noted' }], cwd: where.cwd, env, stdin: '' })
+    expect(r.code).toBe(0)
+    expect(await resumeSearch('heron', where.cwd, env)).toBe('heron')
+    expect(await resumeSearch('bird words', where.cwd, env)).toBeUndefined()
+    // An ID is resumed by (or refused, not found), never searched for.
+    expect(await resumeSearch('6f1d7b0e-1111-4222-8333-944455556666', where.cwd, env)).toBeUndefined()
+  })
+
+  it('with -p, a text that names no session is refused with Claude Code\'s --print message, exit 1, before any request', async () => {
+    const where = await project()
+    const r = await runCli(['-p', 'hi', '--resume', 'heron'], { script: [], cwd: where.cwd, env: { HOME: where.home, MODLOOP_HOME: where.home }, stdin: '' })
+    expect(r.code).toBe(1)
+    expect(r.err).toContain(`modloop: --resume requires a valid session ID or session title when used with --print. Usage: modloop -p --resume <session-id|title> (not a session ID (a UUID), nor the title of a session of ${where.cwd}: "heron")`)
+    expect(r.requests).toHaveLength(0)
   })
 })
 

@@ -59,18 +59,25 @@ export async function latestSession(cwd: string, env?: Env): Promise<SessionFile
  * whatever the case, as Claude Code's `--resume <name>`; more than one is refused, naming them.
  */
 async function sessionTitled(title: string, cwd: string, env?: Env): Promise<SessionFile> {
+  const found = await sessionsTitled(title, cwd, env)
+  if (found.length === 1) return found[0]!
+  if (found.length > 1) {
+    const list = found.map((f) => `  ${f.sessionId}  (modified ${new Date(f.mtimeMs).toISOString()})`).join('\n')
+    throw new ModloopError('MODLOOP_ERR_SESSION', `"${title}" is the title of ${found.length} sessions; resume one by its ID:\n${list}`, { field: 'resume' })
+  }
+  // Stage `title`: the CLI words it as Claude Code's --print does (the terminal never gets here: it searches for the text).
+  throw new ModloopError('MODLOOP_ERR_SESSION', `not a session ID (a UUID), nor the title of a session of ${cwd}: "${title}"`, { field: 'resume', stage: 'title' })
+}
+
+/** The sessions of the project of `cwd` whose title (the last `custom-title` line) is `title`, whatever the case. */
+export async function sessionsTitled(title: string, cwd: string, env?: Env): Promise<SessionFile[]> {
   const wanted = title.toLowerCase()
   const found: SessionFile[] = []
   for (const file of await sessionFiles(projectDir(cwd, env))) {
     const entries = await readTranscript(file.path).then((r) => r.entries, (): TranscriptEntry[] => [])
     if (entries.findLast(isCustomTitle)?.customTitle.toLowerCase() === wanted) found.push(file)
   }
-  if (found.length === 1) return found[0]!
-  if (found.length > 1) {
-    const list = found.map((f) => `  ${f.sessionId}  (modified ${new Date(f.mtimeMs).toISOString()})`).join('\n')
-    throw new ModloopError('MODLOOP_ERR_SESSION', `"${title}" is the title of ${found.length} sessions; resume one by its ID:\n${list}`, { field: 'resume' })
-  }
-  throw new ModloopError('MODLOOP_ERR_SESSION', `not a session ID (a UUID), nor the title of a session of ${cwd}: "${title}"`, { field: 'resume' })
+  return found
 }
 
 async function fileIn(dir: string, sessionId: string): Promise<SessionFile | undefined> {
