@@ -176,6 +176,10 @@ const RESUME_NEEDS_ID = '--resume requires a valid session ID or session title w
 export function queryOptions(values: Values, io: { cwd: string; env: Record<string, string | undefined>; stderr: { write(t: string): unknown } }): QueryOptions {
   // `--resume` with no id opens the terminal's picker (which takes it off first); with nobody to pick, as in Claude Code's --print, it is refused.
   if (values.resume === '') throw usageError(RESUME_NEEDS_ID)
+  // Claude Code's words (query()'s sessionId says it in the SDK's): a resumed session keeps its own id.
+  if (values['session-id'] !== undefined && (values.resume !== undefined || values.continue === true) && values['fork-session'] !== true) {
+    throw usageError('--session-id can only be used with --continue or --resume if --fork-session is also specified.')
+  }
   const named = values['dangerously-skip-permissions'] === true ? 'bypassPermissions' : str(values, 'permission-mode')
   const mode = named === undefined ? undefined : permissionModeOf(named)
   if (named !== undefined && mode === undefined) throw usageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (or manual, the same as default)`)

@@ -55,6 +55,11 @@ describe('modloop sessions and the resume flags', () => {
     expect(both.code).toBe(1)
     const fork = await cli(['-p', 'x', '--fork-session'])
     expect(fork.code).toBe(1)
+    for (const given of [['--continue'], ['--resume', '6f1d7b0e-1111-4222-8333-944455556666']]) {
+      const named = await cli(['-p', 'x', ...given, '--session-id', '0b8a7c6d-1111-4222-8333-944455556666'])
+      expect(named).toMatchObject({ code: 1, requests: [] })
+      expect(named.err).toContain('modloop: --session-id can only be used with --continue or --resume if --fork-session is also specified.\n')
+    }
     const show = await cli(['sessions', 'show', 'nope'])
     expect(show).toMatchObject({ code: 1 })
     expect(show.err).toContain('not a session ID')
