@@ -91,8 +91,8 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     expect(await cli(['worker', '--queue', 'mysql://db/x'], cwd, {})).toMatchObject({ code: 1, err: expect.stringContaining('--queue: expected a postgres:// URL') })
     expect(await submit(['-p', 'x', '--session-id', 'not-a-uuid'])).toMatchObject({ code: 1, err: expect.stringContaining('--session-id') })
     expect(await submit(['-p', 'x', '--retries', '1.5'])).toMatchObject({ code: 1, err: expect.stringContaining('--retries takes a whole number, not "1.5"') })
-    expect(await submit(['-p', 'x', '--priority', '0.5'])).toMatchObject({ code: 2, err: expect.stringContaining('--priority takes a whole number') })
-    expect(await cli(['jobs', '--queue', url, 'not-a-job'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('a job id is a UUID (as submit printed it), not "not-a-job"') })
+    expect(await submit(['-p', 'x', '--priority', '0.5'])).toMatchObject({ code: 1, err: expect.stringContaining('--priority takes a whole number') })
+    expect(await cli(['jobs', '--queue', url, 'not-a-job'], cwd, {})).toMatchObject({ code: 1, err: expect.stringContaining('a job id is a UUID (as submit printed it), not "not-a-job"') })
   })
 
   // Input piped to submit was dropped without a word: `git diff | modloop submit -p "review this"` queued "review this" alone.
@@ -118,7 +118,7 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     await started.then(() => w.stop(0), () => undefined)
     expect(await cli(['jobs', '--queue', bad], cwd, {})).toMatchObject({ code: 1, err: expect.stringContaining('--queue: cannot reach the database at postgres://u:***@') })
     const notUrl = await cli(['jobs', '--queue', 'postgres://u:secret@db:port/x'], cwd, {})
-    expect(notUrl).toMatchObject({ code: 2, err: expect.stringContaining('--queue: not a URL: "postgres://u:***@db:port/x"') })
+    expect(notUrl).toMatchObject({ code: 1, err: expect.stringContaining('--queue: not a URL: "postgres://u:***@db:port/x"') })
     expect(notUrl.err).not.toContain('secret')
   })
 
@@ -211,7 +211,7 @@ describe('workers on a pg-boss queue', { timeout: 60_000 }, () => {
     await until(async () => (w.done.cancelled === 1 && w.busy === 0 ? true : undefined))
     expect((await jobRows(url)).find((r) => r.id === id)!.state).toBe('cancelled')
     expect(await cli(['jobs', '--queue', url, id, '--cancel'], cwd, {})).toMatchObject({ code: 1, err: expect.stringContaining(`job ${id} has ended already (cancelled)`) })
-    expect(await cli(['jobs', '--queue', url, '--cancel'], cwd, {})).toMatchObject({ code: 2, err: expect.stringContaining('--cancel needs the id') })
+    expect(await cli(['jobs', '--queue', url, '--cancel'], cwd, {})).toMatchObject({ code: 1, err: expect.stringContaining('--cancel needs the id') })
     await stopAll()
   })
 

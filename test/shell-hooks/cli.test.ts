@@ -54,7 +54,7 @@ describe('modloop hooks test', () => {
     expect(r.out).toContain('"decision":"deny"')
     const json = await cli(['hooks', 'test', 'PreToolUse', '--input', '{"tool_input":{"command":"ls"}}', '--json'])
     expect(JSON.parse(json.out).hooks[0]).toMatchObject({ exitCode: 2, file: join(box.project, '.claude', 'settings.json') })
-    expect((await cli(['hooks', 'test', 'Nope'])).code).toBe(2)
+    expect((await cli(['hooks', 'test', 'Nope'])).code).toBe(1)
   })
 
   it('waits for async hooks, and for one that printed {"async": true}, and prints how each ended', async () => {
