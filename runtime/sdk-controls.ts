@@ -9,8 +9,7 @@ import type { Session } from '../core/loop/session.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
 import { availableOutputStyles, outputStyleOf } from './output-style.js'
 import type { FileReadAnswer, McpResourceContents, McpSetServersResult } from '../core/mod/session-capabilities.js'
-import { askSideQuestion } from './side-question.js'
-import type { SideAnswer } from '../core/loop/side-question.js'
+import { askSideQuestion, type SideAnswer } from './side-question.js'
 
 /** An agent type the session offers (the SDK's AgentInfo). */
 export interface AgentInfo { name: string; description: string; model?: string }

@@ -1,6 +1,6 @@
 import type { CommandRunResult } from '../../core/events/types.js'
 import type { ModApi } from '../../core/mod/api.js'
-import { SIDE_USAGE, sideAnswerOf, sideQuestionPrompt } from '../../core/loop/side-question.js'
+import { SIDE_USAGE, sideAnswerOf, sideQuestionPrompt } from '../../runtime/side-question.js'
 
 /**
  * `/btw <question>` sent as a prompt (`-p`, streaming input): the side question is asked over the
