@@ -29,8 +29,9 @@ export default defineConfig({
   test: {
     pool: 'forks',
     // The official Agent SDK that test/agent-sdk drives modloop with, installed apart (see its
-    // install.mjs); and the run's own temporary directory (see temp-root.ts).
-    globalSetup: ['test/agent-sdk/install.mjs', 'test/temp-root.ts'],
+    // install.mjs); the run's own temporary directory (see temp-root.ts); the MCP tests' server,
+    // bundled into it (see fixture-bundle.ts).
+    globalSetup: ['test/agent-sdk/install.mjs', 'test/temp-root.ts', 'test/mcp/fixture-bundle.ts'],
     // Most tests wait on child processes, sockets and terminals under tmux, so workers past the
     // cores keep them busy: on 2 cores three took the suite from 280-281 s to 237-240 s (two runs
     // each, all green); the default (cores - 1) ran it one file at a time.

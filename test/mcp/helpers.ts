@@ -13,7 +13,8 @@ import mcpMod from '../../mods/mcp/index.js'
 import { mcpOptions } from '../../mods/mcp/options.js'
 import { createFixtureServer } from './fixtures/server.mjs'
 
-export const FIXTURE = fileURLToPath(new URL('./fixtures/server.mjs', import.meta.url))
+/** The stdio fixture server's script: the run's bundle of it (fixture-bundle.ts), else its source. */
+export const FIXTURE = process.env.MODLOOP_TEST_MCP_FIXTURE ?? fileURLToPath(new URL('./fixtures/server.mjs', import.meta.url))
 
 /** The fixture as a stdio server config. */
 export const stdio = (extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [FIXTURE], ...extra })

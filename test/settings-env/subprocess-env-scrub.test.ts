@@ -1,12 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCRUBBED_VARIABLES, subprocessEnv } from '../../hooks-runner/scrub-env.js'
 import { runCli } from '../helpers/cli.js'
+import { FIXTURE } from '../mcp/helpers.js'
 
-const FIXTURE = resolve(fileURLToPath(import.meta.url), '../../mcp/fixtures/server.mjs')
 
 let dir: string
 beforeAll(async () => {
