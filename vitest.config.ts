@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { defineConfig } from 'vitest/config'
+import { SlowFirst } from './test/sequencer.js'
 
 // Every file shares its worker's module cache (isolate: false): a fresh process per file cost more
 // than most files' tests — each imported vitest, the SDK, zod, jiti and our tree again, ~130 s of
@@ -36,6 +37,8 @@ export default defineConfig({
     // cores keep them busy: on 2 cores three took the suite from 280-281 s to 237-240 s (two runs
     // each, all green); the default (cores - 1) ran it one file at a time.
     maxWorkers: 3,
+    // The slowest files first on a fresh clone too (see sequencer.ts).
+    sequence: { sequencer: SlowFirst },
     projects: [
       { test: { ...shared, name: 'modloop', include: ['test/**/*.test.ts'], exclude: [FLEET, ...exclude] } },
       // The fleet's files share one Postgres server, started only when one of them runs.
