@@ -11,7 +11,7 @@ describe.runIf(hasTmux)('the config in the terminal (tmux)', () => {
     const p = await suite.open([], where, { waitFor: 'trust this folder' })
     await p.keys('Enter')
     // The pane is 80 columns wide: a long line wraps anywhere, so the screen is read joined.
-    const screen = (await p.waitFor((text) => text.replace(/\n/g, '').includes('so it does nothing'))).replace(/\n/g, '')
+    const screen = await p.waitForText('so it does nothing')
     expect(screen).toContain('the mods entry { "name": "compactoin", "enabled": false } names no known mod')
     expect(screen).toContain('bash: option "timeotMs" is not among its options')
   })

@@ -65,6 +65,30 @@ export class Pane {
     return stdout
   }
 
+  /** The visible rows with the lines the terminal wrapped joined back, spaces at a wrap kept (tmux -J). */
+  async joined(): Promise<string> {
+    const { stdout } = await run('tmux', ['-L', this.socket, 'capture-pane', '-p', '-J', '-t', this.name])
+    return stdout
+  }
+
+  /**
+   * Polls until `text` shows as the program printed it, wherever the pane wrapped it: a line that
+   * holds a temporary path is as long as the path, and wraps anywhere. Answers the joined rows.
+   */
+  async waitForText(text: string, timeoutMs = 8000): Promise<string> {
+    const deadline = Date.now() + timeoutMs
+    let screen = ''
+    while (Date.now() < deadline) {
+      screen = await this.joined()
+      if (screen.includes(text)) {
+        await delay(REACTION_MS)
+        return screen
+      }
+      await delay(40)
+    }
+    throw new Error(`the pane never showed ${JSON.stringify(text)} (wrapped lines joined); it showed:\n${screen}`)
+  }
+
   /** The whole scrollback, not only the visible rows. */
   async history(): Promise<string> {
     const { stdout } = await run('tmux', ['-L', this.socket, 'capture-pane', '-p', '-S', '-', '-t', this.name])

@@ -59,12 +59,9 @@ describe.runIf(hasTmux)('sessions in the terminal (tmux)', () => {
     try {
       writeFileSync(lockPathOf(transcriptPath(where.cwd, firstId, env)), String(holder.pid))
       await send(p, `/resume ${firstId}`)
-      // The message names the lock file, whose path is as long as the temporary directory's: it
-      // wraps anywhere (a wrap at a space loses it), so the text is looked for with no white space.
-      const bare = (s: string) => s.replace(/\s+/g, '')
-      const joined = (text: string) => (screen: string) => bare(screen).includes(bare(text))
-      await p.waitFor(joined(`in use by process ${holder.pid}`))
-      await p.waitFor(joined('staying in this session'))
+      // The message names the lock file, whose path is as long as the temporary directory's.
+      await p.waitForText(`in use by process ${holder.pid}`)
+      await p.waitForText('staying in this session')
       await send(p, 'still here?')
       await p.waitFor('third answer')
       const messages = JSON.stringify(server().requests.at(-1)!.body.messages)
