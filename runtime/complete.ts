@@ -55,13 +55,20 @@ function textBlocks(given: string | CompleteBlock[]): SystemBlock[] {
  * anyway is not run, and the answer is the response's text.
  */
 export async function fork(session: Session, req: ForkRequest, signal?: AbortSignal): Promise<ForkResult> {
-  const main = session.root
-  if (main.messages.length === 0) return { isAnswered: false, reason: 'nothing-to-fork', usage: zeroUsage() }
-  const model = main.model
-  return answerOf(main, model, signal, async () => {
-    const request = await loopRequest(main, model, withPrompt(main.messages, req.prompt), undefined, 'fork')
+  return forkConversation(session.root, req, signal)
+}
+
+/**
+ * The same over one conversation of the session: the main one, or a subagent's (its child
+ * session), whose own model, prompt, tools and cache the request reuses.
+ */
+export async function forkConversation(conv: Session, req: ForkRequest, signal?: AbortSignal): Promise<ForkResult> {
+  if (conv.messages.length === 0) return { isAnswered: false, reason: 'nothing-to-fork', usage: zeroUsage() }
+  const model = conv.model
+  return answerOf(conv, model, signal, async () => {
+    const request = await loopRequest(conv, model, withPrompt(conv.messages, req.prompt), undefined, 'fork')
     const capped = req.maxTokens ? { ...request, max_tokens: Math.min(req.maxTokens, request.max_tokens) } : request
-    return withSessionReasoning(main, capped)
+    return withSessionReasoning(conv, capped)
   })
 }
 

@@ -41,6 +41,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(snapshotFlag(o) ? { systemPromptSnapshot: snapshotFlag(o) } : {}),
         // Read by the agent mod: a foreground subagent's text and thinking reach the stream too.
         ...(o.forwardSubagentText ? { forwardSubagentText: true } : {}),
+        // Read by the agent mod: running subagents are summarised now and then.
+        ...(o.agentProgressSummaries ? { agentProgressSummaries: true } : {}),
         // Read by the prompt-suggestions mod: a guess at the next prompt after each turn.
         ...(o.promptSuggestions ? { promptSuggestions: true } : {}),
         // Read by the permissions mod: the application's own workflow in the plan-mode reminder.

@@ -22,7 +22,7 @@ export const OPTION_SUPPORT = {
   pluginDelivery: 'noop', perTaskStopAffordance: 'noop', debug: 'yes', debugFile: 'yes',
   projectConfigRoot: 'no', toolConfig: 'no', onElicitation: 'no', onUserDialog: 'no', supportedDialogKinds: 'no', sessionStore: 'no',
   sessionStoreFlush: 'no', loadTimeoutMs: 'no', verbatimPrompts: 'yes', taskBudget: 'no', planModeInstructions: 'yes', promptSuggestions: 'yes',
-  agentProgressSummaries: 'no', resumeDropsTurn: 'no', managedSettings: 'no', skills: 'yes', title: 'yes',
+  agentProgressSummaries: 'yes', resumeDropsTurn: 'no', managedSettings: 'no', skills: 'yes', title: 'yes',
   appendSystemPrompt: 'modloop', config: 'modloop', configLabel: 'modloop', mods: 'modloop', bare: 'modloop', trustWorkspace: 'modloop',
   strictMods: 'modloop', watchMods: 'modloop', log: 'modloop', surface: 'modloop', isInteractive: 'modloop', disableSlashCommands: 'modloop',
   maxTokens: 'modloop', maxWaitTasksMs: 'modloop', modelProvider: 'modloop', script: 'modloop', host: 'modloop', builtins: 'modloop',

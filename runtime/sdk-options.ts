@@ -124,7 +124,11 @@ export interface SdkOnlyOptions {
   pluginDelivery?: 'argv' | 'initialize'
   /** A `prompt_suggestion` message (a guess at the next prompt) after each turn's result, from the second answer on. */
   promptSuggestions?: boolean
-  /** Progress summaries of running subagents. Not honoured: named once. */
+  /**
+   * Running subagents are summarised about every 30 s (a request over each one's conversation):
+   * a few words on what it does, as the `summary` of a task_progress message. Off by default;
+   * CLAUDE_CODE_DISABLE_AGENT_PROGRESS_SUMMARIES turns it off even when asked for.
+   */
   agentProgressSummaries?: boolean
   /** With resumeSessionAt: the turn the truncation may drop. Not honoured: named once. */
   resumeDropsTurn?: string

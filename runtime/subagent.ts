@@ -1,11 +1,13 @@
 import type { AgentSpawnInput } from '../core/events/types.js'
 import { envInteger } from '../core/env.js'
 import { resolveAlias } from '../core/model/aliases.js'
-import { uuid, type SDKMessage } from '../core/loop/messages.js'
+import { uuid, zeroUsage, type SDKMessage } from '../core/loop/messages.js'
 import { Session, type AgentScope } from '../core/loop/session.js'
 import { runTurn } from '../core/loop/turn.js'
 import { isRetry, retryProgress } from './subagent-retry.js'
-import type { SpawnAnswer, SpawnRequest, SubagentResult } from '../core/mod/contracts.js'
+import type { ForkRequest, SpawnAnswer, SpawnRequest, SubagentResult } from '../core/mod/contracts.js'
+import { ModloopError } from '../core/errors.js'
+import { forkConversation } from './complete.js'
 import type { ToolRegistry } from '../core/tools/registry.js'
 
 const SUBAGENT_PROMPT =
@@ -141,6 +143,11 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
       live().options.abortController = resumed
       running = run(text, false)
       return running
+    },
+    // Over its conversation as it stands, from outside its run (a progress summary while it works).
+    fork: async (fr: ForkRequest, options?: { signal?: AbortSignal }) => {
+      if (typeof fr?.prompt !== 'string' || fr.prompt === '') throw new ModloopError('MODLOOP_ERR_USAGE', `fork of agent ${agentId} needs { prompt }, a text that is not empty`, { field: 'prompt' })
+      return child ? forkConversation(child, fr, options?.signal) : { isAnswered: false as const, reason: 'nothing-to-fork' as const, usage: zeroUsage() }
     },
     release: () => {
       child = undefined

@@ -23,7 +23,7 @@ export function taskProgress(p: TaskProgressSpec, start: TaskStartSpec) {
   return {
     type: 'system' as const, subtype: 'task_progress', task_id: p.taskId, ...(start.toolUseId ? { tool_use_id: start.toolUseId } : {}),
     description: p.description, ...(start.subagentType ? { subagent_type: start.subagentType } : {}), usage: p.usage,
-    ...(p.lastToolName ? { last_tool_name: p.lastToolName } : {}),
+    ...(p.lastToolName ? { last_tool_name: p.lastToolName } : {}), ...(p.summary ? { summary: p.summary } : {}),
   }
 }
 

@@ -23,6 +23,7 @@ export interface InitializeRequest {
   additionalDirectories?: string[]
   forwardSubagentText?: boolean
   promptSuggestions?: boolean
+  agentProgressSummaries?: boolean
   [field: string]: unknown
 }
 
@@ -30,7 +31,7 @@ export interface InitializeRequest {
 const READ = new Set([
   'subtype', 'hooks', 'sdkMcpServers', 'sdkMcpServerConfigs', 'sdkMcpServerManifests', 'jsonSchema', 'systemPrompt', 'appendSystemPrompt', 'agents',
   'toolAliases', 'plugins', 'mcpServers', 'settings', 'disallowedTools', 'additionalDirectories', 'forwardSubagentText', 'perTaskStopAffordance',
-  'systemPromptSnapshot', 'title', 'promptSuggestions', 'skills', 'planModeInstructions',
+  'systemPromptSnapshot', 'title', 'promptSuggestions', 'agentProgressSummaries', 'skills', 'planModeInstructions',
 ])
 
 /**
@@ -61,6 +62,7 @@ export function initializeOptions(req: InitializeRequest, wire: Wire, proxies: M
   if (req.additionalDirectories?.length) options.additionalDirectories = req.additionalDirectories
   if (req.forwardSubagentText === true) options.forwardSubagentText = true
   if (req.promptSuggestions === true) options.promptSuggestions = true
+  if (req.agentProgressSummaries === true) options.agentProgressSummaries = true
   if (typeof req.planModeInstructions === 'string' && req.planModeInstructions.trim()) options.planModeInstructions = req.planModeInstructions
   // The SDK's `skills` option (it adds the Skill rules to --allowedTools itself).
   if (req.skills === 'all' || Array.isArray(req.skills)) options.skills = req.skills as QueryOptions['skills']

@@ -124,6 +124,12 @@ export interface SpawnedAgent {
   /** The messages its run ended without reading (events left out), taken from its inbox. */
   untold(): string[]
   resume(prompt: string, signal?: AbortSignal): Promise<SubagentResult>
+  /**
+   * One completion over its conversation as its next round would send it (its model, system
+   * prompt, tools and messages) plus `prompt`, as `$.model.fork` over the main one: its prompt
+   * cache serves most of it. `nothing-to-fork` once it is released.
+   */
+  fork(req: ForkRequest, options?: { signal?: AbortSignal }): Promise<ForkResult>
   /** Lets an ended one go for good: its session (its history) and its id in the root's list; it cannot be resumed after. */
   release(): void
 }
@@ -185,6 +191,8 @@ export interface TaskProgressSpec {
   /** The tool it called last. */
   lastToolName?: string
   usage: TaskUsage
+  /** A one-line status for the task's row: a subagent's progress summary (agentProgressSummaries). */
+  summary?: string
 }
 
 /** A running task as `$.task.list()` and `Query` report it. */

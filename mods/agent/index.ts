@@ -20,6 +20,7 @@ import { registerMainAgent, startMainAgent, type MainAgents } from './main-agent
 import { sdkAgents } from './sdk-agents.js'
 import { progressLine, type OutputLog } from './output-log.js'
 import { AgentProgress } from './agent-progress.js'
+import type { SummaryClock } from './progress-summary.js'
 import { agentInput, callAgent } from './run-agent.js'
 import { agentMentions } from './agent-mention.js'
 import { backgroundOff } from '../_shared/background-off.js'
@@ -34,6 +35,8 @@ const options = builtinOptions('agent', () => z.object({
   maxFinishedAgents: z.number().int().min(0).default(MAX_FINISHED_AGENTS),
   /** Read agent types from `.claude/agents` of the user and the project (Claude Code's safe mode reads none). */
   fileAgents: z.boolean().default(true),
+  /** The clock progress summaries are timed by; `$.clock` unless given (a test passes one it moves by hand). */
+  clock: z.custom<SummaryClock>((v) => typeof (v as SummaryClock)?.now === 'function' && typeof (v as SummaryClock)?.after === 'function', { message: 'expected a clock: { now(), after(ms, fn) }' }).optional(),
 }))
 
 /** `foregroundOnly`: nothing runs in the background (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS), so each call waits for its report. */
@@ -103,7 +106,7 @@ export default defineMod({
     registerMainAgent(on, main)
     // The output files of the subagents running now, by agent id: each of their messages goes to its file.
     const logs = new Map<string, OutputLog>()
-    const progress = new AgentProgress()
+    const progress = new AgentProgress(opts.clock ?? $.clock)
     on('session.message', async ($, e, next) => {
       const log = e.agentId ? logs.get(e.agentId) : undefined
       const line = log ? progressLine(e.message) : undefined
@@ -124,13 +127,15 @@ export default defineMod({
       hooks = hooksOf(agents)
       const spawn = $.agent.spawn as unknown as (req: SpawnRequest) => Promise<SpawnAnswer>
       const forwardText = flags.forwardSubagentText === true
-      const roster = new Roster({ $, spawn, logs, forwardText, progress }, e.sessionId, opts.maxFinishedAgents)
+      // As in Claude Code, the environment switch turns summaries off even when the option asks for them.
+      const summaries = flags.agentProgressSummaries === true && !envTrue($.env.get('CLAUDE_CODE_DISABLE_AGENT_PROGRESS_SUMMARIES'))
+      const roster = new Roster({ $, spawn, logs, forwardText, progress, summaries }, e.sessionId, opts.maxFinishedAgents)
       rosters.set(e.sessionId, roster)
       const call = async (i: AgentRunInput, ctx: ToolContext, heard?: (r: SubagentResult) => void): Promise<ToolOutput> => {
         const type = i.subagent_type ?? 'general-purpose'
         const def = findAgent(agents, type)
         if (!def) return failure(`Agent type "${type}" not found. Available agent types: ${[...agents.keys()].join(', ') || 'none'}`)
-        return callAgent({ $, spawn, logs, roster, forwardText, progress }, def, i, ctx, heard)
+        return callAgent({ $, spawn, logs, roster, forwardText, progress, summaries }, def, i, ctx, heard)
       }
       const foregroundOnly = backgroundOff($.env.all())
       await registerTool($, {
@@ -161,9 +166,9 @@ export default defineMod({
   },
 })
 
-interface LaunchFlags { agents?: unknown; agent?: unknown; forwardSubagentText?: unknown }
+interface LaunchFlags { agents?: unknown; agent?: unknown; forwardSubagentText?: unknown; agentProgressSummaries?: unknown }
 
-/** The launch options this mod reads: query()'s `agents`, `agent` and `forwardSubagentText`. */
+/** The launch options this mod reads: query()'s `agents`, `agent`, `forwardSubagentText` and `agentProgressSummaries`. */
 async function launchFlags($: ModApi): Promise<LaunchFlags> {
   try {
     return ((await $.settings.read({ source: 'flag' })) ?? {}) as LaunchFlags

@@ -41,6 +41,8 @@ export interface AgentRun {
   forwardText?: boolean
   /** Its task's progress on the stream: each subagent that is a task is started here, and ended by endRun. */
   progress?: AgentProgress
+  /** Its running subagents are summarised now and then (agentProgressSummaries). */
+  summaries?: boolean
 }
 
 const newAgentId = () => `a${randomHex(8)}`
@@ -133,7 +135,7 @@ export async function callAgent(
     run.roster?.ended(id, r.isError ? 'failed' : 'completed')
     return reportOutput(r, def, started.model, kept)
   }
-  run.progress?.start(id, worktree?.cwd ?? ctx.cwd)
+  run.progress?.start(id, worktree?.cwd ?? ctx.cwd, { description: i.description, ...(run.summaries ? { summarize: { $, fork: started.fork } } : {}) })
   // A fork skill waited for is part of its Skill call; one in the background is a task of its own.
   const ambient = i.skill !== undefined && !background
   const launched = await registry.launch({

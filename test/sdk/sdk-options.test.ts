@@ -89,7 +89,7 @@ describe('requests, logs and approvers', () => {
   it('betas go out as the anthropic-beta header; stderr hears the warnings', async () => {
     const heard: string[] = []
     const r = await runScript([{ reply: 'ok' }], 'hi', {
-      ...base(), log: undefined, betas: ['context-1m-2025-08-07'], stderr: (d) => void heard.push(d), sandbox: { enabled: true }, agentProgressSummaries: true,
+      ...base(), log: undefined, betas: ['context-1m-2025-08-07'], stderr: (d) => void heard.push(d), sandbox: { enabled: true }, taskBudget: { total: 1000 },
       hooks: { Stop: [{ hooks: [async () => ({})] }] },
       ...({ notAnOption: true } as object),
     })
@@ -97,7 +97,7 @@ describe('requests, logs and approvers', () => {
     const text = heard.join('')
     expect(text).toContain('unknown option "notAnOption"')
     expect(text).toContain('option "sandbox" is accepted but NOT enforced')
-    expect(text).toContain('option "agentProgressSummaries" is accepted but not honoured')
+    expect(text).toContain('option "taskBudget" is accepted but not honoured')
     // No shell-hooks mod in this session: the callbacks would never run.
     expect(text).toMatch(/option "hooks" is set, but no loaded mod reads it/)
   })
