@@ -85,6 +85,8 @@ export interface TaskRecord {
   startTime: number
   endTime?: number
   summary?: string
+  /** Its latest one-line status while it runs: a subagent's progress summary (agentProgressSummaries). */
+  activity?: string
   error?: string
   /** Why it ended as it did when no outcome says (a process that died with it running). */
   note?: string
@@ -126,6 +128,8 @@ export interface TaskRegistry {
   notify(id: string, report: { summary: string; event: string }): boolean
   /** Stops the tasks a subagent started (`startedBy`) that still run: it has ended. */
   stopStartedBy(agentId: string): Promise<void>
+  /** Sets a running task's one-line status (`activity`, which `/tasks` shows); nothing for one that is not running. */
+  setActivity(id: string, text: string): void
 }
 
 declare module '../../core/mod/capabilities.js' {

@@ -16,8 +16,8 @@ interface Run {
   summaries?: ProgressSummaries
 }
 
-/** With agentProgressSummaries on: the session's mod API and the subagent's fork. */
-export interface Summarize { $: ModApi; fork: ForkFn }
+/** With agentProgressSummaries on: the session's mod API, the subagent's fork, and who keeps its latest summary (its task's row). */
+export interface Summarize { $: ModApi; fork: ForkFn; keep?: (summary: string) => void }
 
 /**
  * How far each subagent that is a task has got, as Claude Code shows it: before each of its tool
@@ -35,10 +35,13 @@ export class AgentProgress {
     const run: Run = { startedAt: this.clock.now(), toolUses: 0, cwd, description: o.description, tokens: 0 }
     const s = o.summarize
     if (s) {
-      run.summaries = new ProgressSummaries(this.clock, s.fork, (summary) => s.$.task.progress({
-        taskId: agentId, description: run.activity ?? run.description, ...(run.lastToolName ? { lastToolName: run.lastToolName } : {}),
-        usage: this.usage(run), summary,
-      }), (line) => s.$.log.debug(line))
+      run.summaries = new ProgressSummaries(this.clock, s.fork, async (summary) => {
+        s.keep?.(summary)
+        await s.$.task.progress({
+          taskId: agentId, description: run.activity ?? run.description, ...(run.lastToolName ? { lastToolName: run.lastToolName } : {}),
+          usage: this.usage(run), summary,
+        })
+      }, (line) => s.$.log.debug(line))
     }
     this.runs.set(agentId, run)
   }

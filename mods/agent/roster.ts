@@ -106,7 +106,7 @@ export class Roster implements Subagents {
     entry.status = 'running'
     const log = new OutputLog(registry.outputFileFor(id), (m) => $.log.warn(m))
     logs.set(id, log)
-    this.run.progress?.start(id, entry.cwd, { description, ...(this.run.summaries ? { summarize: { $, fork: (r, o) => entry.handle.fork(r, o) } } : {}) })
+    this.run.progress?.start(id, entry.cwd, { description, ...(this.run.summaries ? { summarize: { $, fork: (r, o) => entry.handle.fork(r, o), keep: (t) => registry.setActivity(id, t) } } : {}) })
     const launched = await registry.launch({
       id, type: 'local_agent', description, background: true, toolUseId, subagentType: entry.type, prompt: text, holdsSession: true,
       run: async (task) => {

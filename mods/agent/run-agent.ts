@@ -135,7 +135,7 @@ export async function callAgent(
     run.roster?.ended(id, r.isError ? 'failed' : 'completed')
     return reportOutput(r, def, started.model, kept)
   }
-  run.progress?.start(id, worktree?.cwd ?? ctx.cwd, { description: i.description, ...(run.summaries ? { summarize: { $, fork: started.fork } } : {}) })
+  run.progress?.start(id, worktree?.cwd ?? ctx.cwd, { description: i.description, ...(run.summaries ? { summarize: { $, fork: started.fork, keep: (t: string) => registry.setActivity(id, t) } } : {}) })
   // A fork skill waited for is part of its Skill call; one in the background is a task of its own.
   const ambient = i.skill !== undefined && !background
   const launched = await registry.launch({

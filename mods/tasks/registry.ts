@@ -137,6 +137,11 @@ export class SessionTaskRegistry implements TaskRegistry {
     return [...this.entries.values()].map((e) => ({ ...e.record }))
   }
 
+  setActivity(id: string, text: string): void {
+    const e = this.entries.get(id)
+    if (e?.record.status === 'running') e.record.activity = text
+  }
+
   get(id: string): TaskRecord | undefined {
     const e = this.entries.get(id)
     return e ? { ...e.record } : undefined

@@ -5,7 +5,8 @@ const KINDS: Record<TaskRecord['type'], string> = { local_bash: 'shell', local_a
 /**
  * `/tasks` (Claude Code's other name: `/bashes`): the session's background work as text, as
  * Claude Code's panel lists it — each shell and subagent with its id, status, how long it ran and
- * its output file, the finished ones included. `/tasks stop <id>` stops one that runs, as the
+ * its output file, the finished ones included, and what a running subagent is doing when it is
+ * summarised (agentProgressSummaries). `/tasks stop <id>` stops one that runs, as the
  * panel's stop key does; the model is told with a notification turn, as when a task ends by itself,
  * since it started the task and did not stop it.
  */
@@ -28,7 +29,9 @@ function listText(records: readonly TaskRecord[], now: number): string {
   const rows = sorted.map((r) => {
     const what = r.type === 'local_bash' && r.command ? r.command : `${r.description}${r.subagentType ? ` (${r.subagentType})` : ''}`
     const cells = [r.id, KINDS[r.type], r.status, duration((r.endTime ?? now) - r.startTime)]
-    return [`  ${cells.join('  ')}  ${oneLine(what)}`, `    output: ${r.outputFile}`].join('\n')
+    // A running subagent's latest progress summary, as Claude Code's panel shows it on its row.
+    const doing = r.status === 'running' && r.activity ? [`    now: ${oneLine(r.activity)}`] : []
+    return [`  ${cells.join('  ')}  ${oneLine(what)}`, ...doing, `    output: ${r.outputFile}`].join('\n')
   })
   return [`Tasks (${records.length}, ${running} running):`, ...rows].join('\n')
 }

@@ -6,6 +6,7 @@ import type { SDKMessage } from '../../core/loop/messages.js'
 import { ManualClock } from '../../testing/manual-clock.js'
 import { query } from '../../entry.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { channel } from '../helpers/channel.js'
 import { gates, lastUserText, system, type TaskRun } from '../tasks/helpers.js'
 
 let cwd: string
@@ -31,17 +32,18 @@ const options = (clock: ManualClock, extra: Record<string, unknown> = {}) => ({
  * the clock's timer (the 30 s tick) and watches the stream. `onProgress` hears each task_progress
  * and the requests the server has had so far.
  */
-async function run(script: unknown[], clock: ManualClock, onProgress: (m: Record<string, any>, open: (label: string) => void, requests: { body: any }[]) => unknown, extra?: Record<string, unknown>): Promise<TaskRun> {
+async function run(script: unknown[], clock: ManualClock, onProgress: (m: Record<string, any>, open: (label: string) => void, requests: { body: any }[]) => unknown, extra?: Record<string, unknown>, input?: { prompt: AsyncIterable<any>; onResult: (m: Record<string, any>, open: (label: string) => void) => void }): Promise<TaskRun> {
   const g = gates()
   const o = options(clock, extra)
   const server = await startFakeAnthropic({ script })
   const messages: SDKMessage[] = []
   let error: unknown
   try {
-    const q = query({ prompt: 'go', options: { bare: true, ...o, mods: [...(o.mods as unknown[]), g.mod] as never, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', ...o.env } } })
+    const q = query({ prompt: input?.prompt ?? 'go', options: { bare: true, ...o, mods: [...(o.mods as unknown[]), g.mod] as never, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', ...o.env } } })
     for await (const m of q) {
       messages.push(m)
       if (m.type === 'system' && m.subtype === 'task_progress') await onProgress(m as Record<string, any>, g.open, server.requests)
+      if (m.type === 'result') input?.onResult(m as Record<string, any>, g.open)
     }
   } catch (err) {
     error = err
@@ -109,6 +111,32 @@ describe('agentProgressSummaries', () => {
     expect(r.requests.filter((q) => isSummaryAsk(q.body))).toHaveLength(1)
     expect(system(r, 'task_progress').map((m) => m.summary)).toEqual([undefined])
     expect(system(r, 'task_notification').map((m) => m.status)).toEqual(['completed'])
+  })
+
+  it('/tasks shows a running subagent\'s latest summary on its row', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 5, 10))
+    const ch = channel()
+    ch.send('go')
+    const r = await run([
+      summaryStep('Counting the notes in docs/'),
+      { reply: [agentCall(true)] },
+      { reply: 'launched' },
+      sub(gate('one')),
+      sub('3 notes'),
+      { reply: 'noted' },
+    ], clock, (m) => {
+      if (!m.summary) clock.runNext()
+      else ch.send('/tasks')
+    }, {}, {
+      prompt: ch.input,
+      onResult: (m, open) => {
+        if (m.local_command) open('one')
+        if (m.result === 'noted') ch.close()
+      },
+    })
+    expect(r.error).toBeUndefined()
+    const listed = r.results.find((m) => m.local_command)?.result ?? ''
+    expect(listed).toMatch(/^Tasks \(1, 1 running\):\n {2}a\w+ {2}subagent {2}running {2}\d+s {2}count the notes \(general-purpose\)\n {4}now: Counting the notes in docs\/\n {4}output: /)
   })
 
   it('without the option, or with CLAUDE_CODE_DISABLE_AGENT_PROGRESS_SUMMARIES, nothing is timed or asked', async () => {
