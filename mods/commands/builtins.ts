@@ -13,6 +13,9 @@ export const BUILTINS = [
   { name: 'status', description: "Show modloop's version, the session, its folder, model, permission mode and MCP servers" },
   { name: 'reload-skills', description: 'Read the skill and command directories again: skills added or changed on disk run without a restart' },
   { name: 'export', description: 'Write the conversation as plain text to a file (default: named for the time and the first prompt, in the session folder)', argumentHint: '[file]' },
+  { name: 'config', description: 'Show the settings modloop reads, or change one: /config <key>=<value> writes it where Claude Code keeps it', argumentHint: '[key=value]' },
+  // Claude Code's other name for /config.
+  { name: 'settings', description: 'Show or change the settings (as /config)', argumentHint: '[key=value]' },
   { name: 'btw', description: 'Ask a quick side question about the conversation: answered without tools, and neither it nor the answer joins the history', argumentHint: '<question>' },
 ] as const
 

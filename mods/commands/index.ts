@@ -70,7 +70,7 @@ export default defineMod({
   description: 'Custom slash commands, skills and the Skill tool, /help, /mods, /clear, /cost, /export, /reload-skills and /btw',
   options,
   provides: ['commands', 'skillReload'],
-  uses: { loadedPlugins: 'optional', agents: 'optional', serverStatus: 'optional', permissionMode: 'optional', settingsFiles: 'optional' },
+  uses: { loadedPlugins: 'optional', agents: 'optional', serverStatus: 'optional', permissionMode: 'optional', settingsFiles: 'optional', outputStyleList: 'optional' },
   register(on, opts, $) {
     const sessions = new Map<string, SessionCommands>()
     const running = new RunningInvocation()
@@ -232,6 +232,8 @@ export default defineMod({
       }
       if (opts.builtins && e.command === 'export') return { output: await exportCommand($, e.args, new Date($.clock.now())) }
       if (opts.builtins && e.command === 'btw') return btwCommand($, e.args)
+      // Its code loads when it first runs: most sessions never change a setting.
+      if (opts.builtins && (e.command === 'config' || e.command === 'settings')) return (await import('./config-command.js')).configCommand($, e.args)
       // `/reset` and `/new` are /clear's other names (spec §6.1), unless the project has commands of its own by them.
       if (opts.builtins && (e.command === 'clear' || (CLEAR_ALIASES.has(e.command) && !mine.prompts.has(e.command)))) {
         const { sessionId } = (await $.session.clear()) as { sessionId: string }

@@ -6,6 +6,8 @@ import { toolResultsDirOf } from '../_shared/session-dir.js'
 import { AutoCompaction, type Policy } from './auto.js'
 import { summarize } from './summarize.js'
 import { autoThreshold } from './threshold.js'
+import { AutoCompactSetting } from './auto-compact-setting.js'
+import { globalConfigFile } from '../_shared/config-places.js'
 import { envTrue } from '../../core/env.js'
 import { persistResult } from './tool-results.js'
 import { describeError } from '../../core/errors.js'
@@ -15,7 +17,7 @@ import { builtinOptions } from '../_shared/builtin-options.js'
 const COMPACTABLE = ['Bash', 'Glob', 'Grep', 'Read', 'WebFetch', 'WebSearch', 'Edit', 'Write']
 
 const options = builtinOptions('compaction', () => z.object({
-  /** Auto compaction on or off (`DISABLE_AUTO_COMPACT=1` turns it off too; `/compact` always works). */
+  /** Auto compaction on or off (`DISABLE_AUTO_COMPACT=1` or `"autoCompactEnabled": false` in `~/.claude.json` turn it off too; `/compact` always works). */
   auto: z.boolean().default(true),
   /** The context size (tokens) that triggers auto compaction; default: the window minus reply room and a margin. */
   thresholdTokens: z.number().int().positive().optional(),
@@ -68,13 +70,15 @@ export default defineMod({
   configKeys: { compaction: (options, value) => ({ ...(value as Record<string, unknown>), ...options }) },
   register(on, opts) {
     const auto = new AutoCompaction()
+    const setting = new AutoCompactSetting()
+    const refresh = ($: ModApi) => setting.refresh(globalConfigFile((name) => $.env.get(name)), (t) => $.log.warn(t))
     let policy: Policy = {}
     let threshold = 0
 
     // The threshold follows the model: the window-based one is worked out again for each.
     const follow = ($: ModApi, model = $.session.model() as string) => {
       const env = (name: string) => $.env.get(name)
-      const at = opts.auto ? autoThreshold({ model, thresholdTokens: opts.thresholdTokens, env, warn: (t) => $.log.warn(t) }) : undefined
+      const at = opts.auto && setting.enabled ? autoThreshold({ model, thresholdTokens: opts.thresholdTokens, env, warn: (t) => $.log.warn(t) }) : undefined
       const reference = at ?? autoThreshold({ model, thresholdTokens: opts.thresholdTokens, env: () => undefined, warn: () => {} })!
       policy = {
         ...(at !== undefined ? { autoAt: at } : {}),
@@ -86,13 +90,15 @@ export default defineMod({
     }
 
     on('session.start', async ($, e, next) => {
+      await refresh($)
       follow($)
       await registerCommands($, [{ name: 'compact', description: 'Summarize the conversation so far to free context', argumentHint: '[focus instructions]', kind: 'local' }])
       return next(e)
     })
 
-    // The model may have changed between turns.
-    on('turn.start', ($, e, next) => {
+    // The model may have changed between turns, and so may ~/.claude.json's autoCompactEnabled (/config).
+    on('turn.start', async ($, e, next) => {
+      await refresh($)
       follow($)
       return next(e)
     })
@@ -124,6 +130,7 @@ export default defineMod({
     on('session.compact', ($, e, next) => {
       if (envTrue($.env.get('DISABLE_COMPACT'))) return { skip: 'compaction is disabled (DISABLE_COMPACT)' }
       if (e.trigger === 'auto' && !opts.auto) return { skip: 'automatic compaction is off' }
+      if (e.trigger === 'auto' && !setting.enabled) return { skip: 'automatic compaction is off (autoCompactEnabled: false)' }
       return summarize($, e, summaryOptions(opts, threshold)).catch((err: unknown) => ({ skip: `compaction failed: ${describeError(err)}`, isFailed: true as const }))
     }, { stage: STAGE.last, budgetMs: 600_000 })
 

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { boundaries, mainRequests } from './helpers.js'
 import { longProject, ROUNDS, type LongProject } from './long-session.js'
@@ -42,6 +44,17 @@ describe('with the compaction mod disabled', () => {
     expect(r.messages.at(-1)).toMatchObject({ type: 'result', is_error: true, terminal_reason: 'prompt_too_long', result: 'Prompt is too long' })
     expect(r.requests).toHaveLength(2)
     expect(boundaries(r.messages)).toEqual([])
+  })
+
+  it('with it enabled, "autoCompactEnabled": false in ~/.claude.json (what /config writes) leaves the same session uncompacted', async () => {
+    const claude = join(on.dir, 'claude-config')
+    await mkdir(claude, { recursive: true })
+    await writeFile(join(claude, '.claude.json'), JSON.stringify({ autoCompactEnabled: false }))
+    const script = [...Array.from({ length: ROUNDS }, (_, i) => on.round(i + 1, `SUMMARY-${i + 1}`)), { reply: 'done' }]
+    const r = await on.run(script, { ...LOW, CLAUDE_CONFIG_DIR: claude })
+    expect(r.messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'done' })
+    expect(boundaries(r.messages)).toEqual([])
+    expect(r.requests).toHaveLength(ROUNDS + 1)
   })
 
   it('the same session with it enabled compacts under the same threshold', async () => {

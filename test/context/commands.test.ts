@@ -182,6 +182,7 @@ describe('slash commands from .claude/commands', () => {
       '/broken - Broken body $ARGUMENTS (project)',
       '/btw <question> - Ask a quick side question about the conversation: answered without tools, and neither it nor the answer joins the history',
       '/clear - Start a new conversation: the history is dropped and a new session id begins',
+      '/config [key=value] - Show the settings modloop reads, or change one: /config <key>=<value> writes it where Claude Code keeps it',
       '/context - Show how full the context window is and how much room is left',
       "/cost - Show the session's cost, API and wall time, and tokens by model",
       '/export [file] - Write the conversation as plain text to a file (default: named for the time and the first prompt, in the session folder)',
@@ -197,6 +198,7 @@ describe('slash commands from .claude/commands', () => {
       '/reload-skills - Read the skill and command directories again: skills added or changed on disk run without a restart',
       '/review [file] [focus] - Review a file (project)',
       '/secret - Hidden from the model (project skill)',
+      '/settings [key=value] - Show or change the settings (as /config)',
       "/status - Show modloop's version, the session, its folder, model, permission mode and MCP servers",
       "/usage - Show the session's cost, API and wall time, and tokens by model (as /cost)",
       '/user-cmd - From home (user)',
@@ -209,7 +211,7 @@ describe('slash commands from .claude/commands', () => {
     expect(run.requests).toHaveLength(0)
     const lines = (run.result.result as string).split('\n')
     expect(lines[0]).toMatch(/^Mods \(\d+, in load order\):$/)
-    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) - Custom slash commands.*; commands: \/broken, \/btw, \/clear, \/context, \/cost, \/export, \/git:status, \/help, /))
+    expect(lines).toContainEqual(expect.stringMatching(/^commands \(query\(\) options\) - Custom slash commands.*; commands: \/broken, \/btw, \/clear, \/config, \/context, \/cost, \/export, \/git:status, \/help, /))
     expect(lines).toContainEqual(expect.stringMatching(/^memory \(query\(\) options\) - CLAUDE\.md and AGENTS\.md memory files/))
     expect(lines.find((l) => l.startsWith('memory'))).toMatch(/; commands: \/init, \/memory$/)
     expect(lines.find((l) => l.startsWith('mentions'))).not.toContain('commands:')

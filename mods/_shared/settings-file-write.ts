@@ -1,0 +1,58 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { describeError } from '../../core/errors.js'
+
+/** The JSON object a settings or config file holds; {} when it does not exist yet. */
+export async function readJsonObject(file: string): Promise<Record<string, unknown>> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    throw new Error(`${file} cannot be read: ${describeError(err)}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${describeError(err)}`)
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error(`${file} does not hold a JSON object`)
+  return json as Record<string, unknown>
+}
+
+/**
+ * Sets one key of a settings file (`path` walks nested objects: ['permissions', 'defaultMode']),
+ * or removes it when `value` is undefined, keeping every other key as written. The file and its
+ * folder are created when missing; a file that is not a JSON object is left alone (an error names
+ * it) rather than overwritten. The new text goes to a temporary file renamed over the old one, so
+ * a reader never sees half of it.
+ */
+export async function setSettingsKey(file: string, path: readonly string[], value: unknown): Promise<void> {
+  const root = await readJsonObject(file)
+  let node = root
+  for (const key of path.slice(0, -1)) {
+    const child = node[key]
+    if (child !== undefined && (typeof child !== 'object' || child === null || Array.isArray(child))) {
+      throw new Error(`${file}: "${path.slice(0, path.indexOf(key) + 1).join('.')}" is not an object; not changed`)
+    }
+    node = (node[key] ??= {}) as Record<string, unknown>
+  }
+  const last = path.at(-1)!
+  if (value === undefined) delete node[last]
+  else node[last] = value
+  await mkdir(dirname(file), { recursive: true })
+  const temp = `${file}.${process.pid}.tmp`
+  await writeFile(temp, `${JSON.stringify(root, null, 2)}\n`)
+  await rename(temp, file)
+}
+
+/** The value at `path` of a settings object, undefined where any step is missing. */
+export function valueAt(settings: Record<string, unknown>, path: readonly string[]): unknown {
+  let node: unknown = settings
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined
+    node = (node as Record<string, unknown>)[key]
+  }
+  return node
+}
