@@ -116,10 +116,12 @@ export class App {
     }
   }
 
-  /** Opens a chooser and answers its pick; several wait their turn. */
-  choose<T>(title: string[], choices: Choice<T>[], cancel: T): Promise<Chosen<T>> {
+  /** Opens a chooser (highlighting choice `start`) and answers its pick; several wait their turn. */
+  choose<T>(title: string[], choices: Choice<T>[], cancel: T, start = 0): Promise<Chosen<T>> {
     return new Promise((resolve) => {
-      this.open(new Chooser<T>(title, choices, resolve, cancel))
+      const chooser = new Chooser<T>(title, choices, resolve, cancel)
+      chooser.index = Math.min(Math.max(0, start), Math.max(0, choices.length - 1))
+      this.open(chooser)
     })
   }
 

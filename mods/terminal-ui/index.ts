@@ -18,6 +18,8 @@ export interface UiBridge {
   /** `/resume [id]`: the terminal picks and opens that session once this turn ends. */
   requestResume(id: string): void
   requestExit(): void
+  /** `/config` alone: the settings panel opens over the prompt. */
+  openConfig(): void
 }
 
 /** terminal-ui's surface (the `surface.terminal` capability): the terminal connects each session's bridge through it. */
@@ -47,7 +49,7 @@ interface Listed { name: string; description: string; plugin?: string }
 export default defineMod({
   name: 'terminal-ui',
   description: 'The interactive terminal: prompt, rendering, permission asks, terminal commands',
-  uses: { permissions: 'optional', permissionMode: 'optional', userShell: 'optional', statusLineSetting: 'optional', enteredWorktree: 'optional' },
+  uses: { permissions: 'optional', permissionMode: 'optional', userShell: 'optional', statusLineSetting: 'optional', enteredWorktree: 'optional', outputStyleList: 'optional' },
   provides: ['surface.terminal'],
   register(on, _options, $) {
     let bridge: UiBridge | undefined
@@ -98,6 +100,12 @@ export default defineMod({
           return { output: '' }
         case 'exit':
           bridge.requestExit()
+          return { output: '' }
+        // With a key=value it is the commands mod's text form, as in -p.
+        case 'config':
+        case 'settings':
+          if (e.args.trim()) return next(e)
+          bridge.openConfig()
           return { output: '' }
         default: return next(e)
       }

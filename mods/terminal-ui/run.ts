@@ -20,6 +20,7 @@ import type { Chooser } from './chooser.js'
 import { ASK_USER_TOOL } from '../ask-user/name.js'
 import type { PermissionUpdate } from '../../core/events/types.js'
 import { pickSession, resumable, showResumed } from './resume.js'
+import { openConfigPanel } from './config-panel.js'
 import type { InteractiveContext } from './surface.js'
 import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
@@ -178,6 +179,9 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       modsText: () => modsText(host, configFile),
       requestResume: (id) => { resumeAsked = id },
       requestExit: () => { exitRequested = true },
+      openConfig: () => {
+        if ($) void openConfigPanel(app, $, say).catch((err: unknown) => say(`the settings panel failed: ${describeError(err)}`, 'error'))
+      },
     })
     // The time a call waits for the person's answer is not the call's: its line leaves it out.
     const canUseTool = (tool: string, toolInput: Record<string, unknown>, o: { signal: AbortSignal; decisionReason?: string; toolUseID?: string; suggestions?: PermissionUpdate[] }) => {
