@@ -95,6 +95,8 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await p.type('/co')
     await p.waitFor('❯ /compact')
     await p.keys('Down')
+    await p.waitFor('❯ /config')
+    await p.keys('Down')
     await p.waitFor('❯ /context')
     await p.keys('Enter')
     await p.waitFor(/Context: .* tokens \(\d+%\)/)
