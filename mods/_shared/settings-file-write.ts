@@ -1,25 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { describeError } from '../../core/errors.js'
-
-/** The JSON object a settings or config file holds; {} when it does not exist yet. */
-export async function readJsonObject(file: string): Promise<Record<string, unknown>> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw new Error(`${file} cannot be read: ${describeError(err)}`)
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON: ${describeError(err)}`)
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error(`${file} does not hold a JSON object`)
-  return json as Record<string, unknown>
-}
+import { readJsonObject } from './json-file.js'
 
 /**
  * Sets one key of a settings file (`path` walks nested objects: ['permissions', 'defaultMode']),

@@ -1,6 +1,7 @@
 import { PERMISSION_MODES } from '../../core/permission-modes.js'
 import { globalConfigFile, localSettingsFile, userSettingsFile } from '../_shared/config-places.js'
-import { readJsonObject, setSettingsKey, valueAt } from '../_shared/settings-file-write.js'
+import { readJsonObject } from '../_shared/json-file.js'
+import { setSettingsKey, valueAt } from '../_shared/settings-file-write.js'
 
 type Env = (name: string) => string | undefined
 

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { readJsonObject } from '../_shared/settings-file-write.js'
+import { readJsonObject } from '../_shared/json-file.js'
 
 /**
  * Claude Code's `autoCompactEnabled`, kept in its global config (`~/.claude.json`), not in

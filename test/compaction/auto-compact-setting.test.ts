@@ -46,7 +46,7 @@ describe("~/.claude.json's autoCompactEnabled", () => {
     expect(s.enabled).toBe(true)
     expect(warnings).toEqual([
       `${file}: "autoCompactEnabled" must be true or false; ignored`,
-      expect.stringMatching(new RegExp(`^${file} is not valid JSON: .*; autoCompactEnabled is not read from it$`)),
+      expect.stringMatching(new RegExp(`^${file} is not valid JSON .*; autoCompactEnabled is not read from it$`)),
     ])
   })
 })
