@@ -4,15 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../cli/main.js'
 import { ManualClock } from '../../testing/manual-clock.js'
-import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { line, streamSession } from '../helpers/stream-session.js'
 
 let dir: string
 beforeAll(async () => { dir = await realpath(await mkdtemp(join(tmpdir(), 'modloop-progress-cli-'))) })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
-const line = (o: object) => `${JSON.stringify(o)}\n`
 const SIDE = 'side job: count the notes'
 
 describe('agentProgressSummaries through the SDK transport', () => {
@@ -23,48 +21,30 @@ describe('agentProgressSummaries through the SDK transport', () => {
     await writeFile(join(dir, 'modloop.config.mjs'), 'export default { extends: \'modloop\', mods: [[\'agent\', { clock: globalThis.__progressClock }]] }\n')
     // The subagent's command waits for a file the test writes once it has seen the summary.
     const waitFor = join(dir, 'go')
-    const server = await startFakeAnthropic({
-      script: [
-        { reply: 'Counting the notes', when: { lastUserText: '[Progress summary]' } },
-        { reply: [{ tool_use: { id: 'toolu_agent', name: 'Agent', input: { description: 'count the notes', prompt: SIDE, run_in_background: false } } }] },
-        { reply: [{ tool_use: { id: 'toolu_wait', name: 'Bash', input: { command: `while [ ! -f '${waitFor}' ]; do sleep 0.05; done`, description: 'wait for the notes' } } }], when: { firstUserText: SIDE } },
-        { reply: '3 notes', when: { firstUserText: SIDE } },
-        { reply: 'done' },
-      ],
-    })
-    const stdin = new PassThrough()
-    const out: any[] = []
-    let err = ''
-    let partial = ''
-    const io = {
-      stdout: {
-        write: (t: string) => {
-          const lines = (partial + t).split('\n')
-          partial = lines.pop()!
-          for (const l of lines) {
-            const m = JSON.parse(l)
-            out.push(m)
-            if (m.type === 'system' && m.subtype === 'task_progress') {
-              if (m.summary) void writeFile(waitFor, '')
-              else clock.runNext()
-            }
-            if (m.type === 'result') stdin.end()
-          }
-        },
-      },
-      stderr: { write: (t: string) => (err += t) },
-      stdin, cwd: dir,
-      env: { ...process.env, HOME: dir, MODLOOP_HOME: join(dir, 'home'), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1' },
+    const on = (m: any, stdin: PassThrough) => {
+      if (m.type === 'system' && m.subtype === 'task_progress') {
+        if (m.summary) void writeFile(waitFor, '')
+        else clock.runNext()
+      }
+      if (m.type === 'result') stdin.end()
     }
+    const s = await streamSession([
+      { reply: 'Counting the notes', when: { lastUserText: '[Progress summary]' } },
+      { reply: [{ tool_use: { id: 'toolu_agent', name: 'Agent', input: { description: 'count the notes', prompt: SIDE, run_in_background: false } } }] },
+      { reply: [{ tool_use: { id: 'toolu_wait', name: 'Bash', input: { command: `while [ ! -f '${waitFor}' ]; do sleep 0.05; done`, description: 'wait for the notes' } } }], when: { firstUserText: SIDE } },
+      { reply: '3 notes', when: { firstUserText: SIDE } },
+      { reply: 'done' },
+    ], ['--permission-mode', 'bypassPermissions'], on, dir, { HOME: dir, MODLOOP_HOME: join(dir, 'home') })
+    const { server, out } = s
     try {
-      const code = main(['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--permission-mode', 'bypassPermissions'], io as never)
-      stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', agentProgressSummaries: true } }))
-      stdin.write(line({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: 'go' }] }, parent_tool_use_id: null }))
-      expect(await code).toBe(0)
+      s.stdin.write(line({ type: 'control_request', request_id: 'init', request: { subtype: 'initialize', agentProgressSummaries: true } }))
+      s.stdin.write(line({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: 'go' }] }, parent_tool_use_id: null }))
+      expect(await s.code).toBe(0)
     } finally {
       await server.close()
       delete (globalThis as { __progressClock?: ManualClock }).__progressClock
     }
+    const err = s.err()
     expect(err).not.toContain('not honoured')
     expect(existsSync(waitFor)).toBe(true)
     const progress = out.filter((m) => m.type === 'system' && m.subtype === 'task_progress')

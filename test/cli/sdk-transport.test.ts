@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../cli/main.js'
-import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { line, streamSession } from '../helpers/stream-session.js'
 
 // The Agent SDK's transport, driven in process by hand: what the SDK writes on stdin, line by line.
 
@@ -13,36 +12,9 @@ let dir: string
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'modloop-sdk-transport-')) })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
-const SDK_ARGS = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json']
+/** The shared stream session, in this file's directory unless told otherwise. */
+const session = (script: unknown, args: string[], on: (line: any, stdin: PassThrough) => void, cwd = dir) => streamSession(script, args, on, cwd)
 
-/** Runs the CLI with a stdin the test writes to; `on` sees each line out as it is written. */
-async function session(script: unknown, args: string[], on: (line: any, stdin: PassThrough) => void, cwd = dir) {
-  const server = await startFakeAnthropic({ script })
-  const stdin = new PassThrough()
-  const out: any[] = []
-  let err = ''
-  let partial = ''
-  const io = {
-    stdout: {
-      write: (t: string) => {
-        const lines = (partial + t).split('\n')
-        partial = lines.pop()!
-        for (const l of lines) {
-          const m = JSON.parse(l)
-          out.push(m)
-          on(m, stdin)
-        }
-      },
-    },
-    stderr: { write: (t: string) => (err += t) },
-    stdin, cwd,
-    env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1' },
-  }
-  const code = main([...SDK_ARGS, ...args], io as never)
-  return { server, stdin, out, err: () => err, code }
-}
-
-const line = (o: object) => `${JSON.stringify(o)}\n`
 const user = (text: string) => line({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null })
 
 describe('the SDK transport', () => {
