@@ -1,6 +1,7 @@
 import type { ModApi } from '../../core/mod/api.js'
 import { describeError } from '../../core/errors.js'
-import { CONFIG_SETTINGS, currentValue, fileOf, findSetting, parseValue, writeSetting, type ConfigSetting } from './config-settings.js'
+import { readJsonObject } from '../_shared/json-file.js'
+import { CONFIG_SETTINGS, fileOf, findSetting, parseValue, shownValue, writeSetting, type ConfigSetting } from './config-settings.js'
 
 const USAGE = 'Change one with /config <key>=<value>, e.g. /config autoCompactEnabled=false.'
 
@@ -14,21 +15,29 @@ export function styleNames($: ModApi): string[] | undefined {
   return $.capability.use('outputStyleList')?.names($.session.id() as string)
 }
 
-/** One row of the settings as text: label, key, value, where it is kept and when a change applies. */
-export async function settingRow($: ModApi, s: ConfigSetting): Promise<{ setting: ConfigSetting; value: string; set: boolean; file: string }> {
+export interface SettingRow { setting: ConfigSetting; value: string; set: boolean; file: string }
+
+/**
+ * Every setting's row: its value, the file it is kept in and (through the setting) when a change
+ * applies. The three files hold five settings: each is read once.
+ */
+export async function settingRows($: ModApi): Promise<SettingRow[]> {
   const { env, cwd } = place($)
-  const file = fileOf(s.place, env, cwd)
-  try {
-    const { text, set } = await currentValue(s, env, cwd)
-    return { setting: s, value: text, set, file }
-  } catch (err) {
-    return { setting: s, value: `(unreadable: ${describeError(err)})`, set: false, file }
-  }
+  const reads = new Map<string, Promise<Record<string, unknown>>>()
+  return Promise.all(CONFIG_SETTINGS.map(async (s) => {
+    const file = fileOf(s.place, env, cwd)
+    if (!reads.has(file)) reads.set(file, readJsonObject(file))
+    try {
+      return { setting: s, ...shownValue(s, await reads.get(file)!), file }
+    } catch (err) {
+      return { setting: s, value: `(unreadable: ${describeError(err)})`, set: false, file }
+    }
+  }))
 }
 
 /** `/config` alone: every setting with its value, its file and when a change applies. */
 export async function configList($: ModApi): Promise<string> {
-  const rows = await Promise.all(CONFIG_SETTINGS.map((s) => settingRow($, s)))
+  const rows = await settingRows($)
   const width = Math.max(...rows.map((r) => `${r.setting.label} (${r.setting.key})`.length)) + 2
   const lines = rows.map((r) => `  ${`${r.setting.label} (${r.setting.key})`.padEnd(width)}${r.value}${r.set ? '' : ' (not set)'}  - ${r.file}, applies ${r.setting.applies === 'now' ? 'now' : 'from the next session'}`)
   return ['Settings:', ...lines, USAGE].join('\n')

@@ -1,6 +1,5 @@
 import { PERMISSION_MODES } from '../../core/permission-modes.js'
 import { globalConfigFile, localSettingsFile, userSettingsFile } from '../_shared/config-places.js'
-import { readJsonObject } from '../_shared/json-file.js'
 import { setSettingsKey, valueAt } from '../_shared/settings-file-write.js'
 
 type Env = (name: string) => string | undefined
@@ -68,11 +67,11 @@ export function parseValue(setting: ConfigSetting, raw: string, known?: readonly
   return { value: text }
 }
 
-/** What the row's file holds now, as text; the unset value when it holds nothing there. */
-export async function currentValue(setting: ConfigSetting, env: Env, cwd: string): Promise<{ text: string; set: boolean }> {
-  const value = valueAt(await readJsonObject(fileOf(setting.place, env, cwd)), setting.path)
-  if (value === undefined) return { text: setting.unset, set: false }
-  return { text: typeof value === 'string' ? value : JSON.stringify(value), set: true }
+/** What `settings` (the row's file) holds for the row, as text; the unset value when nothing. */
+export function shownValue(setting: ConfigSetting, settings: Record<string, unknown>): { value: string; set: boolean } {
+  const value = valueAt(settings, setting.path)
+  if (value === undefined) return { value: setting.unset, set: false }
+  return { value: typeof value === 'string' ? value : JSON.stringify(value), set: true }
 }
 
 /** Writes the value (undefined: removes the key) to the row's file; answers that file. */

@@ -1,6 +1,6 @@
 import type { ModApi } from '../../core/mod/api.js'
 import { describeError } from '../../core/errors.js'
-import { applySetting, settingRow, styleNames } from '../commands/config-command.js'
+import { applySetting, settingRows, styleNames } from '../commands/config-command.js'
 import { CONFIG_SETTINGS, type ConfigSetting } from '../commands/config-settings.js'
 import type { Choice } from './chooser.js'
 
@@ -18,7 +18,7 @@ export interface PanelHost {
 export async function openConfigPanel(host: PanelHost, $: ModApi, say: (text: string, level?: 'info' | 'error') => void): Promise<void> {
   let index = 0
   for (;;) {
-    const rows = await Promise.all(CONFIG_SETTINGS.map((s) => settingRow($, s)))
+    const rows = await settingRows($)
     const width = Math.max(...rows.map((r) => r.setting.label.length)) + 2
     const choices = rows.map((r) => ({ label: `${r.setting.label.padEnd(width)}${r.value}`, value: r.setting as ConfigSetting | null }))
     const picked = await host.choose(['Settings', 'Enter changes the highlighted setting · Esc closes'], choices, null, index)
