@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { describeError } from '../../core/errors.js'
 
 /**
@@ -22,4 +23,15 @@ export async function readJsonObject(file: string): Promise<Record<string, unkno
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error(`${file} does not hold a JSON object; fix it first, it is left as it is`)
   return json as Record<string, unknown>
+}
+
+/**
+ * Writes `value` as indented JSON, whole: to a temporary file renamed over `file` (its folder made
+ * when missing), so a reader never sees half of it.
+ */
+export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  const temp = `${file}.${process.pid}.tmp`
+  await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`)
+  await rename(temp, file)
 }

@@ -1,6 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
-import { readJsonObject } from './json-file.js'
+import { readJsonObject, writeJsonAtomic } from './json-file.js'
 
 /**
  * Sets one key of a settings file (`path` walks nested objects: ['permissions', 'defaultMode']),
@@ -22,10 +20,7 @@ export async function setSettingsKey(file: string, path: readonly string[], valu
   const last = path.at(-1)!
   if (value === undefined) delete node[last]
   else node[last] = value
-  await mkdir(dirname(file), { recursive: true })
-  const temp = `${file}.${process.pid}.tmp`
-  await writeFile(temp, `${JSON.stringify(root, null, 2)}\n`)
-  await rename(temp, file)
+  await writeJsonAtomic(file, root)
 }
 
 /** The value at `path` of a settings object, undefined where any step is missing. */

@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { z } from 'zod'
 import { onFirstUse } from '../../core/on-first-use.js'
+import { writeJsonAtomic } from '../_shared/json-file.js'
 
 /** A scheduled job as the tools and the file know it. */
 export interface Job {
@@ -73,8 +74,5 @@ export async function readJobs(file: string, warn: (m: string) => void): Promise
 /** Writes the durable jobs whole, through a temporary file, so a reader never sees half a list. */
 export async function writeJobs(file: string, jobs: readonly Job[]): Promise<void> {
   const tasks = jobs.map(({ durable: _durable, ...job }) => job)
-  await mkdir(dirname(file), { recursive: true })
-  const tmp = `${file}.${process.pid}.tmp`
-  await writeFile(tmp, `${JSON.stringify({ tasks }, null, 2)}\n`)
-  await rename(tmp, file)
+  await writeJsonAtomic(file, { tasks })
 }

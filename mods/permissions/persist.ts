@@ -1,5 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { addRule, setRoots } from './policy.js'
 import { ruleText } from './rule-parse.js'
@@ -7,6 +7,7 @@ import { type Mode, type Policy, type RuleSource, type SourceName } from './type
 import { describeError } from '../../core/errors.js'
 import { onFirstUse } from '../../core/on-first-use.js'
 import { permissionModeSchema } from '../../core/permission-modes.js'
+import { writeJsonAtomic } from '../_shared/json-file.js'
 
 /**
  * `PermissionUpdate` (spec loop-and-sdk §1.5), as canUseTool's `updatedPermissions` carries it.
@@ -119,8 +120,5 @@ async function mergeIntoFile(file: string, update: PermissionUpdate): Promise<vo
       permissions[update.behavior] = update.type === 'removeRules' ? kept : [...new Set([...kept, ...texts])]
     }
   }
-  await mkdir(dirname(file), { recursive: true })
-  const temp = `${file}.${process.pid}.tmp`
-  await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`)
-  await rename(temp, file)
+  await writeJsonAtomic(file, settings)
 }

@@ -1,10 +1,11 @@
-import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises'
+import { readFile, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { z } from 'zod'
 import { isInside } from '../_shared/allowed-paths.js'
 import { describeError } from '../../core/errors.js'
 import { onFirstUse } from '../../core/on-first-use.js'
+import { writeJsonAtomic } from '../_shared/json-file.js'
 
 /**
  * Which workspaces the user trusts, kept under MODLOOP_HOME (default ~/.modloop) in
@@ -81,10 +82,7 @@ export async function setTrust(file: string, dir: string, trusted: boolean): Pro
 
 /** Writes the whole store through a temp file and a rename, so a reader never sees half of it. */
 export async function writeTrustStore(file: string, store: TrustStore): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
-  const temp = `${file}.${process.pid}.tmp`
-  await writeFile(temp, `${JSON.stringify(store, null, 2)}\n`)
-  await rename(temp, file)
+  await writeJsonAtomic(file, store)
 }
 
 /** What a workspace approved, item by item: settings hooks (`hooks`) and `.mcp.json` servers (`mcpServers`). */

@@ -1,18 +1,15 @@
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describeError } from '../../core/errors.js'
 import type { TaskRecord } from '../_shared/tasks.js'
+import { writeJsonAtomic } from '../_shared/json-file.js'
 
 /** `<session dir>/tasks/`: each task's output (`<id>.output`) and its record (`<id>.json`). */
 export const tasksDirOf = (sessionDir: string): string => join(sessionDir, 'tasks')
 
 /** Writes a task's record whole (a temporary file renamed over it), so a reader never sees half of one. */
 export async function writeRecord(dir: string, record: TaskRecord): Promise<void> {
-  await mkdir(dir, { recursive: true })
-  const file = join(dir, `${record.id}.json`)
-  const tmp = `${file}.${process.pid}.tmp`
-  await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`)
-  await rename(tmp, file)
+  await writeJsonAtomic(join(dir, `${record.id}.json`), record)
 }
 
 /**
