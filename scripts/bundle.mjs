@@ -166,7 +166,7 @@ const vendorPlugin = {
   },
 }
 
-await build({
+const main = await build({
   absWorkingDir: root,
   entryPoints: { main: 'dist/cli/main.js' },
   outdir: 'dist/bin',
@@ -191,8 +191,14 @@ await build({
   define: { 'import.meta.url': '__modloopUrl', 'globalThis.ReadableStream': '__lazyReadableStream' },
   banner: { js: `${Module.wrapper[0]}const __modloopUrl = require('node:url').pathToFileURL(__filename).href;` },
   footer: { js: Module.wrapper[1] },
+  // Its inputs, for the tests that run the built CLI (see test/helpers/built-cli.ts).
+  metafile: true,
   logLevel: 'warning',
 })
+// The TypeScript sources the bundle was made from (tsc's outputs mapped back): a test that runs
+// bin/modloop.cjs refuses a bundle older than one of them, rather than test code that changed since.
+const sources = Object.keys(main.metafile.inputs).filter((f) => /^dist\/.*\.js$/.test(f)).map((f) => f.slice('dist/'.length).replace(/\.js$/, '.ts'))
+writeFileSync(join(root, 'dist', 'bin', 'sources.json'), JSON.stringify(sources))
 
 // sucrase (the mod transpiler) as one file: ~100 CommonJS modules cost 2-3x more to load than one.
 await build({

@@ -1,17 +1,43 @@
 import { spawn, type SpawnOptions } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect } from 'vitest'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
+const BUNDLE = join(root, 'dist', 'bin', 'main.cjs')
+
+let checked = false
+
+/**
+ * bin/modloop.cjs, the CLI as users run it, once its bundle is known to be newer than every source
+ * it was made from (dist/bin/sources.json, written by scripts/bundle.mjs): a test of the CLI after
+ * an edit without `npm run build` would pass or fail on the code before the edit. Checked once per
+ * worker: nothing builds while tests run (`npm test` builds first).
+ */
+export function builtCli(): string {
+  if (!checked) checkBuild()
+  checked = true
+  return join(root, 'bin', 'modloop.cjs')
+}
+
+function checkBuild(): void {
+  let built: number
+  let sources: string[]
+  try {
+    built = statSync(BUNDLE).mtimeMs
+    sources = JSON.parse(readFileSync(join(root, 'dist', 'bin', 'sources.json'), 'utf8')) as string[]
+  } catch {
+    throw new Error('the CLI is not built: run `npm run build` first')
+  }
+  const newer = sources.find((f) => { try { return statSync(join(root, f)).mtimeMs > built } catch { return false } })
+  if (newer) throw new Error(`dist/bin/main.cjs is older than ${newer}: run \`npm run build\` first`)
+}
 
 export interface BuiltRun { code: number; out: string; err: string }
 
 /** The built CLI as a real process: exit code, stdout and stderr, never throwing on a non-zero exit. */
 export function builtModloop(args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<BuiltRun> {
-  expect(existsSync(join(root, 'dist', 'bin', 'main.cjs')), 'run `npm run build` first').toBe(true)
-  return runNoInput(process.execPath, [join(root, 'bin', 'modloop.cjs'), ...args], options)
+  return runNoInput(process.execPath, [builtCli(), ...args], options)
 }
 
 /**

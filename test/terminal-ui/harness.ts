@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
@@ -11,43 +11,6 @@ const REACTION_MS = 30
 const run = promisify(execFile)
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const SCREENS = join(root, 'test/terminal-ui/__screens__')
-
-/**
- * Bundles the CLI from its TypeScript sources with esbuild (as the real build does), so the
- * tests drive a real `modloop` process in a real terminal without depending on `dist/`. A bundle
- * newer than every source it was made from is used again.
- */
-export async function buildCli(name = 'cli'): Promise<string> {
-  // One output directory per test file: files may build at the same time.
-  const out = join(root, 'node_modules/.cache/modloop-terminal-ui', name)
-  const entry = join(out, 'modloop.mjs')
-  const meta = join(out, 'meta.json')
-  if (await isFresh(entry, meta)) return entry
-  const { build } = await import('esbuild')
-  const result = await build({
-    absWorkingDir: root, entryPoints: { main: 'cli/main.ts' }, outdir: out, bundle: true, splitting: true, format: 'esm',
-    platform: 'node', target: 'node20', external: ['jiti', 'sucrase', 'cosmiconfig'], logLevel: 'error', metafile: true,
-    banner: { js: "import { createRequire as __modloopRequire } from 'node:module'; const require = __modloopRequire(import.meta.url);" },
-  })
-  await writeFile(meta, JSON.stringify(Object.keys(result.metafile.inputs)))
-  await writeFile(entry, [
-    "import { main } from './main.js'",
-    'const code = await main(process.argv.slice(2))',
-    "process.stdout.write('', () => process.exit(code))",
-  ].join('\n'))
-  return entry
-}
-
-async function isFresh(entry: string, meta: string): Promise<boolean> {
-  try {
-    const built = (await stat(entry)).mtimeMs
-    const inputs = JSON.parse(await readFile(meta, 'utf8')) as string[]
-    const times = await Promise.all(inputs.map(async (f) => (await stat(join(root, f))).mtimeMs))
-    return times.every((t) => t < built)
-  } catch {
-    return false
-  }
-}
 
 /** One tmux server per test file (its own socket), one 80×24 pane per test. */
 export class Pane {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
-import { buildCli, killServer, Pane } from './harness.js'
+import { builtCli } from '../helpers/built-cli.js'
+import { killServer, Pane } from './harness.js'
 
 export const hasTmux = existsSync('/usr/bin/tmux')
 
@@ -42,8 +43,8 @@ export interface OpenOptions {
 }
 
 /**
- * One test file's tmux server and CLI bundle; each `open` starts a fake Messages API server and
- * a pane running `modloop` in it, both stopped after the test.
+ * One test file's tmux server; each `open` starts a fake Messages API server and a pane running
+ * the built CLI (bin/modloop.cjs, as users run it) in it, both stopped after the test.
  */
 export function tmuxSuite(file: string) {
   const socket = `modloop-tui-${basename(file, '.test.ts')}-${process.pid}`
@@ -53,10 +54,10 @@ export function tmuxSuite(file: string) {
 
   beforeAll(async () => {
     if (!hasTmux) return
-    entry = await buildCli(basename(file, '.test.ts'))
+    entry = builtCli()
     // A session that outlives the tests keeps the server up while each test's pane comes and goes.
     await Pane.start(socket, 'keeper', { cwd: tmpdir(), env: {}, command: ['sleep', '600'] })
-  }, 60_000)
+  })
 
   afterEach(async () => {
     await state.pane?.kill()
