@@ -26,7 +26,7 @@ import { onTermination } from './signals.js'
 import { openTerminal } from './terminal.js'
 import { describeError } from '../../core/errors.js'
 import { SIDE_USAGE } from '../../runtime/side-question.js'
-import { showSideQuestion } from './side-question.js'
+import { showSideQuestion, TurnStarting } from './side-question.js'
 import { envTrue } from '../../core/env.js'
 import { startStatusLine, type SessionStatusLine } from './status-line.js'
 import { askLeave, settleLeave, type Leave } from './worktree-leave.js'
@@ -104,6 +104,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
     // `/exit` was typed: it is asked about (confirmExit) once its turn has ended.
     let exitRequested = false
     let askingExit = false
+    const starting = new TurnStarting()
     let resumeAsked: string | undefined
     let picked: string | undefined
     let failed = false
@@ -170,6 +171,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         statusLine = startStatusLine({ app, $: api, cwd: options.cwd, say, model: () => view.totals.model, place: { sessionId: e.sessionId, transcriptPath: e.transcriptPath, projectDir: options.cwd, addedDirs } })
       },
       promptTaken: () => {
+        starting.taken()
         const text = app.pending.takeStarting()
         if (text !== undefined) void view.print(promptText(text, paint))
         app.redraw()
@@ -274,6 +276,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         app.editor.remember(text)
         // Shown queued until a turn takes it (promptTaken) or it joins the running one.
         app.pending.add(text, priority)
+        if (!app.busy) starting.sent()
         app.busy = true
         input.push(text, priority)
       },
@@ -284,7 +287,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         keep(`/btw ${question}`.trimEnd())
         app.editor.remember(`/btw ${question}`.trimEnd())
         if (!question) return say(SIDE_USAGE, 'warn')
-        showSideQuestion(app, q, question, paint)
+        showSideQuestion(app, q, question, paint, starting.done)
       },
       cycleMode: () => {
         const owner = ownerOf($)
@@ -319,6 +322,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
           app.redraw()
         }
         if (m.type !== 'result') continue
+        starting.taken()
         app.busy = false
         shells.turnEnded()
         await app.refreshCommands()
@@ -345,6 +349,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       app.busy = false
       app.tasks = []
       app.pending.clear()
+      starting.taken()
       await host.close()
       app.$ = undefined
     }

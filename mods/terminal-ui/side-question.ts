@@ -67,17 +67,45 @@ export class SidePanel {
 }
 
 /**
- * Shows the side question above the prompt and asks it; a new one takes the place of the one
- * shown (called off if it is still being answered). The spinner turns while it is answered.
+ * The prompt sent while no turn ran, until the session takes it in (the session may still be
+ * starting): a side question asked meanwhile waits for it, since the conversation it asks about
+ * holds that prompt for the one who just sent it. Once taken, the query waits for it to enter.
  */
-export function showSideQuestion(app: App, q: Pick<Query, 'askSideQuestion'>, question: string, paint: Paint): void {
+export class TurnStarting {
+  private waiting: { done: Promise<void>; resolve(): void } | undefined
+
+  sent(): void {
+    if (this.waiting) return
+    let resolve!: () => void
+    const done = new Promise<void>((r) => { resolve = r })
+    this.waiting = { done, resolve }
+  }
+
+  /** Taken in, or its turn (or the session) ended without it. */
+  taken(): void {
+    this.waiting?.resolve()
+    this.waiting = undefined
+  }
+
+  get done(): Promise<void> {
+    return this.waiting?.done ?? Promise.resolve()
+  }
+}
+
+/**
+ * Shows the side question above the prompt and asks it, once `before` settles; a new one takes
+ * the place of the one shown (called off if it is still being answered). The spinner turns while
+ * it is answered.
+ */
+export function showSideQuestion(app: App, q: Pick<Query, 'askSideQuestion'>, question: string, paint: Paint, before: Promise<void>): void {
   app.side?.key('escape')
   const abort = new AbortController()
   const panel = new SidePanel(question, abort)
   app.side = panel
   const spin = setInterval(() => { panel.tick(); app.redraw() }, 100)
   spin.unref()
-  void q.askSideQuestion(question, { signal: abort.signal })
+  void before
+    .then(() => q.askSideQuestion(question, { signal: abort.signal }))
     .then((a) => panel.settle(a.response, a.synthetic, app.width, paint))
     .catch((err: unknown) => panel.settle(`(The side question failed: ${describeError(err)})`, true, app.width, paint))
     .finally(() => {
