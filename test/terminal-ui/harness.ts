@@ -1,37 +1,56 @@
-import { execFile } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { TmuxControl } from './tmux-control.js'
 
 // Longer than the terminal's typeahead window (mods/terminal-ui/keys.ts), shorter than any person.
 const REACTION_MS = 30
 
-const run = promisify(execFile)
+// Each test file's server, by socket name (see startServer).
+const servers = new Map<string, TmuxControl>()
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const SCREENS = join(root, 'test/terminal-ui/__screens__')
+
+/** Starts a test file's tmux server on its own socket; `killServer` stops it. */
+export function startServer(socket: string): void {
+  servers.set(socket, TmuxControl.start(socket))
+}
+
+export async function killServer(socket: string): Promise<void> {
+  await servers.get(socket)?.close()
+  servers.delete(socket)
+}
+
+async function tmux(socket: string, args: string[]): Promise<string> {
+  const server = servers.get(socket)
+  if (!server) throw new Error(`no tmux server on ${socket}: startServer first`)
+  return server.command(args)
+}
 
 /** One tmux server per test file (its own socket), one 80×24 pane per test. */
 export class Pane {
   constructor(readonly socket: string, readonly name: string) {}
 
+  /** Any tmux command (`capture-pane -e`, `display-message`) against this pane's server: its output. */
+  tmux(...args: string[]): Promise<string> {
+    return tmux(this.socket, args)
+  }
+
   static async start(socket: string, name: string, o: { cwd: string; env: Record<string, string>; command: string[]; width?: number; height?: number }): Promise<Pane> {
     const env = Object.entries(o.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ')
     const line = `cd ${shellQuote(o.cwd)} && env ${env} ${o.command.map(shellQuote).join(' ')}; echo "[exited $?]"; sleep 30`
-    await run('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', String(o.width ?? 80), '-y', String(o.height ?? 24), 'sh', '-c', line])
+    await tmux(socket, ['new-session', '-d', '-s', name, '-x', String(o.width ?? 80), '-y', String(o.height ?? 24), 'sh', '-c', line])
     return new Pane(socket, name)
   }
 
   async capture(): Promise<string> {
-    const { stdout } = await run('tmux', ['-L', this.socket, 'capture-pane', '-p', '-t', this.name])
-    return stdout
+    return this.tmux('capture-pane', '-p', '-t', this.name)
   }
 
   /** The visible rows with the lines the terminal wrapped joined back, spaces at a wrap kept (tmux -J). */
   async joined(): Promise<string> {
-    const { stdout } = await run('tmux', ['-L', this.socket, 'capture-pane', '-p', '-J', '-t', this.name])
-    return stdout
+    return this.tmux('capture-pane', '-p', '-J', '-t', this.name)
   }
 
   /**
@@ -54,18 +73,17 @@ export class Pane {
 
   /** The whole scrollback, not only the visible rows. */
   async history(): Promise<string> {
-    const { stdout } = await run('tmux', ['-L', this.socket, 'capture-pane', '-p', '-S', '-', '-t', this.name])
-    return stdout
+    return this.tmux('capture-pane', '-p', '-S', '-', '-t', this.name)
   }
 
   /** Types text literally. */
   async type(text: string): Promise<void> {
-    await run('tmux', ['-L', this.socket, 'send-keys', '-t', this.name, '-l', text])
+    await this.tmux('send-keys', '-t', this.name, '-l', text)
   }
 
   /** Sends named keys (Enter, Escape, C-c, BTab, M-Enter …). */
   async keys(...keys: string[]): Promise<void> {
-    await run('tmux', ['-L', this.socket, 'send-keys', '-t', this.name, ...keys])
+    await this.tmux('send-keys', '-t', this.name, ...keys)
   }
 
   /**
@@ -93,13 +111,10 @@ export class Pane {
   }
 
   async kill(): Promise<void> {
-    await run('tmux', ['-L', this.socket, 'kill-session', '-t', this.name]).catch(() => {})
+    await this.tmux('kill-session', '-t', this.name).catch(() => {})
   }
 }
 
-export async function killServer(socket: string): Promise<void> {
-  await run('tmux', ['-L', socket, 'kill-server']).catch(() => {})
-}
 
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`

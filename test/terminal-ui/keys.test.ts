@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -113,7 +112,7 @@ describe.runIf(hasTmux)('keys of the interactive terminal (tmux, 80×24)', () =>
     }, where)
     await send(p, 'hello')
     await p.waitFor('second code')
-    const colored = execFileSync('tmux', ['-L', suite.socket, 'capture-pane', '-e', '-p', '-t', p.name]).toString()
+    const colored = await p.tmux('capture-pane', '-e', '-p', '-t', p.name)
     expect(colored).toMatch(/\u001b\[1mfirst\u001b\[(22|0)?m/)
     expect(colored).not.toContain('**first**')
     await send(p, '/compact')

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -46,7 +45,7 @@ describe.runIf(hasTmux)('SIGTERM and SIGHUP in the interactive terminal (tmux)',
   it('SIGTERM while the folder-trust question is up: answered no, nothing trusted, the terminal given back, exit 143', async () => {
     const where = await project({ '.claude/settings.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } }) })
     const p = await open({ steps: [{ reply: 'never' }] }, where, { waitFor: 'Do you trust the files in' })
-    const shell = Number(execFileSync('tmux', ['-L', suite.socket, 'display-message', '-p', '-t', p.name, '#{pane_pid}']).toString())
+    const shell = Number(await p.tmux('display-message', '-p', '-t', p.name, '#{pane_pid}'))
     process.kill(childOf(shell), 'SIGTERM')
     const screen = await p.waitFor('[exited 143]')
     expect(screen).not.toContain('Do you trust')

@@ -5,7 +5,7 @@ import { basename, join } from 'node:path'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 import { builtCli } from '../helpers/built-cli.js'
-import { killServer, Pane } from './harness.js'
+import { killServer, Pane, startServer } from './harness.js'
 
 export const hasTmux = existsSync('/usr/bin/tmux')
 
@@ -55,8 +55,7 @@ export function tmuxSuite(file: string) {
   beforeAll(async () => {
     if (!hasTmux) return
     entry = builtCli()
-    // A session that outlives the tests keeps the server up while each test's pane comes and goes.
-    await Pane.start(socket, 'keeper', { cwd: tmpdir(), env: {}, command: ['sleep', '600'] })
+    startServer(socket)
   })
 
   afterEach(async () => {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -109,7 +108,7 @@ describe.runIf(hasTmux)('the interactive terminal (tmux, 80×24)', () => {
     await p.waitFor('Unknown command: /nosuch')
     await send(p, 'hello after')
     await p.waitFor('plain answer')
-    const stdout = execFileSync('tmux', ['-L', suite.socket, 'capture-pane', '-e', '-p', '-t', p.name]).toString()
+    const stdout = await p.tmux('capture-pane', '-e', '-p', '-t', p.name)
     expect(stdout).not.toMatch(/\u001b\[3\dm/)
     await p.save('commands-no-color')
   })

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -51,7 +50,7 @@ describe.runIf(hasTmux)('thinking and project hook review (tmux, 80×24)', () =>
     await p.waitFor('answer three')
     screen = await p.waitFor(/∴ Thought for (<1s|\d+s) \(1 line\) · ctrl\+o to expand\n/)
     expect(screen).not.toContain('Third thought, collapsed again.')
-    const styled = execFileSync('tmux', ['-L', suite.socket, 'capture-pane', '-e', '-p', '-t', p.name]).toString()
+    const styled = await p.tmux('capture-pane', '-e', '-p', '-t', p.name)
     expect(styled).not.toMatch(/\u001b\[2m/)
     await p.save('thinking-collapsed')
   })
