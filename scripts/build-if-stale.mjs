@@ -6,7 +6,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const { isStale } = createRequire(import.meta.url)('./stale.cjs')
+export const { isStale, staleBecause } = createRequire(import.meta.url)('./stale.cjs')
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(import.meta.dirname, '..')

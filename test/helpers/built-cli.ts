@@ -1,36 +1,27 @@
 import { spawn, type SpawnOptions } from 'node:child_process'
-import { readFileSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const BUNDLE = join(root, 'dist', 'bin', 'main.cjs')
+const { staleBecause } = createRequire(import.meta.url)('../../scripts/stale.cjs') as { staleBecause(root: string): string | undefined }
 
 let checked = false
 
 /**
- * bin/modloop.cjs, the CLI as users run it, once its bundle is known to be newer than every source
- * it was made from (dist/bin/sources.json, written by scripts/bundle.mjs): a test of the CLI after
- * an edit without `npm run build` would pass or fail on the code before the edit. Checked once per
- * worker: nothing builds while tests run (`npm test` builds first).
+ * bin/modloop.cjs, the CLI as users run it, once its bundle is known to be newer than its sources
+ * (scripts/stale.cjs, as `npm start` asks): a test of the CLI after an edit without `npm run build`
+ * would pass or fail on the code before the edit. Checked once per worker: nothing builds while
+ * tests run (`npm test` builds first).
  */
 export function builtCli(): string {
-  if (!checked) checkBuild()
-  checked = true
-  return join(root, 'bin', 'modloop.cjs')
-}
-
-function checkBuild(): void {
-  let built: number
-  let sources: string[]
-  try {
-    built = statSync(BUNDLE).mtimeMs
-    sources = JSON.parse(readFileSync(join(root, 'dist', 'bin', 'sources.json'), 'utf8')) as string[]
-  } catch {
-    throw new Error('the CLI is not built: run `npm run build` first')
+  if (!checked) {
+    const why = staleBecause(root)
+    if (why === 'dist/bin/main.cjs') throw new Error('the CLI is not built: run `npm run build` first')
+    if (why) throw new Error(`dist/bin/main.cjs is older than ${why}: run \`npm run build\` first`)
+    checked = true
   }
-  const newer = sources.find((f) => { try { return statSync(join(root, f)).mtimeMs > built } catch { return false } })
-  if (newer) throw new Error(`dist/bin/main.cjs is older than ${newer}: run \`npm run build\` first`)
+  return join(root, 'bin', 'modloop.cjs')
 }
 
 export interface BuiltRun { code: number; out: string; err: string }

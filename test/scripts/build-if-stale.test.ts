@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain .mjs script without types
-import { isStale } from '../../scripts/build-if-stale.mjs'
+import { isStale, staleBecause } from '../../scripts/build-if-stale.mjs'
 
 let root: string
 beforeEach(async () => {
@@ -20,6 +20,7 @@ describe('npm start builds only when sources are newer than dist/', () => {
     await writeFile(join(root, 'core', 'a.ts'), 'export {}\n')
     await at('core/a.ts', 1_000)
     expect(isStale(root)).toBe(true)
+    expect(staleBecause(root)).toBe('dist/bin/main.cjs')
     await writeFile(join(root, 'dist', 'bin', 'main.cjs'), '')
     await at('dist/bin/main.cjs', 2_000)
     expect(isStale(root)).toBe(false)
@@ -28,5 +29,7 @@ describe('npm start builds only when sources are newer than dist/', () => {
     expect(isStale(root)).toBe(false)
     await at('core/a.ts', 3_000)
     expect(isStale(root)).toBe(true)
+    // What the tests that run the built CLI name when they refuse it.
+    expect(staleBecause(root)).toBe(join('core', 'a.ts'))
   })
 })
