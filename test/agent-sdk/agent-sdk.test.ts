@@ -10,13 +10,14 @@ import { OPTION_SUPPORT } from '../../runtime/option-names.js'
 import { CONTROL_SUBTYPES } from '../../cli/sdk-transport/controls.js'
 import { channel } from '../helpers/channel.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
+import { builtCli } from '../helpers/built-cli.js'
 
 // An application written for the official Agent SDK, run two ways: by the SDK itself, which starts
 // modloop's built CLI as its Claude Code executable and talks to it over stdio, and by modloop's
 // own query() in process, with the same options object.
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const EXECUTABLE = join(root, 'bin', 'modloop.cjs')
+const EXECUTABLE = builtCli()
 type Via = 'agent-sdk' | 'modloop'
 const VIAS: Via[] = ['agent-sdk', 'modloop']
 

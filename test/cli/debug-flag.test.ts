@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { runCli } from '../helpers/cli.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { builtCli } from '../helpers/built-cli.js'
 
 let dir: string
 let home: string
@@ -83,7 +83,7 @@ describe('--debug [filter] and --debug-file write a debug log, as in Claude Code
     home = await mkdtemp(join(dir, 'home-'))
     const errFile = join(home, 'stderr.txt')
     const fd = openSync(errFile, 'w')
-    const bin = fileURLToPath(new URL('../../bin/modloop.cjs', import.meta.url))
+    const bin = builtCli()
     const env = { ...process.env, HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test' }
     const child = spawn(process.execPath, [bin, '-p', 'hi', '--debug-to-stderr'], { cwd: dir, env, stdio: ['ignore', 'ignore', fd] })
     const code = await new Promise((done) => child.on('exit', done))

@@ -2,8 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
-import { builtModloop, runNoInput } from '../helpers/built-cli.js'
+import { builtCli, builtModloop, runNoInput } from '../helpers/built-cli.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 import { startLoggingProxy } from '../helpers/logging-proxy.js'
 
@@ -120,7 +119,7 @@ process.on('exit', () => { const u = internalBinding('builtins').getCacheUsage()
     mkdirSync(cwd, { recursive: true })
     const server = await startFakeAnthropic({ script: [{ reply: 'Hello.' }] })
     try {
-      const bin = fileURLToPath(new URL('../../bin/modloop.cjs', import.meta.url))
+      const bin = builtCli()
       // --no-warnings: the internals' warning would load a module of its own to print.
       const run = await runNoInput(process.execPath, ['--expose-internals', '--no-warnings', '--require', preload, bin, '-p', 'hi'], { cwd, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_HOME: join(dir, 'home') } })
       expect(run.out).toContain('Hello.')

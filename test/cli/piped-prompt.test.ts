@@ -3,13 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Io } from '../../cli/io.js'
 import { headlessPrompt } from '../../cli/piped-input.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
+import { builtCli } from '../helpers/built-cli.js'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'modloop-piped-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -69,7 +68,7 @@ describe('the built CLI with input piped beside its prompt', () => {
   async function piped(words: string, feed: (stdin: NodeJS.WritableStream) => void, env: Record<string, string> = {}) {
     const server = await startFakeAnthropic({ script: [{ reply: 'Seen.' }] })
     try {
-      const child = spawn(process.execPath, [join(root, 'bin', 'modloop.cjs'), '-p', words], {
+      const child = spawn(process.execPath, [builtCli(), '-p', words], {
         cwd: dir, env: { ...process.env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', HOME: dir, MODLOOP_HOME: join(dir, 'home'), ...env },
       })
       let out = ''

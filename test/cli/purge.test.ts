@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { encodeCwd, projectDir, transcriptPath } from '../../mods/transcripts/store/paths.js'
+import { builtCli } from '../helpers/built-cli.js'
 
-const root = join(import.meta.dirname, '..', '..')
 
 /**
  * A modloop home with a session in each of two projects (its transcript, checkpoints, task list),
@@ -96,7 +96,7 @@ describe('modloop purge', () => {
 
   it('a real process with stdin not a terminal: -i is refused, and the [y/N] prompt reads stdin', async () => {
     const s = await seeded()
-    const cli = (args: string[], input: string) => spawnSync(process.execPath, [join(root, 'bin', 'modloop.cjs'), 'purge', ...args], { cwd: s.project, env: { ...process.env, ...s.env }, input, encoding: 'utf8' })
+    const cli = (args: string[], input: string) => spawnSync(process.execPath, [builtCli(), 'purge', ...args], { cwd: s.project, env: { ...process.env, ...s.env }, input, encoding: 'utf8' })
     const interactive = cli(['.', '-i'], 'y\n')
     expect(interactive.status).toBe(1)
     expect(interactive.stderr).toContain('Or run without -i to confirm the whole list once')

@@ -3,10 +3,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { constants, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, describe, expect, it } from 'vitest'
-import { builtModloop } from '../helpers/built-cli.js'
+import { builtCli, builtModloop } from '../helpers/built-cli.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 import { lastUserText } from './hook-project.js'
 import { expectCleanEnd, faultyEnv, leftoversOf, parseStream } from './run-faulty.js'
@@ -16,7 +15,6 @@ import { groupRunning } from '../../mods/bash/kill-group.js'
 // response is stalled. Sync is on markers (a pid file the command writes, the request the server
 // got), never on the clock. The cases run at once.
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
 const dirs: string[] = []
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))))
 
@@ -31,7 +29,7 @@ async function project(): Promise<{ cwd: string; ended: string }> {
 
 /** The CLI started on `-p go` in stream-json against `server`: what it printed, and its end. */
 function start(cwd: string, server: FakeAnthropic, extra: string[] = []) {
-  const child = spawn(process.execPath, [join(root, 'bin', 'modloop.cjs'), '-p', 'go', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', ...extra], {
+  const child = spawn(process.execPath, [builtCli(), '-p', 'go', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', ...extra], {
     cwd, env: faultyEnv(cwd, server.url), stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

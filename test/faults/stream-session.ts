@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { faultyEnv, type FaultyRun } from './run-faulty.js'
+import { builtCli } from '../helpers/built-cli.js'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
 
 /** One line the test writes: a user prompt, or a control request of the SDK's (`set_permission_mode`, …). */
 export type StreamInput = string | { control: Record<string, unknown> & { subtype: string } }
@@ -33,7 +31,7 @@ export interface StreamRun extends FaultyRun {
 export async function runStreaming(cwd: string, o: StreamOptions): Promise<StreamRun> {
   const server = await startFakeAnthropic({ script: o.script })
   try {
-    const child = spawn(process.execPath, [join(root, 'bin', 'modloop.cjs'), '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', ...(o.args ?? [])], {
+    const child = spawn(process.execPath, [builtCli(), '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', ...(o.args ?? [])], {
       cwd, env: faultyEnv(cwd, server.url, o.env), stdio: ['pipe', 'pipe', 'pipe'],
     })
     const messages: Record<string, any>[] = []

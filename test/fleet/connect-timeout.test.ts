@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
 import { tempDir } from './helpers.js'
+import { builtCli } from '../helpers/built-cli.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const sockets: Socket[] = []
@@ -18,7 +19,7 @@ afterAll(async () => {
 /** The built CLI in a process of its own; answers its exit code and stderr. */
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
   expect(existsSync(join(root, 'dist', 'bin', 'main.cjs')), 'run `npm run build` first').toBe(true)
-  const child = spawn(process.execPath, [join(root, 'bin', 'modloop.cjs'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [builtCli(), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
   let err = ''
   child.stderr.on('data', (d) => { err += String(d) })
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, err })))

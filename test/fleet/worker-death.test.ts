@@ -7,6 +7,7 @@ import { isPrompt, isTurnResult, type MessageEntry } from '../../mods/transcript
 import { chainTo, parseTranscript } from '../../mods/transcripts/store/transcript-read.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 import { cli, freshDatabase, jobRows, sql, tempDir, until } from './helpers.js'
+import { builtCli } from '../helpers/built-cli.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const children: (ChildProcess & { log: string[] })[] = []
@@ -23,7 +24,7 @@ afterAll(async () => {
 /** A worker process of the built CLI, with short recovery settings. */
 function worker(url: string, cwd: string, env: Record<string, string>): ChildProcess & { log: string[] } {
   expect(existsSync(join(root, 'dist', 'bin', 'main.cjs')), 'run `npm run build` first').toBe(true)
-  const child = spawn(process.execPath, [join(root, 'bin', 'modloop.cjs'), 'worker', '--queue', url, '--grace-seconds', '1', '--reap-seconds', '0.3', '--poll-seconds', '0.5'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] }) as ChildProcess & { log: string[] }
+  const child = spawn(process.execPath, [builtCli(), 'worker', '--queue', url, '--grace-seconds', '1', '--reap-seconds', '0.3', '--poll-seconds', '0.5'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] }) as ChildProcess & { log: string[] }
   child.log = []
   child.stderr!.on('data', (d) => child.log.push(String(d)))
   children.push(child)

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { client, ndJsonStream, type ClientApp, type ClientContext, type SessionNotification } from '@agentclientprotocol/sdk'
 import { afterAll, afterEach, expect } from 'vitest'
 import type { FakeAnthropic } from './fake-anthropic.js'
+import { builtCli } from './built-cli.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -24,7 +25,7 @@ export interface AgentProcess {
  */
 export function startAgent(args: string[], o: { cwd: string; env: Record<string, string | undefined>; setup?: (app: ClientApp) => ClientApp }): AgentProcess {
   expect(existsSync(join(root, 'dist', 'bin', 'main.cjs')), 'run `npm run build` first').toBe(true)
-  const child = spawn(process.execPath, [join(root, 'bin', 'modloop.cjs'), 'acp', ...args], { cwd: o.cwd, env: o.env, stdio: 'pipe' })
+  const child = spawn(process.execPath, [builtCli(), 'acp', ...args], { cwd: o.cwd, env: o.env, stdio: 'pipe' })
   let err = ''
   child.stderr.on('data', (d: Buffer) => { err += d.toString() })
   const updates: SessionNotification[] = []

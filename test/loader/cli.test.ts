@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../cli/main.js'
 import type { Io } from '../../cli/io.js'
 import { bareMod, project, typedMod, type Project } from './project.js'
+import { builtCli } from '../helpers/built-cli.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 // Read, not imported: an imported package.json would be copied into dist by the type-check's emit.
@@ -170,7 +171,7 @@ describe('modloop CLI, in-process', () => {
 describe('the built CLI', () => {
   it('node bin/modloop.cjs --version', async () => {
     expect(existsSync(`${root}dist/cli/main.js`), 'run `npm run build` first').toBe(true)
-    const { stdout } = await promisify(execFile)(process.execPath, [`${root}bin/modloop.cjs`, '--version'])
+    const { stdout } = await promisify(execFile)(process.execPath, [builtCli(), '--version'])
     expect(stdout).toBe(`${pkg.version}\n`)
   })
 
@@ -180,7 +181,7 @@ describe('the built CLI', () => {
 M._load = function (s, ...rest) { if (/cosmiconfig|jiti|@anthropic-ai|babel|sucrase/.test(s)) throw new Error('loaded ' + s); return load.call(this, s, ...rest) }`
     const dir = await mkdtemp(join(tmpdir(), 'modloop-guard-'))
     await writeFile(join(dir, 'guard.cjs'), guard)
-    const { stdout } = await promisify(execFile)(process.execPath, ['-r', join(dir, 'guard.cjs'), `${root}bin/modloop.cjs`, '--version'])
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', join(dir, 'guard.cjs'), builtCli(), '--version'])
     expect(stdout).toBe(`${pkg.version}\n`)
   })
 })

@@ -12,6 +12,7 @@ import { UNANSWERED } from '../../mods/transcripts/store/rebuild.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { big, bigTool, compactionWith, summary } from '../compaction/helpers.js'
 import { assertAnswered, fileOf, historySpy, readLines, rebuilt, run, tempCwd } from './helpers.js'
+import { builtCli } from '../helpers/built-cli.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -214,7 +215,7 @@ interface Trial { sessionId?: string; acknowledged: string[] }
 
 /** Runs the built CLI and SIGKILLs it after a random number of stream lines plus a random delay. */
 function killedRun(cwd: string, seed: number): Promise<Trial> {
-  const child = spawn(process.execPath, [join(root, 'bin/modloop.cjs'), '-p', 'do the task', '--script', 'script.json', '--output-format', 'stream-json'], {
+  const child = spawn(process.execPath, [builtCli(), '-p', 'do the task', '--script', 'script.json', '--output-format', 'stream-json'], {
     cwd, env: { ...process.env }, stdio: ['ignore', 'pipe', 'ignore'],
   })
   // Spread over the whole run (28 stream lines), then a few ms more to land between lines too.

@@ -1,21 +1,19 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { isModloopError } from '../../core/errors.js'
 import { lockPathOf } from '../../mods/transcripts/store/paths.js'
-import { execNoInput } from '../helpers/built-cli.js'
+import { builtCli, execNoInput } from '../helpers/built-cli.js'
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js'
 import { fileOf, readLines, run, tempCwd } from './helpers.js'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
 
 /** Runs the built CLI (`npm run build` first) as its own process against a fake Messages API server. */
 async function cliProcess(args: string[], cwd: string, script: unknown): Promise<{ stdout: string; stderr: string }> {
   const server = await startFakeAnthropic({ script })
   try {
     const { CLAUDE_CODE_ENTRYPOINT: _, ...env } = process.env
-    return await execNoInput(process.execPath, [join(root, 'bin/modloop.cjs'), ...args], {
+    return await execNoInput(process.execPath, [builtCli(), ...args], {
       cwd, env: { ...env, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test', MODLOOP_RETRY_BASE_MS: '1' },
     })
   } finally {

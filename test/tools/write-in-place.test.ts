@@ -2,12 +2,11 @@ import { spawnSync } from 'node:child_process'
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runNoInput } from '../helpers/built-cli.js'
+import { builtCli, runNoInput } from '../helpers/built-cli.js'
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic.js'
 
-const cli = fileURLToPath(new URL('../../bin/modloop.cjs', import.meta.url))
+const cli = builtCli()
 // A directory its user may not write to only stops someone who is not root: as root, the CLI runs as nobody.
 const asRoot = process.getuid?.() === 0
 const user = asRoot ? { uid: 65534, gid: 65534 } : {}
