@@ -1,5 +1,3 @@
-import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { SlowFirst } from './test/sequencer.js'
 
@@ -15,13 +13,12 @@ const exclude = ['**/node_modules/**']
 const shared = {
   testTimeout: 15_000,
   isolate: false,
-  // Sessions a test runs through the default distribution (it records transcripts) never reach the
-  // real home; one home per checkout, so two checkouts' suites running at once do not share it.
+  // MODLOOP_HOME is the run's own (see temp-root.ts), so two checkouts' suites never share one.
   // CI runs as root: the CLI refuses --dangerously-skip-permissions there unless it is told it is a sandbox.
   // A proxy of the machine's would take the model client's requests to the loopback fake servers too
   // (the client proxies loopback, as Claude Code does): empty, the variables count as unset.
   env: {
-    MODLOOP_HOME: join(tmpdir(), `modloop-test-home-${basename(process.cwd())}`), IS_SANDBOX: '1',
+    IS_SANDBOX: '1',
     HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '',
   },
 }
