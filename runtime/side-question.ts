@@ -1,6 +1,4 @@
 import { ModloopError } from '../core/errors.js'
-import { zeroUsage } from '../core/loop/messages.js'
-import { untilAborted } from '../core/until-aborted.js'
 import type { Session } from '../core/loop/session.js'
 import type { ForkResult } from '../core/mod/contracts.js'
 import { fork } from './complete.js'
@@ -56,21 +54,11 @@ export function sideAnswerOf(r: ForkResult): SideAnswer {
 /**
  * `Query.askSideQuestion`: the question after the main conversation as its next request would
  * send it (model, system prompt, tools, reasoning), so the prompt cache serves all but the
- * question. The session's history is only read: a running turn is not waited for, only its prompt
- * on its way into the history (its prompt.submit hooks), which the question may well be about.
+ * question. The session's history is only read: a turn running meanwhile is not waited for.
  */
 export async function askSideQuestion(session: Session, question: unknown, signal?: AbortSignal): Promise<SideAnswer> {
   if (typeof question !== 'string' || question.trim() === '') {
     throw new ModloopError('MODLOOP_ERR_USAGE', 'askSideQuestion: question must be a non-empty string', { field: 'question' })
   }
-  const entering = session.root.turnEntering
-  if (entering) {
-    try {
-      await (signal ? untilAborted(entering, signal) : entering)
-    } catch {
-      return sideAnswerOf({ isAnswered: false, reason: 'aborted', usage: zeroUsage() })
-    }
-  }
   return sideAnswerOf(await fork(session, { prompt: sideQuestionPrompt(question.trim()) }, signal))
 }
-

@@ -107,12 +107,6 @@ export class Session {
   turnAbort: AbortController | undefined
   /** The id of the turn that runs (its turn.start's), for events raised outside the loop (message.display). */
   turnId: string | undefined
-  /**
-   * Set while a turn's prompt is on its way into the history (prompt.submit, a command, context),
-   * settled once it is there or the turn ended first: a side question asked in that window waits
-   * for it, since the conversation it asks about already holds that prompt for the one who typed it.
-   */
-  turnEntering: Promise<void> | undefined
 
   constructor(
     readonly host: ModHost,

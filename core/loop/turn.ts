@@ -66,8 +66,6 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
   outer?.addEventListener('abort', onOuterAbort, { once: true })
   session.turnAbort = abort
   session.turnId = turnId
-  let entered = () => {}
-  if (!session.agent) session.turnEntering = new Promise((resolve) => { entered = resolve })
   const end = new TurnEnd(session, turnId)
   if (input.maxTurns !== undefined) end.maxTurns = input.maxTurns
   if (input.origin.kind === 'task-notification') end.origin = { kind: 'task-notification', task_id: input.origin.taskId }
@@ -130,7 +128,6 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
         yield* enterPrompt(session, content, end.userMessageUuid, input.sent, expansion?.header)
       }
       await bus.emit('turn.start', { text, turnId })
-      entered()
       input.started?.resolve(submitted)
     } catch (err) {
       input.started?.reject(new ModloopError('MODLOOP_ERR_NOT_RUN', `$.prompt.submit: the prompt's turn failed before it started: ${describeError(err)}`, { cause: err }))
@@ -148,8 +145,6 @@ export async function* runTurn(session: Session, input: TurnInput): AsyncGenerat
     outer?.removeEventListener('abort', onOuterAbort)
     session.turnAbort = undefined
     session.turnId = undefined
-    session.turnEntering = undefined
-    entered()
   }
 }
 

@@ -1,7 +1,6 @@
 import type { PermissionAskResult, ProposedVerdict, ToolCheckResult } from '../events/types.js'
 import type { CallEnv, PermissionResult } from './pipeline.js'
 import { describeError } from '../errors.js'
-import { untilAborted } from '../until-aborted.js'
 import { validateInput, type Tool } from './tool.js'
 
 export type Permitted = { input: Record<string, unknown> } | { deny: string; interrupt?: true } | { defer: true }
@@ -62,6 +61,15 @@ export async function permit(env: CallEnv, tool: Tool, toolUseId: string, input:
     await env.bus.emit('permission.update', { tool: tool.name, tool_use_id: toolUseId, updates: answer.updatedPermissions, ...agentOf(env) }, undefined, { signal: env.signal })
   }
   return { input }
+}
+
+/** The promise's outcome, or a rejection with the abort's reason as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  let onAbort!: () => void
+  const aborted = new Promise<never>((_, reject) => { onAbort = () => reject(signal.reason) })
+  signal.addEventListener('abort', onAbort, { once: true })
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort))
 }
 
 const INVALID_ANSWER = "The canUseTool callback returned an invalid permission result. Expected {behavior: 'allow', updatedInput?: object} or {behavior: 'deny', message: string}."

@@ -12,6 +12,8 @@ export interface UiBridge {
   attach($: ModApi, e: { sessionId: string; resumed: boolean; transcriptPath: string }): void
   /** A turn took a prompt of the terminal's input (prompt.submit from the input stream). */
   promptTaken(): void
+  /** A turn's prompt is in the conversation (turn.start). */
+  turnStarted(): void
   toolOutcome(toolUseId: string, outcome: Outcome, ms: number): void
   keysHelp(): string
   modsText(): string
@@ -80,6 +82,11 @@ export default defineMod({
       if (bridge && e.origin.kind === 'sdk') bridge.promptTaken()
       return next(e)
     }, { stage: STAGE.guard })
+
+    on('turn.start', ($, e, next) => {
+      bridge?.turnStarted()
+      return next(e)
+    })
 
     on('tool.call', async ($, e, next) => {
       if (!bridge) return next(e)

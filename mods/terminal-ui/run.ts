@@ -176,6 +176,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
         if (text !== undefined) void view.print(promptText(text, paint))
         app.redraw()
       },
+      turnStarted: () => starting.started(),
       toolOutcome: (id, outcome, ms) => view.toolOutcome(id, outcome, ms),
       keysHelp: () => KEYS_HELP,
       modsText: () => modsText(host, configFile),
@@ -322,7 +323,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
           app.redraw()
         }
         if (m.type !== 'result') continue
-        starting.taken()
+        starting.ended()
         app.busy = false
         shells.turnEnded()
         await app.refreshCommands()
@@ -349,7 +350,7 @@ export async function runTerminalUi(ctx: InteractiveContext, mod: string): Promi
       app.busy = false
       app.tasks = []
       app.pending.clear()
-      starting.taken()
+      starting.ended()
       await host.close()
       app.$ = undefined
     }

@@ -67,22 +67,33 @@ export class SidePanel {
 }
 
 /**
- * The prompt sent while no turn ran, until the session takes it in (the session may still be
- * starting): a side question asked meanwhile waits for it, since the conversation it asks about
- * holds that prompt for the one who just sent it. Once taken, the query waits for it to enter.
+ * The prompt sent while no turn ran, until it is in the conversation: a side question asked
+ * meanwhile waits for it, since the conversation it asks about holds that prompt for the one who
+ * just sent it. The session may still be starting, or its UserPromptSubmit hooks running. The
+ * query's own askSideQuestion does not wait (an SDK hook that asked one would wait on itself).
  */
 export class TurnStarting {
-  private waiting: { done: Promise<void>; resolve(): void } | undefined
+  private waiting: { done: Promise<void>; resolve(): void; taken: boolean } | undefined
 
   sent(): void {
     if (this.waiting) return
     let resolve!: () => void
     const done = new Promise<void>((r) => { resolve = r })
-    this.waiting = { done, resolve }
+    this.waiting = { done, resolve, taken: false }
   }
 
-  /** Taken in, or its turn (or the session) ended without it. */
+  /** A turn took it (its prompt.submit). */
   taken(): void {
+    if (this.waiting) this.waiting.taken = true
+  }
+
+  /** A turn started: the one that took it, its prompt now in the history. */
+  started(): void {
+    if (this.waiting?.taken) this.ended()
+  }
+
+  /** Its turn ended without starting (a hook dropped it, a local command ran), or the session did. */
+  ended(): void {
     this.waiting?.resolve()
     this.waiting = undefined
   }

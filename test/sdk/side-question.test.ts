@@ -1,6 +1,5 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defineMod } from '../../core/mod/define.js'
 import commandsMod from '../../mods/commands/index.js'
 import transcripts from '../../mods/transcripts/index.js'
 import { toolsMod } from '../loop/helpers.js'
@@ -78,38 +77,6 @@ describe('side questions (Query.askSideQuestion, /btw)', () => {
       // The turn's next request holds the call and its result, nothing of the side question.
       const after = c.server.requests[2]!.body as any
       expect(JSON.stringify(after.messages)).not.toContain('what are you doing')
-    } finally {
-      await c.end()
-    }
-  })
-
-  it('asked while the turn\'s prompt is still on its way in (a slow prompt.submit), waits for it and asks about it', async () => {
-    let release!: () => void
-    let submitting!: () => void
-    const submitted = new Promise<void>((resolve) => { submitting = resolve })
-    const slow = defineMod({
-      name: 'slow-submit',
-      register(on) {
-        on('prompt.submit', async (_$, e, next) => {
-          submitting()
-          await new Promise<void>((resolve) => { release = resolve })
-          return next(e)
-        })
-      },
-    })
-    const c = await conversation([
-      { when: { lastUserText: 'side question' }, reply: 'you asked for the parser refactor' },
-      { reply: 'refactored' },
-    ], { mods: [slow] })
-    try {
-      const turn = c.say('refactor the parser')
-      await submitted
-      const side = c.q.askSideQuestion('what did I ask for?')
-      release()
-      expect(await side).toEqual({ response: 'you asked for the parser refactor', synthetic: false })
-      expect(await turn).toMatchObject({ subtype: 'success', result: 'refactored' })
-      const asked = c.server.requests.find((r) => JSON.stringify(r.body).includes('what did I ask for'))!.body as any
-      expect(textOf(asked.messages[0])).toMatch(/^refactor the parser[\s\S]*what did I ask for\?$/)
     } finally {
       await c.end()
     }

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { hasTmux, project, tmuxSuite } from './suite.js'
 
@@ -35,9 +37,36 @@ describe.runIf(hasTmux)('/btw in the interactive terminal (tmux, 80x24)', () => 
     await p.keys('Enter')
     await p.waitFor('fine')
     expect(suite.state.server!.requests).toHaveLength(3)
-    expect(body(1)).toContain('what did I ask for?')
+    // Asked as the turn started, the side request may come before or after the turn's own.
+    expect([body(0), body(1)].filter((b) => b.includes('what did I ask for?'))).toHaveLength(1)
     expect(body(2)).toContain('go on')
     expect(body(2)).not.toContain('what did I ask for')
     expect(body(2)).not.toContain('You asked me to')
+  })
+
+  it('asked while the prompt\'s UserPromptSubmit hook still runs, waits for the prompt to enter and asks about it', async () => {
+    const where = await project()
+    const go = join(where.cwd, 'go')
+    await mkdir(join(where.home, '.claude'))
+    // The hook holds the prompt until the test has asked the side question.
+    const hooks = { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `while [ ! -e ${go} ]; do sleep 0.02; done` }] }] }
+    await writeFile(join(where.home, '.claude/settings.json'), JSON.stringify({ hooks }))
+    const p = await suite.open({
+      steps: [
+        { when: { lastUserText: 'side question' }, reply: 'You asked me to rename the module.' },
+        { reply: 'renamed' },
+      ],
+    }, where)
+    await p.type('rename the module')
+    await p.keys('Enter')
+    await p.waitFor('esc to interrupt')
+    await p.type('/btw what did I ask for?')
+    await p.keys('Enter')
+    await p.waitFor('/btw what did I ask for?')
+    await writeFile(go, '')
+    const shown = await p.waitFor('Space, Enter or Esc to dismiss')
+    expect(shown).toMatch(/\/btw what did I ask for\?\n\s+You asked me to rename the module\./)
+    await p.waitFor('renamed')
+    expect(body(0)).toContain('rename the module')
   })
 })
