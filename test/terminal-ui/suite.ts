@@ -67,7 +67,9 @@ export function tmuxSuite(file: string) {
 
   afterAll(async () => {
     await killServer(socket)
-    await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+    // A pane's CLI may still be writing its transcript as it exits after the kill: rm retries a
+    // directory that filled again while it was being emptied (ENOTEMPTY).
+    await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 })))
   })
 
   return {
