@@ -18,10 +18,13 @@ export class TmuxControl {
     child.stdout.setEncoding('utf8').on('data', (data: string) => this.read(data))
     child.stderr.resume()
     child.stdin.on('error', () => {})
-    child.once('close', () => {
+    const gone = (why: string) => {
       this.exited = true
-      for (const w of this.waiting.splice(0)) w.reject(new Error('the tmux control client exited'))
-    })
+      for (const w of this.waiting.splice(0)) w.reject(new Error(why))
+    }
+    // tmux missing or not runnable: every command fails saying so, rather than the worker crashing.
+    child.once('error', (err) => gone(`tmux could not be started: ${err.message}`))
+    child.once('close', () => gone('the tmux control client exited'))
   }
 
   /**
