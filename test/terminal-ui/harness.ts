@@ -6,6 +6,9 @@ import { TmuxControl } from './tmux-control.js'
 
 // Longer than the terminal's typeahead window (mods/terminal-ui/keys.ts), shorter than any person.
 const REACTION_MS = 30
+// Between reads of a pane while waiting for a screen. 20 ms took the terminal files alone from
+// 42-46 to 37-40 s, but a whole suite run no faster (their reads compete with the other files).
+const POLL_MS = 40
 
 // Each test file's server, by socket name (see startServer).
 const servers = new Map<string, TmuxControl>()
@@ -66,7 +69,7 @@ export class Pane {
         await delay(REACTION_MS)
         return screen
       }
-      await delay(40)
+      await delay(POLL_MS)
     }
     throw new Error(`the pane never showed ${JSON.stringify(text)} (wrapped lines joined); it showed:\n${screen}`)
   }
@@ -100,7 +103,7 @@ export class Pane {
         await delay(REACTION_MS)
         return screen
       }
-      await delay(40)
+      await delay(POLL_MS)
     }
     throw new Error(`the pane never showed ${String(expected)}; it showed:\n${screen}`)
   }

@@ -5,8 +5,8 @@ interface Waiting { resolve(out: string): void; reject(error: Error): void }
 /**
  * One tmux server, driven through one control-mode client (`tmux -C`): each command is a line on
  * its stdin, answered in order between `%begin` and `%end` (or `%error`). A test polls its pane
- * every 40 ms, and a `tmux` process per poll was a fork of the test worker, whose few hundred MB
- * made each fork block it ~27 ms (~1,500 forks a suite run).
+ * while it waits for a screen, and a `tmux` process per poll was a fork of the test worker, which
+ * blocked it ~27 ms under the suite's load (~1,500 forks a run).
  */
 export class TmuxControl {
   private readonly waiting: Waiting[] = []
