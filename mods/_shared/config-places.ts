@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { claudeHome } from '../../runtime/plugin-store/files.js'
 
 type Env = (name: string) => string | undefined
 
@@ -13,7 +14,7 @@ export function globalConfigFile(env: Env): string {
 
 /** The user's settings file, `~/.claude/settings.json` (CLAUDE_CONFIG_DIR's `settings.json` when set). */
 export function userSettingsFile(env: Env): string {
-  return join(env('CLAUDE_CONFIG_DIR') || join(env('HOME') || homedir(), '.claude'), 'settings.json')
+  return join(claudeHome({ CLAUDE_CONFIG_DIR: env('CLAUDE_CONFIG_DIR'), HOME: env('HOME') }), 'settings.json')
 }
 
 /** The project's own settings nobody commits, `.claude/settings.local.json`. */

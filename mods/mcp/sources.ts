@@ -8,6 +8,7 @@ import { projectKey } from './project-key.js'
 import { readProjectServers } from './project-files.js'
 import { expandVars } from './expand.js'
 import { pluginDataDir } from '../_shared/plugin-data.js'
+import { globalConfigFile } from '../_shared/config-places.js'
 import type { SettingsChoice } from './settings-choices.js'
 import { parseServer, type McpOptions, type ServerConfig } from './options.js'
 import { describeError } from '../../core/errors.js'
@@ -142,7 +143,7 @@ export async function collectServers(input: SourceInput): Promise<{ servers: Ser
 
 /** The user's `.claude.json` (user and local scopes): in `home` when given, else in CLAUDE_CONFIG_DIR, else in the home folder. */
 export function userConfigFile(home: string | undefined, env: (name: string) => string | undefined): string {
-  return join(home ?? (env('CLAUDE_CONFIG_DIR') || env('HOME') || homedir()), '.claude.json')
+  return home !== undefined ? join(home, '.claude.json') : globalConfigFile(env)
 }
 
 /**
