@@ -4,7 +4,8 @@ import { VERSION } from '../core/version.js'
 import { pump } from '../core/loop/input-queue.js'
 import type { SDKUserMessage } from '../core/loop/messages.js'
 import { supportedModels, type ModelInfo } from './model-controls.js'
-import type { McpServerConfig } from '../core/mod/session-capabilities.js'
+import type { McpServerConfig, McpServerMode } from '../core/mod/session-capabilities.js'
+import { mcpServerStatus } from './server-status.js'
 import type { Session } from '../core/loop/session.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
 import { availableOutputStyles, outputStyleOf } from './output-style.js'
@@ -56,6 +57,13 @@ export interface SdkControls {
    * left the context, so Edit and Write accept the file; skipped when the file changed since.
    */
   seedReadState(path: string, mtime: number): Promise<void>
+  /**
+   * Pins the calls of an MCP server (by the name it was registered under) to the default mode's
+   * asking, or to auto mode's classifier, where the session's mode would let them run unasked
+   * (bypassPermissions, auto); `null` takes the pin away. It never widens what runs. A pin is kept
+   * for a server not known yet; `warning` then says so (a misspelt name, most likely).
+   */
+  setMcpPermissionModeOverride(serverName: string, mode: McpServerMode | null): Promise<{ warning?: string }>
   /** Reads the output-style directories again; answers the style names, `default` first. */
   reloadOutputStyles(): Promise<{ available_output_styles: string[] }>
   /**
@@ -138,6 +146,18 @@ export function sdkControls(open: () => Promise<Session>, running: Promise<Sessi
       const session = await open()
       // A seed skipped (the file changed since) is no failure: Edit then asks for a fresh Read, as in Claude Code.
       await files.seed({ sessionId: session.id, cwd: session.cwd, path, mtime })
+    },
+    async setMcpPermissionModeOverride(serverName, mode) {
+      if (typeof serverName !== 'string' || serverName === '') throw new ModloopError('MODLOOP_ERR_USAGE', 'setMcpPermissionModeOverride: serverName must be the name of an MCP server', { field: 'serverName' })
+      if (mode !== null && mode !== 'default' && mode !== 'auto') {
+        throw new ModloopError('MODLOOP_ERR_USAGE', `setMcpPermissionModeOverride: ${JSON.stringify(mode)} cannot pin a server; the mode is "default", "auto" or null (to take the pin away), as a pin may only narrow the session's mode`, { field: 'mode' })
+      }
+      const owner = await capability('permissionMode', 'setMcpPermissionModeOverride')
+      if (!owner.setServerMode) throw new ModloopError('MODLOOP_ERR_CAPABILITY_MISSING', 'Query.setMcpPermissionModeOverride: the mod that owns permission modes does not pin MCP servers', { field: 'setMcpPermissionModeOverride' })
+      owner.setServerMode(serverName, mode)
+      const known = mcpServerStatus(await open()).map((s) => s.name)
+      if (known.includes(serverName)) return {}
+      return { warning: `no MCP server named "${serverName}" is known to this session (${known.length > 0 ? `known: ${known.join(', ')}` : 'none is'}); ${mode === null ? 'there was no pin to take away' : 'the pin is kept and applies once a server of that name connects'}` }
     },
     async reloadOutputStyles() {
       const styles = await capability('outputStyleList', 'reloadOutputStyles')

@@ -1,6 +1,6 @@
 import type { Query } from '../../runtime/query.js'
 import type { ContextUsage } from '../../runtime/context-usage.js'
-import type { McpServerConfig } from '../../core/mod/session-capabilities.js'
+import type { McpServerConfig, McpServerMode } from '../../core/mod/session-capabilities.js'
 import { describeError, ModloopError } from '../../core/errors.js'
 import { permissionModeOf } from '../../core/permission-modes.js'
 import type { McpProxies } from './mcp-proxy.js'
@@ -71,6 +71,8 @@ const HANDLERS: Record<string, Handler> = {
       .map(([name, s]) => [name, s?.type === 'sdk' ? proxies.server(name) : s]))
     return query.setMcpServers(servers as Record<string, McpServerConfig>)
   },
+  // Left for the query to validate, so a mode it cannot take is named in the error.
+  set_mcp_permission_mode_override: async (r, { query }) => query.setMcpPermissionModeOverride(String(r.serverName), (r.mode ?? null) as McpServerMode | null),
   mcp_read_resource: async (r, { query }) => query.readMcpResource(String(r.serverName), String(r.uri)),
   reload_skills: async (_r, { query }) => query.reloadSkills(),
   reload_output_styles: async (_r, { query }) => query.reloadOutputStyles(),

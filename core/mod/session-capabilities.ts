@@ -12,7 +12,19 @@ export interface PermissionModeOwner {
   mode(): string
   /** Switches the mode for the calls that follow (Query.setPermissionMode, Shift+Tab). */
   setMode(mode: PermissionMode): void | Promise<void>
+  /** The mode a call of `tool` is decided under: mode(), or its MCP server's override where one applies (setServerMode). */
+  modeFor?(tool: string): string
+  /**
+   * Pins the calls of the MCP server named `server` (by the name it was registered under) to
+   * `default` (each one asked about) or `auto` (the classifier's), where the session's mode would
+   * let them run unasked (bypassPermissions, auto): it only ever narrows. Null takes the pin away.
+   * Kept for a server not connected yet (Query.setMcpPermissionModeOverride).
+   */
+  setServerMode?(server: string, mode: McpServerMode | null): void
 }
+
+/** What an MCP server's calls may be pinned to (Query.setMcpPermissionModeOverride). */
+export type McpServerMode = 'default' | 'auto'
 
 /** What `Query.rewindFiles` answers (the Agent SDK's RewindFilesResult). */
 export interface RewindFilesResult {

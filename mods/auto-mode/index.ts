@@ -33,7 +33,8 @@ const options = builtinOptions('auto-mode', () => z.object({
  * hook's), and a `$.tool.check` query (no tool_use_id) is never classified. What answers an ask
  * before the approver (PermissionRequest hooks, the permission_prompt notification) is raised
  * on `permission.ask`, after tool.check: it hears only of the asks the classifier left standing.
- * In any other mode the mod does nothing.
+ * In any other mode the mod does nothing (an MCP server's pin, Query.setMcpPermissionModeOverride,
+ * can put its calls in auto mode or take them out of it: see modeOf).
  */
 export default defineMod({
   name: 'auto-mode',
@@ -44,7 +45,7 @@ export default defineMod({
     on('tool.check', async ($, e, next) => {
       const verdict = await next(e)
       // The user's answers to AskUserQuestion are not the classifier's to give.
-      if (verdict.decision !== 'ask' || !e.tool_use_id || e.tool === ASK_USER_TOOL || (await modeOf($)) !== 'auto') return verdict
+      if (verdict.decision !== 'ask' || !e.tool_use_id || e.tool === ASK_USER_TOOL || (await modeOf($, e.tool)) !== 'auto') return verdict
       if (!opts.classifyProtectedPaths && verdict.rule === PROTECTED_PATH) return verdict
       const signal = AbortSignal.any([next.signal, AbortSignal.timeout(opts.timeoutMs)])
       // Read at each classification, as the user may edit the rules while a session runs; loaded only in auto mode.
@@ -62,9 +63,14 @@ export default defineMod({
 // The rule the permissions mod's verdict names for a write to a protected path.
 const PROTECTED_PATH = '[protected-path]'
 
-/** The mode in effect, as its owner (the `permissionMode` capability) answers; else the launch flags'. */
-async function modeOf($: ModApi): Promise<string | undefined> {
-  const owned = $.capability.use('permissionMode')?.mode()
+/**
+ * The mode a call of `tool` is decided under, as the owner of modes (the `permissionMode`
+ * capability) answers: an MCP server pinned to `default` keeps its calls from the classifier, one
+ * pinned to `auto` brings them to it under bypassPermissions. Else the launch flags' mode.
+ */
+async function modeOf($: ModApi, tool: string): Promise<string | undefined> {
+  const owner = $.capability.use('permissionMode')
+  const owned = owner?.modeFor?.(tool) ?? owner?.mode()
   if (owned) return owned
   try {
     const flags = (await $.settings.read({ source: 'flag' })) as { permissionMode?: string }

@@ -17,6 +17,7 @@ import { ignoredNotice, loadPolicy } from './policy.js'
 import { coversTool, WATCH_TOOL } from './rule-match.js'
 import { claudeDir, permissionsOptions } from './settings-load.js'
 import { foldPermissions } from './config-key.js'
+import { serverModes } from './server-modes.js'
 import { EDIT_TOOLS, READ_TOOLS, TOOL_ALIASES } from './tool-classes.js'
 import type { Mode, Policy } from './types.js'
 import { describeError } from '../../core/errors.js'
@@ -43,7 +44,7 @@ export default defineMod({
   options: permissionsOptions,
   configKeys: { permissions: foldPermissions },
   provides: ['permissions', 'permissionMode', 'bashReadOnly'],
-  uses: { commands: 'optional', shellCwd: 'optional', tasks: 'optional', settingsFiles: 'optional' },
+  uses: { commands: 'optional', shellCwd: 'optional', tasks: 'optional', settingsFiles: 'optional', serverStatus: 'optional' },
   register(on, opts, $) {
     let policy: Policy | undefined
     let loadFailure: string | undefined
@@ -76,6 +77,15 @@ export default defineMod({
     // ExitPlanMode calls checked in plan mode, so sent to the approver: only these leave it.
     const exitAsks = new Set<string>()
     const modeNow = (): Mode => policy?.mode ?? switched ?? 'default'
+    // MCP servers pinned to a narrower mode (Query.setMcpPermissionModeOverride); they outlive a policy reloaded by /clear.
+    const pins = serverModes(() => $.capability.use('serverStatus')?.().map((s) => s.name) ?? [])
+    const modeFor = (tool: string): Mode => pins.modeFor(tool, modeNow())
+    /** The policy a call of `tool` is judged under: its server's pin in place of the session's mode where one applies. */
+    const judging = async ($: ModApi, p: Policy, tool: string, agentId?: string, cwd?: string): Promise<Policy> => {
+      const judged = await current($, p, agentId, cwd)
+      judged.mode = modeFor(tool)
+      return judged
+    }
     const switchMode = (mode: Mode) => {
       if (mode === 'bypassPermissions' && policy?.bypassDisabledBy) {
         throw new Error(`bypassPermissions is disabled by permissions.disableBypassPermissionsMode in ${policy.bypassDisabledBy}`)
@@ -92,14 +102,14 @@ export default defineMod({
         // Before a session starts there is no stream to tell; the session reports its mode as it starts.
       }
     }
-    $.capability.provide('permissionMode', { mode: modeNow, setMode: switchMode })
+    $.capability.provide('permissionMode', { mode: modeNow, setMode: switchMode, modeFor, setServerMode: pins.set })
     $.capability.provide('bashReadOnly', readOnlyLine)
     registerPermissionsCommand(on, () => policy, modeNow)
     registerAddDirCommand(on, () => policy)
     registerPlanCommand(on, { mode: modeNow, setMode: switchMode, reminder: () => reminders.atPrompt(true) })
     $.capability.provide('permissions', {
       persistUpdate: (update) => (apply ? apply(update) : Promise.reject(new Error(`the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}`))),
-      check: async (tool, input) => (policy ? evaluate(await current($, policy), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
+      check: async (tool, input) => (policy ? evaluate(await judging($, policy, tool), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
       directories: () => policy?.roots.lexical.slice(1) ?? [],
       deniedPaths: (tool) => (policy ? deniedPaths(policy.rules, tool) : undefined),
       grantDirectory: async (dir) => {
@@ -182,7 +192,7 @@ export default defineMod({
       if (!policy) return { decision: 'ask', rule: '[not-loaded]', reason: `the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}` }
       // The main agent's Bash calls run where its last `cd` left the shell (a subagent's may run in a worktree of its own).
       const shellDir = (e.tool === 'Bash' || e.tool === WATCH_TOOL) && e.agentId === undefined ? $.capability.use('shellCwd')?.($.session.id() as string) : undefined
-      const verdict = await evaluate(await current($, policy, e.agentId, $.session.cwd() as string), e.tool, e.input, shellDir)
+      const verdict = await evaluate(await judging($, policy, e.tool, e.agentId, $.session.cwd() as string), e.tool, e.input, shellDir)
       if (e.tool === EXIT_PLAN_TOOL && policy.mode === 'plan' && e.tool_use_id) exitAsks.add(e.tool_use_id)
       const answer = { decision: verdict.decision, ...(verdict.reason ? { reason: verdict.reason } : {}), ...(verdict.rule ? { rule: verdict.rule } : {}) }
       if (answer.decision === 'ask') return { ...answer, ...(verdict.suggestions?.length ? { suggestions: verdict.suggestions } : {}), ...(verdict.blockedPath ? { blockedPath: verdict.blockedPath } : {}) }
