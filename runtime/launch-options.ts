@@ -1,6 +1,7 @@
 import type { Provider } from '../core/mod/build-api.js'
 import type { QueryOptions } from './options.js'
 import type { Session } from '../core/loop/session.js'
+import { appliedFlagSettings } from './flag-settings.js'
 
 /** `$.settings.read`: the launch options as mods read them. */
 export function launchOptionsProvider(session: Session): Record<string, Provider> {
@@ -19,7 +20,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.permissionMode ? { permissionMode: o.permissionMode } : {}),
         ...(o.additionalDirectories?.length ? { additionalDirectories: [...o.additionalDirectories] } : {}),
         ...(o.trustWorkspace ? { trustWorkspace: true } : {}),
-        ...(settingsList(o.settings).length ? { settings: settingsList(o.settings) } : {}),
+        // The query's own --settings layers, then what applyFlagSettings merged since (flag-settings.ts).
+        ...(settingsOf(session).length ? { settings: settingsOf(session) } : {}),
         ...(o.includeHookEvents ? { includeHookEvents: true } : {}),
         ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
         ...(o.outputFormat ? { outputFormat: o.outputFormat } : {}),
@@ -58,6 +60,10 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
       }
     },
   }
+}
+
+function settingsOf(session: Session): string[] {
+  return [...settingsList(session.options.settings), ...appliedFlagSettings(session)]
 }
 
 /**

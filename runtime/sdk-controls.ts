@@ -6,6 +6,7 @@ import type { SDKUserMessage } from '../core/loop/messages.js'
 import { supportedModels, type ModelInfo } from './model-controls.js'
 import type { McpServerConfig, McpServerMode } from '../core/mod/session-capabilities.js'
 import { mcpServerStatus } from './server-status.js'
+import { applyFlagSettings } from './flag-settings.js'
 import type { Session } from '../core/loop/session.js'
 import { supportedCommands, type SlashCommand } from './supported-commands.js'
 import { availableOutputStyles, outputStyleOf } from './output-style.js'
@@ -64,6 +65,12 @@ export interface SdkControls {
    * for a server not known yet; `warning` then says so (a misspelt name, most likely).
    */
   setMcpPermissionModeOverride(serverName: string, mode: McpServerMode | null): Promise<{ warning?: string }>
+  /**
+   * Merges settings into the flag layer (the query's `settings`, mid-session): a top-level key at
+   * a time, `null` taking one out. See flag-settings.ts for what applies when; a value of the wrong
+   * kind for a key applied at once rejects the whole call.
+   */
+  applyFlagSettings(settings: Record<string, unknown>): Promise<void>
   /** Reads the output-style directories again; answers the style names, `default` first. */
   reloadOutputStyles(): Promise<{ available_output_styles: string[] }>
   /**
@@ -158,6 +165,9 @@ export function sdkControls(open: () => Promise<Session>, running: Promise<Sessi
       const known = mcpServerStatus(await open()).map((s) => s.name)
       if (known.includes(serverName)) return {}
       return { warning: `no MCP server named "${serverName}" is known to this session (${known.length > 0 ? `known: ${known.join(', ')}` : 'none is'}); ${mode === null ? 'there was no pin to take away' : 'the pin is kept and applies once a server of that name connects'}` }
+    },
+    async applyFlagSettings(settings) {
+      await applyFlagSettings(await open(), settings)
     },
     async reloadOutputStyles() {
       const styles = await capability('outputStyleList', 'reloadOutputStyles')

@@ -71,6 +71,10 @@ const HANDLERS: Record<string, Handler> = {
       .map(([name, s]) => [name, s?.type === 'sdk' ? proxies.server(name) : s]))
     return query.setMcpServers(servers as Record<string, McpServerConfig>)
   },
+  apply_flag_settings: async (r, { query }) => {
+    await query.applyFlagSettings(r.settings as Record<string, unknown>)
+    return {}
+  },
   // Left for the query to validate, so a mode it cannot take is named in the error.
   set_mcp_permission_mode_override: async (r, { query }) => query.setMcpPermissionModeOverride(String(r.serverName), (r.mode ?? null) as McpServerMode | null),
   mcp_read_resource: async (r, { query }) => query.readMcpResource(String(r.serverName), String(r.uri)),

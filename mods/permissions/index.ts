@@ -11,9 +11,9 @@ import type { PermissionsApi } from './api.js'
 import { deniedPaths } from './denied-paths.js'
 import { evaluate } from './evaluate.js'
 import { invocationGrants } from './invocation-grant.js'
-import { persistUpdate } from './persist.js'
+import { persistUpdate, SESSION_LABEL } from './persist.js'
 import { settingsReader } from '../_shared/settings-reader.js'
-import { ignoredNotice, loadPolicy } from './policy.js'
+import { ignoredNotice, loadPolicy, setRoots } from './policy.js'
 import { coversTool, WATCH_TOOL } from './rule-match.js'
 import { claudeDir, permissionsOptions } from './settings-load.js'
 import { foldPermissions } from './config-key.js'
@@ -109,7 +109,7 @@ export default defineMod({
     registerPlanCommand(on, { mode: modeNow, setMode: switchMode, reminder: () => reminders.atPrompt(true) })
     $.capability.provide('permissions', {
       persistUpdate: (update) => (apply ? apply(update) : Promise.reject(new Error(`the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}`))),
-      check: async (tool, input) => (policy ? evaluate(await judging($, policy, tool), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
+      check: async (tool, input) => ((await fresh($)) ? evaluate(await judging($, policy!, tool), tool, input) : { decision: 'ask', rule: '[not-loaded]', reason: 'the permission settings are not loaded' }),
       directories: () => policy?.roots.lexical.slice(1) ?? [],
       deniedPaths: (tool) => (policy ? deniedPaths(policy.rules, tool) : undefined),
       grantDirectory: async (dir) => {
@@ -119,6 +119,49 @@ export default defineMod({
       },
     })
 
+    // The flag layer's settings the policy was read with: Query.applyFlagSettings adds to it
+    // (runtime/flag-settings.ts), and the next check then reads the rules again.
+    let flagLayers: string | undefined
+    let persistCtx: { policy: Policy } | undefined
+    const layersOf = (flags: unknown) => JSON.stringify((flags as { settings?: unknown } | undefined)?.settings ?? [])
+    const envOf = ($: ModApi) => ({ MODLOOP_HOME: $.env.get('MODLOOP_HOME'), CLAUDE_CONFIG_DIR: $.env.get('CLAUDE_CONFIG_DIR') })
+    /** The policy, read again first when the flag layer changed since it was read. */
+    const fresh = async ($: ModApi): Promise<Policy | undefined> => {
+      if (!policy) return policy
+      let flags: unknown
+      try {
+        flags = await $.settings.read({ source: 'flag' })
+      } catch {
+        return policy
+      }
+      const layers = layersOf(flags)
+      if (layers === flagLayers) return policy
+      flagLayers = layers
+      await reread($, policy, flags)
+      return policy
+    }
+    /**
+     * The rules and directories read again over the session's: the mode stays (unless the settings
+     * now keep bypassPermissions off), as do the rules given for this session alone (an approver's
+     * `session` updates) and the working directories it has (a reread never takes one away).
+     */
+    const reread = async ($: ModApi, old: Policy, flags: unknown) => {
+      let loaded: Policy
+      try {
+        loaded = await loadPolicy({ cwd: old.cwd, options: opts, flags, env: envOf($), reader: settingsReader($) })
+      } catch (err) {
+        $.log.error(`the permission settings could not be read again after the flag settings changed, so the rules stay as they were: ${describeError(err)}`)
+        return
+      }
+      loaded.mode = old.mode === 'bypassPermissions' && loaded.bypassDisabledBy ? 'default' : old.mode
+      loaded.rules.push(...old.rules.filter((r) => r.source.label === SESSION_LABEL))
+      await setRoots(loaded, [...new Set([...loaded.roots.lexical.slice(1), ...old.roots.lexical.slice(1)])])
+      if (old.taskOutput) loaded.taskOutput = old.taskOutput
+      for (const warning of loaded.warnings) if (!old.warnings.includes(warning)) $.log.warn(warning)
+      policy = loaded
+      if (persistCtx) persistCtx.policy = loaded
+    }
+
     on('session.start', async ($, e, next) => {
       const result = await next(e)
       let flags: unknown = {}
@@ -127,7 +170,7 @@ export default defineMod({
       } catch (err) {
         $.log.warn(`the launch flags cannot be read (${describeError(err)}); only settings files and options apply`)
       }
-      const env = { MODLOOP_HOME: $.env.get('MODLOOP_HOME'), CLAUDE_CONFIG_DIR: $.env.get('CLAUDE_CONFIG_DIR') }
+      const env = envOf($)
       workflow = planWorkflow($, flags)
       let loaded: Policy
       try {
@@ -147,6 +190,7 @@ export default defineMod({
       const tasksDir = $.capability.use('tasks')?.(e.sessionId)?.dir
       if (tasksDir) loaded.taskOutput = { lexical: [tasksDir], real: [await realpathLoose(tasksDir)] }
       policy = loaded
+      flagLayers = layersOf(flags)
       loadFailure = undefined
       for (const warning of loaded.warnings) $.log.warn(warning)
       if (loaded.ignored.length > 0 && !reported.has(e.cwd)) {
@@ -155,6 +199,7 @@ export default defineMod({
       }
       await warnUnknownTools($, loaded)
       const ctx = { policy: loaded, cwd: e.cwd, claudeDir: claudeDir(opts, env), setMode: switchMode }
+      persistCtx = ctx
       apply = async (update) => {
         const saved = await persistUpdate(update, ctx)
         // The next reader of that file (a start under way, a /clear) reads what was just written.
@@ -189,7 +234,7 @@ export default defineMod({
     })
 
     on('tool.check', async ($, e, next) => {
-      if (!policy) return { decision: 'ask', rule: '[not-loaded]', reason: `the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}` }
+      if (!(await fresh($)) || !policy) return { decision: 'ask', rule: '[not-loaded]', reason: `the permission settings are not loaded${loadFailure ? ` (${loadFailure})` : ''}` }
       // The main agent's Bash calls run where its last `cd` left the shell (a subagent's may run in a worktree of its own).
       const shellDir = (e.tool === 'Bash' || e.tool === WATCH_TOOL) && e.agentId === undefined ? $.capability.use('shellCwd')?.($.session.id() as string) : undefined
       const verdict = await evaluate(await judging($, policy, e.tool, e.agentId, $.session.cwd() as string), e.tool, e.input, shellDir)

@@ -37,6 +37,9 @@ export interface PersistContext {
   setMode?(mode: Mode): void
 }
 
+/** What a rule given for this session alone (a `session` or `cliArg` update) names as its source. */
+export const SESSION_LABEL = 'this session'
+
 /** The settings file a destination names; `session` and `cliArg` live only in memory. */
 export function settingsFileFor(dest: Destination, ctx: { cwd: string; claudeDir: string }): string | undefined {
   if (dest === 'userSettings') return join(ctx.claudeDir, 'settings.json')
@@ -59,7 +62,7 @@ export async function persistUpdate(raw: unknown, ctx: PersistContext): Promise<
   const update = parsed.data
   const file = settingsFileFor(update.destination, ctx)
   if (file) await mergeIntoFile(file, update)
-  const source: RuleSource = { name: sourceName(update.destination), label: file ?? 'this session', root: ctx.cwd, projectLevel: false }
+  const source: RuleSource = { name: sourceName(update.destination), label: file ?? SESSION_LABEL, root: ctx.cwd, projectLevel: false }
   if (update.type === 'setMode' && ctx.setMode) ctx.setMode(update.mode)
   else await applyToPolicy(ctx.policy, update, source)
   return file ? { file } : {}
