@@ -18,7 +18,8 @@ export function appliedFlagSettings(session: Session): string[] {
 /**
  * Query.applyFlagSettings: merges `settings` into the flag layer, a top-level key at a time (a
  * later call's `permissions` replaces an earlier one's whole), `null` taking a key out. The
- * permission rules are read again at the next tool call; `model` switches the model for the
+ * permission rules are read again at the next tool call, the `env` blocks at the next turn or tool
+ * call (the mods that own them compare the flag layer they read: mods/_shared/flag-layers.ts); `model` switches the model for the
  * requests that follow (null: back to the default, as setModel() goes), `effortLevel` sets the
  * effort they ask for (null: none of the session's own). A value of the wrong kind for one of
  * these rejects the whole call, and nothing of it applies. Other keys are there for each reader's

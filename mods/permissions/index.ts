@@ -13,6 +13,7 @@ import { evaluate } from './evaluate.js'
 import { invocationGrants } from './invocation-grant.js'
 import { persistUpdate, SESSION_LABEL } from './persist.js'
 import { settingsReader } from '../_shared/settings-reader.js'
+import { flagLayers } from '../_shared/flag-layers.js'
 import { ignoredNotice, loadPolicy, setRoots } from './policy.js'
 import { coversTool, WATCH_TOOL } from './rule-match.js'
 import { claudeDir, permissionsOptions } from './settings-load.js'
@@ -121,9 +122,8 @@ export default defineMod({
 
     // The flag layer's settings the policy was read with: Query.applyFlagSettings adds to it
     // (runtime/flag-settings.ts), and the next check then reads the rules again.
-    let flagLayers: string | undefined
+    let readUnder: string | undefined
     let persistCtx: { policy: Policy } | undefined
-    const layersOf = (flags: unknown) => JSON.stringify((flags as { settings?: unknown } | undefined)?.settings ?? [])
     const envOf = ($: ModApi) => ({ MODLOOP_HOME: $.env.get('MODLOOP_HOME'), CLAUDE_CONFIG_DIR: $.env.get('CLAUDE_CONFIG_DIR') })
     /** The policy, read again first when the flag layer changed since it was read. */
     const fresh = async ($: ModApi): Promise<Policy | undefined> => {
@@ -134,9 +134,9 @@ export default defineMod({
       } catch {
         return policy
       }
-      const layers = layersOf(flags)
-      if (layers === flagLayers) return policy
-      flagLayers = layers
+      const layers = flagLayers(flags)
+      if (layers === readUnder) return policy
+      readUnder = layers
       await reread($, policy, flags)
       return policy
     }
@@ -190,7 +190,7 @@ export default defineMod({
       const tasksDir = $.capability.use('tasks')?.(e.sessionId)?.dir
       if (tasksDir) loaded.taskOutput = { lexical: [tasksDir], real: [await realpathLoose(tasksDir)] }
       policy = loaded
-      flagLayers = layersOf(flags)
+      readUnder = flagLayers(flags)
       loadFailure = undefined
       for (const warning of loaded.warnings) $.log.warn(warning)
       if (loaded.ignored.length > 0 && !reported.has(e.cwd)) {

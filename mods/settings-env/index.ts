@@ -1,8 +1,10 @@
 import { z } from 'zod'
 import { defineMod } from '../../core/mod/define.js'
+import type { ModApi } from '../../core/mod/api.js'
 import { describeError } from '../../core/errors.js'
 import { readSettingsEnv } from './read-env.js'
 import { settingsReader } from '../_shared/settings-reader.js'
+import { flagLayers } from '../_shared/flag-layers.js'
 import { effortFor, type EffortSetting } from './effort-level.js'
 import type { StatusLineSetting } from '../_shared/status-line-setting.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
@@ -15,6 +17,12 @@ const options = builtinOptions('settings-env', () => z.object({
   /** The trust file (default: $MODLOOP_HOME/trusted.json, MODLOOP_HOME defaulting to ~/.modloop). */
   trustStore: z.string().optional(),
 }))
+
+/** Sets or clears what a session's settings named. */
+function keep<T>(map: Map<string, T>, sessionId: string, value: T | undefined): void {
+  if (value === undefined) map.delete(sessionId)
+  else map.set(sessionId, value)
+}
 
 /** A variable this mod set, and what it replaced, so the session's end can put it back. */
 interface Applied { name: string; value: string; before: string | undefined }
@@ -30,7 +38,8 @@ interface Applied { name: string; value: string; before: string | undefined }
  * (the `settingsModel` capability), which a session starts on when nothing else names one, their
  * `effortLevel` (the `settingsEffort` capability), asked of the model when nothing else sets one, and
  * their `apiKeyHelper` (the `apiKeyHelper` capability), which the model client runs for its key, and
- * their `statusLine` (the `statusLineSetting` capability), which the terminal runs.
+ * their `statusLine` (the `statusLineSetting` capability), which the terminal runs. Settings
+ * merged by Query.applyFlagSettings are read at the session's next turn or tool call.
  */
 export default defineMod({
   name: 'settings-env',
@@ -53,32 +62,61 @@ export default defineMod({
     const statusLines = new Map<string, StatusLineSetting>()
     $.capability.provide('statusLineSetting', (sessionId) => statusLines.get(sessionId))
 
-    // Before next(): every other mod's start (SessionStart hooks, MCP servers, the first Bash
-    // shell) comes after, whatever the load order, and the earlier the mod the fewer read before it.
-    on('session.start', async ($, e, next) => {
-      let flags: unknown = {}
+    // The flag layer's settings each session's values were read with: Query.applyFlagSettings adds
+    // to it (runtime/flag-settings.ts), and the session's next turn or tool call reads them again.
+    const layers = new Map<string, string>()
+    const flagsOf = async ($: ModApi): Promise<unknown> => {
       try {
-        flags = await $.settings.read({ source: 'flag' })
+        return await $.settings.read({ source: 'flag' })
       } catch {
-        // A host without launch flags: the settings files alone apply.
+        return {} // a host without launch flags: the settings files alone apply
       }
+    }
+
+    /** Reads the settings of a session in `cwd` and applies them; a variable an earlier read set and this one does not goes back. */
+    const load = async ($: ModApi, sessionId: string, cwd: string, flags: unknown) => {
+      layers.set(sessionId, flagLayers(flags))
       try {
-        const { values, model, effort, keyHelper, statusLine, warnings } = await readSettingsEnv({ cwd: e.cwd, places: opts, flags, env: $.env.all(), reader: settingsReader($) })
+        const { values, model, effort, keyHelper, statusLine, warnings } = await readSettingsEnv({ cwd, places: opts, flags, env: $.env.all(), reader: settingsReader($) })
         for (const w of warnings) $.log.warn(w)
-        if (model) models.set(e.sessionId, model)
-        if (effort) efforts.set(e.sessionId, effort)
-        if (keyHelper) keyHelpers.set(e.sessionId, keyHelper)
-        if (statusLine) statusLines.set(e.sessionId, statusLine)
+        keep(models, sessionId, model)
+        keep(efforts, sessionId, effort)
+        keep(keyHelpers, sessionId, keyHelper)
+        keep(statusLines, sessionId, statusLine)
+        const earlier = applied.get(sessionId) ?? []
+        for (const a of [...earlier].reverse()) {
+          if (!values.has(a.name) && $.env.get(a.name) === a.value) $.env.set(a.name, a.before)
+        }
         const set: Applied[] = []
         for (const [name, value] of values) {
-          set.push({ name, value, before: $.env.get(name) })
+          set.push({ name, value, before: earlier.find((a) => a.name === name)?.before ?? $.env.get(name) })
           $.env.set(name, value)
         }
-        applied.set(e.sessionId, set)
+        applied.set(sessionId, set)
         if (set.length > 0) $.log.debug(`set ${set.map((s) => s.name).join(', ')} from the settings env`)
       } catch (err) {
         $.log.warn(`the settings env could not be applied: ${describeError(err)}`)
       }
+    }
+    const refresh = async ($: ModApi) => {
+      const sessionId = $.session.id() as string
+      if (!layers.has(sessionId)) return
+      const flags = await flagsOf($)
+      if (flagLayers(flags) !== layers.get(sessionId)) await load($, sessionId, $.session.cwd() as string, flags)
+    }
+
+    // Before next(): every other mod's start (SessionStart hooks, MCP servers, the first Bash
+    // shell) comes after, whatever the load order, and the earlier the mod the fewer read before it.
+    on('session.start', async ($, e, next) => {
+      await load($, e.sessionId, e.cwd, await flagsOf($))
+      return next(e)
+    })
+    on('turn.start', async ($, e, next) => {
+      await refresh($)
+      return next(e)
+    })
+    on('tool.call', async ($, e, next) => {
+      await refresh($)
       return next(e)
     })
 
@@ -90,6 +128,7 @@ export default defineMod({
         if ($.env.get(a.name) === a.value) $.env.set(a.name, a.before)
       }
       applied.delete(e.sessionId)
+      layers.delete(e.sessionId)
       models.delete(e.sessionId)
       efforts.delete(e.sessionId)
       keyHelpers.delete(e.sessionId)

@@ -1,5 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import bashMod from '../../mods/bash/index.js'
+import settingsEnv from '../../mods/settings-env/index.js'
+import { withOptions } from '../shell-hooks/helpers.js'
 import { toolsMod } from '../loop/helpers.js'
 import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.js'
 import type { QueryOptions } from '../../runtime/options.js'
@@ -65,6 +68,23 @@ describe('applyFlagSettings', () => {
       expect(asked).toEqual(['Touch'])
       expect(log).toEqual([])
       expect((c.server.requests[2]!.body as any).output_config).toEqual({ effort: 'low' })
+    } finally {
+      await c.end()
+    }
+  })
+
+  it('an env block applies from the next turn: the next Bash command sees it, and its variable goes again with the key', async () => {
+    const echo = { reply: [{ tool_use: { name: 'Bash', input: { command: 'echo "[$FLAG_GREETING]"' } } }] }
+    const env = withOptions(settingsEnv, { home: box.home, managedDir: false, trustStore: join(box.root, 'trust.json') })
+    const c = await conversation([echo, { reply: 'a' }, echo, { reply: 'b' }, echo, { reply: 'c' }], { cwd: box.project, env: { MODLOOP_HOME: box.modloopHome }, mods: [env, bashMod] })
+    const outputs = () => c.server.requests.map((r) => (r.body as any).messages.at(-1).content[0]).filter((b: any) => b?.type === 'tool_result').map((b: any) => JSON.stringify(b.content))
+    try {
+      await c.say('echo')
+      await c.q.applyFlagSettings({ env: { FLAG_GREETING: 'hello' } })
+      await c.say('echo again')
+      await c.q.applyFlagSettings({ env: null })
+      await c.say('and again')
+      expect(outputs()).toEqual([expect.stringContaining('[]'), expect.stringContaining('[hello]'), expect.stringContaining('[]')])
     } finally {
       await c.end()
     }
