@@ -31,6 +31,9 @@ function servers(ran: string[]) {
   })
 }
 
+/** The auto-mode mod, its classifier the small model. */
+const autoMod = () => defineMod({ ...autoMode, options: z.any(), register: (on, _o, $) => autoMode.register(on, autoMode.options!.parse({ model: 'claude-haiku-4-5', home: box.home }), $) })
+
 const call = (name: string) => ({ reply: [{ tool_use: { name, input: {} } }] })
 const verdict = (decision: string, reason: string) => ({ reply: JSON.stringify({ decision, reason }), model: 'claude-haiku-4-5' })
 
@@ -75,8 +78,7 @@ describe('setMcpPermissionModeOverride', () => {
   it('a pin never widens: in default mode a server pinned to auto is still asked about, and no classifier is consulted', async () => {
     const ran: string[] = []
     const asked: string[] = []
-    const auto = defineMod({ ...autoMode, options: z.any(), register: (on, _o, $) => autoMode.register(on, autoMode.options!.parse({ model: 'claude-haiku-4-5', home: box.home }), $) })
-    const c = await conversation([call('mcp__docs__lookup'), { reply: 'asked' }], setup(ran, asked, 'default', [auto]))
+    const c = await conversation([call('mcp__docs__lookup'), { reply: 'asked' }], setup(ran, asked, 'default', [autoMod()]))
     try {
       await c.q.setMcpPermissionModeOverride('docs', 'auto')
       await c.say('look it up')
@@ -91,10 +93,9 @@ describe('setMcpPermissionModeOverride', () => {
   it('pinned to auto under bypassPermissions, a call goes to the classifier; pinned to default under auto, it goes to the approver instead', async () => {
     const ran: string[] = []
     const asked: string[] = []
-    const auto = defineMod({ ...autoMode, options: z.any(), register: (on, _o, $) => autoMode.register(on, autoMode.options!.parse({ model: 'claude-haiku-4-5', home: box.home }), $) })
     const c = await conversation([
       call('mcp__docs__lookup'), verdict('deny', 'looking things up is not wanted'), { reply: 'refused' },
-    ], setup(ran, asked, 'bypassPermissions', [auto]))
+    ], setup(ran, asked, 'bypassPermissions', [autoMod()]))
     try {
       await c.q.setMcpPermissionModeOverride('docs', 'auto')
       const result = await c.say('look it up')
@@ -105,7 +106,7 @@ describe('setMcpPermissionModeOverride', () => {
     } finally {
       await c.end()
     }
-    const d = await conversation([call('mcp__docs__lookup'), { reply: 'asked' }], setup(ran, asked, 'auto', [auto]))
+    const d = await conversation([call('mcp__docs__lookup'), { reply: 'asked' }], setup(ran, asked, 'auto', [autoMod()]))
     try {
       await d.q.setMcpPermissionModeOverride('docs', 'default')
       await d.say('look it up')
