@@ -19,9 +19,10 @@ export function appliedFlagSettings(session: Session): string[] {
  * Query.applyFlagSettings: merges `settings` into the flag layer, a top-level key at a time (a
  * later call's `permissions` replaces an earlier one's whole), `null` taking a key out. The
  * permission rules are read again at the next tool call, the `env` blocks at the next turn or tool
- * call (the mods that own them compare the flag layer they read: mods/_shared/flag-layers.ts); `model` switches the model for the
- * requests that follow (null: back to the default, as setModel() goes), `effortLevel` sets the
- * effort they ask for (null: none of the session's own). A value of the wrong kind for one of
+ * call (the mods that own them compare the flag layer they read: mods/_shared/flag-layers.ts);
+ * `model` switches the model for the requests that follow (null: back to the default, as setModel()
+ * goes), `effortLevel` sets the effort they ask for (null: none of the session's own; `max` for
+ * this session only, kept out of the layer as settings files may not hold it). A value of the wrong kind for one of
  * these rejects the whole call, and nothing of it applies. Other keys are there for each reader's
  * next read of the settings (most read them as a session starts: after /clear).
  */
@@ -39,7 +40,8 @@ export async function applyFlagSettings(session: Session, settings: unknown): Pr
   if (given.effortLevel !== undefined) session.root.effort = (given.effortLevel ?? undefined) as EffortLevel | undefined
   const layer = { ...applied.get(session.root) }
   for (const [key, value] of Object.entries(given)) {
-    if (value === null) delete layer[key]
+    // `max` is for the session alone, as `/effort max` is: no settings layer may keep it.
+    if (value === null || (key === 'effortLevel' && value === 'max')) delete layer[key]
     // `undefined` does not survive the SDK's JSON either: it changes nothing.
     else if (value !== undefined) layer[key] = value
   }

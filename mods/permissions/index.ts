@@ -84,7 +84,7 @@ export default defineMod({
     /** The policy a call of `tool` is judged under: its server's pin in place of the session's mode where one applies. */
     const judging = async ($: ModApi, p: Policy, tool: string, agentId?: string, cwd?: string): Promise<Policy> => {
       const judged = await current($, p, agentId, cwd)
-      judged.mode = modeFor(tool)
+      judged.mode = pins.modeFor(tool, judged.mode)
       return judged
     }
     const switchMode = (mode: Mode) => {

@@ -64,10 +64,12 @@ describe('applyFlagSettings', () => {
       await expect(c.q.applyFlagSettings({ permissions: { allow: ['Touch'] }, effortLevel: 'extreme' })).rejects.toThrow(/effortLevel must be one of low, medium, high, xhigh, max or null, got "extreme"; nothing of this call was applied/)
       await expect(c.q.applyFlagSettings({ permissions: { allow: 'Touch' } })).rejects.toThrow(/permissions.allow must be a list of strings/)
       await expect(c.q.applyFlagSettings([] as never)).rejects.toThrow(/settings must be an object of settings keys, got an array/)
+      // `max` is for the session alone.
+      await c.q.applyFlagSettings({ effortLevel: 'max' })
       await c.say('touch it')
       expect(asked).toEqual(['Touch'])
       expect(log).toEqual([])
-      expect((c.server.requests[2]!.body as any).output_config).toEqual({ effort: 'low' })
+      expect((c.server.requests[2]!.body as any).output_config).toEqual({ effort: 'max' })
     } finally {
       await c.end()
     }
