@@ -1,5 +1,6 @@
 import { ModloopError } from '../core/errors.js'
 import { switchModel } from '../core/loop/model-switch.js'
+import { DEFAULT_MODEL } from '../core/loop/session-options.js'
 import type { Session } from '../core/loop/session.js'
 import { EFFORT_LEVELS, type EffortLevel } from '../core/model/capabilities.js'
 
@@ -20,9 +21,9 @@ export function appliedFlagSettings(session: Session): string[] {
  * later call's `permissions` replaces an earlier one's whole), `null` taking a key out. The
  * permission rules are read again at the next tool call, the `env` blocks at the next turn or tool
  * call (the mods that own them compare the flag layer they read: mods/_shared/flag-layers.ts);
- * `model` switches the model for the requests that follow (null: back to the default, as setModel()
- * goes), `effortLevel` sets the effort they ask for (null: none of the session's own; `max` for
- * this session only, kept out of the layer as settings files may not hold it). A value of the wrong kind for one of
+ * `model` switches the model for the requests that follow (null: modloop's default model),
+ * `effortLevel` sets the effort they ask for (null: the model's default, over the settings files'
+ * level too; `max` for this session only, kept out of the layer as settings files may not hold it). A value of the wrong kind for one of
  * these rejects the whole call, and nothing of it applies. Other keys are there for each reader's
  * next read of the settings (most read them as a session starts: after /clear).
  */
@@ -34,10 +35,12 @@ export async function applyFlagSettings(session: Session, settings: unknown): Pr
   const refused = wrongKind(given)
   if (refused) throw new ModloopError('MODLOOP_ERR_USAGE', `applyFlagSettings: ${refused}; nothing of this call was applied`, { field: 'settings' })
   if (given.model !== undefined) {
-    const r = await switchModel(session, given.model as string | null, 'sdk')
+    // null: Claude Code's default model, not the launch's, ANTHROPIC_MODEL's or the settings'.
+    const r = await switchModel(session, (given.model as string | null) ?? DEFAULT_MODEL, 'sdk')
     if ('deny' in r) throw new ModloopError('MODLOOP_ERR_USAGE', `applyFlagSettings: the model switch was refused: ${r.deny}; nothing of this call was applied`, { field: 'model' })
   }
-  if (given.effortLevel !== undefined) session.root.effort = (given.effortLevel ?? undefined) as EffortLevel | undefined
+  // null: the model's own default, over the settings files' effortLevel too, as Claude Code resets it.
+  if (given.effortLevel !== undefined) session.root.effort = given.effortLevel as EffortLevel | null
   const layer = { ...applied.get(session.root) }
   for (const [key, value] of Object.entries(given)) {
     // `max` is for the session alone, as `/effort max` is: no settings layer may keep it.

@@ -80,8 +80,10 @@ export async function spawnSubagent(root: Session, req: SpawnRequest): Promise<S
     ...root.options, systemPrompt: req.systemPrompt ?? SUBAGENT_PROMPT, appendSystemPrompt: undefined,
     maxTurns: req.maxTurns, abortController: abort, includePartialMessages: false,
     // The session's effort as it is now (`/effort` may have changed it), unless the call names one.
-    effort: req.effort ?? root.effort, cwd: spawned.cwd ?? root.cwd,
+    effort: req.effort ?? root.effort ?? undefined, cwd: spawned.cwd ?? root.cwd,
   }, decided.model, { session: root, agent: scope, tools })
+  // The session's effort reset to the model's default (applyFlagSettings) holds for its subagents too.
+  if (req.effort === undefined && root.effort === null) child.effort = null
   root.agents.set(agentId, scope)
   // One run of the child: its first prompt, or a message that resumes it with its history.
   const live = (): Session => {

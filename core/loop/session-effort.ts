@@ -7,6 +7,6 @@ import type { Session } from './session.js'
  * `settingsEffort` capability), else none (the model's default), as Claude Code ranks them.
  */
 export function sessionEffort(session: Session, model: string): EffortLevel | undefined {
-  const own = session.effort ?? session.host.capabilities.get('settingsEffort')?.(session.root.id, model)
+  const own = session.effort === null ? undefined : session.effort ?? session.host.capabilities.get('settingsEffort')?.(session.root.id, model)
   return askedEffort(own, session.env)
 }

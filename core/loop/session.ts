@@ -83,8 +83,12 @@ export class Session {
   /** Results the query has sent so far: the next one's result_index. */
   results = 0
   model: string
-  /** The effort asked for, before clamping to the model: the option's until `/effort` sets another (undefined: the model's default). */
-  effort: EffortLevel | undefined
+  /**
+   * The effort asked for, before clamping to the model: the option's until `/effort` sets another
+   * (undefined: the settings' effortLevel, else the model's default; null: the model's default
+   * over the settings' too, as Query.applyFlagSettings's `effortLevel: null` asks).
+   */
+  effort: EffortLevel | null | undefined
   started = false
   /** Whether the session takes more input once its prompt is answered (session.start's waitsForInput); false for a one-prompt run. */
   waitsForInput = true

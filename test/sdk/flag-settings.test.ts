@@ -6,6 +6,8 @@ import { withOptions } from '../shell-hooks/helpers.js'
 import { toolsMod } from '../loop/helpers.js'
 import { permissionsWith, sandbox, type Sandbox } from '../permissions/helpers.js'
 import type { QueryOptions } from '../../runtime/options.js'
+import { DEFAULT_MODEL } from '../../core/loop/session-options.js'
+import { defaultEffort } from '../../core/model/capabilities.js'
 import { conversation } from './conversation.js'
 
 // Query.applyFlagSettings: settings merged into the flag layer while the session runs.
@@ -87,6 +89,29 @@ describe('applyFlagSettings', () => {
       await c.q.applyFlagSettings({ env: null })
       await c.say('and again')
       expect(outputs()).toEqual([expect.stringContaining('[]'), expect.stringContaining('[hello]'), expect.stringContaining('[]')])
+    } finally {
+      await c.end()
+    }
+  })
+
+  it('effortLevel null goes to the model\'s own default, over the settings\' level; model null to modloop\'s default model', async () => {
+    const env = withOptions(settingsEnv, { home: box.home, managedDir: false, trustStore: join(box.root, 'trust.json') })
+    const c = await conversation([{ reply: 'one' }, { reply: 'two' }, { reply: 'three' }], {
+      cwd: box.project, env: { MODLOOP_HOME: box.modloopHome }, model: 'claude-opus-4-6', settings: { effortLevel: 'high' }, mods: [env],
+    })
+    const sent = (i: number) => c.server.requests[i]!.body as any
+    try {
+      await c.say('hello')
+      expect(sent(0).output_config).toEqual({ effort: 'high' })
+      await c.q.applyFlagSettings({ effortLevel: 'low' })
+      await c.say('again')
+      expect(sent(1).output_config).toEqual({ effort: 'low' })
+      await c.q.applyFlagSettings({ effortLevel: null, model: null })
+      await c.say('once more')
+      expect(sent(2).model).toBe(DEFAULT_MODEL)
+      // The settings ask for high; the default model's own is medium.
+      expect(defaultEffort(DEFAULT_MODEL)).toBe('medium')
+      expect(sent(2).output_config).toEqual({ effort: 'medium' })
     } finally {
       await c.end()
     }
