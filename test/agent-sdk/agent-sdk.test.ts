@@ -29,6 +29,8 @@ interface Driven extends AsyncIterable<SdkMessage> {
   readFile(path: string, options?: { maxBytes?: number }): Promise<{ contents: string; absPath: string; truncated?: boolean } | null>
   seedReadState(path: string, mtime: number): Promise<void>
   reloadOutputStyles(): Promise<{ available_output_styles: string[] }>
+  applyFlagSettings(settings: Record<string, unknown>): Promise<void>
+  setMcpPermissionModeOverride(serverName: string, mode: 'default' | 'auto' | null): Promise<{ warning?: string }>
 }
 
 function run(via: Via, prompt: string | AsyncIterable<unknown>, options: Options): Driven {
@@ -148,6 +150,38 @@ describe.each(VIAS)('an Agent SDK application, run by %s', (via) => {
       expect(results[0]).toMatchObject({ is_error: true, terminal_reason: 'aborted_streaming' })
       expect(mode).toEqual({ mode: 'acceptEdits' })
       expect(results[1]).toMatchObject({ subtype: 'success', result: 'written' })
+      expect(readFileSync(join(a.cwd, 'notes.md'), 'utf8')).toBe('hello\n')
+      expect(asked).toEqual([])
+    } finally {
+      await a.server.close()
+    }
+  })
+
+  it('applyFlagSettings() lets the next turn write without asking; setMcpPermissionModeOverride() warns of a server it does not know', async () => {
+    const a = await app((cwd: string) => [
+      { reply: 'ready' },
+      { reply: [{ tool_use: { id: 'toolu_write', name: 'Write', input: { file_path: join(cwd, 'notes.md'), content: 'hello\n' } } }] },
+      { reply: 'written' },
+    ], `flags-${via}`)
+    const asked: string[] = []
+    const input = channel()
+    let pinned: unknown
+    let results = 0
+    try {
+      const q = run(via, input.input, {
+        ...a.options,
+        canUseTool: async (toolName) => { asked.push(toolName); return { behavior: 'deny', message: 'not now' } },
+      })
+      input.send('get ready')
+      for await (const m of q) {
+        if (m.type !== 'result') continue
+        if (++results === 1) {
+          await q.applyFlagSettings({ permissions: { allow: ['Write'] } })
+          pinned = await q.setMcpPermissionModeOverride('calc', 'default')
+          input.send('write the notes')
+        } else input.close()
+      }
+      expect(pinned).toEqual({ warning: expect.stringContaining('no MCP server named "calc" is known to this session') })
       expect(readFileSync(join(a.cwd, 'notes.md'), 'utf8')).toBe('hello\n')
       expect(asked).toEqual([])
     } finally {
