@@ -84,8 +84,8 @@ export interface SdkOnlyOptions {
   executable?: 'bun' | 'deno' | 'node'
   /** In-process there is no runtime to start: accepted, no effect. */
   executableArgs?: string[]
-  /** Per-tool settings of the official built-in tools. Not honoured: named once. */
-  toolConfig?: { askUserQuestion?: Record<string, unknown> }
+  /** Per-tool settings of the built-in tools: `askUserQuestion.previewFormat`, `'markdown'` (the default) or `'html'`, how the host shows an option's preview; other keys are not read. */
+  toolConfig?: { askUserQuestion?: { previewFormat?: 'markdown' | 'html'; [key: string]: unknown } }
   /** Beta headers sent with every model request (`anthropic-beta`). */
   betas?: string[]
   /** Callback hooks, run by the shell-hooks mod beside the settings hooks, with their inputs and outputs. */

@@ -1,4 +1,5 @@
 import { defineMod } from '../../core/mod/define.js'
+import type { ModApi } from '../../core/mod/api.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { ASK_USER_TOOL } from './name.js'
 
@@ -10,6 +11,28 @@ const DESCRIPTION = `Asks the user one to four multiple-choice questions and wai
 - Do not ask what you can find out yourself, nor about choices with an obvious convention: take that choice, say so, and go on.
 - While the question is open the user may see only the question, not what you wrote or found before it: make each question stand on its own, naming what it is about.
 - In plan mode, use it to settle requirements or pick an approach before the plan is done; to ask for approval of the plan, call ExitPlanMode instead, and never refer to "the plan" in a question (the user cannot see it yet).`
+
+// Where the host shows an option's preview as HTML (the Agent SDK's toolConfig.askUserQuestion.previewFormat).
+const HTML_PREVIEWS = '- An option\'s preview, when you give one, is a self-contained HTML fragment that the user\'s screen renders: no <html>, <head> or <body>, no scripts, styles inline.'
+
+/**
+ * How the host shows previews: query()'s `toolConfig.askUserQuestion.previewFormat`, else
+ * CLAUDE_CODE_QUESTION_PREVIEW_FORMAT (how the Agent SDK hands its toolConfig to the CLI), else
+ * Markdown. Another value is named in a warning, and Markdown stands.
+ */
+async function previewFormat($: ModApi): Promise<'markdown' | 'html'> {
+  let flags: { toolConfig?: { askUserQuestion?: { previewFormat?: unknown } } } | undefined
+  try {
+    flags = (await $.settings.read({ source: 'flag' })) as typeof flags
+  } catch {
+    // a host without launch flags: the environment alone says
+  }
+  const option = flags?.toolConfig?.askUserQuestion?.previewFormat
+  const [value, from] = option !== undefined ? [option, 'toolConfig.askUserQuestion.previewFormat'] : [$.env.get('CLAUDE_CODE_QUESTION_PREVIEW_FORMAT'), 'CLAUDE_CODE_QUESTION_PREVIEW_FORMAT']
+  if (value === undefined || value === '' || value === 'markdown' || value === 'html') return value === 'html' ? 'html' : 'markdown'
+  $.log.warn(`${from} must be "markdown" or "html", got ${JSON.stringify(value)}; previews stay Markdown`)
+  return 'markdown'
+}
 
 /**
  * AskUserQuestion: the model asks the user multiple-choice questions. The permission check always
@@ -24,9 +47,10 @@ export default defineMod({
     on('session.start', async ($, e, next) => {
       if (e.canAsk) {
         // Loaded only where the tool is offered: plain -p builds no schema for it.
-        const [{ askInput }, { answersText }] = await Promise.all([import('./input.js'), import('./answers.js')])
+        const [{ askInput, askHtmlInput }, { answersText }] = await Promise.all([import('./input.js'), import('./answers.js')])
+        const html = (await previewFormat($)) === 'html'
         await registerTool($, {
-          name: ASK_USER_TOOL, description: DESCRIPTION, input: askInput,
+          name: ASK_USER_TOOL, description: html ? `${DESCRIPTION}\n${HTML_PREVIEWS}` : DESCRIPTION, input: html ? askHtmlInput : askInput,
           // It waits on a person: never beside other calls.
           isReadOnly: false,
           traits: { mainThreadOnly: true, asksUser: true },

@@ -83,4 +83,17 @@ describe('AskUserQuestion over the SDK transport', () => {
     expect(toolsOf(run.requests[0])).not.toContain('AskUserQuestion')
     expect(run.messages.find((m) => m.type === 'system' && m.subtype === 'init')!.tools).not.toContain('AskUserQuestion')
   })
+
+  it('CLAUDE_CODE_QUESTION_PREVIEW_FORMAT=html (the SDK\'s toolConfig.askUserQuestion.previewFormat) asks for previews as HTML fragments; a value it cannot take is named and Markdown stands', async () => {
+    const ask = (env: Record<string, string>) => runStreaming(dir, { script: [{ reply: 'hi' }], inputs: ['hello'], args: ['--permission-prompt-tool', 'stdio'], env })
+    const tool = (run: { requests: any[] }) => (run.requests[0].body.tools as { name: string; description: string; input_schema: any }[]).find((t) => t.name === 'AskUserQuestion')!
+    const preview = (t: { input_schema: any }) => t.input_schema.properties.questions.items.properties.options.items.properties.preview.description as string
+    const html = await ask({ CLAUDE_CODE_QUESTION_PREVIEW_FORMAT: 'html' })
+    expect(tool(html).description).toContain("An option's preview, when you give one, is a self-contained HTML fragment")
+    expect(preview(tool(html))).toContain('as a self-contained HTML fragment')
+    const odd = await ask({ CLAUDE_CODE_QUESTION_PREVIEW_FORMAT: 'rtf' })
+    expect(tool(odd).description).not.toContain('HTML')
+    expect(preview(tool(odd))).not.toContain('HTML')
+    expect(odd.err).toContain('CLAUDE_CODE_QUESTION_PREVIEW_FORMAT must be "markdown" or "html", got "rtf"; previews stay Markdown')
+  })
 })

@@ -38,6 +38,17 @@ describe('the tool set', () => {
     expect(initOf(all.messages).tools).toEqual(['Echo', 'Wait', 'Touch', 'Boom'])
   })
 
+  it('toolConfig.askUserQuestion.previewFormat html: AskUserQuestion asks for previews as HTML fragments', async () => {
+    const ask = (toolConfig?: QueryOptions['toolConfig']) => runScript([{ reply: 'ok' }], 'hi', {
+      ...base(), mods: ['ask-user'], canUseTool: async () => ({ behavior: 'deny', message: 'no' }), ...(toolConfig ? { toolConfig } : {}),
+    })
+    const askTool = (r: Awaited<ReturnType<typeof ask>>) => ((r.requests[0]!.body as any).tools as { name: string; description: string; input_schema: any }[]).find((t) => t.name === 'AskUserQuestion')!
+    const html = askTool(await ask({ askUserQuestion: { previewFormat: 'html' } }))
+    expect(html.description).toContain('self-contained HTML fragment')
+    expect(JSON.stringify(html.input_schema)).toContain('as a self-contained HTML fragment')
+    expect(JSON.stringify(askTool(await ask()).input_schema)).not.toContain('HTML')
+  })
+
   it('toolAliases: a call by the alias runs the tool it names', async () => {
     const r = await runScript([{ reply: [{ tool_use: { id: 'toolu_1', name: 'Say', input: { text: 'aliased' } } }] }, { reply: 'done' }], 'go', { ...base(), toolAliases: { Say: 'Echo' } })
     expect((r.requests[1]!.body as any).messages.at(-1).content[0]).toMatchObject({ tool_use_id: 'toolu_1', content: 'aliased' })
