@@ -38,7 +38,6 @@ export const SDK_FLAGS = {
 
 /** Flags accepted but not honoured, with what the person should know; named once on stderr when given. */
 const NOT_HONOURED: Partial<Record<keyof typeof SDK_FLAGS, string>> = {
-  'task-budget': 'no task budget is sent to the API',
   'session-mirror': 'transcripts are not mirrored to a session store',
   'project-config-root': 'settings and .claude trees are read from the working directory',
   'resume-drops-turn': 'the truncating resume is not validated',
@@ -66,6 +65,11 @@ export function sdkFlagOptions(values: Values): { options: Partial<QueryOptions>
     return items?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
   }
   if (str('agent')) options.agent = str('agent')
+  const budget = str('task-budget')
+  if (budget !== undefined) {
+    if (!/^\d+$/.test(budget.trim()) || Number(budget) < 1) throw usageError(`--task-budget takes a whole number of tokens from 1, not "${budget}"`)
+    options.taskBudget = { total: Number(budget) }
+  }
   const betas = list('betas')
   if (betas?.length) options.betas = betas
   const tools = list('tools')

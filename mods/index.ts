@@ -40,21 +40,22 @@ export const builtinMods: Record<string, () => Promise<unknown /* module namespa
   compaction: () => import('./compaction/index.js'),
   'prompt-cache': () => import('./prompt-cache/index.js'),
   'prompt-snapshot': () => import('./prompt-snapshot/index.js'),
+  'task-budget': () => import('./task-budget/index.js'),
   'terminal-ui': () => import('./terminal-ui/index.js'),
 }
 
 /** The mods loaded when no config is found (and by `extends: 'modloop'`), in load order. */
-export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'brief', 'web-fetch', 'web-search', 'agent', 'send-message', 'worktree', 'cron', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'prompt-snapshot', 'checkpoints', 'auto-mode', 'prompt-suggestions', 'terminal-ui']
+export const defaultDistribution: string[] = ['settings-env', 'read', 'write', 'edit', 'glob', 'grep', 'tasks', 'bash', 'monitor', 'todo', 'task-list', 'ask-user', 'brief', 'web-fetch', 'web-search', 'agent', 'send-message', 'worktree', 'cron', 'permissions', 'memory', 'context', 'commands', 'output-styles', 'mentions', 'transcripts', 'mcp', 'tool-search', 'shell-hooks', 'structured-output', 'model-switch', 'compaction', 'prompt-cache', 'prompt-snapshot', 'task-budget', 'checkpoints', 'auto-mode', 'prompt-suggestions', 'terminal-ui']
 
 /**
  * Claude Code's minimal mode (`--bare`, CLAUDE_CODE_SIMPLE): the Bash, Edit and Read tools, a
  * system prompt of the intro and the working directory and date, and what the flags and settings a
  * minimal run still takes need (settings env and permissions, --mcp-config, --json-schema,
- * sessions). No settings hooks, memory files, commands, skills or git snapshot: those mods are not
+ * --task-budget, sessions). No settings hooks, memory files, commands, skills or git snapshot: those mods are not
  * loaded at all.
  */
 export const minimalDistribution: (string | [string, Record<string, unknown>])[] = [
-  'settings-env', ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', ['mcp', { launchServersOnly: true }], 'structured-output', 'compaction', 'prompt-cache', ['prompt-snapshot', { default: 'off' }],
+  'settings-env', ['bash', { shellTools: false }], ['edit', { notebook: false }], 'read', ['permissions', { planTools: false }], ['context', { git: false, envStyle: 'brief' }], 'transcripts', ['mcp', { launchServersOnly: true }], 'structured-output', 'compaction', 'prompt-cache', ['prompt-snapshot', { default: 'off' }], 'task-budget',
 ]
 
 /**

@@ -21,7 +21,7 @@ export const OPTION_SUPPORT = {
   executable: 'noop', executableArgs: 'noop', pathToClaudeCodeExecutable: 'noop', spawnClaudeCodeProcess: 'noop', mcpServersDelivery: 'noop',
   pluginDelivery: 'noop', perTaskStopAffordance: 'noop', debug: 'yes', debugFile: 'yes',
   projectConfigRoot: 'no', toolConfig: 'yes', onElicitation: 'no', onUserDialog: 'no', supportedDialogKinds: 'no', sessionStore: 'no',
-  sessionStoreFlush: 'no', loadTimeoutMs: 'no', verbatimPrompts: 'yes', taskBudget: 'no', planModeInstructions: 'yes', promptSuggestions: 'yes',
+  sessionStoreFlush: 'no', loadTimeoutMs: 'no', verbatimPrompts: 'yes', taskBudget: 'yes', planModeInstructions: 'yes', promptSuggestions: 'yes',
   agentProgressSummaries: 'yes', resumeDropsTurn: 'no', managedSettings: 'no', skills: 'yes', title: 'yes',
   appendSystemPrompt: 'modloop', config: 'modloop', configLabel: 'modloop', mods: 'modloop', bare: 'modloop', trustWorkspace: 'modloop',
   strictMods: 'modloop', watchMods: 'modloop', log: 'modloop', surface: 'modloop', isInteractive: 'modloop', disableSlashCommands: 'modloop',

@@ -105,7 +105,7 @@ export interface SdkOnlyOptions {
   forwardSubagentText?: boolean
   /** Deliver every prompt as written: no slash command runs, no `@path` is attached (a message's own `client_composed: true` does the same for it). */
   verbatimPrompts?: boolean
-  /** An API task budget in tokens. Not honoured: named once. */
+  /** The tokens the whole task may take, told to the model on each request of the main conversation (the task-budget mod). */
   taskBudget?: { total: number }
   /** How the CLI process gets `mcpServers`: in-process there is none, accepted with no effect. */
   mcpServersDelivery?: 'argv' | 'initialize'

@@ -34,7 +34,11 @@ export interface ModelRequest {
   messages: MessageParam[]
   tools?: (ToolDefinition | ServerToolDefinition)[]
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' }
-  output_config?: { effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max' }
+  output_config?: {
+    effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max'
+    /** The tokens the whole task may take, counted down by the API (the `task-budgets-2026-03-13` beta). */
+    task_budget?: { type: 'tokens'; total: number; remaining?: number }
+  }
   metadata?: { user_id?: string }
   /** Beta features, sent as the `anthropic-beta` header (the `betas` query option). */
   betas?: string[]

@@ -68,7 +68,7 @@ describe('the SDK transport', () => {
   it('accepts every flag the SDK sends: honours tools, betas, setting sources and the thinking display, names the others once', async () => {
     const s = await session([{ reply: 'ok' }], [
       '--tools=Read', '--betas=context-1m-2025-08-07', '--setting-sources=project', '--thinking-display=summarized', '--debug', '--await-initialize',
-      '--permission-prompt-tool=stdio', '--allow-dangerously-skip-permissions', '--max-turns=3', '--include-partial-messages', '--project-config-root=/x',
+      '--permission-prompt-tool=stdio', '--allow-dangerously-skip-permissions', '--max-turns=3', '--include-partial-messages', '--project-config-root=/x', '--task-budget=64000',
     ], (m, stdin) => {
       if (m.type === 'result') stdin.end()
     })
@@ -77,8 +77,9 @@ describe('the SDK transport', () => {
     expect(await s.code).toBe(0)
     await s.server.close()
     expect(s.out.find((m) => m.type === 'system' && m.subtype === 'init').tools).toEqual(['Read'])
-    expect(s.server.requests[0]!.headers['anthropic-beta']).toBe('context-1m-2025-08-07')
+    expect(s.server.requests[0]!.headers['anthropic-beta']).toBe('context-1m-2025-08-07,task-budgets-2026-03-13')
     expect((s.server.requests[0]!.body as any).thinking).toMatchObject({ display: 'summarized' })
+    expect((s.server.requests[0]!.body as any).output_config).toMatchObject({ task_budget: { type: 'tokens', total: 64000 } })
     const err = s.err()
     expect(err).not.toContain('--thinking-display')
     expect(err).not.toContain('--debug')

@@ -100,7 +100,7 @@ describe('requests, logs and approvers', () => {
   it('betas go out as the anthropic-beta header; stderr hears the warnings', async () => {
     const heard: string[] = []
     const r = await runScript([{ reply: 'ok' }], 'hi', {
-      ...base(), log: undefined, betas: ['context-1m-2025-08-07'], stderr: (d) => void heard.push(d), sandbox: { enabled: true }, taskBudget: { total: 1000 },
+      ...base(), log: undefined, betas: ['context-1m-2025-08-07'], stderr: (d) => void heard.push(d), sandbox: { enabled: true },
       hooks: { Stop: [{ hooks: [async () => ({})] }] },
       ...({ notAnOption: true } as object),
     })
@@ -108,9 +108,24 @@ describe('requests, logs and approvers', () => {
     const text = heard.join('')
     expect(text).toContain('unknown option "notAnOption"')
     expect(text).toContain('option "sandbox" is accepted but NOT enforced')
-    expect(text).toContain('option "taskBudget" is accepted but not honoured')
     // No shell-hooks mod in this session: the callbacks would never run.
     expect(text).toMatch(/option "hooks" is set, but no loaded mod reads it/)
+  })
+
+  it('taskBudget goes out on each request of a model that takes one, with its beta; none to a model that takes none; a total that is no whole number is named', async () => {
+    const budgeted = (model: string, taskBudget: QueryOptions['taskBudget'], heard: string[] = []) => runScript([{ reply: 'ok' }], 'hi', {
+      ...base(), log: undefined, stderr: (d) => void heard.push(d), model, betas: ['context-1m-2025-08-07'], taskBudget, mods: ['task-budget'],
+    })
+    const opus = (await budgeted('claude-opus-4-7', { total: 64_000 })).requests[0] as unknown as { body: any; headers: Record<string, string> }
+    expect(opus.body.output_config).toMatchObject({ task_budget: { type: 'tokens', total: 64_000 } })
+    expect(opus.headers['anthropic-beta']).toBe('context-1m-2025-08-07,task-budgets-2026-03-13')
+    const sonnet = (await budgeted('claude-sonnet-4-5', { total: 64_000 })).requests[0] as unknown as { body: any; headers: Record<string, string> }
+    expect(sonnet.body.output_config?.task_budget).toBeUndefined()
+    expect(sonnet.headers['anthropic-beta']).not.toContain('task-budgets')
+    const heard: string[] = []
+    const odd = (await budgeted('claude-opus-4-7', { total: 1.5 }, heard)).requests[0] as unknown as { body: any }
+    expect(odd.body.output_config?.task_budget).toBeUndefined()
+    expect(heard.join('')).toContain('taskBudget.total must be a whole number of tokens from 1, got 1.5; no task budget is sent')
   })
 
   it('permissionPromptToolName: an ask goes to that MCP tool, whose JSON answer decides', async () => {
