@@ -51,6 +51,8 @@ export function launchOptionsProvider(session: Session): Record<string, Provider
         ...(o.planModeInstructions !== undefined ? { planModeInstructions: o.planModeInstructions } : {}),
         // Read by the commands mod: the skills the model is offered (the Agent SDK's `skills`).
         ...(o.skills !== undefined ? { skills: Array.isArray(o.skills) ? [...o.skills] : o.skills } : {}),
+        // Read by the mcp mod: who answers a server's request for the user's input.
+        ...(o.onElicitation ? { onElicitation: o.onElicitation } : {}),
         // Read by the task-budget mod: the tokens the whole task may take.
         ...(o.taskBudget ? { taskBudget: o.taskBudget } : {}),
         // Read by the ask-user mod: how the host shows an option's preview.

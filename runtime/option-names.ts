@@ -20,7 +20,7 @@ export const OPTION_SUPPORT = {
   sandbox: 'no',
   executable: 'noop', executableArgs: 'noop', pathToClaudeCodeExecutable: 'noop', spawnClaudeCodeProcess: 'noop', mcpServersDelivery: 'noop',
   pluginDelivery: 'noop', perTaskStopAffordance: 'noop', debug: 'yes', debugFile: 'yes',
-  projectConfigRoot: 'no', toolConfig: 'yes', onElicitation: 'no', onUserDialog: 'no', supportedDialogKinds: 'no', sessionStore: 'no',
+  projectConfigRoot: 'no', toolConfig: 'yes', onElicitation: 'yes', onUserDialog: 'no', supportedDialogKinds: 'no', sessionStore: 'no',
   sessionStoreFlush: 'no', loadTimeoutMs: 'no', verbatimPrompts: 'yes', taskBudget: 'yes', planModeInstructions: 'yes', promptSuggestions: 'yes',
   agentProgressSummaries: 'yes', resumeDropsTurn: 'no', managedSettings: 'no', skills: 'yes', title: 'yes',
   appendSystemPrompt: 'modloop', config: 'modloop', configLabel: 'modloop', mods: 'modloop', bare: 'modloop', trustWorkspace: 'modloop',

@@ -90,8 +90,8 @@ export interface SdkOnlyOptions {
   betas?: string[]
   /** Callback hooks, run by the shell-hooks mod beside the settings hooks, with their inputs and outputs. */
   hooks?: SdkHooks
-  /** MCP elicitation answers. Not honoured (modloop's MCP client declines elicitation): named once. */
-  onElicitation?: AnyCallback
+  /** Answers an MCP server's request for the user's input (elicitation); without it, the server hears `cancel`. */
+  onElicitation?: OnElicitation
   /** Dialogs a tool asks the host to render. Not honoured: named once. */
   onUserDialog?: AnyCallback
   supportedDialogKinds?: string[]
@@ -159,3 +159,27 @@ export interface SdkOnlyOptions {
   /** A custom spawn of the Claude Code process: in-process there is none, accepted with no effect. */
   spawnClaudeCodeProcess?: AnyCallback
 }
+
+/** What an MCP server asks the user for (the Agent SDK's ElicitationRequest). */
+export interface ElicitationRequest {
+  serverName: string
+  message: string
+  /** `form`: fields to fill (`requestedSchema`); `url`: a page to open. */
+  mode?: 'form' | 'url'
+  url?: string
+  elicitationId?: string
+  requestedSchema?: Record<string, unknown>
+  /** The server's `_meta['anthropic/permissionDisplay']`: a header, a short label and a subtitle. */
+  title?: string
+  displayName?: string
+  description?: string
+}
+
+/** The answer (the MCP SDK's ElicitResult): `accept` with the form's `content`, `decline` or `cancel`. */
+export interface ElicitationResult {
+  action: 'accept' | 'decline' | 'cancel'
+  content?: Record<string, string | number | boolean | string[]>
+}
+
+/** `requestId` names the request; an answer of null (one the Agent SDK sends another way) reads as `cancel`. */
+export type OnElicitation = (request: ElicitationRequest, options: { signal: AbortSignal; requestId: string }) => Promise<ElicitationResult | null>

@@ -25,7 +25,7 @@ export async function checkHealth(server: Configured, io: Io): Promise<Health> {
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined))
   const connection = new ServerConnection({ ...entry, config: entry.config }, {
     cwd: io.cwd, env: () => env, envVar: (name) => io.env[name], connectTimeoutMs: envConnectTimeoutMs(io.env.MCP_TIMEOUT),
-    roots: async () => [io.cwd], onTools: async () => {}, onStatus: () => {}, log: () => {},
+    roots: async () => [io.cwd], onTools: async () => {}, onStatus: () => {}, log: () => {}, elicitation: async () => undefined,
   })
   await connection.connect()
   const health = connection.status === 'connected' ? { status: CONNECTED } : { status: '✘ Failed to connect', issue: connection.error ?? 'it did not connect' }

@@ -2,6 +2,7 @@ import { describeError } from '../../core/errors.js'
 import type { Readable } from 'node:stream'
 import type { SDKUserMessage } from '../../core/loop/messages.js'
 import type { QueryOptions } from '../../runtime/options.js'
+import type { ElicitationResult, OnElicitation } from '../../runtime/sdk-options.js'
 import type { CanUseTool, PermissionResult } from '../../core/tools/pipeline.js'
 import { InputChannel } from '../../mods/terminal-ui/input-channel.js'
 import type { CommandRun } from '../command.js'
@@ -52,6 +53,7 @@ export const sdkTransport: CommandRun = async ({ values, positionals, io }) => {
     ...joined, abortController: abort,
     builtins: await sessionBuiltins(await builtinsWith(undefined), joined.env ?? io.env, [], joined.tools),
     ...(values['permission-prompt-tool'] === 'stdio' ? { canUseTool: askSdk(wire) } : {}),
+    onElicitation: elicitSdk(wire),
   }
   const { query } = await import('../../entry.js')
   const q = query({ prompt: input, options })
@@ -158,6 +160,26 @@ function askSdk(wire: Wire): CanUseTool {
       if (o.signal.aborted) throw err
       return { behavior: 'deny', message: `The SDK's canUseTool could not be asked about ${toolName}: ${describeError(err)}` }
     }
+  }
+}
+
+/**
+ * An MCP server's request for the user's input goes to the SDK as an `elicitation` request, which
+ * the application's onElicitation answers (the SDK itself declines when it has none).
+ */
+function elicitSdk(wire: Wire): OnElicitation {
+  return async (request, o) => {
+    const properties = request.requestedSchema?.properties
+    const order = properties && typeof properties === 'object' ? Object.keys(properties) : undefined
+    const r = await wire.request({
+      subtype: 'elicitation', mcp_server_name: request.serverName, message: request.message,
+      ...(request.mode ? { mode: request.mode } : {}), ...(request.url ? { url: request.url } : {}),
+      ...(request.elicitationId ? { elicitation_id: request.elicitationId } : {}),
+      ...(request.requestedSchema ? { requested_schema: request.requestedSchema, ...(order ? { property_order: order } : {}) } : {}),
+      ...(request.title ? { title: request.title } : {}), ...(request.displayName ? { display_name: request.displayName } : {}),
+      ...(request.description ? { description: request.description } : {}),
+    }, o.signal)
+    return r as unknown as ElicitationResult
   }
 }
 

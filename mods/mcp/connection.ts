@@ -1,6 +1,8 @@
 import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { OnElicitation } from '../../runtime/sdk-options.js'
+import { answerElicitation } from './elicitation.js'
 import { ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
@@ -26,6 +28,8 @@ export interface ConnectionContext {
   onTools(conn: ServerConnection): Promise<void>
   onStatus(conn: ServerConnection): void
   log(level: 'debug' | 'warn', text: string): void
+  /** Who answers a server's request for the user's input, if anyone does (query()'s onElicitation). */
+  elicitation(): Promise<OnElicitation | undefined>
 }
 
 interface Live {
@@ -180,11 +184,11 @@ export class ServerConnection {
       this.ctx.log('debug', `${this.name} (stderr): ${line}`)
     })
     // Servers such as the filesystem one work in the roots the client names, as Claude Code names them.
-    // A request for the user's input is answered as Claude Code answers it with no one to ask: the
+    // A request for the user's input goes to whoever answers it (elicitation.ts); with no one, the
     // server hears "cancel" and goes on, where a client without the capability would fail its call.
     const client = new Client({ name: 'modloop', version: VERSION }, { capabilities: { roots: {}, elicitation: { form: {}, url: {} } } })
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: (await this.ctx.roots()).map((dir) => ({ uri: pathToFileURL(dir).href })) }))
-    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'cancel' as const }))
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => answerElicitation(this.name, request.params, extra, await this.ctx.elicitation(), (text) => this.ctx.log('warn', text)))
     let markClosed!: () => void
     const live: Live = { client, pid: opened.pid, closed: new Promise<void>((r) => { markClosed = r }), isClosed: false }
     // Set before connecting: the SDK client chains its own close handling after this one.

@@ -7,6 +7,7 @@ import { outputLimit, toToolOutput } from './tool-result.js'
 import { registerResourceTools } from './resources.js'
 import { syncPrompts, type PromptCommand } from './prompts.js'
 import { mcpToolName as toolName } from './tool-name.js'
+import type { OnElicitation } from '../../runtime/sdk-options.js'
 import { describeError } from '../../core/errors.js'
 import { extensionOf, toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
 import { sessionDirectories } from '../_shared/allowed-paths.js'
@@ -74,6 +75,14 @@ export class McpManager {
       onTools: (c) => this.syncTools(c),
       onStatus: (c) => this.update(c),
       log: (level, text) => $.log[level](text),
+      // Read when a server asks, from the launch options: query()'s onElicitation, the SDK transport's.
+      elicitation: async () => {
+        try {
+          return ((await $.settings.read({ source: 'flag' })) as { onElicitation?: OnElicitation } | undefined)?.onElicitation
+        } catch {
+          return undefined
+        }
+      },
     })
     this.connections.push(conn)
     return conn

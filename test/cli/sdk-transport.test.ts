@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { line, streamSession } from '../helpers/stream-session.js'
 
@@ -87,6 +88,28 @@ describe('the SDK transport', () => {
       expect(err.split(`${flag} is accepted but not honoured`).length - 1, flag).toBe(1)
     }
     expect(err).not.toContain('--await-initialize')
+  })
+
+  it("an MCP server's request for the user's input goes to the SDK as an elicitation request; its answer is what the server reads", async () => {
+    const fixture = process.env.MODLOOP_TEST_MCP_FIXTURE ?? fileURLToPath(new URL('../mcp/fixtures/server.mjs', import.meta.url))
+    const config = JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [fixture] } } })
+    const script = [{ reply: [{ tool_use: { id: 'toolu_ask', name: 'mcp__fixture__ask', input: {} } }] }, { reply: 'done' }]
+    const s = await session(script, ['--mcp-config', config, '--allowedTools', 'mcp__fixture__ask'], (m, stdin) => {
+      if (m.type === 'control_request' && m.request.subtype === 'elicitation') {
+        stdin.write(line({ type: 'control_response', response: { subtype: 'success', request_id: m.request_id, response: { action: 'accept', content: { name: 'Ada' } } } }))
+      }
+      if (m.type === 'result') stdin.end()
+    })
+    s.stdin.write(user('ask me'))
+    expect(await s.code).toBe(0)
+    await s.server.close()
+    const asked = s.out.find((m) => m.type === 'control_request' && m.request.subtype === 'elicitation')
+    expect(asked.request).toEqual({
+      subtype: 'elicitation', mcp_server_name: 'fixture', message: 'Your name?', mode: 'form',
+      requested_schema: { type: 'object', properties: { name: { type: 'string' } } }, property_order: ['name'],
+    })
+    const result = (s.server.requests[1]!.body as any).messages.at(-1).content[0]
+    expect(JSON.stringify(result.content)).toContain('asked: accept {\\"name\\":\\"Ada\\"}')
   })
 
   it('--bare (the SDK passes it through extraArgs) starts the minimal distribution', async () => {

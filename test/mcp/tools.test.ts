@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defineMod } from '../../core/mod/define.js'
+import type { OnElicitation } from '../../runtime/sdk-options.js'
 import { runScript, toolsMod } from '../loop/helpers.js'
 import { initOf, isAlive, mcp, resultText, startHttpFixture, stdio, tempDirs, toolResults } from './helpers.js'
 
@@ -46,6 +47,23 @@ describe('MCP tools in the loop', () => {
     const [asked] = toolResults(run.requests, 1)
     expect(asked!.is_error).toBeFalsy()
     expect(resultText(asked!)).toBe('asked: cancel')
+  })
+
+  it("puts a server's request for the user's input to query()'s onElicitation, whose answer the server reads; a failing one is cancel, and named", async () => {
+    const asked: unknown[] = []
+    const ask = (onElicitation: OnElicitation, log?: (line: string) => void) => runScript([{ reply: [use('mcp__fixture__ask')] }, { reply: 'done' }], 'go', {
+      cwd: dirs.project, onElicitation, ...(log ? { log } : {}), mods: [toolsMod(), mcp({ home: dirs.home, servers: { fixture: stdio() } })],
+    })
+    const answered = await ask(async (request, o) => { asked.push({ request, hasSignal: o.signal instanceof AbortSignal, id: typeof o.requestId }); return { action: 'accept', content: { name: 'Ada' } } })
+    expect(resultText(toolResults(answered.requests, 1)[0]!)).toBe('asked: accept {"name":"Ada"}')
+    expect(asked).toEqual([{
+      request: { serverName: 'fixture', message: 'Your name?', mode: 'form', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+      hasSignal: true, id: 'string',
+    }])
+    const logged: string[] = []
+    const failed = await ask(async () => { throw new Error('no screen') }, (line) => void logged.push(line))
+    expect(resultText(toolResults(failed.requests, 1)[0]!)).toBe('asked: cancel')
+    expect(logged.join('\n')).toContain("fixture: its request for the user's input could not be answered (no screen); the server hears cancel")
   })
 
   it('calls tools through the loop: text, errors, images and resources, each server by its own name', async () => {
