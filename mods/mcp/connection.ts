@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OnElicitation } from '../../runtime/sdk-options.js'
-import { answerElicitation } from './elicitation.js'
+import { answerElicitation, type ElicitationHooks } from './elicitation.js'
 import { ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource, type Tool as RemoteTool } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../../core/version.js'
 import type { ServerConfig } from './options.js'
@@ -30,6 +30,8 @@ export interface ConnectionContext {
   log(level: 'debug' | 'warn', text: string): void
   /** Who answers a server's request for the user's input, if anyone does (query()'s onElicitation). */
   elicitation(): Promise<OnElicitation | undefined>
+  /** The session's Elicitation and ElicitationResult hooks, where a mod runs them. */
+  elicitationHooks?: ElicitationHooks
 }
 
 interface Live {
@@ -188,7 +190,7 @@ export class ServerConnection {
     // server hears "cancel" and goes on, where a client without the capability would fail its call.
     const client = new Client({ name: 'modloop', version: VERSION }, { capabilities: { roots: {}, elicitation: { form: {}, url: {} } } })
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: (await this.ctx.roots()).map((dir) => ({ uri: pathToFileURL(dir).href })) }))
-    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => answerElicitation(this.name, request.params, extra, await this.ctx.elicitation(), (text) => this.ctx.log('warn', text)))
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => answerElicitation(this.name, request.params, extra, await this.ctx.elicitation(), (text) => this.ctx.log('warn', text), this.ctx.elicitationHooks))
     let markClosed!: () => void
     const live: Live = { client, pid: opened.pid, closed: new Promise<void>((r) => { markClosed = r }), isClosed: false }
     // Set before connecting: the SDK client chains its own close handling after this one.

@@ -13,6 +13,7 @@ import { expandPrompt, missingArguments } from './prompts.js'
 import { trustStorePath } from '../permissions/trust-store.js'
 import { projectTrust } from './trust.js'
 import { loadedPlugins } from '../_shared/loaded-plugins.js'
+import '../_shared/elicitation-hooks.js'
 import { mcpControl } from './control.js'
 import { describeError } from '../../core/errors.js'
 import { registerCommands } from '../_shared/register-command.js'
@@ -46,7 +47,7 @@ export default defineMod({
   },
   provides: ['serverStatus', 'mcpControl'],
   // transcriptFile: outputs over the limit are saved beside the transcript; permissions: the session's directories, a server's roots.
-  uses: { loadedPlugins: 'optional', transcriptFile: 'optional', permissions: 'optional', settingsFiles: 'optional' },
+  uses: { loadedPlugins: 'optional', transcriptFile: 'optional', permissions: 'optional', settingsFiles: 'optional', elicitationHooks: 'optional' },
   register(on, opts, $) {
     let manager: McpManager | undefined
     let cwd: string | undefined

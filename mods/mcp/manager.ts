@@ -75,6 +75,7 @@ export class McpManager {
       onTools: (c) => this.syncTools(c),
       onStatus: (c) => this.update(c),
       log: (level, text) => $.log[level](text),
+      elicitationHooks: async (req) => $.capability.use('elicitationHooks')?.({ sessionId: $.session.id() as string, ...req }),
       // Read when a server asks, from the launch options: query()'s onElicitation, the SDK transport's.
       elicitation: async () => {
         try {

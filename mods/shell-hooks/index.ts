@@ -12,7 +12,9 @@ import { registerToolHooks } from './tool-hooks.js'
 import { registerTurnHooks } from './turn-hooks.js'
 import { registerWorktreeHooks } from './worktree-hooks.js'
 import { fireTaskHook } from './task-hooks.js'
+import { fireElicitationHook } from './elicitation-hooks.js'
 import '../_shared/task-hooks.js'
+import '../_shared/elicitation-hooks.js'
 
 export { projectHookFingerprints, approveProjectHooks, fingerprintOf, trustStorePath } from './trust.js'
 export type { ProjectHookFingerprint } from './trust.js'
@@ -30,7 +32,7 @@ export default defineMod({
   options: shellHooksOptions,
   // The config's `hooks` (and plugins') reach it as the loader's `configHooks` capability.
   configKeys: { hooks: true },
-  provides: ['hookEnvFiles', 'taskHooks'],
+  provides: ['hookEnvFiles', 'taskHooks', 'elicitationHooks'],
   uses: {
     configHooks: 'optional', permissions: 'optional', permissionMode: 'optional', commands: 'optional', transcripts: 'optional',
     memory: 'optional', agentHooks: 'optional', shellCwd: 'optional', 'toolOutput.*': 'optional', settingsFiles: 'optional',
@@ -39,6 +41,7 @@ export default defineMod({
     const bridges = new Map<string, HookBridge>()
     $.capability.provide('hookEnvFiles', (sessionId) => [...(bridges.get(sessionId)?.envFiles ?? [])])
     $.capability.provide('taskHooks', (req) => fireTaskHook(bridges.get(req.sessionId), req))
+    $.capability.provide('elicitationHooks', (req) => fireElicitationHook(bridges.get(req.sessionId), req))
     const bridgeOf = ($: ModApi) => bridges.get($.session.id() as string)
     registerSessionHooks(on, opts, bridges, bridgeOf)
     registerTurnHooks(on, bridgeOf)
