@@ -1,3 +1,5 @@
+import type { ElicitationRequest, ElicitationResult } from '../../runtime/sdk-options.js'
+
 declare module '../../core/mod/capabilities.js' {
   interface Capabilities {
     /**
@@ -7,26 +9,14 @@ declare module '../../core/mod/capabilities.js' {
      * an ElicitationResult hook may change the host's answer (exit 2 makes it a decline); it
      * resolves to the answer that goes back.
      */
-    elicitationHooks: (req: ElicitationHookRequest) => Promise<ElicitationAnswer | undefined>
+    elicitationHooks: (req: ElicitationHookRequest) => Promise<ElicitationResult | undefined>
   }
-}
-
-export interface ElicitationAnswer {
-  action: 'accept' | 'decline' | 'cancel'
-  content?: Record<string, unknown>
 }
 
 export interface ElicitationHookRequest {
   sessionId: string
   stage: 'before' | 'after'
-  server: string
-  message: string
-  mode?: 'form' | 'url'
-  url?: string
-  elicitationId?: string
-  requestedSchema?: Record<string, unknown>
+  request: ElicitationRequest
   /** `after`: the host's answer. */
-  answer?: ElicitationAnswer
+  answer?: ElicitationResult
 }
-
-export {}

@@ -1,12 +1,12 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js'
 import { describeError } from '../../core/errors.js'
-import type { ElicitationRequest, OnElicitation } from '../../runtime/sdk-options.js'
-import type { ElicitationAnswer, ElicitationHookRequest } from '../_shared/elicitation-hooks.js'
+import type { ElicitationRequest, ElicitationResult, OnElicitation } from '../../runtime/sdk-options.js'
+import type { ElicitationHookRequest } from '../_shared/elicitation-hooks.js'
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel'])
 
 /** The Elicitation and ElicitationResult hooks of the session (the `elicitationHooks` capability), as a connection reaches them. */
-export type ElicitationHooks = (req: Omit<ElicitationHookRequest, 'sessionId'>) => Promise<ElicitationAnswer | undefined>
+export type ElicitationHooks = (req: Omit<ElicitationHookRequest, 'sessionId'>) => Promise<ElicitationResult | undefined>
 
 /**
  * A server's request for the user's input (elicitation), put to whoever answers it: an
@@ -27,21 +27,19 @@ export async function answerElicitation(
       : { mode: 'form', requestedSchema: params.requestedSchema as Record<string, unknown> }),
     ...permissionDisplay(params._meta),
   }
-  const { serverName: _, title: _t, displayName: _d, description: _s, ...asked } = request
-  const hooked = (stage: 'before' | 'after', answer?: ElicitResult) => hooks?.({ stage, server, ...asked, ...(answer ? { answer: answer as ElicitationAnswer } : {}) }).catch((err: unknown) => {
+  const hooked = (stage: 'before' | 'after', answer?: ElicitationResult) => hooks?.({ stage, request, ...(answer ? { answer } : {}) }).catch((err: unknown) => {
     warn(`${server}: the ${stage === 'before' ? 'Elicitation' : 'ElicitationResult'} hooks failed (${describeError(err)}); the request goes on without them`)
-    return stage === 'before' ? undefined : answer as ElicitationAnswer
+    return answer
   })
   const answeredByHook = await hooked('before')
   if (answeredByHook) return answerOf(answeredByHook)
   if (!elicit) return { action: 'cancel' }
   const answer = await askHost(server, request, extra, elicit, warn)
-  const changed = await hooked('after', answer)
-  return changed ? answerOf(changed) : answer
+  return answerOf((await hooked('after', answer)) ?? answer)
 }
 
 /** The host's answer, `cancel` when it fails or answers something else. */
-async function askHost(server: string, request: ElicitationRequest, extra: { signal: AbortSignal; requestId: string | number }, elicit: OnElicitation, warn: (text: string) => void): Promise<ElicitResult> {
+async function askHost(server: string, request: ElicitationRequest, extra: { signal: AbortSignal; requestId: string | number }, elicit: OnElicitation, warn: (text: string) => void): Promise<ElicitationResult> {
   let answer: Awaited<ReturnType<OnElicitation>>
   try {
     answer = await elicit(request, { signal: extra.signal, requestId: String(extra.requestId) })
@@ -54,12 +52,12 @@ async function askHost(server: string, request: ElicitationRequest, extra: { sig
     warn(`${server}: its request for the user's input was answered ${JSON.stringify(answer).slice(0, 200)}, not accept, decline or cancel; the server hears cancel`)
     return { action: 'cancel' }
   }
-  return answerOf(answer)
+  return answer
 }
 
 /** What goes back to the server: the form's content only with an accept. */
-function answerOf(answer: { action: ElicitResult['action']; content?: Record<string, unknown> }): ElicitResult {
-  return answer.action === 'accept' && answer.content ? { action: 'accept', content: answer.content as ElicitResult['content'] } : { action: answer.action }
+function answerOf(answer: ElicitationResult): ElicitResult {
+  return answer.action === 'accept' && answer.content ? { action: 'accept', content: answer.content } : { action: answer.action }
 }
 
 /** The server's `_meta['anthropic/permissionDisplay']`: the header, label and subtitle a host may show. */
