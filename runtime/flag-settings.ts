@@ -20,7 +20,7 @@ export function appliedFlagSettings(session: Session): string[] {
  * Query.applyFlagSettings: merges `settings` into the flag layer, a top-level key at a time (a
  * later call's `permissions` replaces an earlier one's whole), `null` taking a key out. The
  * permission rules are read again at the next tool call, the `env` blocks at the next turn or tool
- * call (the mods that own them compare the flag layer they read: mods/_shared/flag-layers.ts);
+ * call (the mods that own them compare the flag layer they read: mods/_shared/launch-flags.ts);
  * `model` switches the model for the requests that follow (null: modloop's default model),
  * `effortLevel` sets the effort they ask for (null: the model's default, over the settings files'
  * level too; `max` for this session only, kept out of the layer as settings files may not hold it). A value of the wrong kind for one of

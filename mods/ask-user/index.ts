@@ -1,5 +1,6 @@
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
+import { launchFlags } from '../_shared/launch-flags.js'
 import { registerTool } from '../_shared/register-tool.js'
 import { ASK_USER_TOOL } from './name.js'
 
@@ -21,12 +22,8 @@ const HTML_PREVIEWS = '- An option\'s preview, when you give one, is a self-cont
  * Markdown. Another value is named in a warning, and Markdown stands.
  */
 async function previewFormat($: ModApi): Promise<'markdown' | 'html'> {
-  let flags: { toolConfig?: { askUserQuestion?: { previewFormat?: unknown } } } | undefined
-  try {
-    flags = (await $.settings.read({ source: 'flag' })) as typeof flags
-  } catch {
-    // a host without launch flags: the environment alone says
-  }
+  // A host without launch flags: the environment alone says.
+  const flags = await launchFlags<{ toolConfig: { askUserQuestion?: { previewFormat?: unknown } } }>($)
   const option = flags?.toolConfig?.askUserQuestion?.previewFormat
   const [value, from] = option !== undefined ? [option, 'toolConfig.askUserQuestion.previewFormat'] : [$.env.get('CLAUDE_CODE_QUESTION_PREVIEW_FORMAT'), 'CLAUDE_CODE_QUESTION_PREVIEW_FORMAT']
   if (value === undefined || value === '' || value === 'markdown' || value === 'html') return value === 'html' ? 'html' : 'markdown'

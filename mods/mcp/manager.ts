@@ -8,6 +8,7 @@ import { registerResourceTools } from './resources.js'
 import { syncPrompts, type PromptCommand } from './prompts.js'
 import { mcpToolName as toolName } from './tool-name.js'
 import type { OnElicitation } from '../../runtime/sdk-options.js'
+import { launchFlags } from '../_shared/launch-flags.js'
 import { describeError } from '../../core/errors.js'
 import { extensionOf, toolResultFile, toolResultsDirOf } from '../_shared/session-dir.js'
 import { sessionDirectories } from '../_shared/allowed-paths.js'
@@ -77,13 +78,7 @@ export class McpManager {
       log: (level, text) => $.log[level](text),
       elicitationHooks: async (req) => $.capability.use('elicitationHooks')?.({ sessionId: $.session.id() as string, ...req }),
       // Read when a server asks, from the launch options: query()'s onElicitation, the SDK transport's.
-      elicitation: async () => {
-        try {
-          return ((await $.settings.read({ source: 'flag' })) as { onElicitation?: OnElicitation } | undefined)?.onElicitation
-        } catch {
-          return undefined
-        }
-      },
+      elicitation: async () => (await launchFlags<{ onElicitation: OnElicitation }>($))?.onElicitation,
     })
     this.connections.push(conn)
     return conn

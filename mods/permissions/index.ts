@@ -13,7 +13,7 @@ import { evaluate } from './evaluate.js'
 import { invocationGrants } from './invocation-grant.js'
 import { persistUpdate, SESSION_LABEL } from './persist.js'
 import { settingsReader } from '../_shared/settings-reader.js'
-import { flagLayers } from '../_shared/flag-layers.js'
+import { flagLayers, launchFlags } from '../_shared/launch-flags.js'
 import { ignoredNotice, loadPolicy, setRoots } from './policy.js'
 import { coversTool, WATCH_TOOL } from './rule-match.js'
 import { claudeDir, permissionsOptions } from './settings-load.js'
@@ -128,12 +128,8 @@ export default defineMod({
     /** The policy, read again first when the flag layer changed since it was read. */
     const fresh = async ($: ModApi): Promise<Policy | undefined> => {
       if (!policy) return policy
-      let flags: unknown
-      try {
-        flags = await $.settings.read({ source: 'flag' })
-      } catch {
-        return policy
-      }
+      const flags = await launchFlags($)
+      if (!flags) return policy
       const layers = flagLayers(flags)
       if (layers === readUnder) return policy
       readUnder = layers

@@ -4,7 +4,7 @@ import type { ModApi } from '../../core/mod/api.js'
 import { describeError } from '../../core/errors.js'
 import { readSettingsEnv } from './read-env.js'
 import { settingsReader } from '../_shared/settings-reader.js'
-import { flagLayers } from '../_shared/flag-layers.js'
+import { flagLayers, launchFlags } from '../_shared/launch-flags.js'
 import { effortFor, type EffortSetting } from './effort-level.js'
 import type { StatusLineSetting } from '../_shared/status-line-setting.js'
 import { builtinOptions } from '../_shared/builtin-options.js'
@@ -65,13 +65,8 @@ export default defineMod({
     // The flag layer's settings each session's values were read with: Query.applyFlagSettings adds
     // to it (runtime/flag-settings.ts), and the session's next turn or tool call reads them again.
     const layers = new Map<string, string>()
-    const flagsOf = async ($: ModApi): Promise<unknown> => {
-      try {
-        return await $.settings.read({ source: 'flag' })
-      } catch {
-        return {} // a host without launch flags: the settings files alone apply
-      }
-    }
+    // A host without launch flags: the settings files alone apply.
+    const flagsOf = async ($: ModApi): Promise<unknown> => (await launchFlags($)) ?? {}
 
     /** Reads the settings of a session in `cwd` and applies them; a variable an earlier read set and this one does not goes back. */
     const load = async ($: ModApi, sessionId: string, cwd: string, flags: unknown) => {

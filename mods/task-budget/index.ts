@@ -1,5 +1,6 @@
 import { defineMod } from '../../core/mod/define.js'
 import type { ModApi } from '../../core/mod/api.js'
+import { launchFlags } from '../_shared/launch-flags.js'
 import { capabilitiesOf } from '../../core/model/capabilities.js'
 
 // The Messages API's opt-in for task budgets.
@@ -49,15 +50,9 @@ export default defineMod({
 
 /** The launch's `taskBudget.total`: a whole number of tokens from 1; anything else is named in a warning and no budget goes. */
 async function budgetOf($: ModApi): Promise<number | undefined> {
-  let flags: { taskBudget?: { total?: unknown } } | undefined
-  try {
-    flags = (await $.settings.read({ source: 'flag' })) as typeof flags
-  } catch {
-    return undefined // a host without launch flags
-  }
-  const budget = flags?.taskBudget
+  const budget = (await launchFlags<{ taskBudget: { total?: unknown } }>($))?.taskBudget
   if (budget === undefined) return undefined
-  const total = budget?.total
+  const total = budget.total
   if (typeof total === 'number' && Number.isInteger(total) && total > 0) return total
   $.log.warn(`taskBudget.total must be a whole number of tokens from 1, got ${JSON.stringify(total)}; no task budget is sent`)
   return undefined
