@@ -6,6 +6,15 @@ import { hasTmux, project, tmuxSuite } from './suite.js'
 const suite = tmuxSuite(import.meta.filename)
 const body = (i: number) => JSON.stringify(suite.state.server!.requests[i]!.body.messages)
 
+/** Submits `prompt`, and once its turn runs, asks the side question. */
+async function askWhileRunning(p: Awaited<ReturnType<typeof suite.open>>, prompt: string): Promise<void> {
+  await p.type(prompt)
+  await p.keys('Enter')
+  await p.waitFor('esc to interrupt')
+  await p.type('/btw what did I ask for?')
+  await p.keys('Enter')
+}
+
 describe.runIf(hasTmux)('/btw in the interactive terminal (tmux, 80x24)', () => {
   it('is asked at once while a turn runs, shows its answer above the prompt until Esc dismisses it, and leaves the turn and the history alone', async () => {
     const where = await project()
@@ -17,11 +26,7 @@ describe.runIf(hasTmux)('/btw in the interactive terminal (tmux, 80x24)', () => 
         { reply: 'fine' },
       ],
     }, where)
-    await p.type('refactor the parser')
-    await p.keys('Enter')
-    await p.waitFor('esc to interrupt')
-    await p.type('/btw what did I ask for?')
-    await p.keys('Enter')
+    await askWhileRunning(p, 'refactor the parser')
     const shown = await p.waitFor('Space, Enter or Esc to dismiss')
     expect(shown).toMatch(/\/btw what did I ask for\?\n\s+You asked me to refactor the parser\./)
     // The turn is still running: the side question did not wait for it, nor end it.
@@ -57,11 +62,7 @@ describe.runIf(hasTmux)('/btw in the interactive terminal (tmux, 80x24)', () => 
         { reply: 'renamed' },
       ],
     }, where)
-    await p.type('rename the module')
-    await p.keys('Enter')
-    await p.waitFor('esc to interrupt')
-    await p.type('/btw what did I ask for?')
-    await p.keys('Enter')
+    await askWhileRunning(p, 'rename the module')
     await p.waitFor('/btw what did I ask for?')
     await writeFile(go, '')
     const shown = await p.waitFor('Space, Enter or Esc to dismiss')
